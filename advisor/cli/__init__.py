@@ -1,0 +1,46 @@
+"""The `advisor` command: a thin Typer layer over the library; each group lives in its own module."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from advisor import __version__
+from advisor.cli import env, schema
+from advisor.cli.output import fail
+from advisor.errors import AdvisorError
+
+app = typer.Typer(
+    name="advisor",
+    help="Choose an ML operator stack from measured evidence and keep each choice as a decision record.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command(name="env")(env.env_command)
+app.command(name="schema")(schema.schema_command)
+
+
+def _version(show: bool) -> None:
+    if show:
+        typer.echo(f"advisor {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Choose an ML operator stack from measured evidence and keep each choice as a decision record."""
+
+
+def main() -> None:
+    """Console-script entry point: library errors become one line on stderr and exit code 2."""
+    try:
+        app()
+    except AdvisorError as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)

@@ -1,0 +1,129 @@
+"""`advisor env`: what this machine is, and the peak throughput later results are measured against."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from advisor.cli.options import JsonFlag
+
+if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for pydantic and rich tables
+    from rich.table import Table
+
+    from advisor.environment.models import Environment
+
+
+def env_command(json_output: JsonFlag = False) -> None:
+    """Detect the machine: CPU and ISA, accelerators, torch/Triton/CANN builds, theoretical peaks."""
+    from rich.console import Console
+
+    from advisor.cli.output import print_json
+    from advisor.environment.detect import detect_environment
+
+    environment = detect_environment()
+    if json_output:
+        print_json(environment)
+        return
+    console = Console()
+    console.print(machine_table(environment))
+    console.print(software_table(environment))
+    console.print(peaks_table(environment))
+    for peak in environment.peaks:
+        console.print(f"[dim]{peak.device}: {peak.source}[/dim]")
+        for assumption in peak.assumptions:
+            console.print(f"[dim]  - {assumption}[/dim]")
+    if environment.unknown:
+        console.print(unknown_table(environment))
+
+
+def _gib(value: int | None) -> str:
+    return "?" if value is None else f"{value / 1024**3:.1f} GiB"
+
+
+def _text(value: object) -> str:
+    return "-" if value in (None, "", []) else str(value)
+
+
+def machine_table(environment: Environment) -> Table:
+    """OS, CPU, ISA and accelerators."""
+    cpu = environment.cpu
+    isa_flags = [name for name, value in cpu.isa.model_dump().items() if value is True]
+    from rich.table import Table
+
+    table = Table(title="Machine", show_header=False, title_justify="left")
+    table.add_row("OS", f"{environment.os.distribution or environment.os.system} (kernel {environment.os.kernel})")
+    table.add_row("Python", f"{environment.python.implementation} {environment.python.version}")
+    table.add_row("Host (sha256)", environment.hostname_hash)
+    table.add_row("CPU", f"{_text(cpu.model_name)} ({_text(cpu.vendor)}, {cpu.architecture})")
+    table.add_row("Cores", f"{_text(cpu.physical_cores)} physical / {_text(cpu.logical_cores)} logical, {_text(cpu.sockets)} socket(s)")
+    table.add_row("Clock", f"{_text(cpu.clock_ghz)} GHz ({_text(cpu.clock_source)})")
+    table.add_row("ISA", f"{' '.join(isa_flags) or '-'} (from {cpu.isa.source})")
+    table.add_row("Memory", _gib(environment.memory_bytes))
+    accelerators = environment.accelerators
+    for gpu in accelerators.gpus:
+        table.add_row(
+            f"GPU {gpu.index}", f"{gpu.name}, sm {_text(gpu.compute_capability)}, {_gib(gpu.memory_bytes)} (via {accelerators.gpu_source})"
+        )
+    if not accelerators.gpus:
+        table.add_row("GPU", "none detected")
+    table.add_row("NVIDIA driver", _text(accelerators.nvidia_driver))
+    if environment.npu is not None:
+        table.add_row("NPU", ", ".join(environment.npu.devices) or "none listed")
+    return table
+
+
+def software_table(environment: Environment) -> Table:
+    """torch build, vendor libraries, Triton, CANN."""
+    from rich.table import Table
+
+    table = Table(title="Software", show_header=False, title_justify="left")
+    torch = environment.torch
+    if torch is None:
+        table.add_row("torch", "not installed")
+    else:
+        table.add_row("torch", f"{torch.version} ({torch.build} build, {torch.num_threads} threads)")
+        table.add_row("CUDA runtime / cuDNN", f"{_text(torch.cuda_runtime)} / {_text(torch.cudnn_version)}")
+        if torch.hip_version:
+            table.add_row("HIP", torch.hip_version)
+        table.add_row("oneDNN / MKL / OpenMP", f"{_text(torch.onednn_version) if torch.onednn_available else 'no'} / {'yes' if torch.mkl_available else 'no'} / {'yes' if torch.openmp_available else 'no'}")
+        table.add_row("Quantized engines", ", ".join(torch.quantized_engines) or "-")
+        table.add_row("SDPA backends", ", ".join(torch.sdpa_backends) or "-")
+    triton = environment.triton
+    table.add_row("Triton", "not installed" if triton is None else f"{triton.version} (GPU backend: {triton.backend or 'inactive'})")
+    if environment.npu is not None:
+        table.add_row("torch_npu / CANN", f"{_text(environment.npu.torch_npu_version)} / {_text(environment.npu.cann_version)}")
+    return table
+
+
+def peaks_table(environment: Environment) -> Table:
+    """Theoretical dense peaks per device and dtype."""
+    from rich.table import Table
+
+    from advisor.environment.models import PEAK_DTYPES
+
+    table = Table(title="Theoretical peak (dense, TFLOP/s; int8 TOP/s)", title_justify="left")
+    table.add_column("device")
+    for dtype in PEAK_DTYPES:
+        table.add_column(dtype, justify="right")
+    table.add_column("mem GB/s", justify="right")
+    for peak in environment.peaks:
+        cells = [_figure(peak.tflops.get(dtype)) for dtype in PEAK_DTYPES]
+        table.add_row(peak.device, *cells, _figure(peak.memory_bandwidth_gbs))
+    return table
+
+
+def _figure(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3g}" if value < 10 else f"{value:,.1f}"
+
+
+def unknown_table(environment: Environment) -> Table:
+    """Fields that could not be determined, with the reason."""
+    from rich.table import Table
+
+    table = Table(title="Not determined", title_justify="left")
+    table.add_column("field")
+    table.add_column("why")
+    for field, reason in sorted(environment.unknown.items()):
+        table.add_row(field, reason)
+    return table

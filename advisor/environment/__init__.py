@@ -1,0 +1,1 @@
+"""Machine detection: the Environment model every evidence file and record embeds."""
