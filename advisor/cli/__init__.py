@@ -7,8 +7,8 @@ import sys
 import typer
 
 from advisor import __version__
-from advisor.cli import env, schema
-from advisor.cli.output import fail
+from advisor.cli import env, probe, schema
+from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError
 
 app = typer.Typer(
@@ -18,8 +18,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.command(name="env")(env.env_command)
-app.command(name="schema")(schema.schema_command)
+app.command(name="env")(reports_errors(env.env_command))
+app.command(name="probe")(reports_errors(probe.probe_command))
+app.command(name="schema")(reports_errors(schema.schema_command))
 
 
 def _version(show: bool) -> None:

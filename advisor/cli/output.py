@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import typer
 
+from advisor.errors import AdvisorError
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
+
+Command = TypeVar("Command", bound=Callable[..., object])
 
 
 def print_json(model: BaseModel) -> None:
@@ -20,3 +26,16 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Exit with `error: message` on stderr; no traceback."""
     sys.stderr.write(f"error: {message}\n")
     raise SystemExit(code)
+
+
+def reports_errors(command: Command) -> Command:
+    """Wrap a CLI command so an AdvisorError becomes `error: ...` and exit code 2, never a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        try:
+            return command(*args, **kwargs)
+        except AdvisorError as error:
+            fail(str(error))
+
+    return wrapper  # type: ignore[return-value]

@@ -15,12 +15,13 @@ from advisor.cli.output import fail
 def schema_models() -> dict[str, type[BaseModel]]:
     """Format name -> the pydantic model that defines it."""
     from advisor.environment.models import Environment
+    from probes.models import Evidence
 
-    return {"env": Environment}
+    return {"env": Environment, "evidence": Evidence}
 
 
 def schema_command(
-    name: Annotated[str, typer.Argument(help="Which format: env.")] = "env",
+    name: Annotated[str, typer.Argument(help="Which format: env or evidence.")] = "env",
 ) -> None:
     """Print the JSON Schema of a file format (default: env, the `advisor env --json` output)."""
     models = schema_models()

@@ -1,0 +1,127 @@
+"""`advisor probe`: run microprobes within a time budget and save the Evidence JSON."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from advisor.cli.options import JsonFlag
+from advisor.cli.output import fail
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from probes.models import Evidence, ProbeCase
+
+
+_PIPED_WIDTH = 160
+
+
+class DeviceChoice(str, Enum):
+    auto = "auto"
+    cpu = "cpu"
+    cuda = "cuda"
+    npu = "npu"
+
+
+def probe_command(
+    names: Annotated[
+        Optional[list[str]], typer.Argument(help="Probes to run (default: all). `advisor probe --list` names them.")
+    ] = None,
+    budget: Annotated[float, typer.Option("--budget", help="Wall-clock seconds for the whole suite.")] = 60.0,
+    device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the Evidence JSON to this file.")] = None,
+    list_probes: Annotated[bool, typer.Option("--list", help="List the known probes and exit.")] = False,
+    json_output: JsonFlag = False,
+) -> None:
+    """Measure GEMM, attention, dynamic shapes, INT8... on this machine; each probe in its own process."""
+    from rich.console import Console
+
+    from probes.harness.progress import ProbeProgress
+    from probes.registry import known_probes
+    from probes.runner import run_probes
+
+    if list_probes:
+        typer.echo("\n".join(known_probes()))
+        return
+    if not budget > 0:
+        fail(f"--budget must be a positive number of seconds, got {budget}")
+    if out is not None and out.exists() and out.is_dir():
+        fail(f"--out {out} is a directory; give a file name such as {out / 'evidence.json'}")
+    progress_console = Console(stderr=True)
+    with ProbeProgress(progress_console) as progress:
+        evidence = run_probes(names, budget_s=budget, device=device.value, on_event=progress.update)
+    if out is not None:
+        evidence.save(out)
+        progress_console.print(f"evidence written to {out}")
+    if json_output:
+        typer.echo(evidence.model_dump_json(indent=2))
+    else:
+        # Piped output (logs, CI) is not bound to a terminal's width: keep each case on one line.
+        print_summary(evidence, Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH))
+    if evidence.interrupted:
+        raise typer.Exit(130)
+
+
+def print_summary(evidence: Evidence, console: Console) -> None:
+    """One table per probe: implementation, case, status, median time, throughput, memory, numerics."""
+    from rich.table import Table
+
+    by_probe: dict[str, list[ProbeCase]] = {}
+    for case in evidence.cases:
+        by_probe.setdefault(case.key.probe, []).append(case)
+    for run in evidence.probe_runs:
+        cases = by_probe.get(run.probe, [])
+        title = f"{run.probe}: {run.status}, {len(cases)} cases, {run.wall_s:.1f} s"
+        if run.reason:
+            title += f" ({run.reason})"
+        table = Table(title=title, title_justify="left")
+        for column in SUMMARY_COLUMNS:
+            table.add_column(column, overflow="fold", justify="right" if column in _RIGHT_ALIGNED else "left")
+        for case in cases:
+            table.add_row(*summary_row(case))
+        console.print(table)
+    if evidence.interrupted:
+        console.print("[yellow]interrupted: the evidence holds what was measured before Ctrl-C[/yellow]")
+
+
+SUMMARY_COLUMNS = ("implementation", "dtype", "case", "status", "median", "throughput", "mem +", "numerics")
+_RIGHT_ALIGNED = {"median", "throughput", "mem +"}
+
+
+def summary_row(case: ProbeCase) -> list[str]:
+    """The cells of one case in the summary table."""
+    key = case.key
+    described = "x".join(str(size) for size in key.shape.values())
+    options = " ".join(f"{name}={value}" for name, value in sorted(key.options.items()))
+    if key.layout != "default":
+        options = f"{key.layout} {options}".strip()
+    if options:
+        described = f"{described} {options}"
+    median = _seconds(case.timing.stats.median) if case.timing else "-"
+    if case.timing and case.timing.stats.noisy:
+        median += " ~"
+    metrics = [f"{metric.value:.3g} {metric.unit}" for metric in case.metrics.values()]
+    memory = "-"
+    if case.memory and case.memory.peak_bytes is not None:
+        used = case.memory.peak_bytes - (case.memory.baseline_bytes or 0)
+        memory = f"{used / 1024**2:.1f} MiB"
+    numerics = "-"
+    if case.numeric is not None:
+        numerics = "ok" if case.numeric.passed else "FAIL"
+        if case.numeric.max_rel is not None:
+            numerics += f" {case.numeric.max_rel:.0e}"
+    status = case.status if not case.reason or case.status == "ok" else f"{case.status}: {case.reason[:80]}"
+    return [key.implementation, key.dtype, described, status, median, metrics[0] if metrics else "-", memory, numerics]
+
+
+def _seconds(value: float) -> str:
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value * 1e6:.1f} us"

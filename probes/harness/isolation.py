@@ -1,0 +1,170 @@
+"""Run one probe child process, relay its messages as they arrive, and kill it on a hang or overrun.
+
+The child runs in its own session: Ctrl-C reaches only the parent, which then kills the child's
+whole process group (anything it forked too). Results travel on a dedicated pipe, so a library
+printing to stdout cannot corrupt them; stdout and stderr go to a log kept for failure reports.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from probes.harness.protocol import (
+    CaseResultMessage,
+    CaseStartMessage,
+    DoneMessage,
+    ProbeFailureMessage,
+    WorkerJob,
+    WorkerMessage,
+    decode_message,
+)
+
+_POLL_S = 0.1  # how often an idle parent checks whether the child has died
+_EXIT_WAIT_S = 1.0
+_LOG_TAIL_LINES = 15
+_REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
+_SIGNAL_REASONS: dict[int, str] = {
+    signal.SIGSEGV: "crashed: segmentation fault (SIGSEGV)",
+    signal.SIGBUS: "crashed: bus error (SIGBUS)",
+    signal.SIGABRT: "crashed: aborted (SIGABRT)",
+    signal.SIGFPE: "crashed: floating-point exception (SIGFPE)",
+    signal.SIGILL: "crashed: illegal instruction (SIGILL)",
+    signal.SIGKILL: "killed by SIGKILL (likely the out-of-memory killer)",
+}
+
+
+@dataclass
+class WorkerExit:
+    """How a child ended. `finished`: it sent "done"; otherwise `reason` says what went wrong.
+
+    `out_of_time`: killed because the probe's share ended, which is the budget's doing, not a fault.
+    """
+
+    finished: bool
+    reason: str | None = None
+    log_tail: str | None = None
+    out_of_time: bool = False
+
+
+def describe_exit_code(returncode: int) -> str:
+    """A crash reason for a child that died without saying "done"."""
+    if returncode < 0:
+        number = -returncode
+        if number in _SIGNAL_REASONS:
+            return _SIGNAL_REASONS[number]
+        try:
+            return f"killed by signal {signal.Signals(number).name}"
+        except ValueError:
+            return f"killed by signal {number}"
+    return f"exited with code {returncode} before finishing"
+
+
+def _child_environment() -> dict[str, str]:
+    # The child must import this very checkout, even when the parent found it through sys.path tricks.
+    environment = dict(os.environ)
+    existing = environment.get("PYTHONPATH")
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_REPOSITORY_ROOT), existing]))
+    return environment
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    # Always, even when the child has exited: whatever it forked (compile workers...) is in its group.
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(timeout=_EXIT_WAIT_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _log_tail(path: Path) -> str | None:
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    return "\n".join(lines[-_LOG_TAIL_LINES:]) or None
+
+
+def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[WorkerMessage], None]) -> WorkerExit:
+    """Run `job` in a child until it says "done", dies, or a deadline (time.monotonic) passes."""
+    with tempfile.TemporaryDirectory(prefix="advisor-probe-") as folder:
+        job_path, log_path = Path(folder, "job.json"), Path(folder, "child.log")
+        job_path.write_text(job.model_dump_json())
+        read_fd, write_fd = os.pipe()
+        try:
+            with log_path.open("wb") as log:
+                process = subprocess.Popen(
+                    [sys.executable, "-m", "probes.harness.worker", str(job_path), str(write_fd)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=log,
+                    pass_fds=(write_fd,),
+                    start_new_session=True,
+                    env=_child_environment(),
+                )
+            os.close(write_fd)
+            write_fd = -1
+            try:
+                outcome = _follow(process, read_fd, hard_deadline, on_message)
+            finally:
+                _kill_group(process)
+            if not outcome.finished and outcome.reason is None:
+                outcome.reason = describe_exit_code(process.returncode)
+        finally:
+            os.close(read_fd)
+            if write_fd >= 0:
+                os.close(write_fd)
+        if not outcome.finished:
+            outcome.log_tail = _log_tail(log_path)
+        return outcome
+
+
+def _follow(
+    process: subprocess.Popen[bytes], read_fd: int, hard_deadline: float, on_message: Callable[[WorkerMessage], None]
+) -> WorkerExit:
+    pending = b""
+    hang_deadline: float | None = None
+    while True:
+        limit = hard_deadline if hang_deadline is None else min(hard_deadline, hang_deadline)
+        now = time.monotonic()
+        if now >= limit:
+            if hang_deadline is not None and hang_deadline <= hard_deadline:
+                return WorkerExit(False, "hung: no result well past its time share; killed")
+            return WorkerExit(False, "the probe's time share ran out while it ran; killed", out_of_time=True)
+        readable, _, _ = select.select([read_fd], [], [], min(limit - now, _POLL_S))
+        if not readable:
+            if process.poll() is not None:
+                return WorkerExit(False)  # dead, yet a grandchild holds the pipe open
+            continue
+        chunk = os.read(read_fd, 1 << 16)
+        if not chunk:
+            return WorkerExit(False)  # end of file: the child is gone (exit code read by the caller)
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            try:
+                message = decode_message(line)
+            except ValidationError:
+                continue  # a torn line cannot happen on a pipe we alone write to; ignore rather than die
+            if isinstance(message, CaseStartMessage):
+                hang_deadline = message.hang_deadline
+            elif isinstance(message, CaseResultMessage):
+                hang_deadline = None
+            on_message(message)
+            if isinstance(message, DoneMessage):
+                return WorkerExit(True)
+            if isinstance(message, ProbeFailureMessage):
+                return WorkerExit(False, message.reason)

@@ -1,0 +1,82 @@
+"""Measure one implementation on one case: build, peak memory, numeric check, timing, derived metrics.
+
+Runs inside the probe's child process. A Python exception becomes a failed case with its reason;
+crashes and hangs cannot be caught here and are recorded by the parent (see session.py).
+"""
+
+from __future__ import annotations
+
+import time
+
+from probes.harness.device import Device
+from probes.harness.numerics import compare
+from probes.harness.timer import time_run
+from probes.harness.tolerance import tolerance_for
+from probes.models import HarnessSettings, Measurement, Metric, ProbeCase
+from probes.registry import CaseSpec, Implementation, Unsupported
+
+_OOM_MARKERS = ("out of memory", "can't allocate memory", "cannot allocate memory")
+
+
+def describe_exception(error: BaseException) -> str:
+    """One line: 'out of memory: ...' for allocation failures, 'raised ...' for anything else."""
+    message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    text = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    out_of_memory = isinstance(error, MemoryError) or type(error).__name__ == "OutOfMemoryError"
+    if out_of_memory or any(marker in message.lower() for marker in _OOM_MARKERS):
+        return f"out of memory: {text}"[:300]
+    return f"raised {text}"[:300]
+
+
+def derive_metrics(case: CaseSpec, timing: Measurement) -> dict[str, Metric]:
+    """Throughput from the median time and the work the case declares."""
+    seconds = timing.stats.median
+    metrics: dict[str, Metric] = {}
+    if seconds > 0 and case.flops:
+        metrics["tflops"] = Metric(value=case.flops / seconds / 1e12, unit="TFLOP/s")
+    if seconds > 0 and case.bytes_moved:
+        metrics["gbps"] = Metric(value=case.bytes_moved / seconds / 1e9, unit="GB/s")
+    return metrics
+
+
+def measure_case(
+    probe: str,
+    implementation: Implementation,
+    case: CaseSpec,
+    device: Device,
+    settings: HarnessSettings,
+    deadline: float,
+) -> ProbeCase:
+    """Measure `implementation` on `case`, stopping the timing at `deadline` (time.monotonic)."""
+    began = time.monotonic()
+    key = case.key(probe, implementation.name, device.kind)
+    result = ProbeCase(key=key, status="failed", baseline=implementation.baseline)
+    try:
+        tracker = device.memory_tracker()
+        with tracker:
+            bench = implementation(case, device)
+            output = bench.run()
+            device.synchronize()
+        result.memory = tracker.result
+        if bench.reference is not None:
+            result.numeric = compare(output, bench.reference(), tolerance_for(case.dtype, case.tolerance))
+        del output
+        if result.numeric is not None and not result.numeric.passed:
+            # Timing a wrong answer would only spend budget: the case is failed, untimed.
+            result.reason = f"numeric error outside the {case.dtype} tolerance: {result.numeric.detail}"
+        else:
+            result.timing = time_run(bench.run, device, settings, deadline)
+            if result.timing is None:
+                result.status = "not-timed"
+                result.reason = "its time share was spent before a timed sample fit"
+            else:
+                result.status = "ok"
+                result.metrics = derive_metrics(case, result.timing)
+                if result.numeric is None:
+                    result.reason = "no float64 reference: numerics not checked"
+    except Unsupported as unsupported:
+        result.status, result.reason = "skipped", f"unsupported: {unsupported}"
+    except Exception as error:  # noqa: BLE001 - any probe bug is a failed case, never a failed suite
+        result.status, result.reason = "failed", describe_exception(error)
+    result.wall_s = time.monotonic() - began
+    return result

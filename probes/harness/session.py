@@ -1,0 +1,121 @@
+"""One probe from its first child process to its last: its plan, results, crashes and restarts.
+
+A crash or hang fails only the case that was running; the child is restarted for the cases left,
+as long as the probe's share has time and restarts remain.
+"""
+
+from __future__ import annotations
+
+import time
+
+from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, EventCallback
+from probes.harness.isolation import run_worker
+from probes.harness.protocol import CaseResultMessage, CaseStartMessage, PlanMessage, WorkerJob, WorkerMessage
+from probes.models import CaseKey, CaseStatus, HarnessSettings, ProbeCase, ProbeRun, ProbeStatus
+
+
+class ProbeSession:
+    """Runs one probe in child processes within `share_s` seconds, then reports it with `outcome()`."""
+
+    def __init__(self, name: str, device: str, settings: HarnessSettings, share_s: float, emit: EventCallback) -> None:
+        self.name, self.device, self.settings, self.share_s = name, device, settings, share_s
+        self._emit = emit
+        self._started = time.monotonic()
+        self._deadline = self._started + share_s
+        self._hard_deadline = self._started + share_s * (1.0 + settings.probe_grace)
+        self._plan: list[CaseKey] | None = None
+        self._plan_share_s: float | None = None
+        self._results: dict[str, ProbeCase] = {}
+        self._in_flight: str | None = None
+        self._in_flight_since = 0.0
+        self._incidents: list[str] = []
+        self._restarts = 0
+        self._failure: str | None = None
+        self._cut_short: str | None = None  # why the plan stopped early without anything failing
+        self._log_tail: str | None = None
+
+    def run(self) -> None:
+        """Start children until the plan is done or the probe cannot go on."""
+        while True:
+            job = WorkerJob(
+                probe=self.name,
+                device=self.device,
+                deadline=self._deadline,
+                share_s=self._plan_share_s,
+                settings=self.settings,
+                skip_case_ids=list(self._results),
+            )
+            ended = run_worker(job, hard_deadline=self._hard_deadline, on_message=self._receive)
+            if ended.finished:
+                return
+            reason = ended.reason or "ended without a reason"
+            self._log_tail = ended.log_tail
+            if ended.out_of_time and self._plan is None:
+                self._failure = "its time share ran out before the probe started (start-up takes seconds)"
+                return
+            if ended.out_of_time:
+                # The budget ended, nothing broke: the running case is untimed, the rest unrun.
+                self._fail_in_flight(reason, status="not-timed")
+                self._cut_short = "its time share ran out"
+                return
+            if self._in_flight is not None:
+                self._incidents.append(f"{self._in_flight}: {reason}")
+                self._fail_in_flight(reason)
+            else:
+                self._incidents.append(reason)
+            if self._plan is None:
+                self._failure = reason
+                return
+            if all(key.case_id in self._results for key in self._plan):
+                return  # died after its last result: nothing was lost
+            if self._restarts >= self.settings.max_restarts:
+                self._failure = f"gave up after {self._restarts} restarts; last: {reason}"
+                return
+            if time.monotonic() >= self._deadline:
+                self._failure = f"{reason}; no time left in its share to restart"
+                return
+            self._restarts += 1
+
+    def _receive(self, message: WorkerMessage) -> None:
+        if isinstance(message, PlanMessage):
+            if self._plan is None:  # a restart re-plans identically (same share_s); keep the first
+                self._plan, self._plan_share_s = message.cases, message.share_s
+                self._emit(CasesPlanned(self.name, len(message.cases)))
+        elif isinstance(message, CaseStartMessage):
+            self._in_flight, self._in_flight_since = message.case_id, time.monotonic()
+            self._emit(CaseStarted(self.name, message.case_id))
+        elif isinstance(message, CaseResultMessage):
+            self._in_flight = None
+            self._results[message.case.key.case_id] = message.case
+            self._emit(CaseDone(self.name, message.case, len(self._results)))
+
+    def _fail_in_flight(self, reason: str, status: CaseStatus = "failed") -> None:
+        key = next((key for key in self._plan or [] if key.case_id == self._in_flight), None)
+        self._in_flight = None
+        if key is not None:
+            wall_s = time.monotonic() - self._in_flight_since
+            case = ProbeCase(key=key, status=status, reason=reason, wall_s=wall_s)
+            self._receive(CaseResultMessage(case=case))
+
+    def outcome(self, *, interrupted: bool = False) -> tuple[ProbeRun, list[ProbeCase]]:
+        """The probe's summary and its cases in plan order; unmeasured planned cases are skipped."""
+        if interrupted and self._in_flight is not None:
+            self._fail_in_flight("interrupted while running", status="skipped")
+        why_not_run = "the run was interrupted" if interrupted else self._failure or self._cut_short or "unknown"
+        cases: list[ProbeCase] = []
+        for key in self._plan or []:
+            reported = self._results.get(key.case_id)
+            cases.append(reported or ProbeCase(key=key, status="skipped", reason=f"not run: {why_not_run}"))
+        status: ProbeStatus = "interrupted" if interrupted else "failed" if self._failure else "ok"
+        run = ProbeRun(
+            probe=self.name,
+            status=status,
+            reason="interrupted" if interrupted else self._failure or self._cut_short,
+            share_s=self.share_s,
+            sized_for_s=self._plan_share_s,
+            wall_s=time.monotonic() - self._started,
+            restarts=self._restarts,
+            incidents=self._incidents,
+            log_tail=self._log_tail if status != "ok" or self._incidents else None,
+        )
+        return run, cases

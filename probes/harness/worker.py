@@ -1,0 +1,117 @@
+"""The child process of one probe: `python -m probes.harness.worker JOB_FILE PIPE_FD`.
+
+Plans the probe's cases, measures them one by one and streams each result on the pipe; the parent
+(isolation.py) watches it and kills it when it crashes, hangs or overruns its share.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from probes.harness.device import Device, open_device
+from probes.harness.measure import describe_exception, measure_case
+from probes.harness.protocol import (
+    CaseResultMessage,
+    CaseStartMessage,
+    DoneMessage,
+    PlanMessage,
+    ProbeFailureMessage,
+    WorkerJob,
+    encode_message,
+)
+from probes.models import ProbeCase
+from probes.registry import CaseSpec, Implementation, LoadedProbe, load_probe
+
+_EXIT_RESERVE_S = 0.02  # sending "done" and exiting; the parent stops waiting as soon as it arrives
+
+
+@dataclass(frozen=True)
+class PlannedCase:
+    """A case paired with one implementation, and why it will be skipped, if it will."""
+
+    case: CaseSpec
+    implementation: Implementation
+    skip_reason: str | None  # set when the implementation is not enabled on this device
+
+
+class Channel:
+    """The write end of the parent's pipe; every message is written whole, at once."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def send(self, message: BaseModel) -> None:
+        """Write one JSON line; blocks while the pipe is full."""
+        data = memoryview(encode_message(message))
+        while data:
+            data = data[os.write(self._fd, data) :]
+
+
+def plan_cases(loaded: LoadedProbe, device: Device, share_s: float) -> list[PlannedCase]:
+    """Every (case, implementation) pair the probe asks for, cases first, implementations in order."""
+    planned: list[PlannedCase] = []
+    for case in loaded.probe.cases(device, share_s):
+        for implementation in loaded.implementations:
+            if not implementation.supports(case):
+                continue
+            enabled = implementation.enabled(device)
+            planned.append(PlannedCase(case, implementation, None if enabled else f"not enabled on {device.kind}"))
+    return planned
+
+
+def run_job(job: WorkerJob, channel: Channel) -> None:
+    """Plan, then measure each case not in job.skip_case_ids, splitting the time left evenly."""
+    try:
+        loaded = load_probe(job.probe)
+        device = open_device(job.device)
+        share_s = job.share_s if job.share_s is not None else max(0.0, job.deadline - time.monotonic())
+        planned = plan_cases(loaded, device, share_s)
+    except Exception as error:  # noqa: BLE001 - reported to the parent as the probe's failure
+        traceback.print_exc()
+        channel.send(ProbeFailureMessage(reason=f"probe could not start: {describe_exception(error)}"))
+        return
+    name = loaded.probe.name
+    keys = [entry.case.key(name, entry.implementation.name, device.kind) for entry in planned]
+    channel.send(PlanMessage(share_s=share_s, cases=keys))
+    skip = set(job.skip_case_ids)
+    pending = [(entry, key) for entry, key in zip(planned, keys) if key.case_id not in skip]
+    runnable = sum(1 for entry, _ in pending if entry.skip_reason is None)
+    for entry, key in pending:
+        if entry.skip_reason is not None:
+            channel.send(CaseResultMessage(case=ProbeCase(key=key, status="skipped", reason=entry.skip_reason)))
+            continue
+        now = time.monotonic()
+        share = (job.deadline - _EXIT_RESERVE_S - now) / runnable
+        runnable -= 1
+        if share <= 0:
+            case = ProbeCase(key=key, status="skipped", reason="the probe's time share was spent before this case")
+            channel.send(CaseResultMessage(case=case))
+            continue
+        hang_deadline = now + share + job.settings.case_grace_s + 0.25 * share
+        channel.send(CaseStartMessage(case_id=key.case_id, hang_deadline=hang_deadline))
+        case = measure_case(name, entry.implementation, entry.case, device, job.settings, now + share)
+        channel.send(CaseResultMessage(case=case))
+    channel.send(DoneMessage())
+
+
+def main(argv: list[str]) -> None:
+    """Entry point; exits with os._exit so torch's slow interpreter teardown is not charged to the budget."""
+    faulthandler.enable()  # a segfault leaves a Python traceback in the child's log
+    job = WorkerJob.model_validate_json(Path(argv[0]).read_text())
+    channel = Channel(int(argv[1]))
+    run_job(job, channel)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,258 @@
+"""The evidence a probe run produces: one pydantic model per thing measured, saved as versioned JSON.
+
+Field names are a public JSON contract (recommendation and review read them): add fields, never
+rename them; a change that old readers cannot ignore bumps EVIDENCE_SCHEMA_VERSION.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+
+from advisor.environment.models import Dtype, Environment
+from advisor.errors import AdvisorError
+from probes.harness.statistics import median_ci_ranks, quantile
+
+EVIDENCE_SCHEMA_VERSION = 1
+
+OptionValue = str | int | float | bool
+CaseStatus = Literal["ok", "failed", "skipped", "not-timed"]
+StopReason = Literal["converged", "share spent", "max samples"]
+ProbeStatus = Literal["ok", "failed", "interrupted"]
+MemoryMethod = Literal[
+    "cuda.max_memory_allocated", "npu.max_memory_allocated", "linux.vmhwm", "psutil.rss-sampling", "none"
+]
+
+
+class EvidenceSchemaError(AdvisorError):
+    """An evidence file this version of advisor cannot read (newer or unversioned)."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CaseKey(_Model):
+    """The variables that identify one measured case; `case_id` matches cases across runs."""
+
+    probe: str
+    implementation: str
+    dtype: Dtype
+    shape: dict[str, int] = Field(description="Named dimensions in the probe's order, e.g. m, n, k")
+    layout: str = "default"
+    device: str = Field(description="Device kind: cpu, cuda or npu (not an index: runs move machines)")
+    options: dict[str, OptionValue] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_derived_id(cls, data: Any) -> Any:
+        # case_id is written for people and jq; it is derived, so reading it back would only conflict.
+        if isinstance(data, dict) and "case_id" in data:
+            data = {key: value for key, value in data.items() if key != "case_id"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def case_id(self) -> str:
+        """probe/implementation/dtype/shape/layout/device[/options], options sorted by name."""
+        return f"{self.probe}/{self.implementation}/{self.group_id}"
+
+    @property
+    def group_id(self) -> str:
+        """The case without its probe and implementation: implementations compete within a group."""
+        shape = ",".join(f"{name}={size}" for name, size in self.shape.items())
+        parts = [self.dtype, shape or "-", self.layout, self.device]
+        if self.options:
+            parts.append(",".join(f"{name}={_option_text(self.options[name])}" for name in sorted(self.options)))
+        return "/".join(parts)
+
+
+def _option_text(value: OptionValue) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class Stats(_Model):
+    """Order statistics of timing samples; the CI of the median is the binomial (order-statistic) one."""
+
+    n: int
+    median: float
+    q1: float
+    q3: float
+    iqr: float
+    min: float
+    max: float
+    mean: float
+    ci_low: float = Field(description="Lower bound of the median's confidence interval")
+    ci_high: float
+    ci_level: float = Field(description="Exact coverage of [ci_low, ci_high]; below target when n is tiny")
+    rel_iqr: float = Field(description="IQR / median")
+    noisy: bool = Field(description="rel_iqr above the noise threshold (10% by default)")
+
+    @classmethod
+    def from_samples(
+        cls, samples: Sequence[float], *, confidence: float = 0.95, noise_threshold: float = 0.10
+    ) -> Stats:
+        """Derive the statistics of non-empty samples."""
+        ordered = sorted(samples)
+        if not ordered:
+            raise ValueError("Stats.from_samples needs at least one sample")
+        lower, upper, coverage = median_ci_ranks(len(ordered), confidence)
+        median = quantile(ordered, 0.5)
+        q1, q3 = quantile(ordered, 0.25), quantile(ordered, 0.75)
+        rel_iqr = (q3 - q1) / median if median > 0 else 0.0
+        return cls(
+            n=len(ordered),
+            median=median,
+            q1=q1,
+            q3=q3,
+            iqr=q3 - q1,
+            min=ordered[0],
+            max=ordered[-1],
+            mean=sum(ordered) / len(ordered),
+            ci_low=ordered[lower - 1],
+            ci_high=ordered[upper - 1],
+            ci_level=coverage,
+            rel_iqr=rel_iqr,
+            noisy=rel_iqr > noise_threshold,
+        )
+
+
+class Measurement(_Model):
+    """Raw timing samples with their unit and derived statistics."""
+
+    unit: Literal["s"] = "s"
+    samples: list[float] = Field(description="One value per sample: seconds per call")
+    calls_per_sample: int = Field(description="Calls averaged in one sample (CPU blocks; 1 on devices)")
+    warmup_calls: int
+    cache_flushed: bool = Field(description="L2 flushed before each timed call (accelerators)")
+    stop_reason: StopReason
+    stats: Stats
+
+
+class Metric(_Model):
+    """A derived figure with its unit, e.g. 12.3 TFLOP/s."""
+
+    value: float
+    unit: str
+
+
+class MemoryPeak(_Model):
+    """Peak memory while the case built its inputs and ran once, and how it was read."""
+
+    peak_bytes: int | None
+    baseline_bytes: int | None = Field(description="Usage when the peak was reset, before the case")
+    method: MemoryMethod
+    scope: Literal["process", "device-allocator", "none"]
+
+
+class NumericError(_Model):
+    """Error of the output against a float64 reference computed on the same inputs."""
+
+    max_abs: float | None
+    max_rel: float | None = Field(description="max |out-ref| / max(|ref|, atol)")
+    atol: float
+    rtol: float
+    passed: bool = Field(description="|out-ref| <= atol + rtol*|ref| everywhere")
+    detail: str | None = None
+
+
+class ProbeCase(_Model):
+    """One implementation measured on one case."""
+
+    key: CaseKey
+    status: CaseStatus
+    reason: str | None = None
+    timing: Measurement | None = None
+    metrics: dict[str, Metric] = Field(default_factory=dict)
+    memory: MemoryPeak | None = None
+    numeric: NumericError | None = None
+    baseline: bool = Field(default=False, description="The implementation the probe compares the others to")
+    wall_s: float = Field(default=0.0, description="Time this case took in all, build and checks included")
+
+
+class ProbeRun(_Model):
+    """How one probe's child process(es) went."""
+
+    probe: str
+    status: ProbeStatus
+    reason: str | None = None
+    share_s: float = Field(description="Wall time the runner gave the probe")
+    sized_for_s: float | None = Field(default=None, description="Time the probe's cases() was told it had")
+    wall_s: float
+    restarts: int = 0
+    incidents: list[str] = Field(default_factory=list, description="Crashes and timeouts, in order")
+    log_tail: str | None = Field(default=None, description="Last lines the child wrote to stderr, on failure")
+
+
+class HarnessSettings(_Model):
+    """Knobs of the timer and the isolation; recorded so a run can be repeated as it was."""
+
+    spread_target: float = Field(default=0.05, description="Stop timing once IQR/median is below this")
+    noise_threshold: float = 0.10
+    confidence: float = 0.95
+    min_samples: int = 10
+    max_samples: int = 2000
+    warmup_s: float = Field(default=0.1, description="Warmup time, capped at warmup_share of the case's time")
+    warmup_share: float = 0.2
+    min_sample_s: float = Field(default=1e-4, description="CPU: calls per sample chosen to last at least this")
+    probe_grace: float = Field(default=0.05, description="Child killed at share * (1 + probe_grace)")
+    case_grace_s: float = Field(default=5.0, description="A case is hung this long (+25% of its share) past its share")
+    max_restarts: int = Field(default=3, description="Child restarts after crashes, per probe")
+
+
+class ProbeConfig(_Model):
+    """What was asked for: budget, device, probes and harness settings."""
+
+    budget_s: float
+    device_requested: str
+    device: str = Field(description="The device measured, e.g. cpu or cuda:0")
+    probes: list[str]
+    settings: HarnessSettings
+
+
+class Evidence(_Model):
+    """Everything one `run_probes` call measured, with the machine and the code it ran on."""
+
+    schema_version: int = EVIDENCE_SCHEMA_VERSION
+    environment: Environment
+    config: ProbeConfig
+    started_at: datetime
+    finished_at: datetime
+    interrupted: bool = False
+    git_commit: str | None = Field(default=None, description="HEAD of the advisor checkout, when it is one")
+    probe_runs: list[ProbeRun] = Field(default_factory=list)
+    cases: list[ProbeCase] = Field(default_factory=list)
+
+    def save(self, path: Path | str) -> None:
+        """Write atomically: a temporary file in the same folder, then os.replace."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(self.model_dump_json(indent=2))
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: Path | str) -> Evidence:
+        """Read an evidence file, refusing one written by a newer advisor."""
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        version = data.get("schema_version") if isinstance(data, dict) else None
+        if not isinstance(version, int):
+            raise EvidenceSchemaError(f"{path}: not an evidence file (no integer schema_version)")
+        if version > EVIDENCE_SCHEMA_VERSION:
+            raise EvidenceSchemaError(
+                f"{path}: evidence schema_version {version} is newer than this advisor reads "
+                f"({EVIDENCE_SCHEMA_VERSION}); upgrade advisor to read it"
+            )
+        return cls.model_validate(data)

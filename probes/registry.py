@@ -1,0 +1,175 @@
+"""The probe API: a `Probe` declaration, `CaseSpec`s, and implementations registered with `@implementation`.
+
+A probe is a folder `probes/<name>/` with a `probe.py` that defines `PROBE = Probe(...)` and one
+or more `@implementation(...)` builders. Folders are found by scanning, and a probe module is
+imported only when that probe runs (in its child process), so listing probes costs nothing.
+Extra folders of private probes can be named in ADVISOR_PROBE_DIRS (os.pathsep-separated).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from advisor.environment.models import Dtype
+from probes.harness.tolerance import Tolerance
+from probes.models import CaseKey, OptionValue
+
+if TYPE_CHECKING:
+    from probes.harness.device import Device
+
+PROBES_DIR = Path(__file__).resolve().parent
+EXTRA_PROBE_DIRS_ENV = "ADVISOR_PROBE_DIRS"
+
+
+@dataclass(frozen=True)
+class CaseSpec:
+    """One case a probe asks for; the harness pairs it with every implementation that supports it."""
+
+    dtype: Dtype
+    shape: dict[str, int]
+    layout: str = "default"
+    options: dict[str, OptionValue] = field(default_factory=dict)
+    flops: float | None = None  # work per call: gives a "tflops" metric
+    bytes_moved: float | None = None  # memory traffic per call: gives a "gbps" metric
+    tolerance: Tolerance | None = None  # overrides the dtype's entry in tolerance.TOLERANCES
+
+    def key(self, probe: str, implementation: str, device_kind: str) -> CaseKey:
+        """The CaseKey of this case measured with one implementation on one device kind."""
+        return CaseKey(
+            probe=probe,
+            implementation=implementation,
+            dtype=self.dtype,
+            shape=dict(self.shape),
+            layout=self.layout,
+            device=device_kind,
+            options=dict(self.options),
+        )
+
+
+@dataclass(frozen=True)
+class Bench:
+    """What a builder returns: the call to time, and a float64 reference on the same inputs (or None)."""
+
+    run: Callable[[], object]
+    reference: Callable[[], object] | None = None
+
+
+class Unsupported(Exception):
+    """Raised by a builder for a case it cannot run (e.g. a dtype); the case is recorded as skipped."""
+
+
+BuildFn = Callable[[CaseSpec, "Device"], Bench]
+
+
+def _always(_: object) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Implementation:
+    """A registered builder and where it applies; made by the @implementation decorator."""
+
+    name: str
+    build: BuildFn
+    baseline: bool = False
+    enabled: Callable[[Device], bool] = _always  # False: recorded as skipped on this device
+    supports: Callable[[CaseSpec], bool] = _always  # False: not paired with that case at all
+
+    def __call__(self, case: CaseSpec, device: Device) -> Bench:
+        """Build the case's inputs on `device`."""
+        return self.build(case, device)
+
+
+def implementation(
+    name: str,
+    *,
+    baseline: bool = False,
+    enabled: Callable[[Device], bool] | None = None,
+    supports: Callable[[CaseSpec], bool] | None = None,
+) -> Callable[[BuildFn], Implementation]:
+    """Register `build(case, device) -> Bench` as implementation `name` of the probe in this module."""
+
+    def register(build: BuildFn) -> Implementation:
+        return Implementation(name, build, baseline, enabled or _always, supports or _always)
+
+    return register
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A probe's declaration: `cases(device, share_s)` returns the cases that fit in share_s seconds."""
+
+    name: str
+    description: str
+    cases: Callable[[Device, float], list[CaseSpec]]
+
+
+@dataclass(frozen=True)
+class LoadedProbe:
+    """An imported probe: its declaration and its implementations in definition order."""
+
+    probe: Probe
+    implementations: tuple[Implementation, ...]
+
+
+class ProbeDefinitionError(Exception):
+    """A probe module that does not follow the API (no PROBE, wrong name, duplicate implementations)."""
+
+
+def probe_folders() -> dict[str, Path]:
+    """Probe name -> its folder: subfolders of probes/ with a probe.py, then ADVISOR_PROBE_DIRS."""
+    roots = [PROBES_DIR] + [
+        Path(entry) for entry in os.environ.get(EXTRA_PROBE_DIRS_ENV, "").split(os.pathsep) if entry
+    ]
+    folders: dict[str, Path] = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for folder in sorted(root.iterdir()):
+            if folder.name.isidentifier() and (folder / "probe.py").is_file():
+                folders.setdefault(folder.name, folder)  # built-in probes win a name clash
+    return folders
+
+
+def known_probes() -> list[str]:
+    """Names of the probes that can run, sorted."""
+    return sorted(probe_folders())
+
+
+def _import_probe_module(name: str, folder: Path) -> ModuleType:
+    if folder.parent == PROBES_DIR:
+        return importlib.import_module(f"probes.{name}.probe")
+    spec = importlib.util.spec_from_file_location(f"advisor_extra_probe_{name}", folder / "probe.py")
+    if spec is None or spec.loader is None:
+        raise ProbeDefinitionError(f"cannot import {folder / 'probe.py'}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_probe(name: str) -> LoadedProbe:
+    """Import probe `name` and collect its declaration and implementations, in definition order."""
+    folders = probe_folders()
+    if name not in folders:
+        raise ProbeDefinitionError(f"unknown probe {name!r}; known probes: {', '.join(sorted(folders))}")
+    module = _import_probe_module(name, folders[name])
+    declared = getattr(module, "PROBE", None)
+    if not isinstance(declared, Probe):
+        raise ProbeDefinitionError(f"probe {name}: probe.py must define PROBE = Probe(...)")
+    if declared.name != name:
+        raise ProbeDefinitionError(f"probe {name}: PROBE.name is {declared.name!r}, not the folder name")
+    found = [value for value in vars(module).values() if isinstance(value, Implementation)]
+    names = [found_one.name for found_one in found]
+    duplicates = sorted({one for one in names if names.count(one) > 1})
+    if duplicates:
+        raise ProbeDefinitionError(f"probe {name}: implementation names used twice: {', '.join(duplicates)}")
+    if not found:
+        raise ProbeDefinitionError(f"probe {name}: no @implementation in probe.py")
+    return LoadedProbe(declared, tuple(found))

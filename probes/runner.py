@@ -1,0 +1,112 @@
+"""`run_probes`: run a suite of probes within a time budget and return the Evidence.
+
+The budget covers the whole call (environment detection, child start-up, measuring, tear-down).
+Probes run one after another, each in its own child process; each gets an equal part of the time
+left when it starts, so time a probe does not use passes to the ones after it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING
+
+from advisor.errors import AdvisorError
+from probes.harness.device_choice import DeviceUnavailable, resolve_device
+from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
+from probes.harness.provenance import advisor_git_commit
+from probes.harness.session import ProbeSession
+from probes.models import Evidence, HarnessSettings, ProbeCase, ProbeConfig, ProbeRun
+from probes.registry import known_probes
+
+if TYPE_CHECKING:
+    from advisor.environment.models import Environment
+
+
+class ProbeError(AdvisorError):
+    """A suite that cannot start: unknown probe, bad budget, missing device. The message is one line."""
+
+
+def _ignore(_: ProbeEvent) -> None:
+    return None
+
+
+def select_probes(names: list[str] | None) -> list[str]:
+    """The probes to run, in the order given (all known probes when names is None), without repeats."""
+    known = known_probes()
+    if names is None:
+        return known
+    selected = list(dict.fromkeys(names))
+    if not selected:
+        raise ProbeError(f"no probe names given; known probes: {', '.join(known)}")
+    unknown = [name for name in selected if name not in known]
+    if unknown:
+        raise ProbeError(f"unknown probe(s): {', '.join(unknown)}; known probes: {', '.join(known)}")
+    return selected
+
+
+def run_probes(
+    names: list[str] | None,
+    *,
+    budget_s: float,
+    device: str = "auto",
+    on_event: EventCallback | None = None,
+    settings: HarnessSettings | None = None,
+    environment: Environment | None = None,
+) -> Evidence:
+    """Measure the named probes (all when None) on `device` within `budget_s` seconds of wall time.
+
+    Ctrl-C stops the run: children are killed and the Evidence comes back with `interrupted` set.
+    """
+    began, started_at = time.monotonic(), datetime.now(timezone.utc)
+    if not (isinstance(budget_s, (int, float)) and math.isfinite(budget_s) and budget_s > 0):
+        raise ProbeError(f"budget_s must be a positive number of seconds, got {budget_s!r}")
+    selected = select_probes(names)
+    try:
+        resolved = resolve_device(device)
+    except DeviceUnavailable as unavailable:
+        raise ProbeError(str(unavailable)) from None
+    settings = settings or HarnessSettings()
+    if environment is None:
+        from advisor.environment.detect import detect_environment  # slow: only when a run really starts
+
+        environment = detect_environment()
+    emit = on_event or _ignore
+    deadline = began + budget_s
+    runs: list[ProbeRun] = []
+    cases: list[ProbeCase] = []
+    session: ProbeSession | None = None
+    interrupted = False
+    try:
+        for index, name in enumerate(selected):
+            share = max(0.0, deadline - time.monotonic()) / (len(selected) - index)
+            emit(ProbeStarted(name, index, len(selected), share))
+            session = ProbeSession(name, resolved, settings, share, emit)
+            session.run()
+            run, probe_cases = session.outcome()
+            runs.append(run)
+            cases.extend(probe_cases)
+            session = None
+            emit(ProbeDone(run) if run.status == "ok" else ProbeFailed(run))
+    except KeyboardInterrupt:
+        # The child is already dead (isolation kills it on the way out); keep what was measured.
+        interrupted = True
+        if session is not None and not (runs and runs[-1].probe == session.name):
+            run, probe_cases = session.outcome(interrupted=True)
+            runs.append(run)
+            cases.extend(probe_cases)
+        for name in selected[len(runs) :]:
+            runs.append(ProbeRun(probe=name, status="interrupted", reason="not started", share_s=0.0, wall_s=0.0))
+    return Evidence(
+        environment=environment,
+        config=ProbeConfig(
+            budget_s=budget_s, device_requested=device, device=resolved, probes=selected, settings=settings
+        ),
+        started_at=started_at,
+        finished_at=datetime.now(timezone.utc),
+        interrupted=interrupted,
+        git_commit=advisor_git_commit(),
+        probe_runs=runs,
+        cases=cases,
+    )

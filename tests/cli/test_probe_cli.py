@@ -1,0 +1,54 @@
+"""`advisor probe`: flags, errors, the Evidence it writes and the summary it prints (selftest probe, CPU)."""
+
+from __future__ import annotations
+
+import json
+
+from advisor.cli import app
+from probes.models import Evidence
+
+
+def test_probe_list_names_the_selftest(runner):
+    result = runner.invoke(app, ["probe", "--list"])
+    assert result.exit_code == 0
+    assert "selftest" in result.stdout.split()
+
+
+def test_probe_writes_evidence_and_prints_a_summary(runner, tmp_path):
+    out = tmp_path / "nested" / "evidence.json"
+    result = runner.invoke(app, ["probe", "selftest", "--budget", "6", "--device", "cpu", "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    evidence = Evidence.load(out)
+    assert evidence.config.probes == ["selftest"] and evidence.config.device == "cpu"
+    assert any(case.status == "ok" and case.key.implementation == "torch.matmul" for case in evidence.cases)
+    assert "selftest: ok" in result.stdout
+    assert "torch.matmul" in result.stdout
+
+
+def test_probe_json_goes_to_stdout_and_progress_to_stderr(runner):
+    result = runner.invoke(app, ["probe", "selftest", "--budget", "4", "--json"])
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["schema_version"] == 1
+    assert {case["key"]["probe"] for case in document["cases"]} == {"selftest"}
+
+
+def test_unknown_probe_is_a_one_line_error(runner, tmp_path):
+    out = tmp_path / "evidence.json"
+    result = runner.invoke(app, ["probe", "gemmm", "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1].startswith("error: unknown probe(s): gemmm; known probes:")
+    assert not out.exists()
+
+
+def test_bad_budget_and_device_are_one_line_errors(runner):
+    for arguments, message in (
+        (["--budget", "0"], "--budget must be a positive number of seconds"),
+        (["--budget", "nan"], "--budget must be a positive number of seconds"),
+        (["--device", "npu"], "device 'npu' is not available"),
+    ):
+        result = runner.invoke(app, ["probe", "selftest", *arguments])
+        assert result.exit_code == 2, arguments
+        assert message in result.stderr.strip().splitlines()[-1]
+    result = runner.invoke(app, ["probe", "selftest", "--device", "tpu"])
+    assert result.exit_code == 2 and "tpu" in result.stderr

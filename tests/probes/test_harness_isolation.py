@@ -1,0 +1,134 @@
+"""Failure isolation: a segfault, a hang, an exception, an out-of-memory and a wrong answer in one probe
+are each recorded as a failed case with its reason, while its other cases and the next probe are measured.
+
+One suite run (about 12 s) serves every test here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from advisor.environment.detect import detect_environment
+from probes.harness.events import CaseDone, ProbeDone, ProbeEvent, ProbeStarted
+from probes.models import Evidence, HarnessSettings, ProbeCase
+from probes.registry import EXTRA_PROBE_DIRS_ENV
+from probes.runner import run_probes
+from probes.selftest.faults import FAULTS_ENV
+
+BUDGET_S = 30.0  # headroom for three child start-ups on a busy machine; cases stop early, so ~12 s
+SECOND_PROBE = """
+from probes.registry import Probe
+from probes.selftest.probe import add_torch, selftest_cases
+
+PROBE = Probe(
+    name="second",
+    description="The selftest's add, as a second probe after the faulty one.",
+    cases=lambda device, share_s: [case for case in selftest_cases(device, share_s) if case.options["op"] == "add"],
+)
+"""
+# A hang is declared 0.5 s (+25% of its part) after its part; few samples: this tests isolation, not precision.
+SETTINGS = HarnessSettings(case_grace_s=0.5, warmup_s=0.02, max_samples=200)
+
+
+class Suite:
+    def __init__(self, evidence: Evidence, events: list[ProbeEvent], wall_s: float) -> None:
+        self.evidence, self.events, self.wall_s = evidence, events, wall_s
+
+    def case(self, implementation: str, probe: str = "selftest") -> ProbeCase:
+        return next(c for c in self.evidence.cases if c.key.implementation == implementation and c.key.probe == probe)
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
+    extra = tmp_path_factory.mktemp("extra-probes")
+    (extra / "second").mkdir()
+    (extra / "second" / "probe.py").write_text(SECOND_PROBE)
+    events: list[ProbeEvent] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(FAULTS_ENV, "segfault,hang,raise,oom,wrong")
+        patch.setenv(EXTRA_PROBE_DIRS_ENV, str(extra))
+        began = time.monotonic()
+        evidence = run_probes(
+            ["selftest", "second"],
+            budget_s=BUDGET_S,
+            device="cpu",
+            on_event=events.append,
+            settings=SETTINGS,
+            environment=detect_environment(),
+        )
+        yield Suite(evidence, events, time.monotonic() - began)
+
+
+def test_segfault_is_a_failed_case_with_its_signal(suite: Suite) -> None:
+    case = suite.case("fault.segfault")
+    assert (case.status, case.reason) == ("failed", "crashed: segmentation fault (SIGSEGV)")
+
+
+def test_hang_is_killed_and_recorded(suite: Suite) -> None:
+    case = suite.case("fault.hang")
+    assert case.status == "failed"
+    assert case.reason is not None and case.reason.startswith("hung")
+    assert case.wall_s > SETTINGS.case_grace_s  # it was given its share and the grace first
+
+
+def test_exception_and_out_of_memory_are_failed_cases(suite: Suite) -> None:
+    raised = suite.case("fault.raise")
+    assert (raised.status, raised.reason) == ("failed", "raised RuntimeError: selftest fault: a deliberate exception")
+    oom = suite.case("fault.oom")
+    assert oom.status == "failed" and oom.reason is not None and oom.reason.startswith("out of memory")
+
+
+def test_wrong_answer_fails_its_tolerance(suite: Suite) -> None:
+    case = suite.case("fault.wrong")
+    assert case.status == "failed" and case.numeric is not None and not case.numeric.passed
+    assert case.numeric.max_abs == pytest.approx(1e-2, rel=1e-3)
+    assert case.numeric.atol == 1e-4
+
+
+def test_cases_before_and_after_the_faults_are_measured(suite: Suite) -> None:
+    real = [
+        c for c in suite.evidence.cases if c.key.probe == "selftest" and not c.key.implementation.startswith("fault.")
+    ]
+    assert {c.key.implementation for c in real} == {"torch.matmul", "numpy.matmul", "torch.add", "numpy.add"}
+    for case in real:
+        assert case.status == "ok", case
+        assert case.timing is not None and case.timing.stats.n >= 1
+        assert case.numeric is not None and case.numeric.passed
+
+
+def test_the_next_probe_still_runs(suite: Suite) -> None:
+    second = suite.case("torch.add", probe="second")
+    assert second.status == "ok" and second.timing is not None
+    assert [run.probe for run in suite.evidence.probe_runs] == ["selftest", "second"]
+    assert suite.evidence.probe_runs[1].status == "ok"
+
+
+def test_probe_run_records_the_restarts_and_incidents(suite: Suite) -> None:
+    run = suite.evidence.probe_runs[0]
+    assert run.status == "ok" and run.restarts == 2  # after the hang and after the segfault
+    assert any("SIGSEGV" in incident for incident in run.incidents)
+    assert any("hung" in incident for incident in run.incidents)
+    assert run.log_tail is not None and "Segmentation fault" in run.log_tail  # faulthandler's report
+    assert run.sized_for_s is not None and run.sized_for_s < run.share_s  # child start-up came off
+
+
+def test_events_stream_case_by_case(suite: Suite) -> None:
+    kinds = [type(event).__name__ for event in suite.events]
+    assert kinds[0] == "ProbeStarted" and kinds[-1] == "ProbeDone"
+    done = [event for event in suite.events if isinstance(event, CaseDone)]
+    assert len(done) == len(suite.evidence.cases)
+    assert sum(isinstance(event, ProbeStarted) for event in suite.events) == 2
+    assert sum(isinstance(event, ProbeDone) for event in suite.events) == 2
+
+
+def test_budget_and_round_trip(suite: Suite, tmp_path: Path) -> None:
+    assert suite.wall_s <= BUDGET_S * 1.10
+    path = tmp_path / "evidence.json"
+    suite.evidence.save(path)
+    assert Evidence.load(path) == suite.evidence
+    assert not suite.evidence.interrupted
+    assert suite.evidence.config.probes == ["selftest", "second"] and suite.evidence.config.device == "cpu"

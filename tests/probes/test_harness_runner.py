@@ -1,0 +1,100 @@
+"""run_probes: argument errors, the budget on a tiny suite, Ctrl-C, and the progress display.
+
+How the budget is checked: wall time of the whole run_probes call (time.monotonic around it),
+environment detection, child start-up (~1.5 s of importing torch) and tear-down included, must
+stay within budget_s * 1.10. No start-up allowance is added: the runner counts start-up against
+the probe's share (the child measures only the time left after it has started).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import time
+
+import psutil
+import pytest
+from rich.console import Console
+
+from probes.harness.events import CaseDone, ProbeEvent
+from probes.harness.progress import ProbeProgress
+from probes.models import HarnessSettings
+from probes.runner import ProbeError, run_probes
+from probes.selftest.faults import FAULTS_ENV
+
+
+@pytest.fixture(autouse=True)
+def no_faults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(FAULTS_ENV, raising=False)
+
+
+def test_unknown_probe_names_the_known_ones() -> None:
+    with pytest.raises(ProbeError, match=r"unknown probe\(s\): nope; known probes: .*selftest") as raised:
+        run_probes(["selftest", "nope"], budget_s=5, device="cpu")
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("budget", [0, -1.0, math.nan, math.inf])
+def test_budget_must_be_positive_and_finite(budget: float) -> None:
+    with pytest.raises(ProbeError, match="budget_s must be a positive number of seconds"):
+        run_probes(["selftest"], budget_s=budget, device="cpu")
+
+
+def test_unavailable_devices_are_refused() -> None:
+    import torch
+
+    if not torch.cuda.is_available():
+        with pytest.raises(ProbeError, match="device 'cuda' is not available"):
+            run_probes(["selftest"], budget_s=5, device="cuda")
+    with pytest.raises(ProbeError, match="unknown device 'tpu'"):
+        run_probes(["selftest"], budget_s=5, device="tpu")
+
+
+def test_a_three_second_budget_is_honoured_within_ten_percent() -> None:
+    output = io.StringIO()
+    began = time.monotonic()
+    with ProbeProgress(Console(file=output, width=100, force_terminal=False)) as progress:
+        evidence = run_probes(["selftest"], budget_s=3.0, device="auto", on_event=progress.update)
+    wall_s = time.monotonic() - began
+    assert wall_s <= 3.0 * 1.10, f"took {wall_s:.2f} s"
+    run = evidence.probe_runs[0]
+    assert run.share_s <= 3.0
+    assert evidence.config.device == "cpu" and evidence.config.budget_s == 3.0
+    # Whatever start-up left is shared by the cases: each is measured, or skipped for lack of time.
+    assert evidence.cases and all(case.status in ("ok", "skipped", "not-timed") for case in evidence.cases)
+    assert any(case.status == "ok" for case in evidence.cases)
+    assert "selftest" in output.getvalue() and progress.failures == []
+
+
+def test_ctrl_c_keeps_what_was_measured_and_kills_the_child() -> None:
+    def interrupt_after_first_case(event: ProbeEvent) -> None:
+        if isinstance(event, CaseDone):
+            raise KeyboardInterrupt
+
+    evidence = run_probes(
+        ["selftest"],
+        budget_s=30,
+        device="cpu",
+        on_event=interrupt_after_first_case,
+        settings=HarnessSettings(warmup_s=0.01),
+    )
+    assert evidence.interrupted
+    assert evidence.probe_runs[0].status == "interrupted"
+    statuses = [case.status for case in evidence.cases]
+    assert statuses[0] == "ok" and len(statuses) == 6
+    assert all(case.reason == "not run: the run was interrupted" for case in evidence.cases[2:])
+    assert psutil.Process().children(recursive=True) == []
+
+
+def test_a_case_still_running_when_the_budget_ends_is_cut_off_on_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hang outlives the budget (its own hang limit is 5 s past its part): the probe's deadline kills it.
+    monkeypatch.setenv(FAULTS_ENV, "hang")
+    began = time.monotonic()
+    evidence = run_probes(["selftest"], budget_s=4.0, device="cpu")
+    assert time.monotonic() - began <= 4.0 * 1.10
+    hang = next(case for case in evidence.cases if case.key.implementation == "fault.hang")
+    assert hang.status == "not-timed" and hang.reason == "the probe's time share ran out while it ran; killed"
+    after = evidence.cases[evidence.cases.index(hang) + 1 :]
+    assert after and all(case.reason == "not run: its time share ran out" for case in after)
+    run = evidence.probe_runs[0]
+    assert (run.status, run.reason, run.restarts) == ("ok", "its time share ran out", 0)
