@@ -24,7 +24,7 @@ EVIDENCE_SCHEMA_VERSION = 1
 
 OptionValue = str | int | float | bool
 CaseStatus = Literal["ok", "failed", "skipped", "not-timed"]
-StopReason = Literal["converged", "share spent", "max samples"]
+StopReason = Literal["converged", "share spent", "max samples", "single pass"]
 ProbeStatus = Literal["ok", "failed", "interrupted"]
 MemoryMethod = Literal[
     "cuda.max_memory_allocated", "npu.max_memory_allocated", "linux.vmhwm", "psutil.rss-sampling", "none"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from advisor.environment.models import Dtype
 from probes.harness.tolerance import Tolerance
-from probes.models import CaseKey, OptionValue
+from probes.models import CaseKey, Metric, OptionValue
 
 if TYPE_CHECKING:
     from probes.harness.device import Device
@@ -55,9 +55,37 @@ class CaseSpec:
 
 @dataclass(frozen=True)
 class Bench:
-    """What a builder returns: the call to time, and a float64 reference on the same inputs (or None)."""
+    """What a builder returns: the call to time, and a float64 reference on the same inputs (or None).
+
+    `untimed` (a reason) checks numerics only and records the case as not-timed: e.g. a Triton
+    kernel run by the CPU interpreter, whose speed says nothing. `extra_metrics` adds metrics after
+    timing (e.g. a compile count read from a counter the run updates).
+    """
 
     run: Callable[[], object]
+    reference: Callable[[], object] | None = None
+    untimed: str | None = None
+    extra_metrics: Callable[[], dict[str, Metric]] | None = None
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """One pass of a scenario: seconds per step (e.g. per request) and metrics of the whole pass."""
+
+    step_seconds: list[float]
+    metrics: dict[str, Metric] = field(default_factory=dict)
+    output: object = None  # compared with the Scenario's reference when both are given
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What a builder returns for a workload that must run once from cold (compiles count).
+
+    The harness calls `play()` exactly once: no warmup, no repetition; its step times become the
+    case's samples (stop reason "single pass"), its metrics are kept, memory is tracked across it.
+    """
+
+    play: Callable[[], ScenarioResult]
     reference: Callable[[], object] | None = None
 
 
@@ -65,7 +93,7 @@ class Unsupported(Exception):
     """Raised by a builder for a case it cannot run (e.g. a dtype); the case is recorded as skipped."""
 
 
-BuildFn = Callable[[CaseSpec, "Device"], Bench]
+BuildFn = Callable[[CaseSpec, "Device"], "Bench | Scenario"]
 
 
 def _always(_: object) -> bool:
@@ -82,7 +110,7 @@ class Implementation:
     enabled: Callable[[Device], bool] = _always  # False: recorded as skipped on this device
     supports: Callable[[CaseSpec], bool] = _always  # False: not paired with that case at all
 
-    def __call__(self, case: CaseSpec, device: Device) -> Bench:
+    def __call__(self, case: CaseSpec, device: Device) -> Bench | Scenario:
         """Build the case's inputs on `device`."""
         return self.build(case, device)
 
@@ -94,7 +122,7 @@ def implementation(
     enabled: Callable[[Device], bool] | None = None,
     supports: Callable[[CaseSpec], bool] | None = None,
 ) -> Callable[[BuildFn], Implementation]:
-    """Register `build(case, device) -> Bench` as implementation `name` of the probe in this module."""
+    """Register `build(case, device) -> Bench | Scenario` as implementation `name` of the probe in this module."""
 
     def register(build: BuildFn) -> Implementation:
         return Implementation(name, build, baseline, enabled or _always, supports or _always)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from advisor.errors import AdvisorError
 from probes.harness.device_choice import DeviceUnavailable, resolve_device
 from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
+from probes.harness.peak_share import add_peak_shares
 from probes.harness.provenance import advisor_git_commit
 from probes.harness.session import ProbeSession
 from probes.models import Evidence, HarnessSettings, ProbeCase, ProbeConfig, ProbeRun
@@ -98,6 +99,7 @@ def run_probes(
             cases.extend(probe_cases)
         for name in selected[len(runs) :]:
             runs.append(ProbeRun(probe=name, status="interrupted", reason="not started", share_s=0.0, wall_s=0.0))
+    add_peak_shares(cases, environment)
     return Evidence(
         environment=environment,
         config=ProbeConfig(

@@ -31,3 +31,44 @@ def fake_tool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         return script
 
     return install
+
+
+@pytest.fixture
+def environment_factory():
+    """Build a hand-made Environment (an AVX-512 CPU at 2 GHz, 4 cores) without detecting anything."""
+    from datetime import datetime, timezone
+
+    from advisor.environment.models import (
+        AcceleratorRuntime,
+        CPUInfo,
+        Environment,
+        ISAFeatures,
+        OSInfo,
+        PythonInfo,
+    )
+    from advisor.environment.peaks import cpu_peak
+
+    def build(with_peaks: bool = True, **overrides: object) -> Environment:
+        cpu = CPUInfo(
+            architecture="x86_64",
+            model_name="Test Xeon",
+            physical_cores=4,
+            logical_cores=8,
+            clock_ghz=2.0,
+            clock_source="test",
+            isa=ISAFeatures(avx2=True, fma=True, avx512f=True, avx512_vnni=True, source="/proc/cpuinfo"),
+        )
+        fields: dict[str, object] = dict(
+            captured_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc),
+            advisor_version="0.1.0",
+            hostname_hash="0123456789abcdef",
+            os=OSInfo(system="Linux", kernel="6.0", machine="x86_64"),
+            python=PythonInfo(version="3.11.7", implementation="CPython"),
+            cpu=cpu,
+            accelerators=AcceleratorRuntime(),
+            peaks=[cpu_peak(cpu)] if with_peaks else [],
+        )
+        fields.update(overrides)
+        return Environment(**fields)
+
+    return build

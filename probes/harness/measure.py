@@ -7,13 +7,14 @@ crashes and hangs cannot be caught here and are recorded by the parent (see sess
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from probes.harness.device import Device
 from probes.harness.numerics import compare
 from probes.harness.timer import time_run
 from probes.harness.tolerance import tolerance_for
-from probes.models import HarnessSettings, Measurement, Metric, ProbeCase
-from probes.registry import CaseSpec, Implementation, Unsupported
+from probes.models import HarnessSettings, Measurement, Metric, ProbeCase, Stats
+from probes.registry import Bench, CaseSpec, Implementation, Scenario, ScenarioResult, Unsupported
 
 _OOM_MARKERS = ("out of memory", "can't allocate memory", "cannot allocate memory")
 
@@ -54,29 +55,80 @@ def measure_case(
     try:
         tracker = device.memory_tracker()
         with tracker:
-            bench = implementation(case, device)
-            output = bench.run()
-            device.synchronize()
-        result.memory = tracker.result
-        if bench.reference is not None:
-            result.numeric = compare(output, bench.reference(), tolerance_for(case.dtype, case.tolerance))
-        del output
-        if result.numeric is not None and not result.numeric.passed:
-            # Timing a wrong answer would only spend budget: the case is failed, untimed.
-            result.reason = f"numeric error outside the {case.dtype} tolerance: {result.numeric.detail}"
-        else:
-            result.timing = time_run(bench.run, device, settings, deadline)
-            if result.timing is None:
-                result.status = "not-timed"
-                result.reason = "its time share was spent before a timed sample fit"
+            built = implementation(case, device)
+            if isinstance(built, Scenario):
+                played = built.play()
+                device.synchronize()
             else:
-                result.status = "ok"
-                result.metrics = derive_metrics(case, result.timing)
-                if result.numeric is None:
-                    result.reason = "no float64 reference: numerics not checked"
+                output = built.run()
+                device.synchronize()
+        result.memory = tracker.result
+        if isinstance(built, Scenario):
+            _record_scenario(result, case, built, played)
+        else:
+            _record_bench(result, case, built, output, device, settings, deadline)
     except Unsupported as unsupported:
         result.status, result.reason = "skipped", f"unsupported: {unsupported}"
     except Exception as error:  # noqa: BLE001 - any probe bug is a failed case, never a failed suite
         result.status, result.reason = "failed", describe_exception(error)
     result.wall_s = time.monotonic() - began
     return result
+
+
+def _check_numerics(result: ProbeCase, case: CaseSpec, output: object, reference: Callable[[], object] | None) -> bool:
+    """Compare with the float64 reference when there is one; False (and a reason) when out of tolerance."""
+    if reference is None or output is None:
+        return True
+    result.numeric = compare(output, reference(), tolerance_for(case.dtype, case.tolerance))
+    if not result.numeric.passed:
+        # Timing a wrong answer would only spend budget: the case is failed, untimed.
+        result.reason = f"numeric error outside the {case.dtype} tolerance: {result.numeric.detail}"
+        return False
+    return True
+
+
+def _record_bench(
+    result: ProbeCase,
+    case: CaseSpec,
+    bench: Bench,
+    output: object,
+    device: Device,
+    settings: HarnessSettings,
+    deadline: float,
+) -> None:
+    passed = _check_numerics(result, case, output, bench.reference)
+    del output
+    if not passed:
+        return
+    if bench.untimed is not None:
+        result.status, result.reason = "not-timed", bench.untimed
+        return
+    result.timing = time_run(bench.run, device, settings, deadline)
+    if result.timing is None:
+        result.status = "not-timed"
+        result.reason = "its time share was spent before a timed sample fit"
+        return
+    result.status = "ok"
+    result.metrics = derive_metrics(case, result.timing)
+    if bench.extra_metrics is not None:
+        result.metrics.update(bench.extra_metrics())
+    if result.numeric is None:
+        result.reason = "no float64 reference: numerics not checked"
+
+
+def _record_scenario(result: ProbeCase, case: CaseSpec, scenario: Scenario, played: ScenarioResult) -> None:
+    if not _check_numerics(result, case, played.output, scenario.reference):
+        return
+    if not played.step_seconds:
+        result.status, result.reason = "not-timed", "the scenario recorded no steps"
+        return
+    result.timing = Measurement(
+        samples=list(played.step_seconds),
+        calls_per_sample=1,
+        warmup_calls=0,
+        cache_flushed=False,
+        stop_reason="single pass",
+        stats=Stats.from_samples(played.step_seconds),
+    )
+    result.status = "ok"
+    result.metrics = {**played.metrics}
