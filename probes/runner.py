@@ -33,11 +33,15 @@ def _ignore(_: ProbeEvent) -> None:
     return None
 
 
+# Probes that exist to test the harness: run when named, never as part of "all".
+HARNESS_ONLY_PROBES = frozenset({"selftest"})
+
+
 def select_probes(names: list[str] | None) -> list[str]:
-    """The probes to run, in the order given (all known probes when names is None), without repeats."""
+    """The probes to run, in the order given (every measuring probe when names is None), without repeats."""
     known = known_probes()
     if names is None:
-        return known
+        return [name for name in known if name not in HARNESS_ONLY_PROBES]
     selected = list(dict.fromkeys(names))
     if not selected:
         raise ProbeError(f"no probe names given; known probes: {', '.join(known)}")
