@@ -52,3 +52,20 @@ def test_bad_budget_and_device_are_one_line_errors(runner):
         assert message in result.stderr.strip().splitlines()[-1]
     result = runner.invoke(app, ["probe", "selftest", "--device", "tpu"])
     assert result.exit_code == 2 and "tpu" in result.stderr
+
+
+def test_default_selection_runs_every_measuring_probe_but_not_the_selftest():
+    from probes.registry import known_probes
+    from probes.runner import HARNESS_ONLY_PROBES, select_probes
+
+    selected = select_probes(None)
+    assert "selftest" not in selected
+    assert set(selected) == set(known_probes()) - HARNESS_ONLY_PROBES
+    assert select_probes(["selftest"]) == ["selftest"]
+
+
+def test_evidence_schema_is_exported(runner):
+    result = runner.invoke(app, ["schema", "evidence"])
+    assert result.exit_code == 0
+    schema = json.loads(result.stdout)
+    assert schema["title"] == "Evidence" and "cases" in schema["properties"]
