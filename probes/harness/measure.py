@@ -100,20 +100,25 @@ def _record_bench(
     del output
     if not passed:
         return
+    # Extra metrics (error studies, compile counts) hold whether or not a timing follows.
     if bench.untimed is not None:
         result.status, result.reason = "not-timed", bench.untimed
+        result.metrics = _extra_metrics(bench)
         return
     result.timing = time_run(bench.run, device, settings, deadline)
     if result.timing is None:
         result.status = "not-timed"
         result.reason = "its time share was spent before a timed sample fit"
+        result.metrics = _extra_metrics(bench)
         return
     result.status = "ok"
-    result.metrics = derive_metrics(case, result.timing)
-    if bench.extra_metrics is not None:
-        result.metrics.update(bench.extra_metrics())
+    result.metrics = {**derive_metrics(case, result.timing), **_extra_metrics(bench)}
     if result.numeric is None:
         result.reason = "no float64 reference: numerics not checked"
+
+
+def _extra_metrics(bench: Bench) -> dict[str, Metric]:
+    return bench.extra_metrics() if bench.extra_metrics is not None else {}
 
 
 def _record_scenario(result: ProbeCase, case: CaseSpec, scenario: Scenario, played: ScenarioResult) -> None:

@@ -29,6 +29,16 @@ def test_untimed_bench_is_checked_but_not_timed():
     assert result.timing is None
 
 
+def test_untimed_bench_keeps_its_extra_metrics():
+    a = torch.randn(8, 8)
+    result = measure(
+        lambda case, device: Bench(
+            run=lambda: a @ a, untimed="error study", extra_metrics=lambda: {"rel_rmse": Metric(value=0.25, unit="ratio")}
+        )
+    )
+    assert result.status == "not-timed" and result.metrics["rel_rmse"].value == 0.25
+
+
 def test_untimed_bench_with_a_wrong_answer_fails():
     a = torch.randn(8, 8)
     result = measure(lambda case, device: Bench(run=lambda: a @ a + 1, reference=lambda: a.double() @ a.double(), untimed="interpreter"))
