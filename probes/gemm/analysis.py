@@ -1,0 +1,59 @@
+"""Reading GEMM evidence: how much faster (or slower) each dtype is than fp32 on the same shape.
+
+"Is bf16 slower than fp32 on this CPU?" decides whether a CPU deployment should keep fp32 weights:
+CPUs without AMX or AVX512-BF16 convert bf16 on the fly and can lose to fp32.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from probes.models import ProbeCase
+
+
+@dataclass(frozen=True)
+class DtypeSpeedup:
+    """One ok case against the same implementation, shape, layout and options in the baseline dtype."""
+
+    implementation: str
+    shape: dict[str, int]
+    kind: str
+    dtype: str
+    baseline_dtype: str
+    speedup: float  # baseline median / this median: above 1 is faster than the baseline dtype
+
+    @property
+    def slower(self) -> bool:
+        """True when this dtype took longer than the baseline dtype."""
+        return self.speedup < 1.0
+
+
+def _match_key(case: ProbeCase) -> tuple[object, ...]:
+    key = case.key
+    return (key.implementation, tuple(key.shape.items()), key.layout, key.device, tuple(sorted(key.options.items())))
+
+
+def dtype_speedups(cases: Iterable[ProbeCase], baseline_dtype: str = "fp32") -> list[DtypeSpeedup]:
+    """Speedup of every timed case over its baseline-dtype twin, in the order of `cases`.
+
+    Cases without a timed twin (fp8, whose layout and options differ; a twin that failed) are left out.
+    """
+    timed = [case for case in cases if case.status == "ok" and case.timing is not None]
+    baselines = {_match_key(case): case for case in timed if case.key.dtype == baseline_dtype}
+    speedups: list[DtypeSpeedup] = []
+    for case in timed:
+        twin = baselines.get(_match_key(case))
+        if case.key.dtype == baseline_dtype or twin is None or twin.timing is None or case.timing is None:
+            continue
+        speedups.append(
+            DtypeSpeedup(
+                implementation=case.key.implementation,
+                shape=dict(case.key.shape),
+                kind=str(case.key.options.get("kind", "")),
+                dtype=case.key.dtype,
+                baseline_dtype=baseline_dtype,
+                speedup=twin.timing.stats.median / case.timing.stats.median,
+            )
+        )
+    return speedups
