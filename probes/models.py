@@ -217,6 +217,15 @@ class ProbeConfig(_Model):
     settings: HarnessSettings
 
 
+class HostContention(_Model):
+    """How much CPU other processes used while the probes ran; a busy host makes timings unreliable."""
+
+    other_cpu_share: float = Field(description="Other processes' CPU time / (wall time x logical cores)")
+    load_average_before: float = Field(description="1-minute load average when the run started")
+    logical_cores: int
+    busy: bool = Field(description="other_cpu_share above 0.2: treat the timings with suspicion")
+
+
 class Evidence(_Model):
     """Everything one `run_probes` call measured, with the machine and the code it ran on."""
 
@@ -227,6 +236,7 @@ class Evidence(_Model):
     finished_at: datetime
     interrupted: bool = False
     git_commit: str | None = Field(default=None, description="HEAD of the advisor checkout, when it is one")
+    host_contention: HostContention | None = Field(default=None, description="Other load on the host during the run")
     probe_runs: list[ProbeRun] = Field(default_factory=list)
     cases: list[ProbeCase] = Field(default_factory=list)
 

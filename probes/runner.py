@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from advisor.errors import AdvisorError
+from probes.harness.contention import ContentionMeter
 from probes.harness.device_choice import DeviceUnavailable, resolve_device
 from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
 from probes.harness.peak_share import add_peak_shares
@@ -78,6 +79,7 @@ def run_probes(
 
         environment = detect_environment()
     emit = on_event or _ignore
+    contention = ContentionMeter.start()
     deadline = began + budget_s
     runs: list[ProbeRun] = []
     cases: list[ProbeCase] = []
@@ -113,6 +115,7 @@ def run_probes(
         finished_at=datetime.now(timezone.utc),
         interrupted=interrupted,
         git_commit=advisor_git_commit(),
+        host_contention=contention.result(),
         probe_runs=runs,
         cases=cases,
     )

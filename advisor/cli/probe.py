@@ -85,6 +85,12 @@ def print_summary(evidence: Evidence, console: Console) -> None:
         for case in cases:
             table.add_row(*summary_row(case))
         console.print(table)
+    contention = evidence.host_contention
+    if contention is not None and contention.busy:
+        console.print(
+            f"[yellow]warning: other processes used {contention.other_cpu_share:.0%} of the CPU during this run;"
+            " timings are unreliable (rerun on a quiet machine)[/yellow]"
+        )
     if evidence.interrupted:
         console.print("[yellow]interrupted: the evidence holds what was measured before Ctrl-C[/yellow]")
 

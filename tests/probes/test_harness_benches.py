@@ -100,3 +100,22 @@ def test_no_peak_share_without_a_peak(environment_factory):
     environment = environment_factory(with_peaks=False)
     add_peak_shares([result], environment)
     assert "pct_of_peak" not in result.metrics
+
+
+def test_contention_meter_sees_a_busy_sibling_process():
+    import subprocess
+    import sys
+
+    from probes.harness.contention import ContentionMeter
+
+    meter = ContentionMeter.start()
+    # A process that is not our child: started through a shell that exits at once (double fork).
+    subprocess.run(
+        ["sh", "-c", f"{sys.executable} -c 'import time; end = time.time() + 1.5\nwhile time.time() < end: pass' &"],
+        check=True,
+    )
+    time.sleep(1.6)
+    result = meter.result()
+    assert 0.0 <= result.other_cpu_share <= 1.0 and result.logical_cores >= 1
+    # One spinning process on N cores is at most 1/N of the machine; allow scheduler slack.
+    assert result.other_cpu_share >= 0.5 / result.logical_cores - 0.1
