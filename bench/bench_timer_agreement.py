@@ -46,7 +46,9 @@ def ours(statement: str, namespace: dict[str, object], device_name: str) -> tupl
 
 def theirs(statement: str, namespace: dict[str, object]) -> tuple[float, float]:
     started = time.perf_counter()
-    result = torch_benchmark.Timer(stmt=statement, globals=namespace).adaptive_autorange(threshold=0.05, max_run_time=_OUR_SHARE_S)
+    # Timer defaults to num_threads=1; the harness times with torch's own thread count, so match it.
+    timer = torch_benchmark.Timer(stmt=statement, globals=namespace, num_threads=torch.get_num_threads())
+    result = timer.adaptive_autorange(threshold=0.05, max_run_time=_OUR_SHARE_S)
     return result.median, time.perf_counter() - started
 
 

@@ -71,6 +71,8 @@ def print_summary(evidence: Evidence, console: Console) -> None:
     """One table per probe: implementation, case, status, median time, throughput, memory, numerics."""
     from rich.table import Table
 
+    from probes.findings import probe_findings
+
     by_probe: dict[str, list[ProbeCase]] = {}
     for case in evidence.cases:
         by_probe.setdefault(case.key.probe, []).append(case)
@@ -85,6 +87,8 @@ def print_summary(evidence: Evidence, console: Console) -> None:
         for case in cases:
             table.add_row(*summary_row(case))
         console.print(table)
+        for finding in probe_findings(run.probe, cases):
+            console.print(f"  - {finding}")
     contention = evidence.host_contention
     if contention is not None and contention.busy:
         console.print(
@@ -95,8 +99,12 @@ def print_summary(evidence: Evidence, console: Console) -> None:
         console.print("[yellow]interrupted: the evidence holds what was measured before Ctrl-C[/yellow]")
 
 
-SUMMARY_COLUMNS = ("implementation", "dtype", "case", "status", "median", "throughput", "mem +", "numerics")
-_RIGHT_ALIGNED = {"median", "throughput", "mem +"}
+SUMMARY_COLUMNS = ("implementation", "dtype", "case", "status", "median", "key metrics", "mem +", "numerics")
+_RIGHT_ALIGNED = {"median", "key metrics", "mem +"}
+# The metrics worth a glance, in order; a case shows the first two it has.
+HEADLINE_METRICS = (
+    "tflops", "pct_of_peak", "total_s", "recompiles", "attn_extra_bytes", "max_rel_error", "rel_rmse", "gbps",
+)  # fmt: skip
 
 
 def summary_row(case: ProbeCase) -> list[str]:
@@ -111,7 +119,8 @@ def summary_row(case: ProbeCase) -> list[str]:
     median = _seconds(case.timing.stats.median) if case.timing else "-"
     if case.timing and case.timing.stats.noisy:
         median += " ~"
-    metrics = [f"{metric.value:.3g} {metric.unit}" for metric in case.metrics.values()]
+    shown = [name for name in HEADLINE_METRICS if name in case.metrics][:2] or list(case.metrics)[:1]
+    metrics = [f"{case.metrics[name].value:.3g} {case.metrics[name].unit}" for name in shown]
     memory = "-"
     if case.memory and case.memory.peak_bytes is not None:
         used = case.memory.peak_bytes - (case.memory.baseline_bytes or 0)
@@ -122,7 +131,7 @@ def summary_row(case: ProbeCase) -> list[str]:
         if case.numeric.max_rel is not None:
             numerics += f" {case.numeric.max_rel:.0e}"
     status = case.status if not case.reason or case.status == "ok" else f"{case.status}: {case.reason[:80]}"
-    return [key.implementation, key.dtype, described, status, median, metrics[0] if metrics else "-", memory, numerics]
+    return [key.implementation, key.dtype, described, status, median, ", ".join(metrics) or "-", memory, numerics]
 
 
 def _seconds(value: float) -> str:
