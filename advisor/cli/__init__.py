@@ -7,7 +7,7 @@ import sys
 import typer
 
 from advisor import __version__
-from advisor.cli import env, kb, probe, schema
+from advisor.cli import env, kb, probe, recommend, schema
 from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError
 
@@ -20,6 +20,7 @@ app = typer.Typer(
 )
 app.command(name="env")(reports_errors(env.env_command))
 app.command(name="probe")(reports_errors(probe.probe_command))
+app.command(name="recommend")(reports_errors(recommend.recommend_command))
 app.command(name="schema")(reports_errors(schema.schema_command))
 app.add_typer(kb.app, name="kb")
 

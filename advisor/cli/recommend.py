@@ -1,0 +1,57 @@
+"""`advisor recommend`: a profile and evidence files in, the tiered recommendation out (summary or JSON)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from advisor.cli.options import JsonFlag
+from advisor.errors import AdvisorError
+
+if TYPE_CHECKING:
+    from probes.models import Evidence
+
+
+def recommend_command(
+    profile: Annotated[Path, typer.Option("--profile", help="The team's profile, YAML or JSON.")],
+    evidence: Annotated[
+        Optional[list[Path]],
+        typer.Option("--evidence", help="An evidence file from `advisor probe --out`; repeat for several."),
+    ] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Recommend an operator stack in three tiers, with rejections and switch conditions."""
+    from advisor.cli.output import print_json
+    from advisor.profile import load_profile
+    from advisor.recommendation.engine import recommend
+    from advisor.recommendation.summary import summary_lines
+
+    chosen_profile = load_profile(profile)
+    evidence_list = [read_evidence(path) for path in evidence or []]
+    recommendation = recommend(chosen_profile, evidence_list)
+    if json_output:
+        print_json(recommendation)
+        return
+    typer.echo("\n".join(summary_lines(recommendation)))
+
+
+def read_evidence(path: Path) -> Evidence:
+    """An evidence file, or an AdvisorError naming the file and the first problem."""
+    import json
+
+    from pydantic import ValidationError
+
+    from probes.models import Evidence
+
+    try:
+        return Evidence.load(path)
+    except OSError as error:
+        raise AdvisorError(f"{path}: cannot read the evidence file ({error.strerror})") from None
+    except json.JSONDecodeError as error:
+        raise AdvisorError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise AdvisorError(f"{path}: not an evidence file ({where}: {first['msg']})") from None

@@ -1,0 +1,146 @@
+"""The team's profile: what model, on which hardware, for which workload, with which skills and needs.
+
+A `Profile` is read from YAML or JSON (told apart by content). Errors are one line naming the file,
+the field path and the allowed values, e.g.
+`profile.yaml: needs.quantization: 'int4' is not one of none, int8, fp8`.
+
+`needs.quantization_method` is read only when `needs.quantization` is int8 or fp8; with `none` it is
+accepted and ignored (the documented example profile spells out the default `ptq` beside `none`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+
+from advisor.errors import AdvisorError
+from advisor.knowledge.models import HARDWARE_FAMILIES, TEAM_SKILLS, HardwareFamily, TeamSkill
+
+ModelType = Literal["dense-transformer", "moe", "multimodal", "diffusion", "cnn"]
+Workload = Literal["training", "inference", "both"]
+Quantization = Literal["none", "int8", "fp8"]
+QuantizationMethod = Literal["ptq", "qat"]
+
+MODEL_TYPES: tuple[str, ...] = get_args(ModelType)
+WORKLOADS: tuple[str, ...] = get_args(Workload)
+QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
+QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
+
+
+class ProfileError(AdvisorError):
+    """A profile file is unreadable or invalid; the message names the file and the field path."""
+
+
+class Needs(BaseModel):
+    """What the workload demands beyond the model type."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dynamic_shapes: StrictBool = False
+    quantization: Quantization = "none"
+    quantization_method: QuantizationMethod = Field("ptq", description="Read only with int8 or fp8")
+    long_context: StrictBool = False
+    devices: StrictInt = Field(1, ge=1, description="Devices per job; more than one means collectives matter")
+    cross_platform: StrictBool = Field(False, description="Must run on more than one hardware family")
+
+    @property
+    def quantized(self) -> bool:
+        """True when the workload asks for int8 or fp8."""
+        return self.quantization != "none"
+
+
+class Profile(BaseModel):
+    """Who the recommendation is for: the input of `recommend`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model_type: ModelType
+    hardware: HardwareFamily = Field(description="The target hardware; the probes may have run elsewhere")
+    workload: Workload
+    team_skill: TeamSkill
+    needs: Needs = Needs()
+    title: StrictStr | None = None
+
+    @property
+    def trains(self) -> bool:
+        """The workload includes training."""
+        return self.workload in ("training", "both")
+
+    @property
+    def serves(self) -> bool:
+        """The workload includes inference."""
+        return self.workload in ("inference", "both")
+
+
+# Field path -> the values allowed there, for error messages.
+ALLOWED_VALUES: dict[str, tuple[str, ...]] = {
+    "model_type": MODEL_TYPES,
+    "hardware": HARDWARE_FAMILIES,
+    "workload": WORKLOADS,
+    "team_skill": TEAM_SKILLS,
+    "needs.quantization": QUANTIZATIONS,
+    "needs.quantization_method": QUANTIZATION_METHODS,
+}
+
+
+def load_profile(path: Path | str) -> Profile:
+    """Read a profile from a YAML or JSON file; ProfileError with a one-line message otherwise."""
+    origin = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ProfileError(f"{origin}: cannot read the profile ({error.strerror})") from None
+    return parse_profile(text, origin)
+
+
+def parse_profile(text: str, origin: str = "profile") -> Profile:
+    """A profile from YAML or JSON text (JSON when it starts with '{')."""
+    document = _parse_document(text, origin)
+    if not isinstance(document, dict):
+        raise ProfileError(f"{origin}: expected a mapping of profile fields, got {type(document).__name__}")
+    try:
+        return Profile.model_validate(document)
+    except ValidationError as error:
+        raise ProfileError(f"{origin}: {_first_problem(error)}") from None
+
+
+def _parse_document(text: str, origin: str) -> Any:
+    if text.lstrip().startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ProfileError(f"{origin}: not valid JSON ({error.msg} at line {error.lineno})") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or "syntax error"
+        raise ProfileError(f"{origin}: not valid YAML ({problem}{where})") from None
+
+
+def _first_problem(error: ValidationError) -> str:
+    """The first validation problem as `path: message`, naming the allowed values where there is a list."""
+    problems = error.errors(include_url=False)
+    first = problems[0]
+    path = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{path}: {_message(first, path)}{more}"
+
+
+def _message(problem: Any, path: str) -> str:
+    kind, given = problem["type"], problem.get("input")
+    allowed = ALLOWED_VALUES.get(path)
+    if kind == "literal_error" and allowed:
+        return f"{given!r} is not one of {', '.join(allowed)}"
+    if kind == "missing":
+        return "required field missing" + (f" (one of {', '.join(allowed)})" if allowed else "")
+    if kind == "extra_forbidden":
+        parent = path.rpartition(".")[0]
+        known = Needs.model_fields if parent == "needs" else Profile.model_fields
+        return f"unknown field; known fields: {', '.join(known)}"
+    return f"{problem['msg']} (got {given!r})"

@@ -1,0 +1,68 @@
+"""Citations and rationale lines: every sentence says which profile field, claim or case drove it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from advisor.knowledge.models import Candidate
+from advisor.profile import Profile
+from advisor.recommendation.facts import EvidenceFacts, Fact
+from advisor.recommendation.models import Citation, Rationale
+
+
+def profile_value(profile: Profile, path: str) -> object:
+    """The value at a dotted field path, e.g. 'needs.quantization'."""
+    value: object = profile
+    for part in path.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def cite_profile(profile: Profile, path: str) -> Citation:
+    """A profile field and its value."""
+    value = profile_value(profile, path)
+    figure = str(value).lower() if isinstance(value, bool) else str(value)
+    return Citation(kind="profile", ref=path, figure=figure)
+
+
+def cite_claim(candidate: Candidate, attribute: str) -> Citation:
+    """A knowledge-base claim ('cublas.skill', 'cudnn.risks[0]') with its value and source."""
+    claim = candidate.claims()[attribute]
+    value = claim.value
+    figure = ", ".join(str(item) for item in value) if isinstance(value, list) else str(value)
+    return Citation(kind="knowledge", ref=f"{candidate.id}.{attribute}", figure=figure, source=claim.source)
+
+
+def cite_fact(fact: Fact) -> tuple[Citation, ...]:
+    """One citation per case behind a fact, each carrying the fact's figure (and 'proxy' when off target)."""
+    where = "" if fact.on_target else f" [proxy: measured on {fact.hardware or 'other hardware'}]"
+    return tuple(Citation(kind="evidence", ref=case_id, figure=f"{fact.figure}{where}") for case_id in fact.case_ids)
+
+
+def line(text: str, *cites: Citation | Iterable[Citation]) -> Rationale:
+    """A rationale line from citations and groups of citations."""
+    flat: list[Citation] = []
+    for cite in cites:
+        flat.extend([cite] if isinstance(cite, Citation) else cite)
+    return Rationale(text=text, cites=tuple(flat))
+
+
+def facts_line(text: str, *facts: Fact) -> Rationale:
+    """A rationale line resting on facts, labelled as proxy evidence when any was measured elsewhere."""
+    elsewhere = sorted({fact.hardware or "other hardware" for fact in facts if not fact.on_target})
+    prefix = f"proxy evidence ({', '.join(elsewhere)}): " if elsewhere else ""
+    return line(f"{prefix}{text}", *(cite_fact(fact) for fact in facts))
+
+
+def fact_line(text: str, fact: Fact) -> Rationale:
+    """A rationale line resting on one fact (see facts_line)."""
+    return facts_line(text, fact)
+
+
+def proxy_speed_note(facts: EvidenceFacts, name: str) -> Rationale | None:
+    """A speed figure from other hardware: reported, labelled, and not applied to the target."""
+    fact = facts.unapplied_proxy(name)
+    if fact is None:
+        return None
+    text = f"{fact.figure}; speed does not carry across hardware, so it is not applied to {facts.target}"
+    return fact_line(text, fact)

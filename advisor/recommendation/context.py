@@ -1,0 +1,46 @@
+"""What every rule reads (the RuleContext) and what each concern's rule returns (the ConcernDecision)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from advisor.knowledge.models import Concern, KnowledgeBase
+from advisor.profile import Profile
+from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.models import Choice, Gap, Rationale, Rejection, SkippedConcern, SwitchCondition
+
+TierEntry = Choice | Gap
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """The profile, the knowledge base and the evidence facts: everything a rule may look at."""
+
+    profile: Profile
+    knowledge: KnowledgeBase
+    facts: EvidenceFacts
+
+
+@dataclass(frozen=True)
+class ConcernDecision:
+    """One concern decided: an entry per tier (None where the tier does not cover it), rejections, switches."""
+
+    concern: Concern
+    tier1: TierEntry | None = None
+    tier2: TierEntry | None = None
+    tier3: TierEntry | None = None
+    rejections: tuple[Rejection, ...] = ()
+    switch_conditions: tuple[SwitchCondition, ...] = ()
+    skipped: SkippedConcern | None = None
+    confidence_notes: tuple[str, ...] = field(default=())
+
+    def entry(self, tier: int) -> TierEntry | None:
+        """The entry for tier 1, 2 or 3."""
+        return {1: self.tier1, 2: self.tier2, 3: self.tier3}[tier]
+
+
+def skipped_decision(concern: Concern, reason: Rationale, *switches: SwitchCondition) -> ConcernDecision:
+    """A concern this profile does not need, with the conditions under which it would."""
+    return ConcernDecision(
+        concern=concern, skipped=SkippedConcern(concern=concern, rationale=(reason,)), switch_conditions=switches
+    )

@@ -1,0 +1,144 @@
+"""Evidence facts: the readings of every evidence file, labelled with where they were measured.
+
+A fact measured on the profile's target hardware family is a target fact; one measured elsewhere is
+proxy evidence. Proxy facts about algorithms and compilers (memory growth, quantization error,
+recompilations) are portable and may inform a choice when the target has no measurement; proxy
+facts about speed never decide anything for the target and are only reported.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from advisor.knowledge.models import HardwareFamily
+from advisor.recommendation.hardware import device_family
+from advisor.recommendation.models import EvidenceSource
+from advisor.recommendation.readings import read_cases
+from probes.models import Evidence, ProbeCase
+
+# Readings whose value does not depend on the hardware: the algorithm or the compiler sets them.
+PORTABLE_SUFFIXES = (
+    "_memory_growth",
+    "_rel_rmse",
+    "_rel_error",
+    "_recompiles_per_100",
+    "_limit_hit",
+    "_padding_waste_pct",
+)
+
+
+def is_portable(name: str) -> bool:
+    """True for facts another hardware family's measurement may stand in for."""
+    return name.endswith(PORTABLE_SUFFIXES)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Fact(_Model):
+    """One measured figure, the cases behind it, and where it was measured."""
+
+    name: str
+    value: float
+    figure: str
+    case_ids: tuple[str, ...]
+    hardware: HardwareFamily | None
+    on_target: bool
+    portable: bool
+    noisy_cases: int = 0
+
+
+class QualityCounts(_Model):
+    """How the cases went: ok (of which noisy), failed, not-timed (numerics only), skipped."""
+
+    ok: int = 0
+    noisy: int = 0
+    failed: int = 0
+    not_timed: int = 0
+    skipped: int = 0
+
+    @property
+    def attempted(self) -> int:
+        """Cases that ran or tried to (skipped ones never did)."""
+        return self.ok + self.failed + self.not_timed
+
+
+class EvidenceFacts(_Model):
+    """Everything the rules may read from the evidence, for one target hardware family."""
+
+    target: HardwareFamily
+    facts: tuple[Fact, ...] = ()
+    quality: QualityCounts = QualityCounts()
+    sources: tuple[EvidenceSource, ...] = ()
+    host_busy: bool = False
+
+    def usable(self, name: str) -> Fact | None:
+        """The target's fact; failing that a portable proxy fact; never a hardware-specific proxy fact."""
+        for fact in self.facts:
+            if fact.name == name and (fact.on_target or fact.portable):
+                return fact
+        return None
+
+    def unapplied_proxy(self, name: str) -> Fact | None:
+        """A hardware-specific proxy fact the target lacks: reported, never applied."""
+        if self.usable(name) is not None:
+            return None
+        return next((fact for fact in self.facts if fact.name == name and not fact.on_target), None)
+
+    @property
+    def proxy(self) -> bool:
+        """Some evidence was measured on another hardware family."""
+        return any(not source.on_target for source in self.sources)
+
+    @property
+    def measured_on_target(self) -> bool:
+        """Some case was measured on the target hardware family."""
+        return any(source.on_target for source in self.sources)
+
+    def observed(self) -> dict[str, float]:
+        """'evidence.<name>' -> value of every usable fact: what switch conditions are checked against."""
+        return {f"evidence.{fact.name}": fact.value for fact in self.facts if self.usable(fact.name) is fact}
+
+
+def evidence_facts(evidence_list: Sequence[Evidence], target: HardwareFamily) -> EvidenceFacts:
+    """Group every case by the hardware family it ran on, read each group, label the facts."""
+    groups: dict[HardwareFamily | None, list[ProbeCase]] = defaultdict(list)
+    sources: list[EvidenceSource] = []
+    busy = False
+    for evidence in evidence_list:
+        busy = busy or bool(evidence.host_contention and evidence.host_contention.busy)
+        per_device: dict[str, int] = defaultdict(int)
+        for case in evidence.cases:
+            groups[device_family(case.key.device, evidence.environment)].append(case)
+            per_device[case.key.device] += 1
+        for device, count in sorted(per_device.items()):
+            family = device_family(device, evidence.environment)
+            sources.append(EvidenceSource(hardware=family, device=device, cases=count, on_target=family == target))
+    facts: list[Fact] = []
+    for family in sorted(groups, key=lambda name: (name != target, name is None, name or "")):
+        for reading in read_cases(groups[family]):
+            facts.append(
+                Fact(
+                    name=reading.name, value=reading.value, figure=reading.figure, case_ids=reading.case_ids,
+                    hardware=family, on_target=family == target, portable=is_portable(reading.name),
+                    noisy_cases=reading.noisy_cases,
+                )
+            )  # fmt: skip
+    cases = [case for group in groups.values() for case in group]
+    return EvidenceFacts(
+        target=target, facts=tuple(facts), quality=quality_counts(cases), sources=tuple(sources), host_busy=busy
+    )
+
+
+def quality_counts(cases: Sequence[ProbeCase]) -> QualityCounts:
+    """Count the cases by status, and the noisy ones among the ok ones."""
+    counts: dict[str, int] = defaultdict(int)
+    for case in cases:
+        counts[case.status.replace("-", "_")] += 1
+        if case.status == "ok" and case.timing is not None and case.timing.stats.noisy:
+            counts["noisy"] += 1
+    return QualityCounts(**counts)

@@ -1,0 +1,138 @@
+"""The recommendation as pydantic models (no I/O here): tiers of choices, rejections, switch conditions.
+
+Field names are a public JSON contract (decision records and reviews read them): add fields, never
+rename them; a change that old readers cannot ignore bumps RECOMMENDATION_SCHEMA_VERSION.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.knowledge.models import Concern, HardwareFamily
+from advisor.profile import Profile
+
+RECOMMENDATION_SCHEMA_VERSION = 1
+
+CitationKind = Literal["profile", "knowledge", "evidence"]
+Operator = Literal[">=", "<=", ">", "<", "==", "!="]
+Threshold = bool | float | str
+TierNumber = Literal[1, 2, 3]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Citation(_Model):
+    """What drove a line: a profile field, a knowledge-base claim or an evidence case."""
+
+    kind: CitationKind
+    ref: str = Field(description="Profile field path, 'kb-id.attribute', or an evidence case_id")
+    figure: str | None = Field(default=None, description="The value read there, e.g. '0.62x' or 'hpc'")
+    source: str | None = Field(default=None, description="For knowledge claims: the claim's own source")
+
+
+class Rationale(_Model):
+    """One sentence and what it rests on."""
+
+    text: str
+    cites: tuple[Citation, ...] = Field(min_length=1)
+
+
+class Choice(_Model):
+    """The option chosen for one concern in one tier."""
+
+    concern: Concern
+    option: str = Field(description="Knowledge-base candidate id")
+    settings: dict[str, str] = Field(default_factory=dict, description="How to use it, e.g. dtype, mode, method")
+    rationale: tuple[Rationale, ...] = Field(min_length=1)
+    alternatives: tuple[str, ...] = Field(default=(), description="Other candidates that would also fit")
+    fits_team: bool = Field(default=True, description="False when the option needs more skill than the team has")
+
+
+class Gap(_Model):
+    """A concern the tier cannot fill from the knowledge base, and why."""
+
+    concern: Concern
+    rationale: tuple[Rationale, ...] = Field(min_length=1)
+
+
+class Tier(_Model):
+    """One of the method's three tiers (§7) with its choice per concern."""
+
+    tier: TierNumber
+    name: str
+    primary: bool = Field(description="The tier this profile should lead with")
+    fits_team: bool = Field(description="Every choice is within the team's skill")
+    choices: tuple[Choice, ...] = ()
+    gaps: tuple[Gap, ...] = ()
+    notes: tuple[Rationale, ...] = ()
+
+    def options(self) -> dict[str, str]:
+        """Concern -> chosen option id."""
+        return {choice.concern: choice.option for choice in self.choices}
+
+
+class Rejection(_Model):
+    """An option given up, for which concerns, and why."""
+
+    option: str
+    concerns: tuple[Concern, ...]
+    reasons: tuple[Rationale, ...] = Field(min_length=1)
+
+
+class Predicate(_Model):
+    """metric op threshold, e.g. evidence.int8_max_rel_error <= 0.01."""
+
+    metric: str = Field(description="'profile.<field path>' or 'evidence.<fact name>'")
+    op: Operator
+    threshold: Threshold
+
+
+class SwitchCondition(_Model):
+    """When `metric op threshold` (and every predicate in `also`) holds, the recommendation should change."""
+
+    id: str
+    description: str
+    metric: str = Field(description="'profile.<field path>' or 'evidence.<fact name>'")
+    op: Operator
+    threshold: Threshold
+    also: tuple[Predicate, ...] = Field(default=(), description="Further predicates that must hold too")
+    concern: Concern | None = None
+
+
+class SkippedConcern(_Model):
+    """A concern this profile does not need decided (no attention in a CNN, one device)."""
+
+    concern: Concern
+    rationale: tuple[Rationale, ...] = Field(min_length=1)
+
+
+class EvidenceSource(_Model):
+    """One evidence file as the engine saw it."""
+
+    hardware: HardwareFamily | None = Field(description="Family of the measured device; None outside the vocabulary")
+    device: str
+    cases: int
+    on_target: bool
+
+
+class Recommendation(_Model):
+    """The engine's answer for one profile and its evidence."""
+
+    schema_version: int = RECOMMENDATION_SCHEMA_VERSION
+    profile: Profile
+    tiers: tuple[Tier, ...]
+    rejected: tuple[Rejection, ...] = ()
+    switch_conditions: tuple[SwitchCondition, ...] = ()
+    skipped_concerns: tuple[SkippedConcern, ...] = ()
+    confidence: float = Field(ge=0.0, le=1.0)
+    confidence_notes: tuple[str, ...] = ()
+    proxy_evidence: bool = Field(description="Some evidence was measured on hardware other than the target")
+    evidence_sources: tuple[EvidenceSource, ...] = ()
+
+    def tier(self, number: int) -> Tier:
+        """The tier with this number."""
+        return next(tier for tier in self.tiers if tier.tier == number)

@@ -1,0 +1,55 @@
+"""GEMM readings: each dtype against fp32 for the vendor library, and Triton against the vendor library."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+
+from advisor.recommendation.readings.common import Reading, geometric_mean, make_reading, median_s, plural
+from probes.gemm.analysis import dtype_speedups
+from probes.models import ProbeCase
+
+VENDOR_GEMM = "torch.matmul"  # cuBLAS, oneDNN or CANN underneath, depending on the device
+TRITON_PREFIX = "triton"
+
+
+def gemm_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
+    """gemm_<dtype>_speedup (geometric mean over shapes, per-kind detail) and triton_vs_vendor_gemm."""
+    vendor = [case for case in cases if case.key.implementation == VENDOR_GEMM]
+    return dtype_readings(vendor) + triton_readings(cases, vendor)
+
+
+def dtype_readings(vendor: Sequence[ProbeCase]) -> list[Reading]:
+    """One reading per non-fp32 dtype with a timed fp32 twin."""
+    by_dtype: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for speedup in dtype_speedups(vendor):
+        by_dtype[speedup.dtype].append((speedup.kind, speedup.speedup))
+    readings = []
+    for dtype, pairs in sorted(by_dtype.items()):
+        mean = geometric_mean([value for _, value in pairs])
+        kinds = sorted({kind for kind, _ in pairs if kind})
+        detail = "".join(f"; {kind} {geometric_mean([v for k, v in pairs if k == kind]):.2f}x" for kind in kinds)
+        figure = f"{dtype} {mean:.2f}x fp32 (geometric mean over {plural(len(pairs), 'shape')}{detail})"
+        used = [case for case in vendor if median_s(case) is not None and case.key.dtype in (dtype, "fp32")]
+        readings.append(make_reading(f"gemm_{dtype}_speedup", mean, figure, used))
+    return readings
+
+
+def triton_readings(cases: Sequence[ProbeCase], vendor: Sequence[ProbeCase]) -> list[Reading]:
+    """Vendor median / fastest Triton tile median, geometric mean over the groups both timed."""
+    vendor_by_group = {case.key.group_id: case for case in vendor if median_s(case) is not None}
+    fastest: dict[str, tuple[float, ProbeCase]] = {}
+    for case in cases:
+        median = median_s(case)
+        group = case.key.group_id
+        if case.key.implementation.startswith(TRITON_PREFIX) and median is not None and group in vendor_by_group:
+            if median < fastest.get(group, (math.inf, case))[0]:
+                fastest[group] = (median, case)
+    if not fastest:
+        return []
+    ratios = [(median_s(vendor_by_group[group]) or 0.0) / median for group, (median, _) in sorted(fastest.items())]
+    mean = geometric_mean(ratios)
+    used = [case for _, case in fastest.values()] + [vendor_by_group[group] for group in fastest]
+    figure = f"Triton {mean:.2f}x the vendor GEMM's speed (geometric mean over {plural(len(ratios), 'case')})"
+    return [make_reading("triton_vs_vendor_gemm", mean, figure, used)]

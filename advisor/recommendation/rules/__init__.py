@@ -1,0 +1,1 @@
+"""One rule module per concern, each exposing `decide_<concern>(context) -> ConcernDecision`."""

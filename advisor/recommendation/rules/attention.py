@@ -1,0 +1,114 @@
+"""Attention: the official kernels of the target; flash-style (O(N) memory) kernels mandatory for long context."""
+
+from __future__ import annotations
+
+from advisor.recommendation.choices import entry_from, rejections_from
+from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, facts_line, line
+from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
+from advisor.recommendation.facts import EvidenceFacts, Fact
+from advisor.recommendation.models import Choice, Rationale, SwitchCondition
+from advisor.recommendation.readings.attention import growth_reading_name
+from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
+from advisor.recommendation.selection import pick
+from advisor.recommendation.switches import switch
+
+TIER1_ATTENTION: dict[str, tuple[str, ...]] = {
+    "nvidia-gpu": ("cudnn", "flash-attention"),
+    "ascend-npu": ("cann-builtin",),
+    "cambricon-mlu": ("cnnl-bang",),
+}
+FLASH_FIRST = ("flash-attention", "cudnn")
+# Knowledge-base option -> the attention probe implementation that measures it
+MEASURED_AS = {"flash-attention": "sdpa.flash", "cudnn": "sdpa.cudnn", "triton": "triton"}
+LINEAR_MAX = 1.5  # log-log slope up to which memory counts as O(N)
+QUADRATIC_MIN = 1.7  # and from which it counts as O(N^2)
+
+
+def needs_attention(model_type: str) -> bool:
+    """Every model type but the CNN has attention layers."""
+    return model_type != "cnn"
+
+
+def measured_growth(facts: EvidenceFacts, option: str) -> Fact | None:
+    """The memory-growth fact of the probe implementation that stands for a knowledge-base option."""
+    implementation = MEASURED_AS.get(option)
+    return facts.usable(growth_reading_name(implementation)) if implementation else None
+
+
+def quadratic_versus_linear(facts: EvidenceFacts) -> Rationale | None:
+    """Naive attention ~N^2 while a fused kernel stays ~N: the measurement behind 'flash-style is mandatory'."""
+    naive, fused = facts.usable(growth_reading_name("naive")), facts.usable("fused_attention_memory_growth")
+    if naive is None or fused is None or naive.value < QUADRATIC_MIN or fused.value > LINEAR_MAX:
+        return None
+    text = (
+        f"{naive.figure} while {fused.figure}: materialized scores grow quadratically, "
+        "so flash-style attention is mandatory for long context"
+    )
+    return facts_line(text, naive, fused)
+
+
+def long_context_blockers(context: RuleContext, options: tuple[str, ...]) -> dict[str, list[Rationale]]:
+    """Options ruled out for long context: measured super-linear memory, or (unmeasured cuDNN) its memory risk."""
+    blockers: dict[str, list[Rationale]] = {}
+    for option in options:
+        fact = measured_growth(context.facts, option)
+        if fact is not None and fact.value > LINEAR_MAX:
+            blockers[option] = [fact_line(f"{fact.figure}: not O(N), and long context needs linear memory", fact)]
+        elif fact is None and option == "cudnn":
+            text = "long context: some cuDNN attention paths use clearly more memory than FlashAttention's kernels"
+            risk = cite_claim(context.knowledge.get("cudnn"), "risks[0]")
+            blockers[option] = [line(text, risk, cite_profile(context.profile, "needs.long_context"))]
+    return blockers
+
+
+def growth_lines(facts: EvidenceFacts, option: str) -> list[Rationale]:
+    """The measured memory growth of the chosen option, when there is one."""
+    fact = measured_growth(facts, option)
+    return [fact_line(f"measured {fact.figure}", fact)] if fact is not None else []
+
+
+def attention_switches(entry: TierEntry | None, long_context: bool) -> list[SwitchCondition]:
+    """Long context not needed yet: switch when it is; needed: switch when the chosen kernel stops being O(N)."""
+    if not long_context:
+        description = "long context becomes a need: flash-style attention becomes mandatory"
+        metric = "profile.needs.long_context"
+        return [switch("long-context-needed", description, metric, "==", True, concern="attention")]
+    if isinstance(entry, Choice) and entry.option in MEASURED_AS:
+        description = f"{entry.option} attention memory grows faster than N^{LINEAR_MAX} on the target: choose another"
+        metric = f"evidence.{growth_reading_name(MEASURED_AS[entry.option])}"
+        condition_id = f"{entry.option}-memory-superlinear"
+        return [switch(condition_id, description, metric, ">", LINEAR_MAX, concern="attention")]
+    return []
+
+
+def tier1_preference(hardware: str, long_context: bool) -> tuple[str, ...]:
+    """cuDNN first (the official library) unless long context puts flash-attention first."""
+    preference = TIER1_ATTENTION.get(hardware, ())
+    return FLASH_FIRST if long_context and preference == TIER1_ATTENTION["nvidia-gpu"] else preference
+
+
+def decide_attention(context: RuleContext) -> ConcernDecision:
+    """Tier 1 attention kernel; long context rules out whatever is not O(N) in memory."""
+    profile = context.profile
+    if not needs_attention(profile.model_type):
+        return skipped_decision("attention", line("a CNN has no attention layers", cite_profile(profile, "model_type")))
+    long_context = profile.needs.long_context
+    preference = tier1_preference(profile.hardware, long_context)
+    blockers = long_context_blockers(context, preference) if long_context else {}
+    chosen = pick(context, "attention", preference, extra_blockers=blockers)
+    evidence = quadratic_versus_linear(context.facts) if long_context else None
+    lines = [evidence] if evidence is not None else []
+    lines += growth_lines(context.facts, chosen.chosen.id) if chosen.chosen is not None else []
+    reason = f"no attention kernel for {profile.hardware} in the knowledge base: the framework's attention (SDPA) stays"
+    reason += "; use its flash backend" if evidence is not None else ""
+    tier1 = entry_from(chosen, "attention", context, gap_reason=reason, lines=lines)
+    if evidence is not None and not isinstance(tier1, Choice):
+        tier1 = tier1.model_copy(update={"rationale": tier1.rationale + (evidence,)})
+    return ConcernDecision(
+        concern="attention",
+        tier1=tier1,
+        tier2=tier2_entry(context, "attention"),
+        tier3=tier3_entry(context, "attention"),
+        rejections=rejections_from(chosen, "attention"),
+        switch_conditions=tuple(attention_switches(tier1, long_context)),
+    )

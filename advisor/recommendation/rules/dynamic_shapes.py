@@ -1,0 +1,144 @@
+"""Dynamic shapes: a path with dynamic-shape kernels, in the compile mode the recompilations call for.
+
+Method §4: many stacks fall back to slow generic kernels for variable shapes; prefer stacks with
+dynamic-shape kernels (TensorRT optimization profiles, CUDA graphs). CANN optimizes much better
+with static shapes: on Ascend, pad to fixed shapes instead of using dynamic-shape interfaces.
+"""
+
+from __future__ import annotations
+
+from advisor.recommendation.choices import entry_from, rejection, rejections_from
+from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, facts_line, line
+from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
+from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.models import Gap, Rationale, Rejection, SwitchCondition
+from advisor.recommendation.rules.tiers import tier3_entry
+from advisor.recommendation.selection import pick, serves
+from advisor.recommendation.switches import switch
+
+TIER1_DYNAMIC_SERVING: dict[str, tuple[str, ...]] = {
+    "nvidia-gpu": ("tensorrt", "torch-compile"),
+    "x86-cpu": ("openvino", "torch-compile", "onnxruntime"),
+    "arm-cpu": ("onnxruntime", "torch-compile", "openvino"),
+    "iluvatar-gpu": ("vllm",),
+}
+# Training (alone or with serving) needs a path that runs the backward pass too.
+TIER1_DYNAMIC_TRAINING: dict[str, tuple[str, ...]] = {
+    "nvidia-gpu": ("torch-compile",),
+    "x86-cpu": ("torch-compile",),
+    "arm-cpu": ("torch-compile",),
+}
+STATIC_ONLY_HARDWARE = ("ascend-npu",)
+STATIC_SHAPE_AUTHORITY = "cann-builtin"  # its risks[0] carries the method's static-shape advice
+RECOMPILES_PER_100_MAX = 4.0  # static compile beyond this recompiles too often for the shape mix
+PADDING_WASTE_MAX = 30.0  # bucketing beyond this wastes more than dynamic kernels lose
+# The dynamic-shape mechanism of each runtime; torch.compile's mode comes from the evidence instead.
+RUNTIME_MODES = {
+    "tensorrt": "optimization-profiles",
+    "openvino": "dynamic-shapes",
+    "onnxruntime": "dynamic-axes",
+    "vllm": "continuous-batching",
+}
+
+
+def static_recompiles_too_often(facts: EvidenceFacts) -> Rationale | None:
+    """compile.static recompiling more than 4 per 100 requests, or hitting dynamo's recompile limit."""
+    rate, limit = facts.usable("static_compile_recompiles_per_100"), facts.usable("static_compile_limit_hit")
+    if limit is not None and limit.value >= 1.0:
+        return fact_line(f"{limit.figure}: static compilation cannot follow the shape mix", limit)
+    if rate is not None and rate.value > RECOMPILES_PER_100_MAX:
+        text = f"{rate.figure} (> {RECOMPILES_PER_100_MAX:g}): static compilation recompiles on new shapes"
+        return fact_line(text, rate)
+    return None
+
+
+def compile_mode(facts: EvidenceFacts) -> tuple[str, list[Rationale]]:
+    """torch.compile mode: static when it rarely recompiles; else the faster of dynamic and bucketed on the target."""
+    too_often = static_recompiles_too_often(facts)
+    rate = facts.usable("static_compile_recompiles_per_100")
+    if too_often is None and rate is not None:
+        return "static", [fact_line(f"{rate.figure}: few distinct shapes, static compilation suffices", rate)]
+    lines = [too_often] if too_often is not None else []
+    dynamic, bucketed = facts.usable("dynamic_compile_total_s"), facts.usable("bucketed_compile_total_s")
+    waste = facts.usable("bucketed_compile_padding_waste_pct")
+    if dynamic is not None and bucketed is not None:
+        faster = "bucketed" if bucketed.value < dynamic.value else "dynamic"
+        comparison = facts_line(f"{bucketed.figure} against {dynamic.figure}: {faster} wins", bucketed, dynamic)
+        return faster, lines + [comparison]
+    if waste is not None and waste.value > PADDING_WASTE_MAX:
+        return "dynamic", lines + [fact_line(f"{waste.figure}: padding to buckets wastes too much", waste)]
+    return "dynamic", lines
+
+
+def mode_switches(mode: str) -> list[SwitchCondition]:
+    """The measurement that would change the compile mode."""
+    limit = f"{RECOMPILES_PER_100_MAX:g}"
+    if mode == "static":
+        description = f"dynamic-shape recompilations > {limit} per 100 requests: use dynamic compile or bucketing"
+        metric, op, threshold = "evidence.static_compile_recompiles_per_100", ">", RECOMPILES_PER_100_MAX
+        return [switch("static-compile-recompiles", description, metric, op, threshold, concern="dynamic-shapes")]
+    if mode == "bucketed":
+        description = f"bucket padding wastes > {PADDING_WASTE_MAX:g}% of the work: use dynamic compile"
+        metric, op, threshold = "evidence.bucketed_compile_padding_waste_pct", ">", PADDING_WASTE_MAX
+        return [switch("bucketing-padding-waste", description, metric, op, threshold, concern="dynamic-shapes")]
+    description = f"dynamic compile still recompiles > {limit} per 100 requests: bucket the shapes"
+    metric, op, threshold = "evidence.dynamic_compile_recompiles_per_100", ">", RECOMPILES_PER_100_MAX
+    return [switch("dynamic-compile-recompiles", description, metric, op, threshold, concern="dynamic-shapes")]
+
+
+def static_shapes_on_ascend(context: RuleContext) -> tuple[Gap, tuple[Rejection, ...]]:
+    """Ascend: no dynamic-shape path; pad to fixed shape buckets. Every dynamic-shape path there is rejected."""
+    authority = context.knowledge.get(STATIC_SHAPE_AUTHORITY)
+    hardware = cite_profile(context.profile, "hardware")
+    advice = line(authority.risks[0].value, cite_claim(authority, "risks[0]"), hardware)
+    padding = line(
+        "pad inputs to a fixed set of static shapes (buckets); no dynamic-shape path is chosen",
+        cite_profile(context.profile, "needs.dynamic_shapes"),
+    )
+    interfaces = line(f"its dynamic-shape interfaces: {advice.text}", *advice.cites)
+    rejected = [rejection(authority, "dynamic-shapes", interfaces)]
+    for candidate in context.knowledge.candidates:
+        if serves(candidate, context.profile.hardware, "dynamic-shapes"):
+            why = line(f"a dynamic-shape path on Ascend: {advice.text}", *advice.cites)
+            rejected.append(rejection(candidate, "dynamic-shapes", why))
+    return Gap(concern="dynamic-shapes", rationale=(padding, advice)), tuple(rejected)
+
+
+def not_needed(context: RuleContext) -> ConcernDecision:
+    """Static shapes: nothing to decide until dynamic shapes become a need."""
+    reason = line("shapes are static", cite_profile(context.profile, "needs.dynamic_shapes"))
+    description = "dynamic shapes become a need: choose a dynamic-shape path"
+    needed = switch("dynamic-shapes-needed", description, "profile.needs.dynamic_shapes", "==", True)
+    return skipped_decision("dynamic-shapes", reason, needed)
+
+
+def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
+    """Tier 1 dynamic-shape path and its mode; static buckets on Ascend."""
+    profile = context.profile
+    if not profile.needs.dynamic_shapes:
+        return not_needed(context)
+    if profile.hardware in STATIC_ONLY_HARDWARE:
+        gap, rejected = static_shapes_on_ascend(context)
+        return ConcernDecision(concern="dynamic-shapes", tier1=gap, tier3=gap, rejections=rejected)
+    table = TIER1_DYNAMIC_TRAINING if profile.trains else TIER1_DYNAMIC_SERVING
+    chosen = pick(context, "dynamic-shapes", table.get(profile.hardware, ()))
+    settings: dict[str, str] = {}
+    lines: list[Rationale] = []
+    switches: list[SwitchCondition] = []
+    if chosen.chosen is not None:
+        mode = RUNTIME_MODES.get(chosen.chosen.id)
+        if mode is None:
+            mode, lines = compile_mode(context.facts)
+            switches = mode_switches(mode)
+        settings = {"mode": mode}
+        if chosen.chosen.dynamic_shapes.note:
+            lines.append(line(chosen.chosen.dynamic_shapes.note, cite_claim(chosen.chosen, "dynamic_shapes")))
+    reason = f"no dynamic-shape path for {profile.hardware} in the knowledge base: pad to fixed shape buckets"
+    tier1 = entry_from(chosen, "dynamic-shapes", context, gap_reason=reason, settings=settings, lines=lines)
+    return ConcernDecision(
+        concern="dynamic-shapes",
+        tier1=tier1,
+        tier3=tier3_entry(context, "dynamic-shapes"),
+        rejections=rejections_from(chosen, "dynamic-shapes"),
+        switch_conditions=tuple(switches),
+    )

@@ -1,0 +1,113 @@
+"""Dense GEMM / linear layers: the vendor library of the target, in the dtype the evidence supports."""
+
+from __future__ import annotations
+
+from advisor.recommendation.choices import entry_from, rejections_from
+from advisor.recommendation.citations import cite_profile, fact_line, line, proxy_speed_note
+from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry
+from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.models import Choice, Rationale, SwitchCondition
+from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
+from advisor.recommendation.selection import pick
+from advisor.recommendation.switches import switch
+
+TIER1_GEMM: dict[str, tuple[str, ...]] = {
+    "nvidia-gpu": ("cublas",),
+    "ascend-npu": ("cann-builtin",),
+    "x86-cpu": ("onednn",),
+    "arm-cpu": ("onednn",),
+    "cambricon-mlu": ("cnnl-bang",),
+    "hygon-dcu": ("dtk-hip",),
+    "iluvatar-gpu": ("corex",),
+}
+CPU_FAMILIES = ("x86-cpu", "arm-cpu")
+TRITON_PARITY = 0.9  # Triton GEMM at >= 90% of the vendor GEMM: the unified layer costs little
+
+
+def default_gemm_dtype(hardware: str) -> str:
+    """bf16 on accelerators (tensor-core paths); fp32 on CPUs until bf16 is measured faster there."""
+    return "fp32" if hardware in CPU_FAMILIES else "bf16"
+
+
+def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
+    """fp32 when bf16 GEMM measured slower than fp32 on the target, bf16 when faster; None when unmeasured."""
+    fact = facts.usable("gemm_bf16_speedup")
+    if fact is None:
+        return None
+    if fact.value < 1.0:
+        text = f"bf16 GEMM measured slower than fp32 on {fact.hardware} ({fact.figure}): do not use bf16 here"
+        return "fp32", fact_line(text, fact)
+    return "bf16", fact_line(f"bf16 GEMM measured faster than fp32 on {fact.hardware} ({fact.figure}): use bf16", fact)
+
+
+def gemm_dtype(context: RuleContext) -> tuple[str, list[Rationale]]:
+    """The GEMM dtype and the lines that say why."""
+    measured = measured_gemm_dtype(context.facts)
+    if measured is not None:
+        return measured[0], [measured[1]]
+    dtype = default_gemm_dtype(context.profile.hardware)
+    text = f"{dtype} by default on {context.profile.hardware} (bf16 not measured on the target)"
+    lines = [line(text, cite_profile(context.profile, "hardware"))]
+    note = proxy_speed_note(context.facts, "gemm_bf16_speedup")
+    return dtype, lines + ([note] if note is not None else [])
+
+
+def dtype_switch(dtype: str) -> SwitchCondition:
+    """The measurement that would flip the dtype."""
+    metric = "evidence.gemm_bf16_speedup"
+    if dtype == "fp32":
+        description = "bf16 GEMM >= 1.0x fp32 on the target: use bf16"
+        return switch("bf16-gemm-faster", description, metric, ">=", 1.0, concern="gemm")
+    description = "bf16 GEMM < 1.0x fp32 on the target: keep fp32"
+    return switch("bf16-gemm-slower", description, metric, "<", 1.0, concern="gemm")
+
+
+def triton_gemm_parity(facts: EvidenceFacts) -> tuple[bool, Rationale] | None:
+    """Whether Triton's GEMM reaches TRITON_PARITY of the vendor GEMM on the target; None when unmeasured."""
+    fact = facts.usable("triton_vs_vendor_gemm")
+    if fact is None:
+        return None
+    reached = fact.value >= TRITON_PARITY
+    verdict = "close enough to serve as the unified layer" if reached else "too far behind: keep the vendor GEMM"
+    return reached, fact_line(f"{fact.figure}: {verdict}", fact)
+
+
+def parity_switch(reached: bool) -> SwitchCondition:
+    """Triton behind: move GEMM to Triton at parity; Triton chosen: back to the vendor GEMM when it falls behind."""
+    metric = "evidence.triton_vs_vendor_gemm"
+    if reached:
+        description = f"Triton GEMM < {TRITON_PARITY}x vendor GEMM on the target: keep the vendor GEMM in tier 3"
+        return switch("triton-gemm-behind", description, metric, "<", TRITON_PARITY, concern="gemm")
+    description = f"Triton GEMM >= {TRITON_PARITY}x vendor GEMM on the target: move GEMM to Triton in tier 3"
+    return switch("triton-gemm-parity", description, metric, ">=", TRITON_PARITY, concern="gemm")
+
+
+def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]:
+    """Triton for GEMM in tier 3 unless measured below parity on the target, then the vendor GEMM stays."""
+    parity = triton_gemm_parity(context.facts)
+    if parity is not None and not parity[0]:
+        vendor = pick(context, "gemm", TIER1_GEMM.get(context.profile.hardware, ()), consider_all=False)
+        return entry_from(vendor, "gemm", context, gap_reason="no vendor GEMM", lines=[parity[1]]), parity_switch(False)
+    entry = tier3_entry(context, "gemm")
+    if isinstance(entry, Choice) and entry.option == "triton":
+        lines = (parity[1],) if parity is not None else ()
+        return entry.model_copy(update={"rationale": lines + entry.rationale}), parity_switch(True)
+    return entry, None
+
+
+def decide_gemm(context: RuleContext) -> ConcernDecision:
+    """Tier 1: the vendor GEMM library in the measured dtype; tier 2: CUTLASS/Ascend C; tier 3: Triton."""
+    chosen = pick(context, "gemm", TIER1_GEMM.get(context.profile.hardware, ()))
+    dtype, lines = gemm_dtype(context)
+    reason = f"no GEMM library for {context.profile.hardware} in the knowledge base"
+    tier1 = entry_from(chosen, "gemm", context, gap_reason=reason, settings={"dtype": dtype}, lines=lines)
+    tier3, parity_switch = tier3_gemm(context)
+    switches = [dtype_switch(dtype)] + ([parity_switch] if parity_switch is not None else [])
+    return ConcernDecision(
+        concern="gemm",
+        tier1=tier1,
+        tier2=tier2_entry(context, "gemm"),
+        tier3=tier3,
+        rejections=rejections_from(chosen, "gemm"),
+        switch_conditions=tuple(switches),
+    )

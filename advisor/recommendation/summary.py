@@ -1,0 +1,85 @@
+"""The readable summary of a Recommendation, as plain text lines (the CLI prints them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Recommendation, Tier
+
+INDENT = "    "
+
+
+def cites_text(cites: Sequence[Citation]) -> str:
+    """Citations grouped by kind: 'profile: hardware; kb: cublas.skill; evidence: 3 cases'."""
+    profile = [c.ref for c in cites if c.kind == "profile"]
+    knowledge = [c.ref for c in cites if c.kind == "knowledge"]
+    evidence = [c for c in cites if c.kind == "evidence"]
+    parts = []
+    if profile:
+        parts.append("profile: " + ", ".join(dict.fromkeys(profile)))
+    if knowledge:
+        parts.append("kb: " + ", ".join(dict.fromkeys(knowledge)))
+    if evidence:
+        parts.append(f"evidence: {len(evidence)} case{'s' if len(evidence) != 1 else ''}")
+    return "; ".join(parts)
+
+
+def rationale_lines(rationale: Sequence[Rationale], indent: str) -> list[str]:
+    """One line per rationale sentence with its citations in brackets."""
+    return [f"{indent}- {item.text} [{cites_text(item.cites)}]" for item in rationale]
+
+
+def choice_lines(choice: Choice, detailed: bool) -> list[str]:
+    """A choice's headline (option, settings, skill gap) and, when detailed, its rationale."""
+    settings = ", ".join(f"{name}={value}" for name, value in choice.settings.items())
+    flags = ("" if choice.fits_team else "  (beyond the team's skill)") + (f"  [{settings}]" if settings else "")
+    lines = [f"  {choice.concern:<15} {choice.option}{flags}"]
+    return lines + (rationale_lines(choice.rationale, INDENT) if detailed else [])
+
+
+def gap_lines(gap: Gap, detailed: bool) -> list[str]:
+    """A gap's concern and first reason; the other reasons when detailed."""
+    lines = [f"  {gap.concern:<15} (none) {gap.rationale[0].text}"]
+    return lines + (rationale_lines(gap.rationale[1:], INDENT) if detailed else [])
+
+
+def tier_lines(tier: Tier) -> list[str]:
+    """A tier's heading, notes, choices and gaps; rationale in full for the primary tier only."""
+    marks = (" [primary]" if tier.primary else "") + ("" if tier.fits_team else " [needs more skill than the team has]")
+    lines = [f"Tier {tier.tier}: {tier.name}{marks}"]
+    lines += [f"  {note.text}" for note in tier.notes]
+    for choice in tier.choices:
+        lines += choice_lines(choice, detailed=tier.primary)
+    if tier.primary:
+        for gap in tier.gaps:
+            lines += gap_lines(gap, detailed=True)
+    elif tier.gaps:
+        lines.append(f"  (nothing for: {', '.join(gap.concern for gap in tier.gaps)})")
+    return lines
+
+
+def summary_lines(recommendation: Recommendation) -> list[str]:
+    """The whole recommendation for a reader: who it is for, confidence, tiers, rejections, switches."""
+    profile = recommendation.profile
+    title = profile.title or f"{profile.model_type} on {profile.hardware}"
+    lines = [f"Recommendation: {title} ({profile.workload}, {profile.team_skill} team)"]
+    proxy = " (includes proxy evidence from other hardware)" if recommendation.proxy_evidence else ""
+    lines.append(f"Confidence {recommendation.confidence:.2f}{proxy}")
+    lines += [f"  - {note}" for note in recommendation.confidence_notes]
+    for tier in recommendation.tiers:
+        lines += ["", *tier_lines(tier)]
+    if recommendation.rejected:
+        lines += ["", "Rejected"]
+        for rejection in recommendation.rejected:
+            lines.append(f"  {rejection.option} ({', '.join(rejection.concerns)})")
+            lines += rationale_lines(rejection.reasons, INDENT)
+    if recommendation.switch_conditions:
+        lines += ["", "Switch when"]
+        for condition in recommendation.switch_conditions:
+            also = "".join(f" and {p.metric} {p.op} {p.threshold}" for p in condition.also)
+            lines.append(f"  {condition.id}: {condition.metric} {condition.op} {condition.threshold}{also}")
+            lines.append(f"{INDENT}{condition.description}")
+    if recommendation.skipped_concerns:
+        lines += ["", "Not needed"]
+        lines += [f"  {skipped.concern}: {skipped.rationale[0].text}" for skipped in recommendation.skipped_concerns]
+    return lines

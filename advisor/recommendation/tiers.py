@@ -1,0 +1,72 @@
+"""Assembling the three tiers (method.md §7) from the per-concern decisions, with each tier's notes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from advisor.recommendation.citations import cite_claim, cite_profile, line
+from advisor.recommendation.context import ConcernDecision, RuleContext
+from advisor.recommendation.models import Choice, Gap, Rationale, Tier
+
+TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
+CROSS_PLATFORM_LAYER = "triton"  # its risks[1] states the per-platform loss the method accepts
+
+
+def tier1_notes(context: RuleContext) -> list[Rationale]:
+    """Tier 1 is the vendor's own stack on the target."""
+    hardware = context.profile.hardware
+    text = f"the vendor's own libraries on {hardware}: proven, supported, least to maintain"
+    return [line(text, cite_profile(context.profile, "hardware"))]
+
+
+def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationale]:
+    """Tier 2 is for key operators only; options beyond the team are listed to show the skill gap."""
+    profile = context.profile
+    if not choices:
+        text = f"no deep self-development candidate for {profile.hardware} in the knowledge base"
+        return [line(text, cite_profile(profile, "hardware"))]
+    hot_spots = "only for the few key operators that profiling (top-10 operators by time) shows are global hot spots"
+    notes = [line(f"{hot_spots}; everything else stays on tier 1", cite_profile(profile, "model_type"))]
+    beyond = sorted({choice.option for choice in choices if not choice.fits_team})
+    if beyond:
+        skills = [cite_claim(context.knowledge.get(option), "skill") for option in beyond]
+        verb = "needs" if len(beyond) == 1 else "need"
+        text = f"{', '.join(beyond)} {verb} more skill than the {profile.team_skill} team has: listed to show the gap"
+        notes.append(line(text, cite_profile(profile, "team_skill"), *skills))
+    return notes
+
+
+def tier3_notes(context: RuleContext) -> list[Rationale]:
+    """Tier 3 leads when the business must move between hardware; otherwise it is exploration."""
+    profile = context.profile
+    cites = [cite_profile(profile, "needs.cross_platform")]
+    if CROSS_PLATFORM_LAYER in context.knowledge.ids():
+        cites.append(cite_claim(context.knowledge.get(CROSS_PLATFORM_LAYER), "risks[1]"))
+    if profile.needs.cross_platform:
+        text = "the business must move between hardware: one cross-platform layer, accepting some per-platform loss"
+        return [line(f"{text}; verify every target backend", *cites)]
+    return [line("exploration only: the profile runs on one hardware family", *cites)]
+
+
+def tier_notes(context: RuleContext, number: int, choices: Sequence[Choice]) -> list[Rationale]:
+    """What the tier is for this profile."""
+    if number == 1:
+        return tier1_notes(context)
+    return tier2_notes(context, choices) if number == 2 else tier3_notes(context)
+
+
+def build_tier(context: RuleContext, number: int, decisions: Sequence[ConcernDecision]) -> Tier:
+    """One tier: each decision's entry for it, split into choices and gaps, with notes and flags."""
+    entries = [entry for decision in decisions if (entry := decision.entry(number)) is not None]
+    choices = tuple(entry for entry in entries if isinstance(entry, Choice))
+    gaps = tuple(entry for entry in entries if isinstance(entry, Gap))
+    primary = number == (3 if context.profile.needs.cross_platform else 1)
+    return Tier(
+        tier=number,
+        name=TIER_NAMES[number],
+        primary=primary,
+        fits_team=all(choice.fits_team for choice in choices),
+        choices=choices,
+        gaps=gaps,
+        notes=tuple(tier_notes(context, number, choices)),
+    )

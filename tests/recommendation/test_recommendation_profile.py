@@ -1,0 +1,105 @@
+"""The Profile: the documented example, defaults, YAML or JSON by content, one-line errors with field paths."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from advisor.profile import Profile, ProfileError, load_profile, parse_profile
+
+EXAMPLE = """\
+model_type: dense-transformer   # dense-transformer | moe | multimodal | diffusion | cnn
+hardware: nvidia-gpu            # nvidia-gpu | ascend-npu | cambricon-mlu | hygon-dcu | iluvatar-gpu | x86-cpu | arm-cpu
+workload: inference             # training | inference | both
+team_skill: framework           # framework | kernel | hpc
+needs:
+  dynamic_shapes: false
+  quantization: none            # none | int8 | fp8
+  quantization_method: ptq      # ptq | qat (only with int8/fp8)
+  long_context: false
+  devices: 1
+  cross_platform: false
+title: optional free text
+"""
+
+
+def test_the_documented_example_loads(tmp_path):
+    path = tmp_path / "profile.yaml"
+    path.write_text(EXAMPLE)
+    profile = load_profile(path)
+    assert profile.model_type == "dense-transformer" and profile.hardware == "nvidia-gpu"
+    assert profile.needs.quantization == "none" and profile.needs.devices == 1
+    assert profile.title == "optional free text"
+    assert profile.serves and not profile.trains and not profile.needs.quantized
+
+
+def test_json_is_told_apart_by_content(tmp_path):
+    path = tmp_path / "profile.txt"
+    needs = {"devices": 8, "quantization": "int8", "quantization_method": "qat"}
+    document = {"model_type": "moe", "hardware": "ascend-npu", "workload": "both", "team_skill": "hpc", "needs": needs}
+    path.write_text(json.dumps(document))
+    profile = load_profile(path)
+    assert profile.needs.devices == 8 and profile.needs.quantization_method == "qat"
+    assert profile.trains and profile.serves
+
+
+def test_needs_default_to_the_simplest_case():
+    profile = parse_profile("model_type: cnn\nhardware: x86-cpu\nworkload: training\nteam_skill: kernel\n")
+    assert profile.needs == Profile.model_fields["needs"].default
+    assert (profile.needs.devices, profile.needs.long_context, profile.title) == (1, False, None)
+
+
+def test_quantization_method_is_ignored_without_quantization():
+    # Documented choice: with quantization none the method is accepted and means nothing.
+    profile = parse_profile(EXAMPLE.replace("quantization_method: ptq", "quantization_method: qat"))
+    assert not profile.needs.quantized
+
+
+# (text in the example, its replacement, the message after "<path>: ")
+ERRORS = [
+    ("quantization: none", "quantization: int4", "needs.quantization: 'int4' is not one of none, int8, fp8"),
+    ("hardware: nvidia-gpu", "hardware: tpu",
+     "hardware: 'tpu' is not one of nvidia-gpu, ascend-npu, cambricon-mlu, hygon-dcu, iluvatar-gpu, x86-cpu, arm-cpu"),
+    ("team_skill: framework", "team_skill: expert", "team_skill: 'expert' is not one of framework, kernel, hpc"),
+    ("workload: inference", "workload: serving", "workload: 'serving' is not one of training, inference, both"),
+    ("quantization_method: ptq", "quantization_method: awq", "needs.quantization_method: 'awq' is not one of ptq, qat"),
+    ("devices: 1", "devices: 0", "needs.devices: Input should be greater than or equal to 1 (got 0)"),
+    ("devices: 1", "devices: two", "needs.devices: Input should be a valid integer (got 'two')"),
+    ("long_context: false", "long_context: maybe", "needs.long_context: Input should be a valid boolean (got 'maybe')"),
+    ("  devices: 1", "  devices: 1\n  gpus: 2",
+     "needs.gpus: unknown field; known fields: dynamic_shapes, quantization, quantization_method, long_context, "
+     "devices, cross_platform"),
+    ("title:", "owner: me\ntitle:",
+     "owner: unknown field; known fields: model_type, hardware, workload, team_skill, needs, title"),
+    ("model_type: dense-transformer", "",
+     "model_type: required field missing (one of dense-transformer, moe, multimodal, diffusion, cnn)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "message"), ERRORS)
+def test_errors_name_the_field_and_the_allowed_values(tmp_path, old, new, message):
+    path = tmp_path / "profile.yaml"
+    path.write_text(EXAMPLE.replace(old, new))
+    with pytest.raises(ProfileError) as caught:
+        load_profile(path)
+    assert str(caught.value) == f"{path}: {message}"
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("- a list\n", "p.yaml: expected a mapping of profile fields, got list"),
+        ("model_type: [unclosed\n", "p.yaml: not valid YAML"),
+        ('{"model_type": ', "p.yaml: not valid JSON"),
+    ],
+)
+def test_unreadable_documents(text, message):
+    with pytest.raises(ProfileError, match=message.replace("[", r"\[")):
+        parse_profile(text, "p.yaml")
+
+
+def test_a_missing_file_is_a_profile_error(tmp_path):
+    with pytest.raises(ProfileError, match="cannot read the profile"):
+        load_profile(tmp_path / "absent.yaml")

@@ -1,0 +1,76 @@
+"""Attention rules: cuDNN by default, flash-style kernels mandatory for long context, measured growth decides."""
+
+from __future__ import annotations
+
+from recommendation_builders import attention_cases, evidence, profile, rule_context
+
+from advisor.recommendation.facts import evidence_facts
+from advisor.recommendation.models import Choice, Gap
+from advisor.recommendation.rules.attention import (
+    attention_switches,
+    decide_attention,
+    growth_lines,
+    long_context_blockers,
+    measured_growth,
+    needs_attention,
+    quadratic_versus_linear,
+    tier1_preference,
+)
+
+
+def _gpu_facts(growth):
+    return evidence_facts([evidence(attention_cases(growth, "cuda"), "nvidia-gpu")], "nvidia-gpu")
+
+
+def test_needs_attention():
+    assert needs_attention("dense-transformer") and needs_attention("diffusion") and not needs_attention("cnn")
+
+
+def test_measured_growth_maps_options_to_probe_implementations():
+    facts = _gpu_facts({"sdpa.flash": 1.0, "sdpa.cudnn": 2.0})
+    assert measured_growth(facts, "flash-attention").value == 1.0
+    assert measured_growth(facts, "cudnn").value == 2.0
+    assert measured_growth(facts, "cann-builtin") is None
+
+
+def test_quadratic_versus_linear():
+    line = quadratic_versus_linear(_gpu_facts({"naive": 2.0, "sdpa.flash": 1.0}))
+    assert "flash-style attention is mandatory for long context" in line.text and len(line.cites) == 6
+    assert quadratic_versus_linear(_gpu_facts({"naive": 1.0, "sdpa.flash": 1.0})) is None
+    assert quadratic_versus_linear(_gpu_facts({"naive": 2.0, "sdpa.flash": 2.0})) is None
+
+
+def test_long_context_blockers():
+    unmeasured = long_context_blockers(rule_context(profile()), ("flash-attention", "cudnn"))
+    assert list(unmeasured) == ["cudnn"] and "clearly more memory" in unmeasured["cudnn"][0].text
+    flash_quadratic = evidence(attention_cases({"sdpa.flash": 2.0, "sdpa.cudnn": 1.0}, "cuda"), "nvidia-gpu")
+    context = rule_context(profile(), flash_quadratic)
+    measured = long_context_blockers(context, ("flash-attention", "cudnn"))
+    assert list(measured) == ["flash-attention"] and "not O(N)" in measured["flash-attention"][0].text
+
+
+def test_tier1_preference():
+    assert tier1_preference("nvidia-gpu", False) == ("cudnn", "flash-attention")
+    assert tier1_preference("nvidia-gpu", True) == ("flash-attention", "cudnn")
+    assert tier1_preference("ascend-npu", True) == ("cann-builtin",)
+    assert tier1_preference("x86-cpu", True) == ()
+
+
+def test_growth_lines_and_switches():
+    assert growth_lines(_gpu_facts({"sdpa.flash": 1.0}), "flash-attention")[0].text.startswith("measured sdpa.flash")
+    assert growth_lines(_gpu_facts({}), "flash-attention") == []
+    assert [s.id for s in attention_switches(None, False)] == ["long-context-needed"]
+    choice = decide_attention(rule_context(profile(needs={"long_context": True}))).tier1
+    assert [s.metric for s in attention_switches(choice, True)] == ["evidence.sdpa_flash_attention_memory_growth"]
+
+
+def test_decide_attention():
+    assert decide_attention(rule_context(profile(model_type="cnn"))).skipped is not None
+    default = decide_attention(rule_context(profile()))
+    assert default.tier1.option == "cudnn" and {r.option for r in default.rejections} == {"cutlass", "triton"}
+    long = decide_attention(rule_context(profile(needs={"long_context": True})))
+    assert isinstance(long.tier1, Choice) and long.tier1.option == "flash-attention"
+    assert [r.option for r in long.rejections] == ["cudnn", "cutlass", "triton"]
+    cpu = decide_attention(rule_context(profile(hardware="x86-cpu", needs={"long_context": True}),
+                                        evidence(attention_cases({"naive": 2.0, "sdpa.flash": 1.0}))))  # fmt: skip
+    assert isinstance(cpu.tier1, Gap) and cpu.tier1.rationale[0].text.endswith("use its flash backend")

@@ -1,0 +1,91 @@
+"""Quantization rules: dtype and method support, INT8 measured slower rejects INT8, accuracy, granularity, LayerNorm."""
+
+from __future__ import annotations
+
+from recommendation_builders import evidence, int8_cases, profile, rule_context
+
+from advisor.recommendation.facts import evidence_facts
+from advisor.recommendation.models import Choice, Gap
+from advisor.recommendation.rules.quantization import (
+    accuracy_line,
+    decide_quantization,
+    granularity_line,
+    int8_measured_slower,
+    int8_pays_switch,
+    int8_speed_line,
+    layernorm_line,
+)
+
+INT8_PTQ = {"quantization": "int8", "quantization_method": "ptq"}
+
+
+def _facts(*cases, target="nvidia-gpu", family="nvidia-gpu"):
+    return evidence_facts([evidence(list(cases), family)], target)
+
+
+def test_int8_measured_slower_only_counts_the_target():
+    assert int8_measured_slower(_facts(*int8_cases(0.6, device="cuda"))).value == 0.6
+    assert int8_measured_slower(_facts(*int8_cases(1.2, device="cuda"))) is None
+    assert int8_measured_slower(_facts(*int8_cases(0.6), family="x86-cpu")) is None  # proxy speed never decides
+
+
+def test_int8_speed_line():
+    assert "pays" in int8_speed_line(_facts(*int8_cases(2.0, device="cuda"))).text
+    assert "modest gain" in int8_speed_line(_facts(*int8_cases(1.2, device="cuda"))).text
+    assert int8_speed_line(_facts(*int8_cases(0.6, device="cuda"))) is None
+
+
+def test_accuracy_line():
+    assert "validate accuracy" in accuracy_line(_facts(*int8_cases(2.0, 0.03, device="cuda"))).text
+    assert accuracy_line(_facts(*int8_cases(2.0, 0.004, device="cuda"))).text.endswith("<= 1%")
+    assert accuracy_line(_facts()) is None
+
+
+def test_layernorm_stays_float_from_evidence_or_the_knowledge_base(knowledge):
+    measured = layernorm_line(_facts(*int8_cases(1.0, qdq=True), family="x86-cpu"), knowledge)
+    assert measured.text.startswith("proxy evidence (x86-cpu): quantizing LayerNorm's input measured")
+    fallback = layernorm_line(_facts(), knowledge)
+    assert fallback.text.startswith("keep LayerNorm in float") and fallback.cites[0].kind == "knowledge"
+
+
+def test_granularity_line():
+    line = granularity_line(_facts(*int8_cases(1.0, qdq=True, device="cuda")))
+    assert line.text.endswith("quantize weights per channel") and len(line.cites) == 2
+    assert granularity_line(_facts()) is None
+
+
+def test_int8_pays_switch_is_a_compound_predicate():
+    condition = int8_pays_switch("reconsider")
+    assert (condition.metric, condition.op, condition.threshold) == ("evidence.int8_speedup", ">=", 1.5)
+    assert [(p.metric, p.op, p.threshold) for p in condition.also] == [("evidence.int8_max_rel_error", "<=", 0.01)]
+
+
+def test_decide_quantization_skips_without_a_need():
+    serving = decide_quantization(rule_context(profile()))
+    assert serving.skipped is not None and [s.id for s in serving.switch_conditions] == ["int8-pays-on-target"]
+    training = decide_quantization(rule_context(profile(workload="training")))
+    assert training.switch_conditions == ()
+
+
+def test_decide_quantization_by_method_and_hardware():
+    ptq = decide_quantization(rule_context(profile(needs=INT8_PTQ)))
+    assert ptq.tier1.option == "torchao" and ptq.tier1.settings["layernorm"] == "float"
+    assert [s.id for s in ptq.switch_conditions] == ["int8-slower-on-target"]
+    int8_qat = {"quantization": "int8", "quantization_method": "qat"}
+    qat = decide_quantization(rule_context(profile(workload="training", needs=int8_qat)))
+    assert qat.tier1.option == "torchao" and "tensorrt" in {r.option for r in qat.rejections}
+    cpu = decide_quantization(rule_context(profile(hardware="x86-cpu", needs=INT8_PTQ)))
+    assert cpu.tier1.option == "openvino" and cpu.tier1.alternatives == ("onnxruntime", "vllm")
+    assert "onednn" not in {r.option for r in cpu.rejections}  # a kernel library, no calibration toolkit
+    fp8 = decide_quantization(rule_context(profile(needs={"quantization": "fp8"})))
+    assert fp8.tier1.settings["dtype"] == "fp8" and fp8.switch_conditions == ()
+
+
+def test_decide_quantization_rejects_int8_measured_slower_on_the_target():
+    slower = evidence(int8_cases(0.6, device="cuda"), "nvidia-gpu")
+    decision = decide_quantization(rule_context(profile(needs=INT8_PTQ), slower))
+    assert isinstance(decision.tier1, Gap)
+    assert decision.tier1.rationale[0].text == "INT8 rejected on nvidia-gpu: keep float weights"
+    assert {"torchao", "tensorrt"} <= {r.option for r in decision.rejections}
+    assert not isinstance(decision.tier3, Choice) and not isinstance(decision.tier2, Choice)
+    assert [s.id for s in decision.switch_conditions] == ["int8-pays-on-target"]

@@ -1,0 +1,51 @@
+"""Collectives and deployment rules: skipped when not needed, the target's library with its checks otherwise."""
+
+from __future__ import annotations
+
+from recommendation_builders import profile, rule_context
+
+from advisor.recommendation.models import Gap
+from advisor.recommendation.rules.collectives import decide_collectives, scaling_test_line, workload_lines
+from advisor.recommendation.rules.deployment import decide_deployment, requirement_lines, runtime_requirements
+
+
+def test_workload_lines():
+    moe = [line.text for line in workload_lines(profile(model_type="moe", workload="training", needs={"devices": 8}))]
+    assert moe[0] == "8 devices per job: collectives are on the critical path"
+    assert any("all-to-all" in text for text in moe) and any("all-reduce" in text for text in moe)
+    assert len(workload_lines(profile(needs={"devices": 2}))) == 1
+
+
+def test_scaling_test_line(knowledge):
+    assert "strong-scaling" in scaling_test_line(knowledge.get("nccl")).text
+    assert scaling_test_line(knowledge.get("cublas")) is None
+
+
+def test_decide_collectives():
+    single = decide_collectives(rule_context(profile()))
+    assert single.skipped is not None and [s.id for s in single.switch_conditions] == ["multi-device"]
+    many = decide_collectives(rule_context(profile(hardware="ascend-npu", needs={"devices": 8})))
+    assert many.tier1.option == "hccl" and isinstance(many.tier3, Gap)
+    assert [s.id for s in many.switch_conditions] == ["strong-scaling-collapse"]
+    cpu = decide_collectives(rule_context(profile(hardware="x86-cpu", needs={"devices": 2})))
+    assert isinstance(cpu.tier1, Gap) and cpu.switch_conditions == ()
+
+
+def test_runtime_requirements():
+    assert runtime_requirements(profile()) == ("inference",)
+    assert runtime_requirements(profile(needs={"quantization": "fp8", "dynamic_shapes": True})) == (
+        "inference", "fp8", "dynamic_shapes")  # fmt: skip
+
+
+def test_requirement_lines():
+    lines = requirement_lines(rule_context(profile()), "tensorrt", ("inference", "int8", "dynamic_shapes"))
+    assert [line.cites[0].ref for line in lines] == ["tensorrt.int8", "tensorrt.dynamic_shapes"]
+
+
+def test_decide_deployment():
+    assert decide_deployment(rule_context(profile(workload="training"))).skipped is not None
+    assert decide_deployment(rule_context(profile())).tier1.option == "tensorrt"
+    assert decide_deployment(rule_context(profile(hardware="ascend-npu"))).tier1.option == "atc-acl"
+    assert decide_deployment(rule_context(profile(hardware="x86-cpu"))).tier1.option == "openvino"
+    assert decide_deployment(rule_context(profile(hardware="arm-cpu"))).tier1.option == "onnxruntime"
+    assert isinstance(decide_deployment(rule_context(profile(hardware="cambricon-mlu"))).tier1, Gap)
