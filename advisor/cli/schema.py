@@ -15,13 +15,15 @@ from advisor.cli.output import fail
 def schema_models() -> dict[str, type[BaseModel]]:
     """Format name -> the pydantic model that defines it."""
     from advisor.environment.models import Environment
+    from advisor.profile import Profile
+    from advisor.recommendation.models import Recommendation
     from probes.models import Evidence
 
-    return {"env": Environment, "evidence": Evidence}
+    return {"env": Environment, "evidence": Evidence, "profile": Profile, "recommendation": Recommendation}
 
 
 def schema_command(
-    name: Annotated[str, typer.Argument(help="Which format: env or evidence.")] = "env",
+    name: Annotated[str, typer.Argument(help="Which format: env, evidence, profile or recommendation.")] = "env",
 ) -> None:
     """Print the JSON Schema of a file format (default: env, the `advisor env --json` output)."""
     models = schema_models()

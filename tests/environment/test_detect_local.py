@@ -73,7 +73,7 @@ def test_env_human_output_has_every_section(runner):
 def test_unknown_schema_is_a_one_line_error(runner):
     result = runner.invoke(app, ["schema", "nope"])
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == ["error: unknown schema 'nope'; choose one of: env, evidence"]
+    assert result.stderr.strip().splitlines() == ["error: unknown schema 'nope'; choose one of: env, evidence, profile, recommendation"]
 
 
 def test_bad_peak_file_is_a_one_line_error_from_the_console_script(tmp_path):
