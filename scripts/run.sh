@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec "${ADVISOR_VENV:-.venv}/bin/advisor" env "$@"
+# --no-commit: a first run on a fresh clone writes records/NNNN-*.md for review without touching the
+# clone's git history; run `advisor assess` yourself (or `git add records/`) to commit a decision.
+exec "${ADVISOR_VENV:-.venv}/bin/advisor" assess --yes --no-commit "$@"

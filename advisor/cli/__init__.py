@@ -7,7 +7,7 @@ import sys
 import typer
 
 from advisor import __version__
-from advisor.cli import env, kb, probe, recommend, schema
+from advisor.cli import assess, env, kb, probe, recommend, records, schema
 from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError
 
@@ -18,11 +18,13 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.command(name="assess")(reports_errors(assess.assess_command))
 app.command(name="env")(reports_errors(env.env_command))
 app.command(name="probe")(reports_errors(probe.probe_command))
 app.command(name="recommend")(reports_errors(recommend.recommend_command))
 app.command(name="schema")(reports_errors(schema.schema_command))
 app.add_typer(kb.app, name="kb")
+app.add_typer(records.app, name="records")
 
 
 def _version(show: bool) -> None:

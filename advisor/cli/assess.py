@@ -1,0 +1,238 @@
+"""`advisor assess`: from questions to a committed, reviewable decision record in one command.
+
+Asks for each profile field (or takes it from a flag, `--profile`, or `--yes` defaults), runs the
+probes that matter for the profile within `--budget`, recommends, and writes the record with
+`advisor.records.write_decision`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+
+import typer
+
+from advisor.cli.probe import DeviceChoice
+from advisor.errors import AdvisorError
+
+if TYPE_CHECKING:
+    from advisor.environment.models import Environment
+    from advisor.profile import Profile
+
+# Tests (and wrappers that drive a pipe on purpose) set this to get prompts without a terminal.
+FORCE_PROMPTS_ENV = "ADVISOR_FORCE_PROMPTS"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One profile field: its flag, its one-line help, its choices (None for yes/no or free text)."""
+
+    field: str
+    flag: str
+    help: str
+    choices: bool = False
+    kind: type = str
+
+    def allowed(self) -> tuple[str, ...]:
+        """The values a choice field takes (read from the profile model, lazily: `advisor --help` stays light)."""
+        from advisor.profile import ALLOWED_VALUES
+
+        return ALLOWED_VALUES.get(self.field) or ALLOWED_VALUES[f"needs.{self.field}"]
+
+
+QUESTIONS: tuple[Question, ...] = (
+    Question("model_type", "--model-type", "The model family; it decides the hot operators", choices=True),
+    Question("hardware", "--hardware", "The hardware the model will run on (default: this machine's)", choices=True),
+    Question("workload", "--workload", "Training, inference (serving) or both", choices=True),
+    Question("team_skill", "--team-skill", "framework: PyTorch level; kernel: writes Triton/CUDA; hpc: tunes assembly", choices=True),
+    Question("dynamic_shapes", "--dynamic-shapes", "Do input shapes (batch, sequence length) vary at run time?", kind=bool),
+    Question("quantization", "--quantization", "Quantize weights/activations?", choices=True),
+    Question("quantization_method", "--quantization-method", "ptq: after training; qat: during training", choices=True),
+    Question("long_context", "--long-context", "Long sequences (attention memory grows with length)?", kind=bool),
+    Question("devices", "--devices", "Devices per job (more than one: collectives matter)", kind=int),
+    Question("cross_platform", "--cross-platform", "Must it run on more than one hardware family?", kind=bool),
+    Question("title", "--title", "A title for the decision record"),
+    Question("deciders", "--decider", "Who decides (comma-separated names; empty for none)"),
+)
+
+
+def probes_for_profile(profile: Profile) -> list[str]:
+    """The probes whose readings this profile's recommendation uses: gemm always, the rest by need."""
+    names = ["gemm"]
+    if profile.model_type != "cnn":
+        names.append("attention")
+    if profile.needs.dynamic_shapes or profile.serves:
+        names.append("dynamic")
+    if profile.needs.quantized:
+        names.append("int8")
+    return names
+
+
+def default_answers(hardware: str) -> dict[str, Any]:
+    """What `--yes` takes for a field nobody gave."""
+    return {
+        "model_type": "dense-transformer", "hardware": hardware, "workload": "inference",
+        "team_skill": "framework", "dynamic_shapes": False, "quantization": "none",
+        "quantization_method": "ptq", "long_context": False, "devices": 1, "cross_platform": False,
+        "deciders": [],
+    }  # fmt: skip
+
+
+def default_title(answers: dict[str, Any]) -> str:
+    """A title from the profile when none is given."""
+    return f"Operator stack for {answers['model_type']} {answers['workload']} on {answers['hardware']}"
+
+
+def _can_prompt() -> bool:
+    return sys.stdin.isatty() or os.environ.get(FORCE_PROMPTS_ENV) == "1"
+
+
+def _ask(question: Question, default: Any) -> Any:
+    label = f"{question.field.replace('_', ' ')} ({question.help})"
+    if question.kind is bool:
+        return typer.confirm(label, default=bool(default))
+    if question.field == "deciders":
+        text = typer.prompt(label, default=", ".join(default), show_default=bool(default))
+        return [name.strip() for name in text.split(",") if name.strip()]
+    allowed = question.allowed() if question.choices else ()
+    shown = f"{label} [{', '.join(allowed)}]" if allowed else label
+    while True:  # asked again until the answer is valid, as click.Choice would
+        answer = str(typer.prompt(shown, default=str(default))).strip()
+        if question.kind is int:
+            if answer.isdigit() and int(answer) >= 1:
+                return int(answer)
+            typer.echo(f"error: {answer!r} is not a whole number of at least 1", err=True)
+        elif not allowed or answer in allowed:
+            return answer
+        else:
+            typer.echo(f"error: {answer!r} is not one of {', '.join(allowed)}", err=True)
+
+
+def gather_answers(given: dict[str, Any], yes: bool, detected: Callable[[], str]) -> dict[str, Any]:
+    """Every field: given, else the default under --yes, else asked; without a terminal, one error naming the missing flags."""
+    needed = [q for q in QUESTIONS if given.get(q.field) is None]
+    if given.get("quantization") == "none":  # the method is read only with int8 or fp8
+        needed = [q for q in needed if q.field != "quantization_method"]
+    if not yes and needed and not _can_prompt():
+        flags = ", ".join(q.flag for q in needed)
+        raise AdvisorError(f"no terminal to ask on and these are not given: {flags} (or pass --yes for the defaults)")
+    answers = dict(given)
+    defaults = default_answers(given["hardware"] if given.get("hardware") is not None else detected())
+    for question in QUESTIONS:
+        if answers.get(question.field) is not None:
+            continue
+        default = default_title(answers) if question.field == "title" else defaults[question.field]
+        unread = question.field == "quantization_method" and answers.get("quantization") == "none"
+        answers[question.field] = default if yes or unread else _ask(question, default)
+    return answers
+
+
+def build_profile(answers: dict[str, Any]) -> Profile:
+    """A validated Profile from the answers; AdvisorError with the first problem otherwise."""
+    from advisor.profile import Needs, Profile, parse_profile
+
+    document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
+    document["needs"] = {name: answers[name] for name in Needs.model_fields}
+    chosen: Profile = parse_profile(json.dumps(document), "the answers")
+    return chosen
+
+
+def assess_command(
+    model_type: Annotated[Optional[str], typer.Option("--model-type", help=QUESTIONS[0].help)] = None,
+    hardware: Annotated[Optional[str], typer.Option("--hardware", help=QUESTIONS[1].help)] = None,
+    workload: Annotated[Optional[str], typer.Option("--workload", help=QUESTIONS[2].help)] = None,
+    team_skill: Annotated[Optional[str], typer.Option("--team-skill", help=QUESTIONS[3].help)] = None,
+    dynamic_shapes: Annotated[Optional[bool], typer.Option("--dynamic-shapes/--no-dynamic-shapes", help=QUESTIONS[4].help)] = None,
+    quantization: Annotated[Optional[str], typer.Option("--quantization", help=QUESTIONS[5].help)] = None,
+    quantization_method: Annotated[Optional[str], typer.Option("--quantization-method", help=QUESTIONS[6].help)] = None,
+    long_context: Annotated[Optional[bool], typer.Option("--long-context/--no-long-context", help=QUESTIONS[7].help)] = None,
+    devices: Annotated[Optional[int], typer.Option("--devices", min=1, help=QUESTIONS[8].help)] = None,
+    cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=QUESTIONS[9].help)] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help=QUESTIONS[10].help)] = None,
+    decider: Annotated[Optional[list[str]], typer.Option("--decider", help="A decision-maker's name; repeat for several.")] = None,
+    profile_file: Annotated[Optional[Path], typer.Option("--profile", help="Take the profile fields from this YAML/JSON file; flags override it.")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Never prompt: take the defaults for anything not given.")] = False,
+    budget: Annotated[float, typer.Option("--budget", help="Wall-clock seconds for the probes.")] = 60.0,
+    device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
+    probe: Annotated[Optional[list[str]], typer.Option("--probe", help="Run this probe instead of those the profile selects; repeat for several.")] = None,
+    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="Reuse an evidence file instead of probing; repeat for several.")] = None,
+    no_probes: Annotated[bool, typer.Option("--no-probes", help="Measure nothing: decide from the profile and the knowledge base.")] = False,
+    records_dir: Annotated[Path, typer.Option("--records-dir", help="Folder of the decision records.")] = Path("records"),
+    no_commit: Annotated[bool, typer.Option("--no-commit", help="Write the record but do not commit it.")] = False,
+    init_git: Annotated[bool, typer.Option("--init-git", help="Create a git repository in the records folder when it is in none.")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print what was written (id, paths, commit, tier 1) as JSON.")] = False,
+) -> None:
+    """Ask for the profile, measure, recommend, and write and commit a decision record."""
+    from advisor.cli.recommend import read_evidence
+    from advisor.recommendation.engine import recommend
+    from advisor.recommendation.summary import summary_lines
+    from advisor.records import write_decision
+
+    if not budget > 0:
+        raise AdvisorError(f"--budget must be a positive number of seconds, got {budget}")
+    given: dict[str, Any] = {}
+    if profile_file is not None:
+        from advisor.profile import load_profile
+
+        loaded = load_profile(profile_file)
+        given.update(loaded.model_dump(exclude={"needs"}), **loaded.needs.model_dump())
+    flags = {
+        "model_type": model_type, "hardware": hardware, "workload": workload,
+        "team_skill": team_skill, "dynamic_shapes": dynamic_shapes, "quantization": quantization,
+        "quantization_method": quantization_method, "long_context": long_context, "devices": devices,
+        "cross_platform": cross_platform, "title": title, "deciders": list(decider) if decider else None,
+    }  # fmt: skip
+    given.update({name: value for name, value in flags.items() if value is not None})
+    environment: list[Environment] = []
+
+    def detected() -> str:
+        from advisor.environment.detect import detect_environment
+        from advisor.recommendation.hardware import environment_family
+
+        environment.append(detect_environment())
+        return environment_family(environment[0]) or "x86-cpu"
+
+    answers = gather_answers(given, yes, detected)
+    chosen = build_profile(answers)
+    if evidence:
+        evidence_list = [read_evidence(path) for path in evidence]
+    elif no_probes:
+        evidence_list = []
+    else:
+        evidence_list = [_measure(probe or probes_for_profile(chosen), budget, device.value, environment)]
+    recommendation = recommend(chosen, evidence_list)
+    written = write_decision(
+        recommendation, evidence_list, records_dir=records_dir, title=answers["title"], deciders=answers["deciders"],
+        commit=not no_commit, init_git=init_git,
+    )  # fmt: skip
+    if json_output:
+        typer.echo(json.dumps(written.as_json(), indent=2))
+        return
+    typer.echo("\n".join(summary_lines(recommendation)))
+    typer.echo("")
+    typer.echo(f"decision {written.id:04d} written to {written.record}")
+    for path in written.evidence:
+        typer.echo(f"evidence: {path}")
+    if written.commit:
+        typer.echo(f"committed {written.commit[:12]} in {written.repository}")
+    for note in written.notes:
+        typer.echo(note)
+
+
+def _measure(names: list[str], budget: float, device: str, environment: list[Environment]) -> Any:
+    from rich.console import Console
+
+    from probes.harness.progress import ProbeProgress
+    from probes.runner import run_probes
+
+    with ProbeProgress(Console(stderr=True)) as progress:
+        measured = run_probes(names, budget_s=budget, device=device, on_event=progress.update,
+                              environment=environment[0] if environment else None)  # fmt: skip
+    if measured.interrupted:
+        sys.stderr.write("interrupted: no record written\n")
+        raise typer.Exit(130)
+    return measured

@@ -1,0 +1,134 @@
+"""`advisor records`: list, show, history, accept and supersede decision records; `init` a git repository."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from advisor.cli.options import JsonFlag
+from advisor.cli.output import reports_errors
+
+app = typer.Typer(help="The decision records: list, show, history, accept, supersede.", no_args_is_help=True)
+
+RecordsDir = Annotated[Path, typer.Option("--records-dir", help="Folder of the decision records.")]
+NoCommit = Annotated[bool, typer.Option("--no-commit", help="Change the files but do not commit them.")]
+
+
+def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool) -> None:
+    from advisor.records.git import commit_paths, find_repository
+
+    if no_commit:
+        return
+    repo = find_repository(records_dir)
+    if repo is None:
+        typer.echo(f"{records_dir} is not in a git repository: not committed (`advisor records init` creates one)")
+        return
+    sha = commit_paths(repo, paths, message)
+    typer.echo(f"committed {sha[:12]}: {message}")
+
+
+@app.command("init")
+@reports_errors
+def init_command(records_dir: RecordsDir = Path("records")) -> None:
+    """Create the records folder and a git repository for it when it is in none."""
+    from advisor.records.git import find_repository, init_repository
+
+    repo = find_repository(records_dir)
+    if repo is not None:
+        typer.echo(f"{records_dir} is already in the git repository at {repo.working_tree_dir}")
+        return
+    init_repository(records_dir)
+    typer.echo(f"initialised a git repository in {records_dir}")
+
+
+@app.command("list")
+@reports_errors
+def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False) -> None:
+    """Every record: id, title, status, date, review date, tier-1 options; malformed files listed as problems."""
+    import sys
+
+    from advisor.records import load_records
+
+    records, problems = load_records(records_dir)
+    rows = [
+        {"id": r.id, "title": r.front.title, "status": r.front.status, "date": r.front.date.isoformat(),
+         "review_by": r.front.review_by.isoformat(), "tier1": r.front.tier1, "file": str(r.path)}
+        for r in records
+    ]  # fmt: skip
+    if json_output:
+        typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems]}, indent=2))
+    else:
+        for row in rows:
+            typer.echo(f"{row['id']:04d}  {row['status']:<10} {row['date']}  review by {row['review_by']}  "
+                       f"{row['title']}  [{', '.join(row['tier1'])}]")  # fmt: skip
+        if not rows and not problems:
+            typer.echo(f"no records in {records_dir}")
+    for problem in problems:
+        sys.stderr.write(f"warning: {problem}\n")
+
+
+@app.command("show")
+@reports_errors
+def show_command(record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records")) -> None:
+    """Print a record's Markdown (front matter included)."""
+    from advisor.records import find_record
+
+    typer.echo(find_record(records_dir, record_id).path.read_text(encoding="utf-8"), nl=False)
+
+
+@app.command("history")
+@reports_errors
+def history_command(
+    record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False
+) -> None:
+    """The versions of a record from git log: date, version, message."""
+    from advisor.errors import AdvisorError
+    from advisor.records import find_record
+    from advisor.records.git import find_repository, record_history
+
+    record = find_record(records_dir, record_id)
+    repo = find_repository(records_dir)
+    if repo is None:
+        raise AdvisorError(f"{records_dir} is not in a git repository: no history")
+    versions = record_history(repo, record.path)
+    if json_output:
+        typer.echo(json.dumps([{"sha": v.sha, "date": v.date.isoformat(), "version": v.version, "message": v.message}
+                               for v in versions], indent=2))  # fmt: skip
+        return
+    for version in versions:
+        shown = f"v{version.version}" if version.version is not None else "v?"
+        typer.echo(f"{version.date.isoformat()}  {shown:<4} {version.sha[:12]}  {version.message}")
+
+
+@app.command("accept")
+@reports_errors
+def accept_command(
+    record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records"), no_commit: NoCommit = False
+) -> None:
+    """Mark a proposed record accepted (version bumped) and commit it."""
+    from advisor.records import accept
+
+    record = accept(records_dir, record_id)
+    typer.echo(f"{record.path.name}: accepted (v{record.front.version})")
+    message = f"decision {record.id:04d}: accepted: {record.front.title} (v{record.front.version})"
+    _commit(records_dir, [record.path], message, no_commit)
+
+
+@app.command("supersede")
+@reports_errors
+def supersede_command(
+    old: Annotated[int, typer.Argument(help="The record being replaced.")],
+    new: Annotated[int, typer.Argument(help="The record replacing it.")],
+    records_dir: RecordsDir = Path("records"),
+    no_commit: NoCommit = False,
+) -> None:
+    """Link NEW as superseding OLD both ways, mark OLD superseded (versions bumped) and commit both."""
+    from advisor.records import supersede
+
+    old_record, new_record = supersede(records_dir, old, new)
+    typer.echo(f"{old_record.path.name}: superseded by {new:04d} (v{old_record.front.version})")
+    message = f"decision {old:04d}: superseded by {new:04d} (v{old_record.front.version})"
+    _commit(records_dir, [old_record.path, new_record.path], message, no_commit)

@@ -1,0 +1,147 @@
+"""`write_decision`: a recommendation and its evidence in, a numbered record (committed when in git) out."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from advisor.environment.models import Environment
+from advisor.recommendation.hardware import environment_family
+from advisor.recommendation.models import Recommendation
+from advisor.records.git import commit_paths, find_repository, ids_in_history, init_repository
+from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordError, RecordFrontMatter, review_date
+from advisor.records.render import render_record
+from advisor.records.slug import slugify
+from advisor.records.store import next_id, record_file_names, records_lock, write_files_atomically
+from probes.models import Evidence
+
+MAX_TITLE_LENGTH = 500
+
+
+@dataclass(frozen=True)
+class WrittenDecision:
+    """What `write_decision` wrote and committed."""
+
+    id: int
+    title: str
+    record: Path
+    evidence: list[Path]
+    tier1: list[str]
+    commit: str | None = None
+    repository: Path | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        """The `--json` summary of assess."""
+        return {
+            "id": self.id, "title": self.title, "record": str(self.record),
+            "evidence": [str(path) for path in self.evidence], "commit": self.commit,
+            "repository": str(self.repository) if self.repository else None, "tier1": self.tier1,
+            "notes": self.notes,
+        }  # fmt: skip
+
+
+def clean_text(text: str, limit: int = MAX_TITLE_LENGTH) -> str:
+    """One line, no control characters, at most `limit` characters."""
+    printable = "".join(char if char.isprintable() else " " for char in text)
+    return " ".join(printable.split())[:limit].strip()
+
+
+def environment_summary(environment: Environment | None) -> EnvironmentSummary:
+    """Hardware and stack versions of the machine the evidence came from."""
+    if environment is None:
+        return EnvironmentSummary()
+    gpus = environment.accelerators.gpus
+    npu = environment.npu
+    device = gpus[0].name if gpus else (npu.devices[0] if npu and npu.devices else environment.cpu.model_name)
+    torch = environment.torch
+    return EnvironmentSummary(
+        hardware=environment_family(environment),
+        device=device,
+        driver=environment.accelerators.nvidia_driver,
+        torch=torch.version if torch else None,
+        cuda=torch.cuda_runtime if torch else None,
+        cudnn=torch.cudnn_version if torch else None,
+        cann=npu.cann_version if npu else None,
+        triton=environment.triton.version if environment.triton else None,
+    )
+
+
+def tier1_options(recommendation: Recommendation) -> list[str]:
+    """The option ids of tier 1, in concern order, without repeats."""
+    return list(dict.fromkeys(choice.option for choice in recommendation.tier(1).choices))
+
+
+def build_front_matter(
+    number: int, title: str, recommendation: Recommendation, evidence_refs: list[EvidenceRef],
+    environment: Environment | None, deciders: Sequence[str], date: dt.date,
+) -> RecordFrontMatter:  # fmt: skip
+    """The front matter of a new record (status proposed, version 1)."""
+    return RecordFrontMatter(
+        id=number,
+        title=title,
+        date=date,
+        review_by=review_date(date),
+        decision_makers=[clean_text(name, 200) for name in deciders if clean_text(name, 200)],
+        profile=recommendation.profile.model_dump(mode="json", exclude={"title"}),
+        environment=environment_summary(environment),
+        evidence=evidence_refs,
+        tier1=tier1_options(recommendation),
+    )
+
+
+def write_decision(
+    recommendation: Recommendation,
+    evidence: Sequence[Evidence],
+    *,
+    records_dir: Path,
+    title: str,
+    deciders: Sequence[str] = (),
+    date: dt.date | None = None,
+    environment: Environment | None = None,
+    commit: bool = True,
+    init_git: bool = False,
+) -> WrittenDecision:
+    """Number, render and write the record and its evidence atomically; commit exactly them when in git.
+
+    Runs at the same time get different numbers; a failure or Ctrl-C leaves no record, evidence or commit.
+    """
+    title = clean_text(title) or "Operator stack decision"
+    date = date or dt.date.today()
+    environment = environment or (evidence[0].environment if evidence else None)
+    notes: list[str] = []
+    repo = find_repository(records_dir) if commit else None
+    if commit and repo is None:
+        if init_git:
+            repo = init_repository(records_dir)
+            notes.append(f"initialised a git repository in {records_dir}")
+        else:
+            notes.append(f"{records_dir} is not in a git repository: not committed (use --init-git or `advisor records init`)")
+    with records_lock(records_dir):
+        number = next_id(records_dir, ids_in_history(repo, records_dir) if repo is not None else ())
+        record_name, evidence_names = record_file_names(number, slugify(title), len(evidence))
+        evidence_texts = [item.model_dump_json(indent=2) + "\n" for item in evidence]
+        refs = [EvidenceRef(file=name, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
+                for name, text in zip(evidence_names, evidence_texts)]  # fmt: skip
+        front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)
+        record_path = records_dir / record_name
+        evidence_paths = [records_dir / name for name in evidence_names]
+        # Evidence first, the record last: a record on disk always has its evidence beside it.
+        files = [*zip(evidence_paths, evidence_texts), (record_path, render_record(front, recommendation, evidence))]
+        write_files_atomically(files)
+        sha = None
+        if repo is not None:
+            try:
+                sha = commit_paths(repo, [*evidence_paths, record_path], f"decision {number:04d}: {title} (v1)")
+            except BaseException:
+                for path in [*evidence_paths, record_path]:
+                    path.unlink(missing_ok=True)
+                raise
+    return WrittenDecision(
+        id=number, title=title, record=record_path, evidence=evidence_paths, tier1=front.tier1, commit=sha,
+        repository=Path(repo.working_tree_dir) if repo is not None and repo.working_tree_dir else None, notes=notes,
+    )  # fmt: skip
+

@@ -1,0 +1,122 @@
+"""Versioning records with git (GitPython): commit exactly the record files, read their history.
+
+`commit_paths` stages and commits only the given paths (`git commit --only`), so the user's other
+staged and unstaged changes stay as they were: neither committed nor lost.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import yaml
+from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
+
+from advisor.records.models import RecordError
+
+# Used only when git has no identity configured (a fresh machine), so a commit never fails for it.
+FALLBACK_IDENTITY = {"name": "advisor", "email": "advisor@localhost"}
+
+
+@dataclass(frozen=True)
+class RecordVersion:
+    """One commit that touched a record: when, its front-matter version, and the message."""
+
+    sha: str
+    date: datetime
+    version: int | None
+    message: str
+
+
+def find_repository(path: Path) -> Repo | None:
+    """The git repository containing `path` (or its nearest existing parent), or None."""
+    probe = path.resolve()
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        return Repo(probe, search_parent_directories=True)
+    except (InvalidGitRepositoryError, NoSuchPathError):
+        return None
+
+
+def init_repository(path: Path) -> Repo:
+    """Create a git repository at `path` (the records folder's own, when it is in none)."""
+    path.mkdir(parents=True, exist_ok=True)
+    return Repo.init(path)
+
+
+def _relative(repo: Repo, path: Path) -> str:
+    root = Path(repo.working_tree_dir or ".").resolve()
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        raise RecordError(f"{path} is outside the git repository at {root}") from None
+
+
+def _identity_env(repo: Repo) -> dict[str, str]:
+    try:  # ask git itself: it knows every place an identity can be configured
+        repo.git.var("GIT_AUTHOR_IDENT")
+        repo.git.var("GIT_COMMITTER_IDENT")
+        return {}
+    except GitCommandError:
+        name, email = FALLBACK_IDENTITY["name"], FALLBACK_IDENTITY["email"]
+        return {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
+
+
+def commit_paths(repo: Repo, paths: Sequence[Path], message: str) -> str:
+    """Commit exactly `paths` with `message` and return the new commit's sha; other changes stay put."""
+    relative = [_relative(repo, path) for path in paths]
+    try:
+        repo.git.add("--", *relative)
+        with repo.git.custom_environment(**_identity_env(repo)):
+            repo.git.commit("-m", message, "--only", "--", *relative)
+    except GitCommandError as error:
+        detail = " ".join(str(error.stderr).split()) or str(error)
+        raise RecordError(f"git commit failed: {detail}") from None
+    return repo.head.commit.hexsha
+
+
+def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:
+    """Numbers of every record file ever committed in `records_dir` (so a deleted number is not reused)."""
+    from advisor.records.store import NUMBERED_NAME
+
+    if not repo.head.is_valid():
+        return set()
+    relative = _relative(repo, records_dir)
+    try:
+        names = repo.git.log("--all", "--name-only", "--pretty=format:", "--", relative or ".")
+    except GitCommandError:
+        return set()
+    found = set()
+    for line in names.splitlines():
+        match = NUMBERED_NAME.match(Path(line.strip()).name)
+        if match and Path(line.strip()).parent.as_posix() == (relative or "."):
+            found.add(int(match.group(1)))
+    return found
+
+
+def record_history(repo: Repo, record_path: Path) -> list[RecordVersion]:
+    """The commits that touched a record, newest first, with the version each one holds."""
+    relative = _relative(repo, record_path)
+    if not repo.head.is_valid():
+        return []
+    versions = []
+    for commit in repo.iter_commits(paths=relative):
+        versions.append(RecordVersion(
+            sha=commit.hexsha, date=commit.committed_datetime, version=_version_at(commit, relative),
+            message=str(commit.message).strip(),
+        ))  # fmt: skip
+    return versions
+
+
+def _version_at(commit: object, relative: str) -> int | None:
+    try:
+        text = (commit.tree / relative).data_stream.read().decode("utf-8")  # type: ignore[attr-defined]
+        front = text.split("\n---", 1)[0].removeprefix("---\n")
+        version = (yaml.safe_load(front) or {}).get("version")
+    except Exception:  # a version that no longer reads is shown as unknown, not an error
+        return None
+    return version if isinstance(version, int) else None

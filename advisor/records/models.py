@@ -1,0 +1,106 @@
+"""A decision record as pydantic models (no I/O here): the YAML front matter and the Markdown body.
+
+The front matter keys are a public contract read by ADR tooling (MADR) and by `advisor records`:
+add keys, never rename them; a change old readers cannot ignore bumps RECORD_SCHEMA_VERSION.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.errors import AdvisorError
+
+RECORD_SCHEMA_VERSION = 1
+
+RecordStatus = Literal["proposed", "accepted", "rejected", "deprecated", "superseded"]
+RECORD_STATUSES: tuple[str, ...] = get_args(RecordStatus)
+
+
+class RecordError(AdvisorError):
+    """A record that cannot be read, found or changed; the message names the file and the problem."""
+
+
+class EnvironmentSummary(BaseModel):
+    """Where the evidence was measured: hardware and the versions of the stack that ran it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hardware: str | None = Field(default=None, description="Hardware family, e.g. x86-cpu or nvidia-gpu")
+    device: str | None = Field(default=None, description="Device or CPU model name")
+    driver: str | None = None
+    torch: str | None = None
+    cuda: str | None = None
+    cudnn: str | None = None
+    cann: str | None = None
+    triton: str | None = None
+
+
+class EvidenceRef(BaseModel):
+    """An evidence file beside the record, pinned by its sha256."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: str = Field(description="File name, relative to the record's folder")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class RecordFrontMatter(BaseModel):
+    """The YAML front matter of a record (MADR keys plus advisor's own)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    id: int = Field(ge=1)
+    title: str = Field(min_length=1)
+    status: RecordStatus = "proposed"
+    date: dt.date
+    version: int = Field(default=1, ge=1)
+    review_by: dt.date
+    decision_makers: list[str] = Field(default_factory=list, alias="decision-makers")
+    supersedes: list[int] = Field(default_factory=list)
+    superseded_by: list[int] = Field(default_factory=list, description="Several successors are allowed")
+    profile: dict[str, Any]
+    environment: EnvironmentSummary = EnvironmentSummary()
+    evidence: list[EvidenceRef] = Field(default_factory=list)
+    tier1: list[str] = Field(default_factory=list, description="Option ids chosen in tier 1")
+    schema_version: int = RECORD_SCHEMA_VERSION
+
+    def as_yaml_data(self) -> dict[str, Any]:
+        """The front matter as plain data in the documented key order (dates stay dates)."""
+        return self.model_dump(mode="python", by_alias=True)
+
+
+class DecisionRecord(BaseModel):
+    """One record on disk: its front matter, its file and the Markdown after the front matter."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    front: RecordFrontMatter
+    path: Path
+    body: str
+
+    @property
+    def id(self) -> int:
+        """The record's number."""
+        return self.front.id
+
+
+class RecordProblem(BaseModel):
+    """A record file that could not be read, and why (the others still load)."""
+
+    path: Path
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
+
+
+def review_date(decided: dt.date) -> dt.date:
+    """A year after the decision (29 February moves to 28 February)."""
+    try:
+        return decided.replace(year=decided.year + 1)
+    except ValueError:
+        return decided.replace(year=decided.year + 1, day=28)

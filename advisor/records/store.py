@@ -1,0 +1,203 @@
+"""The records folder: numbering, atomic writes under a lock, reading back, and status changes.
+
+Numbers are allocated and files written while holding `records_dir/.advisor.lock`, so two runs at
+once get different numbers. Each file is written to a hidden temporary file in the same folder and
+renamed into place; if anything fails (Ctrl-C included) the temporaries and any file already renamed
+are removed. Temporaries left by a killed run are hidden names that never count as records and are
+removed by the next run that takes the lock.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+from pydantic import ValidationError
+
+from advisor.records.models import DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
+from advisor.records.render import compose, split_front_matter
+
+LOCK_NAME = ".advisor.lock"
+LOCK_TIMEOUT_S = 120.0
+TEMP_SUFFIX = ".tmp"
+RECORD_NAME = re.compile(r"^(\d{4,})-[a-z0-9-]+\.md$")
+NUMBERED_NAME = re.compile(r"^(\d{4,})-")
+# Test hook: seconds to sleep after the temporaries are written, before they are renamed into place.
+PAUSE_ENV = "ADVISOR_TEST_PAUSE_BEFORE_RENAME"
+
+
+@contextmanager
+def records_lock(records_dir: Path) -> Iterator[None]:
+    """Hold the folder's lock (creating the folder); clears temporaries a killed run left behind."""
+    records_dir.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(records_dir / LOCK_NAME), timeout=LOCK_TIMEOUT_S)
+    try:
+        with lock:
+            remove_leftovers(records_dir)
+            yield
+    except Timeout:
+        raise RecordError(f"{records_dir}: another advisor run holds {LOCK_NAME} for over {LOCK_TIMEOUT_S:.0f} s") from None
+
+
+def remove_leftovers(records_dir: Path) -> list[Path]:
+    """Delete hidden temporaries of interrupted writes; call only while holding the lock."""
+    removed = []
+    for path in records_dir.glob(f".*{TEMP_SUFFIX}"):
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed
+
+
+def used_ids(records_dir: Path) -> set[int]:
+    """Numbers of every numbered file in the folder (records, evidence, malformed ones too)."""
+    found = set()
+    if records_dir.is_dir():
+        for path in records_dir.iterdir():
+            match = NUMBERED_NAME.match(path.name)
+            if match:
+                found.add(int(match.group(1)))
+    return found
+
+
+def next_id(records_dir: Path, also_taken: Iterable[int] = ()) -> int:
+    """One more than the highest number ever used here (files present, plus `also_taken`, e.g. from git)."""
+    return max(used_ids(records_dir) | set(also_taken), default=0) + 1
+
+
+def record_file_names(number: int, slug: str, evidence_count: int) -> tuple[str, list[str]]:
+    """`NNNN-slug.md` and its evidence files `NNNN-slug.evidence.json`, `...evidence-2.json`..."""
+    stem = f"{number:04d}-{slug}"
+    evidence = [f"{stem}.evidence{'' if index == 0 else f'-{index + 1}'}.json" for index in range(evidence_count)]
+    return f"{stem}.md", evidence
+
+
+def write_files_atomically(files: list[tuple[Path, str]]) -> None:
+    """Write every (path, text) to a temporary, then rename each into place, in order; all or none.
+
+    Refuses to overwrite: a path that exists already is an error (numbers are never reused).
+    """
+    written: list[Path] = []
+    temporaries: list[tuple[Path, Path]] = []
+    try:
+        for path, text in files:
+            if path.exists():
+                raise RecordError(f"{path}: already exists; record numbers are never reused")
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+            temporaries.append((Path(temporary), path))
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(text)
+                stream.flush()
+                os.fsync(stream.fileno())
+            pause = os.environ.get(PAUSE_ENV)
+            if pause:
+                time.sleep(float(pause))
+        for temporary, path in temporaries:
+            os.replace(temporary, path)
+            written.append(path)
+    except BaseException:
+        for temporary, _ in temporaries:
+            temporary.unlink(missing_ok=True)
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def replace_file_atomically(path: Path, text: str) -> None:
+    """Overwrite one existing file through a temporary in the same folder."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def read_record(path: Path) -> DecisionRecord:
+    """Read and validate one record; RecordError naming the file and the first problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not UTF-8 text") from None
+    data, body = split_front_matter(text, str(path))
+    try:
+        front = RecordFrontMatter.model_validate(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(front matter)"
+        more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+        raise RecordError(f"{path}: {where}: {first['msg']}{more}") from None
+    match = RECORD_NAME.match(path.name)
+    if match and int(match.group(1)) != front.id:
+        raise RecordError(f"{path}: front matter id {front.id} does not match the file name")
+    return DecisionRecord(front=front, path=path, body=body)
+
+
+def load_records(records_dir: Path) -> tuple[list[DecisionRecord], list[RecordProblem]]:
+    """Every record in the folder by number, and a problem for each file that does not read."""
+    records: list[DecisionRecord] = []
+    problems: list[RecordProblem] = []
+    if not records_dir.is_dir():
+        return records, problems
+    for path in sorted(records_dir.glob("*.md")):
+        if not RECORD_NAME.match(path.name):
+            continue  # README.md and other notes
+        try:
+            records.append(read_record(path))
+        except RecordError as error:
+            problems.append(RecordProblem(path=path, problem=str(error).removeprefix(f"{path}: ")))
+    records.sort(key=lambda record: record.id)
+    return records, problems
+
+
+def find_record(records_dir: Path, number: int) -> DecisionRecord:
+    """The record with this number; RecordError when there is none or it does not read."""
+    matches = [path for path in records_dir.glob(f"{number:04d}-*.md") if RECORD_NAME.match(path.name)]
+    matches = [path for path in matches if int(RECORD_NAME.match(path.name).group(1)) == number]  # type: ignore[union-attr]
+    if not matches:
+        raise RecordError(f"no record {number:04d} in {records_dir}")
+    if len(matches) > 1:
+        raise RecordError(f"several records numbered {number:04d} in {records_dir}: {', '.join(p.name for p in matches)}")
+    return read_record(matches[0])
+
+
+def save_front_matter(record: DecisionRecord, front: RecordFrontMatter) -> DecisionRecord:
+    """Rewrite a record with new front matter and the same body."""
+    replace_file_atomically(record.path, compose(front, record.body))
+    return DecisionRecord(front=front, path=record.path, body=record.body)
+
+
+def accept(records_dir: Path, number: int) -> DecisionRecord:
+    """Mark a proposed record accepted and bump its version."""
+    record = find_record(records_dir, number)
+    if record.front.status != "proposed":
+        raise RecordError(f"{record.path.name}: only a proposed record can be accepted (it is {record.front.status})")
+    front = record.front.model_copy(update={"status": "accepted", "version": record.front.version + 1})
+    return save_front_matter(record, front)
+
+
+def supersede(records_dir: Path, old: int, new: int) -> tuple[DecisionRecord, DecisionRecord]:
+    """Link `new` as a successor of `old` both ways; old becomes superseded; both versions bump."""
+    if old == new:
+        raise RecordError("a record cannot supersede itself")
+    old_record, new_record = find_record(records_dir, old), find_record(records_dir, new)
+    if new in old_record.front.superseded_by:
+        raise RecordError(f"{old_record.path.name} is already superseded by {new:04d}")
+    old_front = old_record.front.model_copy(update={
+        "status": "superseded", "version": old_record.front.version + 1,
+        "superseded_by": [*old_record.front.superseded_by, new],
+    })  # fmt: skip
+    new_front = new_record.front.model_copy(update={
+        "version": new_record.front.version + 1,
+        "supersedes": [*dict.fromkeys([*new_record.front.supersedes, old])],
+    })  # fmt: skip
+    return save_front_matter(old_record, old_front), save_front_matter(new_record, new_front)

@@ -1,0 +1,140 @@
+"""`advisor assess` driven through CliRunner: prompts with input, the flags path, --yes, no terminal, probes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from advisor.cli import app
+from advisor.cli.assess import FORCE_PROMPTS_ENV, probes_for_profile
+from advisor.profile import Needs, Profile
+from advisor.records import find_record
+
+CPU_SUITE = Path(__file__).parents[1] / "records" / "fixtures" / "cpu-suite.json"
+FLAGS = ["--model-type", "moe", "--hardware", "x86-cpu", "--workload", "training", "--team-skill", "kernel",
+         "--dynamic-shapes", "--quantization", "int8", "--quantization-method", "qat", "--long-context",
+         "--devices", "8", "--no-cross-platform", "--title", "MoE training <b>bold</b>", "--decider", "Ann",
+         "--decider", "Bo"]  # fmt: skip
+
+
+def _assess(runner: CliRunner, records_dir: Path, *args: str, input: str | None = None, prompts: bool = False):
+    env = {FORCE_PROMPTS_ENV: "1"} if prompts else {}
+    return runner.invoke(app, ["assess", "--records-dir", str(records_dir), *args], input=input, env=env)
+
+
+def test_flags_path_writes_the_record(tmp_path):
+    result = _assess(CliRunner(), tmp_path / "records", *FLAGS, "--evidence", str(CPU_SUITE), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["id"] == 1 and summary["commit"] is None and summary["tier1"]
+    record = find_record(tmp_path / "records", 1)
+    assert record.path.name == "0001-moe-training-b-bold-b.md"
+    assert record.front.decision_makers == ["Ann", "Bo"]
+    assert record.front.profile["needs"] == {"dynamic_shapes": True, "quantization": "int8", "quantization_method": "qat",
+                                             "long_context": True, "devices": 8, "cross_platform": False}  # fmt: skip
+    assert "# MoE training &lt;b&gt;bold&lt;/b&gt;" in record.body
+    assert Path(summary["evidence"][0]).name == "0001-moe-training-b-bold-b.evidence.json"
+
+
+def test_prompts_take_answers_and_defaults(tmp_path):
+    answers = "\n".join([
+        "cnn",         # model type
+        "",            # hardware: the detected default
+        "inference",   # workload
+        "framework",   # team skill
+        "n",           # dynamic shapes
+        "int8",        # quantization
+        "ptq",         # method
+        "n",           # long context
+        "1",           # devices
+        "y",           # cross-platform
+        "Edge CNN",    # title
+        "Ann, Bo",     # deciders
+    ]) + "\n"  # fmt: skip
+    result = _assess(CliRunner(), tmp_path / "records", "--no-probes", input=answers, prompts=True)
+    assert result.exit_code == 0, result.output
+    assert "model type" in result.output and "dense-transformer, moe" in result.output  # choices shown
+    record = find_record(tmp_path / "records", 1)
+    assert record.front.title == "Edge CNN" and record.front.decision_makers == ["Ann", "Bo"]
+    assert record.front.profile["model_type"] == "cnn" and record.front.profile["needs"]["cross_platform"] is True
+    assert record.front.profile["hardware"] in ("x86-cpu", "arm-cpu", "nvidia-gpu", "ascend-npu")
+    assert record.front.evidence == []
+
+
+def test_an_invalid_answer_is_asked_again(tmp_path):
+    answers = "gpt\ncnn\n" + "\n" * 20
+    result = _assess(CliRunner(), tmp_path / "records", "--no-probes", "--title", "t", input=answers, prompts=True)
+    assert result.exit_code == 0, result.output
+    assert "is not one of" in result.output or "not a valid choice" in result.output.lower() or "invalid" in result.output.lower()
+    assert find_record(tmp_path / "records", 1).front.profile["model_type"] == "cnn"
+
+
+def test_yes_takes_defaults_and_never_prompts(tmp_path):
+    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-probes", "--hardware", "nvidia-gpu")
+    assert result.exit_code == 0, result.output
+    assert "Recommendation:" in result.output and "decision 0001 written" in result.output
+    record = find_record(tmp_path / "records", 1)
+    assert record.front.title == "Operator stack for dense-transformer inference on nvidia-gpu"
+    assert record.front.decision_makers == []
+
+
+def test_no_terminal_and_missing_fields_is_one_clear_error(tmp_path):
+    result = _assess(CliRunner(), tmp_path / "records", "--no-probes", "--model-type", "cnn")
+    assert result.exit_code == 2
+    assert "no terminal" in result.stderr and "--workload" in result.stderr and "--model-type" not in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "records").exists()
+
+
+def test_profile_file_with_flags_overriding(tmp_path):
+    profile = tmp_path / "profile.yaml"
+    profile.write_text("model_type: diffusion\nhardware: x86-cpu\nworkload: both\nteam_skill: hpc\ntitle: From file\n")
+    result = _assess(CliRunner(), tmp_path / "records", "--profile", str(profile), "--team-skill", "kernel",
+                     "--no-probes", "--yes")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    front = find_record(tmp_path / "records", 1).front
+    assert (front.title, front.profile["model_type"], front.profile["team_skill"]) == ("From file", "diffusion", "kernel")
+
+
+def test_bad_values_are_one_line_errors(tmp_path):
+    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-probes", "--model-type", "gpt")
+    assert result.exit_code == 2 and "model_type: 'gpt' is not one of" in result.stderr
+    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--evidence", str(tmp_path / "missing.json"), "--hardware", "x86-cpu")
+    assert result.exit_code == 2 and "missing.json" in result.stderr
+
+
+def test_commits_in_a_repository_and_init_git(tmp_path):
+    from git import Repo
+
+    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-probes", "--hardware", "x86-cpu", "--init-git")
+    assert result.exit_code == 0, result.output
+    repo = Repo(tmp_path / "records")
+    assert set(repo.head.commit.stats.files) == {"0001-operator-stack-for-dense-transformer-inference-on-x86-cpu.md"}
+    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-probes", "--hardware", "x86-cpu", "--no-commit")
+    assert result.exit_code == 0 and len(list(repo.iter_commits())) == 1
+
+
+@pytest.mark.parametrize(
+    "profile, expected",
+    [
+        (Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), ["gemm"]),
+        (Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework"),
+         ["gemm", "attention", "dynamic"]),
+        (Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="hpc",
+                 needs=Needs(dynamic_shapes=True, quantization="fp8")), ["gemm", "attention", "dynamic", "int8"]),
+    ],
+)  # fmt: skip
+def test_probes_for_profile(profile, expected):
+    assert probes_for_profile(profile) == expected
+
+
+def test_end_to_end_with_a_real_probe(tmp_path):
+    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--model-type", "cnn", "--hardware", "x86-cpu",
+                     "--probe", "selftest", "--budget", "10", "--device", "cpu", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    record = find_record(tmp_path / "records", summary["id"])
+    assert record.front.evidence and (tmp_path / "records" / record.front.evidence[0].file).exists()
+    assert record.front.environment.torch

@@ -1,0 +1,48 @@
+"""Fixtures of the record tests: fixed evidence, a recommendation for it, and real temporary git repositories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from git import Repo
+
+from advisor.profile import Needs, Profile
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Recommendation
+from probes.models import Evidence
+
+FIXTURES = Path(__file__).parent / "fixtures"
+# The CPU suite measured on the project's 2-core x86 machine (a copy of the recommendation tests' fixture).
+CPU_SUITE = FIXTURES / "cpu-suite.json"
+
+
+@pytest.fixture(scope="session")
+def suite() -> Evidence:
+    return Evidence.load(CPU_SUITE)
+
+
+@pytest.fixture(scope="session")
+def fixed_profile() -> Profile:
+    return Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
+                   needs=Needs(dynamic_shapes=True, quantization="int8"))  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def recommendation(fixed_profile: Profile, suite: Evidence) -> Recommendation:
+    return recommend(fixed_profile, [suite])
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Repo:
+    """A real repository with one commit (README.md, notes.txt) and an identity configured."""
+    repo = Repo.init(tmp_path / "project")
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Test")
+        config.set_value("user", "email", "test@example.com")
+    root = Path(repo.working_tree_dir)
+    (root / "README.md").write_text("project\n")
+    (root / "notes.txt").write_text("first\n")
+    repo.git.add("README.md", "notes.txt")
+    repo.git.commit("-m", "initial")
+    return repo

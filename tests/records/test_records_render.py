@@ -1,0 +1,82 @@
+"""Rendering: the golden record, escaping of hostile text, slugs, front matter round trip."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import pytest
+
+from advisor.records.decision import build_front_matter, clean_text
+from advisor.records.models import EvidenceRef, RecordFrontMatter
+from advisor.records.render import md_escape, render_record, split_front_matter
+from advisor.records.slug import slugify
+
+GOLDEN = Path(__file__).parent / "golden"
+DATE = dt.date(2026, 1, 2)
+
+
+def _front(recommendation, suite, title="CPU serving stack") -> RecordFrontMatter:
+    ref = EvidenceRef(file="0001-cpu-serving-stack.evidence.json", sha256="0" * 64)
+    return build_front_matter(1, title, recommendation, [ref], suite.environment, ["Ann", "Bo"], DATE)
+
+
+def test_golden_record(recommendation, suite):
+    text = render_record(_front(recommendation, suite), recommendation, [suite])
+    golden = GOLDEN / "test_records_render" / "0001-cpu-serving-stack.md"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def test_front_matter_round_trips_with_madr_keys(recommendation, suite):
+    text = render_record(_front(recommendation, suite), recommendation, [suite])
+    data, body = split_front_matter(text, "record")
+    assert list(data)[:9] == ["id", "title", "status", "date", "version", "review_by", "decision-makers",
+                              "supersedes", "superseded_by"]  # fmt: skip
+    front = RecordFrontMatter.model_validate(data)
+    assert front.review_by == dt.date(2027, 1, 2) and front.status == "proposed" and front.version == 1
+    assert front.tier1 == ["onednn", "openvino"]
+    assert front.environment.torch and front.environment.hardware == "x86-cpu"
+    for section in ("Context and Problem Statement", "Decision Drivers", "Considered Options", "Decision Outcome",
+                    "Evidence", "Rejected Options", "Switch Conditions", "Consequences", "Review Plan"):  # fmt: skip
+        assert f"\n## {section}\n" in body
+
+
+HOSTILE = {
+    "<script>alert(1)</script>": "script-alert-1-script",
+    "../../etc/passwd": "etc-passwd",
+    "/absolute/path": "absolute-path",
+    "Décision über Größe 🚀": "decision-uber-groe",
+    "🚀🚀🚀": "decision",
+    "..": "decision",
+}
+
+
+@pytest.mark.parametrize("title, slug", HOSTILE.items())
+def test_hostile_titles_give_safe_slugs(title, slug):
+    assert slugify(title) == slug
+
+
+def test_long_title_slug_is_capped():
+    slug = slugify("a b " * 250)
+    assert len(slug) <= 60 and not slug.endswith("-") and set(slug) <= set("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+@pytest.mark.parametrize("title", ["<script>alert(1)</script>", "[x](javascript:alert(1)) | *b* _i_ `c`", "# heading\n---\nid: 9"])
+def test_hostile_titles_are_escaped_in_markdown_and_safe_in_yaml(recommendation, suite, title):
+    front = _front(recommendation, suite, clean_text(title))
+    text = render_record(front, recommendation, [suite])
+    data, body = split_front_matter(text, "record")
+    assert data["title"] == clean_text(title) and data["id"] == 1
+    heading = next(line for line in body.splitlines() if line.startswith("# "))
+    assert "<" not in heading and "](" not in heading.replace("\\](", "")
+    assert "<script>" not in body
+
+
+def test_md_escape():
+    assert md_escape("<b>&</b>") == "&lt;b&gt;&amp;&lt;/b&gt;"
+    assert md_escape("a|b*c_d`e[f]") == "a\\|b\\*c\\_d\\`e\\[f\\]"
+    assert md_escape("# x\ny") == "\\# x y"
