@@ -7,8 +7,6 @@ rename them; a change that old readers cannot ignore bumps EVIDENCE_SCHEMA_VERSI
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
+from advisor.atomic_write import write_text_atomically
 from advisor.environment.models import Dtype, Environment
 from advisor.errors import AdvisorError
 from probes.harness.statistics import median_ci_ranks, quantile
@@ -244,14 +243,7 @@ class Evidence(_Model):
         """Write atomically: a temporary file in the same folder, then os.replace."""
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(self.model_dump_json(indent=2))
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_text_atomically(target, self.model_dump_json(indent=2))
 
     @classmethod
     def load(cls, path: Path | str) -> Evidence:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -20,12 +19,12 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
+from advisor.atomic_write import TEMP_SUFFIX, write_temporary, write_text_atomically
 from advisor.records.models import DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
 from advisor.records.render import compose, split_front_matter
 
 LOCK_NAME = ".advisor.lock"
 LOCK_TIMEOUT_S = 120.0
-TEMP_SUFFIX = ".tmp"
 RECORD_NAME = re.compile(r"^(\d{4,})-[a-z0-9-]+\.md$")
 NUMBERED_NAME = re.compile(r"^(\d{4,})-")
 # Test hook: seconds to sleep after the temporaries are written, before they are renamed into place.
@@ -88,12 +87,7 @@ def write_files_atomically(files: list[tuple[Path, str]]) -> None:
         for path, text in files:
             if path.exists():
                 raise RecordError(f"{path}: already exists; record numbers are never reused")
-            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
-            temporaries.append((Path(temporary), path))
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-                stream.write(text)
-                stream.flush()
-                os.fsync(stream.fileno())
+            temporaries.append((write_temporary(path, text), path))
             pause = os.environ.get(PAUSE_ENV)
             if pause:
                 time.sleep(float(pause))
@@ -110,14 +104,7 @@ def write_files_atomically(files: list[tuple[Path, str]]) -> None:
 
 def replace_file_atomically(path: Path, text: str) -> None:
     """Overwrite one existing file through a temporary in the same folder."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, text)
 
 
 def read_record(path: Path) -> DecisionRecord:

@@ -1,0 +1,42 @@
+"""Write files so a reader never sees half of one: a temporary beside the target, then a rename."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+TEMP_SUFFIX = ".tmp"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_temporary(path: Path, text: str) -> Path:
+    """Write `text` to a hidden temporary in path's folder (fsynced, mode as for a new file); rename it yourself."""
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+    temporary = Path(name)
+    try:
+        # mkstemp creates 0600; a record or evidence file is shared like any file the user creates.
+        os.fchmod(handle, 0o666 & ~_umask())
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return temporary
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Create or replace `path` with `text` in one rename; on any failure nothing changes."""
+    temporary = write_temporary(path, text)
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
