@@ -34,7 +34,7 @@ def gemm_findings(cases: Sequence[ProbeCase]) -> list[str]:
     if best:
         top = max(best, key=lambda case: case.metrics["pct_of_peak"].value)
         lines.append(
-            f"best: {top.key.implementation} {top.key.dtype} {'x'.join(map(str, top.key.shape.values()))}"
+            f"best: {top.key.implementation} {top.key.dtype} {top.key.shape_text}"
             f" at {top.metrics['pct_of_peak'].value:.1f}% of the theoretical peak"
         )
     return lines
@@ -71,8 +71,7 @@ def int8_findings(cases: Sequence[ProbeCase]) -> list[str]:
         case = by_id[case_id]
         error = case.metrics.get("max_rel_error")
         detail = f", max rel error {error.value:.1%}" if error is not None else ""
-        shape = "x".join(map(str, case.key.shape.values()))
-        lines.append(f"{case.key.implementation} {shape}: {speedup:.2f}x vs float{detail}")
+        lines.append(f"{case.key.implementation} {case.key.shape_text}: {speedup:.2f}x vs float{detail}")
     for case in cases:
         if case.key.implementation.startswith("qdq.") and "rel_rmse" in case.metrics:
             lines.append(f"{case.key.implementation}: relative RMS error {case.metrics['rel_rmse'].value:.2%}")

@@ -64,6 +64,11 @@ class CaseKey(_Model):
         return f"{self.probe}/{self.implementation}/{self.group_id}"
 
     @property
+    def shape_text(self) -> str:
+        """The sizes alone, as people write them: 512x512x512."""
+        return "x".join(str(size) for size in self.shape.values())
+
+    @property
     def group_id(self) -> str:
         """The case without its probe and implementation: implementations compete within a group."""
         shape = ",".join(f"{name}={size}" for name, size in self.shape.items())

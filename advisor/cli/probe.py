@@ -109,14 +109,16 @@ HEADLINE_METRICS = (
 
 def summary_row(case: ProbeCase) -> list[str]:
     """The cells of one case in the summary table."""
+    from probes.units import format_seconds
+
     key = case.key
-    described = "x".join(str(size) for size in key.shape.values())
+    described = key.shape_text
     options = " ".join(f"{name}={value}" for name, value in sorted(key.options.items()))
     if key.layout != "default":
         options = f"{key.layout} {options}".strip()
     if options:
         described = f"{described} {options}"
-    median = _seconds(case.timing.stats.median) if case.timing else "-"
+    median = format_seconds(case.timing.stats.median) if case.timing else "-"
     if case.timing and case.timing.stats.noisy:
         median += " ~"
     shown = [name for name in HEADLINE_METRICS if name in case.metrics][:2] or list(case.metrics)[:1]
@@ -132,11 +134,3 @@ def summary_row(case: ProbeCase) -> list[str]:
             numerics += f" {case.numeric.max_rel:.0e}"
     status = case.status if not case.reason or case.status == "ok" else f"{case.status}: {case.reason[:80]}"
     return [key.implementation, key.dtype, described, status, median, ", ".join(metrics) or "-", memory, numerics]
-
-
-def _seconds(value: float) -> str:
-    if value >= 1:
-        return f"{value:.2f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value * 1e6:.1f} us"

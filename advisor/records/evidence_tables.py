@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from probes.findings import probe_findings
 from probes.int8.analysis import int8_speedups
 from probes.models import Evidence, ProbeCase
+from probes.units import format_seconds
 
 
 @dataclass(frozen=True)
@@ -23,18 +24,6 @@ class EvidenceTable:
     header: tuple[str, ...]
     rows: list[tuple[str, ...]]
     findings: list[str] = field(default_factory=list)
-
-
-def _shape(case: ProbeCase) -> str:
-    return "x".join(str(size) for size in case.key.shape.values())
-
-
-def _seconds(value: float) -> str:
-    if value >= 1:
-        return f"{value:.2f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value * 1e6:.1f} us"
 
 
 def _mib(value: float) -> str:
@@ -53,7 +42,7 @@ def gemm_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
     rows = []
     for (implementation, dtype), case in sorted(best.items()):
         peak = case.metrics.get("pct_of_peak")
-        rows.append((implementation, dtype, _shape(case), f"{case.metrics['tflops'].value:.3g}",
+        rows.append((implementation, dtype, case.key.shape_text, f"{case.metrics['tflops'].value:.3g}",
                      f"{peak.value:.1f}%" if peak else "-"))  # fmt: skip
     header = ("implementation", "dtype", "best shape (m x n x k)", "TFLOP/s", "% of peak")
     return EvidenceTable("GEMM", header, rows, probe_findings("gemm", cases))
@@ -71,7 +60,7 @@ def attention_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
         extra = case.metrics.get("attn_extra_bytes")
         memory = f", {_mib(extra.value)}" if extra is not None else ""
         group = (case.key.implementation, case.key.dtype, str(case.key.options.get("causal", "-")).lower())
-        cells[group][seq] = _seconds(case.timing.stats.median) + memory
+        cells[group][seq] = format_seconds(case.timing.stats.median) + memory
     ordered = sorted(lengths)
     rows = [(*group, *(by_seq.get(seq, "-") for seq in ordered)) for group, by_seq in sorted(cells.items())]
     header = ("implementation", "dtype", "causal", *(f"seq {seq}" for seq in ordered))
@@ -102,10 +91,10 @@ def int8_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
     for case_id, speedup in sorted(int8_speedups(cases).items()):
         case = by_id[case_id]
         error = case.metrics.get("max_rel_error")
-        rows.append((case.key.implementation, _shape(case), f"{speedup:.2f}x", f"{error.value:.2%}" if error else "-"))
+        rows.append((case.key.implementation, case.key.shape_text, f"{speedup:.2f}x", f"{error.value:.2%}" if error else "-"))
     for case in cases:
         if "rel_rmse" in case.metrics:
-            rows.append((case.key.implementation, _shape(case), "-", f"{case.metrics['rel_rmse'].value:.2%} rms"))
+            rows.append((case.key.implementation, case.key.shape_text, "-", f"{case.metrics['rel_rmse'].value:.2%} rms"))
     header = ("implementation", "shape", "speedup vs float", "error")
     return EvidenceTable("INT8", header, rows, probe_findings("int8", cases))
 
