@@ -7,7 +7,7 @@ import sys
 import typer
 
 from advisor import __version__
-from advisor.cli import assess, env, kb, probe, recommend, records, schema
+from advisor.cli import assess, compare, env, kb, probe, recommend, records, schema
 from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError
 
@@ -19,6 +19,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command(name="assess")(reports_errors(assess.assess_command))
+app.command(name="compare")(reports_errors(compare.compare_command))
 app.command(name="env")(reports_errors(env.env_command))
 app.command(name="probe")(reports_errors(probe.probe_command))
 app.command(name="recommend")(reports_errors(recommend.recommend_command))

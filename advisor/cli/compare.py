@@ -1,0 +1,134 @@
+"""`advisor compare`: run B against run A, case by case, with the control variables that differ."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from advisor.cli.options import JsonFlag
+from advisor.cli.output import fail, print_json
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+    from rich.console import Console
+
+    from advisor.comparison.models import CaseComparison, Comparison
+    from probes.models import Evidence
+
+_PIPED_WIDTH = 160
+_VERDICT_STYLE = {"FASTER": "green", "FIXED": "green", "SLOWER": "red", "NEWLY-FAILING": "red", "UNCERTAIN": "yellow"}
+COMPARE_COLUMNS = ("verdict", "case", "A median", "B median", "B/A [95% CI]", "p", "numerics", "why")
+
+
+def compare_command(
+    evidence_a: Annotated[Path, typer.Argument(metavar="A.json", help="The earlier (reference) Evidence JSON.")],
+    evidence_b: Annotated[Path, typer.Argument(metavar="B.json", help="The later Evidence JSON, judged against A.")],
+    json_output: JsonFlag = False,
+) -> None:
+    """Compare two Evidence files: per-case verdicts (FASTER/SAME/SLOWER/UNCERTAIN) and what else changed."""
+    from rich.console import Console
+
+    from advisor.comparison import compare_evidence
+
+    comparison = compare_evidence(load_evidence(evidence_a), load_evidence(evidence_b))
+    if json_output:
+        print_json(comparison)
+        return
+    print_comparison(comparison, Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH))
+
+
+def load_evidence(path: Path) -> Evidence:
+    """Evidence.load, with a missing or malformed file as a one-line error."""
+    from pydantic import ValidationError
+
+    from probes.models import Evidence
+
+    if not path.exists():
+        fail(f"{path}: no such file")
+    if path.is_dir():
+        fail(f"{path} is a directory, not an evidence file")
+    try:
+        return Evidence.load(path)
+    except json.JSONDecodeError as error:
+        fail(f"{path}: not valid JSON ({error})")
+    except ValidationError as error:
+        fail(f"{path}: not a valid evidence file ({error.error_count()} errors, first: {_first_error(error)})")
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    location = ".".join(str(part) for part in first["loc"])
+    return f"{location}: {first['msg']}"
+
+
+def print_comparison(comparison: Comparison, console: Console) -> None:
+    """The matched cases best first, then unmatched cases, control differences and the counts."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"{len(comparison.cases)} matched cases, best first (B/A < 1: B faster)", title_justify="left")
+    for column in COMPARE_COLUMNS:
+        table.add_column(column, overflow="fold")
+    for case in comparison.cases:
+        cells = comparison_row(case)
+        style = _VERDICT_STYLE.get(case.verdict)
+        cells[0] = f"[{style}]{cells[0]}[/{style}]" if style else cells[0]
+        table.add_row(cells[0], *(escape(cell) for cell in cells[1:]))
+    console.print(table)
+    for side, unmatched in (("A", comparison.unmatched_a), ("B", comparison.unmatched_b)):
+        if unmatched:
+            console.print(f"only in {side} ({len(unmatched)}):")
+            for case_id in unmatched:
+                console.print(f"  {escape(case_id)}", soft_wrap=True)
+    if comparison.controls:
+        console.print("control variables that differ:")
+        for difference in comparison.controls:
+            console.print(f"  {difference.variable}: {escape(str(difference.a))} -> {escape(str(difference.b))}")
+    else:
+        console.print("control variables: none differ")
+    if not comparison.attributable:
+        console.print(
+            f"[yellow]warning: {len(comparison.controls)} control variables differ; a change cannot be attributed"
+            " to any one of them[/yellow]"
+        )
+    for case_id in comparison.accuracy_regressions:
+        console.print(f"[red]accuracy regression: {escape(case_id)} passed its tolerance in A, fails it in B[/red]")
+    counts = ", ".join(f"{verdict} {count}" for verdict, count in comparison.verdict_counts.items() if count)
+    console.print(f"verdicts: {counts or 'no matched cases'}")
+
+
+def comparison_row(case: CaseComparison) -> list[str]:
+    """The cells of one matched case in the comparison table."""
+    from probes.units import format_seconds
+
+    key = case.key
+    described = f"{key.probe} {key.implementation} {key.dtype} {key.shape_text}"
+    options = " ".join(f"{name}={value}" for name, value in sorted(key.options.items()))
+    if options:
+        described = f"{described} {options}"
+    a_median = b_median = ratio = p_value = "-"
+    if case.timing is not None:
+        timing = case.timing
+        a_median, b_median = format_seconds(timing.median_a_s), format_seconds(timing.median_b_s)
+        ratio = f"{timing.ratio:.3f} [{timing.ratio_ci_low:.3f}, {timing.ratio_ci_high:.3f}]"
+        p_value = f"{timing.p_value:.2g}"
+    if case.timing is None:  # say why there is no time: skipped, failed, not-timed
+        a_median, b_median = case.status_a, case.status_b
+    return [case.verdict, described, a_median, b_median, ratio, p_value, _numerics_cell(case), case.reason]
+
+
+def _numerics_cell(case: CaseComparison) -> str:
+    numeric = case.numeric
+    if numeric is None:
+        return "-"
+    if numeric.accuracy_regression:
+        text = "REGRESSED"
+    else:
+        text = ("ok" if numeric.passed_a else "FAIL") + " -> " + ("ok" if numeric.passed_b else "FAIL")
+    if numeric.max_rel_a is not None and numeric.max_rel_b is not None:
+        text += f" {numeric.max_rel_a:.0e}->{numeric.max_rel_b:.0e}"
+    return text

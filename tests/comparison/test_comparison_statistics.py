@@ -1,0 +1,65 @@
+"""Mann-Whitney U and the bootstrap ratio CI against values worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from advisor.comparison.statistics import average_ranks, bootstrap_ratio_of_medians, mann_whitney_u
+
+
+def test_average_ranks_share_the_ranks_of_ties():
+    assert average_ranks(np.array([2.0, 1.0, 2.0, 3.0, 2.0])).tolist() == [3.0, 1.0, 3.0, 5.0, 3.0]
+
+
+def test_u_without_ties_matches_the_hand_count():
+    # Pooled ranks 1..7; A holds ranks 1, 3, 5: U = 9 - 3*4/2 = 3 = pairs (3>2, 5>2, 5>4).
+    result = mann_whitney_u([1, 3, 5], [2, 4, 6, 8])
+    assert result.u == 3.0
+    # mean 6, variance 3*4/12 * 8 = 8; continuity-corrected z = -(3 - 0.5) / sqrt(8)
+    assert result.z == pytest.approx(-2.5 / math.sqrt(8))
+    assert result.p_value == pytest.approx(math.erfc(2.5 / math.sqrt(8) / math.sqrt(2)))
+    assert result.p_value == pytest.approx(0.3768, abs=1e-4)
+    assert result.approximate  # 3 and 4 samples: below what the normal approximation needs
+
+
+def test_u_with_ties_uses_the_tie_corrected_variance():
+    # Pooled 1,2,2,2,3 -> ranks 1,3,3,3,5; A = {1,2,2}: R = 7, U = 7 - 6 = 1 (two ties counted half).
+    result = mann_whitney_u([1, 2, 2], [2, 3])
+    assert result.u == 1.0
+    # variance = 3*2/12 * (6 - (27-3)/(5*4)) = 2.4
+    assert result.z == pytest.approx(-1.5 / math.sqrt(2.4))
+
+
+def test_u_is_symmetric_and_all_ties_mean_no_evidence():
+    a, b = [1.0, 4.0, 6.0, 7.0], [2.0, 3.0, 5.0]
+    assert mann_whitney_u(a, b).u + mann_whitney_u(b, a).u == len(a) * len(b)
+    assert mann_whitney_u(a, b).p_value == pytest.approx(mann_whitney_u(b, a).p_value)
+    assert mann_whitney_u([1.0] * 10, [1.0] * 10).p_value == 1.0
+
+
+def test_u_separates_shifted_samples():
+    generator = np.random.default_rng(1)
+    a = generator.lognormal(0.0, 0.04, 50)
+    assert mann_whitney_u(a, a * 1.2).p_value < 1e-10
+    assert not mann_whitney_u(a, a * 1.2).approximate
+
+
+def test_bootstrap_ratio_is_exact_for_constant_samples_and_deterministic():
+    interval = bootstrap_ratio_of_medians([1.0] * 9, [2.0] * 9)
+    assert (interval.ratio, interval.low, interval.high) == (2.0, 2.0, 2.0)
+    generator = np.random.default_rng(2)
+    a, b = generator.lognormal(0.0, 0.05, 300), generator.lognormal(math.log(1.2), 0.05, 300)
+    first, again = bootstrap_ratio_of_medians(a, b, seed=7), bootstrap_ratio_of_medians(a, b, seed=7)
+    assert first == again
+    assert first.low < 1.2 < first.high
+    assert first.high - first.low < 0.05
+
+
+def test_empty_samples_are_refused():
+    with pytest.raises(ValueError):
+        mann_whitney_u([], [1.0])
+    with pytest.raises(ValueError):
+        bootstrap_ratio_of_medians([1.0], [])
