@@ -1,0 +1,68 @@
+"""`advisor review`: re-probe decision records, diff them against their evidence, keep or revise them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from advisor.errors import AdvisorError
+
+
+def _parse_day(text: str | None) -> dt.date:
+    if text is None:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise AdvisorError(f"--today must be a date YYYY-MM-DD, got {text!r}") from None
+
+
+def review_command(
+    ids: Annotated[Optional[list[int]], typer.Argument(help="Numbers of the records to review.", show_default=False)] = None,
+    due: Annotated[bool, typer.Option("--due", help="Review the records whose review_by has passed; list those due within 30 days.")] = False,
+    budget: Annotated[Optional[float], typer.Option("--budget", help="Wall-clock seconds for re-probing each record (default: the record's own budget).")] = None,
+    evidence: Annotated[Optional[Path], typer.Option("--evidence", help="Use this fresh evidence file instead of re-probing.")] = None,
+    records_dir: Annotated[Path, typer.Option("--records-dir", help="Folder of the decision records.")] = Path("records"),
+    no_commit: Annotated[bool, typer.Option("--no-commit", help="Write the review but do not commit it.")] = False,
+    today: Annotated[Optional[str], typer.Option("--today", help="Review as of this date, YYYY-MM-DD (default: today).")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print each review's outcome as JSON.")] = False,
+) -> None:
+    """Re-probe records, compare with their evidence, check their switch conditions, then keep or revise each."""
+    from advisor.cli.recommend import read_evidence
+    from advisor.review import due_records, run_review
+
+    if budget is not None and not budget > 0:
+        raise AdvisorError(f"--budget must be a positive number of seconds, got {budget}")
+    day = _parse_day(today)
+    numbers = list(ids or [])
+    upcoming = []
+    if due:
+        due_now, upcoming = due_records(records_dir, day)
+        numbers += [record.id for record in due_now if record.id not in numbers]
+    elif not numbers:
+        raise AdvisorError("name the records to review, or pass --due")
+    fresh = read_evidence(evidence) if evidence is not None else None
+    results = [run_review(records_dir, number, today=day, budget_s=budget, new_evidence=fresh, commit=not no_commit)
+               for number in numbers]  # fmt: skip
+    if json_output:
+        document = {"reviews": [result.as_json() for result in results],
+                    "upcoming": [{"id": r.id, "review_by": r.front.review_by.isoformat()} for r in upcoming]}  # fmt: skip
+        typer.echo(json.dumps(document, indent=2))
+        return
+    if not results:
+        typer.echo(f"no record is due for review on {day.isoformat()}")
+    for result in results:
+        typer.echo(f"{result.outcome.record_id:04d} {result.outcome.summary()}")
+        if result.new_record:
+            typer.echo(f"  new record: {result.new_record}")
+        typer.echo(f"  evidence: {result.evidence}")
+        if result.commit:
+            typer.echo(f"  committed {result.commit[:12]}")
+        for note in result.notes:
+            typer.echo(f"  {note}")
+    for record in upcoming:
+        typer.echo(f"upcoming: {record.id:04d} review by {record.front.review_by.isoformat()}")

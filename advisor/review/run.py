@@ -1,0 +1,191 @@
+"""`run_review`: the I/O around `review_decision`: read the record, probe, write keep or revise, commit."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from advisor.profile import Profile
+from advisor.recommendation.engine import recommend
+from advisor.records.decision import write_decision
+from advisor.records.git import commit_paths, find_repository
+from advisor.records.models import DecisionRecord, RecordError, review_date
+from advisor.records.review_history import append_review_entry
+from advisor.records.store import (
+    find_record,
+    load_records,
+    records_lock,
+    replace_file_atomically,
+    supersede,
+    write_files_atomically,
+)
+from advisor.records.render import compose
+from advisor.review.core import review_decision
+from advisor.review.models import ReviewOutcome
+from probes.models import Evidence
+
+# Python modules of knowledge-base candidates: importable now means usable without a new install.
+CANDIDATE_MODULES: dict[str, str] = {
+    "onnxruntime": "onnxruntime", "openvino": "openvino", "tensorrt": "tensorrt", "triton": "triton",
+    "flash-attention": "flash_attn", "torchao": "torchao", "vllm": "vllm", "torch-npu": "torch_npu",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    """One review: its outcome, the files written and the commit."""
+
+    outcome: ReviewOutcome
+    record: Path
+    evidence: Path
+    new_record: Path | None = None
+    commit: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        """The `--json` output of review for this record."""
+        return {
+            **self.outcome.model_dump(mode="json"), "summary": self.outcome.summary(),
+            "fired": [condition.id for condition in self.outcome.fired], "record": str(self.record),
+            "evidence": str(self.evidence), "new_record": str(self.new_record) if self.new_record else None,
+            "commit": self.commit, "notes": self.notes,
+        }  # fmt: skip
+
+
+def due_records(records_dir: Path, today: dt.date, within_days: int = 30) -> tuple[list[DecisionRecord], list[DecisionRecord]]:
+    """Live records (not superseded, rejected or deprecated) past their review date, and those due within `within_days`."""
+    records, _ = load_records(records_dir)
+    live = [record for record in records if record.front.status in ("proposed", "accepted")]
+    due = [record for record in live if record.front.review_by <= today]
+    upcoming = [record for record in live if today < record.front.review_by <= today + dt.timedelta(days=within_days)]
+    return due, upcoming
+
+
+def old_evidence_of(record: DecisionRecord) -> Evidence | None:
+    """The record's first evidence file (older schema versions are read as they are), or None."""
+    if not record.front.evidence:
+        return None
+    path = record.path.parent / record.front.evidence[0].file
+    try:
+        return Evidence.load(path)
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read the record's evidence ({error.strerror})") from None
+
+
+def importable_libraries() -> list[str]:
+    """Knowledge-base candidates whose Python module is importable here."""
+    return sorted(name for name, module in CANDIDATE_MODULES.items() if importlib.util.find_spec(module) is not None)
+
+
+def measure_again(old: Evidence | None, budget_s: float | None) -> Evidence:
+    """Re-run the probes of the old evidence on the same device request, within the budget."""
+    from probes.runner import run_probes
+
+    names = list(old.config.probes) if old is not None else None
+    device = old.config.device_requested if old is not None else "auto"
+    budget = budget_s if budget_s is not None else (old.config.budget_s if old is not None else 60.0)
+    return run_probes(names, budget_s=budget, device=device)
+
+
+def history_lines(outcome: ReviewOutcome, evidence_name: str, sha256: str) -> list[str]:
+    """The details of one Review History entry."""
+    changes = ", ".join(f"{c.name} {c.before or '-'} -> {c.after or '-'}" for c in outcome.environment_changes)
+    lines = [
+        f"versions: {changes or 'unchanged'}",
+        f"fixed or improved: {', '.join(f'{d.case_id} ({d.verdict})' for d in outcome.improved) or 'none'}",
+        f"regressed: {', '.join(f'{d.case_id} ({d.verdict})' for d in outcome.regressed) or 'none'}",
+        f"new capabilities: {', '.join(f'{c.kind} {c.name}' for c in outcome.capabilities if c.kind != 'library') or 'none'}",
+        f"knowledge-base libraries importable now: {', '.join(c.name for c in outcome.capabilities if c.kind == 'library') or 'none'}",
+        f"upgrade test cost: {outcome.cost.cases} cases re-run, {outcome.cost.failed} failed, {outcome.cost.skipped} skipped, "
+        f"{outcome.cost.unmatched_old} old cases not re-run, {outcome.cost.wall_s:.0f} s",
+        f"switch conditions fired: {', '.join(c.id for c in outcome.fired) or 'none'}",
+        f"evidence: {evidence_name} (sha256 {sha256[:12]})",
+    ]
+    return lines
+
+
+def run_review(
+    records_dir: Path,
+    number: int,
+    *,
+    today: dt.date | None = None,
+    budget_s: float | None = None,
+    new_evidence: Evidence | None = None,
+    commit: bool = True,
+) -> ReviewResult:
+    """Review one record: re-probe (or take `new_evidence`), decide keep or revise, write and commit."""
+    today = today or dt.date.today()
+    record = find_record(records_dir, number)
+    if record.front.status not in ("proposed", "accepted"):
+        raise RecordError(f"{record.path.name} is {record.front.status}: only a live record is reviewed")
+    old = old_evidence_of(record)
+    fresh = new_evidence if new_evidence is not None else measure_again(old, budget_s)
+    profile = Profile.model_validate({**record.front.profile, "title": record.front.title})
+    old_recommendation = recommend(profile, [old] if old is not None else [])
+    new_recommendation = recommend(profile, [fresh])
+    outcome = review_decision(
+        record, old, fresh, old_recommendation, new_recommendation, today, libraries_after=importable_libraries()
+    )  # fmt: skip
+    repo = find_repository(records_dir) if commit else None
+    notes = [] if repo is not None or not commit else [f"{records_dir} is not in a git repository: not committed"]
+    if outcome.verdict == "keep":
+        return _keep(record, outcome, fresh, today, repo, notes)
+    return _revise(records_dir, record, outcome, fresh, new_recommendation, today, repo, notes)
+
+
+def _evidence_text(evidence: Evidence) -> tuple[str, str]:
+    text = evidence.model_dump_json(indent=2) + "\n"
+    return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today: dt.date, repo, notes) -> ReviewResult:  # type: ignore[no-untyped-def]
+    text, sha = _evidence_text(fresh)
+    evidence_path = record.path.with_name(f"{record.path.stem}.review-{today.isoformat()}.evidence.json")
+    front = record.front.model_copy(update={"review_by": review_date(today), "version": record.front.version + 1})
+    title = f"{today.isoformat()}: keep (v{front.version}; review by {front.review_by.isoformat()})"
+    body = append_review_entry(record.body, title, history_lines(outcome, evidence_path.name, sha))
+    with records_lock(record.path.parent):
+        write_files_atomically([(evidence_path, text)])
+        original = record.path.read_text(encoding="utf-8")
+        replace_file_atomically(record.path, compose(front, body))
+        sha_commit = None
+        if repo is not None:
+            try:
+                message = f"review {record.id:04d}: keep, review by {front.review_by.isoformat()} (v{front.version})"
+                sha_commit = commit_paths(repo, [evidence_path, record.path], message)
+            except BaseException:
+                replace_file_atomically(record.path, original)
+                evidence_path.unlink(missing_ok=True)
+                raise
+    return ReviewResult(outcome=outcome, record=record.path, evidence=evidence_path, commit=sha_commit, notes=notes)
+
+
+def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, notes) -> ReviewResult:  # type: ignore[no-untyped-def]
+    written = write_decision(
+        recommendation, [fresh], records_dir=records_dir, title=record.front.title,
+        deciders=record.front.decision_makers, date=today, commit=False,
+    )  # fmt: skip
+    old_record, new_record = supersede(records_dir, record.id, written.id)
+    evidence_name = written.evidence[0].name
+    sha = new_record.front.evidence[0].sha256
+    lines = history_lines(outcome, evidence_name, sha)
+    old_title = f"{today.isoformat()}: revise, superseded by {written.id:04d} ({'; '.join(outcome.reasons)})"
+    new_title = f"{today.isoformat()}: written by the review of {record.id:04d} ({'; '.join(outcome.reasons)})"
+    save_body(old_record, append_review_entry(old_record.body, old_title, lines))
+    save_body(new_record, append_review_entry(new_record.body, new_title, lines))
+    sha_commit = None
+    if repo is not None:
+        message = f"review {record.id:04d}: revise, superseded by {written.id:04d}: {record.front.title}"
+        sha_commit = commit_paths(repo, [*written.evidence, written.record, record.path], message)
+    return ReviewResult(
+        outcome=outcome, record=record.path, evidence=written.evidence[0], new_record=written.record,
+        commit=sha_commit, notes=notes,
+    )  # fmt: skip
+
+
+def save_body(record: DecisionRecord, body: str) -> None:
+    """Rewrite a record with the same front matter and a new body."""
+    replace_file_atomically(record.path, compose(record.front, body))

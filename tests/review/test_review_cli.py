@@ -1,0 +1,97 @@
+"""`advisor review` end to end in a real temporary git repository, with `--evidence` instead of probing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from git import Repo
+
+from advisor.cli import app
+from advisor.profile import Needs, Profile
+from advisor.recommendation.engine import recommend
+from advisor.records import find_record, write_decision
+from probes.models import Evidence, Stats
+
+CPU_SUITE = Path(__file__).resolve().parents[1] / "records" / "fixtures" / "cpu-suite.json"
+PROFILE = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
+                  needs=Needs(dynamic_shapes=True, quantization="int8"))  # fmt: skip
+
+
+def bf16_gemm_scaled(evidence: Evidence, factor: float) -> Evidence:
+    """Every case's samples four times over; gemm torch.matmul bf16 ones times `factor`."""
+    cases = []
+    for case in evidence.cases:
+        if case.timing:
+            chosen = case.key.probe == "gemm" and case.key.implementation == "torch.matmul" and case.key.dtype == "bf16"
+            samples = [value * (factor if chosen else 1.0) for value in case.timing.samples * 4]
+            case = case.model_copy(update={"timing": case.timing.model_copy(update={"samples": samples, "stats": Stats.from_samples(samples)})})
+        cases.append(case)
+    return evidence.model_copy(update={"cases": cases})
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[Repo, Path, Evidence]:
+    """A git repository whose records/ holds one committed decision (0001), decided on 2026-11-29."""
+    repo = Repo.init(tmp_path / "project")
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Test")
+        config.set_value("user", "email", "test@example.com")
+    records = Path(repo.working_tree_dir) / "records"
+    evidence = bf16_gemm_scaled(Evidence.load(CPU_SUITE), 1.0)
+    write_decision(recommend(PROFILE, [evidence]), [evidence], records_dir=records, title="CPU serving",
+                   date=dt.date(2026, 11, 29))  # fmt: skip
+    return repo, records, evidence
+
+
+def review(runner, records: Path, evidence: Evidence, tmp_path: Path, *extra: str):
+    path = tmp_path / "fresh.json"
+    evidence.save(path)
+    args = ["review", *extra, "--evidence", str(path), "--records-dir", str(records), "--today", "2027-12-01", "--json"]
+    return runner.invoke(app, args)
+
+
+def test_keep_bumps_review_by_and_version_and_commits_a_review_entry(runner, project, tmp_path):
+    repo, records, evidence = project
+    result = review(runner, records, evidence, tmp_path, "1")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    assert document["reviews"][0]["verdict"] == "keep"
+    record = find_record(records, 1)
+    assert record.front.review_by == dt.date(2028, 12, 1) and record.front.version == 2
+    assert "## Review History" in record.body and "2027-12-01: keep" in record.body
+    assert (records / "0001-cpu-serving.review-2027-12-01.evidence.json").is_file()
+    assert repo.head.commit.message.startswith("review 0001: keep")
+    assert not repo.is_dirty() and set(repo.untracked_files) <= {"records/.advisor.lock"}
+
+
+def test_a_fired_switch_condition_writes_a_superseding_record(runner, project, tmp_path):
+    repo, records, evidence = project
+    result = review(runner, records, bf16_gemm_scaled(Evidence.load(CPU_SUITE), 0.25), tmp_path, "1")
+    assert result.exit_code == 0, result.output
+    reviewed = json.loads(result.output)["reviews"][0]
+    assert reviewed["verdict"] == "revise" and reviewed["fired"] == ["bf16-gemm-faster"]
+    old, new = find_record(records, 1), find_record(records, 2)
+    assert old.front.status == "superseded" and old.front.superseded_by == [2]
+    assert new.front.supersedes == [1] and new.front.date == dt.date(2027, 12, 1)
+    assert "revise, superseded by 0002" in old.body and "written by the review of 0001" in new.body
+    assert repo.head.commit.message.startswith("review 0001: revise")
+    assert not repo.is_dirty() and set(repo.untracked_files) <= {"records/.advisor.lock"}
+
+
+def test_due_reviews_only_records_past_their_date(runner, project, tmp_path):
+    _, records, evidence = project
+    path = tmp_path / "fresh.json"
+    evidence.save(path)
+    early = runner.invoke(app, ["review", "--due", "--evidence", str(path), "--records-dir", str(records), "--today", "2027-11-15", "--no-commit"])
+    assert early.exit_code == 0, early.output
+    assert "no record is due" in early.output and "upcoming: 0001 review by 2027-11-29" in early.output
+    due = review(runner, records, evidence, tmp_path, "--due")
+    assert [item["record_id"] for item in json.loads(due.output)["reviews"]] == [1]
+
+
+def test_review_without_ids_or_due_is_an_error(runner, tmp_path):
+    result = runner.invoke(app, ["review", "--records-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "--due" in result.output
