@@ -27,6 +27,10 @@ class VerdictRule(_Model):
         default=0.10, description="A non-significant change whose ratio CI stays within 1 +/- this is SAME"
     )
     min_samples: int = Field(default=8, description="Fewer samples on a side: UNCERTAIN")
+    noisy_blocks_change: bool = Field(
+        default=True,
+        description="A noisy side (IQR/median above the harness threshold) turns FASTER/SLOWER into UNCERTAIN",
+    )
     confidence: float = Field(default=0.95, description="Coverage of the bootstrap CI of the ratio")
     resamples: int = 2000
     seed: int = 0

@@ -13,6 +13,9 @@ Timing (`timing_verdict`), with p the two-sided Mann-Whitney p-value of the raw 
 - SAME when [low, high] lies within [1 - min_effect, 1 + min_effect], significant or not (a real
   but tiny change is machine noise for this purpose), or when p >= alpha and [low, high] lies
   within [1 - `same_band`, 1 + `same_band`] (0.90-1.10);
+- UNCERTAIN instead of FASTER/SLOWER when a side is noisy (IQR/median above the harness's 10%):
+  the bootstrap sees only the spread within each run, and a run with slow spells differs from
+  another by far more than that with nothing changed (`noisy_blocks_change`);
 - UNCERTAIN otherwise: the CI straddles a threshold, or a noisy side makes it too wide.
 Requiring both the test and the effect size keeps noise from being called a regression.
 """
@@ -42,6 +45,12 @@ def timing_verdict(timing: TimingChange, rule: VerdictRule) -> tuple[Verdict, st
         return "UNCERTAIN", f"too few samples ({timing.n_a} vs {timing.n_b}, need {rule.min_samples})"
     significant = timing.p_value < rule.alpha
     low, high = timing.ratio_ci_low, timing.ratio_ci_high
+    noisy = [side for side, flag in (("A", timing.noisy_a), ("B", timing.noisy_b)) if flag]
+    changed = significant and (high < 1 - rule.min_effect or low > 1 + rule.min_effect)
+    if changed and noisy and rule.noisy_blocks_change:
+        # Seen on a shared 2-core VM: runs with slow spells (one side bimodal) differed 0.4-2x with
+        # nothing changed. The bootstrap only knows the spread within a run, so a noisy side needs a rerun.
+        return "UNCERTAIN", f"{timing.ratio:.2f}x but {' and '.join(noisy)} noisy: rerun on a quiet machine to confirm"
     if significant and high < 1 - rule.min_effect:
         return "FASTER", f"{1 - timing.ratio:.0%} less time"
     if significant and low > 1 + rule.min_effect:
@@ -50,7 +59,6 @@ def timing_verdict(timing: TimingChange, rule: VerdictRule) -> tuple[Verdict, st
         return "SAME", f"within {rule.min_effect:.0%}"
     if not significant and 1 - rule.same_band <= low and high <= 1 + rule.same_band:
         return "SAME", f"not significant, within {rule.same_band:.0%}"
-    noisy = [side for side, flag in (("A", timing.noisy_a), ("B", timing.noisy_b)) if flag]
     reason = "CI straddles the effect threshold" if significant else "not significant, CI too wide"
     return "UNCERTAIN", f"{reason} ({' and '.join(noisy)} noisy)" if noisy else reason
 

@@ -198,3 +198,18 @@ def test_ranking_is_fixed_then_by_ratio_then_failing_then_not_comparable(environ
              comparison("SAME", 1.0), comparison("FIXED"), comparison("FASTER", 0.7)]  # fmt: skip
     ranked = [case.verdict for case in ranked_best_first(cases)]
     assert ranked == ["FIXED", "FASTER", "SAME", "SLOWER", "NEWLY-FAILING", "NOT-COMPARABLE"]
+
+
+def test_a_significant_change_on_a_noisy_side_is_uncertain_not_slower():
+    from advisor.comparison.models import TimingChange, VerdictRule
+    from advisor.comparison.verdict import timing_verdict
+
+    change = TimingChange(
+        n_a=300, n_b=200, median_a_s=1e-3, median_b_s=2e-3, ratio=2.0, ratio_ci_low=1.9, ratio_ci_high=2.1,
+        p_value=1e-40, approximate=False, noisy_a=False, noisy_b=True, single_pass=False,
+    )  # fmt: skip
+    verdict, reason = timing_verdict(change, VerdictRule())
+    assert verdict == "UNCERTAIN" and "B noisy" in reason
+    assert timing_verdict(change, VerdictRule(noisy_blocks_change=False))[0] == "SLOWER"
+    quiet = change.model_copy(update={"noisy_b": False})
+    assert timing_verdict(quiet, VerdictRule())[0] == "SLOWER"

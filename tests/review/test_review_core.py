@@ -31,13 +31,14 @@ def profile() -> Profile:
 
 
 def scaled(evidence: Evidence, factor: float, implementation: str = "torch.matmul", dtype: str = "bf16") -> Evidence:
-    """A copy whose gemm cases of this implementation and dtype take `factor` times as long (every case gets
-    its samples four times over, so the comparison has enough samples for a verdict)."""
+    """A copy whose gemm cases of this implementation and dtype take `factor` times as long. Every case gets
+    12 quiet samples (+/-2% around its median) so the comparison has enough, non-noisy samples for a verdict."""
     cases = []
     for case in evidence.cases:
         if case.timing:
             chosen = case.key.probe == "gemm" and case.key.implementation == implementation and case.key.dtype == dtype
-            samples = [value * (factor if chosen else 1.0) for value in case.timing.samples * 4]
+            median = case.timing.stats.median * (factor if chosen else 1.0)
+            samples = [median * (1 + 0.01 * (index % 5 - 2)) for index in range(12)]
             timing = case.timing.model_copy(update={"samples": samples, "stats": Stats.from_samples(samples)})
             case = case.model_copy(update={"timing": Measurement.model_validate(timing.model_dump())})
         cases.append(case)
