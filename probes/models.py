@@ -139,6 +139,25 @@ class Measurement(_Model):
     stop_reason: StopReason
     stats: Stats
 
+    @classmethod
+    def from_samples(
+        cls,
+        samples: Sequence[float],
+        *,
+        stop_reason: StopReason,
+        calls_per_sample: int = 1,
+        warmup_calls: int = 0,
+        cache_flushed: bool = False,
+        confidence: float = 0.95,
+        noise_threshold: float = 0.10,
+    ) -> Measurement:
+        """Seconds-per-call samples with their statistics derived (`Stats.from_samples`)."""
+        return cls(
+            samples=list(samples), calls_per_sample=calls_per_sample, warmup_calls=warmup_calls,
+            cache_flushed=cache_flushed, stop_reason=stop_reason,
+            stats=Stats.from_samples(samples, confidence=confidence, noise_threshold=noise_threshold),
+        )  # fmt: skip
+
 
 class Metric(_Model):
     """A derived figure with its unit, e.g. 12.3 TFLOP/s."""

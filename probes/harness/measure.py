@@ -13,7 +13,7 @@ from probes.harness.device import Device
 from probes.harness.numerics import compare
 from probes.harness.timer import time_run
 from probes.harness.tolerance import tolerance_for
-from probes.models import HarnessSettings, Measurement, Metric, ProbeCase, Stats
+from probes.models import HarnessSettings, Measurement, Metric, ProbeCase
 from probes.registry import Bench, CaseSpec, Implementation, Scenario, ScenarioResult, Unsupported
 
 _OOM_MARKERS = ("out of memory", "can't allocate memory", "cannot allocate memory")
@@ -127,13 +127,6 @@ def _record_scenario(result: ProbeCase, case: CaseSpec, scenario: Scenario, play
     if not played.step_seconds:
         result.status, result.reason = "not-timed", "the scenario recorded no steps"
         return
-    result.timing = Measurement(
-        samples=list(played.step_seconds),
-        calls_per_sample=1,
-        warmup_calls=0,
-        cache_flushed=False,
-        stop_reason="single pass",
-        stats=Stats.from_samples(played.step_seconds),
-    )
+    result.timing = Measurement.from_samples(played.step_seconds, stop_reason="single pass")
     result.status = "ok"
     result.metrics = {**played.metrics}

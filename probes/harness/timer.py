@@ -81,12 +81,12 @@ def time_run(
             gc.enable()
     if not samples:
         return None
-    stats = Stats.from_samples(samples, confidence=settings.confidence, noise_threshold=settings.noise_threshold)
-    return Measurement(
-        samples=samples,
+    return Measurement.from_samples(
+        samples,
+        stop_reason=stop_reason,
         calls_per_sample=calls,
         warmup_calls=warmup_calls,
         cache_flushed=device.flushes_cache,
-        stop_reason=stop_reason,
-        stats=stats,
+        confidence=settings.confidence,
+        noise_threshold=settings.noise_threshold,
     )

@@ -13,7 +13,7 @@ from advisor.cli.assess import FORCE_PROMPTS_ENV, probes_for_profile
 from advisor.profile import Needs, Profile
 from advisor.records import find_record
 
-CPU_SUITE = Path(__file__).parents[1] / "records" / "fixtures" / "cpu-suite.json"
+CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 FLAGS = ["--model-type", "moe", "--hardware", "x86-cpu", "--workload", "training", "--team-skill", "kernel",
          "--dynamic-shapes", "--quantization", "int8", "--quantization-method", "qat", "--long-context",
          "--devices", "8", "--no-cross-platform", "--title", "MoE training <b>bold</b>", "--decider", "Ann",

@@ -10,7 +10,7 @@ import numpy as np
 
 from advisor.cli import app
 from advisor.comparison.models import Comparison
-from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, ProbeCase, ProbeConfig, Stats
+from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, ProbeCase, ProbeConfig
 
 
 def saved_evidence(path, environment, medians: dict[str, float], seed: int):
@@ -18,10 +18,7 @@ def saved_evidence(path, environment, medians: dict[str, float], seed: int):
     cases = []
     for implementation, median_s in medians.items():
         samples = generator.lognormal(math.log(median_s), 0.04, 200).tolist()
-        timing = Measurement(
-            samples=samples, calls_per_sample=1, warmup_calls=3, cache_flushed=False, stop_reason="converged",
-            stats=Stats.from_samples(samples),
-        )  # fmt: skip
+        timing = Measurement.from_samples(samples, stop_reason="converged", warmup_calls=3)
         shape = {"m": 64, "n": 64, "k": 64}
         key = CaseKey(probe="gemm", implementation=implementation, dtype="fp32", shape=shape, device="cpu")
         cases.append(ProbeCase(key=key, status="ok", timing=timing))

@@ -21,7 +21,6 @@ from probes.models import (
     NumericError,
     ProbeCase,
     ProbeConfig,
-    Stats,
 )
 
 NOISE = 0.04  # lognormal sigma: ~4% run-to-run spread, like a quiet CPU
@@ -39,10 +38,7 @@ def timed_case(
     stop_reason: str = "converged",
 ) -> ProbeCase:
     samples = np.random.default_rng(seed).lognormal(math.log(median_s), sigma, n).tolist()
-    timing = Measurement(
-        samples=samples, calls_per_sample=1, warmup_calls=3, cache_flushed=False, stop_reason=stop_reason,
-        stats=Stats.from_samples(samples),
-    )  # fmt: skip
+    timing = Measurement.from_samples(samples, stop_reason=stop_reason, warmup_calls=3)
     numeric = None
     if passed is not None:
         numeric = NumericError(max_abs=1e-3, max_rel=1e-4 if passed else 5e-2, atol=1e-5, rtol=1e-3, passed=passed)

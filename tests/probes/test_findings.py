@@ -5,17 +5,14 @@ from __future__ import annotations
 import pytest
 
 from probes.findings import attention_findings, dynamic_findings, gemm_findings, int8_findings, probe_findings
-from probes.models import CaseKey, Measurement, Metric, ProbeCase, Stats
+from probes.models import CaseKey, Measurement, Metric, ProbeCase
 
 
 def case(probe, implementation, dtype, shape, median=None, baseline=False, metrics=None, **options):
     timing = None
     if median is not None:
         samples = [median] * 5
-        timing = Measurement(
-            samples=samples, calls_per_sample=1, warmup_calls=1, cache_flushed=False, stop_reason="converged",
-            stats=Stats.from_samples(samples),
-        )  # fmt: skip
+        timing = Measurement.from_samples(samples, stop_reason="converged", warmup_calls=1)
     key = CaseKey(probe=probe, implementation=implementation, dtype=dtype, shape=shape, device="cpu", options=options)
     return ProbeCase(
         key=key, status="ok" if timing else "not-timed", timing=timing, baseline=baseline,

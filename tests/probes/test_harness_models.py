@@ -22,7 +22,6 @@ from probes.models import (
     ProbeCase,
     ProbeConfig,
     ProbeRun,
-    Stats,
 )
 
 
@@ -52,14 +51,7 @@ def matmul_key(implementation: str = "torch.matmul", **options: str | float | bo
 
 def sample_evidence() -> Evidence:
     samples = [1.0e-3, 1.1e-3, 0.9e-3, 1.05e-3, 1.0e-3, 0.95e-3]
-    timing = Measurement(
-        samples=samples,
-        calls_per_sample=1,
-        warmup_calls=3,
-        cache_flushed=True,
-        stop_reason="converged",
-        stats=Stats.from_samples(samples),
-    )
+    timing = Measurement.from_samples(samples, stop_reason="converged", warmup_calls=3, cache_flushed=True)
     measured = ProbeCase(
         key=matmul_key(),
         status="ok",

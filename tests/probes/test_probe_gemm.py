@@ -35,7 +35,7 @@ from probes.gemm.sizing import (
 )
 from probes.gemm.triton_tiles import DEFAULT_TILE, INTERPRETER_UNTIMED, LARGE_TILES, SKINNY_TILE, interpreter_checks
 from probes.harness.device import Device
-from probes.models import CaseKey, Evidence, Measurement, ProbeCase, Stats
+from probes.models import CaseKey, Evidence, Measurement, ProbeCase
 from probes.registry import Bench, CaseSpec, Unsupported, load_probe
 from probes.runner import run_probes
 
@@ -325,14 +325,7 @@ def _timed(dtype: str, median_s: float, *, layout: str = "row-major", status: st
         options={"kind": "prefill"},
     )
     samples = [median_s] * 10
-    timing = Measurement(
-        samples=samples,
-        calls_per_sample=1,
-        warmup_calls=1,
-        cache_flushed=False,
-        stop_reason="converged",
-        stats=Stats.from_samples(samples),
-    )
+    timing = Measurement.from_samples(samples, stop_reason="converged", warmup_calls=1)
     return ProbeCase(key=key, status=status, timing=timing if status == "ok" else None)  # type: ignore[arg-type]
 
 

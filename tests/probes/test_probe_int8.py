@@ -36,7 +36,7 @@ from probes.int8.sizing import (
     pair_seconds,
     timed_plan,
 )
-from probes.models import CaseKey, Evidence, Measurement, ProbeCase, Stats
+from probes.models import CaseKey, Evidence, Measurement, ProbeCase
 from probes.registry import CaseSpec, Unsupported, load_probe
 from probes.runner import run_probes
 
@@ -291,14 +291,7 @@ def _case(
     timing = None
     if median_s is not None:
         samples = [median_s] * 10
-        timing = Measurement(
-            samples=samples,
-            calls_per_sample=1,
-            warmup_calls=1,
-            cache_flushed=False,
-            stop_reason="converged",
-            stats=Stats.from_samples(samples),
-        )
+        timing = Measurement.from_samples(samples, stop_reason="converged", warmup_calls=1)
     return ProbeCase(key=key, status=status, timing=timing, baseline=baseline)
 
 

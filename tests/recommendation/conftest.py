@@ -10,10 +10,9 @@ from advisor.knowledge.loader import load_knowledge_base
 from advisor.knowledge.models import KnowledgeBase
 from probes.models import Evidence
 
-FIXTURES = Path(__file__).parent / "fixtures"
 # The CPU suite evidence measured on the project's 2-core x86 machine (Xeon with AMX), timing samples
 # trimmed to three per case (statistics kept as measured) so the file stays small.
-CPU_SUITE = FIXTURES / "cpu-suite.json"
+CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ from advisor.environment.models import (
     PythonInfo,
 )
 from advisor.profile import Needs, Profile
-from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, Metric, ProbeCase, ProbeConfig, Stats
+from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, Metric, ProbeCase, ProbeConfig
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 
@@ -46,8 +46,7 @@ def timing(median: float, noisy: bool = False) -> Measurement:
     """Five samples around `median`: tight, or spread to IQR/median 0.4 (noisy)."""
     spread = (0.5, 0.8, 1.0, 1.2, 1.5) if noisy else (1.0, 1.0, 1.0, 1.0, 1.0)
     samples = [median * factor for factor in spread]
-    return Measurement(samples=samples, calls_per_sample=1, warmup_calls=1, cache_flushed=False,
-                       stop_reason="converged", stats=Stats.from_samples(samples))  # fmt: skip
+    return Measurement.from_samples(samples, stop_reason="converged", warmup_calls=1)
 
 
 def case(

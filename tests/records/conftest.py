@@ -12,9 +12,8 @@ from advisor.recommendation.engine import recommend
 from advisor.recommendation.models import Recommendation
 from probes.models import Evidence
 
-FIXTURES = Path(__file__).parent / "fixtures"
-# The CPU suite measured on the project's 2-core x86 machine (a copy of the recommendation tests' fixture).
-CPU_SUITE = FIXTURES / "cpu-suite.json"
+# The CPU suite measured on the project's 2-core x86 machine, shared with the other test folders.
+CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from git import Repo
 
 from advisor.records.store import PAUSE_ENV
 
-CPU_SUITE = Path(__file__).parent / "fixtures" / "cpu-suite.json"
+CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 WRITER = """
 import datetime, sys
 from pathlib import Path

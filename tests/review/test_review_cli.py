@@ -15,7 +15,7 @@ from advisor.recommendation.engine import recommend
 from advisor.records import find_record, write_decision
 from probes.models import Evidence, Stats
 
-CPU_SUITE = Path(__file__).resolve().parents[1] / "records" / "fixtures" / "cpu-suite.json"
+CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 PROFILE = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
                   needs=Needs(dynamic_shapes=True, quantization="int8"))  # fmt: skip
 

@@ -15,7 +15,7 @@ from advisor.records.review_history import HEADING, append_review_entry
 from advisor.review import review_decision
 from probes.models import Evidence, Measurement, Stats
 
-CPU_SUITE = Path(__file__).resolve().parents[1] / "records" / "fixtures" / "cpu-suite.json"
+CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 TODAY = dt.date(2027, 12, 1)
 
 
