@@ -70,9 +70,19 @@ def environment_summary(environment: Environment | None) -> EnvironmentSummary:
     )
 
 
+def tier_options(recommendation: Recommendation, number: int) -> list[str]:
+    """The option ids chosen in tier `number`, in concern order, without repeats."""
+    return list(dict.fromkeys(choice.option for choice in recommendation.tier(number).choices))
+
+
 def tier1_options(recommendation: Recommendation) -> list[str]:
     """The option ids of tier 1, in concern order, without repeats."""
-    return list(dict.fromkeys(choice.option for choice in recommendation.tier(1).choices))
+    return tier_options(recommendation, 1)
+
+
+def rejected_options(recommendation: Recommendation) -> list[str]:
+    """The option ids rejected outright, without repeats."""
+    return list(dict.fromkeys(rejection.option for rejection in recommendation.rejected))
 
 
 def build_front_matter(
@@ -90,6 +100,9 @@ def build_front_matter(
         environment=environment_summary(environment),
         evidence=evidence_refs,
         tier1=tier1_options(recommendation),
+        tier2=tier_options(recommendation, 2),
+        tier3=tier_options(recommendation, 3),
+        rejected=rejected_options(recommendation),
     )
 
 

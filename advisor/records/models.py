@@ -66,6 +66,9 @@ class RecordFrontMatter(BaseModel):
     environment: EnvironmentSummary = EnvironmentSummary()
     evidence: list[EvidenceRef] = Field(default_factory=list)
     tier1: list[str] = Field(default_factory=list, description="Option ids chosen in tier 1")
+    tier2: list[str] = Field(default_factory=list, description="Option ids chosen in tier 2 (deep self-development)")
+    tier3: list[str] = Field(default_factory=list, description="Option ids chosen in tier 3 (multi-platform)")
+    rejected: list[str] = Field(default_factory=list, description="Option ids rejected outright")
     schema_version: int = RECORD_SCHEMA_VERSION
 
     def as_yaml_data(self) -> dict[str, Any]:
