@@ -1,0 +1,63 @@
+"""`advisor site`: build the decision-record website (MkDocs Material) or preview it with live reload."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from advisor.cli.options import JsonFlag
+from advisor.cli.output import reports_errors
+
+app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", no_args_is_help=True)
+
+ConfigFile = Annotated[Path, typer.Option("--config", help="The MkDocs configuration to build with.")]
+RecordsDirOption = Annotated[
+    Optional[Path], typer.Option("--records-dir", help="Folder of the decision records (default: extra.advisor.records_dir in the config, else records/).")
+]
+TodayOption = Annotated[
+    Optional[str], typer.Option("--today", help="Judge reviews overdue or due as of this date, YYYY-MM-DD (default: today).")
+]
+
+
+@app.command("build")
+@reports_errors
+def build_command(
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder to write the site to (default: site_dir of the config, site-build/).")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on any warning: a malformed record, a broken internal link.")] = False,
+    records_dir: RecordsDirOption = None,
+    config: ConfigFile = Path("mkdocs.yml"),
+    today: TodayOption = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Build the static site: every record with its charts, reviews, tier view, knowledge base, CLI reference."""
+    from advisor.site.build import build_site
+    from advisor.site.mkdocs_glue import parse_today
+
+    result = build_site(config, out=out, records_dir=records_dir, strict=strict,
+                        today=parse_today(today, "--today") if today else None)  # fmt: skip
+    if json_output:
+        typer.echo(json.dumps(result.as_json(), indent=2))
+        return
+    for warning in result.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
+    typer.echo(f"built {result.pages} pages in {result.seconds:.1f} s into {result.out}"
+               + (f" ({len(result.warnings)} warning(s); --strict fails on them)" if result.warnings else ""))  # fmt: skip
+
+
+@app.command("serve")
+@reports_errors
+def serve_command(
+    addr: Annotated[str, typer.Option("--addr", help="Address and port to serve on.")] = "127.0.0.1:8000",
+    records_dir: RecordsDirOption = None,
+    config: ConfigFile = Path("mkdocs.yml"),
+    today: TodayOption = None,
+) -> None:
+    """Preview the site at http://ADDR with live reload; edits to records rebuild it. Ctrl-C stops."""
+    from advisor.site.build import serve_site
+    from advisor.site.mkdocs_glue import parse_today
+
+    serve_site(config, records_dir=records_dir, dev_addr=addr, today=parse_today(today, "--today") if today else None)

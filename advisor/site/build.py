@@ -1,0 +1,157 @@
+"""`advisor site build` and `advisor site serve`: MkDocs, run on the project's mkdocs.yml, with our settings.
+
+The build goes to a hidden sibling folder and replaces `--out` only when it succeeded, so a failed
+or interrupted build leaves the previous site as it was. `--out` must be empty, missing, or a
+previous site build: the tool never deletes a folder it did not write.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from advisor.site.mkdocs_glue import RECORDS_ENV, TODAY_ENV, SiteError
+
+# Both plugins' banners about MkDocs' future: printed on every build, not about this site.
+QUIET_BANNERS = {"DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
+SITE_MARKERS = ("sitemap.xml", "404.html", "search/search_index.json")
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """Where the site went, what it holds, and the warnings MkDocs and the generator raised."""
+
+    out: Path
+    pages: int
+    seconds: float
+    warnings: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        """The `--json` form."""
+        return {"out": str(self.out), "pages": self.pages, "seconds": round(self.seconds, 3), "warnings": self.warnings}
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(" ".join(record.getMessage().split()))
+
+
+@contextmanager
+def _site_environment(records_dir: Path | None, today: dt.date | None) -> Iterator[None]:
+    updates = dict(QUIET_BANNERS)
+    if records_dir is not None:
+        updates[RECORDS_ENV] = str(records_dir.resolve())
+    if today is not None:
+        updates[TODAY_ENV] = today.isoformat()
+    saved = {name: os.environ.get(name) for name in updates}
+    os.environ.update(updates)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextmanager
+def _collect_warnings() -> Iterator[_Collect]:
+    logger = logging.getLogger("mkdocs")
+    handler = _Collect()
+    logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+
+
+def check_inputs(config_file: Path, records_dir: Path | None) -> None:
+    """One-line errors for a missing config or records folder."""
+    if not config_file.is_file():
+        raise SiteError(f"--config {config_file}: no such file (the MkDocs configuration, mkdocs.yml)")
+    if records_dir is not None and not records_dir.is_dir():
+        raise SiteError(f"--records-dir {records_dir}: not a folder")
+
+
+def check_output(out: Path) -> None:
+    """Refuse to replace a folder that is neither empty nor a previous site build."""
+    if out.exists() and not out.is_dir():
+        raise SiteError(f"--out {out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not any((out / marker).exists() for marker in SITE_MARKERS):
+        raise SiteError(f"--out {out}: not empty and not a previous site build; refusing to replace it")
+
+
+def _load(config_file: Path, **overrides: object):  # type: ignore[no-untyped-def]
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import ConfigurationError
+
+    try:
+        return load_config(str(config_file), **overrides)
+    except ConfigurationError as error:
+        raise SiteError(f"{config_file}: {' '.join(str(error).split())}") from None
+
+
+def build_site(config_file: Path = Path("mkdocs.yml"), *, out: Path | None = None, records_dir: Path | None = None,
+               strict: bool = False, today: dt.date | None = None) -> BuildResult:  # fmt: skip
+    """Build the static site; SiteError when the config is bad or, with `strict`, on any warning."""
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import Abort, MkDocsException
+
+    check_inputs(config_file, records_dir)
+    started = time.perf_counter()
+    with _site_environment(records_dir, today), _collect_warnings() as warnings:
+        config = _load(config_file, strict=strict)
+        target = Path(out) if out is not None else Path(config.site_dir)
+        check_output(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".building", dir=target.parent))
+        try:
+            config = _load(config_file, strict=strict, site_dir=str(staging))
+            config.plugins.on_startup(command="build", dirty=False)
+            try:
+                build(config)
+            finally:
+                config.plugins.on_shutdown()
+        except Abort:
+            shutil.rmtree(staging, ignore_errors=True)
+            first = warnings.messages[0] if warnings.messages else "see the log above"
+            raise SiteError(f"strict build failed with {len(warnings.messages)} warning(s); first: {first}") from None
+        except MkDocsException as error:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise SiteError(f"site build failed: {' '.join(str(error).split())}") from None
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        if target.exists():
+            shutil.rmtree(target)
+        staging.rename(target)
+    pages = sum(1 for _ in target.rglob("index.html"))
+    return BuildResult(out=target, pages=pages, seconds=time.perf_counter() - started, warnings=list(warnings.messages))
+
+
+def serve_site(config_file: Path = Path("mkdocs.yml"), *, records_dir: Path | None = None, dev_addr: str = "127.0.0.1:8000",
+               today: dt.date | None = None) -> None:  # fmt: skip
+    """Preview with live reload: edits to records, site/ and the generator rebuild the pages."""
+    from mkdocs.commands.serve import serve
+    from mkdocs.exceptions import MkDocsException
+
+    check_inputs(config_file, records_dir)
+    watch = [str(records_dir.resolve())] if records_dir is not None else []
+    with _site_environment(records_dir, today):
+        try:
+            serve(config_file=str(config_file), livereload=True, dev_addr=dev_addr, watch=watch)
+        except MkDocsException as error:
+            raise SiteError(f"site serve failed: {' '.join(str(error).split())}") from None

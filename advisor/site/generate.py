@@ -1,0 +1,109 @@
+"""Generate the site's pages from a records folder, through a writer (MkDocs' virtual files, or a folder).
+
+`generate_site` is the one entry point; `advisor/site/mkdocs_pages.py` calls it from inside
+`mkdocs build` (plugin mkdocs-gen-files), so `advisor site build` and a plain `mkdocs build` agree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.knowledge.models import KnowledgeBase
+from advisor.site.catalog import Catalog, EvidenceFile, SiteProblem, build_catalog
+from advisor.site.evidence_charts import Chart, evidence_charts
+from advisor.site.pages import (
+    CLI_PAGE, RINGS, chart_file_name, home_section, knowledge_page, record_page, reviews_page, tier_rings, tiers_page,
+)
+from advisor.site.radar import radar_svg
+
+HOME_PAGE = "index.md"
+RADAR_FILE = "tiers-radar.svg"
+
+
+class SiteWriter(Protocol):
+    """Where generated files go: paths are relative to the docs folder, with forward slashes."""
+
+    def write_text(self, path: str, text: str) -> None: ...
+
+    def append_text(self, path: str, text: str) -> None: ...
+
+    def copy_file(self, path: str, source: Path) -> None: ...
+
+
+@dataclass
+class FolderWriter:
+    """A SiteWriter into a plain folder (tests, previews); `append_text` starts from `base/path` when it exists."""
+
+    root: Path
+    base: Path | None = None
+    written: list[str] = field(default_factory=list)
+
+    def _target(self, path: str) -> Path:
+        target = self.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.written.append(path)
+        return target
+
+    def write_text(self, path: str, text: str) -> None:
+        self._target(path).write_text(text, encoding="utf-8")
+
+    def append_text(self, path: str, text: str) -> None:
+        target = self._target(path)
+        original = self.base / path if self.base is not None else target
+        start = original.read_text(encoding="utf-8") if original.exists() else ""
+        target.write_text(start + text, encoding="utf-8")
+
+    def copy_file(self, path: str, source: Path) -> None:
+        self._target(path).write_bytes(source.read_bytes())
+
+
+@dataclass(frozen=True)
+class GenerationReport:
+    """What one generation wrote and what it had to leave out."""
+
+    records: int
+    charts: int
+    problems: list[SiteProblem]
+
+
+def charts_of(item_evidence: list[EvidenceFile]) -> list[tuple[str, Chart]]:
+    """(evidence file name, chart) for every chart of every readable evidence file of a record."""
+    return [(file.name, chart) for file in item_evidence if file.evidence is not None for chart in evidence_charts(file.evidence)]
+
+
+def write_tier_view(catalog: Catalog, knowledge: KnowledgeBase, writer: SiteWriter) -> None:
+    """tiers.md and its radar picture."""
+    rings = tier_rings(catalog)
+    ring_options = [(heading.split(":")[0], list(rings[key])) for key, heading, _ in RINGS]
+    layer_of = {candidate.id: candidate.layer.value for candidate in knowledge.candidates}
+    layers = list(dict.fromkeys(candidate.layer.value for candidate in knowledge.candidates))
+    has_options = any(options for _, options in ring_options)
+    if has_options:
+        writer.write_text(RADAR_FILE, radar_svg(ring_options, layer_of, layers))
+    writer.write_text("tiers.md", tiers_page(catalog, knowledge, RADAR_FILE if has_options else None))
+
+
+def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | None = None,
+                  knowledge: KnowledgeBase | None = None) -> GenerationReport:  # fmt: skip
+    """Write every generated page, chart and evidence download; problems are reported, not raised."""
+    catalog = build_catalog(records_dir, today or dt.date.today())
+    knowledge = knowledge or load_knowledge_base()
+    writer.append_text(HOME_PAGE, "\n" + home_section(catalog))
+    chart_count = 0
+    for item in catalog.records:
+        for file in item.evidence:
+            writer.copy_file(f"evidence/{file.name}", file.path)
+        charts = charts_of(item.evidence)
+        for file_name, chart in charts:
+            writer.write_text(f"decisions/{item.slug}/{chart_file_name(item.slug, file_name, chart)}", chart.svg)
+        chart_count += len(charts)
+        writer.write_text(item.page, record_page(item, catalog, charts))
+    writer.write_text("reviews.md", reviews_page(catalog))
+    write_tier_view(catalog, knowledge, writer)
+    writer.write_text("knowledge-base.md", knowledge_page(knowledge))
+    writer.write_text("cli.md", CLI_PAGE)
+    return GenerationReport(records=len(catalog.records), charts=chart_count, problems=catalog.problems)

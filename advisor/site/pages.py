@@ -1,0 +1,292 @@
+"""The Markdown of each generated page: home table, one page per record, reviews, tier view, knowledge base.
+
+Every value that came from a record file passes through `md_escape` (HTML entities, Markdown
+markup escaped) or `code_or_text`; record bodies go through `neutralize_html`, so hand-edited
+HTML in a record shows as text instead of running. Page titles given to MkDocs are HTML-escaped,
+because Material prints `page.meta.title` unescaped in the page's <title> and header.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+import yaml
+
+from advisor.knowledge.models import Candidate, KnowledgeBase
+from advisor.records.models import RECORD_STATUSES
+from advisor.records.render import md_escape
+from advisor.site.catalog import Catalog, SiteRecord
+from advisor.site.evidence_charts import Chart
+
+OPTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+FENCE = re.compile(r"^\s*(```|~~~)")
+RINGS: tuple[tuple[str, str, str], ...] = (
+    ("tier1", "Tier 1: official full stack", "Adopt: the vendor's own stack, chosen as the primary path."),
+    ("tier2", "Tier 2: deep self-development", "Trial: hand-written kernels and compilers where they pay off."),
+    ("tier3", "Tier 3: multi-platform", "Assess: portable options that run on several hardware families."),
+    ("rejected", "Rejected", "Hold: considered and rejected, with reasons in each decision."),
+)
+
+
+def page_front_matter(title: str) -> str:
+    """MkDocs front matter with an HTML-escaped title (Material prints it unescaped)."""
+    return "---\n" + yaml.safe_dump({"title": html.escape(title)}, allow_unicode=True, width=1000) + "---\n\n"
+
+
+def code_or_text(value: str) -> str:
+    """An option id as inline code when it is a plain identifier, else escaped text."""
+    return f"`{value}`" if OPTION_ID.match(value) else md_escape(value)
+
+
+def neutralize_html(markdown: str) -> str:
+    """Escape raw HTML tags outside code, so a record body cannot add elements or scripts to its page."""
+    lines, in_fence = [], False
+    for line in markdown.split("\n"):
+        if FENCE.match(line):
+            in_fence = not in_fence
+            lines.append(line)
+            continue
+        if in_fence:
+            lines.append(line)
+            continue
+        parts, last = [], 0
+        for match in INLINE_CODE.finditer(line):
+            parts.append(TAG_START.sub("&lt;", line[last : match.start()]))
+            parts.append(match.group(0))
+            last = match.end()
+        parts.append(TAG_START.sub("&lt;", line[last:]))
+        lines.append("".join(parts))
+    return "\n".join(lines)
+
+
+def status_badge(status: str) -> str:
+    """A coloured status label (the status is one of RECORD_STATUSES, validated on load)."""
+    safe = status if status in RECORD_STATUSES else "unknown"
+    return f'<span class="advisor-badge advisor-badge--{safe}">{safe}</span>'
+
+
+def review_text(item: SiteRecord) -> str:
+    """The review date and how far it is, e.g. '2027-11-29 (in 365 days)' or '... (overdue by 3 days)'."""
+    date = item.record.front.review_by.isoformat()
+    days = item.days_to_review
+    if item.review_state == "closed":
+        return f"{date} (closed)"
+    if item.review_state == "overdue":
+        return f'{date} <span class="advisor-overdue">overdue by {-days} day{"s" if days != -1 else ""}</span>'
+    return f"{date} (in {days} day{'s' if days != 1 else ''})"
+
+
+def record_link(item: SiteRecord, from_folder: str = "") -> str:
+    """A Markdown link to the record's page, from a page in `from_folder` ('' or 'decisions')."""
+    target = item.page if not from_folder else item.page.removeprefix(f"{from_folder}/")
+    return f"[{item.record.id:04d}: {md_escape(item.record.front.title)}]({target})"
+
+
+def _hardware(item: SiteRecord) -> str:
+    return md_escape(item.record.front.profile.get("hardware", "-"))
+
+
+def home_section(catalog: Catalog) -> str:
+    """The decision table appended to site/index.md: counts by status, then every record, newest first."""
+    counts = Counter(item.record.front.status for item in catalog.records)
+    count_text = ", ".join(f"{counts[status]} {status}" for status in RECORD_STATUSES if counts[status])
+    states = Counter(item.review_state for item in catalog.records)
+    lines = [
+        "## Decisions", "",
+        f"**{len(catalog.records)} decision{'s' if len(catalog.records) != 1 else ''}**"
+        + (f": {count_text}." if count_text else "."),
+        f"Reviews as of {catalog.today.isoformat()}: {states['overdue']} overdue, {states['due-soon']} due within "
+        "60 days ([all reviews](reviews.md)).", "",
+    ]  # fmt: skip
+    if not catalog.records:
+        lines.append("No decision records yet: `advisor assess` writes the first one.")
+        return "\n".join(lines) + "\n"
+    lines += ["| # | Decision | Status | Tier 1 | Target hardware | Decided | Review by |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+    for item in catalog.records:
+        front = item.record.front
+        tier1 = ", ".join(code_or_text(option) for option in front.tier1) or "-"
+        lines.append(f"| {front.id:04d} | {record_link(item)} | {status_badge(front.status)} | {tier1} | {_hardware(item)} "
+                     f"| {front.date.isoformat()} | {review_text(item)} |")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def _size_text(size: int) -> str:
+    return f"{size / 1024**2:.1f} MB" if size >= 1024**2 else f"{size / 1024:.0f} KB"
+
+
+def _linked_records(numbers: Sequence[int], catalog: Catalog) -> str:
+    known = catalog.by_id()
+    links = [record_link(known[number], "decisions") if number in known else f"{number:04d} (not in this site)"
+             for number in numbers]  # fmt: skip
+    return ", ".join(links) or "-"
+
+
+def _strip_heading(body: str) -> str:
+    lines = body.lstrip("\n").split("\n")
+    return "\n".join(lines[1:]) if lines and lines[0].startswith("# ") else "\n".join(lines)
+
+
+def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, Chart]]) -> str:
+    """One record's page: facts table, the record body, its charts and its git history."""
+    front = item.record.front
+    environment = front.environment
+    measured = ", ".join(md_escape(value) for value in (environment.hardware, environment.device) if value) or "-"
+    versions = ", ".join(f"{name} {md_escape(value)}" for name, value in
+                         (("torch", environment.torch), ("CUDA", environment.cuda), ("cuDNN", environment.cudnn),
+                          ("CANN", environment.cann), ("Triton", environment.triton)) if value)  # fmt: skip
+    downloads = "<br>".join(
+        f"[{md_escape(file.name)}](../evidence/{file.name}) ({_size_text(file.size_bytes)}, sha256 `{file.sha256[:12]}`)"
+        for file in item.evidence
+    ) or "-"  # fmt: skip
+    tiers = {key: ", ".join(code_or_text(option) for option in getattr(front, key)) or "-" for key, _, _ in RINGS}
+    lines = [page_front_matter(f"{front.id:04d}: {front.title}") + f"# {front.id:04d}: {md_escape(front.title)}", ""]
+    if front.superseded_by:
+        lines += ['!!! warning "Superseded"', f"    Superseded by {_linked_records(front.superseded_by, catalog)}.", ""]
+    lines += [
+        "| | |", "| --- | --- |",
+        f"| Status | {status_badge(front.status)} (version {front.version}) |",
+        f"| Decided | {front.date.isoformat()} |",
+        f"| Review by | {review_text(item)} |",
+        f"| Decision makers | {', '.join(md_escape(name) for name in front.decision_makers) or '-'} |",
+        f"| Target hardware | {_hardware(item)} |",
+        f"| Measured on | {measured}{'; ' + versions if versions else ''} |",
+        f"| Tier 1 | {tiers['tier1']} |", f"| Tier 2 | {tiers['tier2']} |", f"| Tier 3 | {tiers['tier3']} |",
+        f"| Rejected | {tiers['rejected']} |",
+        f"| Supersedes | {_linked_records(front.supersedes, catalog)} |",
+        f"| Superseded by | {_linked_records(front.superseded_by, catalog)} |",
+        f"| Evidence | {downloads} |", "",
+        neutralize_html(_strip_heading(item.record.body)).rstrip(), "",
+    ]  # fmt: skip
+    lines += ["## Evidence charts", ""]
+    if not charts:
+        lines += ["No chart: the evidence holds no timed GEMM, attention, dynamic-shape or INT8 cases.", ""]
+    current_file = None
+    for file_name, chart in charts:
+        if file_name != current_file and len({name for name, _ in charts}) > 1:
+            lines += [f"### {md_escape(file_name)}", ""]
+        current_file = file_name
+        lines += [f"![{md_escape(chart.title)}]({item.slug}/{chart_file_name(item.slug, file_name, chart)}){{ .advisor-chart }}", "",
+                  f"*{md_escape(chart.caption)}*", ""]  # fmt: skip
+    lines += ["## Revision history", ""]
+    if not item.in_git:
+        lines.append("The records folder is not in a git repository: no history.")
+    elif not item.history:
+        lines.append("Not committed yet.")
+    else:
+        lines += ["| Date | Version | Commit | Message |", "| --- | --- | --- | --- |"]
+        for version in item.history:
+            message = md_escape(version.message.splitlines()[0] if version.message else "")
+            lines.append(f"| {version.date.date().isoformat()} | {version.version or '-'} | `{version.sha[:10]}` | {message} |")
+    return "\n".join(lines) + "\n"
+
+
+def chart_file_name(slug: str, evidence_name: str, chart: Chart) -> str:
+    """`evidence-gemm-tflops.svg`: the evidence file's name past the record's slug, then the chart's name."""
+    return f"{evidence_name.removeprefix(slug + '.').removesuffix('.json')}-{chart.name}.svg"
+
+
+def reviews_page(catalog: Catalog) -> str:
+    """Overdue, due soon and later reviews of live records, by date; closed records are left out."""
+    live = sorted((item for item in catalog.records if item.review_state != "closed"),
+                  key=lambda item: (item.record.front.review_by, item.record.id))  # fmt: skip
+    sections = (("overdue", "Overdue"), ("due-soon", "Due within 60 days"), ("scheduled", "Later"))
+    lines = [page_front_matter("Reviews") + "# Reviews", "",
+             f"Every live decision is reviewed a year after it was made (`advisor review`). As of {catalog.today.isoformat()}.", ""]  # fmt: skip
+    for state, heading in sections:
+        chosen = [item for item in live if item.review_state == state]
+        lines += [f"## {heading} ({len(chosen)})", ""]
+        if not chosen:
+            lines += ["None.", ""]
+            continue
+        lines += ["| Review by | Decision | Status | Target hardware |", "| --- | --- | --- | --- |"]
+        lines += [f"| {review_text(item)} | {record_link(item)} | {status_badge(item.record.front.status)} | {_hardware(item)} |"
+                  for item in chosen]  # fmt: skip
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def tier_rings(catalog: Catalog) -> dict[str, dict[str, list[SiteRecord]]]:
+    """ring -> option id -> the live decisions that put the option in that ring."""
+    rings: dict[str, dict[str, list[SiteRecord]]] = {key: defaultdict(list) for key, _, _ in RINGS}
+    for item in catalog.records:
+        if item.review_state == "closed":
+            continue
+        for key, _, _ in RINGS:
+            for option in dict.fromkeys(getattr(item.record.front, key)):
+                rings[key][option].append(item)
+    return rings
+
+
+def tiers_page(catalog: Catalog, knowledge: KnowledgeBase, radar_file: str | None) -> str:
+    """The technology radar: each option in the tiers that live decisions put it in, with links."""
+    names = {candidate.id: candidate.name for candidate in knowledge.candidates}
+    rings = tier_rings(catalog)
+    lines = [page_front_matter("Tier view") + "# Tier view", "",
+             "Which options the live (proposed or accepted) decisions put in tier 1, 2 or 3, or rejected, "
+             "in the spirit of a technology radar. An option can sit in several rings: each decision weighs its own "
+             "hardware, workload and team.", ""]  # fmt: skip
+    if radar_file:
+        lines += [f"![Tier radar]({radar_file}){{ .advisor-chart }}", ""]
+    for key, heading, meaning in RINGS:
+        options = rings[key]
+        lines += [f"## {heading}", "", meaning, ""]
+        if not options:
+            lines += ["None.", ""]
+            continue
+        lines += ["| Option | Decisions |", "| --- | --- |"]
+        for option in sorted(options, key=lambda option: (-len(options[option]), option)):
+            label = f"[`{option}`](knowledge-base.md#{option}) {md_escape(names[option])}" if option in names else code_or_text(option)
+            links = ", ".join(record_link(item) for item in options[option])
+            lines.append(f"| {label} | {links} |")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _claim_value(value: object) -> str:
+    if isinstance(value, list):
+        return ", ".join(md_escape(item) for item in value)
+    return md_escape(value)
+
+
+def candidate_section(candidate: Candidate) -> list[str]:
+    """One candidate: its summary and a table of every claim with its source."""
+    lines = [f"## {md_escape(candidate.name)} (`{candidate.id}`) {{ #{candidate.id} }}", "", md_escape(candidate.summary.value), "",
+             "| Attribute | Value | Source | Note |", "| --- | --- | --- | --- |"]  # fmt: skip
+    for name, claim in candidate.claims().items():
+        lines.append(f"| {md_escape(name)} | {_claim_value(claim.value)} | {md_escape(claim.source)} | {md_escape(claim.note or '')} |")
+    return [*lines, ""]
+
+
+def knowledge_page(knowledge: KnowledgeBase) -> str:
+    """Every candidate stack with its claims and their sources."""
+    lines = [page_front_matter("Knowledge base") + "# Knowledge base", "",
+             f"The {len(knowledge.candidates)} candidate stacks the recommendation chooses from. Every attribute is a claim "
+             "with its source (a section of the method or a public vendor document); `unknown` means no source was found.",
+             "", "| Id | Name | Layer | Hardware |", "| --- | --- | --- | --- |"]  # fmt: skip
+    for candidate in knowledge.candidates:
+        lines.append(f"| [`{candidate.id}`](#{candidate.id}) | {md_escape(candidate.name)} "
+                     f"| {md_escape(candidate.layer.value)} | {_claim_value(candidate.hardware.value)} |")  # fmt: skip
+    lines.append("")
+    for candidate in knowledge.candidates:
+        lines += candidate_section(candidate)
+    return "\n".join(lines) + "\n"
+
+
+CLI_PAGE = page_front_matter("CLI reference") + """# CLI reference
+
+Generated from the command's own help text at build time (`advisor <command> --help` prints the same).
+
+::: mkdocs-click
+    :module: advisor.cli.reference
+    :command: command
+    :prog_name: advisor
+    :depth: 1
+    :style: plain
+    :list_subcommands: True
+"""

@@ -1,0 +1,144 @@
+"""Real MkDocs builds with the project's mkdocs.yml: pages, charts, links, search index, strict failures, CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from advisor.cli import app
+from advisor.site.build import build_site
+from advisor.site.mkdocs_glue import SiteError
+
+from conftest import CONFIG, REPO_ROOT, TODAY, RecordsFixture
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.targets: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("href", "src") and value:
+                self.targets.append(value)
+
+
+def broken_links(site: Path) -> list[str]:
+    """Relative href/src targets of every page that do not exist in the built site."""
+    broken = []
+    for page in site.rglob("*.html"):
+        if page.name == "404.html":
+            continue  # served at any depth, so MkDocs gives it root-absolute links
+        parser = _Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for target in parser.targets:
+            parts = urlsplit(target)
+            if parts.scheme or parts.netloc or not parts.path or target.startswith(("#", "mailto:")):
+                continue
+            resolved = (page.parent / unquote(parts.path)).resolve()
+            if parts.path.endswith("/") or resolved.is_dir():
+                resolved = resolved / "index.html"
+            if not resolved.exists():
+                broken.append(f"{page.relative_to(site)} -> {target}")
+    return broken
+
+
+def test_every_page_chart_and_download_is_built(built_site: Path, site_records: RecordsFixture):
+    for page in ("index.html", "reviews/index.html", "tiers/index.html", "knowledge-base/index.html", "cli/index.html"):
+        assert (built_site / page).is_file(), page
+    for number in site_records.titles:
+        folder = next((built_site / "decisions").glob(f"{number:04d}-*"))
+        assert (folder / "index.html").is_file()
+        assert len(list(folder.glob("*.svg"))) >= 4
+        assert (built_site / "evidence" / f"{folder.name}.evidence.json").is_file()
+    assert (built_site / "tiers-radar.svg").is_file()
+
+
+def test_no_internal_link_is_broken(built_site: Path):
+    assert broken_links(built_site) == []
+
+
+def test_search_index_finds_titles_option_ids_and_hardware(built_site: Path, site_records: RecordsFixture):
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    text_of = {doc["location"]: doc["title"] + " " + doc["text"] for doc in index["docs"]}
+    record_docs = {location: text for location, text in text_of.items() if location.startswith("decisions/0002-")}
+    assert record_docs and any("cublas" in text for text in record_docs.values())
+    assert any("nvidia-gpu" in text for text in record_docs.values())
+    assert any("NVIDIA serving from CPU proxy evidence" in text for text in record_docs.values())
+
+
+def test_cli_reference_documents_every_command(built_site: Path):
+    page = (built_site / "cli" / "index.html").read_text()
+    for command in ("assess", "probe", "recommend", "review", "compare", "records", "site", "kb", "env"):
+        assert f"advisor {command}" in page, command
+    assert "--strict" in page
+
+
+def test_knowledge_page_lists_every_candidate_with_sources(built_site: Path):
+    from advisor.knowledge.loader import load_knowledge_base
+
+    page = (built_site / "knowledge-base" / "index.html").read_text()
+    for candidate in load_knowledge_base().candidates:
+        assert f'id="{candidate.id}"' in page
+    assert "method.md §4" in page
+
+
+def test_hostile_title_is_text_in_the_html(built_site: Path):
+    for page in built_site.rglob("*.html"):
+        html = page.read_text()
+        assert "<script>window.__advisorPwned" not in html and '<img src=x onerror' not in html, page
+    page = next((built_site / "decisions").glob("0003-*/index.html")).read_text()
+    assert "&lt;script&gt;window.__advisorPwned = 1&lt;/script&gt;" in page
+
+
+def test_malformed_record_warns_by_default_and_fails_strict(records_copy: Path, tmp_path: Path, runner):
+    (records_copy / "0009-broken.md").write_text("---\nid: 9\ntitle: Broken\n---\n# no date\n")
+    result = build_site(CONFIG, out=tmp_path / "lenient", records_dir=records_copy, today=TODAY)
+    assert any("0009-broken.md" in warning and "date" in warning for warning in result.warnings)
+    assert len(list((tmp_path / "lenient" / "decisions").glob("*/index.html"))) == 4
+    outcome = runner.invoke(app, ["site", "build", "--strict", "--config", str(CONFIG), "--records-dir", str(records_copy),
+                                  "--out", str(tmp_path / "strict")])  # fmt: skip
+    assert outcome.exit_code == 2
+    assert outcome.output.startswith("error: strict build failed") and "0009-broken.md" in outcome.output
+    assert len(outcome.output.strip().splitlines()) == 1 and "Traceback" not in outcome.output
+    assert not (tmp_path / "strict").exists()  # nothing half-written
+
+
+def test_broken_link_in_a_record_fails_strict(records_copy: Path, tmp_path: Path):
+    record = next(records_copy.glob("0002-*.md"))
+    record.write_text(record.read_text() + "\nSee [the old plan](0042-gone.md).\n")
+    with pytest.raises(SiteError, match="0042-gone.md"):
+        build_site(CONFIG, out=tmp_path / "out", records_dir=records_copy, strict=True, today=TODAY)
+
+
+def test_failed_build_keeps_the_previous_site(records_copy: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    build_site(CONFIG, out=out, records_dir=records_copy, today=TODAY)
+    before = sorted(path.relative_to(out) for path in out.rglob("*"))
+    (records_copy / "0009-broken.md").write_text("no front matter\n")
+    with pytest.raises(SiteError):
+        build_site(CONFIG, out=out, records_dir=records_copy, strict=True, today=TODAY)
+    assert sorted(path.relative_to(out) for path in out.rglob("*")) == before
+    assert not [path for path in tmp_path.iterdir() if path.name.endswith(".building")]
+
+
+def test_refuses_to_replace_a_folder_it_did_not_build(tmp_path: Path, runner):
+    (tmp_path / "precious.txt").write_text("keep me")
+    outcome = runner.invoke(app, ["site", "build", "--config", str(CONFIG), "--out", str(tmp_path)])
+    assert outcome.exit_code == 2 and "not a previous site build" in outcome.output
+    assert (tmp_path / "precious.txt").read_text() == "keep me"
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--config", "missing.yml"], "--config missing.yml: no such file (the MkDocs configuration, mkdocs.yml)"),
+    (["--records-dir", "no/such/folder"], "--records-dir no/such/folder: not a folder"),
+    (["--today", "2027-13-01"], "--today: '2027-13-01' is not a date; use YYYY-MM-DD"),
+])  # fmt: skip
+def test_bad_options_give_one_line_errors(arguments, message, runner, tmp_path):
+    outcome = runner.invoke(app, ["site", "build", "--out", str(tmp_path / "out"), *arguments])
+    assert outcome.exit_code == 2 and outcome.output.strip() == f"error: {message}"
