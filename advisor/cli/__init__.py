@@ -7,7 +7,7 @@ import sys
 import typer
 
 from advisor import __version__
-from advisor.cli import assess, compare, env, kb, probe, recommend, records, review, schema
+from advisor.cli import assess, compare, env, kb, ops, probe, recommend, records, review, schema, site
 from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError
 
@@ -21,12 +21,14 @@ app = typer.Typer(
 app.command(name="assess")(reports_errors(assess.assess_command))
 app.command(name="compare")(reports_errors(compare.compare_command))
 app.command(name="env")(reports_errors(env.env_command))
+app.command(name="ops")(reports_errors(ops.ops_command))
 app.command(name="probe")(reports_errors(probe.probe_command))
 app.command(name="recommend")(reports_errors(recommend.recommend_command))
 app.command(name="review")(reports_errors(review.review_command))
 app.command(name="schema")(reports_errors(schema.schema_command))
 app.add_typer(kb.app, name="kb")
 app.add_typer(records.app, name="records")
+app.add_typer(site.app, name="site")
 
 
 def _version(show: bool) -> None:

@@ -22,8 +22,8 @@ def _generate(records_dir: Path, out: Path, today: dt.date = TODAY):
 def test_home_table_lists_every_record_newest_first(site_records: RecordsFixture, tmp_path: Path):
     report, _ = _generate(site_records.records_dir, tmp_path)
     home = (tmp_path / "index.md").read_text()
-    rows = [line for line in home.splitlines() if line.startswith("| 000")]
-    assert [row.split("|")[1].strip() for row in rows] == ["0004", "0003", "0002", "0001"]
+    rows = [line for line in home.splitlines() if line.startswith("| [000")]
+    assert [row[3:7] for row in rows] == ["0004", "0003", "0002", "0001"]
     assert report.records == 4 and not report.problems
     assert "**4 decisions**: 3 proposed, 1 superseded." in home
     assert "(decisions/0002-nvidia-serving-from-cpu-proxy-evidence.md)" in home

@@ -1,0 +1,132 @@
+"""The built site in a real headless Chromium (Debian's chromium + chromedriver, driven by Selenium).
+
+Checks what only a browser can: the home table as rendered, charts that load, Material's search
+(a web worker over search_index.json), and that a `<script>` in a title never runs. Screenshots go
+to $ADVISOR_TEST_ARTIFACTS (default test-artifacts/) under site/.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from conftest import HOSTILE_TITLE, REPO_ROOT, RecordsFixture
+
+selenium = pytest.importorskip("selenium", reason="the test extra installs selenium")
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+# Flags from this workplace's notes: run as root, no GPU, and no background traffic to a closed network.
+CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--window-size=1280,1600")  # fmt: skip
+ARTIFACTS = Path(os.environ.get("ADVISOR_TEST_ARTIFACTS", REPO_ROOT / "test-artifacts")) / "site"
+
+
+def _browser_paths() -> tuple[str, str]:
+    browser = next((found for name in ("chromium", "chromium-browser", "google-chrome") if (found := shutil.which(name))), None)
+    driver = shutil.which("chromedriver")
+    if browser and driver:
+        return browser, driver
+    message = "Chromium and chromedriver are not installed (scripts/install_browser.sh installs them)"
+    if os.environ.get("CI"):
+        pytest.fail(f"{message}; CI must run the browser tests")
+    pytest.skip(message)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(built_site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    binary, driver_path = _browser_paths()
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    driver.set_page_load_timeout(30)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+def _open(browser: webdriver.Chrome, url: str, screenshot: str) -> None:
+    browser.get(url)
+    WebDriverWait(browser, 15).until(lambda driver: driver.execute_script("return document.readyState") == "complete")
+    browser.save_screenshot(str(ARTIFACTS / f"{screenshot}.png"))
+
+
+def _page(site_records: RecordsFixture, number: int) -> str:
+    return "decisions/" + next(site_records.records_dir.glob(f"{number:04d}-*.md")).stem + "/"
+
+
+def test_home_table_lists_every_record(browser, site_url: str, site_records: RecordsFixture):
+    _open(browser, f"{site_url}/", "home")
+    rows = browser.find_elements(By.CSS_SELECTOR, "article table tbody tr")
+    assert len(rows) == len(site_records.titles)
+    shown = [row.find_element(By.CSS_SELECTOR, "td:nth-child(1) a").text for row in rows]
+    assert shown == [f"{number:04d}: {site_records.titles[number]}" for number in sorted(site_records.titles, reverse=True)]
+    badges = [badge.text for badge in browser.find_elements(By.CSS_SELECTOR, "article .advisor-badge")]
+    assert sorted(badges) == ["proposed", "proposed", "proposed", "superseded"]
+
+
+def test_record_page_shows_its_charts(browser, site_url: str, site_records: RecordsFixture):
+    _open(browser, f"{site_url}/{_page(site_records, 4)}", "record-0004")
+    charts = browser.find_elements(By.CSS_SELECTOR, "article img.advisor-chart")
+    assert len(charts) >= 4
+    widths = browser.execute_script(
+        "return Array.from(document.querySelectorAll('article img.advisor-chart')).map(i => i.complete ? i.naturalWidth : -1)")
+    assert all(width > 0 for width in widths), widths
+    browser.execute_script("arguments[0].scrollIntoView()", charts[0])
+    browser.save_screenshot(str(ARTIFACTS / "record-0004-charts.png"))
+    assert "Supersedes" in browser.find_element(By.CSS_SELECTOR, "article").text
+
+
+def test_search_finds_a_record_by_option_id(browser, site_url: str, site_records: RecordsFixture):
+    _open(browser, f"{site_url}/", "search-before")
+    field = WebDriverWait(browser, 10).until(expected_conditions.element_to_be_clickable((By.CSS_SELECTOR, "input.md-search__input")))
+    field.click()  # the header's search box (wide window)
+    field.send_keys("cublas")
+    target = _page(site_records, 2)
+
+    def found(driver: webdriver.Chrome) -> bool:
+        links = driver.find_elements(By.CSS_SELECTOR, ".md-search-result__item a")
+        return any(target in (link.get_attribute("href") or "") for link in links)
+
+    WebDriverWait(browser, 20).until(found)
+    browser.save_screenshot(str(ARTIFACTS / "search-cublas.png"))
+
+
+@pytest.mark.parametrize("page", ["", "reviews/", "tiers/", "hostile"])
+def test_injected_script_in_a_title_does_not_run(browser, site_url: str, site_records: RecordsFixture, page: str):
+    path = _page(site_records, 3) if page == "hostile" else page
+    _open(browser, f"{site_url}/{path}", f"xss-{page.strip('/') or 'home'}")
+    assert browser.execute_script("return typeof window.__advisorPwned") == "undefined"
+    assert not browser.find_elements(By.CSS_SELECTOR, "article script, article img[onerror]")
+    if page == "hostile":
+        assert HOSTILE_TITLE in browser.title  # shown as text
+        heading = browser.find_element(By.CSS_SELECTOR, "article h1").text
+        assert heading == f"0003: {site_records.titles[3]}"
