@@ -50,14 +50,15 @@ def make_records(root: Path, count: int) -> Path:
     suite = Evidence.load(SUITE)
     recommendations = [recommend(profile, [suite]) for profile in PROFILES]
     records_dir = root / "records"
+    records_dir.mkdir(parents=True)
     start = dt.date(2024, 1, 1)
     for index in range(count):
         profile = PROFILES[index % len(PROFILES)]
         write_decision(recommendations[index % len(PROFILES)], [suite], records_dir=records_dir, commit=False,
                        title=f"{profile.model_type} on {profile.hardware}, team {index}", deciders=["bench"],
                        date=start + dt.timedelta(days=index))  # fmt: skip
-    repo.git.add("records")
-    repo.git.commit("-q", "-m", f"{count} records")
+    repo.git.add("--all")
+    repo.git.commit("-q", "--allow-empty", "-m", f"{count} records")
     return records_dir
 
 
