@@ -14,7 +14,9 @@ from advisor.cli.output import reports_errors
 
 app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", no_args_is_help=True)
 
-ConfigFile = Annotated[Path, typer.Option("--config", help="The MkDocs configuration to build with.")]
+ConfigFile = Annotated[
+    Optional[Path], typer.Option("--config", help="The MkDocs configuration (default: ./mkdocs.yml, else advisor's own settings).")
+]
 RecordsDirOption = Annotated[
     Optional[Path], typer.Option("--records-dir", help="Folder of the decision records (default: extra.advisor.records_dir in the config, else records/).")
 ]
@@ -29,7 +31,7 @@ def build_command(
     out: Annotated[Optional[Path], typer.Option("--out", help="Folder to write the site to (default: site_dir of the config, site-build/).")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on any warning: a malformed record, a broken internal link.")] = False,
     records_dir: RecordsDirOption = None,
-    config: ConfigFile = Path("mkdocs.yml"),
+    config: ConfigFile = None,
     today: TodayOption = None,
     json_output: JsonFlag = False,
 ) -> None:
@@ -53,7 +55,7 @@ def build_command(
 def serve_command(
     addr: Annotated[str, typer.Option("--addr", help="Address and port to serve on.")] = "127.0.0.1:8000",
     records_dir: RecordsDirOption = None,
-    config: ConfigFile = Path("mkdocs.yml"),
+    config: ConfigFile = None,
     today: TodayOption = None,
 ) -> None:
     """Preview the site at http://ADDR with live reload; edits to records rebuild it. Ctrl-C stops."""

@@ -1,5 +1,8 @@
 """`advisor site build` and `advisor site serve`: MkDocs, run on the project's mkdocs.yml, with our settings.
 
+Without a mkdocs.yml (a team's own records repository), the site is built from the packaged
+settings (`advisor/site/mkdocs-base.yml`) and the generator alone, from `./records`.
+
 The build goes to a hidden sibling folder and replaces `--out` only when it succeeded, so a failed
 or interrupted build leaves the previous site as it was. `--out` must be empty, missing, or a
 previous site build: the tool never deletes a folder it did not write.
@@ -20,6 +23,8 @@ from pathlib import Path
 
 from advisor.site.mkdocs_glue import RECORDS_ENV, TODAY_ENV, SiteError
 
+PACKAGE_DIR = Path(__file__).resolve().parent
+DEFAULT_CONFIG_NAME = "mkdocs.yml"
 # Both plugins' banners about MkDocs' future: printed on every build, not about this site.
 QUIET_BANNERS = {"DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
 SITE_MARKERS = ("sitemap.xml", "404.html", "search/search_index.json")
@@ -78,12 +83,53 @@ def _collect_warnings() -> Iterator[_Collect]:
         logger.removeHandler(handler)
 
 
-def check_inputs(config_file: Path, records_dir: Path | None) -> None:
-    """One-line errors for a missing config or records folder."""
-    if not config_file.is_file():
-        raise SiteError(f"--config {config_file}: no such file (the MkDocs configuration, mkdocs.yml)")
+def check_records(records_dir: Path | None) -> None:
+    """A one-line error for a records folder that is not there."""
     if records_dir is not None and not records_dir.is_dir():
         raise SiteError(f"--records-dir {records_dir}: not a folder")
+
+
+def packaged_config_text(docs_dir: Path) -> str:
+    """A mkdocs.yml that inherits the packaged settings and runs the generator from the installed package."""
+    import yaml
+
+    return yaml.safe_dump({
+        "INHERIT": str(PACKAGE_DIR / "mkdocs-base.yml"),
+        "docs_dir": str(docs_dir),
+        "plugins": ["search", {"gen-files": {"scripts": [str(PACKAGE_DIR / "mkdocs_pages.py")]}}],
+    }, sort_keys=False)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """The MkDocs config to run, the records folder to force (None: the config's own), and where it came from."""
+
+    path: Path
+    records_dir: Path | None
+    packaged: bool
+
+
+@contextmanager
+def resolved_config(config_file: Path | None, records_dir: Path | None) -> Iterator[SiteConfig]:
+    """The given config, else ./mkdocs.yml, else the packaged settings (then records come from ./records)."""
+    check_records(records_dir)
+    if config_file is not None:
+        if not config_file.is_file():
+            raise SiteError(f"--config {config_file}: no such file (the MkDocs configuration, mkdocs.yml)")
+        yield SiteConfig(config_file, records_dir, packaged=False)
+        return
+    if Path(DEFAULT_CONFIG_NAME).is_file():
+        yield SiteConfig(Path(DEFAULT_CONFIG_NAME), records_dir, packaged=False)
+        return
+    records = records_dir or Path("records")
+    if not records.is_dir():
+        raise SiteError(f"no {DEFAULT_CONFIG_NAME} here and no records/ folder: run in the project, or pass --records-dir or --config")
+    with tempfile.TemporaryDirectory(prefix="advisor-site-") as scratch:
+        docs_dir = Path(scratch) / "docs"
+        docs_dir.mkdir()
+        config = Path(scratch) / DEFAULT_CONFIG_NAME
+        config.write_text(packaged_config_text(docs_dir), encoding="utf-8")
+        yield SiteConfig(config, records, packaged=True)
 
 
 def check_output(out: Path) -> None:
@@ -104,17 +150,23 @@ def _load(config_file: Path, **overrides: object):  # type: ignore[no-untyped-de
         raise SiteError(f"{config_file}: {' '.join(str(error).split())}") from None
 
 
-def build_site(config_file: Path = Path("mkdocs.yml"), *, out: Path | None = None, records_dir: Path | None = None,
+def build_site(config_file: Path | None = None, *, out: Path | None = None, records_dir: Path | None = None,
                strict: bool = False, today: dt.date | None = None) -> BuildResult:  # fmt: skip
     """Build the static site; SiteError when the config is bad or, with `strict`, on any warning."""
+    with resolved_config(config_file, records_dir) as site_config:
+        return _build(site_config, out=out, strict=strict, today=today)
+
+
+def _build(site_config: SiteConfig, *, out: Path | None, strict: bool, today: dt.date | None) -> BuildResult:
     from mkdocs.commands.build import build
     from mkdocs.exceptions import Abort, MkDocsException
 
-    check_inputs(config_file, records_dir)
+    config_file = site_config.path
     started = time.perf_counter()
-    with _site_environment(records_dir, today), _collect_warnings() as warnings:
+    with _site_environment(site_config.records_dir, today), _collect_warnings() as warnings:
         config = _load(config_file, strict=strict)
-        target = Path(out) if out is not None else Path(config.site_dir)
+        default_out = Path("site-build") if site_config.packaged else Path(config.site_dir)
+        target = (Path(out) if out is not None else default_out).absolute()
         check_output(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".building", dir=target.parent))
@@ -129,7 +181,7 @@ def build_site(config_file: Path = Path("mkdocs.yml"), *, out: Path | None = Non
             shutil.rmtree(staging, ignore_errors=True)
             first = warnings.messages[0] if warnings.messages else "see the log above"
             raise SiteError(f"strict build failed with {len(warnings.messages)} warning(s); first: {first}") from None
-        except MkDocsException as error:
+        except (MkDocsException, OSError) as error:
             shutil.rmtree(staging, ignore_errors=True)
             raise SiteError(f"site build failed: {' '.join(str(error).split())}") from None
         except BaseException:
@@ -142,16 +194,17 @@ def build_site(config_file: Path = Path("mkdocs.yml"), *, out: Path | None = Non
     return BuildResult(out=target, pages=pages, seconds=time.perf_counter() - started, warnings=list(warnings.messages))
 
 
-def serve_site(config_file: Path = Path("mkdocs.yml"), *, records_dir: Path | None = None, dev_addr: str = "127.0.0.1:8000",
+def serve_site(config_file: Path | None = None, *, records_dir: Path | None = None, dev_addr: str = "127.0.0.1:8000",
                today: dt.date | None = None) -> None:  # fmt: skip
     """Preview with live reload: edits to records, site/ and the generator rebuild the pages."""
     from mkdocs.commands.serve import serve
     from mkdocs.exceptions import MkDocsException
 
-    check_inputs(config_file, records_dir)
-    watch = [str(records_dir.resolve())] if records_dir is not None else []
-    with _site_environment(records_dir, today):
-        try:
-            serve(config_file=str(config_file), livereload=True, dev_addr=dev_addr, watch=watch)
-        except MkDocsException as error:
-            raise SiteError(f"site serve failed: {' '.join(str(error).split())}") from None
+    with resolved_config(config_file, records_dir) as site_config:
+        records = site_config.records_dir
+        watch = [str(records.resolve())] if records is not None else []
+        with _site_environment(records, today):
+            try:
+                serve(config_file=str(site_config.path), livereload=True, dev_addr=dev_addr, watch=watch)
+            except MkDocsException as error:
+                raise SiteError(f"site serve failed: {' '.join(str(error).split())}") from None

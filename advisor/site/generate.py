@@ -22,6 +22,7 @@ from advisor.site.radar import radar_svg
 
 HOME_PAGE = "index.md"
 RADAR_FILE = "tiers-radar.svg"
+STYLESHEET = Path(__file__).parent / "assets" / "advisor.css"
 
 
 class SiteWriter(Protocol):
@@ -106,4 +107,5 @@ def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | Non
     write_tier_view(catalog, knowledge, writer)
     writer.write_text("knowledge-base.md", knowledge_page(knowledge))
     writer.write_text("cli.md", CLI_PAGE)
+    writer.copy_file("stylesheets/advisor.css", STYLESHEET)
     return GenerationReport(records=len(catalog.records), charts=chart_count, problems=catalog.problems)

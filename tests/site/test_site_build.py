@@ -142,3 +142,19 @@ def test_refuses_to_replace_a_folder_it_did_not_build(tmp_path: Path, runner):
 def test_bad_options_give_one_line_errors(arguments, message, runner, tmp_path):
     outcome = runner.invoke(app, ["site", "build", "--out", str(tmp_path / "out"), *arguments])
     assert outcome.exit_code == 2 and outcome.output.strip() == f"error: {message}"
+
+
+def test_builds_without_a_mkdocs_yml_from_the_packaged_settings(records_copy: Path, tmp_path: Path, monkeypatch, runner):
+    monkeypatch.chdir(records_copy.parent)  # a team's own repository: records/ and no mkdocs.yml
+    outcome = runner.invoke(app, ["site", "build", "--strict", "--today", "2027-06-01", "--json"])
+    assert outcome.exit_code == 0, outcome.output
+    out = Path(json.loads(outcome.output)["out"])
+    assert out == records_copy.parent / "site-build"
+    assert len(list((out / "decisions").glob("*/index.html"))) == 4
+    assert (out / "stylesheets" / "advisor.css").is_file() and broken_links(out) == []
+
+
+def test_without_mkdocs_yml_or_records_the_error_says_what_to_pass(tmp_path: Path, monkeypatch, runner):
+    monkeypatch.chdir(tmp_path)
+    outcome = runner.invoke(app, ["site", "build"])
+    assert outcome.exit_code == 2 and "pass --records-dir or --config" in outcome.output
