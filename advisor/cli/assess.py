@@ -159,7 +159,8 @@ def assess_command(
     budget: Annotated[float, typer.Option("--budget", help="Wall-clock seconds for the probes.")] = 60.0,
     device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
     probe: Annotated[Optional[list[str]], typer.Option("--probe", help="Run this probe instead of those the profile selects; repeat for several.")] = None,
-    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="Reuse an evidence file instead of probing; repeat for several.")] = None,
+    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="Reuse evidence instead of probing: `--evidence a.json b.json` (several machines: a fleet); the record shows each machine and which matches the target.")] = None,
+    more_evidence: Annotated[Optional[list[Path]], typer.Argument(metavar="[EVIDENCE.json]...", help="More evidence files, so that `--evidence a.json b.json` takes both.", show_default=False)] = None,
     no_probes: Annotated[bool, typer.Option("--no-probes", help="Measure nothing: decide from the profile and the knowledge base.")] = False,
     records_dir: Annotated[Path, typer.Option("--records-dir", help="Folder of the decision records.")] = Path("records"),
     no_commit: Annotated[bool, typer.Option("--no-commit", help="Write the record but do not commit it.")] = False,
@@ -198,6 +199,9 @@ def assess_command(
 
     answers = gather_answers(given, yes, detected)
     chosen = build_profile(answers)
+    evidence = [*(evidence or []), *(more_evidence or [])]
+    if evidence and no_probes:
+        raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
     if evidence:
         evidence_list = [read_evidence(path) for path in evidence]
     elif no_probes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
     from rich.console import Console
 
+    from advisor.comparison.fleet import FleetComparison
     from advisor.comparison.models import CaseComparison, Comparison
     from probes.models import Evidence
 
@@ -27,18 +28,78 @@ COMPARE_COLUMNS = ("verdict", "case", "A median", "B median", "B/A [95% CI]", "p
 def compare_command(
     evidence_a: Annotated[Path, typer.Argument(metavar="A.json", help="The earlier (reference) Evidence JSON.")],
     evidence_b: Annotated[Path, typer.Argument(metavar="B.json", help="The later Evidence JSON, judged against A.")],
+    more: Annotated[
+        Optional[list[Path]],
+        typer.Argument(metavar="[C.json]...", help="More machines (a fleet): each is compared with A.", show_default=False),
+    ] = None,
+    target: Annotated[
+        Optional[str], typer.Option("--target", help="Hardware family to mark the matching machines of, e.g. nvidia-gpu.")
+    ] = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Compare two Evidence files: per-case verdicts (FASTER/SAME/SLOWER/UNCERTAIN) and what else changed."""
+    """Compare two Evidence files: per-case verdicts (FASTER/SAME/SLOWER/UNCERTAIN) and what else changed.
+
+    With three or more files (evidence from several machines), each machine is compared with A and
+    the fleet table says which machines match --target.
+    """
     from rich.console import Console
 
     from advisor.comparison import compare_evidence
 
+    console = Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH)
+    if target is not None:
+        from advisor.knowledge.models import HARDWARE_FAMILIES
+
+        if target not in HARDWARE_FAMILIES:
+            fail(f"--target {target!r} is not a hardware family; choose one of: {', '.join(HARDWARE_FAMILIES)}")
+    paths = [evidence_a, evidence_b, *(more or [])]
+    if len(paths) > 2 or target is not None:
+        from advisor.comparison.fleet import compare_fleet
+
+        fleet = compare_fleet([(str(path), load_evidence(path)) for path in paths], target=target)
+        if json_output:
+            print_json(fleet)
+            return
+        print_fleet(fleet, console)
+        return
     comparison = compare_evidence(load_evidence(evidence_a), load_evidence(evidence_b))
     if json_output:
         print_json(comparison)
         return
-    print_comparison(comparison, Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH))
+    print_comparison(comparison, console)
+
+
+def print_fleet(fleet: FleetComparison, console: Console) -> None:
+    """The machines (reference first) with their verdict counts against it, then which match the target."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"{len(fleet.members) + 1} machines, each compared with the first (ratio < 1: faster than it)",
+                  title_justify="left")  # fmt: skip
+    for column in ("file", "machine", "hardware", "device", "torch", "target", "matched", "geomean ratio", "verdicts", "controls differing"):
+        table.add_column(column, overflow="fold")
+
+    def target_cell(on_target: bool | None) -> str:
+        return "-" if on_target is None else ("yes" if on_target else "no")
+
+    reference = fleet.reference
+    table.add_row(escape(reference.file), reference.machine, ", ".join(reference.hardware), escape(reference.device),
+                  reference.torch or "-", target_cell(reference.on_target), "reference", "1.000", "-", "-")  # fmt: skip
+    for member in fleet.members:
+        machine, comparison = member.machine, member.comparison
+        counts = ", ".join(f"{verdict} {count}" for verdict, count in comparison.verdict_counts.items() if count)
+        ratio = f"{member.geomean_ratio:.3f}" if member.geomean_ratio is not None else "-"
+        controls = ", ".join(difference.variable for difference in comparison.controls) or "none"
+        table.add_row(escape(machine.file), machine.machine, ", ".join(machine.hardware), escape(machine.device),
+                      machine.torch or "-", target_cell(machine.on_target), str(len(comparison.cases)), ratio,
+                      counts or "-", escape(controls))  # fmt: skip
+    console.print(table)
+    if fleet.target is not None:
+        matching = fleet.on_target()
+        if matching:
+            console.print(f"matches the target ({fleet.target}): " + ", ".join(escape(f"{m.file} (machine {m.machine})") for m in matching))
+        else:
+            console.print(f"[yellow]no machine matches the target ({fleet.target}): its speed is not measured here[/yellow]")
 
 
 def load_evidence(path: Path) -> Evidence:

@@ -121,8 +121,11 @@ def _considered(recommendation: Recommendation) -> list[dict[str, Any]]:
     return rows
 
 
+MEASURED_ON_HEADER = ("file", "machine", "measured on", "device", "cases", "role")
+
+
 def measured_on_rows(front: RecordFrontMatter, evidence: Sequence[Evidence]) -> list[tuple[str, ...]]:
-    """One row per evidence file and device: where it was measured and whether that is the target."""
+    """One row per evidence file and device: which machine (hostname hash), where, and whether that is the target."""
     target = front.profile.get("hardware")
     rows = []
     for ref, item in zip(front.evidence, evidence):
@@ -132,8 +135,17 @@ def measured_on_rows(front: RecordFrontMatter, evidence: Sequence[Evidence]) -> 
         for device, count in sorted(per_device.items()):
             family = device_family(device, item.environment) or "unknown"
             role = "on target" if family == target else "proxy"
-            rows.append((ref.file, family, _device_name(device, item), str(count), role))
+            rows.append((ref.file, item.environment.hostname_hash[:8], family, _device_name(device, item), str(count), role))
     return rows
+
+
+def target_match_text(rows: Sequence[tuple[str, ...]], target: object) -> str:
+    """Which machine(s) match the target hardware, or that none does (then every figure is proxy evidence)."""
+    matching = [f"{row[0]} (machine {row[1]}, {row[3]})" for row in rows if row[-1] == "on target"]
+    if not matching:
+        return (f"No machine matches the target hardware ({target}): every figure above is proxy evidence, "
+                "used for what carries across hardware, never for speed.")  # fmt: skip
+    return f"Matches the target hardware ({target}): {', '.join(dict.fromkeys(matching))}."
 
 
 def _device_name(device: str, evidence: Evidence) -> str:
@@ -162,6 +174,8 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
             for ref, item in zip(front.evidence, evidence)
         ],
         evidence_files_rows=measured_on_rows(front, evidence),
+        measured_on_header=MEASURED_ON_HEADER,
+        target_match=target_match_text(measured_on_rows(front, evidence), profile.hardware),
         questions=YEARLY_QUESTIONS,
     )
 
