@@ -158,3 +158,13 @@ def test_without_mkdocs_yml_or_records_the_error_says_what_to_pass(tmp_path: Pat
     monkeypatch.chdir(tmp_path)
     outcome = runner.invoke(app, ["site", "build"])
     assert outcome.exit_code == 2 and "pass --records-dir or --config" in outcome.output
+
+
+def test_the_projects_own_records_build_strictly(tmp_path: Path):
+    records = sorted((REPO_ROOT / "records").glob("[0-9][0-9][0-9][0-9]-*.md"))
+    result = build_site(CONFIG, out=tmp_path / "site", strict=True)
+    assert result.warnings == []
+    for record in records:
+        page = tmp_path / "site" / "decisions" / record.stem / "index.html"
+        assert page.is_file() and list(page.parent.glob("*.svg")), record.name
+    assert broken_links(tmp_path / "site") == []
