@@ -133,7 +133,7 @@ def gather_answers(given: dict[str, Any], yes: bool, detected: Callable[[], str]
 
 def build_profile(answers: dict[str, Any]) -> Profile:
     """A validated Profile from the answers; AdvisorError with the first problem otherwise."""
-    from advisor.profile import Needs, Profile, parse_profile
+    from advisor.profile import Needs, parse_profile
 
     document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
     document["needs"] = {name: answers[name] for name in Needs.model_fields}
