@@ -11,9 +11,14 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from probes.attention.growth import fit_growth
+from probes.fusion.analysis import fusion_lines
 from probes.gemm.analysis import dtype_speedups
+from probes.hotops.analysis import hotops_profiles, profile_line
 from probes.int8.analysis import int8_speedups
+from probes.layout.analysis import comparison_line, layout_comparisons
 from probes.models import ProbeCase
+from probes.scaling.analysis import scaling_lines
+from probes.transfers.analysis import transfer_lines
 
 
 def _geometric_mean(values: Sequence[float]) -> float:
@@ -99,11 +104,41 @@ def dynamic_findings(cases: Sequence[ProbeCase]) -> list[str]:
     return lines
 
 
+def hotops_findings(cases: Sequence[ProbeCase]) -> list[str]:
+    """Per profiled (model, pass): the largest concern groups' shares of self time and the top operator."""
+    return [profile_line(profile) for profile in hotops_profiles(cases)]
+
+
+def layout_findings(cases: Sequence[ProbeCase]) -> list[str]:
+    """Per (op, dtype): channels-last against NCHW, and what a layout mismatch costs."""
+    return [comparison_line(comparison) for comparison in layout_comparisons(cases)]
+
+
+def fusion_findings(cases: Sequence[ProbeCase]) -> list[str]:
+    """Launches per call eager vs compiled (against the method's one-third target) and the speedup."""
+    return fusion_lines(cases)
+
+
+def scaling_findings(cases: Sequence[ProbeCase]) -> list[str]:
+    """All-reduce bus bandwidth, strong-scaling efficiency 1 -> N, DDP's overlap gain."""
+    return scaling_lines(cases)
+
+
+def transfers_findings(cases: Sequence[ProbeCase]) -> list[str]:
+    """Pinned vs pageable copy bandwidth, and the overlap a three-stream pipeline gains over serial."""
+    return transfer_lines(cases)
+
+
 FINDINGS: dict[str, Callable[[Sequence[ProbeCase]], list[str]]] = {
     "gemm": gemm_findings,
     "attention": attention_findings,
     "int8": int8_findings,
     "dynamic": dynamic_findings,
+    "hotops": hotops_findings,
+    "layout": layout_findings,
+    "fusion": fusion_findings,
+    "scaling": scaling_findings,
+    "transfers": transfers_findings,
 }
 
 

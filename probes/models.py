@@ -186,6 +186,16 @@ class NumericError(_Model):
     detail: str | None = None
 
 
+class OperatorTime(_Model):
+    """One operator's self time in a profiled pass, its concern group and its share of the pass's total."""
+
+    name: str = Field(description="Profiler name, e.g. aten::addmm")
+    group: str = Field(description="Concern group: gemm, attention, normalization... (probes/hotops/groups.py)")
+    self_s: float = Field(description="Self time per pass: the operator alone, not the ops it calls")
+    share: float = Field(description="self_s / the pass's total self time")
+    calls: float = Field(description="Calls per pass")
+
+
 class ProbeCase(_Model):
     """One implementation measured on one case."""
 
@@ -198,6 +208,9 @@ class ProbeCase(_Model):
     numeric: NumericError | None = None
     baseline: bool = Field(default=False, description="The implementation the probe compares the others to")
     wall_s: float = Field(default=0.0, description="Time this case took in all, build and checks included")
+    operators: list[OperatorTime] | None = Field(
+        default=None, description="Top operators by self time, for probes that profile a whole model (hotops)"
+    )
 
 
 class ProbeRun(_Model):
@@ -238,6 +251,9 @@ class ProbeConfig(_Model):
     device: str = Field(description="The device measured, e.g. cpu or cuda:0")
     probes: list[str]
     settings: HarnessSettings
+    probe_options: dict[str, dict[str, OptionValue]] = Field(
+        default_factory=dict, description="Options given to probes by name, e.g. hotops: {model_type: moe}"
+    )
 
 
 class HostContention(_Model):

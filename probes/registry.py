@@ -4,6 +4,8 @@ A probe is a folder `probes/<name>/` with a `probe.py` that defines `PROBE = Pro
 or more `@implementation(...)` builders. Folders are found by scanning, and a probe module is
 imported only when that probe runs (in its child process), so listing probes costs nothing.
 Extra folders of private probes can be named in ADVISOR_PROBE_DIRS (os.pathsep-separated).
+A probe may declare options (a `ProbeOptions` model): `run_probes(probe_options=...)` carries their
+plain values to its child process, where `Probe.plan` validates them and hands them to `cases`.
 """
 
 from __future__ import annotations
@@ -11,15 +13,17 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from advisor.environment.models import Dtype
 from probes.harness.tolerance import Tolerance
-from probes.models import CaseKey, Metric, OptionValue
+from probes.models import CaseKey, Metric, OperatorTime, OptionValue
 
 if TYPE_CHECKING:
     from probes.harness.device import Device
@@ -75,6 +79,7 @@ class ScenarioResult:
     step_seconds: list[float]
     metrics: dict[str, Metric] = field(default_factory=dict)
     output: object = None  # compared with the Scenario's reference when both are given
+    operators: list[OperatorTime] | None = None  # a profiled pass's top operators, kept on the case
 
 
 @dataclass(frozen=True)
@@ -130,13 +135,45 @@ def implementation(
     return register
 
 
+class ProbeOptions(BaseModel):
+    """Base of a probe's options model: plain values (OptionValue) validated in the child, no unknown names."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ProbeOptionsError(Exception):
+    """Options a probe does not declare or cannot accept; the message is one line."""
+
+
+def validate_options(model: type[ProbeOptions], probe: str, values: Mapping[str, OptionValue]) -> ProbeOptions:
+    """`values` as the probe's options model; ProbeOptionsError naming the first problem otherwise."""
+    try:
+        return model.model_validate(dict(values))
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "options"
+        raise ProbeOptionsError(f"probe {probe} option {where}: {first['msg']}") from None
+
+
 @dataclass(frozen=True)
 class Probe:
-    """A probe's declaration: `cases(device, share_s)` returns the cases that fit in share_s seconds."""
+    """A probe's declaration: `cases(device, share_s)` returns the cases that fit in share_s seconds.
+
+    A probe with `options` (a ProbeOptions subclass) gets them too: `cases(device, share_s, options)`.
+    """
 
     name: str
     description: str
-    cases: Callable[[Device, float], list[CaseSpec]]
+    cases: Callable[..., list[CaseSpec]]
+    options: type[ProbeOptions] | None = None
+
+    def plan(self, device: Device, share_s: float, options: Mapping[str, OptionValue] | None = None) -> list[CaseSpec]:
+        """The cases for this share, the options validated first (ProbeOptionsError when they do not fit)."""
+        if self.options is None:
+            if options:
+                raise ProbeOptionsError(f"probe {self.name} takes no options; got {', '.join(sorted(options))}")
+            return self.cases(device, share_s)
+        return self.cases(device, share_s, validate_options(self.options, self.name, options or {}))
 
 
 @dataclass(frozen=True)

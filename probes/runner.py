@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -19,11 +20,13 @@ from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFai
 from probes.harness.peak_share import add_peak_shares
 from probes.harness.provenance import advisor_git_commit
 from probes.harness.session import ProbeSession
-from probes.models import Evidence, HarnessSettings, ProbeCase, ProbeConfig, ProbeRun
+from probes.models import Evidence, HarnessSettings, OptionValue, ProbeCase, ProbeConfig, ProbeRun
 from probes.registry import known_probes
 
 if TYPE_CHECKING:
     from advisor.environment.models import Environment
+    from probes.scaling.options import ResolvedLaunch
+    from probes.scaling.session import DistributedSession
 
 
 class ProbeError(AdvisorError):
@@ -36,13 +39,16 @@ def _ignore(_: ProbeEvent) -> None:
 
 # Probes that exist to test the harness: run when named, never as part of "all".
 HARNESS_ONLY_PROBES = frozenset({"selftest"})
+# Probes that launch several processes with torchrun (probes/scaling/session.py): run when named,
+# never as part of "all", since they need a process count and take cores or devices the others do not.
+DISTRIBUTED_PROBES = frozenset({"scaling"})
 
 
 def select_probes(names: list[str] | None) -> list[str]:
     """The probes to run, in the order given (every measuring probe when names is None), without repeats."""
     known = known_probes()
     if names is None:
-        return [name for name in known if name not in HARNESS_ONLY_PROBES]
+        return [name for name in known if name not in HARNESS_ONLY_PROBES | DISTRIBUTED_PROBES]
     selected = list(dict.fromkeys(names))
     if not selected:
         raise ProbeError(f"no probe names given; known probes: {', '.join(known)}")
@@ -60,19 +66,27 @@ def run_probes(
     on_event: EventCallback | None = None,
     settings: HarnessSettings | None = None,
     environment: Environment | None = None,
+    probe_options: Mapping[str, Mapping[str, OptionValue]] | None = None,
 ) -> Evidence:
     """Measure the named probes (all when None) on `device` within `budget_s` seconds of wall time.
 
-    Ctrl-C stops the run: children are killed and the Evidence comes back with `interrupted` set.
+    `probe_options` gives probes their options by name (e.g. {"hotops": {"model_type": "moe"}}); each
+    probe validates its own in its child process. Ctrl-C stops the run: children are killed and the
+    Evidence comes back with `interrupted` set.
     """
     began, started_at = time.monotonic(), datetime.now(timezone.utc)
     if not (isinstance(budget_s, (int, float)) and math.isfinite(budget_s) and budget_s > 0):
         raise ProbeError(f"budget_s must be a positive number of seconds, got {budget_s!r}")
     selected = select_probes(names)
+    options = {name: dict(values) for name, values in (probe_options or {}).items()}
+    unselected = sorted(set(options) - set(selected))
+    if unselected:
+        raise ProbeError(f"options given for probe(s) not selected: {', '.join(unselected)}")
     try:
         resolved = resolve_device(device)
     except DeviceUnavailable as unavailable:
         raise ProbeError(str(unavailable)) from None
+    launches = _distributed_launches(selected, options, resolved)
     settings = settings or HarnessSettings()
     if environment is None:
         from advisor.environment.detect import detect_environment  # slow: only when a run really starts
@@ -83,13 +97,13 @@ def run_probes(
     deadline = began + budget_s
     runs: list[ProbeRun] = []
     cases: list[ProbeCase] = []
-    session: ProbeSession | None = None
+    session: ProbeSession | DistributedSession | None = None
     interrupted = False
     try:
         for index, name in enumerate(selected):
             share = max(0.0, deadline - time.monotonic()) / (len(selected) - index)
             emit(ProbeStarted(name, index, len(selected), share))
-            session = ProbeSession(name, resolved, settings, share, emit)
+            session = _open_session(name, resolved, settings, share, emit, options, launches)
             session.run()
             run, probe_cases = session.outcome()
             runs.append(run)
@@ -109,7 +123,8 @@ def run_probes(
     return Evidence(
         environment=environment,
         config=ProbeConfig(
-            budget_s=budget_s, device_requested=device, device=resolved, probes=selected, settings=settings
+            budget_s=budget_s, device_requested=device, device=resolved, probes=selected, settings=settings,
+            probe_options=options,
         ),
         started_at=started_at,
         finished_at=datetime.now(timezone.utc),
@@ -119,3 +134,26 @@ def run_probes(
         probe_runs=runs,
         cases=cases,
     )
+
+
+def _distributed_launches(
+    selected: list[str], options: Mapping[str, Mapping[str, OptionValue]], device: str
+) -> dict[str, ResolvedLaunch]:
+    """Each selected distributed probe's launch, checked before anything runs (one-line errors naming the flag)."""
+    if "scaling" not in selected:
+        return {}
+    from probes.scaling.options import launch_from_options
+
+    return {"scaling": launch_from_options(options.get("scaling"), device)}
+
+
+def _open_session(
+    name: str, device: str, settings: HarnessSettings, share: float, emit: EventCallback,
+    options: Mapping[str, Mapping[str, OptionValue]], launches: Mapping[str, ResolvedLaunch],
+) -> ProbeSession | DistributedSession:  # fmt: skip
+    """The harness' single-process session, or a torchrun launch for a distributed probe."""
+    if name in launches:
+        from probes.scaling.session import DistributedSession
+
+        return DistributedSession(name, launches[name], settings, share, emit)
+    return ProbeSession(name, device, settings, share, emit, options.get(name))

@@ -10,3 +10,11 @@ def format_seconds(value: float) -> str:
     if value >= 1e-3:
         return f"{value * 1e3:.2f} ms"
     return f"{value * 1e6:.1f} us"
+
+
+def format_bytes(size: float) -> str:
+    """4 KiB, 64 MiB, 1 GiB: message and transfer sizes as people write them (powers of 1024)."""
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if size >= scale:
+            return f"{size / scale:g} {unit}"
+    return f"{size:g} B"

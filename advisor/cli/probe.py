@@ -36,6 +36,52 @@ def probe_command(
     device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
     out: Annotated[Optional[Path], typer.Option("--out", help="Write the Evidence JSON to this file.")] = None,
     list_probes: Annotated[bool, typer.Option("--list", help="List the known probes and exit.")] = False,
+    model_type: Annotated[
+        Optional[str],
+        typer.Option(
+            "--model-type",
+            help="hotops probe: profile only the reference model of this profile model type, e.g. moe "
+            "(default: every model type).",
+        ),
+    ] = None,
+    model: Annotated[
+        Optional[str],
+        typer.Option(
+            "--model",
+            metavar="MODULE:FACTORY",
+            help="hotops probe: profile your own model instead of the reference models. MODULE is imported and "
+            "FACTORY() run in the probe's process (this runs your code); it returns (torch.nn.Module, inputs).",
+        ),
+    ] = None,
+    nproc: Annotated[
+        Optional[int],
+        typer.Option("--nproc", help="scaling probe: processes per node (default: one per GPU/NPU, 2 on a CPU)."),
+    ] = None,
+    nnodes: Annotated[
+        Optional[int],
+        typer.Option("--nnodes", help="scaling probe: nodes in the job (default 1); run the same command on each."),
+    ] = None,
+    node_rank: Annotated[
+        Optional[int],
+        typer.Option(
+            "--node-rank",
+            help="scaling probe: this node's rank, 0 to nnodes-1; fixes the ranks (node 0 hosts the rendezvous and "
+            "writes the results). Without it the rendezvous numbers the nodes.",
+        ),
+    ] = None,
+    rdzv_endpoint: Annotated[
+        Optional[str],
+        typer.Option(
+            "--rdzv-endpoint",
+            metavar="HOST:PORT",
+            help="scaling probe: rendezvous address every node can reach (needed with --nnodes > 1; default on one "
+            "node: a free local port).",
+        ),
+    ] = None,
+    rdzv_id: Annotated[
+        Optional[str],
+        typer.Option("--rdzv-id", help="scaling probe: job id for the rendezvous, the same on every node."),
+    ] = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Measure GEMM, attention, dynamic shapes, INT8... on this machine; each probe in its own process."""
@@ -52,9 +98,17 @@ def probe_command(
         fail(f"--budget must be a positive number of seconds, got {budget}")
     if out is not None and out.exists() and out.is_dir():
         fail(f"--out {out} is a directory; give a file name such as {out / 'evidence.json'}")
+    probe_options = hotops_options(names, model_type, model)
+    launch: dict[str, int | str | None] = {
+        "nproc": nproc, "nnodes": nnodes, "node_rank": node_rank, "rdzv_endpoint": rdzv_endpoint, "rdzv_id": rdzv_id
+    }
+    launch_options = scaling_options(names, launch)
     progress_console = Console(stderr=True)
     with ProbeProgress(progress_console) as progress:
-        evidence = run_probes(names, budget_s=budget, device=device.value, on_event=progress.update)
+        evidence = run_probes(
+            names, budget_s=budget, device=device.value, on_event=progress.update,
+            probe_options={**probe_options, **launch_options},
+        )
     if out is not None:
         evidence.save(out)
         progress_console.print(f"evidence written to {out}")
@@ -65,6 +119,42 @@ def probe_command(
         print_summary(evidence, Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH))
     if evidence.interrupted:
         raise typer.Exit(130)
+
+
+def hotops_options(names: list[str] | None, model_type: str | None, model: str | None) -> dict[str, dict[str, str]]:
+    """The hotops probe's options from --model-type / --model; a one-line error naming the flag when they cannot apply."""
+    from probes.hotops.options import check_model_spec
+
+    given = {"--model-type": model_type, "--model": model}
+    flags = [flag for flag, value in given.items() if value is not None]
+    if not flags:
+        return {}
+    if len(flags) == 2:
+        fail("give --model-type (a reference model) or --model (your own model), not both")
+    if names is not None and "hotops" not in names:
+        fail(f"{flags[0]} applies to the hotops probe; add hotops to the probe names")
+    if model is not None:
+        check_model_spec(model)  # a ModelSpecError is an AdvisorError: one line, naming --model
+        return {"hotops": {"model": model}}
+    from advisor.profile import MODEL_TYPES
+
+    if model_type not in MODEL_TYPES:
+        fail(f"--model-type {model_type!r} is not one of {', '.join(MODEL_TYPES)}")
+    return {"hotops": {"model_type": str(model_type)}}
+
+
+def scaling_options(names: list[str] | None, launch: dict[str, int | str | None]) -> dict[str, dict[str, int | str]]:
+    """The scaling probe's options from --nproc, --nnodes...; a one-line error naming the flag when one is wrong."""
+    from probes.scaling.options import LaunchOptions, check_launch_options
+
+    given = {name: value for name, value in launch.items() if value is not None}
+    if not given:
+        return {}
+    if names is None or "scaling" not in names:
+        flag = "--" + next(iter(given)).replace("_", "-")
+        fail(f"{flag} applies to the scaling probe, which runs only when named: add scaling to the probe names")
+    check_launch_options(LaunchOptions.model_validate(given))  # a LaunchOptionError names the flag: one line, exit 2
+    return {"scaling": given}
 
 
 def print_summary(evidence: Evidence, console: Console) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from advisor.knowledge.models import Concern
 from advisor.profile import Needs, Profile
 from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.hot_operators import observed_shares
 from advisor.recommendation.models import Operator, Predicate, SwitchCondition, Threshold
 
 Observed = Mapping[str, float | str | bool]
@@ -57,8 +58,12 @@ def profile_values(profile: Profile) -> dict[str, float | str | bool]:
 
 
 def observed_values(profile: Profile, facts: EvidenceFacts) -> dict[str, float | str | bool]:
-    """Every metric a switch condition may name, as this profile and these facts supply it."""
-    return {**profile_values(profile), **facts.observed()}
+    """Every metric a switch condition may name, as this profile and these facts supply it.
+
+    Besides every usable fact: `evidence.hotop_share_<group>`, the hot-operator shares that apply to
+    this profile (its model, its workload's passes; see hot_operators.py).
+    """
+    return {**profile_values(profile), **facts.observed(), **observed_shares(facts, profile)}
 
 
 def predicate_holds(rule: Predicate | SwitchCondition, observed: Observed) -> bool | None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext
+from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
 
 TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
@@ -27,6 +28,9 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
         return [line(text, cite_profile(profile, "hardware"))]
     hot_spots = "only for the few key operators that profiling (top-10 operators by time) shows are global hot spots"
     notes = [line(f"{hot_spots}; everything else stays on tier 1", cite_profile(profile, "model_type"))]
+    shares = hotop_shares(context.facts, profile)
+    if shares is not None:
+        notes.append(hot_spot_ranking(shares))
     beyond = sorted({choice.option for choice in choices if not choice.fits_team})
     if beyond:
         skills = [cite_claim(context.knowledge.get(option), "skill") for option in beyond]

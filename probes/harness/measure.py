@@ -130,3 +130,4 @@ def _record_scenario(result: ProbeCase, case: CaseSpec, scenario: Scenario, play
     result.timing = Measurement.from_samples(played.step_seconds, stop_reason="single pass")
     result.status = "ok"
     result.metrics = {**played.metrics}
+    result.operators = played.operators

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from probes.models import CaseKey, HarnessSettings, ProbeCase
+from probes.models import CaseKey, HarnessSettings, OptionValue, ProbeCase
 
 
 class _Message(BaseModel):
@@ -26,6 +26,7 @@ class WorkerJob(_Message):
     share_s: float | None = Field(default=None, description="Time the probe sizes its cases for; None: measure it")
     settings: HarnessSettings
     skip_case_ids: list[str] = Field(default_factory=list)
+    options: dict[str, OptionValue] = Field(default_factory=dict, description="The probe's options (Probe.plan)")
 
 
 class PlanMessage(_Message):

@@ -7,18 +7,28 @@ as long as the probe's share has time and restarts remain.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, EventCallback
 from probes.harness.isolation import run_worker
 from probes.harness.protocol import CaseResultMessage, CaseStartMessage, PlanMessage, WorkerJob, WorkerMessage
-from probes.models import CaseKey, CaseStatus, HarnessSettings, ProbeCase, ProbeRun, ProbeStatus
+from probes.models import CaseKey, CaseStatus, HarnessSettings, OptionValue, ProbeCase, ProbeRun, ProbeStatus
 
 
 class ProbeSession:
     """Runs one probe in child processes within `share_s` seconds, then reports it with `outcome()`."""
 
-    def __init__(self, name: str, device: str, settings: HarnessSettings, share_s: float, emit: EventCallback) -> None:
+    def __init__(
+        self,
+        name: str,
+        device: str,
+        settings: HarnessSettings,
+        share_s: float,
+        emit: EventCallback,
+        options: Mapping[str, OptionValue] | None = None,
+    ) -> None:
         self.name, self.device, self.settings, self.share_s = name, device, settings, share_s
+        self.options = dict(options or {})
         self._emit = emit
         self._started = time.monotonic()
         self._deadline = self._started + share_s
@@ -44,6 +54,7 @@ class ProbeSession:
                 share_s=self._plan_share_s,
                 settings=self.settings,
                 skip_case_ids=list(self._results),
+                options=self.options,
             )
             ended = run_worker(job, hard_deadline=self._hard_deadline, on_message=self._receive)
             if ended.finished:

@@ -11,6 +11,7 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from probes.harness.protocol import (
     WorkerJob,
     encode_message,
 )
-from probes.models import ProbeCase
+from probes.models import OptionValue, ProbeCase
 from probes.registry import CaseSpec, Implementation, LoadedProbe, load_probe
 
 _EXIT_RESERVE_S = 0.02  # sending "done" and exiting; the parent stops waiting as soon as it arrives
@@ -55,10 +56,12 @@ class Channel:
             data = data[os.write(self._fd, data) :]
 
 
-def plan_cases(loaded: LoadedProbe, device: Device, share_s: float) -> list[PlannedCase]:
+def plan_cases(
+    loaded: LoadedProbe, device: Device, share_s: float, options: Mapping[str, OptionValue] | None = None
+) -> list[PlannedCase]:
     """Every (case, implementation) pair the probe asks for, cases first, implementations in order."""
     planned: list[PlannedCase] = []
-    for case in loaded.probe.cases(device, share_s):
+    for case in loaded.probe.plan(device, share_s, options):
         for implementation in loaded.implementations:
             if not implementation.supports(case):
                 continue
@@ -73,7 +76,7 @@ def run_job(job: WorkerJob, channel: Channel) -> None:
         loaded = load_probe(job.probe)
         device = open_device(job.device)
         share_s = job.share_s if job.share_s is not None else max(0.0, job.deadline - time.monotonic())
-        planned = plan_cases(loaded, device, share_s)
+        planned = plan_cases(loaded, device, share_s, job.options)
     except Exception as error:  # noqa: BLE001 - reported to the parent as the probe's failure
         traceback.print_exc()
         channel.send(ProbeFailureMessage(reason=f"probe could not start: {describe_exception(error)}"))

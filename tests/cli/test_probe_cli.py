@@ -56,11 +56,11 @@ def test_bad_budget_and_device_are_one_line_errors(runner):
 
 def test_default_selection_runs_every_measuring_probe_but_not_the_selftest():
     from probes.registry import known_probes
-    from probes.runner import HARNESS_ONLY_PROBES, select_probes
+    from probes.runner import DISTRIBUTED_PROBES, HARNESS_ONLY_PROBES, select_probes
 
     selected = select_probes(None)
     assert "selftest" not in selected
-    assert set(selected) == set(known_probes()) - HARNESS_ONLY_PROBES
+    assert set(selected) == set(known_probes()) - HARNESS_ONLY_PROBES - DISTRIBUTED_PROBES
     assert select_probes(["selftest"]) == ["selftest"]
 
 

@@ -6,6 +6,7 @@ from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact
+from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Choice, Rationale, SwitchCondition
 from advisor.recommendation.readings.attention import growth_reading_name
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
@@ -97,7 +98,8 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
     blockers = long_context_blockers(context, preference) if long_context else {}
     chosen = pick(context, "attention", preference, extra_blockers=blockers)
     evidence = quadratic_versus_linear(context.facts) if long_context else None
-    lines = [evidence] if evidence is not None else []
+    share = hot_spot_line(hotop_shares(context.facts, profile), "attention")
+    lines = [line for line in (share, evidence) if line is not None]
     lines += growth_lines(context.facts, chosen.chosen.id) if chosen.chosen is not None else []
     reason = f"no attention kernel for {profile.hardware} in the knowledge base: the framework's attention (SDPA) stays"
     reason += "; use its flash backend" if evidence is not None else ""

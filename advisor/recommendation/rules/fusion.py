@@ -10,6 +10,7 @@ from advisor.knowledge.models import Candidate
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, line
 from advisor.recommendation.context import ConcernDecision, RuleContext
+from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Rationale, Rejection
 from advisor.recommendation.rules.tiers import skill_switches, tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
@@ -64,7 +65,8 @@ def decide_fusion(context: RuleContext) -> ConcernDecision:
     chosen = pick(context, "fusion", preference)
     lines: list[Rationale] = []
     if chosen.chosen is not None:
-        found = (layernorm_fusion_line(chosen.chosen), launch_count_line(chosen.chosen, profile.serves))
+        share = hot_spot_line(hotop_shares(context.facts, profile), "fusion")
+        found = (share, layernorm_fusion_line(chosen.chosen), launch_count_line(chosen.chosen, profile.serves))
         lines = [found_line for found_line in found if found_line is not None]
     reason = f"no fusion option for a {profile.team_skill} team ({profile.workload}) on {profile.hardware} in the KB"
     rejections = rejections_from(chosen, "fusion")

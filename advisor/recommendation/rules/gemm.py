@@ -1,4 +1,8 @@
-"""Dense GEMM / linear layers: the vendor library of the target, in the dtype the evidence supports."""
+"""Dense GEMM / linear layers: the vendor library of the target, in the dtype the evidence supports.
+
+The GEMM share of the model's time (hotops) weighs the GEMM speed findings: below MINOR_SHARE a
+measured dtype speedup or Triton's GEMM gap does not drive the choice (see hot_operators.py).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,11 @@ from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_profile, fact_line, line, proxy_speed_note
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry
 from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.hot_operators import MINOR_SHARE, HotopShares, hot_spot_line, hotop_shares, is_minor
 from advisor.recommendation.models import Choice, Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
-from advisor.recommendation.switches import switch
+from advisor.recommendation.switches import predicate, switch
 
 TIER1_GEMM: dict[str, tuple[str, ...]] = {
     "nvidia-gpu": ("cublas",),
@@ -22,6 +27,7 @@ TIER1_GEMM: dict[str, tuple[str, ...]] = {
 }
 CPU_FAMILIES = ("x86-cpu", "arm-cpu")
 TRITON_PARITY = 0.9  # Triton GEMM at >= 90% of the vendor GEMM: the unified layer costs little
+_SPEED_SAYS = {"bf16": (">=", 1.0), "fp32": ("<", 1.0)}  # what gemm_bf16_speedup shows when it favours a dtype
 
 
 def default_gemm_dtype(hardware: str) -> str:
@@ -62,6 +68,31 @@ def dtype_switch(dtype: str) -> SwitchCondition:
     return switch("bf16-gemm-slower", description, metric, "<", 1.0, concern="gemm")
 
 
+def share_weighted_dtype(
+    context: RuleContext, shares: HotopShares | None
+) -> tuple[str, list[Rationale], list[SwitchCondition]] | None:
+    """The dtype when the GEMM share decides whether the measured dtype speed counts; None when it cannot matter
+    (no shares, no measurement, or the measurement agrees with the hardware's default)."""
+    measured, default = measured_gemm_dtype(context.facts), default_gemm_dtype(context.profile.hardware)
+    share_line = hot_spot_line(shares, "gemm")
+    if shares is None or share_line is None or measured is None or measured[0] == default:
+        return None
+    metric, favours = "evidence.hotop_share_gemm", predicate("evidence.gemm_bf16_speedup", *_SPEED_SAYS[measured[0]])
+    if not is_minor(shares, "gemm"):
+        description = f"GEMM falls below {MINOR_SHARE:.0%} of the model's time: its speed stops driving the dtype ({default})"
+        falls = switch("hotop-gemm-share-falls", description, metric, "<", MINOR_SHARE, concern="gemm")
+        return measured[0], [share_line, measured[1]], [dtype_switch(measured[0]), falls]
+    hardware = context.profile.hardware
+    speed = context.facts.usable("gemm_bf16_speedup")
+    assert speed is not None  # measured_gemm_dtype read it
+    set_aside = fact_line(f"measured {speed.figure}, set aside: too little GEMM time for its dtype to matter", speed)
+    default_line = line(f"{default} stays, the default on {hardware}", cite_profile(context.profile, "hardware"))
+    lines = [share_line, set_aside, default_line]
+    description = f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with {measured[0]} measured faster: use {measured[0]}"
+    grows = switch("hotop-gemm-share-grows", description, metric, ">=", MINOR_SHARE, favours, concern="gemm")
+    return default, lines, [grows]
+
+
 def triton_gemm_parity(facts: EvidenceFacts) -> tuple[bool, Rationale] | None:
     """Whether Triton's GEMM reaches TRITON_PARITY of the vendor GEMM on the target; None when unmeasured."""
     fact = facts.usable("triton_vs_vendor_gemm")
@@ -83,8 +114,21 @@ def parity_switch(reached: bool) -> SwitchCondition:
 
 
 def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]:
-    """Triton for GEMM in tier 3 unless measured below parity on the target, then the vendor GEMM stays."""
+    """Triton for GEMM in tier 3 unless measured below parity on the target, then the vendor GEMM stays
+    (unless GEMM is a minor share of the model's time: then the gap costs little)."""
     parity = triton_gemm_parity(context.facts)
+    shares = hotop_shares(context.facts, context.profile)
+    if parity is not None and not parity[0] and is_minor(shares, "gemm"):
+        entry = tier3_entry(context, "gemm")
+        minor = hot_spot_line(shares, "gemm")
+        if isinstance(entry, Choice) and entry.option == "triton" and minor is not None:
+            lines = (parity[1], minor)
+            description = (f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with Triton's GEMM below "
+                           f"{TRITON_PARITY}x the vendor's: keep the vendor GEMM in tier 3")  # fmt: skip
+            behind = predicate("evidence.triton_vs_vendor_gemm", "<", TRITON_PARITY)
+            grows = switch("hotop-gemm-share-grows-triton-behind", description, "evidence.hotop_share_gemm", ">=",
+                           MINOR_SHARE, behind, concern="gemm")  # fmt: skip
+            return entry.model_copy(update={"rationale": lines + entry.rationale}), grows
     if parity is not None and not parity[0]:
         vendor = pick(context, "gemm", TIER1_GEMM.get(context.profile.hardware, ()), consider_all=False)
         return entry_from(vendor, "gemm", context, gap_reason="no vendor GEMM", lines=[parity[1]]), parity_switch(False)
@@ -98,11 +142,19 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
 def decide_gemm(context: RuleContext) -> ConcernDecision:
     """Tier 1: the vendor GEMM library in the measured dtype; tier 2: CUTLASS/Ascend C; tier 3: Triton."""
     chosen = pick(context, "gemm", TIER1_GEMM.get(context.profile.hardware, ()))
-    dtype, lines = gemm_dtype(context)
+    shares = hotop_shares(context.facts, context.profile)
+    weighted = share_weighted_dtype(context, shares)
+    if weighted is not None:
+        dtype, lines, switches = weighted
+    else:
+        dtype, lines = gemm_dtype(context)
+        share_line = hot_spot_line(shares, "gemm")
+        lines = ([share_line] if share_line is not None else []) + lines
+        switches = [dtype_switch(dtype)]
     reason = f"no GEMM library for {context.profile.hardware} in the knowledge base"
     tier1 = entry_from(chosen, "gemm", context, gap_reason=reason, settings={"dtype": dtype}, lines=lines)
     tier3, parity_switch = tier3_gemm(context)
-    switches = [dtype_switch(dtype)] + ([parity_switch] if parity_switch is not None else [])
+    switches += [parity_switch] if parity_switch is not None else []
     return ConcernDecision(
         concern="gemm",
         tier1=tier1,

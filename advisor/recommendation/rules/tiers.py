@@ -1,6 +1,7 @@
 """Tiers 2 and 3 for one concern (method.md §7), and the switch conditions that follow from skills.
 
-Tier 2, deep self-development: the kernel-level libraries of the target for key operators.
+Tier 2, deep self-development: the kernel-level libraries of the target for key operators; a concern
+measured below hot_operators.MINOR_SHARE of the model's time (hotops) gets none.
 Tier 3, multi-platform: the options that run on the most hardware families, Triton as the unified
 layer where the knowledge base lists it for the target.
 """
@@ -13,7 +14,8 @@ from advisor.knowledge.models import Concern
 from advisor.recommendation.choices import entry_from
 from advisor.recommendation.citations import cite_claim, line
 from advisor.recommendation.context import RuleContext, TierEntry
-from advisor.recommendation.models import Rationale, SwitchCondition
+from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
+from advisor.recommendation.models import Gap, Rationale, SwitchCondition
 from advisor.recommendation.selection import Pick, pick
 from advisor.recommendation.switches import switch
 
@@ -39,9 +41,15 @@ def tier2_entry(
     """The deep self-development option for a key-operator concern; None for the other concerns."""
     if concern not in TIER2_CONCERNS:
         return None
+    shares = hotop_shares(context.facts, context.profile)
+    if shares is not None and is_minor(shares, concern):
+        groups = CONCERN_GROUPS[concern]
+        text = f"not a hot spot: {share_text(shares, groups)}; deep self-development would not pay, tier 1 stays"
+        return Gap(concern=concern, rationale=(shares.line(text, *groups),))
+    share = hot_spot_line(shares, concern)
     chosen = pick(context, concern, TIER2_PREFERENCE, requirements=requirements, extra_blockers=extra_blockers,
                   allow_skill_gap=True, consider_all=False)  # fmt: skip
-    lines = []
+    lines = [share] if share is not None else []
     if chosen.chosen is not None:
         cost = chosen.chosen.maintenance_cost
         text = f"maintenance cost {cost.value}: only for the operators profiling shows are global hot spots"

@@ -1,0 +1,1 @@
+"""Memory layout: convolutions in NCHW vs channels-last (NHWC), and what a layout mismatch costs."""
