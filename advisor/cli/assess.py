@@ -61,8 +61,8 @@ QUESTIONS: tuple[Question, ...] = (
 
 
 def probes_for_profile(profile: Profile) -> list[str]:
-    """The probes whose readings this profile's recommendation uses: gemm always, the rest by need."""
-    names = ["gemm"]
+    """The probes whose readings this profile's recommendation uses: hot operators and gemm always, the rest by need."""
+    names = ["hotops", "gemm"]
     if profile.model_type != "cnn":
         names.append("attention")
     if profile.needs.dynamic_shapes or profile.serves:
@@ -70,6 +70,11 @@ def probes_for_profile(profile: Profile) -> list[str]:
     if profile.needs.quantized:
         names.append("int8")
     return names
+
+
+def probe_options_for_profile(profile: Profile, names: list[str]) -> dict[str, dict[str, str]]:
+    """Options of the chosen probes: hotops profiles the reference model of the profile's model type."""
+    return {"hotops": {"model_type": profile.model_type}} if "hotops" in names else {}
 
 
 def default_answers(hardware: str) -> dict[str, Any]:
@@ -207,7 +212,8 @@ def assess_command(
     elif no_probes:
         evidence_list = []
     else:
-        evidence_list = [_measure(probe or probes_for_profile(chosen), budget, device.value, environment)]
+        names = probe or probes_for_profile(chosen)
+        evidence_list = [_measure(names, budget, device.value, environment, probe_options_for_profile(chosen, names))]
     recommendation = recommend(chosen, evidence_list)
     written = write_decision(
         recommendation, evidence_list, records_dir=records_dir, title=answers["title"], deciders=answers["deciders"],
@@ -227,7 +233,8 @@ def assess_command(
         typer.echo(note)
 
 
-def _measure(names: list[str], budget: float, device: str, environment: list[Environment]) -> Any:
+def _measure(names: list[str], budget: float, device: str, environment: list[Environment],
+             probe_options: dict[str, dict[str, str]]) -> Any:  # fmt: skip
     from rich.console import Console
 
     from probes.harness.progress import ProbeProgress
@@ -235,7 +242,7 @@ def _measure(names: list[str], budget: float, device: str, environment: list[Env
 
     with ProbeProgress(Console(stderr=True)) as progress:
         measured = run_probes(names, budget_s=budget, device=device, on_event=progress.update,
-                              environment=environment[0] if environment else None)  # fmt: skip
+                              environment=environment[0] if environment else None, probe_options=probe_options)  # fmt: skip
     if measured.interrupted:
         sys.stderr.write("interrupted: no record written\n")
         raise typer.Exit(130)

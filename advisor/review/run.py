@@ -81,13 +81,14 @@ def importable_libraries() -> list[str]:
 
 
 def measure_again(old: Evidence | None, budget_s: float | None) -> Evidence:
-    """Re-run the probes of the old evidence on the same device request, within the budget."""
+    """Re-run the probes of the old evidence with the same options and device request, within the budget."""
     from probes.runner import run_probes
 
     names = list(old.config.probes) if old is not None else None
     device = old.config.device_requested if old is not None else "auto"
     budget = budget_s if budget_s is not None else (old.config.budget_s if old is not None else 60.0)
-    return run_probes(names, budget_s=budget, device=device)
+    options = old.config.probe_options if old is not None else None
+    return run_probes(names, budget_s=budget, device=device, probe_options=options)
 
 
 def history_lines(outcome: ReviewOutcome, evidence_name: str, sha256: str) -> list[str]:

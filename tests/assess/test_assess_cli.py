@@ -119,11 +119,11 @@ def test_commits_in_a_repository_and_init_git(tmp_path):
 @pytest.mark.parametrize(
     "profile, expected",
     [
-        (Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), ["gemm"]),
+        (Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), ["hotops", "gemm"]),
         (Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework"),
-         ["gemm", "attention", "dynamic"]),
+         ["hotops", "gemm", "attention", "dynamic"]),
         (Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="hpc",
-                 needs=Needs(dynamic_shapes=True, quantization="fp8")), ["gemm", "attention", "dynamic", "int8"]),
+                 needs=Needs(dynamic_shapes=True, quantization="fp8")), ["hotops", "gemm", "attention", "dynamic", "int8"]),
     ],
 )  # fmt: skip
 def test_probes_for_profile(profile, expected):
@@ -138,3 +138,11 @@ def test_end_to_end_with_a_real_probe(tmp_path):
     record = find_record(tmp_path / "records", summary["id"])
     assert record.front.evidence and (tmp_path / "records" / record.front.evidence[0].file).exists()
     assert record.front.environment.torch
+
+
+def test_hotops_profiles_the_profiles_model_type():
+    from advisor.cli.assess import probe_options_for_profile
+
+    profile = Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="kernel")
+    assert probe_options_for_profile(profile, probes_for_profile(profile)) == {"hotops": {"model_type": "moe"}}
+    assert probe_options_for_profile(profile, ["gemm"]) == {}
