@@ -171,6 +171,10 @@ def print_summary(evidence: Evidence, console: Console) -> None:
         title = f"{run.probe}: {run.status}, {len(cases)} cases, {run.wall_s:.1f} s"
         if run.reason:
             title += f" ({run.reason})"
+        reasons = {case.reason for case in cases}
+        if len(cases) > 1 and all(case.status == "skipped" for case in cases) and len(reasons) == 1:
+            console.print(f"{title}: all skipped: {reasons.pop()}")  # one line, not a table of identical rows
+            continue
         table = Table(title=title, title_justify="left")
         for column in SUMMARY_COLUMNS:
             table.add_column(column, overflow="fold", justify="right" if column in _RIGHT_ALIGNED else "left")

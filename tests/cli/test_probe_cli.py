@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from advisor.cli import app
 from probes.models import Evidence
@@ -69,3 +70,20 @@ def test_evidence_schema_is_exported(runner):
     assert result.exit_code == 0
     schema = json.loads(result.stdout)
     assert schema["title"] == "Evidence" and "cases" in schema["properties"]
+
+
+def test_a_probe_whose_cases_all_skip_for_one_reason_prints_one_line():
+    from rich.console import Console
+
+    from advisor.cli.probe import print_summary
+    from probes.models import Evidence
+
+    evidence = Evidence.load(Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json")
+    skipped = [case.model_copy(update={"status": "skipped", "reason": "no accelerator here", "timing": None})
+               for case in evidence.cases if case.key.probe == "int8"]  # fmt: skip
+    runs = [run for run in evidence.probe_runs if run.probe == "int8"]
+    console = Console(width=160, record=True)
+    print_summary(evidence.model_copy(update={"cases": skipped, "probe_runs": runs}), console)
+    text = console.export_text()
+    assert text.startswith("int8: ") and f"{len(skipped)} cases" in text and "all skipped: no accelerator here" in text
+    assert len(text.strip().splitlines()) == 1
