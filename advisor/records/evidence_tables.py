@@ -99,7 +99,71 @@ def int8_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
     return EvidenceTable("INT8", header, rows, probe_findings("int8", cases))
 
 
-_TABLES = {"gemm": gemm_table, "attention": attention_table, "dynamic": dynamic_table, "int8": int8_table}
+def _metric(case: ProbeCase, name: str, form: str, scale: float = 1.0) -> str:
+    found = case.metrics.get(name)
+    return format(found.value * scale, form) if found is not None else "-"
+
+
+def hotops_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
+    """Each profiled model and pass: the share of time in each operator group (groups with any time)."""
+    profiled = [case for case in cases if case.status == "ok"]
+    groups = sorted({name.removeprefix("share_") for case in profiled for name, metric in case.metrics.items()
+                     if name.startswith("share_") and metric.value >= 0.005})  # fmt: skip
+    rows = [(str(case.key.options.get("model", case.key.implementation)), str(case.key.options.get("pass", "-")),
+             *(_metric(case, f"share_{group}", ".0%") for group in groups)) for case in profiled]  # fmt: skip
+    return EvidenceTable("Hot operators: share of time per group", ("model", "pass", *groups), rows, probe_findings("hotops", cases))
+
+
+def layout_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
+    """Median time of each op and dtype in NCHW, channels-last (NHWC) and mismatched layouts."""
+    cells: dict[tuple[str, str, str], dict[str, str]] = defaultdict(dict)
+    for case in cases:
+        if case.status == "ok" and case.timing is not None:
+            group = (str(case.key.options.get("op", case.key.implementation)), case.key.dtype, case.key.shape_text)
+            cells[group][case.key.layout] = format_seconds(case.timing.stats.median)
+    rows = [(*group, by.get("nchw", "-"), by.get("nhwc", "-"), by.get("mismatch", "-")) for group, by in sorted(cells.items())]
+    header = ("op", "dtype", "shape", "NCHW", "channels-last", "mismatched")
+    return EvidenceTable("Layout: NCHW vs channels-last", header, rows, probe_findings("layout", cases))
+
+
+def fusion_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
+    """The elementwise/normalization chain eager and compiled: time, kernel launches per call, compile time."""
+    rows = [(case.key.implementation, case.key.dtype, case.key.shape_text, format_seconds(case.timing.stats.median),
+             _metric(case, "launches_per_call", ".0f"), _metric(case, "compile_s", ".2f"))
+            for case in cases if case.status == "ok" and case.timing is not None]  # fmt: skip
+    header = ("implementation", "dtype", "shape", "median", "launches per call", "compile s")
+    return EvidenceTable("Fusion and launch count", header, rows, probe_findings("fusion", cases))
+
+
+def scaling_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
+    """All-reduce bus bandwidth per message size, and the data-parallel step per world size."""
+    rows = []
+    for case in cases:
+        if case.status != "ok" or case.timing is None:
+            continue
+        world = str(case.key.options.get("world", "-"))
+        figure = (f"{_metric(case, 'bus_gbps', '.3g')} GB/s bus" if "bus_gbps" in case.metrics
+                  else f"efficiency {_metric(case, 'efficiency', '.2f')}" if "efficiency" in case.metrics
+                  else f"overlap gain {_metric(case, 'overlap_gain', '.2f')}x")  # fmt: skip
+        rows.append((case.key.implementation, world, case.key.shape_text, format_seconds(case.timing.stats.median), figure))
+    header = ("measurement", "processes", "size", "median", "figure")
+    return EvidenceTable("Multi-device scaling", header, rows, probe_findings("scaling", cases))
+
+
+def transfers_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
+    """Host-device copies that ran (accelerators only): time and bandwidth."""
+    rows = [(case.key.implementation, str(case.key.options.get("transfer", "-")), case.key.shape_text,
+             format_seconds(case.timing.stats.median), _metric(case, "gbps", ".3g"))
+            for case in cases if case.status == "ok" and case.timing is not None]  # fmt: skip
+    header = ("implementation", "transfer", "size", "median", "GB/s")
+    return EvidenceTable("Host-device transfers", header, rows, probe_findings("transfers", cases))
+
+
+_TABLES = {
+    "hotops": hotops_table, "gemm": gemm_table, "attention": attention_table, "dynamic": dynamic_table,
+    "int8": int8_table, "layout": layout_table, "fusion": fusion_table, "scaling": scaling_table,
+    "transfers": transfers_table,
+}  # fmt: skip
 
 
 def evidence_tables(evidence: Evidence) -> list[EvidenceTable]:

@@ -10,9 +10,10 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from advisor.site.svg import BarGroup, LabelledPoint, Series, bar_chart, line_chart, scatter_chart
+from advisor.site.svg import BarGroup, LabelledPoint, Series, bar_chart, line_chart, scatter_chart, stacked_bar_chart
 from probes.int8.analysis import int8_speedups
 from probes.models import Evidence, ProbeCase
+from probes.units import format_bytes
 
 MIB = 1024.0**2
 DTYPE_ORDER = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
@@ -143,8 +144,80 @@ def int8_charts(cases: Sequence[ProbeCase], device: str) -> list[Chart]:
                   "Above the dashed line INT8 is faster than the fastest float path; further left is more accurate.")]  # fmt: skip
 
 
+def hotops_charts(cases: Sequence[ProbeCase], device: str) -> list[Chart]:
+    """Each profiled model and pass as one bar of 100%, split into operator groups."""
+    profiled = [case for case in cases if case.status == "ok" and any(name.startswith("share_") for name in case.metrics)]
+    groups = sorted({name.removeprefix("share_") for case in profiled for name, metric in case.metrics.items()
+                     if name.startswith("share_") and metric.value >= 0.005})  # fmt: skip
+    if not profiled or not groups:
+        return []
+    bars = [BarGroup(f"{case.key.options.get('model', case.key.implementation)} {case.key.options.get('pass', '')}".strip(),
+                     tuple(case.metrics[f"share_{group}"].value * 100 if f"share_{group}" in case.metrics else None
+                           for group in groups)) for case in profiled]  # fmt: skip
+    return [Chart("hotops-shares", "Share of time per operator group",
+                  stacked_bar_chart(f"Where the time goes, per model and pass ({device})", "% of profiled time", groups, bars,
+                                    "reference model and pass"),
+                  "Self time of each operator from torch.profiler, grouped by concern; the recommendation weighs evidence by these shares.")]  # fmt: skip
+
+
+def layout_charts(cases: Sequence[ProbeCase], device: str) -> list[Chart]:
+    """NCHW, channels-last and mismatched median time per op and dtype."""
+    layouts = ("nchw", "nhwc", "mismatch")
+    cells: dict[str, dict[str, float]] = defaultdict(dict)
+    for case in _timed(cases):
+        cells[f"{case.key.options.get('op', case.key.implementation)} {case.key.dtype}"][case.key.layout] = case.timing.stats.median * 1e6  # type: ignore[union-attr]
+    if not cells:
+        return []
+    bars = [BarGroup(label, tuple(by.get(layout) for layout in layouts)) for label, by in sorted(cells.items())]
+    return [Chart("layout-time", "Layout: NCHW against channels-last",
+                  bar_chart(f"Convolution time by memory layout ({device})", "median us", ("NCHW", "channels-last", "mismatched"),
+                            bars, "op and dtype"),
+                  "Mismatched: channels-last weights with NCHW activations, or conversions around the block; lower is better.")]  # fmt: skip
+
+
+def fusion_charts(cases: Sequence[ProbeCase], device: str) -> list[Chart]:
+    """The chain's median time eager and compiled, with the kernel launches of each in the label."""
+    timed = _timed(cases)
+    if not timed:
+        return []
+    bars = [BarGroup(f"{case.key.implementation} ({case.metrics['launches_per_call'].value:.0f} launches)"
+                     if "launches_per_call" in case.metrics else case.key.implementation,
+                     (case.timing.stats.median * 1e6,)) for case in timed]  # type: ignore[union-attr]  # fmt: skip
+    return [Chart("fusion-time", "Fusion: eager against compiled",
+                  bar_chart(f"Elementwise chain, eager vs fused ({device})", "median us", ("median",), bars, "implementation"),
+                  "Launches per call are in the labels; the method's inference target is a third of eager's launches.")]  # fmt: skip
+
+
+def scaling_charts(cases: Sequence[ProbeCase], device: str) -> list[Chart]:
+    """All-reduce bus bandwidth against message size, and strong-scaling efficiency per world size."""
+    timed = _timed(cases)
+    bandwidth: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    efficiency = []
+    for case in timed:
+        world = case.key.options.get("world", "?")
+        if "bus_gbps" in case.metrics and "bytes" in case.key.shape:
+            bandwidth[f"{case.key.options.get('backend', '')} {world} procs".strip()].append(
+                (float(case.key.shape["bytes"]), case.metrics["bus_gbps"].value))
+        elif "efficiency" in case.metrics:
+            efficiency.append(BarGroup(f"{world} procs", (case.metrics["efficiency"].value,)))
+    charts = []
+    if bandwidth:
+        series = [Series(name, tuple(points)) for name, points in sorted(bandwidth.items())]
+        charts.append(Chart("scaling-bandwidth", "All-reduce bus bandwidth",
+                            line_chart(f"All-reduce bus bandwidth vs message size ({device})", "message size", "bus GB/s (log)",
+                                       series, x_format=lambda size: format_bytes(int(size))),
+                            "Bus bandwidth as nccl-tests defines it: algorithm bandwidth x 2(n-1)/n."))  # fmt: skip
+    if efficiency:
+        charts.append(Chart("scaling-efficiency", "Strong-scaling efficiency",
+                            bar_chart(f"Strong-scaling efficiency T1 / (N x TN) ({device})", "efficiency", ("efficiency",),
+                                      efficiency, "processes"),
+                            "The global batch stays fixed; 1.0 is perfect scaling."))  # fmt: skip
+    return charts
+
+
 CHART_READERS: dict[str, Callable[[Sequence[ProbeCase], str], list[Chart]]] = {
-    "gemm": gemm_charts, "attention": attention_charts, "dynamic": dynamic_charts, "int8": int8_charts,
+    "hotops": hotops_charts, "gemm": gemm_charts, "attention": attention_charts, "dynamic": dynamic_charts,
+    "int8": int8_charts, "layout": layout_charts, "fusion": fusion_charts, "scaling": scaling_charts,
 }  # fmt: skip
 
 

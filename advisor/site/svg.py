@@ -7,7 +7,7 @@ as images. Axes are linear from zero or logarithmic; log axes put ticks on power
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -138,7 +138,7 @@ def _value_axis(values: Sequence[float], log: bool, start_px: float, end_px: flo
         return Axis(10 ** math.floor(math.log10(low)), 10 ** math.ceil(math.log10(high) + 1e-12), start_px, end_px, log=True)
     high = max(values, default=1.0)
     step = nice_step(high / 5 if high > 0 else 1.0)
-    return Axis(0.0, step * math.ceil(high / step + 1e-9) if high > 0 else 1.0, start_px, end_px)
+    return Axis(0.0, step * math.ceil(high / step - 1e-9) if high > 0 else 1.0, start_px, end_px)
 
 
 def bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Sequence[BarGroup], x_label: str = "") -> str:
@@ -166,8 +166,32 @@ def bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Seq
     return _frame(title, body, x_label, y_label, series_names)
 
 
+def stacked_bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Sequence[BarGroup], x_label: str = "") -> str:
+    """One bar per category, its series stacked bottom-up (e.g. shares of time that add to 100%)."""
+    plot_bottom, plot_right = HEIGHT - MARGIN_BOTTOM, WIDTH - MARGIN_RIGHT
+    totals = [sum(value for value in group.values if value) for group in groups]
+    y_axis = _value_axis(totals, log=False, start_px=plot_bottom, end_px=MARGIN_TOP)
+    body = _y_grid(y_axis)
+    slot = (plot_right - MARGIN_LEFT) / max(len(groups), 1)
+    for group_index, group in enumerate(groups):
+        left, running = MARGIN_LEFT + group_index * slot + slot * 0.2, 0.0
+        for series_index, value in enumerate(group.values):
+            if not value:
+                continue
+            bottom, top = y_axis.to_px(running), y_axis.to_px(running + value)
+            running += value
+            body.append(
+                f'<rect x="{left:.1f}" y="{top:.1f}" width="{slot * 0.6:.1f}" height="{bottom - top:.1f}" '
+                f'fill="{PALETTE[series_index % len(PALETTE)]}"><title>{escape(series_names[series_index])} '
+                f"{escape(group.label)}: {value:.4g}</title></rect>"
+            )  # fmt: skip
+        for line_index, line in enumerate(group.label.split(" ", 1)):
+            body.append(_text(MARGIN_LEFT + (group_index + 0.5) * slot, plot_bottom + 16 + 12 * line_index, line[:22], size=10))
+    return _frame(title, body, x_label, y_label, series_names)
+
+
 def line_chart(title: str, x_label: str, y_label: str, series: Sequence[Series], *, log_x: bool = True, log_y: bool = True,
-               x_base: int = 2) -> str:  # fmt: skip
+               x_base: int = 2, x_format: Callable[[float], str] | None = None) -> str:  # fmt: skip
     """One polyline with markers per series; log axes by default (growth exponents read as slopes)."""
     plot_bottom, plot_right = HEIGHT - MARGIN_BOTTOM, WIDTH - MARGIN_RIGHT
     xs = [x for line in series for x, _ in line.points]
@@ -179,7 +203,7 @@ def line_chart(title: str, x_label: str, y_label: str, series: Sequence[Series],
     y_axis = _value_axis(ys, log=log_y and all(y > 0 for y in ys), start_px=plot_bottom, end_px=MARGIN_TOP)
     body = _y_grid(y_axis)
     for tick in sorted({x for x in xs}) if x_axis.log else x_axis.ticks(x_base):
-        body.append(_text(x_axis.to_px(tick), plot_bottom + 16, format_tick(tick), size=11))
+        body.append(_text(x_axis.to_px(tick), plot_bottom + 16, (x_format or format_tick)(tick), size=11))
     for index, line in enumerate(series):
         colour = PALETTE[index % len(PALETTE)]
         points = sorted(line.points)
