@@ -7,6 +7,7 @@ speedup, recompilations per 100 requests) and builds the smallest cases that pro
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from pathlib import Path
 
 from advisor.environment.models import (
     AcceleratorRuntime,
@@ -20,6 +21,9 @@ from advisor.environment.models import (
 )
 from advisor.profile import Needs, Profile
 from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, Metric, ProbeCase, ProbeConfig
+
+# The CPU suite measured on the project's 2-core x86 machine, shared with the other test folders.
+CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 

@@ -6,8 +6,7 @@ import json
 
 import pytest
 import typer
-from conftest import CPU_SUITE
-from recommendation_builders import evidence, gemm_cases
+from recommendation_builders import CPU_SUITE, evidence, gemm_cases
 
 from advisor.cli.output import reports_errors
 from advisor.cli.recommend import recommend_command

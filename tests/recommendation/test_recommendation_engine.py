@@ -80,7 +80,7 @@ def test_every_line_is_cited_and_every_citation_resolves(answers, knowledge):
 
 
 def _suite_path():
-    from conftest import CPU_SUITE
+    from recommendation_builders import CPU_SUITE
 
     return CPU_SUITE
 

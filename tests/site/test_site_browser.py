@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOSTILE_TITLE, REPO_ROOT, RecordsFixture
+from site_records import HOSTILE_TITLE, REPO_ROOT, RecordsFixture
 
 selenium = pytest.importorskip("selenium", reason="the test extra installs selenium")
 from selenium import webdriver  # noqa: E402

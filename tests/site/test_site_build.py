@@ -13,7 +13,7 @@ from advisor.cli import app
 from advisor.site.build import build_site
 from advisor.site.mkdocs_glue import SiteError
 
-from conftest import CONFIG, REPO_ROOT, TODAY, RecordsFixture
+from site_records import CONFIG, REPO_ROOT, TODAY, RecordsFixture
 
 
 class _Links(HTMLParser):

@@ -11,7 +11,7 @@ from advisor.site.catalog import build_catalog
 from advisor.site.generate import FolderWriter, generate_site
 from advisor.site.pages import neutralize_html
 
-from conftest import HOSTILE_DECIDER, TODAY, RecordsFixture
+from site_records import HOSTILE_DECIDER, TODAY, RecordsFixture
 
 
 def _generate(records_dir: Path, out: Path, today: dt.date = TODAY):

@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from conftest import CONFIG
+from site_records import CONFIG
 
 
 def _free_port() -> int:
