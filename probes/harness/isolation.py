@@ -91,7 +91,8 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-def _log_tail(path: Path) -> str | None:
+def log_tail(path: Path) -> str | None:
+    """The last lines a child wrote to its log, or None when there are none."""
     try:
         lines = path.read_text(errors="replace").splitlines()
     except OSError:
@@ -129,7 +130,7 @@ def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[Wo
             if write_fd >= 0:
                 os.close(write_fd)
         if not outcome.finished:
-            outcome.log_tail = _log_tail(log_path)
+            outcome.log_tail = log_tail(log_path)
         return outcome
 
 

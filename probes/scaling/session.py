@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, EventCallback
-from probes.harness.isolation import describe_exit_code
+from probes.harness.isolation import describe_exit_code, log_tail
 from probes.harness.protocol import CaseResultMessage, CaseStartMessage, DoneMessage, WorkerMessage
 from probes.models import CaseKey, CaseStatus, HarnessSettings, ProbeCase, ProbeRun, ProbeStatus
 from probes.scaling.launch import stop_launch, torchrun_command
@@ -29,7 +29,6 @@ from probes.scaling.plan import TEARDOWN_S, ScalingJob, ScalingPlan, plan_scalin
 from probes.scaling.report import JOB_FILE, RESULTS_FILE, ResultsReader, failure_reason
 
 _POLL_S = 0.1
-_LOG_TAIL_LINES = 15
 _ORPHAN_GUARD_S = 30.0  # a process outliving the parent's hard deadline by this much exits on its own
 _REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 NOT_RANK_ZERO = "measured on the node that ran rank 0: its evidence holds the results"
@@ -134,7 +133,7 @@ class DistributedSession:
             if returncode:
                 self._incidents.append(f"torchrun exited with code {returncode} after every case was reported")
             return
-        self._log_tail = _log_tail(log_path)
+        self._log_tail = log_tail(log_path)
         if ending == "exited" and returncode == 0 and not self._results and self._in_flight is None:
             self._cut_short = NOT_RANK_ZERO  # this node ran no rank 0: nothing to report here
             return
@@ -205,10 +204,3 @@ def _child_environment() -> dict[str, str]:
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_REPOSITORY_ROOT), existing]))
     return environment
 
-
-def _log_tail(path: Path) -> str | None:
-    try:
-        lines = path.read_text(errors="replace").splitlines()
-    except OSError:
-        return None
-    return "\n".join(lines[-_LOG_TAIL_LINES:]) or None
