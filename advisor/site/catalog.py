@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -70,8 +71,9 @@ class Catalog:
     problems: list[SiteProblem]
     today: dt.date
 
+    @cached_property
     def by_id(self) -> dict[int, SiteRecord]:
-        """Records by number."""
+        """Records by number (computed once: every record page looks its links up here)."""
         return {item.record.id: item for item in self.records}
 
 

@@ -18,7 +18,7 @@ import yaml
 from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.records.models import RECORD_STATUSES
 from advisor.records.render import md_escape
-from advisor.site.catalog import Catalog, SiteRecord
+from advisor.site.catalog import DUE_SOON_DAYS, Catalog, SiteRecord
 from advisor.site.evidence_charts import Chart
 
 OPTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
@@ -101,7 +101,7 @@ def home_section(catalog: Catalog) -> str:
         f"**{len(catalog.records)} decision{'s' if len(catalog.records) != 1 else ''}**"
         + (f": {count_text}." if count_text else "."),
         f"Reviews as of {catalog.today.isoformat()}: {states['overdue']} overdue, {states['due-soon']} due within "
-        "60 days ([all reviews](reviews.md)).", "",
+        f"{DUE_SOON_DAYS} days ([all reviews](reviews.md)).", "",
     ]  # fmt: skip
     if not catalog.records:
         lines.append("No decision records yet: `advisor assess` writes the first one.")
@@ -121,7 +121,7 @@ def _size_text(size: int) -> str:
 
 
 def _linked_records(numbers: Sequence[int], catalog: Catalog) -> str:
-    known = catalog.by_id()
+    known = catalog.by_id
     links = [record_link(known[number], "decisions") if number in known else f"{number:04d} (not in this site)"
              for number in numbers]  # fmt: skip
     return ", ".join(links) or "-"
@@ -195,7 +195,7 @@ def reviews_page(catalog: Catalog) -> str:
     """Overdue, due soon and later reviews of live records, by date; closed records are left out."""
     live = sorted((item for item in catalog.records if item.review_state != "closed"),
                   key=lambda item: (item.record.front.review_by, item.record.id))  # fmt: skip
-    sections = (("overdue", "Overdue"), ("due-soon", "Due within 60 days"), ("scheduled", "Later"))
+    sections = (("overdue", "Overdue"), ("due-soon", f"Due within {DUE_SOON_DAYS} days"), ("scheduled", "Later"))
     lines = [page_front_matter("Reviews") + "# Reviews", "",
              f"Every live decision is reviewed a year after it was made (`advisor review`). As of {catalog.today.isoformat()}.", ""]  # fmt: skip
     for state, heading in sections:
