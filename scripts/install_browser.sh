@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install Debian's Chromium and its matching chromedriver for the site's browser tests, where missing.
 # Needs root (or sudo) and apt-get; anywhere else it says what to install and returns 0, and the browser
-# tests are skipped outside CI (in CI, where $CI is set, they fail instead).
+# tests are skipped, except where $CI or $ADVISOR_REQUIRE_BROWSER is set (.ci/run sets it): there they fail.
 set -euo pipefail
 say() { printf 'install_browser: %s\n' "$*" >&2; }
 

@@ -39,8 +39,8 @@ def _browser_paths() -> tuple[str, str]:
     if browser and driver:
         return browser, driver
     message = "Chromium and chromedriver are not installed (scripts/install_browser.sh installs them)"
-    if os.environ.get("CI"):
-        pytest.fail(f"{message}; CI must run the browser tests")
+    if os.environ.get("CI") or os.environ.get("ADVISOR_REQUIRE_BROWSER"):
+        pytest.fail(f"{message}; CI (and ADVISOR_REQUIRE_BROWSER=1) must run the browser tests")
     pytest.skip(message)
 
 
