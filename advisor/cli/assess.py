@@ -63,10 +63,14 @@ QUESTIONS: tuple[Question, ...] = (
 def probes_for_profile(profile: Profile) -> list[str]:
     """The probes whose readings this profile's recommendation uses: hot operators and gemm always, the rest by need."""
     names = ["hotops", "gemm"]
+    if profile.model_type in ("cnn", "diffusion"):
+        names.append("layout")  # convolutions: channels-last or NCHW
     if profile.model_type != "cnn":
         names.append("attention")
     if profile.needs.dynamic_shapes or profile.serves:
         names.append("dynamic")
+    if profile.serves:
+        names.append("fusion")  # kernel launches per token matter most when serving
     if profile.needs.quantized:
         names.append("int8")
     return names

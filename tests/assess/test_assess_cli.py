@@ -119,9 +119,9 @@ def test_commits_in_a_repository_and_init_git(tmp_path):
 @pytest.mark.parametrize(
     "profile, expected",
     [
-        (Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), ["hotops", "gemm"]),
+        (Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), ["hotops", "gemm", "layout"]),
         (Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework"),
-         ["hotops", "gemm", "attention", "dynamic"]),
+         ["hotops", "gemm", "attention", "dynamic", "fusion"]),
         (Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="hpc",
                  needs=Needs(dynamic_shapes=True, quantization="fp8")), ["hotops", "gemm", "attention", "dynamic", "int8"]),
     ],

@@ -11,18 +11,22 @@ from collections.abc import Callable, Sequence
 from advisor.recommendation.readings.attention import attention_readings
 from advisor.recommendation.readings.common import Reading
 from advisor.recommendation.readings.dynamic import dynamic_readings
+from advisor.recommendation.readings.fusion import fusion_readings
 from advisor.recommendation.readings.gemm import gemm_readings
 from advisor.recommendation.readings.hotops import hotops_readings
 from advisor.recommendation.readings.int8 import int8_readings
+from advisor.recommendation.readings.layout import layout_readings
 from advisor.recommendation.readings.scaling import scaling_readings
 from probes.models import ProbeCase
 
 READERS: dict[str, Callable[[Sequence[ProbeCase]], list[Reading]]] = {
     "attention": attention_readings,
     "dynamic": dynamic_readings,
+    "fusion": fusion_readings,
     "gemm": gemm_readings,
     "hotops": hotops_readings,
     "int8": int8_readings,
+    "layout": layout_readings,
     "scaling": scaling_readings,
 }
 

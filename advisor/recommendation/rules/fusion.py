@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from advisor.knowledge.models import Candidate
 from advisor.recommendation.choices import entry_from, rejections_from
-from advisor.recommendation.citations import cite_claim, line
+from advisor.recommendation.citations import cite_claim, fact_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
-from advisor.recommendation.models import Rationale, Rejection
+from advisor.recommendation.models import Rationale, Rejection, SwitchCondition
 from advisor.recommendation.rules.tiers import skill_switches, tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
+from advisor.recommendation.switches import predicate, switch
 
 TIER1_FUSION: dict[str, tuple[str, ...]] = {
     "nvidia-gpu": ("triton", "torch-compile", "cudnn"),
@@ -58,16 +59,55 @@ def with_layernorm_fact(rejections: tuple[Rejection, ...], knowledge_fuser: Cand
     return tuple(updated)
 
 
+COMPILE_FUSER = "torch-compile"
+COMPILE_PAYS = 1.1  # the fused chain at least this much faster than eager
+COMPILE_SLOWER = 0.9  # the fused chain clearly slower than eager
+LAUNCH_TARGET = 1 / 3  # the method's inference target: a third of the launches per generated token
+
+
+def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[list[Rationale], list[SwitchCondition]]:
+    """What the fusion probe measured on the target (launches and speed of torch.compile's fused chain), and
+    the switch that evidence makes watchable: toward torch.compile when it pays, away when it is slower.
+
+    Facts measured on other hardware are not used (`usable` gives only the target's speed figures)."""
+    facts = context.facts
+    launches, speed = facts.usable("fusion_launch_ratio"), facts.usable("fusion_compiled_speedup")
+    lines: list[Rationale] = []
+    if launches is not None:
+        verdict = "meets" if launches.value <= LAUNCH_TARGET + 1e-9 else "misses"
+        lines.append(fact_line(f"measured on {launches.hardware}: {launches.figure}; {verdict} the method's target of a third", launches))
+    if speed is not None:
+        effect = "fusion saves time here" if speed.value >= 1.0 else "fusion saved launches, not time, at the measured size"
+        lines.append(fact_line(f"measured on {speed.hardware}: {speed.figure}: {effect}", speed))
+    switches: list[SwitchCondition] = []
+    if speed is None:
+        return lines, switches  # nothing measured to watch: a review re-runs the same probes
+    on_hardware = COMPILE_FUSER in context.knowledge.ids() and context.profile.hardware in context.knowledge.get(COMPILE_FUSER).hardware.value
+    if chosen is not None and chosen.id == COMPILE_FUSER:
+        switches.append(switch("fusion-compile-slower",
+                               f"torch.compile's fused chain runs < {COMPILE_SLOWER}x eager's speed on the target: keep the "
+                               "small-op chains eager or revisit the fuser",
+                               "evidence.fusion_compiled_speedup", "<", COMPILE_SLOWER, concern="fusion"))  # fmt: skip
+    elif on_hardware:
+        switches.append(switch("fusion-compile-pays",
+                               f"torch.compile's fused chain runs >= {COMPILE_PAYS}x eager with at most a third of its launches "
+                               "on the target: consider torch.compile for the small-op chains",
+                               "evidence.fusion_compiled_speedup", ">=", COMPILE_PAYS,
+                               predicate("evidence.fusion_launch_ratio", "<=", round(LAUNCH_TARGET, 4)), concern="fusion"))  # fmt: skip
+    return lines, switches
+
+
 def decide_fusion(context: RuleContext) -> ConcernDecision:
     """Tier 1 fuser within the team's skill; the skilled options above it become switch conditions."""
     profile = context.profile
     preference = TIER1_FUSION.get(profile.hardware, ())
     chosen = pick(context, "fusion", preference)
     lines: list[Rationale] = []
+    measured_lines, measured_switches = measured_fusion(context, chosen.chosen)
     if chosen.chosen is not None:
         share = hot_spot_line(hotop_shares(context.facts, profile), "fusion")
         found = (share, layernorm_fusion_line(chosen.chosen), launch_count_line(chosen.chosen, profile.serves))
-        lines = [found_line for found_line in found if found_line is not None]
+        lines = [found_line for found_line in found if found_line is not None] + measured_lines
     reason = f"no fusion option for a {profile.team_skill} team ({profile.workload}) on {profile.hardware} in the KB"
     rejections = rejections_from(chosen, "fusion")
     if LAYERNORM_FUSER in context.knowledge.ids():
@@ -78,5 +118,5 @@ def decide_fusion(context: RuleContext) -> ConcernDecision:
         tier2=tier2_entry(context, "fusion"),
         tier3=tier3_entry(context, "fusion"),
         rejections=rejections,
-        switch_conditions=tuple(skill_switches(chosen, "fusion", context, preference)),
+        switch_conditions=(*skill_switches(chosen, "fusion", context, preference), *measured_switches),
     )

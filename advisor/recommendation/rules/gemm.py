@@ -7,7 +7,7 @@ measured dtype speedup or Triton's GEMM gap does not drive the choice (see hot_o
 from __future__ import annotations
 
 from advisor.recommendation.choices import entry_from, rejections_from
-from advisor.recommendation.citations import cite_profile, fact_line, line, proxy_speed_note
+from advisor.recommendation.citations import cite_profile, fact_line, facts_line, line, proxy_speed_note
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.hot_operators import MINOR_SHARE, HotopShares, hot_spot_line, hotop_shares, is_minor
@@ -139,6 +139,30 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
     return entry, None
 
 
+CONV_MODEL_TYPES = ("cnn", "diffusion")  # models whose GEMMs are mostly convolutions (implicit GEMM)
+CHANNELS_LAST_PAYS = 1.05
+
+
+def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], list[SwitchCondition]]:
+    """For convolution-heavy models: the measured memory layout (channels-last or NCHW), why, and its switch."""
+    if context.profile.model_type not in CONV_MODEL_TYPES:
+        return {}, [], []
+    speed, cost = context.facts.usable("layout_channels_last_speedup"), context.facts.usable("layout_mismatch_cost")
+    if speed is None:
+        return {}, [], []
+    mismatch = f"; {cost.figure}, so keep one layout end to end" if cost is not None else ""
+    cited = [speed, *([cost] if cost is not None else [])]
+    if speed.value >= CHANNELS_LAST_PAYS:
+        text = f"convolutions on {speed.hardware}: {speed.figure}{mismatch}: run the model channels-last"
+        flip = switch("channels-last-stops-paying", "channels-last no longer faster than NCHW on the target: revisit the layout",
+                      "evidence.layout_channels_last_speedup", "<", 1.0, concern="gemm")  # fmt: skip
+        return {"layout": "channels-last"}, [facts_line(text, *cited)], [flip]
+    text = f"convolutions on {speed.hardware}: {speed.figure}{mismatch}: channels-last does not pay here, keep NCHW"
+    flip = switch("channels-last-pays", f"channels-last >= {CHANNELS_LAST_PAYS}x NCHW on the target: move the model to channels-last",
+                  "evidence.layout_channels_last_speedup", ">=", CHANNELS_LAST_PAYS, concern="gemm")  # fmt: skip
+    return {"layout": "nchw"}, [facts_line(text, *cited)], [flip]
+
+
 def decide_gemm(context: RuleContext) -> ConcernDecision:
     """Tier 1: the vendor GEMM library in the measured dtype; tier 2: CUTLASS/Ascend C; tier 3: Triton."""
     chosen = pick(context, "gemm", TIER1_GEMM.get(context.profile.hardware, ()))
@@ -151,8 +175,10 @@ def decide_gemm(context: RuleContext) -> ConcernDecision:
         share_line = hot_spot_line(shares, "gemm")
         lines = ([share_line] if share_line is not None else []) + lines
         switches = [dtype_switch(dtype)]
+    layout_settings, layout_lines, layout_switches = conv_layout(context)
+    lines, switches = lines + layout_lines, switches + layout_switches
     reason = f"no GEMM library for {context.profile.hardware} in the knowledge base"
-    tier1 = entry_from(chosen, "gemm", context, gap_reason=reason, settings={"dtype": dtype}, lines=lines)
+    tier1 = entry_from(chosen, "gemm", context, gap_reason=reason, settings={"dtype": dtype, **layout_settings}, lines=lines)
     tier3, parity_switch = tier3_gemm(context)
     switches += [parity_switch] if parity_switch is not None else []
     return ConcernDecision(

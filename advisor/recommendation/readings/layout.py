@@ -1,0 +1,35 @@
+"""Layout readings: channels-last (NHWC) against NCHW for convolutions, and what a mismatched layout costs.
+
+`layout_channels_last_speedup`: NCHW time / channels-last time; `layout_mismatch_cost`: extra time of
+the mismatched layout over the faster matched one (0.2 = 20% slower). Geometric means over op and dtype.
+Hardware-specific (not portable).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from advisor.recommendation.readings.common import Reading, make_reading
+from probes.layout.analysis import layout_comparisons
+from probes.models import ProbeCase
+
+
+def layout_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
+    """The channels-last speedup and the mismatch cost, citing every case compared."""
+    comparisons = layout_comparisons(cases)
+    if not comparisons:
+        return []
+    by_id = {case.key.case_id: case for case in cases}
+    cited = [by_id[case_id] for comparison in comparisons for case_id in comparison.case_ids]
+    speedup = math.exp(sum(math.log(item.nhwc_speedup) for item in comparisons) / len(comparisons))
+    readings = [make_reading("layout_channels_last_speedup", speedup,
+                             f"channels-last {speedup:.2f}x NCHW's speed (geometric mean over {len(comparisons)} conv cases)",
+                             cited)]  # fmt: skip
+    costs = [item.mismatch_cost for item in comparisons if item.mismatch_cost is not None]
+    if costs:
+        cost = math.exp(sum(math.log1p(max(value, -0.99)) for value in costs) / len(costs)) - 1.0
+        readings.append(make_reading("layout_mismatch_cost", cost,
+                                     f"a mismatched layout costs {cost:.0%} over the faster matched one "
+                                     f"(geometric mean over {len(costs)} conv cases)", cited))  # fmt: skip
+    return readings
