@@ -159,6 +159,19 @@ def _device_name(device: str, evidence: Evidence) -> str:
     return device
 
 
+def measured_hot_operators(model_type: str, evidence: Sequence[Evidence]) -> list[str]:
+    """The hotops probe's lines for this model type (or the user's own model), as `advisor probe` prints them."""
+    from probes.hotops.analysis import hotops_profiles, profile_line
+    from probes.hotops.options import CUSTOM_MODEL
+
+    lines = []
+    for item in evidence:
+        for profile in hotops_profiles(item.cases):
+            if profile.model in (model_type, CUSTOM_MODEL):
+                lines.append(f"{profile_line(profile)} ({_device_name(profile.case.key.device, item)})")
+    return lines
+
+
 def render_body(front: RecordFrontMatter, recommendation: Recommendation, evidence: Sequence[Evidence]) -> str:
     """The Markdown after the front matter."""
     profile = recommendation.profile
@@ -168,6 +181,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         recommendation=recommendation,
         profile=profile,
         hot_operators=HOT_OPERATORS.get(profile.model_type, "profile the top-10 operators by time"),
+        measured_hot_operators=measured_hot_operators(profile.model_type, evidence),
         considered=_considered(recommendation),
         evidence_files=[
             {"ref": ref, "evidence": item, "tables": evidence_tables(item)}

@@ -28,3 +28,24 @@ def test_tables_for_every_probe_that_measured_something():
     assert [row[4] for row in fusion.rows] == ["5", "1"] and fusion.findings
     scaling = tables["Multi-device scaling"]
     assert any("GB/s bus" in row[4] for row in scaling.rows) and any(row[4].startswith("efficiency") for row in scaling.rows)
+
+
+def test_the_context_quotes_the_measured_hot_operators_of_the_model_type():
+    import datetime as dt
+
+    from advisor.profile import Profile
+    from advisor.recommendation.engine import recommend
+    from advisor.records.decision import build_front_matter
+    from advisor.records.models import EvidenceRef
+    from advisor.records.render import render_record
+
+    evidence = Evidence.load(MORE_PROBES)
+    profile = Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="kernel")
+    answer = recommend(profile, [evidence])
+    front = build_front_matter(1, "MoE", answer, [EvidenceRef(file="e.json", sha256="0" * 64)], evidence.environment, [],
+                               dt.date(2026, 1, 2))  # fmt: skip
+    body = render_record(front, answer, [evidence])
+    context = body.split("## Decision Drivers")[0]
+    assert "Measured here (hotops probe" in context
+    assert "* moe forward (tiny): gemm 28%" in context and "* moe train (tiny)" in context
+    assert "dense-transformer forward" not in context
