@@ -23,6 +23,9 @@ def test_sigint_keeps_what_was_measured(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env=environment,
+        # A shell that starts this test in the background (`cmd &` without job control) ignores SIGINT,
+        # and Python keeps an inherited SIG_IGN: restore the default so the CLI gets its KeyboardInterrupt.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(12)  # child start-up (~2 s) and the matmul cases before the hanging one
     workers = psutil.Process(process.pid).children(recursive=True)

@@ -113,8 +113,11 @@ def test_search_finds_a_record_by_option_id(browser, site_url: str, site_records
     target = _page(site_records, 2)
 
     def found(driver: webdriver.Chrome) -> bool:
-        links = driver.find_elements(By.CSS_SELECTOR, ".md-search-result__item a")
-        return any(target in (link.get_attribute("href") or "") for link in links)
+        # Read the hrefs in one script call: the result list re-renders on every keystroke, so element
+        # handles taken between renders go stale.
+        hrefs = driver.execute_script(
+            "return Array.from(document.querySelectorAll('.md-search-result__item a')).map(a => a.href)")
+        return any(target in href for href in hrefs)
 
     WebDriverWait(browser, 20).until(found)
     browser.save_screenshot(str(ARTIFACTS / "search-cublas.png"))
