@@ -279,6 +279,20 @@ class Evidence(_Model):
     probe_runs: list[ProbeRun] = Field(default_factory=list)
     cases: list[ProbeCase] = Field(default_factory=list)
 
+    def device_name(self, device: str | None = None) -> str:
+        """The name of a device kind this evidence ran on (the CPU model, the first GPU or NPU); by default
+        the accelerator any case ran on, else the CPU."""
+        if device is None:
+            device = next((case.key.device for case in self.cases if case.key.device != "cpu"), "cpu")
+        environment = self.environment
+        if device == "cpu":
+            return environment.cpu.model_name or environment.cpu.architecture
+        if device.startswith("cuda") and environment.accelerators.gpus:
+            return environment.accelerators.gpus[0].name
+        if device.startswith("npu") and environment.npu is not None and environment.npu.devices:
+            return environment.npu.devices[0]
+        return device
+
     def save(self, path: Path | str) -> None:
         """Write atomically: a temporary file in the same folder, then os.replace."""
         target = Path(path)

@@ -7,7 +7,6 @@ the ratio on each machine.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from advisor.comparison.compare import compare_evidence
 from advisor.comparison.models import Comparison, VerdictRule
 from advisor.recommendation.hardware import device_family
+from advisor.recommendation.readings.common import geometric_mean
 from probes.models import Evidence
 
 FLEET_SCHEMA_VERSION = 1
@@ -63,10 +63,8 @@ def describe_machine(file: str, evidence: Evidence, target: str | None) -> Machi
     devices = sorted({case.key.device for case in evidence.cases}) or ["cpu"]
     families = sorted({device_family(device, evidence.environment) or "unknown" for device in devices})
     environment = evidence.environment
-    gpus = environment.accelerators.gpus
-    name = gpus[0].name if gpus and any(device.startswith("cuda") for device in devices) else environment.cpu.model_name or "unknown"
     return Machine(
-        file=file, machine=environment.hostname_hash[:8], hardware=families, device=name,
+        file=file, machine=environment.hostname_hash[:8], hardware=families, device=evidence.device_name(),
         torch=environment.torch.version if environment.torch else None,
         on_target=None if target is None else target in families,
     )  # fmt: skip
@@ -75,7 +73,7 @@ def describe_machine(file: str, evidence: Evidence, target: str | None) -> Machi
 def geometric_mean_ratio(comparison: Comparison) -> float | None:
     """exp(mean(log ratio)) over the matched cases that were timed on both machines."""
     ratios = [case.timing.ratio for case in comparison.cases if case.timing is not None and case.timing.ratio > 0]
-    return math.exp(sum(math.log(ratio) for ratio in ratios) / len(ratios)) if ratios else None
+    return geometric_mean(ratios) if ratios else None
 
 
 def compare_fleet(files: Sequence[tuple[str, Evidence]], target: str | None = None, rule: VerdictRule | None = None) -> FleetComparison:

@@ -12,7 +12,7 @@ from advisor.environment.models import Environment
 from advisor.recommendation.hardware import environment_family
 from advisor.recommendation.models import Recommendation
 from advisor.records.git import commit_paths, find_repository, ids_in_history, init_repository
-from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordError, RecordFrontMatter, review_date
+from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordFrontMatter, review_date
 from advisor.records.render import render_record
 from advisor.records.slug import slugify
 from advisor.records.store import next_id, record_file_names, records_lock, write_files_atomically

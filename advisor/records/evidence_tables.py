@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from probes.findings import probe_findings
+from probes.hotops.analysis import hotops_profiles, shown_groups
 from probes.int8.analysis import int8_speedups
 from probes.models import Evidence, ProbeCase
 from probes.units import format_seconds
@@ -106,11 +107,10 @@ def _metric(case: ProbeCase, name: str, form: str, scale: float = 1.0) -> str:
 
 def hotops_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
     """Each profiled model and pass: the share of time in each operator group (groups with any time)."""
-    profiled = [case for case in cases if case.status == "ok"]
-    groups = sorted({name.removeprefix("share_") for case in profiled for name, metric in case.metrics.items()
-                     if name.startswith("share_") and metric.value >= 0.005})  # fmt: skip
-    rows = [(str(case.key.options.get("model", case.key.implementation)), str(case.key.options.get("pass", "-")),
-             *(_metric(case, f"share_{group}", ".0%") for group in groups)) for case in profiled]  # fmt: skip
+    profiles = hotops_profiles(cases)
+    groups = shown_groups(profiles)
+    rows = [(profile.model, profile.kind, *(f"{profile.shares[group]:.0%}" if group in profile.shares else "-" for group in groups))
+            for profile in profiles]  # fmt: skip
     return EvidenceTable("Hot operators: share of time per group", ("model", "pass", *groups), rows, probe_findings("hotops", cases))
 
 

@@ -6,7 +6,6 @@ staged and unstaged changes stay as they were: neither committed nor lost.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -100,16 +99,7 @@ def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:
 
 def record_history(repo: Repo, record_path: Path) -> list[RecordVersion]:
     """The commits that touched a record, newest first, with the version each one holds."""
-    relative = _relative(repo, record_path)
-    if not repo.head.is_valid():
-        return []
-    versions = []
-    for commit in repo.iter_commits(paths=relative):
-        versions.append(RecordVersion(
-            sha=commit.hexsha, date=commit.committed_datetime, version=_version_at(commit, relative),
-            message=str(commit.message).strip(),
-        ))  # fmt: skip
-    return versions
+    return histories(repo, [record_path])[record_path]
 
 
 def _version_at(commit: object, relative: str) -> int | None:
@@ -123,9 +113,8 @@ def _version_at(commit: object, relative: str) -> int | None:
 
 
 def histories(repo: Repo, record_paths: Sequence[Path]) -> dict[Path, list[RecordVersion]]:
-    """`record_history` of many records with one `git log` (the site builds hundreds at once).
-
-    Renames are not followed, as in `record_history`: a record keeps its file name for life.
+    """Each record's commits, newest first, with the version each holds: one `git log` for them all
+    (the site reads hundreds at once). Renames are not followed: a record keeps its file name for life.
     """
     wanted = {_relative(repo, path): path for path in record_paths}
     found: dict[Path, list[RecordVersion]] = {path: [] for path in record_paths}

@@ -18,6 +18,7 @@ RECORD_SCHEMA_VERSION = 1
 
 RecordStatus = Literal["proposed", "accepted", "rejected", "deprecated", "superseded"]
 RECORD_STATUSES: tuple[str, ...] = get_args(RecordStatus)
+LIVE_STATUSES: tuple[str, ...] = ("proposed", "accepted")  # in force, so reviewed every year
 
 
 class RecordError(AdvisorError):

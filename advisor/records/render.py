@@ -135,7 +135,7 @@ def measured_on_rows(front: RecordFrontMatter, evidence: Sequence[Evidence]) -> 
         for device, count in sorted(per_device.items()):
             family = device_family(device, item.environment) or "unknown"
             role = "on target" if family == target else "proxy"
-            rows.append((ref.file, item.environment.hostname_hash[:8], family, _device_name(device, item), str(count), role))
+            rows.append((ref.file, item.environment.hostname_hash[:8], family, item.device_name(device), str(count), role))
     return rows
 
 
@@ -148,17 +148,6 @@ def target_match_text(rows: Sequence[tuple[str, ...]], target: object) -> str:
     return f"Matches the target hardware ({target}): {', '.join(dict.fromkeys(matching))}."
 
 
-def _device_name(device: str, evidence: Evidence) -> str:
-    environment = evidence.environment
-    if device == "cpu":
-        return environment.cpu.model_name or environment.cpu.architecture
-    if device.startswith("cuda") and environment.accelerators.gpus:
-        return environment.accelerators.gpus[0].name
-    if device.startswith("npu") and environment.npu is not None and environment.npu.devices:
-        return environment.npu.devices[0]
-    return device
-
-
 def measured_hot_operators(model_type: str, evidence: Sequence[Evidence]) -> list[str]:
     """The hotops probe's lines for this model type (or the user's own model), as `advisor probe` prints them."""
     from probes.hotops.analysis import hotops_profiles, profile_line
@@ -168,7 +157,7 @@ def measured_hot_operators(model_type: str, evidence: Sequence[Evidence]) -> lis
     for item in evidence:
         for profile in hotops_profiles(item.cases):
             if profile.model in (model_type, CUSTOM_MODEL):
-                lines.append(f"{profile_line(profile)} ({_device_name(profile.case.key.device, item)})")
+                lines.append(f"{profile_line(profile)} ({item.device_name(profile.case.key.device)})")
     return lines
 
 
@@ -176,6 +165,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
     """The Markdown after the front matter."""
     profile = recommendation.profile
     template = _environment().get_template("record.md.j2")
+    measured_on = measured_on_rows(front, evidence)
     return template.render(
         front=front,
         recommendation=recommendation,
@@ -187,9 +177,9 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
             {"ref": ref, "evidence": item, "tables": evidence_tables(item)}
             for ref, item in zip(front.evidence, evidence)
         ],
-        evidence_files_rows=measured_on_rows(front, evidence),
+        evidence_files_rows=measured_on,
         measured_on_header=MEASURED_ON_HEADER,
-        target_match=target_match_text(measured_on_rows(front, evidence), profile.hardware),
+        target_match=target_match_text(measured_on, profile.hardware),
         questions=YEARLY_QUESTIONS,
     )
 

@@ -12,7 +12,7 @@ from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
 from advisor.records.git import commit_paths, find_repository
-from advisor.records.models import DecisionRecord, RecordError, review_date
+from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, review_date
 from advisor.records.review_history import append_review_entry
 from advisor.records.store import (
     find_record,
@@ -58,7 +58,7 @@ class ReviewResult:
 def due_records(records_dir: Path, today: dt.date, within_days: int = 30) -> tuple[list[DecisionRecord], list[DecisionRecord]]:
     """Live records (not superseded, rejected or deprecated) past their review date, and those due within `within_days`."""
     records, _ = load_records(records_dir)
-    live = [record for record in records if record.front.status in ("proposed", "accepted")]
+    live = [record for record in records if record.front.status in LIVE_STATUSES]
     due = [record for record in live if record.front.review_by <= today]
     upcoming = [record for record in live if today < record.front.review_by <= today + dt.timedelta(days=within_days)]
     return due, upcoming
@@ -120,7 +120,7 @@ def run_review(
     """Review one record: re-probe (or take `new_evidence`), decide keep or revise, write and commit."""
     today = today or dt.date.today()
     record = find_record(records_dir, number)
-    if record.front.status not in ("proposed", "accepted"):
+    if record.front.status not in LIVE_STATUSES:
         raise RecordError(f"{record.path.name} is {record.front.status}: only a live record is reviewed")
     old = old_evidence_of(record)
     fresh = new_evidence if new_evidence is not None else measure_again(old, budget_s)

@@ -170,8 +170,8 @@ def _build(site_config: SiteConfig, *, out: Path | None, strict: bool, today: dt
         check_output(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".building", dir=target.parent))
+        config["site_dir"] = str(staging)
         try:
-            config = _load(config_file, strict=strict, site_dir=str(staging))
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 build(config)

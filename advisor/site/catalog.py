@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Literal
 
 from advisor.records.git import RecordVersion, find_repository, histories
-from advisor.records.models import DecisionRecord
+from advisor.records.models import LIVE_STATUSES, DecisionRecord
 from advisor.records.store import load_records
 from probes.models import Evidence, EvidenceSchemaError
 
 ReviewState = Literal["overdue", "due-soon", "scheduled", "closed"]
-LIVE_STATUSES = ("proposed", "accepted")
 DUE_SOON_DAYS = 60
 
 

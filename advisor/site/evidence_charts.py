@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from advisor.site.svg import BarGroup, LabelledPoint, Series, bar_chart, line_chart, scatter_chart, stacked_bar_chart
+from probes.hotops.analysis import hotops_profiles, shown_groups
 from probes.int8.analysis import int8_speedups
 from probes.models import Evidence, ProbeCase
 from probes.units import format_bytes
@@ -146,14 +147,12 @@ def int8_charts(cases: Sequence[ProbeCase], device: str) -> list[Chart]:
 
 def hotops_charts(cases: Sequence[ProbeCase], device: str) -> list[Chart]:
     """Each profiled model and pass as one bar of 100%, split into operator groups."""
-    profiled = [case for case in cases if case.status == "ok" and any(name.startswith("share_") for name in case.metrics)]
-    groups = sorted({name.removeprefix("share_") for case in profiled for name, metric in case.metrics.items()
-                     if name.startswith("share_") and metric.value >= 0.005})  # fmt: skip
-    if not profiled or not groups:
+    profiles = hotops_profiles(cases)
+    groups = shown_groups(profiles)
+    if not profiles or not groups:
         return []
-    bars = [BarGroup(f"{case.key.options.get('model', case.key.implementation)} {case.key.options.get('pass', '')}".strip(),
-                     tuple(case.metrics[f"share_{group}"].value * 100 if f"share_{group}" in case.metrics else None
-                           for group in groups)) for case in profiled]  # fmt: skip
+    bars = [BarGroup(f"{profile.model} {profile.kind}", tuple(profile.shares[group] * 100 if group in profile.shares else None
+                                                            for group in groups)) for profile in profiles]  # fmt: skip
     return [Chart("hotops-shares", "Share of time per operator group",
                   stacked_bar_chart(f"Where the time goes, per model and pass ({device})", "% of profiled time", groups, bars,
                                     "reference model and pass"),
@@ -226,12 +225,9 @@ def evidence_charts(evidence: Evidence) -> list[Chart]:
     by_probe: dict[str, list[ProbeCase]] = defaultdict(list)
     for case in evidence.cases:
         by_probe[case.key.probe].append(case)
-    device = evidence.environment.cpu.model_name if evidence.environment else "unknown device"
-    gpus = evidence.environment.accelerators.gpus if evidence.environment else []
-    if gpus and any(case.key.device == "cuda" for case in evidence.cases):
-        device = gpus[0].name
+    device = evidence.device_name()
     charts: list[Chart] = []
     for probe, read in CHART_READERS.items():
         if by_probe.get(probe):
-            charts.extend(read(by_probe[probe], device or "unknown device"))
+            charts.extend(read(by_probe[probe], device))
     return charts

@@ -37,10 +37,9 @@ class SiteWriter(Protocol):
 
 @dataclass
 class FolderWriter:
-    """A SiteWriter into a plain folder (tests, previews); `append_text` starts from `base/path` when it exists."""
+    """A SiteWriter into a plain folder (tests, previews); `append_text` adds to a file already there."""
 
     root: Path
-    base: Path | None = None
     written: list[str] = field(default_factory=list)
 
     def _target(self, path: str) -> Path:
@@ -53,10 +52,8 @@ class FolderWriter:
         self._target(path).write_text(text, encoding="utf-8")
 
     def append_text(self, path: str, text: str) -> None:
-        target = self._target(path)
-        original = self.base / path if self.base is not None else target
-        start = original.read_text(encoding="utf-8") if original.exists() else ""
-        target.write_text(start + text, encoding="utf-8")
+        with self._target(path).open("a", encoding="utf-8") as handle:
+            handle.write(text)
 
     def copy_file(self, path: str, source: Path) -> None:
         self._target(path).write_bytes(source.read_bytes())

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import torch
 
 from probes.harness.device import Device
-from probes.registry import CaseSpec, Unsupported
+from probes.registry import CaseSpec
 
 TORCH_DTYPES: dict[str, torch.dtype] = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 _FP8_MAX = 448.0  # largest finite float8_e4m3fn

@@ -43,6 +43,14 @@ def hotops_profiles(cases: Sequence[ProbeCase]) -> list[HotopsProfile]:
     return profiles
 
 
+SHOWN_SHARE = 0.005  # a group below half a percent in every profile is left out of tables and charts
+
+
+def shown_groups(profiles: Sequence[HotopsProfile]) -> list[str]:
+    """The groups, by name, that hold at least SHOWN_SHARE of the time in some profile."""
+    return sorted({group for profile in profiles for group, share in profile.shares.items() if share >= SHOWN_SHARE})
+
+
 def profile_line(profile: HotopsProfile, groups: int = 4) -> str:
     """'dense-transformer forward (small): gemm 61%, normalization 12%, ...; top aten::addmm 45%'."""
     size = f" ({profile.size})" if profile.size else ""

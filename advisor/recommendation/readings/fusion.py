@@ -7,32 +7,34 @@ Hardware-specific (not portable): launch counts and speed differ between a CPU a
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading
-from probes.fusion.analysis import fusion_pairs
+from advisor.recommendation.readings.common import Reading, geometric_mean, make_reading
+from probes.fusion.analysis import FusionPair, fusion_pairs
 from probes.models import ProbeCase
 
 
-def _geomean(values: Sequence[float]) -> float:
-    return math.exp(sum(math.log(value) for value in values) / len(values))
+def _pairs_reading(name: str, measured: Sequence[tuple[FusionPair, float]], describe: Callable[[float, int], str]) -> Reading:
+    """One reading: the geometric mean over the pairs, citing both cases of each pair."""
+    value = geometric_mean([ratio for _, ratio in measured])
+    cases = [case for pair, _ in measured for case in (pair.eager, pair.compiled)]
+    return make_reading(name, value, describe(value, len(measured)), cases)
 
 
 def fusion_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
     """The launch ratio and the speedup of the compiled chain, each over the pairs that measured it."""
     pairs = fusion_pairs(cases)
+    launched = [(pair, ratio) for pair in pairs if (ratio := pair.launch_ratio) is not None and ratio > 0]
+    timed = [(pair, speedup) for pair in pairs if (speedup := pair.speedup) is not None and speedup > 0]
     readings = []
-    launched = [(pair, pair.launch_ratio) for pair in pairs if pair.launch_ratio is not None and pair.launch_ratio > 0]
     if launched:
-        ratio = _geomean([value for _, value in launched])  # type: ignore[misc]
-        figure = f"torch.compile {ratio:.2f}x eager's kernel launches per call over {len(launched)} chain case(s)"
-        readings.append(make_reading("fusion_launch_ratio", ratio, figure, [case for pair, _ in launched
-                                                                             for case in (pair.eager, pair.compiled)]))  # fmt: skip
-    timed = [(pair, pair.speedup) for pair in pairs if pair.speedup is not None and pair.speedup > 0]
+        readings.append(_pairs_reading(
+            "fusion_launch_ratio", launched,
+            lambda ratio, count: f"torch.compile {ratio:.2f}x eager's kernel launches per call over {count} chain case(s)",
+        ))  # fmt: skip
     if timed:
-        speedup = _geomean([value for _, value in timed])  # type: ignore[misc]
-        figure = f"the compiled chain runs {speedup:.2f}x eager's speed over {len(timed)} chain case(s)"
-        readings.append(make_reading("fusion_compiled_speedup", speedup, figure, [case for pair, _ in timed
-                                                                                  for case in (pair.eager, pair.compiled)]))  # fmt: skip
+        readings.append(_pairs_reading(
+            "fusion_compiled_speedup", timed,
+            lambda speedup, count: f"the compiled chain runs {speedup:.2f}x eager's speed over {count} chain case(s)",
+        ))  # fmt: skip
     return readings

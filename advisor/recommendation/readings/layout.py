@@ -7,10 +7,9 @@ Hardware-specific (not portable).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading
+from advisor.recommendation.readings.common import Reading, geometric_mean, make_reading
 from probes.layout.analysis import layout_comparisons
 from probes.models import ProbeCase
 
@@ -22,13 +21,13 @@ def layout_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
         return []
     by_id = {case.key.case_id: case for case in cases}
     cited = [by_id[case_id] for comparison in comparisons for case_id in comparison.case_ids]
-    speedup = math.exp(sum(math.log(item.nhwc_speedup) for item in comparisons) / len(comparisons))
+    speedup = geometric_mean([item.nhwc_speedup for item in comparisons])
     readings = [make_reading("layout_channels_last_speedup", speedup,
                              f"channels-last {speedup:.2f}x NCHW's speed (geometric mean over {len(comparisons)} conv cases)",
                              cited)]  # fmt: skip
     costs = [item.mismatch_cost for item in comparisons if item.mismatch_cost is not None]
     if costs:
-        cost = math.exp(sum(math.log1p(max(value, -0.99)) for value in costs) / len(costs)) - 1.0
+        cost = geometric_mean([1.0 + value for value in costs]) - 1.0  # a cost is above -1: times are positive
         readings.append(make_reading("layout_mismatch_cost", cost,
                                      f"a mismatched layout costs {cost:.0%} over the faster matched one "
                                      f"(geometric mean over {len(costs)} conv cases)", cited))  # fmt: skip

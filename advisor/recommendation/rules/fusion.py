@@ -15,6 +15,7 @@ from advisor.recommendation.models import Rationale, Rejection, SwitchCondition
 from advisor.recommendation.rules.tiers import skill_switches, tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
+from probes.fusion.analysis import LAUNCH_TARGET
 
 TIER1_FUSION: dict[str, tuple[str, ...]] = {
     "nvidia-gpu": ("triton", "torch-compile", "cudnn"),
@@ -62,7 +63,6 @@ def with_layernorm_fact(rejections: tuple[Rejection, ...], knowledge_fuser: Cand
 COMPILE_FUSER = "torch-compile"
 COMPILE_PAYS = 1.1  # the fused chain at least this much faster than eager
 COMPILE_SLOWER = 0.9  # the fused chain clearly slower than eager
-LAUNCH_TARGET = 1 / 3  # the method's inference target: a third of the launches per generated token
 
 
 def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[list[Rationale], list[SwitchCondition]]:
@@ -82,7 +82,7 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
     switches: list[SwitchCondition] = []
     if speed is None:
         return lines, switches  # nothing measured to watch: a review re-runs the same probes
-    on_hardware = COMPILE_FUSER in context.knowledge.ids() and context.profile.hardware in context.knowledge.get(COMPILE_FUSER).hardware.value
+    on_hardware = COMPILE_FUSER in context.knowledge.for_hardware(context.profile.hardware).ids()
     if chosen is not None and chosen.id == COMPILE_FUSER:
         switches.append(switch("fusion-compile-slower",
                                f"torch.compile's fused chain runs < {COMPILE_SLOWER}x eager's speed on the target: keep the "
