@@ -6,23 +6,19 @@ sequence length, int8 speedup, recompilations), phrased for the `advisor probe` 
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from probes.attention.growth import fit_growth
 from probes.fusion.analysis import fusion_lines
 from probes.gemm.analysis import dtype_speedups
+from probes.harness.statistics import geometric_mean
 from probes.hotops.analysis import hotops_profiles, profile_line
 from probes.int8.analysis import int8_speedups
 from probes.layout.analysis import comparison_line, layout_comparisons
 from probes.models import ProbeCase
 from probes.scaling.analysis import scaling_lines
 from probes.transfers.analysis import transfer_lines
-
-
-def _geometric_mean(values: Sequence[float]) -> float:
-    return math.exp(sum(math.log(value) for value in values) / len(values))
 
 
 def gemm_findings(cases: Sequence[ProbeCase]) -> list[str]:
@@ -32,7 +28,7 @@ def gemm_findings(cases: Sequence[ProbeCase]) -> list[str]:
         by_dtype[speedup.dtype].append(speedup.speedup)
     lines = []
     for dtype, speedups in sorted(by_dtype.items()):
-        mean = _geometric_mean(speedups)
+        mean = geometric_mean(speedups)
         verdict = "faster" if mean >= 1 else "SLOWER"
         lines.append(f"torch.matmul {dtype} vs fp32: {mean:.2f}x ({verdict}; geometric mean over {len(speedups)} shapes)")
     best = [case for case in cases if "pct_of_peak" in case.metrics]

@@ -9,6 +9,11 @@ import math
 from collections.abc import Sequence
 
 
+def geometric_mean(values: Sequence[float]) -> float:
+    """exp(mean(log(values))) of positive values: the average of ratios such as speedups."""
+    return math.exp(sum(math.log(value) for value in values) / len(values))
+
+
 def quantile(sorted_values: Sequence[float], q: float) -> float:
     """Linear-interpolation quantile of already sorted values (numpy's default, Hyndman-Fan type 7)."""
     if not sorted_values:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from probes.models import ProbeCase
@@ -18,11 +17,6 @@ class Reading:
     figure: str
     case_ids: tuple[str, ...]
     noisy_cases: int = 0
-
-
-def geometric_mean(values: Sequence[float]) -> float:
-    """exp(mean(log(values))) of positive values."""
-    return math.exp(sum(math.log(value) for value in values) / len(values))
 
 
 def plural(count: int, word: str) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from advisor.recommendation.readings.common import Reading, geometric_mean, make_reading
+from advisor.recommendation.readings.common import Reading, make_reading
 from probes.fusion.analysis import FusionPair, fusion_pairs
+from probes.harness.statistics import geometric_mean
 from probes.models import ProbeCase
 
 

@@ -6,8 +6,9 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, geometric_mean, make_reading, median_s, plural
+from advisor.recommendation.readings.common import Reading, make_reading, median_s, plural
 from probes.gemm.analysis import dtype_speedups
+from probes.harness.statistics import geometric_mean
 from probes.models import ProbeCase
 
 VENDOR_GEMM = "torch.matmul"  # cuBLAS, oneDNN or CANN underneath, depending on the device

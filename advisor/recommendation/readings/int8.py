@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, geometric_mean, make_reading, plural
+from advisor.recommendation.readings.common import Reading, make_reading, plural
+from probes.harness.statistics import geometric_mean
 from probes.int8.analysis import int8_speedups
 from probes.models import ProbeCase
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, geometric_mean, make_reading
+from advisor.recommendation.readings.common import Reading, make_reading
+from probes.harness.statistics import geometric_mean
 from probes.layout.analysis import layout_comparisons
 from probes.models import ProbeCase
 
