@@ -15,17 +15,16 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator
 
 from advisor.errors import AdvisorError
-from advisor.knowledge.models import HARDWARE_FAMILIES, TEAM_SKILLS, HardwareFamily, TeamSkill
+from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS, HardwareFamily, ModelType, TeamSkill
+from advisor.knowledge.loader import hardware_families
 
-ModelType = Literal["dense-transformer", "moe", "multimodal", "diffusion", "cnn"]
 Workload = Literal["training", "inference", "both"]
 Quantization = Literal["none", "int8", "fp8"]
 QuantizationMethod = Literal["ptq", "qat"]
 
-MODEL_TYPES: tuple[str, ...] = get_args(ModelType)
 WORKLOADS: tuple[str, ...] = get_args(Workload)
 QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
@@ -59,11 +58,21 @@ class Profile(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     model_type: ModelType
-    hardware: HardwareFamily = Field(description="The target hardware; the probes may have run elsewhere")
+    hardware: HardwareFamily = Field(
+        description="The target hardware family (a platform of the knowledge base); the probes may have run elsewhere",
+        json_schema_extra={"examples": ["nvidia-gpu", "amd-gpu", "ascend-npu", "x86-cpu"]},
+    )
     workload: Workload
     team_skill: TeamSkill
     needs: Needs = Needs()
     title: StrictStr | None = None
+
+    @field_validator("hardware", mode="before")
+    @classmethod
+    def _known_family(cls, hardware: object) -> object:
+        if isinstance(hardware, str) and hardware not in hardware_families():
+            raise ValueError(f"{hardware!r} is not one of {', '.join(hardware_families())}")
+        return hardware
 
     @property
     def trains(self) -> bool:
@@ -79,12 +88,16 @@ class Profile(BaseModel):
 # Field path -> the values allowed there, for error messages.
 ALLOWED_VALUES: dict[str, tuple[str, ...]] = {
     "model_type": MODEL_TYPES,
-    "hardware": HARDWARE_FAMILIES,
     "workload": WORKLOADS,
     "team_skill": TEAM_SKILLS,
     "needs.quantization": QUANTIZATIONS,
     "needs.quantization_method": QUANTIZATION_METHODS,
 }
+
+
+def allowed_values(path: str) -> tuple[str, ...]:
+    """The values a choice field takes ('hardware', 'needs.quantization', ...); empty for free fields."""
+    return hardware_families() if path == "hardware" else ALLOWED_VALUES.get(path, ())
 
 
 def load_profile(path: Path | str) -> Profile:
@@ -134,8 +147,8 @@ def _first_problem(error: ValidationError) -> str:
 
 def _message(problem: Any, path: str) -> str:
     kind, given = problem["type"], problem.get("input")
-    allowed = ALLOWED_VALUES.get(path)
-    if kind == "literal_error" and allowed:
+    allowed = allowed_values(path)
+    if (kind == "literal_error" or (kind == "value_error" and path == "hardware")) and allowed:
         return f"{given!r} is not one of {', '.join(allowed)}"
     if kind == "missing":
         return "required field missing" + (f" (one of {', '.join(allowed)})" if allowed else "")

@@ -39,9 +39,9 @@ class Question:
 
     def allowed(self) -> tuple[str, ...]:
         """The values a choice field takes (read from the profile model, lazily: `advisor --help` stays light)."""
-        from advisor.profile import ALLOWED_VALUES
+        from advisor.profile import allowed_values
 
-        return ALLOWED_VALUES.get(self.field) or ALLOWED_VALUES[f"needs.{self.field}"]
+        return allowed_values(self.field) or allowed_values(f"needs.{self.field}")
 
 
 QUESTIONS: tuple[Question, ...] = (

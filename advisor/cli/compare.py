@@ -48,10 +48,10 @@ def compare_command(
 
     console = Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH)
     if target is not None:
-        from advisor.knowledge.models import HARDWARE_FAMILIES
+        from advisor.knowledge.loader import hardware_families
 
-        if target not in HARDWARE_FAMILIES:
-            fail(f"--target {target!r} is not a hardware family; choose one of: {', '.join(HARDWARE_FAMILIES)}")
+        if target not in hardware_families():
+            fail(f"--target {target!r} is not a hardware family; choose one of: {', '.join(hardware_families())}")
     paths = [evidence_a, evidence_b, *(more or [])]
     if len(paths) > 2 or target is not None:
         from advisor.comparison.fleet import compare_fleet

@@ -1,53 +1,37 @@
-"""`advisor kb`: the candidate operator stacks the recommendation engine chooses from, each claim sourced."""
+"""`advisor kb`: the candidate stacks and hardware platforms the recommendation chooses from, each claim
+with its public source and the date it was checked; an audit of how old that knowledge is."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
-from typing import TYPE_CHECKING, Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from advisor.cli.options import JsonFlag
 from advisor.cli.output import reports_errors
+from advisor.errors import AdvisorError
 
 if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for pydantic and rich tables
     from rich.table import Table
 
+    from advisor.knowledge.audit import AuditReport
     from advisor.knowledge.models import Candidate, Claim, KnowledgeBase
+    from advisor.knowledge.platforms import Platform
 
 app = typer.Typer(
-    help="The knowledge base of candidate operator stacks: what each is, where it runs, and the source of every claim.",
+    help="The knowledge base: candidate stacks and hardware platforms, every claim with its source and date.",
     no_args_is_help=True,
 )
 
 HardwareFilter = Annotated[
-    str | None, typer.Option("--hardware", help="Only candidates for this hardware family, e.g. nvidia-gpu, ascend-npu.")
+    Optional[str], typer.Option("--hardware", help="Only candidates for this hardware family, e.g. nvidia-gpu, amd-gpu.")
 ]
 ConcernFilter = Annotated[
-    str | None, typer.Option("--concern", help="Only candidates serving this concern, e.g. gemm, attention, collectives.")
+    Optional[str], typer.Option("--concern", help="Only candidates serving this concern, e.g. gemm, attention, collectives.")
 ]
-
-# (field, label) in the order `kb show` prints them; risks follow.
-_SHOWN_CLAIMS: tuple[tuple[str, str], ...] = (
-    ("summary", "summary"),
-    ("layer", "layer"),
-    ("hardware", "hardware"),
-    ("openness", "open/closed"),
-    ("skill", "skill"),
-    ("concerns", "concerns"),
-    ("training", "training"),
-    ("inference", "inference"),
-    ("autograd", "autograd"),
-    ("fusion", "fusion"),
-    ("autotuning", "autotuning"),
-    ("dynamic_shapes", "dynamic shapes"),
-    ("int8", "INT8"),
-    ("fp8", "FP8"),
-    ("qat", "QAT"),
-    ("ptq", "PTQ"),
-    ("distributed", "distributed"),
-    ("maintenance_cost", "maintenance cost"),
-)
 
 
 @app.command("list")
@@ -75,7 +59,7 @@ def show_command(
     candidate_id: Annotated[str, typer.Argument(metavar="ID", help="Candidate id, as printed by `advisor kb list`.")],
     json_output: JsonFlag = False,
 ) -> None:
-    """Show every attribute of one candidate with the source of each claim."""
+    """Show every claim of one candidate: value, note, source and the date it was checked."""
     from rich.console import Console
 
     from advisor.cli.output import print_json
@@ -85,12 +69,110 @@ def show_command(
     if json_output:
         print_json(candidate)
         return
-    Console().print(candidate_table(candidate))
+    Console().print(claims_table(f"{candidate.name} ({candidate.id})", candidate.claims()))
 
 
-def _text(claim: Claim[object]) -> str:
-    value = claim.value
-    return ", ".join(str(item) for item in value) if isinstance(value, list) else str(value)
+@app.command("platforms")
+@reports_errors
+def platforms_command(json_output: JsonFlag = False) -> None:
+    """List the hardware families: each platform's official GEMM, attention and collective libraries and engines."""
+    from rich.console import Console
+
+    from advisor.knowledge.loader import load_knowledge_base
+
+    knowledge = load_knowledge_base()
+    if json_output:
+        typer.echo(json.dumps([p.model_dump(mode="json") for p in knowledge.platforms], indent=2, ensure_ascii=False))
+        return
+    Console().print(platforms_table(knowledge.platforms))
+
+
+@app.command("platform")
+@reports_errors
+def platform_command(
+    family: Annotated[str, typer.Argument(metavar="FAMILY", help="Hardware family, as printed by `advisor kb platforms`.")],
+    json_output: JsonFlag = False,
+) -> None:
+    """Show one hardware platform: its official stack per concern and what runs on it, each claim sourced."""
+    from rich.console import Console
+
+    from advisor.cli.output import print_json
+    from advisor.knowledge.loader import load_knowledge_base
+
+    platform = load_knowledge_base().platform(family)
+    if json_output:
+        print_json(platform)
+        return
+    Console().print(claims_table(f"{platform.name} ({platform.id}, {platform.kind})", platform.claims()))
+
+
+@app.command("audit")
+@reports_errors
+def audit_command(
+    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Judge ages on this date, YYYY-MM-DD (default: today).")] = None,
+    max_age: Annotated[int, typer.Option("--max-age", min=1, help="Days after which a claim is stale.")] = 365,
+    json_output: JsonFlag = False,
+) -> None:
+    """List stale claims, `unknown` values and claims without a public URL; exit 1 when any claim is stale."""
+    from rich.console import Console
+
+    from advisor.cli.output import print_json
+    from advisor.knowledge.audit import audit_knowledge
+    from advisor.knowledge.loader import load_knowledge_base
+
+    day = _parse_day(as_of, "--as-of")
+    report = audit_knowledge(load_knowledge_base(), day, max_age)
+    if json_output:
+        print_json(report)
+    else:
+        console = Console()
+        console.print(audit_table(report))
+        for finding in report.findings:
+            if finding.problem != "no-url":
+                console.print(f"{finding.problem}: {finding.owner}.{finding.field}: {finding.detail}", markup=False)
+        typer.echo(report.summary())
+    if report.stale:
+        raise typer.Exit(1)
+
+
+@app.command("method")
+@reports_errors
+def method_command(
+    anchor: Annotated[Optional[str], typer.Argument(metavar="[ANCHOR]", help="A section, as claims cite it (method#ANCHOR).")] = None,
+) -> None:
+    """Print the method page ("How advisor decides") or one of its sections, which claims cite as method#ANCHOR."""
+    from advisor.knowledge.method import method_section, method_text
+
+    if anchor is None:
+        typer.echo(method_text())
+        return
+    section = method_section(anchor.removeprefix("method#").lstrip("#"))
+    typer.echo(f"{'#' * section.level} {section.title}\n\n{section.text}")
+
+
+@app.command("check")
+@reports_errors
+def check_command(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Candidate or platform YAML files.")],
+) -> None:
+    """Check knowledge files one by one (schema, sources, method anchors, ids named) before they join the base."""
+    from advisor.knowledge.check import check_files
+
+    problems = check_files(files)
+    for problem in problems:
+        typer.echo(problem, err=True)
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"{len(files)} file(s) sound")
+
+
+def _parse_day(text: str | None, flag: str) -> dt.date:
+    if text is None:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise AdvisorError(f"{flag} must be a date YYYY-MM-DD, got {text!r}") from None
 
 
 def candidates_table(knowledge: KnowledgeBase) -> Table:
@@ -115,18 +197,52 @@ def candidates_table(knowledge: KnowledgeBase) -> Table:
     return table
 
 
-def candidate_table(candidate: Candidate) -> Table:
-    """One row per attribute: value (with its note) and source."""
+def platforms_table(platforms: tuple[Platform, ...]) -> Table:
+    """One row per hardware family."""
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=escape(f"{candidate.name} ({candidate.id})"), title_justify="left")
+    table = Table(title=f"Hardware platforms ({len(platforms)})", title_justify="left")
+    table.add_column("family", no_wrap=True)
+    for column in ("name", "gemm", "attention", "collectives", "serving engines", "dynamic shapes"):
+        table.add_column(column, overflow="fold")
+    for platform in platforms:
+        official = platform.official
+        table.add_row(
+            platform.id, escape(platform.name), official.gemm.text(), official.attention.text(),
+            platform.collective_library.text(), platform.serving_engines.text(), platform.dynamic_shapes.text(),
+        )  # fmt: skip
+    return table
+
+
+def claims_table(title: str, claims: dict[str, Claim[object]]) -> Table:
+    """One row per claim: value (with its note), source, checked on (and the version)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=escape(title), title_justify="left")
     table.add_column("attribute", no_wrap=True)
     table.add_column("value")
-    table.add_column("source")
-    rows: list[tuple[str, Claim[object]]] = [(label, getattr(candidate, field)) for field, label in _SHOWN_CLAIMS]
-    rows += [("risk", risk) for risk in candidate.risks]
-    for label, claim in rows:
-        value = escape(_text(claim)) if claim.note is None else f"{escape(_text(claim))}\n[dim]{escape(claim.note)}[/dim]"
-        table.add_row(label, value, escape(claim.source))
+    table.add_column("source", overflow="fold")
+    table.add_column("as of", no_wrap=True)
+    for label, claim in claims.items():
+        value = escape(claim.text())
+        extra = claim.note if claim.value != "unknown" else f"looked for: {claim.looked_for}"
+        if extra:
+            value += f"\n[dim]{escape(extra)}[/dim]"
+        checked = claim.as_of.isoformat() + (f"\n{escape(claim.version)}" if claim.version else "")
+        table.add_row(label, value, escape(claim.source), checked)
+    return table
+
+
+def audit_table(report: AuditReport) -> Table:
+    """One row per entry that has a finding."""
+    from rich.table import Table
+
+    table = Table(title=f"Knowledge audit as of {report.as_of.isoformat()}", title_justify="left")
+    for column in ("entry", "kind", "claims", "stale", "unknown", "no URL"):
+        table.add_column(column, justify="right" if column not in ("entry", "kind") else "left")
+    for owner in report.owners:
+        if owner.stale or owner.unknown or owner.no_url:
+            table.add_row(owner.owner, owner.kind, str(owner.claims), str(owner.stale), str(owner.unknown), str(owner.no_url))
     return table

@@ -57,6 +57,8 @@ def review_command(
         typer.echo(f"no record is due for review on {day.isoformat()}")
     for result in results:
         typer.echo(f"{result.outcome.record_id:04d} {result.outcome.summary()}")
+        for finding in result.outcome.knowledge:
+            typer.echo(f"  knowledge: {finding.owner}.{finding.field} {finding.problem}: {finding.detail} ({finding.source})")
         if result.new_record:
             typer.echo(f"  new record: {result.new_record}")
         typer.echo(f"  evidence: {result.evidence}")

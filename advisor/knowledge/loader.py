@@ -1,62 +1,184 @@
-"""Read the candidate files (one YAML file per candidate, file stem == id) into a KnowledgeBase."""
+"""Read the knowledge base: candidate files, platform files and the compatibility file, then check that
+every id and method anchor they name exists.
+
+Layout of a knowledge root (the built-in one is advisor/data/):
+
+    knowledge/<candidate-id>.yaml    one candidate stack per file, file stem == id
+    platforms/<family>.yaml          one hardware family per file, file stem == id
+    compatibility.yaml               relations between candidate ids (optional)
+
+ADVISOR_KB_DIR names a root of the same layout whose files add to the built-in ones or replace those
+with the same id, so a team adds an in-house stack or a hardware family without editing the package.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from advisor.knowledge.models import Candidate, KnowledgeBase, KnowledgeBaseError
+from advisor.knowledge.claims import KnowledgeBaseError, method_anchor
+from advisor.knowledge.compatibility import Compatibility
+from advisor.knowledge.method import method_anchors
+from advisor.knowledge.models import Candidate, KnowledgeBase
+from advisor.knowledge.platforms import Platform
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; only the type checker needs it
     from importlib.resources.abc import Traversable
 
-KNOWLEDGE_PACKAGE = "advisor.data.knowledge"
-_BUILTIN_ORIGIN = "advisor/data/knowledge"
+KB_DIR_VARIABLE = "ADVISOR_KB_DIR"
+BUILTIN_ORIGIN = "advisor/data"
+CANDIDATES_DIR, PLATFORMS_DIR, COMPATIBILITY_FILE = "knowledge", "platforms", "compatibility.yaml"
+
+Item = TypeVar("Item", Candidate, Platform)
 
 
-def load_knowledge_base(directory: Path | None = None) -> KnowledgeBase:
-    """The built-in knowledge base (read once, then cached), or the one in `directory`."""
-    if directory is None:
-        return _builtin_knowledge_base()
-    return _read_directory(directory, str(directory))
+def load_knowledge_base(root: Path | None = None) -> KnowledgeBase:
+    """The built-in knowledge base with ADVISOR_KB_DIR's additions (read once, then cached), or the one in `root`."""
+    if root is not None:
+        return _read_roots([(root, str(root))])
+    return _cached_knowledge_base(os.environ.get(KB_DIR_VARIABLE) or None)
 
 
-@lru_cache(maxsize=1)
-def _builtin_knowledge_base() -> KnowledgeBase:
-    return _read_directory(resources.files(KNOWLEDGE_PACKAGE), _BUILTIN_ORIGIN)
+@lru_cache(maxsize=4)
+def _cached_knowledge_base(extra_root: str | None) -> KnowledgeBase:
+    roots: list[tuple[Traversable | Path, str]] = [(resources.files("advisor.data"), BUILTIN_ORIGIN)]
+    if extra_root is not None:
+        roots.append((_existing_directory(extra_root), f"{KB_DIR_VARIABLE}={extra_root}"))
+    return _read_roots(roots)
 
 
-def _read_directory(root: Traversable, origin: str) -> KnowledgeBase:
+def hardware_families() -> tuple[str, ...]:
+    """The hardware family ids (platform file stems), cheaply: profiles validate against these."""
+    return _cached_families(os.environ.get(KB_DIR_VARIABLE) or None)
+
+
+@lru_cache(maxsize=4)
+def _cached_families(extra_root: str | None) -> tuple[str, ...]:
+    roots: list[Traversable | Path] = [resources.files("advisor.data")]
+    if extra_root is not None:
+        roots.append(_existing_directory(extra_root))
+    stems = [entry.name.removesuffix(".yaml") for root in roots for entry in _yaml_files(root / PLATFORMS_DIR, "")]
+    return tuple(dict.fromkeys(stems))
+
+
+def _existing_directory(name: str) -> Path:
+    path = Path(name)
+    if not path.is_dir():
+        raise KnowledgeBaseError(f"{KB_DIR_VARIABLE}={name}: not a directory")
+    return path
+
+
+def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
+    candidates: dict[str, tuple[Candidate, str]] = {}
+    platforms: dict[str, tuple[Platform, str]] = {}
+    relations: dict[str, dict[str, Any]] = {}
+    for root, origin in roots:
+        candidates.update(_read_items(root / CANDIDATES_DIR, f"{origin}/{CANDIDATES_DIR}", Candidate))
+        platforms.update(_read_items(root / PLATFORMS_DIR, f"{origin}/{PLATFORMS_DIR}", Platform))
+        compatibility = root / COMPATIBILITY_FILE
+        if compatibility.is_file():
+            _merge_relations(relations, compatibility, f"{origin}/{COMPATIBILITY_FILE}")
+    if not candidates:
+        raise KnowledgeBaseError(f"{roots[0][1]}/{CANDIDATES_DIR}: no candidate files (*.yaml)")
+    if not platforms:
+        raise KnowledgeBaseError(f"{roots[0][1]}/{PLATFORMS_DIR}: no platform files (*.yaml)")
+    compatibility_origin = " + ".join(f"{origin}/{COMPATIBILITY_FILE}" for _, origin in roots)
+    knowledge = KnowledgeBase(
+        candidates=tuple(item for item, _ in candidates.values()),
+        platforms=tuple(item for item, _ in platforms.values()),
+        compatibility=validate_document(Compatibility, relations, compatibility_origin),
+    )
+    _check_references(knowledge, candidates, platforms, compatibility_origin)
+    return knowledge
+
+
+def _yaml_files(directory: Traversable | Path, origin: str) -> list[Traversable | Path]:
     try:
-        files = sorted((entry for entry in root.iterdir() if entry.name.endswith(".yaml")), key=lambda e: e.name)
+        if not directory.is_dir():
+            return []
+        return sorted((entry for entry in directory.iterdir() if entry.name.endswith(".yaml")), key=lambda e: e.name)
     except OSError as error:
         raise KnowledgeBaseError(f"{origin}: cannot read the directory ({error.strerror})") from None
-    if not files:
-        raise KnowledgeBaseError(f"{origin}: no candidate files (*.yaml)")
-    candidates = [_read_candidate(entry, f"{origin}/{entry.name}") for entry in files]
-    return KnowledgeBase(candidates=tuple(candidates))
 
 
-def _read_candidate(entry: Traversable, origin: str) -> Candidate:
-    stem = entry.name.removesuffix(".yaml")
+def _read_items(directory: Traversable | Path, origin: str, model: type[Item]) -> dict[str, tuple[Item, str]]:
+    items: dict[str, tuple[Item, str]] = {}
+    for entry in _yaml_files(directory, origin):
+        where = f"{origin}/{entry.name}"
+        item = validate_document(model, read_mapping(entry, where), where)
+        stem = entry.name.removesuffix(".yaml")
+        if item.id != stem:
+            raise KnowledgeBaseError(f"{where}: field id: {item.id!r} must equal the file stem {stem!r}")
+        items[item.id] = (item, where)
+    return items
+
+
+def _merge_relations(relations: dict[str, dict[str, Any]], entry: Traversable | Path, origin: str) -> None:
+    document = read_mapping(entry, origin)
+    for name, relation in document.items():
+        if not isinstance(relation, dict):
+            raise KnowledgeBaseError(f"{origin}: field {name}: expected a mapping of id -> claim")
+        relations.setdefault(str(name), {}).update(relation)
+
+
+def read_mapping(entry: Traversable | Path, origin: str) -> dict[str, Any]:
     try:
         document = yaml.safe_load(entry.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
         raise KnowledgeBaseError(f"{origin}: not valid YAML ({_yaml_problem(error)})") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise KnowledgeBaseError(f"{origin}: cannot read ({error})") from None
     if not isinstance(document, dict):
-        raise KnowledgeBaseError(f"{origin}: expected a mapping of candidate fields, got {type(document).__name__}")
+        raise KnowledgeBaseError(f"{origin}: expected a mapping of fields, got {type(document).__name__}")
+    return document
+
+
+def validate_document(model: type[BaseModel], document: dict[str, Any], origin: str) -> Any:
     try:
-        candidate = Candidate.model_validate(document)
+        return model.model_validate(document)
     except ValidationError as error:
         raise KnowledgeBaseError(f"{origin}: {_first_problem(error)}") from None
-    if candidate.id != stem:
-        raise KnowledgeBaseError(f"{origin}: field id: {candidate.id!r} must equal the file stem {stem!r}")
-    return candidate
+
+
+def _check_references(
+    knowledge: KnowledgeBase,
+    candidates: dict[str, tuple[Candidate, str]],
+    platforms: dict[str, tuple[Platform, str]],
+    compatibility_origin: str,
+) -> None:
+    """Every hardware family, candidate id and method anchor named anywhere exists."""
+    ids, families, anchors = set(candidates), set(platforms), method_anchors()
+    for candidate, origin in candidates.values():
+        _check_names(origin, "hardware", candidate.hardware.value, families, "hardware family")
+        _check_anchors(origin, candidate.claims().items(), anchors)
+    for platform, origin in platforms.values():
+        for path, named in platform.referenced_ids().items():
+            _check_names(origin, path, named, ids, "candidate id")
+        _check_anchors(origin, platform.claims().items(), anchors)
+    for path, named in knowledge.compatibility.referenced_ids().items():
+        _check_names(compatibility_origin, path, named, ids, "candidate id")
+    for name, relation in knowledge.compatibility.relations().items():
+        _check_anchors(compatibility_origin, ((f"{name}.{key}", claim) for key, claim in relation.items()), anchors)
+
+
+def _check_names(origin: str, path: str, named: Iterable[str], known: set[str], kind: str) -> None:
+    unknown = [name for name in named if name not in known]
+    if unknown:
+        raise KnowledgeBaseError(f"{origin}: field {path}: unknown {kind} {unknown[0]!r}; known: {', '.join(sorted(known))}")
+
+
+def _check_anchors(origin: str, claims: Iterable[tuple[str, Any]], anchors: frozenset[str]) -> None:
+    for path, claim in claims:
+        anchor = method_anchor(claim.source)
+        if anchor is not None and anchor not in anchors:
+            raise KnowledgeBaseError(f"{origin}: field {path}.source: no method section #{anchor}")
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:
@@ -72,6 +194,6 @@ def _first_problem(error: ValidationError) -> str:
     path = ".".join(str(part) for part in first["loc"]) or "(top level)"
     message = first["msg"]
     if first["type"] not in ("missing", "model_type") and not isinstance(first.get("input"), dict):
-        message += f" (got {first['input']!r})"
+        message += f" (got {str(first['input'])[:200]!r})"
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     return " ".join(f"field {path}: {message}{more}".split())

@@ -1,61 +1,50 @@
-"""The knowledge base of candidate operator stacks as pydantic models (no I/O here).
+"""The knowledge base as pydantic models (no I/O here): candidate stacks, hardware platforms, compatibility.
 
-Every attribute of a candidate is a `Claim`: a value plus the source that supports it (a section of
-the method, e.g. "method.md §4", or a public documentation page). "unknown" is an honest value: the
-cited material does not settle it, and the recommendation engine must ask for a probe instead.
+Every attribute of a candidate is a `Claim` (advisor/knowledge/claims.py): a value, a public source,
+the date it was checked. The hardware families are not a fixed list in code: they are the platforms
+the data files describe (advisor/data/platforms/), so a new family is added with data files only.
 """
 
 from __future__ import annotations
 
-from typing import Generic, Literal, TypeVar, get_args
+import re
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from advisor.errors import AdvisorError
+from advisor.knowledge.claims import (
+    CONCERNS,
+    FAMILY_PATTERN,
+    HardwareFamily,
+    TEAM_SKILLS,
+    Claim,
+    Concern,
+    KnowledgeBaseError,
+    KnowledgeQueryError,
+    Layer,
+    MaintenanceCost,
+    ModelType,
+    Openness,
+    Support,
+    TeamSkill,
+    check_list_claim,
+)
+from advisor.knowledge.compatibility import Compatibility
+from advisor.knowledge.platforms import Platform
 
-HardwareFamily = Literal["nvidia-gpu", "ascend-npu", "cambricon-mlu", "hygon-dcu", "iluvatar-gpu", "x86-cpu", "arm-cpu"]
-TeamSkill = Literal["framework", "kernel", "hpc"]
-Concern = Literal["gemm", "attention", "fusion", "quantization", "dynamic-shapes", "collectives", "deployment"]
-Layer = Literal[
-    "operator-library", "kernel-language", "compiler", "runtime", "collective-library", "quantization-toolkit"
-]
-# "mixed": part of the stack is published as source, part only as binaries (method.md §3: "closed or half-closed").
-Openness = Literal["open", "closed", "mixed"]
-Support = Literal["yes", "partial", "no", "unknown", "not-applicable"]
-MaintenanceCost = Literal["low", "medium", "high"]
-
-HARDWARE_FAMILIES: tuple[str, ...] = get_args(HardwareFamily)
-TEAM_SKILLS: tuple[str, ...] = get_args(TeamSkill)
-CONCERNS: tuple[str, ...] = get_args(Concern)
-
-ClaimValue = TypeVar("ClaimValue")
+__all__ = [
+    "CONCERNS", "TEAM_SKILLS", "Candidate", "Claim", "Concern", "HardwareFamily", "KnowledgeBase", "KnowledgeBaseError",
+    "KnowledgeQueryError", "TeamSkill",
+]  # fmt: skip
 
 _SUPPORTED = ("yes", "partial")
-
-
-class KnowledgeBaseError(AdvisorError):
-    """A knowledge-base file is malformed; the message names the file and the field."""
-
-
-class KnowledgeQueryError(AdvisorError):
-    """A query named a candidate id, hardware family or concern the knowledge base does not know."""
-
-
-class Claim(BaseModel, Generic[ClaimValue]):
-    """One attribute value and the source that supports it; `note` qualifies the value."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    value: ClaimValue
-    source: str = Field(min_length=1, description="'method.md §N', 'seed NNN §x.y' or a public documentation title/URL")
-    note: str | None = None
-
-    @field_validator("source")
-    @classmethod
-    def _source_is_not_blank(cls, source: str) -> str:
-        if not source.strip():
-            raise ValueError("a claim needs a source")
-        return source.strip()
+# A candidate offered for a concern must not deny the capability that concern needs.
+_CONCERN_NEEDS: dict[str, tuple[str, ...]] = {
+    "quantization": ("int8", "fp8", "qat", "ptq"),
+    "dynamic-shapes": ("dynamic_shapes",),
+    "fusion": ("fusion",),
+    "deployment": ("inference",),
+    "collectives": ("distributed",),
+}
 
 
 class Candidate(BaseModel):
@@ -67,9 +56,12 @@ class Candidate(BaseModel):
     name: str = Field(min_length=1)
     summary: Claim[str]
     layer: Claim[Layer]
-    hardware: Claim[list[HardwareFamily]]
+    hardware: Claim[list[str]] = Field(description="The hardware families (platform ids) it runs on")
     openness: Claim[Openness]
     skill: Claim[TeamSkill] = Field(description="The least team skill that uses it productively")
+    model_types: Claim[list[ModelType]] | None = Field(
+        None, description="The model types it serves, where it is limited to some (absent: any model type)"
+    )
     training: Claim[Support]
     inference: Claim[Support]
     autograd: Claim[Support]
@@ -86,28 +78,28 @@ class Candidate(BaseModel):
     concerns: Claim[list[Concern]]
     risks: list[Claim[str]] = Field(min_length=1)
 
-    @field_validator("hardware", "concerns")
+    @field_validator("hardware", "concerns", "model_types")
     @classmethod
-    def _non_empty_and_unique(cls, claim: Claim[list[str]]) -> Claim[list[str]]:
+    def _non_empty_and_unique(cls, claim: Claim[list[str]] | None) -> Claim[list[str]] | None:
+        if claim is None:
+            return None
         if not claim.value:
             raise ValueError("list at least one value")
-        if len(set(claim.value)) != len(claim.value):
-            raise ValueError(f"duplicate values in {claim.value}")
+        return check_list_claim(claim)
+
+    @field_validator("hardware")
+    @classmethod
+    def _families_are_names(cls, claim: Claim[list[str]]) -> Claim[list[str]]:
+        for family in claim.value:
+            if not re.match(FAMILY_PATTERN, family):
+                raise ValueError(f"{family!r} is not a hardware family id (lowercase words joined by '-')")
         return claim
 
     @field_validator("concerns")
     @classmethod
     def _concerns_match_capabilities(cls, claim: Claim[list[str]], info: ValidationInfo) -> Claim[list[str]]:
-        # A candidate offered for a concern must not deny the capability that concern needs.
-        needs = {
-            "quantization": ("int8", "fp8", "qat", "ptq"),
-            "dynamic-shapes": ("dynamic_shapes",),
-            "fusion": ("fusion",),
-            "deployment": ("inference",),
-            "collectives": ("distributed",),
-        }
         for concern in claim.value:
-            fields = needs.get(concern, ())
+            fields = _CONCERN_NEEDS.get(concern, ())
             claims = [info.data.get(field) for field in fields]
             if fields and not any(isinstance(c, Claim) and c.value in _SUPPORTED for c in claims):
                 raise ValueError(f"lists {concern!r} but {'/'.join(fields)} is not 'yes' or 'partial'")
@@ -124,26 +116,36 @@ class Candidate(BaseModel):
             named[f"risks[{index}]"] = risk
         return named
 
+    def serves_model_type(self, model_type: str) -> bool:
+        """True unless the candidate is limited to model types that exclude this one."""
+        return self.model_types is None or model_type in self.model_types.value
+
 
 class KnowledgeBase(BaseModel):
-    """All candidates, with the lookups the recommendation engine needs."""
+    """All candidates and platforms and how they fit together, with the lookups the engine needs."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     candidates: tuple[Candidate, ...]
+    platforms: tuple[Platform, ...] = ()
+    compatibility: Compatibility = Compatibility()
 
-    @field_validator("candidates")
+    @field_validator("candidates", "platforms")
     @classmethod
-    def _ids_are_unique(cls, candidates: tuple[Candidate, ...]) -> tuple[Candidate, ...]:
-        ids = [candidate.id for candidate in candidates]
-        duplicates = sorted({candidate_id for candidate_id in ids if ids.count(candidate_id) > 1})
+    def _ids_are_unique(cls, items: tuple[Candidate, ...] | tuple[Platform, ...]) -> tuple:
+        ids = [item.id for item in items]
+        duplicates = sorted({item_id for item_id in ids if ids.count(item_id) > 1})
         if duplicates:
-            raise ValueError(f"duplicate candidate ids: {', '.join(duplicates)}")
-        return candidates
+            raise ValueError(f"duplicate ids: {', '.join(duplicates)}")
+        return items
 
     def ids(self) -> list[str]:
         """Candidate ids in knowledge-base order."""
         return [candidate.id for candidate in self.candidates]
+
+    def families(self) -> tuple[str, ...]:
+        """The hardware families: the ids of the platforms described."""
+        return tuple(platform.id for platform in self.platforms)
 
     def get(self, candidate_id: str) -> Candidate:
         """The candidate with this id; KnowledgeQueryError listing the known ids otherwise."""
@@ -152,17 +154,20 @@ class KnowledgeBase(BaseModel):
                 return candidate
         raise KnowledgeQueryError(f"unknown candidate {candidate_id!r}; known ids: {', '.join(self.ids())}")
 
+    def platform(self, family: str) -> Platform:
+        """The platform of a hardware family; KnowledgeQueryError listing the families otherwise."""
+        for platform in self.platforms:
+            if platform.id == family:
+                return platform
+        raise KnowledgeQueryError(f"unknown hardware family {family!r}; choose one of: {', '.join(self.families())}")
+
     def for_hardware(self, family: str) -> KnowledgeBase:
         """The candidates that run on this hardware family."""
-        _check_term("hardware family", family, HARDWARE_FAMILIES)
-        return KnowledgeBase(candidates=tuple(c for c in self.candidates if family in c.hardware.value))
+        self.platform(family)
+        return self.model_copy(update={"candidates": tuple(c for c in self.candidates if family in c.hardware.value)})
 
     def for_concern(self, concern: str) -> KnowledgeBase:
         """The candidates that can serve this concern."""
-        _check_term("concern", concern, CONCERNS)
-        return KnowledgeBase(candidates=tuple(c for c in self.candidates if concern in c.concerns.value))
-
-
-def _check_term(kind: str, term: str, known: tuple[str, ...]) -> None:
-    if term not in known:
-        raise KnowledgeQueryError(f"unknown {kind} {term!r}; choose one of: {', '.join(known)}")
+        if concern not in CONCERNS:
+            raise KnowledgeQueryError(f"unknown concern {concern!r}; choose one of: {', '.join(CONCERNS)}")
+        return self.model_copy(update={"candidates": tuple(c for c in self.candidates if concern in c.concerns.value)})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from advisor.knowledge.models import Candidate
+from advisor.knowledge.platforms import Platform
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.models import Citation, Rationale
@@ -31,6 +32,12 @@ def cite_claim(candidate: Candidate, attribute: str) -> Citation:
     value = claim.value
     figure = ", ".join(str(item) for item in value) if isinstance(value, list) else str(value)
     return Citation(kind="knowledge", ref=f"{candidate.id}.{attribute}", figure=figure, source=claim.source)
+
+
+def cite_platform(platform: Platform, path: str) -> Citation:
+    """A platform claim ('ascend-npu.dynamic_shapes', 'nvidia-gpu.official.gemm') with its value and source."""
+    claim = platform.claims()[path]
+    return Citation(kind="knowledge", ref=f"{platform.id}.{path}", figure=claim.text(), source=claim.source)
 
 
 def cite_fact(fact: Fact) -> tuple[Citation, ...]:

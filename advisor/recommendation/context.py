@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from advisor.knowledge.models import Concern, KnowledgeBase
+from advisor.knowledge.platforms import Platform
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection, SkippedConcern, SwitchCondition
@@ -19,6 +20,15 @@ class RuleContext:
     profile: Profile
     knowledge: KnowledgeBase
     facts: EvidenceFacts
+
+    @property
+    def platform(self) -> Platform:
+        """The target's hardware platform (its official stack, engines and libraries) from the knowledge base."""
+        return self.knowledge.platform(self.profile.hardware)
+
+    def official(self, concern: Concern, *, long_context: bool = False) -> tuple[str, ...]:
+        """The platform's tier-1 candidate ids for a concern, most preferred first."""
+        return self.platform.official.preference(concern, long_context=long_context, training=self.profile.trains)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.knowledge.models import Concern, HardwareFamily
+from advisor.knowledge.claims import Concern, HardwareFamily
 from advisor.profile import Profile
 
 RECOMMENDATION_SCHEMA_VERSION = 1

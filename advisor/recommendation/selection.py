@@ -49,6 +49,15 @@ def workload_reasons(candidate: Candidate, profile: Profile, concern: Concern) -
     return reasons
 
 
+def model_type_reasons(candidate: Candidate, profile: Profile) -> list[Rationale]:
+    """A candidate limited to model types that exclude the profile's (an LLM serving engine for a CNN)."""
+    if candidate.serves_model_type(profile.model_type):
+        return []
+    assert candidate.model_types is not None
+    text = f"serves {', '.join(candidate.model_types.value)} models; this one is {profile.model_type}"
+    return [line(text, cite_claim(candidate, "model_types"), cite_profile(profile, "model_type"))]
+
+
 def requirement_reasons(candidate: Candidate, requirements: Sequence[str]) -> list[Rationale]:
     """One reason per required capability the knowledge base denies (no / not-applicable)."""
     reasons = []
@@ -133,4 +142,5 @@ def _blockers(
         text = f"the knowledge base does not list it for {concern} on {hardware}"
         return [line(text, cite_claim(candidate, listed), cite_profile(context.profile, "hardware"))]
     workload = workload_reasons(candidate, context.profile, concern)
-    return workload + requirement_reasons(candidate, requirements) + list(extra)
+    model_type = model_type_reasons(candidate, context.profile)
+    return model_type + workload + requirement_reasons(candidate, requirements) + list(extra)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from advisor.environment.models import Environment
+from advisor.knowledge.audit import knowledge_snapshot
+from advisor.knowledge.loader import load_knowledge_base
 from advisor.recommendation.hardware import environment_family
 from advisor.recommendation.models import Recommendation
 from advisor.records.git import commit_paths, find_repository, ids_in_history, init_repository
@@ -103,7 +105,14 @@ def build_front_matter(
         tier2=tier_options(recommendation, 2),
         tier3=tier_options(recommendation, 3),
         rejected=rejected_options(recommendation),
+        knowledge=knowledge_snapshot(load_knowledge_base(), named_options(recommendation)),
     )
+
+
+def named_options(recommendation: Recommendation) -> list[str]:
+    """Every option id the record names: chosen in a tier or rejected."""
+    chosen = [option for number in (1, 2, 3) for option in tier_options(recommendation, number)]
+    return list(dict.fromkeys(chosen + rejected_options(recommendation)))
 
 
 def write_decision(

@@ -70,6 +70,10 @@ class RecordFrontMatter(BaseModel):
     tier2: list[str] = Field(default_factory=list, description="Option ids chosen in tier 2 (deep self-development)")
     tier3: list[str] = Field(default_factory=list, description="Option ids chosen in tier 3 (multi-platform)")
     rejected: list[str] = Field(default_factory=list, description="Option ids rejected outright")
+    knowledge: dict[str, str] = Field(
+        default_factory=dict,
+        description="Option id -> digest of its knowledge-base claims when the record was written (reviews spot changes)",
+    )
     schema_version: int = RECORD_SCHEMA_VERSION
 
     def as_yaml_data(self) -> dict[str, Any]:

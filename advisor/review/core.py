@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from advisor.comparison.compare import compare_evidence
 from advisor.comparison.models import CaseComparison
 from advisor.environment.models import Environment
+from advisor.knowledge.audit import ClaimFinding
 from advisor.profile import Profile
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Recommendation
@@ -32,6 +33,7 @@ def review_decision(
     today: dt.date,
     libraries_before: Iterable[str] | None = None,
     libraries_after: Iterable[str] = (),
+    claims: Iterable[ClaimFinding] = (),
 ) -> ReviewOutcome:
     """Keep when no switch condition fired and tier 1 is unchanged; revise otherwise; with the three answers."""
     profile = new_recommendation.profile
@@ -60,6 +62,7 @@ def review_decision(
         conditions=conditions,
         tier1_before=tier1_before,
         tier1_after=tier1_after,
+        knowledge=list(claims),
     )
 
 

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.comparison.models import ControlDifference, Verdict
+from advisor.knowledge.audit import ClaimFinding
 
 ReviewVerdict = Literal["keep", "revise"]
 
@@ -81,6 +82,10 @@ class ReviewOutcome(_Model):
     conditions: list[ConditionCheck]
     tier1_before: list[str]
     tier1_after: list[str]
+    knowledge: list[ClaimFinding] = Field(
+        default_factory=list,
+        description="Knowledge-base claims about the record's chosen and rejected options that are stale or changed",
+    )
 
     @property
     def fired(self) -> list[ConditionCheck]:
@@ -92,5 +97,5 @@ class ReviewOutcome(_Model):
         return (
             f"{self.verdict}: {'; '.join(self.reasons)}; {len(self.improved)} improved, {len(self.regressed)} regressed, "
             f"{len(self.capabilities)} new capabilities, {self.cost.cases} cases re-run ({self.cost.failed} failed) "
-            f"in {self.cost.wall_s:.0f} s"
+            f"in {self.cost.wall_s:.0f} s, {len(self.knowledge)} knowledge-base claims to re-check"
         )

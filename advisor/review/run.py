@@ -8,6 +8,8 @@ import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from advisor.knowledge.audit import ClaimFinding, claims_to_recheck
+from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
@@ -103,9 +105,15 @@ def history_lines(outcome: ReviewOutcome, evidence_name: str, sha256: str) -> li
         f"upgrade test cost: {outcome.cost.cases} cases re-run, {outcome.cost.failed} failed, {outcome.cost.skipped} skipped, "
         f"{outcome.cost.unmatched_old} old cases not re-run, {outcome.cost.wall_s:.0f} s",
         f"switch conditions fired: {', '.join(c.id for c in outcome.fired) or 'none'}",
+        f"knowledge-base claims to re-check: {claims_text(outcome.knowledge) or 'none'}",
         f"evidence: {evidence_name} (sha256 {sha256[:12]})",
     ]
     return lines
+
+
+def claims_text(findings: list[ClaimFinding]) -> str:
+    """The findings as one line: 'cudnn.fp8 (changed 2027-03-01), nccl.summary (stale 2025-10-01)'."""
+    return ", ".join(f"{f.owner}.{f.field} ({f.problem} {f.as_of.isoformat()})" for f in findings)
 
 
 def run_review(
@@ -127,8 +135,14 @@ def run_review(
     profile = Profile.model_validate({**record.front.profile, "title": record.front.title})
     old_recommendation = recommend(profile, [old] if old is not None else [])
     new_recommendation = recommend(profile, [fresh])
+    front = record.front
+    claims = claims_to_recheck(
+        load_knowledge_base(), [*front.tier1, *front.tier2, *front.tier3, *front.rejected], today=today,
+        decided=front.date, snapshot=front.knowledge or None,
+    )  # fmt: skip
     outcome = review_decision(
-        record, old, fresh, old_recommendation, new_recommendation, today, libraries_after=importable_libraries()
+        record, old, fresh, old_recommendation, new_recommendation, today, libraries_after=importable_libraries(),
+        claims=claims,
     )  # fmt: skip
     repo = find_repository(records_dir) if commit else None
     notes = [] if repo is not None or not commit else [f"{records_dir} is not in a git repository: not committed"]

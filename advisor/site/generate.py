@@ -15,8 +15,9 @@ from advisor.knowledge.loader import load_knowledge_base
 from advisor.knowledge.models import KnowledgeBase
 from advisor.site.catalog import Catalog, EvidenceFile, SiteProblem, build_catalog
 from advisor.site.evidence_charts import Chart, evidence_charts
+from advisor.site.knowledge_pages import METHOD_PAGE, knowledge_page, method_page
 from advisor.site.pages import (
-    CLI_PAGE, RINGS, chart_file_name, home_section, knowledge_page, record_page, reviews_page, tier_rings, tiers_page,
+    CLI_PAGE, RINGS, chart_file_name, home_section, record_page, reviews_page, tier_rings, tiers_page,
 )
 from advisor.site.radar import radar_svg
 
@@ -103,6 +104,7 @@ def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | Non
     writer.write_text("reviews.md", reviews_page(catalog))
     write_tier_view(catalog, knowledge, writer)
     writer.write_text("knowledge-base.md", knowledge_page(knowledge))
+    writer.write_text(METHOD_PAGE, method_page())
     writer.write_text("cli.md", CLI_PAGE)
     writer.copy_file("stylesheets/advisor.css", STYLESHEET)
     return GenerationReport(records=len(catalog.records), charts=chart_count, problems=catalog.problems)

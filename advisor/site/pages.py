@@ -1,4 +1,5 @@
-"""The Markdown of each generated page: home table, one page per record, reviews, tier view, knowledge base.
+"""The Markdown of each generated page: home table, one page per record, reviews, tier view (knowledge_pages.py: the
+knowledge base and the method).
 
 Every value that came from a record file passes through `md_escape` (HTML entities, Markdown
 markup escaped) or `code_or_text`; record bodies go through `neutralize_html`, so hand-edited
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 
 import yaml
 
-from advisor.knowledge.models import Candidate, KnowledgeBase
+from advisor.knowledge.models import KnowledgeBase
 from advisor.records.models import RECORD_STATUSES
 from advisor.records.render import md_escape
 from advisor.site.catalog import DUE_SOON_DAYS, Catalog, SiteRecord
@@ -245,36 +246,6 @@ def tiers_page(catalog: Catalog, knowledge: KnowledgeBase, radar_file: str | Non
             links = ", ".join(record_link(item) for item in options[option])
             lines.append(f"| {label} | {links} |")
         lines.append("")
-    return "\n".join(lines) + "\n"
-
-
-def _claim_value(value: object) -> str:
-    if isinstance(value, list):
-        return ", ".join(md_escape(item) for item in value)
-    return md_escape(value)
-
-
-def candidate_section(candidate: Candidate) -> list[str]:
-    """One candidate: its summary and a table of every claim with its source."""
-    lines = [f"## {md_escape(candidate.name)} (`{candidate.id}`) {{ #{candidate.id} }}", "", md_escape(candidate.summary.value), "",
-             "| Attribute | Value | Source | Note |", "| --- | --- | --- | --- |"]  # fmt: skip
-    for name, claim in candidate.claims().items():
-        lines.append(f"| {md_escape(name)} | {_claim_value(claim.value)} | {md_escape(claim.source)} | {md_escape(claim.note or '')} |")
-    return [*lines, ""]
-
-
-def knowledge_page(knowledge: KnowledgeBase) -> str:
-    """Every candidate stack with its claims and their sources."""
-    lines = [page_front_matter("Knowledge base") + "# Knowledge base", "",
-             f"The {len(knowledge.candidates)} candidate stacks the recommendation chooses from. Every attribute is a claim "
-             "with its source (a section of the method or a public vendor document); `unknown` means no source was found.",
-             "", "| Id | Name | Layer | Hardware |", "| --- | --- | --- | --- |"]  # fmt: skip
-    for candidate in knowledge.candidates:
-        lines.append(f"| [`{candidate.id}`](#{candidate.id}) | {md_escape(candidate.name)} "
-                     f"| {md_escape(candidate.layer.value)} | {_claim_value(candidate.hardware.value)} |")  # fmt: skip
-    lines.append("")
-    for candidate in knowledge.candidates:
-        lines += candidate_section(candidate)
     return "\n".join(lines) + "\n"
 
 

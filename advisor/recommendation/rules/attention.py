@@ -13,12 +13,6 @@ from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 
-TIER1_ATTENTION: dict[str, tuple[str, ...]] = {
-    "nvidia-gpu": ("cudnn", "flash-attention"),
-    "ascend-npu": ("cann-builtin",),
-    "cambricon-mlu": ("cnnl-bang",),
-}
-FLASH_FIRST = ("flash-attention", "cudnn")
 # Knowledge-base option -> the attention probe implementation that measures it
 MEASURED_AS = {"flash-attention": "sdpa.flash", "cudnn": "sdpa.cudnn", "triton": "triton"}
 LINEAR_MAX = 1.5  # log-log slope up to which memory counts as O(N)
@@ -82,19 +76,13 @@ def attention_switches(entry: TierEntry | None, long_context: bool) -> list[Swit
     return []
 
 
-def tier1_preference(hardware: str, long_context: bool) -> tuple[str, ...]:
-    """cuDNN first (the official library) unless long context puts flash-attention first."""
-    preference = TIER1_ATTENTION.get(hardware, ())
-    return FLASH_FIRST if long_context and preference == TIER1_ATTENTION["nvidia-gpu"] else preference
-
-
 def decide_attention(context: RuleContext) -> ConcernDecision:
     """Tier 1 attention kernel; long context rules out whatever is not O(N) in memory."""
     profile = context.profile
     if not needs_attention(profile.model_type):
         return skipped_decision("attention", line("a CNN has no attention layers", cite_profile(profile, "model_type")))
     long_context = profile.needs.long_context
-    preference = tier1_preference(profile.hardware, long_context)
+    preference = context.official("attention", long_context=long_context)
     blockers = long_context_blockers(context, preference) if long_context else {}
     chosen = pick(context, "attention", preference, extra_blockers=blockers)
     evidence = quadratic_versus_linear(context.facts) if long_context else None

@@ -15,11 +15,6 @@ from advisor.recommendation.models import Choice, Gap, Rationale, SwitchConditio
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 
-TIER1_COLLECTIVES: dict[str, tuple[str, ...]] = {
-    "nvidia-gpu": ("nccl",),
-    "ascend-npu": ("hccl",),
-    "cambricon-mlu": ("cnnl-bang",),
-}
 SCALING_EFFICIENCY_MIN = 0.7  # strong-scaling efficiency 1 -> N devices below which the collectives are suspect
 
 
@@ -66,7 +61,7 @@ def decide_collectives(context: RuleContext) -> ConcernDecision:
     profile = context.profile
     if profile.needs.devices <= 1:
         return not_needed(profile)
-    chosen = pick(context, "collectives", TIER1_COLLECTIVES.get(profile.hardware, ()))
+    chosen = pick(context, "collectives", context.official("collectives"))
     lines = workload_lines(profile)
     if chosen.chosen is not None:
         scaling = scaling_test_line(chosen.chosen)

@@ -1,4 +1,4 @@
-"""Deployment runtime, for inference: TensorRT on NVIDIA, ATC + ACL on Ascend, OpenVINO / ONNX Runtime on CPUs.
+"""Deployment runtime, for inference: the platform's official runtimes and serving engines, in order.
 
 The runtime must carry what the profile needs: the quantized dtype and, with dynamic shapes, a
 dynamic-shape path.
@@ -14,14 +14,6 @@ from advisor.recommendation.models import Rationale
 from advisor.recommendation.rules.tiers import skill_switches, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
-
-TIER1_DEPLOYMENT: dict[str, tuple[str, ...]] = {
-    "nvidia-gpu": ("tensorrt", "vllm", "onnxruntime"),
-    "ascend-npu": ("atc-acl",),
-    "x86-cpu": ("openvino", "onnxruntime"),
-    "arm-cpu": ("onnxruntime", "openvino"),
-    "iluvatar-gpu": ("corex", "vllm"),
-}
 
 
 def runtime_requirements(profile: Profile) -> tuple[str, ...]:
@@ -53,7 +45,7 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
         return skipped_decision("deployment", reason, switch("serving-needed", "the model is also served: choose a "
                                 "deployment runtime", "profile.workload", "!=", "training"))  # fmt: skip
     requirements = runtime_requirements(profile)
-    preference = TIER1_DEPLOYMENT.get(profile.hardware, ())
+    preference = context.official("deployment")
     chosen = pick(context, "deployment", preference, requirements=requirements)
     lines = requirement_lines(context, chosen.chosen.id, requirements) if chosen.chosen is not None else []
     reason = f"no deployment runtime for {profile.hardware} in the knowledge base: serve from the framework"

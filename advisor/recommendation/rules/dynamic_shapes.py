@@ -1,14 +1,14 @@
 """Dynamic shapes: a path with dynamic-shape kernels, in the compile mode the recompilations call for.
 
-Method §4: many stacks fall back to slow generic kernels for variable shapes; prefer stacks with
-dynamic-shape kernels (TensorRT optimization profiles, CUDA graphs). CANN optimizes much better
-with static shapes: on Ascend, pad to fixed shapes instead of using dynamic-shape interfaces.
+Method #dynamic-shapes: many stacks fall back to slow generic kernels for variable shapes; prefer stacks
+with dynamic-shape kernels (TensorRT optimization profiles, CUDA graphs, continuous batching). Where the
+platform's data says its stack does not run dynamic shapes natively, pad to fixed shape buckets.
 """
 
 from __future__ import annotations
 
 from advisor.recommendation.choices import entry_from, rejection, rejections_from
-from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, facts_line, line
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.models import Gap, Rationale, Rejection, SwitchCondition
@@ -16,20 +16,6 @@ from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick, serves
 from advisor.recommendation.switches import switch
 
-TIER1_DYNAMIC_SERVING: dict[str, tuple[str, ...]] = {
-    "nvidia-gpu": ("tensorrt", "torch-compile"),
-    "x86-cpu": ("openvino", "torch-compile", "onnxruntime"),
-    "arm-cpu": ("onnxruntime", "torch-compile", "openvino"),
-    "iluvatar-gpu": ("vllm",),
-}
-# Training (alone or with serving) needs a path that runs the backward pass too.
-TIER1_DYNAMIC_TRAINING: dict[str, tuple[str, ...]] = {
-    "nvidia-gpu": ("torch-compile",),
-    "x86-cpu": ("torch-compile",),
-    "arm-cpu": ("torch-compile",),
-}
-STATIC_ONLY_HARDWARE = ("ascend-npu",)
-STATIC_SHAPE_AUTHORITY = "cann-builtin"  # its risks[0] carries the method's static-shape advice
 RECOMPILES_PER_100_MAX = 4.0  # static compile beyond this recompiles too often for the shape mix
 PADDING_WASTE_MAX = 30.0  # bucketing beyond this wastes more than dynamic kernels lose
 # The dynamic-shape mechanism of each runtime; torch.compile's mode comes from the evidence instead.
@@ -86,20 +72,26 @@ def mode_switches(mode: str) -> list[SwitchCondition]:
     return [switch("dynamic-compile-recompiles", description, metric, op, threshold, concern="dynamic-shapes")]
 
 
-def static_shapes_on_ascend(context: RuleContext) -> tuple[Gap, tuple[Rejection, ...]]:
-    """Ascend: no dynamic-shape path; pad to fixed shape buckets. Every dynamic-shape path there is rejected."""
-    authority = context.knowledge.get(STATIC_SHAPE_AUTHORITY)
-    hardware = cite_profile(context.profile, "hardware")
-    advice = line(authority.risks[0].value, cite_claim(authority, "risks[0]"), hardware)
+def platform_advice(context: RuleContext) -> Rationale:
+    """What the platform's data says about dynamic shapes on its stack (its note, else its value)."""
+    platform = context.platform
+    claim = platform.dynamic_shapes
+    text = f"dynamic shapes on {platform.name}: {claim.note or claim.value}"
+    return line(text, cite_platform(platform, "dynamic_shapes"), cite_profile(context.profile, "hardware"))
+
+
+def static_shape_buckets(context: RuleContext) -> tuple[Gap, tuple[Rejection, ...]]:
+    """A platform whose stack does not run dynamic shapes natively: pad to fixed shape buckets; every
+    dynamic-shape path the knowledge base lists there is rejected."""
+    advice = platform_advice(context)
     padding = line(
         "pad inputs to a fixed set of static shapes (buckets); no dynamic-shape path is chosen",
         cite_profile(context.profile, "needs.dynamic_shapes"),
     )
-    interfaces = line(f"its dynamic-shape interfaces: {advice.text}", *advice.cites)
-    rejected = [rejection(authority, "dynamic-shapes", interfaces)]
+    rejected = []
     for candidate in context.knowledge.candidates:
         if serves(candidate, context.profile.hardware, "dynamic-shapes"):
-            why = line(f"a dynamic-shape path on Ascend: {advice.text}", *advice.cites)
+            why = line(f"a dynamic-shape path on {context.platform.name}: {advice.text}", *advice.cites)
             rejected.append(rejection(candidate, "dynamic-shapes", why))
     return Gap(concern="dynamic-shapes", rationale=(padding, advice)), tuple(rejected)
 
@@ -113,22 +105,23 @@ def not_needed(context: RuleContext) -> ConcernDecision:
 
 
 def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
-    """Tier 1 dynamic-shape path and its mode; static buckets on Ascend."""
+    """Tier 1 dynamic-shape path and its mode; static buckets where the platform has no native path."""
     profile = context.profile
     if not profile.needs.dynamic_shapes:
         return not_needed(context)
-    if profile.hardware in STATIC_ONLY_HARDWARE:
-        gap, rejected = static_shapes_on_ascend(context)
+    native = context.platform.dynamic_shapes.value
+    if native == "no":
+        gap, rejected = static_shape_buckets(context)
         return ConcernDecision(concern="dynamic-shapes", tier1=gap, tier3=gap, rejections=rejected)
-    table = TIER1_DYNAMIC_TRAINING if profile.trains else TIER1_DYNAMIC_SERVING
-    chosen = pick(context, "dynamic-shapes", table.get(profile.hardware, ()))
+    chosen = pick(context, "dynamic-shapes", context.official("dynamic-shapes"))
     settings: dict[str, str] = {}
-    lines: list[Rationale] = []
+    lines: list[Rationale] = [platform_advice(context)] if native == "partial" else []
     switches: list[SwitchCondition] = []
     if chosen.chosen is not None:
         mode = RUNTIME_MODES.get(chosen.chosen.id)
         if mode is None:
-            mode, lines = compile_mode(context.facts)
+            mode, measured = compile_mode(context.facts)
+            lines += measured
             switches = mode_switches(mode)
         settings = {"mode": mode}
         if chosen.chosen.dynamic_shapes.note:

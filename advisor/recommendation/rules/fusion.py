@@ -1,6 +1,6 @@
-"""Normalization and elementwise fusion: Triton or torch.compile on NVIDIA, Ascend C / TBE / ATC on Ascend, oneDNN.
+"""Normalization and elementwise fusion: the platform's official fusers in order, within the team's skill.
 
-The method's Ascend fact drives the Ascend choice: one LayerNorm took 18% of model time unfused and
+The method's data-movement fact (#ascend-data-movement) is quoted wherever Ascend C is chosen or rejected: one LayerNorm took 18% of model time unfused and
 about 3% once fused with the following activation in one Ascend C kernel.
 """
 
@@ -17,13 +17,6 @@ from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
 from probes.fusion.analysis import LAUNCH_TARGET
 
-TIER1_FUSION: dict[str, tuple[str, ...]] = {
-    "nvidia-gpu": ("triton", "torch-compile", "cudnn"),
-    "ascend-npu": ("ascend-c", "tbe", "atc-acl"),
-    "x86-cpu": ("onednn", "torch-compile", "openvino", "onnxruntime"),
-    "arm-cpu": ("onednn", "torch-compile", "onnxruntime", "openvino"),
-    "cambricon-mlu": ("cnnl-bang",),
-}
 LAYERNORM_FUSER = "ascend-c"
 
 
@@ -100,7 +93,7 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
 def decide_fusion(context: RuleContext) -> ConcernDecision:
     """Tier 1 fuser within the team's skill; the skilled options above it become switch conditions."""
     profile = context.profile
-    preference = TIER1_FUSION.get(profile.hardware, ())
+    preference = context.official("fusion")
     chosen = pick(context, "fusion", preference)
     lines: list[Rationale] = []
     measured_lines, measured_switches = measured_fusion(context, chosen.chosen)

@@ -16,23 +16,13 @@ from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
 
-TIER1_GEMM: dict[str, tuple[str, ...]] = {
-    "nvidia-gpu": ("cublas",),
-    "ascend-npu": ("cann-builtin",),
-    "x86-cpu": ("onednn",),
-    "arm-cpu": ("onednn",),
-    "cambricon-mlu": ("cnnl-bang",),
-    "hygon-dcu": ("dtk-hip",),
-    "iluvatar-gpu": ("corex",),
-}
-CPU_FAMILIES = ("x86-cpu", "arm-cpu")
 TRITON_PARITY = 0.9  # Triton GEMM at >= 90% of the vendor GEMM: the unified layer costs little
 _SPEED_SAYS = {"bf16": (">=", 1.0), "fp32": ("<", 1.0)}  # what gemm_bf16_speedup shows when it favours a dtype
 
 
-def default_gemm_dtype(hardware: str) -> str:
+def default_gemm_dtype(context: RuleContext) -> str:
     """bf16 on accelerators (tensor-core paths); fp32 on CPUs until bf16 is measured faster there."""
-    return "fp32" if hardware in CPU_FAMILIES else "bf16"
+    return "fp32" if context.platform.kind == "cpu" else "bf16"
 
 
 def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
@@ -51,7 +41,7 @@ def gemm_dtype(context: RuleContext) -> tuple[str, list[Rationale]]:
     measured = measured_gemm_dtype(context.facts)
     if measured is not None:
         return measured[0], [measured[1]]
-    dtype = default_gemm_dtype(context.profile.hardware)
+    dtype = default_gemm_dtype(context)
     text = f"{dtype} by default on {context.profile.hardware} (bf16 not measured on the target)"
     lines = [line(text, cite_profile(context.profile, "hardware"))]
     note = proxy_speed_note(context.facts, "gemm_bf16_speedup")
@@ -73,7 +63,7 @@ def share_weighted_dtype(
 ) -> tuple[str, list[Rationale], list[SwitchCondition]] | None:
     """The dtype when the GEMM share decides whether the measured dtype speed counts; None when it cannot matter
     (no shares, no measurement, or the measurement agrees with the hardware's default)."""
-    measured, default = measured_gemm_dtype(context.facts), default_gemm_dtype(context.profile.hardware)
+    measured, default = measured_gemm_dtype(context.facts), default_gemm_dtype(context)
     share_line = hot_spot_line(shares, "gemm")
     if shares is None or share_line is None or measured is None or measured[0] == default:
         return None
@@ -130,7 +120,7 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
                            MINOR_SHARE, behind, concern="gemm")  # fmt: skip
             return entry.model_copy(update={"rationale": lines + entry.rationale}), grows
     if parity is not None and not parity[0]:
-        vendor = pick(context, "gemm", TIER1_GEMM.get(context.profile.hardware, ()), consider_all=False)
+        vendor = pick(context, "gemm", context.official("gemm"), consider_all=False)
         return entry_from(vendor, "gemm", context, gap_reason="no vendor GEMM", lines=[parity[1]]), parity_switch(False)
     entry = tier3_entry(context, "gemm")
     if isinstance(entry, Choice) and entry.option == "triton":
@@ -164,8 +154,8 @@ def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], 
 
 
 def decide_gemm(context: RuleContext) -> ConcernDecision:
-    """Tier 1: the vendor GEMM library in the measured dtype; tier 2: CUTLASS/Ascend C; tier 3: Triton."""
-    chosen = pick(context, "gemm", TIER1_GEMM.get(context.profile.hardware, ()))
+    """Tier 1: the platform's GEMM library in the measured dtype; tier 2: its deep-development route; tier 3: Triton."""
+    chosen = pick(context, "gemm", context.official("gemm"))
     shares = hotop_shares(context.facts, context.profile)
     weighted = share_weighted_dtype(context, shares)
     if weighted is not None:

@@ -17,14 +17,6 @@ from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick, serves
 from advisor.recommendation.switches import predicate, switch
 
-TIER1_QUANTIZATION: dict[str, tuple[str, ...]] = {
-    "nvidia-gpu": ("torchao", "tensorrt"),
-    "ascend-npu": ("atc-acl",),
-    "x86-cpu": ("openvino", "onnxruntime"),
-    "arm-cpu": ("onnxruntime", "openvino"),
-    "cambricon-mlu": ("cnnl-bang",),
-    "iluvatar-gpu": ("vllm",),
-}
 INT8_PAYS = 1.5  # speedup at which INT8 is worth its accuracy risk
 INT8_MAX_ERROR = 0.01
 LAYERNORM_COLLAPSE = 0.05  # relative RMS error of a quantized LayerNorm input that counts as collapse
@@ -129,7 +121,7 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         text = f"INT8 measured slower than float on {slower.hardware} ({slower.figure}): reject INT8 here"
         candidates = [c for c in context.knowledge.candidates if serves(c, profile.hardware, "quantization")]
         blockers = {candidate.id: [fact_line(text, slower)] for candidate in candidates}
-    preference = TIER1_QUANTIZATION.get(profile.hardware, ())
+    preference = context.official("quantization")
     chosen = pick(context, "quantization", preference, requirements=requirements, extra_blockers=blockers)
     settings = {"dtype": dtype, "method": method, "granularity": "per-channel", "layernorm": "float"}
     if slower is not None:

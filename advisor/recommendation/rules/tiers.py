@@ -19,7 +19,6 @@ from advisor.recommendation.models import Gap, Rationale, SwitchCondition
 from advisor.recommendation.selection import Pick, pick
 from advisor.recommendation.switches import switch
 
-TIER2_PREFERENCE = ("cutlass", "ascend-c", "tbe")
 TIER2_CONCERNS: tuple[Concern, ...] = ("gemm", "attention", "fusion", "quantization")
 TIER3_PREFERENCE: dict[str, tuple[str, ...]] = {
     "gemm": ("triton",),
@@ -47,7 +46,8 @@ def tier2_entry(
         text = f"not a hot spot: {share_text(shares, groups)}; deep self-development would not pay, tier 1 stays"
         return Gap(concern=concern, rationale=(shares.line(text, *groups),))
     share = hot_spot_line(shares, concern)
-    chosen = pick(context, concern, TIER2_PREFERENCE, requirements=requirements, extra_blockers=extra_blockers,
+    preference = tuple(context.platform.deep_development.value)
+    chosen = pick(context, concern, preference, requirements=requirements, extra_blockers=extra_blockers,
                   allow_skill_gap=True, consider_all=False)  # fmt: skip
     lines = [share] if share is not None else []
     if chosen.chosen is not None:

@@ -1,0 +1,57 @@
+"""Check knowledge files one by one, before they join a knowledge base: schema, method anchors, the
+hardware families and candidate ids they name.
+
+For authors of new entries (`advisor kb check FILE...`): a file is judged on its own, so a half-written
+neighbour does not hide its problems, and ids are looked up among the installed knowledge base's
+files and the files being checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from advisor.knowledge.claims import KnowledgeBaseError, method_anchor
+from advisor.knowledge.loader import CANDIDATES_DIR, PLATFORMS_DIR, read_mapping, validate_document, hardware_families
+from advisor.knowledge.method import method_anchors
+from advisor.knowledge.models import Candidate
+from advisor.knowledge.platforms import Platform
+
+
+def check_files(paths: Sequence[Path]) -> list[str]:
+    """One line per problem found, naming the file; an empty list when every file is sound."""
+    families = set(hardware_families()) | {path.stem for path in paths if path.parent.name == PLATFORMS_DIR}
+    ids = _builtin_candidate_ids() | {path.stem for path in paths if path.parent.name != PLATFORMS_DIR}
+    problems = []
+    for path in paths:
+        try:
+            _check_file(path, families, ids)
+        except KnowledgeBaseError as error:
+            problems.append(str(error))
+    return problems
+
+
+def _builtin_candidate_ids() -> set[str]:
+    directory = resources.files("advisor.data") / CANDIDATES_DIR
+    return {entry.name.removesuffix(".yaml") for entry in directory.iterdir() if entry.name.endswith(".yaml")}
+
+
+def _check_file(path: Path, families: set[str], ids: set[str]) -> None:
+    origin = str(path)
+    document = read_mapping(path, origin)
+    is_platform = path.parent.name == PLATFORMS_DIR or "official" in document
+    item = validate_document(Platform if is_platform else Candidate, document, origin)
+    if item.id != path.stem:
+        raise KnowledgeBaseError(f"{origin}: field id: {item.id!r} must equal the file stem {path.stem!r}")
+    anchors = method_anchors()
+    for field, claim in item.claims().items():
+        anchor = method_anchor(claim.source)
+        if anchor is not None and anchor not in anchors:
+            raise KnowledgeBaseError(f"{origin}: field {field}.source: no method section #{anchor}")
+    named = item.referenced_ids() if isinstance(item, Platform) else {"hardware": item.hardware.value}
+    known = ids if isinstance(item, Platform) else families
+    for field, values in named.items():
+        unknown = [value for value in values if value not in known]
+        if unknown:
+            raise KnowledgeBaseError(f"{origin}: field {field}: unknown {'candidate id' if known is ids else 'hardware family'} {unknown[0]!r}")

@@ -1,0 +1,68 @@
+"""How candidates fit together, as sourced claims: whose quantized output a runtime loads, which attention
+kernels a serving engine runs, which compiler feeds which runtime.
+
+Read from advisor/data/compatibility.yaml; every id named must be a candidate (checked on load).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from advisor.knowledge.claims import Claim, check_list_claim
+
+Relation = dict[str, Claim[list[str]]]
+
+
+class Compatibility(BaseModel):
+    """Three relations between candidate ids, each entry a claim with its source."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    quantized_output_loaded_by: Relation = Field(
+        default_factory=dict, description="Quantization toolkit -> the runtimes and engines that load what it writes"
+    )
+    attention_kernels: Relation = Field(
+        default_factory=dict, description="Serving engine or runtime -> the attention kernels it runs"
+    )
+    feeds: Relation = Field(
+        default_factory=dict, description="Compiler or converter -> the runtimes or kernel languages its output runs on"
+    )
+
+    @field_validator("quantized_output_loaded_by", "attention_kernels", "feeds")
+    @classmethod
+    def _lists_are_clean(cls, relation: Relation) -> Relation:
+        for claim in relation.values():
+            if not claim.value:
+                raise ValueError("list at least one id")
+            check_list_claim(claim)
+        return relation
+
+    def relations(self) -> dict[str, Relation]:
+        """Every relation by name."""
+        return {name: getattr(self, name) for name in type(self).model_fields}
+
+    def loaders_of(self, toolkit: str) -> tuple[str, ...]:
+        """The runtimes that load a quantization toolkit's output (empty when not recorded)."""
+        claim = self.quantized_output_loaded_by.get(toolkit)
+        return tuple(claim.value) if claim is not None else ()
+
+    def toolkits_loaded_by(self, runtime: str) -> tuple[str, ...]:
+        """The quantization toolkits whose output a runtime loads."""
+        return tuple(toolkit for toolkit, claim in self.quantized_output_loaded_by.items() if runtime in claim.value)
+
+    def attention_kernels_of(self, engine: str) -> tuple[str, ...]:
+        """The attention kernels a serving engine or runtime runs (empty when not recorded)."""
+        claim = self.attention_kernels.get(engine)
+        return tuple(claim.value) if claim is not None else ()
+
+    def fed_by(self, runtime: str) -> tuple[str, ...]:
+        """The compilers or converters whose output runs on this runtime."""
+        return tuple(compiler for compiler, claim in self.feeds.items() if runtime in claim.value)
+
+    def referenced_ids(self) -> dict[str, list[str]]:
+        """Every candidate id named, by the path that names it ('feeds.atc-acl', 'feeds.atc-acl.value')."""
+        named: dict[str, list[str]] = {}
+        for name, relation in self.relations().items():
+            for subject, claim in relation.items():
+                named[f"{name}.{subject}"] = [subject, *claim.value]
+        return named

@@ -1,0 +1,113 @@
+"""A hardware platform (one hardware family) as data: its official stack per concern and what runs on it.
+
+One file per family in advisor/data/platforms/<family>.yaml. The recommendation engine reads the
+official stack from here and never names a family in its code.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from advisor.knowledge.claims import FAMILY_PATTERN, Claim, Concern, Support, check_list_claim
+
+PlatformKind = Literal["accelerator", "cpu"]
+
+
+class OfficialStack(BaseModel):
+    """Tier-1 candidate ids per concern, most preferred first; an empty list means no official choice."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    gemm: Claim[list[str]]
+    attention: Claim[list[str]]
+    attention_long_context: Claim[list[str]] | None = Field(
+        None, description="The attention preference when long context is needed (absent: the same as attention)"
+    )
+    fusion: Claim[list[str]]
+    quantization: Claim[list[str]]
+    dynamic_shapes: Claim[list[str]] = Field(description="For serving with variable shapes")
+    dynamic_shapes_training: Claim[list[str]] | None = Field(
+        None, description="When the workload trains: paths that run the backward pass too (absent: none)"
+    )
+    collectives: Claim[list[str]]
+    deployment: Claim[list[str]]
+
+    @field_validator("*")
+    @classmethod
+    def _no_duplicates(cls, claim: Claim[list[str]] | None) -> Claim[list[str]] | None:
+        return None if claim is None else check_list_claim(claim)
+
+    def choice_for(
+        self, concern: Concern, *, long_context: bool = False, training: bool = False
+    ) -> tuple[str, Claim[list[str]] | None]:
+        """The field that holds the preference for a concern in this situation, and its claim (None: no path)."""
+        if concern == "attention" and long_context and self.attention_long_context is not None:
+            return "attention_long_context", self.attention_long_context
+        if concern == "dynamic-shapes" and training:
+            return "dynamic_shapes_training", self.dynamic_shapes_training
+        field = concern.replace("-", "_")
+        return field, getattr(self, field)
+
+    def preference(self, concern: Concern, *, long_context: bool = False, training: bool = False) -> tuple[str, ...]:
+        """The candidate ids to try for a concern, most preferred first."""
+        claim = self.choice_for(concern, long_context=long_context, training=training)[1]
+        return tuple(claim.value) if claim is not None else ()
+
+
+class Platform(BaseModel):
+    """One hardware family: what it is, its official stack, and the engines, frameworks and libraries on it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=FAMILY_PATTERN)
+    name: str = Field(min_length=1)
+    kind: PlatformKind = Field(description="accelerator or cpu: CPUs default to fp32 GEMM until bf16 is measured")
+    summary: Claim[str]
+    official: OfficialStack
+    deep_development: Claim[list[str]] = Field(description="Tier 2: low-level routes for key operators, preferred first")
+    serving_engines: Claim[list[str]]
+    training_frameworks: Claim[list[str]]
+    collective_library: Claim[list[str]]
+    kernel_languages: Claim[list[str]]
+    quantization_toolkits: Claim[list[str]]
+    dynamic_shapes: Claim[Support] = Field(description="Whether its stack runs dynamic shapes natively")
+    risks: list[Claim[str]] = Field(default_factory=list)
+
+    @field_validator(
+        "deep_development", "serving_engines", "training_frameworks", "collective_library", "kernel_languages",
+        "quantization_toolkits",
+    )  # fmt: skip
+    @classmethod
+    def _no_duplicates(cls, claim: Claim[list[str]]) -> Claim[list[str]]:
+        return check_list_claim(claim)
+
+    def claims(self) -> dict[str, Claim[object]]:
+        """Every claim by field path ('official.gemm', 'risks[0]', ...)."""
+        named: dict[str, Claim[object]] = {}
+        for field in type(self).model_fields:
+            value = getattr(self, field)
+            if isinstance(value, Claim):
+                named[field] = value
+        for field in OfficialStack.model_fields:
+            value = getattr(self.official, field)
+            if isinstance(value, Claim):
+                named[f"official.{field}"] = value
+        for index, risk in enumerate(self.risks):
+            named[f"risks[{index}]"] = risk
+        return named
+
+    def referenced_ids(self) -> dict[str, list[str]]:
+        """Every candidate id this platform names, by the field that names it."""
+        return {
+            path: list(claim.value)
+            for path, claim in self.claims().items()
+            if isinstance(claim.value, list) and (path.startswith("official.") or path in _ID_LISTS)
+        }
+
+
+_ID_LISTS = (
+    "deep_development", "serving_engines", "training_frameworks", "collective_library", "kernel_languages",
+    "quantization_toolkits",
+)  # fmt: skip

@@ -1,0 +1,99 @@
+"""The knowledge-base page (candidates and hardware platforms, each claim with a linked source and its date)
+and the method page ("How advisor decides") that method citations link to."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from advisor.knowledge.claims import Claim, method_anchor
+from advisor.knowledge.method import method_sections, method_text
+from advisor.knowledge.models import Candidate, KnowledgeBase
+from advisor.knowledge.platforms import Platform
+from advisor.records.render import md_escape
+from advisor.site.pages import page_front_matter
+
+METHOD_PAGE = "method.md"
+METHOD_TITLE = "How advisor decides"
+_URL_UNSAFE = {"(": "%28", ")": "%29", "<": "%3C", ">": "%3E", '"': "%22", "'": "%27", "`": "%60"}
+
+
+def safe_url(url: str) -> str:
+    """A URL that cannot end a Markdown link early or carry markup."""
+    return "".join(_URL_UNSAFE.get(character, character) for character in url)
+
+
+def source_link(source: str, page_prefix: str = "") -> str:
+    """A claim's source as a link: a method section to the method page, a URL to itself (host and path shown)."""
+    anchor = method_anchor(source)
+    if anchor is not None:
+        titles = {section.anchor: section.title for section in method_sections()}
+        return f"[method: {md_escape(titles.get(anchor, anchor))}]({page_prefix}{METHOD_PAGE}#{anchor})"
+    parts = urlsplit(source)
+    shown = parts.netloc + parts.path.rstrip("/") + (f"#{parts.fragment}" if parts.fragment else "")
+    return f"[{md_escape(shown)}]({safe_url(source)})"
+
+
+def _value(claim: Claim[object]) -> str:
+    text = md_escape(claim.text())
+    if claim.value == "unknown" and claim.looked_for:
+        text += f" (looked for: {md_escape(claim.looked_for)})"
+    return text
+
+
+def claims_table(claims: dict[str, Claim[object]]) -> list[str]:
+    """Attribute | Value | Source | As of | Note, one row per claim."""
+    lines = ["| Attribute | Value | Source | As of | Note |", "| --- | --- | --- | --- | --- |"]
+    for name, claim in claims.items():
+        checked = claim.as_of.isoformat() + (f" ({md_escape(claim.version)})" if claim.version else "")
+        lines.append(f"| {md_escape(name)} | {_value(claim)} | {source_link(claim.source)} | {checked} | {md_escape(claim.note or '')} |")
+    return lines
+
+
+def candidate_section(candidate: Candidate) -> list[str]:
+    """One candidate: its summary and every claim."""
+    heading = f"### {md_escape(candidate.name)} (`{candidate.id}`) {{ #{candidate.id} }}"
+    return [heading, "", md_escape(candidate.summary.value), "", *claims_table(candidate.claims()), ""]
+
+
+def platform_section(platform: Platform) -> list[str]:
+    """One hardware family: its summary and every claim (the official stack per concern first)."""
+    heading = f"### {md_escape(platform.name)} (`{platform.id}`) {{ #platform-{platform.id} }}"
+    return [heading, "", md_escape(platform.summary.value), "", *claims_table(platform.claims()), ""]
+
+
+def knowledge_page(knowledge: KnowledgeBase) -> str:
+    """Every hardware platform and candidate stack with its claims, linked sources and dates."""
+    oldest = min(claim.as_of for candidate in knowledge.candidates for claim in candidate.claims().values())
+    lines = [
+        page_front_matter("Knowledge base") + "# Knowledge base", "",
+        f"The {len(knowledge.platforms)} hardware platforms and {len(knowledge.candidates)} candidate stacks the "
+        "recommendation chooses from. Every attribute is a claim with its source (a public vendor page, or a "
+        f"section of [{METHOD_TITLE}]({METHOD_PAGE})) and the date it was last checked (oldest: {oldest.isoformat()}). "
+        "`unknown` says what was looked for. `advisor kb audit` lists the claims older than a year.",
+        "", "## Hardware platforms", "",
+        "| Family | Name | GEMM | Attention | Collectives | Serving engines |", "| --- | --- | --- | --- | --- | --- |",
+    ]  # fmt: skip
+    for platform in knowledge.platforms:
+        official = platform.official
+        lines.append(
+            f"| [`{platform.id}`](#platform-{platform.id}) | {md_escape(platform.name)} | {md_escape(official.gemm.text())} "
+            f"| {md_escape(official.attention.text())} | {md_escape(platform.collective_library.text())} "
+            f"| {md_escape(platform.serving_engines.text())} |"
+        )
+    lines += ["", "## Candidate stacks", "", "| Id | Name | Layer | Hardware | Checked |", "| --- | --- | --- | --- | --- |"]
+    for candidate in knowledge.candidates:
+        checked = min(claim.as_of for claim in candidate.claims().values()).isoformat()
+        lines.append(f"| [`{candidate.id}`](#{candidate.id}) | {md_escape(candidate.name)} "
+                     f"| {md_escape(candidate.layer.value)} | {md_escape(candidate.hardware.text())} | {checked} |")  # fmt: skip
+    lines += ["", "## Platforms in detail", ""]
+    for platform in knowledge.platforms:
+        lines += platform_section(platform)
+    lines += ["## Candidates in detail", ""]
+    for candidate in knowledge.candidates:
+        lines += candidate_section(candidate)
+    return "\n".join(lines) + "\n"
+
+
+def method_page() -> str:
+    """The packaged method page, as the site's "How advisor decides"."""
+    return page_front_matter(METHOD_TITLE) + method_text()
