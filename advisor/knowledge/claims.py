@@ -85,7 +85,7 @@ class Claim(BaseModel, Generic[ClaimValue]):
     def _source_can_be_opened(cls, source: str) -> str:
         source = source.strip()
         if not (is_url(source) or _METHOD_ANCHOR.match(source)):
-            raise ValueError(f"must be a public URL (https://...) or a method section (method#anchor), got {source!r}")
+            raise ValueError("must be a public URL (https://...) or a method section (method#anchor)")
         return source
 
     @model_validator(mode="after")

@@ -35,7 +35,7 @@ def cite_claim(candidate: Candidate, attribute: str) -> Citation:
 
 
 def cite_platform(platform: Platform, path: str) -> Citation:
-    """A platform claim ('ascend-npu.dynamic_shapes', 'nvidia-gpu.official.gemm') with its value and source."""
+    """A platform claim ('<family>.dynamic_shapes', '<family>.official.gemm') with its value and source."""
     claim = platform.claims()[path]
     return Citation(kind="knowledge", ref=f"{platform.id}.{path}", figure=claim.text(), source=claim.source)
 

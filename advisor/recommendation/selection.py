@@ -49,15 +49,6 @@ def workload_reasons(candidate: Candidate, profile: Profile, concern: Concern) -
     return reasons
 
 
-def model_type_reasons(candidate: Candidate, profile: Profile) -> list[Rationale]:
-    """A candidate limited to model types that exclude the profile's (an LLM serving engine for a CNN)."""
-    if candidate.serves_model_type(profile.model_type):
-        return []
-    assert candidate.model_types is not None
-    text = f"serves {', '.join(candidate.model_types.value)} models; this one is {profile.model_type}"
-    return [line(text, cite_claim(candidate, "model_types"), cite_profile(profile, "model_type"))]
-
-
 def requirement_reasons(candidate: Candidate, requirements: Sequence[str]) -> list[Rationale]:
     """One reason per required capability the knowledge base denies (no / not-applicable)."""
     reasons = []
@@ -101,12 +92,16 @@ def pick(
     when no preferred candidate within the team's skill fits, and the pick says it does not fit the team.
     """
     profile, knowledge = context.profile, context.knowledge
-    preferred = [knowledge.get(candidate_id) for candidate_id in preference if candidate_id in knowledge.ids()]
+    # A candidate limited to other model types (an LLM serving engine for a CNN) is out of scope, not rejected.
+    preferred = [
+        knowledge.get(candidate_id) for candidate_id in preference
+        if candidate_id in knowledge.ids() and knowledge.get(candidate_id).serves_model_type(profile.model_type)
+    ]
     others = [
         c
         for c in knowledge.candidates
         if consider_all and serves(c, profile.hardware, concern) and c not in preferred
-        and not out_of_role(c, requirements)
+        and not out_of_role(c, requirements) and c.serves_model_type(profile.model_type)
     ]
     fitting: list[Candidate] = []
     skill_only: list[Candidate] = []
@@ -142,5 +137,4 @@ def _blockers(
         text = f"the knowledge base does not list it for {concern} on {hardware}"
         return [line(text, cite_claim(candidate, listed), cite_profile(context.profile, "hardware"))]
     workload = workload_reasons(candidate, context.profile, concern)
-    model_type = model_type_reasons(candidate, context.profile)
-    return model_type + workload + requirement_reasons(candidate, requirements) + list(extra)
+    return workload + requirement_reasons(candidate, requirements) + list(extra)

@@ -1,0 +1,1 @@
+"""Hardware platform data files (one YAML file per hardware family)."""
