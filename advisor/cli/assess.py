@@ -201,7 +201,7 @@ def assess_command(
 
     def detected() -> str:
         from advisor.environment.detect import detect_environment
-        from advisor.recommendation.hardware import environment_family
+        from advisor.environment.family import environment_family
 
         environment.append(detect_environment())
         return environment_family(environment[0]) or "x86-cpu"

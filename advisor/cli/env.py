@@ -58,17 +58,30 @@ def machine_table(environment: Environment) -> Table:
     table.add_row("Clock", f"{_text(cpu.clock_ghz)} GHz ({_text(cpu.clock_source)})")
     table.add_row("ISA", f"{' '.join(isa_flags) or '-'} (from {cpu.isa.source})")
     table.add_row("Memory", _gib(environment.memory_bytes))
+    source = f" (from {environment.hardware_family_source})" if environment.hardware_family_source else ""
+    table.add_row("Hardware family", f"{_text(environment.hardware_family)}{source}")
     accelerators = environment.accelerators
     for gpu in accelerators.gpus:
-        table.add_row(
-            f"GPU {gpu.index}", f"{gpu.name}, sm {_text(gpu.compute_capability)}, {_gib(gpu.memory_bytes)} (via {accelerators.gpu_source})"
-        )
+        capability = f"sm {_text(gpu.compute_capability)}, " if gpu.vendor == "nvidia" else ""
+        table.add_row(f"GPU {gpu.index}", f"{gpu.name}, {capability}{_gib(gpu.memory_bytes)} (via {accelerators.gpu_source})")
     if not accelerators.gpus:
         table.add_row("GPU", "none detected")
     table.add_row("NVIDIA driver", _text(accelerators.nvidia_driver))
     if environment.npu is not None:
         table.add_row("NPU", ", ".join(environment.npu.devices) or "none listed")
+    for label, info in (("Gaudi", environment.gaudi), ("TPU", environment.tpu), ("Neuron", environment.neuron)):
+        if info is not None:
+            via = f" (via {info.device_source})" if info.device_source else ""
+            table.add_row(label, f"{_devices(info.devices)}{via}")
+    if environment.apple is not None:
+        table.add_row("Apple silicon", _text(environment.apple.chip))
     return table
+
+
+def _devices(names: list[str]) -> str:
+    if not names:
+        return "none listed"
+    return f"{len(names)} x {names[0]}" if len(set(names)) == 1 else ", ".join(names)
 
 
 def software_table(environment: Environment) -> Table:
@@ -91,7 +104,27 @@ def software_table(environment: Environment) -> Table:
     table.add_row("Triton", "not installed" if triton is None else f"{triton.version} (GPU backend: {triton.backend or 'inactive'})")
     if environment.npu is not None:
         table.add_row("torch_npu / CANN", f"{_text(environment.npu.torch_npu_version)} / {_text(environment.npu.cann_version)}")
+    _vendor_software_rows(table, environment)
     return table
+
+
+def _vendor_software_rows(table: Table, environment: Environment) -> None:
+    """ROCm, Gaudi, TPU, Neuron and macOS software, for the families that are present."""
+    if environment.rocm is not None:
+        table.add_row("ROCm / HIP", f"{_text(environment.rocm.rocm_version)} / {_text(environment.rocm.hip_version)}")
+    if environment.gaudi is not None:
+        gaudi = environment.gaudi
+        table.add_row("habana_frameworks / Gaudi software", f"{_text(gaudi.habana_frameworks_version)} / {_text(gaudi.synapseai_version)}")
+    if environment.tpu is not None:
+        tpu = environment.tpu
+        table.add_row("jax / torch_xla / libtpu", f"{_text(tpu.jax_version)} / {_text(tpu.torch_xla_version)} / {_text(tpu.libtpu_version)}")
+    if environment.neuron is not None:
+        neuron = environment.neuron
+        table.add_row("torch_neuronx / neuronx-cc", f"{_text(neuron.torch_neuronx_version)} / {_text(neuron.neuronx_cc_version)} (instance {_text(neuron.instance_type)})")
+    if environment.apple is not None:
+        apple = environment.apple
+        mps = "available" if apple.mps_available else ("built, not available" if apple.mps_built else "not built")
+        table.add_row("macOS / MPS", f"{_text(apple.macos_version)} / {mps}")
 
 
 def peaks_table(environment: Environment) -> Table:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.comparison.compare import compare_evidence
 from advisor.comparison.models import Comparison, VerdictRule
-from advisor.recommendation.hardware import device_family
+from advisor.environment.family import device_family
 from probes.harness.statistics import geometric_mean
 from probes.models import Evidence
 

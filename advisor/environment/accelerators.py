@@ -1,4 +1,4 @@
-"""GPU and NPU facts from vendor tools' text output (parsed here, run in detect.py)."""
+"""Accelerator facts from vendor tools' text output (parsed here; the tools run in detect.py and platforms.py)."""
 
 from __future__ import annotations
 
@@ -85,3 +85,77 @@ def parse_cann_version_file(text: str) -> str | None:
         if found:
             return found.group(1)
     return None
+
+
+# --- AMD (rocm-smi, the ROCm release file), Intel Gaudi (hl-smi), AWS Neuron (neuron-ls) ---
+
+ROCM_SMI_ARGS = ["--showproductname"]
+_DEFAULT_ROCM_HOME = "/opt/rocm"
+# Hygon's DTK ships a rocm-smi too, but it labels its devices HCU[n]: only GPU[n] rows are AMD's.
+_ROCM_ROW = re.compile(r"^GPU\[(\d+)\]\s*:\s*Card (Series|Vendor):\s*(.+?)\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+def rocm_version_files() -> list[Path]:
+    """Where a ROCm install records its release: $ROCM_PATH/.info/version, then /opt/rocm's."""
+    homes = dict.fromkeys([os.environ.get("ROCM_PATH") or _DEFAULT_ROCM_HOME, _DEFAULT_ROCM_HOME])
+    return [Path(home) / ".info" / "version" for home in homes]
+
+
+def parse_rocm_version_file(text: str) -> str | None:
+    """The release from ROCm's .info/version, e.g. '6.2.0-66'."""
+    first = text.strip().splitlines()[0].strip() if text.strip() else ""
+    return first if re.match(r"\d+\.\d+", first) else None
+
+
+def parse_rocm_smi(text: str) -> list[GPUInfo]:
+    """AMD GPUs from `rocm-smi --showproductname` (one 'GPU[n] : Card Series: NAME' row per GPU)."""
+    names: dict[int, str] = {}
+    vendors: dict[int, str] = {}
+    for row in _ROCM_ROW.finditer(text):
+        target = names if row.group(2).lower() == "series" else vendors
+        target[int(row.group(1))] = row.group(3)
+    return [
+        GPUInfo(index=index, name=name, vendor="amd")
+        for index, name in sorted(names.items())
+        if re.search(r"AMD|Advanced Micro Devices", vendors.get(index, "AMD"), re.IGNORECASE)
+    ]
+
+
+# What detect asks hl-smi for; parse_hl_smi reads exactly these columns.
+HL_SMI_ARGS = ["-Q", "index,name,driver_version", "-f", "csv,noheader"]
+
+
+def parse_hl_smi(text: str) -> tuple[list[str], str | None]:
+    """Gaudi device names (e.g. 'HL-325L') and the driver's software release from hl-smi CSV."""
+    names: list[str] = []
+    driver: str | None = None
+    for line in text.strip().splitlines():
+        fields = [field.strip() for field in line.split(",")]
+        if len(fields) >= 3 and fields[0].isdigit() and fields[1]:
+            names.append(fields[1])
+            driver = driver or fields[2] or None
+    return names, driver
+
+
+_NEURON_INSTANCE = re.compile(r"^instance-type:\s*(\S+)", re.MULTILINE)
+_NEURON_ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*(\d+)\s*\|", re.MULTILINE)
+# EC2 instance family -> the Neuron chip it carries (AWS Neuron docs, "Trn/Inf instances").
+_NEURON_CHIPS = {
+    ("inf", "1"): "AWS Inferentia",
+    ("inf", "2"): "AWS Inferentia2",
+    ("trn", "1"): "AWS Trainium",
+    ("trn", "2"): "AWS Trainium2",
+    ("trn", "3"): "AWS Trainium3",
+}
+
+
+def parse_neuron_ls(text: str) -> tuple[str | None, int]:
+    """The instance type and the number of Neuron devices from `neuron-ls`'s table."""
+    instance = _NEURON_INSTANCE.search(text)
+    return (instance.group(1) if instance else None), len(_NEURON_ROW.findall(text))
+
+
+def neuron_chip_name(instance_type: str | None) -> str | None:
+    """'trn2.48xlarge' -> 'AWS Trainium2'; None for an instance family we do not know."""
+    found = re.match(r"(trn|inf)(\d)", instance_type or "")
+    return _NEURON_CHIPS.get((found.group(1), found.group(2))) if found else None

@@ -8,6 +8,7 @@ import platform
 import shutil
 import socket
 import subprocess
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
@@ -15,7 +16,7 @@ from types import ModuleType
 import psutil
 
 from advisor import __version__
-from advisor.environment import accelerators, cpu, frameworks, peaks
+from advisor.environment import accelerators, cpu, family, frameworks, peaks, vendors
 from advisor.environment.models import (
     AcceleratorRuntime,
     CPUInfo,
@@ -50,9 +51,19 @@ def detect_environment() -> Environment:
         triton=frameworks.triton_info(torch, runtime.gpus),
         accelerators=runtime,
         npu=npu,
-        peaks=detect_peaks(cpu_info, runtime, npu, unknown),
+        rocm=vendors.detect_rocm(torch, any(gpu.vendor == "amd" for gpu in runtime.gpus), unknown),
+        # _run_tool is looked up at each call, so that a test can stand in for every vendor tool.
+        gaudi=vendors.detect_gaudi(_run_tool, unknown),
+        tpu=vendors.detect_tpu(_run_tool, unknown),
+        neuron=vendors.detect_neuron(_run_tool, unknown),
+        apple=vendors.detect_apple(torch, _run_tool, unknown),
         unknown=unknown,
     )
+    unknown = environment.unknown  # pydantic copied the dict: later reasons must go into the model's own
+    environment.peaks = detect_peaks(cpu_info, runtime, npu, unknown, vendors.device_names(environment))
+    environment.hardware_family, environment.hardware_family_source = family.family_evidence(environment) or (None, None)
+    if environment.hardware_family is None:
+        unknown["hardware_family"] = f"no accelerator listed and CPU architecture {cpu_info.architecture!r} is neither x86 nor Arm"
     if environment.triton is None:
         unknown["triton"] = "triton is not installed (Linux x86-64 only)"
     _note_cpu_unknowns(cpu_info, unknown)
@@ -108,7 +119,7 @@ def _note_cpu_unknowns(cpu_info: CPUInfo, unknown: dict[str, str]) -> None:
 
 
 def detect_accelerators(torch: ModuleType | None, unknown: dict[str, str]) -> AcceleratorRuntime:
-    """GPUs from torch.cuda, else from nvidia-smi (a CPU-only torch on a GPU machine)."""
+    """GPUs from torch.cuda, else from nvidia-smi or rocm-smi (a CPU-only torch on a GPU machine)."""
     smi_output = _run_tool("nvidia-smi", accelerators.NVIDIA_SMI_ARGS)
     smi_gpus, driver = accelerators.parse_nvidia_smi(smi_output) if smi_output else ([], None)
     if driver is None:
@@ -118,6 +129,10 @@ def detect_accelerators(torch: ModuleType | None, unknown: dict[str, str]) -> Ac
     if smi_gpus:
         unknown["accelerators.gpus"] = "GPUs seen by nvidia-smi, but this torch build cannot use them"
         return AcceleratorRuntime(nvidia_driver=driver, gpus=smi_gpus, gpu_source="nvidia-smi")
+    amd_gpus = accelerators.parse_rocm_smi(_run_tool("rocm-smi", accelerators.ROCM_SMI_ARGS) or "")
+    if amd_gpus:
+        unknown["accelerators.gpus"] = "GPUs seen by rocm-smi, but this torch build cannot use them"
+        return AcceleratorRuntime(nvidia_driver=driver, gpus=amd_gpus, gpu_source="rocm-smi")
     return AcceleratorRuntime(nvidia_driver=driver)
 
 
@@ -129,9 +144,12 @@ def detect_npu(unknown: dict[str, str]) -> NPUInfo | None:
     if not (has_torch_npu or smi_output or cann_file):
         return None
     info = NPUInfo(devices=accelerators.parse_npu_smi(smi_output) if smi_output else [])
+    info.device_source = "npu-smi" if info.devices else None
     if has_torch_npu:
-        info.torch_npu_version = frameworks.package_version("torch_npu") or frameworks.package_version("torch-npu")
-        info.cann_version, info.devices = _torch_npu_facts(info.devices, unknown)
+        info.torch_npu_version = frameworks.first_package_version("torch_npu", "torch-npu")
+        info.cann_version, names = _torch_npu_facts(unknown)
+        if names:
+            info.devices, info.device_source = names, "torch_npu"
         info.cann_version_source = "torch_npu.utils.get_cann_version" if info.cann_version else None
     if info.cann_version is None and cann_file is not None:
         info.cann_version = accelerators.parse_cann_version_file(cann_file.read_text(errors="replace"))
@@ -141,30 +159,31 @@ def detect_npu(unknown: dict[str, str]) -> NPUInfo | None:
     return info
 
 
-def _torch_npu_facts(devices: list[str], unknown: dict[str, str]) -> tuple[str | None, list[str]]:
+def _torch_npu_facts(unknown: dict[str, str]) -> tuple[str | None, list[str]]:
+    """CANN version and NPU names from torch_npu; (None, []) when it fails."""
     try:
         import torch_npu  # type: ignore[import-not-found]
 
         version = torch_npu.utils.get_cann_version()
         count = torch_npu.npu.device_count()
         names = [torch_npu.npu.get_device_name(index) for index in range(count)]
-        return (str(version) if version else None), (names or devices)
+        return (str(version) if version else None), names
     except Exception as error:  # a broken CANN install must not stop detection
         unknown["npu.torch_npu"] = f"torch_npu failed: {type(error).__name__}: {error}"
-        return None, devices
+        return None, []
 
 
 def detect_peaks(
-    cpu_info: CPUInfo, runtime: AcceleratorRuntime, npu: NPUInfo | None, unknown: dict[str, str]
+    cpu_info: CPUInfo, runtime: AcceleratorRuntime, npu: NPUInfo | None, unknown: dict[str, str], other_devices: Sequence[str] = ()
 ) -> list[PeakFigures]:
-    """Peak figures for the CPU and each distinct accelerator model present."""
+    """Peak figures for the CPU and each distinct accelerator model present (other_devices: Gaudi, TPU, Neuron, Apple)."""
     figures: list[PeakFigures] = []
     cpu_figures = peaks.cpu_peak(cpu_info)
     if cpu_figures is None:
         unknown["peaks.cpu"] = "needs physical cores, a clock and a known SIMD width"
     else:
         figures.append(cpu_figures)
-    names = list(dict.fromkeys([gpu.name for gpu in runtime.gpus] + (npu.devices if npu else [])))
+    names = list(dict.fromkeys([gpu.name for gpu in runtime.gpus] + (npu.devices if npu else []) + list(other_devices)))
     table = peaks.accelerator_table()
     for name in names:
         entry = peaks.accelerator_peak(name, table)
@@ -175,14 +194,14 @@ def detect_peaks(
     return figures
 
 
-def _run_tool(tool: str, args: list[str]) -> str | None:
+def _run_tool(tool: str, args: list[str], timeout_s: float = _TOOL_TIMEOUT_S) -> str | None:
     """A vendor tool's stdout, or None when it is absent, fails or hangs."""
     executable = shutil.which(tool)
     if executable is None:
         return None
     try:
         done = subprocess.run(
-            [executable, *args], capture_output=True, text=True, timeout=_TOOL_TIMEOUT_S, check=False
+            [executable, *args], capture_output=True, text=True, timeout=timeout_s, check=False
         )
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -7,7 +7,7 @@ import importlib.util
 import re
 import warnings
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from advisor.environment.models import GPUInfo, TorchInfo, TritonInfo
 
@@ -90,7 +90,6 @@ def runnable_sdpa_backends(torch: ModuleType) -> list[str]:
 
 def cuda_gpus(torch: ModuleType) -> list[GPUInfo]:
     """The CUDA (or ROCm) devices torch sees."""
-    vendor = "amd" if torch.version.hip else "nvidia"
     gpus = []
     for index in range(torch.cuda.device_count()):
         properties = torch.cuda.get_device_properties(index)
@@ -98,12 +97,19 @@ def cuda_gpus(torch: ModuleType) -> list[GPUInfo]:
             GPUInfo(
                 index=index,
                 name=properties.name,
-                vendor=vendor,
+                vendor=_gpu_vendor(torch, properties.name),
                 compute_capability=f"{properties.major}.{properties.minor}",
                 memory_bytes=int(properties.total_memory),
             )
         )
     return gpus
+
+
+def _gpu_vendor(torch: ModuleType, name: str) -> Literal["nvidia", "amd", "unknown"]:
+    if not torch.version.hip:
+        return "nvidia"
+    # Hygon's DTK builds of torch report HIP too, for DCUs that are not AMD GPUs (hygon-dcu).
+    return "amd" if re.search(r"AMD|Radeon|Instinct|^gfx\d", name) else "unknown"
 
 
 def package_version(distribution: str) -> str | None:
@@ -112,6 +118,11 @@ def package_version(distribution: str) -> str | None:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+def first_package_version(*distributions: str) -> str | None:
+    """The version of the first of several distribution names that is installed (vendors renamed some)."""
+    return next((version for name in distributions if (version := package_version(name))), None)
 
 
 def triton_info(torch: ModuleType | None, gpus: list[GPUInfo]) -> TritonInfo | None:

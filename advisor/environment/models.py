@@ -106,7 +106,7 @@ class GPUInfo(_Model):
 class AcceleratorRuntime(_Model):
     nvidia_driver: str | None = None
     gpus: list[GPUInfo] = Field(default_factory=list)
-    gpu_source: Literal["torch.cuda", "nvidia-smi", "none"] = "none"
+    gpu_source: Literal["torch.cuda", "nvidia-smi", "rocm-smi", "none"] = "none"
 
 
 class NPUInfo(_Model):
@@ -114,13 +114,60 @@ class NPUInfo(_Model):
     cann_version: str | None = None
     cann_version_source: str | None = None
     devices: list[str] = Field(default_factory=list, description="NPU names, one per device")
+    device_source: str | None = Field(None, description="What listed the devices: torch_npu or npu-smi")
+
+
+class ROCmInfo(_Model):
+    """AMD's ROCm stack: the HIP runtime torch was built with and the installed ROCm release."""
+
+    hip_version: str | None = Field(None, description="torch.version.hip")
+    rocm_version: str | None = Field(None, description="Installed ROCm release")
+    rocm_version_source: str | None = Field(None, description="The file rocm_version was read from")
+
+
+class GaudiInfo(_Model):
+    """Intel Gaudi (HPU): its devices and the Intel Gaudi software (SynapseAI) release."""
+
+    habana_frameworks_version: str | None = Field(None, description="habana-torch-plugin distribution")
+    synapseai_version: str | None = Field(None, description="Gaudi software release the driver reports (hl-smi)")
+    devices: list[str] = Field(default_factory=list, description="Device names, one per device")
+    device_source: str | None = Field(None, description="hl-smi or habana_frameworks.torch.hpu")
+
+
+class TPUInfo(_Model):
+    """Google Cloud TPU chips as jax or torch_xla report them, and those frameworks' versions."""
+
+    jax_version: str | None = None
+    torch_xla_version: str | None = None
+    libtpu_version: str | None = None
+    devices: list[str] = Field(default_factory=list, description="device_kind per chip, e.g. 'TPU v5 lite'")
+    device_source: str | None = Field(None, description="jax.devices() or torch_xla.runtime")
+
+
+class NeuronInfo(_Model):
+    """AWS Trainium/Inferentia: Neuron devices from neuron-ls and the Neuron SDK packages."""
+
+    torch_neuronx_version: str | None = None
+    neuronx_cc_version: str | None = Field(None, description="Neuron compiler (neuronx-cc) version")
+    instance_type: str | None = Field(None, description="EC2 instance type neuron-ls reports")
+    devices: list[str] = Field(default_factory=list, description="Chip names, one per Neuron device")
+    device_source: str | None = Field(None, description="neuron-ls")
+
+
+class AppleSiliconInfo(_Model):
+    """An Apple silicon Mac: the chip, macOS and whether torch can use its GPU through MPS."""
+
+    chip: str | None = Field(None, description="sysctl machdep.cpu.brand_string, e.g. 'Apple M2 Max'")
+    macos_version: str | None = None
+    mps_built: bool = Field(False, description="torch.backends.mps.is_built()")
+    mps_available: bool = Field(False, description="torch.backends.mps.is_available()")
 
 
 class PeakFigures(_Model):
     """Theoretical dense peak throughput of one device, in TFLOP/s (TOP/s for int8)."""
 
     device: str = Field(description="What the figures are for, e.g. 'cpu' or 'NVIDIA H200'")
-    kind: Literal["cpu", "gpu", "npu"]
+    kind: Literal["cpu", "gpu", "npu", "hpu", "tpu", "neuron"]
     tflops: dict[Dtype, float | None] = Field(
         description="Dense peak per dtype; null where the device has no such path or it is unknown"
     )
@@ -144,6 +191,13 @@ class Environment(_Model):
     triton: TritonInfo | None = None
     accelerators: AcceleratorRuntime
     npu: NPUInfo | None = None
+    hardware_family: str | None = Field(None, description="Detected hardware family, e.g. amd-gpu, x86-cpu")
+    hardware_family_source: str | None = Field(None, description="What said so, e.g. torch.version.hip, hl-smi")
+    rocm: ROCmInfo | None = None
+    gaudi: GaudiInfo | None = None
+    tpu: TPUInfo | None = None
+    neuron: NeuronInfo | None = None
+    apple: AppleSiliconInfo | None = None
     peaks: list[PeakFigures] = Field(default_factory=list)
     unknown: dict[str, str] = Field(
         default_factory=dict,
@@ -151,5 +205,5 @@ class Environment(_Model):
     )
 
     def peak_for(self, device_kind: str) -> PeakFigures | None:
-        """The first peak entry for 'cpu', 'gpu' or 'npu', or None."""
+        """The first peak entry of a PeakFigures.kind ('cpu', 'gpu', 'npu', 'hpu', 'tpu', 'neuron'), or None."""
         return next((peak for peak in self.peaks if peak.kind == device_kind), None)

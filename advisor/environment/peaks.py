@@ -37,7 +37,7 @@ class AcceleratorPeak(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str
-    kind: Literal["gpu", "npu"]
+    kind: Literal["gpu", "npu", "hpu", "tpu", "neuron"]
     match: str
     source: str
     tflops: dict[Dtype, float | None]
@@ -51,7 +51,10 @@ class AcceleratorPeak(BaseModel):
             tflops=tflops,
             memory_bandwidth_gbs=self.memory_bandwidth_gbs,
             source=self.source,
-            assumptions=["dense (non-sparse) tensor-core figures; fp32 is the non-tensor rate"],
+            assumptions=[
+                "dense (non-sparse) matrix-unit figures; fp32 is the non-tensor rate",
+                "null = no such path, or no vendor figure for that dtype (never derived from another chip)",
+            ],
         )
 
 

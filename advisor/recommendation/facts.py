@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from advisor.knowledge.claims import HardwareFamily
-from advisor.recommendation.hardware import device_family
+from advisor.environment.family import device_family
 from advisor.recommendation.models import EvidenceSource
 from advisor.recommendation.readings import read_cases
 from probes.models import Evidence, ProbeCase

@@ -11,7 +11,7 @@ from pathlib import Path
 from advisor.environment.models import Environment
 from advisor.knowledge.audit import knowledge_snapshot
 from advisor.knowledge.loader import load_knowledge_base
-from advisor.recommendation.hardware import environment_family
+from advisor.environment.family import environment_family
 from advisor.recommendation.models import Recommendation
 from advisor.records.git import commit_paths, find_repository, ids_in_history, init_repository
 from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordFrontMatter, review_date

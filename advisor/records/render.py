@@ -15,7 +15,7 @@ import yaml
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from advisor.knowledge.loader import load_knowledge_base
-from advisor.recommendation.hardware import device_family
+from advisor.environment.family import device_family
 from advisor.recommendation.models import Recommendation
 from advisor.recommendation.summary import cites_text
 from advisor.records.evidence_tables import evidence_tables

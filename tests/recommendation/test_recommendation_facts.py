@@ -14,7 +14,7 @@ from recommendation_builders import (
 )
 
 from advisor.recommendation.facts import evidence_facts, is_portable, quality_counts
-from advisor.recommendation.hardware import device_family, environment_family
+from advisor.environment.family import device_family, environment_family
 from advisor.recommendation.readings import read_cases
 from advisor.recommendation.readings.attention import attention_readings
 from advisor.recommendation.readings.dynamic import dynamic_readings

@@ -14,7 +14,6 @@ from advisor.recommendation.rules.attention import (
     measured_growth,
     needs_attention,
     quadratic_versus_linear,
-    tier1_preference,
 )
 
 
@@ -49,11 +48,15 @@ def test_long_context_blockers():
     assert list(measured) == ["flash-attention"] and "not O(N)" in measured["flash-attention"][0].text
 
 
-def test_tier1_preference():
-    assert tier1_preference("nvidia-gpu", False) == ("cudnn", "flash-attention")
-    assert tier1_preference("nvidia-gpu", True) == ("flash-attention", "cudnn")
-    assert tier1_preference("ascend-npu", True) == ("cann-builtin",)
-    assert tier1_preference("x86-cpu", True) == ()
+def test_tier1_preference_comes_from_the_platform():
+    def preference(hardware: str, long_context: bool) -> tuple[str, ...]:
+        context = rule_context(profile(hardware=hardware, needs={"long_context": long_context}))
+        return context.official("attention", long_context=long_context)
+
+    assert preference("nvidia-gpu", False) == ("cudnn", "flash-attention")
+    assert preference("nvidia-gpu", True) == ("flash-attention", "cudnn")
+    assert preference("ascend-npu", True) == ("cann-builtin",)
+    assert preference("x86-cpu", True) == ()
 
 
 def test_growth_lines_and_switches():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from recommendation_builders import dynamic_cases, evidence, profile, rule_context
 
 from advisor.recommendation.facts import evidence_facts
@@ -11,7 +13,7 @@ from advisor.recommendation.rules.dynamic_shapes import (
     decide_dynamic_shapes,
     mode_switches,
     static_recompiles_too_often,
-    static_shapes_on_ascend,
+    static_shape_buckets,
 )
 
 DYNAMIC = {"dynamic_shapes": True}
@@ -42,18 +44,36 @@ def test_mode_switches():
     assert [s.id for s in mode_switches("dynamic")] == ["dynamic-compile-recompiles"]
 
 
-def test_static_shapes_on_ascend():
-    gap, rejected = static_shapes_on_ascend(rule_context(profile(hardware="ascend-npu", needs=DYNAMIC)))
+def _without_dynamic_shapes(context):
+    """The same context on a platform whose data says its stack runs no dynamic shapes natively."""
+    platform = context.platform
+    static = platform.model_copy(update={"dynamic_shapes": platform.dynamic_shapes.model_copy(
+        update={"value": "no", "note": "compile static shapes only"})})  # fmt: skip
+    platforms = tuple(static if p.id == platform.id else p for p in context.knowledge.platforms)
+    return replace(context, knowledge=context.knowledge.model_copy(update={"platforms": platforms}))
+
+
+def test_static_shape_buckets_where_the_platform_runs_no_dynamic_shapes():
+    context = _without_dynamic_shapes(rule_context(profile(hardware="ascend-npu", needs=DYNAMIC)))
+    gap, rejected = static_shape_buckets(context)
     assert gap.rationale[0].text.startswith("pad inputs to a fixed set of static shapes")
-    assert [r.option for r in rejected] == ["cann-builtin", "onnxruntime", "vllm"]
+    assert gap.rationale[1].text == "dynamic shapes on Huawei Ascend NPUs (CANN): compile static shapes only"
+    assert gap.rationale[1].cites[0].ref == "ascend-npu.dynamic_shapes"
+    expected = sorted(c.id for c in context.knowledge.for_hardware("ascend-npu").for_concern("dynamic-shapes").candidates)
+    assert sorted(r.option for r in rejected) == expected and "vllm" in expected
+    decision = decide_dynamic_shapes(context)
+    assert isinstance(decision.tier1, Gap) and decision.tier3 == decision.tier1
 
 
 def test_decide_dynamic_shapes():
     assert decide_dynamic_shapes(rule_context(profile())).skipped is not None
     serving = decide_dynamic_shapes(rule_context(profile(needs=DYNAMIC)))
-    assert serving.tier1.option == "tensorrt" and serving.tier1.settings == {"mode": "optimization-profiles"}
+    assert serving.tier1.option == "tensorrt-llm" and serving.tier1.settings == {"mode": "in-flight-batching"}
+    cnn = decide_dynamic_shapes(rule_context(profile(model_type="cnn", needs=DYNAMIC)))
+    assert cnn.tier1.option == "tensorrt" and cnn.tier1.settings == {"mode": "optimization-profiles"}
     few_shapes = evidence(dynamic_cases(2.0), "nvidia-gpu")
     training = decide_dynamic_shapes(rule_context(profile(workload="training", needs=DYNAMIC), few_shapes))
     assert training.tier1.option == "torch-compile" and training.tier1.settings == {"mode": "static"}
     ascend = decide_dynamic_shapes(rule_context(profile(hardware="ascend-npu", needs=DYNAMIC)))
-    assert isinstance(ascend.tier1, Gap) and ascend.tier3 == ascend.tier1
+    assert ascend.tier1.option == "vllm" and ascend.tier1.settings == {"mode": "continuous-batching"}
+    assert ascend.tier1.rationale[0].text.startswith("dynamic shapes on Huawei Ascend NPUs (CANN): Operators compute")
