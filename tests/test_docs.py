@@ -39,3 +39,13 @@ def test_every_option_has_help():
         for parameter in command.params:
             if parameter.param_type_name == "option" and parameter.name != "help":
                 assert (parameter.help or "").strip(), f"advisor {name} {parameter.opts[0]} has no help text"
+
+
+def test_the_readme_knowledge_tables_are_the_knowledge_base():
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.knowledge.overview import markdown_tables
+
+    start, end = "<!-- kb-tables:start -->\n", "<!-- kb-tables:end -->"
+    shown = README[README.index(start) + len(start) : README.index(end)]
+    assert shown == markdown_tables(load_knowledge_base()), "regenerate with: advisor kb list --markdown"
+    assert "](https://" in shown and "| 2026-" in shown

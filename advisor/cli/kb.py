@@ -36,7 +36,14 @@ ConcernFilter = Annotated[
 
 @app.command("list")
 @reports_errors
-def list_command(json_output: JsonFlag = False, hardware: HardwareFilter = None, concern: ConcernFilter = None) -> None:
+def list_command(
+    json_output: JsonFlag = False,
+    hardware: HardwareFilter = None,
+    concern: ConcernFilter = None,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print Markdown tables of the platforms and candidates, sources linked.")
+    ] = False,
+) -> None:
     """List the candidates: id, name, layer, hardware, skill, open/closed, concerns."""
     from rich.console import Console
 
@@ -49,6 +56,11 @@ def list_command(json_output: JsonFlag = False, hardware: HardwareFilter = None,
         knowledge = knowledge.for_concern(concern)
     if json_output:
         typer.echo(json.dumps([c.model_dump(mode="json") for c in knowledge.candidates], indent=2, ensure_ascii=False))
+        return
+    if markdown:
+        from advisor.knowledge.overview import markdown_tables
+
+        typer.echo(markdown_tables(knowledge), nl=False)
         return
     Console().print(candidates_table(knowledge))
 

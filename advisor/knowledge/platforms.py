@@ -98,6 +98,10 @@ class Platform(BaseModel):
             named[f"risks[{index}]"] = risk
         return named
 
+    def named_ids(self) -> frozenset[str]:
+        """Every candidate id the platform names anywhere: the stacks that belong to its ecosystem."""
+        return frozenset(option for named in self.referenced_ids().values() for option in named)
+
     def referenced_ids(self) -> dict[str, list[str]]:
         """Every candidate id this platform names, by the field that names it."""
         return {

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 ORT_TARGET_PREFIX = "onnxruntime-"
 DEFAULT_TARGET = "onnxruntime-cpu"
 # Candidates of the knowledge base that take an ONNX model as input (a parser or converter reads it).
-ONNX_CONSUMERS: tuple[str, ...] = ("tensorrt", "openvino", "atc-acl", "cann-builtin")
+ONNX_CONSUMERS: tuple[str, ...] = ("tensorrt", "openvino", "migraphx", "atc-acl", "cann-builtin")
 _UNSUPPORTED_TEXT = re.compile(r"unsupported|(does|do|is) not support", re.IGNORECASE)
 
 

@@ -40,7 +40,10 @@ def phases(profile: Profile, concern: Concern) -> tuple[str, ...]:
 
 
 def workload_reasons(candidate: Candidate, profile: Profile, concern: Concern) -> list[Rationale]:
-    """One reason per workload phase the candidate does not support."""
+    """One reason per workload phase the candidate does not support. A quantization toolkit is judged by the
+    models it writes (int8/fp8, PTQ/QAT), not by the phases it runs in: the runtime serves its output."""
+    if concern == "quantization" and candidate.layer.value == "quantization-toolkit":
+        return []
     reasons = []
     for phase in phases(profile, concern):
         if getattr(candidate, phase).value in BLOCKING_SUPPORT:
@@ -84,9 +87,11 @@ def pick(
     allow_skill_gap: bool = False,
     consider_all: bool = True,
 ) -> Pick:
-    """The first preferred candidate with no blocker; the knowledge base's other candidates for the same
-    hardware and concern (with consider_all) are never picked, only listed as alternatives or ruled out
-    (unless out of role: a kernel library is no calibration toolkit, so it is not "rejected" as one).
+    """The first preferred candidate with no blocker; the platform's other candidates for the same concern
+    (with consider_all) are never picked, only listed as alternatives or ruled out (unless out of role: a
+    kernel library is no calibration toolkit, so it is not "rejected" as one). The platform's candidates are
+    those its data file names: a stack of another ecosystem that also runs there (MLX or XLA on NVIDIA GPUs)
+    is not weighed against the platform's own.
 
     With allow_skill_gap (tiers 2 and 3), a preferred candidate blocked only by skill is still picked
     when no preferred candidate within the team's skill fits, and the pick says it does not fit the team.
@@ -97,10 +102,11 @@ def pick(
         knowledge.get(candidate_id) for candidate_id in preference
         if candidate_id in knowledge.ids() and knowledge.get(candidate_id).serves_model_type(profile.model_type)
     ]
+    ecosystem = context.platform.named_ids()
     others = [
         c
         for c in knowledge.candidates
-        if consider_all and serves(c, profile.hardware, concern) and c not in preferred
+        if consider_all and c.id in ecosystem and serves(c, profile.hardware, concern) and c not in preferred
         and not out_of_role(c, requirements) and c.serves_model_type(profile.model_type)
     ]
     fitting: list[Candidate] = []

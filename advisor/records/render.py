@@ -7,7 +7,6 @@ links or table cells.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +14,7 @@ import yaml
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from advisor.knowledge.loader import load_knowledge_base
+from advisor.markdown import md_escape
 from advisor.environment.family import device_family
 from advisor.recommendation.models import Recommendation
 from advisor.recommendation.summary import cites_text
@@ -38,19 +38,6 @@ YEARLY_QUESTIONS = (
     "Does it bring new operators that simplify our code (fused attention, quantized kernels, compiler passes)?",
     "What does the upgrade cost in testing (accuracy, performance, every target platform)?",
 )
-
-_ESCAPED = re.compile(r"([\\`*_\[\]|])")
-
-
-def md_escape(value: object) -> str:
-    """Text safe inside Markdown and HTML: entities for < > &, backslashes before markup, one line."""
-    text = " ".join(str(value).split())
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _ESCAPED.sub(r"\\\1", text)
-    if text.startswith("#"):
-        text = "\\" + text
-    return text
-
 
 def _environment() -> Environment:
     env = Environment(

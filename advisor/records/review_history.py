@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.records.render import md_escape
+from advisor.markdown import md_escape
 
 HEADING = "## Review History"
 

@@ -3,34 +3,20 @@ and the method page ("How advisor decides") that method citations link to."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
-from advisor.knowledge.claims import Claim, method_anchor
-from advisor.knowledge.method import method_sections, method_text
+from advisor.knowledge.claims import Claim
+from advisor.knowledge.method import method_text
 from advisor.knowledge.models import Candidate, KnowledgeBase
+from advisor.knowledge.overview import checked, source_link
 from advisor.knowledge.platforms import Platform
-from advisor.records.render import md_escape
+from advisor.markdown import md_escape
 from advisor.site.pages import page_front_matter
 
 METHOD_PAGE = "method.md"
 METHOD_TITLE = "How advisor decides"
-_URL_UNSAFE = {"(": "%28", ")": "%29", "<": "%3C", ">": "%3E", '"': "%22", "'": "%27", "`": "%60"}
 
 
-def safe_url(url: str) -> str:
-    """A URL that cannot end a Markdown link early or carry markup."""
-    return "".join(_URL_UNSAFE.get(character, character) for character in url)
-
-
-def source_link(source: str, page_prefix: str = "") -> str:
-    """A claim's source as a link: a method section to the method page, a URL to itself (host and path shown)."""
-    anchor = method_anchor(source)
-    if anchor is not None:
-        titles = {section.anchor: section.title for section in method_sections()}
-        return f"[method: {md_escape(titles.get(anchor, anchor))}]({page_prefix}{METHOD_PAGE}#{anchor})"
-    parts = urlsplit(source)
-    shown = parts.netloc + parts.path.rstrip("/") + (f"#{parts.fragment}" if parts.fragment else "")
-    return f"[{md_escape(shown)}]({safe_url(source)})"
+def _source_link(source: str) -> str:
+    return source_link(source, METHOD_PAGE)
 
 
 def _value(claim: Claim[object]) -> str:
@@ -44,8 +30,8 @@ def claims_table(claims: dict[str, Claim[object]]) -> list[str]:
     """Attribute | Value | Source | As of | Note, one row per claim."""
     lines = ["| Attribute | Value | Source | As of | Note |", "| --- | --- | --- | --- | --- |"]
     for name, claim in claims.items():
-        checked = claim.as_of.isoformat() + (f" ({md_escape(claim.version)})" if claim.version else "")
-        lines.append(f"| {md_escape(name)} | {_value(claim)} | {source_link(claim.source)} | {checked} | {md_escape(claim.note or '')} |")
+        when = claim.as_of.isoformat() + (f" ({md_escape(claim.version)})" if claim.version else "")
+        lines.append(f"| {md_escape(name)} | {_value(claim)} | {_source_link(claim.source)} | {when} | {md_escape(claim.note or '')} |")
     return lines
 
 
@@ -82,9 +68,8 @@ def knowledge_page(knowledge: KnowledgeBase) -> str:
         )
     lines += ["", "## Candidate stacks", "", "| Id | Name | Layer | Hardware | Checked |", "| --- | --- | --- | --- | --- |"]
     for candidate in knowledge.candidates:
-        checked = min(claim.as_of for claim in candidate.claims().values()).isoformat()
         lines.append(f"| [`{candidate.id}`](#{candidate.id}) | {md_escape(candidate.name)} "
-                     f"| {md_escape(candidate.layer.value)} | {md_escape(candidate.hardware.text())} | {checked} |")  # fmt: skip
+                     f"| {md_escape(candidate.layer.value)} | {md_escape(candidate.hardware.text())} | {checked(candidate.claims())} |")  # fmt: skip
     lines += ["", "## Platforms in detail", ""]
     for platform in knowledge.platforms:
         lines += platform_section(platform)

@@ -18,7 +18,7 @@ import yaml
 
 from advisor.knowledge.models import KnowledgeBase
 from advisor.records.models import RECORD_STATUSES
-from advisor.records.render import md_escape
+from advisor.markdown import md_escape
 from advisor.site.catalog import DUE_SOON_DAYS, Catalog, SiteRecord
 from advisor.site.evidence_charts import Chart
 

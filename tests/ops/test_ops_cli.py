@@ -48,7 +48,9 @@ def test_knowledge_base_target(runner, helper_model: Path):
     result = runner.invoke(app, ["ops", str(helper_model), "--target", "openvino"])
     assert result.exit_code == 0, result.stderr
     assert "unknown 5" in result.stdout and "knowledge base: openvino" in result.stdout
-    assert result.stdout.rstrip().splitlines()[-1].endswith("(knowledge base: openvino.risks[1])")
+    result = runner.invoke(app, ["ops", str(helper_model), "--target", "atc-acl"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.rstrip().splitlines()[-1].endswith("(knowledge base: atc-acl.risks[0])")
 
 
 def test_bad_input_is_a_one_line_error(runner, tmp_path: Path, helper_model: Path):

@@ -72,9 +72,9 @@ def test_int8_slower_than_float_on_the_target_rejects_int8():
     pays = [evidence(int8_cases(2.0, 0.004, device="cuda"), "nvidia-gpu")]
     loses = [evidence(int8_cases(0.6, 0.004, device="cuda"), "nvidia-gpu")]
     with_gain, with_loss = recommend(int8, pays), recommend(int8, loses)
-    assert _choice(with_gain, "quantization").option == "torchao"
+    assert _choice(with_gain, "quantization").option == "modelopt"
     assert "quantization" not in with_loss.tier(1).options()
-    assert "INT8 measured slower than float on nvidia-gpu" in _rejected(with_loss)["torchao"]
+    assert "INT8 measured slower than float on nvidia-gpu" in _rejected(with_loss)["modelopt"]
     assert _fires(with_gain, "int8-slower-on-target", loses) and _fires(with_loss, "int8-pays-on-target", pays)
     too_inaccurate = [evidence(int8_cases(2.0, 0.05, device="cuda"), "nvidia-gpu")]
     assert not _fires(with_loss, "int8-pays-on-target", too_inaccurate)
@@ -110,7 +110,7 @@ def test_proxy_speed_informs_but_never_overrides_the_target():
     gpu_figures = [evidence(gemm_cases(0.5, "cuda") + int8_cases(0.6, device="cuda"), "nvidia-gpu")]
     proxy, measured = recommend(gpu, cpu_figures), recommend(gpu, gpu_figures)
     assert proxy.proxy_evidence and not measured.proxy_evidence
-    assert _choice(proxy, "gemm").settings["dtype"] == "bf16" and _choice(proxy, "quantization").option == "torchao"
+    assert _choice(proxy, "gemm").settings["dtype"] == "bf16" and _choice(proxy, "quantization").option == "modelopt"
     texts = [line.text for line in _choice(proxy, "gemm").rationale]
     assert any(text.startswith("proxy evidence (x86-cpu)") and "not applied to nvidia-gpu" in text for text in texts)
     # Portable facts from the proxy still inform, labelled as proxy evidence.

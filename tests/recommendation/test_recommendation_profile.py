@@ -60,7 +60,7 @@ def test_quantization_method_is_ignored_without_quantization():
 ERRORS = [
     ("quantization: none", "quantization: int4", "needs.quantization: 'int4' is not one of none, int8, fp8"),
     ("hardware: nvidia-gpu", "hardware: tpu",
-     "hardware: 'tpu' is not one of nvidia-gpu, ascend-npu, cambricon-mlu, hygon-dcu, iluvatar-gpu, x86-cpu, arm-cpu"),
+     "hardware: 'tpu' is not one of amd-gpu, apple-silicon, arm-cpu, ascend-npu, aws-neuron, cambricon-mlu, google-tpu, hygon-dcu, iluvatar-gpu, intel-gaudi, nvidia-gpu, x86-cpu"),
     ("team_skill: framework", "team_skill: expert", "team_skill: 'expert' is not one of framework, kernel, hpc"),
     ("workload: inference", "workload: serving", "workload: 'serving' is not one of training, inference, both"),
     ("quantization_method: ptq", "quantization_method: awq", "needs.quantization_method: 'awq' is not one of ptq, qat"),

@@ -53,8 +53,9 @@ def test_tier1_preference_comes_from_the_platform():
         context = rule_context(profile(hardware=hardware, needs={"long_context": long_context}))
         return context.official("attention", long_context=long_context)
 
-    assert preference("nvidia-gpu", False) == ("cudnn", "flash-attention")
-    assert preference("nvidia-gpu", True) == ("flash-attention", "cudnn")
+    assert preference("nvidia-gpu", False) == ("cudnn", "flash-attention", "flashinfer", "flex-attention")
+    assert preference("nvidia-gpu", True) == ("flash-attention", "cudnn", "flashinfer")
+    assert preference("amd-gpu", True) == ("flash-attention", "aiter")  # no long-context list: the same as attention
     assert preference("ascend-npu", True) == ("cann-builtin",)
     assert preference("x86-cpu", True) == ()
 

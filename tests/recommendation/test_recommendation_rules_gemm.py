@@ -18,10 +18,12 @@ from advisor.recommendation.rules.gemm import (
 )
 
 
-def test_default_gemm_dtype():
-    assert default_gemm_dtype("nvidia-gpu") == "bf16"
-    assert default_gemm_dtype("ascend-npu") == "bf16"
-    assert default_gemm_dtype("x86-cpu") == "fp32" and default_gemm_dtype("arm-cpu") == "fp32"
+def test_default_gemm_dtype_follows_the_platform_kind():
+    def dtype(hardware: str) -> str:
+        return default_gemm_dtype(rule_context(profile(hardware=hardware)))
+
+    assert dtype("nvidia-gpu") == "bf16" and dtype("ascend-npu") == "bf16" and dtype("google-tpu") == "bf16"
+    assert dtype("x86-cpu") == "fp32" and dtype("arm-cpu") == "fp32"
 
 
 def test_measured_gemm_dtype():

@@ -69,13 +69,16 @@ def test_decide_quantization_skips_without_a_need():
 
 def test_decide_quantization_by_method_and_hardware():
     ptq = decide_quantization(rule_context(profile(needs=INT8_PTQ)))
-    assert ptq.tier1.option == "torchao" and ptq.tier1.settings["layernorm"] == "float"
+    assert ptq.tier1.option == "modelopt" and ptq.tier1.settings["layernorm"] == "float"
+    assert ptq.tier1.alternatives[:2] == ("torchao", "tensorrt")
     assert [s.id for s in ptq.switch_conditions] == ["int8-slower-on-target"]
     int8_qat = {"quantization": "int8", "quantization_method": "qat"}
     qat = decide_quantization(rule_context(profile(workload="training", needs=int8_qat)))
-    assert qat.tier1.option == "torchao" and "tensorrt" in {r.option for r in qat.rejections}
+    assert qat.tier1.option == "modelopt" and "tensorrt" in {r.option for r in qat.rejections}
     cpu = decide_quantization(rule_context(profile(hardware="x86-cpu", needs=INT8_PTQ)))
-    assert cpu.tier1.option == "openvino" and cpu.tier1.alternatives == ("onnxruntime", "vllm")
+    assert cpu.tier1.option == "openvino" and cpu.tier1.alternatives[:2] == ("onnxruntime", "torchao")
+    ascend = decide_quantization(rule_context(profile(hardware="ascend-npu", needs=INT8_PTQ)))
+    assert ascend.tier1.option == "msmodelslim"
     assert "onednn" not in {r.option for r in cpu.rejections}  # a kernel library, no calibration toolkit
     fp8 = decide_quantization(rule_context(profile(needs={"quantization": "fp8"})))
     assert fp8.tier1.settings["dtype"] == "fp8" and fp8.switch_conditions == ()

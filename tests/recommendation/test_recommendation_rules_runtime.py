@@ -44,8 +44,12 @@ def test_requirement_lines():
 
 def test_decide_deployment():
     assert decide_deployment(rule_context(profile(workload="training"))).skipped is not None
-    assert decide_deployment(rule_context(profile())).tier1.option == "tensorrt"
-    assert decide_deployment(rule_context(profile(hardware="ascend-npu"))).tier1.option == "atc-acl"
+    assert decide_deployment(rule_context(profile())).tier1.option == "tensorrt-llm"
+    assert decide_deployment(rule_context(profile(model_type="cnn"))).tier1.option == "tensorrt"
+    assert decide_deployment(rule_context(profile(hardware="ascend-npu"))).tier1.option == "vllm"
+    assert decide_deployment(rule_context(profile(hardware="ascend-npu", model_type="cnn"))).tier1.option == "atc-acl"
+    assert decide_deployment(rule_context(profile(hardware="amd-gpu", model_type="cnn"))).tier1.option == "migraphx"
     assert decide_deployment(rule_context(profile(hardware="x86-cpu"))).tier1.option == "openvino"
     assert decide_deployment(rule_context(profile(hardware="arm-cpu"))).tier1.option == "onnxruntime"
-    assert isinstance(decide_deployment(rule_context(profile(hardware="cambricon-mlu"))).tier1, Gap)
+    assert decide_deployment(rule_context(profile(hardware="cambricon-mlu"))).tier1.option == "vllm"
+    assert isinstance(decide_deployment(rule_context(profile(hardware="cambricon-mlu", model_type="cnn"))).tier1, Gap)

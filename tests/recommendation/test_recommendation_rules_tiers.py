@@ -31,8 +31,11 @@ def test_tier2_entry():
     nvidia = tier2_entry(rule_context(profile()), "gemm")
     assert nvidia.option == "cutlass" and not nvidia.fits_team
     assert nvidia.rationale[0].text.startswith("maintenance cost high")
-    assert tier2_entry(rule_context(profile(hardware="ascend-npu", team_skill="kernel")), "gemm").option == "tbe"
-    assert tier2_entry(rule_context(profile(hardware="ascend-npu", team_skill="hpc")), "gemm").option == "ascend-c"
+    kernel_team = tier2_entry(rule_context(profile(hardware="ascend-npu", team_skill="kernel")), "gemm")
+    assert kernel_team.option == "ascend-c" and not kernel_team.fits_team  # TBE no longer evolves
+    hpc = tier2_entry(rule_context(profile(hardware="ascend-npu", team_skill="hpc")), "gemm")
+    assert hpc.option == "ascend-c" and hpc.fits_team
+    assert tier2_entry(rule_context(profile(hardware="amd-gpu", team_skill="hpc")), "gemm").option == "composable-kernel"
     assert isinstance(tier2_entry(rule_context(profile(hardware="x86-cpu")), "gemm"), Gap)
 
 
@@ -40,8 +43,10 @@ def test_tier3_entry():
     assert tier3_entry(rule_context(profile()), "attention").option == "triton"
     assert tier3_entry(rule_context(profile()), "fusion").option == "torch-compile"  # within a framework team's skill
     assert tier3_entry(rule_context(profile(team_skill="kernel")), "fusion").option == "triton"
-    ascend = tier3_entry(rule_context(profile(hardware="ascend-npu")), "gemm")
-    assert isinstance(ascend, Gap) and "triton: the knowledge base does not list it" in ascend.rationale[1].text
+    ascend = tier3_entry(rule_context(profile(hardware="ascend-npu")), "gemm")  # Triton through triton-ascend
+    assert ascend.option == "triton" and not ascend.fits_team
+    cambricon = tier3_entry(rule_context(profile(hardware="cambricon-mlu")), "gemm")
+    assert isinstance(cambricon, Gap) and "triton: the knowledge base does not list it" in cambricon.rationale[1].text
     assert tier3_entry(rule_context(profile()), "deployment").option == "onnxruntime"
 
 
@@ -98,10 +103,12 @@ def test_contention_factor():
 
 
 def test_unknown_claims(knowledge):
-    context = rule_context(profile(hardware="iluvatar-gpu", workload="both"))
-    corex = Choice(concern="gemm", option="corex", rationale=decide_fusion(rule_context(profile())).tier1.rationale)
+    context = rule_context(profile(hardware="iluvatar-gpu", workload="both", needs={"dynamic_shapes": True}))
+    rationale = decide_fusion(rule_context(profile())).tier1.rationale
+    corex = Choice(concern="deployment", option="corex", rationale=rationale)
     notes = unknown_claims([corex], knowledge, context.profile)
-    assert notes == ["corex.training is unknown: probe it before relying on it"]
+    assert notes == ["corex.dynamic_shapes is unknown: probe it before relying on it"]
+    assert unknown_claims([corex.model_copy(update={"concern": "gemm"})], knowledge, context.profile) == []
 
 
 def test_overall_confidence_is_clamped_and_explained(knowledge):

@@ -10,7 +10,8 @@ import pytest
 
 from advisor.records.decision import build_front_matter, clean_text
 from advisor.records.models import EvidenceRef, RecordFrontMatter
-from advisor.records.render import md_escape, render_record, split_front_matter
+from advisor.markdown import md_escape
+from advisor.records.render import render_record, split_front_matter
 from advisor.records.slug import slugify
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -81,10 +81,24 @@ def test_cli_reference_documents_every_command(built_site: Path):
 def test_knowledge_page_lists_every_candidate_with_sources(built_site: Path):
     from advisor.knowledge.loader import load_knowledge_base
 
+    knowledge = load_knowledge_base()
     page = (built_site / "knowledge-base" / "index.html").read_text()
-    for candidate in load_knowledge_base().candidates:
+    for candidate in knowledge.candidates:
         assert f'id="{candidate.id}"' in page
-    assert "method.md §4" in page
+    for family in knowledge.families():
+        assert f'id="platform-{family}"' in page
+    # sources are links (vendor pages, or the method page's section) with the date they were checked
+    assert 'href="https://docs.nvidia.com/cuda/cublas/index.html"' in page
+    assert 'href="../method/#flash-attention"' in page and "2026-12-01" in page
+
+
+def test_method_page_is_published_with_its_anchors(built_site: Path):
+    from advisor.knowledge.method import method_anchors
+
+    page = (built_site / "method" / "index.html").read_text()
+    assert "<h1" in page and "How advisor decides" in page
+    for anchor in method_anchors():
+        assert f'id="{anchor}"' in page, anchor
 
 
 def test_hostile_title_is_text_in_the_html(built_site: Path):

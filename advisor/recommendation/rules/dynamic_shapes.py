@@ -23,7 +23,18 @@ RUNTIME_MODES = {
     "tensorrt": "optimization-profiles",
     "openvino": "dynamic-shapes",
     "onnxruntime": "dynamic-axes",
+    "migraphx": "dynamic-dimensions",
+    "atc-acl": "shape-gears",
+    "coreml": "flexible-shapes",
+    "mlx": "dynamic-graphs",
     "vllm": "continuous-batching",
+    "sglang": "continuous-batching",
+    "tensorrt-llm": "in-flight-batching",
+    "mindie": "continuous-batching",
+    "llama-cpp": "continuous-batching",
+    "xla": "shape-buckets",
+    "neuron-sdk": "shape-buckets",
+    "synapseai": "shape-buckets",
 }
 
 
