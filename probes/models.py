@@ -289,9 +289,13 @@ class Evidence(_Model):
             return environment.cpu.model_name or environment.cpu.architecture
         if device.startswith("cuda") and environment.accelerators.gpus:
             return environment.accelerators.gpus[0].name
-        if device.startswith("npu") and environment.npu is not None and environment.npu.devices:
-            return environment.npu.devices[0]
-        return device
+        listed = {
+            "npu": environment.npu.devices if environment.npu is not None else [],
+            "hpu": environment.gaudi.devices if environment.gaudi is not None else [],
+            "xla": [*(environment.tpu.devices if environment.tpu else []), *(environment.neuron.devices if environment.neuron else [])],
+            "mps": [environment.apple.chip] if environment.apple is not None and environment.apple.chip else [],
+        }.get(device.split(":")[0], [])
+        return listed[0] if listed else device
 
     def save(self, path: Path | str) -> None:
         """Write atomically: a temporary file in the same folder, then os.replace."""

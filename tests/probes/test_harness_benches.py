@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import torch
 
 from probes.harness.device import open_device
@@ -119,3 +120,30 @@ def test_contention_meter_sees_a_busy_sibling_process():
     assert 0.0 <= result.other_cpu_share <= 1.0 and result.logical_cores >= 1
     # One spinning process on N cores is at most 1/N of the machine; allow scheduler slack.
     assert result.other_cpu_share >= 0.5 / result.logical_cores - 0.1
+
+
+def test_peak_share_and_device_name_for_the_new_device_kinds(environment_factory):
+    from advisor.environment.models import GaudiInfo, NeuronInfo, PeakFigures, TPUInfo
+    from advisor.environment.peaks import accelerator_peak
+    from probes.harness.peak_share import peak_kind
+    from probes.models import Evidence, HarnessSettings, ProbeConfig
+
+    tpu_peak = accelerator_peak("TPU v5 lite")
+    assert isinstance(tpu_peak, PeakFigures) and tpu_peak.kind == "tpu"
+    on_tpu = environment_factory(tpu=TPUInfo(devices=["TPU v5 lite"]), peaks=[tpu_peak])
+    on_neuron = environment_factory(neuron=NeuronInfo(devices=["Trainium2"]))
+    on_gaudi = environment_factory(gaudi=GaudiInfo(devices=["HL-325L"]))
+    assert peak_kind("xla:0", on_tpu) == "tpu" and peak_kind("xla", on_neuron) == "neuron"
+    assert peak_kind("hpu", on_gaudi) == "hpu" and peak_kind("mps", on_gaudi) == "gpu" and peak_kind("cuda", on_tpu) == "gpu"
+
+    result = measure(lambda case, device: Bench(run=lambda: torch.ones(1)))
+    result.metrics["tflops"] = Metric(value=98.5, unit="TFLOP/s")
+    result = result.model_copy(update={"key": result.key.model_copy(update={"device": "xla", "dtype": "bf16"})})
+    add_peak_shares([result], on_tpu)
+    assert result.metrics["pct_of_peak"].value == pytest.approx(100 * 98.5 / tpu_peak.tflops["bf16"])
+
+    config = ProbeConfig(budget_s=1.0, device_requested="auto", device="xla", probes=["gemm"], settings=HarnessSettings())
+    for environment, device, name in ((on_tpu, "xla", "TPU v5 lite"), (on_gaudi, "hpu", "HL-325L"), (on_neuron, "xla", "Trainium2")):
+        evidence = Evidence(environment=environment, config=config, cases=[], started_at=environment.captured_at,
+                            finished_at=environment.captured_at)  # fmt: skip
+        assert evidence.device_name(device) == name
