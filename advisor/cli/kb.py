@@ -3,7 +3,6 @@ with its public source and the date it was checked; an audit of how old that kno
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -12,7 +11,6 @@ import typer
 
 from advisor.cli.options import JsonFlag
 from advisor.cli.output import reports_errors
-from advisor.errors import AdvisorError
 
 if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for pydantic and rich tables
     from rich.table import Table
@@ -129,10 +127,11 @@ def audit_command(
     from rich.console import Console
 
     from advisor.cli.output import print_json
+    from advisor.dates import parse_date
     from advisor.knowledge.audit import audit_knowledge
     from advisor.knowledge.loader import load_knowledge_base
 
-    day = _parse_day(as_of, "--as-of")
+    day = parse_date(as_of, "--as-of")
     report = audit_knowledge(load_knowledge_base(), day, max_age)
     if json_output:
         print_json(report)
@@ -176,15 +175,6 @@ def check_command(
     if problems:
         raise typer.Exit(1)
     typer.echo(f"{len(files)} file(s) sound")
-
-
-def _parse_day(text: str | None, flag: str) -> dt.date:
-    if text is None:
-        return dt.date.today()
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise AdvisorError(f"{flag} must be a date YYYY-MM-DD, got {text!r}") from None
 
 
 def candidates_table(knowledge: KnowledgeBase) -> Table:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 from typing import Annotated, Optional
@@ -10,15 +9,6 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.errors import AdvisorError
-
-
-def _parse_day(text: str | None) -> dt.date:
-    if text is None:
-        return dt.date.today()
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise AdvisorError(f"--today must be a date YYYY-MM-DD, got {text!r}") from None
 
 
 def review_command(
@@ -33,11 +23,12 @@ def review_command(
 ) -> None:
     """Re-probe records, compare with their evidence, check their switch conditions, then keep or revise each."""
     from advisor.cli.recommend import read_evidence
+    from advisor.dates import parse_date
     from advisor.review import due_records, run_review
 
     if budget is not None and not budget > 0:
         raise AdvisorError(f"--budget must be a positive number of seconds, got {budget}")
-    day = _parse_day(today)
+    day = parse_date(today, "--today")
     numbers = list(ids or [])
     upcoming = []
     if due:

@@ -37,10 +37,10 @@ def build_command(
 ) -> None:
     """Build the static site: every record with its charts, reviews, tier view, knowledge base, CLI reference."""
     from advisor.site.build import build_site
-    from advisor.site.mkdocs_glue import parse_today
+    from advisor.dates import parse_date
 
     result = build_site(config, out=out, records_dir=records_dir, strict=strict,
-                        today=parse_today(today, "--today") if today else None)  # fmt: skip
+                        today=parse_date(today, "--today") if today else None)  # fmt: skip
     if json_output:
         typer.echo(json.dumps(result.as_json(), indent=2))
         return
@@ -60,6 +60,6 @@ def serve_command(
 ) -> None:
     """Preview the site at http://ADDR with live reload; edits to records rebuild it. Ctrl-C stops."""
     from advisor.site.build import serve_site
-    from advisor.site.mkdocs_glue import parse_today
+    from advisor.dates import parse_date
 
-    serve_site(config, records_dir=records_dir, dev_addr=addr, today=parse_today(today, "--today") if today else None)
+    serve_site(config, records_dir=records_dir, dev_addr=addr, today=parse_date(today, "--today") if today else None)

@@ -12,8 +12,16 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from advisor.knowledge.claims import KnowledgeBaseError, method_anchor
-from advisor.knowledge.loader import CANDIDATES_DIR, PLATFORMS_DIR, read_mapping, validate_document, hardware_families
+from advisor.knowledge.claims import KnowledgeBaseError
+from advisor.knowledge.loader import (
+    CANDIDATES_DIR,
+    PLATFORMS_DIR,
+    check_anchors,
+    check_names,
+    hardware_families,
+    read_mapping,
+    validate_document,
+)
 from advisor.knowledge.method import method_anchors
 from advisor.knowledge.models import Candidate
 from advisor.knowledge.platforms import Platform
@@ -44,14 +52,9 @@ def _check_file(path: Path, families: set[str], ids: set[str]) -> None:
     item = validate_document(Platform if is_platform else Candidate, document, origin)
     if item.id != path.stem:
         raise KnowledgeBaseError(f"{origin}: field id: {item.id!r} must equal the file stem {path.stem!r}")
-    anchors = method_anchors()
-    for field, claim in item.claims().items():
-        anchor = method_anchor(claim.source)
-        if anchor is not None and anchor not in anchors:
-            raise KnowledgeBaseError(f"{origin}: field {field}.source: no method section #{anchor}")
-    named = item.referenced_ids() if isinstance(item, Platform) else {"hardware": item.hardware.value}
-    known = ids if isinstance(item, Platform) else families
-    for field, values in named.items():
-        unknown = [value for value in values if value not in known]
-        if unknown:
-            raise KnowledgeBaseError(f"{origin}: field {field}: unknown {'candidate id' if known is ids else 'hardware family'} {unknown[0]!r}")
+    check_anchors(origin, item.claims().items(), method_anchors())
+    if isinstance(item, Platform):
+        for field, values in item.referenced_ids().items():
+            check_names(origin, field, values, ids, "candidate id")
+    else:
+        check_names(origin, "hardware", item.hardware.value, families, "hardware family")

@@ -105,6 +105,16 @@ class Claim(BaseModel, Generic[ClaimValue]):
         return ", ".join(str(item) for item in value) if isinstance(value, list) else str(value)
 
 
+def field_claims(model: BaseModel, prefix: str = "") -> dict[str, Claim[object]]:
+    """Every claim-valued field of a model by field name (with `prefix` before it)."""
+    named: dict[str, Claim[object]] = {}
+    for field in type(model).model_fields:
+        value = getattr(model, field)
+        if isinstance(value, Claim):
+            named[prefix + field] = value
+    return named
+
+
 def check_list_claim(claim: Claim[list[str]]) -> Claim[list[str]]:
     """A list claim holds no duplicates (empty lists are the caller's call)."""
     if len(set(claim.value)) != len(claim.value):

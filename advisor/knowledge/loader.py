@@ -131,6 +131,7 @@ def _merge_relations(relations: dict[str, dict[str, Any]], entry: Traversable | 
 
 
 def read_mapping(entry: Traversable | Path, origin: str) -> dict[str, Any]:
+    """The YAML mapping in a file; a one-line KnowledgeBaseError naming the file otherwise."""
     try:
         document = yaml.load(entry.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
     except yaml.YAMLError as error:
@@ -143,6 +144,7 @@ def read_mapping(entry: Traversable | Path, origin: str) -> dict[str, Any]:
 
 
 def validate_document(model: type[BaseModel], document: dict[str, Any], origin: str) -> Any:
+    """The document as `model`; a one-line KnowledgeBaseError naming the file and the first bad field otherwise."""
     try:
         return model.model_validate(document)
     except ValidationError as error:
@@ -158,25 +160,27 @@ def _check_references(
     """Every hardware family, candidate id and method anchor named anywhere exists."""
     ids, families, anchors = set(candidates), set(platforms), method_anchors()
     for candidate, origin in candidates.values():
-        _check_names(origin, "hardware", candidate.hardware.value, families, "hardware family")
-        _check_anchors(origin, candidate.claims().items(), anchors)
+        check_names(origin, "hardware", candidate.hardware.value, families, "hardware family")
+        check_anchors(origin, candidate.claims().items(), anchors)
     for platform, origin in platforms.values():
         for path, named in platform.referenced_ids().items():
-            _check_names(origin, path, named, ids, "candidate id")
-        _check_anchors(origin, platform.claims().items(), anchors)
+            check_names(origin, path, named, ids, "candidate id")
+        check_anchors(origin, platform.claims().items(), anchors)
     for path, named in knowledge.compatibility.referenced_ids().items():
-        _check_names(compatibility_origin, path, named, ids, "candidate id")
+        check_names(compatibility_origin, path, named, ids, "candidate id")
     for name, relation in knowledge.compatibility.relations().items():
-        _check_anchors(compatibility_origin, ((f"{name}.{key}", claim) for key, claim in relation.items()), anchors)
+        check_anchors(compatibility_origin, ((f"{name}.{key}", claim) for key, claim in relation.items()), anchors)
 
 
-def _check_names(origin: str, path: str, named: Iterable[str], known: set[str], kind: str) -> None:
+def check_names(origin: str, path: str, named: Iterable[str], known: set[str], kind: str) -> None:
+    """KnowledgeBaseError naming the file and field when a name is not among the known ones."""
     unknown = [name for name in named if name not in known]
     if unknown:
         raise KnowledgeBaseError(f"{origin}: field {path}: unknown {kind} {unknown[0]!r}; known: {', '.join(sorted(known))}")
 
 
-def _check_anchors(origin: str, claims: Iterable[tuple[str, Any]], anchors: frozenset[str]) -> None:
+def check_anchors(origin: str, claims: Iterable[tuple[str, Any]], anchors: frozenset[str]) -> None:
+    """KnowledgeBaseError naming the file and field when a claim cites a method section that does not exist."""
     for path, claim in claims:
         anchor = method_anchor(claim.source)
         if anchor is not None and anchor not in anchors:

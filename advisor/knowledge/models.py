@@ -27,6 +27,7 @@ from advisor.knowledge.claims import (
     Support,
     TeamSkill,
     check_list_claim,
+    field_claims,
 )
 from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.platforms import Platform
@@ -107,11 +108,7 @@ class Candidate(BaseModel):
 
     def claims(self) -> dict[str, Claim[object]]:
         """Every attribute claim by field name (risks numbered risks[0], risks[1], ...)."""
-        named: dict[str, Claim[object]] = {}
-        for field in type(self).model_fields:
-            value = getattr(self, field)
-            if isinstance(value, Claim):
-                named[field] = value
+        named = field_claims(self)
         for index, risk in enumerate(self.risks):
             named[f"risks[{index}]"] = risk
         return named

@@ -10,9 +10,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from advisor.knowledge.claims import FAMILY_PATTERN, Claim, Concern, Support, check_list_claim
+from advisor.knowledge.claims import FAMILY_PATTERN, Claim, Concern, Support, check_list_claim, field_claims
 
 PlatformKind = Literal["accelerator", "cpu"]
+# The platform's lists of candidate ids besides its official stack.
+NAMED_LISTS = (
+    "deep_development", "serving_engines", "training_frameworks", "collective_library", "kernel_languages",
+    "quantization_toolkits",
+)  # fmt: skip
 
 
 class OfficialStack(BaseModel):
@@ -39,21 +44,13 @@ class OfficialStack(BaseModel):
     def _no_duplicates(cls, claim: Claim[list[str]] | None) -> Claim[list[str]] | None:
         return None if claim is None else check_list_claim(claim)
 
-    def choice_for(
-        self, concern: Concern, *, long_context: bool = False, training: bool = False
-    ) -> tuple[str, Claim[list[str]] | None]:
-        """The field that holds the preference for a concern in this situation, and its claim (None: no path)."""
-        if concern == "attention" and long_context and self.attention_long_context is not None:
-            return "attention_long_context", self.attention_long_context
-        if concern == "dynamic-shapes" and training:
-            return "dynamic_shapes_training", self.dynamic_shapes_training
-        field = concern.replace("-", "_")
-        return field, getattr(self, field)
-
     def preference(self, concern: Concern, *, long_context: bool = False, training: bool = False) -> tuple[str, ...]:
-        """The candidate ids to try for a concern, most preferred first."""
-        claim = self.choice_for(concern, long_context=long_context, training=training)[1]
-        return tuple(claim.value) if claim is not None else ()
+        """The candidate ids to try for a concern in this situation, most preferred first."""
+        if concern == "attention" and long_context and self.attention_long_context is not None:
+            return tuple(self.attention_long_context.value)
+        if concern == "dynamic-shapes" and training:
+            return tuple(self.dynamic_shapes_training.value) if self.dynamic_shapes_training is not None else ()
+        return tuple(getattr(self, concern.replace("-", "_")).value)
 
 
 class Platform(BaseModel):
@@ -75,25 +72,14 @@ class Platform(BaseModel):
     dynamic_shapes: Claim[Support] = Field(description="Whether its stack runs dynamic shapes natively")
     risks: list[Claim[str]] = Field(default_factory=list)
 
-    @field_validator(
-        "deep_development", "serving_engines", "training_frameworks", "collective_library", "kernel_languages",
-        "quantization_toolkits",
-    )  # fmt: skip
+    @field_validator(*NAMED_LISTS)
     @classmethod
     def _no_duplicates(cls, claim: Claim[list[str]]) -> Claim[list[str]]:
         return check_list_claim(claim)
 
     def claims(self) -> dict[str, Claim[object]]:
         """Every claim by field path ('official.gemm', 'risks[0]', ...)."""
-        named: dict[str, Claim[object]] = {}
-        for field in type(self).model_fields:
-            value = getattr(self, field)
-            if isinstance(value, Claim):
-                named[field] = value
-        for field in OfficialStack.model_fields:
-            value = getattr(self.official, field)
-            if isinstance(value, Claim):
-                named[f"official.{field}"] = value
+        named = {**field_claims(self), **field_claims(self.official, "official.")}
         for index, risk in enumerate(self.risks):
             named[f"risks[{index}]"] = risk
         return named
@@ -107,11 +93,5 @@ class Platform(BaseModel):
         return {
             path: list(claim.value)
             for path, claim in self.claims().items()
-            if isinstance(claim.value, list) and (path.startswith("official.") or path in _ID_LISTS)
+            if isinstance(claim.value, list) and (path.startswith("official.") or path in NAMED_LISTS)
         }
-
-
-_ID_LISTS = (
-    "deep_development", "serving_engines", "training_frameworks", "collective_library", "kernel_languages",
-    "quantization_toolkits",
-)  # fmt: skip

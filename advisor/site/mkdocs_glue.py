@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from advisor.dates import parse_date
 from advisor.errors import AdvisorError
 from advisor.site.generate import GenerationReport
 
@@ -36,22 +37,12 @@ class SiteSettings:
             log.warning(f"advisor: skipped {problem}")
 
 
-def parse_today(text: str | None, origin: str) -> dt.date:
-    """A YYYY-MM-DD date, or today when `text` is empty."""
-    if not text:
-        return dt.date.today()
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise SiteError(f"{origin}: {text!r} is not a date; use YYYY-MM-DD") from None
-
-
 def site_settings(config: Any) -> SiteSettings:
     """Settings for one build from the MkDocs config and the environment."""
     config_dir = Path(config.config_file_path).resolve().parent if config.config_file_path else Path.cwd()
     configured = ((config.extra or {}).get("advisor") or {}).get("records_dir", "records")
     records_dir = Path(os.environ.get(RECORDS_ENV) or config_dir / configured)
-    return SiteSettings(records_dir=records_dir, today=parse_today(os.environ.get(TODAY_ENV), TODAY_ENV))
+    return SiteSettings(records_dir=records_dir, today=parse_date(os.environ.get(TODAY_ENV), TODAY_ENV))
 
 
 class GenFilesWriter:

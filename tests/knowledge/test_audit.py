@@ -101,6 +101,6 @@ def test_audit_fails_on_stale_claims_and_names_them(runner):
 def test_audit_bad_flags_are_one_line_errors(runner):
     result = runner.invoke(app, ["kb", "audit", "--as-of", "yesterday"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: --as-of must be a date YYYY-MM-DD, got 'yesterday'"
+    assert result.stderr.strip() == "error: --as-of: 'yesterday' is not a date; use YYYY-MM-DD"
     result = runner.invoke(app, ["kb", "audit", "--max-age", "0"])
     assert result.exit_code == 2 and "--max-age" in result.stderr
