@@ -1,4 +1,4 @@
-"""The method's three cases of operator mapping (method.md §9), decided per operator for one target.
+"""The method's three cases of operator mapping (method #onnx-mapping), decided per operator for one target.
 
 Against an ONNX Runtime kernel registry: a registered kernel maps directly; an operator without one
 but with a function body whose operators all run needs decomposition (ONNX Runtime inlines it);

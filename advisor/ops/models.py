@@ -1,6 +1,6 @@
 """What `advisor ops` reports: an ONNX model's operators and, for one target, a verdict on each (no I/O here).
 
-The verdicts are the method's three cases of operator mapping (method.md §9: maps directly, decomposes
+The verdicts are the method's three cases of operator mapping (method #onnx-mapping: maps directly, decomposes
 into supported operators, unsupported and needs a custom operator), plus "unknown" where the source at
 hand cannot say per operator.
 """

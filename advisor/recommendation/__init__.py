@@ -1,4 +1,4 @@
-"""From a profile and measured evidence to a tiered operator-stack recommendation (method.md §7).
+"""From a profile and measured evidence to a tiered operator-stack recommendation (method #tiers).
 
 `recommend(profile, evidence_list)` in `engine.py` is the one entry point; it is pure and deterministic.
 """

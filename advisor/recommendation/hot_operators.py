@@ -1,6 +1,6 @@
 """The hot-operator shares that apply to a profile, and the weight they give each concern's evidence.
 
-The method's first rule (§2): the model's hot operators decide the direction. The hotops probe measures
+The method's first rule (#hot-operators): the model's hot operators decide the direction. The hotops probe measures
 each concern group's share of a model's time; the shares used are the user's own model's (`--model`)
 when measured, else the reference model of the profile's model type, in the passes its workload runs
 (training: the training step; inference: the forward pass; both: their mean). Only shares measured on

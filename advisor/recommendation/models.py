@@ -60,7 +60,7 @@ class Gap(_Model):
 
 
 class Tier(_Model):
-    """One of the method's three tiers (§7) with its choice per concern."""
+    """One of the method's three tiers (method #tiers) with its choice per concern."""
 
     tier: TierNumber
     name: str

@@ -1,4 +1,4 @@
-"""Assembling the three tiers (method.md §7) from the per-concern decisions, with each tier's notes."""
+"""Assembling the three tiers (method #tiers) from the per-concern decisions, with each tier's notes."""
 
 from __future__ import annotations
 

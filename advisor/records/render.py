@@ -24,7 +24,7 @@ from probes.models import Evidence
 
 FRONT_MATTER_FENCE = "---"
 
-# What each model type stresses (method.md §2): the operators to profile first.
+# What each model type stresses (method #hot-operators): the operators to profile first.
 HOT_OPERATORS: dict[str, str] = {
     "dense-transformer": "GEMM (usually over 60% of training compute), attention, LayerNorm/RMSNorm and activations",
     "moe": "expert GEMMs, routing (top-k, gather/scatter), all-to-all collectives and attention",

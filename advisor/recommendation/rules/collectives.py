@@ -1,6 +1,6 @@
 """Collectives, when a job spans devices: the target's collective library, checked by a strong-scaling test.
 
-Method §2, §4: MoE adds expert routing and all-to-all; data parallel needs gradient all-reduce; many
+Method #hot-operators, #collectives: MoE adds expert routing and all-to-all; data parallel needs gradient all-reduce; many
 libraries look good on one card and collapse on eight.
 """
 

@@ -1,6 +1,6 @@
 """Quantization: a toolkit that supports the dtype and the method (PTQ or QAT), unless INT8 measured slower.
 
-Method §4: INT8 needs per-channel kernels and dequantization; QAT needs fake-quant support; PTQ
+Method #quantization: INT8 needs per-channel kernels and dequantization; QAT needs fake-quant support; PTQ
 depends on calibration and numeric robustness; a LayerNorm INT8 version can collapse accuracy.
 """
 

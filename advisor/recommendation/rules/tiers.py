@@ -1,6 +1,6 @@
-"""Tiers 2 and 3 for one concern (method.md §7), and the switch conditions that follow from skills.
+"""Tiers 2 and 3 for one concern (method #tiers), and the switch conditions that follow from skills.
 
-Tier 2, deep self-development: the kernel-level libraries of the target for key operators; a concern
+Tier 2, deep self-development: the platform data's deep_development route for key operators; a concern
 measured below hot_operators.MINOR_SHARE of the model's time (hotops) gets none.
 Tier 3, multi-platform: the options that run on the most hardware families, Triton as the unified
 layer where the knowledge base lists it for the target.
