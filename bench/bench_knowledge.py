@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import time
+
+from bench_startup import command_medians  # run as a script: bench/ is on sys.path
 
 LOAD = "from advisor.knowledge.loader import load_knowledge_base; load_knowledge_base()"
 COMMANDS: dict[str, list[str]] = {
@@ -24,12 +25,6 @@ COMMANDS: dict[str, list[str]] = {
     "advisor kb audit --json": [sys.executable, "-m", "advisor", "kb", "audit", "--json"],
     "advisor kb list --markdown": [sys.executable, "-m", "advisor", "kb", "list", "--markdown"],
 }
-
-
-def wall_seconds(command: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started
 
 
 def in_process_load_seconds(runs: int) -> tuple[float, float]:
@@ -58,9 +53,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     runs = parser.parse_args().runs
-    for command in COMMANDS.values():  # warm the page cache and .pyc files
-        wall_seconds(command)
-    medians = {name: statistics.median(wall_seconds(cmd) for _ in range(runs)) for name, cmd in COMMANDS.items()}
+    medians = command_medians(COMMANDS, runs)
     bare, floor = medians["python -c pass (reference)"], medians["import yaml, pydantic (reference)"]
     print(f"{'command':<34} {'median s':>9} {'x python':>9} {'x yaml+pydantic':>16}")
     for name, seconds in medians.items():

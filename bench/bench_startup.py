@@ -30,13 +30,17 @@ def wall_seconds(command: list[str]) -> float:
     return time.perf_counter() - started
 
 
+def command_medians(commands: dict[str, list[str]], runs: int) -> dict[str, float]:
+    """Median wall seconds per command over `runs` runs, after one warm-up run of each (page cache, .pyc files)."""
+    for command in commands.values():
+        wall_seconds(command)
+    return {name: statistics.median(wall_seconds(cmd) for _ in range(runs)) for name, cmd in commands.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    runs = parser.parse_args().runs
-    for command in COMMANDS.values():  # warm the page cache and .pyc files
-        wall_seconds(command)
-    medians = {name: statistics.median(wall_seconds(cmd) for _ in range(runs)) for name, cmd in COMMANDS.items()}
+    medians = command_medians(COMMANDS, parser.parse_args().runs)
     bare, torch_floor = medians["python -c pass (reference)"], medians["import torch (reference)"]
     print(f"{'command':<28} {'median s':>9} {'x python':>9} {'x import torch':>15}")
     for name, seconds in medians.items():

@@ -35,24 +35,14 @@ def _gpus_of(vendor: str) -> _Check:
     return check
 
 
-def _gaudi(environment: Environment) -> str | None:
-    gaudi = environment.gaudi
-    return (gaudi.device_source or "hl-smi") if gaudi is not None and gaudi.devices else None
+def _devices_listed(section: str, default_source: str) -> _Check:
+    """A vendor section of the Environment (gaudi, tpu, neuron, npu) that lists devices: where they came from."""
 
+    def check(environment: Environment) -> str | None:
+        info = getattr(environment, section)
+        return (info.device_source or default_source) if info is not None and info.devices else None
 
-def _tpu(environment: Environment) -> str | None:
-    tpu = environment.tpu
-    return (tpu.device_source or "jax.devices()") if tpu is not None and tpu.devices else None
-
-
-def _neuron(environment: Environment) -> str | None:
-    neuron = environment.neuron
-    return (neuron.device_source or "neuron-ls") if neuron is not None and neuron.devices else None
-
-
-def _ascend(environment: Environment) -> str | None:
-    npu = environment.npu
-    return (npu.device_source or "npu-smi") if npu is not None and npu.devices else None
+    return check
 
 
 def _apple(environment: Environment) -> str | None:
@@ -86,10 +76,10 @@ def _neuron_stack(environment: Environment) -> str | None:
 _PRECEDENCE: tuple[tuple[str, _Check], ...] = (
     ("nvidia-gpu", _gpus_of("nvidia")),
     ("amd-gpu", _gpus_of("amd")),
-    ("intel-gaudi", _gaudi),
-    ("google-tpu", _tpu),
-    ("aws-neuron", _neuron),
-    ("ascend-npu", _ascend),
+    ("intel-gaudi", _devices_listed("gaudi", "hl-smi")),
+    ("google-tpu", _devices_listed("tpu", "jax.devices()")),
+    ("aws-neuron", _devices_listed("neuron", "neuron-ls")),
+    ("ascend-npu", _devices_listed("npu", "npu-smi")),
     ("apple-silicon", _apple),
     ("amd-gpu", _rocm_build),
     ("intel-gaudi", _gaudi_stack),

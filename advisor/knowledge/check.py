@@ -9,7 +9,6 @@ files and the files being checked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 from advisor.knowledge.claims import KnowledgeBaseError
@@ -18,6 +17,7 @@ from advisor.knowledge.loader import (
     PLATFORMS_DIR,
     check_anchors,
     check_names,
+    file_ids,
     hardware_families,
     read_mapping,
     validate_document,
@@ -30,7 +30,7 @@ from advisor.knowledge.platforms import Platform
 def check_files(paths: Sequence[Path]) -> list[str]:
     """One line per problem found, naming the file; an empty list when every file is sound."""
     families = set(hardware_families()) | {path.stem for path in paths if path.parent.name == PLATFORMS_DIR}
-    ids = _builtin_candidate_ids() | {path.stem for path in paths if path.parent.name != PLATFORMS_DIR}
+    ids = set(file_ids(CANDIDATES_DIR)) | {path.stem for path in paths if path.parent.name != PLATFORMS_DIR}
     problems = []
     for path in paths:
         try:
@@ -38,11 +38,6 @@ def check_files(paths: Sequence[Path]) -> list[str]:
         except KnowledgeBaseError as error:
             problems.append(str(error))
     return problems
-
-
-def _builtin_candidate_ids() -> set[str]:
-    directory = resources.files("advisor.data") / CANDIDATES_DIR
-    return {entry.name.removesuffix(".yaml") for entry in directory.iterdir() if entry.name.endswith(".yaml")}
 
 
 def _check_file(path: Path, families: set[str], ids: set[str]) -> None:

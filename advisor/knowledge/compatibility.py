@@ -60,7 +60,7 @@ class Compatibility(BaseModel):
         return tuple(compiler for compiler, claim in self.feeds.items() if runtime in claim.value)
 
     def referenced_ids(self) -> dict[str, list[str]]:
-        """Every candidate id named, by the path that names it ('feeds.atc-acl', 'feeds.atc-acl.value')."""
+        """Every candidate id named (the subject and its list), by relation and subject ('feeds.torch-compile')."""
         named: dict[str, list[str]] = {}
         for name, relation in self.relations().items():
             for subject, claim in relation.items():

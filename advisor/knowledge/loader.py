@@ -58,15 +58,20 @@ def _cached_knowledge_base(extra_root: str | None) -> KnowledgeBase:
 
 def hardware_families() -> tuple[str, ...]:
     """The hardware family ids (platform file stems), cheaply: profiles validate against these."""
-    return _cached_families(os.environ.get(KB_DIR_VARIABLE) or None)
+    return file_ids(PLATFORMS_DIR)
 
 
-@lru_cache(maxsize=4)
-def _cached_families(extra_root: str | None) -> tuple[str, ...]:
+def file_ids(folder: str) -> tuple[str, ...]:
+    """The ids (file stems) in one folder of the built-in knowledge and of ADVISOR_KB_DIR, without reading the files."""
+    return _cached_file_ids(folder, os.environ.get(KB_DIR_VARIABLE) or None)
+
+
+@lru_cache(maxsize=8)
+def _cached_file_ids(folder: str, extra_root: str | None) -> tuple[str, ...]:
     roots: list[Traversable | Path] = [resources.files("advisor.data")]
     if extra_root is not None:
         roots.append(_existing_directory(extra_root))
-    stems = [entry.name.removesuffix(".yaml") for root in roots for entry in _yaml_files(root / PLATFORMS_DIR, "")]
+    stems = [entry.name.removesuffix(".yaml") for root in roots for entry in _yaml_files(root / folder, "")]
     return tuple(dict.fromkeys(stems))
 
 

@@ -29,9 +29,7 @@ def cite_profile(profile: Profile, path: str) -> Citation:
 def cite_claim(candidate: Candidate, attribute: str) -> Citation:
     """A knowledge-base claim ('cublas.skill', 'cudnn.risks[0]') with its value and source."""
     claim = candidate.claims()[attribute]
-    value = claim.value
-    figure = ", ".join(str(item) for item in value) if isinstance(value, list) else str(value)
-    return Citation(kind="knowledge", ref=f"{candidate.id}.{attribute}", figure=figure, source=claim.source)
+    return Citation(kind="knowledge", ref=f"{candidate.id}.{attribute}", figure=claim.text(), source=claim.source)
 
 
 def cite_platform(platform: Platform, path: str) -> Citation:

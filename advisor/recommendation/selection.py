@@ -98,10 +98,9 @@ def pick(
     """
     profile, knowledge = context.profile, context.knowledge
     # A candidate limited to other model types (an LLM serving engine for a CNN) is out of scope, not rejected.
-    preferred = [
-        knowledge.get(candidate_id) for candidate_id in preference
-        if candidate_id in knowledge.ids() and knowledge.get(candidate_id).serves_model_type(profile.model_type)
-    ]
+    known = set(knowledge.ids())
+    preferred = [knowledge.get(candidate_id) for candidate_id in preference if candidate_id in known]
+    preferred = [candidate for candidate in preferred if candidate.serves_model_type(profile.model_type)]
     ecosystem = context.platform.named_ids()
     others = [
         c

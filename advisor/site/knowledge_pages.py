@@ -49,12 +49,12 @@ def platform_section(platform: Platform) -> list[str]:
 
 def knowledge_page(knowledge: KnowledgeBase) -> str:
     """Every hardware platform and candidate stack with its claims, linked sources and dates."""
-    oldest = min(claim.as_of for candidate in knowledge.candidates for claim in candidate.claims().values())
+    oldest = min(checked(candidate.claims()) for candidate in knowledge.candidates)
     lines = [
         page_front_matter("Knowledge base") + "# Knowledge base", "",
         f"The {len(knowledge.platforms)} hardware platforms and {len(knowledge.candidates)} candidate stacks the "
         "recommendation chooses from. Every attribute is a claim with its source (a public vendor page, or a "
-        f"section of [{METHOD_TITLE}]({METHOD_PAGE})) and the date it was last checked (oldest: {oldest.isoformat()}). "
+        f"section of [{METHOD_TITLE}]({METHOD_PAGE})) and the date it was last checked (oldest: {oldest}). "
         "`unknown` says what was looked for. `advisor kb audit` lists the claims older than a year.",
         "", "## Hardware platforms", "",
         "| Family | Name | GEMM | Attention | Collectives | Serving engines |", "| --- | --- | --- | --- | --- | --- |",

@@ -34,12 +34,9 @@ def bf16_gemm_scaled(evidence: Evidence, factor: float) -> Evidence:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[Repo, Path, Evidence]:
+def project(empty_repo: Repo) -> tuple[Repo, Path, Evidence]:
     """A git repository whose records/ holds one committed decision (0001), decided on 2026-11-29."""
-    repo = Repo.init(tmp_path / "project")
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.com")
+    repo = empty_repo
     records = Path(repo.working_tree_dir) / "records"
     evidence = bf16_gemm_scaled(Evidence.load(CPU_SUITE), 1.0)
     write_decision(recommend(PROFILE, [evidence]), [evidence], records_dir=records, title="CPU serving",

@@ -24,13 +24,9 @@ PROFILE = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="
 
 
 @pytest.fixture
-def records(tmp_path: Path) -> Path:
+def records(empty_repo: Repo) -> Path:
     """records/ in a git repository with one decision made on 2026-11-29."""
-    repo = Repo.init(tmp_path / "project")
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.com")
-    folder = Path(repo.working_tree_dir) / "records"
+    folder = Path(empty_repo.working_tree_dir) / "records"
     evidence = Evidence.load(CPU_SUITE)
     write_decision(recommend(PROFILE, [evidence]), [evidence], records_dir=folder, title="CPU serving",
                    date=dt.date(2026, 11, 29))  # fmt: skip
