@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from advisor.errors import AdvisorError
 from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS, HardwareFamily, ModelType, TeamSkill
@@ -26,6 +36,7 @@ Quantization = Literal["none", "int8", "fp8"]
 QuantizationMethod = Literal["ptq", "qat"]
 
 WORKLOADS: tuple[str, ...] = get_args(Workload)
+LLM_MODEL_TYPES = ("dense-transformer", "moe", "multimodal")
 QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
 
@@ -45,6 +56,28 @@ class Needs(BaseModel):
     long_context: StrictBool = False
     devices: StrictInt = Field(1, ge=1, description="Devices per job; more than one means collectives matter")
     cross_platform: StrictBool = Field(False, description="Must run on more than one hardware family")
+    other_hardware: tuple[HardwareFamily, ...] = Field(
+        (), description="With cross_platform: the other hardware families the model must also run on"
+    )
+
+    @field_validator("other_hardware", mode="before")
+    @classmethod
+    def _known_families(cls, families: object) -> object:
+        if isinstance(families, str):
+            raise ValueError(f"expected a list of hardware families, got {families!r}")
+        if isinstance(families, (list, tuple)):
+            for family in families:
+                if not isinstance(family, str) or family not in hardware_families():
+                    raise ValueError(f"{family!r} is not one of {', '.join(hardware_families())}")
+            if len(set(families)) != len(families):
+                raise ValueError("lists a hardware family twice")
+        return families
+
+    @model_validator(mode="after")
+    def _other_hardware_needs_cross_platform(self) -> Needs:
+        if self.other_hardware and not self.cross_platform:
+            raise ValueError("other_hardware is read only with cross_platform: true")
+        return self
 
     @property
     def quantized(self) -> bool:
@@ -73,6 +106,22 @@ class Profile(BaseModel):
         if isinstance(hardware, str) and hardware not in hardware_families():
             raise ValueError(f"{hardware!r} is not one of {', '.join(hardware_families())}")
         return hardware
+
+    @model_validator(mode="after")
+    def _other_hardware_is_other(self) -> Profile:
+        if self.hardware in self.needs.other_hardware:
+            raise ValueError(f"needs.other_hardware lists the target {self.hardware!r} itself")
+        return self
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The target first, then every other family it must run on."""
+        return (self.hardware, *self.needs.other_hardware)
+
+    @property
+    def llm(self) -> bool:
+        """A language-model family (dense transformer, MoE, multimodal LLM): served by LLM serving engines."""
+        return self.model_type in LLM_MODEL_TYPES
 
     @property
     def trains(self) -> bool:
@@ -156,4 +205,6 @@ def _message(problem: Any, path: str) -> str:
         parent = path.rpartition(".")[0]
         known = Needs.model_fields if parent == "needs" else Profile.model_fields
         return f"unknown field; known fields: {', '.join(known)}"
+    if kind == "value_error":
+        return str(problem["msg"]).removeprefix("Value error, ")
     return f"{problem['msg']} (got {given!r})"

@@ -17,7 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from advisor.errors import AdvisorError
 
 TeamSkill = Literal["framework", "kernel", "hpc"]
-Concern = Literal["gemm", "attention", "fusion", "quantization", "dynamic-shapes", "collectives", "deployment"]
+Concern = Literal[
+    "gemm", "convolution", "attention", "fusion", "quantization", "dynamic-shapes", "collectives",
+    "training-framework", "deployment",
+]  # fmt: skip
 HardwareFamily = str  # a platform id: the hardware families are the platform data files, not a list in code
 ModelType = Literal["dense-transformer", "moe", "multimodal", "diffusion", "cnn"]
 Layer = Literal[

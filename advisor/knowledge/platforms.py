@@ -26,6 +26,9 @@ class OfficialStack(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     gemm: Claim[list[str]]
+    convolution: Claim[list[str]] | None = Field(
+        None, description="Convolution libraries for CNN and diffusion models (absent: none named)"
+    )
     attention: Claim[list[str]]
     attention_long_context: Claim[list[str]] | None = Field(
         None, description="The attention preference when long context is needed (absent: the same as attention)"
@@ -50,7 +53,10 @@ class OfficialStack(BaseModel):
             return tuple(self.attention_long_context.value)
         if concern == "dynamic-shapes" and training:
             return tuple(self.dynamic_shapes_training.value) if self.dynamic_shapes_training is not None else ()
-        return tuple(getattr(self, concern.replace("-", "_")).value)
+        if concern == "training-framework":
+            return ()  # named by the platform's training_frameworks list, not by its official stack
+        claim = getattr(self, concern.replace("-", "_"))
+        return tuple(claim.value) if claim is not None else ()
 
 
 class Platform(BaseModel):

@@ -1,34 +1,81 @@
-"""Turning a Pick into the recommendation's records: a Choice with its rationale, a Gap, Rejections."""
+"""Turning a Pick into the recommendation's records: a Choice with its reasons, a Gap, Rejections.
+
+Reasons are for a team lead: the rule's own sentences (why this option, from the evidence or the
+stack), else the platform's preference; then the one knowledge-base note the profile relies on and the
+one risk to watch. Citations carry the claims and cases; the sentences do not repeat them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from advisor.knowledge.models import Candidate, Concern
-from advisor.recommendation.citations import cite_claim, cite_profile, line
+from advisor.profile import Profile
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection
-from advisor.recommendation.selection import Pick, phases
+from advisor.recommendation.selection import Pick
+
+MAX_REASONS = 3  # sentences before the risk to watch
+
+# The capability a concern leans on, when the profile asks for it.
+_RELIED_ON: dict[str, str] = {"dynamic-shapes": "dynamic_shapes", "collectives": "distributed"}
+_RISK_WORDS = {
+    "fp8": ("FP8",), "int8": ("INT8", "int8"), "dynamic_shapes": ("dynamic", "shape"), "long_context": ("long", "memory"),
+    "training": ("training", "train"), "inference": ("serving", "inference", "decode"),
+}  # fmt: skip
 
 
-def candidate_rationale(candidate: Candidate, concern: Concern, context: RuleContext) -> list[Rationale]:
-    """Why the knowledge base allows it here: hardware and concern, skill, and each workload phase."""
-    profile = context.profile
-    lines = [
-        line(
-            f"{candidate.name} serves {concern} on {profile.hardware}",
-            cite_claim(candidate, "hardware"), cite_claim(candidate, "concerns"), cite_profile(profile, "hardware"),
-        ),
-        line(
-            f"needs {candidate.skill.value} skill; the team is {profile.team_skill}",
-            cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"),
-        ),
-    ]  # fmt: skip
-    for phase in phases(profile, concern):
-        claim = getattr(candidate, phase)
-        text = f"{phase} support: {claim.value}" + (f" ({claim.note})" if claim.note else "")
-        lines.append(line(text, cite_claim(candidate, phase), cite_profile(profile, "workload")))
-    return lines
+def official_line(candidate: Candidate, concern: Concern, context: RuleContext) -> Rationale | None:
+    """Where the option stands in the platform's official stack for this concern."""
+    path = f"official.{concern.replace('-', '_')}"
+    claims = context.platform.claims()
+    if path not in claims or candidate.id not in claims[path].value:
+        return None
+    rank = list(claims[path].value).index(candidate.id)
+    where = "first choice" if rank == 0 else "next choice once the ones before it are ruled out"
+    text = f"{candidate.name}: the {context.platform.name} stack's {where} for {concern}"
+    return line(text, cite_platform(context.platform, path), cite_claim(candidate, "hardware"))
+
+
+def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> Rationale | None:
+    """The knowledge base's note on the capability the profile relies on (the quantized dtype, dynamic shapes)."""
+    attribute = profile.needs.quantization if concern in ("quantization", "deployment") and profile.needs.quantized else None
+    if attribute is None and concern in _RELIED_ON:
+        attribute = _RELIED_ON[concern]
+    if attribute is None and concern == "deployment" and profile.needs.dynamic_shapes:
+        attribute = "dynamic_shapes"
+    if attribute is None:
+        return None
+    claim = getattr(candidate, attribute)
+    if not claim.note:
+        return None
+    label = attribute.replace("_", " ")
+    label = label.upper() if label in ("fp8", "int8") else label
+    return line(f"{label}: {claim.note}", cite_claim(candidate, attribute))
+
+
+def risk_to_watch(candidate: Candidate, profile: Profile) -> Rationale:
+    """The candidate's risk that concerns this profile most (its first one otherwise)."""
+    wanted = [word for need, words in _RISK_WORDS.items() for word in words if _profile_has(profile, need)]
+    for index, risk in enumerate(candidate.risks):
+        if any(word in risk.value for word in wanted):
+            return line(f"watch: {risk.value}", cite_claim(candidate, f"risks[{index}]"))
+    return line(f"watch: {candidate.risks[0].value}", cite_claim(candidate, "risks[0]"))
+
+
+def _profile_has(profile: Profile, need: str) -> bool:
+    if need in ("fp8", "int8"):
+        return profile.needs.quantization == need
+    if need in ("dynamic_shapes", "long_context"):
+        return bool(getattr(profile.needs, need))
+    return profile.trains if need == "training" else profile.serves
+
+
+def skill_gap_line(candidate: Candidate, profile: Profile) -> Rationale:
+    """The one line that says the option needs more skill than the team has."""
+    text = f"needs a {candidate.skill.value} team; this team is {profile.team_skill}"
+    return line(text, cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))
 
 
 def choice_from(
@@ -40,24 +87,37 @@ def choice_from(
     lines: Sequence[Rationale] = (),
     risk: bool = True,
 ) -> Choice:
-    """The picked candidate as a Choice: the rule's own lines first, then the knowledge base's, then its first risk."""
+    """The picked candidate as a Choice: the rule's reasons (else the platform's preference), the note the
+    profile relies on, a skill gap if any, and one risk to watch."""
     assert pick.chosen is not None, "choice_from needs a picked candidate"
     candidate = pick.chosen
-    rationale = list(lines) + candidate_rationale(candidate, concern, context)
+    reasons = list(lines)
+    if not reasons:
+        official = official_line(candidate, concern, context)
+        reasons.append(official if official is not None else line(
+            f"{candidate.name} for {concern} on {context.profile.hardware}", cite_claim(candidate, "hardware")))
+    note = relied_on_note(candidate, concern, context.profile)
+    claim_text = note.text.partition(": ")[2] if note is not None else ""
+    if note is not None and not any(claim_text in reason.text for reason in reasons):
+        reasons.append(note)
+    reasons = reasons[:MAX_REASONS]
+    if not pick.fits_team:
+        reasons.append(skill_gap_line(candidate, context.profile))
     if risk:
-        rationale.append(line(f"watch: {candidate.risks[0].value}", cite_claim(candidate, "risks[0]")))
+        reasons.append(risk_to_watch(candidate, context.profile))
     return Choice(
-        concern=concern, option=candidate.id, settings=dict(settings or {}), rationale=tuple(rationale),
+        concern=concern, option=candidate.id, settings=dict(settings or {}), rationale=tuple(reasons),
         alternatives=pick.alternatives, fits_team=pick.fits_team,
     )  # fmt: skip
 
 
 def gap_from(pick: Pick, concern: Concern, context: RuleContext, reason: str) -> Gap:
-    """No candidate fits: the reason, then why each candidate considered was ruled out."""
+    """No candidate fits: the reason, then why the candidates considered were ruled out (at most three)."""
     rationale = [line(reason, cite_profile(context.profile, "hardware"))]
-    for candidate, reasons in pick.blocked:
-        for why in reasons:
-            rationale.append(Rationale(text=f"{candidate.id}: {why.text}", cites=why.cites))
+    for candidate, reasons in pick.blocked[:3]:
+        if reasons:
+            why = reasons[0]
+            rationale.append(Rationale(text=f"{candidate.name}: {why.text}", cites=why.cites))
     return Gap(concern=concern, rationale=tuple(rationale))
 
 

@@ -14,12 +14,23 @@ TierEntry = Choice | Gap
 
 
 @dataclass(frozen=True)
+class StackPlan:
+    """The pieces chosen first because the other concerns must fit them (see stack.py)."""
+
+    runtime: str | None = None  # the tier-1 deployment runtime or serving engine
+    serving_engine: bool = False  # the runtime is an LLM serving engine (continuous batching, its own kernels)
+    training_framework: str | None = None  # for large training: Megatron-Core, MindSpeed, XLA ...
+    layers: str | None = None  # the operator library the training framework builds its layers from (Transformer Engine)
+
+
+@dataclass(frozen=True)
 class RuleContext:
-    """The profile, the knowledge base and the evidence facts: everything a rule may look at."""
+    """The profile, the knowledge base, the evidence facts and the stack plan: everything a rule may look at."""
 
     profile: Profile
     knowledge: KnowledgeBase
     facts: EvidenceFacts
+    stack: StackPlan = StackPlan()
 
     @property
     def platform(self) -> Platform:

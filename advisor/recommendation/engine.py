@@ -1,7 +1,8 @@
 """recommend(profile, evidence_list) -> Recommendation: pure, deterministic, no I/O beyond the built-in knowledge base.
 
-Each concern is decided by its own rule module; this module only composes them: tiers, merged
-rejections, switch conditions and the stated confidence.
+The stack plan comes first (stack.py: the runtime or serving engine, the training framework), then
+each concern is decided by its own rule module against it; this module composes the tiers, the
+rejections a team would ask about, the switch conditions, the expected impact and the confidence.
 """
 
 from __future__ import annotations
@@ -12,29 +13,42 @@ from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
-from advisor.recommendation.models import Rationale, Recommendation, Rejection, SwitchCondition, Tier
+from advisor.recommendation.impact import with_impact
+from advisor.recommendation.models import Choice, Rationale, Recommendation, Rejection, SwitchCondition, Tier
 from advisor.recommendation.rules.attention import decide_attention
 from advisor.recommendation.rules.collectives import decide_collectives
 from advisor.recommendation.rules.confidence import overall_confidence
+from advisor.recommendation.rules.convolution import decide_convolution
 from advisor.recommendation.rules.deployment import decide_deployment
 from advisor.recommendation.rules.dynamic_shapes import decide_dynamic_shapes
 from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.gemm import decide_gemm
 from advisor.recommendation.rules.quantization import decide_quantization
-from advisor.recommendation.rules.tiers import cross_platform_switch, hardware_switch, team_hpc_switch
+from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_switch
+from advisor.recommendation.rules.training_framework import decide_training_framework
+from advisor.recommendation.stack import plan_stack
+from advisor.recommendation.switches import switch
 from advisor.recommendation.tiers import build_tier
 from probes.models import Evidence
 
 # In the knowledge base's concern order: every list in the output follows it.
 DECIDERS: tuple[Callable[[RuleContext], ConcernDecision], ...] = (
     decide_gemm,
+    decide_convolution,
     decide_attention,
     decide_fusion,
     decide_quantization,
     decide_dynamic_shapes,
     decide_collectives,
+    decide_training_framework,
     decide_deployment,
 )
+MAX_REJECTED = 6
+MAX_PROFILE_SWITCHES = 2
+MAX_KNOWLEDGE_SWITCHES = 3
+# Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
+PROFILE_SWITCH_ORDER = ("team-skill-hpc", "cross-platform-needed", "long-context-needed", "dynamic-shapes-needed")
+_UNSUPPORTED = ("no", "unknown", "partial")
 
 
 def recommend(
@@ -46,30 +60,43 @@ def recommend(
 
         knowledge = load_knowledge_base()
     facts = evidence_facts(evidence_list, profile.hardware)
-    context = RuleContext(profile=profile, knowledge=knowledge, facts=facts)
+    context = plan_stack(RuleContext(profile=profile, knowledge=knowledge, facts=facts))
     decisions = [decide(context) for decide in DECIDERS]
-    tiers = tuple(build_tier(context, number, decisions) for number in (1, 2, 3))
-    confidence, notes = overall_confidence(facts, tiers[0].choices, tiers[0].gaps, knowledge, profile)
+    tiers = [build_tier(context, number, decisions) for number in (1, 2, 3)]
+    tier1 = tiers[0].model_copy(update={"choices": tuple(with_impact(choice, context) for choice in tiers[0].choices)})
+    tiers[0] = tier1
+    confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile)
+    rejected = merge_rejections(decisions, tiers, context)
     return Recommendation(
         profile=profile,
-        tiers=tiers,
-        rejected=merge_rejections(decisions, tiers[0]),
-        switch_conditions=collect_switches(context, decisions, tiers[1]),
+        tiers=tuple(tiers),
+        rejected=rejected,
+        switch_conditions=collect_switches(context, decisions, tiers, rejected),
         skipped_concerns=tuple(decision.skipped for decision in decisions if decision.skipped is not None),
         confidence=confidence,
         confidence_notes=notes,
+        evidence_used=facts.timed_on_target,
         proxy_evidence=facts.proxy,
         evidence_sources=facts.sources,
     )
 
 
-def merge_rejections(decisions: Sequence[ConcernDecision], tier1: Tier) -> tuple[Rejection, ...]:
-    """One rejection per option (sorted by id), its concerns in concern order.
+def _chosen_pairs(tiers: Sequence[Tier]) -> set[tuple[str, str]]:
+    return {(choice.option, choice.concern) for tier in tiers for choice in tier.choices}
 
-    A reason given for only some of the option's concerns says which; an option is never rejected
-    for a concern it is the tier-1 choice for.
+
+def _is_generic(reason: Rationale) -> bool:
+    """A reason that only says the knowledge base does not list the option here: not worth a reader's time."""
+    return reason.text.startswith("the knowledge base does not list it")
+
+
+def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], context: RuleContext) -> tuple[Rejection, ...]:
+    """The alternatives a team would ask about, at most MAX_REJECTED, each with its specific reasons.
+
+    An option is never rejected for a concern any tier chooses it for; generic reasons are dropped; the
+    platform's own official options come first, then the others, each group by id.
     """
-    chosen = {(choice.option, choice.concern) for choice in tier1.choices}
+    chosen = _chosen_pairs(tiers)
     per_option: dict[str, dict[str, tuple[Rationale, list[Concern]]]] = {}
     for decision in decisions:
         for rejection in decision.rejections:
@@ -77,10 +104,14 @@ def merge_rejections(decisions: Sequence[ConcernDecision], tier1: Tier) -> tuple
                 if (rejection.option, concern) in chosen:
                     continue
                 for reason in rejection.reasons:
+                    if _is_generic(reason):
+                        continue
                     entry = per_option.setdefault(rejection.option, {}).setdefault(reason.text, (reason, []))
                     entry[1].append(concern)
+    official = {option for concern in CONCERNS for option in context.official(concern)}
+    ranked = sorted(per_option, key=lambda option: (option not in official, option))[:MAX_REJECTED]
     merged = []
-    for option in sorted(per_option):
+    for option in sorted(ranked):
         reasons = per_option[option]
         concerns = sorted({c for _, listed in reasons.values() for c in listed}, key=CONCERNS.index)
         texts = []
@@ -92,16 +123,58 @@ def merge_rejections(decisions: Sequence[ConcernDecision], tier1: Tier) -> tuple
     return tuple(merged)
 
 
+def knowledge_switches(context: RuleContext, tier1: Tier, rejected: Sequence[Rejection]) -> list[SwitchCondition]:
+    """Claims whose change would change the answer: a capability a rejected option lacks becoming 'yes', and an
+    unknown capability a tier-1 choice relies on turning out 'no'."""
+    switches: list[SwitchCondition] = []
+    for rejection in rejected:
+        for reason in rejection.reasons:
+            for cite in reason.cites:
+                option, _, attribute = cite.ref.partition(".")
+                if cite.kind != "knowledge" or option != rejection.option or cite.figure not in _UNSUPPORTED:
+                    continue
+                if attribute in ("skill", "hardware", "concerns", "summary") or attribute.startswith("risks"):
+                    continue
+                concerns = ", ".join(rejection.concerns)
+                description = f"{cite.ref} becomes yes: reconsider {option} for {concerns}"
+                switches.append(switch(f"kb-{option}-{attribute}", description, f"knowledge.{cite.ref}", "==", "yes",
+                                       concern=rejection.concerns[0]))  # fmt: skip
+    for choice in tier1.choices:
+        candidate = context.knowledge.get(choice.option)
+        for attribute in ("fp8", "int8", "dynamic_shapes", "distributed"):
+            if getattr(candidate, attribute).value == "unknown" and _relied_on(context.profile, choice, attribute):
+                description = f"{choice.option}.{attribute} turns out no: choose another {choice.concern} option"
+                switches.append(switch(f"kb-{choice.option}-{attribute}-no", description,
+                                       f"knowledge.{choice.option}.{attribute}", "==", "no", concern=choice.concern))  # fmt: skip
+    return switches[:MAX_KNOWLEDGE_SWITCHES]
+
+
+def _relied_on(profile: Profile, choice: Choice, attribute: str) -> bool:
+    if attribute in ("fp8", "int8"):
+        return profile.needs.quantization == attribute and choice.concern in ("quantization", "deployment", "gemm")
+    if attribute == "dynamic_shapes":
+        return profile.needs.dynamic_shapes and choice.concern in ("dynamic-shapes", "deployment")
+    return choice.concern == "collectives"
+
+
 def collect_switches(
-    context: RuleContext, decisions: Sequence[ConcernDecision], tier2: Tier
+    context: RuleContext, decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], rejected: Sequence[Rejection]
 ) -> tuple[SwitchCondition, ...]:
-    """The concerns' switch conditions in concern order, then the tier-level ones; the first of each id wins."""
-    switches: list[SwitchCondition | None] = [s for decision in decisions for s in decision.switch_conditions]
-    if any(not choice.fits_team for choice in tier2.choices):
-        switches.append(team_hpc_switch(context))
-    switches += [cross_platform_switch(context), hardware_switch(context)]
+    """Measurable conditions first (evidence on the target, knowledge-base claims), then at most two profile edits."""
+    found: list[SwitchCondition | None] = [s for decision in decisions for s in decision.switch_conditions]
+    found += knowledge_switches(context, tiers[0], rejected)
+    profile_edits: list[SwitchCondition | None] = []
+    if any(not choice.fits_team for choice in tiers[1].choices):
+        profile_edits.append(team_hpc_switch(context))
+    profile_edits.append(cross_platform_switch(context))
     unique: dict[str, SwitchCondition] = {}
-    for condition in switches:
-        if condition is not None:
+    for condition in found:
+        if condition is not None and not condition.metric.startswith("profile."):
             unique.setdefault(condition.id, condition)
+    edits = [c for c in [*profile_edits, *found] if c is not None and c.metric.startswith("profile.")]
+    edits.sort(key=lambda c: PROFILE_SWITCH_ORDER.index(c.id) if c.id in PROFILE_SWITCH_ORDER else len(PROFILE_SWITCH_ORDER))
+    for condition in edits:
+        if sum(1 for c in unique.values() if c.metric.startswith("profile.")) >= MAX_PROFILE_SWITCHES:
+            break
+        unique.setdefault(condition.id, condition)
     return tuple(unique.values())

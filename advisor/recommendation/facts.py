@@ -50,6 +50,8 @@ class Fact(_Model):
     on_target: bool
     portable: bool
     noisy_cases: int = 0
+    low: float | None = None
+    high: float | None = None
 
 
 class QualityCounts(_Model):
@@ -99,6 +101,11 @@ class EvidenceFacts(_Model):
         """Some case was measured on the target hardware family."""
         return any(source.on_target for source in self.sources)
 
+    @property
+    def timed_on_target(self) -> bool:
+        """Some figure was read from cases timed on the target: evidence the choices can rest on."""
+        return self.quality.ok > 0 and any(fact.on_target for fact in self.facts)
+
     def observed(self) -> dict[str, float]:
         """'evidence.<name>' -> value of every usable fact: what switch conditions are checked against."""
         return {f"evidence.{fact.name}": fact.value for fact in self.facts if self.usable(fact.name) is fact}
@@ -125,7 +132,7 @@ def evidence_facts(evidence_list: Sequence[Evidence], target: HardwareFamily) ->
                 Fact(
                     name=reading.name, value=reading.value, figure=reading.figure, case_ids=reading.case_ids,
                     hardware=family, on_target=family == target, portable=is_portable(reading.name),
-                    noisy_cases=reading.noisy_cases,
+                    noisy_cases=reading.noisy_cases, low=reading.low, high=reading.high,
                 )
             )  # fmt: skip
     cases = [case for group in groups.values() for case in group]

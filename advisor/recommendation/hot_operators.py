@@ -31,6 +31,7 @@ HOT_SPOT_SHARE = 0.25
 # Knowledge-base concern -> the operator groups whose time it decides.
 CONCERN_GROUPS: dict[Concern, tuple[str, ...]] = {
     "gemm": ("gemm",),
+    "convolution": ("convolution",),
     "attention": ("attention",),
     "fusion": ("normalization", "elementwise"),
 }

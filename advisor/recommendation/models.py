@@ -41,6 +41,21 @@ class Rationale(_Model):
     cites: tuple[Citation, ...] = Field(min_length=1)
 
 
+class ExpectedImpact(_Model):
+    """The model-level effect of a choice, from its measured operator speedup and the operator's time share
+    (Amdahl's law): step speedup = 1 / ((1 - share) + share / operator_speedup)."""
+
+    operator: str = Field(description="The operator group the choice speeds up, e.g. 'gemm'")
+    operator_speedup: float = Field(gt=0)
+    share: float = Field(ge=0, le=1, description="The group's share of the step's time, measured by hotops")
+    step_speedup: float = Field(gt=0)
+    low: float = Field(gt=0, description="Step speedup at the slowest measured shape")
+    high: float = Field(gt=0, description="Step speedup at the fastest measured shape")
+    measured_step_speedup: float | None = Field(None, description="The whole model measured with the choice applied")
+    text: str
+    cites: tuple[Citation, ...] = ()
+
+
 class Choice(_Model):
     """The option chosen for one concern in one tier."""
 
@@ -50,6 +65,7 @@ class Choice(_Model):
     rationale: tuple[Rationale, ...] = Field(min_length=1)
     alternatives: tuple[str, ...] = Field(default=(), description="Other candidates that would also fit")
     fits_team: bool = Field(default=True, description="False when the option needs more skill than the team has")
+    impact: ExpectedImpact | None = Field(default=None, description="Expected model-level effect, from on-target evidence")
 
 
 class Gap(_Model):
@@ -86,7 +102,7 @@ class Rejection(_Model):
 class Predicate(_Model):
     """metric op threshold, e.g. evidence.int8_max_rel_error <= 0.01."""
 
-    metric: str = Field(description="'profile.<field path>' or 'evidence.<fact name>'")
+    metric: str = Field(description="'profile.<field path>', 'evidence.<fact name>' or 'knowledge.<id>.<attribute>'")
     op: Operator
     threshold: Threshold
 
@@ -101,6 +117,7 @@ class SwitchCondition(_Model):
     threshold: Threshold
     also: tuple[Predicate, ...] = Field(default=(), description="Further predicates that must hold too")
     concern: Concern | None = None
+    rerun: str | None = Field(default=None, description="What to re-run to check it, e.g. 'advisor probe gemm'")
 
 
 class SkippedConcern(_Model):
@@ -130,6 +147,7 @@ class Recommendation(_Model):
     skipped_concerns: tuple[SkippedConcern, ...] = ()
     confidence: float = Field(ge=0.0, le=1.0)
     confidence_notes: tuple[str, ...] = ()
+    evidence_used: bool = Field(default=False, description="Timed cases on the target informed the choices")
     proxy_evidence: bool = Field(description="Some evidence was measured on hardware other than the target")
     evidence_sources: tuple[EvidenceSource, ...] = ()
 

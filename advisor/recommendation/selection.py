@@ -20,15 +20,17 @@ BLOCKING_SUPPORT = ("no", "not-applicable")
 
 
 def serves(candidate: Candidate, hardware: str, concern: Concern) -> bool:
-    """The knowledge base lists the candidate for this hardware family and this concern."""
-    return hardware in candidate.hardware.value and concern in candidate.concerns.value
+    """The knowledge base lists the candidate for this hardware family and this concern (a training framework
+    is named by the platform's training_frameworks list instead of a concern claim)."""
+    listed = concern in candidate.concerns.value or concern == "training-framework"
+    return hardware in candidate.hardware.value and listed
 
 
 def skill_reason(candidate: Candidate, profile: Profile) -> Rationale | None:
     """Why the candidate is beyond the team, or None when the team has the skill it needs."""
     if SKILL_ORDER[candidate.skill.value] <= SKILL_ORDER[profile.team_skill]:
         return None
-    text = f"needs {candidate.skill.value} skill; the team is {profile.team_skill}"
+    text = f"needs a {candidate.skill.value} team; this team is {profile.team_skill}"
     return line(text, cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))
 
 
@@ -36,6 +38,8 @@ def phases(profile: Profile, concern: Concern) -> tuple[str, ...]:
     """The workload phases a concern's option must support (deployment is inference only)."""
     if concern == "deployment":
         return ("inference",)
+    if concern == "training-framework":
+        return ("training",)
     return tuple(phase for phase, needed in (("training", profile.trains), ("inference", profile.serves)) if needed)
 
 
@@ -47,7 +51,7 @@ def workload_reasons(candidate: Candidate, profile: Profile, concern: Concern) -
     reasons = []
     for phase in phases(profile, concern):
         if getattr(candidate, phase).value in BLOCKING_SUPPORT:
-            text = f"{phase}: {getattr(candidate, phase).value}; the workload is {profile.workload}"
+            text = f"does not run {phase} (knowledge base: {getattr(candidate, phase).value}); the workload is {profile.workload}"
             reasons.append(line(text, cite_claim(candidate, phase), cite_profile(profile, "workload")))
     return reasons
 
@@ -58,7 +62,9 @@ def requirement_reasons(candidate: Candidate, requirements: Sequence[str]) -> li
     for attribute in requirements:
         value = getattr(candidate, attribute).value
         if value in BLOCKING_SUPPORT:
-            reasons.append(line(f"{attribute.replace('_', ' ')}: {value}", cite_claim(candidate, attribute)))
+            label = attribute.replace("_", " ")
+            label = label.upper() if label in ("fp8", "int8", "ptq", "qat") else label
+            reasons.append(line(f"no {label} support (knowledge base: {value})", cite_claim(candidate, attribute)))
     return reasons
 
 

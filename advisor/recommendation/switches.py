@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 
-from advisor.knowledge.models import Concern
+from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Needs, Profile
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.hot_operators import observed_shares
@@ -38,8 +38,38 @@ def switch(
 ) -> SwitchCondition:
     """A switch condition; `also` adds predicates that must hold together with the first."""
     return SwitchCondition(
-        id=condition_id, description=description, metric=metric, op=op, threshold=threshold, also=also, concern=concern
-    )
+        id=condition_id, description=description, metric=metric, op=op, threshold=threshold, also=also,
+        concern=concern, rerun=rerun_for(metric),
+    )  # fmt: skip
+
+
+# Evidence fact-name prefixes -> the probe that measures them.
+_PROBE_OF = (
+    ("hotop_share", "hotops"), ("gemm_", "gemm"), ("triton_vs_vendor_gemm", "gemm"), ("int8", "int8"),
+    ("layernorm", "int8"), ("fusion_", "fusion"), ("layout_", "layout"), ("strong_scaling", "scaling"),
+    ("static_compile", "dynamic"), ("dynamic_compile", "dynamic"), ("bucketed_compile", "dynamic"),
+)  # fmt: skip
+
+
+def rerun_for(metric: str) -> str:
+    """What to re-run to check a metric: the probe that measures it, the knowledge audit, or the recommendation."""
+    if metric.startswith("evidence."):
+        name = metric.removeprefix("evidence.")
+        probe = next((probe for prefix, probe in _PROBE_OF if name.startswith(prefix)), "attention")
+        return f"advisor probe {probe} on the target"
+    if metric.startswith("knowledge."):
+        return "advisor kb audit, then advisor recommend"
+    return "advisor recommend with the changed profile"
+
+
+def knowledge_values(knowledge: KnowledgeBase) -> dict[str, str]:
+    """'knowledge.<id>.<attribute>' -> the claim's value, for every scalar claim of every candidate."""
+    values: dict[str, str] = {}
+    for candidate in knowledge.candidates:
+        for attribute, claim in candidate.claims().items():
+            if isinstance(claim.value, str) and not attribute.startswith("risks"):
+                values[f"knowledge.{candidate.id}.{attribute}"] = claim.value
+    return values
 
 
 def predicate(metric: str, op: Operator, threshold: Threshold) -> Predicate:
@@ -53,17 +83,23 @@ def profile_values(profile: Profile) -> dict[str, float | str | bool]:
     for name in ("model_type", "hardware", "workload", "team_skill"):
         values[f"profile.{name}"] = getattr(profile, name)
     for name in Needs.model_fields:
-        values[f"profile.needs.{name}"] = getattr(profile.needs, name)
+        value = getattr(profile.needs, name)
+        if isinstance(value, (bool, int, float, str)):
+            values[f"profile.needs.{name}"] = value
     return values
 
 
-def observed_values(profile: Profile, facts: EvidenceFacts) -> dict[str, float | str | bool]:
-    """Every metric a switch condition may name, as this profile and these facts supply it.
+def observed_values(
+    profile: Profile, facts: EvidenceFacts, knowledge: KnowledgeBase | None = None
+) -> dict[str, float | str | bool]:
+    """Every metric a switch condition may name, as this profile, these facts and the knowledge base supply it.
 
     Besides every usable fact: `evidence.hotop_share_<group>`, the hot-operator shares that apply to
-    this profile (its model, its workload's passes; see hot_operators.py).
+    this profile (its model, its workload's passes; see hot_operators.py), and with a knowledge base
+    `knowledge.<id>.<attribute>` for its scalar claims.
     """
-    return {**profile_values(profile), **facts.observed(), **observed_shares(facts, profile)}
+    known = knowledge_values(knowledge) if knowledge is not None else {}
+    return {**profile_values(profile), **facts.observed(), **observed_shares(facts, profile), **known}
 
 
 def predicate_holds(rule: Predicate | SwitchCondition, observed: Observed) -> bool | None:

@@ -71,7 +71,10 @@ def check_conditions(
 ) -> list[ConditionCheck]:
     """Every switch condition of the old decision, against the old and the new evidence and the profile."""
     before = observed_values(profile, evidence_facts([old_evidence] if old_evidence else [], profile.hardware))
-    after = observed_values(profile, evidence_facts([new_evidence], profile.hardware))
+    from advisor.knowledge.loader import load_knowledge_base
+
+    # Knowledge-base switches are checked against today's claims; the record's own claims were what it chose on.
+    after = observed_values(profile, evidence_facts([new_evidence], profile.hardware), load_knowledge_base())
     return [
         ConditionCheck(
             id=condition.id, description=condition.description,

@@ -17,6 +17,8 @@ class Reading:
     figure: str
     case_ids: tuple[str, ...]
     noisy_cases: int = 0
+    low: float | None = None  # the smallest and largest per-shape value behind an aggregate figure
+    high: float | None = None
 
 
 def plural(count: int, word: str) -> str:

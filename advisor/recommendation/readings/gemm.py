@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from dataclasses import replace
 from collections.abc import Sequence
 
 from advisor.recommendation.readings.common import Reading, make_reading, median_s, plural
@@ -33,7 +34,9 @@ def dtype_readings(vendor: Sequence[ProbeCase]) -> list[Reading]:
         detail = "".join(f"; {kind} {geometric_mean([v for k, v in pairs if k == kind]):.2f}x" for kind in kinds)
         figure = f"{dtype} {mean:.2f}x fp32 (geometric mean over {plural(len(pairs), 'shape')}{detail})"
         used = [case for case in vendor if median_s(case) is not None and case.key.dtype in (dtype, "fp32")]
-        readings.append(make_reading(f"gemm_{dtype}_speedup", mean, figure, used))
+        values = [value for _, value in pairs]
+        reading = make_reading(f"gemm_{dtype}_speedup", mean, figure, used)
+        readings.append(replace(reading, low=min(values), high=max(values)))
     return readings
 
 

@@ -7,7 +7,7 @@ from advisor.recommendation.citations import cite_claim, cite_profile, fact_line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
-from advisor.recommendation.models import Choice, Rationale, SwitchCondition
+from advisor.recommendation.models import Choice, Citation, Rationale, SwitchCondition
 from advisor.recommendation.readings.attention import growth_reading_name
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
@@ -43,10 +43,13 @@ def quadratic_versus_linear(facts: EvidenceFacts) -> Rationale | None:
 
 
 def long_context_blockers(context: RuleContext, options: tuple[str, ...]) -> dict[str, list[Rationale]]:
-    """Options ruled out for long context: measured super-linear memory, or (unmeasured cuDNN) its memory risk."""
+    """Options ruled out for long context: super-linear memory measured on the target, or (unmeasured cuDNN) its
+    memory risk. A measurement on other hardware never rules a target option out (its kernels differ)."""
     blockers: dict[str, list[Rationale]] = {}
     for option in options:
         fact = measured_growth(context.facts, option)
+        if fact is not None and not fact.on_target:
+            continue
         if fact is not None and fact.value > LINEAR_MAX:
             blockers[option] = [fact_line(f"{fact.figure}: not O(N), and long context needs linear memory", fact)]
         elif fact is None and option == "cudnn":
@@ -57,9 +60,32 @@ def long_context_blockers(context: RuleContext, options: tuple[str, ...]) -> dic
 
 
 def growth_lines(facts: EvidenceFacts, option: str) -> list[Rationale]:
-    """The measured memory growth of the chosen option, when there is one."""
+    """The measured memory growth of the chosen option: applied on the target, a note from other hardware."""
     fact = measured_growth(facts, option)
-    return [fact_line(f"measured {fact.figure}", fact)] if fact is not None else []
+    if fact is None:
+        return []
+    if fact.on_target:
+        return [fact_line(f"measured {fact.figure}", fact)]
+    text = f"{fact.figure}, on another device's kernel for the same API: not applied; measure it on {facts.target}"
+    return [fact_line(text, fact)]
+
+
+def attention_preference(context: RuleContext, long_context: bool) -> tuple[tuple[str, ...], Rationale | None]:
+    """The platform's kernels, narrowed to those the serving engine or the training layers run."""
+    preference = context.official("attention", long_context=long_context)
+    host = context.stack.runtime if context.stack.serving_engine else context.stack.layers
+    if host is None:
+        return preference, None
+    runs = context.knowledge.compatibility.attention_kernels_of(host)
+    if not runs:
+        return preference, None
+    narrowed = tuple(o for o in preference if o in runs) or tuple(o for o in runs if o in context.knowledge.ids())
+    candidate = context.knowledge.get(host)
+    claim = context.knowledge.compatibility.attention_kernels[host]
+    text = f"runs inside {candidate.name}, which ships its own attention backends" + (f": {claim.note}" if claim.note else "")
+    cite = Citation(kind="knowledge", ref=f"compatibility.attention_kernels.{host}", figure=", ".join(claim.value),
+                    source=claim.source)  # fmt: skip
+    return narrowed, line(text, cite)
 
 
 def attention_switches(entry: TierEntry | None, long_context: bool) -> list[SwitchCondition]:
@@ -82,16 +108,18 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
     if not needs_attention(profile.model_type):
         return skipped_decision("attention", line("a CNN has no attention layers", cite_profile(profile, "model_type")))
     long_context = profile.needs.long_context
-    preference = context.official("attention", long_context=long_context)
+    preference, hosted = attention_preference(context, long_context)
     blockers = long_context_blockers(context, preference) if long_context else {}
-    chosen = pick(context, "attention", preference, extra_blockers=blockers)
+    chosen = pick(context, "attention", preference, extra_blockers=blockers, consider_all=hosted is None)
     evidence = quadratic_versus_linear(context.facts) if long_context else None
     share = hot_spot_line(hotop_shares(context.facts, profile), "attention")
-    lines = [line for line in (share, evidence) if line is not None]
+    lines = [line for line in (share, hosted, evidence) if line is not None]
     lines += growth_lines(context.facts, chosen.chosen.id) if chosen.chosen is not None else []
     reason = f"no attention kernel for {profile.hardware} in the knowledge base: the framework's attention (SDPA) stays"
     reason += "; use its flash backend" if evidence is not None else ""
-    tier1 = entry_from(chosen, "attention", context, gap_reason=reason, lines=lines)
+    host = context.stack.runtime if context.stack.serving_engine else context.stack.layers
+    settings = {"via": host} if hosted is not None and host is not None else {}
+    tier1 = entry_from(chosen, "attention", context, gap_reason=reason, lines=lines, settings=settings)
     if evidence is not None and not isinstance(tier1, Choice):
         tier1 = tier1.model_copy(update={"rationale": tier1.rationale + (evidence,)})
     return ConcernDecision(

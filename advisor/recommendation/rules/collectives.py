@@ -11,7 +11,8 @@ from advisor.profile import Profile
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
-from advisor.recommendation.models import Choice, Gap, Rationale, SwitchCondition
+from advisor.recommendation.models import Choice, Rationale, SwitchCondition
+from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 
@@ -39,21 +40,38 @@ def scaling_test_line(candidate: Candidate) -> Rationale | None:
     return None
 
 
+NODE_DEVICES = 8  # devices per node on the common accelerator servers: the first scaling step to test
+
+
 def scaling_switch(devices: int) -> SwitchCondition:
-    """A 1 -> N strong-scaling run below the efficiency floor puts the collectives in question."""
+    """A strong-scaling run below the efficiency floor puts the collectives in question: within a node
+    first (1 -> 8), then node by node (a 1 -> 256 strong-scaling run is not how a cluster is tested)."""
+    steps = f"1 to {devices} devices" if devices <= NODE_DEVICES else f"1 to {NODE_DEVICES} devices (one node), then node by node to {devices}"
     description = (
-        f"strong-scaling efficiency from 1 to {devices} devices < {SCALING_EFFICIENCY_MIN}: "
-        "revisit the collectives and their overlap with compute"
+        f"scaling efficiency from {steps} < {SCALING_EFFICIENCY_MIN}: revisit the collectives and their "
+        "overlap with compute (re-run `advisor probe scaling`)"
     )
     metric = "evidence.strong_scaling_efficiency"
     return switch("strong-scaling-collapse", description, metric, "<", SCALING_EFFICIENCY_MIN, concern="collectives")
 
 
+def expert_parallel_library(context: RuleContext) -> Candidate | None:
+    """For an MoE model: the platform's library dedicated to expert all-to-all (DeepEP), if it lists one."""
+    if context.profile.model_type != "moe":
+        return None
+    for option in context.platform.collective_library.value:
+        if option not in context.knowledge.ids():
+            continue
+        candidate = context.knowledge.get(option)
+        if candidate.model_types is not None and "moe" in candidate.model_types.value:
+            return candidate
+    return None
+
+
 def not_needed(profile: Profile) -> ConcernDecision:
     """One device: nothing to decide until jobs span devices."""
     reason = line("one device per job: no collectives", cite_profile(profile, "needs.devices"))
-    description = "jobs span more than one device: choose a collective library and run a 1 -> N strong-scaling test"
-    return skipped_decision("collectives", reason, switch("multi-device", description, "profile.needs.devices", ">", 1))
+    return skipped_decision("collectives", reason)
 
 
 def decide_collectives(context: RuleContext) -> ConcernDecision:
@@ -62,20 +80,19 @@ def decide_collectives(context: RuleContext) -> ConcernDecision:
     if profile.needs.devices <= 1:
         return not_needed(profile)
     chosen = pick(context, "collectives", context.official("collectives"))
-    lines = workload_lines(profile)
-    if chosen.chosen is not None:
-        scaling = scaling_test_line(chosen.chosen)
-        lines += [scaling] if scaling is not None else []
+    lines = workload_lines(profile)[:2]
+    settings: dict[str, str] = {}
+    expert = expert_parallel_library(context)
+    if chosen.chosen is not None and expert is not None:
+        settings["expert-all-to-all"] = expert.id
+        lines.append(line(f"{expert.name} for the expert-parallel all-to-all (dispatch and combine)",
+                          cite_claim(expert, "summary"), cite_profile(profile, "model_type")))  # fmt: skip
     reason = f"no collective library for {profile.hardware} in the knowledge base"
-    tier1 = entry_from(chosen, "collectives", context, gap_reason=reason, lines=lines)
-    portable = line(
-        "no cross-platform collective library in the knowledge base: each platform keeps its own",
-        cite_profile(profile, "needs.cross_platform"),
-    )
+    tier1 = entry_from(chosen, "collectives", context, gap_reason=reason, lines=lines, settings=settings)
     return ConcernDecision(
         concern="collectives",
         tier1=tier1,
-        tier3=Gap(concern="collectives", rationale=(portable,)),
+        tier3=tier3_entry(context, "collectives"),
         rejections=rejections_from(chosen, "collectives"),
         switch_conditions=(scaling_switch(profile.needs.devices),) if isinstance(tier1, Choice) else (),
     )

@@ -14,29 +14,46 @@ from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.selection import phases
 
-BASE_ON_TARGET = 0.85
-BASE_PROXY_ONLY = 0.65
-BASE_NO_EVIDENCE = 0.5
+BASE_ON_TARGET = 0.8
+BASE_NO_EVIDENCE = 0.5  # proxy-only evidence starts here too: it never raises a speed-based choice's confidence
+PLATFORM_FLOOR = 0.7  # a platform whose official stack names nothing for any concern keeps 70% of the confidence
+PLATFORM_CONCERNS = ("gemm", "attention", "fusion", "quantization", "dynamic-shapes", "collectives", "deployment")
 PER_UNKNOWN_CLAIM = 0.95
 PER_GAP = 0.95
 FLOOR, CEILING = 0.05, 0.95
 
 
 def evidence_base(facts: EvidenceFacts) -> tuple[float, list[str]]:
-    """Starting point: measured on the target, only on other hardware (proxy), or not measured at all."""
-    if facts.measured_on_target:
-        return BASE_ON_TARGET, [f"evidence measured on the target ({facts.target})"]
+    """Starting point: timed on the target, only on other hardware (proxy), or no usable measurement at all."""
+    if facts.timed_on_target:
+        return BASE_ON_TARGET, [f"evidence timed on the target ({facts.target})"]
+    if facts.sources and facts.quality.ok == 0:
+        return BASE_NO_EVIDENCE, [
+            f"no evidence: {facts.quality.attempted} case(s) ran and none was timed, so the choices rest on the "
+            "knowledge base alone; re-run `advisor probe` on the target"
+        ]
     if facts.proxy:
         families = sorted({source.hardware or "unknown" for source in facts.sources})
-        return BASE_PROXY_ONLY, [
-            f"proxy evidence only ({', '.join(families)}): it informs portable facts (memory growth, quantization "
-            f"error, recompilations); its speed figures are not applied to {facts.target}"
+        return BASE_NO_EVIDENCE, [
+            f"proxy evidence only ({', '.join(families)}): it adds notes and switch conditions but decides nothing "
+            f"and raises no confidence for {facts.target}; run `advisor probe` there"
         ]
     return BASE_NO_EVIDENCE, ["no evidence: the choices rest on the knowledge base alone; run `advisor probe` there"]
 
 
+def platform_factor(knowledge: KnowledgeBase, profile: Profile) -> tuple[float, list[str]]:
+    """A platform whose official stack leaves concerns empty is less charted: less confidence, and why."""
+    official = knowledge.platform(profile.hardware).official
+    empty = [concern for concern in PLATFORM_CONCERNS if not official.preference(concern)]
+    if not empty:
+        return 1.0, []
+    factor = PLATFORM_FLOOR + (1 - PLATFORM_FLOOR) * (1 - len(empty) / len(PLATFORM_CONCERNS))
+    note = f"{profile.hardware}: the knowledge base names no official option for {', '.join(empty)}"
+    return factor, [note]
+
+
 def case_quality_factor(quality: QualityCounts) -> tuple[float, list[str]]:
-    """Failed cases cost half their share, noisy timed cases (IQR/median above 10%) almost a third of theirs."""
+    """Failed cases cost half their share, noisy timed cases (IQR/median above 10%) 60% of theirs."""
     if quality.attempted == 0:
         return 1.0, []
     failed_share = quality.failed / quality.attempted
@@ -46,7 +63,7 @@ def case_quality_factor(quality: QualityCounts) -> tuple[float, list[str]]:
         notes.append(f"{quality.failed} of {quality.attempted} attempted cases failed")
     if quality.noisy:
         notes.append(f"{quality.noisy} of {quality.ok} timed cases were noisy (IQR/median above the noise threshold)")
-    return 1.0 - 0.5 * failed_share - 0.3 * noisy_share, notes
+    return max(0.0, 1.0 - 0.5 * failed_share - 0.6 * noisy_share), notes
 
 
 def contention_factor(facts: EvidenceFacts) -> tuple[float, list[str]]:
@@ -70,6 +87,7 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
             relied_on.append("dynamic_shapes")
         if choice.concern == "collectives":
             relied_on.append("distributed")
+        relied_on = [attribute for attribute in relied_on if attribute in candidate.claims()]
         for attribute in dict.fromkeys(relied_on):
             if getattr(candidate, attribute).value == "unknown":
                 notes.append(f"{candidate.id}.{attribute} is unknown: probe it before relying on it")
@@ -81,7 +99,8 @@ def overall_confidence(
 ) -> tuple[float, tuple[str, ...]]:
     """The product of every factor, clamped to [0.05, 0.95] and rounded to two decimals, with its notes."""
     value, notes = evidence_base(facts)
-    for factor, more in (case_quality_factor(facts.quality), contention_factor(facts)):
+    quality = case_quality_factor(facts.quality) if facts.timed_on_target else (1.0, [])
+    for factor, more in (quality, contention_factor(facts), platform_factor(knowledge, profile)):
         value *= factor
         notes += more
     unknown = unknown_claims(choices, knowledge, profile)

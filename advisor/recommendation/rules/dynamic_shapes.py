@@ -124,7 +124,12 @@ def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
     if native == "no":
         gap, rejected = static_shape_buckets(context)
         return ConcernDecision(concern="dynamic-shapes", tier1=gap, tier3=gap, rejections=rejected)
-    chosen = pick(context, "dynamic-shapes", context.official("dynamic-shapes"))
+    preference = context.official("dynamic-shapes")
+    runtime = context.stack.runtime
+    if runtime is not None and profile.serves and not profile.trains:
+        # The runtime that serves the model must carry its shapes: it goes first, the rest only if it cannot.
+        preference = (runtime, *[option for option in preference if option != runtime])
+    chosen = pick(context, "dynamic-shapes", preference)
     settings: dict[str, str] = {}
     lines: list[Rationale] = [platform_advice(context)] if native == "partial" else []
     switches: list[SwitchCondition] = []

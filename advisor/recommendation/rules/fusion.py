@@ -1,32 +1,28 @@
 """Normalization and elementwise fusion: the platform's official fusers in order, within the team's skill.
 
-The method's data-movement fact (#ascend-data-movement) is quoted wherever Ascend C is chosen or rejected: one LayerNorm took 18% of model time unfused and
-about 3% once fused with the following activation in one Ascend C kernel.
+A fuser whose fusion claim records a measured gain (Ascend C's LayerNorm case, method #ascend-data-movement)
+has it quoted wherever it is chosen or rejected.
 """
 
 from __future__ import annotations
 
-from advisor.knowledge.models import Candidate
+from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, fact_line, line
-from advisor.recommendation.context import ConcernDecision, RuleContext
+from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Rationale, Rejection, SwitchCondition
-from advisor.recommendation.rules.tiers import skill_switches, tier2_entry, tier3_entry
+from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
 from probes.fusion.analysis import LAUNCH_TARGET
 
-LAYERNORM_FUSER = "ascend-c"
-
-
-def layernorm_fusion_line(candidate: Candidate) -> Rationale | None:
-    """The measured LayerNorm fusion gain, for the candidate whose fusion claim carries it."""
-    if candidate.id != LAYERNORM_FUSER:
+def fusion_gain_line(candidate: Candidate) -> Rationale | None:
+    """The fusion gain the knowledge base records for the candidate (its fusion claim's note), if any."""
+    note = candidate.fusion.note
+    if not note or "%" not in note:
         return None
-    text = ("one LayerNorm took 18% of model time unfused and about 3% once fused with the following activation "
-            "in one Ascend C kernel")  # fmt: skip
-    return line(text, cite_claim(candidate, "fusion"))
+    return line(note, cite_claim(candidate, "fusion"))
 
 
 def launch_count_line(candidate: Candidate, serves: bool) -> Rationale | None:
@@ -39,15 +35,13 @@ def launch_count_line(candidate: Candidate, serves: bool) -> Rationale | None:
     return None
 
 
-def with_layernorm_fact(rejections: tuple[Rejection, ...], knowledge_fuser: Candidate) -> tuple[Rejection, ...]:
-    """Rejecting Ascend C also gives up the LayerNorm fusion gain: say so in its reasons."""
-    fact = layernorm_fusion_line(knowledge_fuser)
-    if fact is None:
-        return rejections
+def with_fusion_gain(rejections: tuple[Rejection, ...], knowledge: KnowledgeBase) -> tuple[Rejection, ...]:
+    """Rejecting a fuser with a recorded gain gives that gain up: say so in its reasons."""
     updated = []
     for rejection in rejections:
-        if rejection.option == LAYERNORM_FUSER:
-            given_up = Rationale(text=f"given up: {fact.text}", cites=fact.cites)
+        gain = fusion_gain_line(knowledge.get(rejection.option))
+        if gain is not None:
+            given_up = Rationale(text=f"given up: {gain.text}", cites=gain.cites)
             rejection = rejection.model_copy(update={"reasons": rejection.reasons + (given_up,)})
         updated.append(rejection)
     return tuple(updated)
@@ -93,23 +87,26 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
 def decide_fusion(context: RuleContext) -> ConcernDecision:
     """Tier 1 fuser within the team's skill; the skilled options above it become switch conditions."""
     profile = context.profile
+    if context.stack.serving_engine and context.stack.runtime is not None:
+        engine = context.knowledge.get(context.stack.runtime)
+        if engine.fusion.value in ("yes", "partial"):
+            text = f"fused by {engine.name} itself" + (f": {engine.fusion.note}" if engine.fusion.note else "")
+            return skipped_decision("fusion", line(text, cite_claim(engine, "fusion")))
     preference = context.official("fusion")
     chosen = pick(context, "fusion", preference)
     lines: list[Rationale] = []
     measured_lines, measured_switches = measured_fusion(context, chosen.chosen)
     if chosen.chosen is not None:
         share = hot_spot_line(hotop_shares(context.facts, profile), "fusion")
-        found = (share, layernorm_fusion_line(chosen.chosen), launch_count_line(chosen.chosen, profile.serves))
+        found = (share, fusion_gain_line(chosen.chosen), launch_count_line(chosen.chosen, profile.serves))
         lines = [found_line for found_line in found if found_line is not None] + measured_lines
     reason = f"no fusion option for a {profile.team_skill} team ({profile.workload}) on {profile.hardware} in the KB"
-    rejections = rejections_from(chosen, "fusion")
-    if LAYERNORM_FUSER in context.knowledge.ids():
-        rejections = with_layernorm_fact(rejections, context.knowledge.get(LAYERNORM_FUSER))
+    rejections = with_fusion_gain(rejections_from(chosen, "fusion"), context.knowledge)
     return ConcernDecision(
         concern="fusion",
         tier1=entry_from(chosen, "fusion", context, gap_reason=reason, lines=lines),
         tier2=tier2_entry(context, "fusion"),
         tier3=tier3_entry(context, "fusion"),
         rejections=rejections,
-        switch_conditions=(*skill_switches(chosen, "fusion", context, preference), *measured_switches),
+        switch_conditions=tuple(measured_switches),
     )

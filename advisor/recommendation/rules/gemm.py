@@ -6,8 +6,9 @@ measured dtype speedup or Triton's GEMM gap does not drive the choice (see hot_o
 
 from __future__ import annotations
 
+from advisor.knowledge.models import Candidate
 from advisor.recommendation.choices import entry_from, rejections_from
-from advisor.recommendation.citations import cite_profile, fact_line, facts_line, line, proxy_speed_note
+from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, line, proxy_speed_note
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.hot_operators import MINOR_SHARE, HotopShares, hot_spot_line, hotop_shares, is_minor
@@ -36,13 +37,29 @@ def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
     return "bf16", fact_line(f"bf16 GEMM measured faster than fp32 on {fact.hardware} ({fact.figure}): use bf16", fact)
 
 
-def gemm_dtype(context: RuleContext) -> tuple[str, list[Rationale]]:
+def fp8_gemm(context: RuleContext, library: Candidate | None) -> Rationale | None:
+    """FP8 asked and the GEMM library runs FP8 on this platform: the reason to run the GEMMs in FP8."""
+    if context.profile.needs.quantization != "fp8" or library is None or context.platform.kind == "cpu":
+        return None
+    if library.fp8.value not in ("yes", "partial"):
+        return None
+    text = f"FP8 asked for, and {library.name} runs FP8 GEMMs on {context.platform.name}: the linear layers run in FP8"
+    return line(text, cite_claim(library, "fp8"), cite_profile(context.profile, "needs.quantization"))
+
+
+def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[str, list[Rationale]]:
     """The GEMM dtype and the lines that say why."""
+    fp8 = fp8_gemm(context, library)
+    if fp8 is not None:
+        return "fp8", [fp8]
     measured = measured_gemm_dtype(context.facts)
     if measured is not None:
         return measured[0], [measured[1]]
     dtype = default_gemm_dtype(context)
-    text = f"{dtype} by default on {context.profile.hardware} (bf16 not measured on the target)"
+    if dtype == "bf16":
+        text = f"bf16 on {context.platform.name}: the tensor-core default for training and serving (not measured on the target yet)"
+    else:
+        text = f"fp32 on {context.platform.name} until bf16 GEMM is measured faster on the target"
     lines = [line(text, cite_profile(context.profile, "hardware"))]
     note = proxy_speed_note(context.facts, "gemm_bf16_speedup")
     return dtype, lines + ([note] if note is not None else [])
@@ -129,46 +146,34 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
     return entry, None
 
 
-CONV_MODEL_TYPES = ("cnn", "diffusion")  # models whose GEMMs are mostly convolutions (implicit GEMM)
-CHANNELS_LAST_PAYS = 1.05
-
-
-def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], list[SwitchCondition]]:
-    """For convolution-heavy models: the measured memory layout (channels-last or NCHW), why, and its switch."""
-    if context.profile.model_type not in CONV_MODEL_TYPES:
-        return {}, [], []
-    speed, cost = context.facts.usable("layout_channels_last_speedup"), context.facts.usable("layout_mismatch_cost")
-    if speed is None:
-        return {}, [], []
-    mismatch = f"; {cost.figure}, so keep one layout end to end" if cost is not None else ""
-    cited = [speed, *([cost] if cost is not None else [])]
-    if speed.value >= CHANNELS_LAST_PAYS:
-        text = f"convolutions on {speed.hardware}: {speed.figure}{mismatch}: run the model channels-last"
-        flip = switch("channels-last-stops-paying", "channels-last no longer faster than NCHW on the target: revisit the layout",
-                      "evidence.layout_channels_last_speedup", "<", 1.0, concern="gemm")  # fmt: skip
-        return {"layout": "channels-last"}, [facts_line(text, *cited)], [flip]
-    text = f"convolutions on {speed.hardware}: {speed.figure}{mismatch}: channels-last does not pay here, keep NCHW"
-    flip = switch("channels-last-pays", f"channels-last >= {CHANNELS_LAST_PAYS}x NCHW on the target: move the model to channels-last",
-                  "evidence.layout_channels_last_speedup", ">=", CHANNELS_LAST_PAYS, concern="gemm")  # fmt: skip
-    return {"layout": "nchw"}, [facts_line(text, *cited)], [flip]
+def layers_line(context: RuleContext) -> Rationale | None:
+    """Large training: the framework's layers (Transformer Engine) call the GEMM library and carry the FP8 recipe."""
+    if context.stack.layers is None:
+        return None
+    layers = context.knowledge.get(context.stack.layers)
+    text = f"called through {layers.name}'s layers inside {context.stack.training_framework}, which also carry the FP8/BF16 recipe"
+    return line(text, cite_claim(layers, "summary"), cite_profile(context.profile, "needs.devices"))
 
 
 def decide_gemm(context: RuleContext) -> ConcernDecision:
-    """Tier 1: the platform's GEMM library in the measured dtype; tier 2: its deep-development route; tier 3: Triton."""
+    """Tier 1: the platform's GEMM library in the precision plan's dtype; tier 2: its deep-development route; tier 3: Triton."""
     chosen = pick(context, "gemm", context.official("gemm"))
     shares = hotop_shares(context.facts, context.profile)
-    weighted = share_weighted_dtype(context, shares)
+    weighted = None if fp8_gemm(context, chosen.chosen) is not None else share_weighted_dtype(context, shares)
     if weighted is not None:
         dtype, lines, switches = weighted
     else:
-        dtype, lines = gemm_dtype(context)
+        dtype, lines = gemm_dtype(context, chosen.chosen)
         share_line = hot_spot_line(shares, "gemm")
         lines = ([share_line] if share_line is not None else []) + lines
-        switches = [dtype_switch(dtype)]
-    layout_settings, layout_lines, layout_switches = conv_layout(context)
-    lines, switches = lines + layout_lines, switches + layout_switches
+        switches = [dtype_switch(dtype)] if dtype != "fp8" else []
+    settings = {"dtype": dtype}
+    layers = layers_line(context)
+    if layers is not None:
+        settings["via"] = context.stack.layers or ""
+        lines.append(layers)
     reason = f"no GEMM library for {context.profile.hardware} in the knowledge base"
-    tier1 = entry_from(chosen, "gemm", context, gap_reason=reason, settings={"dtype": dtype, **layout_settings}, lines=lines)
+    tier1 = entry_from(chosen, "gemm", context, gap_reason=reason, settings=settings, lines=lines)
     tier3, parity_switch = tier3_gemm(context)
     switches += [parity_switch] if parity_switch is not None else []
     return ConcernDecision(

@@ -6,13 +6,15 @@ depends on calibration and numeric robustness; a LayerNorm INT8 version can coll
 
 from __future__ import annotations
 
-from advisor.knowledge.models import KnowledgeBase
+from collections.abc import Sequence
+
+from advisor.knowledge.models import Candidate
 from advisor.profile import Profile
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, facts_line, line, proxy_speed_note
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact
-from advisor.recommendation.models import Rationale, SwitchCondition
+from advisor.recommendation.models import Citation, Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick, serves
 from advisor.recommendation.switches import predicate, switch
@@ -23,15 +25,37 @@ LAYERNORM_COLLAPSE = 0.05  # relative RMS error of a quantized LayerNorm input t
 PER_CHANNEL_GAIN = 5.0  # per-tensor error this many times per-channel error: per-channel is required
 
 
-def int8_measured_slower(facts: EvidenceFacts) -> Fact | None:
-    """The target's INT8-vs-float fact when INT8 lost; proxy speed never counts."""
+CONV_MODEL_TYPES = ("cnn", "diffusion")  # INT8 judged on the whole model: linear layers are a small part
+
+
+def int8_speed_fact(facts: EvidenceFacts, profile: Profile) -> Fact | None:
+    """The INT8 speed that speaks for this model: the whole reference model of its type (ONNX Runtime) where
+    measured; the linear-layer INT8 figure only for models whose time is mostly linear layers."""
+    whole = facts.usable(f"int8_model_speedup_{profile.model_type}")
+    if whole is not None:
+        return whole
+    return None if profile.model_type in CONV_MODEL_TYPES else facts.usable("int8_speedup")
+
+
+def linear_only_note(facts: EvidenceFacts, profile: Profile) -> Rationale | None:
+    """Why a linear-layer INT8 figure was set aside for a convolution model."""
     fact = facts.usable("int8_speedup")
+    if profile.model_type not in CONV_MODEL_TYPES or fact is None or int8_speed_fact(facts, profile) is not None:
+        return None
+    text = (f"{fact.figure}: measured on linear layers, set aside for a {profile.model_type} whose time is mostly "
+            "convolutions; judge INT8 on the whole model (`advisor probe int8`)")  # fmt: skip
+    return fact_line(text, fact)
+
+
+def int8_measured_slower(facts: EvidenceFacts, profile: Profile) -> Fact | None:
+    """The target's INT8-vs-float fact for this model when INT8 lost; proxy speed never counts."""
+    fact = int8_speed_fact(facts, profile)
     return fact if fact is not None and fact.value < 1.0 else None
 
 
-def int8_speed_line(facts: EvidenceFacts) -> Rationale | None:
+def int8_speed_line(facts: EvidenceFacts, profile: Profile) -> Rationale | None:
     """The measured INT8 speedup on the target, when it did not lose."""
-    fact = facts.usable("int8_speedup")
+    fact = int8_speed_fact(facts, profile)
     if fact is None or fact.value < 1.0:
         return None
     verdict = "pays" if fact.value >= INT8_PAYS else "a modest gain; weigh it against the accuracy risk"
@@ -48,15 +72,18 @@ def accuracy_line(facts: EvidenceFacts) -> Rationale | None:
     return fact_line(f"{fact.figure} <= {INT8_MAX_ERROR:.0%}", fact)
 
 
-def layernorm_line(facts: EvidenceFacts, knowledge: KnowledgeBase) -> Rationale | None:
-    """Why LayerNorm stays in float: the measured collapse, else the method's warning (a knowledge-base risk)."""
+def layernorm_line(facts: EvidenceFacts, toolkit: Candidate | None, profile: Profile) -> Rationale | None:
+    """Why LayerNorm stays in float (transformers only): the measured collapse, else the chosen toolkit's own warning."""
+    if profile.model_type in CONV_MODEL_TYPES:
+        return None
     fact = facts.usable("layernorm_input_int8_rel_rmse")
     if fact is not None and fact.value > LAYERNORM_COLLAPSE:
         return fact_line(f"quantizing LayerNorm's input measured {fact.figure}: keep LayerNorm in float", fact)
-    for candidate in knowledge.candidates:
-        for index, risk in enumerate(candidate.risks):
-            if "LayerNorm" in risk.value:
-                return line(f"keep LayerNorm in float: {risk.value}", cite_claim(candidate, f"risks[{index}]"))
+    if toolkit is None:
+        return None
+    for index, risk in enumerate(toolkit.risks):
+        if "LayerNorm" in risk.value:
+            return line(f"keep LayerNorm in float: {risk.value}", cite_claim(toolkit, f"risks[{index}]"))
     return None
 
 
@@ -69,34 +96,82 @@ def granularity_line(facts: EvidenceFacts) -> Rationale | None:
     return facts_line(text, per_tensor, per_channel)
 
 
-def int8_pays_switch(description: str) -> SwitchCondition:
+def int8_pays_switch(description: str, metric: str = "evidence.int8_speedup") -> SwitchCondition:
     """INT8 fast enough and accurate enough on the target."""
-    return switch("int8-pays-on-target", description, "evidence.int8_speedup", ">=", INT8_PAYS,
+    return switch("int8-pays-on-target", description, metric, ">=", INT8_PAYS,
                   predicate("evidence.int8_max_rel_error", "<=", INT8_MAX_ERROR), concern="quantization")  # fmt: skip
 
 
-def quantization_lines(context: RuleContext, dtype: str, method: str) -> list[Rationale]:
-    """What was asked for, then what the evidence says about speed, accuracy, granularity and LayerNorm."""
+def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | None:
+    """The chosen toolkit writes a format the chosen runtime loads (or is the runtime itself)."""
+    runtime = context.stack.runtime
+    if toolkit is None or runtime is None:
+        return None
+    if toolkit.id == runtime:
+        return line(f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
+                    cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
+    claim = context.knowledge.compatibility.quantized_output_loaded_by.get(toolkit.id)
+    if claim is None or runtime not in claim.value:
+        return None
+    cite = Citation(kind="knowledge", ref=f"compatibility.quantized_output_loaded_by.{toolkit.id}",
+                    figure=", ".join(claim.value), source=claim.source)  # fmt: skip
+    return line(f"writes checkpoints {context.knowledge.get(runtime).name} loads", cite)
+
+
+def quantization_lines(context: RuleContext, dtype: str, toolkit: Candidate | None) -> list[Rationale]:
+    """The evidence on speed, accuracy, granularity and LayerNorm, and why the toolkit fits the runtime."""
     facts, profile = context.facts, context.profile
-    asked = line(f"{dtype} {method.upper()} asked for", cite_profile(profile, "needs.quantization"),
-                 cite_profile(profile, "needs.quantization_method"))  # fmt: skip
     found = [
-        int8_speed_line(facts) if dtype == "int8" else None,
+        loader_line(context, toolkit),
+        int8_speed_line(facts, profile) if dtype == "int8" else None,
+        linear_only_note(facts, profile) if dtype == "int8" else None,
         accuracy_line(facts),
         granularity_line(facts),
-        layernorm_line(facts, context.knowledge),
+        layernorm_line(facts, toolkit, profile) if dtype == "int8" else None,
         proxy_speed_note(facts, "int8_speedup") if dtype == "int8" else None,
     ]
-    return [asked] + [found_line for found_line in found if found_line is not None]
+    return [found_line for found_line in found if found_line is not None]
 
 
-def quantization_switches(dtype: str, rejected_int8: bool) -> tuple[SwitchCondition, ...]:
+def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str, list[Rationale]]:
+    """Toolkits whose output the chosen runtime cannot load (by the compatibility claims) are ruled out."""
+    runtime = context.stack.runtime
+    if runtime is None or not context.profile.serves:
+        return {}
+    compatibility = context.knowledge.compatibility
+    blockers: dict[str, list[Rationale]] = {}
+    for option in dict.fromkeys([*preference, *context.platform.quantization_toolkits.value]):
+        if option == runtime or option not in context.knowledge.ids():
+            continue
+        if runtime not in compatibility.loaders_of(option):
+            name = context.knowledge.get(runtime).name
+            text = f"{name}, the chosen runtime, does not load its output (not in the compatibility data)"
+            blockers[option] = [line(text, cite_claim(context.knowledge.get(option), "summary"))]
+    return blockers
+
+
+def fp8_training_preference(context: RuleContext) -> tuple[str, ...]:
+    """FP8 training: the training layers that run FP8 recipes (Transformer Engine) before the toolkits."""
+    layers = [option for option in context.platform.training_frameworks.value if option in context.knowledge.ids()
+              and context.knowledge.get(option).fp8.value == "yes"
+              and "quantization" in context.knowledge.get(option).concerns.value]  # fmt: skip
+    return tuple(dict.fromkeys([*layers, *context.official("quantization")]))
+
+
+def int8_metric(profile: Profile) -> str:
+    """The evidence metric that judges INT8 for this model type."""
+    if profile.model_type in CONV_MODEL_TYPES:
+        return f"evidence.int8_model_speedup_{profile.model_type}"
+    return "evidence.int8_speedup"
+
+
+def quantization_switches(dtype: str, rejected_int8: bool, profile: Profile) -> tuple[SwitchCondition, ...]:
     """INT8 rejected: reconsider once it pays; INT8 chosen: reject it once it loses; FP8: none from evidence yet."""
+    metric = int8_metric(profile)
     if rejected_int8:
-        return (int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8"),)
+        return (int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8", metric),)
     if dtype == "int8":
-        description = "INT8 < 1.0x float on the target: reject INT8"
-        metric = "evidence.int8_speedup"
+        description = "INT8 < 1.0x float on the target: reject INT8 (re-run `advisor probe int8`)"
         return (switch("int8-slower-on-target", description, metric, "<", 1.0, concern="quantization"),)
     return ()
 
@@ -104,7 +179,8 @@ def quantization_switches(dtype: str, rejected_int8: bool) -> tuple[SwitchCondit
 def not_needed(profile: Profile) -> ConcernDecision:
     """No quantization asked for; a served model still learns when INT8 would pay."""
     reason = line("no quantization asked for", cite_profile(profile, "needs.quantization"))
-    extra = [int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: consider INT8 PTQ")]
+    extra = [int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: consider INT8 PTQ",
+                              int8_metric(profile))]
     return skipped_decision("quantization", reason, *(extra if profile.serves else []))
 
 
@@ -114,26 +190,35 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     if not profile.needs.quantized:
         return not_needed(profile)
     dtype, method = profile.needs.quantization, profile.needs.quantization_method
-    requirements = (dtype, method)
-    slower = int8_measured_slower(context.facts) if dtype == "int8" else None
-    blockers: dict[str, list[Rationale]] = {}
+    fp8_training = dtype == "fp8" and profile.trains and not profile.serves
+    requirements = (dtype,) if fp8_training else (dtype, method)
+    slower = int8_measured_slower(context.facts, profile) if dtype == "int8" else None
+    preference = fp8_training_preference(context) if fp8_training else context.official("quantization")
+    blockers: dict[str, list[Rationale]] = {option: list(why) for option, why in loader_blockers(context, preference).items()}
     if slower is not None:
         text = f"INT8 measured slower than float on {slower.hardware} ({slower.figure}): reject INT8 here"
         candidates = [c for c in context.knowledge.candidates if serves(c, profile.hardware, "quantization")]
         blockers = {candidate.id: [fact_line(text, slower)] for candidate in candidates}
-    preference = context.official("quantization")
     chosen = pick(context, "quantization", preference, requirements=requirements, extra_blockers=blockers)
-    settings = {"dtype": dtype, "method": method, "granularity": "per-channel", "layernorm": "float"}
+    settings = {"dtype": dtype, "method": "fp8-training" if fp8_training else method}
+    if dtype == "int8":
+        settings["granularity"] = "per-channel"
+    if dtype == "int8" and profile.model_type not in CONV_MODEL_TYPES:
+        settings["layernorm"] = "float"
     if slower is not None:
         reason = f"INT8 rejected on {profile.hardware}: keep float weights"
     else:
         reason = f"no {dtype} {method} toolkit for {profile.hardware} in the knowledge base"
-    lines = quantization_lines(context, dtype, method)
+    lines = quantization_lines(context, dtype, chosen.chosen)
+    if fp8_training and chosen.chosen is not None:
+        text = (f"FP8 training runs the forward and backward GEMMs in FP8 with scaling recipes in {chosen.chosen.name}; "
+                "it is not quantization-aware training of an INT8 model")  # fmt: skip
+        lines.insert(0, line(text, cite_claim(chosen.chosen, "fp8"), cite_profile(profile, "needs.quantization")))
     return ConcernDecision(
         concern="quantization",
         tier1=entry_from(chosen, "quantization", context, gap_reason=reason, settings=settings, lines=lines),
         tier2=tier2_entry(context, "quantization", (dtype,), blockers),
         tier3=tier3_entry(context, "quantization", requirements, blockers),
         rejections=rejections_from(chosen, "quantization"),
-        switch_conditions=quantization_switches(dtype, slower is not None),
+        switch_conditions=quantization_switches(dtype, slower is not None, profile),
     )

@@ -1,9 +1,11 @@
-"""Tiers 2 and 3 for one concern (method #tiers), and the switch conditions that follow from skills.
+"""Tiers 2 and 3 for one concern (method #tiers), and the tier-level switch conditions.
 
-Tier 2, deep self-development: the platform data's deep_development route for key operators; a concern
-measured below hot_operators.MINOR_SHARE of the model's time (hotops) gets none.
-Tier 3, multi-platform: the options that run on the most hardware families, Triton as the unified
-layer where the knowledge base lists it for the target.
+Tier 2, deep self-development of key operators: the platform's kernel routes in the order the team's
+skill calls for (a kernel team starts from Triton or the CuTe DSL, an HPC team from CUTLASS C++,
+Composable Kernel or Ascend C); a concern measured below hot_operators.MINOR_SHARE of the model's
+time (hotops) gets none.
+Tier 3, multi-platform: only options the knowledge base lists on the target and on every other
+family the profile names (needs.other_hardware); the target's own ecosystem first, then the widest.
 """
 
 from __future__ import annotations
@@ -12,23 +14,30 @@ from collections.abc import Mapping, Sequence
 
 from advisor.knowledge.models import Concern
 from advisor.recommendation.choices import entry_from
-from advisor.recommendation.citations import cite_claim, line
+from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
 from advisor.recommendation.models import Gap, Rationale, SwitchCondition
-from advisor.recommendation.selection import Pick, pick
+from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 
-TIER2_CONCERNS: tuple[Concern, ...] = ("gemm", "attention", "fusion", "quantization")
-TIER3_PREFERENCE: dict[str, tuple[str, ...]] = {
-    "gemm": ("triton",),
-    "attention": ("triton",),
-    "fusion": ("triton", "torch-compile", "onnxruntime"),
-    "quantization": ("onnxruntime",),
-    "dynamic-shapes": ("torch-compile", "onnxruntime"),
-    "collectives": (),
-    "deployment": ("onnxruntime",),
-}
+TIER2_CONCERNS: tuple[Concern, ...] = ("gemm", "convolution", "attention", "fusion", "quantization")
+
+
+def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
+    """The platform's kernel routes for the team: deep-development routes first for an HPC team, kernel
+    languages first otherwise; for attention, the platform's programmable attention (FlexAttention) too."""
+    platform = context.platform
+    deep, languages = list(platform.deep_development.value), list(platform.kernel_languages.value)
+    ranked = deep + languages if context.profile.team_skill == "hpc" else languages + deep
+    if concern == "attention":
+        programmable = [o for o in context.official("attention") if o in context.knowledge.ids()
+                        and "fusion" in context.knowledge.get(o).concerns.value
+                        and context.knowledge.get(o).layer.value == "operator-library"
+                        and context.knowledge.get(o).openness.value == "open"
+                        and context.knowledge.get(o).autograd.value == "yes"]  # fmt: skip
+        ranked = ranked[:1] + programmable + ranked[1:] if context.profile.team_skill != "hpc" else ranked + programmable
+    return tuple(dict.fromkeys(ranked))
 
 
 def tier2_entry(
@@ -45,17 +54,33 @@ def tier2_entry(
         groups = CONCERN_GROUPS[concern]
         text = f"not a hot spot: {share_text(shares, groups)}; deep self-development would not pay, tier 1 stays"
         return Gap(concern=concern, rationale=(shares.line(text, *groups),))
-    share = hot_spot_line(shares, concern)
-    preference = tuple(context.platform.deep_development.value)
+    preference = tier2_preference(context, concern)
+    if not preference:
+        return None
     chosen = pick(context, concern, preference, requirements=requirements, extra_blockers=extra_blockers,
                   allow_skill_gap=True, consider_all=False)  # fmt: skip
+    if chosen.chosen is None:
+        return None
+    share = hot_spot_line(shares, concern)
     lines = [share] if share is not None else []
-    if chosen.chosen is not None:
-        cost = chosen.chosen.maintenance_cost
-        text = f"maintenance cost {cost.value}: only for the operators profiling shows are global hot spots"
-        lines.append(line(text, cite_claim(chosen.chosen, "maintenance_cost")))
-    reason = f"no deep self-development candidate for {concern} on {context.profile.hardware} in the knowledge base"
-    return entry_from(chosen, concern, context, gap_reason=reason, lines=lines)
+    cost = chosen.chosen.maintenance_cost
+    text = f"{chosen.chosen.name} for the operators profiling shows are hot spots only (maintenance cost {cost.value})"
+    lines.append(line(text, cite_claim(chosen.chosen, "maintenance_cost"), cite_claim(chosen.chosen, "skill")))
+    return entry_from(chosen, concern, context, gap_reason="", lines=lines)
+
+
+def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
+    """Candidates listed for the concern on the target and every other family the profile names, that run
+    on more than one family: the target's ecosystem first, then by how many families they cover."""
+    families = set(context.profile.families)
+    named = context.platform.named_ids()
+    found = [
+        candidate for candidate in context.knowledge.candidates
+        if families <= set(candidate.hardware.value) and len(candidate.hardware.value) > 1
+        and concern in candidate.concerns.value and candidate.layer.value != "training-framework"
+    ]  # fmt: skip
+    found.sort(key=lambda candidate: (candidate.id not in named, -len(candidate.hardware.value)))
+    return tuple(candidate.id for candidate in found)
 
 
 def tier3_entry(
@@ -64,45 +89,30 @@ def tier3_entry(
     requirements: Sequence[str] = (),
     extra_blockers: Mapping[str, Sequence[Rationale]] | None = None,
 ) -> TierEntry:
-    """The most portable option the knowledge base lists for the target; a Gap where there is none."""
-    preference = TIER3_PREFERENCE[concern]
-    chosen = pick(context, concern, preference, requirements=requirements, extra_blockers=extra_blockers,
-                  allow_skill_gap=True, consider_all=False)  # fmt: skip
-    lines = []
-    if chosen.chosen is not None:
-        families = chosen.chosen.hardware.value
-        text = f"runs on {len(families)} hardware families in the knowledge base ({', '.join(families)})"
-        lines.append(line(text, cite_claim(chosen.chosen, "hardware")))
-    reason = (
-        f"no cross-platform {concern} option in the knowledge base runs on {context.profile.hardware}; "
-        "each platform keeps its tier-1 choice"
-    )
-    return entry_from(chosen, concern, context, gap_reason=reason, lines=lines)
+    """The portable option for the concern; a Gap (each platform keeps its own) where there is none."""
+    chosen = pick(context, concern, portable_preference(context, concern), requirements=requirements,
+                  extra_blockers=extra_blockers, allow_skill_gap=True, consider_all=False)  # fmt: skip
+    families = context.profile.families
+    if chosen.chosen is None:
+        keeps = per_platform_choices(context, concern)
+        text = f"no {concern} option in the knowledge base runs on {', '.join(families)}: each platform keeps its own"
+        return Gap(concern=concern, rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),))
+    candidate = chosen.chosen
+    if len(families) > 1:
+        text = f"{candidate.name} runs on {', '.join(families)}: one code path for every target"
+    else:
+        text = f"{candidate.name} also runs on {', '.join(f for f in candidate.hardware.value if f != families[0])}"
+    return entry_from(chosen, concern, context, gap_reason="", lines=[line(text, cite_claim(candidate, "hardware"))])
 
 
-def skill_switches(
-    chosen: Pick, concern: Concern, context: RuleContext, preference: Sequence[str]
-) -> list[SwitchCondition]:
-    """For each preferred candidate ranked above the pick and ruled out by skill alone: switch when the team grows."""
-    ranked = list(preference)
-    limit = ranked.index(chosen.chosen.id) if chosen.chosen is not None and chosen.chosen.id in ranked else len(ranked)
-    switches = []
-    for candidate, reasons in chosen.blocked:
-        skill_only = len(reasons) == 1 and reasons[0].cites[0].ref == f"{candidate.id}.skill"
-        if candidate.id in ranked[:limit] and skill_only:
-            needed = candidate.skill.value
-            op, threshold = ("==", "hpc") if needed == "hpc" else ("!=", "framework")
-            description = f"team_skill becomes {needed}: {candidate.id} becomes the tier-1 {concern} choice"
-            condition_id = f"{concern}-{candidate.id}-skill"
-            switches.append(switch(condition_id, description, "profile.team_skill", op, threshold, concern=concern))
-    return switches
-
-
-def hardware_switch(context: RuleContext) -> SwitchCondition:
-    """Every tier-1 library is hardware-specific: a new target means a new recommendation."""
-    hardware = context.profile.hardware
-    description = f"hardware changes from {hardware}: re-run the probes on the new target and recommend again"
-    return switch("hardware-changes", description, "profile.hardware", "!=", hardware)
+def per_platform_choices(context: RuleContext, concern: Concern) -> str:
+    """'amd-gpu: rccl; ascend-npu: hccl': what each other family uses for a concern without a portable option."""
+    parts = []
+    for family in context.profile.needs.other_hardware:
+        official = context.knowledge.platform(family).official.preference(concern, training=context.profile.trains)
+        if official:
+            parts.append(f"{family}: {official[0]}")
+    return "; ".join(parts)
 
 
 def team_hpc_switch(context: RuleContext) -> SwitchCondition | None:
@@ -119,4 +129,3 @@ def cross_platform_switch(context: RuleContext) -> SwitchCondition | None:
         return None
     description = "the business must run on more than one hardware family: tier 3 becomes the primary tier"
     return switch("cross-platform-needed", description, "profile.needs.cross_platform", "==", True)
-

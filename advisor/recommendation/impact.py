@@ -1,0 +1,97 @@
+"""Expected impact: what a tier-1 choice should do to the whole step, from on-target evidence (Amdahl's law).
+
+step speedup = 1 / ((1 - share) + share / speedup), where `speedup` is the operator speedup the probes
+measured for the choice and `share` the operator group's share of the step's time (hotops). The interval
+uses the slowest and fastest measured shape. Where a probe measured the whole model with the choice
+applied (INT8 through ONNX Runtime), that figure is given beside the estimate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.recommendation.citations import cite_fact
+from advisor.recommendation.context import RuleContext
+from advisor.recommendation.facts import Fact
+from advisor.recommendation.hot_operators import hotop_shares
+from advisor.recommendation.models import Choice, ExpectedImpact
+
+
+@dataclass(frozen=True)
+class Lever:
+    """Which measured speedup a choice applies to which operator groups."""
+
+    fact: str
+    groups: tuple[str, ...]
+    label: str
+
+
+def lever_for(choice: Choice, context: RuleContext) -> Lever | None:
+    """The measured speedup behind a tier-1 choice, if any."""
+    dtype = choice.settings.get("dtype")
+    if choice.concern == "gemm" and dtype in ("bf16", "fp16", "fp8"):
+        return Lever(f"gemm_{dtype}_speedup", ("gemm",), f"{dtype} GEMM")
+    if choice.concern == "convolution" and choice.settings.get("layout") == "channels-last":
+        return Lever("layout_channels_last_speedup", ("convolution",), "channels-last convolutions")
+    if choice.concern == "fusion" and choice.option == "torch-compile":
+        return Lever("fusion_compiled_speedup", ("normalization", "elementwise"), "fused small-op chains")
+    if choice.concern == "quantization" and dtype == "int8" and context.profile.model_type not in ("cnn", "diffusion"):
+        return Lever("int8_speedup", ("gemm",), "INT8 linear layers")
+    return None
+
+
+def amdahl(share: float, speedup: float) -> float:
+    """The whole step's speedup when a part of it (share) runs speedup times faster."""
+    return 1.0 / ((1.0 - share) + share / speedup)
+
+
+def expected_impact(choice: Choice, context: RuleContext) -> ExpectedImpact | None:
+    """The choice's expected step speedup with its interval; None without on-target evidence for it."""
+    whole = whole_model_impact(choice, context)
+    if whole is not None:
+        return whole
+    lever = lever_for(choice, context)
+    if lever is None:
+        return None
+    fact = context.facts.usable(lever.fact)
+    shares = hotop_shares(context.facts, context.profile)
+    if fact is None or not fact.on_target or shares is None or fact.value <= 0:
+        return None
+    share = min(1.0, shares.share(*lever.groups))
+    step = amdahl(share, fact.value)
+    low, high = amdahl(share, fact.low or fact.value), amdahl(share, fact.high or fact.value)
+    text = (f"{lever.label} {fact.value:.2f}x on {share:.0%} of {shares.scope} -> ~{step:.2f}x step "
+            f"[{min(low, high):.2f}-{max(low, high):.2f}]")  # fmt: skip
+    cites = cite_fact(fact) + tuple(c for f in shares.facts_for(*lever.groups) for c in cite_fact(f))
+    return ExpectedImpact(
+        operator="+".join(lever.groups), operator_speedup=fact.value, share=share, step_speedup=step,
+        low=min(low, high), high=max(low, high), text=text, cites=cites,
+    )  # fmt: skip
+
+
+def whole_model_impact(choice: Choice, context: RuleContext) -> ExpectedImpact | None:
+    """INT8 measured on the whole reference model of the profile's type: the figure is the step, with the
+    linear-layer estimate beside it when both exist."""
+    if choice.concern != "quantization" or choice.settings.get("dtype") != "int8":
+        return None
+    fact: Fact | None = context.facts.usable(f"int8_model_speedup_{context.profile.model_type}")
+    if fact is None or not fact.on_target or fact.value <= 0:
+        return None
+    estimate = None
+    linear, shares = context.facts.usable("int8_speedup"), hotop_shares(context.facts, context.profile)
+    if linear is not None and linear.on_target and shares is not None and linear.value > 0:
+        estimate = amdahl(min(1.0, shares.share("gemm")), linear.value)
+    text = f"INT8 whole {context.profile.model_type} model measured {fact.value:.2f}x float"
+    if estimate is not None:
+        text += f" (estimate from INT8 linear layers alone: ~{estimate:.2f}x)"
+    return ExpectedImpact(
+        operator="model", operator_speedup=fact.value, share=1.0, step_speedup=fact.value,
+        low=fact.low or fact.value, high=fact.high or fact.value, measured_step_speedup=fact.value, text=text,
+        cites=cite_fact(fact),
+    )  # fmt: skip
+
+
+def with_impact(choice: Choice, context: RuleContext) -> Choice:
+    """The choice with its expected impact attached, when there is evidence for one."""
+    impact = expected_impact(choice, context)
+    return choice if impact is None else choice.model_copy(update={"impact": impact})

@@ -1,0 +1,58 @@
+"""Convolutions, for CNN and diffusion models: the platform's convolution library, in the layout measured best.
+
+Convolutions dominate a CNN's time (and a diffusion U-Net's); their library and memory layout
+(channels-last or NCHW, measured by the layout probe) matter more than the GEMM library there.
+"""
+
+from __future__ import annotations
+
+from advisor.recommendation.choices import entry_from, rejections_from
+from advisor.recommendation.citations import cite_profile, facts_line, line
+from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
+from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
+from advisor.recommendation.models import Rationale, SwitchCondition
+from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
+from advisor.recommendation.selection import pick
+from advisor.recommendation.switches import switch
+
+CONV_MODEL_TYPES = ("cnn", "diffusion")  # models whose compute is mostly convolutions
+CHANNELS_LAST_PAYS = 1.05
+
+
+def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], list[SwitchCondition]]:
+    """The measured memory layout (channels-last or NCHW) on the target, why, and its switch."""
+    speed, cost = context.facts.usable("layout_channels_last_speedup"), context.facts.usable("layout_mismatch_cost")
+    if speed is None:
+        return {}, [], []
+    mismatch = f"; {cost.figure}, so keep one layout end to end" if cost is not None else ""
+    cited = [speed, *([cost] if cost is not None else [])]
+    if speed.value >= CHANNELS_LAST_PAYS:
+        text = f"on {speed.hardware}: {speed.figure}{mismatch}: run the model channels-last"
+        flip = switch("channels-last-stops-paying", "channels-last no longer faster than NCHW on the target: revisit the layout",
+                      "evidence.layout_channels_last_speedup", "<", 1.0, concern="convolution")  # fmt: skip
+        return {"layout": "channels-last"}, [facts_line(text, *cited)], [flip]
+    text = f"on {speed.hardware}: {speed.figure}{mismatch}: channels-last does not pay here, keep NCHW"
+    flip = switch("channels-last-pays", f"channels-last >= {CHANNELS_LAST_PAYS}x NCHW on the target: move the model to channels-last",
+                  "evidence.layout_channels_last_speedup", ">=", CHANNELS_LAST_PAYS, concern="convolution")  # fmt: skip
+    return {"layout": "nchw"}, [facts_line(text, *cited)], [flip]
+
+
+def decide_convolution(context: RuleContext) -> ConcernDecision:
+    """Tier 1 convolution library (with its layout); skipped for models without convolutions."""
+    profile = context.profile
+    if profile.model_type not in CONV_MODEL_TYPES:
+        reason = line(f"a {profile.model_type} model has few or no convolutions", cite_profile(profile, "model_type"))
+        return skipped_decision("convolution", reason)
+    chosen = pick(context, "convolution", context.official("convolution"))
+    settings, lines, switches = conv_layout(context)
+    share = hot_spot_line(hotop_shares(context.facts, profile), "convolution")
+    lines = ([share] if share is not None else []) + lines
+    reason = f"no convolution library for {profile.hardware} in the knowledge base: the framework's own convolutions stay"
+    return ConcernDecision(
+        concern="convolution",
+        tier1=entry_from(chosen, "convolution", context, gap_reason=reason, settings=settings, lines=lines),
+        tier2=tier2_entry(context, "convolution"),
+        tier3=tier3_entry(context, "convolution"),
+        rejections=rejections_from(chosen, "convolution"),
+        switch_conditions=tuple(switches),
+    )

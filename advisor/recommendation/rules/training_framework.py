@@ -1,0 +1,62 @@
+"""Training framework, for large training (many devices or MoE): the framework that parallelises the model.
+
+Beyond a few devices a team does not assemble tensor, pipeline, context and expert parallelism from
+libraries: it trains inside the platform's framework for it (Megatron-Core with Transformer Engine on
+NVIDIA, MindSpeed on Ascend, XLA's SPMD on TPUs, the Neuron SDK on Trainium ...).
+"""
+
+from __future__ import annotations
+
+from advisor.recommendation.choices import entry_from, rejections_from
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
+from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
+from advisor.recommendation.models import Rationale
+from advisor.recommendation.stack import LARGE_TRAINING_DEVICES, framework_pick, needs_training_framework
+
+
+def parallelism(context: RuleContext) -> str:
+    """The parallelism the job needs: data always, tensor and pipeline at scale, expert for MoE."""
+    parts = ["data"]
+    if context.profile.needs.devices >= LARGE_TRAINING_DEVICES:
+        parts += ["tensor", "pipeline"]
+    if context.profile.model_type == "moe":
+        parts.append("expert")
+    if context.profile.needs.long_context:
+        parts.append("context")
+    return "+".join(parts)
+
+
+def framework_lines(context: RuleContext, option: str) -> list[Rationale]:
+    """Why the job trains inside this framework, and which layers it builds on."""
+    profile, candidate = context.profile, context.knowledge.get(option)
+    scale = f"{profile.needs.devices} devices" + (" and a mixture of experts" if profile.model_type == "moe" else "")
+    text = f"{scale}: {parallelism(context)} parallelism comes from {candidate.name}, not from hand-assembled libraries"
+    lines = [line(text, cite_platform(context.platform, "training_frameworks"), cite_claim(candidate, "summary"),
+                  cite_profile(profile, "needs.devices"), cite_profile(profile, "model_type"))]  # fmt: skip
+    if context.stack.layers is not None:
+        layers = context.knowledge.get(context.stack.layers)
+        lines.append(line(f"its layers come from {layers.name} (GEMM, attention and the FP8/BF16 recipes)",
+                          cite_claim(layers, "summary")))  # fmt: skip
+    return lines
+
+
+def decide_training_framework(context: RuleContext) -> ConcernDecision:
+    """Tier 1 training framework for large training; skipped otherwise."""
+    profile = context.profile
+    if not needs_training_framework(profile):
+        why = "no training" if not profile.trains else f"{profile.needs.devices} device(s) and a dense model"
+        reason = line(f"{why}: the framework's own data parallelism suffices", cite_profile(profile, "workload"),
+                      cite_profile(profile, "needs.devices"))  # fmt: skip
+        return skipped_decision("training-framework", reason)
+    chosen = framework_pick(context)
+    lines = framework_lines(context, chosen.chosen.id) if chosen.chosen is not None else []
+    reason = (f"no training framework for a {profile.model_type} on {profile.hardware} in the knowledge base: "
+              "PyTorch's own FSDP/DDP carries the job")  # fmt: skip
+    settings = {"parallelism": parallelism(context)} if chosen.chosen is not None else {}
+    if context.stack.layers is not None:
+        settings["layers"] = context.stack.layers
+    return ConcernDecision(
+        concern="training-framework",
+        tier1=entry_from(chosen, "training-framework", context, gap_reason=reason, lines=lines, settings=settings),
+        rejections=rejections_from(chosen, "training-framework"),
+    )

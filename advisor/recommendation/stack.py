@@ -1,0 +1,99 @@
+"""The stack plan: the pieces every other concern must fit, chosen first.
+
+An LLM served in production runs inside a serving engine (vLLM, SGLang, TensorRT-LLM, MindIE ...): the
+engine batches requests, owns the attention kernels and loads the quantized checkpoint, so the
+quantization toolkit, the attention kernel and the dynamic-shape path follow from it. A CNN or a
+diffusion model is served by a graph runtime (TensorRT, OpenVINO, MIGraphX, ATC ...). Large training
+(many devices, or MoE) runs inside a training framework (Megatron-Core, MindSpeed, XLA ...) whose layers
+(Transformer Engine on NVIDIA) carry the GEMM, attention and FP8 recipe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from advisor.profile import Profile
+from advisor.recommendation.context import RuleContext, StackPlan
+from advisor.recommendation.selection import Pick, pick
+
+LARGE_TRAINING_DEVICES = 8
+FRAMEWORK_LAYERS = ("training-framework",)  # preferred over a framework adapter (torch_npu) for large training
+
+
+def runtime_requirements(profile: Profile) -> tuple[str, ...]:
+    """Capabilities the runtime must not deny: inference, the quantized dtype, dynamic shapes."""
+    needed = ["inference"]
+    if profile.needs.quantized:
+        needed.append(profile.needs.quantization)
+    if profile.needs.dynamic_shapes:
+        needed.append("dynamic_shapes")
+    return tuple(needed)
+
+
+def deployment_preference(context: RuleContext) -> tuple[str, ...]:
+    """The platform's runtimes in its own order; LLM serving engines first for an LLM, graph runtimes first otherwise."""
+    official = context.official("deployment")
+    engines = set(context.platform.serving_engines.value)
+    if context.profile.llm:
+        ranked = [*[o for o in official if o in engines], *context.platform.serving_engines.value, *official]
+    else:
+        ranked = sorted(official, key=lambda option: _is_serving_engine(context, option))
+    return tuple(dict.fromkeys(ranked))
+
+
+def _is_serving_engine(context: RuleContext, option: str) -> bool:
+    known = context.knowledge.ids()
+    return option in known and context.knowledge.get(option).layer.value == "serving-engine"
+
+
+def runtime_pick(context: RuleContext) -> Pick:
+    """The tier-1 deployment runtime (or serving engine) for an inference workload."""
+    return pick(context, "deployment", deployment_preference(context), requirements=runtime_requirements(context.profile))
+
+
+def needs_training_framework(profile: Profile) -> bool:
+    """Large training: many devices per job or a mixture of experts (expert parallelism)."""
+    return profile.trains and (profile.needs.devices >= LARGE_TRAINING_DEVICES or profile.model_type == "moe")
+
+
+def framework_preference(context: RuleContext) -> tuple[str, ...]:
+    """The platform's training frameworks, dedicated frameworks before framework adapters."""
+    listed = [option for option in context.platform.training_frameworks.value if option in context.knowledge.ids()]
+    return tuple(sorted(listed, key=lambda option: context.knowledge.get(option).layer.value not in FRAMEWORK_LAYERS))
+
+
+def framework_pick(context: RuleContext) -> Pick:
+    """The tier-1 training framework for large training."""
+    return pick(context, "training-framework", framework_preference(context), consider_all=False)
+
+
+def layers_library(context: RuleContext, framework: str | None) -> str | None:
+    """The operator library the platform's training frameworks build their layers from (Transformer Engine)."""
+    if framework is None:
+        return None
+    for option in context.platform.training_frameworks.value:
+        if option == framework or option not in context.knowledge.ids():
+            continue
+        candidate = context.knowledge.get(option)
+        if candidate.layer.value == "operator-library" and candidate.serves_model_type(context.profile.model_type):
+            return option
+    return None
+
+
+def plan_stack(context: RuleContext) -> RuleContext:
+    """The context with its stack plan: the runtime for inference, the training framework for large training."""
+    runtime: str | None = None
+    engine = False
+    if context.profile.serves:
+        chosen = runtime_pick(context).chosen
+        runtime = chosen.id if chosen is not None else None
+        engine = chosen is not None and context.profile.llm and chosen.id in context.platform.serving_engines.value
+    framework: str | None = None
+    if needs_training_framework(context.profile):
+        chosen = framework_pick(context).chosen
+        framework = chosen.id if chosen is not None else None
+    plan = StackPlan(
+        runtime=runtime, serving_engine=engine, training_framework=framework,
+        layers=layers_library(context, framework),
+    )  # fmt: skip
+    return replace(context, stack=plan)
