@@ -14,7 +14,7 @@ from probes.fusion.analysis import fusion_lines
 from probes.gemm.analysis import dtype_speedups
 from probes.harness.statistics import geometric_mean
 from probes.hotops.analysis import hotops_profiles, profile_line
-from probes.int8.analysis import int8_speedups
+from probes.int8.analysis import int8_speedups, is_model_case, model_line, model_results
 from probes.layout.analysis import comparison_line, layout_comparisons
 from probes.models import ProbeCase
 from probes.scaling.analysis import scaling_lines
@@ -65,14 +65,18 @@ def attention_findings(cases: Sequence[ProbeCase]) -> list[str]:
 
 
 def int8_findings(cases: Sequence[ProbeCase]) -> list[str]:
-    """int8 speedup over the fastest float baseline, with the error metrics of the quantized block."""
+    """int8 speedup over the fastest float baseline, with the error metrics of the quantized block;
+    whole models in ONNX Runtime: int8 against fp32, and the int8 output's error against fp32's."""
     by_id = {case.key.case_id: case for case in cases}
     lines = []
     for case_id, speedup in int8_speedups(cases).items():
         case = by_id[case_id]
+        if is_model_case(case):
+            continue  # a line of its own below
         error = case.metrics.get("max_rel_error")
         detail = f", max rel error {error.value:.1%}" if error is not None else ""
         lines.append(f"{case.key.implementation} {case.key.shape_text}: {speedup:.2f}x vs float{detail}")
+    lines += [model_line(result) for result in model_results(cases)]
     for case in cases:
         if case.key.implementation.startswith("qdq.") and "rel_rmse" in case.metrics:
             lines.append(f"{case.key.implementation}: relative RMS error {case.metrics['rel_rmse'].value:.2%}")

@@ -144,6 +144,19 @@ class KnowledgeBase(BaseModel):
         """The hardware families: the ids of the platforms described."""
         return tuple(platform.id for platform in self.platforms)
 
+    def claim_at(self, ref: str) -> Claim[object] | None:
+        """The claim a citation names: '<candidate>.<field>', '<family>.<path>' or
+        'compatibility.<relation>.<subject>'; None when there is none."""
+        owner, _, path = ref.partition(".")
+        if owner == "compatibility":
+            relation, _, subject = path.partition(".")
+            return self.compatibility.relations().get(relation, {}).get(subject)
+        if owner in self.families():
+            return self.platform(owner).claims().get(path)
+        if owner in self.ids():
+            return self.get(owner).claims().get(path)
+        return None
+
     def get(self, candidate_id: str) -> Candidate:
         """The candidate with this id; KnowledgeQueryError listing the known ids otherwise."""
         for candidate in self.candidates:

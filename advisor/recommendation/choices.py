@@ -111,6 +111,16 @@ def choice_from(
     )  # fmt: skip
 
 
+def engine_choice(context: RuleContext, concern: Concern, engine: Candidate) -> Choice:
+    """The serving engine itself as the choice for a concern it carries (fusion by its own compile passes,
+    attention by its own kernels): nothing separate to integrate."""
+    claim_field = "fusion" if concern == "fusion" else "inference"
+    claim = getattr(engine, claim_field)
+    text = f"done inside {engine.name}" + (f": {claim.note}" if claim.note else "")
+    reasons = (line(text, cite_claim(engine, claim_field)), risk_to_watch(engine, context.profile))
+    return Choice(concern=concern, option=engine.id, settings={"by": "serving-engine"}, rationale=reasons)
+
+
 def gap_from(pick: Pick, concern: Concern, context: RuleContext, reason: str) -> Gap:
     """No candidate fits: the reason, then why the candidates considered were ruled out (at most three)."""
     rationale = [line(reason, cite_profile(context.profile, "hardware"))]

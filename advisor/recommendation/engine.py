@@ -63,6 +63,7 @@ def recommend(
     context = plan_stack(RuleContext(profile=profile, knowledge=knowledge, facts=facts))
     decisions = [decide(context) for decide in DECIDERS]
     tiers = [build_tier(context, number, decisions) for number in (1, 2, 3)]
+    tiers = [tier.model_copy(update={"choices": without_repeated_risks(tier.choices)}) for tier in tiers]
     tier1 = tiers[0].model_copy(update={"choices": tuple(with_impact(choice, context) for choice in tiers[0].choices)})
     tiers[0] = tier1
     confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile)
@@ -79,6 +80,17 @@ def recommend(
         proxy_evidence=facts.proxy,
         evidence_sources=facts.sources,
     )
+
+
+def without_repeated_risks(choices: Sequence[Choice]) -> tuple[Choice, ...]:
+    """A risk to watch is said once per tier, at the first choice it concerns."""
+    said: set[str] = set()
+    kept = []
+    for choice in choices:
+        lines = [r for r in choice.rationale if not (r.text.startswith("watch: ") and r.text in said)]
+        said |= {r.text for r in choice.rationale if r.text.startswith("watch: ")}
+        kept.append(choice if len(lines) == len(choice.rationale) else choice.model_copy(update={"rationale": tuple(lines)}))
+    return tuple(kept)
 
 
 def _chosen_pairs(tiers: Sequence[Tier]) -> set[tuple[str, str]]:
@@ -133,7 +145,7 @@ def knowledge_switches(context: RuleContext, tier1: Tier, rejected: Sequence[Rej
                 option, _, attribute = cite.ref.partition(".")
                 if cite.kind != "knowledge" or option != rejection.option or cite.figure not in _UNSUPPORTED:
                     continue
-                if attribute in ("skill", "hardware", "concerns", "summary") or attribute.startswith("risks"):
+                if attribute not in ("fp8", "int8", "ptq", "qat", "dynamic_shapes", "distributed", "fusion"):
                     continue
                 concerns = ", ".join(rejection.concerns)
                 description = f"{cite.ref} becomes yes: reconsider {option} for {concerns}"

@@ -33,9 +33,8 @@ def runtime_requirements(profile: Profile) -> tuple[str, ...]:
 def deployment_preference(context: RuleContext) -> tuple[str, ...]:
     """The platform's runtimes in its own order; LLM serving engines first for an LLM, graph runtimes first otherwise."""
     official = context.official("deployment")
-    engines = set(context.platform.serving_engines.value)
     if context.profile.llm:
-        ranked = [*[o for o in official if o in engines], *context.platform.serving_engines.value, *official]
+        ranked = [*context.platform.serving_engines.value, *official]
     else:
         ranked = sorted(official, key=lambda option: _is_serving_engine(context, option))
     return tuple(dict.fromkeys(ranked))
@@ -47,13 +46,26 @@ def _is_serving_engine(context: RuleContext, option: str) -> bool:
 
 
 def runtime_pick(context: RuleContext) -> Pick:
-    """The tier-1 deployment runtime (or serving engine) for an inference workload."""
-    return pick(context, "deployment", deployment_preference(context), requirements=runtime_requirements(context.profile))
+    """The tier-1 deployment runtime (or serving engine) for an inference workload: a serving engine with only
+    partial support for what the profile needs (its recipes vary by checkpoint format) goes after the others."""
+    requirements = runtime_requirements(context.profile)
+    preference = deployment_preference(context)
+    known = set(context.knowledge.ids())
+
+    def partial(option: str) -> bool:
+        candidate = context.knowledge.get(option)
+        engine = candidate.layer.value == "serving-engine"
+        return engine and any(getattr(candidate, attribute).value == "partial" for attribute in requirements[1:])
+
+    ranked = sorted(preference, key=lambda option: option in known and partial(option))
+    return pick(context, "deployment", tuple(ranked), requirements=requirements)
 
 
 def needs_training_framework(profile: Profile) -> bool:
-    """Large training: many devices per job or a mixture of experts (expert parallelism)."""
-    return profile.trains and (profile.needs.devices >= LARGE_TRAINING_DEVICES or profile.model_type == "moe")
+    """Large LLM training: many devices per job or a mixture of experts (expert parallelism). A CNN or a
+    diffusion model scales with the framework's own data parallelism (DDP/FSDP)."""
+    large = profile.needs.devices >= LARGE_TRAINING_DEVICES or profile.model_type == "moe"
+    return profile.trains and profile.llm and large
 
 
 def framework_preference(context: RuleContext) -> tuple[str, ...]:

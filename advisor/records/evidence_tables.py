@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from probes.findings import probe_findings
 from probes.hotops.analysis import hotops_profiles, shown_groups
-from probes.int8.analysis import int8_speedups
+from probes.int8.analysis import int8_speedups, is_model_case, model_results
 from probes.models import Evidence, ProbeCase
 from probes.units import format_seconds
 
@@ -86,15 +86,24 @@ def dynamic_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
 
 
 def int8_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
-    """Each int8 path's speedup over the fastest float baseline, and its error."""
+    """Each int8 path's speedup over the fastest float baseline, and its error; whole models in ONNX Runtime
+    against their fp32 run (error: the int8 output's against fp32's)."""
     by_id = {case.key.case_id: case for case in cases}
     rows = []
     for case_id, speedup in sorted(int8_speedups(cases).items()):
         case = by_id[case_id]
+        if is_model_case(case):
+            continue  # a row of its own below
         error = case.metrics.get("max_rel_error")
         rows.append((case.key.implementation, case.key.shape_text, f"{speedup:.2f}x", f"{error.value:.2%}" if error else "-"))
+    for result in model_results(cases):
+        speedup = f"{result.speedup:.2f}x" if result.speedup is not None else "-"
+        error = f"{result.max_rel_error:.2%}" if result.max_rel_error is not None else "-"
+        if result.rel_rmse is not None:
+            error += f" ({result.rel_rmse:.2%} rms)"
+        rows.append((result.int8.key.implementation, f"{result.model} model {result.int8.key.shape_text}", speedup, error))
     for case in cases:
-        if "rel_rmse" in case.metrics:
+        if "rel_rmse" in case.metrics and not is_model_case(case):
             rows.append((case.key.implementation, case.key.shape_text, "-", f"{case.metrics['rel_rmse'].value:.2%} rms"))
     header = ("implementation", "shape", "speedup vs float", "error")
     return EvidenceTable("INT8", header, rows, probe_findings("int8", cases))

@@ -7,6 +7,7 @@ bf16 GEMMs of the same shape) is derived here, after the run, from the cases' me
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from advisor.environment.models import Dtype
 from probes.models import OptionValue, ProbeCase
@@ -59,3 +60,57 @@ def int8_speedups(cases: Iterable[ProbeCase], versus: Dtype | None = None) -> di
         if eligible:
             speedups[case.key.case_id] = min(eligible) / median
     return speedups
+
+
+# --- whole models (op=model): a reference model in ONNX Runtime, fp32 against int8 -------------------
+
+MODEL_OP = "model"  # the case option `op` of the whole-model cases; option `model` names the model type
+
+
+def is_model_case(case: ProbeCase) -> bool:
+    """A whole-model case (ONNX Runtime fp32 or int8 of a reference model)."""
+    return case.key.options.get("op") == MODEL_OP
+
+
+@dataclass(frozen=True)
+class ModelResult:
+    """One model type's int8 case, its timed fp32 twin when there is one, the speedup and the error."""
+
+    model: str
+    int8: ProbeCase
+    fp32: ProbeCase | None
+    speedup: float | None  # fp32 median / int8 median; None unless both were timed
+    max_rel_error: float | None
+    rel_rmse: float | None
+
+
+def model_results(cases: Iterable[ProbeCase]) -> list[ModelResult]:
+    """Every whole-model int8 case with a speedup or error metrics, by model type then case id."""
+    listed = [case for case in cases if is_model_case(case)]
+    speedups = int8_speedups(listed, versus="fp32")
+    twins = {_pairing_key(case): case for case in listed if case.key.dtype == "fp32" and _median_s(case) is not None}
+    results = []
+    for case in sorted(listed, key=lambda one: (str(one.key.options.get("model")), one.key.case_id)):
+        if case.key.dtype != "int8":
+            continue
+        error, rms = case.metrics.get("max_rel_error"), case.metrics.get("rel_rmse")
+        speedup = speedups.get(case.key.case_id)
+        if speedup is None and error is None:
+            continue
+        results.append(ModelResult(
+            model=str(case.key.options.get("model")), int8=case, fp32=twins.get(_pairing_key(case)), speedup=speedup,
+            max_rel_error=error.value if error is not None else None, rel_rmse=rms.value if rms is not None else None,
+        ))  # fmt: skip
+    return results
+
+
+def model_line(result: ModelResult) -> str:
+    """'ORT int8 cnn model (onnxruntime.static-qdq, 1x64x32x100): 2.25x fp32, max rel error 0.72%, relative RMSE 0.67%'."""
+    speed = f"{result.speedup:.2f}x fp32" if result.speedup is not None else "not timed against fp32"
+    parts = [speed]
+    if result.max_rel_error is not None:
+        parts.append(f"max rel error {result.max_rel_error:.2%}")
+    if result.rel_rmse is not None:
+        parts.append(f"relative RMSE {result.rel_rmse:.2%}")
+    key = result.int8.key
+    return f"ORT int8 {result.model} model ({key.implementation}, {key.shape_text}): {', '.join(parts)}"

@@ -1,9 +1,13 @@
-"""INT8 probe: int8 GEMM against fp32/bf16, torchao int8 MLP blocks against float, and int8 error studies.
+"""INT8 probe: int8 GEMM against fp32/bf16, torchao int8 MLP blocks against float, whole models, and error studies.
 
-Three families, told apart by the case option `op`:
+Four families, told apart by the case option `op`:
 - gemm: `torch._int_mm` (int8 x int8 -> int32, exact) vs `torch.matmul` in fp32 and bf16, same shapes.
 - mlp: Linear -> GELU -> Linear served in float (fp32 on CPU, bf16 elsewhere) vs torchao's int8
   weight-only and dynamic-activation configs; the int8 error is recorded as metrics too.
+- model: the reference model of a profile model type (option `model`; probe option `model_type`)
+  exported to ONNX and run by ONNX Runtime on the CPU, fp32 vs int8 after ONNX Runtime's own static
+  (QDQ) or dynamic quantization; the int8 error against the fp32 run is recorded as metrics. CPU
+  only: elsewhere, and without onnx/onnxruntime or an exportable model, skipped with the reason.
 - weight_qdq / layernorm_qdq: what int8 costs in accuracy, per-tensor vs per-channel scales on a
   weight with outlier channels, and quantizing a LayerNorm's input vs its output.
 The studies run once as Scenarios (accuracy, not speed). Speedups pair cases across dtypes, so
@@ -30,14 +34,20 @@ from probes.int8.inputs import (
     outlier_weight,
     reference_device,
 )
+from probes.int8 import onnx_model
+from probes.int8.error_metrics import row_relative_errors
+from probes.int8.options import Int8Options
 from probes.int8.quantize import Granularity, fake_quantize
 from probes.int8.sizing import int8_cases
+from probes.models import Metric
 from probes.registry import Bench, CaseSpec, Probe, Scenario, Unsupported, implementation
 
 PROBE = Probe(
     name="int8",
-    description="INT8: torch._int_mm vs fp32/bf16 matmul, torchao int8 MLP blocks vs float, int8 error studies.",
+    description="INT8: torch._int_mm vs fp32/bf16 matmul, torchao int8 MLP blocks vs float, whole models in "
+    "ONNX Runtime fp32 vs int8, int8 error studies.",
     cases=int8_cases,
+    options=Int8Options,
 )
 
 
@@ -131,6 +141,48 @@ def mlp_int8_weight_only(case: CaseSpec, device: Device) -> Bench:
 @implementation("torchao.int8_dynamic", supports=_op("mlp", int8=True))
 def mlp_int8_dynamic(case: CaseSpec, device: Device) -> Bench:
     return _mlp_bench(case, device, quantize=_torchao_quantizer("Int8DynamicActivationInt8WeightConfig"))
+
+
+def _model_case(case: CaseSpec, method: str | None) -> bool:
+    """A whole-model case: fp32 (method None) or int8 by the recipe of its model type."""
+    if case.options.get("op") != "model":
+        return False
+    if method is None:
+        return case.dtype != "int8"
+    return case.dtype == "int8" and onnx_model.RECIPES[str(case.options["model"])].method == method
+
+
+def _exported(case: CaseSpec, device: Device) -> onnx_model.ExportedModel:
+    """The case's reference model exported; Unsupported off the CPU, without onnxruntime or when export fails."""
+    if device.kind != "cpu":
+        raise Unsupported(f"ONNX Runtime's CPUExecutionProvider runs on the host CPU; not measured on {device.kind}")
+    return onnx_model.exported_model(str(case.options["model"]), str(case.options["size"]))
+
+
+@implementation("onnxruntime", baseline=True, supports=lambda case: _model_case(case, None))
+def model_fp32(case: CaseSpec, device: Device) -> Bench:
+    """The whole reference model in ONNX Runtime, fp32, vs the torch model in float64."""
+    model = _exported(case, device)
+    run = onnx_model.session_runner(onnx_model.cpu_session(model.onnx_fp32), model.feeds)
+    return Bench(run=run, reference=lambda: onnx_model.float64_output(model))
+
+
+def _model_int8(case: CaseSpec, device: Device) -> Bench:
+    """The model after ONNX Runtime's quantization; its error against the fp32 run, measured now, as metrics."""
+    model = _exported(case, device)
+    run = onnx_model.session_runner(onnx_model.cpu_session(onnx_model.quantize(model)), model.feeds)
+    errors: dict[str, Metric] = row_relative_errors(run(), onnx_model.fp32_output(model))
+    return Bench(run=run, reference=lambda: onnx_model.float64_output(model), extra_metrics=lambda: errors)
+
+
+@implementation(onnx_model.IMPLEMENTATIONS["static"], supports=lambda case: _model_case(case, "static"))
+def model_int8_static(case: CaseSpec, device: Device) -> Bench:
+    return _model_int8(case, device)
+
+
+@implementation(onnx_model.IMPLEMENTATIONS["dynamic"], supports=lambda case: _model_case(case, "dynamic"))
+def model_int8_dynamic(case: CaseSpec, device: Device) -> Bench:
+    return _model_int8(case, device)
 
 
 def _weight_study(case: CaseSpec, device: Device, granularity: Granularity) -> Scenario:

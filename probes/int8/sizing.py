@@ -3,6 +3,8 @@
 One width `d` sets both timed families: GEMMs (m x d) @ (d x d) and MLP blocks d/2 -> 2d -> d/2
 (the usual 4x hidden width). The widest plan whose costliest case fits is chosen, the cost read
 from the cases' own flops. The two error studies are small and fixed, so their case ids never move.
+The whole-model cases (a reference model in ONNX Runtime, fp32 and int8) are fixed too: the `small`
+reference model at batch 1, milliseconds a call on a CPU; their assumed cost comes off the share first.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import importlib.util
 from dataclasses import dataclass
 
 from advisor.environment.models import Dtype
+from advisor.profile import MODEL_TYPES
 from probes.harness.device import Device
 from probes.harness.tolerance import Tolerance
+from probes.int8.options import Int8Options
 from probes.models import OptionValue
+from probes.reference_models import reference_shape
 from probes.registry import CaseSpec
 
 GEMM_ROWS = (16, 256, 2048)  # decode-like, small batch, prefill-like; 2048 only where it fits
@@ -29,6 +34,26 @@ _STUDY_PAIRS = 4  # per-tensor and per-channel weights; LayerNorm input and outp
 _CALLS_PER_PAIR = 20  # checked call, warmup, >= 10 timed calls, the error-metric call, and slack
 # Importing torchao while planning; assumed, not timed, so that a restarted child re-plans the same cases.
 TORCHAO_IMPORT_S = 3.0
+
+# Whole-model cases (CPU only): the reference model of `model_type`, or these, as many as fit MODEL_SHARE.
+MODEL_SIZE = "small"  # batch 1: 0.3-6 ms a call in ONNX Runtime fp32 on this 2-core VM
+DEFAULT_MODEL_TYPES = ("cnn", "dense-transformer")  # conv-bound and GEMM-bound
+MODEL_SHARE = 0.4  # at most this part of the share goes to the whole-model cases (beyond the first model)
+# Assumed, on purpose high: importing onnx and onnxruntime (~1 s here), then per pair the export or
+# quantization (0.1-0.4 s), a session, the float64 torch reference, warmup and ten samples (~0.5 s here).
+ORT_IMPORT_S = 1.0
+MODEL_PAIR_S = 1.0
+# A ceiling, not a quality bar (the metrics carry the error): a third of the output's largest magnitude
+# (measured: CNN logits 0.16, transformer logits 2.4-2.6, UNet noise 1.5). Measured errors: cnn 0.001,
+# transformers 0.03, diffusion 0.3 (static QDQ of a UNet); an int8 model past a third no longer follows the float one.
+MODEL_INT8_TOLERANCE = {
+    "cnn": Tolerance(atol=0.05, rtol=0.0),
+    "dense-transformer": Tolerance(atol=0.8, rtol=0.0),
+    "moe": Tolerance(atol=0.8, rtol=0.0),
+    "multimodal": Tolerance(atol=0.8, rtol=0.0),
+    "diffusion": Tolerance(atol=0.5, rtol=0.0),
+}
+assert set(MODEL_INT8_TOLERANCE) == set(MODEL_TYPES), "a tolerance per profile model type"
 
 
 @dataclass(frozen=True)
@@ -166,10 +191,59 @@ def preload_torchao() -> None:
         pass
 
 
-def int8_cases(device: Device, share_s: float) -> list[CaseSpec]:
-    """GEMMs and MLP blocks sized to the share left after importing torchao, then the two error studies."""
+def _module_found(name: str) -> bool:
+    """Whether `name` can be imported, judged without importing it (a module set to None counts as missing)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def model_cases(model_types: list[str]) -> list[CaseSpec]:
+    """Per model type: the whole reference model in fp32 and in int8 (float_dtype fp32: its float twin)."""
+    cases: list[CaseSpec] = []
+    for model_type in model_types:
+        shape = {**reference_shape(model_type, MODEL_SIZE), "batch": 1}
+        options: dict[str, OptionValue] = {"op": "model", "model": model_type, "size": MODEL_SIZE}
+        cases.append(CaseSpec(dtype="fp32", shape=shape, options=options))
+        cases.append(CaseSpec(dtype="int8", shape=dict(shape), options={**options, "float_dtype": "fp32"},
+                              tolerance=MODEL_INT8_TOLERANCE[model_type]))  # fmt: skip
+    return cases
+
+
+def model_seconds(models: int) -> float:
+    """Assumed cost of `models` whole-model pairs of cases, the runtime's import included."""
+    return ORT_IMPORT_S + 2 * MODEL_PAIR_S * models if models else 0.0
+
+
+def planned_model_types(share_s: float, options: Int8Options | None) -> list[str]:
+    """The profile's model type, else the defaults: the first always (a tiny share still measures it,
+    as it does the narrowest GEMM), the next ones while all fit MODEL_SHARE of the share."""
+    wanted = [options.model_type] if options is not None and options.model_type is not None else list(DEFAULT_MODEL_TYPES)
+    chosen = wanted[:1]
+    for model_type in wanted[1:]:
+        if model_seconds(len(chosen) + 1) > MODEL_SHARE * share_s:
+            break
+        chosen.append(model_type)
+    return chosen
+
+
+def int8_cases(device: Device, share_s: float, options: Int8Options | None = None) -> list[CaseSpec]:
+    """GEMMs and MLP blocks sized to the share left after importing torchao and the whole-model cases,
+    then the whole-model cases, then the two error studies.
+
+    The whole-model cases are planned on every device (elsewhere than the CPU they are skipped, with
+    the reason); only on the CPU is their cost taken off the share and ONNX Runtime imported now.
+    """
     torchao_found = importlib.util.find_spec("torchao") is not None  # finding it imports nothing
     if torchao_found:
         preload_torchao()
-    plan = timed_plan(device.kind, share_s - (TORCHAO_IMPORT_S if torchao_found else 0.0))
-    return _gemm_cases(plan) + _mlp_cases(plan, float_dtype(device)) + _study_cases()
+    models = planned_model_types(share_s, options)
+    spent = TORCHAO_IMPORT_S if torchao_found else 0.0
+    if device.kind == "cpu" and _module_found("onnxruntime"):
+        from probes.int8.onnx_model import preload_runtime  # imports numpy and torch only
+
+        preload_runtime()
+        spent += model_seconds(len(models))
+    plan = timed_plan(device.kind, share_s - spent)
+    return _gemm_cases(plan) + _mlp_cases(plan, float_dtype(device)) + model_cases(models) + _study_cases()

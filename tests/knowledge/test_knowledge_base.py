@@ -25,6 +25,7 @@ ORIGINAL_IDS = {
     "nccl", "hccl", "torchao", "vllm",
 }  # fmt: skip
 ADDED_IDS = {
+    "miopen",
     "tensorrt-llm", "sglang", "flashinfer", "transformer-engine", "megatron-core", "modelopt", "llm-compressor",
     "flex-attention", "deepep", "mindie", "mindspeed", "msmodelslim", "torch-npu", "arm-compute-library", "llama-cpp",
     "hipblaslt", "composable-kernel", "aiter", "rccl", "migraphx", "synapseai", "xla", "pallas", "neuron-sdk", "mlx",
@@ -43,7 +44,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 26
+    assert len(ADDED_IDS) == 27
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
@@ -182,7 +183,7 @@ def test_unknown_id_hardware_and_concern_are_one_line_errors(knowledge):
 def test_kb_list_table_names_every_candidate(runner):
     result = runner.invoke(app, ["kb", "list"], env=WIDE)
     assert result.exit_code == 0, result.output
-    assert "Candidate operator stacks (47)" in result.stdout
+    assert "Candidate operator stacks (48)" in result.stdout
     for candidate_id in ORIGINAL_IDS | ADDED_IDS:
         assert re.search(rf"│ {re.escape(candidate_id)}\s+│", result.stdout), candidate_id
 

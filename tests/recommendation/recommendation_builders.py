@@ -165,10 +165,12 @@ def profile(**fields: object) -> Profile:
 
 
 def rule_context(chosen: Profile, *evidence_files: Evidence):
-    """The RuleContext the rules see for a profile and evidence files, with the built-in knowledge base."""
+    """The RuleContext the rules see for a profile and evidence files, with the built-in knowledge base and
+    the stack plan (runtime, training framework) the engine makes first."""
     from advisor.knowledge.loader import load_knowledge_base
     from advisor.recommendation.context import RuleContext
     from advisor.recommendation.facts import evidence_facts
+    from advisor.recommendation.stack import plan_stack
 
     facts = evidence_facts(list(evidence_files), chosen.hardware)
-    return RuleContext(profile=chosen, knowledge=load_knowledge_base(), facts=facts)
+    return plan_stack(RuleContext(profile=chosen, knowledge=load_knowledge_base(), facts=facts))

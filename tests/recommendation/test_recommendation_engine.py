@@ -57,9 +57,8 @@ def test_every_line_is_cited_and_every_citation_resolves(answers, knowledge):
             assert line.cites
             for cite in line.cites:
                 if cite.kind == "knowledge":
-                    owner, _, attribute = cite.ref.partition(".")
-                    claims = knowledge.platform(owner).claims() if owner in knowledge.families() else knowledge.get(owner).claims()
-                    assert attribute in claims and cite.source == claims[attribute].source
+                    claim = knowledge.claim_at(cite.ref)
+                    assert claim is not None and cite.source == claim.source, cite.ref
                 elif cite.kind == "profile":
                     assert cite.figure is not None
                 else:
@@ -98,7 +97,7 @@ def test_no_switch_condition_already_holds(answers, cpu_suite):
         held = [c.id for c in answer.switch_conditions if condition_holds(c, observed)]
         assert held == [], (answer.profile, held)
         for condition in answer.switch_conditions:
-            assert condition.metric.startswith(("profile.", "evidence."))
+            assert condition.metric.startswith(("profile.", "evidence.", "knowledge."))
 
 
 def test_deterministic_and_independent_of_case_order():

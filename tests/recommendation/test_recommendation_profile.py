@@ -69,7 +69,7 @@ ERRORS = [
     ("long_context: false", "long_context: maybe", "needs.long_context: Input should be a valid boolean (got 'maybe')"),
     ("  devices: 1", "  devices: 1\n  gpus: 2",
      "needs.gpus: unknown field; known fields: dynamic_shapes, quantization, quantization_method, long_context, "
-     "devices, cross_platform"),
+     "devices, cross_platform, other_hardware"),
     ("title:", "owner: me\ntitle:",
      "owner: unknown field; known fields: model_type, hardware, workload, team_skill, needs, title"),
     ("model_type: dense-transformer", "",
@@ -103,3 +103,26 @@ def test_unreadable_documents(text, message):
 def test_a_missing_file_is_a_profile_error(tmp_path):
     with pytest.raises(ProfileError, match="cannot read the profile"):
         load_profile(tmp_path / "absent.yaml")
+
+
+@pytest.mark.parametrize(
+    "needs, message",
+    [
+        ("{other_hardware: [amd-gpu]}", "needs: other_hardware is read only with cross_platform: true"),
+        ("{cross_platform: true, other_hardware: [tpu]}", "needs.other_hardware: 'tpu' is not one of amd-gpu"),
+        ("{cross_platform: true, other_hardware: amd-gpu}", "needs.other_hardware: expected a list of hardware families"),
+        ("{cross_platform: true, other_hardware: [amd-gpu, amd-gpu]}", "lists a hardware family twice"),
+        ("{cross_platform: true, other_hardware: [nvidia-gpu]}", "needs.other_hardware lists the target 'nvidia-gpu' itself"),
+    ],
+)
+def test_other_hardware_errors_are_one_line(needs, message):
+    text = f"model_type: moe\nhardware: nvidia-gpu\nworkload: training\nteam_skill: hpc\nneeds: {needs}\n"
+    with pytest.raises(ProfileError) as raised:
+        parse_profile(text, "p.yaml")
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_other_hardware_lists_the_families_the_model_must_also_run_on():
+    text = "model_type: moe\nhardware: nvidia-gpu\nworkload: both\nteam_skill: kernel\n"
+    text += "needs: {cross_platform: true, other_hardware: [amd-gpu, ascend-npu]}\n"
+    assert parse_profile(text).families == ("nvidia-gpu", "amd-gpu", "ascend-npu")

@@ -9,15 +9,15 @@ from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.rules.fusion import (
     decide_fusion,
     launch_count_line,
-    layernorm_fusion_line,
-    with_layernorm_fact,
+    fusion_gain_line,
+    with_fusion_gain,
 )
 
 
-def test_layernorm_fusion_line(knowledge):
-    fact = layernorm_fusion_line(knowledge.get("ascend-c"))
+def test_fusion_gain_line_quotes_the_recorded_gain(knowledge):
+    fact = fusion_gain_line(knowledge.get("ascend-c"))
     assert "18%" in fact.text and "3%" in fact.text and fact.cites[0].ref == "ascend-c.fusion"
-    assert layernorm_fusion_line(knowledge.get("tbe")) is None
+    assert fusion_gain_line(knowledge.get("tbe")) is None
 
 
 def test_launch_count_line(knowledge):
@@ -30,21 +30,19 @@ def test_launch_count_line(knowledge):
 
 def test_rejecting_ascend_c_gives_up_the_layernorm_fusion(knowledge):
     reason = line("needs hpc skill", cite_profile(profile(), "team_skill"))
-    updated = with_layernorm_fact((rejection(knowledge.get("ascend-c"), "fusion", reason),), knowledge.get("ascend-c"))
-    assert updated[0].reasons[-1].text.startswith("given up: one LayerNorm took 18%")
+    updated = with_fusion_gain((rejection(knowledge.get("ascend-c"), "fusion", reason),), knowledge)
+    assert updated[0].reasons[-1].text.startswith("given up: ") and "18%" in updated[0].reasons[-1].text
 
 
 def test_decide_fusion_by_skill():
     assert decide_fusion(rule_context(profile(team_skill="kernel"))).tier1.option == "triton"
     framework = decide_fusion(rule_context(profile(team_skill="framework")))
     assert framework.tier1.option == "torch-compile"
-    switches = [(s.id, s.op, s.threshold) for s in framework.switch_conditions]
-    assert switches == [("fusion-triton-skill", "!=", "framework")]
+    assert not [s for s in framework.switch_conditions if s.metric.startswith("profile.")]
     ascend_hpc = decide_fusion(rule_context(profile(hardware="ascend-npu", team_skill="hpc")))
     assert ascend_hpc.tier1.option == "ascend-c" and "18%" in ascend_hpc.tier1.rationale[0].text
     ascend = decide_fusion(rule_context(profile(hardware="ascend-npu")))
     assert ascend.tier1.option == "torch-compile"  # Inductor emits Triton-Ascend kernels through torch_npu
-    assert {s.id for s in ascend.switch_conditions} == {"fusion-ascend-c-skill"}
     training = decide_fusion(rule_context(profile(hardware="ascend-npu", workload="training")))
     assert training.tier1.option == "torch-compile"
     cpu_only = decide_fusion(rule_context(profile(hardware="hygon-dcu", workload="training")))

@@ -6,7 +6,8 @@ from recommendation_builders import profile, rule_context
 
 from advisor.recommendation.models import Gap
 from advisor.recommendation.rules.collectives import decide_collectives, scaling_test_line, workload_lines
-from advisor.recommendation.rules.deployment import decide_deployment, requirement_lines, runtime_requirements
+from advisor.recommendation.rules.deployment import decide_deployment
+from advisor.recommendation.stack import runtime_requirements
 
 
 def test_workload_lines():
@@ -23,9 +24,12 @@ def test_scaling_test_line(knowledge):
 
 def test_decide_collectives():
     single = decide_collectives(rule_context(profile()))
-    assert single.skipped is not None and [s.id for s in single.switch_conditions] == ["multi-device"]
+    assert single.skipped is not None and single.switch_conditions == ()
     many = decide_collectives(rule_context(profile(hardware="ascend-npu", needs={"devices": 8})))
     assert many.tier1.option == "hccl" and isinstance(many.tier3, Gap)
+    moe = decide_collectives(rule_context(profile(model_type="moe", workload="training", needs={"devices": 64})))
+    assert moe.tier1.option == "nccl" and moe.tier1.settings == {"expert-all-to-all": "deepep"}
+    assert "one node" in moe.switch_conditions[0].description
     assert [s.id for s in many.switch_conditions] == ["strong-scaling-collapse"]
     cpu = decide_collectives(rule_context(profile(hardware="x86-cpu", needs={"devices": 2})))
     assert isinstance(cpu.tier1, Gap) and cpu.switch_conditions == ()
@@ -37,19 +41,18 @@ def test_runtime_requirements():
         "inference", "fp8", "dynamic_shapes")  # fmt: skip
 
 
-def test_requirement_lines():
-    lines = requirement_lines(rule_context(profile()), "tensorrt", ("inference", "int8", "dynamic_shapes"))
-    assert [line.cites[0].ref for line in lines] == ["tensorrt.int8", "tensorrt.dynamic_shapes"]
-
-
 def test_decide_deployment():
     assert decide_deployment(rule_context(profile(workload="training"))).skipped is not None
     assert decide_deployment(rule_context(profile())).tier1.option == "tensorrt-llm"
+    int8 = decide_deployment(rule_context(profile(needs={"quantization": "int8"}))).tier1
+    assert int8.option == "vllm"  # full INT8 W8A8 support before TensorRT-LLM's partial one
+    assert decide_deployment(rule_context(profile(model_type="diffusion"))).tier1.option == "tensorrt"
     assert decide_deployment(rule_context(profile(model_type="cnn"))).tier1.option == "tensorrt"
     assert decide_deployment(rule_context(profile(hardware="ascend-npu"))).tier1.option == "vllm"
     assert decide_deployment(rule_context(profile(hardware="ascend-npu", model_type="cnn"))).tier1.option == "atc-acl"
     assert decide_deployment(rule_context(profile(hardware="amd-gpu", model_type="cnn"))).tier1.option == "migraphx"
-    assert decide_deployment(rule_context(profile(hardware="x86-cpu"))).tier1.option == "openvino"
-    assert decide_deployment(rule_context(profile(hardware="arm-cpu"))).tier1.option == "onnxruntime"
+    assert decide_deployment(rule_context(profile(hardware="x86-cpu"))).tier1.option == "vllm"
+    assert decide_deployment(rule_context(profile(hardware="x86-cpu", model_type="cnn"))).tier1.option == "openvino"
+    assert decide_deployment(rule_context(profile(hardware="arm-cpu"))).tier1.option == "llama-cpp"
     assert decide_deployment(rule_context(profile(hardware="cambricon-mlu"))).tier1.option == "vllm"
     assert isinstance(decide_deployment(rule_context(profile(hardware="cambricon-mlu", model_type="cnn"))).tier1, Gap)

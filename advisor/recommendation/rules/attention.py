@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.recommendation.choices import entry_from, rejections_from
+from advisor.recommendation.choices import engine_choice, entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact
@@ -73,13 +73,15 @@ def growth_lines(facts: EvidenceFacts, option: str) -> list[Rationale]:
 def attention_preference(context: RuleContext, long_context: bool) -> tuple[tuple[str, ...], Rationale | None]:
     """The platform's kernels, narrowed to those the serving engine or the training layers run."""
     preference = context.official("attention", long_context=long_context)
-    host = context.stack.runtime if context.stack.serving_engine else context.stack.layers
+    host = context.stack.runtime if context.stack.serving_engine and not context.profile.trains else context.stack.layers
     if host is None:
         return preference, None
     runs = context.knowledge.compatibility.attention_kernels_of(host)
     if not runs:
         return preference, None
-    narrowed = tuple(o for o in preference if o in runs) or tuple(o for o in runs if o in context.knowledge.ids())
+    narrowed = tuple(o for o in preference if o in runs)
+    if not narrowed:  # the engine's kernels on this platform are not recorded: the platform's own apply
+        return preference, None
     candidate = context.knowledge.get(host)
     claim = context.knowledge.compatibility.attention_kernels[host]
     text = f"runs inside {candidate.name}, which ships its own attention backends" + (f": {claim.note}" if claim.note else "")
@@ -109,6 +111,10 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
         return skipped_decision("attention", line("a CNN has no attention layers", cite_profile(profile, "model_type")))
     long_context = profile.needs.long_context
     preference, hosted = attention_preference(context, long_context)
+    if not preference and context.stack.serving_engine and not profile.trains and context.stack.runtime is not None:
+        engine = context.knowledge.get(context.stack.runtime)
+        return ConcernDecision(concern="attention", tier1=engine_choice(context, "attention", engine),
+                               tier3=tier3_entry(context, "attention"))  # fmt: skip
     blockers = long_context_blockers(context, preference) if long_context else {}
     chosen = pick(context, "attention", preference, extra_blockers=blockers, consider_all=hosted is None)
     evidence = quadratic_versus_linear(context.facts) if long_context else None
@@ -117,7 +123,7 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
     lines += growth_lines(context.facts, chosen.chosen.id) if chosen.chosen is not None else []
     reason = f"no attention kernel for {profile.hardware} in the knowledge base: the framework's attention (SDPA) stays"
     reason += "; use its flash backend" if evidence is not None else ""
-    host = context.stack.runtime if context.stack.serving_engine else context.stack.layers
+    host = context.stack.runtime if context.stack.serving_engine and not profile.trains else context.stack.layers
     settings = {"via": host} if hosted is not None and host is not None else {}
     tier1 = entry_from(chosen, "attention", context, gap_reason=reason, lines=lines, settings=settings)
     if evidence is not None and not isinstance(tier1, Choice):

@@ -7,9 +7,9 @@ has it quoted wherever it is chosen or rejected.
 from __future__ import annotations
 
 from advisor.knowledge.models import Candidate, KnowledgeBase
-from advisor.recommendation.choices import entry_from, rejections_from
+from advisor.recommendation.choices import engine_choice, entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, fact_line, line
-from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
+from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Rationale, Rejection, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
@@ -87,11 +87,11 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
 def decide_fusion(context: RuleContext) -> ConcernDecision:
     """Tier 1 fuser within the team's skill; the skilled options above it become switch conditions."""
     profile = context.profile
-    if context.stack.serving_engine and context.stack.runtime is not None:
+    if context.stack.serving_engine and not profile.trains and context.stack.runtime is not None:
         engine = context.knowledge.get(context.stack.runtime)
         if engine.fusion.value in ("yes", "partial"):
-            text = f"fused by {engine.name} itself" + (f": {engine.fusion.note}" if engine.fusion.note else "")
-            return skipped_decision("fusion", line(text, cite_claim(engine, "fusion")))
+            return ConcernDecision(concern="fusion", tier1=engine_choice(context, "fusion", engine),
+                                   tier2=tier2_entry(context, "fusion"), tier3=tier3_entry(context, "fusion"))  # fmt: skip
     preference = context.official("fusion")
     chosen = pick(context, "fusion", preference)
     lines: list[Rationale] = []

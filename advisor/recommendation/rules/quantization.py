@@ -26,6 +26,9 @@ PER_CHANNEL_GAIN = 5.0  # per-tensor error this many times per-channel error: pe
 
 
 CONV_MODEL_TYPES = ("cnn", "diffusion")  # INT8 judged on the whole model: linear layers are a small part
+RUNTIME_LAYERS = ("runtime", "serving-engine")  # a runtime's quantized models load in that runtime
+# The toolkit whose INT8 path each speed fact measured: a loss rules out that path, not every toolkit.
+MEASURED_TOOLKIT = {"int8_speedup": "torchao", "int8_model_speedup": "onnxruntime"}
 
 
 def int8_speed_fact(facts: EvidenceFacts, profile: Profile) -> Fact | None:
@@ -134,20 +137,44 @@ def quantization_lines(context: RuleContext, dtype: str, toolkit: Candidate | No
 
 
 def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str, list[Rationale]]:
-    """Toolkits whose output the chosen runtime cannot load (by the compatibility claims) are ruled out."""
+    """Toolkits whose recorded loaders exclude the chosen runtime are ruled out (a toolkit without a
+    compatibility record is not: the record is missing, not the support)."""
     runtime = context.stack.runtime
     if runtime is None or not context.profile.serves:
         return {}
-    compatibility = context.knowledge.compatibility
+    relation = context.knowledge.compatibility.quantized_output_loaded_by
     blockers: dict[str, list[Rationale]] = {}
+    name = context.knowledge.get(runtime).name
     for option in dict.fromkeys([*preference, *context.platform.quantization_toolkits.value]):
         if option == runtime or option not in context.knowledge.ids():
             continue
-        if runtime not in compatibility.loaders_of(option):
-            name = context.knowledge.get(runtime).name
-            text = f"{name}, the chosen runtime, does not load its output (not in the compatibility data)"
-            blockers[option] = [line(text, cite_claim(context.knowledge.get(option), "summary"))]
+        candidate = context.knowledge.get(option)
+        if option not in relation and candidate.layer.value in RUNTIME_LAYERS:
+            text = f"{candidate.name} quantizes for its own runtime, and {name} is the chosen one"
+            blockers[option] = [line(text, cite_claim(candidate, "layer"))]
+            continue
+        if option not in relation:
+            continue
+        claim = relation[option]
+        if runtime not in claim.value:
+            cite = Citation(kind="knowledge", ref=f"compatibility.quantized_output_loaded_by.{option}",
+                            figure=", ".join(claim.value), source=claim.source)  # fmt: skip
+            blockers[option] = [line(f"its output loads in {', '.join(claim.value)}, not in {name}, the chosen runtime", cite)]
     return blockers
+
+
+def serving_preference(context: RuleContext) -> tuple[str, ...]:
+    """Toolkits whose output the runtime is recorded to load first, then the platform's toolkits without a
+    record, then the runtime's own quantization, then the rest of the platform's order."""
+    official = context.official("quantization")
+    runtime = context.stack.runtime
+    if runtime is None:
+        return official
+    compatibility = context.knowledge.compatibility
+    loaded = [option for option in official if runtime in compatibility.loaders_of(option)]
+    unrecorded = [option for option in official if not compatibility.loaders_of(option)]
+    own = [runtime] if runtime in context.knowledge.ids() and "quantization" in context.knowledge.get(runtime).concerns.value else []
+    return tuple(dict.fromkeys([*loaded, *unrecorded, *own, *official]))
 
 
 def fp8_training_preference(context: RuleContext) -> tuple[str, ...]:
@@ -193,12 +220,15 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     fp8_training = dtype == "fp8" and profile.trains and not profile.serves
     requirements = (dtype,) if fp8_training else (dtype, method)
     slower = int8_measured_slower(context.facts, profile) if dtype == "int8" else None
-    preference = fp8_training_preference(context) if fp8_training else context.official("quantization")
+    preference = fp8_training_preference(context) if fp8_training else serving_preference(context)
     blockers: dict[str, list[Rationale]] = {option: list(why) for option, why in loader_blockers(context, preference).items()}
+    caution: Rationale | None = None
     if slower is not None:
-        text = f"INT8 measured slower than float on {slower.hardware} ({slower.figure}): reject INT8 here"
-        candidates = [c for c in context.knowledge.candidates if serves(c, profile.hardware, "quantization")]
-        blockers = {candidate.id: [fact_line(text, slower)] for candidate in candidates}
+        measured = MEASURED_TOOLKIT["int8_model_speedup" if slower.name.startswith("int8_model_speedup") else "int8_speedup"]
+        text = f"its INT8 path measured slower than float on {slower.hardware} ({slower.figure})"
+        blockers.setdefault(measured, []).append(fact_line(text, slower))
+        caution = fact_line(f"{measured}'s INT8 path measured {slower.figure}: measure this toolkit's INT8 model before "
+                            "launch (`advisor probe int8`)", slower)  # fmt: skip
     chosen = pick(context, "quantization", preference, requirements=requirements, extra_blockers=blockers)
     settings = {"dtype": dtype, "method": "fp8-training" if fp8_training else method}
     if dtype == "int8":
@@ -210,6 +240,8 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     else:
         reason = f"no {dtype} {method} toolkit for {profile.hardware} in the knowledge base"
     lines = quantization_lines(context, dtype, chosen.chosen)
+    if caution is not None and chosen.chosen is not None:
+        lines.insert(0, caution)
     if fp8_training and chosen.chosen is not None:
         text = (f"FP8 training runs the forward and backward GEMMs in FP8 with scaling recipes in {chosen.chosen.name}; "
                 "it is not quantization-aware training of an INT8 model")  # fmt: skip
@@ -220,5 +252,5 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         tier2=tier2_entry(context, "quantization", (dtype,), blockers),
         tier3=tier3_entry(context, "quantization", requirements, blockers),
         rejections=rejections_from(chosen, "quantization"),
-        switch_conditions=quantization_switches(dtype, slower is not None, profile),
+        switch_conditions=quantization_switches(dtype, slower is not None and chosen.chosen is None, profile),
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from advisor.knowledge.models import Concern
+from advisor.knowledge.models import Candidate, Concern
 from advisor.recommendation.choices import entry_from
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry
@@ -22,6 +22,14 @@ from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 
 TIER2_CONCERNS: tuple[Concern, ...] = ("gemm", "convolution", "attention", "fusion", "quantization")
+# The layers a multi-platform option is looked for in first, per concern (kernel languages and compilers
+# are the portable layers; a vendor operator library ported to a second family is not).
+PORTABLE_LAYERS: dict[str, tuple[str, ...]] = {
+    "quantization": ("quantization-toolkit", "runtime", "compiler"),
+    "deployment": ("serving-engine", "runtime"),
+    "dynamic-shapes": ("compiler", "runtime", "serving-engine"),
+}
+DEFAULT_PORTABLE_LAYERS = ("kernel-language", "compiler")
 
 
 def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
@@ -71,7 +79,7 @@ def tier2_entry(
 
 def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
     """Candidates listed for the concern on the target and every other family the profile names, that run
-    on more than one family: the target's ecosystem first, then by how many families they cover."""
+    on more than one family: portable layers first, then the target's ecosystem, then by how many families."""
     families = set(context.profile.families)
     named = context.platform.named_ids()
     found = [
@@ -79,7 +87,16 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
         if families <= set(candidate.hardware.value) and len(candidate.hardware.value) > 1
         and concern in candidate.concerns.value and candidate.layer.value != "training-framework"
     ]  # fmt: skip
-    found.sort(key=lambda candidate: (candidate.id not in named, -len(candidate.hardware.value)))
+    layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
+    if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
+        found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
+
+    def rank(candidate: Candidate) -> tuple[bool, bool]:
+        return candidate.id not in named, candidate.layer.value not in layers
+
+    found.sort(key=lambda candidate: (*rank(candidate), -len(candidate.hardware.value)))
+    if found:  # the best group only: a skill gap in it is shown rather than falling back to a stranger layer
+        found = [candidate for candidate in found if rank(candidate) == rank(found[0])]
     return tuple(candidate.id for candidate in found)
 
 
@@ -106,7 +123,7 @@ def tier3_entry(
 
 
 def per_platform_choices(context: RuleContext, concern: Concern) -> str:
-    """'amd-gpu: rccl; ascend-npu: hccl': what each other family uses for a concern without a portable option."""
+    """'<family>: <its first official option>' for each other family, for a concern without a portable option."""
     parts = []
     for family in context.profile.needs.other_hardware:
         official = context.knowledge.platform(family).official.preference(concern, training=context.profile.trains)

@@ -44,7 +44,12 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
     """Tier 1 training framework for large training; skipped otherwise."""
     profile = context.profile
     if not needs_training_framework(profile):
-        why = "no training" if not profile.trains else f"{profile.needs.devices} device(s) and a dense model"
+        if not profile.trains:
+            why = "no training"
+        elif not profile.llm:
+            why = f"a {profile.model_type} model"
+        else:
+            why = f"{profile.needs.devices} device(s) and a dense model"
         reason = line(f"{why}: the framework's own data parallelism suffices", cite_profile(profile, "workload"),
                       cite_profile(profile, "needs.devices"))  # fmt: skip
         return skipped_decision("training-framework", reason)
