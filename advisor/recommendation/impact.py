@@ -19,11 +19,13 @@ from advisor.recommendation.models import Choice, ExpectedImpact
 
 @dataclass(frozen=True)
 class Lever:
-    """Which measured speedup a choice applies to which operator groups."""
+    """Which measured speedup a choice applies to which operator groups; `inverse` when the choice is to stay
+    on the reference path because the measured alternative was slower (fp32 over a slower bf16)."""
 
     fact: str
     groups: tuple[str, ...]
     label: str
+    inverse: bool = False
 
 
 def lever_for(choice: Choice, context: RuleContext) -> Lever | None:
@@ -31,8 +33,12 @@ def lever_for(choice: Choice, context: RuleContext) -> Lever | None:
     dtype = choice.settings.get("dtype")
     if choice.concern == "gemm" and dtype in ("bf16", "fp16", "fp8"):
         return Lever(f"gemm_{dtype}_speedup", ("gemm",), f"{dtype} GEMM")
-    if choice.concern == "convolution" and choice.settings.get("layout") == "channels-last":
-        return Lever("layout_channels_last_speedup", ("convolution",), "channels-last convolutions")
+    if choice.concern == "gemm" and dtype == "fp32":
+        return Lever("gemm_bf16_speedup", ("gemm",), "fp32 GEMM against bf16", inverse=True)
+    layout = choice.settings.get("layout")
+    if choice.concern == "convolution" and layout in ("channels-last", "nchw"):
+        label = "channels-last convolutions" if layout == "channels-last" else "NCHW convolutions against channels-last"
+        return Lever("layout_channels_last_speedup", ("convolution",), label, inverse=layout == "nchw")
     if choice.concern == "fusion" and choice.option == "torch-compile":
         return Lever("fusion_compiled_speedup", ("normalization", "elementwise"), "fused small-op chains")
     if choice.concern == "quantization" and dtype == "int8" and context.profile.model_type not in ("cnn", "diffusion"):
@@ -58,13 +64,16 @@ def expected_impact(choice: Choice, context: RuleContext) -> ExpectedImpact | No
     if fact is None or not fact.on_target or shares is None or fact.value <= 0:
         return None
     share = min(1.0, shares.share(*lever.groups))
-    step = amdahl(share, fact.value)
-    low, high = amdahl(share, fact.low or fact.value), amdahl(share, fact.high or fact.value)
-    text = (f"{lever.label} {fact.value:.2f}x on {share:.0%} of {shares.scope} -> ~{step:.2f}x step "
+    speedup, bounds = fact.value, (fact.low or fact.value, fact.high or fact.value)
+    if lever.inverse:
+        speedup, bounds = 1 / speedup, (1 / bounds[1], 1 / bounds[0])
+    step = amdahl(share, speedup)
+    low, high = amdahl(share, bounds[0]), amdahl(share, bounds[1])
+    text = (f"{lever.label} {speedup:.2f}x on {share:.0%} of {shares.scope} -> ~{step:.2f}x step "
             f"[{min(low, high):.2f}-{max(low, high):.2f}]")  # fmt: skip
     cites = cite_fact(fact) + tuple(c for f in shares.facts_for(*lever.groups) for c in cite_fact(f))
     return ExpectedImpact(
-        operator="+".join(lever.groups), operator_speedup=fact.value, share=share, step_speedup=step,
+        operator="+".join(lever.groups), operator_speedup=speedup, share=share, step_speedup=step,
         low=min(low, high), high=max(low, high), text=text, cites=cites,
     )  # fmt: skip
 

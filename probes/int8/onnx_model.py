@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import inspect
 import io
 import logging
 import os
@@ -173,9 +174,11 @@ def _export(model_type: str, size: str) -> ExportedModel | str:
     try:
         import torch.onnx
 
+        # dynamo=False where the argument exists (torch 2.5+; before it the TorchScript exporter was the only one).
+        legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
         with _quiet(), torch.no_grad():
-            torch.onnx.export(built.module, inputs, buffer, dynamo=False, input_names=names,
-                              output_names=[OUTPUT_NAME], opset_version=OPSET)  # fmt: skip
+            torch.onnx.export(built.module, inputs, buffer, input_names=names, output_names=[OUTPUT_NAME],
+                              opset_version=OPSET, **legacy)  # fmt: skip
         onnx_fp32 = materialize_shared_initializers(buffer.getvalue())
     except Exception as error:  # noqa: BLE001 - an op the exporter lacks is a skip, with its name
         return f"ONNX export of the {model_type} reference model failed: {_first_line(error)}"

@@ -48,10 +48,9 @@ def test_summary_names_the_tiers_rejections_and_switches(cli, runner, profile_fi
     assert out.startswith("Recommendation: chat service (inference, framework team)\n")
     assert "Confidence 0.5" in out and "(includes proxy evidence from other hardware)" in out
     assert "Tier 1: official full stack [primary]" in out and "  gemm            cublas  [dtype=bf16]" in out
-    assert "  attention       flash-attention" in out
+    assert "  attention       flash-attention  [via=vllm]" in out and "  deployment      vllm" in out
     assert "Tier 2: deep self-development [needs more skill than the team has]" in out
-    assert "Rejected\n  cudnn (attention)" in out
-    assert "int8-slower-on-target: evidence.int8_speedup < 1.0" in out
+    assert "Rejected\n" in out and "  tensorrt (quantization)" in out
     assert "not applied to nvidia-gpu" in out
 
 

@@ -46,7 +46,7 @@ def test_bf16_gemm_slower_than_fp32_on_this_cpu_keeps_fp32():
 
 
 def test_long_context_takes_the_kernel_measured_linear_in_memory():
-    long_context = profile(needs={"long_context": True})
+    long_context = profile(workload="training", needs={"long_context": True})  # no serving engine hosts the kernel
     flash_linear = [evidence(attention_cases({"naive": 2, "sdpa.flash": 1, "sdpa.cudnn": 2}, "cuda"), "nvidia-gpu")]
     cudnn_linear = [evidence(attention_cases({"naive": 2, "sdpa.flash": 2, "sdpa.cudnn": 1}, "cuda"), "nvidia-gpu")]
     first, second = recommend(long_context, flash_linear), recommend(long_context, cudnn_linear)
@@ -58,7 +58,7 @@ def test_long_context_takes_the_kernel_measured_linear_in_memory():
 
 
 def test_naive_quadratic_against_flash_linear_makes_flash_style_attention_mandatory():
-    cpu = profile(hardware="x86-cpu", needs={"long_context": True})
+    cpu = profile(hardware="x86-cpu", workload="training", needs={"long_context": True})
     quadratic = recommend(cpu, [evidence(attention_cases({"naive": 2.0, "sdpa.flash": 1.0}))])
     linear = recommend(cpu, [evidence(attention_cases({"naive": 1.0, "sdpa.flash": 1.0}))])
     gap = quadratic.tier(1).gaps[0]
@@ -67,17 +67,29 @@ def test_naive_quadratic_against_flash_linear_makes_flash_style_attention_mandat
     assert not linear.tier(1).gaps[0].rationale[0].text.endswith("use its flash backend")
 
 
-def test_int8_slower_than_float_on_the_target_rejects_int8():
+def test_int8_slower_on_the_target_rules_out_the_measured_path_only():
     int8 = profile(needs={"quantization": "int8", "quantization_method": "ptq"})
     pays = [evidence(int8_cases(2.0, 0.004, device="cuda"), "nvidia-gpu")]
     loses = [evidence(int8_cases(0.6, 0.004, device="cuda"), "nvidia-gpu")]
     with_gain, with_loss = recommend(int8, pays), recommend(int8, loses)
     assert _choice(with_gain, "quantization").option == "modelopt"
-    assert "quantization" not in with_loss.tier(1).options()
-    assert "INT8 measured slower than float on nvidia-gpu" in _rejected(with_loss)["modelopt"]
-    assert _fires(with_gain, "int8-slower-on-target", loses) and _fires(with_loss, "int8-pays-on-target", pays)
-    too_inaccurate = [evidence(int8_cases(2.0, 0.05, device="cuda"), "nvidia-gpu")]
-    assert not _fires(with_loss, "int8-pays-on-target", too_inaccurate)
+    kept = _choice(with_loss, "quantization")
+    assert kept.option == "modelopt" and kept.rationale[0].text.startswith("torchao's INT8 path measured")
+    assert "its INT8 path measured slower than float on nvidia-gpu" in _rejected(with_loss)["torchao"]
+    # The probe times torchao's path, not ModelOpt's: no switch claims the measurement speaks for the choice.
+    assert "int8-slower-on-target" not in [s.id for s in with_gain.switch_conditions]
+
+
+def test_an_int8_speed_switch_only_watches_the_path_the_probe_measures():
+    from advisor.recommendation.rules.quantization import quantization_switches
+
+    dense = profile(needs={"quantization": "int8"})
+    assert [s.id for s in quantization_switches("int8", False, dense, "torchao")] == ["int8-slower-on-target"]
+    assert quantization_switches("int8", False, dense, "modelopt") == ()
+    assert [s.id for s in quantization_switches("int8", True, dense)] == ["int8-pays-on-target"]
+    cnn = profile(model_type="cnn", hardware="x86-cpu", needs={"quantization": "int8"})
+    (watch,) = quantization_switches("int8", False, cnn, "onnxruntime")
+    assert watch.metric == "evidence.int8_model_speedup_cnn"
 
 
 def test_static_compile_recompiling_on_new_shapes_moves_to_dynamic_or_bucketed():
@@ -118,7 +130,8 @@ def test_proxy_speed_informs_but_never_overrides_the_target():
     assert any(t.startswith("proxy evidence (x86-cpu): quantizing LayerNorm's input") for t in quantization_texts)
     assert any("proxy evidence only" in note for note in proxy.confidence_notes)
     # The same figures measured on the target do decide.
-    assert _choice(measured, "gemm").settings["dtype"] == "fp32" and "quantization" not in measured.tier(1).options()
+    assert _choice(measured, "gemm").settings["dtype"] == "fp32"
+    assert _choice(measured, "quantization").rationale[0].text.startswith("torchao's INT8 path measured")
 
 
 def test_noisy_and_failed_cases_lower_the_confidence_not_the_answer():

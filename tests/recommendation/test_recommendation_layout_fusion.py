@@ -8,15 +8,15 @@ from pathlib import Path
 from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.facts import evidence_facts
-from advisor.recommendation.models import Recommendation
+from advisor.recommendation.models import Choice, Recommendation
 from advisor.recommendation.switches import condition_holds, observed_values
 from probes.models import Evidence, ProbeCase
 
 MORE_PROBES = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-more-probes.json"
 
 
-def _profile(model_type: str, hardware: str = "x86-cpu") -> Profile:
-    return Profile(model_type=model_type, hardware=hardware, workload="inference", team_skill="framework")
+def _profile(model_type: str, hardware: str = "x86-cpu", workload: str = "inference") -> Profile:
+    return Profile(model_type=model_type, hardware=hardware, workload=workload, team_skill="framework")
 
 
 def _scaled(evidence: Evidence, chosen: Callable[[ProbeCase], bool], factor: float) -> Evidence:
@@ -40,10 +40,15 @@ def _fired(before: Recommendation, condition_id: str, after: Evidence) -> bool |
     return condition_holds(condition, observed_values(before.profile, evidence_facts([after], before.profile.hardware)))
 
 
+def _convolution(answer: Recommendation) -> Choice:
+    return next(choice for choice in answer.tier(1).choices if choice.concern == "convolution")
+
+
 def test_measured_channels_last_sets_the_cnn_layout_and_cites_the_cases():
     evidence = Evidence.load(MORE_PROBES)
     answer = recommend(_profile("cnn"), [evidence])
-    gemm = _gemm(answer)
+    gemm = _convolution(answer)
+    assert gemm.option == "onednn"
     assert gemm.settings["layout"] == "channels-last"
     layout_lines = [item for item in gemm.rationale if "channels-last" in item.text]
     layout_ids = {case.key.case_id for case in evidence.cases if case.key.probe == "layout"}
@@ -56,7 +61,7 @@ def test_slower_channels_last_keeps_nchw_and_fires_the_old_switch():
     before = recommend(_profile("cnn"), [evidence])
     slower = _scaled(evidence, lambda case: case.key.probe == "layout" and case.key.layout == "nhwc", 3.0)
     after = recommend(_profile("cnn"), [slower])
-    assert _gemm(after).settings["layout"] == "nchw"
+    assert _convolution(after).settings["layout"] == "nchw"
     assert _fired(before, "channels-last-stops-paying", slower) is True
     assert _fired(before, "channels-last-stops-paying", evidence) is False
 
@@ -64,19 +69,21 @@ def test_slower_channels_last_keeps_nchw_and_fires_the_old_switch():
 def test_layout_is_only_for_convolution_models_and_only_on_target():
     evidence = Evidence.load(MORE_PROBES)
     assert "layout" not in _gemm(recommend(_profile("dense-transformer"), [evidence])).settings
-    assert "layout" not in _gemm(recommend(_profile("cnn", "nvidia-gpu"), [evidence])).settings
+    assert "layout" not in _convolution(recommend(_profile("cnn", "nvidia-gpu"), [evidence])).settings
+    assert "convolution" not in recommend(_profile("dense-transformer"), [evidence]).tier(1).options()
 
 
 def test_fusion_evidence_is_cited_and_the_compile_switch_fires_when_it_pays():
     evidence = Evidence.load(MORE_PROBES)
-    before = recommend(_profile("dense-transformer"), [evidence])
+    before = recommend(_profile("dense-transformer", workload="training"), [evidence])
     fusion = next(choice for choice in before.tier(1).choices if choice.concern == "fusion")
     assert fusion.option != "torch-compile"
     assert any("saved launches, not time" in item.text for item in fusion.rationale)
     faster = _scaled(evidence, lambda case: case.key.probe == "fusion" and case.key.implementation == "torch.compile", 0.4)
     assert _fired(before, "fusion-compile-pays", faster) is True
     assert _fired(before, "fusion-compile-pays", evidence) is False
-    after = next(choice for choice in recommend(_profile("dense-transformer"), [faster]).tier(1).choices if choice.concern == "fusion")
+    faster_answer = recommend(_profile("dense-transformer", workload="training"), [faster])
+    after = next(choice for choice in faster_answer.tier(1).choices if choice.concern == "fusion")
     assert any("fusion saves time here" in item.text for item in after.rationale)
 
 

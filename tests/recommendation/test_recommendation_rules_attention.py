@@ -64,17 +64,20 @@ def test_growth_lines_and_switches():
     assert growth_lines(_gpu_facts({"sdpa.flash": 1.0}), "flash-attention")[0].text.startswith("measured sdpa.flash")
     assert growth_lines(_gpu_facts({}), "flash-attention") == []
     assert [s.id for s in attention_switches(None, False)] == ["long-context-needed"]
-    choice = decide_attention(rule_context(profile(needs={"long_context": True}))).tier1
+    choice = decide_attention(rule_context(profile(workload="training", needs={"long_context": True}))).tier1
     assert [s.metric for s in attention_switches(choice, True)] == ["evidence.sdpa_flash_attention_memory_growth"]
 
 
 def test_decide_attention():
     assert decide_attention(rule_context(profile(model_type="cnn"))).skipped is not None
-    default = decide_attention(rule_context(profile()))
-    assert default.tier1.option == "cudnn" and {r.option for r in default.rejections} == {"cutlass", "triton"}
-    long = decide_attention(rule_context(profile(needs={"long_context": True})))
+    default = decide_attention(rule_context(profile(workload="training")))
+    assert default.tier1.option == "cudnn" and {r.option for r in default.rejections} == {"cutlass", "flashinfer", "triton"}
+    long = decide_attention(rule_context(profile(workload="training", needs={"long_context": True})))
     assert isinstance(long.tier1, Choice) and long.tier1.option == "flash-attention"
-    assert [r.option for r in long.rejections] == ["cudnn", "cutlass", "triton"]
-    cpu = decide_attention(rule_context(profile(hardware="x86-cpu", needs={"long_context": True}),
+    assert [r.option for r in long.rejections] == ["cudnn", "flashinfer", "cutlass", "triton"]
+    served = decide_attention(rule_context(profile(needs={"quantization": "int8"}))).tier1  # served by vLLM
+    assert served.settings == {"via": "vllm"}
+    assert served.option in ("flash-attention", "flashinfer") and served.rationale[0].cites[0].ref.startswith("compatibility.")
+    cpu = decide_attention(rule_context(profile(hardware="x86-cpu", workload="training", needs={"long_context": True}),
                                         evidence(attention_cases({"naive": 2.0, "sdpa.flash": 1.0}))))  # fmt: skip
     assert isinstance(cpu.tier1, Gap) and cpu.tier1.rationale[0].text.endswith("use its flash backend")

@@ -35,13 +35,15 @@ def test_rejecting_ascend_c_gives_up_the_layernorm_fusion(knowledge):
 
 
 def test_decide_fusion_by_skill():
-    assert decide_fusion(rule_context(profile(team_skill="kernel"))).tier1.option == "triton"
-    framework = decide_fusion(rule_context(profile(team_skill="framework")))
+    served = decide_fusion(rule_context(profile(team_skill="kernel"))).tier1  # an LLM served by TensorRT-LLM
+    assert served.option == "tensorrt-llm" and served.settings == {"by": "serving-engine"}
+    assert decide_fusion(rule_context(profile(team_skill="kernel", workload="training"))).tier1.option == "triton"
+    framework = decide_fusion(rule_context(profile(team_skill="framework", workload="training")))
     assert framework.tier1.option == "torch-compile"
     assert not [s for s in framework.switch_conditions if s.metric.startswith("profile.")]
-    ascend_hpc = decide_fusion(rule_context(profile(hardware="ascend-npu", team_skill="hpc")))
+    ascend_hpc = decide_fusion(rule_context(profile(hardware="ascend-npu", team_skill="hpc", workload="training")))
     assert ascend_hpc.tier1.option == "ascend-c" and "18%" in ascend_hpc.tier1.rationale[0].text
-    ascend = decide_fusion(rule_context(profile(hardware="ascend-npu")))
+    ascend = decide_fusion(rule_context(profile(hardware="ascend-npu", workload="training")))
     assert ascend.tier1.option == "torch-compile"  # Inductor emits Triton-Ascend kernels through torch_npu
     training = decide_fusion(rule_context(profile(hardware="ascend-npu", workload="training")))
     assert training.tier1.option == "torch-compile"

@@ -76,5 +76,11 @@ def test_decide_gemm():
     assert decision.tier1.option == "onednn" and decision.tier1.settings == {"dtype": "fp32"}
     assert [s.id for s in decision.switch_conditions] == ["bf16-gemm-faster"]
     nvidia = decide_gemm(rule_context(profile()))
-    assert nvidia.tier1.option == "cublas" and nvidia.tier2.option == "cutlass" and not nvidia.tier2.fits_team
+    assert nvidia.tier1.option == "cublas" and nvidia.tier2.option == "triton" and not nvidia.tier2.fits_team
+    fp8 = decide_gemm(rule_context(profile(needs={"quantization": "fp8"}))).tier1
+    assert fp8.settings == {"dtype": "fp8"} and fp8.rationale[0].cites[0].ref == "cublas.fp8"
+    cpu_fp8 = decide_gemm(rule_context(profile(hardware="x86-cpu", needs={"quantization": "fp8"}))).tier1
+    assert cpu_fp8.settings["dtype"] == "fp32"  # no FP8 GEMM path on CPUs
+    large = decide_gemm(rule_context(profile(model_type="moe", workload="training", needs={"devices": 64}))).tier1
+    assert large.settings == {"dtype": "bf16", "via": "transformer-engine"}
     assert {r.option for r in nvidia.rejections} == {"cutlass", "triton"}

@@ -7,6 +7,7 @@ from recommendation_builders import evidence, int8_cases, profile, rule_context
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.rules.quantization import (
+    linear_only_note,
     accuracy_line,
     decide_quantization,
     granularity_line,
@@ -23,16 +24,28 @@ def _facts(*cases, target="nvidia-gpu", family="nvidia-gpu"):
     return evidence_facts([evidence(list(cases), family)], target)
 
 
+DENSE = profile()
+CNN = profile(model_type="cnn")
+
+
 def test_int8_measured_slower_only_counts_the_target():
-    assert int8_measured_slower(_facts(*int8_cases(0.6, device="cuda"))).value == 0.6
-    assert int8_measured_slower(_facts(*int8_cases(1.2, device="cuda"))) is None
-    assert int8_measured_slower(_facts(*int8_cases(0.6), family="x86-cpu")) is None  # proxy speed never decides
+    assert int8_measured_slower(_facts(*int8_cases(0.6, device="cuda")), DENSE).value == 0.6
+    assert int8_measured_slower(_facts(*int8_cases(1.2, device="cuda")), DENSE) is None
+    assert int8_measured_slower(_facts(*int8_cases(0.6), family="x86-cpu"), DENSE) is None  # proxy speed never decides
+
+
+def test_a_cnn_is_not_judged_by_int8_linear_layers():
+    facts = _facts(*int8_cases(0.6, device="cuda"))
+    assert int8_measured_slower(facts, CNN) is None
+    note = linear_only_note(facts, CNN)
+    assert note is not None and "set aside for a cnn" in note.text
+    assert linear_only_note(facts, DENSE) is None
 
 
 def test_int8_speed_line():
-    assert "pays" in int8_speed_line(_facts(*int8_cases(2.0, device="cuda"))).text
-    assert "modest gain" in int8_speed_line(_facts(*int8_cases(1.2, device="cuda"))).text
-    assert int8_speed_line(_facts(*int8_cases(0.6, device="cuda"))) is None
+    assert "pays" in int8_speed_line(_facts(*int8_cases(2.0, device="cuda")), DENSE).text
+    assert "modest gain" in int8_speed_line(_facts(*int8_cases(1.2, device="cuda")), DENSE).text
+    assert int8_speed_line(_facts(*int8_cases(0.6, device="cuda")), DENSE) is None
 
 
 def test_accuracy_line():
@@ -42,10 +55,14 @@ def test_accuracy_line():
 
 
 def test_layernorm_stays_float_from_evidence_or_the_knowledge_base(knowledge):
-    measured = layernorm_line(_facts(*int8_cases(1.0, qdq=True), family="x86-cpu"), knowledge)
+    modelopt = knowledge.get("modelopt")
+    measured = layernorm_line(_facts(*int8_cases(1.0, qdq=True), family="x86-cpu"), modelopt, DENSE)
     assert measured.text.startswith("proxy evidence (x86-cpu): quantizing LayerNorm's input measured")
-    fallback = layernorm_line(_facts(), knowledge)
-    assert fallback.text.startswith("keep LayerNorm in float") and fallback.cites[0].kind == "knowledge"
+    fallback = layernorm_line(_facts(), modelopt, DENSE)
+    assert fallback.text.startswith("keep LayerNorm in float") and fallback.cites[0].ref.startswith("modelopt.risks")
+    own = layernorm_line(_facts(), knowledge.get("msmodelslim"), DENSE)
+    assert own.cites[0].ref.startswith("msmodelslim.risks")  # each toolkit's own warning, never another platform's
+    assert layernorm_line(_facts(), modelopt, CNN) is None  # a CNN's norms fold into its convolutions
 
 
 def test_granularity_line():
@@ -68,27 +85,29 @@ def test_decide_quantization_skips_without_a_need():
 
 
 def test_decide_quantization_by_method_and_hardware():
-    ptq = decide_quantization(rule_context(profile(needs=INT8_PTQ)))
+    ptq = decide_quantization(rule_context(profile(needs=INT8_PTQ)))  # served by vLLM (full W8A8 INT8)
     assert ptq.tier1.option == "modelopt" and ptq.tier1.settings["layernorm"] == "float"
-    assert ptq.tier1.alternatives[:2] == ("torchao", "tensorrt")
-    assert [s.id for s in ptq.switch_conditions] == ["int8-slower-on-target"]
+    assert ptq.tier1.alternatives[0] == "torchao"
+    assert "tensorrt" in {r.option for r in ptq.rejections}  # TensorRT quantizes for itself, not for vLLM
+    assert ptq.switch_conditions == ()  # the probe times torchao's path, not ModelOpt's
     int8_qat = {"quantization": "int8", "quantization_method": "qat"}
     qat = decide_quantization(rule_context(profile(workload="training", needs=int8_qat)))
     assert qat.tier1.option == "modelopt" and "tensorrt" in {r.option for r in qat.rejections}
     cpu = decide_quantization(rule_context(profile(hardware="x86-cpu", needs=INT8_PTQ)))
-    assert cpu.tier1.option == "openvino" and cpu.tier1.alternatives[:2] == ("onnxruntime", "torchao")
+    assert cpu.tier1.option == "openvino" and {r.option for r in cpu.rejections} >= {"onnxruntime", "torchao"}
     ascend = decide_quantization(rule_context(profile(hardware="ascend-npu", needs=INT8_PTQ)))
     assert ascend.tier1.option == "msmodelslim"
     assert "onednn" not in {r.option for r in cpu.rejections}  # a kernel library, no calibration toolkit
     fp8 = decide_quantization(rule_context(profile(needs={"quantization": "fp8"})))
     assert fp8.tier1.settings["dtype"] == "fp8" and fp8.switch_conditions == ()
+    fp8_training = {"quantization": "fp8", "quantization_method": "qat"}
+    trains = decide_quantization(rule_context(profile(model_type="moe", workload="training", needs=fp8_training)))
+    assert trains.tier1.option == "transformer-engine" and trains.tier1.settings["method"] == "fp8-training"
+    assert "not quantization-aware training" in trains.tier1.rationale[0].text
 
 
 def test_decide_quantization_rejects_int8_measured_slower_on_the_target():
     slower = evidence(int8_cases(0.6, device="cuda"), "nvidia-gpu")
-    decision = decide_quantization(rule_context(profile(needs=INT8_PTQ), slower))
-    assert isinstance(decision.tier1, Gap)
-    assert decision.tier1.rationale[0].text == "INT8 rejected on nvidia-gpu: keep float weights"
-    assert {"torchao", "tensorrt"} <= {r.option for r in decision.rejections}
-    assert not isinstance(decision.tier3, Choice) and not isinstance(decision.tier2, Choice)
-    assert [s.id for s in decision.switch_conditions] == ["int8-pays-on-target"]
+    decision = decide_quantization(rule_context(profile(workload="training", needs=INT8_PTQ), slower))
+    assert decision.tier1.option == "modelopt" and decision.tier1.rationale[0].text.startswith("torchao's INT8 path")
+    assert "torchao" in {r.option for r in decision.rejections}

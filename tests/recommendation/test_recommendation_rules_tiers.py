@@ -63,7 +63,7 @@ def test_tier_level_switches():
 
 
 def test_build_tier_and_notes():
-    context = rule_context(profile(needs={"cross_platform": True}))
+    context = rule_context(profile(workload="training", needs={"cross_platform": True}))
     decisions = [decide_fusion(context)]
     tier1, tier2, tier3 = (build_tier(context, number, decisions) for number in (1, 2, 3))
     assert not tier1.primary and tier3.primary
@@ -71,7 +71,7 @@ def test_build_tier_and_notes():
     assert not tier2.fits_team
     assert tier2.notes[1].text == "triton needs more skill than the framework team has: listed to show the gap"
     assert "accepting some per-platform loss" in tier3.notes[0].text
-    hpc = rule_context(profile(team_skill="hpc"))
+    hpc = rule_context(profile(team_skill="hpc", workload="training"))
     assert "global hot spots" in tier_notes(hpc, 2, [decide_fusion(hpc).tier2])[0].text
     assert "no deep self-development" in tier_notes(rule_context(profile(hardware="x86-cpu")), 2, [])[0].text
 

@@ -124,13 +124,13 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
 def quantization_lines(context: RuleContext, dtype: str, toolkit: Candidate | None) -> list[Rationale]:
     """The evidence on speed, accuracy, granularity and LayerNorm, and why the toolkit fits the runtime."""
     facts, profile = context.facts, context.profile
-    found = [
-        loader_line(context, toolkit),
+    found = [  # most telling first: a choice keeps its first three reasons
         int8_speed_line(facts, profile) if dtype == "int8" else None,
+        loader_line(context, toolkit),
+        layernorm_line(facts, toolkit, profile) if dtype == "int8" else None,
         linear_only_note(facts, profile) if dtype == "int8" else None,
         accuracy_line(facts),
         granularity_line(facts),
-        layernorm_line(facts, toolkit, profile) if dtype == "int8" else None,
         proxy_speed_note(facts, "int8_speedup") if dtype == "int8" else None,
     ]
     return [found_line for found_line in found if found_line is not None]
@@ -192,12 +192,16 @@ def int8_metric(profile: Profile) -> str:
     return "evidence.int8_speedup"
 
 
-def quantization_switches(dtype: str, rejected_int8: bool, profile: Profile) -> tuple[SwitchCondition, ...]:
-    """INT8 rejected: reconsider once it pays; INT8 chosen: reject it once it loses; FP8: none from evidence yet."""
+def quantization_switches(
+    dtype: str, rejected_int8: bool, profile: Profile, chosen: str | None = None
+) -> tuple[SwitchCondition, ...]:
+    """INT8 rejected: reconsider once it pays; INT8 chosen on the path the probe measures: reject it once it
+    loses (another toolkit's INT8 is not what the probe times); FP8: none from evidence yet."""
     metric = int8_metric(profile)
     if rejected_int8:
         return (int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8", metric),)
-    if dtype == "int8":
+    measured = MEASURED_TOOLKIT["int8_model_speedup" if "model" in metric else "int8_speedup"]
+    if dtype == "int8" and chosen == measured:
         description = "INT8 < 1.0x float on the target: reject INT8 (re-run `advisor probe int8`)"
         return (switch("int8-slower-on-target", description, metric, "<", 1.0, concern="quantization"),)
     return ()
@@ -252,5 +256,6 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         tier2=tier2_entry(context, "quantization", (dtype,), blockers),
         tier3=tier3_entry(context, "quantization", requirements, blockers),
         rejections=rejections_from(chosen, "quantization"),
-        switch_conditions=quantization_switches(dtype, slower is not None and chosen.chosen is None, profile),
+        switch_conditions=quantization_switches(dtype, slower is not None and chosen.chosen is None, profile,
+                                                chosen.chosen.id if chosen.chosen is not None else None),
     )
