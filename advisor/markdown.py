@@ -18,6 +18,24 @@ def md_escape(value: object) -> str:
     return text
 
 
+_OPERATOR = re.compile(r"(>=|<=|->|(?<![\w-])[<>](?=\s*[\d~.-]))")
+
+
+def md_prose(value: object) -> str:
+    """Like md_escape, but comparison operators and arrows ('>= 1.5x', 'a -> b') go into code spans, so the raw
+    Markdown reads them as written instead of as HTML entities."""
+    parts = _OPERATOR.split(" ".join(str(value).split()))
+    return "".join(f"`{part}`" if index % 2 else _escape_keeping_edges(part) for index, part in enumerate(parts))
+
+
+def _escape_keeping_edges(part: str) -> str:
+    """md_escape of a piece of a sentence, keeping the spaces at its ends; a leading '#' is escaped only at the start."""
+    if not part.strip():
+        return part
+    lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()) :]
+    return lead + md_escape(part.strip()) + trail
+
+
 def safe_url(url: str) -> str:
     """A URL that cannot end a Markdown link early or carry markup."""
     return "".join(_URL_UNSAFE.get(character, character) for character in url)

@@ -145,7 +145,7 @@ def build_profile(answers: dict[str, Any]) -> Profile:
     from advisor.profile import Needs, parse_profile
 
     document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
-    document["needs"] = {name: answers[name] for name in Needs.model_fields}
+    document["needs"] = {name: answers.get(name, field.default) for name, field in Needs.model_fields.items()}
     chosen: Profile = parse_profile(json.dumps(document), "the answers")
     return chosen
 
@@ -161,6 +161,7 @@ def assess_command(
     long_context: Annotated[Optional[bool], typer.Option("--long-context/--no-long-context", help=QUESTIONS[7].help)] = None,
     devices: Annotated[Optional[int], typer.Option("--devices", min=1, help=QUESTIONS[8].help)] = None,
     cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=QUESTIONS[9].help)] = None,
+    other_hardware: Annotated[Optional[list[str]], typer.Option("--other-hardware", help="With --cross-platform: another hardware family the model must also run on; repeat for several.")] = None,
     title: Annotated[Optional[str], typer.Option("--title", help=QUESTIONS[10].help)] = None,
     decider: Annotated[Optional[list[str]], typer.Option("--decider", help="A decision-maker's name; repeat for several.")] = None,
     profile_file: Annotated[Optional[Path], typer.Option("--profile", help="Take the profile fields from this YAML/JSON file; flags override it.")] = None,
@@ -189,12 +190,13 @@ def assess_command(
         from advisor.profile import load_profile
 
         loaded = load_profile(profile_file)
-        given.update(loaded.model_dump(exclude={"needs"}), **loaded.needs.model_dump())
+        given.update(loaded.model_dump(exclude={"needs"}), **loaded.needs.model_dump(mode="json"))
     flags = {
         "model_type": model_type, "hardware": hardware, "workload": workload,
         "team_skill": team_skill, "dynamic_shapes": dynamic_shapes, "quantization": quantization,
         "quantization_method": quantization_method, "long_context": long_context, "devices": devices,
         "cross_platform": cross_platform, "title": title, "deciders": list(decider) if decider else None,
+        "other_hardware": list(other_hardware) if other_hardware else None,
     }  # fmt: skip
     given.update({name: value for name, value in flags.items() if value is not None})
     environment: list[Environment] = []

@@ -14,9 +14,10 @@ import yaml
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from advisor.knowledge.loader import load_knowledge_base
-from advisor.markdown import md_escape
+from advisor.markdown import md_escape, md_prose
 from advisor.environment.family import device_family
-from advisor.recommendation.models import Recommendation
+from advisor.profile import Profile
+from advisor.recommendation.models import Choice, Recommendation
 from advisor.recommendation.summary import cites_text
 from advisor.records.evidence_tables import evidence_tables
 from advisor.records.models import RecordError, RecordFrontMatter
@@ -49,13 +50,27 @@ def _environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["md_escape"] = md_escape
+    env.filters["md_prose"] = md_prose
     env.filters["cites"] = cites_text
     return env
 
 
+class _FrontMatterDumper(yaml.SafeDumper):
+    """safe_dump's output, with lists of plain values on one line ([a, b]): a record stays short."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, items: list[Any]) -> yaml.Node:
+    flat = all(isinstance(item, (str, int, float, bool)) or item is None for item in items)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flat)
+
+
+_FrontMatterDumper.add_representer(list, _represent_list)
+_FrontMatterDumper.add_representer(tuple, _represent_list)
+
+
 def front_matter_text(front: RecordFrontMatter) -> str:
-    """The front matter block, fences included, values quoted by yaml.safe_dump where they need it."""
-    dumped = yaml.safe_dump(front.as_yaml_data(), sort_keys=False, allow_unicode=True, width=1000)
+    """The front matter block, fences included, values quoted by the YAML dumper where they need it."""
+    dumped = yaml.dump(front.as_yaml_data(), Dumper=_FrontMatterDumper, sort_keys=False, allow_unicode=True, width=1000)
     return f"{FRONT_MATTER_FENCE}\n{dumped}{FRONT_MATTER_FENCE}\n"
 
 
@@ -148,25 +163,102 @@ def measured_hot_operators(model_type: str, evidence: Sequence[Evidence]) -> lis
     return lines
 
 
+SUMMARY_HEADER = ("concern", "choice", "why", "expected impact")
+EVIDENCE_SUFFIX = ".evidence.json"
+MAX_FINDINGS = 6
+
+
+def settings_text(choice: Choice) -> str:
+    """' [dtype=fp8, via=vllm]' or ''."""
+    pairs = ", ".join(f"{name}={md_escape(value)}" for name, value in choice.settings.items())
+    return f" [{pairs}]" if pairs else ""
+
+
+def summary_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
+    """The primary tier, one row per concern: the choice, its first reason, its expected impact."""
+    primary = next(tier for tier in recommendation.tiers if tier.primary)
+    rows = []
+    for choice in primary.choices:
+        option = choice.option + settings_text(choice).replace(" [", " (").replace("]", ")")
+        impact = f"~{choice.impact.step_speedup:.2f}x step [{choice.impact.low:.2f}-{choice.impact.high:.2f}]" if choice.impact else "-"
+        rows.append((choice.concern, option, choice.rationale[0].text, impact))
+    for gap in primary.gaps:
+        rows.append((gap.concern, "nothing fits", gap.rationale[0].text, "-"))
+    return rows
+
+
+def skipped_text(recommendation: Recommendation) -> str:
+    """'convolution (a dense-transformer model has few ...); collectives (one device ...)'."""
+    return "; ".join(f"{item.concern} ({item.rationale[0].text})" for item in recommendation.skipped_concerns)
+
+
+def confidence_text(recommendation: Recommendation) -> str:
+    """The confidence's first note (where the evidence came from) and how many more notes follow."""
+    notes = recommendation.confidence_notes
+    more = f" ({len(notes) - 1} more note{'s' if len(notes) > 2 else ''} under Decision Drivers)" if len(notes) > 1 else ""
+    return (notes[0] if notes else "no notes") + more
+
+
+def drivers_text(profile: Profile) -> str:
+    """The profile in one line."""
+    needs = profile.needs
+    quantization = needs.quantization + (f" ({needs.quantization_method})" if needs.quantized else "")
+    parts = [
+        f"target {profile.hardware}", f"workload {profile.workload}", f"team skill {profile.team_skill}",
+        f"dynamic shapes {'yes' if needs.dynamic_shapes else 'no'}", f"quantization {quantization}",
+        f"long context {'yes' if needs.long_context else 'no'}", f"{needs.devices} device(s) per job",
+        "cross-platform " + (", ".join(needs.other_hardware) if needs.other_hardware else ("yes" if needs.cross_platform else "no")),
+    ]  # fmt: skip
+    return "* " + "; ".join(md_escape(part) for part in parts) + "."
+
+
+def considered_text(recommendation: Recommendation) -> str:
+    """Every option named in the tiers, as alternatives or rejected, in one line."""
+    options = [row["id"] for row in _considered(recommendation)]
+    named = ", ".join(f"`{md_escape(option).replace(chr(96), '')}`" for option in options)
+    return f"Named in this record: {named}." if options else "None."
+
+
+def evidence_findings(evidence: Sequence[Evidence]) -> list[str]:
+    """The probes' findings, at most MAX_FINDINGS across the files (the full tables are on the site)."""
+    found = [finding for item in evidence for table in evidence_tables(item) for finding in table.findings]
+    return found[:MAX_FINDINGS]
+
+
+def evidence_link(front: RecordFrontMatter) -> dict[str, str] | None:
+    """The site's evidence page of this record (written beside the record page by `advisor site`)."""
+    if not front.evidence or not front.evidence[0].file.endswith(EVIDENCE_SUFFIX):
+        return None
+    slug = front.evidence[0].file.removesuffix(EVIDENCE_SUFFIX)
+    return {"title": f"evidence of {front.id:04d}", "href": f"{slug}-evidence.md"}
+
+
 def render_body(front: RecordFrontMatter, recommendation: Recommendation, evidence: Sequence[Evidence]) -> str:
-    """The Markdown after the front matter."""
+    """The Markdown after the front matter: a summary table first, then the reasons, rejections, switches."""
     profile = recommendation.profile
-    template = _environment().get_template("record.md.j2")
+    environment = _environment()
+    environment.globals["settings"] = settings_text
+    template = environment.get_template("record.md.j2")
     measured_on = measured_on_rows(front, evidence)
+    tier1 = recommendation.tier(1)
     return template.render(
         front=front,
         recommendation=recommendation,
         profile=profile,
+        summary_header=SUMMARY_HEADER,
+        summary_rows=summary_rows(recommendation),
+        skipped_line=skipped_text(recommendation),
+        confidence_line=confidence_text(recommendation),
+        drivers=drivers_text(profile),
         hot_operators=HOT_OPERATORS.get(profile.model_type, "profile the top-10 operators by time"),
         measured_hot_operators=measured_hot_operators(profile.model_type, evidence),
-        considered=_considered(recommendation),
-        evidence_files=[
-            {"ref": ref, "evidence": item, "tables": evidence_tables(item)}
-            for ref, item in zip(front.evidence, evidence)
-        ],
+        considered=considered_text(recommendation),
         evidence_files_rows=measured_on,
+        evidence_findings=evidence_findings(evidence),
+        evidence_link=evidence_link(front) if evidence else None,
         measured_on_header=MEASURED_ON_HEADER,
         target_match=target_match_text(measured_on, profile.hardware),
+        tier1_options=", ".join(f"{c.concern} {c.option}" for c in tier1.choices) or "empty",
         questions=YEARLY_QUESTIONS,
     )
 

@@ -17,7 +17,8 @@ from advisor.site.catalog import Catalog, EvidenceFile, SiteProblem, build_catal
 from advisor.site.evidence_charts import Chart, evidence_charts
 from advisor.site.knowledge_pages import METHOD_PAGE, knowledge_page, method_page
 from advisor.site.pages import (
-    CLI_PAGE, RINGS, chart_file_name, home_section, record_page, reviews_page, tier_rings, tiers_page,
+    CLI_PAGE, RINGS, chart_file_name, evidence_page, evidence_page_name, home_section, record_page, reviews_page,
+    tier_rings, tiers_page,
 )
 from advisor.site.radar import radar_svg
 
@@ -101,6 +102,8 @@ def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | Non
             writer.write_text(f"decisions/{item.slug}/{chart_file_name(item.slug, file_name, chart)}", chart.svg)
         chart_count += len(charts)
         writer.write_text(item.page, record_page(item, catalog, charts))
+        if item.record.front.evidence:  # the record body links its evidence page
+            writer.write_text(evidence_page_name(item), evidence_page(item))
     writer.write_text("reviews.md", reviews_page(catalog))
     write_tier_view(catalog, knowledge, writer)
     writer.write_text("knowledge-base.md", knowledge_page(knowledge))

@@ -187,6 +187,34 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, 
     return "\n".join(lines) + "\n"
 
 
+def evidence_page_name(item: SiteRecord) -> str:
+    """`decisions/<slug>-evidence.md`: beside the record page, which the record body links to."""
+    return f"decisions/{item.slug}-evidence.md"
+
+
+def evidence_page(item: SiteRecord) -> str:
+    """Every evidence table and finding of a record's evidence files (the record itself keeps a summary)."""
+    from advisor.records.evidence_tables import evidence_tables
+
+    front = item.record.front
+    title = f"{front.id:04d}: evidence"
+    lines = [page_front_matter(title) + f"# {front.id:04d}: evidence of {md_escape(front.title)}", "",
+             f"Back to the record: [{front.id:04d}]({item.slug}.md).", ""]  # fmt: skip
+    if not item.evidence:
+        lines += ["The evidence files this record names are not in the records folder.", ""]
+    for file in item.evidence:
+        lines += [f"## {md_escape(file.name)}", ""]
+        if file.evidence is None:
+            lines += ["Unreadable, or its sha256 does not match the record: no table.", ""]
+            continue
+        for table in evidence_tables(file.evidence):
+            lines += [f"### {md_escape(table.title)}", "", "| " + " | ".join(md_escape(cell) for cell in table.header) + " |",
+                      "|" + " --- |" * len(table.header)]  # fmt: skip
+            lines += ["| " + " | ".join(md_escape(cell) for cell in row) + " |" for row in table.rows]
+            lines += [""] + [f"* {md_escape(finding)}" for finding in table.findings] + [""]
+    return "\n".join(lines) + "\n"
+
+
 def chart_file_name(slug: str, evidence_name: str, chart: Chart) -> str:
     """`evidence-gemm-tflops.svg`: the evidence file's name past the record's slug, then the chart's name."""
     return f"{evidence_name.removeprefix(slug + '.').removesuffix('.json')}-{chart.name}.svg"

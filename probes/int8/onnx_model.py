@@ -39,6 +39,8 @@ from typing import Any, Literal
 import numpy as np
 import torch
 
+from probes.int8.error_metrics import row_relative_errors
+from probes.models import Metric
 from probes.reference_models import build_reference_model
 from probes.registry import Unsupported
 
@@ -85,16 +87,6 @@ def import_runtime() -> Any:
     except Exception as error:  # noqa: BLE001 - a broken install is as absent as a missing one
         raise Unsupported(f"onnx/onnxruntime not available: {_first_line(error)}") from None
     return onnxruntime
-
-
-def preload_runtime() -> None:
-    """Import onnx, onnxruntime and torch.onnx now, if they import: their ~1 s then comes out of every
-    pair's part of the share instead of the first model pair's. The builders judge their absence."""
-    try:
-        import_runtime()
-        import torch.onnx  # noqa: F401
-    except Exception:  # noqa: BLE001, S110 - the builders report why
-        pass
 
 
 @contextlib.contextmanager
@@ -164,8 +156,8 @@ class ExportedModel:
     calibration: tuple[dict[str, np.ndarray], ...]  # other rows of the example batch
 
 
-def _export(model_type: str, size: str) -> ExportedModel | str:
-    """The exported model, or the reason it could not be exported."""
+def export(model_type: str, size: str) -> ExportedModel:
+    """The reference model exported at batch 1; Unsupported (with the exporter's message) when it cannot be."""
     built = build_reference_model(model_type, size)
     batch = built.example_inputs()
     inputs = tuple(tensor[:1] for tensor in batch)
@@ -181,25 +173,11 @@ def _export(model_type: str, size: str) -> ExportedModel | str:
                               opset_version=OPSET, **legacy)  # fmt: skip
         onnx_fp32 = materialize_shared_initializers(buffer.getvalue())
     except Exception as error:  # noqa: BLE001 - an op the exporter lacks is a skip, with its name
-        return f"ONNX export of the {model_type} reference model failed: {_first_line(error)}"
+        raise Unsupported(f"ONNX export of the {model_type} reference model failed: {_first_line(error)}") from None
     rows = range(1, min(batch[0].shape[0], CALIBRATION_SAMPLES + 1))
     calibration = tuple({name: tensor[row : row + 1].numpy() for name, tensor in zip(names, batch)} for row in rows)
     feeds = {name: tensor.numpy() for name, tensor in zip(names, inputs)}
     return ExportedModel(model_type, size, onnx_fp32, built.module, inputs, feeds, calibration or (feeds,))
-
-
-@functools.lru_cache(maxsize=2)
-def _export_cached(model_type: str, size: str) -> ExportedModel | str:
-    return _export(model_type, size)
-
-
-def exported_model(model_type: str, size: str) -> ExportedModel:
-    """The exported model (once per child: the fp32 and int8 cases share it); Unsupported when export fails."""
-    import_runtime()
-    outcome = _export_cached(model_type, size)
-    if isinstance(outcome, str):
-        raise Unsupported(outcome)
-    return outcome
 
 
 def cpu_session(model_bytes: bytes) -> Any:
@@ -253,26 +231,78 @@ def quantize(model: ExportedModel) -> bytes:
                           f"{_first_line(error)}") from None  # fmt: skip
 
 
-@functools.lru_cache(maxsize=2)
-def _fp32_output(model_type: str, size: str) -> np.ndarray:
-    model = exported_model(model_type, size)
-    return np.asarray(session_runner(cpu_session(model.onnx_fp32), model.feeds)())
+@dataclass(frozen=True)
+class PreparedModel:
+    """Everything the two cases of a model need but do not measure, made once per child (while planning):
+    the sessions already ran once, so a case's own part of the share goes to its check and its samples."""
+
+    exported: ExportedModel
+    fp32_session: Any
+    int8_session: Any | str  # on the quantized graph, or why ONNX Runtime could not quantize or load it
+    float64_output: torch.Tensor  # the torch model in float64 on the same input: the numeric reference
+    int8_errors: dict[str, Metric]  # the int8 output's row errors against the fp32 run (empty without int8)
+
+    def fp32_run(self) -> Callable[[], np.ndarray]:
+        """One fp32 call of the whole model."""
+        return session_runner(self.fp32_session, self.exported.feeds)
+
+    def int8_run(self) -> Callable[[], np.ndarray]:
+        """One int8 call of the whole model; Unsupported with the reason when there is no int8 session."""
+        if isinstance(self.int8_session, str):
+            raise Unsupported(self.int8_session)
+        return session_runner(self.int8_session, self.exported.feeds)
 
 
-def fp32_output(model: ExportedModel) -> np.ndarray:
-    """The fp32 ONNX Runtime output on the measured input: what the int8 model's error is measured against."""
-    return _fp32_output(model.model_type, model.size)
-
-
-@functools.lru_cache(maxsize=2)
-def _float64_output(model_type: str, size: str) -> torch.Tensor:
-    model = exported_model(model_type, size)
-    float64 = copy.deepcopy(model.module).double()
-    inputs = tuple(x.double() if x.is_floating_point() else x for x in model.inputs)
+def _prepare(model_type: str, size: str) -> PreparedModel:
+    exported = export(model_type, size)
+    float64 = copy.deepcopy(exported.module).double()
+    inputs = tuple(x.double() if x.is_floating_point() else x for x in exported.inputs)
     with torch.no_grad():
-        return float64(*inputs)
+        reference = float64(*inputs)
+    try:
+        fp32_session = cpu_session(exported.onnx_fp32)
+        fp32_output = session_runner(fp32_session, exported.feeds)()
+    except Exception as error:  # noqa: BLE001 - a graph ONNX Runtime cannot load or run is a skip, with why
+        raise Unsupported(f"onnxruntime could not run the exported {model_type} model: {_first_line(error)}") from None
+    int8_session: Any | str
+    errors: dict[str, Metric] = {}
+    try:
+        int8_session = cpu_session(quantize(exported))
+        errors = row_relative_errors(session_runner(int8_session, exported.feeds)(), fp32_output)
+    except Unsupported as why:  # the fp32 case still runs
+        int8_session = str(why)
+    except Exception as error:  # noqa: BLE001 - a quantized graph ONNX Runtime cannot load or run
+        int8_session = f"onnxruntime could not run the quantized {model_type} model: {_first_line(error)}"
+    return PreparedModel(exported, fp32_session, int8_session, reference, errors)
 
 
-def float64_output(model: ExportedModel) -> torch.Tensor:
-    """The torch model in float64 on the same input: the harness's numeric reference."""
-    return _float64_output(model.model_type, model.size)
+@functools.lru_cache(maxsize=8)
+def _prepared_or_reason(model_type: str, size: str) -> PreparedModel | str:
+    try:
+        return _prepare(model_type, size)
+    except Unsupported as why:
+        return str(why)
+    except Exception as error:  # noqa: BLE001 - never a failed plan: the cases report it
+        return f"preparing the {model_type} model failed: {_first_line(error)}"
+
+
+def prepare(model_type: str, size: str) -> None:
+    """Export, quantize and compute the references now (while planning), so that the cases' own parts of
+    the share go to measuring; a failure is kept and reported by the cases."""
+    with contextlib.suppress(Unsupported):
+        import_runtime()
+        _prepared_or_reason(model_type, size)
+
+
+def prepared(model_type: str, size: str) -> PreparedModel:
+    """The prepared model (made now if planning did not); Unsupported when the runtime, export or a run failed."""
+    import_runtime()
+    outcome = _prepared_or_reason(model_type, size)
+    if isinstance(outcome, str):
+        raise Unsupported(outcome)
+    return outcome
+
+
+def forget_prepared() -> None:
+    """Drop every prepared model and kept failure (tests)."""
+    _prepared_or_reason.cache_clear()

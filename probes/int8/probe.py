@@ -35,11 +35,9 @@ from probes.int8.inputs import (
     reference_device,
 )
 from probes.int8 import onnx_model
-from probes.int8.error_metrics import row_relative_errors
 from probes.int8.options import Int8Options
 from probes.int8.quantize import Granularity, fake_quantize
 from probes.int8.sizing import int8_cases
-from probes.models import Metric
 from probes.registry import Bench, CaseSpec, Probe, Scenario, Unsupported, implementation
 
 PROBE = Probe(
@@ -152,27 +150,27 @@ def _model_case(case: CaseSpec, method: str | None) -> bool:
     return case.dtype == "int8" and onnx_model.RECIPES[str(case.options["model"])].method == method
 
 
-def _exported(case: CaseSpec, device: Device) -> onnx_model.ExportedModel:
-    """The case's reference model exported; Unsupported off the CPU, without onnxruntime or when export fails."""
+def _prepared(case: CaseSpec, device: Device) -> onnx_model.PreparedModel:
+    """The case's reference model exported (while planning); Unsupported off the CPU, without onnxruntime or
+    when export fails."""
     if device.kind != "cpu":
         raise Unsupported(f"ONNX Runtime's CPUExecutionProvider runs on the host CPU; not measured on {device.kind}")
-    return onnx_model.exported_model(str(case.options["model"]), str(case.options["size"]))
+    return onnx_model.prepared(str(case.options["model"]), str(case.options["size"]))
 
 
 @implementation("onnxruntime", baseline=True, supports=lambda case: _model_case(case, None))
 def model_fp32(case: CaseSpec, device: Device) -> Bench:
     """The whole reference model in ONNX Runtime, fp32, vs the torch model in float64."""
-    model = _exported(case, device)
-    run = onnx_model.session_runner(onnx_model.cpu_session(model.onnx_fp32), model.feeds)
-    return Bench(run=run, reference=lambda: onnx_model.float64_output(model))
+    model = _prepared(case, device)
+    return Bench(run=model.fp32_run(), reference=lambda: model.float64_output)
 
 
 def _model_int8(case: CaseSpec, device: Device) -> Bench:
-    """The model after ONNX Runtime's quantization; its error against the fp32 run, measured now, as metrics."""
-    model = _exported(case, device)
-    run = onnx_model.session_runner(onnx_model.cpu_session(onnx_model.quantize(model)), model.feeds)
-    errors: dict[str, Metric] = row_relative_errors(run(), onnx_model.fp32_output(model))
-    return Bench(run=run, reference=lambda: onnx_model.float64_output(model), extra_metrics=lambda: errors)
+    """The model after ONNX Runtime's quantization; its error against the fp32 run (measured while
+    planning, on the same input) as metrics."""
+    model = _prepared(case, device)
+    errors = dict(model.int8_errors)
+    return Bench(run=model.int8_run(), reference=lambda: model.float64_output, extra_metrics=lambda: errors)
 
 
 @implementation(onnx_model.IMPLEMENTATIONS["static"], supports=lambda case: _model_case(case, "static"))

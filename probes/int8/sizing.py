@@ -4,11 +4,14 @@ One width `d` sets both timed families: GEMMs (m x d) @ (d x d) and MLP blocks d
 (the usual 4x hidden width). The widest plan whose costliest case fits is chosen, the cost read
 from the cases' own flops. The two error studies are small and fixed, so their case ids never move.
 The whole-model cases (a reference model in ONNX Runtime, fp32 and int8) are fixed too: the `small`
-reference model at batch 1, milliseconds a call on a CPU; their assumed cost comes off the share first.
+reference model at batch 1, milliseconds a call on a CPU. They come first (a share that runs out must
+not leave the evidence a profile's model type is judged on unmeasured), and their model is exported,
+quantized and its references computed while planning: that assumed cost comes off the share first.
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 from dataclasses import dataclass
@@ -38,11 +41,13 @@ TORCHAO_IMPORT_S = 3.0
 # Whole-model cases (CPU only): the reference model of `model_type`, or these, as many as fit MODEL_SHARE.
 MODEL_SIZE = "small"  # batch 1: 0.3-6 ms a call in ONNX Runtime fp32 on this 2-core VM
 DEFAULT_MODEL_TYPES = ("cnn", "dense-transformer")  # conv-bound and GEMM-bound
-MODEL_SHARE = 0.4  # at most this part of the share goes to the whole-model cases (beyond the first model)
-# Assumed, on purpose high: importing onnx and onnxruntime (~1 s here), then per pair the export or
-# quantization (0.1-0.4 s), a session, the float64 torch reference, warmup and ten samples (~0.5 s here).
+MODEL_SHARE = 0.4  # at most this part of the share goes to preparing models (beyond the first model)
+# Assumed while planning, on purpose high: importing onnx and onnxruntime (0.6-2 s here), then per model
+# the export (0.1-0.5 s), quantization (0.1-0.2 s), the float64 torch reference (0.05-0.45 s) and both
+# sessions made and run once. The two cases of a model then only check and time: their equal parts of
+# the share, like any other pair's, suffice from ~0.1 s (the CNN: ~1 ms a call; the transformer ~4 ms).
 ORT_IMPORT_S = 1.0
-MODEL_PAIR_S = 1.0
+MODEL_PREPARE_S = 1.5
 # A ceiling, not a quality bar (the metrics carry the error): a third of the output's largest magnitude
 # (measured: CNN logits 0.16, transformer logits 2.4-2.6, UNet noise 1.5). Measured errors: cnn 0.001,
 # transformers 0.03, diffusion 0.3 (static QDQ of a UNet); an int8 model past a third no longer follows the float one.
@@ -111,13 +116,14 @@ def implementations_per_case(case: CaseSpec) -> int:
     return 2 if case.options.get("op") == "mlp" and case.dtype == "int8" else 1
 
 
-def timed_plan(device_kind: str, share_s: float) -> TimedPlan:
-    """The widest plan whose costliest pair fits its part of the share (at least the narrowest one)."""
+def timed_plan(device_kind: str, share_s: float, other_pairs: int = 0) -> TimedPlan:
+    """The widest plan whose costliest pair fits its part of the share (at least the narrowest one);
+    `other_pairs` (the whole-model cases) take their parts too."""
     for width in reversed(WIDTHS):
         for rows in (GEMM_ROWS, GEMM_ROWS[:2]):
             plan = TimedPlan(width, rows)
             cases = timed_cases(plan, "fp32")
-            per_pair = share_s / (sum(implementations_per_case(case) for case in cases) + _STUDY_PAIRS)
+            per_pair = share_s / (sum(implementations_per_case(case) for case in cases) + _STUDY_PAIRS + other_pairs)
             if pair_seconds(device_kind, max(case.flops or 0.0 for case in cases)) <= per_pair:
                 return plan
     return TimedPlan(WIDTHS[0], GEMM_ROWS[:2])
@@ -182,6 +188,17 @@ def _study_cases() -> list[CaseSpec]:
     return [weight, layernorm]
 
 
+def freeze_heap() -> None:
+    """Collect once, then leave every object alive now (torch, torchao, onnx: ~340,000) out of later collections.
+
+    The timer collects before each case's samples; over this heap that full collection took 0.2-0.5 s on
+    this 2-core VM, a whole part of a short share, so cases ended not-timed. Modules and prepared models
+    live as long as the child anyway.
+    """
+    gc.collect()
+    gc.freeze()
+
+
 def preload_torchao() -> None:
     """Import torchao now, if it imports: its ~2 s then comes out of every pair's part of the share
     instead of all of the first torchao pair's. The builders still import it and judge its absence."""
@@ -212,8 +229,8 @@ def model_cases(model_types: list[str]) -> list[CaseSpec]:
 
 
 def model_seconds(models: int) -> float:
-    """Assumed cost of `models` whole-model pairs of cases, the runtime's import included."""
-    return ORT_IMPORT_S + 2 * MODEL_PAIR_S * models if models else 0.0
+    """Assumed cost of preparing `models` models while planning, the runtime's import included."""
+    return ORT_IMPORT_S + MODEL_PREPARE_S * models if models else 0.0
 
 
 def planned_model_types(share_s: float, options: Int8Options | None) -> list[str]:
@@ -229,11 +246,11 @@ def planned_model_types(share_s: float, options: Int8Options | None) -> list[str
 
 
 def int8_cases(device: Device, share_s: float, options: Int8Options | None = None) -> list[CaseSpec]:
-    """GEMMs and MLP blocks sized to the share left after importing torchao and the whole-model cases,
-    then the whole-model cases, then the two error studies.
+    """The whole-model cases, then GEMMs and MLP blocks sized to the share left after importing torchao and
+    preparing the models, then the two error studies.
 
     The whole-model cases are planned on every device (elsewhere than the CPU they are skipped, with
-    the reason); only on the CPU is their cost taken off the share and ONNX Runtime imported now.
+    the reason); only on the CPU are their models prepared now and that cost taken off the share.
     """
     torchao_found = importlib.util.find_spec("torchao") is not None  # finding it imports nothing
     if torchao_found:
@@ -241,9 +258,11 @@ def int8_cases(device: Device, share_s: float, options: Int8Options | None = Non
     models = planned_model_types(share_s, options)
     spent = TORCHAO_IMPORT_S if torchao_found else 0.0
     if device.kind == "cpu" and _module_found("onnxruntime"):
-        from probes.int8.onnx_model import preload_runtime  # imports numpy and torch only
+        from probes.int8.onnx_model import prepare  # imports numpy and torch only
 
-        preload_runtime()
+        for model_type in models:
+            prepare(model_type, MODEL_SIZE)  # never raises: a failure is the cases' skip reason
         spent += model_seconds(len(models))
-    plan = timed_plan(device.kind, share_s - spent)
-    return _gemm_cases(plan) + _mlp_cases(plan, float_dtype(device)) + model_cases(models) + _study_cases()
+    plan = timed_plan(device.kind, share_s - spent, other_pairs=2 * len(models))
+    freeze_heap()
+    return model_cases(models) + _gemm_cases(plan) + _mlp_cases(plan, float_dtype(device)) + _study_cases()

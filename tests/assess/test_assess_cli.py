@@ -34,7 +34,8 @@ def test_flags_path_writes_the_record(tmp_path):
     assert record.path.name == "0001-moe-training-b-bold-b.md"
     assert record.front.decision_makers == ["Ann", "Bo"]
     assert record.front.profile["needs"] == {"dynamic_shapes": True, "quantization": "int8", "quantization_method": "qat",
-                                             "long_context": True, "devices": 8, "cross_platform": False}  # fmt: skip
+                                             "long_context": True, "devices": 8, "cross_platform": False,
+                                             "other_hardware": []}  # fmt: skip
     assert "# MoE training &lt;b&gt;bold&lt;/b&gt;" in record.body
     assert Path(summary["evidence"][0]).name == "0001-moe-training-b-bold-b.evidence.json"
 

@@ -24,7 +24,7 @@ from probes.int8.options import Int8Options
 from probes.int8.probe import model_fp32
 from probes.int8.sizing import DEFAULT_MODEL_TYPES, MODEL_SIZE, int8_cases, model_cases
 from probes.models import HarnessSettings, ProbeCase
-from probes.registry import CaseSpec, Implementation, ProbeOptionsError, load_probe
+from probes.registry import CaseSpec, Implementation, ProbeOptionsError, Unsupported, load_probe
 
 CASE_S = 5.0  # each case's deadline: ample for 10+ samples of a ~1 ms call, even on a busy machine
 
@@ -116,16 +116,31 @@ def test_a_model_that_fails_to_export_is_skipped_with_the_reason(monkeypatch: py
     def unexportable(*_: object, **__: object) -> None:
         raise RuntimeError("ONNX export of operator Sort, Out parameter is not supported")
 
-    onnx_model._export_cached.cache_clear()
+    onnx_model.forget_prepared()
     monkeypatch.setattr(torch.onnx, "export", unexportable)
     try:
-        with pytest.raises(Exception, match="ONNX export of the diffusion reference model failed: RuntimeError: ONNX"):
+        with pytest.raises(Unsupported, match="ONNX export of the diffusion reference model failed: RuntimeError: ONNX"):
             model_fp32(model_cases(["diffusion"])[0], Device())
         measured = [_measure(case) for case in model_cases(["diffusion"])]
         assert [case.status for case in measured] == ["skipped", "skipped"]
         assert all("export of the diffusion reference model failed" in (case.reason or "") for case in measured)
     finally:
-        onnx_model._export_cached.cache_clear()  # the failure is cached per child: do not keep it
+        onnx_model.forget_prepared()  # the failure is kept per child: do not keep it here
+
+
+def test_a_model_onnxruntime_cannot_quantize_still_runs_in_fp32(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unquantizable(model: onnx_model.ExportedModel) -> bytes:
+        raise Unsupported(f"onnxruntime static quantization of the {model.model_type} model failed: ValueError: no")
+
+    onnx_model.forget_prepared()
+    monkeypatch.setattr(onnx_model, "quantize", unquantizable)
+    try:
+        onnx_model.prepare("cnn", MODEL_SIZE)  # while planning: never raises
+        fp32, int8 = (_measure(case) for case in model_cases(["cnn"]))
+        assert fp32.status == "ok", fp32.reason
+        assert int8.status == "skipped" and "static quantization of the cnn model failed" in (int8.reason or "")
+    finally:
+        onnx_model.forget_prepared()
 
 
 # --- planning -----------------------------------------------------------------------------------------
@@ -135,7 +150,8 @@ def test_the_profile_model_type_picks_the_model_and_its_recipe() -> None:
     for model_type, implementation in (("cnn", "onnxruntime.static-qdq"), ("diffusion", "onnxruntime.static-qdq"),
                                        ("dense-transformer", "onnxruntime.dynamic"), ("moe", "onnxruntime.dynamic"),
                                        ("multimodal", "onnxruntime.dynamic")):  # fmt: skip
-        cases = [case for case in int8_cases(Device(), 10.0, Int8Options(model_type=model_type)) if case.options["op"] == "model"]
+        planned = int8_cases(_cuda_like(), 10.0, Int8Options(model_type=model_type))  # the CPU would prepare them all
+        cases = [case for case in planned if case.options["op"] == "model"]
         assert [case.dtype for case in cases] == ["fp32", "int8"]
         assert all(case.options["model"] == model_type and case.options["size"] == MODEL_SIZE for case in cases)
         assert cases[1].options["float_dtype"] == "fp32" and cases[1].tolerance is not None
@@ -148,6 +164,8 @@ def test_without_a_model_type_the_defaults_fit_the_share() -> None:
 
     assert models(1.0) == [DEFAULT_MODEL_TYPES[0]]  # a tiny share still measures the first
     assert models(60.0) == list(DEFAULT_MODEL_TYPES)
+    planned = int8_cases(Device(), 60.0)
+    assert [case.options["op"] for case in planned[:4]] == ["model"] * 4  # first: a share that runs out spares them
     # Planned elsewhere too, to be skipped with the reason.
     assert [case.options["model"] for case in int8_cases(_cuda_like(), 1.0) if case.options["op"] == "model"][::2] == ["cnn"]
 

@@ -46,6 +46,5 @@ def test_the_context_quotes_the_measured_hot_operators_of_the_model_type():
                                dt.date(2026, 1, 2))  # fmt: skip
     body = render_record(front, answer, [evidence])
     context = body.split("## Decision Drivers")[0]
-    assert "Measured here (hotops probe" in context
-    assert "* moe forward (tiny): gemm 28%" in context and "* moe train (tiny)" in context
+    assert "* Measured: moe forward (tiny): gemm 28%" in context and "* Measured: moe train (tiny)" in context
     assert "dense-transformer forward" not in context

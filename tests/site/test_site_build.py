@@ -47,11 +47,17 @@ def broken_links(site: Path) -> list[str]:
     return broken
 
 
+def _evidence_page(folder: Path) -> bool:
+    """A record's evidence page (`<slug>-evidence`), told from a record whose own slug ends in 'evidence'."""
+    return folder.name.endswith("-evidence") and (folder.parent / folder.name.removesuffix("-evidence")).exists()
+
+
 def test_every_page_chart_and_download_is_built(built_site: Path, site_records: RecordsFixture):
     for page in ("index.html", "reviews/index.html", "tiers/index.html", "knowledge-base/index.html", "cli/index.html"):
         assert (built_site / page).is_file(), page
     for number in site_records.titles:
-        folder = next((built_site / "decisions").glob(f"{number:04d}-*"))
+        folder = next(f for f in (built_site / "decisions").glob(f"{number:04d}-*") if not _evidence_page(f))
+        assert "<h2" in (built_site / "decisions" / f"{folder.name}-evidence" / "index.html").read_text()
         assert (folder / "index.html").is_file()
         assert len(list(folder.glob("*.svg"))) >= 4
         assert (built_site / "evidence" / f"{folder.name}.evidence.json").is_file()
@@ -113,7 +119,7 @@ def test_malformed_record_warns_by_default_and_fails_strict(records_copy: Path, 
     (records_copy / "0009-broken.md").write_text("---\nid: 9\ntitle: Broken\n---\n# no date\n")
     result = build_site(CONFIG, out=tmp_path / "lenient", records_dir=records_copy, today=TODAY)
     assert any("0009-broken.md" in warning and "date" in warning for warning in result.warnings)
-    assert len(list((tmp_path / "lenient" / "decisions").glob("*/index.html"))) == 4
+    assert len([p for p in (tmp_path / "lenient" / "decisions").glob("*/index.html") if not _evidence_page(p.parent)]) == 4
     outcome = runner.invoke(app, ["site", "build", "--strict", "--config", str(CONFIG), "--records-dir", str(records_copy),
                                   "--out", str(tmp_path / "strict")])  # fmt: skip
     assert outcome.exit_code == 2
@@ -163,7 +169,7 @@ def test_builds_without_a_mkdocs_yml_from_the_packaged_settings(records_copy: Pa
     assert outcome.exit_code == 0, outcome.output
     out = Path(json.loads(outcome.output)["out"])
     assert out == records_copy.parent / "site-build"
-    assert len(list((out / "decisions").glob("*/index.html"))) == 4
+    assert len([p for p in (out / "decisions").glob("*/index.html") if not _evidence_page(p.parent)]) == 4
     assert (out / "stylesheets" / "advisor.css").is_file() and broken_links(out) == []
 
 

@@ -76,7 +76,7 @@ def test_hostile_text_is_escaped_in_every_page(site_records: RecordsFixture, tmp
     for page in tmp_path.rglob("*.md"):
         text = page.read_text()
         assert "<script>" not in text and "<img" not in text and "</title>" not in text, page
-    hostile_page = next((tmp_path / "decisions").glob("0003-*.md")).read_text()
+    hostile_page = next(p for p in sorted((tmp_path / "decisions").glob("0003-*.md")) if not p.stem.endswith("-evidence")).read_text()
     assert "&lt;script&gt;window.\\_\\_advisorPwned" in hostile_page
     assert HOSTILE_DECIDER.replace("<", "&lt;").replace(">", "&gt;") in hostile_page.replace("\\", "")
 
@@ -97,7 +97,7 @@ def test_malformed_record_and_altered_evidence_are_reported_and_skipped(records_
     assert "front matter is not valid YAML" in problems["0009-broken.md"]
     assert "sha256 differs" in problems[evidence.name]
     assert report.records == 4  # the rest still build
-    page = next((tmp_path / "out" / "decisions").glob("0002-*.md")).read_text()
+    page = next(p for p in (tmp_path / "out" / "decisions").glob("0002-*.md") if not p.stem.endswith("-evidence-evidence")).read_text()
     assert "| Evidence | - |" in page and "No chart" in page
 
 
