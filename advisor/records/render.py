@@ -17,7 +17,7 @@ from advisor.knowledge.loader import load_knowledge_base
 from advisor.markdown import md_escape, md_prose
 from advisor.environment.family import device_family
 from advisor.profile import Profile
-from advisor.recommendation.models import Choice, Recommendation
+from advisor.recommendation.models import Choice, Recommendation, Tier
 from advisor.recommendation.summary import cites_text
 from advisor.records.evidence_tables import evidence_tables
 from advisor.records.models import RecordError, RecordFrontMatter
@@ -64,7 +64,13 @@ def _represent_list(dumper: yaml.SafeDumper, items: list[Any]) -> yaml.Node:
     return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flat)
 
 
+def _represent_dict(dumper: yaml.SafeDumper, mapping: dict[Any, Any]) -> yaml.Node:
+    flat = len(mapping) > 4 and all(isinstance(v, (str, int, float, bool)) or v is None for v in mapping.values())
+    return dumper.represent_mapping("tag:yaml.org,2002:map", mapping.items(), flow_style=flat or None)
+
+
 _FrontMatterDumper.add_representer(list, _represent_list)
+_FrontMatterDumper.add_representer(dict, _represent_dict)
 _FrontMatterDumper.add_representer(tuple, _represent_list)
 
 
@@ -174,6 +180,15 @@ def settings_text(choice: Choice) -> str:
     return f" [{pairs}]" if pairs else ""
 
 
+def grouped_choices(tier: Tier) -> list[dict[str, Any]]:
+    """A secondary tier's choices, one line per option with every concern it covers."""
+    groups: dict[str, dict[str, Any]] = {}
+    for choice in tier.choices:
+        group = groups.setdefault(choice.option, {"option": choice.option, "concerns": [], "reason": choice.rationale[-1 if len(choice.rationale) == 1 else 0].text, "fits_team": choice.fits_team})
+        group["concerns"].append(choice.concern)
+    return list(groups.values())
+
+
 def summary_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
     """The primary tier, one row per concern: the choice, its first reason, its expected impact."""
     primary = next(tier for tier in recommendation.tiers if tier.primary)
@@ -238,6 +253,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
     profile = recommendation.profile
     environment = _environment()
     environment.globals["settings"] = settings_text
+    environment.globals["grouped"] = grouped_choices
     template = environment.get_template("record.md.j2")
     measured_on = measured_on_rows(front, evidence)
     tier1 = recommendation.tier(1)

@@ -49,7 +49,7 @@ def scaling_switch(devices: int) -> SwitchCondition:
     steps = f"1 to {devices} devices" if devices <= NODE_DEVICES else f"1 to {NODE_DEVICES} devices (one node), then node by node to {devices}"
     description = (
         f"scaling efficiency from {steps} < {SCALING_EFFICIENCY_MIN}: revisit the collectives and their "
-        "overlap with compute (re-run `advisor probe scaling`)"
+        "overlap with compute"
     )
     metric = "evidence.strong_scaling_efficiency"
     return switch("strong-scaling-collapse", description, metric, "<", SCALING_EFFICIENCY_MIN, concern="collectives")

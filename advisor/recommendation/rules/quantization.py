@@ -202,7 +202,7 @@ def quantization_switches(
         return (int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8", metric),)
     measured = MEASURED_TOOLKIT["int8_model_speedup" if "model" in metric else "int8_speedup"]
     if dtype == "int8" and chosen == measured:
-        description = "INT8 < 1.0x float on the target: reject INT8 (re-run `advisor probe int8`)"
+        description = "INT8 < 1.0x float on the target: reject INT8"
         return (switch("int8-slower-on-target", description, metric, "<", 1.0, concern="quantization"),)
     return ()
 

@@ -28,7 +28,9 @@ PORTABLE_LAYERS: dict[str, tuple[str, ...]] = {
     "quantization": ("quantization-toolkit", "runtime", "compiler"),
     "deployment": ("serving-engine", "runtime"),
     "dynamic-shapes": ("compiler", "runtime", "serving-engine"),
+    "collectives": ("collective-library",),
 }
+STRICT_PORTABLE = ("collectives",)  # a compiler's collectives are no portable replacement for the framework's
 DEFAULT_PORTABLE_LAYERS = ("kernel-language", "compiler")
 
 
@@ -94,6 +96,8 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     def rank(candidate: Candidate) -> tuple[bool, bool]:
         return candidate.id not in named, candidate.layer.value not in layers
 
+    if concern in STRICT_PORTABLE:
+        found = [candidate for candidate in found if candidate.layer.value in layers]
     found.sort(key=lambda candidate: (*rank(candidate), -len(candidate.hardware.value)))
     if found:  # the best group only: a skill gap in it is shown rather than falling back to a stranger layer
         found = [candidate for candidate in found if rank(candidate) == rank(found[0])]
