@@ -163,7 +163,7 @@ def knowledge_switches(context: RuleContext, tier1: Tier, rejected: Sequence[Rej
 
 def _relied_on(profile: Profile, choice: Choice, attribute: str) -> bool:
     if attribute in ("fp8", "int8"):
-        return profile.needs.quantization == attribute and choice.concern in ("quantization", "deployment", "gemm")
+        return profile.needs.quantization == attribute and choice.concern in ("quantization", "deployment")
     if attribute == "dynamic_shapes":
         return profile.needs.dynamic_shapes and choice.concern in ("dynamic-shapes", "deployment")
     return choice.concern == "collectives"

@@ -167,6 +167,10 @@ def decide_gemm(context: RuleContext) -> ConcernDecision:
         share_line = hot_spot_line(shares, "gemm")
         lines = ([share_line] if share_line is not None else []) + lines
         switches = [dtype_switch(dtype)] if dtype != "fp8" else []
+    if context.profile.needs.quantization == "fp8" and dtype != "fp8" and chosen.chosen is not None:
+        library = chosen.chosen.id
+        description = f"{library}.fp8 becomes yes in the knowledge base: run the GEMMs in FP8 as asked"
+        switches.append(switch(f"kb-{library}-fp8", description, f"knowledge.{library}.fp8", "==", "yes", concern="gemm"))
     settings = {"dtype": dtype}
     layers = layers_line(context)
     if layers is not None:
