@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.recommendation.citations import cite_claim, cite_profile, line
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
@@ -48,8 +48,27 @@ def tier3_notes(context: RuleContext) -> list[Rationale]:
         cites.append(cite_claim(context.knowledge.get(CROSS_PLATFORM_LAYER), "risks[1]"))
     if profile.needs.cross_platform:
         text = "the business must move between hardware: one cross-platform layer, accepting some per-platform loss"
-        return [line(f"{text}; verify every target backend", *cites)]
+        notes = [line(f"{text}; verify every target backend", *cites)]
+        for family in profile.needs.other_hardware:
+            needs = platform_needs(context, family)
+            if needs:
+                platform = context.knowledge.platform(family)
+                notes.append(line(f"on {family}, each platform's own underneath: {needs}",
+                                  cite_platform(platform, "official.gemm"), cite_profile(profile, "needs.other_hardware")))  # fmt: skip
+        return notes
     return [line("exploration only: the profile runs on one hardware family", *cites)]
+
+
+PLATFORM_NEEDS = ("gemm", "collectives", "deployment")  # what a second platform brings of its own
+
+
+def platform_needs(context: RuleContext, family: str) -> str:
+    """'gemm hipblaslt, collectives rccl, deployment vllm': the first official option per concern the profile needs."""
+    official = context.knowledge.platform(family).official
+    profile = context.profile
+    wanted = [c for c in PLATFORM_NEEDS if (c != "collectives" or profile.needs.devices > 1) and (c != "deployment" or profile.serves)]
+    parts = [f"{concern} {official.preference(concern)[0]}" for concern in wanted if official.preference(concern)]
+    return ", ".join(parts)
 
 
 def tier_notes(context: RuleContext, number: int, choices: Sequence[Choice]) -> list[Rationale]:

@@ -15,7 +15,7 @@ from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
 from advisor.records.git import commit_paths, find_repository
 from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, review_date
-from advisor.records.review_history import append_review_entry
+from advisor.records.review_history import append_review_entry, update_review_plan
 from advisor.records.store import (
     find_record,
     load_records,
@@ -161,7 +161,8 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
     evidence_path = record.path.with_name(f"{record.path.stem}.review-{today.isoformat()}.evidence.json")
     front = record.front.model_copy(update={"review_by": review_date(today), "version": record.front.version + 1})
     title = f"{today.isoformat()}: keep (v{front.version}; review by {front.review_by.isoformat()})"
-    body = append_review_entry(record.body, title, history_lines(outcome, evidence_path.name, sha))
+    body = append_review_entry(update_review_plan(record.body, front.review_by, today), title,
+                               history_lines(outcome, evidence_path.name, sha))  # fmt: skip
     with records_lock(record.path.parent):
         write_files_atomically([(evidence_path, text)])
         original = record.path.read_text(encoding="utf-8")

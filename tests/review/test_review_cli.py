@@ -60,6 +60,8 @@ def test_keep_bumps_review_by_and_version_and_commits_a_review_entry(runner, pro
     record = find_record(records, 1)
     assert record.front.review_by == dt.date(2028, 12, 1) and record.front.version == 2
     assert "## Review History" in record.body and "2027-12-01: keep" in record.body
+    assert "Review by 2028-12-01 (kept at the review of 2027-12-01)" in record.body  # the plan follows review_by
+    assert "Review by 2027-12-01" not in record.body.split("## Review History")[0]
     assert (records / "0001-cpu-serving.review-2027-12-01.evidence.json").is_file()
     assert repo.head.commit.message.startswith("review 0001: keep")
     assert not repo.is_dirty() and set(repo.untracked_files) <= {"records/.advisor.lock"}
