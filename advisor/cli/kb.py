@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for py
     from rich.table import Table
 
     from advisor.knowledge.audit import AuditReport
-    from advisor.knowledge.models import Candidate, Claim, KnowledgeBase
+    from advisor.knowledge.models import Claim, KnowledgeBase
     from advisor.knowledge.platforms import Platform
 
 app = typer.Typer(

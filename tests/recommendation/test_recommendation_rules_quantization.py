@@ -5,7 +5,6 @@ from __future__ import annotations
 from recommendation_builders import evidence, int8_cases, profile, rule_context
 
 from advisor.recommendation.facts import evidence_facts
-from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.rules.quantization import (
     linear_only_note,
     accuracy_line,

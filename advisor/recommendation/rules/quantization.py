@@ -16,7 +16,7 @@ from advisor.recommendation.context import ConcernDecision, RuleContext, skipped
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.models import Citation, Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
-from advisor.recommendation.selection import pick, serves
+from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
 
 INT8_PAYS = 1.5  # speedup at which INT8 is worth its accuracy risk
