@@ -77,8 +77,8 @@ def probes_for_profile(profile: Profile) -> list[str]:
 
 
 def probe_options_for_profile(profile: Profile, names: list[str]) -> dict[str, dict[str, str]]:
-    """Options of the chosen probes: hotops profiles the reference model of the profile's model type."""
-    return {"hotops": {"model_type": profile.model_type}} if "hotops" in names else {}
+    """Options of the chosen probes: hotops profiles, and int8 quantizes, the reference model of the profile's model type."""
+    return {name: {"model_type": profile.model_type} for name in ("hotops", "int8") if name in names}
 
 
 def default_answers(hardware: str) -> dict[str, Any]:

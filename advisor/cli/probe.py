@@ -40,8 +40,8 @@ def probe_command(
         Optional[str],
         typer.Option(
             "--model-type",
-            help="hotops probe: profile only the reference model of this profile model type, e.g. moe "
-            "(default: every model type).",
+            help="hotops and int8 probes: profile (hotops) and quantize whole (int8) only the reference model of "
+            "this profile model type, e.g. moe (default: every model type for hotops; cnn, then dense-transformer for int8).",
         ),
     ] = None,
     model: Annotated[
@@ -98,7 +98,7 @@ def probe_command(
         fail(f"--budget must be a positive number of seconds, got {budget}")
     if out is not None and out.exists() and out.is_dir():
         fail(f"--out {out} is a directory; give a file name such as {out / 'evidence.json'}")
-    probe_options = hotops_options(names, model_type, model)
+    probe_options = model_type_options(names, model_type, model)
     launch: dict[str, int | str | None] = {
         "nproc": nproc, "nnodes": nnodes, "node_rank": node_rank, "rdzv_endpoint": rdzv_endpoint, "rdzv_id": rdzv_id
     }
@@ -121,8 +121,11 @@ def probe_command(
         raise typer.Exit(130)
 
 
-def hotops_options(names: list[str] | None, model_type: str | None, model: str | None) -> dict[str, dict[str, str]]:
-    """The hotops probe's options from --model-type / --model; a one-line error naming the flag when they cannot apply."""
+MODEL_TYPE_PROBES = ("hotops", "int8")  # the probes that measure a reference model of the profile's type
+
+
+def model_type_options(names: list[str] | None, model_type: str | None, model: str | None) -> dict[str, dict[str, str]]:
+    """The hotops and int8 probes' options from --model-type / --model; a one-line error naming the flag when they cannot apply."""
     from probes.hotops.options import check_model_spec
 
     given = {"--model-type": model_type, "--model": model}
@@ -131,16 +134,19 @@ def hotops_options(names: list[str] | None, model_type: str | None, model: str |
         return {}
     if len(flags) == 2:
         fail("give --model-type (a reference model) or --model (your own model), not both")
-    if names is not None and "hotops" not in names:
-        fail(f"{flags[0]} applies to the hotops probe; add hotops to the probe names")
     if model is not None:
+        if names is not None and "hotops" not in names:
+            fail("--model applies to the hotops probe; add hotops to the probe names")
         check_model_spec(model)  # a ModelSpecError is an AdvisorError: one line, naming --model
         return {"hotops": {"model": model}}
+    takers = [name for name in MODEL_TYPE_PROBES if names is None or name in names]
+    if not takers:
+        fail("--model-type applies to the hotops and int8 probes; add one of them to the probe names")
     from advisor.profile import MODEL_TYPES
 
     if model_type not in MODEL_TYPES:
         fail(f"--model-type {model_type!r} is not one of {', '.join(MODEL_TYPES)}")
-    return {"hotops": {"model_type": str(model_type)}}
+    return {name: {"model_type": str(model_type)} for name in takers}
 
 
 def scaling_options(names: list[str] | None, launch: dict[str, int | str | None]) -> dict[str, dict[str, int | str]]:

@@ -34,7 +34,12 @@ def choice_lines(choice: Choice, detailed: bool) -> list[str]:
     settings = ", ".join(f"{name}={value}" for name, value in choice.settings.items())
     flags = ("" if choice.fits_team else "  (beyond the team's skill)") + (f"  [{settings}]" if settings else "")
     lines = [f"  {choice.concern:<15} {choice.option}{flags}"]
-    return lines + (rationale_lines(choice.rationale, INDENT) if detailed else [])
+    if not detailed:
+        return lines
+    lines += rationale_lines(choice.rationale, INDENT)
+    if choice.impact is not None:
+        lines.append(f"{INDENT}= expected impact: {choice.impact.text} [{cites_text(choice.impact.cites)}]")
+    return lines
 
 
 def gap_lines(gap: Gap, detailed: bool) -> list[str]:

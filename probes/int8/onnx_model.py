@@ -16,7 +16,9 @@ quantizes the convolutions too, as a CPU deployment of the model would.
 - Run: an InferenceSession on the CPUExecutionProvider, graph optimizations on (the default), the
   default thread count (what a deployment gets).
 
-Every failure to import, export or quantize is `Unsupported` with the reason: a skipped case.
+All of it is done once per child while the probe plans (`prepare`): export, quantization, the float64
+reference, both sessions made and run once, the int8 error. Every failure to import, export, quantize
+or run is `Unsupported` with the reason: the cases are skipped with it, the plan never fails.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from typing import Literal
 import torch
 
 from probes.harness.device import Device
+from probes.int8 import onnx_model
 from probes.int8.error_metrics import bench_with_errors, error_study
 from probes.int8.inputs import (
     TORCH_DTYPES,
@@ -34,7 +35,6 @@ from probes.int8.inputs import (
     outlier_weight,
     reference_device,
 )
-from probes.int8 import onnx_model
 from probes.int8.options import Int8Options
 from probes.int8.quantize import Granularity, fake_quantize
 from probes.int8.sizing import int8_cases

@@ -258,7 +258,7 @@ def int8_cases(device: Device, share_s: float, options: Int8Options | None = Non
     models = planned_model_types(share_s, options)
     spent = TORCHAO_IMPORT_S if torchao_found else 0.0
     if device.kind == "cpu" and _module_found("onnxruntime"):
-        from probes.int8.onnx_model import prepare  # imports numpy and torch only
+        from probes.int8.onnx_model import prepare  # onnx and onnxruntime are imported by prepare
 
         for model_type in models:
             prepare(model_type, MODEL_SIZE)  # never raises: a failure is the cases' skip reason

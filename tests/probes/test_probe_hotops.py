@@ -177,7 +177,7 @@ def test_bad_model_specs_name_the_flag(spec, message):
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["gemm", "--model-type", "moe"], "error: --model-type applies to the hotops probe; add hotops"),
+        (["gemm", "--model-type", "moe"], "error: --model-type applies to the hotops and int8 probes; add one of them"),
         (["hotops", "--model", "nocolon"], "error: --model 'nocolon': expected module:factory"),
         (["hotops", "--model-type", "moe", "--model", "a:b"], "error: give --model-type (a reference model) or --model"),
     ],

@@ -1,9 +1,9 @@
 """INT8 readings: speed against the float path (whole layers, the raw kernel, whole models) and quantization error.
 
-Whole models: `int8_model_speedup` (fp32 time / int8 time of a reference model in ONNX Runtime on the
-CPU) and `int8_model_rel_error` (the int8 output's max relative error against the fp32 run), one of each
-per model type measured. The model type is the case option `model` of the cases a reading cites:
-`reading_model_type` reads it back, so a rule can use only the readings of the profile's model type.
+Whole models: `int8_model_speedup_<model type>` (fp32 time / int8 time of a reference model in ONNX
+Runtime on the CPU) and `int8_model_rel_error_<model type>` (the int8 output's max relative error against
+the fp32 run), one of each per model type measured, so a rule (and a switch condition) reads only the
+profile's own model type.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from advisor.recommendation.readings.common import Reading, make_reading, plural
 from probes.harness.statistics import geometric_mean
-from probes.int8.analysis import MODEL_OP, int8_speedups, model_results
+from probes.int8.analysis import int8_speedups, model_results
 from probes.models import ProbeCase
 
 LAYER_PREFIX = "torchao."  # quantize, int8 matmul and dequantize: what a deployment actually runs
@@ -86,27 +86,17 @@ def _qdq_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
 
 
 def _model_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
-    """Per model type: int8_model_speedup (when fp32 and int8 were both timed) and int8_model_rel_error."""
+    """Per model type: int8_model_speedup_<type> (when fp32 and int8 were both timed) and int8_model_rel_error_<type>."""
     readings = []
     for result in model_results(cases):
         how = f"{result.int8.key.implementation}, batch {result.int8.key.shape.get('batch', '?')}"
         if result.speedup is not None and result.fp32 is not None:
             figure = f"ORT int8 {result.model} model {result.speedup:.2f}x fp32 ({how})"
-            readings.append(make_reading("int8_model_speedup", result.speedup, figure, [result.fp32, result.int8]))
+            name = f"int8_model_speedup_{result.model}"
+            readings.append(make_reading(name, result.speedup, figure, [result.fp32, result.int8]))
         if result.max_rel_error is not None:
             rms = f", relative RMSE {result.rel_rmse:.2%}" if result.rel_rmse is not None else ""
             figure = f"ORT int8 {result.model} model max relative error {result.max_rel_error:.2%}{rms} against fp32 ({how})"
-            readings.append(make_reading("int8_model_rel_error", result.max_rel_error, figure, [result.int8]))
+            name = f"int8_model_rel_error_{result.model}"
+            readings.append(make_reading(name, result.max_rel_error, figure, [result.int8]))
     return readings
-
-
-def reading_model_type(case_ids: Sequence[str]) -> str | None:
-    """The model type (case option `model`) of a whole-model reading's cases, e.g. 'cnn'; None for any other reading.
-
-    Takes a Reading's or a Fact's `case_ids`; options are the case id's last part, `name=value` joined by commas.
-    """
-    for case_id in case_ids:
-        options = dict(part.split("=", 1) for part in case_id.rsplit("/", 1)[-1].split(",") if "=" in part)
-        if options.get("op") == MODEL_OP and "model" in options:
-            return options["model"]
-    return None
