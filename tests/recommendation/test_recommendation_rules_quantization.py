@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recommendation_builders import evidence, int8_cases, profile, rule_context
+from recommendation_builders import case, evidence, int8_cases, profile, rule_context
 
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.rules.quantization import (
@@ -51,6 +51,15 @@ def test_accuracy_line():
     assert "validate accuracy" in accuracy_line(_facts(*int8_cases(2.0, 0.03, device="cuda"))).text
     assert accuracy_line(_facts(*int8_cases(2.0, 0.004, device="cuda"))).text.endswith("<= 1%")
     assert accuracy_line(_facts()) is None
+    shape = {"batch": 1, "image": 64}
+    model = [case("int8", "onnxruntime", "fp32", shape, 2.0, baseline=True, op="model", model="cnn", size="small"),
+             case("int8", "onnxruntime.static-qdq", "int8", shape, 1.0, metrics={"max_rel_error": 0.2},
+                  op="model", model="cnn", size="small", float_dtype="fp32")]  # fmt: skip
+    whole = evidence_facts([evidence(model, "x86-cpu")], "x86-cpu")
+    assert whole.usable("int8_model_speedup_cnn").value == 2.0
+    line = accuracy_line(whole, CNN)  # the whole CNN's error, not a layer's, judges a CNN
+    assert "ORT int8 cnn model max relative error 20.00%" in line.text and "validate accuracy" in line.text
+    assert accuracy_line(whole, DENSE) is None
 
 
 def test_layernorm_stays_float_from_evidence_or_the_knowledge_base(knowledge):

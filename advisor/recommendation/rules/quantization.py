@@ -65,9 +65,11 @@ def int8_speed_line(facts: EvidenceFacts, profile: Profile) -> Rationale | None:
     return fact_line(f"INT8 measured {fact.figure}: {verdict}", fact)
 
 
-def accuracy_line(facts: EvidenceFacts) -> Rationale | None:
-    """The measured INT8 layer error against the 1% bar."""
-    fact = facts.usable("int8_max_rel_error")
+def accuracy_line(facts: EvidenceFacts, profile: Profile | None = None) -> Rationale | None:
+    """The measured INT8 error against the 1% bar: the whole reference model of the profile's type where
+    measured, else the layer's."""
+    whole = facts.usable(f"int8_model_rel_error_{profile.model_type}") if profile is not None else None
+    fact = whole or facts.usable("int8_max_rel_error")
     if fact is None:
         return None
     if fact.value > INT8_MAX_ERROR:
@@ -129,7 +131,7 @@ def quantization_lines(context: RuleContext, dtype: str, toolkit: Candidate | No
         loader_line(context, toolkit),
         layernorm_line(facts, toolkit, profile) if dtype == "int8" else None,
         linear_only_note(facts, profile) if dtype == "int8" else None,
-        accuracy_line(facts),
+        accuracy_line(facts, profile),
         granularity_line(facts),
         proxy_speed_note(facts, "int8_speedup") if dtype == "int8" else None,
     ]
