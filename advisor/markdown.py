@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_ESCAPED = re.compile(r"([\\`*_\[\]|])")
+_ESCAPED = re.compile(r"([\\`*_\[\]|{}])")  # braces too: record text never reaches attr_list
 _URL_UNSAFE = {"(": "%28", ")": "%29", "<": "%3C", ">": "%3E", '"': "%22", "'": "%27", "`": "%60"}
 
 

@@ -45,7 +45,10 @@ class EvidenceRef(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    file: str = Field(description="File name, relative to the record's folder")
+    file: str = Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$",
+        description="File name in the record's folder: letters, digits, '.', '_' and '-' (no path, no markup)",
+    )
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 

@@ -97,6 +97,7 @@ def packaged_config_text(docs_dir: Path) -> str:
         "INHERIT": str(PACKAGE_DIR / "mkdocs-base.yml"),
         "docs_dir": str(docs_dir),
         "plugins": ["search", {"gen-files": {"scripts": [str(PACKAGE_DIR / "mkdocs_pages.py")]}}],
+        "hooks": [str(PACKAGE_DIR / "mkdocs_hooks.py")],
     }, sort_keys=False)  # fmt: skip
 
 

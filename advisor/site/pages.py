@@ -18,7 +18,7 @@ import yaml
 
 from advisor.knowledge.models import KnowledgeBase
 from advisor.records.models import RECORD_STATUSES
-from advisor.markdown import md_escape
+from advisor.markdown import md_escape, safe_url
 from advisor.site.catalog import DUE_SOON_DAYS, Catalog, SiteRecord
 from advisor.site.evidence_charts import Chart
 
@@ -142,7 +142,7 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, 
                          (("torch", environment.torch), ("CUDA", environment.cuda), ("cuDNN", environment.cudnn),
                           ("CANN", environment.cann), ("Triton", environment.triton)) if value)  # fmt: skip
     downloads = "<br>".join(
-        f"[{md_escape(file.name)}](../evidence/{file.name}) ({_size_text(file.size_bytes)}, sha256 `{file.sha256[:12]}`)"
+        f"[{md_escape(file.name)}](../evidence/{safe_url(file.name)}) ({_size_text(file.size_bytes)}, sha256 `{file.sha256[:12]}`)"
         for file in item.evidence
     ) or "-"  # fmt: skip
     tiers = {key: ", ".join(code_or_text(option) for option in getattr(front, key)) or "-" for key, _, _ in RINGS}

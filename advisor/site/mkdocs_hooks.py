@@ -1,0 +1,5 @@
+"""MkDocs hooks of the decision-record site (named by `hooks:` in mkdocs.yml and the packaged config)."""
+
+from advisor.site.sanitize import on_page_content
+
+__all__ = ["on_page_content"]
