@@ -7,12 +7,13 @@ rename them; a change that old readers cannot ignore bumps EVIDENCE_SCHEMA_VERSI
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, model_validator
 
 from advisor.atomic_write import write_text_atomically
 from advisor.environment.models import Dtype, Environment
@@ -28,6 +29,13 @@ ProbeStatus = Literal["ok", "failed", "interrupted"]
 MemoryMethod = Literal[
     "cuda.max_memory_allocated", "npu.max_memory_allocated", "linux.vmhwm", "psutil.rss-sampling", "none"
 ]
+
+
+MAX_EVIDENCE_BYTES = 256 * 1024**2  # a 60 s suite with raw samples is a few MB; far beyond is not evidence
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number an evidence file may hold")
 
 
 class EvidenceSchemaError(AdvisorError):
@@ -129,7 +137,7 @@ class Stats(_Model):
 
 
 class Measurement(_Model):
-    """Raw timing samples with their unit and derived statistics."""
+    """Raw timing samples with their unit and derived statistics (checked: finite, non-negative, consistent)."""
 
     unit: Literal["s"] = "s"
     samples: list[float] = Field(description="One value per sample: seconds per call")
@@ -138,6 +146,20 @@ class Measurement(_Model):
     cache_flushed: bool = Field(description="L2 flushed before each timed call (accelerators)")
     stop_reason: StopReason
     stats: Stats
+
+    @model_validator(mode="after")
+    def _samples_are_times(self) -> Measurement:
+        if not self.samples:
+            raise ValueError("a timing needs at least one sample")
+        if any(not math.isfinite(value) or value < 0 for value in self.samples):
+            raise ValueError("samples must be finite, non-negative seconds")
+        stats = self.stats
+        figures = (stats.median, stats.q1, stats.q3, stats.iqr, stats.min, stats.max, stats.mean, stats.ci_low, stats.ci_high)
+        if any(not math.isfinite(value) or value < 0 for value in figures):
+            raise ValueError("stats must be finite, non-negative")
+        if stats.n < len(self.samples):  # a trimmed file may keep fewer samples than its statistics saw, never more
+            raise ValueError(f"stats.n is {stats.n} but there are {len(self.samples)} samples")
+        return self
 
     @classmethod
     def from_samples(
@@ -305,14 +327,48 @@ class Evidence(_Model):
 
     @classmethod
     def load(cls, path: Path | str) -> Evidence:
-        """Read an evidence file, refusing one written by a newer advisor."""
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        version = data.get("schema_version") if isinstance(data, dict) else None
-        if not isinstance(version, int):
-            raise EvidenceSchemaError(f"{path}: not an evidence file (no integer schema_version)")
+        """Read an evidence file: EvidenceSchemaError (one line naming the file) for anything unreadable, too
+        large, not UTF-8, not JSON, too deeply nested, non-finite, invalid, or written by a newer advisor."""
+        target = Path(path)
+        if not target.exists():
+            raise EvidenceSchemaError(f"{path}: no such file")
+        try:
+            size = target.stat().st_size
+            if target.is_dir():
+                raise EvidenceSchemaError(f"{path}: a folder, not an evidence file")
+            if size > MAX_EVIDENCE_BYTES:
+                raise EvidenceSchemaError(f"{path}: {size} bytes, more than an evidence file may hold ({MAX_EVIDENCE_BYTES})")
+            data = target.read_bytes()
+        except OSError as error:
+            raise EvidenceSchemaError(f"{path}: cannot read the evidence file ({error.strerror})") from None
+        return cls.parse(data, str(path))
+
+    @classmethod
+    def parse(cls, data: bytes | str, origin: str) -> Evidence:
+        """Evidence from the bytes of a file (see `load`); `origin` names it in errors."""
+        try:
+            text = data.decode("utf-8") if isinstance(data, bytes) else data
+            document = json.loads(text, parse_constant=_refuse_constant)
+        except UnicodeDecodeError:
+            raise EvidenceSchemaError(f"{origin}: not UTF-8 text, so not an evidence file") from None
+        except json.JSONDecodeError as error:
+            raise EvidenceSchemaError(f"{origin}: not valid JSON ({error.msg} at line {error.lineno})") from None
+        except RecursionError:
+            raise EvidenceSchemaError(f"{origin}: nested too deeply to be an evidence file") from None
+        except ValueError as error:  # NaN / Infinity
+            raise EvidenceSchemaError(f"{origin}: {error}") from None
+        version = document.get("schema_version") if isinstance(document, dict) else None
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise EvidenceSchemaError(f"{origin}: not an evidence file (no integer schema_version of 1 or more)")
         if version > EVIDENCE_SCHEMA_VERSION:
             raise EvidenceSchemaError(
-                f"{path}: evidence schema_version {version} is newer than this advisor reads "
+                f"{origin}: evidence schema_version {version} is newer than this advisor reads "
                 f"({EVIDENCE_SCHEMA_VERSION}); upgrade advisor to read it"
             )
-        return cls.model_validate(data)
+        try:
+            return cls.model_validate(document)
+        except ValidationError as error:
+            first = error.errors(include_url=False)[0]
+            where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise EvidenceSchemaError(f"{origin}: not an evidence file ({where}: {message[:200]})") from None

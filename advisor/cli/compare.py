@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -13,7 +12,6 @@ from advisor.cli.options import JsonFlag
 from advisor.cli.output import fail, print_json
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
     from rich.console import Console
 
     from advisor.comparison.fleet import FleetComparison
@@ -103,27 +101,10 @@ def print_fleet(fleet: FleetComparison, console: Console) -> None:
 
 
 def load_evidence(path: Path) -> Evidence:
-    """Evidence.load, with a missing or malformed file as a one-line error."""
-    from pydantic import ValidationError
-
+    """Evidence.load: a missing or malformed file is its one-line error."""
     from probes.models import Evidence
 
-    if not path.exists():
-        fail(f"{path}: no such file")
-    if path.is_dir():
-        fail(f"{path} is a directory, not an evidence file")
-    try:
-        return Evidence.load(path)
-    except json.JSONDecodeError as error:
-        fail(f"{path}: not valid JSON ({error})")
-    except ValidationError as error:
-        fail(f"{path}: not a valid evidence file ({error.error_count()} errors, first: {_first_error(error)})")
-
-
-def _first_error(error: ValidationError) -> str:
-    first = error.errors()[0]
-    location = ".".join(str(part) for part in first["loc"])
-    return f"{location}: {first['msg']}"
+    return Evidence.load(path)
 
 
 def print_comparison(comparison: Comparison, console: Console) -> None:

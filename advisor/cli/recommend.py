@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from advisor.cli.options import JsonFlag
-from advisor.errors import AdvisorError
 
 if TYPE_CHECKING:
     from probes.models import Evidence
@@ -38,20 +37,7 @@ def recommend_command(
 
 
 def read_evidence(path: Path) -> Evidence:
-    """An evidence file, or an AdvisorError naming the file and the first problem."""
-    import json
-
-    from pydantic import ValidationError
-
+    """An evidence file, or an AdvisorError naming the file and the first problem (Evidence.load's)."""
     from probes.models import Evidence
 
-    try:
-        return Evidence.load(path)
-    except OSError as error:
-        raise AdvisorError(f"{path}: cannot read the evidence file ({error.strerror})") from None
-    except json.JSONDecodeError as error:
-        raise AdvisorError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
-    except ValidationError as error:
-        first = error.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise AdvisorError(f"{path}: not an evidence file ({where}: {first['msg']})") from None
+    return Evidence.load(path)

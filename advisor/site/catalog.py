@@ -100,8 +100,8 @@ def read_evidence_files(record: DecisionRecord) -> tuple[list[EvidenceFile], lis
             problems.append(SiteProblem(path, f"sha256 differs from the one record {record.id:04d} pins; not shown"))
             continue
         try:
-            evidence: Evidence | None = Evidence.model_validate_json(data)
-        except (ValueError, EvidenceSchemaError) as error:
+            evidence: Evidence | None = Evidence.parse(data, str(path))
+        except EvidenceSchemaError as error:
             problems.append(SiteProblem(path, f"not valid evidence ({str(error).splitlines()[0]}); charts skipped"))
             evidence = None
         files.append(EvidenceFile(name=ref.file, path=path, size_bytes=len(data), sha256=ref.sha256, evidence=evidence))
