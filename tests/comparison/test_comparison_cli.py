@@ -75,5 +75,5 @@ def test_missing_and_malformed_files_are_one_line_errors(runner, tmp_path, envir
     invalid = tmp_path / "invalid.json"
     invalid.write_text('{"schema_version": 1}')
     result = runner.invoke(app, ["compare", str(a), str(invalid)])
-    assert result.exit_code == 2 and result.stderr.startswith(f"error: {invalid}: not a valid evidence file")
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {invalid}: not an evidence file (environment: Field required)")
     assert len(result.stderr.strip().splitlines()) == 1

@@ -84,7 +84,7 @@ def test_a_bad_profile_is_one_line_and_exit_code_2(cli, runner, tmp_path):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (None, "cannot read the evidence file"),
+        (None, "no such file"),
         ("{not json", "not valid JSON"),
         ('{"schema_version": 1}', "not an evidence file"),
     ],
