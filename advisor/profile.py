@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from advisor.errors import AdvisorError
+from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS, HardwareFamily, ModelType, TeamSkill
 from advisor.knowledge.loader import hardware_families
 
@@ -36,6 +37,7 @@ Quantization = Literal["none", "int8", "fp8"]
 QuantizationMethod = Literal["ptq", "qat"]
 
 WORKLOADS: tuple[str, ...] = get_args(Workload)
+MAX_PROFILE_BYTES = 64 * 1024  # a profile is a dozen lines; anything far bigger is a mistake or an attack
 LLM_MODEL_TYPES = ("dense-transformer", "moe", "multimodal")
 QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
@@ -152,10 +154,17 @@ def allowed_values(path: str) -> tuple[str, ...]:
 def load_profile(path: Path | str) -> Profile:
     """Read a profile from a YAML or JSON file; ProfileError with a one-line message otherwise."""
     origin = str(path)
+    target = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if target.is_dir():
+            raise ProfileError(f"{origin}: a folder, not a profile file")
+        if target.stat().st_size > MAX_PROFILE_BYTES:
+            raise ProfileError(f"{origin}: larger than a profile may be ({MAX_PROFILE_BYTES} bytes)")
+        text = target.read_bytes().decode("utf-8")
     except OSError as error:
         raise ProfileError(f"{origin}: cannot read the profile ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise ProfileError(f"{origin}: not UTF-8 text, so not a profile") from None
     return parse_profile(text, origin)
 
 
@@ -171,13 +180,19 @@ def parse_profile(text: str, origin: str = "profile") -> Profile:
 
 
 def _parse_document(text: str, origin: str) -> Any:
+    if len(text) > MAX_PROFILE_BYTES:
+        raise ProfileError(f"{origin}: larger than a profile may be ({MAX_PROFILE_BYTES} bytes)")
     if text.lstrip().startswith("{"):
         try:
             return json.loads(text)
         except json.JSONDecodeError as error:
             raise ProfileError(f"{origin}: not valid JSON ({error.msg} at line {error.lineno})") from None
+        except RecursionError:
+            raise ProfileError(f"{origin}: nested too deeply to be a profile") from None
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
+    except YamlInputError as error:
+        raise ProfileError(f"{origin}: not accepted YAML ({error})") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

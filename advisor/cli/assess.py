@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 import typer
 
 from advisor.cli.probe import DeviceChoice
+from advisor.cli.options import RecordsDir
 from advisor.errors import AdvisorError
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ def assess_command(
     evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="Reuse evidence instead of probing: `--evidence a.json b.json` (several machines: a fleet); the record shows each machine and which matches the target.")] = None,
     more_evidence: Annotated[Optional[list[Path]], typer.Argument(metavar="[EVIDENCE.json]...", help="More evidence files, so that `--evidence a.json b.json` takes both.", show_default=False)] = None,
     no_probes: Annotated[bool, typer.Option("--no-probes", help="Measure nothing: decide from the profile and the knowledge base.")] = False,
-    records_dir: Annotated[Path, typer.Option("--records-dir", help="Folder of the decision records.")] = Path("records"),
+    records_dir: RecordsDir = Path("records"),
     no_commit: Annotated[bool, typer.Option("--no-commit", help="Write the record but do not commit it.")] = False,
     init_git: Annotated[bool, typer.Option("--init-git", help="Create a git repository in the records folder when it is in none.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print what was written (id, paths, commit, tier 1) as JSON.")] = False,

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from advisor.errors import AdvisorError
+
 from advisor.cli.options import JsonFlag
 from advisor.cli.output import reports_errors
 
@@ -169,6 +171,9 @@ def check_command(
     """Check knowledge files one by one (schema, sources, method anchors, ids named) before they join the base."""
     from advisor.knowledge.check import check_files
 
+    for path in files:  # a file that is not there is bad input (exit 2); problems in a file are the verdict (exit 1)
+        if not path.is_file():
+            raise AdvisorError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     problems = check_files(files)
     for problem in problems:
         typer.echo(problem, err=True)

@@ -8,12 +8,11 @@ from typing import Annotated
 
 import typer
 
-from advisor.cli.options import JsonFlag
+from advisor.cli.options import JsonFlag, RecordsDir
 from advisor.cli.output import reports_errors
 
 app = typer.Typer(help="The decision records: list, show, history, accept, supersede.", no_args_is_help=True)
 
-RecordsDir = Annotated[Path, typer.Option("--records-dir", help="Folder of the decision records.")]
 NoCommit = Annotated[bool, typer.Option("--no-commit", help="Change the files but do not commit them.")]
 
 

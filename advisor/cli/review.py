@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.errors import AdvisorError
+from advisor.cli.options import RecordsDir
 
 
 def review_command(
@@ -16,7 +17,7 @@ def review_command(
     due: Annotated[bool, typer.Option("--due", help="Review the records whose review_by has passed; list those due within 30 days.")] = False,
     budget: Annotated[Optional[float], typer.Option("--budget", help="Wall-clock seconds for re-probing each record (default: the record's own budget).")] = None,
     evidence: Annotated[Optional[Path], typer.Option("--evidence", help="Use this fresh evidence file instead of re-probing.")] = None,
-    records_dir: Annotated[Path, typer.Option("--records-dir", help="Folder of the decision records.")] = Path("records"),
+    records_dir: RecordsDir = Path("records"),
     no_commit: Annotated[bool, typer.Option("--no-commit", help="Write the review but do not commit it.")] = False,
     today: Annotated[Optional[str], typer.Option("--today", help="Review as of this date, YYYY-MM-DD (default: today).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print each review's outcome as JSON.")] = False,

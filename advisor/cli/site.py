@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from advisor.cli.options import JsonFlag
+from advisor.cli.options import JsonFlag, records_folder
 from advisor.cli.output import reports_errors
 
 app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", no_args_is_help=True)
@@ -18,7 +18,7 @@ ConfigFile = Annotated[
     Optional[Path], typer.Option("--config", help="The MkDocs configuration (default: ./mkdocs.yml, else advisor's own settings).")
 ]
 RecordsDirOption = Annotated[
-    Optional[Path], typer.Option("--records-dir", help="Folder of the decision records (default: extra.advisor.records_dir in the config, else records/).")
+    Optional[Path], typer.Option("--records-dir", help="Folder of the decision records (default: extra.advisor.records_dir in the config, else records/).", callback=records_folder)
 ]
 TodayOption = Annotated[
     Optional[str], typer.Option("--today", help="Judge reviews overdue or due as of this date, YYYY-MM-DD (default: today).")

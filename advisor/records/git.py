@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-import yaml
 from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
 
 from advisor.records.models import RecordError
@@ -104,9 +103,10 @@ def record_history(repo: Repo, record_path: Path) -> list[RecordVersion]:
 
 def _version_at(commit: object, relative: str) -> int | None:
     try:
+        from advisor.records.render import split_front_matter
+
         text = (commit.tree / relative).data_stream.read().decode("utf-8")  # type: ignore[attr-defined]
-        front = text.split("\n---", 1)[0].removeprefix("---\n")
-        version = (yaml.safe_load(front) or {}).get("version")
+        version = split_front_matter(text, relative)[0].get("version")
     except Exception:  # a version that no longer reads is shown as unknown, not an error
         return None
     return version if isinstance(version, int) else None

@@ -10,7 +10,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from advisor.errors import AdvisorError
 
@@ -77,7 +77,14 @@ class RecordFrontMatter(BaseModel):
         default_factory=dict,
         description="Option id -> digest of its knowledge-base claims when the record was written (reviews spot changes)",
     )
-    schema_version: int = RECORD_SCHEMA_VERSION
+    schema_version: StrictInt = Field(default=RECORD_SCHEMA_VERSION, ge=1)
+
+    @field_validator("schema_version")
+    @classmethod
+    def _readable_version(cls, version: int) -> int:
+        if version > RECORD_SCHEMA_VERSION:
+            raise ValueError(f"{version} is newer than this advisor reads ({RECORD_SCHEMA_VERSION}); upgrade advisor")
+        return version
 
     def as_yaml_data(self) -> dict[str, Any]:
         """The front matter as plain data in the documented key order (dates stay dates)."""

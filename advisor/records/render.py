@@ -15,6 +15,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.markdown import md_escape, md_prose
+from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.environment.family import device_family
 from advisor.profile import Profile
 from advisor.recommendation.models import Choice, Recommendation, Tier
@@ -90,7 +91,9 @@ def split_front_matter(text: str, origin: str) -> tuple[dict[str, Any], str]:
     except StopIteration:
         raise RecordError(f"{origin}: the front matter has no closing '---'") from None
     try:
-        data = yaml.safe_load("\n".join(lines[1:end]))
+        data = load_yaml("\n".join(lines[1:end]))
+    except YamlInputError as error:
+        raise RecordError(f"{origin}: front matter not accepted ({error})") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 2}" if mark is not None else ""

@@ -122,7 +122,8 @@ def read_record(path: Path) -> DecisionRecord:
         first = error.errors(include_url=False)[0]
         where = ".".join(str(part) for part in first["loc"]) or "(front matter)"
         more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-        raise RecordError(f"{path}: {where}: {first['msg']}{more}") from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise RecordError(f"{path}: {where}: {message}{more}") from None
     match = RECORD_NAME.match(path.name)
     if match and int(match.group(1)) != front.id:
         raise RecordError(f"{path}: front matter id {front.id} does not match the file name")

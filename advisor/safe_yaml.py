@@ -1,0 +1,52 @@
+"""YAML from users (profiles, record front matter) read defensively: no aliases, no duplicate keys, bounded depth.
+
+A 352-byte alias bomb expands to gigabytes; a duplicate key silently drops a value; a deeply nested
+document exhausts the stack. Each is refused with a one-line YamlInputError naming the line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+MAX_DEPTH = 32
+
+
+class YamlInputError(ValueError):
+    """The text is not YAML advisor accepts; the message says why and where (one line)."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader refusing aliases, duplicate keys and nesting deeper than MAX_DEPTH."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise YamlInputError(f"aliases (*{event.anchor}) are not accepted at line {event.start_mark.line + 1}")
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            mark = self.peek_event().start_mark
+            raise YamlInputError(f"nested deeper than {MAX_DEPTH} levels at line {mark.line + 1}")
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise YamlInputError(f"duplicate key {str(key)[:60]!r} at line {key_node.start_mark.line + 1}")
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def load_yaml(text: str) -> Any:
+    """The document in `text`; YamlInputError (aliases, duplicate keys, depth) or yaml.YAMLError (syntax)."""
+    return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - _StrictLoader is a SafeLoader
