@@ -22,13 +22,18 @@ _MAX_CALLS_PER_SAMPLE = 1_000_000
 _WARMUP_WINDOW = 16
 
 
-def warm_up(run: Callable[[], object], device: Device, settings: HarnessSettings, deadline: float) -> tuple[int, float]:
+Clock = Callable[[], float]
+
+
+def warm_up(
+    run: Callable[[], object], device: Device, settings: HarnessSettings, deadline: float, clock: Clock = time.monotonic
+) -> tuple[int, float]:
     """Run until the warmup time (capped at a share of the time left) is spent; (calls, s per call).
 
     The time per call is the median of the last warmup calls, so that one preempted call does not
-    set the block size.
+    set the block size. `clock` reads the time the deadline is on (injected by tests).
     """
-    start = time.monotonic()
+    start = clock()
     budget = min(settings.warmup_s, settings.warmup_share * max(0.0, deadline - start))
     recent: deque[float] = deque(maxlen=_WARMUP_WINDOW)
     calls = 0
@@ -38,15 +43,17 @@ def warm_up(run: Callable[[], object], device: Device, settings: HarnessSettings
         device.synchronize()
         recent.append(time.perf_counter() - began)
         calls += 1
-        if time.monotonic() + recent[-1] > start + budget:
+        if clock() + recent[-1] > start + budget:
             return calls, statistics.median(recent)
 
 
 def time_run(
-    run: Callable[[], object], device: Device, settings: HarnessSettings, deadline: float
+    run: Callable[[], object], device: Device, settings: HarnessSettings, deadline: float, clock: Clock = time.monotonic
 ) -> Measurement | None:
-    """Timing samples of `run` until one stop rule holds; None if the deadline left no room for one."""
-    warmup_calls, per_call = warm_up(run, device, settings, deadline)
+    """Timing samples of `run` until one stop rule holds; None if the deadline left no room for one.
+
+    The deadline is on `clock` (time.monotonic; tests inject their own); the samples are the device's timer's."""
+    warmup_calls, per_call = warm_up(run, device, settings, deadline, clock)
     if device.flushes_cache:
         calls = 1  # the flush must come between calls, so each sample is one call between events
     else:
@@ -60,14 +67,14 @@ def time_run(
     gc.disable()  # a collection inside a sample would be charged to the call, as timeit also avoids
     try:
         while True:
-            remaining = deadline - time.monotonic()
+            remaining = deadline - clock()
             if remaining < sample_wall:
                 break
             wanted = min(next_check, settings.max_samples) - len(samples)
             batch = max(1, min(wanted, int(min(remaining, _BATCH_S) / max(sample_wall, 1e-9))))
-            began = time.monotonic()
+            began = clock()
             samples.extend(device.time_calls(run, batch, calls))
-            sample_wall = (time.monotonic() - began) / batch  # includes flush and timer overhead
+            sample_wall = (clock() - began) / batch  # includes flush and timer overhead
             if len(samples) >= settings.max_samples:
                 stop_reason = "max samples"
                 break
