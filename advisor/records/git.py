@@ -64,17 +64,49 @@ def _identity_env(repo: Repo) -> dict[str, str]:
         return {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
 
 
+def check_can_commit(repo: Repo) -> None:
+    """RecordError (one line, saying what to do) when a commit would land somewhere unexpected or cannot run."""
+    index_lock = Path(repo.git_dir) / "index.lock"
+    if index_lock.exists():
+        raise RecordError(
+            f"{index_lock} exists: an interrupted git command left it; if no git command is running, delete it and run again"
+        )
+    if repo.head.is_valid() and repo.head.is_detached:
+        raise RecordError(
+            f"the repository at {repo.working_tree_dir} is on a detached HEAD: check out a branch first "
+            "(or pass --no-commit and commit the record yourself)"
+        )
+
+
 def commit_paths(repo: Repo, paths: Sequence[Path], message: str) -> str:
-    """Commit exactly `paths` with `message` and return the new commit's sha; other changes stay put."""
+    """Commit exactly `paths` with `message` and return the new commit's sha; other changes stay put.
+
+    On any failure (a pre-commit hook saying no, Ctrl-C) the index is put back exactly as it was, so
+    nothing of the record is left staged in the user's repository."""
+    check_can_commit(repo)
     relative = [_relative(repo, path) for path in paths]
+    index = Path(repo.git_dir) / "index"
+    saved = index.read_bytes() if index.exists() else None
     try:
         repo.git.add("--", *relative)
         with repo.git.custom_environment(**_identity_env(repo)):
             repo.git.commit("-m", message, "--only", "--", *relative)
-    except GitCommandError as error:
-        detail = " ".join(str(error.stderr).split()) or str(error)
-        raise RecordError(f"git commit failed: {detail}") from None
+    except BaseException as error:
+        _restore_index(index, saved)
+        if isinstance(error, GitCommandError):
+            detail = " ".join(str(error.stderr).split()) or " ".join(str(error).split())
+            raise RecordError(f"git commit failed: {detail[:300]}") from None
+        raise
     return repo.head.commit.hexsha
+
+
+def _restore_index(index: Path, saved: bytes | None) -> None:
+    from advisor.atomic_write import write_bytes_atomically
+
+    if saved is None:
+        index.unlink(missing_ok=True)
+    else:
+        write_bytes_atomically(index, saved)
 
 
 def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:

@@ -1,7 +1,7 @@
 """The records folder: numbering, atomic writes under a lock, reading back, and status changes.
 
-Numbers are allocated and files written while holding `records_dir/.advisor.lock`, so two runs at
-once get different numbers. Each file is written to a hidden temporary file in the same folder and
+Numbers are allocated and files written while holding the repository's lock (`.git/advisor.lock`;
+`records_dir/.advisor.lock` outside git), so two runs at once get different numbers. Each file is written to a hidden temporary file in the same folder and
 renamed into place; if anything fails (Ctrl-C included) the temporaries and any file already renamed
 are removed. Temporaries left by a killed run are hidden names that never count as records and are
 removed by the next run that takes the lock.
@@ -31,17 +31,29 @@ NUMBERED_NAME = re.compile(r"^(\d{4,})-")
 PAUSE_ENV = "ADVISOR_TEST_PAUSE_BEFORE_RENAME"
 
 
+def lock_path(records_dir: Path) -> Path:
+    """The lock of the git repository holding the folder (inside `.git/`, so never in the user's status and
+    shared by every records folder of the repository), else the folder's own hidden lock file."""
+    from advisor.records.git import find_repository
+
+    repo = find_repository(records_dir)
+    if repo is not None and repo.git_dir:
+        return Path(repo.git_dir) / "advisor.lock"
+    return records_dir / LOCK_NAME
+
+
 @contextmanager
 def records_lock(records_dir: Path) -> Iterator[None]:
-    """Hold the folder's lock (creating the folder); clears temporaries a killed run left behind."""
+    """Hold the repository's (else the folder's) lock, creating the folder; clears temporaries a killed run
+    left behind. Read what you change while holding it: another run may have changed it meanwhile."""
     records_dir.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(records_dir / LOCK_NAME), timeout=LOCK_TIMEOUT_S)
+    lock = FileLock(str(lock_path(records_dir)), timeout=LOCK_TIMEOUT_S)
     try:
         with lock:
             remove_leftovers(records_dir)
             yield
     except Timeout:
-        raise RecordError(f"{records_dir}: another advisor run holds {LOCK_NAME} for over {LOCK_TIMEOUT_S:.0f} s") from None
+        raise RecordError(f"{records_dir}: another advisor run holds {lock_path(records_dir)} for over {LOCK_TIMEOUT_S:.0f} s") from None
 
 
 def remove_leftovers(records_dir: Path) -> list[Path]:

@@ -19,6 +19,7 @@ from advisor.records.review_history import append_review_entry, update_review_pl
 from advisor.records.store import (
     find_record,
     load_records,
+    read_record,
     records_lock,
     replace_file_atomically,
     supersede,
@@ -156,11 +157,12 @@ def _evidence_text(evidence: Evidence) -> tuple[str, str]:
 def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today: dt.date, repo, notes) -> ReviewResult:  # type: ignore[no-untyped-def]
     text, sha = _evidence_text(fresh)
     evidence_path = record.path.with_name(f"{record.path.stem}.review-{today.isoformat()}.evidence.json")
-    front = record.front.model_copy(update={"review_by": review_date(today), "version": record.front.version + 1})
-    title = f"{today.isoformat()}: keep (v{front.version}; review by {front.review_by.isoformat()})"
-    body = append_review_entry(update_review_plan(record.body, front.review_by, today), title,
-                               history_lines(outcome, evidence_path.name, sha))  # fmt: skip
     with records_lock(record.path.parent):
+        record = read_record(record.path)  # read under the lock: a concurrent review may have added its entry
+        front = record.front.model_copy(update={"review_by": review_date(today), "version": record.front.version + 1})
+        title = f"{today.isoformat()}: keep (v{front.version}; review by {front.review_by.isoformat()})"
+        body = append_review_entry(update_review_plan(record.body, front.review_by, today), title,
+                                   history_lines(outcome, evidence_path.name, sha))  # fmt: skip
         write_files_atomically([(evidence_path, text)])
         original = record.path.read_text(encoding="utf-8")
         replace_file_atomically(record.path, compose(front, body))
@@ -177,10 +179,23 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
 
 
 def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, notes) -> ReviewResult:  # type: ignore[no-untyped-def]
+    """A new record superseding the old one, committed together; on any failure both files are put back as
+    they were and the new record removed (commit_paths restores the index)."""
+    original = record.path.read_text(encoding="utf-8")
     written = write_decision(
         recommendation, [fresh], records_dir=records_dir, title=record.front.title,
         deciders=record.front.decision_makers, date=today, commit=False,
     )  # fmt: skip
+    try:
+        return _link_and_commit(records_dir, record, written, outcome, today, repo, notes)
+    except BaseException:
+        replace_file_atomically(record.path, original)
+        for path in (written.record, *written.evidence):
+            path.unlink(missing_ok=True)
+        raise
+
+
+def _link_and_commit(records_dir, record, written, outcome, today, repo, notes) -> ReviewResult:  # type: ignore[no-untyped-def]
     old_record, new_record = supersede(records_dir, record.id, written.id)
     evidence_name = written.evidence[0].name
     sha = new_record.front.evidence[0].sha256

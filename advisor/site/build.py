@@ -188,6 +188,8 @@ def _build(site_config: SiteConfig, *, out: Path | None, strict: bool, today: dt
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
+        # The built site is output, not source: it ignores itself, so it stays out of the user's `git status`.
+        (staging / ".gitignore").write_text("# written by advisor site build\n*\n", encoding="utf-8")
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)
