@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -71,8 +72,12 @@ def describe_exit_code(returncode: int) -> str:
 
 
 def _child_environment() -> dict[str, str]:
-    # The child must import this very checkout, even when the parent found it through sys.path tricks.
+    # The child must import this very checkout, even when the parent found it through sys.path tricks;
+    # it learns its parent's pid so that it dies with it (worker.die_with_parent).
+    from probes.harness.worker import PARENT_ENV
+
     environment = dict(os.environ)
+    environment[PARENT_ENV] = str(os.getpid())
     existing = environment.get("PYTHONPATH")
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_REPOSITORY_ROOT), existing]))
     return environment
@@ -100,9 +105,39 @@ def log_tail(path: Path) -> str | None:
     return "\n".join(lines[-_LOG_TAIL_LINES:]) or None
 
 
+TEMP_PREFIX = "advisor-probe-"
+OWNER_FILE = "owner.pid"
+
+
+def remove_orphaned_folders(parent: Path | None = None) -> list[Path]:
+    """Delete the temporary folders of runs whose process is gone (a killed `advisor probe`)."""
+    removed = []
+    for folder in Path(parent or tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*"):
+        try:
+            owner = int((folder / OWNER_FILE).read_text().strip())
+        except (OSError, ValueError):
+            continue  # not ours to judge: no owner recorded
+        if not _alive(owner):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[WorkerMessage], None]) -> WorkerExit:
     """Run `job` in a child until it says "done", dies, or a deadline (time.monotonic) passes."""
-    with tempfile.TemporaryDirectory(prefix="advisor-probe-") as folder:
+    remove_orphaned_folders()
+    with tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as folder:
+        Path(folder, OWNER_FILE).write_text(str(os.getpid()))
         job_path, log_path = Path(folder, "job.json"), Path(folder, "child.log")
         job_path.write_text(job.model_dump_json())
         read_fd, write_fd = os.pipe()

@@ -105,8 +105,28 @@ def run_job(job: WorkerJob, channel: Channel) -> None:
     channel.send(DoneMessage())
 
 
+PARENT_ENV = "ADVISOR_PROBE_PARENT"  # the parent's pid, so the child can tell it is orphaned
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Linux: the kernel kills this child when its parent dies (kill -9 included); exit now if it already has."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    expected = os.environ.get(PARENT_ENV)
+    if expected and expected.isdigit() and os.getppid() != int(expected):
+        os._exit(1)  # orphaned before the death signal was armed
+
+
 def main(argv: list[str]) -> None:
     """Entry point; exits with os._exit so torch's slow interpreter teardown is not charged to the budget."""
+    die_with_parent()
     faulthandler.enable()  # a segfault leaves a Python traceback in the child's log
     job = WorkerJob.model_validate_json(Path(argv[0]).read_text())
     channel = Channel(int(argv[1]))

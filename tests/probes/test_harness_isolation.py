@@ -6,6 +6,9 @@ One suite run (about 12 s) serves every test here.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -132,3 +135,60 @@ def test_budget_and_round_trip(suite: Suite, tmp_path: Path) -> None:
     assert Evidence.load(path) == suite.evidence
     assert not suite.evidence.interrupted
     assert suite.evidence.config.probes == ["selftest", "second"] and suite.evidence.config.device == "cpu"
+
+
+def test_a_killed_runs_temporary_folder_is_removed_by_the_next(tmp_path):
+    from probes.harness.isolation import OWNER_FILE, TEMP_PREFIX, remove_orphaned_folders
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    orphan, live, foreign = tmp_path / f"{TEMP_PREFIX}a", tmp_path / f"{TEMP_PREFIX}b", tmp_path / f"{TEMP_PREFIX}c"
+    for folder in (orphan, live, foreign):
+        folder.mkdir()
+    (orphan / OWNER_FILE).write_text(str(dead.pid))
+    (live / OWNER_FILE).write_text(str(os.getpid()))
+    assert remove_orphaned_folders(tmp_path) == [orphan]
+    assert live.exists() and foreign.exists() and not orphan.exists()
+
+
+def test_a_worker_whose_parent_is_gone_exits_at_once():
+    env = {**os.environ, "ADVISOR_PROBE_PARENT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    code = "from probes.harness.worker import die_with_parent; die_with_parent(); print('still here')"
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "still here" not in result.stdout
+
+
+def test_a_worker_dies_with_its_killed_parent():
+    import signal
+
+    root = str(Path(__file__).resolve().parents[2])
+    parent_code = (
+        "import os, subprocess, sys, time\n"
+        "env = {**os.environ, 'ADVISOR_PROBE_PARENT': str(os.getpid())}\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'from probes.harness.worker import die_with_parent; "
+        "die_with_parent(); import time; time.sleep(300)'], env=env, start_new_session=True)\n"
+        "print(child.pid, flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", parent_code], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": root})  # fmt: skip
+    child_pid = int(parent.stdout.readline())
+    time.sleep(1.0)  # let the child arm its death signal (a slow import only delays its own check)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    for _ in range(300):  # the kernel delivers the signal at once; poll generously for a loaded host
+        try:
+            os.kill(child_pid, 0)
+            state = Path(f"/proc/{child_pid}/stat").read_text().split(") ")[-1][:1]
+        except (ProcessLookupError, FileNotFoundError):
+            break
+        if state in ("Z", "X"):  # dead, waiting for an init that may never reap it
+            break
+        try:  # reap it if it became ours
+            os.waitpid(child_pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+        time.sleep(0.1)
+    else:
+        os.kill(child_pid, signal.SIGKILL)
+        pytest.fail("the worker outlived its killed parent")
