@@ -44,6 +44,20 @@ HARNESS_ONLY_PROBES = frozenset({"selftest"})
 DISTRIBUTED_PROBES = frozenset({"scaling"})
 
 
+MIN_PROBE_SHARE_S = 4.0  # a probe child imports torch (~2.5 s on a small host) before it measures anything
+
+
+def budget_warning(names: list[str] | None, budget_s: float) -> str | None:
+    """A one-line warning when the budget leaves each probe too little time to time anything; None otherwise."""
+    count = len(select_probes(names))
+    share = budget_s / max(1, count)
+    if share >= MIN_PROBE_SHARE_S:
+        return None
+    return (f"a budget of {budget_s:g} s gives each of {count} probe(s) about {share:.1f} s, and a probe needs about "
+            f"{MIN_PROBE_SHARE_S:g} s to start and time a case: expect few or no timed cases "
+            f"(give at least {MIN_PROBE_SHARE_S * count:g} s)")  # fmt: skip
+
+
 def select_probes(names: list[str] | None) -> list[str]:
     """The probes to run, in the order given (every measuring probe when names is None), without repeats."""
     known = known_probes()

@@ -245,8 +245,11 @@ def _measure(names: list[str], budget: float, device: str, environment: list[Env
     from rich.console import Console
 
     from probes.harness.progress import ProbeProgress
-    from probes.runner import run_probes
+    from probes.runner import budget_warning, run_probes
 
+    warning = budget_warning(names, budget)
+    if warning is not None:
+        sys.stderr.write(f"warning: {warning}\n")
     with ProbeProgress(Console(stderr=True)) as progress:
         measured = run_probes(names, budget_s=budget, device=device, on_event=progress.update,
                               environment=environment[0] if environment else None, probe_options=probe_options)  # fmt: skip

@@ -103,6 +103,11 @@ def probe_command(
         "nproc": nproc, "nnodes": nnodes, "node_rank": node_rank, "rdzv_endpoint": rdzv_endpoint, "rdzv_id": rdzv_id
     }
     launch_options = scaling_options(names, launch)
+    from probes.runner import budget_warning
+
+    warning = budget_warning(names, budget)
+    if warning is not None:
+        typer.echo(f"warning: {warning}", err=True)
     progress_console = Console(stderr=True)
     with ProbeProgress(progress_console) as progress:
         evidence = run_probes(

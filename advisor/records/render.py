@@ -150,8 +150,12 @@ def measured_on_rows(front: RecordFrontMatter, evidence: Sequence[Evidence]) -> 
     return rows
 
 
-def target_match_text(rows: Sequence[tuple[str, ...]], target: object) -> str:
-    """Which machine(s) match the target hardware, or that none does (then every figure is proxy evidence)."""
+def target_match_text(rows: Sequence[tuple[str, ...]], target: object, timed: bool = True) -> str:
+    """Which machine(s) match the target hardware, or that none does (then every figure is proxy evidence);
+    a run with no timed case says it measured nothing."""
+    if not timed:
+        return ("No case was timed (the probes failed or their time ran out): nothing was measured, and the "
+                "decision rests on the knowledge base alone; run `advisor probe` again with a larger budget.")  # fmt: skip
     matching = [f"{row[0]} (machine {row[1]}, {row[3]})" for row in rows if row[-1] == "on target"]
     if not matching:
         return (f"No machine matches the target hardware ({target}): every figure above is proxy evidence, "
@@ -276,7 +280,8 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         evidence_findings=evidence_findings(evidence),
         evidence_link=evidence_link(front) if evidence else None,
         measured_on_header=MEASURED_ON_HEADER,
-        target_match=target_match_text(measured_on, profile.hardware),
+        target_match=target_match_text(measured_on, profile.hardware,
+                                       any(c.status == "ok" and c.timing is not None for e in evidence for c in e.cases)),
         tier1_options=", ".join(f"{c.concern} {c.option}" for c in tier1.choices) or "empty",
         questions=YEARLY_QUESTIONS,
     )

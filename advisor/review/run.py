@@ -130,6 +130,11 @@ def run_review(
         raise RecordError(f"{record.path.name} is {record.front.status}: only a live record is reviewed")
     old = old_evidence_of(record)
     fresh = new_evidence if new_evidence is not None else measure_again(old, budget_s)
+    if not any(case.status == "ok" and case.timing is not None for case in fresh.cases):
+        raise RecordError(
+            f"review of {record.id:04d}: no case was timed in the new evidence ({len(fresh.cases)} attempted), so nothing "
+            "was verified and the record is unchanged; run the review again with a larger --budget on a quieter host"
+        )
     profile = Profile.model_validate({**record.front.profile, "title": record.front.title})
     old_recommendation = recommend(profile, [old] if old is not None else [])
     new_recommendation = recommend(profile, [fresh])

@@ -98,3 +98,11 @@ def test_a_case_still_running_when_the_budget_ends_is_cut_off_on_time(monkeypatc
     assert after and all(case.reason == "not run: its time share ran out" for case in after)
     run = evidence.probe_runs[0]
     assert (run.status, run.reason, run.restarts) == ("ok", "its time share ran out", 0)
+
+
+def test_a_budget_too_small_for_the_probes_is_warned_about():
+    from probes.runner import MIN_PROBE_SHARE_S, budget_warning
+
+    warning = budget_warning(["gemm", "attention"], MIN_PROBE_SHARE_S)
+    assert warning is not None and "2 probe(s)" in warning and f"{2 * MIN_PROBE_SHARE_S:g} s" in warning
+    assert budget_warning(["gemm", "attention"], 2 * MIN_PROBE_SHARE_S) is None

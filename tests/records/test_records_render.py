@@ -81,3 +81,10 @@ def test_md_escape():
     assert md_escape("<b>&</b>") == "&lt;b&gt;&amp;&lt;/b&gt;"
     assert md_escape("a|b*c_d`e[f]") == "a\\|b\\*c\\_d\\`e\\[f\\]"
     assert md_escape("# x\ny") == "\\# x y"
+
+
+def test_a_run_that_timed_nothing_says_so(recommendation, suite):
+    failed = suite.model_copy(update={"cases": [case.model_copy(update={"status": "failed", "timing": None})
+                                                for case in suite.cases]})  # fmt: skip
+    text = render_record(_front(recommendation, suite), recommendation, [failed])
+    assert "No case was timed" in text and "Matches the target hardware" not in text

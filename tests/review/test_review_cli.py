@@ -95,3 +95,15 @@ def test_due_reviews_only_records_past_their_date(runner, project, tmp_path):
 def test_review_without_ids_or_due_is_an_error(runner, tmp_path):
     result = runner.invoke(app, ["review", "--records-dir", str(tmp_path)])
     assert result.exit_code == 2 and "--due" in result.output
+
+
+def test_a_review_that_timed_nothing_keeps_nothing(runner, project, tmp_path):
+    repo, records, evidence = project
+    failed = evidence.model_copy(update={"cases": [case.model_copy(update={"status": "failed", "timing": None,
+                                                                             "reason": "time share ran out"})
+                                                   for case in evidence.cases]})  # fmt: skip
+    before = (records / find_record(records, 1).path.name).read_text()
+    head = repo.head.commit.hexsha
+    result = review(runner, records, failed, tmp_path, "1")
+    assert result.exit_code == 2 and "no case was timed" in result.stderr and "record is unchanged" in result.stderr
+    assert (records / find_record(records, 1).path.name).read_text() == before and repo.head.commit.hexsha == head
