@@ -66,11 +66,11 @@ class Needs(BaseModel):
     @classmethod
     def _known_families(cls, families: object) -> object:
         if isinstance(families, str):
-            raise ValueError(f"expected a list of hardware families, got {families!r}")
+            raise ValueError(f"expected a list of hardware families, got {_shown(families)}")
         if isinstance(families, (list, tuple)):
             for family in families:
                 if not isinstance(family, str) or family not in hardware_families():
-                    raise ValueError(f"{family!r} is not one of {', '.join(hardware_families())}")
+                    raise ValueError(f"{_shown(family)} is not one of {', '.join(hardware_families())}")
             if len(set(families)) != len(families):
                 raise ValueError("lists a hardware family twice")
         return families
@@ -106,7 +106,7 @@ class Profile(BaseModel):
     @classmethod
     def _known_family(cls, hardware: object) -> object:
         if isinstance(hardware, str) and hardware not in hardware_families():
-            raise ValueError(f"{hardware!r} is not one of {', '.join(hardware_families())}")
+            raise ValueError(f"{_shown(hardware)} is not one of {', '.join(hardware_families())}")
         return hardware
 
     @model_validator(mode="after")
@@ -209,11 +209,20 @@ def _first_problem(error: ValidationError) -> str:
     return f"{path}: {_message(first, path)}{more}"
 
 
+MAX_ECHO = 80  # characters of a bad value quoted back in an error
+
+
+def _shown(value: object) -> str:
+    """A bad value as quoted in an error line: its repr, cut to MAX_ECHO characters."""
+    text = repr(value)
+    return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 3] + "..."
+
+
 def _message(problem: Any, path: str) -> str:
     kind, given = problem["type"], problem.get("input")
     allowed = allowed_values(path)
     if (kind == "literal_error" or (kind == "value_error" and path == "hardware")) and allowed:
-        return f"{given!r} is not one of {', '.join(allowed)}"
+        return f"{_shown(given)} is not one of {', '.join(allowed)}"
     if kind == "missing":
         return "required field missing" + (f" (one of {', '.join(allowed)})" if allowed else "")
     if kind == "extra_forbidden":
@@ -222,4 +231,4 @@ def _message(problem: Any, path: str) -> str:
         return f"unknown field; known fields: {', '.join(known)}"
     if kind == "value_error":
         return str(problem["msg"]).removeprefix("Value error, ")
-    return f"{problem['msg']} (got {given!r})"
+    return f"{problem['msg']} (got {_shown(given)})"

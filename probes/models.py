@@ -43,7 +43,9 @@ class EvidenceSchemaError(AdvisorError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Fields are added, never renamed, within a schema_version: a file written by a newer advisor of the same
+    # version reads here with its extra fields kept (and written back); a newer version is refused on load.
+    model_config = ConfigDict(extra="allow")
 
 
 class CaseKey(_Model):

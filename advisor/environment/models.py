@@ -18,7 +18,9 @@ PEAK_DTYPES: tuple[Dtype, ...] = ("fp32", "fp16", "bf16", "fp8", "int8")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Fields are added, never renamed, within a schema_version: a file written by a newer advisor of the same
+    # version reads here with its extra fields kept (and written back); a newer version is refused on load.
+    model_config = ConfigDict(extra="allow")
 
 
 class OSInfo(_Model):

@@ -28,7 +28,7 @@ class RecordError(AdvisorError):
 class EnvironmentSummary(BaseModel):
     """Where the evidence was measured: hardware and the versions of the stack that ran it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="allow")  # a newer advisor's added keys are kept, as in the front matter
 
     hardware: str | None = Field(default=None, description="Hardware family, e.g. x86-cpu or nvidia-gpu")
     device: str | None = Field(default=None, description="Device or CPU model name")
@@ -55,7 +55,9 @@ class EvidenceRef(BaseModel):
 class RecordFrontMatter(BaseModel):
     """The YAML front matter of a record (MADR keys plus advisor's own)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # Keys added by a newer advisor of the same schema_version are kept and written back; a newer
+    # schema_version is refused (see _readable_version).
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     id: int = Field(ge=1)
     title: str = Field(min_length=1)

@@ -68,11 +68,19 @@ def due_records(records_dir: Path, today: dt.date, within_days: int = 30) -> tup
 
 
 def old_evidence_of(record: DecisionRecord) -> Evidence | None:
-    """The record's first evidence file (older schema versions are read as they are), or None."""
-    if not record.front.evidence:
+    """The record's baseline: of its decision's evidence files (a fleet has several; review files are not
+    baselines), the first measured on the target hardware, else the first; None without evidence."""
+    from advisor.environment.family import device_family
+
+    decided = [ref for ref in record.front.evidence if ".review-" not in ref.file] or list(record.front.evidence)
+    if not decided:
         return None
-    path = record.path.parent / record.front.evidence[0].file
-    return Evidence.load(path)  # EvidenceSchemaError: one line naming the file
+    loaded = [Evidence.load(record.path.parent / ref.file) for ref in decided]  # one-line error naming the file
+    target = record.front.profile.get("hardware")
+    for evidence in loaded:
+        if any(device_family(case.key.device, evidence.environment) == target for case in evidence.cases):
+            return evidence
+    return loaded[0]
 
 
 def importable_libraries() -> list[str]:

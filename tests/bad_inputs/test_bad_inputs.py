@@ -47,6 +47,7 @@ BAD_PROFILES: dict[str, tuple[bytes | None, str]] = {
     "other-no-cross.yaml": ((GOOD_PROFILE + "needs: {other_hardware: [arm-cpu]}\n").encode(), "cross_platform: true"),
     "other-self.yaml": ((GOOD_PROFILE + "needs: {cross_platform: true, other_hardware: [x86-cpu]}\n").encode(), "the target 'x86-cpu' itself"),
     "other-bad.yaml": ((GOOD_PROFILE + "needs: {cross_platform: true, other_hardware: [vax]}\n").encode(), "needs.other_hardware: 'vax'"),
+    "long-value.yaml": (GOOD_PROFILE.replace("dense-transformer", "x" * 50000).encode(), "'xxxxxxxx"),  # echo capped
     "json-invalid.json": (b'{"model_type": }', "not valid JSON"),
     "yaml-invalid.yaml": (b"model_type: [cnn\n", "not valid YAML"),
     "missing-field.yaml": (b"model_type: cnn\nhardware: x86-cpu\nworkload: inference\n", "team_skill: required field missing"),

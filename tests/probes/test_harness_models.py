@@ -132,3 +132,19 @@ def test_file_without_schema_version_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps({"cases": []}))
     with pytest.raises(EvidenceSchemaError, match="no integer schema_version"):
         Evidence.load(path)
+
+
+def test_a_field_added_by_a_newer_advisor_of_the_same_version_is_read_and_kept(tmp_path):
+    import json as json_module
+
+    from probes.models import Evidence
+
+    source = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
+    document = json_module.loads(source.read_text())
+    document["added_later"] = {"note": "from a newer advisor"}
+    document["cases"][0]["added_later_too"] = 3
+    path = tmp_path / "newer.json"
+    path.write_text(json_module.dumps(document))
+    evidence = Evidence.load(path)
+    again = json_module.loads(evidence.model_dump_json())
+    assert again["added_later"] == {"note": "from a newer advisor"} and again["cases"][0]["added_later_too"] == 3

@@ -107,3 +107,16 @@ def test_a_review_that_timed_nothing_keeps_nothing(runner, project, tmp_path):
     result = review(runner, records, failed, tmp_path, "1")
     assert result.exit_code == 2 and "no case was timed" in result.stderr and "record is unchanged" in result.stderr
     assert (records / find_record(records, 1).path.name).read_text() == before and repo.head.commit.hexsha == head
+
+
+def test_a_fleet_records_baseline_is_its_evidence_measured_on_the_target(empty_repo, tmp_path):
+    from advisor.review.run import old_evidence_of
+
+    records = Path(empty_repo.working_tree_dir) / "records"
+    target = bf16_gemm_scaled(Evidence.load(CPU_SUITE), 1.0)  # x86-cpu, the profile's target
+    elsewhere = target.model_copy(update={"cases": [case.model_copy(update={"key": case.key.model_copy(
+        update={"device": "cuda"})}) for case in target.cases]})  # an NVIDIA machine of the fleet  # fmt: skip
+    written = write_decision(recommend(PROFILE, [elsewhere, target]), [elsewhere, target], records_dir=records,
+                             title="Fleet", date=dt.date(2026, 11, 29))  # fmt: skip
+    baseline = old_evidence_of(find_record(records, written.id))
+    assert baseline is not None and {case.key.device for case in baseline.cases} == {"cpu"}
