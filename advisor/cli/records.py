@@ -50,19 +50,24 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
     import sys
 
     from advisor.records import load_records
+    from advisor.records.git import find_repository, uncommitted_paths
 
     records, problems = load_records(records_dir)
+    repo = find_repository(records_dir) if records else None
+    pending = uncommitted_paths(repo, [r.path for r in records]) if repo is not None else set()
     rows = [
         {"id": r.id, "title": r.front.title, "status": r.front.status, "date": r.front.date.isoformat(),
-         "review_by": r.front.review_by.isoformat(), "tier1": r.front.tier1, "file": str(r.path)}
+         "review_by": r.front.review_by.isoformat(), "tier1": r.front.tier1, "file": str(r.path),
+         "committed": repo is not None and r.path not in pending}
         for r in records
     ]  # fmt: skip
     if json_output:
         typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems]}, indent=2))
     else:
         for row in rows:
+            mark = "  (not committed)" if repo is not None and not row["committed"] else ""
             typer.echo(f"{row['id']:04d}  {row['status']:<10} {row['date']}  review by {row['review_by']}  "
-                       f"{row['title']}  [{', '.join(row['tier1'])}]")  # fmt: skip
+                       f"{row['title']}  [{', '.join(row['tier1'])}]{mark}")  # fmt: skip
         if not rows and not problems:
             typer.echo(f"no records in {records_dir}")
     for problem in problems:

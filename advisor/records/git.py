@@ -109,6 +109,19 @@ def _restore_index(index: Path, saved: bytes | None) -> None:
         write_bytes_atomically(index, saved)
 
 
+def uncommitted_paths(repo: Repo, paths: Sequence[Path]) -> set[Path]:
+    """Those of `paths` whose content is not what the last commit holds (new, changed or only staged)."""
+    relative = {_relative(repo, path): path for path in paths}
+    if not relative:
+        return set()
+    try:
+        changed = repo.git.status("--porcelain", "--untracked-files=all", "--", *relative).splitlines()
+    except GitCommandError:
+        return set()
+    names = {line[3:].strip().strip('"') for line in changed if len(line) > 3}
+    return {path for name, path in relative.items() if name in names}
+
+
 def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:
     """Numbers of every record file ever committed in `records_dir` (so a deleted number is not reused)."""
     from advisor.records.store import NUMBERED_NAME

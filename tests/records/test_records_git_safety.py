@@ -96,3 +96,21 @@ def test_concurrent_reviews_each_keep_their_entry(git_repo: Repo):
     body = find_record(records, 1).body
     assert all(f"{day}: keep" in body for day in days), body.split("## Review History")[-1]
     assert find_record(records, 1).front.version == 1 + len(days)
+
+
+def test_an_uncommitted_record_is_listed_as_such(git_repo: Repo):
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    committed = _write(git_repo, "Committed")
+    evidence = Evidence.load(CPU_SUITE)
+    pending = write_decision(recommend(PROFILE, [evidence]), [evidence], records_dir=committed.record.parent,
+                             title="Pending", date=dt.date(2026, 1, 3), commit=False)  # fmt: skip
+    git_repo.git.add(str(pending.record))  # as a commit killed half-way leaves it: staged, not committed
+    result = CliRunner().invoke(app, ["records", "list", "--records-dir", str(committed.record.parent), "--json"])
+    rows = {row["id"]: row for row in __import__("json").loads(result.stdout)["records"]}
+    assert rows[committed.id]["committed"] is True and rows[pending.id]["committed"] is False
+    text = CliRunner().invoke(app, ["records", "list", "--records-dir", str(committed.record.parent)]).stdout
+    assert "Pending  [" in text and text.splitlines()[1].endswith("(not committed)")
+    assert not text.splitlines()[0].endswith("(not committed)")
