@@ -57,6 +57,15 @@ BAD_PROFILES: dict[str, tuple[bytes | None, str]] = {
 }
 
 
+RECORD_VARIANTS = {
+    "record-schema-99": "schema_version: 99",
+    "record-schema-negative": "schema_version: -7",
+    "record-schema-true": "schema_version: true",
+    "record-alias": "schema_version: 1\nextra_alias: &a [1]\nagain: *a",
+    "record-duplicate": "schema_version: 1\nschema_version: 1",
+}
+
+
 def _evidence_variants() -> dict[str, tuple[str | bytes | None, str]]:
     suite = json.loads((FIXTURES / "cpu-suite.json").read_text(encoding="utf-8"))
     timed = next(index for index, case in enumerate(suite["cases"]) if case.get("timing"))
@@ -105,6 +114,11 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             path.mkdir()
         elif "no-such" not in name:
             path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    original = next(records.glob("0001-*.md")).read_text(encoding="utf-8")
+    for name, replacement in RECORD_VARIANTS.items():  # a copy of the record with one bad front-matter value
+        folder = root / name
+        folder.mkdir()
+        (folder / "0001-kept.md").write_text(original.replace("schema_version: 1", replacement), encoding="utf-8")
     good = root / "good.yaml"
     good.write_text(GOOD_PROFILE, encoding="utf-8")
     (root / "a-file").write_text("not a folder\n", encoding="utf-8")
@@ -133,6 +147,10 @@ def _cases() -> list[tuple[str, list[str], str]]:
                     ["site", "build"]):  # fmt: skip
         cases.append((f"records-dir-file-{'-'.join(command)}", [*command, "--records-dir", "{root}/a-file"],
                       "--records-dir"))  # fmt: skip
+    for name in RECORD_VARIANTS:
+        for command in (["records", "show", "1"], ["records", "accept", "1"], ["review", "1", "--evidence", "{evidence}"]):
+            cases.append((f"{name}-{'-'.join(command[:2])}", [*command, "--records-dir", "{root}/" + name],
+                          "front matter" if name in ("record-alias", "record-duplicate") else "schema_version"))  # fmt: skip
     cases += [
         ("records-show-missing", ["records", "show", "42", "--records-dir", "{records}"], "no record 0042"),
         ("records-accept-missing", ["records", "accept", "42", "--records-dir", "{records}"], "no record 0042"),
