@@ -1,8 +1,8 @@
 """The records folder: numbering, atomic writes under a lock, reading back, and status changes.
 
 Numbers are allocated and files written while holding the repository's lock (`.git/advisor.lock`;
-`records_dir/.advisor.lock` outside git), so two runs at once get different numbers. Each file is written to a hidden temporary file in the same folder and
-renamed into place; if anything fails (Ctrl-C included) the temporaries and any file already renamed
+`records_dir/.advisor.lock` outside git), so two runs at once get different numbers. Each file is
+written to a hidden temporary file in the same folder and renamed into place; if anything fails (Ctrl-C included) the temporaries and any file already renamed
 are removed. Temporaries left by a killed run are hidden names that never count as records and are
 removed by the next run that takes the lock.
 """
