@@ -46,7 +46,7 @@ def attention_findings(cases: Sequence[ProbeCase]) -> list[str]:
     memory: dict[tuple[str, str, object], list[tuple[int, float]]] = defaultdict(list)
     timing: dict[tuple[str, str, object], list[tuple[int, float]]] = defaultdict(list)
     for case in cases:
-        group = (case.key.implementation, case.key.dtype, case.key.options.get("causal"))
+        group: tuple[str, str, object] = (case.key.implementation, case.key.dtype, case.key.options.get("causal"))
         extra = case.metrics.get("attn_extra_bytes")
         if extra is not None and extra.value > 0:
             memory[group].append((case.key.shape["seq"], extra.value))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Any, TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -222,7 +222,7 @@ def platforms_table(platforms: tuple[Platform, ...]) -> Table:
     return table
 
 
-def claims_table(title: str, claims: dict[str, Claim[object]]) -> Table:
+def claims_table(title: str, claims: dict[str, Claim[Any]]) -> Table:
     """One row per claim: value (with its note), source, checked on (and the version)."""
     from rich.markup import escape
     from rich.table import Table

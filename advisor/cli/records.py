@@ -64,10 +64,10 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
     if json_output:
         typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems]}, indent=2))
     else:
-        for row in rows:
+        for record, row in zip(records, rows):
             mark = "  (not committed)" if repo is not None and not row["committed"] else ""
-            typer.echo(f"{row['id']:04d}  {row['status']:<10} {row['date']}  review by {row['review_by']}  "
-                       f"{row['title']}  [{', '.join(row['tier1'])}]{mark}")  # fmt: skip
+            typer.echo(f"{record.id:04d}  {record.front.status:<10} {row['date']}  review by {row['review_by']}  "
+                       f"{record.front.title}  [{', '.join(record.front.tier1)}]{mark}")  # fmt: skip
         if not rows and not problems:
             typer.echo(f"no records in {records_dir}")
     for problem in problems:

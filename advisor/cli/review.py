@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from advisor.errors import AdvisorError
 from advisor.cli.options import RecordsDir
+
+if TYPE_CHECKING:
+    from advisor.records.models import DecisionRecord
 
 
 def review_command(
@@ -31,7 +34,7 @@ def review_command(
         raise AdvisorError(f"--budget must be a positive number of seconds, got {budget}")
     day = parse_date(today, "--today")
     numbers = list(ids or [])
-    upcoming = []
+    upcoming: list[DecisionRecord] = []
     if due:
         due_now, upcoming = due_records(records_dir, day)
         numbers += [record.id for record in due_now if record.id not in numbers]

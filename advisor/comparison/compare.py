@@ -19,7 +19,7 @@ def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) 
     cases_b = {case.key.case_id: case for case in b.cases}
     matched = [compare_case(cases_a[case_id], cases_b[case_id], rule) for case_id in cases_a if case_id in cases_b]
     controls = control_differences(a, b)
-    counts = {verdict: 0 for verdict in VERDICTS}
+    counts: dict[str, int] = {verdict: 0 for verdict in VERDICTS}
     for case in matched:
         counts[case.verdict] += 1
     return Comparison(

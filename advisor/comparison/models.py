@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -93,5 +94,5 @@ class Comparison(_Model):
     unmatched_b: list[str] = Field(description="case_ids only in B")
     controls: list[ControlDifference] = Field(description="Variables that differ between the runs")
     attributable: bool = Field(description="At most one control variable differs, so a change can be attributed")
-    verdict_counts: dict[str, int]
+    verdict_counts: Mapping[str, int]
     accuracy_regressions: list[str] = Field(description="case_ids that pass their tolerance in A and fail in B")

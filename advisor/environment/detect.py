@@ -162,7 +162,7 @@ def detect_npu(unknown: dict[str, str]) -> NPUInfo | None:
 def _torch_npu_facts(unknown: dict[str, str]) -> tuple[str | None, list[str]]:
     """CANN version and NPU names from torch_npu; (None, []) when it fails."""
     try:
-        import torch_npu  # type: ignore[import-not-found]
+        import torch_npu
 
         version = torch_npu.utils.get_cann_version()
         count = torch_npu.npu.device_count()

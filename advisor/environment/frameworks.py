@@ -42,7 +42,7 @@ def torch_info(torch: ModuleType) -> TorchInfo:
     )
 
 
-def _build_flavour(torch: ModuleType) -> str:
+def _build_flavour(torch: ModuleType) -> Literal["cpu", "cuda", "rocm", "xpu", "unknown"]:
     if torch.version.hip:
         return "rocm"
     if torch.version.cuda:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,7 +72,7 @@ class AuditReport(_Model):
         )
 
 
-def all_claims(knowledge: KnowledgeBase) -> Iterator[tuple[str, OwnerKind, str, Claim[object]]]:
+def all_claims(knowledge: KnowledgeBase) -> Iterator[tuple[str, OwnerKind, str, Claim[Any]]]:
     """(owner, kind, field, claim) for every claim in the knowledge base."""
     for candidate in knowledge.candidates:
         for field, claim in candidate.claims().items():
@@ -86,10 +86,10 @@ def all_claims(knowledge: KnowledgeBase) -> Iterator[tuple[str, OwnerKind, str, 
 
 
 def claim_findings(
-    owner: str, kind: OwnerKind, field: str, claim: Claim[object], as_of: dt.date, max_age_days: int
+    owner: str, kind: OwnerKind, field: str, claim: Claim[Any], as_of: dt.date, max_age_days: int
 ) -> list[ClaimFinding]:
     """The audit's findings for one claim: stale, unknown, no URL (any of them, or none)."""
-    found = []
+    found: list[tuple[Problem, str]] = []
     age = (as_of - claim.as_of).days
     if age > max_age_days:
         found.append(("stale", f"checked {age} days before {as_of.isoformat()} (more than {max_age_days})"))

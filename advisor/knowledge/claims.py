@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Generic, Literal, TypeVar, get_args
+from typing import Any, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -108,9 +108,9 @@ class Claim(BaseModel, Generic[ClaimValue]):
         return ", ".join(str(item) for item in value) if isinstance(value, list) else str(value)
 
 
-def field_claims(model: BaseModel, prefix: str = "") -> dict[str, Claim[object]]:
+def field_claims(model: BaseModel, prefix: str = "") -> dict[str, Claim[Any]]:
     """Every claim-valued field of a model by field name (with `prefix` before it)."""
-    named: dict[str, Claim[object]] = {}
+    named: dict[str, Claim[Any]] = {}
     for field in type(model).model_fields:
         value = getattr(model, field)
         if isinstance(value, Claim):

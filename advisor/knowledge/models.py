@@ -7,6 +7,8 @@ the data files describe (advisor/data/platforms/), so a new family is added with
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -106,7 +108,7 @@ class Candidate(BaseModel):
                 raise ValueError(f"lists {concern!r} but {'/'.join(fields)} is not 'yes' or 'partial'")
         return claim
 
-    def claims(self) -> dict[str, Claim[object]]:
+    def claims(self) -> dict[str, Claim[Any]]:
         """Every attribute claim by field name (risks numbered risks[0], risks[1], ...)."""
         named = field_claims(self)
         for index, risk in enumerate(self.risks):
@@ -144,7 +146,7 @@ class KnowledgeBase(BaseModel):
         """The hardware families: the ids of the platforms described."""
         return tuple(platform.id for platform in self.platforms)
 
-    def claim_at(self, ref: str) -> Claim[object] | None:
+    def claim_at(self, ref: str) -> Claim[Any] | None:
         """The claim a citation names: '<candidate>.<field>', '<family>.<path>' or
         'compatibility.<relation>.<subject>'; None when there is none."""
         owner, _, path = ref.partition(".")

@@ -3,6 +3,8 @@ date it was checked (`advisor kb list --markdown`; the README's knowledge-base s
 
 from __future__ import annotations
 
+from typing import Any
+
 from urllib.parse import urlsplit
 
 from advisor.knowledge.claims import Claim, method_anchor
@@ -26,7 +28,7 @@ def source_link(source: str, method_href: str, *, with_anchor: bool = True) -> s
     return f"[{md_escape(shown)}]({safe_url(source)})"
 
 
-def checked(claims: dict[str, Claim[object]]) -> str:
+def checked(claims: dict[str, Claim[Any]]) -> str:
     """The oldest `as_of` of a set of claims: when the entry as a whole was last checked."""
     return min(claim.as_of for claim in claims.values()).isoformat()
 
@@ -40,7 +42,8 @@ def markdown_tables(knowledge: KnowledgeBase) -> str:
     ]
     for platform in knowledge.platforms:
         official = platform.official
-        cells = [official.gemm, official.attention, official.collectives, official.deployment, platform.dynamic_shapes]
+        cells: list[Claim[Any]] = [official.gemm, official.attention, official.collectives, official.deployment,
+                                   platform.dynamic_shapes]
         lines.append(
             f"| `{platform.id}` | " + " | ".join(md_escape(claim.text() or "-") for claim in cells)
             + f" | {source_link(platform.summary.source, README_METHOD_LINK, with_anchor=False)} | {checked(platform.claims())} |"

@@ -6,7 +6,7 @@ official stack from here and never names a family in its code.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -83,7 +83,7 @@ class Platform(BaseModel):
     def _no_duplicates(cls, claim: Claim[list[str]]) -> Claim[list[str]]:
         return check_list_claim(claim)
 
-    def claims(self) -> dict[str, Claim[object]]:
+    def claims(self) -> dict[str, Claim[Any]]:
         """Every claim by field path ('official.gemm', 'risks[0]', ...)."""
         named = {**field_claims(self), **field_claims(self.official, "official.")}
         for index, risk in enumerate(self.risks):

@@ -40,7 +40,9 @@ def official_line(candidate: Candidate, concern: Concern, context: RuleContext) 
 
 def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> Rationale | None:
     """The knowledge base's note on the capability the profile relies on (the quantized dtype, dynamic shapes)."""
-    attribute = profile.needs.quantization if concern in ("quantization", "deployment") and profile.needs.quantized else None
+    attribute: str | None = (
+        profile.needs.quantization if concern in ("quantization", "deployment") and profile.needs.quantized else None
+    )
     if attribute is None and concern in _RELIED_ON:
         attribute = _RELIED_ON[concern]
     if attribute is None and concern == "deployment" and profile.needs.dynamic_shapes:

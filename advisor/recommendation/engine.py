@@ -8,13 +8,14 @@ rejections a team would ask about, the switch conditions, the expected impact an
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import get_args
 
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import with_impact
-from advisor.recommendation.models import Choice, Rationale, Recommendation, Rejection, SwitchCondition, Tier
+from advisor.recommendation.models import Choice, Rationale, Recommendation, Rejection, SwitchCondition, Tier, TierNumber
 from advisor.recommendation.rules.attention import decide_attention
 from advisor.recommendation.rules.collectives import decide_collectives
 from advisor.recommendation.rules.confidence import overall_confidence
@@ -62,7 +63,8 @@ def recommend(
     facts = evidence_facts(evidence_list, profile.hardware)
     context = plan_stack(RuleContext(profile=profile, knowledge=knowledge, facts=facts))
     decisions = [decide(context) for decide in DECIDERS]
-    tiers = [build_tier(context, number, decisions) for number in (1, 2, 3)]
+    numbers: tuple[TierNumber, ...] = (1, 2, 3)
+    tiers = [build_tier(context, number, decisions) for number in numbers]
     tiers = [tier.model_copy(update={"choices": without_repeated_risks(tier.choices)}) for tier in tiers]
     tier1 = tiers[0].model_copy(update={"choices": tuple(with_impact(choice, context) for choice in tiers[0].choices)})
     tiers[0] = tier1
@@ -120,7 +122,7 @@ def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier]
                         continue
                     entry = per_option.setdefault(rejection.option, {}).setdefault(reason.text, (reason, []))
                     entry[1].append(concern)
-    official = {option for concern in CONCERNS for option in context.official(concern)}
+    official = {option for concern in get_args(Concern) for option in context.official(concern)}
     ranked = sorted(per_option, key=lambda option: (option not in official, option))[:MAX_REJECTED]
     merged = []
     for option in sorted(ranked):

@@ -13,7 +13,7 @@ key operator for deep self-development (tier 2).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from advisor.knowledge.models import Concern
@@ -45,8 +45,8 @@ class HotopShares:
 
     model: str
     passes: tuple[str, ...]
-    shares: dict[str, float]
-    facts: dict[str, tuple[Fact, ...]]  # group -> one fact per pass
+    shares: Mapping[str, float]
+    facts: Mapping[str, tuple[Fact, ...]]  # group -> one fact per pass
 
     def share(self, *groups: str) -> float:
         """The summed share of the groups."""
@@ -87,8 +87,10 @@ def hotop_shares(facts: EvidenceFacts, profile: Profile) -> HotopShares | None:
             kinds = sorted(kind for measured_model, kind in measured if measured_model == model)
         if kinds:
             per_pass = [measured[(model, kind)] for kind in kinds]
-            cited = {group: tuple(found[group] for found in per_pass if group in found) for group in GROUPS}
-            shares = {group: _mean([fact.value for fact in cited[group]]) for group in GROUPS}
+            cited: dict[str, tuple[Fact, ...]] = {
+                group: tuple(found[group] for found in per_pass if group in found) for group in GROUPS
+            }
+            shares: dict[str, float] = {group: _mean([fact.value for fact in cited[group]]) for group in GROUPS}
             return HotopShares(model=model, passes=tuple(kinds), shares=shares, facts=cited)
     return None
 

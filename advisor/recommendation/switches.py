@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Needs, Profile
@@ -17,7 +18,7 @@ from advisor.recommendation.models import Operator, Predicate, SwitchCondition, 
 
 Observed = Mapping[str, float | str | bool]
 
-OPERATORS: dict[str, Callable[[object, object], bool]] = {
+OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     ">=": operator.ge,
     "<=": operator.le,
     ">": operator.gt,
@@ -116,7 +117,8 @@ def predicate_holds(rule: Predicate | SwitchCondition, observed: Observed) -> bo
 
 def condition_holds(condition: SwitchCondition, observed: Observed) -> bool | None:
     """All predicates hold: True; any is False: False; otherwise (something unobserved) None."""
-    results = [predicate_holds(rule, observed) for rule in (condition, *condition.also)]
+    rules: list[Predicate | SwitchCondition] = [condition, *condition.also]
+    results = [predicate_holds(rule, observed) for rule in rules]
     if any(result is False for result in results):
         return False
     if any(result is None for result in results):

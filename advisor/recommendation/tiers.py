@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
+from advisor.knowledge.models import Concern
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
-from advisor.recommendation.models import Choice, Gap, Rationale, Tier
+from advisor.recommendation.models import Choice, Gap, Rationale, Tier, TierNumber
 
 TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
 CROSS_PLATFORM_LAYER = "triton"  # its risks[1] states the per-platform loss the method accepts
@@ -59,7 +60,7 @@ def tier3_notes(context: RuleContext) -> list[Rationale]:
     return [line("exploration only: the profile runs on one hardware family", *cites)]
 
 
-PLATFORM_NEEDS = ("gemm", "collectives", "deployment")  # what a second platform brings of its own
+PLATFORM_NEEDS: tuple[Concern, ...] = ("gemm", "collectives", "deployment")  # what a second platform brings of its own
 
 
 def platform_needs(context: RuleContext, family: str) -> str:
@@ -78,7 +79,7 @@ def tier_notes(context: RuleContext, number: int, choices: Sequence[Choice]) -> 
     return tier2_notes(context, choices) if number == 2 else tier3_notes(context)
 
 
-def build_tier(context: RuleContext, number: int, decisions: Sequence[ConcernDecision]) -> Tier:
+def build_tier(context: RuleContext, number: TierNumber, decisions: Sequence[ConcernDecision]) -> Tier:
     """One tier: each decision's entry for it, split into choices and gaps, with notes and flags."""
     entries = [entry for decision in decisions if (entry := decision.entry(number)) is not None]
     choices = tuple(entry for entry in entries if isinstance(entry, Choice))

@@ -23,7 +23,7 @@ class EvidenceTable:
 
     title: str
     header: tuple[str, ...]
-    rows: list[tuple[str, ...]]
+    rows: Sequence[Sequence[str]]
     findings: list[str] = field(default_factory=list)
 
 
@@ -97,11 +97,12 @@ def int8_table(cases: Sequence[ProbeCase]) -> EvidenceTable:
         error = case.metrics.get("max_rel_error")
         rows.append((case.key.implementation, case.key.shape_text, f"{speedup:.2f}x", f"{error.value:.2%}" if error else "-"))
     for result in model_results(cases):
-        speedup = f"{result.speedup:.2f}x" if result.speedup is not None else "-"
-        error = f"{result.max_rel_error:.2%}" if result.max_rel_error is not None else "-"
+        speed_text = f"{result.speedup:.2f}x" if result.speedup is not None else "-"
+        error_text = f"{result.max_rel_error:.2%}" if result.max_rel_error is not None else "-"
         if result.rel_rmse is not None:
-            error += f" ({result.rel_rmse:.2%} rms)"
-        rows.append((result.int8.key.implementation, f"{result.model} model {result.int8.key.shape_text}", speedup, error))
+            error_text += f" ({result.rel_rmse:.2%} rms)"
+        rows.append((result.int8.key.implementation, f"{result.model} model {result.int8.key.shape_text}", speed_text,
+                     error_text))  # fmt: skip
     for case in cases:
         if "rel_rmse" in case.metrics and not is_model_case(case):
             rows.append((case.key.implementation, case.key.shape_text, "-", f"{case.metrics['rel_rmse'].value:.2%} rms"))

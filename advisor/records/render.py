@@ -138,7 +138,7 @@ MEASURED_ON_HEADER = ("file", "machine", "measured on", "device", "cases", "role
 def measured_on_rows(front: RecordFrontMatter, evidence: Sequence[Evidence]) -> list[tuple[str, ...]]:
     """One row per evidence file and device: which machine (hostname hash), where, and whether that is the target."""
     target = front.profile.get("hardware")
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for ref, item in zip(front.evidence, evidence):
         per_device: dict[str, int] = {}
         for case in item.cases:
@@ -199,7 +199,7 @@ def grouped_choices(tier: Tier) -> list[dict[str, Any]]:
 def summary_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
     """The primary tier, one row per concern: the choice, its first reason, its expected impact."""
     primary = next(tier for tier in recommendation.tiers if tier.primary)
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for choice in primary.choices:
         option = choice.option + settings_text(choice).replace(" [", " (").replace("]", ")")
         impact = f"~{choice.impact.step_speedup:.2f}x step [{choice.impact.low:.2f}-{choice.impact.high:.2f}]" if choice.impact else "-"

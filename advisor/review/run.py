@@ -167,7 +167,7 @@ def _evidence_text(evidence: Evidence) -> tuple[str, str]:
     return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today: dt.date, repo, notes) -> ReviewResult:  # type: ignore[no-untyped-def]
+def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today: dt.date, repo, notes) -> ReviewResult:
     text, sha = _evidence_text(fresh)
     evidence_path = record.path.with_name(f"{record.path.stem}.review-{today.isoformat()}.evidence.json")
     with records_lock(record.path.parent):
@@ -191,7 +191,7 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
     return ReviewResult(outcome=outcome, record=record.path, evidence=evidence_path, commit=sha_commit, notes=notes)
 
 
-def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, notes) -> ReviewResult:  # type: ignore[no-untyped-def]
+def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, notes) -> ReviewResult:
     """A new record superseding the old one, committed together; on any failure both files are put back as
     they were and the new record removed (commit_paths restores the index)."""
     original = record.path.read_text(encoding="utf-8")
@@ -208,7 +208,7 @@ def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, no
         raise
 
 
-def _link_and_commit(records_dir, record, written, outcome, today, repo, notes) -> ReviewResult:  # type: ignore[no-untyped-def]
+def _link_and_commit(records_dir, record, written, outcome, today, repo, notes) -> ReviewResult:
     old_record, new_record = supersede(records_dir, record.id, written.id)
     evidence_name = written.evidence[0].name
     sha = new_record.front.evidence[0].sha256

@@ -10,6 +10,8 @@ previous site build: the tool never deletes a folder it did not write.
 
 from __future__ import annotations
 
+from typing import Any
+
 import datetime as dt
 import logging
 import os
@@ -141,7 +143,7 @@ def check_output(out: Path) -> None:
         raise SiteError(f"--out {out}: not empty and not a previous site build; refusing to replace it")
 
 
-def _load(config_file: Path, **overrides: object):  # type: ignore[no-untyped-def]
+def _load(config_file: Path, **overrides: Any) -> Any:
     from mkdocs.config import load_config
     from mkdocs.exceptions import ConfigurationError
 

@@ -3,6 +3,8 @@ and the method page ("How advisor decides") that method citations link to."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from advisor.knowledge.claims import Claim
 from advisor.knowledge.method import method_text
 from advisor.knowledge.models import Candidate, KnowledgeBase
@@ -19,14 +21,14 @@ def _source_link(source: str) -> str:
     return source_link(source, METHOD_PAGE)
 
 
-def _value(claim: Claim[object]) -> str:
+def _value(claim: Claim[Any]) -> str:
     text = md_escape(claim.text())
     if claim.value == "unknown" and claim.looked_for:
         text += f" (looked for: {md_escape(claim.looked_for)})"
     return text
 
 
-def claims_table(claims: dict[str, Claim[object]]) -> list[str]:
+def claims_table(claims: dict[str, Claim[Any]]) -> list[str]:
     """Attribute | Value | Source | As of | Note, one row per claim."""
     lines = ["| Attribute | Value | Source | As of | Note |", "| --- | --- | --- | --- | --- |"]
     for name, claim in claims.items():

@@ -94,7 +94,7 @@ def _hardware(item: SiteRecord) -> str:
 
 def home_section(catalog: Catalog) -> str:
     """The decision table appended to site/index.md: counts by status, then every record, newest first."""
-    counts = Counter(item.record.front.status for item in catalog.records)
+    counts: Counter[str] = Counter(item.record.front.status for item in catalog.records)
     count_text = ", ".join(f"{counts[status]} {status}" for status in RECORD_STATUSES if counts[status])
     states = Counter(item.review_state for item in catalog.records)
     lines = [

@@ -55,13 +55,13 @@ def radar_svg(rings: Sequence[tuple[str, Sequence[str]]], layer_of: Mapping[str,
     cells: dict[tuple[int, int], list[str]] = {}
     for option, ring in sorted(placed.items()):
         layer = layer_of.get(option)
-        sector = sectors.index(layer) if layer in sectors else len(sectors) - 1
-        cells.setdefault((sector, ring), []).append(option)
-    for (sector, ring), options in sorted(cells.items()):
+        slot_sector = sectors.index(layer) if layer in sectors else len(sectors) - 1
+        cells.setdefault((slot_sector, ring), []).append(option)
+    for (slot_sector, ring), options in sorted(cells.items()):
         inner = RING_RADII[ring - 1] if ring else 24.0
         for slot, option in enumerate(options):
             share = (slot + 1) / (len(options) + 1)
-            angle = (sector + share) * sector_angle - math.pi / 2
+            angle = (slot_sector + share) * sector_angle - math.pi / 2
             radius = inner + (RING_RADII[ring] - inner) * (0.35 + 0.3 * (slot % 2))
             x, y = CENTRE_X + radius * math.cos(angle), CENTRE + radius * math.sin(angle)
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="#37474f"><title>{escape(option)}</title></circle>')

@@ -27,7 +27,7 @@ def _compile() -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
     inductor_config.compile_threads = 1
     torch._dynamo.reset()
     # dynamic=False: a deployment with fixed shapes (padded batches) gets kernels for exactly them.
-    return torch.compile(torch.matmul, dynamic=False)  # type: ignore[return-value]
+    return torch.compile(torch.matmul, dynamic=False)
 
 
 def warm_up_compiler(device: Device) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from probes.hotops.groups import GROUPS
@@ -16,7 +16,7 @@ class HotopsProfile:
     model: str
     kind: str
     size: str | None
-    shares: dict[str, float]
+    shares: Mapping[str, float]
     top: tuple[tuple[str, float], ...]  # (operator, share), slowest first
     case: ProbeCase
 
@@ -31,7 +31,7 @@ def hotops_profiles(cases: Sequence[ProbeCase]) -> list[HotopsProfile]:
     for case in cases:
         if case.key.probe != "hotops" or case.status != "ok" or f"share_{GROUPS[0]}" not in case.metrics:
             continue
-        shares = {group: case.metrics[f"share_{group}"].value for group in GROUPS if f"share_{group}" in case.metrics}
+        shares: dict[str, float] = {group: case.metrics[f"share_{group}"].value for group in GROUPS if f"share_{group}" in case.metrics}
         size = case.key.options.get("size")
         profiles.append(
             HotopsProfile(

@@ -13,7 +13,7 @@ import sys
 from pydantic import field_validator, model_validator
 
 from advisor.errors import AdvisorError
-from advisor.profile import ModelType
+from advisor.knowledge.claims import ModelType
 from probes.registry import ProbeOptions
 
 _SPEC = re.compile(r"^(?P<module>[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*):(?P<factory>[A-Za-z_][\w]*)$")

@@ -21,7 +21,7 @@ import time
 import torch
 
 from advisor.environment.models import Dtype
-from advisor.profile import MODEL_TYPES
+from advisor.knowledge.claims import MODEL_TYPES
 from probes.harness.device import Device
 from probes.hotops.options import CUSTOM_MODEL, HotopsOptions
 from probes.hotops.passes import Pass, make_pass, reference_output
@@ -51,7 +51,7 @@ def hotops_cases(device: Device, share_s: float, options: HotopsOptions) -> list
             CaseSpec(dtype=dtype, shape={}, options={"model": CUSTOM_MODEL, "factory": options.model, "pass": p.kind})
             for p in planned
         ]  # fmt: skip
-    models = [options.model_type] if options.model_type is not None else list(MODEL_TYPES)
+    models: list[str] = [options.model_type] if options.model_type is not None else list(MODEL_TYPES)
     size, planned = choose_plan(device.kind, share_s, models)
     return [
         CaseSpec(dtype=dtype, shape=reference_shape(p.model, size), options={"model": p.model, "pass": p.kind, "size": size})

@@ -56,7 +56,7 @@ def _self_seconds(event: object, device: Device) -> float:
         micros = getattr(event, "self_device_time_total", None)
         if micros is None:  # torch before 2.4
             micros = getattr(event, "self_cuda_time_total", 0.0)
-        return float(micros) / 1e6
+        return float(micros or 0.0) / 1e6
     return float(getattr(event, "self_cpu_time_total", 0.0)) / 1e6
 
 

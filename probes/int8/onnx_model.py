@@ -169,10 +169,10 @@ def export(model_type: str, size: str) -> ExportedModel:
         import torch.onnx
 
         # dynamo=False where the argument exists (torch 2.5+; before it the TorchScript exporter was the only one).
-        legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+        legacy: dict[str, Any] = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
         with _quiet(), torch.no_grad():
-            torch.onnx.export(built.module, inputs, buffer, input_names=names, output_names=[OUTPUT_NAME],
-                              opset_version=OPSET, **legacy)  # fmt: skip
+            torch.onnx.export(built.module, inputs, buffer, input_names=names,  # type: ignore[arg-type]
+                              output_names=[OUTPUT_NAME], opset_version=OPSET, **legacy)  # fmt: skip
         onnx_fp32 = materialize_shared_initializers(buffer.getvalue())
     except Exception as error:  # noqa: BLE001 - an op the exporter lacks is a skip, with its name
         raise Unsupported(f"ONNX export of the {model_type} reference model failed: {_first_line(error)}") from None
@@ -210,7 +210,7 @@ def quantize(model: ExportedModel) -> bytes:
     recipe = RECIPES[model.model_type]
     op_types = list(recipe.op_types) if recipe.op_types is not None else None
 
-    class Calibration(CalibrationDataReader):  # type: ignore[misc] - defined once onnxruntime imports
+    class Calibration(CalibrationDataReader):  # defined once onnxruntime imports
         def __init__(self) -> None:
             self._feeds = iter(model.calibration)
 

@@ -6,7 +6,7 @@ any child starts.
 
 from __future__ import annotations
 
-from advisor.profile import ModelType
+from advisor.knowledge.claims import ModelType
 from probes.registry import ProbeOptions
 
 

@@ -17,7 +17,7 @@ import importlib.util
 from dataclasses import dataclass
 
 from advisor.environment.models import Dtype
-from advisor.profile import MODEL_TYPES
+from advisor.knowledge.claims import MODEL_TYPES
 from probes.harness.device import Device
 from probes.harness.tolerance import Tolerance
 from probes.int8.options import Int8Options
@@ -236,7 +236,7 @@ def model_seconds(models: int) -> float:
 def planned_model_types(share_s: float, options: Int8Options | None) -> list[str]:
     """The profile's model type, else the defaults: the first always (a tiny share still measures it,
     as it does the narrowest GEMM), the next ones while all fit MODEL_SHARE of the share."""
-    wanted = [options.model_type] if options is not None and options.model_type is not None else list(DEFAULT_MODEL_TYPES)
+    wanted: list[str] = [options.model_type] if options is not None and options.model_type is not None else list(DEFAULT_MODEL_TYPES)
     chosen = wanted[:1]
     for model_type in wanted[1:]:
         if model_seconds(len(chosen) + 1) > MODEL_SHARE * share_s:

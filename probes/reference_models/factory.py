@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple, get_args
 import torch
 from torch import nn
 
-from advisor.profile import MODEL_TYPES
+from advisor.knowledge.claims import MODEL_TYPES
 from probes.reference_models.cnn import CNNDims, ResNet
 from probes.reference_models.diffusion import UNet, UNetDims
 from probes.reference_models.moe import MoEDims, MoETransformer
@@ -85,7 +85,7 @@ def reference_dims(model_type: str, size: str) -> Dims:
         raise UnknownReferenceModel(f"unknown model type {model_type!r}; known: {', '.join(DIMS)}")
     if size not in MODEL_SIZES:
         raise UnknownReferenceModel(f"unknown size {size!r}; known: {', '.join(MODEL_SIZES)}")
-    return DIMS[model_type][size]  # type: ignore[index]
+    return DIMS[model_type][size]
 
 
 def reference_shape(model_type: str, size: str) -> dict[str, int]:

@@ -21,12 +21,12 @@ def memory_growth_by_implementation(cases: Sequence[ProbeCase]) -> dict[str, tup
             group = (case.key.implementation, case.key.dtype, str(case.key.options.get("causal")))
             points[group].append((case, case.key.shape["seq"], extra.value))
     steepest: dict[str, tuple[float, list[ProbeCase]]] = {}
-    for (implementation, _, _), group in sorted(points.items()):
-        if len({length for _, length, _ in group}) < 2:
+    for (implementation, _, _), measured in sorted(points.items()):
+        if len({length for _, length, _ in measured}) < 2:
             continue
-        slope = fit_growth([(length, value) for _, length, value in group])
+        slope = fit_growth([(length, value) for _, length, value in measured])
         if implementation not in steepest or slope > steepest[implementation][0]:
-            steepest[implementation] = (slope, [case for case, _, _ in group])
+            steepest[implementation] = (slope, [case for case, _, _ in measured])
     return steepest
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.knowledge.models import KnowledgeBase
+from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
@@ -17,7 +17,7 @@ from advisor.recommendation.selection import phases
 BASE_ON_TARGET = 0.8
 BASE_NO_EVIDENCE = 0.5  # proxy-only evidence starts here too: it never raises a speed-based choice's confidence
 PLATFORM_FLOOR = 0.7  # a platform whose official stack names nothing for any concern keeps 70% of the confidence
-PLATFORM_CONCERNS = ("gemm", "attention", "fusion", "quantization", "dynamic-shapes", "collectives", "deployment")
+PLATFORM_CONCERNS: tuple[Concern, ...] = ("gemm", "attention", "fusion", "quantization", "dynamic-shapes", "collectives", "deployment")
 PER_UNKNOWN_CLAIM = 0.95
 PER_GAP = 0.95
 FLOOR, CEILING = 0.05, 0.95

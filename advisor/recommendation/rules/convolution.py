@@ -41,8 +41,8 @@ def decide_convolution(context: RuleContext) -> ConcernDecision:
     """Tier 1 convolution library (with its layout); skipped for models without convolutions."""
     profile = context.profile
     if profile.model_type not in CONV_MODEL_TYPES:
-        reason = line(f"a {profile.model_type} model has few or no convolutions", cite_profile(profile, "model_type"))
-        return skipped_decision("convolution", reason)
+        skipped = line(f"a {profile.model_type} model has few or no convolutions", cite_profile(profile, "model_type"))
+        return skipped_decision("convolution", skipped)
     chosen = pick(context, "convolution", context.official("convolution"))
     settings, lines, switches = conv_layout(context)
     share = hot_spot_line(hotop_shares(context.facts, profile), "convolution")

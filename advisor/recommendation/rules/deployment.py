@@ -33,8 +33,8 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
     """Tier 1 runtime for inference workloads; skipped for training only."""
     profile = context.profile
     if not profile.serves:
-        reason = line("training only: no deployment runtime", cite_profile(profile, "workload"))
-        return skipped_decision("deployment", reason)
+        skipped = line("training only: no deployment runtime", cite_profile(profile, "workload"))
+        return skipped_decision("deployment", skipped)
     chosen = runtime_pick(context)
     lines = [engine_line(context, chosen.chosen.id)] if chosen.chosen is not None else []
     reason = f"no deployment runtime for {profile.hardware} in the knowledge base: serve from the framework"

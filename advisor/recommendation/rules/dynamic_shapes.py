@@ -72,15 +72,15 @@ def mode_switches(mode: str) -> list[SwitchCondition]:
     limit = f"{RECOMPILES_PER_100_MAX:g}"
     if mode == "static":
         description = f"dynamic-shape recompilations > {limit} per 100 requests: use dynamic compile or bucketing"
-        metric, op, threshold = "evidence.static_compile_recompiles_per_100", ">", RECOMPILES_PER_100_MAX
-        return [switch("static-compile-recompiles", description, metric, op, threshold, concern="dynamic-shapes")]
+        metric = "evidence.static_compile_recompiles_per_100"
+        return [switch("static-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes")]
     if mode == "bucketed":
         description = f"bucket padding wastes > {PADDING_WASTE_MAX:g}% of the work: use dynamic compile"
-        metric, op, threshold = "evidence.bucketed_compile_padding_waste_pct", ">", PADDING_WASTE_MAX
-        return [switch("bucketing-padding-waste", description, metric, op, threshold, concern="dynamic-shapes")]
+        metric = "evidence.bucketed_compile_padding_waste_pct"
+        return [switch("bucketing-padding-waste", description, metric, ">", PADDING_WASTE_MAX, concern="dynamic-shapes")]
     description = f"dynamic compile still recompiles > {limit} per 100 requests: bucket the shapes"
-    metric, op, threshold = "evidence.dynamic_compile_recompiles_per_100", ">", RECOMPILES_PER_100_MAX
-    return [switch("dynamic-compile-recompiles", description, metric, op, threshold, concern="dynamic-shapes")]
+    metric = "evidence.dynamic_compile_recompiles_per_100"
+    return [switch("dynamic-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes")]
 
 
 def platform_advice(context: RuleContext) -> Rationale:

@@ -12,13 +12,13 @@ from advisor.recommendation.citations import cite_claim, cite_profile, fact_line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.hot_operators import MINOR_SHARE, HotopShares, hot_spot_line, hotop_shares, is_minor
-from advisor.recommendation.models import Choice, Rationale, SwitchCondition
+from advisor.recommendation.models import Choice, Operator, Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
 
 TRITON_PARITY = 0.9  # Triton GEMM at >= 90% of the vendor GEMM: the unified layer costs little
-_SPEED_SAYS = {"bf16": (">=", 1.0), "fp32": ("<", 1.0)}  # what gemm_bf16_speedup shows when it favours a dtype
+_SPEED_SAYS: dict[str, tuple[Operator, float]] = {"bf16": (">=", 1.0), "fp32": ("<", 1.0)}  # what gemm_bf16_speedup shows when it favours a dtype
 
 
 def default_gemm_dtype(context: RuleContext) -> str:
@@ -129,19 +129,19 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
         entry = tier3_entry(context, "gemm")
         minor = hot_spot_line(shares, "gemm")
         if isinstance(entry, Choice) and entry.option == "triton" and minor is not None:
-            lines = (parity[1], minor)
+            reasons = (parity[1], minor)
             description = (f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with Triton's GEMM below "
                            f"{TRITON_PARITY}x the vendor's: keep the vendor GEMM in tier 3")  # fmt: skip
             behind = predicate("evidence.triton_vs_vendor_gemm", "<", TRITON_PARITY)
             grows = switch("hotop-gemm-share-grows-triton-behind", description, "evidence.hotop_share_gemm", ">=",
                            MINOR_SHARE, behind, concern="gemm")  # fmt: skip
-            return entry.model_copy(update={"rationale": lines + entry.rationale}), grows
+            return entry.model_copy(update={"rationale": reasons + entry.rationale}), grows
     if parity is not None and not parity[0]:
         vendor = pick(context, "gemm", context.official("gemm"), consider_all=False)
         return entry_from(vendor, "gemm", context, gap_reason="no vendor GEMM", lines=[parity[1]]), parity_switch(False)
     entry = tier3_entry(context, "gemm")
     if isinstance(entry, Choice) and entry.option == "triton":
-        lines = (parity[1],) if parity is not None else ()
+        lines: tuple[Rationale, ...] = (parity[1],) if parity is not None else ()
         return entry.model_copy(update={"rationale": lines + entry.rationale}), parity_switch(True)
     return entry, None
 

@@ -50,9 +50,9 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
             why = f"a {profile.model_type} model"
         else:
             why = f"{profile.needs.devices} device(s) and a dense model"
-        reason = line(f"{why}: the framework's own data parallelism suffices", cite_profile(profile, "workload"),
-                      cite_profile(profile, "needs.devices"))  # fmt: skip
-        return skipped_decision("training-framework", reason)
+        skipped = line(f"{why}: the framework's own data parallelism suffices", cite_profile(profile, "workload"),
+                       cite_profile(profile, "needs.devices"))  # fmt: skip
+        return skipped_decision("training-framework", skipped)
     chosen = framework_pick(context)
     lines = framework_lines(context, chosen.chosen.id) if chosen.chosen is not None else []
     reason = (f"no training framework for a {profile.model_type} on {profile.hardware} in the knowledge base: "
