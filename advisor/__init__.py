@@ -1,3 +1,27 @@
-"""advisor: choose an ML operator stack from measured evidence, keep each choice as a decision record."""
+"""advisor: choose an ML operator stack from measured evidence, keep each choice as a decision record.
 
-__version__ = "0.1.0"
+The library's two jobs are `advisor.assess(...)` (profile -> probes -> recommendation -> record) and
+`advisor.review_record(...)` (the yearly review of a record; `advisor.review` is its package); the CLI only
+parses arguments and prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor._version import __version__
+
+__all__ = ["__version__", "assess", "review_record"]
+
+
+def __getattr__(name: str) -> Any:
+    """`advisor.assess` and `advisor.review_record`, imported when first used (the package itself stays light)."""
+    if name == "assess":
+        from advisor.assessment import assess
+
+        return assess
+    if name == "review_record":
+        from advisor.review.run import run_review
+
+        return run_review
+    raise AttributeError(f"module 'advisor' has no attribute {name!r}")

@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from advisor import __version__
+from advisor._version import __version__
 from advisor.cli import assess, compare, env, kb, ops, probe, recommend, records, review, schema, site
 from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError

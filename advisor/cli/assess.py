@@ -61,27 +61,6 @@ QUESTIONS: tuple[Question, ...] = (
 )
 
 
-def probes_for_profile(profile: Profile) -> list[str]:
-    """The probes whose readings this profile's recommendation uses: hot operators and gemm always, the rest by need."""
-    names = ["hotops", "gemm"]
-    if profile.model_type in ("cnn", "diffusion"):
-        names.append("layout")  # convolutions: channels-last or NCHW
-    if profile.model_type != "cnn":
-        names.append("attention")
-    if profile.needs.dynamic_shapes or profile.serves:
-        names.append("dynamic")
-    if profile.serves:
-        names.append("fusion")  # kernel launches per token matter most when serving
-    if profile.needs.quantized:
-        names.append("int8")
-    return names
-
-
-def probe_options_for_profile(profile: Profile, names: list[str]) -> dict[str, dict[str, str]]:
-    """Options of the chosen probes: hotops profiles, and int8 quantizes, the reference model of the profile's model type."""
-    return {name: {"model_type": profile.model_type} for name in ("hotops", "int8") if name in names}
-
-
 def default_answers(hardware: str) -> dict[str, Any]:
     """What `--yes` takes for a field nobody gave."""
     return {
@@ -179,13 +158,16 @@ def assess_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print what was written (id, paths, commit, tier 1) as JSON.")] = False,
 ) -> None:
     """Ask for the profile, measure, recommend, and write and commit a decision record."""
-    from advisor.cli.recommend import read_evidence
-    from advisor.recommendation.engine import recommend
-    from advisor.recommendation.summary import summary_lines
-    from advisor.records import write_decision
+    from probes.models import Evidence
+    from rich.console import Console
 
-    if not budget > 0:
-        raise AdvisorError(f"--budget must be a positive number of seconds, got {budget}")
+    from advisor.assessment import Interrupted, assess
+    from advisor.recommendation.summary import summary_lines
+    from probes.harness.progress import ProbeProgress
+
+    from advisor.assessment import check_budget
+
+    check_budget(budget)  # before any prompt
     given: dict[str, Any] = {}
     if profile_file is not None:
         from advisor.profile import load_profile
@@ -211,21 +193,21 @@ def assess_command(
 
     answers = gather_answers(given, yes, detected)
     chosen = build_profile(answers)
-    evidence = [*(evidence or []), *(more_evidence or [])]
-    if evidence and no_probes:
+    files = [*(evidence or []), *(more_evidence or [])]
+    if files and no_probes:
         raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
-    if evidence:
-        evidence_list = [read_evidence(path) for path in evidence]
-    elif no_probes:
-        evidence_list = []
-    else:
-        names = probe or probes_for_profile(chosen)
-        evidence_list = [_measure(names, budget, device.value, environment, probe_options_for_profile(chosen, names))]
-    recommendation = recommend(chosen, evidence_list)
-    written = write_decision(
-        recommendation, evidence_list, records_dir=records_dir, title=answers["title"], deciders=answers["deciders"],
-        commit=not no_commit, init_git=init_git,
-    )  # fmt: skip
+    try:
+        with ProbeProgress(Console(stderr=True)) as progress:
+            assessment = assess(
+                chosen, evidence=[Evidence.load(path) for path in files], probe=not no_probes, probe_names=probe,
+                budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],
+                deciders=answers["deciders"], commit=not no_commit, init_git=init_git,
+                environment=environment[0] if environment else None, on_event=progress.update,
+            )  # fmt: skip
+    except Interrupted as interrupted:
+        sys.stderr.write(f"{interrupted}\n")
+        raise typer.Exit(130) from None
+    recommendation, written = assessment.recommendation, assessment.written
     if json_output:
         typer.echo(json.dumps(written.as_json(), indent=2))
         return
@@ -238,22 +220,3 @@ def assess_command(
         typer.echo(f"committed {written.commit[:12]} in {written.repository}")
     for note in written.notes:
         typer.echo(note)
-
-
-def _measure(names: list[str], budget: float, device: str, environment: list[Environment],
-             probe_options: dict[str, dict[str, str]]) -> Any:  # fmt: skip
-    from rich.console import Console
-
-    from probes.harness.progress import ProbeProgress
-    from probes.runner import budget_warning, run_probes
-
-    warning = budget_warning(names, budget)
-    if warning is not None:
-        sys.stderr.write(f"warning: {warning}\n")
-    with ProbeProgress(Console(stderr=True)) as progress:
-        measured = run_probes(names, budget_s=budget, device=device, on_event=progress.update,
-                              environment=environment[0] if environment else None, probe_options=probe_options)  # fmt: skip
-    if measured.interrupted:
-        sys.stderr.write("interrupted: no record written\n")
-        raise typer.Exit(130)
-    return measured

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from advisor.cli.options import JsonFlag
-
-if TYPE_CHECKING:
-    from probes.models import Evidence
 
 
 def recommend_command(
@@ -28,16 +25,11 @@ def recommend_command(
     from advisor.recommendation.summary import summary_lines
 
     chosen_profile = load_profile(profile)
-    evidence_list = [read_evidence(path) for path in evidence or []]
+    from probes.models import Evidence
+
+    evidence_list = [Evidence.load(path) for path in evidence or []]
     recommendation = recommend(chosen_profile, evidence_list)
     if json_output:
         print_json(recommendation)
         return
     typer.echo("\n".join(summary_lines(recommendation)))
-
-
-def read_evidence(path: Path) -> Evidence:
-    """An evidence file, or an AdvisorError naming the file and the first problem (Evidence.load's)."""
-    from probes.models import Evidence
-
-    return Evidence.load(path)

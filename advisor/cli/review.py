@@ -26,7 +26,7 @@ def review_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print each review's outcome as JSON.")] = False,
 ) -> None:
     """Re-probe records, compare with their evidence, check their switch conditions, then keep or revise each."""
-    from advisor.cli.recommend import read_evidence
+    from probes.models import Evidence
     from advisor.dates import parse_date
     from advisor.review import due_records, run_review
 
@@ -40,7 +40,7 @@ def review_command(
         numbers += [record.id for record in due_now if record.id not in numbers]
     elif not numbers:
         raise AdvisorError("name the records to review, or pass --due")
-    fresh = read_evidence(evidence) if evidence is not None else None
+    fresh = Evidence.load(evidence) if evidence is not None else None
     results = [run_review(records_dir, number, today=day, budget_s=budget, new_evidence=fresh, commit=not no_commit)
                for number in numbers]  # fmt: skip
     if json_output:

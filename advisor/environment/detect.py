@@ -15,7 +15,7 @@ from types import ModuleType
 
 import psutil
 
-from advisor import __version__
+from advisor._version import __version__
 from advisor.environment import accelerators, cpu, family, frameworks, peaks, vendors
 from advisor.environment.models import (
     AcceleratorRuntime,

@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from advisor.cli import app
-from advisor.cli.assess import FORCE_PROMPTS_ENV, probes_for_profile
+from advisor.assessment import probes_for_profile
+from advisor.cli.assess import FORCE_PROMPTS_ENV
 from advisor.profile import Needs, Profile
 from advisor.records import find_record
 
@@ -142,7 +143,7 @@ def test_end_to_end_with_a_real_probe(tmp_path):
 
 
 def test_hotops_profiles_the_profiles_model_type():
-    from advisor.cli.assess import probe_options_for_profile
+    from advisor.assessment import probe_options_for_profile
 
     profile = Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="kernel")
     assert probe_options_for_profile(profile, probes_for_profile(profile)) == {"hotops": {"model_type": "moe"}}

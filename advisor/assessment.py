@@ -1,0 +1,113 @@
+"""`assess`: the main job as a library function. A profile, measured here (or given evidence, or none),
+becomes a recommendation and a decision record written (and committed) in the records folder.
+
+The CLI (`advisor assess`) only gathers the profile from flags, prompts or a file, shows progress and
+prints what this returns.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from advisor.environment.models import Environment
+from advisor.errors import AdvisorError
+from advisor.profile import Profile
+from advisor.recommendation.models import Recommendation
+from advisor.records.decision import WrittenDecision
+from probes.harness.events import ProbeEvent
+from probes.models import Evidence
+
+
+class Interrupted(AdvisorError):
+    """Ctrl-C while probing: nothing was written."""
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What `assess` decided and wrote."""
+
+    recommendation: Recommendation
+    written: WrittenDecision
+    evidence: tuple[Evidence, ...]
+
+
+def check_budget(budget_s: float) -> None:
+    """AdvisorError naming --budget unless it is a positive number of seconds."""
+    if not budget_s > 0:
+        raise AdvisorError(f"--budget must be a positive number of seconds, got {budget_s}")
+
+
+def probes_for_profile(profile: Profile) -> list[str]:
+    """The probes whose readings this profile's recommendation uses: hot operators and gemm always, the rest by need."""
+    names = ["hotops", "gemm"]
+    if profile.model_type in ("cnn", "diffusion"):
+        names.append("layout")  # convolutions: channels-last or NCHW
+    if profile.model_type != "cnn":
+        names.append("attention")
+    if profile.needs.dynamic_shapes or profile.serves:
+        names.append("dynamic")
+    if profile.serves:
+        names.append("fusion")  # kernel launches per token matter most when serving
+    if profile.needs.quantized:
+        names.append("int8")
+    return names
+
+
+def probe_options_for_profile(profile: Profile, names: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Options of the chosen probes: hotops profiles, and int8 quantizes, the reference model of the profile's model type."""
+    return {name: {"model_type": profile.model_type} for name in ("hotops", "int8") if name in names}
+
+
+def measure(
+    profile: Profile, *, names: Sequence[str] | None = None, budget_s: float = 60.0, device: str = "auto",
+    environment: Environment | None = None, on_event: Callable[[ProbeEvent], None] | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> Evidence:  # fmt: skip
+    """Run the probes the profile needs (or `names`) within the budget; Interrupted on Ctrl-C."""
+    from probes.runner import budget_warning, run_probes
+
+    chosen = list(names) if names else probes_for_profile(profile)
+    warning = budget_warning(chosen, budget_s)
+    if warning is not None:
+        (warn or (lambda text: sys.stderr.write(f"warning: {text}\n")))(warning)
+    measured = run_probes(chosen, budget_s=budget_s, device=device, on_event=on_event, environment=environment,
+                          probe_options=probe_options_for_profile(profile, chosen))  # fmt: skip
+    if measured.interrupted:
+        raise Interrupted("interrupted: no record written")
+    return measured
+
+
+def assess(
+    profile: Profile, *, evidence: Sequence[Evidence] | None = None, probe: bool = True,
+    probe_names: Sequence[str] | None = None, budget_s: float = 60.0, device: str = "auto",
+    records_dir: Path = Path("records"), title: str | None = None, deciders: Sequence[str] = (), commit: bool = True,
+    init_git: bool = False, environment: Environment | None = None,
+    on_event: Callable[[ProbeEvent], None] | None = None,
+) -> Assessment:  # fmt: skip
+    """Measure (unless `evidence` is given or `probe` is False), recommend, and write the decision record."""
+    from advisor.recommendation.engine import recommend
+    from advisor.records import write_decision
+
+    check_budget(budget_s)
+    if evidence and not probe:
+        raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
+    if evidence:
+        evidence_list = list(evidence)
+    elif not probe:
+        evidence_list = []
+    else:
+        evidence_list = [measure(profile, names=probe_names, budget_s=budget_s, device=device, environment=environment,
+                                 on_event=on_event)]  # fmt: skip
+    recommendation = recommend(profile, evidence_list)
+    heading = title or profile.title or default_title(profile)
+    written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
+                             deciders=list(deciders), commit=commit, init_git=init_git)  # fmt: skip
+    return Assessment(recommendation=recommendation, written=written, evidence=tuple(evidence_list))
+
+
+def default_title(profile: Profile) -> str:
+    """A title from the profile when none is given."""
+    return f"Operator stack for {profile.model_type} {profile.workload} on {profile.hardware}"
