@@ -1,4 +1,4 @@
-"""Shared fixtures: a CLI runner and fake vendor tools on PATH."""
+"""Shared fixtures: a CLI runner, fake vendor tools on PATH, and an empty git repository."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from git import Repo
 from typer.testing import CliRunner
 
 
@@ -72,3 +73,13 @@ def environment_factory():
         return Environment(**fields)
 
     return build
+
+
+@pytest.fixture
+def empty_repo(tmp_path: Path) -> Repo:
+    """A real, empty git repository with an identity configured."""
+    repo = Repo.init(tmp_path / "project")
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Test")
+        config.set_value("user", "email", "test@example.com")
+    return repo

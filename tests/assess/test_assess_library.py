@@ -19,12 +19,8 @@ PROFILE = Profile(model_type="cnn", hardware="x86-cpu", workload="inference", te
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    repo = Repo.init(tmp_path / "project")
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Library")
-        config.set_value("user", "email", "library@example.com")
-    return repo
+def repo(empty_repo: Repo) -> Repo:
+    return empty_repo
 
 
 def test_assess_writes_and_commits_a_record_from_given_evidence(repo: Repo):

@@ -33,12 +33,9 @@ def recommendation(fixed_profile: Profile, suite: Evidence) -> Recommendation:
 
 
 @pytest.fixture
-def git_repo(tmp_path: Path) -> Repo:
+def git_repo(empty_repo: Repo) -> Repo:
     """A real repository with one commit (README.md, notes.txt) and an identity configured."""
-    repo = Repo.init(tmp_path / "project")
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Test")
-        config.set_value("user", "email", "test@example.com")
+    repo = empty_repo
     root = Path(repo.working_tree_dir)
     (root / "README.md").write_text("project\n")
     (root / "notes.txt").write_text("first\n")
