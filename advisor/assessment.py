@@ -43,7 +43,7 @@ def check_budget(budget_s: float) -> None:
 def probes_for_profile(profile: Profile) -> list[str]:
     """The probes whose readings this profile's recommendation uses: hot operators and gemm always, the rest by need."""
     names = ["hotops", "gemm"]
-    if profile.model_type in ("cnn", "diffusion"):
+    if profile.convolutional:
         names.append("layout")  # convolutions: channels-last or NCHW
     if profile.model_type != "cnn":
         names.append("attention")

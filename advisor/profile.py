@@ -39,6 +39,7 @@ QuantizationMethod = Literal["ptq", "qat"]
 WORKLOADS: tuple[str, ...] = get_args(Workload)
 MAX_PROFILE_BYTES = 64 * 1024  # a profile is a dozen lines; anything far bigger is a mistake or an attack
 LLM_MODEL_TYPES = ("dense-transformer", "moe", "multimodal")
+CONV_MODEL_TYPES = ("cnn", "diffusion")  # models whose compute is mostly convolutions
 QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
 
@@ -124,6 +125,11 @@ class Profile(BaseModel):
     def llm(self) -> bool:
         """A language-model family (dense transformer, MoE, multimodal LLM): served by LLM serving engines."""
         return self.model_type in LLM_MODEL_TYPES
+
+    @property
+    def convolutional(self) -> bool:
+        """A model whose time is mostly convolutions (CNN, diffusion U-Net): linear-layer figures do not speak for it."""
+        return self.model_type in CONV_MODEL_TYPES
 
     @property
     def trains(self) -> bool:

@@ -321,6 +321,10 @@ class Evidence(_Model):
         }.get(device.split(":")[0], [])
         return listed[0] if listed else device
 
+    def has_timed_case(self) -> bool:
+        """Some case ran and was timed: the file measured something."""
+        return any(case.status == "ok" and case.timing is not None for case in self.cases)
+
     def save(self, path: Path | str) -> None:
         """Write atomically: a temporary file in the same folder, then os.replace."""
         target = Path(path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from advisor.knowledge.models import Candidate
+from advisor.knowledge.models import Candidate, Claim
 from advisor.knowledge.platforms import Platform
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, Fact
@@ -36,6 +36,12 @@ def cite_platform(platform: Platform, path: str) -> Citation:
     """A platform claim ('<family>.dynamic_shapes', '<family>.official.gemm') with its value and source."""
     claim = platform.claims()[path]
     return Citation(kind="knowledge", ref=f"{platform.id}.{path}", figure=claim.text(), source=claim.source)
+
+
+def cite_compatibility(relation: str, subject: str, claim: Claim[list[str]]) -> Citation:
+    """A compatibility claim ('compatibility.attention_kernels.vllm') with the ids it lists and its source."""
+    return Citation(kind="knowledge", ref=f"compatibility.{relation}.{subject}", figure=", ".join(claim.value),
+                    source=claim.source)  # fmt: skip
 
 
 def cite_fact(fact: Fact) -> tuple[Citation, ...]:

@@ -41,7 +41,7 @@ def lever_for(choice: Choice, context: RuleContext) -> Lever | None:
         return Lever("layout_channels_last_speedup", ("convolution",), label, inverse=layout == "nchw")
     if choice.concern == "fusion" and choice.option == "torch-compile":
         return Lever("fusion_compiled_speedup", ("normalization", "elementwise"), "fused small-op chains")
-    if choice.concern == "quantization" and dtype == "int8" and context.profile.model_type not in ("cnn", "diffusion"):
+    if choice.concern == "quantization" and dtype == "int8" and not context.profile.convolutional:
         return Lever("int8_speedup", ("gemm",), "INT8 linear layers")
     return None
 

@@ -281,7 +281,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         evidence_link=evidence_link(front) if evidence else None,
         measured_on_header=MEASURED_ON_HEADER,
         target_match=target_match_text(measured_on, profile.hardware,
-                                       any(c.status == "ok" and c.timing is not None for e in evidence for c in e.cases)),
+                                       any(item.has_timed_case() for item in evidence)),
         tier1_options=", ".join(f"{c.concern} {c.option}" for c in tier1.choices) or "empty",
         questions=YEARLY_QUESTIONS,
     )

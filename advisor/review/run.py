@@ -138,7 +138,7 @@ def run_review(
         raise RecordError(f"{record.path.name} is {record.front.status}: only a live record is reviewed")
     old = old_evidence_of(record)
     fresh = new_evidence if new_evidence is not None else measure_again(old, budget_s)
-    if not any(case.status == "ok" and case.timing is not None for case in fresh.cases):
+    if not fresh.has_timed_case():
         raise RecordError(
             f"review of {record.id:04d}: no case was timed in the new evidence ({len(fresh.cases)} attempted), so nothing "
             "was verified and the record is unchanged; run the review again with a larger --budget on a quieter host"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from advisor.recommendation.choices import engine_choice, entry_from, rejections_from
-from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, facts_line, line
+from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
-from advisor.recommendation.models import Choice, Citation, Rationale, SwitchCondition
+from advisor.recommendation.models import Choice, Rationale, SwitchCondition
 from advisor.recommendation.readings.attention import growth_reading_name
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
@@ -85,9 +85,7 @@ def attention_preference(context: RuleContext, long_context: bool) -> tuple[tupl
     candidate = context.knowledge.get(host)
     claim = context.knowledge.compatibility.attention_kernels[host]
     text = f"runs inside {candidate.name}, which ships its own attention backends" + (f": {claim.note}" if claim.note else "")
-    cite = Citation(kind="knowledge", ref=f"compatibility.attention_kernels.{host}", figure=", ".join(claim.value),
-                    source=claim.source)  # fmt: skip
-    return narrowed, line(text, cite)
+    return narrowed, line(text, cite_compatibility("attention_kernels", host, claim))
 
 
 def attention_switches(entry: TierEntry | None, long_context: bool) -> list[SwitchCondition]:

@@ -15,7 +15,6 @@ from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 
-CONV_MODEL_TYPES = ("cnn", "diffusion")  # models whose compute is mostly convolutions
 CHANNELS_LAST_PAYS = 1.05
 
 
@@ -40,7 +39,7 @@ def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], 
 def decide_convolution(context: RuleContext) -> ConcernDecision:
     """Tier 1 convolution library (with its layout); skipped for models without convolutions."""
     profile = context.profile
-    if profile.model_type not in CONV_MODEL_TYPES:
+    if not profile.convolutional:
         skipped = line(f"a {profile.model_type} model has few or no convolutions", cite_profile(profile, "model_type"))
         return skipped_decision("convolution", skipped)
     chosen = pick(context, "convolution", context.official("convolution"))

@@ -11,10 +11,18 @@ from collections.abc import Sequence
 from advisor.knowledge.models import Candidate
 from advisor.profile import Profile
 from advisor.recommendation.choices import entry_from, rejections_from
-from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, facts_line, line, proxy_speed_note
+from advisor.recommendation.citations import (
+    cite_claim,
+    cite_compatibility,
+    cite_profile,
+    fact_line,
+    facts_line,
+    line,
+    proxy_speed_note,
+)
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact
-from advisor.recommendation.models import Citation, Rationale, SwitchCondition
+from advisor.recommendation.models import Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
@@ -25,10 +33,14 @@ LAYERNORM_COLLAPSE = 0.05  # relative RMS error of a quantized LayerNorm input t
 PER_CHANNEL_GAIN = 5.0  # per-tensor error this many times per-channel error: per-channel is required
 
 
-CONV_MODEL_TYPES = ("cnn", "diffusion")  # INT8 judged on the whole model: linear layers are a small part
 RUNTIME_LAYERS = ("runtime", "serving-engine")  # a runtime's quantized models load in that runtime
 # The toolkit whose INT8 path each speed fact measured: a loss rules out that path, not every toolkit.
 MEASURED_TOOLKIT = {"int8_speedup": "torchao", "int8_model_speedup": "onnxruntime"}
+
+
+def measured_toolkit(fact_name: str) -> str:
+    """The toolkit whose INT8 path an INT8 speed fact ('int8_speedup', 'int8_model_speedup_<type>') timed."""
+    return MEASURED_TOOLKIT["int8_model_speedup" if fact_name.startswith("int8_model_speedup") else "int8_speedup"]
 
 
 def int8_speed_fact(facts: EvidenceFacts, profile: Profile) -> Fact | None:
@@ -37,13 +49,13 @@ def int8_speed_fact(facts: EvidenceFacts, profile: Profile) -> Fact | None:
     whole = facts.usable(f"int8_model_speedup_{profile.model_type}")
     if whole is not None:
         return whole
-    return None if profile.model_type in CONV_MODEL_TYPES else facts.usable("int8_speedup")
+    return None if profile.convolutional else facts.usable("int8_speedup")
 
 
 def linear_only_note(facts: EvidenceFacts, profile: Profile) -> Rationale | None:
     """Why a linear-layer INT8 figure was set aside for a convolution model."""
     fact = facts.usable("int8_speedup")
-    if profile.model_type not in CONV_MODEL_TYPES or fact is None or int8_speed_fact(facts, profile) is not None:
+    if not profile.convolutional or fact is None or int8_speed_fact(facts, profile) is not None:
         return None
     text = (f"{fact.figure}: measured on linear layers, set aside for a {profile.model_type} whose time is mostly "
             "convolutions; judge INT8 on the whole model (`advisor probe int8`)")  # fmt: skip
@@ -79,7 +91,7 @@ def accuracy_line(facts: EvidenceFacts, profile: Profile | None = None) -> Ratio
 
 def layernorm_line(facts: EvidenceFacts, toolkit: Candidate | None, profile: Profile) -> Rationale | None:
     """Why LayerNorm stays in float (transformers only): the measured collapse, else the chosen toolkit's own warning."""
-    if profile.model_type in CONV_MODEL_TYPES:
+    if profile.convolutional:
         return None
     fact = facts.usable("layernorm_input_int8_rel_rmse")
     if fact is not None and fact.value > LAYERNORM_COLLAPSE:
@@ -118,8 +130,7 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
     claim = context.knowledge.compatibility.quantized_output_loaded_by.get(toolkit.id)
     if claim is None or runtime not in claim.value:
         return None
-    cite = Citation(kind="knowledge", ref=f"compatibility.quantized_output_loaded_by.{toolkit.id}",
-                    figure=", ".join(claim.value), source=claim.source)  # fmt: skip
+    cite = cite_compatibility("quantized_output_loaded_by", toolkit.id, claim)
     return line(f"writes checkpoints {context.knowledge.get(runtime).name} loads", cite)
 
 
@@ -159,8 +170,7 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
             continue
         claim = relation[option]
         if runtime not in claim.value:
-            cite = Citation(kind="knowledge", ref=f"compatibility.quantized_output_loaded_by.{option}",
-                            figure=", ".join(claim.value), source=claim.source)  # fmt: skip
+            cite = cite_compatibility("quantized_output_loaded_by", option, claim)
             blockers[option] = [line(f"its output loads in {', '.join(claim.value)}, not in {name}, the chosen runtime", cite)]
     return blockers
 
@@ -189,7 +199,7 @@ def fp8_training_preference(context: RuleContext) -> tuple[str, ...]:
 
 def int8_metric(profile: Profile) -> str:
     """The evidence metric that judges INT8 for this model type."""
-    if profile.model_type in CONV_MODEL_TYPES:
+    if profile.convolutional:
         return f"evidence.int8_model_speedup_{profile.model_type}"
     return "evidence.int8_speedup"
 
@@ -202,8 +212,7 @@ def quantization_switches(
     metric = int8_metric(profile)
     if rejected_int8:
         return (int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8", metric),)
-    measured = MEASURED_TOOLKIT["int8_model_speedup" if "model" in metric else "int8_speedup"]
-    if dtype == "int8" and chosen == measured:
+    if dtype == "int8" and chosen == measured_toolkit(metric.removeprefix("evidence.")):
         description = "INT8 < 1.0x float on the target: reject INT8"
         return (switch("int8-slower-on-target", description, metric, "<", 1.0, concern="quantization"),)
     return ()
@@ -230,7 +239,7 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     blockers: dict[str, list[Rationale]] = {option: list(why) for option, why in loader_blockers(context, preference).items()}
     caution: Rationale | None = None
     if slower is not None:
-        measured = MEASURED_TOOLKIT["int8_model_speedup" if slower.name.startswith("int8_model_speedup") else "int8_speedup"]
+        measured = measured_toolkit(slower.name)
         text = f"its INT8 path measured slower than float on {slower.hardware} ({slower.figure})"
         blockers.setdefault(measured, []).append(fact_line(text, slower))
         caution = fact_line(f"{measured}'s INT8 path measured {slower.figure}: measure this toolkit's INT8 model before "
@@ -239,7 +248,7 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     settings = {"dtype": dtype, "method": "fp8-training" if fp8_training else method}
     if dtype == "int8":
         settings["granularity"] = "per-channel"
-    if dtype == "int8" and profile.model_type not in CONV_MODEL_TYPES:
+    if dtype == "int8" and not profile.convolutional:
         settings["layernorm"] = "float"
     if slower is not None:
         reason = f"INT8 rejected on {profile.hardware}: keep float weights"
