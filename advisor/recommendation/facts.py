@@ -97,11 +97,6 @@ class EvidenceFacts(_Model):
         return any(not source.on_target for source in self.sources)
 
     @property
-    def measured_on_target(self) -> bool:
-        """Some case was measured on the target hardware family."""
-        return any(source.on_target for source in self.sources)
-
-    @property
     def timed_on_target(self) -> bool:
         """Some figure was read from cases timed on the target: evidence the choices can rest on."""
         return self.quality.ok > 0 and any(fact.on_target for fact in self.facts)

@@ -111,14 +111,14 @@ def test_target_facts_are_used_and_labelled():
     facts = evidence_facts([evidence(gemm_cases(0.5), "x86-cpu")], "x86-cpu")
     fact = facts.usable("gemm_bf16_speedup")
     assert fact is not None and fact.on_target and fact.hardware == "x86-cpu"
-    assert not facts.proxy and facts.measured_on_target
+    assert not facts.proxy and facts.timed_on_target
     assert facts.observed() == {"evidence.gemm_bf16_speedup": 0.5}
 
 
 def test_proxy_speed_is_reported_but_never_usable_while_portable_facts_are():
     cases = gemm_cases(0.5) + attention_cases({"naive": 2.0, "sdpa.flash": 1.0})
     facts = evidence_facts([evidence(cases, "x86-cpu")], "nvidia-gpu")
-    assert facts.proxy and not facts.measured_on_target
+    assert facts.proxy and not facts.timed_on_target
     assert facts.usable("gemm_bf16_speedup") is None
     assert facts.unapplied_proxy("gemm_bf16_speedup").value == 0.5
     growth = facts.usable("naive_attention_memory_growth")
