@@ -41,13 +41,19 @@ def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
     deep, languages = list(platform.deep_development.value), list(platform.kernel_languages.value)
     ranked = deep + languages if context.profile.team_skill == "hpc" else languages + deep
     if concern == "attention":
-        programmable = [o for o in context.official("attention") if o in context.knowledge.ids()
-                        and "fusion" in context.knowledge.get(o).concerns.value
-                        and context.knowledge.get(o).layer.value == "operator-library"
-                        and context.knowledge.get(o).openness.value == "open"
-                        and context.knowledge.get(o).autograd.value == "yes"]  # fmt: skip
+        known = set(context.knowledge.ids())
+        official = [context.knowledge.get(option) for option in context.official("attention") if option in known]
+        programmable = [candidate.id for candidate in official if is_programmable_attention(candidate)]
         ranked = ranked[:1] + programmable + ranked[1:] if context.profile.team_skill != "hpc" else ranked + programmable
     return tuple(dict.fromkeys(ranked))
+
+
+def is_programmable_attention(candidate: Candidate) -> bool:
+    """An open attention library that also fuses user code into its kernel and trains (FlexAttention)."""
+    return (
+        "fusion" in candidate.concerns.value and candidate.layer.value == "operator-library"
+        and candidate.openness.value == "open" and candidate.autograd.value == "yes"
+    )  # fmt: skip
 
 
 def tier2_entry(
@@ -81,7 +87,8 @@ def tier2_entry(
 
 def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
     """Candidates listed for the concern on the target and every other family the profile names, that run
-    on more than one family: portable layers first, then the target's ecosystem, then by how many families."""
+    on more than one family: the target's ecosystem first, then the concern's portable layers, then by how many
+    families they cover; only the best of those groups is kept."""
     families = set(context.profile.families)
     named = context.platform.named_ids()
     found = [
