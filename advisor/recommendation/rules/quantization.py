@@ -236,7 +236,7 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     requirements = (dtype,) if fp8_training else (dtype, method)
     slower = int8_measured_slower(context.facts, profile) if dtype == "int8" else None
     preference = fp8_training_preference(context) if fp8_training else serving_preference(context)
-    blockers: dict[str, list[Rationale]] = {option: list(why) for option, why in loader_blockers(context, preference).items()}
+    blockers = loader_blockers(context, preference)
     caution: Rationale | None = None
     if slower is not None:
         measured = measured_toolkit(slower.name)
