@@ -13,7 +13,6 @@ from typing import Any
 import yaml
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from advisor.knowledge.loader import load_knowledge_base
 from advisor.markdown import md_escape, md_prose
 from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.environment.family import device_family
@@ -106,30 +105,6 @@ def split_front_matter(text: str, origin: str) -> tuple[dict[str, Any], str]:
 def compose(front: RecordFrontMatter, body: str) -> str:
     """A record's whole text from its front matter and body."""
     return front_matter_text(front) + body
-
-
-def _considered(recommendation: Recommendation) -> list[dict[str, Any]]:
-    names = {candidate.id: candidate for candidate in load_knowledge_base().candidates}
-    concerns: dict[str, list[str]] = {}
-    for tier in recommendation.tiers:
-        for choice in tier.choices:
-            for option in (choice.option, *choice.alternatives):
-                concerns.setdefault(option, [])
-                if choice.concern not in concerns[option]:
-                    concerns[option].append(choice.concern)
-    for rejection in recommendation.rejected:
-        listed = concerns.setdefault(rejection.option, [])
-        listed.extend(concern for concern in rejection.concerns if concern not in listed)
-    rows = []
-    for option, option_concerns in concerns.items():
-        candidate = names.get(option)
-        rows.append({
-            "id": option,
-            "name": candidate.name if candidate else option,
-            "summary": candidate.summary.value if candidate else "",
-            "concerns": ", ".join(option_concerns),
-        })  # fmt: skip
-    return rows
 
 
 MEASURED_ON_HEADER = ("file", "machine", "measured on", "device", "cases", "role")
@@ -236,9 +211,11 @@ def drivers_text(profile: Profile) -> str:
 
 def considered_text(recommendation: Recommendation) -> str:
     """Every option named in the tiers, as alternatives or rejected, in one line."""
-    options = [row["id"] for row in _considered(recommendation)]
-    named = ", ".join(f"`{md_escape(option).replace(chr(96), '')}`" for option in options)
-    return f"Named in this record: {named}." if options else "None."
+    named = [option for tier in recommendation.tiers for choice in tier.choices
+             for option in (choice.option, *choice.alternatives)]  # fmt: skip
+    options = list(dict.fromkeys([*named, *(rejection.option for rejection in recommendation.rejected)]))
+    listed = ", ".join(f"`{md_escape(option).replace(chr(96), '')}`" for option in options)
+    return f"Named in this record: {listed}." if options else "None."
 
 
 def evidence_findings(evidence: Sequence[Evidence]) -> list[str]:
