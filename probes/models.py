@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_fie
 from advisor.atomic_write import write_text_atomically
 from advisor.environment.models import Dtype, Environment
 from advisor.errors import AdvisorError
-from probes.harness.statistics import median_ci_ranks, quantile
+from probes.statistics import median_ci_ranks, quantile
 
 EVIDENCE_SCHEMA_VERSION = 1
 

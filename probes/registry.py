@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from advisor.environment.models import Dtype
-from probes.harness.tolerance import Tolerance
+from probes.tolerance import Tolerance
 from probes.models import CaseKey, Metric, OperatorTime, OptionValue
 
 if TYPE_CHECKING:

@@ -24,3 +24,34 @@ def test_the_import_layers_hold():
     result = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-4000:]
     assert "0 broken" in result.stdout
+
+
+def _probes_layers() -> list[str]:
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (layers,) = [contract["layers"] for contract in contracts if contract.get("containers") == ["probes"]]
+    return layers
+
+
+def test_every_part_of_probes_has_a_place_in_the_layer_contract():
+    listed = {part.strip() for layer in _probes_layers() for part in layer.split(":")}
+    parts = {path.stem for path in (ROOT / "probes").iterdir()
+             if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").is_file()}  # fmt: skip
+    assert parts - listed == set(), "add these to the probes layers contract in pyproject.toml"
+    assert listed - parts == set()
+
+
+def test_no_cycle_between_the_probe_folders_that_share_a_layer():
+    import grimp
+
+    graph = grimp.build_graph("probes", exclude_type_checking_imports=True)
+    for layer in _probes_layers():
+        siblings = [f"probes.{part.strip()}" for part in layer.split(":")]
+        for first in siblings:
+            for second in siblings:
+                if first < second:
+                    both = graph.chain_exists(first, second, as_packages=True) and graph.chain_exists(
+                        second, first, as_packages=True
+                    )
+                    assert not both, f"{first} and {second} import each other"

@@ -172,7 +172,7 @@ def print_summary(evidence: Evidence, console: Console) -> None:
     """One table per probe: implementation, case, status, median time, throughput, memory, numerics."""
     from rich.table import Table
 
-    from probes.findings import probe_findings
+    from probes.reporting import probe_findings
 
     by_probe: dict[str, list[ProbeCase]] = {}
     for case in evidence.cases:

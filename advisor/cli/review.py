@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from advisor.errors import AdvisorError
 from advisor.cli.options import RecordsDir
-
-if TYPE_CHECKING:
-    from advisor.records.models import DecisionRecord
 
 
 def review_command(
@@ -26,28 +22,17 @@ def review_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print each review's outcome as JSON.")] = False,
 ) -> None:
     """Re-probe records, compare with their evidence, check their switch conditions, then keep or revise each."""
-    from probes.models import Evidence
     from advisor.dates import parse_date
-    from advisor.review import due_records, run_review
+    from advisor.review.batch import review_records
+    from probes.models import Evidence
 
-    if budget is not None and not budget > 0:
-        raise AdvisorError(f"--budget must be a positive number of seconds, got {budget}")
-    day = parse_date(today, "--today")
-    numbers = list(ids or [])
-    upcoming: list[DecisionRecord] = []
-    if due:
-        due_now, upcoming = due_records(records_dir, day)
-        numbers += [record.id for record in due_now if record.id not in numbers]
-    elif not numbers:
-        raise AdvisorError("name the records to review, or pass --due")
     fresh = Evidence.load(evidence) if evidence is not None else None
-    results = [run_review(records_dir, number, today=day, budget_s=budget, new_evidence=fresh, commit=not no_commit)
-               for number in numbers]  # fmt: skip
+    batch = review_records(records_dir, ids, due=due, today=parse_date(today, "--today"), budget_s=budget,
+                           new_evidence=fresh, commit=not no_commit)  # fmt: skip
     if json_output:
-        document = {"reviews": [result.as_json() for result in results],
-                    "upcoming": [{"id": r.id, "review_by": r.front.review_by.isoformat()} for r in upcoming]}  # fmt: skip
-        typer.echo(json.dumps(document, indent=2))
+        typer.echo(json.dumps(batch.as_json(), indent=2))
         return
+    results, upcoming, day = batch.results, batch.upcoming, batch.today
     if not results:
         typer.echo(f"no record is due for review on {day.isoformat()}")
     for result in results:

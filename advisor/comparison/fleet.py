@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from advisor.comparison.compare import compare_evidence
 from advisor.comparison.models import Comparison, VerdictRule
 from advisor.environment.family import device_family
-from probes.harness.statistics import geometric_mean
+from probes.statistics import geometric_mean
 from probes.models import Evidence
 
 FLEET_SCHEMA_VERSION = 1

@@ -21,7 +21,7 @@ from advisor.profile import Profile
 from advisor.recommendation.citations import facts_line
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.models import Rationale
-from advisor.recommendation.readings.hotops import READING_PREFIX, parse_hotop_reading_name
+from probes.hotops.readings import READING_PREFIX, parse_hotop_reading_name
 from probes.hotops.groups import GROUPS
 from probes.hotops.options import CUSTOM_MODEL
 

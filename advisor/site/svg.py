@@ -11,34 +11,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from probes.reporting import BarGroup, LabelledPoint, Series
+
 WIDTH, HEIGHT = 720, 380
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 72, 190, 44, 64
 PALETTE = ("#3f51b5", "#e65100", "#2e7d32", "#c2185b", "#00838f", "#6d4c41", "#7b1fa2", "#9e9d24", "#455a64", "#d84315")
-
-
-@dataclass(frozen=True)
-class Series:
-    """A named line (or set of points) of (x, y) pairs."""
-
-    name: str
-    points: tuple[tuple[float, float], ...]
-
-
-@dataclass(frozen=True)
-class BarGroup:
-    """One category on the x axis with a value per series (None: not measured)."""
-
-    label: str
-    values: tuple[float | None, ...]
-
-
-@dataclass(frozen=True)
-class LabelledPoint:
-    """One point of a scatter chart, with its own label."""
-
-    label: str
-    x: float
-    y: float
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import torch
 
 from probes.dynamic.stream import RequestShape
 from probes.harness.device import Device
-from probes.harness.statistics import quantile
+from probes.statistics import quantile
 from probes.models import Metric
 from probes.registry import ScenarioResult
 

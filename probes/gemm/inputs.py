@@ -1,7 +1,7 @@
 """Seeded GEMM inputs scaled so outputs are of order one, their float64 reference, and what a device supports.
 
 a (m x k) ~ N(0, 1/k) and b (k x n) ~ N(0, 1) give outputs ~ N(0, 1), which the absolute+relative
-tolerances of probes/harness/tolerance.py assume.
+tolerances of probes/tolerance.py assume.
 """
 
 from __future__ import annotations

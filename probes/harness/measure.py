@@ -12,7 +12,7 @@ from collections.abc import Callable
 from probes.harness.device import Device
 from probes.harness.numerics import compare
 from probes.harness.timer import time_run
-from probes.harness.tolerance import tolerance_for
+from probes.tolerance import tolerance_for
 from probes.models import HarnessSettings, Measurement, Metric, ProbeCase
 from probes.registry import Bench, CaseSpec, Implementation, Scenario, ScenarioResult, Unsupported
 

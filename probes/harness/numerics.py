@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from probes.harness.tolerance import Tolerance
+from probes.tolerance import Tolerance
 from probes.models import NumericError
 
 

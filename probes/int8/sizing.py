@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from advisor.environment.models import Dtype
 from advisor.knowledge.claims import MODEL_TYPES
 from probes.harness.device import Device
-from probes.harness.tolerance import Tolerance
+from probes.tolerance import Tolerance
 from probes.int8.options import Int8Options
 from probes.models import OptionValue
 from probes.reference_models import reference_shape

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from probes.scaling.options import ResolvedLaunch
-from probes.scaling.report import worker_pids
+from probes.scaling.results_file import worker_pids
 
 _MONITOR_INTERVAL_S = 0.5  # torchrun notices a dead process this quickly (older torch defaults to 5 s)
 _TERMINATE_WAIT_S = 5.0  # torchrun, sent SIGTERM, passes it on to its processes and exits

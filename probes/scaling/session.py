@@ -26,7 +26,7 @@ from probes.models import CaseKey, CaseStatus, HarnessSettings, ProbeCase, Probe
 from probes.scaling.launch import stop_launch, torchrun_command
 from probes.scaling.options import ResolvedLaunch
 from probes.scaling.plan import TEARDOWN_S, ScalingJob, ScalingPlan, plan_scaling
-from probes.scaling.report import JOB_FILE, RESULTS_FILE, ResultsReader, failure_reason
+from probes.scaling.results_file import JOB_FILE, RESULTS_FILE, ResultsReader, failure_reason
 
 _POLL_S = 0.1
 _ORPHAN_GUARD_S = 30.0  # a process outliving the parent's hard deadline by this much exits on its own

@@ -28,7 +28,7 @@ from probes.models import HarnessSettings, Measurement, Metric, ProbeCase
 from probes.scaling.analysis import all_reduce_metrics, overlap_metrics, step_metrics
 from probes.scaling.faults import inject_fault
 from probes.scaling.plan import PlannedCase, ScalingJob, ScalingPlan
-from probes.scaling.report import RESULTS_FILE, ResultsWriter, error_path, pid_path
+from probes.scaling.results_file import RESULTS_FILE, ResultsWriter, error_path, pid_path
 from probes.scaling.timing import DEVICE_MIN_SAMPLE_S, TimedRun, time_together
 from probes.scaling.training import training_step
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from probes.findings import attention_findings, dynamic_findings, gemm_findings, int8_findings, probe_findings
+from probes.attention.report import attention_findings
+from probes.dynamic.report import dynamic_findings
+from probes.gemm.report import gemm_findings
+from probes.int8.report import int8_findings
 from probes.models import CaseKey, Measurement, Metric, ProbeCase
+from probes.reporting import probe_findings
 
 
 def case(probe, implementation, dtype, shape, median=None, baseline=False, metrics=None, **options):

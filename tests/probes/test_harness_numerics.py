@@ -8,7 +8,7 @@ import torch
 
 from advisor.environment.models import PEAK_DTYPES
 from probes.harness.numerics import compare
-from probes.harness.tolerance import TOLERANCES, Tolerance, tolerance_for
+from probes.tolerance import TOLERANCES, Tolerance, tolerance_for
 
 FP32 = TOLERANCES["fp32"]
 

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from probes.harness.statistics import median_ci_ranks, quantile
+from probes.statistics import median_ci_ranks, quantile
 from probes.models import Stats
 
 

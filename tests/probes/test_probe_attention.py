@@ -32,7 +32,7 @@ from probes.attention.sizing import (
 )
 from probes.harness.device import Device
 from probes.harness.numerics import compare
-from probes.harness.tolerance import tolerance_for
+from probes.tolerance import tolerance_for
 from probes.harness.worker import plan_cases
 from probes.models import Evidence, ProbeCase
 from probes.registry import CaseSpec, Unsupported, load_probe

@@ -9,7 +9,7 @@ import probes.fusion.probe as fusion_probe
 from probes.fusion.analysis import fusion_lines, fusion_pairs
 from probes.harness.device import Device
 from probes.harness.numerics import compare
-from probes.harness.tolerance import tolerance_for
+from probes.tolerance import tolerance_for
 from probes.models import CaseKey, Measurement, Metric, ProbeCase
 from probes.registry import Unsupported
 

@@ -190,7 +190,7 @@ def test_cli_flags_are_checked_before_anything_runs(runner, arguments, message):
 
 
 def test_findings_line_names_the_largest_groups_and_the_top_operator(evidence: Evidence):
-    from probes.findings import probe_findings
+    from probes.reporting import probe_findings
 
     lines = probe_findings("hotops", evidence.cases)
     ok = [case for case in evidence.cases if case.status == "ok"]

@@ -8,7 +8,7 @@ import torch
 
 from probes.harness.device import Device
 from probes.harness.numerics import compare
-from probes.harness.tolerance import tolerance_for
+from probes.tolerance import tolerance_for
 from probes.layout.analysis import comparison_line, layout_comparisons
 from probes.layout.probe import LAYOUTS, OPS, conv2d, conv_bn_relu, layout_cases
 from probes.layout.sizing import COSTS, choose_shape

@@ -16,7 +16,7 @@ import pytest
 
 from advisor.cli import app
 from advisor.recommendation.readings import read_cases
-from probes.findings import probe_findings
+from probes.reporting import probe_findings
 from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, Metric, ProbeCase
 from probes.runner import DISTRIBUTED_PROBES, run_probes, select_probes
 from probes.scaling.bandwidth import algorithm_bandwidth, all_reduce_bus_bandwidth, all_reduce_bus_factor
@@ -24,7 +24,7 @@ from probes.scaling.faults import FAULT_ENV
 from probes.scaling.launch import torchrun_command
 from probes.scaling.options import LaunchOptionError, LaunchOptions, check_launch_options, resolve_launch
 from probes.scaling.plan import MESSAGE_BYTES, NEEDS_TWO, plan_scaling, reference_model, world_sizes
-from probes.scaling.report import ResultsReader, first_error
+from probes.scaling.results_file import ResultsReader, first_error
 from probes.scaling.session import NOT_RANK_ZERO, DistributedSession
 from probes.scaling.timing import sample_plan
 

@@ -9,10 +9,10 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from probes.findings import probe_findings
+from probes.reporting import probe_findings
 from probes.harness.device import Device
 from probes.harness.numerics import compare
-from probes.harness.tolerance import tolerance_for
+from probes.tolerance import tolerance_for
 from probes.models import CaseKey, Measurement, Metric, ProbeCase
 from probes.registry import CaseSpec, Unsupported, load_probe
 from probes.runner import run_probes, select_probes

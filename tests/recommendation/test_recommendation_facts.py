@@ -13,13 +13,13 @@ from recommendation_builders import (
     int8_cases,
 )
 
-from advisor.recommendation.facts import evidence_facts, is_portable, quality_counts
 from advisor.environment.family import device_family, environment_family
+from advisor.recommendation.facts import evidence_facts, is_portable, quality_counts
 from advisor.recommendation.readings import read_cases
-from advisor.recommendation.readings.attention import attention_readings
-from advisor.recommendation.readings.dynamic import dynamic_readings
-from advisor.recommendation.readings.gemm import gemm_readings
-from advisor.recommendation.readings.int8 import int8_readings
+from probes.attention.readings import attention_readings
+from probes.dynamic.readings import dynamic_readings
+from probes.gemm.readings import gemm_readings
+from probes.int8.readings import int8_readings
 
 
 def _values(readings):

@@ -8,7 +8,7 @@ from advisor.recommendation.context import ConcernDecision, RuleContext, TierEnt
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Choice, Rationale, SwitchCondition
-from advisor.recommendation.readings.attention import growth_reading_name
+from probes.attention.readings import growth_reading_name
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch

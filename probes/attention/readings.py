@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading
 from probes.attention.growth import fit_growth
 from probes.models import ProbeCase
+from probes.reporting import Reading, make_reading
 
 FUSED_ATTENTION = ("sdpa.flash", "sdpa.efficient", "sdpa.cudnn", "triton")
 

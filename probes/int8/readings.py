@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading, plural
-from probes.harness.statistics import geometric_mean
 from probes.int8.analysis import int8_speedups, model_results
 from probes.models import ProbeCase
+from probes.reporting import Reading, make_reading, plural
+from probes.statistics import geometric_mean
 
 LAYER_PREFIX = "torchao."  # quantize, int8 matmul and dequantize: what a deployment actually runs
 KERNEL = "torch._int_mm"

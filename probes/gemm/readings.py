@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 
-from advisor.recommendation.readings.common import Reading, make_reading, median_s, plural
 from probes.gemm.analysis import dtype_speedups
-from probes.harness.statistics import geometric_mean
 from probes.models import ProbeCase
+from probes.reporting import Reading, make_reading, median_s, plural
+from probes.statistics import geometric_mean
 
 VENDOR_GEMM = "torch.matmul"  # cuBLAS, oneDNN or CANN underneath, depending on the device
 TRITON_PREFIX = "triton"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading
 from probes.models import ProbeCase
+from probes.reporting import Reading, make_reading
 
 # probe implementation -> prefix of its reading names
 STRATEGIES = {

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading
 from probes.models import ProbeCase
+from probes.reporting import Reading, make_reading
 from probes.scaling.analysis import strong_scaling_points
 
 

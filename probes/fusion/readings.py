@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading
 from probes.fusion.analysis import FusionPair, fusion_pairs
-from probes.harness.statistics import geometric_mean
 from probes.models import ProbeCase
+from probes.reporting import Reading, make_reading
+from probes.statistics import geometric_mean
 
 
 def _pairs_reading(name: str, measured: Sequence[tuple[FusionPair, float]], describe: Callable[[float, int], str]) -> Reading:

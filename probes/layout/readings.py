@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading
-from probes.harness.statistics import geometric_mean
 from probes.layout.analysis import layout_comparisons
 from probes.models import ProbeCase
+from probes.reporting import Reading, make_reading
+from probes.statistics import geometric_mean
 
 
 def layout_readings(cases: Sequence[ProbeCase]) -> list[Reading]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.recommendation.readings.common import Reading, make_reading
 from probes.hotops.analysis import HotopsProfile, hotops_profiles
 from probes.hotops.groups import GROUPS
 from probes.models import ProbeCase
+from probes.reporting import Reading, make_reading
 
 READING_PREFIX = "hotop_share_"
 

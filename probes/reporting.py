@@ -1,0 +1,223 @@
+"""The probe contract's reporting half: how a probe's evidence reaches people and the engine.
+
+Next to `probe.py` (what to measure), a probe folder may hold a `report.py` defining
+`REPORT = ProbeReport(...)`: its findings lines, its record table, its site charts and the readings
+the recommendation rests on. `probe_reports()` finds every probe folder's `report.py` (the same
+scan as `registry.probe_folders`, so ADVISOR_PROBE_DIRS works here too) and the advisor reads
+through it: adding a probe is adding one folder.
+
+Everything here is plain data; the advisor renders it (Markdown tables, SVG charts, facts).
+A report module must not import torch: the advisor imports it in its own process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Literal
+
+from probes.models import ProbeCase
+from probes.registry import PROBES_DIR, ProbeDefinitionError, probe_folders
+
+REPORT_MODULE = "report.py"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One figure the recommendation rests on, with its text and the cases it came from."""
+
+    name: str
+    value: float
+    figure: str
+    case_ids: tuple[str, ...]
+    noisy_cases: int = 0
+    low: float | None = None  # the smallest and largest per-shape value behind an aggregate figure
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a record's Evidence section: a title, a header and rows of strings."""
+
+    title: str
+    header: tuple[str, ...]
+    rows: Sequence[Sequence[str]]
+
+
+@dataclass(frozen=True)
+class Series:
+    """A named line (or set of points) of (x, y) pairs."""
+
+    name: str
+    points: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class BarGroup:
+    """One category on the x axis with a value per series (None: not measured)."""
+
+    label: str
+    values: tuple[float | None, ...]
+
+
+@dataclass(frozen=True)
+class LabelledPoint:
+    """One point of a scatter chart, with its own label."""
+
+    label: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class BarPlot:
+    """Grouped bars (`stacked`: one bar per group split into its series)."""
+
+    title: str
+    y_label: str
+    series_names: tuple[str, ...]
+    groups: tuple[BarGroup, ...]
+    x_label: str = ""
+    stacked: bool = False
+
+
+@dataclass(frozen=True)
+class LinePlot:
+    """One line per series; log axes by default. `x_unit` "bytes" writes ticks as sizes."""
+
+    title: str
+    x_label: str
+    y_label: str
+    series: tuple[Series, ...]
+    x_unit: Literal["", "bytes"] = ""
+
+
+@dataclass(frozen=True)
+class ScatterPlot:
+    """Labelled points, with an optional dashed reference line at `reference_y`."""
+
+    title: str
+    x_label: str
+    y_label: str
+    points: tuple[LabelledPoint, ...]
+    reference_y: float | None = None
+
+
+Plot = BarPlot | LinePlot | ScatterPlot
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """One chart of a record's site page: a file-name part, a title, what to plot and a caption."""
+
+    name: str
+    title: str
+    plot: Plot
+    caption: str
+
+
+FindingsFn = Callable[[Sequence[ProbeCase]], list[str]]
+TableFn = Callable[[Sequence[ProbeCase]], Table]
+ChartsFn = Callable[[Sequence[ProbeCase], str], list[ChartSpec]]  # (cases, device name)
+ReadingsFn = Callable[[Sequence[ProbeCase]], list[Reading]]
+
+
+@dataclass(frozen=True)
+class ProbeReport:
+    """What a probe's evidence turns into; each part optional. `order` places its table and charts
+    among the other probes' (lower first; ties by name)."""
+
+    probe: str
+    order: int = 100
+    findings: FindingsFn | None = None
+    table: TableFn | None = None
+    charts: ChartsFn | None = None
+    readings: ReadingsFn | None = None
+
+
+def _import_report_module(name: str, folder: Path) -> ModuleType:
+    if folder.parent == PROBES_DIR:
+        return importlib.import_module(f"probes.{name}.report")
+    spec = importlib.util.spec_from_file_location(f"advisor_extra_probe_{name}_report", folder / REPORT_MODULE)
+    if spec is None or spec.loader is None:
+        raise ProbeDefinitionError(f"cannot import {folder / REPORT_MODULE}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def _reports_in(folders: tuple[tuple[str, Path], ...]) -> tuple[ProbeReport, ...]:
+    reports = []
+    for name, folder in folders:
+        if not (folder / REPORT_MODULE).is_file():
+            continue
+        declared = getattr(_import_report_module(name, folder), "REPORT", None)
+        if not isinstance(declared, ProbeReport):
+            raise ProbeDefinitionError(f"probe {name}: report.py must define REPORT = ProbeReport(...)")
+        if declared.probe != name:
+            raise ProbeDefinitionError(f"probe {name}: REPORT.probe is {declared.probe!r}, not the folder name")
+        reports.append(declared)
+    return tuple(sorted(reports, key=lambda report: (report.order, report.probe)))
+
+
+def probe_reports() -> tuple[ProbeReport, ...]:
+    """The reports of every probe folder that has one, in `order` (imported once per set of folders)."""
+    return _reports_in(tuple(sorted(probe_folders().items())))
+
+
+def report_for(probe: str) -> ProbeReport | None:
+    """The report of one probe; None when it has none."""
+    return next((report for report in probe_reports() if report.probe == probe), None)
+
+
+def probe_findings(probe: str, cases: Sequence[ProbeCase]) -> list[str]:
+    """The findings lines for one probe's cases; none for a probe that declares no findings."""
+    report = report_for(probe)
+    return report.findings(cases) if report is not None and report.findings is not None else []
+
+
+def cases_by_probe(cases: Iterable[ProbeCase]) -> dict[str, list[ProbeCase]]:
+    """The cases grouped by the probe that measured them, in their order."""
+    grouped: dict[str, list[ProbeCase]] = {}
+    for case in cases:
+        grouped.setdefault(case.key.probe, []).append(case)
+    return grouped
+
+
+# Small helpers the readers share.
+
+
+def plural(count: int, word: str) -> str:
+    """'1 shape', '2 shapes'."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def median_s(case: ProbeCase) -> float | None:
+    """The median time of an ok, timed case; None otherwise."""
+    if case.status != "ok" or case.timing is None or case.timing.stats.median <= 0:
+        return None
+    return case.timing.stats.median
+
+
+def make_reading(name: str, value: float, figure: str, cases: Iterable[ProbeCase]) -> Reading:
+    """A reading citing `cases` (sorted, unique) and counting the noisy ones among them."""
+    listed = sorted({case.key.case_id: case for case in cases}.items())
+    noisy = sum(1 for _, case in listed if case.timing is not None and case.timing.stats.noisy)
+    return Reading(name, value, figure, tuple(case_id for case_id, _ in listed), noisy)
+
+
+def timed_cases(cases: Iterable[ProbeCase]) -> list[ProbeCase]:
+    """The cases that ran and were timed."""
+    return [case for case in cases if case.status == "ok" and case.timing is not None]
+
+
+def metric_text(case: ProbeCase, name: str, form: str, scale: float = 1.0) -> str:
+    """A case's metric formatted with `form` (times `scale`); "-" when the case lacks it."""
+    found = case.metrics.get(name)
+    return format(found.value * scale, form) if found is not None else "-"
