@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from advisor.errors import AdvisorError
 from probes.harness.contention import ContentionMeter
 from probes.harness.device_choice import DeviceUnavailable, resolve_device
+from probes.harness.isolation import prestart_forkserver
 from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
 from probes.harness.peak_share import add_peak_shares
 from probes.harness.provenance import advisor_git_commit
@@ -100,6 +101,7 @@ def run_probes(
         resolved = resolve_device(device)
     except DeviceUnavailable as unavailable:
         raise ProbeError(str(unavailable)) from None
+    prestart_forkserver()  # its torch import runs while this process plans and detects the machine
     launches = _distributed_launches(selected, options, resolved)
     settings = settings or HarnessSettings()
     if environment is None:

@@ -7,6 +7,7 @@ printing to stdout cannot corrupt them; stdout and stderr go to a log kept for f
 
 from __future__ import annotations
 
+import atexit
 import os
 import select
 import shutil
@@ -18,8 +19,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import ValidationError
+
+from probes.harness import forkserver
 
 from probes.harness.protocol import (
     CaseResultMessage,
@@ -83,7 +87,7 @@ def _child_environment() -> dict[str, str]:
     return environment
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
+def _kill_group(process: ChildProcess) -> None:
     # Always, even when the child has exited: whatever it forked (compile workers...) is in its group.
     try:
         os.killpg(process.pid, signal.SIGKILL)
@@ -133,6 +137,66 @@ def _alive(pid: int) -> bool:
     return True
 
 
+class ChildProcess(Protocol):
+    """What isolation needs of a child: `subprocess.Popen`, or a child forked by the fork server."""
+
+    pid: int
+    returncode: int | None
+
+    def poll(self) -> int | None: ...
+    def wait(self, timeout: float | None = None) -> int: ...
+    def kill(self) -> None: ...
+
+
+_server_folder: Path | None = None
+
+
+def _forkserver_folder() -> Path:
+    """A temporary folder (with its owner's pid, so an orphan is cleaned up) for the fork server's log."""
+    global _server_folder
+    if _server_folder is None or not _server_folder.is_dir():
+        _server_folder = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+        (_server_folder / OWNER_FILE).write_text(str(os.getpid()))
+        atexit.register(shutil.rmtree, _server_folder, True)
+    return _server_folder
+
+
+def prestart_forkserver() -> None:
+    """Start the fork server now (its torch import overlaps the caller's own work); harmless when off."""
+    if forkserver.enabled():
+        try:
+            forkserver.shared_server(_child_environment(), _forkserver_folder())
+        except OSError:
+            pass  # the first probe falls back to a cold child
+
+
+def _builtin_module(probe: str) -> str | None:
+    from probes.registry import PROBES_DIR
+
+    return f"probes.{probe}.probe" if (PROBES_DIR / probe / "probe.py").is_file() else None
+
+
+def _start_child(job_path: Path, log_path: Path, write_fd: int, probe: str) -> ChildProcess:
+    """A warm child forked by the fork server; a cold `python -m probes.harness.worker` when that fails."""
+    environment = _child_environment()
+    if forkserver.enabled():
+        try:
+            server = forkserver.shared_server(environment, _forkserver_folder())
+            return server.spawn(job_path, log_path, write_fd, environment, _builtin_module(probe))
+        except (forkserver.ForkServerError, OSError):
+            forkserver.drop_shared_server()
+    with log_path.open("wb") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "probes.harness.worker", str(job_path), str(write_fd)],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            pass_fds=(write_fd,),
+            start_new_session=True,
+            env=environment,
+        )
+
+
 def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[WorkerMessage], None]) -> WorkerExit:
     """Run `job` in a child until it says "done", dies, or a deadline (time.monotonic) passes."""
     remove_orphaned_folders()
@@ -142,16 +206,7 @@ def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[Wo
         job_path.write_text(job.model_dump_json())
         read_fd, write_fd = os.pipe()
         try:
-            with log_path.open("wb") as log:
-                process = subprocess.Popen(
-                    [sys.executable, "-m", "probes.harness.worker", str(job_path), str(write_fd)],
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=log,
-                    pass_fds=(write_fd,),
-                    start_new_session=True,
-                    env=_child_environment(),
-                )
+            process = _start_child(job_path, log_path, write_fd, job.probe)
             os.close(write_fd)
             write_fd = -1
             try:
@@ -159,7 +214,7 @@ def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[Wo
             finally:
                 _kill_group(process)
             if not outcome.finished and outcome.reason is None:
-                outcome.reason = describe_exit_code(process.returncode)
+                outcome.reason = describe_exit_code(process.returncode if process.returncode is not None else 1)
         finally:
             os.close(read_fd)
             if write_fd >= 0:
@@ -170,7 +225,7 @@ def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[Wo
 
 
 def _follow(
-    process: subprocess.Popen[bytes], read_fd: int, hard_deadline: float, on_message: Callable[[WorkerMessage], None]
+    process: ChildProcess, read_fd: int, hard_deadline: float, on_message: Callable[[WorkerMessage], None]
 ) -> WorkerExit:
     pending = b""
     hang_deadline: float | None = None

@@ -17,6 +17,7 @@ import pytest
 
 from advisor.environment.detect import detect_environment
 from probes.harness.events import CaseDone, ProbeDone, ProbeEvent, ProbeStarted
+from probes.harness.forkserver import FORKSERVER_ENV
 from probes.models import Evidence, HarnessSettings, ProbeCase
 from probes.registry import EXTRA_PROBE_DIRS_ENV
 from probes.runner import run_probes
@@ -45,8 +46,9 @@ class Suite:
         return next(c for c in self.evidence.cases if c.key.implementation == implementation and c.key.probe == probe)
 
 
-@pytest.fixture(scope="module")
-def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
+@pytest.fixture(scope="module", params=["warm", "cold"])
+def suite(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
+    """The faulty run, with children forked by the warm fork server and, again, started cold."""
     extra = tmp_path_factory.mktemp("extra-probes")
     (extra / "second").mkdir()
     (extra / "second" / "probe.py").write_text(SECOND_PROBE)
@@ -54,6 +56,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(FAULTS_ENV, "segfault,hang,raise,oom,wrong")
         patch.setenv(EXTRA_PROBE_DIRS_ENV, str(extra))
+        patch.setenv(FORKSERVER_ENV, "1" if request.param == "warm" else "0")
         began = time.monotonic()
         evidence = run_probes(
             ["selftest", "second"],
