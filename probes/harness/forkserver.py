@@ -111,11 +111,11 @@ def serve(sock: socket.socket) -> None:
     signal.signal(signal.SIGCHLD, lambda *_: None)  # the wakeup fd interrupts select
     _send(sock, {"ready": True, "preloaded": loaded, "seconds": time.monotonic() - began, "threads": threading.active_count()})
     while True:
-        readable, _, _ = select.select([sock, wake_read], [], [])
+        readable, _, _ = select.select([sock.fileno(), wake_read], [], [])
         if wake_read in readable:
             os.read(wake_read, 4096)
         _reap(sock)
-        if sock not in readable:
+        if sock.fileno() not in readable:
             continue
         data, fds, _, _ = socket.recv_fds(sock, _MESSAGE_BYTES, 1)
         if not data:
