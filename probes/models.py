@@ -254,10 +254,12 @@ class ProbeRun(_Model):
 class HarnessSettings(_Model):
     """Knobs of the timer and the isolation; recorded so a run can be repeated as it was."""
 
-    spread_target: float = Field(default=0.05, description="Stop timing once IQR/median is below this")
+    ci_target: float = Field(
+        default=0.02, description="Stop timing once the median's confidence interval is within +/- this share of it"
+    )
     noise_threshold: float = 0.10
     confidence: float = 0.95
-    min_samples: int = 10
+    min_samples: int = Field(default=8, description="Fewest samples before the stop rule is checked (8: [min, max] covers the median at 99%)")
     max_samples: int = 2000
     warmup_s: float = Field(default=0.1, description="Warmup time, capped at warmup_share of the case's time")
     warmup_share: float = 0.2

@@ -18,7 +18,7 @@ DECODE_ROWS = (1, 16)  # tokens per step: one sequence, and a small batch of seq
 PREFILL_ROWS = (512, 1024, 2048, 4096)  # prompt tokens
 # Roles in the order a shrinking share drops them (the last first).
 ROLES = ("decode-1", "prefill", "square-small", "square-large", "decode-16")
-_TIMED_CALLS = 12  # the checked call + min_samples (10) timed calls + one spare
+_TIMED_CALLS = 10  # the checked call + min_samples (8) timed calls + one spare
 _WARMUP_S = 0.1  # the harness's default warmup
 MIN_SHAPES = 3  # even a tiny share gets decode m=1, prefill and the small square (at their smallest)
 

@@ -1,8 +1,12 @@
-"""Warm up, then time a call until its spread settles or its deadline comes: the one timer of every probe.
+"""Warm up, then time a call until its median is known well enough or its deadline comes: the one timer.
 
-Stops at whichever comes first: IQR/median under `spread_target` (checked once there are
-`min_samples`, then each time the count grows by 10%, so the checks cost O(n log n) in all), the
-case's deadline, or `max_samples`. See ADD_PROBE.md, "How our timer differs".
+The calls per sample are calibrated once, in the warmup (a CPU sample lasts at least `min_sample_s`).
+Timing stops at whichever comes first: the median's distribution-free confidence interval (at
+`confidence`) within +/- `ci_target` of the median, checked once there are `min_samples`, then each
+time the count grows by 10% (so the checks cost O(n log n) in all), as nvbench and torch's
+adaptive_autorange stop on their noise criteria; the case's deadline; or `max_samples`. A quiet
+case stops after `min_samples`; a noisy one takes samples until its median is pinned down.
+See ADD_PROBE.md, "How our timer differs".
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from probes.models import HarnessSettings, Measurement, Stats, StopReason
 _BATCH_S = 0.02  # wall time between deadline checks; short enough to stop close to the deadline
 _MAX_CALLS_PER_SAMPLE = 1_000_000
 _WARMUP_WINDOW = 16
+_STEADY_CALLS = 3
+_STEADY_SPREAD = 0.05
 
 
 Clock = Callable[[], float]
@@ -28,10 +34,13 @@ Clock = Callable[[], float]
 def warm_up(
     run: Callable[[], object], device: Device, settings: HarnessSettings, deadline: float, clock: Clock = time.monotonic
 ) -> tuple[int, float]:
-    """Run until the warmup time (capped at a share of the time left) is spent; (calls, s per call).
+    """Run until the call time is steady or the warmup time (capped at a share of the time left) is spent;
+    (calls, s per call).
 
-    The time per call is the median of the last warmup calls, so that one preempted call does not
-    set the block size. `clock` reads the time the deadline is on (injected by tests).
+    Steady: the last `_STEADY_CALLS` calls within +/- `_STEADY_SPREAD` of their median (the first calls
+    pay one-time costs: allocation, kernel selection, caches). The time per call is the median of the
+    last warmup calls, so that one preempted call does not set the block size. `clock` reads the time
+    the deadline is on (injected by tests).
     """
     start = clock()
     budget = min(settings.warmup_s, settings.warmup_share * max(0.0, deadline - start))
@@ -43,8 +52,23 @@ def warm_up(
         device.synchronize()
         recent.append(time.perf_counter() - began)
         calls += 1
-        if clock() + recent[-1] > start + budget:
+        if clock() + recent[-1] > start + budget or _steady(recent):
             return calls, statistics.median(recent)
+
+
+def _steady(recent: deque[float]) -> bool:
+    if len(recent) < _STEADY_CALLS + 1:  # the first call never counts: it pays the one-time costs
+        return False
+    last = list(recent)[-_STEADY_CALLS:]
+    middle = statistics.median(last)
+    return middle > 0 and all(abs(value - middle) <= _STEADY_SPREAD * middle for value in last)
+
+
+def median_is_pinned(stats: Stats, settings: HarnessSettings) -> bool:
+    """The median's CI reaches the asked confidence and lies within +/- ci_target of the median."""
+    if stats.median <= 0 or stats.ci_level < settings.confidence:
+        return False
+    return max(stats.median - stats.ci_low, stats.ci_high - stats.median) <= settings.ci_target * stats.median
 
 
 def time_run(
@@ -79,7 +103,7 @@ def time_run(
                 stop_reason = "max samples"
                 break
             if len(samples) >= next_check:
-                if Stats.from_samples(samples).rel_iqr <= settings.spread_target:
+                if median_is_pinned(Stats.from_samples(samples), settings):
                     stop_reason = "converged"
                     break
                 next_check = max(next_check + 1, math.ceil(len(samples) * 1.1))

@@ -36,7 +36,9 @@ def test_short_calls_are_blocked_and_the_spread_converges() -> None:
     assert timing.stats.n == len(timing.samples) >= QUICK.min_samples
     assert timing.stats.median == pytest.approx(2e-5, rel=0.5)
     if timing.stop_reason == "converged":
-        assert timing.stats.rel_iqr <= QUICK.spread_target
+        stats = timing.stats
+        assert stats.ci_level >= QUICK.confidence
+        assert stats.ci_low >= stats.median * (1 - QUICK.ci_target) and stats.ci_high <= stats.median * (1 + QUICK.ci_target)
 
 
 class SteppingClock:
@@ -51,7 +53,7 @@ class SteppingClock:
 
 
 def test_timing_stops_at_its_deadline_when_the_spread_never_settles() -> None:
-    durations = iter([1e-3, 4e-3] * 10_000)  # a bimodal call: IQR/median stays near 1
+    durations = iter([1e-3, 4e-3] * 10_000)  # a bimodal call: the median's interval spans both modes
     one_call_per_sample = HarnessSettings(warmup_s=0.01, min_sample_s=1e-4)  # each sample is one call: no averaging
     clock = SteppingClock(0.01)
     deadline = clock.now + 0.4
@@ -67,7 +69,7 @@ def test_a_deadline_already_past_leaves_no_sample() -> None:
 
 
 def test_max_samples_caps_a_stable_fast_call() -> None:
-    settings = HarnessSettings(warmup_s=0.0, min_samples=5, max_samples=20, spread_target=-1.0)
+    settings = HarnessSettings(warmup_s=0.0, min_samples=5, max_samples=20, ci_target=-1.0)
     timing = time_run(lambda: None, Device(), settings, time.monotonic() + 5)
     assert timing is not None and timing.stop_reason == "max samples" and timing.stats.n == 20
 
@@ -191,3 +193,17 @@ def test_accelerator_path_times_each_call_between_events_after_a_flush(monkeypat
         "method": "cuda.max_memory_allocated",
         "scope": "device-allocator",
     }
+
+
+def test_the_stop_rule_is_the_median_confidence_interval() -> None:
+    from probes.harness.timer import median_is_pinned
+    from probes.models import Stats
+
+    settings = HarnessSettings()  # 95%, +/- 2%
+    tight = [1.0 + 0.001 * (index % 5) for index in range(10)]
+    assert median_is_pinned(Stats.from_samples(tight), settings)
+    assert not median_is_pinned(Stats.from_samples(tight[:5]), settings)  # 5 samples cannot reach 95%
+    spread = [1.0 + 0.01 * (index % 11 - 5) for index in range(11)]  # +/- 5%: the interval is too wide at n = 11
+    assert not median_is_pinned(Stats.from_samples(spread), settings)
+    assert median_is_pinned(Stats.from_samples(spread * 12), settings)  # ... and narrow enough at n = 132
+    assert not median_is_pinned(Stats.from_samples(tight), HarnessSettings(ci_target=-1.0))
