@@ -15,6 +15,7 @@ from pathlib import Path
 from advisor.environment.models import Environment
 from advisor.errors import AdvisorError
 from advisor.profile import Profile
+from advisor.recommendation.inputs import UnmeasuredInput
 from advisor.recommendation.models import Recommendation
 from advisor.records.decision import WrittenDecision
 from probes.harness.events import ProbeEvent
@@ -32,6 +33,7 @@ class Assessment:
     recommendation: Recommendation
     written: WrittenDecision
     evidence: tuple[Evidence, ...]
+    unmeasured: tuple[UnmeasuredInput, ...] = ()  # decision inputs the measured evidence gave no reading for
 
 
 def check_budget(budget_s: float) -> None:
@@ -41,19 +43,11 @@ def check_budget(budget_s: float) -> None:
 
 
 def probes_for_profile(profile: Profile) -> list[str]:
-    """The probes whose readings this profile's recommendation uses: hot operators and gemm always, the rest by need."""
-    names = ["hotops", "gemm"]
-    if profile.convolutional:
-        names.append("layout")  # convolutions: channels-last or NCHW
-    if profile.model_type != "cnn":
-        names.append("attention")
-    if profile.needs.dynamic_shapes or profile.serves:
-        names.append("dynamic")
-    if profile.serves:
-        names.append("fusion")  # kernel launches per token matter most when serving
-    if profile.needs.quantized:
-        names.append("int8")
-    return names
+    """The probes whose readings this profile's recommendation uses, the most decisive first
+    (`recommendation.inputs.decision_inputs`: hot operators and gemm always, the rest by need)."""
+    from advisor.recommendation.inputs import decision_inputs
+
+    return [item.probe for item in decision_inputs(profile)]
 
 
 def probe_options_for_profile(profile: Profile, names: Sequence[str]) -> dict[str, dict[str, str]]:
@@ -69,12 +63,15 @@ def measure(
     """Run the probes the profile needs (or `names`) within the budget; Interrupted on Ctrl-C."""
     from probes.runner import budget_warning, run_probes
 
+    from advisor.recommendation.inputs import decision_inputs, probe_weights
+
     chosen = list(names) if names else probes_for_profile(profile)
     warning = budget_warning(chosen, budget_s)
     if warning is not None:
         (warn or (lambda text: sys.stderr.write(f"warning: {text}\n")))(warning)
+    weights = {name: weight for name, weight in probe_weights(decision_inputs(profile)).items() if name in chosen}
     measured = run_probes(chosen, budget_s=budget_s, device=device, on_event=on_event, environment=environment,
-                          probe_options=probe_options_for_profile(profile, chosen))  # fmt: skip
+                          probe_options=probe_options_for_profile(profile, chosen), probe_weights=weights)  # fmt: skip
     if measured.interrupted:
         raise Interrupted("interrupted: no record written")
     return measured
@@ -89,6 +86,7 @@ def assess(
 ) -> Assessment:  # fmt: skip
     """Measure (unless `evidence` is given or `probe` is False), recommend, and write the decision record."""
     from advisor.recommendation.engine import recommend
+    from advisor.recommendation.inputs import decision_inputs, unmeasured_inputs
     from advisor.records import write_decision
 
     check_budget(budget_s)
@@ -102,10 +100,11 @@ def assess(
         evidence_list = [measure(profile, names=probe_names, budget_s=budget_s, device=device, environment=environment,
                                  on_event=on_event)]  # fmt: skip
     recommendation = recommend(profile, evidence_list)
+    unmeasured = tuple(unmeasured_inputs(decision_inputs(profile), evidence_list)) if evidence_list else ()
     heading = title or profile.title or default_title(profile)
     written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
                              deciders=list(deciders), commit=commit, init_git=init_git)  # fmt: skip
-    return Assessment(recommendation=recommendation, written=written, evidence=tuple(evidence_list))
+    return Assessment(recommendation=recommendation, written=written, evidence=tuple(evidence_list), unmeasured=unmeasured)
 
 
 def default_title(profile: Profile) -> str:

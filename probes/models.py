@@ -280,6 +280,9 @@ class ProbeConfig(_Model):
     probe_options: dict[str, dict[str, OptionValue]] = Field(
         default_factory=dict, description="Options given to probes by name, e.g. hotops: {model_type: moe}"
     )
+    probe_weights: dict[str, float] = Field(
+        default_factory=dict, description="Each probe's weight in sharing the budget (by what the decision reads)"
+    )
 
 
 class HostContention(_Model):

@@ -45,7 +45,7 @@ HARNESS_ONLY_PROBES = frozenset({"selftest"})
 DISTRIBUTED_PROBES = frozenset({"scaling"})
 
 
-MIN_PROBE_SHARE_S = 4.0  # a probe child imports torch (~2.5 s on a small host) before it measures anything
+MIN_PROBE_SHARE_S = 2.0  # the fork server starts a probe at once, but its first start waits for torch (~1-2 s)
 
 
 def budget_warning(names: list[str] | None, budget_s: float) -> str | None:
@@ -82,11 +82,13 @@ def run_probes(
     settings: HarnessSettings | None = None,
     environment: Environment | None = None,
     probe_options: Mapping[str, Mapping[str, OptionValue]] | None = None,
+    probe_weights: Mapping[str, float] | None = None,
 ) -> Evidence:
     """Measure the named probes (all when None) on `device` within `budget_s` seconds of wall time.
 
     `probe_options` gives probes their options by name (e.g. {"hotops": {"model_type": "moe"}}); each
-    probe validates its own in its child process. Ctrl-C stops the run: children are killed and the
+    probe validates its own in its child process. `probe_weights` shares the budget in proportion (1 for a
+    probe not named): each probe gets its weight's part of the time still left. Ctrl-C stops the run: children are killed and the
     Evidence comes back with `interrupted` set.
     """
     began, started_at = time.monotonic(), datetime.now(timezone.utc)
@@ -104,6 +106,7 @@ def run_probes(
     prestart_forkserver()  # its torch import runs while this process plans and detects the machine
     launches = _distributed_launches(selected, options, resolved)
     settings = settings or HarnessSettings()
+    weights = {name: _weight(probe_weights, name) for name in selected}
     if environment is None:
         from advisor.environment.detect import detect_environment  # slow: only when a run really starts
 
@@ -117,7 +120,7 @@ def run_probes(
     interrupted = False
     try:
         for index, name in enumerate(selected):
-            share = max(0.0, deadline - time.monotonic()) / (len(selected) - index)
+            share = max(0.0, deadline - time.monotonic()) * weights[name] / sum(weights[later] for later in selected[index:])
             emit(ProbeStarted(name, index, len(selected), share))
             session = _open_session(name, resolved, settings, share, emit, options, launches)
             session.run()
@@ -140,7 +143,7 @@ def run_probes(
         environment=environment,
         config=ProbeConfig(
             budget_s=budget_s, device_requested=device, device=resolved, probes=selected, settings=settings,
-            probe_options=options,
+            probe_options=options, probe_weights=weights,
         ),
         started_at=started_at,
         finished_at=datetime.now(timezone.utc),
@@ -150,6 +153,14 @@ def run_probes(
         probe_runs=runs,
         cases=cases,
     )
+
+
+def _weight(weights: Mapping[str, float] | None, name: str) -> float:
+    """A probe's weight in the budget: as given (a positive finite number), else 1."""
+    weight = (weights or {}).get(name, 1.0)
+    if not (isinstance(weight, (int, float)) and math.isfinite(weight) and weight > 0):
+        raise ProbeError(f"probe weight of {name} must be a positive number, got {weight!r}")
+    return float(weight)
 
 
 def _distributed_launches(

@@ -209,10 +209,16 @@ def assess_command(
         raise typer.Exit(130) from None
     recommendation, written = assessment.recommendation, assessment.written
     if json_output:
-        typer.echo(json.dumps(written.as_json(), indent=2))
+        unmeasured = [{"probe": item.probe, "decides": item.decides, "reason": item.reason} for item in assessment.unmeasured]
+        typer.echo(json.dumps({**written.as_json(), "unmeasured": unmeasured}, indent=2))
         return
     typer.echo("\n".join(summary_lines(recommendation)))
     typer.echo("")
+    if assessment.unmeasured:
+        typer.echo("not measured (the decision fell back to the knowledge base for these):")
+        for item in assessment.unmeasured:
+            typer.echo(f"  - {item.line()}")
+        typer.echo("")
     typer.echo(f"decision {written.id:04d} written to {written.record}")
     for path in written.evidence:
         typer.echo(f"evidence: {path}")

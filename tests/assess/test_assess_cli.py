@@ -121,11 +121,13 @@ def test_commits_in_a_repository_and_init_git(tmp_path):
 @pytest.mark.parametrize(
     "profile, expected",
     [
-        (Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), ["hotops", "gemm", "layout"]),
+        (Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), ["gemm", "layout", "hotops"]),
         (Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework"),
-         ["hotops", "gemm", "attention", "dynamic", "fusion"]),
+         ["gemm", "attention", "hotops", "dynamic", "fusion"]),
+        (Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
+                 needs=Needs(long_context=True)), ["attention", "gemm", "hotops", "dynamic", "fusion"]),
         (Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="hpc",
-                 needs=Needs(dynamic_shapes=True, quantization="fp8")), ["hotops", "gemm", "attention", "dynamic", "int8"]),
+                 needs=Needs(dynamic_shapes=True, quantization="fp8")), ["gemm", "int8", "attention", "dynamic", "hotops"]),
     ],
 )  # fmt: skip
 def test_probes_for_profile(profile, expected):
@@ -140,6 +142,8 @@ def test_end_to_end_with_a_real_probe(tmp_path):
     record = find_record(tmp_path / "records", summary["id"])
     assert record.front.evidence and (tmp_path / "records" / record.front.evidence[0].file).exists()
     assert record.front.environment.torch
+    unmeasured = {item["probe"]: item["reason"] for item in summary["unmeasured"]}  # a CNN's inputs; selftest ran
+    assert set(unmeasured) == {"gemm", "layout", "hotops"} and unmeasured["gemm"] == "the probe did not run"
 
 
 def test_hotops_profiles_the_profiles_model_type():

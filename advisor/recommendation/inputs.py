@@ -1,0 +1,90 @@
+"""What a profile's decision reads from the probes, in order of weight: which probes to run, how to
+share the budget among them, and afterwards which inputs stayed unmeasured.
+
+Each `DecisionInput` names a probe, the concern its readings decide and a weight: the budget is
+shared in proportion to the weights (a long-context LLM's attention gets more than its fusion
+chain), and the probes run heaviest first, so a short or busy run still answers what matters most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from advisor.profile import Profile
+from probes.models import Evidence, ProbeCase
+from probes.reporting import report_for
+
+
+@dataclass(frozen=True)
+class DecisionInput:
+    """One probe the decision reads: what its readings decide and its weight in the budget."""
+
+    probe: str
+    decides: str
+    weight: float
+
+
+def decision_inputs(profile: Profile) -> list[DecisionInput]:
+    """The probes this profile's recommendation reads, heaviest first (ties keep this order)."""
+    inputs = [
+        DecisionInput("hotops", "how much each concern weighs (Amdahl shares)", 1.0),
+        DecisionInput("gemm", "GEMM library and precision", 2.0 if profile.workload != "inference" else 1.5),
+    ]
+    if profile.convolutional:
+        inputs.append(DecisionInput("layout", "convolution layout (channels-last or NCHW)", 1.5))
+    if profile.model_type != "cnn":
+        long_context = profile.needs.long_context
+        inputs.append(DecisionInput("attention", "attention kernel" + (" at long context" if long_context else ""),
+                                    2.5 if long_context else 1.5))  # fmt: skip
+    if profile.needs.dynamic_shapes or profile.serves:
+        inputs.append(DecisionInput("dynamic", "dynamic-shape strategy (bucketing, recompilation)",
+                                    1.5 if profile.needs.dynamic_shapes else 1.0))  # fmt: skip
+    if profile.serves:
+        inputs.append(DecisionInput("fusion", "fusion and launch overhead when serving", 1.0))
+    if profile.needs.quantized:
+        inputs.append(DecisionInput("int8", "INT8 quantization toolkit and its accuracy", 2.0))
+    return sorted(inputs, key=lambda item: -item.weight)
+
+
+def probe_weights(inputs: Sequence[DecisionInput]) -> dict[str, float]:
+    """Probe -> weight, for `run_probes(probe_weights=...)`."""
+    return {item.probe: item.weight for item in inputs}
+
+
+@dataclass(frozen=True)
+class UnmeasuredInput:
+    """A decision input the evidence left without a reading, and why."""
+
+    probe: str
+    decides: str
+    reason: str
+
+    def line(self) -> str:
+        """One line for the CLI: what stayed unmeasured, what it decides, why."""
+        return f"{self.probe}: {self.decides}: {self.reason}"
+
+
+def _why_no_reading(cases: Sequence[ProbeCase], evidence: Sequence[Evidence], probe: str) -> str:
+    runs = [run for item in evidence for run in item.probe_runs if run.probe == probe]
+    if not cases:
+        failed = next((run.reason for run in runs if run.reason), None)
+        return f"no case ran ({failed})" if failed else "the probe did not run"
+    timed = sum(1 for case in cases if case.status == "ok" and case.timing is not None)
+    not_timed = [case for case in cases if case.status in ("not-timed", "failed")]
+    reasons = sorted({case.reason for case in not_timed if case.reason})
+    detail = f"; {reasons[0]}" if reasons else ""
+    return f"{timed} of {len(cases)} cases timed, {len(not_timed)} not{detail}"
+
+
+def unmeasured_inputs(inputs: Sequence[DecisionInput], evidence: Sequence[Evidence]) -> list[UnmeasuredInput]:
+    """The inputs whose probe yielded no reading from this evidence (every case of it, any device)."""
+    missing = []
+    for item in inputs:
+        cases = [case for entry in evidence for case in entry.cases if case.key.probe == item.probe]
+        report = report_for(item.probe)
+        if report is None or report.readings is None:
+            continue
+        if not report.readings(cases):
+            missing.append(UnmeasuredInput(item.probe, item.decides, _why_no_reading(cases, evidence, item.probe)))
+    return missing
