@@ -294,6 +294,20 @@ class HostContention(_Model):
     busy: bool = Field(description="other_cpu_share above 0.2: treat the timings with suspicion")
 
 
+SIGNIFICANT_DIGITS = 5
+
+
+def _rounded(value: object) -> object:
+    """`value` (plain JSON data) with every float rounded to SIGNIFICANT_DIGITS significant digits."""
+    if isinstance(value, float):
+        return float(f"{value:.{SIGNIFICANT_DIGITS}g}") if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {key: _rounded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_rounded(item) for item in value]
+    return value
+
+
 class Evidence(_Model):
     """Everything one `run_probes` call measured, with the machine and the code it ran on."""
 
@@ -330,11 +344,27 @@ class Evidence(_Model):
         """Some case ran and was timed: the file measured something."""
         return any(case.status == "ok" and case.timing is not None for case in self.cases)
 
+    def to_text(self) -> str:
+        """The file's text, lean (evidence is committed with every record and review): compact JSON with one
+        case per line, every float to SIGNIFICANT_DIGITS significant digits, no case field at its default
+        (a skipped case is its key, status and reason; the run's settings stay explicit) and no derived `case_id`.
+
+        Five digits is what the timer's resolution justifies: a CPU sample lasts >= 100 us and is read
+        in nanoseconds (1e-5 of it); a device event reads about 0.5 us. Rounding moves a median by at
+        most 5e-6 of itself, far inside any case's confidence interval.
+        """
+        document = _rounded(self.model_dump(mode="json", exclude={"cases"}))
+        assert isinstance(document, dict)
+        cases = [_rounded(case.model_dump(mode="json", exclude_defaults=True, exclude={"key": {"case_id"}})) for case in self.cases]
+        head = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+        lines = ",\n".join(json.dumps(case, separators=(",", ":"), ensure_ascii=False) for case in cases)
+        return f'{head[:-1]},"cases":[\n{lines}\n]}}\n' if cases else f'{head[:-1]},"cases":[]}}\n'
+
     def save(self, path: Path | str) -> None:
-        """Write atomically: a temporary file in the same folder, then os.replace."""
+        """Write `to_text()` atomically: a temporary file in the same folder, then os.replace."""
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomically(target, self.model_dump_json(indent=2))
+        write_text_atomically(target, self.to_text())
 
     @classmethod
     def load(cls, path: Path | str) -> Evidence:

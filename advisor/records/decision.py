@@ -145,7 +145,7 @@ def write_decision(
     with records_lock(records_dir):
         number = next_id(records_dir, ids_in_history(repo, records_dir) if repo is not None else ())
         record_name, evidence_names = record_file_names(number, slugify(title), len(evidence))
-        evidence_texts = [item.model_dump_json(indent=2) + "\n" for item in evidence]
+        evidence_texts = [item.to_text() for item in evidence]
         refs = [EvidenceRef(file=name, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
                 for name, text in zip(evidence_names, evidence_texts)]  # fmt: skip
         front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)

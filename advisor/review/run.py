@@ -163,7 +163,7 @@ def run_review(
 
 
 def _evidence_text(evidence: Evidence) -> tuple[str, str]:
-    text = evidence.model_dump_json(indent=2) + "\n"
+    text = evidence.to_text()
     return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

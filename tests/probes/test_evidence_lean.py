@@ -1,0 +1,46 @@
+"""Lean evidence: compact, rounded to what the timer resolves, defaults left out; it reads back to the same
+cases, and `advisor compare` gives the same verdicts on the committed evidence files written lean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from advisor.comparison import compare_evidence
+from probes.models import SIGNIFICANT_DIGITS, Evidence
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMITTED = sorted((ROOT / "records").glob("*.evidence.json"))
+PAIRS = [(first, second) for first, second in zip(COMMITTED, COMMITTED[1:])]
+
+
+def lean(evidence: Evidence, folder: Path, name: str) -> Evidence:
+    path = folder / name
+    evidence.save(path)
+    return Evidence.load(path)
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda path: path.name[:40])
+def test_a_committed_file_written_lean_reads_back_to_the_same_cases(path: Path, tmp_path: Path):
+    original = Evidence.load(path)
+    again = lean(original, tmp_path, path.name)
+    assert (tmp_path / path.name).stat().st_size < path.stat().st_size / 2
+    assert [case.key.case_id for case in again.cases] == [case.key.case_id for case in original.cases]
+    assert [case.status for case in again.cases] == [case.status for case in original.cases]
+    assert again.environment.cpu == original.environment.cpu and again.config == original.config
+    tolerance = 10.0 ** -(SIGNIFICANT_DIGITS - 1)
+    for before, after in zip(original.cases, again.cases):
+        if before.timing is not None:
+            assert after.timing is not None and len(after.timing.samples) == len(before.timing.samples)
+            assert after.timing.stats.median == pytest.approx(before.timing.stats.median, rel=tolerance)
+    assert again.to_text() == (tmp_path / path.name).read_text()  # written lean, read, written again: the same
+
+
+@pytest.mark.parametrize(("first", "second"), PAIRS, ids=lambda path: path.name[:12])
+def test_compare_verdicts_are_unchanged_by_the_lean_form(first: Path, second: Path, tmp_path: Path):
+    a, b = Evidence.load(first), Evidence.load(second)
+    before = compare_evidence(a, b)
+    after = compare_evidence(lean(a, tmp_path, "a.json"), lean(b, tmp_path, "b.json"))
+    assert {case.key.case_id: case.verdict for case in after.cases} == {case.key.case_id: case.verdict for case in before.cases}
+    assert after.verdict_counts == before.verdict_counts
