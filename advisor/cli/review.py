@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Annotated, Optional
@@ -20,11 +21,16 @@ def review_command(
     no_commit: Annotated[bool, typer.Option("--no-commit", help="Write the review but do not commit it.")] = False,
     today: Annotated[Optional[str], typer.Option("--today", help="Review as of this date, YYYY-MM-DD (default: today).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print each review's outcome as JSON.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="With --due: probe nothing, write nothing; list the overdue records and exit 1 if there are any (a CI gate).")] = False,
 ) -> None:
     """Re-probe records, compare with their evidence, check their switch conditions, then keep or revise each."""
     from advisor.dates import parse_date
     from advisor.review.batch import review_records
     from probes.models import Evidence
+
+    if check:
+        _check_due(records_dir, due, ids, parse_date(today, "--today"), json_output)
+        return
 
     fresh = Evidence.load(evidence) if evidence is not None else None
     batch = review_records(records_dir, ids, due=due, today=parse_date(today, "--today"), budget_s=budget,
@@ -48,3 +54,25 @@ def review_command(
             typer.echo(f"  {note}")
     for record in upcoming:
         typer.echo(f"upcoming: {record.id:04d} review by {record.front.review_by.isoformat()}")
+
+
+def _check_due(records_dir: Path, due: bool, ids: Optional[list[int]], today: dt.date, json_output: bool) -> None:
+    """`--due --check`: list overdue (and soon due) records; exit 1 when any is overdue."""
+    from advisor.errors import AdvisorError
+    from advisor.review.batch import check_due
+
+    if not due or ids:
+        raise AdvisorError("--check goes with --due and no record numbers: it checks which records are overdue")
+    result = check_due(records_dir, today)
+    if json_output:
+        typer.echo(json.dumps(result.as_json(), indent=2))
+    else:
+        for record in result.overdue:
+            typer.echo(f"overdue: {record.id:04d} {record.front.title} (review by {record.front.review_by.isoformat()}) {record.path}")
+        for record in result.upcoming:
+            typer.echo(f"upcoming: {record.id:04d} {record.front.title} (review by {record.front.review_by.isoformat()})")
+        count = len(result.overdue)
+        typer.echo(f"{count} record(s) overdue for review on {result.today.isoformat()}: run `advisor review --due` on the target hardware"
+                   if count else f"no record is overdue for review on {result.today.isoformat()}")  # fmt: skip
+    if not result.passed:
+        raise typer.Exit(1)

@@ -37,6 +37,37 @@ def records_to_review(records_dir: Path, ids: list[int], *, due: bool, today: dt
     return numbers + [record.id for record in due_now if record.id not in numbers], upcoming
 
 
+@dataclass(frozen=True)
+class DueCheck:
+    """`advisor review --due --check`: the live records past their review date, and those due soon."""
+
+    today: dt.date
+    overdue: list[DecisionRecord]
+    upcoming: list[DecisionRecord]
+
+    @property
+    def passed(self) -> bool:
+        """No record is overdue."""
+        return not self.overdue
+
+    def as_json(self) -> dict[str, object]:
+        """The `--json` document of the check."""
+
+        def listed(records: list[DecisionRecord]) -> list[dict[str, object]]:
+            return [{"id": record.id, "title": record.front.title, "review_by": record.front.review_by.isoformat(),
+                     "path": str(record.path)} for record in records]  # fmt: skip
+
+        return {"today": self.today.isoformat(), "passed": self.passed, "overdue": listed(self.overdue),
+                "upcoming": listed(self.upcoming)}  # fmt: skip
+
+
+def check_due(records_dir: Path, today: dt.date | None = None) -> DueCheck:
+    """Which live records are overdue for their yearly review (no probing, nothing written): a CI gate."""
+    day = today or dt.date.today()
+    overdue, upcoming = due_records(records_dir, day)
+    return DueCheck(day, overdue, upcoming)
+
+
 def review_records(
     records_dir: Path,
     ids: list[int] | None = None,

@@ -120,3 +120,18 @@ def test_a_fleet_records_baseline_is_its_evidence_measured_on_the_target(empty_r
                              title="Fleet", date=dt.date(2026, 11, 29))  # fmt: skip
     baseline = old_evidence_of(find_record(records, written.id))
     assert baseline is not None and {case.key.device for case in baseline.cases} == {"cpu"}
+
+
+def test_due_check_is_a_ci_gate_that_probes_and_writes_nothing(runner, project):
+    repo, records, _ = project
+    head, listing = repo.head.commit.hexsha, sorted(path.name for path in records.iterdir())
+    early = runner.invoke(app, ["review", "--due", "--check", "--records-dir", str(records), "--today", "2027-11-15"])
+    assert early.exit_code == 0, early.output
+    assert "no record is overdue" in early.output and "upcoming: 0001 CPU serving (review by 2027-11-29)" in early.output
+    late = runner.invoke(app, ["review", "--due", "--check", "--records-dir", str(records), "--today", "2027-12-01", "--json"])
+    assert late.exit_code == 1
+    document = json.loads(late.stdout)
+    assert not document["passed"] and [item["id"] for item in document["overdue"]] == [1]
+    assert repo.head.commit.hexsha == head and sorted(path.name for path in records.iterdir()) == listing
+    wrong = runner.invoke(app, ["review", "1", "--check", "--records-dir", str(records)])
+    assert wrong.exit_code == 2 and "--check goes with --due" in wrong.output
