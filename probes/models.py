@@ -146,6 +146,7 @@ class Measurement(_Model):
     calls_per_sample: int = Field(description="Calls averaged in one sample (CPU blocks; 1 on devices)")
     warmup_calls: int
     cache_flushed: bool = Field(description="L2 flushed before each timed call (accelerators)")
+    flush_note: str | None = Field(default=None, description="How the flush was sized: the L2 size read, or assumed")
     stop_reason: StopReason
     stats: Stats
 
@@ -172,13 +173,14 @@ class Measurement(_Model):
         calls_per_sample: int = 1,
         warmup_calls: int = 0,
         cache_flushed: bool = False,
+        flush_note: str | None = None,
         confidence: float = 0.95,
         noise_threshold: float = 0.10,
     ) -> Measurement:
         """Seconds-per-call samples with their statistics derived (`Stats.from_samples`)."""
         return cls(
             samples=list(samples), calls_per_sample=calls_per_sample, warmup_calls=warmup_calls,
-            cache_flushed=cache_flushed, stop_reason=stop_reason,
+            cache_flushed=cache_flushed, flush_note=flush_note, stop_reason=stop_reason,
             stats=Stats.from_samples(samples, confidence=confidence, noise_threshold=noise_threshold),
         )  # fmt: skip
 

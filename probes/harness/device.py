@@ -26,6 +26,7 @@ class Device:
 
     kind: DeviceKind = "cpu"
     flushes_cache = False
+    flush_note: str | None = None  # how the flush was sized (accelerators), once the first timing has run
 
     def __init__(self) -> None:
         self.name = "cpu"
@@ -64,10 +65,14 @@ class AcceleratorDevice(Device):
         self._flush_buffer: torch.Tensor | None = None  # allocated at the first timing, not for untimed cases
 
     def _flush_bytes(self) -> int:
-        if self.kind == "cuda":
-            l2_bytes = int(getattr(self._backend.get_device_properties(self.index), "L2_cache_size", 0))
+        """max(2 x L2, 256 MiB); the L2 size read from the backend's device properties where it reports one
+        (torch.cuda does; torch_npu may not), else assumed and `flush_note` says so."""
+        reported = int(getattr(self._backend.get_device_properties(self.index), "L2_cache_size", 0) or 0)
+        if reported > 0:
+            l2_bytes, self.flush_note = reported, f"L2 of {reported:,} bytes read from {self.kind} device properties"
         else:
             l2_bytes = _NPU_ASSUMED_L2_BYTES
+            self.flush_note = f"L2 size not reported by {self.kind}: assumed {l2_bytes / 1024**2:g} MiB (Ascend 910B)"
         return max(2 * l2_bytes, _MIN_FLUSH_BYTES)
 
     def synchronize(self) -> None:

@@ -118,6 +118,7 @@ def time_run(
         calls_per_sample=calls,
         warmup_calls=warmup_calls,
         cache_flushed=device.flushes_cache,
+        flush_note=device.flush_note,
         confidence=settings.confidence,
         noise_threshold=settings.noise_threshold,
     )

@@ -185,6 +185,7 @@ def test_accelerator_path_times_each_call_between_events_after_a_flush(monkeypat
     assert timing.stats.min >= 1e-4 * 0.9  # a 100 us spin never times shorter; a busy host may make it longer
     assert len(calls) == timing.warmup_calls + timing.stats.n  # one call per sample
     assert device._flush_buffer is not None and device._flush_buffer.numel() == 4096  # max(2 x L2, minimum)
+    assert timing.flush_note == "L2 of 1,024 bytes read from cuda device properties"
     with device.memory_tracker() as tracker:
         pass
     assert tracker.result.model_dump() == {
@@ -207,3 +208,12 @@ def test_the_stop_rule_is_the_median_confidence_interval() -> None:
     assert not median_is_pinned(Stats.from_samples(spread), settings)
     assert median_is_pinned(Stats.from_samples(spread * 12), settings)  # ... and narrow enough at n = 132
     assert not median_is_pinned(Stats.from_samples(tight), HarnessSettings(ci_target=-1.0))
+
+
+def test_an_npu_that_does_not_report_its_l2_gets_the_assumed_size_labelled() -> None:
+    backend = fake_cuda_backend()
+    backend.get_device_properties = lambda index: SimpleNamespace(name="Ascend910B", total_memory=64 * 1024**3)
+    device = object.__new__(AcceleratorDevice)  # torch here has no npu device type: set only what sizing reads
+    device.kind, device.index, device._backend = "npu", 0, backend  # type: ignore[assignment]
+    assert device._flush_bytes() == 2 * 192 * 1024**2
+    assert device.flush_note == "L2 size not reported by npu: assumed 192 MiB (Ascend 910B)"
