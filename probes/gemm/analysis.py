@@ -37,7 +37,8 @@ def _match_key(case: ProbeCase) -> tuple[object, ...]:
 def dtype_speedups(cases: Iterable[ProbeCase], baseline_dtype: str = "fp32") -> list[DtypeSpeedup]:
     """Speedup of every timed case over its baseline-dtype twin, in the order of `cases`.
 
-    Cases without a timed twin (fp8, whose layout and options differ; a twin that failed) are left out.
+    Cases without a timed twin (fp8, whose layout and options differ: `fp8_speedups`; a twin that failed)
+    are left out.
     """
     timed = [case for case in cases if case.status == "ok" and case.timing is not None]
     baselines = {_match_key(case): case for case in timed if case.key.dtype == baseline_dtype}
@@ -56,4 +57,28 @@ def dtype_speedups(cases: Iterable[ProbeCase], baseline_dtype: str = "fp32") -> 
                 speedup=twin.timing.stats.median / case.timing.stats.median,
             )
         )
+    return speedups
+
+
+FP8_IMPLEMENTATION = "torch._scaled_mm"
+VENDOR_IMPLEMENTATION = "torch.matmul"
+
+
+def _shape_key(case: ProbeCase) -> tuple[object, ...]:
+    return (tuple(case.key.shape.items()), case.key.device, case.key.options.get("kind"))
+
+
+def fp8_speedups(cases: Iterable[ProbeCase], baseline_dtype: str) -> list[DtypeSpeedup]:
+    """Each timed fp8 GEMM (torch._scaled_mm: e4m3 in, bf16 out, B column-major) against the vendor GEMM
+    (torch.matmul) of the same shape in `baseline_dtype`: their layouts and options differ by design."""
+    timed = [case for case in cases if case.status == "ok" and case.timing is not None]
+    vendor = {_shape_key(case): case for case in timed
+              if case.key.implementation == VENDOR_IMPLEMENTATION and case.key.dtype == baseline_dtype}  # fmt: skip
+    speedups = []
+    for case in timed:
+        twin = vendor.get(_shape_key(case))
+        if case.key.implementation != FP8_IMPLEMENTATION or twin is None or twin.timing is None or case.timing is None:
+            continue
+        speedups.append(DtypeSpeedup(case.key.implementation, dict(case.key.shape), str(case.key.options.get("kind", "")),
+                                     "fp8", baseline_dtype, twin.timing.stats.median / case.timing.stats.median))  # fmt: skip
     return speedups

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
-from probes.gemm.analysis import dtype_speedups
+from probes.gemm.analysis import dtype_speedups, fp8_speedups
 from probes.models import ProbeCase
 from probes.reporting import Reading, make_reading, median_s, plural
 from probes.statistics import geometric_mean
@@ -17,9 +17,27 @@ TRITON_PREFIX = "triton"
 
 
 def gemm_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
-    """gemm_<dtype>_speedup (geometric mean over shapes, per-kind detail) and triton_vs_vendor_gemm."""
+    """gemm_<dtype>_speedup (geometric mean over shapes, per-kind detail), the fp8 ones, triton_vs_vendor_gemm."""
     vendor = [case for case in cases if case.key.implementation == VENDOR_GEMM]
-    return dtype_readings(vendor) + triton_readings(cases, vendor)
+    return dtype_readings(vendor) + fp8_readings(cases) + triton_readings(cases, vendor)
+
+
+def fp8_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
+    """gemm_fp8_speedup (over fp32, like the other dtypes) and gemm_fp8_vs_bf16_speedup (what FP8 buys over
+    the bf16 a tensor-core deployment would otherwise run): torch._scaled_mm against torch.matmul per shape."""
+    readings = []
+    for baseline, name in (("fp32", "gemm_fp8_speedup"), ("bf16", "gemm_fp8_vs_bf16_speedup")):
+        pairs = fp8_speedups(cases, baseline)
+        if not pairs:
+            continue
+        values = [pair.speedup for pair in pairs]
+        mean = geometric_mean(values)
+        shapes = {tuple(pair.shape.items()) for pair in pairs}
+        used = [case for case in cases if median_s(case) is not None and tuple(case.key.shape.items()) in shapes
+                and (case.key.dtype == "fp8" or (case.key.implementation == VENDOR_GEMM and case.key.dtype == baseline))]  # fmt: skip
+        figure = f"fp8 {mean:.2f}x {baseline} (torch._scaled_mm vs torch.matmul, geometric mean over {plural(len(pairs), 'shape')})"
+        readings.append(replace(make_reading(name, mean, figure, used), low=min(values), high=max(values)))
+    return readings
 
 
 def dtype_readings(vendor: Sequence[ProbeCase]) -> list[Reading]:

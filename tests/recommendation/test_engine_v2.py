@@ -147,3 +147,27 @@ def test_md_prose_puts_operators_in_code_spans_and_still_escapes():
     assert md_prose("INT8 >= 1.5x and a -> b") == "INT8 `>=` 1.5x and a `->` b"
     assert md_prose("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;"
     assert md_prose("error 1.78% > 1%") == "error 1.78% `>` 1%"
+
+
+def _fp8_evidence(fp8_vs_bf16: float) -> Evidence:
+    """torch.matmul fp32 and bf16, and torch._scaled_mm fp8 `fp8_vs_bf16` times bf16's speed, on an H100."""
+    cases = []
+    for m, kind in ((16, "decode"), (4096, "prefill")):
+        shape = {"m": m, "n": 4096, "k": 4096}
+        cases.append(case("gemm", "torch.matmul", "fp32", shape, 4e-3, device="cuda", baseline=True, kind=kind))
+        cases.append(case("gemm", "torch.matmul", "bf16", shape, 1e-3, device="cuda", baseline=True, kind=kind))
+        cases.append(case("gemm", "torch._scaled_mm", "fp8", shape, 1e-3 / fp8_vs_bf16, device="cuda", baseline=True,
+                          kind=kind, scaling="per-tensor", out_dtype="bf16"))  # fmt: skip
+    return evidence(cases, family="nvidia-gpu")
+
+
+def test_fp8_gemm_is_read_and_decides_the_dtype_where_measured(knowledge):
+    facts = evidence_facts([_fp8_evidence(1.8)], "nvidia-gpu")
+    vs_bf16, vs_fp32 = facts.usable("gemm_fp8_vs_bf16_speedup"), facts.usable("gemm_fp8_speedup")
+    assert vs_bf16 is not None and vs_bf16.value == pytest.approx(1.8) and vs_fp32 is not None and vs_fp32.value == pytest.approx(7.2)
+    asked = profile(needs={"quantization": "fp8"})
+    faster = next(c for c in recommend(asked, [_fp8_evidence(1.8)], knowledge).tier(1).choices if c.concern == "gemm")
+    assert faster.settings["dtype"] == "fp8" and any("fp8 1.80x bf16" in reason.text for reason in faster.rationale)
+    slower = next(c for c in recommend(asked, [_fp8_evidence(0.8)], knowledge).tier(1).choices if c.concern == "gemm")
+    assert slower.settings["dtype"] == "bf16"
+    assert any(reason.text.startswith("FP8 GEMM measured slower than bf16 on nvidia-gpu") for reason in slower.rationale)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from advisor.knowledge.models import Candidate
 from advisor.recommendation.choices import entry_from, rejections_from
-from advisor.recommendation.citations import cite_claim, cite_profile, fact_line, line, proxy_speed_note
+from advisor.recommendation.citations import cite_claim, cite_fact, cite_profile, fact_line, line, proxy_speed_note
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.hot_operators import MINOR_SHARE, HotopShares, hot_spot_line, hotop_shares, is_minor
@@ -37,14 +37,32 @@ def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
     return "bf16", fact_line(f"bf16 GEMM measured faster than fp32 on {fact.hardware} ({fact.figure}): use bf16", fact)
 
 
+FP8_WORTH = 1.0  # FP8 GEMMs at least as fast as bf16's on the target; below, FP8 costs accuracy for nothing
+
+
 def fp8_gemm(context: RuleContext, library: Candidate | None) -> Rationale | None:
-    """FP8 asked and the GEMM library runs FP8 on this platform: the reason to run the GEMMs in FP8."""
+    """FP8 asked and the GEMM library runs FP8 on this platform (and, where measured on the target, it is
+    not slower than bf16): the reason to run the GEMMs in FP8."""
     if context.profile.needs.quantization != "fp8" or library is None or context.platform.kind == "cpu":
         return None
     if library.fp8.value not in ("yes", "partial"):
         return None
+    measured = context.facts.usable("gemm_fp8_vs_bf16_speedup")
+    if measured is not None and measured.on_target and measured.value < FP8_WORTH:
+        return None  # measured slower than bf16 here: bf16 it is (fp8_slower_line says so)
     text = f"FP8 asked for, and {library.name} runs FP8 GEMMs on {context.platform.name}: the linear layers run in FP8"
-    return line(text, cite_claim(library, "fp8"), cite_profile(context.profile, "needs.quantization"))
+    cites = [cite_claim(library, "fp8"), cite_profile(context.profile, "needs.quantization")]
+    if measured is not None and measured.on_target:
+        return line(f"{text}; measured {measured.figure}", *cites, cite_fact(measured))
+    return line(text, *cites)
+
+
+def fp8_slower_line(context: RuleContext) -> Rationale | None:
+    """FP8 asked but measured slower than bf16 on the target: why the GEMMs stay in bf16."""
+    measured = context.facts.usable("gemm_fp8_vs_bf16_speedup")
+    if context.profile.needs.quantization != "fp8" or measured is None or not measured.on_target or measured.value >= FP8_WORTH:
+        return None
+    return fact_line(f"FP8 GEMM measured slower than bf16 on {measured.hardware} ({measured.figure}): kept in bf16", measured)
 
 
 def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[str, list[Rationale]]:
@@ -52,6 +70,9 @@ def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[
     fp8 = fp8_gemm(context, library)
     if fp8 is not None:
         return "fp8", [fp8]
+    slower = fp8_slower_line(context)
+    if slower is not None:
+        return "bf16", [slower]
     measured = measured_gemm_dtype(context.facts)
     if measured is not None:
         return measured[0], [measured[1]]
