@@ -15,12 +15,12 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from advisor.comparison.fleet import FleetComparison
-    from advisor.comparison.models import CaseComparison, Comparison
+    from advisor.comparison.models import CaseComparison, Comparison, ComparisonSummary
     from probes.models import Evidence
 
 _PIPED_WIDTH = 160
 _VERDICT_STYLE = {"FASTER": "green", "FIXED": "green", "SLOWER": "red", "NEWLY-FAILING": "red", "UNCERTAIN": "yellow"}
-COMPARE_COLUMNS = ("verdict", "case", "A median", "B median", "B/A [95% CI]", "p", "numerics", "why")
+COMPARE_COLUMNS = ("verdict", "case", "A median", "B median", "B/A [{level:.0%} CI]", "band", "p", "numerics", "why")
 
 
 def compare_command(
@@ -33,17 +33,26 @@ def compare_command(
     target: Annotated[
         Optional[str], typer.Option("--target", help="Hardware family to mark the matching machines of, e.g. nvidia-gpu.")
     ] = None,
+    band_floor: Annotated[
+        Optional[float],
+        typer.Option("--band-floor", min=0.0, max=1.0,
+                     help="Narrowest equivalence band as a fraction, e.g. 0.05 for +/-5% (default 0.06)."),
+    ] = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Compare two Evidence files: per-case verdicts (FASTER/SAME/SLOWER/UNCERTAIN) and what else changed.
+
+    SAME when the CI of B/A lies inside the case's equivalence band (the drift two runs show with
+    nothing changed: 6%, wider for noisy cases), FASTER/SLOWER only when it lies wholly outside.
 
     With three or more files (evidence from several machines), each machine is compared with A and
     the fleet table says which machines match --target.
     """
     from rich.console import Console
 
-    from advisor.comparison import compare_evidence
+    from advisor.comparison import VerdictRule, compare_evidence
 
+    rule = VerdictRule() if band_floor is None else VerdictRule(band_floor=band_floor)
     console = Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH)
     if target is not None:
         from advisor.knowledge.loader import hardware_families
@@ -54,13 +63,13 @@ def compare_command(
     if len(paths) > 2 or target is not None:
         from advisor.comparison.fleet import compare_fleet
 
-        fleet = compare_fleet([(str(path), load_evidence(path)) for path in paths], target=target)
+        fleet = compare_fleet([(str(path), load_evidence(path)) for path in paths], target=target, rule=rule)
         if json_output:
             print_json(fleet)
             return
         print_fleet(fleet, console)
         return
-    comparison = compare_evidence(load_evidence(evidence_a), load_evidence(evidence_b))
+    comparison = compare_evidence(load_evidence(evidence_a), load_evidence(evidence_b), rule)
     if json_output:
         print_json(comparison)
         return
@@ -108,19 +117,23 @@ def load_evidence(path: Path) -> Evidence:
 
 
 def print_comparison(comparison: Comparison, console: Console) -> None:
-    """The matched cases best first, then unmatched cases, control differences and the counts."""
+    """The cases timed on a side, best first; then unmatched cases, control differences and the summary."""
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{len(comparison.cases)} matched cases, best first (B/A < 1: B faster)", title_justify="left")
+    shown = [case for case in comparison.cases if case.verdict != "NOT-MEASURED"]
+    table = Table(title=f"{len(shown)} matched cases timed in a run, best first (B/A < 1: B faster)", title_justify="left")
     for column in COMPARE_COLUMNS:
-        table.add_column(column, overflow="fold")
-    for case in comparison.cases:
+        table.add_column(column.format(level=comparison.rule.confidence), overflow="fold")
+    for case in shown:
         cells = comparison_row(case)
         style = _VERDICT_STYLE.get(case.verdict)
         cells[0] = f"[{style}]{cells[0]}[/{style}]" if style else cells[0]
         table.add_row(cells[0], *(escape(cell) for cell in cells[1:]))
     console.print(table)
+    if comparison.summary.not_measured:
+        console.print(f"not measured in either run: {comparison.summary.not_measured} cases (skipped, not timed or failed"
+                      " on both sides; --json lists them)")  # fmt: skip
     for side, unmatched in (("A", comparison.unmatched_a), ("B", comparison.unmatched_b)):
         if unmatched:
             console.print(f"only in {side} ({len(unmatched)}):")
@@ -141,6 +154,27 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
         console.print(f"[red]accuracy regression: {escape(case_id)} passed its tolerance in A, fails it in B[/red]")
     counts = ", ".join(f"{verdict} {count}" for verdict, count in comparison.verdict_counts.items() if count)
     console.print(f"verdicts: {counts or 'no matched cases'}")
+    for line in summary_lines(comparison.summary):
+        console.print(line)
+
+
+def summary_lines(summary: ComparisonSummary) -> list[str]:
+    """The summary in plain lines: how many cases compared, the verdicts' shares, the bands and what to re-measure."""
+    if not summary.timed_cases:
+        return ["no case was timed in either run"]
+    lines = [f"comparable: {summary.comparable} of {summary.timed_cases} cases timed in a run ({summary.comparable_share:.0%})"]
+    if summary.comparable:
+        lines.append(f"of those: SAME {summary.same_share:.0%}, FASTER/SLOWER {summary.changed_share:.0%}, "
+                     f"UNCERTAIN {summary.uncertain_share:.0%}; median B/A {summary.median_ratio:.3f}")  # fmt: skip
+        if f"{summary.band_min:.0%}" == f"{summary.band_max:.0%}":
+            lines.append(f"equivalence band: +/-{summary.band_min:.0%} for every case")
+        else:
+            lines.append(f"equivalence band: +/-{summary.band_min:.0%} to +/-{summary.band_max:.0%} "
+                         f"(median +/-{summary.band_median:.0%})")  # fmt: skip
+    if summary.to_remeasure:
+        lines.append(f"to re-measure: {summary.to_remeasure} cases a rerun could settle (see 'why'; more samples, "
+                     "a quiet machine, or rounds of A and B interleaved)")  # fmt: skip
+    return lines
 
 
 def comparison_row(case: CaseComparison) -> list[str]:
@@ -152,15 +186,16 @@ def comparison_row(case: CaseComparison) -> list[str]:
     options = " ".join(f"{name}={value}" for name, value in sorted(key.options.items()))
     if options:
         described = f"{described} {options}"
-    a_median = b_median = ratio = p_value = "-"
+    a_median = b_median = ratio = band = p_value = "-"
     if case.timing is not None:
         timing = case.timing
         a_median, b_median = format_seconds(timing.median_a_s), format_seconds(timing.median_b_s)
         ratio = f"{timing.ratio:.3f} [{timing.ratio_ci_low:.3f}, {timing.ratio_ci_high:.3f}]"
+        band = f"+/-{timing.band:.0%}"
         p_value = f"{timing.p_value:.2g}"
     if case.timing is None:  # say why there is no time: skipped, failed, not-timed
         a_median, b_median = case.status_a, case.status_b
-    return [case.verdict, described, a_median, b_median, ratio, p_value, _numerics_cell(case), case.reason]
+    return [case.verdict, described, a_median, b_median, ratio, band, p_value, _numerics_cell(case), case.reason]
 
 
 def _numerics_cell(case: CaseComparison) -> str:

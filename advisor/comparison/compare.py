@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from advisor.comparison.band import equivalence_band
 from advisor.comparison.controls import control_differences
 from advisor.comparison.models import VERDICTS, CaseComparison, Comparison, TimingChange, VerdictRule
-from advisor.comparison.statistics import bootstrap_ratio_of_medians, mann_whitney_u
+from advisor.comparison.statistics import (
+    MIN_SAMPLES_FOR_NORMAL_APPROXIMATION,
+    MannWhitneyResult,
+    RatioInterval,
+    bootstrap_ratio_of_medians,
+    mann_whitney_u,
+)
+from advisor.comparison.summary import comparison_summary
 from advisor.comparison.verdict import numeric_change, status_verdict, timing_verdict
 from probes.models import Evidence, Measurement, ProbeCase
 
 # Best first: fixed cases, then timed verdicts by ratio, then the ones that got worse or cannot be compared.
-_RANK_GROUP = {"FIXED": 0, "FASTER": 1, "SAME": 1, "UNCERTAIN": 1, "SLOWER": 1, "NEWLY-FAILING": 2, "NOT-COMPARABLE": 3}
+_RANK_GROUP = {"FIXED": 0, "FASTER": 1, "SAME": 1, "UNCERTAIN": 1, "SLOWER": 1, "NEWLY-FAILING": 2,
+               "NOT-COMPARABLE": 3, "NOT-MEASURED": 4}  # fmt: skip
 
 
 def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) -> Comparison:
@@ -17,7 +26,14 @@ def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) 
     rule = rule or VerdictRule()
     cases_a = {case.key.case_id: case for case in a.cases}
     cases_b = {case.key.case_id: case for case in b.cases}
-    matched = [compare_case(cases_a[case_id], cases_b[case_id], rule) for case_id in cases_a if case_id in cases_b]
+    busy_a, busy_b = host_was_busy(a), host_was_busy(b)
+    pairs = [(case, cases_b[case_id]) for case_id, case in cases_a.items() if case_id in cases_b]
+    matched = [compare_case(case_a, case_b, rule, busy_host_a=busy_a, busy_host_b=busy_b) for case_a, case_b in pairs]
+    unmatched_a = [case for case_id, case in cases_a.items() if case_id not in cases_b]
+    unmatched_b = [case for case_id, case in cases_b.items() if case_id not in cases_a]
+    # Cases timed in a run, matched or not: a case neither run timed cannot count against comparability.
+    timed_cases = sum(is_timed(case_a) or is_timed(case_b) for case_a, case_b in pairs)
+    timed_cases += sum(map(is_timed, unmatched_a + unmatched_b))
     controls = control_differences(a, b)
     counts: dict[str, int] = {verdict: 0 for verdict in VERDICTS}
     for case in matched:
@@ -25,24 +41,43 @@ def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) 
     return Comparison(
         rule=rule,
         cases=ranked_best_first(matched),
-        unmatched_a=[case_id for case_id in cases_a if case_id not in cases_b],
-        unmatched_b=[case_id for case_id in cases_b if case_id not in cases_a],
+        unmatched_a=[case.key.case_id for case in unmatched_a],
+        unmatched_b=[case.key.case_id for case in unmatched_b],
         controls=controls,
         attributable=len(controls) <= 1,
         verdict_counts=counts,
+        summary=comparison_summary(matched, timed_cases),
         accuracy_regressions=[
             case.key.case_id for case in matched if case.numeric is not None and case.numeric.accuracy_regression
         ],
     )
 
 
-def compare_case(a: ProbeCase, b: ProbeCase, rule: VerdictRule) -> CaseComparison:
+def is_timed(case: ProbeCase) -> bool:
+    """The case ran and has timing samples."""
+    return case.status == "ok" and case.timing is not None and bool(case.timing.samples)
+
+
+def host_was_busy(evidence: Evidence) -> bool:
+    """Other processes took a fair share of the CPU during the run (False when it was not measured)."""
+    return evidence.host_contention is not None and evidence.host_contention.busy
+
+
+def compare_case(
+    a: ProbeCase, b: ProbeCase, rule: VerdictRule, *, busy_host_a: bool = False, busy_host_b: bool = False
+) -> CaseComparison:
     """The verdict on one case measured in both runs, with its timing and numeric changes."""
-    timing = timing_change(a.timing, b.timing, rule) if a.timing and b.timing else None
-    decided = status_verdict(a.status, b.status, timed=timing is not None)
-    if decided is None and timing is not None:
-        decided = timing_verdict(timing, rule)
-    verdict, reason = decided or ("NOT-COMPARABLE", "no timing samples")
+    timed_a, timed_b = is_timed(a), is_timed(b)
+    timing = None
+    if timed_a and timed_b and a.timing is not None and b.timing is not None:
+        timing = timing_change(a.timing, b.timing, rule, busy_host_a=busy_host_a, busy_host_b=busy_host_b)
+    decided = status_verdict(a.status, b.status, timed_a=timed_a, timed_b=timed_b)
+    samples = None
+    if decided is not None:
+        verdict, reason = decided
+    else:  # both ok and timed, so timing is set
+        assert timing is not None
+        verdict, reason, samples = timing_verdict(timing, rule)
     return CaseComparison(
         key=b.key,
         status_a=a.status,
@@ -51,17 +86,27 @@ def compare_case(a: ProbeCase, b: ProbeCase, rule: VerdictRule) -> CaseCompariso
         reason=reason,
         timing=timing,
         numeric=numeric_change(a.numeric, b.numeric),
+        samples_to_decide=samples,
     )
 
 
-def timing_change(a: Measurement, b: Measurement, rule: VerdictRule) -> TimingChange | None:
-    """The statistics of two sample sets, or None when a side has no samples."""
-    if not a.samples or not b.samples:
-        return None
-    test = mann_whitney_u(a.samples, b.samples)
-    interval = bootstrap_ratio_of_medians(
-        a.samples, b.samples, resamples=rule.resamples, confidence=rule.confidence, seed=rule.seed
-    )
+def timing_change(
+    a: Measurement, b: Measurement, rule: VerdictRule, *, busy_host_a: bool = False, busy_host_b: bool = False
+) -> TimingChange:
+    """The statistics of two non-empty sample sets and the case's equivalence band."""
+    single_pass = "single pass" in (a.stop_reason, b.stop_reason)
+    identical = a.samples == b.samples
+    # Steps of two passes over one seeded stream pair up; a file compared with itself pairs up exactly.
+    paired = identical or (single_pass and len(a.samples) == len(b.samples))
+    if identical:  # nothing to resample: every paired resample's ratio is 1
+        interval = RatioInterval(ratio=1.0, low=1.0, high=1.0, confidence=rule.confidence)
+        test = MannWhitneyResult(u=len(a.samples) ** 2 / 2, z=0.0, p_value=1.0,
+                                 approximate=len(a.samples) < MIN_SAMPLES_FOR_NORMAL_APPROXIMATION)  # fmt: skip
+    else:
+        test = mann_whitney_u(a.samples, b.samples)
+        interval = bootstrap_ratio_of_medians(
+            a.samples, b.samples, resamples=rule.resamples, confidence=rule.confidence, seed=rule.seed, paired=paired
+        )
     return TimingChange(
         n_a=len(a.samples),
         n_b=len(b.samples),
@@ -70,16 +115,21 @@ def timing_change(a: Measurement, b: Measurement, rule: VerdictRule) -> TimingCh
         ratio=interval.ratio,
         ratio_ci_low=interval.low,
         ratio_ci_high=interval.high,
+        band=equivalence_band(a.stats, b.stats, rule),
+        paired=paired,
+        identical=identical,
         p_value=test.p_value,
         approximate=test.approximate,
         noisy_a=a.stats.noisy,
         noisy_b=b.stats.noisy,
-        single_pass="single pass" in (a.stop_reason, b.stop_reason),
+        busy_host_a=busy_host_a,
+        busy_host_b=busy_host_b,
+        single_pass=single_pass,
     )
 
 
 def ranked_best_first(cases: list[CaseComparison]) -> list[CaseComparison]:
-    """Fixed first, then by ratio (B fastest relative to A first), then newly failing, then not comparable."""
+    """Fixed first, then by ratio (B fastest relative to A first), then newly failing, not comparable, not measured."""
 
     def rank(case: CaseComparison) -> tuple[int, float, str]:
         ratio = case.timing.ratio if case.timing is not None and _RANK_GROUP[case.verdict] == 1 else 0.0

@@ -7,12 +7,18 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from probes.models import CaseKey, CaseStatus
+from probes.models import CaseKey, CaseStatus, HarnessSettings
 
-COMPARISON_SCHEMA_VERSION = 1
+# 2: the equivalence band (VerdictRule band_*, TimingChange.band), NOT-MEASURED, the summary.
+COMPARISON_SCHEMA_VERSION = 2
 
-Verdict = Literal["FASTER", "SAME", "SLOWER", "UNCERTAIN", "FIXED", "NEWLY-FAILING", "NOT-COMPARABLE"]
-VERDICTS: tuple[Verdict, ...] = ("FASTER", "SAME", "SLOWER", "UNCERTAIN", "FIXED", "NEWLY-FAILING", "NOT-COMPARABLE")
+Verdict = Literal[
+    "FASTER", "SAME", "SLOWER", "UNCERTAIN", "FIXED", "NEWLY-FAILING", "NOT-COMPARABLE", "NOT-MEASURED"
+]
+VERDICTS: tuple[Verdict, ...] = (
+    "FASTER", "SAME", "SLOWER", "UNCERTAIN", "FIXED", "NEWLY-FAILING", "NOT-COMPARABLE", "NOT-MEASURED"
+)
+TIMED_VERDICTS: tuple[Verdict, ...] = ("FASTER", "SAME", "SLOWER", "UNCERTAIN")
 
 
 class _Model(BaseModel):
@@ -22,17 +28,31 @@ class _Model(BaseModel):
 class VerdictRule(_Model):
     """The thresholds a timing verdict uses (see `advisor.comparison.verdict.timing_verdict`)."""
 
-    alpha: float = Field(default=0.01, description="Mann-Whitney p-value below which a difference is significant")
-    min_effect: float = Field(default=0.05, description="Smallest change of the median worth a verdict: 0.05 = 5%")
-    same_band: float = Field(
-        default=0.10, description="A non-significant change whose ratio CI stays within 1 +/- this is SAME"
+    band_floor: float = Field(
+        default=0.06, description="Narrowest equivalence band: the drift between two quiet runs, 0.06 = 6%"
+    )
+    band_per_spread: float = Field(
+        default=0.6, description="Band for noisy samples: this times the larger side's IQR/median (0.6 x 10% = the floor)"
+    )
+    band_cap: float = Field(default=0.20, description="Widest equivalence band, however noisy the samples")
+    alpha: float = Field(
+        default=0.01, description="FASTER/SLOWER of independent samples also needs a Mann-Whitney p-value below this"
     )
     min_samples: int = Field(default=8, description="Fewer samples on a side: UNCERTAIN")
     noisy_blocks_change: bool = Field(
         default=True,
         description="A noisy side (IQR/median above the harness threshold) turns FASTER/SLOWER into UNCERTAIN",
     )
-    confidence: float = Field(default=0.95, description="Coverage of the bootstrap CI of the ratio")
+    busy_host_blocks_change: bool = Field(
+        default=True,
+        description="A run on a busy host (other processes above 20% of the CPU) turns FASTER/SLOWER into UNCERTAIN",
+    )
+    confidence: float = Field(
+        default=0.90, description="Coverage of the bootstrap CI of the ratio (0.90: two one-sided 5% tests)"
+    )
+    max_samples: int = Field(
+        default=HarnessSettings().max_samples, description="Most samples per side a rerun may take (the harness's cap)"
+    )
     resamples: int = 2000
     seed: int = 0
 
@@ -47,10 +67,15 @@ class TimingChange(_Model):
     ratio: float = Field(description="B median / A median: below 1 means B takes less time")
     ratio_ci_low: float
     ratio_ci_high: float
+    band: float = Field(description="Equivalence band half-width: SAME needs the CI inside [1/(1+band), 1+band]")
+    paired: bool = Field(description="Samples resampled in pairs: step i of one pass against step i of the other")
+    identical: bool = Field(default=False, description="The same samples on both sides: one measurement compared with itself")
     p_value: float = Field(description="Two-sided Mann-Whitney U test on the raw samples")
     approximate: bool = Field(description="Fewer samples than the normal approximation of U needs")
     noisy_a: bool
     noisy_b: bool
+    busy_host_a: bool = Field(default=False, description="Run A's host was busy (Evidence.host_contention)")
+    busy_host_b: bool = False
     single_pass: bool = Field(description="Step samples of a single-pass scenario (e.g. the dynamic probe)")
 
 
@@ -74,6 +99,9 @@ class CaseComparison(_Model):
     reason: str = Field(description="Why this verdict, in a few words")
     timing: TimingChange | None = None
     numeric: NumericChange | None = None
+    samples_to_decide: int | None = Field(
+        default=None, description="UNCERTAIN only: about how many samples per side would decide it, when more would"
+    )
 
 
 class ControlDifference(_Model):
@@ -82,6 +110,35 @@ class ControlDifference(_Model):
     variable: str
     a: str | None
     b: str | None
+
+
+class Remeasure(_Model):
+    """A matched case whose verdict a new measurement could settle, and what that measurement needs."""
+
+    case_id: str
+    verdict: Verdict
+    need: Literal["more samples", "a quiet rerun", "a timed run on both sides"]
+    samples_per_side: int | None = Field(description="With need 'more samples': about how many would decide it")
+    why: str
+
+
+class ComparisonSummary(_Model):
+    """What the matched cases came to: how many could be compared, the verdicts' shares and the bands used."""
+
+    timed_cases: int = Field(description="Cases timed in at least one run, unmatched ones included")
+    comparable: int = Field(description="Cases timed in both runs: FASTER, SAME, SLOWER or UNCERTAIN")
+    not_measured: int = Field(description="Matched cases timed in neither run (skipped, not timed or failed on both sides)")
+    comparable_share: float | None = Field(description="comparable / timed_cases")
+    same_share: float | None = Field(description="SAME / comparable")
+    changed_share: float | None = Field(description="(FASTER + SLOWER) / comparable")
+    uncertain_share: float | None = Field(description="UNCERTAIN / comparable")
+    median_ratio: float | None = Field(
+        description="Median B/A over the comparable cases: a run-wide shift (machine drift or a global change) shows here"
+    )
+    band_min: float | None = Field(description="Narrowest equivalence band over the comparable cases")
+    band_median: float | None
+    band_max: float | None
+    to_remeasure: int = Field(description="Cases a new measurement could settle (`cases_to_remeasure`)")
 
 
 class Comparison(_Model):
@@ -95,4 +152,5 @@ class Comparison(_Model):
     controls: list[ControlDifference] = Field(description="Variables that differ between the runs")
     attributable: bool = Field(description="At most one control variable differs, so a change can be attributed")
     verdict_counts: Mapping[str, int]
+    summary: ComparisonSummary
     accuracy_regressions: list[str] = Field(description="case_ids that pass their tolerance in A and fail in B")

@@ -80,14 +80,24 @@ def bootstrap_ratio_of_medians(
     resamples: int = 2000,
     confidence: float = 0.95,
     seed: int = 0,
+    paired: bool = False,
 ) -> RatioInterval:
-    """Percentile bootstrap of B.median / A.median, each side resampled on its own; seeded, so deterministic."""
+    """Percentile bootstrap of B.median / A.median; seeded, so deterministic.
+
+    Each side is resampled on its own, or with `paired` (equal lengths) the same indices are drawn
+    for both: sample i of A goes with sample i of B, as the steps of two passes over one seeded stream do.
+    """
     first, second = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if first.size == 0 or second.size == 0:
         raise ValueError("bootstrap_ratio_of_medians needs at least one sample on each side")
+    if paired and first.size != second.size:
+        raise ValueError(f"paired samples need equal lengths, got {first.size} and {second.size}")
     generator = np.random.Generator(np.random.PCG64(seed))
-    medians_a = _resampled_medians(first, resamples, generator)
-    medians_b = _resampled_medians(second, resamples, generator)
+    if paired:
+        medians_a, medians_b = _resampled_paired_medians(first, second, resamples, generator)
+    else:
+        medians_a = _resampled_medians(first, resamples, generator)
+        medians_b = _resampled_medians(second, resamples, generator)
     ratios = medians_b / medians_a
     tail = (1 - confidence) / 2
     low, high = np.quantile(ratios, [tail, 1 - tail])
@@ -96,12 +106,29 @@ def bootstrap_ratio_of_medians(
     )
 
 
-def _resampled_medians(samples: np.ndarray, resamples: int, generator: np.random.Generator) -> np.ndarray:
+def _chunk_rows(samples: np.ndarray) -> int:
     # Chunked so 2,000 resamples of 2,000 samples stay a few MiB at a time.
-    chunk = max(1, 2_000_000 // samples.size)
+    return max(1, 2_000_000 // samples.size)
+
+
+def _resampled_medians(samples: np.ndarray, resamples: int, generator: np.random.Generator) -> np.ndarray:
+    chunk = _chunk_rows(samples)
     medians = []
     for start in range(0, resamples, chunk):
         count = min(chunk, resamples - start)
         picks = generator.integers(0, samples.size, size=(count, samples.size))
         medians.append(np.median(samples[picks], axis=1))
     return np.concatenate(medians)
+
+
+def _resampled_paired_medians(
+    first: np.ndarray, second: np.ndarray, resamples: int, generator: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    chunk = _chunk_rows(first)
+    medians_a, medians_b = [], []
+    for start in range(0, resamples, chunk):
+        count = min(chunk, resamples - start)
+        picks = generator.integers(0, first.size, size=(count, first.size))
+        medians_a.append(np.median(first[picks], axis=1))
+        medians_b.append(np.median(second[picks], axis=1))
+    return np.concatenate(medians_a), np.concatenate(medians_b)

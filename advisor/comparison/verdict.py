@@ -1,66 +1,101 @@
 """The verdict on one matched case: from its statuses, or from its timing samples.
 
 Status first (`status_verdict`): a case that is `failed` in B but was not in A is NEWLY-FAILING; one
-`failed` in A and `ok` in B is FIXED; any other pair that is not "ok and timed" on both sides
-(skipped, not-timed, failed twice) is NOT-COMPARABLE.
+`failed` in A and `ok` in B is FIXED; a case timed in neither run (skipped, not timed or failed on
+both sides) is NOT-MEASURED; one timed on one side only is NOT-COMPARABLE.
 
-Timing (`timing_verdict`), with p the two-sided Mann-Whitney p-value of the raw samples and
-[low, high] the bootstrap CI of B.median / A.median, defaults in brackets:
+Timing (`timing_verdict`) is an equivalence test (two one-sided tests, TOST) against the case's
+band (`advisor.comparison.band`: the drift two runs show with nothing changed, 6-20%), with
+[low, high] the bootstrap CI (90%) of B.median / A.median:
 
+- SAME for identical sample sets: a file compared with itself;
 - UNCERTAIN when a side has fewer than `min_samples` (8) samples;
-- FASTER when p < `alpha` (0.01) and high < 1 - `min_effect` (0.95): B reliably takes less time;
-- SLOWER when p < `alpha` and low > 1 + `min_effect` (1.05);
-- SAME when [low, high] lies within [1 - min_effect, 1 + min_effect], significant or not (a real
-  but tiny change is machine noise for this purpose), or when p >= alpha and [low, high] lies
-  within [1 - `same_band`, 1 + `same_band`] (0.90-1.10);
-- UNCERTAIN instead of FASTER/SLOWER when a side is noisy (IQR/median above the harness's 10%):
-  the bootstrap sees only the spread within each run, and a run with slow spells differs from
-  another by far more than that with nothing changed (`noisy_blocks_change`);
-- UNCERTAIN otherwise: the CI straddles a threshold, or a noisy side makes it too wide.
-Requiring both the test and the effect size keeps noise from being called a regression.
+- SAME when [low, high] lies inside [1 / (1 + band), 1 + band]: any change is smaller than the
+  noise between runs, and the samples show it;
+- FASTER when high < 1 / (1 + band), SLOWER when low > 1 + band: a change larger than the noise
+  between runs. Independent samples must also differ by a Mann-Whitney test (p < `alpha`, 0.01);
+- UNCERTAIN instead of FASTER/SLOWER when a side is noisy (IQR/median above the harness's 10%) or
+  ran on a busy host: the bootstrap sees only the spread within each run, and a run with slow
+  spells or a busy neighbour differs from another by far more than that with nothing changed
+  (`noisy_blocks_change`, `busy_host_blocks_change`);
+- UNCERTAIN otherwise: the CI straddles an edge of the band. More samples narrow the CI and decide
+  it; the reason says about how many (`advisor.comparison.remeasure.samples_to_decide`).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from advisor.comparison.band import band_edges
 from advisor.comparison.models import NumericChange, TimingChange, Verdict, VerdictRule
+from advisor.comparison.remeasure import samples_to_decide
 from probes.models import CaseStatus, NumericError
 
 
-def status_verdict(status_a: CaseStatus, status_b: CaseStatus, timed: bool) -> tuple[Verdict, str] | None:
+class TimingVerdict(NamedTuple):
+    """A timing verdict, why, and for an undecided one about how many samples per side would decide it."""
+
+    verdict: Verdict
+    reason: str
+    samples_to_decide: int | None = None
+
+
+def status_verdict(status_a: CaseStatus, status_b: CaseStatus, timed_a: bool, timed_b: bool) -> tuple[Verdict, str] | None:
     """The verdict the statuses alone decide, or None when both sides are ok and timed."""
     if status_b == "failed" and status_a != "failed":
         return "NEWLY-FAILING", f"{status_a} in A, failed in B"
     if status_a == "failed" and status_b == "ok":
         return "FIXED", "failed in A, ok in B"
-    if status_a == "ok" and status_b == "ok" and timed:
+    if status_a == status_b == "ok" and timed_a and timed_b:
         return None
-    if status_a == status_b == "ok":
-        return "NOT-COMPARABLE", "no timing samples on a side"
-    return "NOT-COMPARABLE", f"{status_a} in A, {status_b} in B"
+    if not timed_a and not timed_b:
+        return "NOT-MEASURED", f"{status_a} in A, {status_b} in B" if status_a != status_b else f"{status_a} in both runs"
+    untimed = "B" if timed_a else "A"
+    status = status_b if timed_a else status_a
+    return "NOT-COMPARABLE", f"timed in {'A' if timed_a else 'B'} only ({status} in {untimed})"
 
 
-def timing_verdict(timing: TimingChange, rule: VerdictRule) -> tuple[Verdict, str]:
+def timing_verdict(timing: TimingChange, rule: VerdictRule) -> TimingVerdict:
     """FASTER / SLOWER / SAME / UNCERTAIN for two sample sets, by the rule in this module's docstring."""
+    if timing.identical:
+        return TimingVerdict("SAME", "identical samples")
     if min(timing.n_a, timing.n_b) < rule.min_samples:
-        return "UNCERTAIN", f"too few samples ({timing.n_a} vs {timing.n_b}, need {rule.min_samples})"
-    significant = timing.p_value < rule.alpha
+        at_least = samples_to_decide(timing, rule) or rule.min_samples
+        return TimingVerdict("UNCERTAIN", f"too few samples ({timing.n_a} vs {timing.n_b}, need {at_least})", at_least)
+    lower_edge, upper_edge = band_edges(timing.band)
     low, high = timing.ratio_ci_low, timing.ratio_ci_high
-    noisy = [side for side, flag in (("A", timing.noisy_a), ("B", timing.noisy_b)) if flag]
-    changed = significant and (high < 1 - rule.min_effect or low > 1 + rule.min_effect)
-    if changed and noisy and rule.noisy_blocks_change:
-        # Seen on a shared 2-core VM: runs with slow spells (one side bimodal) differed 0.4-2x with
-        # nothing changed. The bootstrap only knows the spread within a run, so a noisy side needs a rerun.
-        return "UNCERTAIN", f"{timing.ratio:.2f}x but {' and '.join(noisy)} noisy: rerun on a quiet machine to confirm"
-    if significant and high < 1 - rule.min_effect:
-        return "FASTER", f"{1 - timing.ratio:.0%} less time"
-    if significant and low > 1 + rule.min_effect:
-        return "SLOWER", f"{timing.ratio - 1:.0%} more time"
-    if 1 - rule.min_effect <= low and high <= 1 + rule.min_effect:
-        return "SAME", f"within {rule.min_effect:.0%}"
-    if not significant and 1 - rule.same_band <= low and high <= 1 + rule.same_band:
-        return "SAME", f"not significant, within {rule.same_band:.0%}"
-    reason = "CI straddles the effect threshold" if significant else "not significant, CI too wide"
-    return "UNCERTAIN", f"{reason} ({' and '.join(noisy)} noisy)" if noisy else reason
+    if lower_edge <= low and high <= upper_edge:
+        return TimingVerdict("SAME", f"within {timing.band:.0%}")
+    if low <= upper_edge and high >= lower_edge:  # the CI reaches into the band and out of it
+        needed = samples_to_decide(timing, rule)
+        more = f": ~{needed} samples per side would decide it" if needed is not None else ""
+        return TimingVerdict("UNCERTAIN", f"CI straddles the {timing.band:.0%} band{more}", needed)
+    blocked = _change_blockers(timing, rule)
+    if blocked:
+        # Seen on a shared 2-core VM: runs with slow spells (one side bimodal) or a busy neighbour
+        # differed 0.4-2x with nothing changed. Samples from within one run cannot show that.
+        return TimingVerdict("UNCERTAIN", f"{timing.ratio:.2f}x but {blocked}: rerun on a quiet machine to confirm")
+    if not timing.paired and timing.p_value >= rule.alpha:
+        reason = f"{timing.ratio:.2f}x, beyond the {timing.band:.0%} band, but p = {timing.p_value:.2g}"
+        return TimingVerdict("UNCERTAIN", reason, samples_to_decide(timing, rule))
+    beyond = f"beyond the {timing.band:.0%} band"
+    if high < lower_edge:
+        return TimingVerdict("FASTER", f"{1 - timing.ratio:.0%} less time, {beyond}")
+    return TimingVerdict("SLOWER", f"{timing.ratio - 1:.0%} more time, {beyond}")
+
+
+def _change_blockers(timing: TimingChange, rule: VerdictRule) -> str:
+    """Why a change beyond the band cannot be trusted ('A noisy', 'host busy in B'...), or ''."""
+    reasons = []
+    if rule.noisy_blocks_change:
+        noisy = [side for side, flag in (("A", timing.noisy_a), ("B", timing.noisy_b)) if flag]
+        if noisy:
+            reasons.append(f"{' and '.join(noisy)} noisy")
+    if rule.busy_host_blocks_change:
+        busy = [side for side, flag in (("A", timing.busy_host_a), ("B", timing.busy_host_b)) if flag]
+        if busy:
+            reasons.append(f"host busy in {' and '.join(busy)}")
+    return ", ".join(reasons)
 
 
 def numeric_change(a: NumericError | None, b: NumericError | None) -> NumericChange | None:

@@ -47,6 +47,27 @@ def test_the_table_lists_verdicts_best_first_and_unmatched_cases(runner, tmp_pat
     assert "control variables: none differ" in output
     assert "verdicts: SAME 1, SLOWER 1" in output
     assert "warning" not in output
+    assert "B/A [90% CI]" in output and "+/-6%" in output and "21% more time, beyond the 6% band" in output
+    assert output.endswith(
+        "comparable: 2 of 4 cases timed in a run (50%)\n"
+        "of those: SAME 50%, FASTER/SLOWER 50%, UNCERTAIN 0%; median B/A 1.103\n"
+        "equivalence band: +/-6% for every case\n"
+    )
+
+
+def test_cases_no_run_timed_are_counted_not_listed_and_the_band_floor_is_an_option(runner, tmp_path, environment_factory):
+    a_path, b_path = two_files(tmp_path, environment_factory)
+    skipped = CaseKey(probe="gemm", implementation="unsupported", dtype="fp32", shape={"m": 64}, device="cpu")
+    for path in (a_path, b_path):
+        evidence = Evidence.load(path)
+        evidence.cases.append(ProbeCase(key=skipped, status="skipped", reason="not enabled on cpu"))
+        evidence.save(path)
+    output = runner.invoke(app, ["compare", str(a_path), str(b_path)]).stdout
+    assert "unsupported" not in output and "not measured in either run: 1 cases" in output
+    assert "comparable: 2 of 4 cases timed in a run (50%)" in output
+    wide = runner.invoke(app, ["compare", str(a_path), str(b_path), "--band-floor", "0.25"])
+    assert wide.exit_code == 0, wide.stderr
+    assert "verdicts: SAME 2, NOT-MEASURED 1" in wide.stdout and "equivalence band: +/-25% for every case" in wide.stdout
 
 
 def test_json_output_is_the_comparison_model(runner, tmp_path, environment_factory):
@@ -56,6 +77,10 @@ def test_json_output_is_the_comparison_model(runner, tmp_path, environment_facto
     comparison = Comparison.model_validate(json.loads(result.stdout))
     assert [case.verdict for case in comparison.cases] == ["SAME", "SLOWER"]
     assert comparison.attributable and comparison.controls == []
+    assert [case.timing.band for case in comparison.cases] == [0.06, 0.06]
+    summary = comparison.summary
+    assert (summary.timed_cases, summary.comparable, summary.same_share, summary.changed_share) == (4, 2, 0.5, 0.5)
+    assert summary.band_min == summary.band_max == 0.06 and comparison.rule.confidence == 0.90
 
 
 def test_missing_and_malformed_files_are_one_line_errors(runner, tmp_path, environment_factory):

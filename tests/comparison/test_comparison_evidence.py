@@ -125,7 +125,26 @@ def test_statuses_decide_when_a_side_is_not_timed(environment_factory):
     b = evidence(env, [timed_case("breaks", 1e-3, seed=4, status="failed"), timed_case("heals", 1e-3, seed=5),
                        timed_case("skipped", 1e-3, seed=6, status="skipped")])  # fmt: skip
     verdicts = [(case.key.implementation, case.verdict) for case in compare_evidence(a, b).cases]
-    assert verdicts == [("heals", "FIXED"), ("breaks", "NEWLY-FAILING"), ("skipped", "NOT-COMPARABLE")]
+    assert verdicts == [("heals", "FIXED"), ("breaks", "NEWLY-FAILING"), ("skipped", "NOT-MEASURED")]
+
+
+def test_a_case_timed_on_one_side_only_is_not_comparable_and_one_timed_on_neither_is_not_measured(environment_factory):
+    env = environment_factory()
+    a = evidence(env, [timed_case("ran-out", 1e-3, seed=1), timed_case("unsupported", 1e-3, seed=2, status="skipped"),
+                       timed_case("interpreted", 1e-3, seed=3, status="not-timed")])  # fmt: skip
+    b = evidence(env, [timed_case("ran-out", 1e-3, seed=4, status="not-timed"),
+                       timed_case("unsupported", 1e-3, seed=5, status="skipped"),
+                       timed_case("interpreted", 1e-3, seed=6, status="not-timed")])  # fmt: skip
+    comparison = compare_evidence(a, b)
+    by_implementation = {case.key.implementation: case for case in comparison.cases}
+    assert by_implementation["ran-out"].verdict == "NOT-COMPARABLE"
+    assert by_implementation["ran-out"].reason == "timed in A only (not-timed in B)"
+    assert by_implementation["unsupported"].verdict == by_implementation["interpreted"].verdict == "NOT-MEASURED"
+    assert by_implementation["unsupported"].reason == "skipped in both runs"
+    summary = comparison.summary
+    # Only the case timed in a run counts against the comparable share; the two timed in neither do not.
+    assert (summary.timed_cases, summary.comparable, summary.not_measured) == (1, 0, 2)
+    assert summary.comparable_share == 0.0 and summary.same_share is None
 
 
 def test_unmatched_cases_are_listed_on_their_side(environment_factory):
@@ -160,28 +179,52 @@ def test_probe_selection_and_dtype_sets_are_control_variables(environment_factor
     assert [(d.variable, d.a, d.b) for d in compare_evidence(a, b).controls] == [("probes", "gemm", "gemm, int8")]
 
 
-def timing(ratio: float, low: float, high: float, p_value: float, n: int = 100) -> TimingChange:
-    return TimingChange(
-        n_a=n, n_b=n, median_a_s=1.0, median_b_s=ratio, ratio=ratio, ratio_ci_low=low, ratio_ci_high=high,
-        p_value=p_value, approximate=False, noisy_a=False, noisy_b=False, single_pass=False,
+def timing(ratio: float, low: float, high: float, p_value: float, n: int = 100, band: float = 0.06, **flags) -> TimingChange:
+    values = dict(
+        n_a=n, n_b=n, median_a_s=1.0, median_b_s=ratio, ratio=ratio, ratio_ci_low=low, ratio_ci_high=high, band=band,
+        paired=False, p_value=p_value, approximate=False, noisy_a=False, noisy_b=False, single_pass=False,
     )  # fmt: skip
+    return TimingChange(**{**values, **flags})
 
 
 @pytest.mark.parametrize(
     ("change", "verdict"),
     [
-        (timing(0.90, 0.88, 0.92, 1e-5), "FASTER"),
-        (timing(0.90, 0.88, 0.92, 0.05), "UNCERTAIN"),  # beyond the effect but not significant
-        (timing(1.10, 1.06, 1.14, 1e-5), "SLOWER"),
-        (timing(1.03, 1.02, 1.04, 1e-9), "SAME"),  # significant but below the minimum effect
-        (timing(1.04, 0.97, 1.09, 0.2), "SAME"),  # not significant, within the wider band
-        (timing(1.06, 1.03, 1.09, 1e-4), "UNCERTAIN"),  # CI straddles 1.05
+        (timing(0.90, 0.88, 0.92, 1e-5), "FASTER"),  # the whole CI below 1/1.06 = 0.943
+        (timing(0.90, 0.88, 0.92, 0.05), "UNCERTAIN"),  # beyond the band but not significant
+        (timing(0.90, 0.88, 0.92, 0.05, paired=True), "FASTER"),  # paired steps: the U test does not apply
+        (timing(1.10, 1.07, 1.14, 1e-5), "SLOWER"),
+        (timing(1.03, 1.02, 1.04, 1e-9), "SAME"),  # significant, but inside the band: noise between runs
+        (timing(1.04, 0.97, 1.05, 0.2), "SAME"),
+        (timing(1.06, 1.03, 1.09, 1e-4), "UNCERTAIN"),  # the CI straddles 1.06
         (timing(1.00, 0.80, 1.20, 0.9), "UNCERTAIN"),
+        (timing(1.00, 0.80, 1.20, 0.9, band=0.25), "SAME"),  # a noisy case's wider band
         (timing(1.50, 1.40, 1.60, 1e-9, n=7), "UNCERTAIN"),
+        (timing(1.50, 1.40, 1.60, 1e-9, busy_host_a=True), "UNCERTAIN"),
     ],
 )
 def test_the_verdict_rule(change, verdict):
     assert timing_verdict(change, VerdictRule())[0] == verdict
+
+
+def test_the_band_is_symmetric_on_the_log_scale():
+    # 1/1.06 = 0.9434: a CI just inside it is SAME, just outside FASTER; swapping A and B mirrors both.
+    assert timing_verdict(timing(0.96, 0.944, 0.97, 1e-3), VerdictRule()).verdict == "SAME"
+    assert timing_verdict(timing(1 / 0.96, 1 / 0.97, 1 / 0.944, 1e-3), VerdictRule()).verdict == "SAME"
+    assert timing_verdict(timing(0.93, 0.92, 0.942, 1e-3), VerdictRule()).verdict == "FASTER"
+    assert timing_verdict(timing(1 / 0.93, 1 / 0.942, 1 / 0.92, 1e-3), VerdictRule()).verdict == "SLOWER"
+
+
+def test_an_undecided_verdict_says_how_many_samples_would_decide_it():
+    # ln(1.08/1.04) = 0.038 of CI arm above 1.04 must shrink to ln(1.06/1.04) = 0.019 of room: 3.9x the
+    # samples; x ((1.645 + 0.842) / 1.645)^2 = 2.3 more for a rerun to decide it 4 times in 5: 20 -> 180.
+    verdict, reason, needed = timing_verdict(timing(1.04, 1.01, 1.08, 1e-4, n=20), VerdictRule())
+    assert verdict == "UNCERTAIN" and needed == 180
+    assert f"~{needed} samples per side would decide it" in reason
+    on_the_edge = timing_verdict(timing(1.06, 1.03, 1.09, 1e-4, n=20), VerdictRule())
+    assert on_the_edge.samples_to_decide is None and on_the_edge.reason == "CI straddles the 6% band"
+    blocked = timing_verdict(timing(1.50, 1.40, 1.60, 1e-9, noisy_b=True), VerdictRule())
+    assert blocked.verdict == "UNCERTAIN" and blocked.samples_to_decide is None and "rerun on a quiet machine" in blocked.reason
 
 
 def test_ranking_is_fixed_then_by_ratio_then_failing_then_not_comparable(environment_factory):
@@ -190,22 +233,33 @@ def test_ranking_is_fixed_then_by_ratio_then_failing_then_not_comparable(environ
         change = timing(ratio, ratio, ratio, 0.0) if ratio is not None else None
         return CaseComparison(key=key, status_a="ok", status_b="ok", verdict=verdict, reason="", timing=change)
 
-    cases = [comparison("NOT-COMPARABLE"), comparison("SLOWER", 1.3), comparison("NEWLY-FAILING"),
-             comparison("SAME", 1.0), comparison("FIXED"), comparison("FASTER", 0.7)]  # fmt: skip
+    cases = [comparison("NOT-MEASURED"), comparison("NOT-COMPARABLE"), comparison("SLOWER", 1.3),
+             comparison("NEWLY-FAILING"), comparison("SAME", 1.0), comparison("FIXED"), comparison("FASTER", 0.7)]  # fmt: skip
     ranked = [case.verdict for case in ranked_best_first(cases)]
-    assert ranked == ["FIXED", "FASTER", "SAME", "SLOWER", "NEWLY-FAILING", "NOT-COMPARABLE"]
+    assert ranked == ["FIXED", "FASTER", "SAME", "SLOWER", "NEWLY-FAILING", "NOT-COMPARABLE", "NOT-MEASURED"]
 
 
-def test_a_significant_change_on_a_noisy_side_is_uncertain_not_slower():
-    from advisor.comparison.models import TimingChange, VerdictRule
-    from advisor.comparison.verdict import timing_verdict
-
-    change = TimingChange(
-        n_a=300, n_b=200, median_a_s=1e-3, median_b_s=2e-3, ratio=2.0, ratio_ci_low=1.9, ratio_ci_high=2.1,
-        p_value=1e-40, approximate=False, noisy_a=False, noisy_b=True, single_pass=False,
-    )  # fmt: skip
-    verdict, reason = timing_verdict(change, VerdictRule())
+def test_a_significant_change_on_a_noisy_side_or_a_busy_host_is_uncertain_not_slower():
+    change = timing(2.0, 1.9, 2.1, 1e-40, noisy_b=True)
+    verdict, reason, _ = timing_verdict(change, VerdictRule())
     assert verdict == "UNCERTAIN" and "B noisy" in reason
     assert timing_verdict(change, VerdictRule(noisy_blocks_change=False))[0] == "SLOWER"
     quiet = change.model_copy(update={"noisy_b": False})
     assert timing_verdict(quiet, VerdictRule())[0] == "SLOWER"
+    busy = quiet.model_copy(update={"busy_host_a": True, "busy_host_b": True})
+    verdict, reason, _ = timing_verdict(busy, VerdictRule())
+    assert verdict == "UNCERTAIN" and "host busy in A and B" in reason
+    assert timing_verdict(busy, VerdictRule(busy_host_blocks_change=False))[0] == "SLOWER"
+
+
+def test_a_busy_host_recorded_in_the_evidence_reaches_the_verdict(environment_factory):
+    from probes.models import HostContention
+
+    env = environment_factory()
+    a = evidence(env, [timed_case("mm", 1e-3, seed=1)])
+    b = evidence(env, [timed_case("mm", 1.5e-3, seed=2)])
+    busy = HostContention(other_cpu_share=0.6, load_average_before=3.0, logical_cores=2, busy=True)
+    case = only_case(compare_evidence(a, b.model_copy(update={"host_contention": busy})))
+    assert case.timing.busy_host_b and not case.timing.busy_host_a
+    assert case.verdict == "UNCERTAIN" and "host busy in B" in case.reason
+    assert only_case(compare_evidence(a, b)).verdict == "SLOWER"

@@ -63,3 +63,15 @@ def test_empty_samples_are_refused():
         mann_whitney_u([], [1.0])
     with pytest.raises(ValueError):
         bootstrap_ratio_of_medians([1.0], [])
+
+
+def test_paired_bootstrap_keeps_step_i_with_step_i():
+    # Steps of one seeded stream: wildly different sizes, B every step 20% slower. Resampled on their own,
+    # the two medians wander apart; resampled in pairs, every ratio is 1.2.
+    steps = np.random.default_rng(3).lognormal(0.0, 1.0, 48)
+    unpaired = bootstrap_ratio_of_medians(steps, steps * 1.2)
+    paired = bootstrap_ratio_of_medians(steps, steps * 1.2, paired=True)
+    assert paired.low == pytest.approx(1.2) and paired.high == pytest.approx(1.2)
+    assert unpaired.high - unpaired.low > 0.5
+    with pytest.raises(ValueError, match="equal lengths"):
+        bootstrap_ratio_of_medians([1.0, 2.0], [1.0], paired=True)

@@ -1,0 +1,41 @@
+"""The equivalence band of one case: how far B/A may stray from 1 with nothing changed.
+
+Two runs of the same machine do not time a case alike: the whole machine drifts between runs
+(frequency, memory placement), and a case whose samples spread widely within a run also moves more
+between runs. Neither shows in one run's samples, so the band is set from what does:
+
+    band = max(band_floor, min(band_cap, band_per_spread x max(IQR/median of A, of B)))
+
+with the defaults 0.6 x spread, at least 6% and at most 20%: a quiet case (IQR/median up to the
+harness's 10% noise threshold) gets the floor, a noisy one a band that grows with its spread. The
+floor comes from the quiet runs committed under records/ (2026-11-29, minutes apart): the median
+case moved 2.5%, a few quiet ones 5-8%. Over 180 case pairs among them, 6% called 83% SAME and
+none FASTER/SLOWER, where 5% called 1.7% FASTER/SLOWER.
+
+The band is a half-width on the log scale: SAME needs the CI of B/A inside [1 / (1 + band),
+1 + band], so swapping A and B keeps the verdict. It does not shrink with more samples (the CI
+does): more samples decide a case, they do not move the line it is judged against.
+"""
+
+from __future__ import annotations
+
+import math
+
+from advisor.comparison.models import VerdictRule
+from probes.models import Stats
+
+
+def equivalence_band(a: Stats, b: Stats, rule: VerdictRule) -> float:
+    """The band's half-width for a case whose two sides have these statistics: 0.05 means within 5%."""
+    spread = max(a.rel_iqr, b.rel_iqr)
+    return max(rule.band_floor, min(rule.band_cap, rule.band_per_spread * spread))
+
+
+def band_edges(band: float) -> tuple[float, float]:
+    """The ratios B/A at the band's edges: [1 / (1 + band), 1 + band]."""
+    return 1 / (1 + band), 1 + band
+
+
+def log_distance_outside(ratio: float, band: float) -> float:
+    """How far (in log units) a ratio lies beyond the band's edge: negative inside the band."""
+    return abs(math.log(ratio)) - math.log1p(band)

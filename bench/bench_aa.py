@@ -1,0 +1,136 @@
+"""A/A: probe this machine twice and compare the runs; then again with B's samples made 10% slower.
+
+    .venv/bin/python bench/bench_aa.py [--budget 60] [--probes gemm attention] [--out DIR] [--reuse A.json B.json]
+
+Runs `python -m advisor probe <probes> --budget <s> --out <file>` twice, as a user would, then
+`compare_evidence(A, B)`. Every figure is a share of this run's own cases: SAME / UNCERTAIN /
+FASTER / SLOWER of the comparable cases (timed in both runs), comparable of the cases timed in a
+run. Issue 16's goals: >= 80% SAME, <= 2% FASTER/SLOWER, >= 90% comparable, and a 10% slowdown found.
+The references are measured in the same run: A against itself (every timed case SAME) and A against
+A x 1.10 (the slowdown without run-to-run noise: the most a comparison can find).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from advisor.comparison import Comparison, VerdictRule, compare_evidence
+from probes.models import Evidence, Measurement
+
+SLOWDOWN = 1.10
+TIMED = ("SAME", "UNCERTAIN", "FASTER", "SLOWER")
+
+
+def probe(probes: list[str], budget_s: float, out: Path) -> float:
+    """One `advisor probe` run written to `out`; its wall time in seconds."""
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "advisor", "probe", *probes, "--budget", f"{budget_s:g}", "--out", str(out)]
+    finished = subprocess.run(command, capture_output=True, text=True, check=False)
+    if finished.returncode != 0 or not out.exists():
+        sys.exit(f"advisor probe failed ({finished.returncode}):\n{finished.stderr[-2000:]}")
+    return time.perf_counter() - started
+
+
+def slowed(evidence: Evidence, factor: float) -> Evidence:
+    """A copy whose every timing sample takes `factor` times as long (statistics derived again)."""
+    cases = []
+    for case in evidence.cases:
+        if case.timing is not None:
+            timing = case.timing
+            slower = Measurement.from_samples(
+                [sample * factor for sample in timing.samples], stop_reason=timing.stop_reason,
+                calls_per_sample=timing.calls_per_sample, warmup_calls=timing.warmup_calls,
+                cache_flushed=timing.cache_flushed,
+            )  # fmt: skip
+            case = case.model_copy(update={"timing": slower})
+        cases.append(case)
+    return evidence.model_copy(update={"cases": cases})
+
+
+def share(part: int, whole: int) -> str:
+    return f"{part / whole:6.1%}" if whole else "     -"
+
+
+def verdict_line(label: str, comparison: Comparison) -> str:
+    """Counts and shares of the timed verdicts, and how many of the timed cases could be compared."""
+    counts = comparison.verdict_counts
+    summary = comparison.summary
+    comparable = summary.comparable
+    parts = [f"{verdict} {counts[verdict]:3d} {share(counts[verdict], comparable)}" for verdict in TIMED]
+    changed = counts["FASTER"] + counts["SLOWER"]
+    not_comparable = summary.timed_cases - comparable
+    return (f"{label:<26} {' | '.join(parts)} | FASTER+SLOWER {share(changed, comparable)} | "
+            f"comparable {comparable}/{summary.timed_cases} {share(comparable, summary.timed_cases)} | "
+            f"not comparable {not_comparable} {share(not_comparable, summary.timed_cases)} | "
+            f"not measured {summary.not_measured}")  # fmt: skip
+
+
+def detection_line(label: str, comparison: Comparison) -> str:
+    """The share of comparable cases called SLOWER, over all of them and over the quiet ones (no side noisy)."""
+    timed = [case for case in comparison.cases if case.timing is not None and case.verdict in TIMED]
+    quiet = [case for case in timed if case.timing is not None and not (case.timing.noisy_a or case.timing.noisy_b)]
+    slower_all = sum(case.verdict == "SLOWER" for case in timed)
+    slower_quiet = sum(case.verdict == "SLOWER" for case in quiet)
+    faster = sum(case.verdict == "FASTER" for case in timed)
+    return (f"{label:<26} SLOWER {slower_all}/{len(timed)} {share(slower_all, len(timed))} of comparable, "
+            f"{slower_quiet}/{len(quiet)} {share(slower_quiet, len(quiet))} of quiet ones | FASTER {faster}")  # fmt: skip
+
+
+def contention(evidence: Evidence) -> str:
+    host = evidence.host_contention
+    if host is None:
+        return "not measured"
+    return f"other processes {host.other_cpu_share:.0%} of the CPU ({'busy' if host.busy else 'quiet'})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=60.0)
+    parser.add_argument("--probes", nargs="+", default=["gemm", "attention"])
+    parser.add_argument("--out", type=Path, help="Folder for A.json and B.json (default: a new temporary folder)")
+    parser.add_argument("--reuse", nargs=2, type=Path, metavar=("A.json", "B.json"),
+                        help="Compare these instead of probing")  # fmt: skip
+    arguments = parser.parse_args()
+    if arguments.reuse:
+        path_a, path_b = arguments.reuse
+    else:
+        out = arguments.out or Path(tempfile.mkdtemp(prefix="bench-aa-"))
+        out.mkdir(parents=True, exist_ok=True)
+        path_a, path_b = out / "A.json", out / "B.json"
+        for path in (path_a, path_b):
+            print(f"probe {' '.join(arguments.probes)} --budget {arguments.budget:g} -> {path}: "
+                  f"{probe(arguments.probes, arguments.budget, path):.0f} s")  # fmt: skip
+    a, b = Evidence.load(path_a), Evidence.load(path_b)
+    print(f"A: {contention(a)}; B: {contention(b)}")
+    started = time.perf_counter()
+    aa = compare_evidence(a, b)
+    print(verdict_line("A/A (A vs B)", aa))
+    print(f"{'':<26} median B/A {aa.summary.median_ratio or float('nan'):.3f}, "
+          f"band +/-{aa.summary.band_min or 0:.0%} to +/-{aa.summary.band_max or 0:.0%}, to re-measure {aa.summary.to_remeasure}")
+    print(verdict_line("reference: A vs A", compare_evidence(a, a)))
+    print(detection_line(f"A vs B x {SLOWDOWN:.2f}", compare_evidence(a, slowed(b, SLOWDOWN))))
+    print(detection_line(f"reference: A vs A x {SLOWDOWN:.2f}", compare_evidence(a, slowed(a, SLOWDOWN))))
+    if any(evidence.host_contention is not None and evidence.host_contention.busy for evidence in (a, b)):
+        # On a busy host every change is UNCERTAIN by rule; what the samples alone would say, for reference.
+        unguarded = VerdictRule(busy_host_blocks_change=False)
+        print("a run's host was busy, so no change can be called; with that guard off:")
+        print(verdict_line("  A/A (A vs B)", compare_evidence(a, b, unguarded)))
+        print(detection_line(f"  A vs B x {SLOWDOWN:.2f}", compare_evidence(a, slowed(b, SLOWDOWN), unguarded)))
+        print(detection_line(f"  ref: A vs A x {SLOWDOWN:.2f}", compare_evidence(a, slowed(a, SLOWDOWN), unguarded)))
+    summary = aa.summary
+    goals = [
+        ("SAME >= 80% of comparable", summary.same_share is not None and summary.same_share >= 0.80),
+        ("FASTER/SLOWER <= 2% of comparable", summary.changed_share is not None and summary.changed_share <= 0.02),
+        ("comparable >= 90% of timed cases", summary.comparable_share is not None and summary.comparable_share >= 0.90),
+    ]
+    print("goals: " + ", ".join(f"{name}: {'met' if met else 'NOT met'}" for name, met in goals))
+    print(f"comparisons: {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
