@@ -15,6 +15,7 @@ import torch
 from advisor.environment.models import Dtype
 from probes.gemm.compiled import compile_matmul, warm_up_compiler
 from probes.gemm.inputs import (
+    device_fp8_format,
     dims,
     dtype_unsupported_reason,
     float64_product,
@@ -167,7 +168,8 @@ def scaled_mm(case: CaseSpec, device: Device) -> Bench:
     reason = fp8_unsupported_reason(device)
     if reason is not None:
         raise Unsupported(reason)
-    a8, b8, scale_a, scale_b = fp8_inputs(case, device)
+    fp8_name, _ = device_fp8_format(device)
+    a8, b8, scale_a, scale_b = fp8_inputs(case, device, getattr(torch, fp8_name or "float8_e4m3fn"))
     try:
         _scaled_mm_call(a8, b8, scale_a, scale_b)  # cuBLASLt's shape rules are checked here, outside the timing
         device.synchronize()

@@ -135,7 +135,7 @@ def test_torch_compile_runs_on_two_cpu_cases_and_records_its_compile_time(eviden
 def test_fp8_is_one_skipped_case_with_its_reason_on_cpu(evidence: Evidence) -> None:
     fp8 = [case for case in evidence.cases if case.key.dtype == "fp8"]
     assert len(fp8) == 1 and fp8[0].key.implementation == "torch._scaled_mm"
-    assert fp8[0].status == "skipped" and "compute capability >= 8.9" in (fp8[0].reason or "")
+    assert fp8[0].status == "skipped" and "only on CUDA and ROCm GPUs" in (fp8[0].reason or "")
     assert fp8[0].key.layout == "a-row-major,b-col-major" and fp8[0].key.options["scaling"] == "per-tensor"
 
 
@@ -275,7 +275,7 @@ def test_cpu_skip_reasons() -> None:
     with pytest.raises(Unsupported, match="interpreter"):
         triton_default_tile(_case("fp32", "prefill", 512, 256, 256), cpu)
     fp8 = CaseSpec(dtype="fp8", shape={"m": 16, "n": 256, "k": 256}, options={"kind": "decode"})
-    with pytest.raises(Unsupported, match="only on CUDA GPUs of compute capability >= 8.9, not on cpu"):
+    with pytest.raises(Unsupported, match="only on CUDA and ROCm GPUs, not on cpu"):
         scaled_mm(fp8, cpu)
     assert fp8_unsupported_reason(cpu) is not None
     assert all(dtype_unsupported_reason(dtype, cpu) is None for dtype in ("fp32", "fp16", "bf16"))
@@ -342,3 +342,31 @@ def test_dtype_speedups_against_fp32_by_hand() -> None:
     assert speedups["fp16"].speedup == pytest.approx(0.5) and speedups["fp16"].slower
     assert speedups["bf16"].kind == "prefill" and speedups["bf16"].baseline_dtype == "fp32"
     assert dtype_speedups([_timed("fp32", 0.002, status="not-timed"), _timed("bf16", 0.001)]) == []
+
+
+@pytest.mark.parametrize(
+    ("hip", "arch", "capability", "expected"),
+    [
+        (None, None, (9, 0), "float8_e4m3fn"),  # H100 / H200
+        (None, None, (8, 9), "float8_e4m3fn"),  # L40S
+        (None, None, (8, 0), None),  # A100: no fp8 tensor cores
+        ("6.2.41133", "gfx942:sramecc+:xnack-", None, "float8_e4m3fnuz"),  # MI300X, as torch.cuda reports it on ROCm
+        ("6.2.41133", "gfx90a:sramecc+:xnack-", None, None),  # MI250X: not charted
+    ],
+)  # fmt: skip
+def test_the_fp8_format_follows_the_gpu(hip, arch, capability, expected) -> None:
+    from probes.gemm.inputs import fp8_format
+
+    name, why = fp8_format(hip, arch, capability)
+    assert name == expected and why
+
+
+def test_fnuz_inputs_scale_to_their_own_largest_value() -> None:
+    from probes.gemm.inputs import fp8_inputs
+
+    case = CaseSpec(dtype="fp8", shape={"m": 16, "n": 32, "k": 64}, options={"kind": "decode"})
+    a8, b8, scale_a, scale_b = fp8_inputs(case, Device(), torch.float8_e4m3fnuz)
+    assert a8.dtype == b8.dtype == torch.float8_e4m3fnuz and b8.stride() == (1, 64)  # b column-major
+    assert float(a8.float().abs().max()) == pytest.approx(240.0)  # e4m3fnuz's largest finite value, not e4m3fn's 448
+    product = (a8.double() * scale_a.double()) @ (b8.double() * scale_b.double())
+    assert product.shape == (16, 32) and torch.isfinite(product).all()
