@@ -92,8 +92,9 @@ def accelerator_table() -> list[AcceleratorPeak]:
 
 def accelerator_peak(device_name: str, table: list[AcceleratorPeak] | None = None) -> PeakFigures | None:
     """Dense peak figures for a named accelerator, or None when the table does not know it."""
+    name = device_name.strip()  # tools pad names in tables; anchored patterns would miss them
     for row in table if table is not None else accelerator_table():
-        if re.search(row.match, device_name, flags=re.IGNORECASE):
+        if re.search(row.match, name, flags=re.IGNORECASE):
             return row.figures()
     return None
 

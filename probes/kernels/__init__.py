@@ -1,7 +1,9 @@
 """Triton kernels written in this project (matmul, flash-style attention) for the probes to measure.
 
 Importing this package does not import triton; the kernel modules do, and they build the launchable
-kernel object at launch time so that TRITON_INTERPRET is honoured whenever it is set.
+kernel object at launch time so that TRITON_INTERPRET is honoured whenever it is set. aot.py compiles
+them ahead of time for real GPU targets (no GPU needed); tiles.py, launch_configs.py, targets.py,
+footprints.py and fit.py (which tiles fit which GPU) import neither torch nor triton.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ __all__ = [
     "fp32_dot_precision",
     "interpreter_active",
     "is_power_of_two",
+    "jit_helper",
     "launchable",
 ]
 
@@ -43,7 +46,8 @@ def launchable(fn: Callable[..., Any]) -> KernelInterface[Any]:
     triton.jit decides interpreted-or-compiled when it decorates, i.e. at import; a module imported
     before TRITON_INTERPRET was set would be stuck compiling for a GPU. Choosing here avoids that.
     The same holds for triton's own @jit helpers (tl.cdiv, tl.zeros, tl.max, tl.sum, ...), fixed
-    when triton itself was imported, so kernels passed here must call tl builtins only.
+    when triton itself was imported, so kernels passed here call tl builtins only, and receive any
+    such helper they need as a tl.constexpr argument built by jit_helper.
     """
     interpret = interpreter_active()
     key = (fn, interpret)
@@ -59,6 +63,23 @@ def launchable(fn: Callable[..., Any]) -> KernelInterface[Any]:
             kernel = JITFunction(fn)
         _KERNELS[key] = kernel
     return kernel
+
+
+def jit_helper(helper: Callable[..., Any]) -> Callable[..., Any]:
+    """A triton.language @jit helper (tl.max, tl.sum, ...) as the current mode can call it from a kernel.
+
+    Pass the result as a tl.constexpr argument. The JIT compiles a call to the helper itself. The
+    interpreter runs the kernel as Python under its own patched triton.language, where the helper's
+    plain function runs as well, and tl.max / tl.sum reduce there with numpy. Calling the helper
+    object instead fails ("Cannot call @triton.jit'd outside of the scope of a kernel") when triton
+    was imported before TRITON_INTERPRET was set.
+    """
+    if not interpreter_active():
+        return helper
+    # A JITFunction (an InterpretedFunction if triton was imported interpreted) keeps its function as
+    # `.fn`; triton's annotations type the decorated helpers as plain functions, hence getattr.
+    function: Callable[..., Any] = getattr(helper, "fn")
+    return function
 
 
 def check_device(name: str, tensors: tuple[torch.Tensor, ...]) -> None:

@@ -9,18 +9,13 @@ import torch
 import triton
 import triton.language as tl
 
-# tl.max / tl.sum are triton @jit helpers, fixed as compiled or interpreted when triton was imported
-# (see probes.kernels.launchable). Reducing with their combine functions through the builtin
-# tl.reduce does the same for fp32 inputs, and the interpreter recognises these two objects and
-# reduces with numpy instead of element by element.
-from triton.language.standard import _elementwise_max, _sum_combine
-
 from probes.kernels import (
     check_device,
     check_interpreter_dtype,
     device_guard,
     fp32_dot_precision,
     is_power_of_two,
+    jit_helper,
     launchable,
 )
 
@@ -66,8 +61,11 @@ def _attention_fwd_kernel(
     BLOCK_N: tl.constexpr,
     CAUSAL: tl.constexpr,
     INPUT_PRECISION: tl.constexpr,
+    ROW_MAX: tl.constexpr,
+    ROW_SUM: tl.constexpr,
 ):
     # Left undecorated on purpose: probes.kernels.launchable picks interpreter or JIT at launch.
+    # ROW_MAX and ROW_SUM are tl.max and tl.sum in the launch's mode (probes.kernels.jit_helper).
     start_m = tl.program_id(0)
     off_hz = tl.program_id(1)
     off_z = (off_hz // H).to(tl.int64)
@@ -105,10 +103,10 @@ def _attention_fwd_kernel(
         # Column 0 is kept for every row (padded rows included) and is in the first block, so m_i is
         # finite after it and (-inf) - (-inf) = NaN never occurs.
         qk = tl.where(keep, qk, float("-inf"))
-        m_new = tl.maximum(m_i, tl.reduce(qk, 1, _elementwise_max))
+        m_new = tl.maximum(m_i, ROW_MAX(qk, 1))
         p = tl.math.exp2(qk - m_new[:, None])
         alpha = tl.math.exp2(m_i - m_new)
-        l_i = l_i * alpha + tl.reduce(p, 1, _sum_combine)
+        l_i = l_i * alpha + ROW_SUM(p, 1)
         v = tl.load(v_base + cols[:, None] * stride_vn + offs_d[None, :] * stride_vd, mask=col_ok[:, None], other=0.0)
         # P goes to the input dtype so the PV product runs on the same tensor-core path as QK^T.
         acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None], input_precision=INPUT_PRECISION)
@@ -204,6 +202,8 @@ def triton_attention(
             BLOCK_N=block_n,
             CAUSAL=bool(causal),
             INPUT_PRECISION=precision,
+            ROW_MAX=jit_helper(tl.max),
+            ROW_SUM=jit_helper(tl.sum),
             num_warps=num_warps,
             num_stages=num_stages,
         )

@@ -20,9 +20,11 @@ __all__ = ["MATMUL_CONFIGS", "SUPPORTED_DTYPES", "triton_matmul"]
 SUPPORTED_DTYPES: tuple[torch.dtype, ...] = (torch.float32, torch.float16, torch.bfloat16)
 
 # Tile configs for a GPU benchmark to sweep in place of @triton.autotune (which needs a driver).
-# Each dict is keyword arguments of triton_matmul. The 128x256x64 tile pipelines ~144 KiB of shared
-# memory for 16-bit inputs but ~288 KiB for fp32, beyond an H100's 227 KiB: a sweep should treat
-# a compile-time OutOfResources as "config not applicable", not as a failure.
+# Each dict is keyword arguments of triton_matmul. What each needs per target, compiled ahead of time
+# (triton 3.9), is in probes/kernels/footprints.py: the 128x256x64 tile takes 96-144 KiB of shared
+# memory for 16-bit inputs and 192 KiB for fp32 (ieee), beyond an A100's 163 KiB and an MI300X's
+# 64 KiB per block, so a sweep asks probes.kernels.fit first and treats a launch-time OutOfResources
+# (a GPU the table does not cover) as "config not applicable", not as a failure.
 MATMUL_CONFIGS: list[dict[str, int]] = [
     {"block_m": 128, "block_n": 256, "block_k": 64, "group_m": 8, "num_warps": 8, "num_stages": 3},
     {"block_m": 128, "block_n": 128, "block_k": 64, "group_m": 8, "num_warps": 8, "num_stages": 3},
