@@ -300,9 +300,10 @@ SIGNIFICANT_DIGITS = 5
 
 
 def _rounded(value: object) -> object:
-    """`value` (plain JSON data) with every float rounded to SIGNIFICANT_DIGITS significant digits."""
+    """`value` (plain JSON data) with every float rounded to SIGNIFICANT_DIGITS significant digits; whole numbers
+    (byte counts, parameters) are counts, not measurements, and stay exact."""
     if isinstance(value, float):
-        return float(f"{value:.{SIGNIFICANT_DIGITS}g}") if math.isfinite(value) else value
+        return float(f"{value:.{SIGNIFICANT_DIGITS}g}") if math.isfinite(value) and not value.is_integer() else value
     if isinstance(value, dict):
         return {key: _rounded(item) for key, item in value.items()}
     if isinstance(value, list):

@@ -50,6 +50,7 @@ class ResolvedLaunch:
     rdzv_id: str
     backend: str
     device_kind: DeviceKind
+    library: str = ""  # the collective library under `backend` when it is another: RCCL behind "nccl" on ROCm
 
     @property
     def world(self) -> int:
@@ -112,7 +113,22 @@ def resolve_launch(options: LaunchOptions, device: str) -> ResolvedLaunch:
         rdzv_id=options.rdzv_id or "advisor-scaling",
         backend=BACKENDS[kind],
         device_kind=kind,
+        library=collective_library(kind, _hip_version(kind)),
     )
+
+
+def collective_library(kind: DeviceKind, hip_version: str | None) -> str:
+    """The library doing the collectives, when it is not the backend's namesake: a ROCm build of torch
+    runs its "nccl" backend on RCCL. Empty otherwise (gloo, NCCL, HCCL)."""
+    return "rccl" if kind == "cuda" and hip_version else ""
+
+
+def _hip_version(kind: DeviceKind) -> str | None:
+    if kind != "cuda":
+        return None
+    import torch
+
+    return torch.version.hip
 
 
 def _device_slots(kind: DeviceKind) -> int:

@@ -128,7 +128,8 @@ def case_key(kind: CaseKind, launch: ResolvedLaunch, world: int, shape: dict[str
         dtype="fp32",
         shape=shape,
         device=launch.device_kind,
-        options={"backend": launch.backend, "nodes": launch.nnodes, "world": world},
+        options={"backend": launch.backend, "nodes": launch.nnodes, "world": world,
+                 **({"library": launch.library} if launch.library else {})},
     )
 
 

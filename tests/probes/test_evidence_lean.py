@@ -44,3 +44,10 @@ def test_compare_verdicts_are_unchanged_by_the_lean_form(first: Path, second: Pa
     after = compare_evidence(lean(a, tmp_path, "a.json"), lean(b, tmp_path, "b.json"))
     assert {case.key.case_id: case.verdict for case in after.cases} == {case.key.case_id: case.verdict for case in before.cases}
     assert after.verdict_counts == before.verdict_counts
+
+
+def test_whole_numbers_stay_exact_and_measurements_are_rounded():
+    from probes.models import _rounded
+
+    assert _rounded({"bytes": 4208640.0, "median": 1.23456789e-05, "n": 7, "ratio": float("nan")})["bytes"] == 4208640.0
+    assert _rounded([1.23456789e-05]) == [1.2346e-05]

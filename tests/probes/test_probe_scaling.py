@@ -323,3 +323,18 @@ def test_the_registry_declaration_matches_the_launch_plan_and_never_runs_in_one_
     entry = planned[0]
     case = measure_case("scaling", entry.implementation, entry.case, Device(), HarnessSettings(), time.monotonic() + 1)
     assert case.status == "skipped" and case.reason == f"unsupported: {LAUNCHED_ONLY}"
+
+
+def test_a_rocm_build_names_rccl_under_the_nccl_backend() -> None:
+    from dataclasses import replace
+
+    from probes.scaling.options import collective_library
+    from probes.scaling.plan import case_key
+
+    assert collective_library("cuda", "6.2.41133") == "rccl"  # torch.version.hip of a ROCm wheel
+    assert collective_library("cuda", None) == collective_library("cpu", None) == ""
+    rocm = replace(resolve_launch(LaunchOptions(nproc=2), "cpu"), backend="nccl", device_kind="cuda", library="rccl")
+    key = case_key("all_reduce", rocm, 2, {"bytes": 1024})
+    assert key.options == {"backend": "nccl", "nodes": 1, "world": 2, "library": "rccl"}
+    assert case_key("all_reduce", resolve_launch(LaunchOptions(nproc=2), "cpu"), 2, {"bytes": 1024}).options == {
+        "backend": "gloo", "nodes": 1, "world": 2}  # case ids of CUDA and CPU runs stay as they were
