@@ -8,6 +8,7 @@ import typer
 
 from advisor._version import __version__
 from advisor.cli import assess, compare, env, kb, ops, probe, recommend, records, review, schema, site
+from advisor.cli.group import CommandGroup
 from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError
 
@@ -17,6 +18,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=CommandGroup,
 )
 app.command(name="assess")(reports_errors(assess.assess_command))
 app.command(name="compare")(reports_errors(compare.compare_command))

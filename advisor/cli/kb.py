@@ -11,6 +11,7 @@ import typer
 
 from advisor.errors import AdvisorError
 
+from advisor.cli.group import CommandGroup
 from advisor.cli.options import JsonFlag
 from advisor.cli.output import reports_errors
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for py
 app = typer.Typer(
     help="The knowledge base: candidate stacks and hardware platforms, every claim with its source and date.",
     no_args_is_help=True,
+    cls=CommandGroup,
 )
 
 HardwareFilter = Annotated[

@@ -9,10 +9,11 @@ from typing import Annotated, Optional
 
 import typer
 
+from advisor.cli.group import CommandGroup
 from advisor.cli.options import JsonFlag, records_folder
 from advisor.cli.output import reports_errors
 
-app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", no_args_is_help=True)
+app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", no_args_is_help=True, cls=CommandGroup)
 
 ConfigFile = Annotated[
     Optional[Path], typer.Option("--config", help="The MkDocs configuration (default: ./mkdocs.yml, else advisor's own settings).")

@@ -13,9 +13,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from advisor.records.git import RecordVersion, find_repository, histories
+from advisor.records.git import RecordVersion, find_repository
 from advisor.records.models import LIVE_STATUSES, DecisionRecord
 from advisor.records.store import load_records
+from advisor.site.history import record_histories
 from probes.models import Evidence, EvidenceSchemaError
 
 ReviewState = Literal["overdue", "due-soon", "scheduled", "closed"]
@@ -86,8 +87,12 @@ def review_state(record: DecisionRecord, today: dt.date) -> tuple[ReviewState, i
     return ("due-soon" if days <= DUE_SOON_DAYS else "scheduled"), days
 
 
-def read_evidence_files(record: DecisionRecord) -> tuple[list[EvidenceFile], list[SiteProblem]]:
-    """The record's evidence files that exist; a problem for each that is missing, damaged or altered."""
+def read_evidence_files(record: DecisionRecord, parsed: dict[str, Evidence] | None = None) -> tuple[list[EvidenceFile], list[SiteProblem]]:
+    """The record's evidence files that exist; a problem for each that is missing, damaged or altered.
+
+    `parsed` holds the evidence already read, by sha256: records that share evidence (the same bytes,
+    each under its record's own file name) have it parsed once; it gains what this record's files add."""
+    parsed = {} if parsed is None else parsed
     files, problems = [], []
     for ref in record.front.evidence:
         path = record.path.parent / ref.file
@@ -99,11 +104,12 @@ def read_evidence_files(record: DecisionRecord) -> tuple[list[EvidenceFile], lis
         if hashlib.sha256(data).hexdigest() != ref.sha256:
             problems.append(SiteProblem(path, f"sha256 differs from the one record {record.id:04d} pins; not shown"))
             continue
-        try:
-            evidence: Evidence | None = Evidence.parse(data, str(path))
-        except EvidenceSchemaError as error:
-            problems.append(SiteProblem(path, f"not valid evidence ({str(error).splitlines()[0]}); charts skipped"))
-            evidence = None
+        evidence: Evidence | None = parsed.get(ref.sha256)
+        if evidence is None:
+            try:
+                evidence = parsed[ref.sha256] = Evidence.parse(data, str(path))
+            except EvidenceSchemaError as error:  # not kept: the message names this file
+                problems.append(SiteProblem(path, f"not valid evidence ({str(error).splitlines()[0]}); charts skipped"))
         files.append(EvidenceFile(name=ref.file, path=path, size_bytes=len(data), sha256=ref.sha256, evidence=evidence))
     return files, problems
 
@@ -113,10 +119,11 @@ def build_catalog(records_dir: Path, today: dt.date) -> Catalog:
     records, record_problems = load_records(records_dir)
     problems = [SiteProblem(problem.path, problem.problem) for problem in record_problems]
     repo = find_repository(records_dir) if records else None
-    history = histories(repo, [record.path for record in records]) if repo is not None else {}
+    history = record_histories(repo, [record.path for record in records]) if repo is not None else {}
+    parsed: dict[str, Evidence] = {}
     items = []
     for record in records:
-        evidence, evidence_problems = read_evidence_files(record)
+        evidence, evidence_problems = read_evidence_files(record, parsed)
         problems.extend(evidence_problems)
         state, days = review_state(record, today)
         items.append(SiteRecord(

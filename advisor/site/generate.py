@@ -14,7 +14,8 @@ from typing import Protocol
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.knowledge.models import KnowledgeBase
 from advisor.site.catalog import Catalog, EvidenceFile, SiteProblem, build_catalog
-from advisor.site.evidence_charts import Chart, evidence_charts
+from advisor.site.evidence_charts import Chart
+from advisor.site.evidence_views import EvidenceViews
 from advisor.site.knowledge_pages import METHOD_PAGE, knowledge_page, method_page
 from advisor.site.pages import (
     CLI_PAGE, RINGS, chart_file_name, evidence_page, evidence_page_name, home_section, record_page, reviews_page,
@@ -70,9 +71,11 @@ class GenerationReport:
     problems: list[SiteProblem]
 
 
-def charts_of(item_evidence: list[EvidenceFile]) -> list[tuple[str, Chart]]:
-    """(evidence file name, chart) for every chart of every readable evidence file of a record."""
-    return [(file.name, chart) for file in item_evidence if file.evidence is not None for chart in evidence_charts(file.evidence)]
+def charts_of(item_evidence: list[EvidenceFile], views: EvidenceViews | None = None) -> list[tuple[str, Chart]]:
+    """(evidence file name, chart) for every chart of every readable evidence file of a record; `views` holds
+    the charts already drawn for the site (evidence shared by records is drawn once)."""
+    views = views if views is not None else EvidenceViews()
+    return [(file.name, chart) for file in item_evidence for chart in views.charts(file)]
 
 
 def write_tier_view(catalog: Catalog, knowledge: KnowledgeBase, writer: SiteWriter) -> None:
@@ -94,16 +97,17 @@ def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | Non
     knowledge = knowledge or load_knowledge_base()
     writer.append_text(HOME_PAGE, "\n" + home_section(catalog))
     chart_count = 0
+    views = EvidenceViews()
     for item in catalog.records:
         for file in item.evidence:
             writer.copy_file(f"evidence/{file.name}", file.path)
-        charts = charts_of(item.evidence)
+        charts = charts_of(item.evidence, views)
         for file_name, chart in charts:
             writer.write_text(f"decisions/{item.slug}/{chart_file_name(item.slug, file_name, chart)}", chart.svg)
         chart_count += len(charts)
         writer.write_text(item.page, record_page(item, catalog, charts))
         if item.record.front.evidence:  # the record body links its evidence page
-            writer.write_text(evidence_page_name(item), evidence_page(item))
+            writer.write_text(evidence_page_name(item), evidence_page(item, views))
     writer.write_text("reviews.md", reviews_page(catalog))
     write_tier_view(catalog, knowledge, writer)
     writer.write_text("knowledge-base.md", knowledge_page(knowledge))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,22 +47,52 @@ def site_settings(config: Any) -> SiteSettings:
 
 
 class GenFilesWriter:
-    """A SiteWriter onto mkdocs-gen-files (files exist only inside the build)."""
+    """A SiteWriter onto mkdocs-gen-files' virtual files, held in memory (files exist only inside the build).
+
+    Each file is a MkDocs `File.generated`: text in memory, or a copied file read from where it is.
+    Through `mkdocs_gen_files.open`, every page and chart would be written to a temporary folder, read
+    back and deleted: thousands of file operations for a site of hundreds of records. gen-files has no
+    public call for a file in memory, so these go into its map of the build's files; where that map is
+    missing (another gen-files version), through `open` as before.
+    """
 
     def write_text(self, path: str, text: str) -> None:
-        import mkdocs_gen_files
-
-        with mkdocs_gen_files.open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        if not _add_in_memory(path, content=text):
+            with _editor().open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
 
     def append_text(self, path: str, text: str) -> None:
-        import mkdocs_gen_files
-
-        with mkdocs_gen_files.open(path, "a", encoding="utf-8") as handle:
-            handle.write(text)
+        files = _files_in_memory()
+        existing = files.get(path) if files is not None else None
+        if not _add_in_memory(path, content=(existing.content_string if existing is not None else "") + text):
+            with _editor().open(path, "a", encoding="utf-8") as handle:
+                handle.write(text)
 
     def copy_file(self, path: str, source: Path) -> None:
-        import mkdocs_gen_files
+        if not _add_in_memory(path, abs_src_path=str(source)):
+            with _editor().open(path, "wb") as handle:
+                handle.write(source.read_bytes())
 
-        with mkdocs_gen_files.open(path, "wb") as handle:
-            handle.write(source.read_bytes())
+
+def _editor() -> Any:
+    """gen-files' editor of the build under way."""
+    import mkdocs_gen_files
+
+    return mkdocs_gen_files.FilesEditor.current()
+
+
+def _files_in_memory() -> MutableMapping[str, Any] | None:
+    """gen-files' map of the build's files by path (`FilesEditor._files`), or None where it has none."""
+    files = getattr(_editor(), "_files", None)
+    return files if isinstance(files, MutableMapping) else None
+
+
+def _add_in_memory(path: str, **source: Any) -> bool:
+    """Put `File.generated(path, content=... or abs_src_path=...)` in gen-files' map; False where there is no map."""
+    from mkdocs.structure.files import File
+
+    files = _files_in_memory()
+    if files is None:
+        return False
+    files[path] = File.generated(_editor().config, path, **source)
+    return True

@@ -21,6 +21,7 @@ from advisor.records.models import RECORD_STATUSES
 from advisor.markdown import md_escape, safe_url
 from advisor.site.catalog import DUE_SOON_DAYS, Catalog, SiteRecord
 from advisor.site.evidence_charts import Chart
+from advisor.site.evidence_views import EvidenceViews
 
 OPTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
@@ -192,10 +193,10 @@ def evidence_page_name(item: SiteRecord) -> str:
     return f"decisions/{item.slug}-evidence.md"
 
 
-def evidence_page(item: SiteRecord) -> str:
-    """Every evidence table and finding of a record's evidence files (the record itself keeps a summary)."""
-    from advisor.records.evidence_tables import evidence_tables
-
+def evidence_page(item: SiteRecord, views: EvidenceViews | None = None) -> str:
+    """Every evidence table and finding of a record's evidence files (the record itself keeps a summary);
+    `views` holds the tables already made for the site (evidence shared by records is tabulated once)."""
+    views = views if views is not None else EvidenceViews()
     front = item.record.front
     title = f"{front.id:04d}: evidence"
     lines = [page_front_matter(title) + f"# {front.id:04d}: evidence of {md_escape(front.title)}", "",
@@ -207,7 +208,7 @@ def evidence_page(item: SiteRecord) -> str:
         if file.evidence is None:
             lines += ["Unreadable, or its sha256 does not match the record: no table.", ""]
             continue
-        for table in evidence_tables(file.evidence):
+        for table in views.tables(file):
             lines += [f"### {md_escape(table.title)}", "", "| " + " | ".join(md_escape(cell) for cell in table.header) + " |",
                       "|" + " --- |" * len(table.header)]  # fmt: skip
             lines += ["| " + " | ".join(md_escape(cell) for cell in row) + " |" for row in table.rows]

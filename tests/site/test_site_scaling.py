@@ -1,0 +1,215 @@
+"""A site of many records costs per record only what the record adds, judged by counting, never by the clock.
+
+Evidence shared by records (the same bytes under each record's own file name) is parsed, drawn and
+tabulated once; every record's history comes from one `git log`, its versions read from the files on
+disk when they are what was committed; generated pages stay in memory instead of a temporary folder.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from git import Repo
+from git.cmd import Git
+from mkdocs.structure.files import File, Files
+from mkdocs_gen_files.editor import FilesEditor
+
+from advisor.records.decision import write_decision
+from advisor.records.git import histories
+from advisor.records.store import accept
+from advisor.recommendation.engine import recommend
+from advisor.site import evidence_views
+from advisor.site.generate import FolderWriter, generate_site
+from advisor.site.history import record_histories
+from advisor.site.mkdocs_glue import GenFilesWriter
+from probes.models import Evidence
+
+from site_records import CPU_SUITE, TODAY, _profile
+
+RECORDS = 5
+
+
+@pytest.fixture(scope="module")
+def shared_evidence_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """RECORDS records on one evidence file's bytes, each written and committed by `write_decision`: RECORDS commits."""
+    root = tmp_path_factory.mktemp("shared-evidence") / "project"
+    repo = Repo.init(root)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Site Test")
+        config.set_value("user", "email", "site@example.com")
+    suite = Evidence.load(CPU_SUITE)
+    recommendation = recommend(_profile("x86-cpu"), [suite])
+    for index in range(RECORDS):
+        write_decision(recommendation, [suite], records_dir=root / "records", title=f"team {index}", deciders=["Ann"])
+    return root
+
+
+@pytest.fixture
+def project(shared_evidence_repo: Path, tmp_path: Path) -> Path:
+    """A private copy of the repository (git included) that a test may change."""
+    return Path(shutil.copytree(shared_evidence_repo, tmp_path / "project"))
+
+
+def _record_paths(project: Path) -> list[Path]:
+    return sorted((project / "records").glob("*.md"))
+
+
+def test_shared_evidence_is_parsed_drawn_and_tabulated_once(shared_evidence_repo: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch):  # fmt: skip
+    calls: Counter[str] = Counter()
+
+    def counted(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(Evidence, "parse", counted("parse", Evidence.parse))
+    monkeypatch.setattr(evidence_views, "evidence_charts", counted("draw", evidence_views.evidence_charts))
+    monkeypatch.setattr(evidence_views, "evidence_tables", counted("tabulate", evidence_views.evidence_tables))
+    report = generate_site(shared_evidence_repo / "records", FolderWriter(tmp_path), today=TODAY)
+    assert report.records == RECORDS and not report.problems
+    assert calls == {"parse": 1, "draw": 1, "tabulate": 1}
+    charts = sorted(tmp_path.glob("decisions/*/*.svg"))
+    assert report.charts == len(charts) and len(charts) % RECORDS == 0 and charts  # every record shows every chart
+    assert len({chart.read_text() for chart in charts}) == len(charts) // RECORDS
+
+
+class GitCalls:
+    """Counts the git processes GitPython starts (`Git.execute`) and the objects read from the object database."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, repo: Repo) -> None:
+        self.commands: list[str] = []
+        self.blobs_read = 0
+        execute, stream = Git.execute, repo.odb.stream
+
+        def counted_execute(git: Git, command: Any, *args: Any, **kwargs: Any) -> Any:
+            self.commands.append(command[1] if isinstance(command, list) and len(command) > 1 else str(command))
+            return execute(git, command, *args, **kwargs)
+
+        def counted_stream(binsha: bytes) -> Any:
+            self.blobs_read += 1
+            return stream(binsha)
+
+        monkeypatch.setattr(Git, "execute", counted_execute)
+        monkeypatch.setattr(repo.odb, "stream", counted_stream)
+
+
+def test_every_history_comes_from_one_git_log(project: Path, monkeypatch: pytest.MonkeyPatch):
+    repo = Repo(project)
+    calls = GitCalls(monkeypatch, repo)
+    found = record_histories(repo, _record_paths(project))
+    assert [len(versions) for versions in found.values()] == [1] * RECORDS
+    assert calls.commands.count("log") == 1 and len(calls.commands) <= 2  # and GitPython's `cat-file --batch-check`, for HEAD
+    assert calls.blobs_read == 0  # each record is as committed: its version is read from the file on disk
+
+
+def test_only_versions_that_differ_from_disk_are_read_from_git(project: Path, monkeypatch: pytest.MonkeyPatch):
+    repo = Repo(project)
+    accepted = accept(project / "records", 2)
+    repo.git.commit("-m", "accept 0002", "--", str(accepted.path))  # two versions; the newest is on disk
+    edited = accept(project / "records", 3).path  # changed and not committed: its one version is not on disk
+    calls = GitCalls(monkeypatch, repo)
+    found = record_histories(repo, _record_paths(project))
+    assert calls.commands.count("log") == 1 and len(calls.commands) <= 3  # and one `cat-file --batch` for the blobs
+    assert calls.blobs_read == 2  # 0002 as first committed, 0003 as committed
+    assert [version.version for version in found[accepted.path]] == [2, 1]
+    assert [version.version for version in found[edited]] == [1]
+
+
+def test_histories_match_the_records_package(project: Path):
+    """The same versions, dates, messages and order as `advisor.records.git.histories`, over accepts, an edit not
+    committed, a deletion and restore, a rename, a merge and a record never committed."""
+    repo, records = Repo(project), project / "records"
+    accepted = accept(records, 1)
+    repo.git.commit("-m", "accept 0001", "--", str(accepted.path))
+    accept(records, 2)  # not committed
+    third = _record_paths(project)[2]
+    text = third.read_text()
+    repo.git.rm("-q", str(third))
+    repo.git.commit("-m", "drop 0003")
+    third.write_text(text)
+    repo.git.add(str(third))
+    repo.git.commit("-m", "restore 0003")
+    fourth = _record_paths(project)[3]
+    renamed = fourth.with_name(fourth.name.replace("team-3", "team-three"))
+    repo.git.mv(str(fourth), str(renamed))
+    repo.git.commit("-m", "rename 0004")
+    main = repo.active_branch.name
+    repo.git.checkout("-q", "-b", "side")
+    fifth = _record_paths(project)[4]
+    fifth.write_text(fifth.read_text() + "\nA note from the side branch.\n")
+    repo.git.commit("-q", "-m", "side: note on 0005", "--", str(fifth))
+    repo.git.checkout("-q", main)
+    (project / "NOTES.txt").write_text("unrelated\n")
+    repo.git.add("NOTES.txt")
+    repo.git.commit("-q", "-m", "notes")
+    repo.git.merge("-q", "--no-ff", "side", "-m", "merge side")
+    (records / "0006-never-committed.md").write_text(text.replace("id: 3", "id: 6"))
+    paths = _record_paths(project)
+    expected = histories(repo, paths)
+    assert record_histories(repo, paths) == expected
+    assert [len(expected[path]) for path in paths] == [2, 1, 3, 1, 2, 0]  # the rename starts 0004's history afresh; the merge adds none
+
+
+@pytest.fixture
+def gen_files_editor(tmp_path: Path) -> Iterator[tuple[FilesEditor, Path]]:
+    """gen-files' editor as inside a build (a minimal config whose docs hold index.md), and its scratch folder."""
+    from mkdocs.config import load_config
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Intro\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: scaling test\n")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    config.plugins._current_plugin = "gen-files"  # as MkDocs sets it while gen-files' on_files runs
+    docs = Files([File("index.md", config.docs_dir, config.site_dir, config.use_directory_urls)])
+    scratch = tmp_path / "gen-files-scratch"
+    scratch.mkdir()
+    with FilesEditor(docs, config, str(scratch)) as editor:
+        yield editor, scratch
+
+
+def test_generated_files_stay_in_memory(gen_files_editor: tuple[FilesEditor, Path], tmp_path: Path):
+    editor, scratch = gen_files_editor
+    evidence = tmp_path / "0001.evidence.json"
+    evidence.write_text("{}")
+    writer = GenFilesWriter()
+    writer.write_text("decisions/0001.md", "# 0001\n")
+    writer.append_text("index.md", "## Decisions\n")
+    writer.copy_file("evidence/0001.evidence.json", evidence)
+    assert list(scratch.iterdir()) == []  # nothing written, so nothing to read back or delete
+    files = editor.files
+    assert files.get_file_from_path("decisions/0001.md").content_string == "# 0001\n"
+    assert files.get_file_from_path("index.md").content_string == "# Intro\n## Decisions\n"
+    assert files.get_file_from_path("evidence/0001.evidence.json").abs_src_path == str(evidence)  # copied once, by MkDocs
+
+
+def test_without_the_map_of_files_pages_go_through_open(gen_files_editor: tuple[FilesEditor, Path], tmp_path: Path):
+    """Another gen-files version, without `FilesEditor._files`: the writer falls back to `mkdocs_gen_files.open`."""
+    editor, scratch = gen_files_editor
+    opened: list[str] = []
+
+    class EditorWithoutMap:
+        config = editor.config
+
+        def open(self, name: str, mode: str, **kwargs):
+            opened.append(name)
+            return editor.open(name, mode, **kwargs)
+
+    evidence = tmp_path / "0001.evidence.json"
+    evidence.write_text("{}")
+    with patch.object(FilesEditor, "current", return_value=EditorWithoutMap()):
+        writer = GenFilesWriter()
+        writer.write_text("decisions/0001.md", "# 0001\n")
+        writer.append_text("index.md", "## Decisions\n")
+        writer.copy_file("evidence/0001.evidence.json", evidence)
+    assert opened == ["decisions/0001.md", "index.md", "evidence/0001.evidence.json"]
+    assert (scratch / "index.md").read_text() == "# Intro\n## Decisions\n"
+    assert (scratch / "evidence" / "0001.evidence.json").read_text() == "{}"
