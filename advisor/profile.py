@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any
 
 import yaml
 from pydantic import (
@@ -31,17 +31,11 @@ from advisor.errors import AdvisorError
 from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS, HardwareFamily, ModelType, TeamSkill
 from advisor.knowledge.loader import hardware_families
+from advisor.vocabulary import QUANTIZATION_METHODS, QUANTIZATIONS, WORKLOADS, Quantization, QuantizationMethod, Workload
 
-Workload = Literal["training", "inference", "both"]
-Quantization = Literal["none", "int8", "fp8"]
-QuantizationMethod = Literal["ptq", "qat"]
-
-WORKLOADS: tuple[str, ...] = get_args(Workload)
 MAX_PROFILE_BYTES = 64 * 1024  # a profile is a dozen lines; anything far bigger is a mistake or an attack
 LLM_MODEL_TYPES = ("dense-transformer", "moe", "multimodal")
 CONV_MODEL_TYPES = ("cnn", "diffusion")  # models whose compute is mostly convolutions
-QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
-QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
 
 
 class ProfileError(AdvisorError):

@@ -7,21 +7,21 @@ import sys
 import typer
 
 from advisor._version import __version__
-from advisor.cli import assess, compare, env, kb, ops, probe, recommend, records, review, schema, site
-from advisor.cli.group import CommandGroup
+from advisor.cli import assess, compare, config, env, kb, ops, probe, recommend, records, review, schema, site
+from advisor.cli.group import APP_SETTINGS
 from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError
 
 app = typer.Typer(
     name="advisor",
     help="Choose an ML operator stack from measured evidence and keep each choice as a decision record.",
-    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    cls=CommandGroup,
+    **APP_SETTINGS,
 )
 app.command(name="assess")(reports_errors(assess.assess_command))
 app.command(name="compare")(reports_errors(compare.compare_command))
+app.command(name="config")(reports_errors(config.config_command))
 app.command(name="env")(reports_errors(env.env_command))
 app.command(name="ops")(reports_errors(ops.ops_command))
 app.command(name="probe")(reports_errors(probe.probe_command))

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 import typer
 
 from advisor.cli.probe import DeviceChoice
-from advisor.cli.options import RecordsDir
+from advisor.cli.options import Budget, RecordsDir, project_settings
 from advisor.errors import AdvisorError
+from advisor.vocabulary import ModelType, Quantization, QuantizationMethod, TeamSkill, Workload, builtin_hardware_families
 
 if TYPE_CHECKING:
     from advisor.environment.models import Environment
@@ -130,26 +131,32 @@ def build_profile(answers: dict[str, Any]) -> Profile:
     return chosen
 
 
+HARDWARE_HELP = (
+    "The hardware the model will run on (default: hardware of the project settings, else this machine's): "
+    + ", ".join(builtin_hardware_families())
+)
+
+
 def assess_command(
-    model_type: Annotated[Optional[str], typer.Option("--model-type", help=QUESTIONS[0].help)] = None,
-    hardware: Annotated[Optional[str], typer.Option("--hardware", help=QUESTIONS[1].help)] = None,
-    workload: Annotated[Optional[str], typer.Option("--workload", help=QUESTIONS[2].help)] = None,
-    team_skill: Annotated[Optional[str], typer.Option("--team-skill", help=QUESTIONS[3].help)] = None,
+    model_type: Annotated[Optional[ModelType], typer.Option("--model-type", help=QUESTIONS[0].help)] = None,
+    hardware: Annotated[Optional[str], typer.Option("--hardware", metavar="FAMILY", help=HARDWARE_HELP)] = None,
+    workload: Annotated[Optional[Workload], typer.Option("--workload", help=QUESTIONS[2].help)] = None,
+    team_skill: Annotated[Optional[TeamSkill], typer.Option("--team-skill", help=QUESTIONS[3].help)] = None,
     dynamic_shapes: Annotated[Optional[bool], typer.Option("--dynamic-shapes/--no-dynamic-shapes", help=QUESTIONS[4].help)] = None,
-    quantization: Annotated[Optional[str], typer.Option("--quantization", help=QUESTIONS[5].help)] = None,
-    quantization_method: Annotated[Optional[str], typer.Option("--quantization-method", help=QUESTIONS[6].help)] = None,
+    quantization: Annotated[Optional[Quantization], typer.Option("--quantization", help=QUESTIONS[5].help)] = None,
+    quantization_method: Annotated[Optional[QuantizationMethod], typer.Option("--quantization-method", help=QUESTIONS[6].help)] = None,
     long_context: Annotated[Optional[bool], typer.Option("--long-context/--no-long-context", help=QUESTIONS[7].help)] = None,
     devices: Annotated[Optional[int], typer.Option("--devices", min=1, help=QUESTIONS[8].help)] = None,
     cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=QUESTIONS[9].help)] = None,
-    other_hardware: Annotated[Optional[list[str]], typer.Option("--other-hardware", help="With --cross-platform: another hardware family the model must also run on; repeat for several.")] = None,
-    title: Annotated[Optional[str], typer.Option("--title", help=QUESTIONS[10].help)] = None,
-    decider: Annotated[Optional[list[str]], typer.Option("--decider", help="A decision-maker's name; repeat for several.")] = None,
-    profile_file: Annotated[Optional[Path], typer.Option("--profile", help="Take the profile fields from this YAML/JSON file; flags override it.")] = None,
+    other_hardware: Annotated[Optional[list[str]], typer.Option("--other-hardware", metavar="FAMILY", help="With --cross-platform: another hardware family the model must also run on; repeat for several.")] = None,
+    title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help=QUESTIONS[10].help)] = None,
+    decider: Annotated[Optional[list[str]], typer.Option("--decider", metavar="NAME", help="A decision-maker's name; repeat for several (default: deciders of the project settings).")] = None,
+    profile_file: Annotated[Optional[Path], typer.Option("--profile", metavar="FILE", help="Take the profile fields from this YAML/JSON file; flags override it.")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Never prompt: take the defaults for anything not given.")] = False,
-    budget: Annotated[float, typer.Option("--budget", help="Wall-clock seconds for the probes.")] = 60.0,
+    budget: Budget = 60.0,
     device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
-    probe: Annotated[Optional[list[str]], typer.Option("--probe", help="Run this probe instead of those the profile selects; repeat for several.")] = None,
-    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="Reuse evidence instead of probing: `--evidence a.json b.json` (several machines: a fleet); the record shows each machine and which matches the target.")] = None,
+    probe: Annotated[Optional[list[str]], typer.Option("--probe", metavar="PROBE", help="Run this probe instead of those the profile selects; repeat for several.")] = None,
+    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", metavar="FILE", help="Reuse evidence instead of probing: `--evidence a.json b.json` (several machines: a fleet); the record shows each machine and which matches the target.")] = None,
     more_evidence: Annotated[Optional[list[Path]], typer.Argument(metavar="[EVIDENCE.json]...", help="More evidence files, so that `--evidence a.json b.json` takes both.", show_default=False)] = None,
     no_probes: Annotated[bool, typer.Option("--no-probes", help="Measure nothing: decide from the profile and the knowledge base.")] = False,
     records_dir: RecordsDir = Path("records"),
@@ -182,6 +189,10 @@ def assess_command(
         "other_hardware": list(other_hardware) if other_hardware else None,
     }  # fmt: skip
     given.update({name: value for name, value in flags.items() if value is not None})
+    settings = project_settings()  # below the flags and the profile file
+    for key, field in (("hardware", "hardware"), ("deciders", "deciders")):
+        if field not in given and key in settings.values:
+            given[field] = settings.values[key]
     environment: list[Environment] = []
 
     def detected() -> str:

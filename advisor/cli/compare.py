@@ -31,11 +31,11 @@ def compare_command(
         typer.Argument(metavar="[C.json]...", help="More machines (a fleet): each is compared with A.", show_default=False),
     ] = None,
     target: Annotated[
-        Optional[str], typer.Option("--target", help="Hardware family to mark the matching machines of, e.g. nvidia-gpu.")
+        Optional[str], typer.Option("--target", metavar="FAMILY", help="Hardware family to mark the matching machines of, e.g. nvidia-gpu.")
     ] = None,
     band_floor: Annotated[
         Optional[float],
-        typer.Option("--band-floor", min=0.0, max=1.0,
+        typer.Option("--band-floor", metavar="FRACTION", min=0.0, max=1.0,
                      help="Narrowest equivalence band as a fraction, e.g. 0.05 for +/-5% (default 0.06)."),
     ] = None,
     json_output: JsonFlag = False,

@@ -1,8 +1,10 @@
-"""The click group class of `advisor` and of its command groups (`kb`, `records`, `site`)."""
+"""The click group class of `advisor` and of its command groups (`kb`, `records`, `site`), and the settings
+every Typer app of the CLI shares."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from typer.core import TyperGroup
 
@@ -24,3 +26,50 @@ class CommandGroup(TyperGroup):
         if option is not None:
             option.default = False
         return option
+
+    def main(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+        standalone_mode: bool = True, **kwargs: Any,
+    ) -> Any:  # fmt: skip
+        """As click's, but a usage error (an unknown option, a value not among the choices, a missing
+        argument) is one line on stderr, `error: ...`, exit code 2, like every other bad input."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **kwargs)
+        import sys
+
+        import typer
+        from typer._click import exceptions  # typer vendors click: its own exception classes
+
+        try:
+            returned = super().main(args, prog_name, complete_var, False, **kwargs)
+        except exceptions.UsageError as error:
+            where = f" (see `{error.ctx.command_path} -h`)" if error.ctx is not None else ""
+            message = error.format_message().replace("Value error, ", "")
+            sys.stderr.write(f"error: {' '.join(message.split())}{where}\n")
+            sys.exit(error.exit_code)
+        except exceptions.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            sys.stderr.write("Aborted!\n")
+            sys.exit(1)
+        sys.exit(returned if isinstance(returned, int) else 0)
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        """A group named alone (`advisor`, `advisor kb`) prints its help and exits 0: asking is not an error."""
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            import typer
+
+            typer.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
+
+
+# Every Typer app of the CLI: plain help (wraps at the terminal's width, never cuts an option name,
+# and starts in half the time of rich's panels), -h as well as --help, help when named alone.
+APP_SETTINGS: dict[str, Any] = {
+    "cls": CommandGroup,
+    "no_args_is_help": True,
+    "rich_markup_mode": None,
+    "context_settings": {"help_option_names": ["-h", "--help"]},
+}

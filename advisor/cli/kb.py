@@ -11,7 +11,7 @@ import typer
 
 from advisor.errors import AdvisorError
 
-from advisor.cli.group import CommandGroup
+from advisor.cli.group import APP_SETTINGS
 from advisor.cli.options import JsonFlag
 from advisor.cli.output import reports_errors
 
@@ -24,15 +24,14 @@ if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for py
 
 app = typer.Typer(
     help="The knowledge base: candidate stacks and hardware platforms, every claim with its source and date.",
-    no_args_is_help=True,
-    cls=CommandGroup,
+    **APP_SETTINGS,
 )
 
 HardwareFilter = Annotated[
-    Optional[str], typer.Option("--hardware", help="Only candidates for this hardware family, e.g. nvidia-gpu, amd-gpu.")
+    Optional[str], typer.Option("--hardware", metavar="FAMILY", help="Only candidates for this hardware family, e.g. nvidia-gpu, amd-gpu.")
 ]
 ConcernFilter = Annotated[
-    Optional[str], typer.Option("--concern", help="Only candidates serving this concern, e.g. gemm, attention, collectives.")
+    Optional[str], typer.Option("--concern", metavar="CONCERN", help="Only candidates serving this concern, e.g. gemm, attention, collectives.")
 ]
 
 
@@ -123,8 +122,8 @@ def platform_command(
 @app.command("audit")
 @reports_errors
 def audit_command(
-    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Judge ages on this date, YYYY-MM-DD (default: today).")] = None,
-    max_age: Annotated[int, typer.Option("--max-age", min=1, help="Days after which a claim is stale.")] = 365,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="DATE", help="Judge ages on this date, YYYY-MM-DD (default: today).")] = None,
+    max_age: Annotated[int, typer.Option("--max-age", metavar="DAYS", min=1, help="Days after which a claim is stale.")] = 365,
     json_output: JsonFlag = False,
 ) -> None:
     """List stale claims, `unknown` values and claims without a public URL; exit 1 when any claim is stale."""

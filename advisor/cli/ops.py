@@ -18,6 +18,7 @@ def ops_command(
         str,
         typer.Option(
             "--target",
+            metavar="RUNTIME",
             help="Runtime to judge against: onnxruntime-cpu or another installed ONNX Runtime provider "
             "(kernel registry), or tensorrt, openvino, atc-acl, cann-builtin (knowledge base). "
             "An unknown name lists the choices.",

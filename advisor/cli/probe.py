@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from advisor.cli.options import JsonFlag
+from advisor.cli.options import Budget
 from advisor.cli.output import fail
 
 if TYPE_CHECKING:
@@ -32,14 +33,15 @@ def probe_command(
     names: Annotated[
         Optional[list[str]], typer.Argument(help="Probes to run (default: all). `advisor probe --list` names them.")
     ] = None,
-    budget: Annotated[float, typer.Option("--budget", help="Wall-clock seconds for the whole suite.")] = 60.0,
+    budget: Budget = 60.0,
     device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write the Evidence JSON to this file.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", metavar="FILE", help="Write the Evidence JSON to this file.")] = None,
     list_probes: Annotated[bool, typer.Option("--list", help="List the known probes and exit.")] = False,
     model_type: Annotated[
         Optional[str],
         typer.Option(
             "--model-type",
+            metavar="TYPE",
             help="hotops and int8 probes: profile (hotops) and quantize whole (int8) only the reference model of "
             "this profile model type, e.g. moe (default: every model type for hotops; cnn, then dense-transformer for int8).",
         ),
@@ -55,16 +57,17 @@ def probe_command(
     ] = None,
     nproc: Annotated[
         Optional[int],
-        typer.Option("--nproc", help="scaling probe: processes per node (default: one per GPU/NPU, 2 on a CPU)."),
+        typer.Option("--nproc", metavar="N", help="scaling probe: processes per node (default: one per GPU/NPU, 2 on a CPU)."),
     ] = None,
     nnodes: Annotated[
         Optional[int],
-        typer.Option("--nnodes", help="scaling probe: nodes in the job (default 1); run the same command on each."),
+        typer.Option("--nnodes", metavar="N", help="scaling probe: nodes in the job (default 1); run the same command on each."),
     ] = None,
     node_rank: Annotated[
         Optional[int],
         typer.Option(
             "--node-rank",
+            metavar="RANK",
             help="scaling probe: this node's rank, 0 to nnodes-1; fixes the ranks (node 0 hosts the rendezvous and "
             "writes the results). Without it the rendezvous numbers the nodes.",
         ),
@@ -80,7 +83,7 @@ def probe_command(
     ] = None,
     rdzv_id: Annotated[
         Optional[str],
-        typer.Option("--rdzv-id", help="scaling probe: job id for the rendezvous, the same on every node."),
+        typer.Option("--rdzv-id", metavar="ID", help="scaling probe: job id for the rendezvous, the same on every node."),
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:

@@ -11,10 +11,10 @@ from advisor.cli.options import JsonFlag
 
 
 def recommend_command(
-    profile: Annotated[Path, typer.Option("--profile", help="The team's profile, YAML or JSON.")],
+    profile: Annotated[Path, typer.Option("--profile", metavar="FILE", help="The team's profile, YAML or JSON.")],
     evidence: Annotated[
         Optional[list[Path]],
-        typer.Option("--evidence", help="An evidence file from `advisor probe --out`; repeat for several."),
+        typer.Option("--evidence", metavar="FILE", help="An evidence file from `advisor probe --out`; repeat for several."),
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:

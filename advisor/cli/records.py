@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 
-from advisor.cli.group import CommandGroup
+from advisor.cli.group import APP_SETTINGS
 from advisor.cli.options import JsonFlag, RecordsDir
 from advisor.cli.output import reports_errors
 
-app = typer.Typer(help="The decision records: list, show, history, accept, supersede.", no_args_is_help=True, cls=CommandGroup)
+app = typer.Typer(help="The decision records: list, show, history, accept, supersede.", **APP_SETTINGS)
 
 NoCommit = Annotated[bool, typer.Option("--no-commit", help="Change the files but do not commit them.")]
 

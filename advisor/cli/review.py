@@ -15,11 +15,11 @@ from advisor.cli.options import RecordsDir
 def review_command(
     ids: Annotated[Optional[list[int]], typer.Argument(help="Numbers of the records to review.", show_default=False)] = None,
     due: Annotated[bool, typer.Option("--due", help="Review the records whose review_by has passed; list those due within 30 days.")] = False,
-    budget: Annotated[Optional[float], typer.Option("--budget", help="Wall-clock seconds for re-probing each record (default: the record's own budget).")] = None,
-    evidence: Annotated[Optional[Path], typer.Option("--evidence", help="Use this fresh evidence file instead of re-probing.")] = None,
+    budget: Annotated[Optional[float], typer.Option("--budget", metavar="SECONDS", help="Wall-clock seconds for re-probing each record (default: the record's own budget).")] = None,
+    evidence: Annotated[Optional[Path], typer.Option("--evidence", metavar="FILE", help="Use this fresh evidence file instead of re-probing.")] = None,
     records_dir: RecordsDir = Path("records"),
     no_commit: Annotated[bool, typer.Option("--no-commit", help="Write the review but do not commit it.")] = False,
-    today: Annotated[Optional[str], typer.Option("--today", help="Review as of this date, YYYY-MM-DD (default: today).")] = None,
+    today: Annotated[Optional[str], typer.Option("--today", metavar="DATE", help="Review as of this date, YYYY-MM-DD (default: today).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print each review's outcome as JSON.")] = False,
     check: Annotated[bool, typer.Option("--check", help="With --due: probe nothing, write nothing; list the overdue records and exit 1 if there are any (a CI gate).")] = False,
 ) -> None:

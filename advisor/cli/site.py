@@ -9,27 +9,28 @@ from typing import Annotated, Optional
 
 import typer
 
-from advisor.cli.group import CommandGroup
-from advisor.cli.options import JsonFlag, records_folder
+from advisor.cli.group import APP_SETTINGS
+from advisor.cli.options import JsonFlag, setting_default, site_records_folder
 from advisor.cli.output import reports_errors
 
-app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", no_args_is_help=True, cls=CommandGroup)
+app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", **APP_SETTINGS)
 
 ConfigFile = Annotated[
-    Optional[Path], typer.Option("--config", help="The MkDocs configuration (default: ./mkdocs.yml, else advisor's own settings).")
+    Optional[Path], typer.Option("--config", metavar="FILE", help="The MkDocs configuration (default: ./mkdocs.yml, else advisor's own settings).")
 ]
 RecordsDirOption = Annotated[
-    Optional[Path], typer.Option("--records-dir", help="Folder of the decision records (default: extra.advisor.records_dir in the config, else records/).", callback=records_folder)
-]
+    Optional[Path], typer.Option("--records-dir", metavar="DIR", callback=site_records_folder,
+                                 help="Folder of the decision records (default: records_dir of the project settings, else extra.advisor.records_dir in the config, else records/).")
+]  # fmt: skip
 TodayOption = Annotated[
-    Optional[str], typer.Option("--today", help="Judge reviews overdue or due as of this date, YYYY-MM-DD (default: today).")
+    Optional[str], typer.Option("--today", metavar="DATE", help="Judge reviews overdue or due as of this date, YYYY-MM-DD (default: today).")
 ]
 
 
 @app.command("build")
 @reports_errors
 def build_command(
-    out: Annotated[Optional[Path], typer.Option("--out", help="Folder to write the site to (default: site_dir of the config, site-build/).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", metavar="DIR", callback=setting_default("site_dir"), help="Folder to write the site to (default: site_dir of the project settings, else site_dir of the config, else site-build/).")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on any warning: a malformed record, a broken internal link.")] = False,
     records_dir: RecordsDirOption = None,
     config: ConfigFile = None,
@@ -54,7 +55,7 @@ def build_command(
 @app.command("serve")
 @reports_errors
 def serve_command(
-    addr: Annotated[str, typer.Option("--addr", help="Address and port to serve on.")] = "127.0.0.1:8000",
+    addr: Annotated[str, typer.Option("--addr", metavar="HOST:PORT", help="Address and port to serve on.")] = "127.0.0.1:8000",
     records_dir: RecordsDirOption = None,
     config: ConfigFile = None,
     today: TodayOption = None,

@@ -15,14 +15,13 @@ from typing import Any, Generic, Literal, TypeVar, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.errors import AdvisorError
+from advisor.vocabulary import MODEL_TYPES, TEAM_SKILLS, ModelType, TeamSkill  # noqa: F401 - re-exported
 
-TeamSkill = Literal["framework", "kernel", "hpc"]
 Concern = Literal[
     "gemm", "convolution", "attention", "fusion", "quantization", "dynamic-shapes", "collectives",
     "training-framework", "deployment",
 ]  # fmt: skip
 HardwareFamily = str  # a platform id: the hardware families are the platform data files, not a list in code
-ModelType = Literal["dense-transformer", "moe", "multimodal", "diffusion", "cnn"]
 Layer = Literal[
     "operator-library",
     "kernel-language",
@@ -40,9 +39,7 @@ Openness = Literal["open", "closed", "mixed"]
 Support = Literal["yes", "partial", "no", "unknown", "not-applicable"]
 MaintenanceCost = Literal["low", "medium", "high"]
 
-TEAM_SKILLS: tuple[str, ...] = get_args(TeamSkill)
 CONCERNS: tuple[str, ...] = get_args(Concern)
-MODEL_TYPES: tuple[str, ...] = get_args(ModelType)
 LAYERS: tuple[str, ...] = get_args(Layer)
 
 METHOD_PREFIX = "method#"

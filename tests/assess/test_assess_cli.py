@@ -102,7 +102,9 @@ def test_profile_file_with_flags_overriding(tmp_path):
 
 def test_bad_values_are_one_line_errors(tmp_path):
     result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-probes", "--model-type", "gpt")
-    assert result.exit_code == 2 and "model_type: 'gpt' is not one of" in result.stderr
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: Invalid value for '--model-type': 'gpt' is not one of 'dense-transformer'")
+    assert len(result.stderr.strip().splitlines()) == 1
     result = _assess(CliRunner(), tmp_path / "records", "--yes", "--evidence", str(tmp_path / "missing.json"), "--hardware", "x86-cpu")
     assert result.exit_code == 2 and "missing.json" in result.stderr
 
