@@ -20,7 +20,7 @@ from probes.harness.isolation import prestart_forkserver
 from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
 from probes.harness.peak_share import add_peak_shares
 from probes.harness.provenance import advisor_git_commit
-from probes.harness.session import ProbeSession
+from probes.harness.session import ProbeRound, ProbeSession
 from probes.models import Evidence, HarnessSettings, OptionValue, ProbeCase, ProbeConfig, ProbeRun
 from probes.registry import known_probes
 
@@ -129,13 +129,35 @@ def run_probes(
             cases.extend(probe_cases)
             session = None
             emit(ProbeDone(run) if run.status == "ok" else ProbeFailed(run))
+        rounds = {run.probe: ProbeRound.after(run, [case for case in cases if case.key.probe == run.probe])
+                  for run in runs if run.probe not in launches}  # fmt: skip
+        waiting = [name for name in selected if rounds.get(name) is not None]
+        for index, name in enumerate(waiting):
+            # Time other probes left unused goes to the cases their probe's own share could not time.
+            share = max(0.0, deadline - time.monotonic()) * weights[name] / sum(weights[later] for later in waiting[index:])
+            if share < MIN_PROBE_SHARE_S:
+                continue
+            emit(ProbeStarted(name, selected.index(name), len(selected), share))
+            session = ProbeSession(name, resolved, settings, share, emit, options.get(name), resume=rounds[name])
+            session.run()
+            again, probe_cases = session.outcome()
+            session = None
+            position = next(i for i, run in enumerate(runs) if run.probe == name)
+            runs[position] = merged_run(runs[position], again)
+            cases = [case for case in cases if case.key.probe != name] + probe_cases
+            emit(ProbeDone(runs[position]) if runs[position].status == "ok" else ProbeFailed(runs[position]))
     except KeyboardInterrupt:
         # The child is already dead (isolation kills it on the way out); keep what was measured.
         interrupted = True
-        if session is not None and not (runs and runs[-1].probe == session.name):
+        if session is not None and not (runs and runs[-1].probe == session.name and getattr(session, "resumed", None) is None):
             run, probe_cases = session.outcome(interrupted=True)
-            runs.append(run)
-            cases.extend(probe_cases)
+            position = next((i for i, earlier in enumerate(runs) if earlier.probe == session.name), None)
+            if position is None:
+                runs.append(run)
+                cases.extend(probe_cases)
+            else:  # interrupted in its second round: what the first measured is among probe_cases
+                runs[position] = merged_run(runs[position], run)
+                cases = [case for case in cases if case.key.probe != session.name] + probe_cases
         for name in selected[len(runs) :]:
             runs.append(ProbeRun(probe=name, status="interrupted", reason="not started", share_s=0.0, wall_s=0.0))
     add_peak_shares(cases, environment)
@@ -153,6 +175,17 @@ def run_probes(
         probe_runs=runs,
         cases=cases,
     )
+
+
+def merged_run(first: ProbeRun, again: ProbeRun) -> ProbeRun:
+    """A probe's run with its second round folded in: time given and spent added, incidents kept."""
+    return first.model_copy(update={
+        "status": again.status, "reason": again.reason, "share_s": first.share_s + again.share_s,
+        "wall_s": first.wall_s + again.wall_s, "restarts": first.restarts + again.restarts,
+        "sized_for_s": first.sized_for_s if first.sized_for_s is not None else again.sized_for_s,
+        "incidents": [*first.incidents, *again.incidents], "log_tail": again.log_tail or first.log_tail,
+        "second_round_s": again.share_s,
+    })  # fmt: skip
 
 
 def _weight(weights: Mapping[str, float] | None, name: str) -> float:

