@@ -151,12 +151,12 @@ def run_probes(
         interrupted = True
         if session is not None and not (runs and runs[-1].probe == session.name and getattr(session, "resumed", None) is None):
             run, probe_cases = session.outcome(interrupted=True)
-            position = next((i for i, earlier in enumerate(runs) if earlier.probe == session.name), None)
-            if position is None:
+            first_round = next((i for i, earlier in enumerate(runs) if earlier.probe == session.name), None)
+            if first_round is None:
                 runs.append(run)
                 cases.extend(probe_cases)
             else:  # interrupted in its second round: what the first measured is among probe_cases
-                runs[position] = merged_run(runs[position], run)
+                runs[first_round] = merged_run(runs[first_round], run)
                 cases = [case for case in cases if case.key.probe != session.name] + probe_cases
         for name in selected[len(runs) :]:
             runs.append(ProbeRun(probe=name, status="interrupted", reason="not started", share_s=0.0, wall_s=0.0))

@@ -2,8 +2,8 @@
 knowledge base and the method).
 
 Every value that came from a record file passes through `md_escape` (HTML entities, Markdown
-markup escaped) or `code_or_text`; record bodies go through `neutralize_html`, so hand-edited
-HTML in a record shows as text instead of running. Page titles given to MkDocs are HTML-escaped,
+markup escaped) or `code_or_text`; record bodies go through `record_body_markdown` (record_body.py), so
+hand-edited HTML in a record shows as text instead of running. Page titles given to MkDocs are HTML-escaped,
 because Material prints `page.meta.title` unescaped in the page's <title> and header.
 """
 
@@ -22,11 +22,9 @@ from advisor.markdown import md_escape, safe_url
 from advisor.site.catalog import DUE_SOON_DAYS, Catalog, SiteRecord
 from advisor.site.evidence_charts import Chart
 from advisor.site.evidence_views import EvidenceViews
+from advisor.site.record_body import record_body_markdown
 
 OPTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
-TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
-INLINE_CODE = re.compile(r"(`+)(.+?)\1")
-FENCE = re.compile(r"^\s*(```|~~~)")
 RINGS: tuple[tuple[str, str, str], ...] = (
     ("tier1", "Tier 1: official full stack", "Adopt: the vendor's own stack, chosen as the primary path."),
     ("tier2", "Tier 2: deep self-development", "Trial: hand-written kernels and compilers where they pay off."),
@@ -43,27 +41,6 @@ def page_front_matter(title: str) -> str:
 def code_or_text(value: str) -> str:
     """An option id as inline code when it is a plain identifier, else escaped text."""
     return f"`{value}`" if OPTION_ID.match(value) else md_escape(value)
-
-
-def neutralize_html(markdown: str) -> str:
-    """Escape raw HTML tags outside code, so a record body cannot add elements or scripts to its page."""
-    lines, in_fence = [], False
-    for line in markdown.split("\n"):
-        if FENCE.match(line):
-            in_fence = not in_fence
-            lines.append(line)
-            continue
-        if in_fence:
-            lines.append(line)
-            continue
-        parts, last = [], 0
-        for match in INLINE_CODE.finditer(line):
-            parts.append(TAG_START.sub("&lt;", line[last : match.start()]))
-            parts.append(match.group(0))
-            last = match.end()
-        parts.append(TAG_START.sub("&lt;", line[last:]))
-        lines.append("".join(parts))
-    return "\n".join(lines)
 
 
 def status_badge(status: str) -> str:
@@ -94,12 +71,13 @@ def _hardware(item: SiteRecord) -> str:
 
 
 def home_section(catalog: Catalog) -> str:
-    """The decision table appended to site/index.md: counts by status, then every record, newest first."""
+    """The decision table appended to site/index.md: counts by status, then every record, newest first.
+
+    No heading of its own: the page's title (site/index.md's, else the navigation's "Decisions") already says it."""
     counts: Counter[str] = Counter(item.record.front.status for item in catalog.records)
     count_text = ", ".join(f"{counts[status]} {status}" for status in RECORD_STATUSES if counts[status])
     states = Counter(item.review_state for item in catalog.records)
     lines = [
-        "## Decisions", "",
         f"**{len(catalog.records)} decision{'s' if len(catalog.records) != 1 else ''}**"
         + (f": {count_text}." if count_text else "."),
         f"Reviews as of {catalog.today.isoformat()}: {states['overdue']} overdue, {states['due-soon']} due within "
@@ -129,9 +107,11 @@ def _linked_records(numbers: Sequence[int], catalog: Catalog) -> str:
     return ", ".join(links) or "-"
 
 
-def _strip_heading(body: str) -> str:
-    lines = body.lstrip("\n").split("\n")
-    return "\n".join(lines[1:]) if lines and lines[0].startswith("# ") else "\n".join(lines)
+def facts_table(facts: Sequence[tuple[str, str]]) -> list[str]:
+    """A two-column table of (name, Markdown value) rows with no header row (a Markdown table always has one,
+    empty here): HTML rows whose value cells are read as Markdown by md_in_html. Names are the page's own words."""
+    rows = [f'<tr markdown="1"><th scope="row">{name}</th><td markdown="span">{value}</td></tr>' for name, value in facts]
+    return ['<table markdown="1">', *rows, "</table>"]
 
 
 def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, Chart]]) -> str:
@@ -150,21 +130,19 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, 
     lines = [page_front_matter(f"{front.id:04d}: {front.title}") + f"# {front.id:04d}: {md_escape(front.title)}", ""]
     if front.superseded_by:
         lines += ['!!! warning "Superseded"', f"    Superseded by {_linked_records(front.superseded_by, catalog)}.", ""]
-    lines += [
-        "| | |", "| --- | --- |",
-        f"| Status | {status_badge(front.status)} (version {front.version}) |",
-        f"| Decided | {front.date.isoformat()} |",
-        f"| Review by | {review_text(item)} |",
-        f"| Decision makers | {', '.join(md_escape(name) for name in front.decision_makers) or '-'} |",
-        f"| Target hardware | {_hardware(item)} |",
-        f"| Measured on | {measured}{'; ' + versions if versions else ''} |",
-        f"| Tier 1 | {tiers['tier1']} |", f"| Tier 2 | {tiers['tier2']} |", f"| Tier 3 | {tiers['tier3']} |",
-        f"| Rejected | {tiers['rejected']} |",
-        f"| Supersedes | {_linked_records(front.supersedes, catalog)} |",
-        f"| Superseded by | {_linked_records(front.superseded_by, catalog)} |",
-        f"| Evidence | {downloads} |", "",
-        neutralize_html(_strip_heading(item.record.body)).rstrip(), "",
-    ]  # fmt: skip
+    lines += facts_table([
+        ("Status", f"{status_badge(front.status)} (version {front.version})"),
+        ("Decided", front.date.isoformat()),
+        ("Review by", review_text(item)),
+        ("Decision makers", ", ".join(md_escape(name) for name in front.decision_makers) or "-"),
+        ("Target hardware", _hardware(item)),
+        ("Measured on", f"{measured}{'; ' + versions if versions else ''}"),
+        ("Tier 1", tiers["tier1"]), ("Tier 2", tiers["tier2"]), ("Tier 3", tiers["tier3"]), ("Rejected", tiers["rejected"]),
+        ("Supersedes", _linked_records(front.supersedes, catalog)),
+        ("Superseded by", _linked_records(front.superseded_by, catalog)),
+        ("Evidence", downloads),
+    ])  # fmt: skip
+    lines += ["", record_body_markdown(item.record.body).rstrip(), ""]
     lines += ["## Evidence charts", ""]
     if not charts:
         lines += ["No chart: the evidence holds no timed GEMM, attention, dynamic-shape or INT8 cases.", ""]

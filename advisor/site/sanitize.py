@@ -24,7 +24,7 @@ ALLOWED_ATTRIBUTES = {
     "a": {"href", "title"},
     "img": {"src", "alt", "width", "height"},
     "td": {"align", "style", "colspan", "rowspan"},
-    "th": {"align", "style", "colspan", "rowspan"},
+    "th": {"align", "style", "colspan", "rowspan", "scope"},
     "ol": {"start"},
     "details": {"open"},
 }

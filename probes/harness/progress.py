@@ -1,5 +1,8 @@
 """A rich progress display fed by run_probes events: one bar for the probes, one for the current probe's cases.
 
+The cases bar shows "planning cases" until the probe lists them; a probe that ends first (it failed to start, or
+was interrupted) takes that row away with it, so nothing waits on screen for cases that will never come.
+
 Use: `with ProbeProgress() as progress: run_probes(names, budget_s=60, on_event=progress.update)`.
 """
 
@@ -27,6 +30,8 @@ class ProbeProgress:
         )
         self._probes: TaskID | None = None
         self._cases: TaskID | None = None
+        self._planned = False  # the current cases bar has its total
+        self._finished: set[str] = set()  # a probe's second round (time left by others) ends it again
         self.failures: list[str] = []
 
     def __enter__(self) -> ProbeProgress:
@@ -34,6 +39,7 @@ class ProbeProgress:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        self._drop_unplanned_cases()
         self.progress.stop()
 
     def update(self, event: ProbeEvent) -> None:
@@ -44,9 +50,10 @@ class ProbeProgress:
             self.progress.update(self._probes, description=f"probe {event.probe} ({event.share_s:.0f} s)")
             if self._cases is not None:
                 self.progress.remove_task(self._cases)
-            self._cases = self.progress.add_task("planning cases", total=None)
+            self._cases, self._planned = self.progress.add_task("planning cases", total=None), False
         elif isinstance(event, CasesPlanned) and self._cases is not None:
             self.progress.update(self._cases, total=event.total, description="cases")
+            self._planned = True
         elif isinstance(event, CaseStarted) and self._cases is not None:
             self.progress.update(self._cases, description=_short(event.case_id))
         elif isinstance(event, CaseDone) and self._cases is not None:
@@ -56,9 +63,21 @@ class ProbeProgress:
         elif isinstance(event, (ProbeDone, ProbeFailed)) and self._probes is not None:
             if isinstance(event, ProbeFailed):
                 self.failures.append(f"{event.run.probe}: {event.run.reason}")
-            self.progress.advance(self._probes)
+            else:  # a second round that succeeded clears what the first reported
+                self.failures = [line for line in self.failures if not line.startswith(f"{event.run.probe}: ")]
+            self._drop_unplanned_cases()
+            if self._cases is not None:
+                self.progress.update(self._cases, description="cases")  # not the last case's id: it is over
+            self._finished.add(event.run.probe)
+            self.progress.update(self._probes, completed=len(self._finished))
 
     __call__ = update
+
+    def _drop_unplanned_cases(self) -> None:
+        """Remove a cases bar that never learnt its total (its probe ended, or the run did, before planning)."""
+        if self._cases is not None and not self._planned:
+            self.progress.remove_task(self._cases)
+            self._cases = None
 
 
 def _short(case_id: str, width: int = 60) -> str:

@@ -16,9 +16,9 @@ import psutil
 import pytest
 from rich.console import Console
 
-from probes.harness.events import CaseDone, ProbeEvent
+from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
 from probes.harness.progress import ProbeProgress
-from probes.models import HarnessSettings
+from probes.models import CaseKey, HarnessSettings, ProbeCase, ProbeRun, ProbeStatus
 from probes.harness.forkserver import shared_server_pid
 from probes.runner import ProbeError, run_probes
 from probes.selftest.faults import FAULTS_ENV
@@ -85,7 +85,9 @@ def test_ctrl_c_keeps_what_was_measured_and_kills_the_child() -> None:
     assert statuses[0] == "ok" and len(statuses) == 6
     assert all(case.reason == "not run: the run was interrupted" for case in evidence.cases[2:])
     server = shared_server_pid()  # the warm fork server stays for the next probe; its children must not
-    assert [child for child in psutil.Process().children(recursive=True) if child.pid != server] == []
+    workers = [child for child in psutil.Process().children(recursive=True)
+               if child.pid != server and "probes." in " ".join(child.cmdline())]  # other tests may leave helpers
+    assert workers == []
 
 
 def test_a_case_still_running_when_the_budget_ends_is_cut_off_on_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,3 +110,49 @@ def test_a_budget_too_small_for_the_probes_is_warned_about():
     warning = budget_warning(["gemm", "attention"], MIN_PROBE_SHARE_S)
     assert warning is not None and "2 probe(s)" in warning and f"{2 * MIN_PROBE_SHARE_S:g} s" in warning
     assert budget_warning(["gemm", "attention"], 2 * MIN_PROBE_SHARE_S) is None
+
+
+def _final_progress(events: list[ProbeEvent]) -> tuple[str, ProbeProgress]:
+    """What the progress display leaves on screen after these events (rich's final render, as text)."""
+    console = Console(record=True, file=io.StringIO(), width=100, force_terminal=False)
+    with ProbeProgress(console) as progress:
+        for event in events:
+            progress.update(event)
+    return console.export_text(), progress
+
+
+def _case(probe: str, number: int) -> ProbeCase:
+    key = CaseKey(probe=probe, implementation="torch", dtype="fp32", shape={"m": number}, device="cpu")
+    return ProbeCase(key=key, status="ok")
+
+
+def _run(probe: str, status: ProbeStatus = "ok", reason: str | None = None) -> ProbeRun:
+    return ProbeRun(probe=probe, status=status, reason=reason, share_s=5.0, wall_s=1.0)
+
+
+def _timed(probe: str, total: int, cases: int) -> list[ProbeEvent]:
+    events: list[ProbeEvent] = [ProbeStarted(probe, 0, total, 5.0), CasesPlanned(probe, cases)]
+    for number in range(1, cases + 1):
+        events += [CaseStarted(probe, f"{probe}/torch/m={number}"), CaseDone(probe, _case(probe, number), number)]
+    return [*events, ProbeDone(_run(probe))]
+
+
+def test_progress_leaves_no_planning_row_behind() -> None:
+    # gemm plans and times its cases; scaling, the last probe, fails before it plans any.
+    failed = [ProbeStarted("scaling", 1, 2, 5.0), ProbeFailed(_run("scaling", "failed", "torchrun not found"))]
+    text, progress = _final_progress([*_timed("gemm", 2, 2), *failed])
+    assert "planning" not in text and "?" not in text, text
+    assert "2/2" in text  # both probes are over
+    assert progress.failures == ["scaling: torchrun not found"]
+
+
+def test_progress_counts_a_probes_second_round_once() -> None:
+    # A second round (time other probes left) starts and ends the probe again.
+    text, _ = _final_progress([*_timed("gemm", 1, 2), *_timed("gemm", 1, 2)])
+    assert "1/1" in text and "2/1" not in text, text
+    assert "gemm/torch" not in text and "m=2" not in text, text  # the finished cases bar names no case
+
+
+def test_progress_drops_the_planning_row_when_the_run_stops_before_planning() -> None:
+    text, _ = _final_progress([ProbeStarted("gemm", 0, 1, 5.0)])  # e.g. Ctrl-C while the child starts
+    assert "planning" not in text and "0/?" not in text, text

@@ -1,17 +1,21 @@
-"""The site tests' records: a real git repository of four records (one with a hostile title) and its constants."""
+"""The site tests' records: a real git repository of four records (one with a hostile title) and its constants; and a
+crowded tier radar."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from git import Repo
 
+from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import Needs, Profile
 from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
 from advisor.records.store import supersede
+from advisor.site.radar import radar_svg
 from probes.models import Evidence
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -19,6 +23,7 @@ CPU_SUITE = REPO_ROOT / "tests" / "fixtures" / "cpu-suite.json"
 CONFIG = REPO_ROOT / "mkdocs.yml"
 TODAY = dt.date(2027, 6, 1)
 HOSTILE_TITLE = '<script>window.__advisorPwned = 1</script> INT8 & "quoted" </title><b>bold</b>'
+OLD_INDENT_RECORD = 1
 HOSTILE_DECIDER = '<img src=x onerror="window.__advisorPwned = 2">'
 
 
@@ -38,7 +43,8 @@ def _profile(hardware: str, quantization: str = "none") -> Profile:
 
 
 def make_records(root: Path) -> RecordsFixture:
-    """Four records written by `write_decision` and committed: 0001 superseded by 0004, 0003 hostile."""
+    """Four records written by `write_decision` and committed: 0001 superseded by 0004, 0003 hostile, 0001's nested
+    reasons indented by two spaces as records from before the template's four were (OLD_INDENT_RECORD)."""
     repo = Repo.init(root)
     with repo.config_writer() as config:
         config.set_value("user", "name", "Site Test")
@@ -57,6 +63,18 @@ def make_records(root: Path) -> RecordsFixture:
                                  deciders=deciders)  # fmt: skip
         titles[written.id], tier1[written.id] = written.title, written.tier1
     old, new = supersede(records_dir, 1, 4)
+    old.path.write_text(re.sub(r"(?m)^    - ", "  - ", old.path.read_text(encoding="utf-8")), encoding="utf-8")
     repo.git.add(str(old.path), str(new.path))
     repo.git.commit("-m", "records: 0004 supersedes 0001")
     return RecordsFixture(root=root, records_dir=records_dir, titles=titles, tier1=tier1)
+
+
+def crowded_radar() -> tuple[str, list[str]]:
+    """A radar of every knowledge-base option, a quarter in each ring, and one hand-edited option the knowledge base
+    does not know (with markup in its name); and those options."""
+    candidates = load_knowledge_base().candidates
+    ids = sorted(candidate.id for candidate in candidates)
+    options = [*ids, "<b>x</b>"]
+    rings = [("Tier 1", options[0::4]), ("Tier 2", options[1::4]), ("Tier 3", options[2::4]), ("Rejected", options[3::4])]
+    layers = list(dict.fromkeys(candidate.layer.value for candidate in candidates))
+    return radar_svg(rings, {candidate.id: candidate.layer.value for candidate in candidates}, layers), options

@@ -1,8 +1,10 @@
 """The built site in a real headless Chromium (Debian's chromium + chromedriver, driven by Selenium).
 
 Checks what only a browser can: the home table as rendered, charts that load, Material's search
-(a web worker over search_index.json), and that a `<script>` in a title never runs. Screenshots go
-to $ADVISOR_TEST_ARTIFACTS (default test-artifacts/) under site/.
+(a web worker over search_index.json), that a `<script>` in a title never runs, and the layout as laid out:
+one heading for the decisions, no empty header row, nested reasons indented under their choice, radar labels
+that do not overlap and are big enough to read. Screenshots go to $ADVISOR_TEST_ARTIFACTS (default
+test-artifacts/) under site/.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from site_records import HOSTILE_TITLE, REPO_ROOT, RecordsFixture
+from site_records import HOSTILE_TITLE, OLD_INDENT_RECORD, REPO_ROOT, RecordsFixture, crowded_radar
 
 selenium = pytest.importorskip("selenium", reason="the test extra installs selenium")
 from selenium import webdriver  # noqa: E402
@@ -133,3 +135,95 @@ def test_injected_script_in_a_title_does_not_run(browser, site_url: str, site_re
         assert HOSTILE_TITLE in browser.title  # shown as text
         heading = browser.find_element(By.CSS_SELECTOR, "article h1").text
         assert heading == f"0003: {site_records.titles[3]}"
+
+
+def test_home_page_names_the_decisions_once(browser, site_url: str):
+    _open(browser, f"{site_url}/", "home-headings")
+    headings = browser.execute_script(
+        "return Array.from(document.querySelectorAll('article h1, article h2, article h3')).map(h => h.textContent.replace('¶', '').trim())")
+    assert [heading for heading in headings if "decisions" in heading.lower()] == ["Operator-stack decisions"], headings
+    toc = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.md-sidebar--secondary .md-nav__link')).map(a => a.textContent.trim())")
+    assert "Decisions" not in toc, toc
+
+
+def test_record_facts_table_has_no_empty_header_row(browser, site_url: str, site_records: RecordsFixture):
+    _open(browser, f"{site_url}/{_page(site_records, 4)}", "record-0004-facts")
+    rows = browser.execute_script("""
+        const table = document.querySelector('article table');
+        return Array.from(table.rows).map(row => {
+            const box = row.getBoundingClientRect();
+            return [box.top, box.height, Array.from(row.cells).map(cell => cell.tagName + ':' + cell.textContent.trim())];
+        }).sort((a, b) => a[0] - b[0]);""")
+    assert all(height > 0 for _, height, _ in rows)
+    cells = [cells for _, _, cells in rows]
+    assert all(len(row) == 2 and row[0].startswith("TH:") and row[0] != "TH:" and row[1].startswith("TD:") for row in cells), cells
+    assert cells[0][0] == "TH:Status" and cells[-1][0] == "TH:Evidence"  # the top row is a fact, not an empty header
+    assert browser.execute_script("return document.querySelectorAll('article th:empty, article thead:empty').length") == 0
+
+
+@pytest.mark.parametrize("number", [OLD_INDENT_RECORD, 4])
+def test_nested_reasons_stay_nested(browser, site_url: str, site_records: RecordsFixture, number: int):
+    record = next(site_records.records_dir.glob(f"{number:04d}-*.md")).read_text()
+    nested_lines = [line for line in record.splitlines() if line.startswith(("  - ", "    - ")) and line.strip() != "-"]
+    assert nested_lines
+    _open(browser, f"{site_url}/{_page(site_records, number)}", f"record-{number:04d}-nested")
+    indents = browser.execute_script("""
+        return Array.from(document.querySelectorAll('article li li')).map(item => {
+            const parent = item.parentElement.closest('li');
+            return item.getBoundingClientRect().left - parent.getBoundingClientRect().left;
+        });""")
+    assert len(indents) == len(nested_lines)  # every reason is an item of its choice's own list
+    assert all(indent > 10 for indent in indents), indents  # and is drawn indented under it
+
+
+_TEXT_BOXES = """
+    const svg = document.documentElement, box = svg.viewBox.baseVal;
+    const texts = Array.from(document.querySelectorAll('text')).map(text => {
+        const b = text.getBBox();
+        return {text: text.textContent, x: b.x, y: b.y, w: b.width, h: b.height, size: parseFloat(getComputedStyle(text).fontSize)};
+    });
+    return {width: box.width, height: box.height, texts: texts};"""
+
+
+def _label_overlaps(drawing: dict) -> list[str]:
+    """Pairs of text elements whose boxes overlap, and texts that reach outside the picture."""
+    texts, problems = drawing["texts"], []
+    for index, one in enumerate(texts):
+        if one["x"] < 0 or one["y"] < 0 or one["x"] + one["w"] > drawing["width"] or one["y"] + one["h"] > drawing["height"]:
+            problems.append(f"{one['text']!r} outside the picture")
+        for other in texts[index + 1 :]:
+            if (one["x"] < other["x"] + other["w"] and other["x"] < one["x"] + one["w"]
+                    and one["y"] < other["y"] + other["h"] and other["y"] < one["y"] + one["h"]):  # fmt: skip
+                problems.append(f"{one['text']!r} overlaps {other['text']!r}")
+    return problems
+
+
+def _names(drawing: dict) -> set[str]:
+    """The option names of the legend ('cublas (Tier 1)' names cublas)."""
+    return {text["text"].split(" (")[0] for text in drawing["texts"]}
+
+
+def test_tier_radar_labels_are_apart_and_legible(browser, site_url: str, site_records: RecordsFixture):
+    _open(browser, f"{site_url}/tiers-radar.svg", "tiers-radar")
+    drawing = browser.execute_script(_TEXT_BOXES)
+    assert _label_overlaps(drawing) == []
+    live = {option for number in (2, 3, 4) for option in site_records.tier1[number]}
+    assert live <= _names(drawing), live - _names(drawing)  # every tier-1 option of a live decision is named
+    _open(browser, f"{site_url}/tiers/", "tiers")
+    scale = browser.execute_script(
+        "const img = document.querySelector('article img[src$=\"tiers-radar.svg\"]'); return img.clientWidth / img.naturalWidth")
+    smallest = min(text["size"] for text in drawing["texts"]) * scale
+    names = min(text["size"] for text in drawing["texts"] if text["text"].split(" (")[0] in live) * scale
+    assert smallest >= 9 and names >= 12, (smallest, names)  # CSS pixels on the page
+
+
+def test_a_crowded_radar_keeps_its_labels_apart(browser, tmp_path: Path):
+    svg, options = crowded_radar()
+    picture = tmp_path / "crowded-radar.svg"
+    picture.write_text(svg)
+    browser.get(picture.as_uri())
+    browser.save_screenshot(str(ARTIFACTS / "crowded-radar.png"))
+    drawing = browser.execute_script(_TEXT_BOXES)
+    assert _label_overlaps(drawing) == []
+    assert set(options) <= _names(drawing)  # each named in the legend

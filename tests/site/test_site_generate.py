@@ -9,9 +9,9 @@ from pathlib import Path
 
 from advisor.site.catalog import build_catalog
 from advisor.site.generate import FolderWriter, generate_site
-from advisor.site.pages import neutralize_html
+from advisor.site.record_body import indent_nested_lists, neutralize_html
 
-from site_records import HOSTILE_DECIDER, TODAY, RecordsFixture
+from site_records import HOSTILE_DECIDER, OLD_INDENT_RECORD, TODAY, RecordsFixture
 
 
 def _generate(records_dir: Path, out: Path, today: dt.date = TODAY):
@@ -27,6 +27,7 @@ def test_home_table_lists_every_record_newest_first(site_records: RecordsFixture
     assert report.records == 4 and not report.problems
     assert "**4 decisions**: 3 proposed, 1 superseded." in home
     assert "(decisions/0002-nvidia-serving-from-cpu-proxy-evidence.md)" in home
+    assert not [line for line in home.splitlines() if line.startswith("#")]  # the page's own title heads it
 
 
 def test_review_states_follow_the_date(site_records: RecordsFixture):
@@ -52,7 +53,8 @@ def test_record_page_links_history_charts_and_evidence(site_records: RecordsFixt
     assert "Superseded by [0004: x86 serving stack, revised](0004-x86-serving-stack-revised.md)" in old
     assert "| Version | Commit | Message |" in old and "records: 0004 supersedes 0001" in old
     new = (tmp_path / "decisions" / "0004-x86-serving-stack-revised.md").read_text()
-    assert "| Supersedes | [0001: x86 serving stack, first try](0001-x86-serving-stack-first-try.md) |" in new
+    assert ('<th scope="row">Supersedes</th><td markdown="span">[0001: x86 serving stack, first try]'
+            "(0001-x86-serving-stack-first-try.md)</td>") in new
     charts = re.findall(r"\]\((0004-x86-serving-stack-revised/[^)]+\.svg)\)", new)
     assert {Path(chart).stem.removeprefix("evidence-") for chart in charts} >= {"gemm-tflops", "attention-time", "dynamic-latency"}
     for chart in charts:
@@ -98,9 +100,26 @@ def test_malformed_record_and_altered_evidence_are_reported_and_skipped(records_
     assert "sha256 differs" in problems[evidence.name]
     assert report.records == 4  # the rest still build
     page = next(p for p in (tmp_path / "out" / "decisions").glob("0002-*.md") if not p.stem.endswith("-evidence-evidence")).read_text()
-    assert "| Evidence | - |" in page and "No chart" in page
+    assert '<th scope="row">Evidence</th><td markdown="span">-</td>' in page and "No chart" in page
 
 
 def test_an_empty_records_folder_builds_a_home_page(tmp_path: Path):
     report, _ = _generate(tmp_path / "none", tmp_path / "out")
     assert report.records == 0 and "No decision records yet" in (tmp_path / "out" / "index.md").read_text()
+
+
+def test_nested_lists_are_indented_four_spaces_a_level():
+    two = "Intro\n\n* a\n  - a.1\n    + a.1.1\n      more of a.1.1\n  - a.2\n* b\n\n1. one\n  - one.1\n\nAfter"
+    four = "Intro\n\n* a\n    - a.1\n        + a.1.1\n            more of a.1.1\n    - a.2\n* b\n\n1. one\n    - one.1\n\nAfter"
+    assert indent_nested_lists(two) == four
+    assert indent_nested_lists(four) == four  # what the template writes now is left as it is
+    untouched = "Text\n\n    - in a code block\n\n```\n* a\n  - in a fence\n```\n"
+    assert indent_nested_lists(untouched) == untouched
+
+
+def test_a_record_with_two_space_nesting_keeps_it_on_its_page(site_records: RecordsFixture, tmp_path: Path):
+    _generate(site_records.records_dir, tmp_path)
+    record = next(site_records.records_dir.glob(f"{OLD_INDENT_RECORD:04d}-*.md"))
+    page = (tmp_path / "decisions" / f"{record.stem}.md").read_text()
+    nested = [line.strip() for line in record.read_text().splitlines() if line.startswith("  - ")]
+    assert nested and all(f"    {line}" in page.splitlines() for line in nested)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
+
+from site_records import crowded_radar
 
 from advisor.site.svg import Axis, BarGroup, LabelledPoint, Series, bar_chart, format_tick, line_chart, nice_step, scatter_chart
 
@@ -53,3 +56,19 @@ def test_line_chart_growth_reads_as_slope():
 def test_nice_steps_and_ticks():
     assert [nice_step(value) for value in (0.7, 1.3, 3.0, 42.0)] == [1.0, 2.0, 5.0, 50.0]
     assert [format_tick(value) for value in (0, 0.5, 12, 1500, 20000, 2e6, 1e-5)] == ["0", "0.5", "12", "1.5k", "20k", "2M", "1e-05"]
+
+
+def test_radar_dots_keep_apart_inside_the_rings():
+    # (The labels' rendered boxes are checked in a browser: test_site_browser.py.)
+    from advisor.site.radar import DOT_RADIUS
+
+    svg, options = crowded_radar()
+    assert svg == crowded_radar()[0]  # same data, same bytes
+    root = _parse(svg)
+    outer = root.find(f"{SVG}circle")  # the rings are drawn outermost first
+    centre, radius = (float(outer.get("cx")), float(outer.get("cy"))), float(outer.get("r"))
+    dots = [(float(circle.get("cx")), float(circle.get("cy"))) for group in root.iter(f"{SVG}g") for circle in group.iter(f"{SVG}circle")]
+    on_radar = [dot for dot in dots if math.dist(dot, centre) < radius]  # the others number the legend
+    assert len(on_radar) == len(dots) / 2 == len(options)  # every option once on the radar, once in the legend
+    assert all(math.dist(one, other) >= 2 * DOT_RADIUS for index, one in enumerate(on_radar) for other in on_radar[index + 1 :])
+    assert "<b>" not in svg and "&lt;b&gt;x&lt;/b&gt;" in svg
