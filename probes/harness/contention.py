@@ -2,7 +2,8 @@
 
 On a 2-core machine a second busy process turns a 0.1 ms multi-threaded matmul into ~8 ms (the
 intra-op threads wait for a core). We cannot prevent that, but the evidence can say it happened:
-CPU time the whole machine spent, minus what this process and its children spent, over the run.
+CPU time the whole machine spent, minus what this process and its children spent (those a fork server
+ran for it included), over the run.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from dataclasses import dataclass
 
 import psutil
 
+from probes.harness.forkserver import forked_cpu_seconds
 from probes.models import HostContention
 
 
 def _own_cpu_seconds() -> float:
+    """This process, its reaped children, and the probe children a fork server ran for it."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + forked_cpu_seconds()
 
 
 def _machine_busy_seconds() -> float:

@@ -73,14 +73,17 @@ def _child(sock: socket.socket, request: Mapping[str, object], results_fd: int) 
 
 
 def _reap(sock: socket.socket) -> None:
+    """Report each ended child: its exit code and the CPU it (and what it reaped) used, which the parent's
+    own accounting cannot see (RUSAGE_CHILDREN counts only the children it reaps itself)."""
     while True:
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
             return
-        _send(sock, {"exited": pid, "returncode": os.waitstatus_to_exitcode(status)})
+        cpu_s = usage.ru_utime + usage.ru_stime
+        _send(sock, {"exited": pid, "returncode": os.waitstatus_to_exitcode(status), "cpu_s": cpu_s})
 
 
 def _warm(module: object) -> None:
@@ -204,6 +207,7 @@ class ForkServer:
         message = json.loads(data)
         if "exited" in message:
             self._exits[int(message["exited"])] = int(message["returncode"])
+            _count_forked_cpu(float(message.get("cpu_s", 0.0)))
         elif "pid" in message:
             self._pids.append(int(message["pid"]))
         elif message.get("ready"):
@@ -262,6 +266,27 @@ class ForkServer:
 
 _server: ForkServer | None = None
 _server_lock = threading.Lock()
+_forked_cpu_s = 0.0  # CPU seconds of every child the servers forked and reaped, as they reported it
+
+
+def _count_forked_cpu(seconds: float) -> None:
+    global _forked_cpu_s
+    _forked_cpu_s += seconds
+
+
+def forked_cpu_seconds() -> float:
+    """CPU time this process's probe work spent outside its own accounting: the children forked by fork
+    servers (reported when reaped) and the live server itself (a server that ended was reaped here)."""
+    server_cpu = 0.0
+    if _server is not None and _server.alive():
+        try:
+            import psutil
+
+            times = psutil.Process(_server.pid).cpu_times()
+            server_cpu = times.user + times.system
+        except Exception:  # noqa: BLE001 - it just ended: reaped here, so RUSAGE_CHILDREN has it
+            server_cpu = 0.0
+    return _forked_cpu_s + server_cpu
 
 
 def shared_server(environment: Mapping[str, str], folder: Path) -> ForkServer:

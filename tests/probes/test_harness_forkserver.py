@@ -107,3 +107,16 @@ def test_the_server_dies_with_its_killed_parent(tmp_path: Path):
     while psutil.pid_exists(server) and psutil.Process(server).status() != psutil.STATUS_ZOMBIE:
         assert time.monotonic() < deadline, "the fork server outlived its parent"
         time.sleep(0.1)
+
+
+def test_the_cpu_of_forked_children_counts_as_our_own_not_as_contention():
+    from probes.harness.contention import ContentionMeter
+    from probes.harness.forkserver import forked_cpu_seconds
+
+    before = forked_cpu_seconds()
+    meter = ContentionMeter.start()
+    run_probes(["selftest"], budget_s=8, device="cpu", settings=SETTINGS)
+    spent = forked_cpu_seconds() - before
+    assert spent > 0.2  # the workers' CPU came back with their exit, and the server's own is counted
+    # Without it, the workers (children of the server, reaped there) would count as another process's load.
+    assert meter.result().other_cpu_share < 1.0
