@@ -297,6 +297,9 @@ class HostContention(_Model):
 
 
 SIGNIFICANT_DIGITS = 5
+# Raw samples keep 4: a sample moves by at most 5e-4 of itself, 40x inside the timer's +/-2% target for the
+# median's interval and below the quietest run-to-run spread measured here (0.8%, bench_repeatability).
+SAMPLE_DIGITS = 4
 
 
 def _rounded(value: object) -> object:
@@ -309,6 +312,45 @@ def _rounded(value: object) -> object:
     if isinstance(value, list):
         return [_rounded(item) for item in value]
     return value
+
+
+LEAN_UNITS_PER_SECOND = {"us": 1e6}  # the units a lean file may write samples in (dividing gives the nearest float)
+
+
+def _lean_case(case: dict[str, Any]) -> dict[str, Any]:
+    """A dumped case with its timing samples in microseconds and without the statistics derived from them."""
+    timing = case.get("timing")
+    if isinstance(timing, dict) and timing.get("samples"):
+        rounded = [float(f"{value * 1e6:.{SAMPLE_DIGITS}g}") for value in timing["samples"]]
+        timing = {key: value for key, value in timing.items() if key != "stats"}
+        timing.update(unit="us", samples=[int(value) if float(value).is_integer() else value for value in rounded])
+        case = {**case, "timing": timing}
+    return case
+
+
+def _expand_lean_timings(data: Any) -> Any:
+    """Before validation: samples written in another unit back in seconds, and missing statistics recomputed
+    from them with the run's confidence and noise threshold (a lean file leaves them out)."""
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        return data
+    settings = data.get("config", {}).get("settings", {}) if isinstance(data.get("config"), dict) else {}
+    confidence = settings.get("confidence", 0.95) if isinstance(settings, dict) else 0.95
+    noise = settings.get("noise_threshold", 0.10) if isinstance(settings, dict) else 0.10
+    cases = []
+    for case in data["cases"]:
+        timing = case.get("timing") if isinstance(case, dict) else None
+        if isinstance(timing, dict) and isinstance(timing.get("samples"), list):
+            timing = dict(timing)
+            per_second = LEAN_UNITS_PER_SECOND.get(str(timing.get("unit")))
+            if per_second is not None:
+                timing["samples"] = [value / per_second if isinstance(value, (int, float)) else value for value in timing["samples"]]
+                timing["unit"] = "s"
+            if "stats" not in timing and timing["samples"] and all(isinstance(v, (int, float)) for v in timing["samples"]):
+                stats = Stats.from_samples(timing["samples"], confidence=confidence, noise_threshold=noise)
+                timing["stats"] = stats.model_dump()
+            case = {**case, "timing": timing}
+        cases.append(case)
+    return {**data, "cases": cases}
 
 
 class Evidence(_Model):
@@ -324,6 +366,11 @@ class Evidence(_Model):
     host_contention: HostContention | None = Field(default=None, description="Other load on the host during the run")
     probe_runs: list[ProbeRun] = Field(default_factory=list)
     cases: list[ProbeCase] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_lean_timings(cls, data: Any) -> Any:
+        return _expand_lean_timings(data)
 
     def device_name(self, device: str | None = None) -> str:
         """The name of a device kind this evidence ran on (the CPU model, the first GPU or NPU); by default
@@ -353,12 +400,15 @@ class Evidence(_Model):
         (a skipped case is its key, status and reason; the run's settings stay explicit) and no derived `case_id`.
 
         Five digits is what the timer's resolution justifies: a CPU sample lasts >= 100 us and is read
-        in nanoseconds (1e-5 of it); a device event reads about 0.5 us. Rounding moves a median by at
-        most 5e-6 of itself, far inside any case's confidence interval.
+        in nanoseconds (1e-5 of it); a device event reads about 0.5 us. Raw timing samples keep
+        SAMPLE_DIGITS (4) significant digits, far inside any case's confidence interval, and are written in
+        microseconds (`"unit": "us"`: 12.345, not 1.2345e-05) and without their statistics, which reading
+        recomputes from them with the run's own confidence and noise threshold.
         """
         document = _rounded(self.model_dump(mode="json", exclude={"cases"}))
         assert isinstance(document, dict)
-        cases = [_rounded(case.model_dump(mode="json", exclude_defaults=True, exclude={"key": {"case_id"}})) for case in self.cases]
+        cases = [_rounded(_lean_case(case.model_dump(mode="json", exclude_defaults=True, exclude={"key": {"case_id"}})))
+                 for case in self.cases]  # fmt: skip
         head = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
         lines = ",\n".join(json.dumps(case, separators=(",", ":"), ensure_ascii=False) for case in cases)
         return f'{head[:-1]},"cases":[\n{lines}\n]}}\n' if cases else f'{head[:-1]},"cases":[]}}\n'

@@ -50,7 +50,9 @@ def first_call(attend: Attention, q: torch.Tensor, k: torch.Tensor, v: torch.Ten
             headline = str(error).strip().splitlines()[0]
             reasons = [" ".join(str(warning.message).split()) for warning in caught]
             detail = "; ".join(dict.fromkeys(reason for reason in reasons if reason))
-            text = f"{backend.name} has no kernel for this case here: {headline}"
+            if headline.startswith("No viable backend"):  # torch's generic line: we turned the others off ourselves
+                headline = ""
+            text = f"{backend.name} has no kernel for this case here" + (f": {headline}" if headline else "")
             if detail:
                 text += f" (torch: {detail})"
             raise Unsupported(text[:_REASON_CHARS]) from None

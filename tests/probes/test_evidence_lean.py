@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.comparison import compare_evidence
-from probes.models import SIGNIFICANT_DIGITS, Evidence
+from probes.models import SAMPLE_DIGITS, Evidence
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = sorted((ROOT / "records").glob("*.evidence.json"))
@@ -29,7 +29,7 @@ def test_a_committed_file_written_lean_reads_back_to_the_same_cases(path: Path, 
     assert [case.key.case_id for case in again.cases] == [case.key.case_id for case in original.cases]
     assert [case.status for case in again.cases] == [case.status for case in original.cases]
     assert again.environment.cpu == original.environment.cpu and again.config == original.config
-    tolerance = 10.0 ** -(SIGNIFICANT_DIGITS - 1)
+    tolerance = 10.0 ** -(SAMPLE_DIGITS - 1)  # the median of samples rounded to SAMPLE_DIGITS
     for before, after in zip(original.cases, again.cases):
         if before.timing is not None:
             assert after.timing is not None and len(after.timing.samples) == len(before.timing.samples)
