@@ -6,8 +6,11 @@ rename them; a change that old readers cannot ignore bumps EVIDENCE_SCHEMA_VERSI
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import math
+import zlib
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -314,6 +317,8 @@ def _rounded(value: object) -> object:
     return value
 
 
+PACKED_SAMPLES_FROM = 64  # longer sample lists are written gzipped (samples_gz)
+MAX_PACKED_BYTES = 1 << 20  # a packed list never unpacks beyond this (2,000 samples take ~14 KB)
 LEAN_UNITS_PER_SECOND = {"us": 1e6}  # the units a lean file may write samples in (dividing gives the nearest float)
 
 
@@ -323,9 +328,27 @@ def _lean_case(case: dict[str, Any]) -> dict[str, Any]:
     if isinstance(timing, dict) and timing.get("samples"):
         rounded = [float(f"{value * 1e6:.{SAMPLE_DIGITS}g}") for value in timing["samples"]]
         timing = {key: value for key, value in timing.items() if key != "stats"}
-        timing.update(unit="us", samples=[int(value) if float(value).is_integer() else value for value in rounded])
+        samples = [int(value) if float(value).is_integer() else value for value in rounded]
+        if len(samples) > PACKED_SAMPLES_FROM:  # a long list: the same numbers, gzipped (a tenth of the text or less)
+            packed = gzip.compress(" ".join(map(str, samples)).encode(), mtime=0)
+            timing.pop("samples")
+            timing.update(unit="us", samples_gz=base64.b64encode(packed).decode())
+        else:
+            timing.update(unit="us", samples=samples)
         case = {**case, "timing": timing}
     return case
+
+
+def _unpacked_samples(packed: object) -> list[float] | None:
+    """The samples of a `samples_gz` field (base64 of gzipped, space-separated numbers); None if malformed."""
+    try:
+        inflater = zlib.decompressobj(wbits=31)  # the gzip container
+        text = inflater.decompress(base64.b64decode(str(packed), validate=True), MAX_PACKED_BYTES)
+        if inflater.unconsumed_tail or not inflater.eof:
+            return None  # larger than any real list (a decompression bomb), or cut short
+        return [float(item) for item in text.decode("ascii").split()]
+    except (ValueError, zlib.error):
+        return None
 
 
 def _expand_lean_timings(data: Any) -> Any:
@@ -339,6 +362,9 @@ def _expand_lean_timings(data: Any) -> Any:
     cases = []
     for case in data["cases"]:
         timing = case.get("timing") if isinstance(case, dict) else None
+        if isinstance(timing, dict) and "samples_gz" in timing and "samples" not in timing:
+            timing = {key: value for key, value in timing.items() if key != "samples_gz"}
+            timing["samples"] = _unpacked_samples(case["timing"]["samples_gz"])  # None: the model refuses it
         if isinstance(timing, dict) and isinstance(timing.get("samples"), list):
             timing = dict(timing)
             per_second = LEAN_UNITS_PER_SECOND.get(str(timing.get("unit")))
@@ -402,8 +428,9 @@ class Evidence(_Model):
         Five digits is what the timer's resolution justifies: a CPU sample lasts >= 100 us and is read
         in nanoseconds (1e-5 of it); a device event reads about 0.5 us. Raw timing samples keep
         SAMPLE_DIGITS (4) significant digits, far inside any case's confidence interval, and are written in
-        microseconds (`"unit": "us"`: 12.345, not 1.2345e-05) and without their statistics, which reading
-        recomputes from them with the run's own confidence and noise threshold.
+        microseconds (`"unit": "us"`: 12.35, not 1.2345e-05), a list longer than 64 gzipped and base64-encoded
+        (`samples_gz`), and without their statistics, which reading recomputes from the samples with the run's
+        own confidence and noise threshold.
         """
         document = _rounded(self.model_dump(mode="json", exclude={"cases"}))
         assert isinstance(document, dict)

@@ -51,3 +51,28 @@ def test_whole_numbers_stay_exact_and_measurements_are_rounded():
 
     assert _rounded({"bytes": 4208640.0, "median": 1.23456789e-05, "n": 7, "ratio": float("nan")})["bytes"] == 4208640.0
     assert _rounded([1.23456789e-05]) == [1.2346e-05]
+
+
+def test_long_sample_lists_are_packed_and_a_bad_pack_is_a_clear_error(tmp_path: Path):
+    import base64
+    import gzip
+
+    from probes.models import EvidenceSchemaError
+
+    suite = Evidence.load(ROOT / "tests" / "fixtures" / "cpu-suite.json")
+    case = next(case for case in suite.cases if case.timing is not None)
+    assert case.timing is not None
+    long = case.timing.model_copy(update={"samples": [1e-3 * (1 + 0.001 * (i % 7)) for i in range(300)]})
+    evidence = suite.model_copy(update={"cases": [case.model_copy(update={"timing": long})]})
+    text = evidence.to_text()
+    assert '"samples_gz":"' in text and '"samples":[' not in text
+    path = tmp_path / "packed.json"
+    path.write_text(text)
+    again = Evidence.load(path).cases[0].timing
+    assert again is not None and again.samples == pytest.approx(long.samples, rel=1e-3) and again.stats.n == 300
+    bomb = base64.b64encode(gzip.compress(b"1 " * (2 << 20))).decode()
+    for packed in ("not base64!", bomb):
+        start = text.index('"samples_gz":"') + len('"samples_gz":"')
+        path.write_text(text[:start] + packed + text[text.index('"', start):])
+        with pytest.raises(EvidenceSchemaError, match="packed.json"):
+            Evidence.load(path)
