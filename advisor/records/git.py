@@ -46,7 +46,8 @@ def init_repository(path: Path) -> Repo:
     return Repo.init(path)
 
 
-def _relative(repo: Repo, path: Path) -> str:
+def repository_path(repo: Repo, path: Path) -> str:
+    """`path` relative to the repository's root, POSIX style; RecordError when it lies outside the repository."""
     root = Path(repo.working_tree_dir or ".").resolve()
     try:
         return path.resolve().relative_to(root).as_posix()
@@ -84,7 +85,7 @@ def commit_paths(repo: Repo, paths: Sequence[Path], message: str) -> str:
     On any failure (a pre-commit hook saying no, Ctrl-C) the index is put back exactly as it was, so
     nothing of the record is left staged in the user's repository."""
     check_can_commit(repo)
-    relative = [_relative(repo, path) for path in paths]
+    relative = [repository_path(repo, path) for path in paths]
     index = Path(repo.git_dir) / "index"
     saved = index.read_bytes() if index.exists() else None
     try:
@@ -111,7 +112,7 @@ def _restore_index(index: Path, saved: bytes | None) -> None:
 
 def uncommitted_paths(repo: Repo, paths: Sequence[Path]) -> set[Path]:
     """Those of `paths` whose content is not what the last commit holds (new, changed or only staged)."""
-    relative = {_relative(repo, path): path for path in paths}
+    relative = {repository_path(repo, path): path for path in paths}
     if not relative:
         return set()
     try:
@@ -128,7 +129,7 @@ def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:
 
     if not repo.head.is_valid():
         return set()
-    relative = _relative(repo, records_dir)
+    relative = repository_path(repo, records_dir)
     try:
         names = repo.git.log("--all", "--name-only", "--pretty=format:", "--", relative or ".")
     except GitCommandError:
@@ -161,7 +162,7 @@ def histories(repo: Repo, record_paths: Sequence[Path]) -> dict[Path, list[Recor
     """Each record's commits, newest first, with the version each holds: one `git log` for them all
     (the site reads hundreds at once). Renames are not followed: a record keeps its file name for life.
     """
-    wanted = {_relative(repo, path): path for path in record_paths}
+    wanted = {repository_path(repo, path): path for path in record_paths}
     found: dict[Path, list[RecordVersion]] = {path: [] for path in record_paths}
     if not wanted or not repo.head.is_valid():
         return found

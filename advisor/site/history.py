@@ -15,8 +15,7 @@ from pathlib import Path
 
 from git import GitCommandError, Repo
 
-from advisor.records.git import RecordVersion
-from advisor.records.models import RecordError
+from advisor.records.git import RecordVersion, repository_path
 from advisor.records.render import split_front_matter
 
 # One commit per entry: sha, committer date, message, then the --raw lines of the records it changed.
@@ -70,18 +69,10 @@ class BlobVersions:
         return version_in(data, origin)
 
 
-def _relative(repo: Repo, path: Path) -> str:
-    root = Path(repo.working_tree_dir or ".").resolve()
-    try:
-        return path.resolve().relative_to(root).as_posix()
-    except ValueError:
-        raise RecordError(f"{path} is outside the git repository at {root}") from None
-
-
 def record_histories(repo: Repo, record_paths: Sequence[Path]) -> dict[Path, list[RecordVersion]]:
     """Each record's commits, newest first, with the version each holds (as `advisor.records.git.histories`):
     one `git log` for them all. Renames are not followed: a record keeps its file name for life."""
-    wanted = {_relative(repo, path): path for path in record_paths}
+    wanted = {repository_path(repo, path): path for path in record_paths}
     found: dict[Path, list[RecordVersion]] = {path: [] for path in record_paths}
     if not wanted or not repo.head.is_valid():
         return found
