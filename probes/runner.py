@@ -120,7 +120,7 @@ def run_probes(
     interrupted = False
     try:
         for index, name in enumerate(selected):
-            share = max(0.0, deadline - time.monotonic()) * weights[name] / sum(weights[later] for later in selected[index:])
+            share = _weighted_share(deadline, weights, selected[index:])
             emit(ProbeStarted(name, index, len(selected), share))
             session = _open_session(name, resolved, settings, share, emit, options, launches)
             session.run()
@@ -134,7 +134,7 @@ def run_probes(
         waiting = [name for name in selected if rounds.get(name) is not None]
         for index, name in enumerate(waiting):
             # Time other probes left unused goes to the cases their probe's own share could not time.
-            share = max(0.0, deadline - time.monotonic()) * weights[name] / sum(weights[later] for later in waiting[index:])
+            share = _weighted_share(deadline, weights, waiting[index:])
             if share < MIN_PROBE_SHARE_S:
                 continue
             emit(ProbeStarted(name, selected.index(name), len(selected), share))
@@ -144,7 +144,7 @@ def run_probes(
             session = None
             position = next(i for i, run in enumerate(runs) if run.probe == name)
             runs[position] = merged_run(runs[position], again)
-            cases = [case for case in cases if case.key.probe != name] + probe_cases
+            cases = _with_probe_cases(cases, name, probe_cases)
             emit(ProbeDone(runs[position]) if runs[position].status == "ok" else ProbeFailed(runs[position]))
     except KeyboardInterrupt:
         # The child is already dead (isolation kills it on the way out); keep what was measured.
@@ -157,7 +157,7 @@ def run_probes(
                 cases.extend(probe_cases)
             else:  # interrupted in its second round: what the first measured is among probe_cases
                 runs[first_round] = merged_run(runs[first_round], run)
-                cases = [case for case in cases if case.key.probe != session.name] + probe_cases
+                cases = _with_probe_cases(cases, session.name, probe_cases)
         for name in selected[len(runs) :]:
             runs.append(ProbeRun(probe=name, status="interrupted", reason="not started", share_s=0.0, wall_s=0.0))
     add_peak_shares(cases, environment)
@@ -175,6 +175,18 @@ def run_probes(
         probe_runs=runs,
         cases=cases,
     )
+
+
+def _weighted_share(deadline: float, weights: Mapping[str, float], names: list[str]) -> float:
+    """The first of `names`' part of the time left: its weight over the weights of all of them."""
+    return max(0.0, deadline - time.monotonic()) * weights[names[0]] / sum(weights[name] for name in names)
+
+
+def _with_probe_cases(cases: list[ProbeCase], probe: str, replacement: list[ProbeCase]) -> list[ProbeCase]:
+    """`cases` with one probe's cases replaced by `replacement`, where the probe's cases stood."""
+    start = next((i for i, case in enumerate(cases) if case.key.probe == probe), len(cases))
+    others = [case for case in cases if case.key.probe != probe]
+    return others[:start] + replacement + others[start:]
 
 
 def merged_run(first: ProbeRun, again: ProbeRun) -> ProbeRun:
