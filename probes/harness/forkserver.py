@@ -45,12 +45,14 @@ def _send(sock: socket.socket, message: Mapping[str, object]) -> None:
     sock.send(json.dumps(message).encode())
 
 
-def _child(sock: socket.socket, request: Mapping[str, object], results_fd: int) -> None:
+def _child(sock: socket.socket, request: Mapping[str, object], results_fd: int, server_fds: tuple[int, ...]) -> None:
     """In the forked child: become a fresh worker process, run the job, never return."""
     try:
         os.setsid()
         sock.close()
         signal.set_wakeup_fd(-1)
+        for fd in server_fds:  # the server's own wake-up pipe
+            os.close(fd)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         log = os.open(str(request["log"]), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(log, 1)
@@ -97,7 +99,7 @@ def _warm(module: object) -> None:
 
 def serve(sock: socket.socket) -> None:
     """Preload, say ready, then fork one child per request until the parent closes the socket."""
-    from probes.harness.worker import die_with_parent
+    from probes.harness.worker import PARENT_ENV, die_with_parent
 
     die_with_parent()
     began = time.monotonic()
@@ -125,10 +127,10 @@ def serve(sock: socket.socket) -> None:
             return  # the parent closed its end: nothing more to run
         request = json.loads(data)
         _warm(request.get("module"))  # while no child of ours is measuring
-        request["env"]["ADVISOR_PROBE_PARENT"] = str(os.getpid())  # the child's parent is this server
+        request["env"][PARENT_ENV] = str(os.getpid())  # the child's parent is this server
         pid = os.fork()
         if pid == 0:
-            _child(sock, request, fds[0])
+            _child(sock, request, fds[0], (wake_read, wake_write))
         for fd in fds:
             os.close(fd)  # the child holds the results pipe now; its end closes when the child dies
         _send(sock, {"pid": pid})
