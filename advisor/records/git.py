@@ -144,43 +144,8 @@ def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:
 
 def record_history(repo: Repo, record_path: Path) -> list[RecordVersion]:
     """The commits that touched a record, newest first, with the version each one holds."""
-    return histories(repo, [record_path])[record_path]
+    from advisor.records.history import record_histories  # it builds on this module's RecordVersion
+
+    return record_histories(repo, [record_path])[record_path]
 
 
-def _version_at(commit: object, relative: str) -> int | None:
-    try:
-        from advisor.records.render import split_front_matter
-
-        text = (commit.tree / relative).data_stream.read().decode("utf-8")  # type: ignore[attr-defined]
-        version = split_front_matter(text, relative)[0].get("version")
-    except Exception:  # a version that no longer reads is shown as unknown, not an error
-        return None
-    return version if isinstance(version, int) else None
-
-
-def histories(repo: Repo, record_paths: Sequence[Path]) -> dict[Path, list[RecordVersion]]:
-    """Each record's commits, newest first, with the version each holds: one `git log` for them all
-    (the site reads hundreds at once). Renames are not followed: a record keeps its file name for life.
-    """
-    wanted = {repository_path(repo, path): path for path in record_paths}
-    found: dict[Path, list[RecordVersion]] = {path: [] for path in record_paths}
-    if not wanted or not repo.head.is_valid():
-        return found
-    folders = sorted({str(Path(relative).parent) for relative in wanted})
-    try:
-        log = repo.git.log("--format=%x1e%H%x1f%cI%x1f%B%x1f", "--name-only", "--", *folders)
-    except GitCommandError:
-        return found
-    for entry in log.split("\x1e")[1:]:
-        sha, date, message, names = (entry.split("\x1f") + ["", "", "", ""])[:4]
-        commit = None
-        for name in names.split():
-            path = wanted.get(name.strip())
-            if path is None:
-                continue
-            commit = commit or repo.commit(sha)
-            found[path].append(RecordVersion(
-                sha=sha, date=datetime.fromisoformat(date), version=_version_at(commit, name.strip()),
-                message=message.strip(),
-            ))  # fmt: skip
-    return found

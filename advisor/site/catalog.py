@@ -16,7 +16,7 @@ from typing import Literal
 from advisor.records.git import RecordVersion, find_repository
 from advisor.records.models import LIVE_STATUSES, DecisionRecord
 from advisor.records.store import load_records
-from advisor.site.history import record_histories
+from advisor.records.history import record_histories
 from probes.models import Evidence, EvidenceSchemaError
 
 ReviewState = Literal["overdue", "due-soon", "scheduled", "closed"]

@@ -21,12 +21,12 @@ from mkdocs.structure.files import File, Files
 from mkdocs_gen_files.editor import FilesEditor
 
 from advisor.records.decision import write_decision
-from advisor.records.git import histories
+from advisor.records.git import record_history
 from advisor.records.store import accept
 from advisor.recommendation.engine import recommend
 from advisor.site import evidence_views
 from advisor.site.generate import FolderWriter, generate_site
-from advisor.site.history import record_histories
+from advisor.records.history import record_histories
 from advisor.site.mkdocs_glue import GenFilesWriter
 from probes.models import Evidence
 
@@ -124,9 +124,9 @@ def test_only_versions_that_differ_from_disk_are_read_from_git(project: Path, mo
     assert [version.version for version in found[edited]] == [1]
 
 
-def test_histories_match_the_records_package(project: Path):
-    """The same versions, dates, messages and order as `advisor.records.git.histories`, over accepts, an edit not
-    committed, a deletion and restore, a rename, a merge and a record never committed."""
+def test_histories_over_accepts_edits_deletions_renames_and_merges(project: Path):
+    """Each record's commits newest first, with the version each holds, over an accept, an edit not committed,
+    a deletion and restore, a rename, a merge and a record never committed."""
     repo, records = Repo(project), project / "records"
     accepted = accept(records, 1)
     repo.git.commit("-m", "accept 0001", "--", str(accepted.path))
@@ -154,9 +154,17 @@ def test_histories_match_the_records_package(project: Path):
     repo.git.merge("-q", "--no-ff", "side", "-m", "merge side")
     (records / "0006-never-committed.md").write_text(text.replace("id: 3", "id: 6"))
     paths = _record_paths(project)
-    expected = histories(repo, paths)
-    assert record_histories(repo, paths) == expected
-    assert [len(expected[path]) for path in paths] == [2, 1, 3, 1, 2, 0]  # the rename starts 0004's history afresh; the merge adds none
+    found = record_histories(repo, paths)
+    assert [[(version.version, version.message) for version in found[path]] for path in paths] == [
+        [(2, "accept 0001"), (1, "decision 0001: team 0 (v1)")],
+        [(1, "decision 0002: team 1 (v1)")],  # its accept is not committed
+        [(1, "restore 0003"), (None, "drop 0003"), (1, "decision 0003: team 2 (v1)")],  # a deletion holds no version
+        [(1, "rename 0004")],  # the rename starts 0004's history afresh
+        [(1, "side: note on 0005"), (1, "decision 0005: team 4 (v1)")],  # the merge itself adds none
+        [],
+    ]
+    assert all([v.date for v in found[path]] == sorted((v.date for v in found[path]), reverse=True) for path in paths)
+    assert record_history(repo, paths[0]) == found[paths[0]]  # `advisor records history` reads the same way
 
 
 @pytest.fixture

@@ -1,9 +1,10 @@
-"""Every record's git history for the site, in one pass over the log.
+"""Records' git histories in one pass over the log: each record's commits, newest first, with the version
+each holds.
 
-`advisor.records.git.histories` finds the version each commit holds by walking that commit's tree once
-per record and commit. Here one `git log --raw` names the blob each commit left for each record; a blob
-that is the file on disk (the usual case: the record is committed as it is) is read from disk, and every
-other blob once from the object database. The result is the same, in the same order.
+One `git log --raw` names the blob each commit left for each record; a blob that is the file on disk (the
+usual case: the record is committed as it is) is read from disk, and every other blob once from the object
+database, so the site's hundreds of records cost one log and a few reads, and `advisor records history`
+reads one record the same way.
 """
 
 from __future__ import annotations
@@ -70,8 +71,7 @@ class BlobVersions:
 
 
 def record_histories(repo: Repo, record_paths: Sequence[Path]) -> dict[Path, list[RecordVersion]]:
-    """Each record's commits, newest first, with the version each holds (as `advisor.records.git.histories`):
-    one `git log` for them all. Renames are not followed: a record keeps its file name for life."""
+    """Each record's commits, newest first, with the version each holds: one `git log` for them all. Renames are not followed: a record keeps its file name for life."""
     wanted = {repository_path(repo, path): path for path in record_paths}
     found: dict[Path, list[RecordVersion]] = {path: [] for path in record_paths}
     if not wanted or not repo.head.is_valid():
