@@ -3,7 +3,9 @@
     .venv/bin/python bench/bench_repeatability.py [--runs 5] [--budget 20] [--device cpu]
 
 A case's CV = stdev / mean of its N medians; the figures are the median and the worst CV over the
-cases timed in every run (ratios, so they hold on any machine).
+cases timed in every run (ratios, so they hold on any machine), for two medians: that of all the
+case's samples (the record's figure) and that of its middle visit (what `advisor compare` reads,
+advisor/comparison/visits.py). "Supported" cases are those no run skipped as unsupported.
 """
 
 from __future__ import annotations
@@ -12,7 +14,15 @@ import argparse
 import statistics
 import time
 
+from advisor.comparison.models import VerdictRule
+from advisor.comparison.visits import judged_visit
 from probes.runner import run_probes
+
+
+def summary(label: str, variations: dict[str, float]) -> str:
+    if not variations:
+        return f"{label}: no case timed in every run"
+    return f"{label}: median CV {statistics.median(variations.values()):.1%}, worst CV {max(variations.values()):.1%}"
 
 
 def main() -> None:
@@ -23,20 +33,28 @@ def main() -> None:
     parser.add_argument("--probe", default="gemm")
     arguments = parser.parse_args()
     medians: dict[str, list[float]] = {}
+    judged: dict[str, list[float]] = {}
+    supported: set[str] = set()
+    min_samples = VerdictRule().min_samples
     started = time.perf_counter()
     for _ in range(arguments.runs):
         evidence = run_probes([arguments.probe], budget_s=arguments.budget, device=arguments.device)
         for case in evidence.cases:
+            if not (case.reason or "").startswith(("unsupported", "not enabled")):
+                supported.add(case.key.case_id)
             if case.status == "ok" and case.timing is not None:
                 medians.setdefault(case.key.case_id, []).append(case.timing.stats.median)
-    complete = {case_id: values for case_id, values in medians.items() if len(values) == arguments.runs}
-    variations = {case_id: statistics.stdev(values) / statistics.mean(values) for case_id, values in complete.items()}
+                visit = judged_visit(case.timing, min_samples).samples
+                judged.setdefault(case.key.case_id, []).append(statistics.median(visit))
+    complete = [case_id for case_id, values in medians.items() if len(values) == arguments.runs]
+    variations = {case_id: statistics.stdev(medians[case_id]) / statistics.mean(medians[case_id]) for case_id in complete}
+    judged_variations = {case_id: statistics.stdev(judged[case_id]) / statistics.mean(judged[case_id]) for case_id in complete}
     print(f"{arguments.runs} runs of '{arguments.probe}' at --budget {arguments.budget:g}: {time.perf_counter() - started:.1f} s")
-    print(f"cases timed in every run: {len(complete)} of {len(medians)}")
-    for case_id, variation in sorted(variations.items(), key=lambda item: item[1]):
-        print(f"  CV {variation:6.1%}  {case_id}")
-    if variations:
-        print(f"median CV {statistics.median(variations.values()):.1%}, worst CV {max(variations.values()):.1%}")
+    print(f"cases timed in every run: {len(complete)} of {len(supported)} supported ({len(medians)} timed in some run)")
+    for case_id in sorted(complete, key=lambda case_id: judged_variations[case_id]):
+        print(f"  CV {variations[case_id]:6.1%} all samples, {judged_variations[case_id]:6.1%} middle visit  {case_id}")
+    print(summary("all samples", variations))
+    print(summary("middle visit", judged_variations))
 
 
 if __name__ == "__main__":

@@ -152,11 +152,18 @@ class Measurement(_Model):
     flush_note: str | None = Field(default=None, description="How the flush was sized: the L2 size read, or assumed")
     stop_reason: StopReason
     stats: Stats
+    visits: list[int] | None = Field(
+        default=None,
+        description="Samples taken on each visit, in order, when the case was timed on more than one "
+        "(the samples list holds them one visit after another)",
+    )
 
     @model_validator(mode="after")
     def _samples_are_times(self) -> Measurement:
         if not self.samples:
             raise ValueError("a timing needs at least one sample")
+        if self.visits is not None and (sum(self.visits) != len(self.samples) or min(self.visits, default=0) < 1):
+            raise ValueError(f"visits {self.visits} do not add up to the {len(self.samples)} samples")
         if any(not math.isfinite(value) or value < 0 for value in self.samples):
             raise ValueError("samples must be finite, non-negative seconds")
         stats = self.stats
@@ -179,13 +186,23 @@ class Measurement(_Model):
         flush_note: str | None = None,
         confidence: float = 0.95,
         noise_threshold: float = 0.10,
+        visits: list[int] | None = None,
     ) -> Measurement:
         """Seconds-per-call samples with their statistics derived (`Stats.from_samples`)."""
         return cls(
             samples=list(samples), calls_per_sample=calls_per_sample, warmup_calls=warmup_calls,
             cache_flushed=cache_flushed, flush_note=flush_note, stop_reason=stop_reason,
-            stats=Stats.from_samples(samples, confidence=confidence, noise_threshold=noise_threshold),
+            stats=Stats.from_samples(samples, confidence=confidence, noise_threshold=noise_threshold), visits=visits,
         )  # fmt: skip
+
+    def visit_samples(self) -> list[list[float]]:
+        """The samples of each visit, in order (one list when the case was timed on one visit)."""
+        if not self.visits:
+            return [list(self.samples)]
+        bounds = [0]
+        for count in self.visits:
+            bounds.append(bounds[-1] + count)
+        return [self.samples[start:end] for start, end in zip(bounds, bounds[1:])]
 
 
 class Metric(_Model):
@@ -272,6 +289,16 @@ class HarnessSettings(_Model):
     probe_grace: float = Field(default=0.05, description="Child killed at share * (1 + probe_grace)")
     case_grace_s: float = Field(default=5.0, description="A case is hung this long (+25% of its share) past its share")
     max_restarts: int = Field(default=3, description="Child restarts after crashes, per probe")
+    visits: int = Field(
+        default=3,
+        description="Times each timed case is timed, the probe's other cases between two visits (time left "
+        "after the first visit pays for the next): samples spread over the run, not one stretch of it",
+    )
+    hold_freed_host_memory: bool = Field(
+        default=True,
+        description="Probe children fix glibc's mmap/trim thresholds so freed scratch is reused, not faulted in "
+        "anew (probes/harness/host_allocator.py), and trim between cases",
+    )
 
 
 class ProbeConfig(_Model):

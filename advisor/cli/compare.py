@@ -189,13 +189,19 @@ def comparison_row(case: CaseComparison) -> list[str]:
     a_median = b_median = ratio = band = p_value = "-"
     if case.timing is not None:
         timing = case.timing
-        a_median, b_median = format_seconds(timing.median_a_s), format_seconds(timing.median_b_s)
+        a_median = _judged(format_seconds(timing.median_a_s), timing.visit_a, timing.visits_a)
+        b_median = _judged(format_seconds(timing.median_b_s), timing.visit_b, timing.visits_b)
         ratio = f"{timing.ratio:.3f} [{timing.ratio_ci_low:.3f}, {timing.ratio_ci_high:.3f}]"
         band = f"+/-{timing.band:.0%}"
         p_value = f"{timing.p_value:.2g}"
     if case.timing is None:  # say why there is no time: skipped, failed, not-timed
         a_median, b_median = case.status_a, case.status_b
     return [case.verdict, described, a_median, b_median, ratio, band, p_value, _numerics_cell(case), case.reason]
+
+
+def _judged(median: str, visit: int | None, visits: int) -> str:
+    """A side's median, with the visit it comes from when the case was timed on several."""
+    return median if visit is None else f"{median} (visit {visit}/{visits})"
 
 
 def _numerics_cell(case: CaseComparison) -> str:

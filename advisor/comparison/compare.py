@@ -14,7 +14,8 @@ from advisor.comparison.statistics import (
 )
 from advisor.comparison.summary import comparison_summary
 from advisor.comparison.verdict import numeric_change, status_verdict, timing_verdict
-from probes.models import Evidence, Measurement, ProbeCase
+from advisor.comparison.visits import judged_visit
+from probes.models import Evidence, Measurement, ProbeCase, Stats
 
 # Best first: fixed cases, then timed verdicts by ratio, then the ones that got worse or cannot be compared.
 _RANK_GROUP = {"FIXED": 0, "FASTER": 1, "SAME": 1, "UNCERTAIN": 1, "SLOWER": 1, "NEWLY-FAILING": 2,
@@ -93,39 +94,56 @@ def compare_case(
 def timing_change(
     a: Measurement, b: Measurement, rule: VerdictRule, *, busy_host_a: bool = False, busy_host_b: bool = False
 ) -> TimingChange:
-    """The statistics of two non-empty sample sets and the case's equivalence band."""
+    """The statistics of two non-empty sample sets, each side's least disturbed visit (`judged_visit`),
+    and the case's equivalence band."""
     single_pass = "single pass" in (a.stop_reason, b.stop_reason)
     identical = a.samples == b.samples
+    judged_a, judged_b = judged_visit(a, rule.min_samples), judged_visit(b, rule.min_samples)
+    samples_a, samples_b = judged_a.samples, judged_b.samples
+    stats_a, stats_b = _stats(samples_a, a), _stats(samples_b, b)
     # Steps of two passes over one seeded stream pair up; a file compared with itself pairs up exactly.
-    paired = identical or (single_pass and len(a.samples) == len(b.samples))
+    paired = identical or (single_pass and len(samples_a) == len(samples_b))
     if identical:  # nothing to resample: every paired resample's ratio is 1
         interval = RatioInterval(ratio=1.0, low=1.0, high=1.0, confidence=rule.confidence)
-        test = MannWhitneyResult(u=len(a.samples) ** 2 / 2, z=0.0, p_value=1.0,
-                                 approximate=len(a.samples) < MIN_SAMPLES_FOR_NORMAL_APPROXIMATION)  # fmt: skip
+        test = MannWhitneyResult(u=len(samples_a) ** 2 / 2, z=0.0, p_value=1.0,
+                                 approximate=len(samples_a) < MIN_SAMPLES_FOR_NORMAL_APPROXIMATION)  # fmt: skip
     else:
-        test = mann_whitney_u(a.samples, b.samples)
+        test = mann_whitney_u(samples_a, samples_b)
         interval = bootstrap_ratio_of_medians(
-            a.samples, b.samples, resamples=rule.resamples, confidence=rule.confidence, seed=rule.seed, paired=paired
+            samples_a, samples_b, resamples=rule.resamples, confidence=rule.confidence, seed=rule.seed, paired=paired
         )
     return TimingChange(
-        n_a=len(a.samples),
-        n_b=len(b.samples),
-        median_a_s=a.stats.median,
-        median_b_s=b.stats.median,
+        n_a=len(samples_a),
+        n_b=len(samples_b),
+        median_a_s=stats_a.median,
+        median_b_s=stats_b.median,
+        visit_a=judged_a.visit,
+        visit_b=judged_b.visit,
+        visits_a=judged_a.visits,
+        visits_b=judged_b.visits,
+        visit_spread_a=judged_a.spread,
+        visit_spread_b=judged_b.spread,
         ratio=interval.ratio,
         ratio_ci_low=interval.low,
         ratio_ci_high=interval.high,
-        band=equivalence_band(a.stats, b.stats, rule),
+        band=equivalence_band(stats_a, stats_b, rule),
         paired=paired,
         identical=identical,
         p_value=test.p_value,
         approximate=test.approximate,
-        noisy_a=a.stats.noisy,
-        noisy_b=b.stats.noisy,
+        noisy_a=stats_a.noisy,
+        noisy_b=stats_b.noisy,
         busy_host_a=busy_host_a,
         busy_host_b=busy_host_b,
         single_pass=single_pass,
     )
+
+
+def _stats(samples: list[float], timing: Measurement) -> Stats:
+    """The statistics of the judged samples: the measurement's own when they are all its samples."""
+    if len(samples) == len(timing.samples):
+        return timing.stats
+    return Stats.from_samples(samples)
 
 
 def ranked_best_first(cases: list[CaseComparison]) -> list[CaseComparison]:

@@ -43,6 +43,11 @@ class VerdictRule(_Model):
         default=True,
         description="A noisy side (IQR/median above the harness threshold) turns FASTER/SLOWER into UNCERTAIN",
     )
+    unsteady_visits_block_change: bool = Field(
+        default=True,
+        description="A side whose visits' medians differ by more than the change between the runs turns "
+        "FASTER/SLOWER into UNCERTAIN",
+    )
     busy_host_blocks_change: bool = Field(
         default=True,
         description="A run on a busy host (other processes above 20% of the CPU) turns FASTER/SLOWER into UNCERTAIN",
@@ -64,6 +69,16 @@ class TimingChange(_Model):
     n_b: int
     median_a_s: float
     median_b_s: float
+    visit_a: int | None = Field(
+        default=None, description="The visit of A judged (1-based; its lowest median): None when all samples were"
+    )
+    visit_b: int | None = None
+    visits_a: int = Field(default=1, description="Visits A timed the case on")
+    visits_b: int = 1
+    visit_spread_a: float = Field(
+        default=0.0, description="A's slowest visit median over its fastest, less 1 (0 with one visit)"
+    )
+    visit_spread_b: float = 0.0
     ratio: float = Field(description="B median / A median: below 1 means B takes less time")
     ratio_ci_low: float
     ratio_ci_high: float

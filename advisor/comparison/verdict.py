@@ -6,7 +6,8 @@ both sides) is NOT-MEASURED; one timed on one side only is NOT-COMPARABLE.
 
 Timing (`timing_verdict`) is an equivalence test (two one-sided tests, TOST) against the case's
 band (`advisor.comparison.band`: the drift two runs show with nothing changed, 6-20%), with
-[low, high] the bootstrap CI (90%) of B.median / A.median:
+[low, high] the bootstrap CI (90%) of B.median / A.median; a case timed on several visits is read
+on each side's middle visit (`advisor.comparison.visits`):
 
 - SAME for identical sample sets: a file compared with itself;
 - UNCERTAIN when a side has fewer than `min_samples` (8) samples;
@@ -18,6 +19,8 @@ band (`advisor.comparison.band`: the drift two runs show with nothing changed, 6
   ran on a busy host: the bootstrap sees only the spread within each run, and a run with slow
   spells or a busy neighbour differs from another by far more than that with nothing changed
   (`noisy_blocks_change`, `busy_host_blocks_change`);
+- UNCERTAIN instead of FASTER/SLOWER when a side's visits differ among themselves by more than the
+  change between the runs (`unsteady_visits_block_change`): one run drifted that much on its own;
 - UNCERTAIN otherwise: the CI straddles an edge of the band. More samples narrow the CI and decide
   it; the reason says about how many (`advisor.comparison.remeasure.samples_to_decide`).
 """
@@ -91,6 +94,11 @@ def _change_blockers(timing: TimingChange, rule: VerdictRule) -> str:
         noisy = [side for side, flag in (("A", timing.noisy_a), ("B", timing.noisy_b)) if flag]
         if noisy:
             reasons.append(f"{' and '.join(noisy)} noisy")
+    if rule.unsteady_visits_block_change:
+        change = max(timing.ratio, 1 / timing.ratio) - 1  # the change between the runs, either way
+        unsteady = [f"{side}'s own visits differ by {spread:.0%}" for side, spread in
+                    (("A", timing.visit_spread_a), ("B", timing.visit_spread_b)) if spread > change]  # fmt: skip
+        reasons.extend(unsteady)
     if rule.busy_host_blocks_change:
         busy = [side for side, flag in (("A", timing.busy_host_a), ("B", timing.busy_host_b)) if flag]
         if busy:

@@ -36,7 +36,7 @@ class CaseStarted:
 
 @dataclass(frozen=True)
 class CaseDone:
-    """A case has a result, whatever its status."""
+    """A case has a result, whatever its status: once per case (a later visit's joined result replaces it silently)."""
 
     probe: str
     case: ProbeCase

@@ -37,7 +37,7 @@ from probes.harness.protocol import (
 
 _POLL_S = 0.1  # how often an idle parent checks whether the child has died
 _EXIT_WAIT_S = 1.0
-_LOG_TAIL_LINES = 15
+_LOG_TAIL_LINES = 25  # room for faulthandler's header above a probe child's stack and its module list
 _REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 _SIGNAL_REASONS: dict[int, str] = {
     signal.SIGSEGV: "crashed: segmentation fault (SIGSEGV)",

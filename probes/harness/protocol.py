@@ -18,7 +18,8 @@ class _Message(BaseModel):
 
 
 class WorkerJob(_Message):
-    """One child's orders; a restart after a crash gets the same job with more cases to skip."""
+    """One child's orders; a restart after a crash gets the same job with more cases to skip, a later visit
+    a job listing the cases to time again."""
 
     probe: str
     device: str
@@ -27,6 +28,10 @@ class WorkerJob(_Message):
     settings: HarnessSettings
     skip_case_ids: list[str] = Field(default_factory=list)
     options: dict[str, OptionValue] = Field(default_factory=dict, description="The probe's options (Probe.plan)")
+    revisits: list[ProbeCase] = Field(
+        default_factory=list,
+        description="A later visit: only these cases (as measured so far) are timed again, in this order",
+    )
 
 
 class PlanMessage(_Message):

@@ -32,6 +32,14 @@ def starved(case: ProbeCase) -> bool:
     return case.status in ("not-timed", "skipped") and (case.reason or "").startswith(STARVED_REASONS)
 
 
+def _visits_short(case: ProbeCase, visit: int) -> bool:
+    """Timed by the harness's timer (not a scenario's single pass) on fewer than `visit` visits."""
+    timing = case.timing
+    if case.status != "ok" or timing is None or timing.stop_reason == "single pass":
+        return False
+    return len(timing.visits or [len(timing.samples)]) < visit
+
+
 @dataclass(frozen=True)
 class ProbeRound:
     """A probe to run again with time left over: its plan (sized for `sized_for_s`, so the same cases come
@@ -86,7 +94,38 @@ class ProbeSession:
         self._announced = False
 
     def run(self) -> None:
-        """Start children until the plan is done or the probe cannot go on."""
+        """Start children until the plan is done or the probe cannot go on; then, while its share lasts, a
+        fresh child for each later visit of the timed cases (`settings.visits`)."""
+        if self._first_visits():
+            for visit in range(2, self.settings.visits + 1):
+                if not self._later_visit(visit):
+                    break
+
+    def _later_visit(self, visit: int) -> bool:
+        """One child times again, in plan order, each case timed on fewer visits than `visit`; False when
+        there was nothing to time or no time left. The case running when the child crashes or runs out of
+        time keeps its earlier visits (an incident, not a failure); the probe's status does not change."""
+        revisits = [case for key in self._plan or [] if (case := self._results.get(key.case_id)) and _visits_short(case, visit)]
+        if not revisits or time.monotonic() >= self._deadline:
+            return False
+        job = WorkerJob(
+            probe=self.name,
+            device=self.device,
+            deadline=self._deadline,
+            share_s=self._plan_share_s,
+            settings=self.settings,
+            options=self.options,
+            revisits=revisits,
+        )
+        ended = run_worker(job, hard_deadline=self._hard_deadline, on_message=self._receive)
+        if not ended.finished and not ended.out_of_time:
+            self._incidents.append(f"visit {visit} of {self._in_flight or 'the probe'}: {ended.reason or 'ended without a reason'}")
+            self._log_tail = ended.log_tail
+        self._in_flight = None
+        return ended.finished
+
+    def _first_visits(self) -> bool:
+        """Start children until every planned case has a result (True) or the probe cannot go on (False)."""
         while True:
             job = WorkerJob(
                 probe=self.name,
@@ -99,17 +138,17 @@ class ProbeSession:
             )
             ended = run_worker(job, hard_deadline=self._hard_deadline, on_message=self._receive)
             if ended.finished:
-                return
+                return True
             reason = ended.reason or "ended without a reason"
             self._log_tail = ended.log_tail
             if ended.out_of_time and self._plan is None:
                 self._failure = f"{NEVER_STARTED} (start-up takes seconds)"
-                return
+                return False
             if ended.out_of_time:
                 # The budget ended, nothing broke: the running case is untimed, the rest unrun.
                 self._fail_in_flight(reason, status="not-timed")
                 self._cut_short = "its time share ran out"
-                return
+                return False
             if self._in_flight is not None:
                 self._incidents.append(f"{self._in_flight}: {reason}")
                 self._fail_in_flight(reason)
@@ -117,15 +156,15 @@ class ProbeSession:
                 self._incidents.append(reason)
             if self._plan is None:
                 self._failure = reason
-                return
+                return False
             if all(key.case_id in self._results for key in self._plan):
-                return  # died after its last result: nothing was lost
+                return True  # died after its last result: nothing was lost
             if self._restarts >= self.settings.max_restarts:
                 self._failure = f"gave up after {self._restarts} restarts; last: {reason}"
-                return
+                return False
             if time.monotonic() >= self._deadline:
                 self._failure = f"{reason}; no time left in its share to restart"
-                return
+                return False
             self._restarts += 1
 
     def _receive(self, message: WorkerMessage) -> None:
@@ -140,12 +179,17 @@ class ProbeSession:
             self._emit(CaseStarted(self.name, message.case_id))
         elif isinstance(message, CaseResultMessage):
             self._in_flight = None
-            self._results[message.case.key.case_id] = message.case
-            self._emit(CaseDone(self.name, message.case, len(self._results)))
+            case_id = message.case.key.case_id
+            revisited = case_id in self._results  # a later visit's joined result replaces the earlier one
+            self._results[case_id] = message.case
+            if not revisited:
+                self._emit(CaseDone(self.name, message.case, len(self._results)))
 
     def _fail_in_flight(self, reason: str, status: CaseStatus = "failed") -> None:
         key = next((key for key in self._plan or [] if key.case_id == self._in_flight), None)
         self._in_flight = None
+        if key is not None and key.case_id in self._results:
+            return  # a later visit of a case already measured: the earlier visits' result stands
         if key is not None:
             wall_s = time.monotonic() - self._in_flight_since
             case = ProbeCase(key=key, status=status, reason=reason, wall_s=wall_s)

@@ -72,14 +72,22 @@ def median_is_pinned(stats: Stats, settings: HarnessSettings) -> bool:
 
 
 def time_run(
-    run: Callable[[], object], device: Device, settings: HarnessSettings, deadline: float, clock: Clock = time.monotonic
+    run: Callable[[], object],
+    device: Device,
+    settings: HarnessSettings,
+    deadline: float,
+    clock: Clock = time.monotonic,
+    calls_per_sample: int | None = None,
 ) -> Measurement | None:
     """Timing samples of `run` until one stop rule holds; None if the deadline left no room for one.
 
-    The deadline is on `clock` (time.monotonic; tests inject their own); the samples are the device's timer's."""
+    The deadline is on `clock` (time.monotonic; tests inject their own); the samples are the device's timer's.
+    `calls_per_sample` keeps an earlier visit's calibration, so both visits' samples time the same block."""
     warmup_calls, per_call = warm_up(run, device, settings, deadline, clock)
     if device.flushes_cache:
         calls = 1  # the flush must come between calls, so each sample is one call between events
+    elif calls_per_sample is not None:
+        calls = calls_per_sample
     else:
         calls = max(1, min(_MAX_CALLS_PER_SAMPLE, math.ceil(settings.min_sample_s / max(per_call, 1e-9))))
     sample_wall = per_call * calls
@@ -87,8 +95,9 @@ def time_run(
     next_check = settings.min_samples
     stop_reason: StopReason = "share spent"
     gc_was_enabled = gc.isenabled()
-    gc.collect()
-    gc.disable()  # a collection inside a sample would be charged to the call, as timeit also avoids
+    # A collection inside a sample would be charged to the call, so none runs while timing, as in
+    # timeit. No full collection before: with torch loaded one costs ~95 ms, more than most cases.
+    gc.disable()
     try:
         while True:
             remaining = deadline - clock()

@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from probes.harness.device import Device, open_device
+from probes.harness.host_allocator import hold_freed_memory
 from probes.harness.measure import describe_exception, measure_case
 from probes.harness.protocol import (
     CaseResultMessage,
@@ -28,10 +29,13 @@ from probes.harness.protocol import (
     WorkerJob,
     encode_message,
 )
-from probes.models import OptionValue, ProbeCase
+from probes.models import CaseKey, OptionValue, ProbeCase
 from probes.registry import CaseSpec, Implementation, LoadedProbe, load_probe
 
 _EXIT_RESERVE_S = 0.02  # sending "done" and exiting; the parent stops waiting as soon as it arrives
+# A later visit builds and warms the case again: with less time than half its first visit took, it
+# would spend the time on that and time little or nothing.
+_REVISIT_MIN_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,10 @@ def plan_cases(
 
 
 def run_job(job: WorkerJob, channel: Channel) -> None:
-    """Plan, then measure each case not in job.skip_case_ids, splitting the time left evenly."""
+    """Plan, then measure each case not in job.skip_case_ids, splitting the time left evenly; or, for a
+    later visit, time job.revisits again and report each joined result."""
+    if job.settings.hold_freed_host_memory:
+        hold_freed_memory()
     try:
         loaded = load_probe(job.probe)
         device = open_device(job.device)
@@ -84,6 +91,16 @@ def run_job(job: WorkerJob, channel: Channel) -> None:
     name = loaded.probe.name
     keys = [entry.case.key(name, entry.implementation.name, device.kind) for entry in planned]
     channel.send(PlanMessage(share_s=share_s, cases=keys))
+    if job.revisits:
+        _revisit(name, planned, keys, device, job, channel)
+    else:
+        _first_visits(name, planned, keys, device, job, channel)
+    channel.send(DoneMessage())
+
+
+def _first_visits(
+    probe: str, planned: list[PlannedCase], keys: list[CaseKey], device: Device, job: WorkerJob, channel: Channel
+) -> None:
     skip = set(job.skip_case_ids)
     pending = [(entry, key) for entry, key in zip(planned, keys) if key.case_id not in skip]
     runnable = sum(1 for entry, _ in pending if entry.skip_reason is None)
@@ -91,18 +108,50 @@ def run_job(job: WorkerJob, channel: Channel) -> None:
         if entry.skip_reason is not None:
             channel.send(CaseResultMessage(case=ProbeCase(key=key, status="skipped", reason=entry.skip_reason)))
             continue
-        now = time.monotonic()
-        share = (job.deadline - _EXIT_RESERVE_S - now) / runnable
+        share = _share(job, runnable)
         runnable -= 1
         if share <= 0:
             case = ProbeCase(key=key, status="skipped", reason="the probe's time share was spent before this case")
             channel.send(CaseResultMessage(case=case))
             continue
-        hang_deadline = now + share + job.settings.case_grace_s + 0.25 * share
-        channel.send(CaseStartMessage(case_id=key.case_id, hang_deadline=hang_deadline))
-        case = measure_case(name, entry.implementation, entry.case, device, job.settings, now + share)
-        channel.send(CaseResultMessage(case=case))
-    channel.send(DoneMessage())
+        _visit(probe, entry, key, device, job, share, channel, None)
+
+
+def _revisit(
+    probe: str, planned: list[PlannedCase], keys: list[CaseKey], device: Device, job: WorkerJob, channel: Channel
+) -> None:
+    """Time each of job.revisits again, the time left split evenly; a case whose share is under half what
+    its earlier visits took keeps them as they are (a visit builds and warms up again before it times)."""
+    entries = {key.case_id: entry for entry, key in zip(planned, keys)}
+    for left, earlier in zip(range(len(job.revisits), 0, -1), job.revisits):
+        entry = entries.get(earlier.key.case_id)
+        share = _share(job, left)
+        if entry is None or share < _REVISIT_MIN_SHARE * earlier.wall_s:
+            continue
+        _visit(probe, entry, earlier.key, device, job, share, channel, earlier)
+
+
+def _share(job: WorkerJob, cases_left: int) -> float:
+    """The time left to the probe, less the exit's reserve, split evenly over the cases still to measure."""
+    return (job.deadline - _EXIT_RESERVE_S - time.monotonic()) / cases_left
+
+
+def _visit(
+    probe: str,
+    entry: PlannedCase,
+    key: CaseKey,
+    device: Device,
+    job: WorkerJob,
+    share: float,
+    channel: Channel,
+    first_visit: ProbeCase | None,
+) -> None:
+    """Announce, measure (a first or a later visit) and report one case; the parent keeps the last report."""
+    now = time.monotonic()
+    hang_deadline = now + share + job.settings.case_grace_s + 0.25 * share
+    channel.send(CaseStartMessage(case_id=key.case_id, hang_deadline=hang_deadline))
+    case = measure_case(probe, entry.implementation, entry.case, device, job.settings, now + share, first_visit)
+    channel.send(CaseResultMessage(case=case))
 
 
 PARENT_ENV = "ADVISOR_PROBE_PARENT"  # the parent's pid, so the child can tell it is orphaned

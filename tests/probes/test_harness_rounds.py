@@ -35,7 +35,7 @@ def test_time_a_probe_leaves_unused_goes_to_the_cases_another_could_not_time(mon
     monkeypatch.setenv(EXTRA_PROBE_DIRS_ENV, str(tmp_path))
     # selftest first with a sliver of the budget: its cases starve (or it cannot even start); quick then
     # finishes in well under its share, and the second round gives selftest what is left.
-    evidence = run_probes(["selftest", "quick"], budget_s=30, device="cpu", probe_weights={"selftest": 0.01},
+    evidence = run_probes(["selftest", "quick"], budget_s=30, device="cpu", probe_weights={"selftest": 0.001},
                           environment=detect_environment())  # fmt: skip
     selftest = evidence.probe_runs[0]
     assert selftest.probe == "selftest" and selftest.status == "ok", selftest

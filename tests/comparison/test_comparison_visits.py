@@ -1,0 +1,83 @@
+"""A case timed on several visits is judged on its middle visit: one slow (or fast) spell on a side is read past.
+
+Synthetic samples shaped like the 2-core VM's: each visit tight (lognormal, sigma 2%), one visit of a
+run now and then 15-40% off the others.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from advisor.comparison import compare_evidence
+from advisor.comparison.models import VerdictRule
+from advisor.comparison.visits import judged_visit
+from probes.models import CaseKey, Measurement, ProbeCase
+
+from tests.comparison.test_comparison_aa import evidence
+
+_KEY = CaseKey(probe="attention", implementation="sdpa.flash", dtype="fp32", shape={"seq": 512}, device="cpu")
+
+
+def visited(medians: list[float], counts: list[int] | None = None, seed: int = 0) -> Measurement:
+    """Samples of one visit per median (20 each unless `counts` says), each visit tight around its median."""
+    generator = np.random.default_rng(seed)
+    counts = counts or [20] * len(medians)
+    parts = [generator.lognormal(math.log(median), 0.02, count).tolist() for median, count in zip(medians, counts)]
+    samples = [value for part in parts for value in part]
+    visits = counts if len(medians) > 1 else None
+    return Measurement.from_samples(samples, stop_reason="converged", visits=visits)
+
+
+def test_the_middle_visit_is_judged_and_the_faster_of_two() -> None:
+    three = visited([1.0e-3, 1.4e-3, 0.8e-3])
+    judged = judged_visit(three, min_samples=8)
+    assert (judged.visit, judged.visits) == (1, 3) and judged.samples == three.visit_samples()[0]
+    two = judged_visit(visited([1.4e-3, 1.0e-3]), min_samples=8)
+    assert (two.visit, two.visits) == (2, 2)
+
+
+def test_a_visit_with_too_few_samples_is_not_chosen_and_one_visit_reads_every_sample() -> None:
+    timing = Measurement.from_samples([1.0e-3] * 10 + [0.5e-3] * 3, stop_reason="converged", visits=[10, 3])
+    assert judged_visit(timing, min_samples=8).visit == 1
+    short = Measurement.from_samples([1.0e-3] * 3 + [0.5e-3] * 3, stop_reason="converged", visits=[3, 3])
+    assert judged_visit(short, min_samples=8) == (short.samples, None, 2, 0.0)
+    single = visited([1.0e-3])
+    assert judged_visit(single, min_samples=8) == (single.samples, None, 1, 0.0)
+
+
+def _compare(a: Measurement, b: Measurement, environment) -> tuple[str, ProbeCase]:
+    run_a = evidence(environment, [ProbeCase(key=_KEY, status="ok", timing=a)])
+    run_b = evidence(environment, [ProbeCase(key=_KEY, status="ok", timing=b)])
+    case = compare_evidence(run_a, run_b, VerdictRule()).cases[0]
+    return case.verdict, case
+
+
+def test_one_slow_spell_on_a_side_is_same_but_a_slowdown_on_every_visit_is_slower(environment_factory) -> None:
+    environment = environment_factory()
+    a = visited([1.0e-3, 1.01e-3, 0.99e-3], seed=1)
+    # The slow spell took more samples, as a disturbed visit does before its median settles.
+    spell = visited([1.0e-3, 1.35e-3, 1.01e-3], counts=[20, 60, 20], seed=2)
+    verdict, case = _compare(a, spell, environment)
+    assert verdict == "SAME", case.reason
+    assert case.timing is not None and case.timing.visits_b == 3 and case.timing.visit_b in (1, 3)
+    # Pooled, the spell's samples are the majority and carry the median with them.
+    pooled = Measurement.from_samples(spell.samples, stop_reason="converged")
+    assert _compare(a, pooled, environment)[0] != "SAME"
+    slower = visited([1.15e-3, 1.16e-3, 1.14e-3], seed=3)
+    assert _compare(a, slower, environment)[0] == "SLOWER"
+
+
+def test_a_change_smaller_than_a_sides_own_visit_spread_is_uncertain(environment_factory) -> None:
+    environment = environment_factory()
+    a = visited([1.0e-3, 1.01e-3, 0.99e-3], seed=4)
+    # B's middle visit is 15% slower, but B's own visits span 40%: that run drifted more than it changed.
+    drifting = visited([1.15e-3, 1.4e-3, 1.0e-3], seed=5)
+    verdict, case = _compare(a, drifting, environment)
+    assert verdict == "UNCERTAIN" and "B's own visits differ by" in case.reason, case.reason
+    assert case.timing is not None and case.timing.visit_spread_b > 0.3
+    unguarded = VerdictRule(unsteady_visits_block_change=False)
+    run_a = evidence(environment, [ProbeCase(key=_KEY, status="ok", timing=a)])
+    run_b = evidence(environment, [ProbeCase(key=_KEY, status="ok", timing=drifting)])
+    assert compare_evidence(run_a, run_b, unguarded).cases[0].verdict == "SLOWER"
