@@ -122,7 +122,11 @@ def run_probes(
         for index, name in enumerate(selected):
             share = _weighted_share(deadline, weights, selected[index:])
             emit(ProbeStarted(name, index, len(selected), share))
-            session = _open_session(name, resolved, settings, share, emit, options, launches)
+            # Cases are sized for the probe's part of the budget as asked, not for the seconds left at its
+            # start (which move with start-up and earlier probes): the same budget plans the same cases,
+            # so two runs can be compared case by case.
+            nominal = budget_s * weights[name] / sum(weights.values())
+            session = _open_session(name, resolved, settings, share, emit, options, launches, nominal)
             session.run()
             run, probe_cases = session.outcome()
             runs.append(run)
@@ -221,11 +225,11 @@ def _distributed_launches(
 
 def _open_session(
     name: str, device: str, settings: HarnessSettings, share: float, emit: EventCallback,
-    options: Mapping[str, Mapping[str, OptionValue]], launches: Mapping[str, ResolvedLaunch],
+    options: Mapping[str, Mapping[str, OptionValue]], launches: Mapping[str, ResolvedLaunch], plan_share_s: float,
 ) -> ProbeSession | DistributedSession:  # fmt: skip
     """The harness' single-process session, or a torchrun launch for a distributed probe."""
     if name in launches:
         from probes.scaling.session import DistributedSession
 
         return DistributedSession(name, launches[name], settings, share, emit)
-    return ProbeSession(name, device, settings, share, emit, options.get(name))
+    return ProbeSession(name, device, settings, share, emit, options.get(name), plan_share_s=plan_share_s)

@@ -73,7 +73,9 @@ class ProbeSession:
         emit: EventCallback,
         options: Mapping[str, OptionValue] | None = None,
         resume: ProbeRound | None = None,
+        plan_share_s: float | None = None,
     ) -> None:
+        """`plan_share_s`: the time the probe sizes its cases for (None: the seconds its child finds left)."""
         self.name, self.device, self.settings, self.share_s = name, device, settings, share_s
         self.options = dict(options or {})
         self.resumed = resume
@@ -82,7 +84,7 @@ class ProbeSession:
         self._deadline = self._started + share_s
         self._hard_deadline = self._started + share_s * (1.0 + settings.probe_grace)
         self._plan: list[CaseKey] | None = list(resume.plan) if resume and resume.plan else None
-        self._plan_share_s: float | None = resume.sized_for_s if resume else None
+        self._plan_share_s: float | None = resume.sized_for_s if resume else plan_share_s
         self._results: dict[str, ProbeCase] = dict(resume.kept) if resume else {}
         self._in_flight: str | None = None
         self._in_flight_since = 0.0

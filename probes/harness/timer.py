@@ -17,6 +17,7 @@ import statistics
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import NamedTuple
 
 from probes.harness.device import Device
 from probes.models import HarnessSettings, Measurement, Stats, StopReason
@@ -31,11 +32,18 @@ _STEADY_SPREAD = 0.05
 Clock = Callable[[], float]
 
 
+class Warmup(NamedTuple):
+    """What the warmup learnt: calls made, seconds per call, and the steady calls' times ([] if never steady)."""
+
+    calls: int
+    per_call: float
+    steady: list[float]
+
+
 def warm_up(
     run: Callable[[], object], device: Device, settings: HarnessSettings, deadline: float, clock: Clock = time.monotonic
-) -> tuple[int, float]:
-    """Run until the call time is steady or the warmup time (capped at a share of the time left) is spent;
-    (calls, s per call).
+) -> Warmup:
+    """Run until the call time is steady or the warmup time (capped at a share of the time left) is spent.
 
     Steady: the last `_STEADY_CALLS` calls within +/- `_STEADY_SPREAD` of their median (the first calls
     pay one-time costs: allocation, kernel selection, caches). The time per call is the median of the
@@ -52,8 +60,10 @@ def warm_up(
         device.synchronize()
         recent.append(time.perf_counter() - began)
         calls += 1
-        if clock() + recent[-1] > start + budget or _steady(recent):
-            return calls, statistics.median(recent)
+        if _steady(recent):
+            return Warmup(calls, statistics.median(recent), list(recent)[-_STEADY_CALLS:])
+        if clock() + recent[-1] > start + budget:
+            return Warmup(calls, statistics.median(recent), [])
 
 
 def _steady(recent: deque[float]) -> bool:
@@ -83,7 +93,8 @@ def time_run(
 
     The deadline is on `clock` (time.monotonic; tests inject their own); the samples are the device's timer's.
     `calls_per_sample` keeps an earlier visit's calibration, so both visits' samples time the same block."""
-    warmup_calls, per_call = warm_up(run, device, settings, deadline, clock)
+    warmup = warm_up(run, device, settings, deadline, clock)
+    per_call = warmup.per_call
     if device.flushes_cache:
         calls = 1  # the flush must come between calls, so each sample is one call between events
     elif calls_per_sample is not None:
@@ -91,7 +102,11 @@ def time_run(
     else:
         calls = max(1, min(_MAX_CALLS_PER_SAMPLE, math.ceil(settings.min_sample_s / max(per_call, 1e-9))))
     sample_wall = per_call * calls
-    samples: list[float] = []
+    # The steady warmup calls were timed as a one-call CPU sample is (perf_counter around the call), so
+    # they count as the first samples; a device sample has a flush before it, which the warmup had not.
+    reused = warmup.steady if calls == 1 and not device.flushes_cache else []
+    warmup_calls = warmup.calls - len(reused)
+    samples: list[float] = list(reused)
     next_check = settings.min_samples
     stop_reason: StopReason = "share spent"
     gc_was_enabled = gc.isenabled()

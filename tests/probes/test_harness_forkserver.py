@@ -71,9 +71,15 @@ def test_with_the_server_off_children_start_cold(monkeypatch: pytest.MonkeyPatch
     assert not forkserver.enabled()
     seen: list[str] = []
 
+    def command_line(child: psutil.Process) -> str:
+        try:
+            return " ".join(child.cmdline())
+        except psutil.Error:  # an earlier visit's child exiting (a zombie until reaped) or gone
+            return ""
+
     def on_event(event: ProbeEvent) -> None:
         if isinstance(event, CaseStarted):
-            lines = [" ".join(child.cmdline()) for child in psutil.Process().children() if child.pid != shared_server_pid()]
+            lines = [command_line(child) for child in psutil.Process().children() if child.pid != shared_server_pid()]
             seen.extend(line for line in lines if "probes." in line)  # other tests may leave helpers (a resource tracker)
 
     evidence = run_probes(["selftest"], budget_s=20, device="cpu", on_event=on_event, settings=SETTINGS)

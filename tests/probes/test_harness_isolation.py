@@ -119,7 +119,7 @@ def test_probe_run_records_the_restarts_and_incidents(suite: Suite) -> None:
     assert any("SIGSEGV" in incident for incident in run.incidents)
     assert any("hung" in incident for incident in run.incidents)
     assert run.log_tail is not None and "Segmentation fault" in run.log_tail  # faulthandler's report
-    assert run.sized_for_s is not None and run.sized_for_s < run.share_s  # child start-up came off
+    assert run.sized_for_s == pytest.approx(BUDGET_S / 2)  # its half of the budget as asked, whatever start-up took
 
 
 def test_events_stream_case_by_case(suite: Suite) -> None:

@@ -217,3 +217,19 @@ def test_an_npu_that_does_not_report_its_l2_gets_the_assumed_size_labelled() -> 
     device.kind, device.index, device._backend = "npu", 0, backend  # type: ignore[assignment]
     assert device._flush_bytes() == 2 * 192 * 1024**2
     assert device.flush_note == "L2 size not reported by npu: assumed 192 MiB (Ascend 910B)"
+
+
+def test_the_steady_warmup_calls_are_the_first_samples_of_a_one_call_sample() -> None:
+    calls = 0
+
+    def run() -> None:
+        nonlocal calls
+        calls += 1
+        spin(2e-3)  # longer than min_sample_s: one call per sample
+
+    timing = time_run(run, open_device("cpu"), QUICK, time.monotonic() + 2.0)
+    assert timing is not None and timing.calls_per_sample == 1
+    # Every call made is a warmup call or a sample, none counted twice: the three steady warmup calls
+    # that ended the warmup are the first samples, so fewer than the four a steady warmup takes remain.
+    assert calls == timing.warmup_calls + len(timing.samples)
+    assert timing.warmup_calls <= calls - 3 and len(timing.samples) >= QUICK.min_samples
