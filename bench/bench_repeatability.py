@@ -5,7 +5,8 @@
 A case's CV = stdev / mean of its N medians; the figures are the median and the worst CV over the
 cases timed in every run (ratios, so they hold on any machine), for two medians: that of all the
 case's samples (the record's figure) and that of its middle visit (what `advisor compare` reads,
-advisor/comparison/visits.py). "Supported" cases are those no run skipped as unsupported.
+advisor/comparison/visits.py). "Supported": timed, failed or starved of time in some run; not the
+cases skipped as unsupported or untimed by design (Triton's interpreter on CPU).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 
 from advisor.comparison.models import VerdictRule
 from advisor.comparison.visits import judged_visit
+from probes.harness.session import starved
 from probes.runner import run_probes
 
 
@@ -32,6 +34,8 @@ def main() -> None:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--probe", default="gemm")
     arguments = parser.parse_args()
+    if arguments.runs < 2:
+        parser.error("--runs must be at least 2: a CV needs two medians")
     medians: dict[str, list[float]] = {}
     judged: dict[str, list[float]] = {}
     supported: set[str] = set()
@@ -40,7 +44,7 @@ def main() -> None:
     for _ in range(arguments.runs):
         evidence = run_probes([arguments.probe], budget_s=arguments.budget, device=arguments.device)
         for case in evidence.cases:
-            if not (case.reason or "").startswith(("unsupported", "not enabled")):
+            if case.status in ("ok", "failed") or starved(case):  # not: unsupported, or untimed by design
                 supported.add(case.key.case_id)
             if case.status == "ok" and case.timing is not None:
                 medians.setdefault(case.key.case_id, []).append(case.timing.stats.median)
