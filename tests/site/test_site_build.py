@@ -65,6 +65,17 @@ def test_every_page_chart_and_download_is_built(built_site: Path, site_records: 
     assert (built_site / "tiers-radar.svg").is_file()
 
 
+def test_evidence_pages_hold_their_tables_and_stay_out_of_search(built_site: Path, site_records: RecordsFixture):
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    locations = {doc["location"].split("#")[0] for doc in index["docs"]}
+    for number in site_records.titles:
+        folder = next(f for f in (built_site / "decisions").glob(f"{number:04d}-*") if not _evidence_page(f))
+        page = (built_site / "decisions" / f"{folder.name}-evidence" / "index.html").read_text()
+        assert "<table>" in page and "<th>" in page and "<td>" in page  # the raw HTML tables came through whole
+        assert f"decisions/{folder.name}/" in locations  # the record page is searchable
+        assert f"decisions/{folder.name}-evidence/" not in locations  # its table of figures is not
+
+
 def test_no_internal_link_is_broken(built_site: Path):
     assert broken_links(built_site) == []
 
