@@ -7,7 +7,9 @@ between runs. Neither shows in one run's samples, so the band is set from what d
     band = max(band_floor, min(band_cap, band_per_spread x max(IQR/median of A, of B)))
 
 with the defaults 0.6 x spread, at least 6% and at most 20%: a quiet case (IQR/median up to the
-harness's 10% noise threshold) gets the floor, a noisy one a band that grows with its spread. The
+harness's 10% noise threshold) gets the floor, a noisy one a band that grows with its spread. A
+case timed on several visits of a run also measures the drift itself: its band is at least as wide
+as its visits stray from each other on either side (advisor/comparison/visits.py), up to the cap. The
 floor comes from the quiet runs committed under records/ (2026-11-29, minutes apart): the median
 case moved 2.5%, a few quiet ones 5-8%. Over 180 case pairs among them, 6% called 83% SAME and
 none FASTER/SLOWER, where 5% called 1.7% FASTER/SLOWER.
@@ -25,10 +27,14 @@ from advisor.comparison.models import VerdictRule
 from probes.models import Stats
 
 
-def equivalence_band(a: Stats, b: Stats, rule: VerdictRule) -> float:
-    """The band's half-width for a case whose two sides have these statistics: 0.05 means within 5%."""
+def equivalence_band(a: Stats, b: Stats, rule: VerdictRule, visit_spread: float = 0.0) -> float:
+    """The band's half-width for a case whose two sides have these statistics: 0.05 means within 5%.
+
+    `visit_spread`: how far the case's visits in one run stray from each other (the larger side's
+    slowest visit median over its fastest, less 1): drift between runs measured inside a run, so
+    the band is at least that wide (up to the cap)."""
     spread = max(a.rel_iqr, b.rel_iqr)
-    return max(rule.band_floor, min(rule.band_cap, rule.band_per_spread * spread))
+    return max(rule.band_floor, min(rule.band_cap, max(rule.band_per_spread * spread, visit_spread)))
 
 
 def band_edges(band: float) -> tuple[float, float]:

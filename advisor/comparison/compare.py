@@ -126,7 +126,7 @@ def timing_change(
         ratio=interval.ratio,
         ratio_ci_low=interval.low,
         ratio_ci_high=interval.high,
-        band=equivalence_band(stats_a, stats_b, rule),
+        band=equivalence_band(stats_a, stats_b, rule, visit_spread=max(judged_a.spread, judged_b.spread)),
         paired=paired,
         identical=identical,
         p_value=test.p_value,

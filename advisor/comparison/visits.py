@@ -11,9 +11,9 @@ timing (another tenant, a descheduled thread, a page fault) mostly adds time, wh
 Python's timeit reports its best repeat (https://docs.python.org/3/library/timeit.html, "best of
 5"; checked 2026-12-01).
 
-The visits' own disagreement (`spread`) is the run-to-run drift measured inside one run: when it
-exceeds the change between the two runs, that change can be a spell of the machine, and the verdict
-says UNCERTAIN rather than FASTER/SLOWER (verdict.py). Both sides are judged the same way,
+The visits' own disagreement (`spread`) is the run-to-run drift measured inside one run: the band
+is at least that wide (band.py, up to its 20% cap), and a change beyond the band that is still
+smaller than the spread is UNCERTAIN rather than FASTER/SLOWER (verdict.py). Both sides are judged the same way,
 so the choice cannot favour either. A visit needs the rule's
 `min_samples` to be chosen; when none has them, all samples are read together. A regression that
 shows on only some visits of B is indistinguishable here from a spell of the machine, and is not

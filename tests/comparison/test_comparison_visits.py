@@ -54,6 +54,14 @@ def _compare(a: Measurement, b: Measurement, environment) -> tuple[str, ProbeCas
     return case.verdict, case
 
 
+def test_the_band_is_at_least_as_wide_as_a_sides_visits_stray(environment_factory) -> None:
+    steady = visited([1.0e-3, 1.01e-3, 0.99e-3], seed=6)
+    wandering = visited([1.0e-3, 1.12e-3, 1.05e-3], seed=7)  # visits 12% apart within one run
+    _, case = _compare(steady, wandering, environment_factory())
+    assert case.timing is not None and 0.10 < case.timing.band < 0.14  # not the 6% floor
+    assert case.verdict == "SAME"  # B's middle visit is 5% off: inside the drift the run itself shows
+
+
 def test_one_slow_spell_on_a_side_is_same_but_a_slowdown_on_every_visit_is_slower(environment_factory) -> None:
     environment = environment_factory()
     a = visited([1.0e-3, 1.01e-3, 0.99e-3], seed=1)
@@ -72,11 +80,12 @@ def test_one_slow_spell_on_a_side_is_same_but_a_slowdown_on_every_visit_is_slowe
 def test_a_change_smaller_than_a_sides_own_visit_spread_is_uncertain(environment_factory) -> None:
     environment = environment_factory()
     a = visited([1.0e-3, 1.01e-3, 0.99e-3], seed=4)
-    # B's middle visit is 15% slower, but B's own visits span 40%: that run drifted more than it changed.
-    drifting = visited([1.15e-3, 1.4e-3, 1.0e-3], seed=5)
+    # B's middle visit is 25% slower, beyond even the widest band (20%), but B's own visits span 60%:
+    # that run drifted more than it changed.
+    drifting = visited([1.25e-3, 1.6e-3, 1.0e-3], seed=5)
     verdict, case = _compare(a, drifting, environment)
     assert verdict == "UNCERTAIN" and "B's own visits differ by" in case.reason, case.reason
-    assert case.timing is not None and case.timing.visit_spread_b > 0.3
+    assert case.timing is not None and case.timing.visit_spread_b > 0.5 and case.timing.band == 0.20
     unguarded = VerdictRule(unsteady_visits_block_change=False)
     run_a = evidence(environment, [ProbeCase(key=_KEY, status="ok", timing=a)])
     run_b = evidence(environment, [ProbeCase(key=_KEY, status="ok", timing=drifting)])
