@@ -54,7 +54,7 @@ class _StrictLoader(_UniqueKeys, yaml.SafeLoader):
 _FAST = getattr(yaml, "__with_libyaml__", False)
 if _FAST:
 
-    class _FastUniqueKeyLoader(_UniqueKeys, yaml.CSafeLoader):  # type: ignore[misc]
+    class _FastUniqueKeyLoader(_UniqueKeys, yaml.CSafeLoader):
         """libyaml's parser with SafeLoader's constructors, refusing duplicate keys."""
 
 
