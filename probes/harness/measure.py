@@ -52,9 +52,10 @@ def measure_case(
 ) -> ProbeCase:
     """Measure `implementation` on `case`, stopping the timing at `deadline` (time.monotonic).
 
-    With `first_visit` (the same case, timed earlier in this child) this is a later visit: the case is
-    built afresh but not checked again, its samples are timed with the first visit's calls per sample and
-    joined to them (`join_visits`); if this visit times nothing, the first visit stands as it was."""
+    With `first_visit` (the same case as its earlier visits left it, from an earlier child) this is a later
+    visit: the case is built afresh but not checked again, its samples are timed with the first visit's
+    calls per sample and joined to the earlier ones (`join_visits`); if this visit times nothing, the
+    earlier visits stand as they were."""
     if first_visit is not None:
         assert first_visit.timing is not None
         later = _measure(probe, implementation, case, device, settings, deadline, first_visit.timing.calls_per_sample)
@@ -63,8 +64,9 @@ def measure_case(
 
 
 def join_visits(first: ProbeCase, later: ProbeCase, case: CaseSpec, settings: HarnessSettings) -> ProbeCase:
-    """The first visit's case with the later visit's samples appended; the first as it was if the later one
-    timed nothing. Memory, numerics and extra metrics stay the first visit's; throughput follows the joined median."""
+    """The case as its earlier visits left it (`first`) with the later visit's samples appended; as it was if
+    the later one timed nothing. Memory, numerics and extra metrics stay the first visit's; throughput follows
+    the joined median."""
     if first.timing is None or later.status != "ok" or later.timing is None:
         return first.model_copy(update={"wall_s": first.wall_s + later.wall_s})
     before, added = first.timing, later.timing

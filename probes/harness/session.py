@@ -110,34 +110,30 @@ class ProbeSession:
         revisits = [case for key in self._plan or [] if (case := self._results.get(key.case_id)) and _visits_short(case, visit)]
         if not revisits or time.monotonic() >= self._deadline:
             return False
-        job = WorkerJob(
-            probe=self.name,
-            device=self.device,
-            deadline=self._deadline,
-            share_s=self._plan_share_s,
-            settings=self.settings,
-            options=self.options,
-            revisits=revisits,
-        )
-        ended = run_worker(job, hard_deadline=self._hard_deadline, on_message=self._receive)
+        ended = run_worker(self._job(revisits=revisits), hard_deadline=self._hard_deadline, on_message=self._receive)
         if not ended.finished and not ended.out_of_time:
             self._incidents.append(f"visit {visit} of {self._in_flight or 'the probe'}: {ended.reason or 'ended without a reason'}")
             self._log_tail = ended.log_tail
         self._in_flight = None
         return ended.finished
 
+    def _job(self, *, skip_case_ids: list[str] | None = None, revisits: list[ProbeCase] | None = None) -> WorkerJob:
+        """A child's orders: the probe's plan share and deadline, and which cases to skip or to time again."""
+        return WorkerJob(
+            probe=self.name,
+            device=self.device,
+            deadline=self._deadline,
+            share_s=self._plan_share_s,
+            settings=self.settings,
+            skip_case_ids=skip_case_ids or [],
+            options=self.options,
+            revisits=revisits or [],
+        )
+
     def _first_visits(self) -> bool:
         """Start children until every planned case has a result (True) or the probe cannot go on (False)."""
         while True:
-            job = WorkerJob(
-                probe=self.name,
-                device=self.device,
-                deadline=self._deadline,
-                share_s=self._plan_share_s,
-                settings=self.settings,
-                skip_case_ids=list(self._results),
-                options=self.options,
-            )
+            job = self._job(skip_case_ids=list(self._results))
             ended = run_worker(job, hard_deadline=self._hard_deadline, on_message=self._receive)
             if ended.finished:
                 return True
