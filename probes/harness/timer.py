@@ -89,7 +89,8 @@ def time_run(
     clock: Clock = time.monotonic,
     calls_per_sample: int | None = None,
 ) -> Measurement | None:
-    """Timing samples of `run` until one stop rule holds; None if the deadline left no room for one.
+    """Timing samples of `run` until one stop rule holds; None if the deadline left no room for one (and the
+    warmup, whose steady calls a one-call CPU sample counts as its first samples, never steadied).
 
     The deadline is on `clock` (time.monotonic; tests inject their own); the samples are the device's timer's.
     `calls_per_sample` keeps an earlier visit's calibration, so both visits' samples time the same block."""
