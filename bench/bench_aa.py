@@ -112,6 +112,9 @@ def main() -> None:
     print(verdict_line("A/A (A vs B)", aa))
     print(f"{'':<26} median B/A {aa.summary.median_ratio or float('nan'):.3f}, "
           f"band +/-{aa.summary.band_min or 0:.0%} to +/-{aa.summary.band_max or 0:.0%}, to re-measure {aa.summary.to_remeasure}")
+    if aa.machine_ratios:
+        print(f"{'':<26} machine reference kernel B/A: "
+              + ", ".join(f"{probe} {ratio:.3f}" for probe, ratio in aa.machine_ratios.items()))
     print(verdict_line("reference: A vs A", compare_evidence(a, a)))
     print(detection_line(f"A vs B x {SLOWDOWN:.2f}", compare_evidence(a, slowed(b, SLOWDOWN))))
     print(detection_line(f"reference: A vs A x {SLOWDOWN:.2f}", compare_evidence(a, slowed(a, SLOWDOWN))))

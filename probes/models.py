@@ -271,6 +271,11 @@ class ProbeRun(_Model):
     restarts: int = 0
     incidents: list[str] = Field(default_factory=list, description="Crashes and timeouts, in order")
     log_tail: str | None = Field(default=None, description="Last lines the child wrote to stderr, on failure")
+    reference_s: list[float] = Field(
+        default_factory=list,
+        description="Seconds per call of the machine-speed reference kernel, timed as each child started, in "
+        "order (CPU runs; probes/harness/reference.py)",
+    )
 
 
 class HarnessSettings(_Model):

@@ -200,6 +200,7 @@ def merged_run(first: ProbeRun, again: ProbeRun) -> ProbeRun:
         "wall_s": first.wall_s + again.wall_s, "restarts": first.restarts + again.restarts,
         "sized_for_s": first.sized_for_s if first.sized_for_s is not None else again.sized_for_s,
         "incidents": [*first.incidents, *again.incidents], "log_tail": again.log_tail or first.log_tail,
+        "reference_s": [*first.reference_s, *again.reference_s],
         "second_round_s": again.share_s,
     })  # fmt: skip
 

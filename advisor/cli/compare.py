@@ -156,6 +156,9 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
     console.print(f"verdicts: {counts or 'no matched cases'}")
     for line in summary_lines(comparison.summary):
         console.print(line)
+    if comparison.machine_ratios:
+        moved = ", ".join(f"{escape(probe)} {ratio:.3f}" for probe, ratio in comparison.machine_ratios.items())
+        console.print(f"machine reference kernel, B/A per probe: {moved}")
 
 
 def summary_lines(summary: ComparisonSummary) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from advisor.comparison.band import equivalence_band
 from advisor.comparison.controls import control_differences
+from advisor.comparison.machine import machine_ratios
 from advisor.comparison.models import VERDICTS, CaseComparison, Comparison, TimingChange, VerdictRule
 from advisor.comparison.statistics import (
     MIN_SAMPLES_FOR_NORMAL_APPROXIMATION,
@@ -28,8 +29,10 @@ def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) 
     cases_a = {case.key.case_id: case for case in a.cases}
     cases_b = {case.key.case_id: case for case in b.cases}
     busy_a, busy_b = host_was_busy(a), host_was_busy(b)
+    machine = machine_ratios(a, b)
     pairs = [(case, cases_b[case_id]) for case_id, case in cases_a.items() if case_id in cases_b]
-    matched = [compare_case(case_a, case_b, rule, busy_host_a=busy_a, busy_host_b=busy_b) for case_a, case_b in pairs]
+    matched = [compare_case(case_a, case_b, rule, busy_host_a=busy_a, busy_host_b=busy_b,
+                            machine_ratio=machine.get(case_a.key.probe)) for case_a, case_b in pairs]  # fmt: skip
     unmatched_a = [case for case_id, case in cases_a.items() if case_id not in cases_b]
     unmatched_b = [case for case_id, case in cases_b.items() if case_id not in cases_a]
     # Cases timed in a run, matched or not: a case neither run timed cannot count against comparability.
@@ -51,6 +54,7 @@ def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) 
         accuracy_regressions=[
             case.key.case_id for case in matched if case.numeric is not None and case.numeric.accuracy_regression
         ],
+        machine_ratios=machine,
     )
 
 
@@ -65,13 +69,20 @@ def host_was_busy(evidence: Evidence) -> bool:
 
 
 def compare_case(
-    a: ProbeCase, b: ProbeCase, rule: VerdictRule, *, busy_host_a: bool = False, busy_host_b: bool = False
+    a: ProbeCase,
+    b: ProbeCase,
+    rule: VerdictRule,
+    *,
+    busy_host_a: bool = False,
+    busy_host_b: bool = False,
+    machine_ratio: float | None = None,
 ) -> CaseComparison:
     """The verdict on one case measured in both runs, with its timing and numeric changes."""
     timed_a, timed_b = is_timed(a), is_timed(b)
     timing = None
     if timed_a and timed_b and a.timing is not None and b.timing is not None:
-        timing = timing_change(a.timing, b.timing, rule, busy_host_a=busy_host_a, busy_host_b=busy_host_b)
+        timing = timing_change(a.timing, b.timing, rule, busy_host_a=busy_host_a, busy_host_b=busy_host_b,
+                               machine_ratio=machine_ratio)  # fmt: skip
     decided = status_verdict(a.status, b.status, timed_a=timed_a, timed_b=timed_b)
     samples = None
     if decided is not None:
@@ -92,7 +103,13 @@ def compare_case(
 
 
 def timing_change(
-    a: Measurement, b: Measurement, rule: VerdictRule, *, busy_host_a: bool = False, busy_host_b: bool = False
+    a: Measurement,
+    b: Measurement,
+    rule: VerdictRule,
+    *,
+    busy_host_a: bool = False,
+    busy_host_b: bool = False,
+    machine_ratio: float | None = None,
 ) -> TimingChange:
     """The statistics of two non-empty sample sets, each side's least disturbed visit (`judged_visit`),
     and the case's equivalence band."""
@@ -123,6 +140,7 @@ def timing_change(
         visits_b=judged_b.visits,
         visit_spread_a=judged_a.spread,
         visit_spread_b=judged_b.spread,
+        machine_ratio=machine_ratio,
         ratio=interval.ratio,
         ratio_ci_low=interval.low,
         ratio_ci_high=interval.high,

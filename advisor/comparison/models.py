@@ -43,6 +43,11 @@ class VerdictRule(_Model):
         default=True,
         description="A noisy side (IQR/median above the harness threshold) turns FASTER/SLOWER into UNCERTAIN",
     )
+    machine_shift_blocks_change: bool = Field(
+        default=True,
+        description="FASTER/SLOWER becomes UNCERTAIN when the machine's reference kernel moved the same way by "
+        "more than the band floor while the case's probe ran",
+    )
     unsteady_visits_block_change: bool = Field(
         default=True,
         description="A side whose visits' medians differ by more than the change between the runs turns "
@@ -79,6 +84,10 @@ class TimingChange(_Model):
         default=0.0, description="A's slowest visit median over its fastest, less 1 (0 with one visit)"
     )
     visit_spread_b: float = 0.0
+    machine_ratio: float | None = Field(
+        default=None,
+        description="The machine-speed reference kernel's B/A while this case's probe ran (None: not read)",
+    )
     ratio: float = Field(description="B median / A median: below 1 means B takes less time")
     ratio_ci_low: float
     ratio_ci_high: float
@@ -169,3 +178,7 @@ class Comparison(_Model):
     verdict_counts: Mapping[str, int]
     summary: ComparisonSummary
     accuracy_regressions: list[str] = Field(description="case_ids that pass their tolerance in A and fail in B")
+    machine_ratios: dict[str, float] = Field(
+        default_factory=dict,
+        description="Per probe: the machine-speed reference kernel's median B/A (advisor/comparison/machine.py)",
+    )

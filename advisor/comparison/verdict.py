@@ -20,13 +20,17 @@ on each side's middle visit (`advisor.comparison.visits`):
   spells or a busy neighbour differs from another by far more than that with nothing changed
   (`noisy_blocks_change`, `busy_host_blocks_change`);
 - UNCERTAIN instead of FASTER/SLOWER when a side's visits differ among themselves by more than the
-  change between the runs (`unsteady_visits_block_change`): one run drifted that much on its own;
+  change between the runs (`unsteady_visits_block_change`): one run drifted that much on its own; or
+  when the machine-speed reference kernel timed by the case's probe moved the same way by more than
+  the band floor (`machine_shift_blocks_change`, advisor/comparison/machine.py): the machine itself
+  was slower (or faster) in B while the probe ran;
 - UNCERTAIN otherwise: the CI straddles an edge of the band. More samples narrow the CI and decide
   it; the reason says about how many (`advisor.comparison.remeasure.samples_to_decide`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from advisor.comparison.band import band_edges
@@ -99,6 +103,11 @@ def _change_blockers(timing: TimingChange, rule: VerdictRule) -> str:
         unsteady = [f"{side}'s own visits differ by {spread:.0%}" for side, spread in
                     (("A", timing.visit_spread_a), ("B", timing.visit_spread_b)) if spread > change]  # fmt: skip
         reasons.extend(unsteady)
+    if rule.machine_shift_blocks_change and timing.machine_ratio is not None:
+        shift = timing.machine_ratio
+        same_way = (timing.ratio > 1) == (shift > 1)
+        if same_way and abs(math.log(shift)) > math.log1p(rule.band_floor):
+            reasons.append(f"the machine's reference kernel ran {shift - 1:+.0%} in B while this probe ran")
     if rule.busy_host_blocks_change:
         busy = [side for side, flag in (("A", timing.busy_host_a), ("B", timing.busy_host_b)) if flag]
         if busy:

@@ -40,6 +40,9 @@ class PlanMessage(_Message):
     type: Literal["plan"] = "plan"
     share_s: float = Field(description="What the probe's cases() was told; passed again on a restart")
     cases: list[CaseKey]
+    reference_s: float | None = Field(
+        default=None, description="The machine-speed reference kernel, timed before the plan (harness/reference.py)"
+    )
 
 
 class CaseStartMessage(_Message):

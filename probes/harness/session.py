@@ -94,6 +94,7 @@ class ProbeSession:
         self._cut_short: str | None = None  # why the plan stopped early without anything failing
         self._log_tail: str | None = None
         self._announced = False
+        self._references: list[float] = []
 
     def run(self) -> None:
         """Start children until the plan is done or the probe cannot go on; then, while its share lasts, a
@@ -167,6 +168,8 @@ class ProbeSession:
 
     def _receive(self, message: WorkerMessage) -> None:
         if isinstance(message, PlanMessage):
+            if message.reference_s is not None:
+                self._references.append(message.reference_s)
             if self._plan is None:  # a restart (or a later round) re-plans identically (same share_s); keep the first
                 self._plan, self._plan_share_s = message.cases, message.share_s
             if not self._announced:
@@ -213,5 +216,6 @@ class ProbeSession:
             restarts=self._restarts,
             incidents=self._incidents,
             log_tail=self._log_tail if status != "ok" or self._incidents else None,
+            reference_s=list(self._references),
         )
         return run, cases

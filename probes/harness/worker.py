@@ -29,6 +29,7 @@ from probes.harness.protocol import (
     WorkerJob,
     encode_message,
 )
+from probes.harness.reference import reference_seconds
 from probes.models import CaseKey, OptionValue, ProbeCase
 from probes.registry import CaseSpec, Implementation, LoadedProbe, load_probe
 
@@ -90,7 +91,7 @@ def run_job(job: WorkerJob, channel: Channel) -> None:
         return
     name = loaded.probe.name
     keys = [entry.case.key(name, entry.implementation.name, device.kind) for entry in planned]
-    channel.send(PlanMessage(share_s=share_s, cases=keys))
+    channel.send(PlanMessage(share_s=share_s, cases=keys, reference_s=reference_seconds(device)))
     if job.revisits:
         _revisit(name, planned, keys, device, job, channel)
     else:

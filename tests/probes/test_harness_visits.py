@@ -79,6 +79,8 @@ def test_a_timed_case_joins_the_samples_of_two_visits_and_a_crash_on_the_second_
     assert crashed.status == "ok" and crashed.timing is not None and crashed.timing.visits is None
     run = evidence.probe_runs[0]
     assert run.status == "ok" and any("SIGSEGV" in incident for incident in run.incidents), run.incidents
+    # Each child timed the machine-speed reference as it started: the first visit's and the second's.
+    assert len(run.reference_s) == 2 and all(0 < seconds < 1 for seconds in run.reference_s)
 
 
 def test_one_visit_when_the_settings_ask_for_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
