@@ -111,8 +111,8 @@ def timing_change(
     busy_host_b: bool = False,
     machine_ratio: float | None = None,
 ) -> TimingChange:
-    """The statistics of two non-empty sample sets, each side's least disturbed visit (`judged_visit`),
-    and the case's equivalence band."""
+    """The statistics of two non-empty sample sets, each read on its judged visit (`judged_visit`: the
+    middle one), and the case's equivalence band."""
     single_pass = "single pass" in (a.stop_reason, b.stop_reason)
     identical = a.samples == b.samples
     judged_a, judged_b = judged_visit(a, rule.min_samples), judged_visit(b, rule.min_samples)

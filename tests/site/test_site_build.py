@@ -71,7 +71,7 @@ def test_evidence_pages_hold_their_tables_and_stay_out_of_search(built_site: Pat
     for number in site_records.titles:
         folder = next(f for f in (built_site / "decisions").glob(f"{number:04d}-*") if not _evidence_page(f))
         page = (built_site / "decisions" / f"{folder.name}-evidence" / "index.html").read_text()
-        assert "<table>" in page and "<th>" in page and "<td>" in page  # the raw HTML tables came through whole
+        assert "<table>" in page and "<th>" in page and "<td>" in page  # its evidence tables
         assert f"decisions/{folder.name}/" in locations  # the record page is searchable
         assert f"decisions/{folder.name}-evidence/" not in locations  # its table of figures is not
 
