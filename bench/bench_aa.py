@@ -66,7 +66,7 @@ def interleaved(probes: list[str], budget_s: float, out: Path) -> tuple[Path, Pa
 
 
 def slowed(evidence: Evidence, factor: float) -> Evidence:
-    """A copy whose every timing sample takes `factor` times as long (statistics derived again)."""
+    """A copy whose every timing sample takes `factor` times as long (statistics derived again, visits kept)."""
     cases = []
     for case in evidence.cases:
         if case.timing is not None:
@@ -74,7 +74,7 @@ def slowed(evidence: Evidence, factor: float) -> Evidence:
             slower = Measurement.from_samples(
                 [sample * factor for sample in timing.samples], stop_reason=timing.stop_reason,
                 calls_per_sample=timing.calls_per_sample, warmup_calls=timing.warmup_calls,
-                cache_flushed=timing.cache_flushed,
+                cache_flushed=timing.cache_flushed, visits=timing.visits,
             )  # fmt: skip
             case = case.model_copy(update={"timing": slower})
         cases.append(case)

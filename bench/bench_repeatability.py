@@ -4,7 +4,7 @@
 
 A case's CV = stdev / mean of its N medians; the figures are the median and the worst CV over the
 cases timed in every run (ratios, so they hold on any machine), for two medians: that of all the
-case's samples (the record's figure) and that of its middle visit (what `advisor compare` reads,
+case's samples (the record's figure) and that of its fastest visit (what `advisor compare` reads,
 advisor/comparison/visits.py). "Supported": timed, failed or starved of time in some run; not the
 cases skipped as unsupported or untimed by design (Triton's interpreter on CPU).
 """
@@ -56,9 +56,9 @@ def main() -> None:
     print(f"{arguments.runs} runs of '{arguments.probe}' at --budget {arguments.budget:g}: {time.perf_counter() - started:.1f} s")
     print(f"cases timed in every run: {len(complete)} of {len(supported)} supported ({len(medians)} timed in some run)")
     for case_id in sorted(complete, key=lambda case_id: judged_variations[case_id]):
-        print(f"  CV {variations[case_id]:6.1%} all samples, {judged_variations[case_id]:6.1%} middle visit  {case_id}")
+        print(f"  CV {variations[case_id]:6.1%} all samples, {judged_variations[case_id]:6.1%} fastest visit  {case_id}")
     print(summary("all samples", variations))
-    print(summary("middle visit", judged_variations))
+    print(summary("fastest visit", judged_variations))
 
 
 if __name__ == "__main__":

@@ -295,7 +295,7 @@ class HarnessSettings(_Model):
     case_grace_s: float = Field(default=5.0, description="A case is hung this long (+25% of its share) past its share")
     max_restarts: int = Field(default=3, description="Child restarts after crashes, per probe")
     visits: int = Field(
-        default=3,
+        default=5,
         description="Times each timed case is timed, the probe's other cases between two visits (time left "
         "after the first visit pays for the next): samples spread over the run, not one stretch of it",
     )

@@ -9,10 +9,16 @@ between runs. Neither shows in one run's samples, so the band is set from what d
 with the defaults 0.6 x spread, at least 6% and at most 20%: a quiet case (IQR/median up to the
 harness's 10% noise threshold) gets the floor, a noisy one a band that grows with its spread. A
 case timed on several visits of a run also measures the drift itself: its band is at least as wide
-as its visits stray from each other on either side (advisor/comparison/visits.py), up to the cap. The
-floor comes from the quiet runs committed under records/ (2026-11-29, minutes apart): the median
-case moved 2.5%, a few quiet ones 5-8%. Over 180 case pairs among them, 6% called 83% SAME and
-none FASTER/SLOWER, where 5% called 1.7% FASTER/SLOWER.
+as its visits stray from each other on either side (advisor/comparison/visits.py), and at least as
+wide as the machine-speed reference kernel moved between the two runs while the case's probe ran
+(advisor/comparison/machine.py; same torch only), both up to the cap: a case that moved no further
+than the machine itself did is SAME within the band the report gives. On the five A/A pairs whose
+reference moved 15-50% (bench/bench_aa.py), this raised SAME from 53-77% to 62-89%; a wider band
+never makes a FASTER/SLOWER, it can only turn one into SAME or UNCERTAIN.
+
+The floor comes from the quiet runs committed under records/ (2026-11-29, minutes apart): the
+median case moved 2.5%, a few quiet ones 5-8%. Over 180 case pairs among them, 6% called 83% SAME
+and none FASTER/SLOWER, where 5% called 1.7% FASTER/SLOWER.
 
 The band is a half-width on the log scale: SAME needs the CI of B/A inside [1 / (1 + band),
 1 + band], so swapping A and B keeps the verdict. It does not shrink with more samples (the CI
@@ -27,14 +33,16 @@ from advisor.comparison.models import VerdictRule
 from probes.models import Stats
 
 
-def equivalence_band(a: Stats, b: Stats, rule: VerdictRule, visit_spread: float = 0.0) -> float:
+def equivalence_band(a: Stats, b: Stats, rule: VerdictRule, visit_spread: float = 0.0, machine_ratio: float | None = None) -> float:
     """The band's half-width for a case whose two sides have these statistics: 0.05 means within 5%.
 
     `visit_spread`: how far the case's visits in one run stray from each other (the larger side's
     slowest visit median over its fastest, less 1): drift between runs measured inside a run, so
-    the band is at least that wide (up to the cap)."""
+    the band is at least that wide (up to the cap). `machine_ratio`: the reference kernel's B/A for
+    the case's probe; the band is at least as wide as it moved either way (up to the cap)."""
     spread = max(a.rel_iqr, b.rel_iqr)
-    return max(rule.band_floor, min(rule.band_cap, max(rule.band_per_spread * spread, visit_spread)))
+    machine_shift = max(machine_ratio, 1 / machine_ratio) - 1 if machine_ratio else 0.0
+    return max(rule.band_floor, min(rule.band_cap, max(rule.band_per_spread * spread, visit_spread, machine_shift)))
 
 
 def band_edges(band: float) -> tuple[float, float]:

@@ -112,7 +112,7 @@ def timing_change(
     machine_ratio: float | None = None,
 ) -> TimingChange:
     """The statistics of two non-empty sample sets, each read on its judged visit (`judged_visit`: the
-    middle one), and the case's equivalence band."""
+    fastest one), and the case's equivalence band."""
     single_pass = "single pass" in (a.stop_reason, b.stop_reason)
     identical = a.samples == b.samples
     judged_a, judged_b = judged_visit(a, rule.min_samples), judged_visit(b, rule.min_samples)
@@ -144,7 +144,8 @@ def timing_change(
         ratio=interval.ratio,
         ratio_ci_low=interval.low,
         ratio_ci_high=interval.high,
-        band=equivalence_band(stats_a, stats_b, rule, visit_spread=max(judged_a.spread, judged_b.spread)),
+        band=equivalence_band(stats_a, stats_b, rule, visit_spread=max(judged_a.spread, judged_b.spread),
+                              machine_ratio=machine_ratio),
         paired=paired,
         identical=identical,
         p_value=test.p_value,

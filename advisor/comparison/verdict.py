@@ -7,7 +7,7 @@ both sides) is NOT-MEASURED; one timed on one side only is NOT-COMPARABLE.
 Timing (`timing_verdict`) is an equivalence test (two one-sided tests, TOST) against the case's
 band (`advisor.comparison.band`: the drift two runs show with nothing changed, 6-20%), with
 [low, high] the bootstrap CI (90%) of B.median / A.median; a case timed on several visits is read
-on each side's middle visit (`advisor.comparison.visits`):
+on each side's fastest visit (`advisor.comparison.visits`):
 
 - SAME for identical sample sets: a file compared with itself;
 - UNCERTAIN when a side has fewer than `min_samples` (8) samples;

@@ -1,4 +1,5 @@
-"""The machine-speed reference: a probe whose reference kernel ran slower in B cannot call its cases SLOWER."""
+"""The machine-speed reference: the band is at least as wide as the machine moved, and a probe whose reference
+kernel ran slower in B cannot call its cases SLOWER."""
 
 from __future__ import annotations
 
@@ -45,3 +46,22 @@ def test_a_slowdown_the_machine_also_shows_is_uncertain_and_one_it_does_not_is_s
     assert compare_evidence(a, faster_machine).cases[0].verdict == "SLOWER"
     unguarded = VerdictRule(machine_shift_blocks_change=False)
     assert compare_evidence(a, slow_machine, unguarded).cases[0].verdict == "SLOWER"
+
+
+def test_the_band_is_at_least_as_wide_as_the_machine_moved(environment_factory) -> None:
+    environment = environment_factory()
+    a = _run(environment, 1.0e-4, [70e-6] * 3, seed=5)
+    # The case took 12% longer in B while the machine's own reference kernel took 15% longer.
+    drifted = _run(environment, 1.12e-4, [80.5e-6] * 3, seed=6)
+    case = compare_evidence(a, drifted).cases[0]
+    assert case.verdict == "SAME", case.reason
+    assert case.timing is not None and abs(case.timing.band - 0.15) < 1e-9
+    # A machine 15% faster widens the band as much: it drifted that far, whichever way.
+    assert compare_evidence(a, _run(environment, 1.12e-4, [60.87e-6] * 3, seed=6)).cases[0].timing.band > 0.149
+    # The band stops at its cap however far the machine moved.
+    far = compare_evidence(a, _run(environment, 1.12e-4, [140e-6] * 3, seed=6)).cases[0]
+    assert far.timing is not None and far.timing.band == VerdictRule().band_cap
+    # Without the reference (another torch in B) the same 12% is beyond the 6% floor: SLOWER.
+    other_torch = environment.model_copy(update={"torch": TorchInfo(version="9.9.9", build="cpu")})
+    unread = compare_evidence(a, drifted.model_copy(update={"environment": other_torch})).cases[0]
+    assert unread.verdict == "SLOWER" and unread.timing is not None and unread.timing.band < 0.1, unread.reason
