@@ -81,7 +81,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 500])
     parser.add_argument("--runs", type=int, default=2)
     arguments = parser.parse_args()
-    sizes = [0, *sorted(arguments.sizes)]
+    if any(size < 1 for size in arguments.sizes):
+        parser.error("--sizes must be positive: the 0-record site is always built, as the fixed-cost reference")
+    sizes = [0, *sorted(set(arguments.sizes))]
     with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch:
         times: dict[int, float] = {}
         cpu_times: dict[int, float] = {}
