@@ -33,7 +33,9 @@ from advisor.comparison.models import VerdictRule
 from probes.models import Stats
 
 
-def equivalence_band(a: Stats, b: Stats, rule: VerdictRule, visit_spread: float = 0.0, machine_ratio: float | None = None) -> float:
+def equivalence_band(
+    a: Stats, b: Stats, rule: VerdictRule, visit_spread: float = 0.0, machine_ratio: float | None = None
+) -> float:
     """The band's half-width for a case whose two sides have these statistics: 0.05 means within 5%.
 
     `visit_spread`: how far the case's visits in one run stray from each other (the larger side's

@@ -3,7 +3,7 @@
 A probe times each case on several visits, seconds apart in the run (HarnessSettings.visits). On a
 shared or virtual machine a visit can fall in a spell unlike the rest of the run. On the 2-core VM
 this was written on, small multi-threaded calls switch every few seconds between a fast state and
-one 20-60% slower (a fixed 1x2x128x64 SDPA call, timed every 2 s for 200 s under load: 62-67 us or
+one 30-100% slower (a fixed 1x2x128x64 SDPA call, timed every 2 s for 200 s under load: 62-67 us or
 85-128 us, about half the time each), with each visit's samples tight. Pooling the visits would
 carry the slow spells into the median and, with samples that tight, into a confident verdict.
 Whatever disturbs a timing (another tenant, a descheduled vCPU, a page fault) adds time, so each
