@@ -2,10 +2,11 @@
 
 A probe times each case on several visits, seconds apart in the run (HarnessSettings.visits). On a
 shared or virtual machine a visit can fall in a spell unlike the rest of the run. On the 2-core VM
-this was written on, small multi-threaded calls switch every few seconds between a fast state and
-one 30-100% slower (a fixed 1x2x128x64 SDPA call, timed every 2 s for 200 s under load: 62-67 us or
-85-128 us, about half the time each), with each visit's samples tight. Pooling the visits would
-carry the slow spells into the median and, with samples that tight, into a confident verdict.
+this was written on, small multi-threaded calls change speed every few seconds: a fixed 1x2x128x64
+SDPA call, timed every 2 s for 200 s under load, read 62-68 us 28 times, 69-80 us 24 times and
+80-128 us 48 times, and idle now and then 892 us or 8.0 ms; each visit's samples stay tight.
+Pooling the visits would carry the slow spells into the median and, with samples that tight, into a
+confident verdict.
 Whatever disturbs a timing (another tenant, a descheduled vCPU, a page fault) adds time, so each
 side is judged on its fastest visit, as Python's timeit reports its best repeat
 (https://docs.python.org/3/library/timeit.html, "best of 5"; checked 2026-12-01): with k visits a
