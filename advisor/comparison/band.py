@@ -43,8 +43,13 @@ def equivalence_band(
     the band is at least that wide (up to the cap). `machine_ratio`: the reference kernel's B/A for
     the case's probe; the band is at least as wide as it moved either way (up to the cap)."""
     spread = max(a.rel_iqr, b.rel_iqr)
-    machine_shift = max(machine_ratio, 1 / machine_ratio) - 1 if machine_ratio else 0.0
+    machine_shift = change_either_way(machine_ratio) if machine_ratio else 0.0
     return max(rule.band_floor, min(rule.band_cap, max(rule.band_per_spread * spread, visit_spread, machine_shift)))
+
+
+def change_either_way(ratio: float) -> float:
+    """How far a ratio B/A lies from 1, the same for a slowdown and its mirror speed-up: 1.25 and 0.8 are both 0.25."""
+    return max(ratio, 1 / ratio) - 1
 
 
 def band_edges(band: float) -> tuple[float, float]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from advisor.comparison.band import band_edges
+from advisor.comparison.band import band_edges, change_either_way
 from advisor.comparison.models import NumericChange, TimingChange, Verdict, VerdictRule
 from advisor.comparison.remeasure import samples_to_decide
 from probes.models import CaseStatus, NumericError
@@ -99,7 +99,7 @@ def _change_blockers(timing: TimingChange, rule: VerdictRule) -> str:
         if noisy:
             reasons.append(f"{' and '.join(noisy)} noisy")
     if rule.unsteady_visits_block_change:
-        change = max(timing.ratio, 1 / timing.ratio) - 1  # the change between the runs, either way
+        change = change_either_way(timing.ratio)  # the change between the runs
         unsteady = [f"{side}'s own visits differ by {spread:.0%}" for side, spread in
                     (("A", timing.visit_spread_a), ("B", timing.visit_spread_b)) if spread > change]  # fmt: skip
         reasons.extend(unsteady)

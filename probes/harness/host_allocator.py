@@ -19,6 +19,7 @@ there and say so.
 from __future__ import annotations
 
 import ctypes
+import functools
 import sys
 
 _M_TRIM_THRESHOLD = -1  # glibc malloc.h
@@ -28,6 +29,7 @@ _M_MMAP_THRESHOLD = -3
 HELD_UP_TO_BYTES = 1 << 30
 
 
+@functools.cache  # looked up once per process: release_freed_memory runs before every case
 def _glibc() -> ctypes.CDLL | None:
     if not sys.platform.startswith("linux"):
         return None
