@@ -22,6 +22,7 @@ from advisor.site.pages import (
     tier_rings, tiers_page,
 )
 from advisor.site.radar import radar_svg
+from advisor.site.rendered import MarkdownSettings, PageConverter
 
 HOME_PAGE = "index.md"
 RADAR_FILE = "tiers-radar.svg"
@@ -91,10 +92,14 @@ def write_tier_view(catalog: Catalog, knowledge: KnowledgeBase, writer: SiteWrit
 
 
 def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | None = None,
-                  knowledge: KnowledgeBase | None = None) -> GenerationReport:  # fmt: skip
-    """Write every generated page, chart and evidence download; problems are reported, not raised."""
+                  knowledge: KnowledgeBase | None = None, markdown: MarkdownSettings | None = None) -> GenerationReport:  # fmt: skip
+    """Write every generated page, chart and evidence download; problems are reported, not raised.
+
+    Record and evidence pages are rendered here with `markdown` (the MkDocs build's extensions; the packaged
+    config's when None), the other pages are left to MkDocs as Markdown."""
     catalog = build_catalog(records_dir, today or dt.date.today())
     knowledge = knowledge or load_knowledge_base()
+    converter = PageConverter(markdown or MarkdownSettings.packaged())
     writer.append_text(HOME_PAGE, "\n" + home_section(catalog))
     chart_count = 0
     views = EvidenceViews()
@@ -105,9 +110,9 @@ def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | Non
         for file_name, chart in charts:
             writer.write_text(f"decisions/{item.slug}/{chart_file_name(item.slug, file_name, chart)}", chart.svg)
         chart_count += len(charts)
-        writer.write_text(item.page, record_page(item, catalog, charts))
+        writer.write_text(item.page, record_page(item, catalog, charts, converter))
         if item.record.front.evidence:  # the record body links its evidence page
-            writer.write_text(evidence_page_name(item), evidence_page(item, views))
+            writer.write_text(evidence_page_name(item), evidence_page(item, converter, views))
     writer.write_text("reviews.md", reviews_page(catalog))
     write_tier_view(catalog, knowledge, writer)
     writer.write_text("knowledge-base.md", knowledge_page(knowledge))

@@ -12,7 +12,9 @@ import mkdocs_gen_files
 
 from advisor.site.mkdocs_glue import GenFilesWriter, site_settings
 from advisor.site.generate import generate_site
+from advisor.site.rendered import MarkdownSettings
 
 settings = site_settings(mkdocs_gen_files.config)
-report = generate_site(settings.records_dir, GenFilesWriter(), today=settings.today)
+report = generate_site(settings.records_dir, GenFilesWriter(), today=settings.today,
+                       markdown=MarkdownSettings.from_mkdocs(mkdocs_gen_files.config))
 settings.log_problems(report)

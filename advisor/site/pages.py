@@ -22,7 +22,9 @@ from advisor.markdown import md_escape, safe_url
 from advisor.site.catalog import DUE_SOON_DAYS, Catalog, SiteRecord
 from advisor.site.evidence_charts import Chart
 from advisor.site.evidence_views import EvidenceViews
+from advisor.site import rendered
 from advisor.site.record_body import record_body_markdown
+from advisor.site.rendered import PageConverter, PageSource
 
 OPTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 RINGS: tuple[tuple[str, str, str], ...] = (
@@ -111,63 +113,80 @@ def _linked_records(numbers: Sequence[int], catalog: Catalog) -> str:
     return ", ".join(links) or "-"
 
 
-def facts_table(facts: Sequence[tuple[str, str]]) -> list[str]:
-    """A two-column table of (name, Markdown value) rows with no header row (a Markdown table always has one,
-    empty here): HTML rows whose value cells are read as Markdown by md_in_html. Names are the page's own words."""
-    rows = [f'<tr markdown="1"><th scope="row">{name}</th><td markdown="span">{value}</td></tr>' for name, value in facts]
-    return ['<table markdown="1">', *rows, "</table>"]
+def code_or_text_html(value: str) -> str:
+    """code_or_text for an HTML block: an option id as inline code, else escaped text."""
+    return rendered.code(value) if OPTION_ID.match(value) else rendered.text(value)
 
 
-def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, Chart]]) -> str:
-    """One record's page: facts table, the record body, its charts and its git history."""
+def _record_link_html(item: SiteRecord) -> str:
+    """An HTML link to a record's page from another record's page (both in decisions/)."""
+    return rendered.link(item.page.removeprefix("decisions/"), rendered.text(f"{item.record.id:04d}: {item.record.front.title}"))
+
+
+def _linked_records_html(numbers: Sequence[int], catalog: Catalog) -> str:
+    known = catalog.by_id
+    links = [_record_link_html(known[number]) if number in known else f"{number:04d} (not in this site)" for number in numbers]
+    return ", ".join(links) or "-"
+
+
+def record_facts(item: SiteRecord, catalog: Catalog) -> list[tuple[str, str]]:
+    """The facts table's rows: (name, HTML value), every value from the record escaped."""
     front = item.record.front
     environment = front.environment
-    measured = ", ".join(md_escape(value) for value in (environment.hardware, environment.device) if value) or "-"
-    versions = ", ".join(f"{name} {md_escape(value)}" for name, value in
+    measured = ", ".join(rendered.text(value) for value in (environment.hardware, environment.device) if value) or "-"
+    versions = ", ".join(f"{name} {rendered.text(value)}" for name, value in
                          (("torch", environment.torch), ("CUDA", environment.cuda), ("cuDNN", environment.cudnn),
                           ("CANN", environment.cann), ("Triton", environment.triton)) if value)  # fmt: skip
     downloads = "<br>".join(
-        f"[{md_escape(file.name)}](../evidence/{safe_url(file.name)}) ({_size_text(file.size_bytes)}, sha256 `{file.sha256[:12]}`)"
+        f"{rendered.link(f'../evidence/{safe_url(file.name)}', rendered.text(file.name))} "
+        f"({_size_text(file.size_bytes)}, sha256 {rendered.code(file.sha256[:12])})"
         for file in item.evidence
     ) or "-"  # fmt: skip
-    tiers = {key: ", ".join(code_or_text(option) for option in getattr(front, key)) or "-" for key, _, _ in RINGS}
-    lines = [page_front_matter(f"{front.id:04d}: {front.title}") + f"# {front.id:04d}: {md_escape(front.title)}", ""]
-    if front.superseded_by:
-        lines += ['!!! warning "Superseded"', f"    Superseded by {_linked_records(front.superseded_by, catalog)}.", ""]
-    lines += facts_table([
+    tiers = {key: ", ".join(code_or_text_html(option) for option in getattr(front, key)) or "-" for key, _, _ in RINGS}
+    return [
         ("Status", f"{status_badge(front.status)} (version {front.version})"),
         ("Decided", front.date.isoformat()),
         ("Review by", review_text(item)),
-        ("Decision makers", ", ".join(md_escape(name) for name in front.decision_makers) or "-"),
-        ("Target hardware", _hardware(item)),
+        ("Decision makers", ", ".join(rendered.text(name) for name in front.decision_makers) or "-"),
+        ("Target hardware", rendered.text(front.profile.get("hardware", "-"))),
         ("Measured on", f"{measured}{'; ' + versions if versions else ''}"),
         ("Tier 1", tiers["tier1"]), ("Tier 2", tiers["tier2"]), ("Tier 3", tiers["tier3"]), ("Rejected", tiers["rejected"]),
-        ("Supersedes", _linked_records(front.supersedes, catalog)),
-        ("Superseded by", _linked_records(front.superseded_by, catalog)),
+        ("Supersedes", _linked_records_html(front.supersedes, catalog)),
+        ("Superseded by", _linked_records_html(front.superseded_by, catalog)),
         ("Evidence", downloads),
-    ])  # fmt: skip
-    lines += ["", record_body_markdown(item.record.body).rstrip(), ""]
-    lines += ["## Evidence charts", ""]
+    ]  # fmt: skip
+
+
+def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, Chart]], converter: PageConverter) -> str:
+    """One record's page, rendered: facts table, the record body, its charts and its git history."""
+    front = item.record.front
+    page = PageSource()
+    page.markdown(f"# {front.id:04d}: {md_escape(front.title)}", "")
+    if front.superseded_by:
+        page.markdown('!!! warning "Superseded"', f"    Superseded by {_linked_records(front.superseded_by, catalog)}.", "")
+    page.html(rendered.row_header_table(record_facts(item, catalog)))
+    page.markdown("", record_body_markdown(item.record.body).rstrip(), "", "## Evidence charts", "")
     if not charts:
-        lines += ["No chart: the evidence holds no timed GEMM, attention, dynamic-shape or INT8 cases.", ""]
+        page.markdown("No chart: the evidence holds no timed GEMM, attention, dynamic-shape or INT8 cases.", "")
     current_file = None
     for file_name, chart in charts:
         if file_name != current_file and len({name for name, _ in charts}) > 1:
-            lines += [f"### {md_escape(file_name)}", ""]
+            page.markdown(f"### {md_escape(file_name)}", "")
         current_file = file_name
-        lines += [f"![{md_escape(chart.title)}]({item.slug}/{chart_file_name(item.slug, file_name, chart)}){{ .advisor-chart }}", "",
-                  f"*{md_escape(chart.caption)}*", ""]  # fmt: skip
-    lines += ["## Revision history", ""]
+        page.html(rendered.image(f"{item.slug}/{chart_file_name(item.slug, file_name, chart)}", chart.title, "advisor-chart")
+                  + f"\n<p><em>{rendered.text(chart.caption)}</em></p>")  # fmt: skip
+    page.markdown("## Revision history", "")
     if not item.in_git:
-        lines.append("The records folder is not in a git repository: no history.")
+        page.markdown("The records folder is not in a git repository: no history.")
     elif not item.history:
-        lines.append("Not committed yet.")
+        page.markdown("Not committed yet.")
     else:
-        lines += ["| Date | Version | Commit | Message |", "| --- | --- | --- | --- |"]
-        for version in item.history:
-            message = md_escape(version.message.splitlines()[0] if version.message else "")
-            lines.append(f"| {version.date.date().isoformat()} | {version.version or '-'} | `{version.sha[:10]}` | {message} |")
-    return "\n".join(lines) + "\n"
+        page.html(rendered.table(("Date", "Version", "Commit", "Message"), [
+            (version.date.date().isoformat(), rendered.text(version.version or "-"), rendered.code(version.sha[:10]),
+             rendered.text(version.message.splitlines()[0] if version.message else ""))
+            for version in item.history
+        ]))  # fmt: skip
+    return rendered.rendered_page({"title": html.escape(f"{front.id:04d}: {front.title}")}, converter.convert(page))
 
 
 def evidence_page_name(item: SiteRecord) -> str:
@@ -175,29 +194,31 @@ def evidence_page_name(item: SiteRecord) -> str:
     return f"decisions/{item.slug}-evidence.md"
 
 
-def evidence_page(item: SiteRecord, views: EvidenceViews | None = None) -> str:
-    """Every evidence table and finding of a record's evidence files (the record itself keeps a summary);
+def evidence_page(item: SiteRecord, converter: PageConverter, views: EvidenceViews | None = None) -> str:
+    """Every evidence table and finding of a record's evidence files (the record itself keeps a summary), rendered;
     `views` holds the tables already made for the site (evidence shared by records is tabulated once)."""
     views = views if views is not None else EvidenceViews()
     front = item.record.front
-    title = f"{front.id:04d}: evidence"
-    # Left out of search: tables of figures, summarised on the record page, which search finds; parsing
-    # them for the index took about a tenth of a 500-record build.
-    lines = [page_front_matter(title, searchable=False) + f"# {front.id:04d}: evidence of {md_escape(front.title)}", "",
-             f"Back to the record: [{front.id:04d}]({item.slug}.md).", ""]  # fmt: skip
+    page = PageSource()
+    page.markdown(f"# {front.id:04d}: evidence of {md_escape(front.title)}", "",
+                  f"Back to the record: [{front.id:04d}]({item.slug}.md).", "")  # fmt: skip
     if not item.evidence:
-        lines += ["The evidence files this record names are not in the records folder.", ""]
+        page.markdown("The evidence files this record names are not in the records folder.", "")
     for file in item.evidence:
-        lines += [f"## {md_escape(file.name)}", ""]
+        page.markdown(f"## {md_escape(file.name)}", "")
         if file.evidence is None:
-            lines += ["Unreadable, or its sha256 does not match the record: no table.", ""]
+            page.markdown("Unreadable, or its sha256 does not match the record: no table.", "")
             continue
         for table in views.tables(file):
-            lines += [f"### {md_escape(table.title)}", "", "| " + " | ".join(md_escape(cell) for cell in table.header) + " |",
-                      "|" + " --- |" * len(table.header)]  # fmt: skip
-            lines += ["| " + " | ".join(md_escape(cell) for cell in row) + " |" for row in table.rows]
-            lines += [""] + [f"* {md_escape(finding)}" for finding in table.findings] + [""]
-    return "\n".join(lines) + "\n"
+            page.markdown(f"### {md_escape(table.title)}", "")
+            page.html(rendered.table([rendered.text(cell) for cell in table.header],
+                                     [[rendered.text(cell) for cell in row] for row in table.rows]))  # fmt: skip
+            if table.findings:
+                page.html(rendered.bullets(rendered.text(finding) for finding in table.findings))
+    # Left out of search: tables of figures, summarised on the record page, which search finds; parsing
+    # them for the index took about a tenth of a 500-record build.
+    meta = {"search": {"exclude": True}, "title": html.escape(f"{front.id:04d}: evidence")}
+    return rendered.rendered_page(meta, converter.convert(page))
 
 
 def chart_file_name(slug: str, evidence_name: str, chart: Chart) -> str:

@@ -11,7 +11,9 @@ import re
 
 TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 INLINE_CODE = re.compile(r"(`+)(.+?)\1")
-FENCE = re.compile(r"^\s*(```|~~~)")
+# Python-Markdown's fenced_code: an opening fence at the start of a line (three or more backticks or tildes, then
+# an optional language or {attributes}), closed by the same fence on a later line. Anything else is text.
+FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[ ]*(\{[^\n]*\}|\.?[\w#.+-]*[ ]*(hl_lines=(\"|').*?\4[ ]*)?)$")
 LIST_ITEM = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( |$)")
 NESTED_INDENT = 4  # Python-Markdown's tab_length: a nested list sits one tab past its parent
 
@@ -26,14 +28,28 @@ def _strip_heading(body: str) -> str:
     return "\n".join(lines[1:]) if lines and lines[0].startswith("# ") else "\n".join(lines)
 
 
+def fenced(lines: list[str]) -> list[bool]:
+    """For each line, whether it belongs to a fenced code block (its fences included) as Python-Markdown reads it:
+    an opening fence without its closing fence is text, and so is a line that only starts like a fence."""
+    inside = [False] * len(lines)
+    index = 0
+    while index < len(lines):
+        opening = FENCE_OPEN.match(lines[index])
+        if opening:
+            fence = opening.group(1)
+            close = next((end for end in range(index + 1, len(lines)) if lines[end].rstrip(" ") == fence), None)
+            if close is not None:
+                inside[index : close + 1] = [True] * (close + 1 - index)
+                index = close
+        index += 1
+    return inside
+
+
 def neutralize_html(markdown: str) -> str:
     """Escape raw HTML tags outside code, so a record body cannot add elements or scripts to its page."""
-    lines, in_fence = [], False
-    for line in markdown.split("\n"):
-        if FENCE.match(line):
-            in_fence = not in_fence
-            lines.append(line)
-            continue
+    source = markdown.split("\n")
+    lines = []
+    for line, in_fence in zip(source, fenced(source), strict=True):
         if in_fence:
             lines.append(line)
             continue
@@ -55,10 +71,8 @@ def indent_nested_lists(markdown: str) -> str:
     """
     lines: list[str] = []
     levels: list[int] = []  # the original indentation of each open list level, outermost first
-    in_fence = False
-    for line in markdown.split("\n"):
-        if FENCE.match(line):
-            in_fence = not in_fence
+    source = markdown.split("\n")
+    for line, in_fence in zip(source, fenced(source), strict=True):
         item = None if in_fence else LIST_ITEM.match(line)
         text = line.lstrip(" ")
         indent = len(line) - len(text)

@@ -147,6 +147,27 @@ def test_broken_link_in_a_record_fails_strict(records_copy: Path, tmp_path: Path
         build_site(CONFIG, out=tmp_path / "out", records_dir=records_copy, strict=True, today=TODAY)
 
 
+def test_a_link_to_a_missing_anchor_warns_and_a_present_one_does_not(records_copy: Path, tmp_path: Path):
+    record = next(records_copy.glob("0002-*.md"))
+    evidence_page = f"{record.stem}-evidence.md"
+    record.write_text(record.read_text() + f"\nSee [GEMM]({evidence_page}#gemm) and [nothing]({evidence_page}#no-such-table).\n")
+    result = build_site(CONFIG, out=tmp_path / "out", records_dir=records_copy, today=TODAY)
+    anchors = [warning for warning in result.warnings if "anchor" in warning]
+    assert len(anchors) == 1 and "#no-such-table" in anchors[0] and record.stem in anchors[0]
+    page = (tmp_path / "out" / "decisions" / record.stem / "index.html").read_text()
+    assert f'href="../{record.stem}-evidence/#gemm"' in page  # a source path made the page's URL, anchor kept
+
+
+def test_record_page_has_the_table_of_contents_of_its_headings(built_site: Path, site_records: RecordsFixture):
+    folder = next(f for f in (built_site / "decisions").glob("0004-*") if not _evidence_page(f))
+    page = (folder / "index.html").read_text()
+    toc = page[page.index('data-md-component="toc"'):]
+    entries = [entry for entry in ("#decision-outcome", "#tier-1-official-full-stack-primary", "#evidence-charts",
+                                   "#revision-history") if f'href="{entry}" class="md-nav__link"' in toc]  # fmt: skip
+    assert len(entries) == 4  # the body's headings, nested ones included, and the generator's own
+    assert toc.index("#decision-outcome") < toc.index("#tier-1-official-full-stack-primary") < toc.index("#revision-history")
+
+
 def test_failed_build_keeps_the_previous_site(records_copy: Path, tmp_path: Path):
     out = tmp_path / "out"
     build_site(CONFIG, out=out, records_dir=records_copy, today=TODAY)
