@@ -1,10 +1,12 @@
-"""The Markdown of each generated page: home table, one page per record, reviews, tier view (knowledge_pages.py: the
-knowledge base and the method).
+"""Each generated page: home table, reviews and tier view as Markdown for MkDocs; each record's page and evidence
+page rendered to HTML here (rendered.py), because there are hundreds of them (knowledge_pages.py: the knowledge
+base and the method).
 
-Every value that came from a record file passes through `md_escape` (HTML entities, Markdown
-markup escaped) or `code_or_text`; record bodies go through `record_body_markdown` (record_body.py), so
-hand-edited HTML in a record shows as text instead of running. Page titles given to MkDocs are HTML-escaped,
-because Material prints `page.meta.title` unescaped in the page's <title> and header.
+Every value that came from a record file passes through `md_escape` (HTML entities, Markdown markup escaped)
+or `code_or_text` in Markdown, and through `rendered.text` / `code_or_text_html` in generated HTML; record
+bodies go through `record_body_markdown` (record_body.py), so hand-edited HTML in a record shows as text
+instead of running. Page titles given to MkDocs are HTML-escaped, because Material prints `page.meta.title`
+unescaped in the page's <title> and header.
 """
 
 from __future__ import annotations
@@ -35,13 +37,18 @@ RINGS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def page_front_matter(title: str, searchable: bool = True) -> str:
-    """MkDocs front matter with an HTML-escaped title (Material prints it unescaped); a page that is not
+def page_meta(title: str, searchable: bool = True) -> dict[str, object]:
+    """A page's MkDocs metadata: its HTML-escaped title (Material prints it unescaped); a page that is not
     `searchable` is left out of Material's search index (and its HTML is not parsed for it)."""
     meta: dict[str, object] = {"title": html.escape(title)}
     if not searchable:
         meta["search"] = {"exclude": True}
-    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, width=1000) + "---\n\n"
+    return meta
+
+
+def page_front_matter(title: str, searchable: bool = True) -> str:
+    """The front matter of a Markdown page (page_meta)."""
+    return "---\n" + yaml.safe_dump(page_meta(title, searchable), allow_unicode=True, width=1000) + "---\n\n"
 
 
 def code_or_text(value: str) -> str:
@@ -186,7 +193,7 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, 
              rendered.text(version.message.splitlines()[0] if version.message else ""))
             for version in item.history
         ]))  # fmt: skip
-    return rendered.rendered_page({"title": html.escape(f"{front.id:04d}: {front.title}")}, converter.convert(page))
+    return rendered.rendered_page(page_meta(f"{front.id:04d}: {front.title}"), converter.convert(page))
 
 
 def evidence_page_name(item: SiteRecord) -> str:
@@ -217,8 +224,7 @@ def evidence_page(item: SiteRecord, converter: PageConverter, views: EvidenceVie
                 page.html(rendered.bullets(rendered.text(finding) for finding in table.findings))
     # Left out of search: tables of figures, summarised on the record page, which search finds; parsing
     # them for the index took about a tenth of a 500-record build.
-    meta = {"search": {"exclude": True}, "title": html.escape(f"{front.id:04d}: evidence")}
-    return rendered.rendered_page(meta, converter.convert(page))
+    return rendered.rendered_page(page_meta(f"{front.id:04d}: evidence", searchable=False), converter.convert(page))
 
 
 def chart_file_name(slug: str, evidence_name: str, chart: Chart) -> str:
