@@ -41,7 +41,7 @@ class RenderedPage(Page):
 
         def relink(tag: re.Match[str]) -> str:
             attribute = LINK_ATTRIBUTE[tag.group(1)]
-            return attribute.sub(lambda value: value.group(1) + self._url(value.group(2), files, links_to_anchors)
+            return attribute.sub(lambda value: value.group(1) + self._url(value.group(2), files, config, links_to_anchors)
                                  + value.group(3), tag.group(0), count=1)  # fmt: skip
 
         self.content = LINKING_TAG.sub(relink, self.markdown)
@@ -50,8 +50,9 @@ class RenderedPage(Page):
         self.present_anchor_ids = set(ID_ATTRIBUTE.findall(self.content))
         self.links_to_anchors = links_to_anchors
 
-    def _url(self, url: str, files: Files, links_to_anchors: dict[File, dict[str, str]]) -> str:
-        """A link as the page's source wrote it (a path between source files, escaped for HTML), as a URL from the page."""
+    def _url(self, url: str, files: Files, config: Any, links_to_anchors: dict[File, dict[str, str]]) -> str:
+        """A link as the page's source wrote it (a path between source files, escaped for HTML), as a URL from the page;
+        a missing target is logged at the config's `validation.links.not_found` level, as MkDocs does."""
         scheme, netloc, path, _, anchor = urlsplit(url)
         if scheme or netloc or url.startswith(("/", "\\")):
             return url
@@ -62,8 +63,8 @@ class RenderedPage(Page):
         target_uri = posixpath.normpath(posixpath.join(posixpath.dirname(self.file.src_uri), unquote(path)))
         target = files.get_file_from_path(target_uri)
         if target is None:
-            log.warning(f"Doc file '{self.file.src_uri}' contains a link '{url}', but the target '{target_uri}' "
-                        "is not found among documentation files.")  # fmt: skip
+            log.log(config.validation.links.not_found, f"Doc file '{self.file.src_uri}' contains a link '{url}', but the "
+                    f"target '{target_uri}' is not found among documentation files.")  # fmt: skip
             return url
         if anchor:
             links_to_anchors.setdefault(target, {}).setdefault(anchor, url)
