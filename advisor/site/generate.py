@@ -18,7 +18,7 @@ from advisor.site.evidence_charts import Chart
 from advisor.site.evidence_views import EvidenceViews
 from advisor.site.knowledge_pages import METHOD_PAGE, knowledge_page, method_page
 from advisor.site.pages import (
-    CLI_PAGE, RINGS, chart_file_name, evidence_page, evidence_page_name, home_section, record_page, reviews_page,
+    CLI_PAGE, RINGS, chart_path, evidence_page, evidence_page_name, home_section, record_page, reviews_page,
     tier_rings, tiers_page,
 )
 from advisor.site.radar import radar_svg
@@ -68,15 +68,15 @@ class GenerationReport:
     """What one generation wrote and what it had to leave out."""
 
     records: int
-    charts: int
+    charts: int  # chart files written: one per chart of each distinct evidence content
     problems: list[SiteProblem]
 
 
-def charts_of(item_evidence: list[EvidenceFile], views: EvidenceViews | None = None) -> list[tuple[str, Chart]]:
-    """(evidence file name, chart) for every chart of every readable evidence file of a record; `views` holds
+def charts_of(item_evidence: list[EvidenceFile], views: EvidenceViews | None = None) -> list[tuple[EvidenceFile, Chart]]:
+    """(evidence file, chart) for every chart of every readable evidence file of a record; `views` holds
     the charts already drawn for the site (evidence shared by records is drawn once)."""
     views = views if views is not None else EvidenceViews()
-    return [(file.name, chart) for file in item_evidence for chart in views.charts(file)]
+    return [(file, chart) for file in item_evidence for chart in views.charts(file)]
 
 
 def write_tier_view(catalog: Catalog, knowledge: KnowledgeBase, writer: SiteWriter) -> None:
@@ -101,15 +101,16 @@ def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | Non
     knowledge = knowledge or load_knowledge_base()
     converter = PageConverter(markdown or MarkdownSettings.packaged())
     writer.append_text(HOME_PAGE, "\n" + home_section(catalog))
-    chart_count = 0
+    chart_files: set[str] = set()
     views = EvidenceViews()
     for item in catalog.records:
         for file in item.evidence:
             writer.copy_file(f"evidence/{file.name}", file.path)
         charts = charts_of(item.evidence, views)
-        for file_name, chart in charts:
-            writer.write_text(f"decisions/{item.slug}/{chart_file_name(item.slug, file_name, chart)}", chart.svg)
-        chart_count += len(charts)
+        for file, chart in charts:
+            if chart_path(file, chart) not in chart_files:  # evidence shared by records: its charts written once
+                chart_files.add(chart_path(file, chart))
+                writer.write_text(chart_path(file, chart), chart.svg)
         writer.write_text(item.page, record_page(item, catalog, charts, converter))
         if item.record.front.evidence:  # the record body links its evidence page
             writer.write_text(evidence_page_name(item), evidence_page(item, converter, views))
@@ -119,4 +120,4 @@ def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | Non
     writer.write_text(METHOD_PAGE, method_page())
     writer.write_text("cli.md", CLI_PAGE)
     writer.copy_file("stylesheets/advisor.css", STYLESHEET)
-    return GenerationReport(records=len(catalog.records), charts=chart_count, problems=catalog.problems)
+    return GenerationReport(records=len(catalog.records), charts=len(chart_files), problems=catalog.problems)

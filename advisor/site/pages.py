@@ -21,7 +21,7 @@ import yaml
 from advisor.knowledge.models import KnowledgeBase
 from advisor.records.models import RECORD_STATUSES
 from advisor.markdown import md_escape, safe_url
-from advisor.site.catalog import DUE_SOON_DAYS, Catalog, SiteRecord
+from advisor.site.catalog import DUE_SOON_DAYS, Catalog, EvidenceFile, SiteRecord
 from advisor.site.evidence_charts import Chart
 from advisor.site.evidence_views import EvidenceViews
 from advisor.site import rendered
@@ -164,7 +164,7 @@ def record_facts(item: SiteRecord, catalog: Catalog) -> list[tuple[str, str]]:
     ]  # fmt: skip
 
 
-def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, Chart]], converter: PageConverter) -> str:
+def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[EvidenceFile, Chart]], converter: PageConverter) -> str:
     """One record's page, rendered: facts table, the record body, its charts and its git history."""
     front = item.record.front
     page = PageSource()
@@ -176,11 +176,11 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[str, 
     if not charts:
         page.markdown("No chart: the evidence holds no timed GEMM, attention, dynamic-shape or INT8 cases.", "")
     current_file = None
-    for file_name, chart in charts:
-        if file_name != current_file and len({name for name, _ in charts}) > 1:
-            page.markdown(f"### {md_escape(file_name)}", "")
-        current_file = file_name
-        page.html(rendered.image(f"{item.slug}/{chart_file_name(item.slug, file_name, chart)}", chart.title, "advisor-chart")
+    for file, chart in charts:
+        if file.name != current_file and len({shown.name for shown, _ in charts}) > 1:
+            page.markdown(f"### {md_escape(file.name)}", "")
+        current_file = file.name
+        page.html(rendered.image(f"../{chart_path(file, chart)}", chart.title, "advisor-chart")
                   + f"\n<p><em>{rendered.text(chart.caption)}</em></p>")  # fmt: skip
     page.markdown("## Revision history", "")
     if not item.in_git:
@@ -227,9 +227,10 @@ def evidence_page(item: SiteRecord, converter: PageConverter, views: EvidenceVie
     return rendered.rendered_page(page_meta(f"{front.id:04d}: evidence", searchable=False), converter.convert(page))
 
 
-def chart_file_name(slug: str, evidence_name: str, chart: Chart) -> str:
-    """`evidence-gemm-tflops.svg`: the evidence file's name past the record's slug, then the chart's name."""
-    return f"{evidence_name.removeprefix(slug + '.').removesuffix('.json')}-{chart.name}.svg"
+def chart_path(file: EvidenceFile, chart: Chart) -> str:
+    """`charts/<sha256 prefix>-<chart>.svg`: named by the evidence's content, so records that share evidence share
+    its chart files (one file each, however many records show it)."""
+    return f"charts/{file.sha256[:16]}-{chart.name}.svg"
 
 
 def reviews_page(catalog: Catalog) -> str:

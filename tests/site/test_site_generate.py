@@ -59,10 +59,10 @@ def test_record_page_links_history_charts_and_evidence(site_records: RecordsFixt
     new = (tmp_path / "decisions" / "0004-x86-serving-stack-revised.md").read_text()
     assert ('<th scope="row">Supersedes</th><td><a href="0001-x86-serving-stack-first-try.md">0001: x86 serving stack, '
             "first try</a></td>") in new
-    charts = re.findall(r'<img alt="[^"]*" class="advisor-chart" src="(0004-x86-serving-stack-revised/[^"]+\.svg)">', new)
-    assert {Path(chart).stem.removeprefix("evidence-") for chart in charts} >= {"gemm-tflops", "attention-time", "dynamic-latency"}
+    charts = re.findall(r'<img alt="[^"]*" class="advisor-chart" src="\.\./(charts/[0-9a-f]{16}-[^"]+\.svg)">', new)
+    assert {Path(chart).stem[17:] for chart in charts} >= {"gemm-tflops", "attention-time", "dynamic-latency"}
     for chart in charts:
-        assert (tmp_path / "decisions" / chart).read_text().startswith("<svg")
+        assert (tmp_path / chart).read_text().startswith("<svg")
     evidence = "evidence/0004-x86-serving-stack-revised.evidence.json"
     assert f'href="../{evidence}"' in new and evidence in writer.written
     assert hashlib.sha256((tmp_path / evidence).read_bytes()).hexdigest() in (site_records.records_dir / "0004-x86-serving-stack-revised.md").read_text()

@@ -7,6 +7,8 @@ disk when they are what was committed; generated pages stay in memory instead of
 
 from __future__ import annotations
 
+import re
+
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -77,9 +79,12 @@ def test_shared_evidence_is_parsed_drawn_and_tabulated_once(shared_evidence_repo
     report = generate_site(shared_evidence_repo / "records", FolderWriter(tmp_path), today=TODAY)
     assert report.records == RECORDS and not report.problems
     assert calls == {"parse": 1, "draw": 1, "tabulate": 1}
-    charts = sorted(tmp_path.glob("decisions/*/*.svg"))
-    assert report.charts == len(charts) and len(charts) % RECORDS == 0 and charts  # every record shows every chart
-    assert len({chart.read_text() for chart in charts}) == len(charts) // RECORDS
+    charts = sorted(tmp_path.glob("charts/*.svg"))
+    assert report.charts == len(charts) and charts  # the shared evidence's charts, one file each
+    assert len({chart.read_text() for chart in charts}) == len(charts)
+    for page in sorted(tmp_path.glob("decisions/[0-9]*.md")):
+        if not page.stem.endswith("-evidence"):  # every record shows every chart, from the one file
+            assert sorted(re.findall(r'src="\.\./(charts/[^"]+\.svg)"', page.read_text())) == [c.relative_to(tmp_path).as_posix() for c in charts]
 
 
 class GitCalls:
