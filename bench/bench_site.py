@@ -1,9 +1,11 @@
 """Site build time against the number of records, as ratios against the smallest site built in the same run.
 
-    .venv/bin/python bench/bench_site.py [--sizes 50 200 500] [--runs 2]
+    .venv/bin/python bench/bench_site.py [--sizes 50 200 500] [--runs 2] [--distinct-evidence]
 
 Each size gets its own git repository of generated records (write_decision on the project's CPU
-suite evidence, several profiles, one commit each). The build is `advisor site build --strict` in a
+suite evidence, several profiles, one commit each). By default the records share that evidence, as a
+fleet's records do, and the site writes its charts once; `--distinct-evidence` gives each record
+evidence of its own (and so chart files of its own). The build is `advisor site build --strict` in a
 child process (what a user runs), so each run pays MkDocs' start-up; a site with 0 records is the
 fixed-cost reference. Growth exponent: the log-log slope of (time - fixed cost) between sizes; 1.0
 is linear. Beside the wall time, the build's CPU time (user + system of the child process): on a
@@ -44,8 +46,10 @@ PROFILES = [
 ]  # fmt: skip
 
 
-def make_records(root: Path, count: int) -> Path:
-    """`count` records in a fresh git repository, committed together."""
+def make_records(root: Path, count: int, distinct_evidence: bool = False) -> Path:
+    """`count` records in a fresh git repository, committed together. They share one evidence content (a fleet's
+    suite), so its charts are one set of files; with `distinct_evidence`, each record's evidence differs (its start
+    time), so each record has chart files of its own."""
     repo = Repo.init(root)
     with repo.config_writer() as config:
         config.set_value("user", "name", "bench")
@@ -57,7 +61,8 @@ def make_records(root: Path, count: int) -> Path:
     start = dt.date(2024, 1, 1)
     for index in range(count):
         profile = PROFILES[index % len(PROFILES)]
-        write_decision(recommendations[index % len(PROFILES)], [suite], records_dir=records_dir, commit=False,
+        evidence = suite.model_copy(update={"started_at": suite.started_at + dt.timedelta(seconds=index)}) if distinct_evidence else suite
+        write_decision(recommendations[index % len(PROFILES)], [evidence], records_dir=records_dir, commit=False,
                        title=f"{profile.model_type} on {profile.hardware}, team {index}", deciders=["bench"],
                        date=start + dt.timedelta(days=index))  # fmt: skip
     repo.git.add("--all")
@@ -80,6 +85,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 500])
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--distinct-evidence", action="store_true",
+                        help="give every record evidence of its own (by default all share one, as a fleet's records do)")
     arguments = parser.parse_args()
     if any(size < 1 for size in arguments.sizes):
         parser.error("--sizes must be positive: the 0-record site is always built, as the fixed-cost reference")
@@ -88,7 +95,7 @@ def main() -> None:
         times: dict[int, float] = {}
         cpu_times: dict[int, float] = {}
         for size in sizes:
-            records_dir = make_records(Path(scratch) / f"repo-{size}", size)
+            records_dir = make_records(Path(scratch) / f"repo-{size}", size, arguments.distinct_evidence)
             runs = [build_seconds(records_dir, Path(scratch) / f"out-{size}") for _ in range(arguments.runs)]
             times[size] = statistics.median(wall for wall, _ in runs)
             cpu_times[size] = statistics.median(cpu for _, cpu in runs)
