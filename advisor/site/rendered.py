@@ -1,12 +1,12 @@
 """Record and evidence pages rendered to HTML by the generator, once, instead of by MkDocs page by page.
 
-Converting a record page and its evidence page with Python-Markdown took about 17 ms of a 500-record build's
-30 ms per record, most of it on tables that the generator had just made from structured data. Here a page is
-a `PageSource`: Markdown for what is prose (the record body, headings, a back link) and ready HTML blocks for
-the tables, lists of findings and figures, stood in for by placeholders while one reused Markdown converter, configured with the
-site's own extensions, renders the prose. The page written to MkDocs is front matter marked `RENDERED_MARK`
-followed by HTML; `advisor/site/mkdocs_rendered.py` takes such pages as they are (links made relative, the
-table of contents read from the headings).
+Converting a record page and its evidence page with Python-Markdown took about 17 ms of a 500-record build's 30
+ms per record, most of it on tables that the generator had just made from structured data. Here a page is a
+`PageSource`: Markdown for what is prose (the record body, headings, a back link) and ready HTML blocks for the
+tables, lists of findings and figures, stood in for by placeholders while one reused Markdown converter,
+configured with the site's own extensions, renders the prose. The page written to MkDocs is front matter marked
+`RENDERED_MARK` followed by HTML; `advisor/site/mkdocs_rendered.py` takes such pages as they are (links made
+relative, the table of contents read from the headings).
 """
 
 from __future__ import annotations
