@@ -30,7 +30,6 @@ on each side's fastest visit (`advisor.comparison.visits`):
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 from advisor.comparison.band import band_edges, change_either_way
@@ -106,7 +105,7 @@ def _change_blockers(timing: TimingChange, rule: VerdictRule) -> str:
     if rule.machine_shift_blocks_change and timing.machine_ratio is not None:
         shift = timing.machine_ratio
         same_way = (timing.ratio > 1) == (shift > 1)
-        if same_way and abs(math.log(shift)) > math.log1p(rule.band_floor):
+        if same_way and change_either_way(shift) > rule.band_floor:
             reasons.append(f"the machine's reference kernel ran {shift - 1:+.0%} in B while this probe ran")
     if rule.busy_host_blocks_change:
         busy = [side for side, flag in (("A", timing.busy_host_a), ("B", timing.busy_host_b)) if flag]
