@@ -108,9 +108,10 @@ def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | Non
             writer.copy_file(f"evidence/{file.name}", file.path)
         charts = charts_of(item.evidence, views)
         for file, chart in charts:
-            if chart_path(file, chart) not in chart_files:  # evidence shared by records: its charts written once
-                chart_files.add(chart_path(file, chart))
-                writer.write_text(chart_path(file, chart), chart.svg)
+            path = chart_path(file, chart)
+            if path not in chart_files:  # evidence shared by records: its charts written once
+                chart_files.add(path)
+                writer.write_text(path, chart.svg)
         writer.write_text(item.page, record_page(item, catalog, charts, converter))
         if item.record.front.evidence:  # the record body links its evidence page
             writer.write_text(evidence_page_name(item), evidence_page(item, converter, views))
