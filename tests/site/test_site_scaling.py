@@ -7,8 +7,8 @@ disk when they are what was committed; generated pages stay in memory instead of
 
 from __future__ import annotations
 
+import gc
 import re
-
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -26,7 +26,7 @@ from advisor.records.decision import write_decision
 from advisor.records.git import record_history
 from advisor.records.store import accept
 from advisor.recommendation.engine import recommend
-from advisor.site import evidence_views
+from advisor.site import evidence_views, generate
 from advisor.site.generate import FolderWriter, generate_site
 from advisor.records.history import record_histories
 from advisor.site.mkdocs_glue import GenFilesWriter
@@ -85,6 +85,61 @@ def test_shared_evidence_is_parsed_drawn_and_tabulated_once(shared_evidence_repo
     for page in sorted(tmp_path.glob("decisions/[0-9]*.md")):
         if not page.stem.endswith("-evidence"):  # every record shows every chart, from the one file
             assert sorted(re.findall(r'src="\.\./(charts/[^"]+\.svg)"', page.read_text())) == [c.relative_to(tmp_path).as_posix() for c in charts]
+
+
+class CollectorSeen:
+    """gc's state when the catalog is read and when each record page is written, during generate_site."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.reading: list[bool] = []  # collector enabled while the catalog was read
+        self.writing: list[int] = []  # objects frozen while a record page was written
+        build_catalog, record_page = generate.build_catalog, generate.record_page
+
+        def seen_build_catalog(*args: Any, **kwargs: Any) -> Any:
+            self.reading.append(gc.isenabled())
+            return build_catalog(*args, **kwargs)
+
+        def seen_record_page(*args: Any, **kwargs: Any) -> Any:
+            self.writing.append(gc.get_freeze_count())
+            return record_page(*args, **kwargs)
+
+        monkeypatch.setattr(generate, "build_catalog", seen_build_catalog)
+        monkeypatch.setattr(generate, "record_page", seen_record_page)
+
+
+@pytest.fixture
+def collector_restored() -> Iterator[None]:
+    """Whatever a test does to gc, the next test finds it enabled and nothing frozen."""
+    yield
+    gc.unfreeze()
+    gc.enable()
+
+
+def test_the_catalog_is_read_without_the_collector_and_kept_out_of_its_passes(
+    shared_evidence_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, collector_restored: None
+):
+    seen = CollectorSeen(monkeypatch)
+    gc.enable()
+    report = generate_site(shared_evidence_repo / "records", FolderWriter(tmp_path), today=TODAY)
+    assert report.records == RECORDS and not report.problems
+    assert seen.reading == [False]
+    assert len(seen.writing) == RECORDS and all(frozen > 0 for frozen in seen.writing)
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # the collector as it was found
+
+
+def test_a_disabled_collector_or_a_frozen_heap_is_left_as_found(
+    shared_evidence_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, collector_restored: None
+):
+    seen = CollectorSeen(monkeypatch)
+    gc.disable()
+    generate_site(shared_evidence_repo / "records", FolderWriter(tmp_path / "disabled"), today=TODAY)
+    assert not gc.isenabled() and gc.get_freeze_count() == 0
+    gc.enable()
+    gc.freeze()  # an embedding application's frozen heap: not ours to thaw
+    frozen = gc.get_freeze_count()
+    generate_site(shared_evidence_repo / "records", FolderWriter(tmp_path / "frozen"), today=TODAY)
+    assert gc.isenabled() and 0 < gc.get_freeze_count() <= frozen  # not thawed (frozen objects freed since leave it)
+    assert seen.reading == [False, True]  # with a heap frozen by others, the collector was not touched
 
 
 class GitCalls:
