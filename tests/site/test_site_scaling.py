@@ -109,7 +109,10 @@ class CollectorSeen:
 
 @pytest.fixture
 def collector_restored() -> Iterator[None]:
-    """Whatever a test does to gc, the next test finds it enabled and nothing frozen."""
+    """The test starts with gc enabled and nothing frozen (tests of probes that freeze their child's heap
+    leave this process's frozen), and whatever it does to gc, the next test finds it so too."""
+    gc.unfreeze()
+    gc.enable()
     yield
     gc.unfreeze()
     gc.enable()
@@ -119,7 +122,6 @@ def test_the_catalog_is_read_without_the_collector_and_kept_out_of_its_passes(
     shared_evidence_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, collector_restored: None
 ):
     seen = CollectorSeen(monkeypatch)
-    gc.enable()
     report = generate_site(shared_evidence_repo / "records", FolderWriter(tmp_path), today=TODAY)
     assert report.records == RECORDS and not report.problems
     assert seen.reading == [False]
