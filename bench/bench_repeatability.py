@@ -7,6 +7,11 @@ cases timed in every run (ratios, so they hold on any machine), for two medians:
 case's samples (the record's figure) and that of its fastest visit (what `advisor compare` reads,
 advisor/comparison/visits.py). "Supported": timed, failed or starved of time in some run; not the
 cases skipped as unsupported or untimed by design (Triton's interpreter on CPU).
+
+The reference in the same run is the machine itself: the CV of the machine-speed reference kernel
+(probes/harness/reference.py) over every probe child of every run, and its slowest / fastest. A
+case's CV cannot be expected to sit far below the machine's own (CPU runs only; it has no
+reference kernel on accelerators).
 """
 
 from __future__ import annotations
@@ -39,10 +44,12 @@ def main() -> None:
     medians: dict[str, list[float]] = {}
     judged: dict[str, list[float]] = {}
     supported: set[str] = set()
+    reference_times: list[float] = []
     min_samples = VerdictRule().min_samples
     started = time.perf_counter()
     for _ in range(arguments.runs):
         evidence = run_probes([arguments.probe], budget_s=arguments.budget, device=arguments.device)
+        reference_times.extend(seconds for run in evidence.probe_runs for seconds in run.reference_s)
         for case in evidence.cases:
             if case.status in ("ok", "failed") or starved(case):  # not: unsupported, or untimed by design
                 supported.add(case.key.case_id)
@@ -59,6 +66,10 @@ def main() -> None:
         print(f"  CV {variations[case_id]:6.1%} all samples, {judged_variations[case_id]:6.1%} fastest visit  {case_id}")
     print(summary("all samples", variations))
     print(summary("fastest visit", judged_variations))
+    if len(reference_times) >= 2:
+        spread = statistics.stdev(reference_times) / statistics.mean(reference_times)
+        print(f"machine reference kernel, {len(reference_times)} probe children: CV {spread:.1%}, "
+              f"slowest / fastest {max(reference_times) / min(reference_times):.2f}")
 
 
 if __name__ == "__main__":
