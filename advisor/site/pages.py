@@ -16,8 +16,6 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-import yaml
-
 from advisor.knowledge.models import KnowledgeBase
 from advisor.records.models import RECORD_STATUSES
 from advisor.markdown import md_escape, safe_url
@@ -48,7 +46,7 @@ def page_meta(title: str, searchable: bool = True) -> dict[str, object]:
 
 def page_front_matter(title: str, searchable: bool = True) -> str:
     """The front matter of a Markdown page (page_meta)."""
-    return "---\n" + yaml.safe_dump(page_meta(title, searchable), allow_unicode=True, width=1000) + "---\n\n"
+    return "---\n" + rendered.meta_yaml(page_meta(title, searchable)) + "---\n\n"
 
 
 def code_or_text(value: str) -> str:
@@ -176,8 +174,9 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[Evide
     if not charts:
         page.markdown("No chart: the evidence holds no timed GEMM, attention, dynamic-shape or INT8 cases.", "")
     current_file = None
+    several_files = len({file.name for file, _ in charts}) > 1
     for file, chart in charts:
-        if file.name != current_file and len({shown.name for shown, _ in charts}) > 1:
+        if file.name != current_file and several_files:
             page.markdown(f"### {md_escape(file.name)}", "")
         current_file = file.name
         page.html(rendered.image(f"../{chart_path(file, chart)}", chart.title, "advisor-chart")

@@ -107,10 +107,14 @@ class PageConverter:
         return rendered
 
 
+def meta_yaml(meta: Mapping[str, object]) -> str:
+    """Front matter fields as YAML lines (the one writer for generated pages, Markdown or rendered)."""
+    return yaml.safe_dump(dict(meta), allow_unicode=True, width=1000) if meta else ""
+
+
 def rendered_page(meta: Mapping[str, object], body_html: str) -> str:
     """A page file for MkDocs: front matter that starts with RENDERED_MARK (then `meta`), and the HTML."""
-    rest = yaml.safe_dump(dict(meta), allow_unicode=True, width=1000) if meta else ""
-    return f"{RENDERED_MARK}{rest}---\n\n{body_html}\n"
+    return f"{RENDERED_MARK}{meta_yaml(meta)}---\n\n{body_html}\n"
 
 
 def text(value: object) -> str:
