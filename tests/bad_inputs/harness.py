@@ -1,0 +1,160 @@
+"""What every bad-input case checks, in one place: the real CLI in a child process (with a time limit, so a
+hang fails instead of stalling the suite), one `error:` line naming the file, field or flag, no traceback,
+the user's tree and git state hashed before and after, no process left and no temporary folder left.
+
+    project = make_project(tmp_path)            # a real git repository with one committed record
+    with unchanged(project.root) as watch:      # hashes the tree, git HEAD and index; checks on exit
+        result = run_advisor(["records", "list"], cwd=project.root, tmp=watch.tmp)
+    assert_one_line_error(result, "records_dir", code=2)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+from git import Repo
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CPU_SUITE = FIXTURES / "cpu-suite.json"
+GOOD_PROFILE = "model_type: dense-transformer\nhardware: x86-cpu\nworkload: inference\nteam_skill: framework\n"
+# Folders advisor makes in the temporary directory; none may outlive a run.
+ADVISOR_TEMP_PREFIXES = ("advisor-probe-", "advisor-site-", "advisor-int8-", "advisor-scaling-", "advisor-")
+
+
+@dataclass(frozen=True)
+class Project:
+    """A real git repository with one committed decision record (0001) and its evidence."""
+
+    root: Path
+    records: Path
+    repo: Repo
+
+
+def make_project(parent: Path, name: str = "project") -> Project:
+    """A git repository at parent/name with one committed record made from the CPU suite fixture."""
+    from advisor.profile import Profile
+    from advisor.recommendation.engine import recommend
+    from advisor.records.decision import write_decision
+    from probes.models import Evidence
+
+    repo = Repo.init(parent / name)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Bad Inputs")
+        config.set_value("user", "email", "bad@example.com")
+    root = Path(repo.working_tree_dir or parent / name)
+    suite = Evidence.load(CPU_SUITE)
+    profile = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework")
+    write_decision(recommend(profile, [suite]), [suite], records_dir=root / "records", title="Kept", deciders=["Ann"],
+                   date=dt.date(2026, 1, 2))  # fmt: skip
+    (root / "profile.yaml").write_text(GOOD_PROFILE, encoding="utf-8")
+    repo.git.add("-A")
+    repo.index.commit("the user's project")
+    return Project(root=root, records=root / "records", repo=repo)
+
+
+def tree_state(root: Path) -> dict[str, str]:
+    """Every entry under root (the .git folder's objects excepted) -> its kind and content hash or link target."""
+    state: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if relative.parts[:2] == (".git", "objects") or relative.parts[-1] in ("index.lock", ".advisor.lock"):
+            continue
+        mode = path.lstat().st_mode
+        if stat.S_ISLNK(mode):
+            state[str(relative)] = "link:" + os.readlink(path)
+        elif stat.S_ISDIR(mode):
+            state[str(relative)] = "dir"
+        elif stat.S_ISREG(mode):
+            state[str(relative)] = "file:" + hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            state[str(relative)] = f"special:{stat.S_IFMT(mode)}"
+    return state
+
+
+def git_state(root: Path) -> tuple[str, str, str]:
+    """HEAD, the index's entries and the tracked files' status: what a failed command must leave as it was."""
+    repo = Repo(root)
+    head = repo.head.commit.hexsha if repo.head.is_valid() else "(no commit)"
+    return head, repo.git.ls_files("--stage"), repo.git.status("--porcelain", "--untracked-files=no")
+
+
+@dataclass
+class Watch:
+    """What `unchanged` saw before the command; `tmp` is the private temporary folder to give the command."""
+
+    root: Path
+    tmp: Path
+    tree: dict[str, str] = field(default_factory=dict)
+    git: tuple[str, str, str] | None = None
+    children: set[int] = field(default_factory=set)
+
+
+def _own_descendants() -> set[int]:
+    return {child.pid for child in psutil.Process().children(recursive=True)}
+
+
+@contextmanager
+def unchanged(root: Path, tmp: Path | None = None, *, git: bool = True) -> Iterator[Watch]:
+    """Assert on exit that the tree under root, git's HEAD and index, this process's children and the
+    command's temporary folder are as they were before."""
+    scratch = tmp if tmp is not None else root.parent / f"{root.name}-tmp"
+    scratch.mkdir(exist_ok=True)
+    watch = Watch(root=root, tmp=scratch, tree=tree_state(root), git=git_state(root) if git else None,
+                  children=_own_descendants())  # fmt: skip
+    yield watch
+    assert tree_state(root) == watch.tree, _tree_difference(watch.tree, tree_state(root))
+    if git:
+        assert git_state(root) == watch.git
+    assert_no_process_left(watch.children)
+    left = [path.name for path in scratch.iterdir() if path.name.startswith(ADVISOR_TEMP_PREFIXES)]
+    assert left == [], f"temporary folders left behind: {left}"
+
+
+def _tree_difference(before: dict[str, str], after: dict[str, str]) -> str:
+    changed = sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+    return "changed under the tree: " + ", ".join(changed[:20])
+
+
+def assert_no_process_left(before: set[int], timeout: float = 10.0) -> None:
+    """Every process started since `before` (children of this test process) has ended."""
+    new = [psutil.Process(pid) for pid in _own_descendants() - before if psutil.pid_exists(pid)]
+    _, alive = psutil.wait_procs(new, timeout=timeout)
+    alive = [process for process in alive if process.status() != psutil.STATUS_ZOMBIE]
+    assert alive == [], f"processes left running: {[process.cmdline() for process in alive]}"
+
+
+def child_environment(tmp: Path, **extra: str) -> dict[str, str]:
+    """The environment for a CLI child: this one, with a private TMPDIR so its temporary folders can be checked."""
+    environment = {**os.environ, "TMPDIR": str(tmp), "COLUMNS": "200", **extra}
+    return environment
+
+
+def run_advisor(args: Sequence[str], *, cwd: Path, tmp: Path, timeout: float = 120, input: bytes | None = None,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """`python -m advisor ARGS` in cwd; a hang past `timeout` fails the test (subprocess.TimeoutExpired)."""
+    return subprocess.run([sys.executable, "-m", "advisor", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, input=input.decode() if input is not None else None,
+                          stdin=subprocess.DEVNULL if input is None else None,
+                          env=env if env is not None else child_environment(tmp))  # fmt: skip
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], *said: str, code: int = 2) -> str:
+    """Exit `code`, exactly one `error: ...` line on stderr that holds every `said`, and no traceback."""
+    assert result.returncode == code, (result.returncode, result.stdout[-2000:], result.stderr[-2000:])
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, result.stderr[-3000:]
+    for words in said:
+        assert words in errors[0], errors[0]
+    assert len(errors[0]) < 600, "an echoed value must be capped"
+    return errors[0]
