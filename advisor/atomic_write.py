@@ -1,10 +1,17 @@
-"""Write files so a reader never sees half of one: a temporary beside the target, then a rename."""
+"""Write files so a reader never sees half of one: a temporary beside the target, then a rename.
+
+The target must be missing or a regular file: a rename onto a device, FIFO or socket would replace the
+node itself (as root, /dev/full would become a file). A symbolic link is followed, so the file it names
+is replaced and the link stays.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
+
+from advisor.output_paths import check_regular_target
 
 TEMP_SUFFIX = ".tmp"
 
@@ -32,8 +39,15 @@ def write_temporary(path: Path, text: str) -> Path:
     return temporary
 
 
+def real_target(path: Path) -> Path:
+    """The file a write to `path` replaces: symbolic links followed; OutputPathError for anything not a regular file."""
+    check_regular_target(path, "cannot write")
+    return Path(os.path.realpath(path))
+
+
 def write_text_atomically(path: Path, text: str) -> None:
     """Create or replace `path` with `text` in one rename; on any failure nothing changes."""
+    path = real_target(path)
     temporary = write_temporary(path, text)
     try:
         os.replace(temporary, path)
@@ -44,6 +58,7 @@ def write_text_atomically(path: Path, text: str) -> None:
 
 def write_bytes_atomically(path: Path, data: bytes) -> None:
     """Create or replace `path` with `data` in one rename (same rules as write_text_atomically)."""
+    path = real_target(path)
     handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     temporary = Path(name)
     try:

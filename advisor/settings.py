@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from advisor.errors import AdvisorError
+from advisor.output_paths import OutputPathError, check_inside
 
 SETTINGS_FILE = "advisor.toml"
 PYPROJECT = "pyproject.toml"
 KEYS = ("records_dir", "budget", "site_dir", "deciders", "hardware")
+PATH_KEYS = ("records_dir", "site_dir")
 DEFAULTS: dict[str, Any] = {"records_dir": "records", "budget": 60.0, "site_dir": "site-build", "deciders": [], "hardware": None}
 MAX_SETTINGS_BYTES = 64 * 1024
 
@@ -55,10 +57,22 @@ class ProjectSettings:
         return Setting(self._absolute(key, DEFAULTS[key]), "default")
 
     def _absolute(self, key: str, value: Any) -> Any:
-        if key in ("records_dir", "site_dir") and value is not None:
-            path = Path(value).expanduser()
-            return path if path.is_absolute() or self.root is None else self.root / path
-        return value
+        """A folder setting made absolute against the root; it must stay inside the root (symbolic links
+        followed), so a committed settings file cannot send records or a site build elsewhere."""
+        if key not in PATH_KEYS or value is None:
+            return value
+        path = Path(value).expanduser()
+        if self.root is None:
+            return path
+        if key in self.values and self.file is not None:
+            source, hint = f"{self.file}: {key}", ""
+        else:
+            flag = "--records-dir" if key == "records_dir" else "--out"
+            source, hint = f"the default {key}", f"pass {flag} {(self.root / path).resolve()} to use it all the same"
+        try:
+            return check_inside(path, self.root, source, hint)
+        except OutputPathError as error:
+            raise SettingsError(str(error)) from None
 
     def records_dir(self, flag: Path | None = None) -> Path:
         """The records folder: --records-dir, else records_dir, else <root>/records (./records outside a project)."""

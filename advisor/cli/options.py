@@ -6,8 +6,9 @@ advisor/settings.py) when there is one: click tells a default from a value typed
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
 
@@ -40,7 +41,7 @@ def records_folder(ctx: typer.Context, param: typer.CallbackParam, value: Option
     from advisor.cli.output import fail
 
     if not typed(ctx, param):
-        value = project_settings().records_dir()
+        value = settled(lambda: project_settings().records_dir())
     if value is not None and value.exists() and not value.is_dir():
         fail(f"--records-dir {value}: not a folder (it names a file)")
     return value
@@ -53,7 +54,7 @@ def site_records_folder(ctx: typer.Context, param: typer.CallbackParam, value: O
 
     if not typed(ctx, param):
         settings = project_settings()
-        value = settings.records_dir() if "records_dir" in settings.values else None
+        value = settled(settings.records_dir) if "records_dir" in settings.values else None
     if value is not None and value.exists() and not value.is_dir():
         fail(f"--records-dir {value}: not a folder (it names a file)")
     return value
@@ -66,9 +67,23 @@ def setting_default(key: str) -> Any:
         if typed(ctx, param):
             return value
         settings = project_settings()
-        return settings.resolve(key).value if key in settings.values else value
+        return settled(lambda: settings.resolve(key).value) if key in settings.values else value
 
     return resolve
+
+
+Value = TypeVar("Value")
+
+
+def settled(read: Callable[[], Value]) -> Value:
+    """`read()`, with a setting that cannot be used (a folder outside the project) as a one-line error."""
+    from advisor.cli.output import fail
+    from advisor.settings import SettingsError
+
+    try:
+        return read()
+    except SettingsError as error:
+        fail(str(error))
 
 
 RecordsDir = Annotated[

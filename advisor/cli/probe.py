@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from advisor.cli.options import JsonFlag
-from advisor.cli.options import Budget
+from advisor.cli.options import Budget, JsonFlag, settled, project_settings
 from advisor.cli.output import fail
 
 if TYPE_CHECKING:
@@ -35,7 +34,8 @@ def probe_command(
     ] = None,
     budget: Budget = 60.0,
     device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
-    out: Annotated[Optional[Path], typer.Option("--out", metavar="FILE", help="Write the Evidence JSON to this file.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", metavar="FILE", help="Write the Evidence JSON to this file (an existing file must be advisor evidence, outside the records folder).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --out: replace the file even when it is not advisor evidence or lies in the records folder.")] = False,
     list_probes: Annotated[bool, typer.Option("--list", help="List the known probes and exit.")] = False,
     model_type: Annotated[
         Optional[str],
@@ -99,8 +99,8 @@ def probe_command(
         return
     if not budget > 0:
         fail(f"--budget must be a positive number of seconds, got {budget}")
-    if out is not None and out.exists() and out.is_dir():
-        fail(f"--out {out} is a directory; give a file name such as {out / 'evidence.json'}")
+    if out is not None:
+        check_evidence_out(out, force)
     probe_options = model_type_options(names, model_type, model)
     launch: dict[str, int | str | None] = {
         "nproc": nproc, "nnodes": nnodes, "node_rank": node_rank, "rdzv_endpoint": rdzv_endpoint, "rdzv_id": rdzv_id
@@ -130,6 +130,29 @@ def probe_command(
 
 
 MODEL_TYPE_PROBES = ("hotops", "int8")  # the probes that measure a reference model of the profile's type
+
+
+def check_evidence_out(out: Path, force: bool) -> None:
+    """Before any probing: --out must be a new file, or evidence advisor wrote (a one-line error otherwise)."""
+    from advisor.output_paths import OutputPathError, check_output_file
+    from probes.models import Evidence, EvidenceSchemaError
+
+    if out.is_dir():
+        fail(f"--out {out} is a directory; give a file name such as {out / 'evidence.json'}")
+
+    def is_evidence(path: Path) -> bool:
+        try:
+            Evidence.load(path)
+        except EvidenceSchemaError:
+            return False
+        return True
+
+    records = settled(lambda: project_settings().records_dir())
+    try:
+        check_output_file(out, "--out", force=force, is_ours=is_evidence, kind="an advisor evidence file",
+                          kept_folders={records: "the decision records and their evidence"})  # fmt: skip
+    except OutputPathError as error:
+        fail(str(error))
 
 
 def model_type_options(names: list[str] | None, model_type: str | None, model: str | None) -> dict[str, dict[str, str]]:

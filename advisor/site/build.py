@@ -5,7 +5,10 @@ settings (`advisor/site/mkdocs-base.yml`) and the generator alone, from `./recor
 
 The build goes to a hidden sibling folder and replaces `--out` only when it succeeded, so a failed
 or interrupted build leaves the previous site as it was. `--out` must be empty, missing, or a
-previous site build: the tool never deletes a folder it did not write.
+previous build that advisor can prove it wrote (its manifest lists every file there, unchanged:
+advisor/site/manifest.py); it may never be, nor hold, a git repository's root or `.git`, the records
+folder, the MkDocs docs folder or the home folder. A site_dir from a settings file or mkdocs.yml stays
+inside its project.
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from advisor.output_paths import OutputPathError, check_inside, check_output_folder, protected_folders
+from advisor.site.manifest import check_replaceable, write_manifest
 from advisor.site.mkdocs_glue import RECORDS_ENV, TODAY_ENV, SiteError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_CONFIG_NAME = "mkdocs.yml"
 # Both plugins' banners about MkDocs' future: printed on every build, not about this site.
 QUIET_BANNERS = {"DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
-SITE_MARKERS = ("sitemap.xml", "404.html", "search/search_index.json")
 
 
 @dataclass(frozen=True)
@@ -135,12 +139,49 @@ def resolved_config(config_file: Path | None, records_dir: Path | None) -> Itera
         yield SiteConfig(config, records, packaged=True)
 
 
-def check_output(out: Path) -> None:
-    """Refuse to replace a folder that is neither empty nor a previous site build."""
-    if out.exists() and not out.is_dir():
-        raise SiteError(f"--out {out}: exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not any((out / marker).exists() for marker in SITE_MARKERS):
-        raise SiteError(f"--out {out}: not empty and not a previous site build; refusing to replace it")
+def check_output(out: Path, protected: dict[Path, str], what: str = "--out") -> None:
+    """Refuse an output folder that holds the user's work (a repository, the records, the home folder) or
+    anything advisor did not write (no manifest of a previous build, or files it does not list)."""
+    check_output_folder(out, what, protected)
+    check_replaceable(out, what)
+
+
+def _output_target(site_config: SiteConfig, config: Any, out: Path | None) -> tuple[Path, str]:
+    """The folder to write and the flag or setting that named it; a config's site_dir stays inside its project."""
+    if out is not None:
+        return Path(out).absolute(), "--out"
+    if site_config.packaged:
+        return Path("site-build").absolute(), "the default site folder"
+    project = site_config.path.resolve().parent
+    what = f"{site_config.path}: site_dir"
+    try:
+        return check_inside(Path(config.site_dir), project, what), what
+    except OutputPathError as error:
+        raise SiteError(str(error)) from None
+
+
+def _protected(site_config: SiteConfig, config: Any) -> dict[Path, str]:
+    records = site_config.records_dir or Path("records")
+    extra = [] if site_config.packaged else [(Path(config.docs_dir), "the MkDocs docs_dir"),
+                                             (site_config.path.resolve().parent, "the MkDocs project")]  # fmt: skip
+    return protected_folders(records_dir=records, extra=extra)
+
+
+def _replace(target: Path, staging: Path) -> None:
+    """Put the finished build at `target`: the previous one (checked to be advisor's) is moved aside first,
+    and deleted only once the new one is in place."""
+    if not target.exists():
+        staging.rename(target)
+        return
+    previous = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".previous", dir=target.parent))
+    previous.rmdir()
+    target.rename(previous)
+    try:
+        staging.rename(target)
+    except BaseException:
+        previous.rename(target)
+        raise
+    shutil.rmtree(previous, ignore_errors=True)
 
 
 def _load(config_file: Path, **overrides: Any) -> Any:
@@ -168,9 +209,11 @@ def _build(site_config: SiteConfig, *, out: Path | None, strict: bool, today: dt
     started = time.perf_counter()
     with _site_environment(site_config.records_dir, today), _collect_warnings() as warnings:
         config = _load(config_file, strict=strict)
-        default_out = Path("site-build") if site_config.packaged else Path(config.site_dir)
-        target = (Path(out) if out is not None else default_out).absolute()
-        check_output(target)
+        target, what = _output_target(site_config, config, out)
+        try:
+            check_output(target, _protected(site_config, config), what)
+        except OutputPathError as error:
+            raise SiteError(str(error)) from None
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".building", dir=target.parent))
         config["site_dir"] = str(staging)
@@ -192,9 +235,13 @@ def _build(site_config: SiteConfig, *, out: Path | None, strict: bool, today: dt
             raise
         # The built site is output, not source: it ignores itself, so it stays out of the user's `git status`.
         (staging / ".gitignore").write_text("# written by advisor site build\n*\n", encoding="utf-8")
-        if target.exists():
-            shutil.rmtree(target)
-        staging.rename(target)
+        write_manifest(staging)
+        try:
+            check_replaceable(target, what)  # again: the folder may have changed during the build
+            _replace(target, staging)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
     pages = sum(1 for _ in target.rglob("index.html"))
     return BuildResult(out=target, pages=pages, seconds=time.perf_counter() - started, warnings=list(warnings.messages))
 

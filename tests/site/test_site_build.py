@@ -184,7 +184,7 @@ def test_failed_build_keeps_the_previous_site(records_copy: Path, tmp_path: Path
 def test_refuses_to_replace_a_folder_it_did_not_build(tmp_path: Path, runner):
     (tmp_path / "precious.txt").write_text("keep me")
     outcome = runner.invoke(app, ["site", "build", "--config", str(CONFIG), "--out", str(tmp_path)])
-    assert outcome.exit_code == 2 and "not a previous site build" in outcome.output
+    assert outcome.exit_code == 2 and "not a site advisor built" in outcome.output
     assert (tmp_path / "precious.txt").read_text() == "keep me"
 
 
