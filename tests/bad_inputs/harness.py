@@ -59,6 +59,7 @@ def make_project(parent: Path, name: str = "project") -> Project:
     (root / "profile.yaml").write_text(GOOD_PROFILE, encoding="utf-8")
     repo.git.add("-A")
     repo.index.commit("the user's project")
+    repo.close()  # its cat-file helpers would otherwise count as processes a command left behind
     return Project(root=root, records=root / "records", repo=repo)
 
 
@@ -82,10 +83,14 @@ def tree_state(root: Path) -> dict[str, str]:
 
 
 def git_state(root: Path) -> tuple[str, str, str]:
-    """HEAD, the index's entries and the tracked files' status: what a failed command must leave as it was."""
-    repo = Repo(root)
-    head = repo.head.commit.hexsha if repo.head.is_valid() else "(no commit)"
-    return head, repo.git.ls_files("--stage"), repo.git.status("--porcelain", "--untracked-files=no")
+    """HEAD, the index's entries and the tracked files' status: what a failed command must leave as it was.
+    Read by plain git commands (GitPython would leave its cat-file helpers running, counted as leftovers)."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=60).stdout
+
+    return git("rev-parse", "--verify", "-q", "HEAD").strip() or "(no commit)", git("ls-files", "--stage"), \
+        git("status", "--porcelain", "--untracked-files=no")
 
 
 @dataclass
