@@ -18,6 +18,7 @@ from advisor.profile import Profile
 from advisor.recommendation.inputs import UnmeasuredInput
 from advisor.recommendation.models import Recommendation
 from advisor.records.decision import WrittenDecision
+from advisor.terminal_text import one_line
 from probes.harness.events import ProbeEvent
 from probes.models import Evidence
 
@@ -68,7 +69,7 @@ def measure(
     chosen = list(names) if names else probes_for_profile(profile)
     warning = budget_warning(chosen, budget_s)
     if warning is not None:
-        (warn or (lambda text: sys.stderr.write(f"warning: {text}\n")))(warning)
+        (warn or (lambda text: sys.stderr.write(f"warning: {one_line(text)}\n")))(warning)
     weights = {name: weight for name, weight in probe_weights(decision_inputs(profile)).items() if name in chosen}
     measured = run_probes(chosen, budget_s=budget_s, device=device, on_event=on_event, environment=environment,
                           probe_options=probe_options_for_profile(profile, chosen), probe_weights=weights)  # fmt: skip

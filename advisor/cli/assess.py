@@ -166,9 +166,8 @@ def assess_command(
 ) -> None:
     """Ask for the profile, measure, recommend, and write and commit a decision record."""
     from probes.models import Evidence
-    from rich.console import Console
-
     from advisor.assessment import Interrupted, assess
+    from advisor.cli.console import console
     from advisor.recommendation.summary import summary_lines
     from probes.harness.progress import ProbeProgress
 
@@ -208,7 +207,7 @@ def assess_command(
     if files and no_probes:
         raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
     try:
-        with ProbeProgress(Console(stderr=True)) as progress:
+        with ProbeProgress(console(stderr=True)) as progress:
             assessment = assess(
                 chosen, evidence=[Evidence.load(path) for path in files], probe=not no_probes, probe_names=probe,
                 budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -48,12 +47,11 @@ def compare_command(
     With three or more files (evidence from several machines), each machine is compared with A and
     the fleet table says which machines match --target.
     """
-    from rich.console import Console
-
+    from advisor.cli.console import console as make_console
     from advisor.comparison import VerdictRule, compare_evidence
 
     rule = VerdictRule() if band_floor is None else VerdictRule(band_floor=band_floor)
-    console = Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH)
+    console = make_console(piped_width=_PIPED_WIDTH)
     if target is not None:
         from advisor.knowledge.loader import hardware_families
 

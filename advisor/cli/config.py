@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from advisor.cli.options import JsonFlag, project_settings
+from advisor.terminal_text import one_line
 
 
 def config_command(json_output: JsonFlag = False) -> None:
@@ -29,4 +30,4 @@ def config_command(json_output: JsonFlag = False) -> None:
     for key, item in effective.items():
         value = ", ".join(item.value) if isinstance(item.value, list) else item.value
         value = "-" if value in (None, "") else value
-        typer.echo(f"  {key:<{width}}  {value}  ({item.source})")
+        typer.echo(f"  {key:<{width}}  {one_line(str(value))}  ({one_line(item.source)})")

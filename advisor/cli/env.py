@@ -14,8 +14,7 @@ if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for py
 
 def env_command(json_output: JsonFlag = False) -> None:
     """Detect the machine: CPU and ISA, accelerators, torch/Triton/CANN builds, theoretical peaks."""
-    from rich.console import Console
-
+    from advisor.cli.console import console as make_console
     from advisor.cli.output import print_json
     from advisor.environment.detect import detect_environment
 
@@ -23,7 +22,7 @@ def env_command(json_output: JsonFlag = False) -> None:
     if json_output:
         print_json(environment)
         return
-    console = Console()
+    console = make_console()
     console.print(machine_table(environment))
     console.print(software_table(environment))
     console.print(peaks_table(environment))

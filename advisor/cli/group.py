@@ -32,7 +32,17 @@ class CommandGroup(TyperGroup):
         standalone_mode: bool = True, **kwargs: Any,
     ) -> Any:  # fmt: skip
         """As click's, but a usage error (an unknown option, a value not among the choices, a missing
-        argument) is one line on stderr, `error: ...`, exit code 2, like every other bad input."""
+        argument) is one line on stderr, `error: ...`, exit code 2, like every other bad input; and all
+        the command prints has its control characters escaped (advisor/terminal_text.py says why here)."""
+        from advisor.terminal_text import escaped_streams
+
+        with escaped_streams():
+            return self._main(args, prog_name, complete_var, standalone_mode, **kwargs)
+
+    def _main(
+        self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None, standalone_mode: bool,
+        **kwargs: Any,
+    ) -> Any:  # fmt: skip
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **kwargs)
         import sys
@@ -40,12 +50,14 @@ class CommandGroup(TyperGroup):
         import typer
         from typer._click import exceptions  # typer vendors click: its own exception classes
 
+        from advisor.terminal_text import one_line
+
         try:
             returned = super().main(args, prog_name, complete_var, False, **kwargs)
         except exceptions.UsageError as error:
             where = f" (see `{error.ctx.command_path} -h`)" if error.ctx is not None else ""
-            message = error.format_message().replace("Value error, ", "")
-            sys.stderr.write(f"error: {' '.join(message.split())}{where}\n")
+            message = error.format_message().replace("Value error, ", "").replace("\n", " ")  # click's own breaks
+            sys.stderr.write(f"error: {' '.join(one_line(message).split())}{where}\n")
             sys.exit(error.exit_code)
         except exceptions.ClickException as error:
             error.show()
@@ -66,10 +78,14 @@ class CommandGroup(TyperGroup):
 
 
 # Every Typer app of the CLI: plain help (wraps at the terminal's width, never cuts an option name,
-# and starts in half the time of rich's panels), -h as well as --help, help when named alone.
+# and starts in half the time of rich's panels), -h as well as --help, help when named alone, values'
+# control characters shown escaped.
 APP_SETTINGS: dict[str, Any] = {
     "cls": CommandGroup,
     "no_args_is_help": True,
     "rich_markup_mode": None,
-    "context_settings": {"help_option_names": ["-h", "--help"]},
+    # color: click would strip escape sequences from what goes to a pipe and keep them for a terminal; the
+    # escaping streams (advisor/terminal_text.py) show them escaped on both, so a value reads the same on each.
+    # advisor echoes no colours of its own (rich's come through advisor/cli/console.py).
+    "context_settings": {"help_option_names": ["-h", "--help"], "color": True},
 }

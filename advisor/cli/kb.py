@@ -3,17 +3,17 @@ with its public source and the date it was checked; an audit of how old that kno
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from advisor.errors import AdvisorError
+from advisor.terminal_text import one_line
 
 from advisor.cli.group import APP_SETTINGS
 from advisor.cli.options import JsonFlag
-from advisor.cli.output import reports_errors
+from advisor.cli.output import print_json_document, reports_errors
 
 if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for pydantic and rich tables
     from rich.table import Table
@@ -46,8 +46,7 @@ def list_command(
     ] = False,
 ) -> None:
     """List the candidates: id, name, layer, hardware, skill, open/closed, concerns."""
-    from rich.console import Console
-
+    from advisor.cli.console import console
     from advisor.knowledge.loader import load_knowledge_base
 
     knowledge = load_knowledge_base()
@@ -56,14 +55,14 @@ def list_command(
     if concern is not None:
         knowledge = knowledge.for_concern(concern)
     if json_output:
-        typer.echo(json.dumps([c.model_dump(mode="json") for c in knowledge.candidates], indent=2, ensure_ascii=False))
+        print_json_document([c.model_dump(mode="json") for c in knowledge.candidates])
         return
     if markdown:
         from advisor.knowledge.overview import markdown_tables
 
         typer.echo(markdown_tables(knowledge), nl=False)
         return
-    Console().print(candidates_table(knowledge))
+    console().print(candidates_table(knowledge))
 
 
 @app.command("show")
@@ -73,8 +72,7 @@ def show_command(
     json_output: JsonFlag = False,
 ) -> None:
     """Show every claim of one candidate: value, note, source and the date it was checked."""
-    from rich.console import Console
-
+    from advisor.cli.console import console
     from advisor.cli.output import print_json
     from advisor.knowledge.loader import load_knowledge_base
 
@@ -82,22 +80,21 @@ def show_command(
     if json_output:
         print_json(candidate)
         return
-    Console().print(claims_table(f"{candidate.name} ({candidate.id})", candidate.claims()))
+    console().print(claims_table(f"{candidate.name} ({candidate.id})", candidate.claims()))
 
 
 @app.command("platforms")
 @reports_errors
 def platforms_command(json_output: JsonFlag = False) -> None:
     """List the hardware families: each platform's official GEMM, attention and collective libraries and engines."""
-    from rich.console import Console
-
+    from advisor.cli.console import console
     from advisor.knowledge.loader import load_knowledge_base
 
     knowledge = load_knowledge_base()
     if json_output:
-        typer.echo(json.dumps([p.model_dump(mode="json") for p in knowledge.platforms], indent=2, ensure_ascii=False))
+        print_json_document([p.model_dump(mode="json") for p in knowledge.platforms])
         return
-    Console().print(platforms_table(knowledge.platforms))
+    console().print(platforms_table(knowledge.platforms))
 
 
 @app.command("platform")
@@ -107,8 +104,7 @@ def platform_command(
     json_output: JsonFlag = False,
 ) -> None:
     """Show one hardware platform: its official stack per concern and what runs on it, each claim sourced."""
-    from rich.console import Console
-
+    from advisor.cli.console import console
     from advisor.cli.output import print_json
     from advisor.knowledge.loader import load_knowledge_base
 
@@ -116,7 +112,7 @@ def platform_command(
     if json_output:
         print_json(platform)
         return
-    Console().print(claims_table(f"{platform.name} ({platform.id}, {platform.kind})", platform.claims()))
+    console().print(claims_table(f"{platform.name} ({platform.id}, {platform.kind})", platform.claims()))
 
 
 @app.command("audit")
@@ -127,8 +123,7 @@ def audit_command(
     json_output: JsonFlag = False,
 ) -> None:
     """List stale claims, `unknown` values and claims without a public URL; exit 1 when any claim is stale."""
-    from rich.console import Console
-
+    from advisor.cli.console import console
     from advisor.cli.output import print_json
     from advisor.dates import parse_date
     from advisor.knowledge.audit import audit_knowledge
@@ -139,11 +134,11 @@ def audit_command(
     if json_output:
         print_json(report)
     else:
-        console = Console()
-        console.print(audit_table(report))
+        table_console = console()
+        table_console.print(audit_table(report))
         for finding in report.findings:
             if finding.problem != "no-url":
-                console.print(f"{finding.problem}: {finding.owner}.{finding.field}: {finding.detail}", markup=False)
+                table_console.print(f"{finding.problem}: {finding.owner}.{finding.field}: {finding.detail}", markup=False)
         typer.echo(report.summary())
     if report.stale:
         raise typer.Exit(1)
@@ -177,7 +172,7 @@ def check_command(
             raise AdvisorError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     problems = check_files(files)
     for problem in problems:
-        typer.echo(problem, err=True)
+        typer.echo(one_line(str(problem)), err=True)
     if problems:
         raise typer.Exit(1)
     typer.echo(f"{len(files)} file(s) sound")

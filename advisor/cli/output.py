@@ -1,8 +1,13 @@
-"""Printing shared by every command: JSON to stdout, errors as one line on stderr."""
+"""Printing shared by every command: JSON to stdout, errors and warnings as one line on stderr.
+
+Every value printed has its control characters shown escaped (advisor/terminal_text.py): the streams do it for
+what passes through them; these printers keep a message on one line and JSON valid.
+"""
 
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TypeVar
@@ -10,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 import typer
 
 from advisor.errors import AdvisorError
+from advisor.terminal_text import json_safe, one_line
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -19,12 +25,22 @@ Command = TypeVar("Command", bound=Callable[..., object])
 
 def print_json(model: BaseModel) -> None:
     """A model as indented JSON on stdout (the `--json` contract)."""
-    typer.echo(model.model_dump_json(indent=2))
+    typer.echo(json_safe(model.model_dump_json(indent=2)))
+
+
+def print_json_document(document: object) -> None:
+    """A JSON document as indented JSON on stdout, non-ASCII text as it is (DEL and C1 escaped: json_safe)."""
+    typer.echo(json_safe(json.dumps(document, indent=2, ensure_ascii=False)))
+
+
+def warn(message: str) -> None:
+    """`warning: message` as one line on stderr."""
+    sys.stderr.write(f"warning: {one_line(message)}\n")
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Exit with `error: message` on stderr; no traceback."""
-    sys.stderr.write(f"error: {message}\n")
+    """Exit with `error: message` on stderr, one line whatever the message holds; no traceback."""
+    sys.stderr.write(f"error: {one_line(message)}\n")
     raise SystemExit(code)
 
 

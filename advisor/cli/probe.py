@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from advisor.cli.options import Budget, JsonFlag, settled, project_settings
-from advisor.cli.output import fail
+from advisor.cli.options import Budget, JsonFlag, project_settings, settled
+from advisor.cli.output import fail, print_json, warn
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -88,8 +87,7 @@ def probe_command(
     json_output: JsonFlag = False,
 ) -> None:
     """Measure GEMM, attention, dynamic shapes, INT8... on this machine; each probe in its own process."""
-    from rich.console import Console
-
+    from advisor.cli.console import console
     from probes.harness.progress import ProbeProgress
     from probes.registry import known_probes
     from probes.runner import run_probes
@@ -110,8 +108,8 @@ def probe_command(
 
     warning = budget_warning(names, budget)
     if warning is not None:
-        typer.echo(f"warning: {warning}", err=True)
-    progress_console = Console(stderr=True)
+        warn(warning)
+    progress_console = console(stderr=True)
     with ProbeProgress(progress_console) as progress:
         evidence = run_probes(
             names, budget_s=budget, device=device.value, on_event=progress.update,
@@ -121,10 +119,10 @@ def probe_command(
         evidence.save(out)
         progress_console.print(f"evidence written to {out}")
     if json_output:
-        typer.echo(evidence.model_dump_json(indent=2))
+        print_json(evidence)
     else:
         # Piped output (logs, CI) is not bound to a terminal's width: keep each case on one line.
-        print_summary(evidence, Console() if sys.stdout.isatty() else Console(width=_PIPED_WIDTH))
+        print_summary(evidence, console(piped_width=_PIPED_WIDTH))
     if evidence.interrupted:
         raise typer.Exit(130)
 

@@ -10,7 +10,8 @@ import typer
 
 from advisor.cli.group import APP_SETTINGS
 from advisor.cli.options import JsonFlag, RecordsDir
-from advisor.cli.output import reports_errors
+from advisor.cli.output import reports_errors, warn
+from advisor.terminal_text import one_line
 
 app = typer.Typer(help="The decision records: list, show, history, accept, supersede.", **APP_SETTINGS)
 
@@ -27,7 +28,7 @@ def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool)
         typer.echo(f"{records_dir} is not in a git repository: not committed (`advisor records init` creates one)")
         return
     sha = commit_paths(repo, paths, message)
-    typer.echo(f"committed {sha[:12]}: {message}")
+    typer.echo(f"committed {sha[:12]}: {one_line(message)}")
 
 
 @app.command("init")
@@ -48,8 +49,6 @@ def init_command(records_dir: RecordsDir = Path("records")) -> None:
 @reports_errors
 def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False) -> None:
     """Every record: id, title, status, date, review date, tier-1 options; malformed files listed as problems."""
-    import sys
-
     from advisor.records import load_records
     from advisor.records.git import find_repository, uncommitted_paths
 
@@ -68,11 +67,11 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
         for record, row in zip(records, rows):
             mark = "  (not committed)" if repo is not None and not row["committed"] else ""
             typer.echo(f"{record.id:04d}  {record.front.status:<10} {row['date']}  review by {row['review_by']}  "
-                       f"{record.front.title}  [{', '.join(record.front.tier1)}]{mark}")  # fmt: skip
+                       f"{one_line(record.front.title)}  [{one_line(', '.join(record.front.tier1))}]{mark}")  # fmt: skip
         if not rows and not problems:
             typer.echo(f"no records in {records_dir}")
     for problem in problems:
-        sys.stderr.write(f"warning: {problem}\n")
+        warn(str(problem))
 
 
 @app.command("show")
@@ -105,7 +104,7 @@ def history_command(
         return
     for version in versions:
         shown = f"v{version.version}" if version.version is not None else "v?"
-        typer.echo(f"{version.date.isoformat()}  {shown:<4} {version.sha[:12]}  {version.message}")
+        typer.echo(f"{version.date.isoformat()}  {shown:<4} {version.sha[:12]}  {one_line(version.message)}")
 
 
 @app.command("accept")

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.cli.options import RecordsDir
+from advisor.terminal_text import one_line
 
 
 def review_command(
@@ -42,7 +43,7 @@ def review_command(
     if not results:
         typer.echo(f"no record is due for review on {day.isoformat()}")
     for result in results:
-        typer.echo(f"{result.outcome.record_id:04d} {result.outcome.summary()}")
+        typer.echo(f"{result.outcome.record_id:04d} {one_line(result.outcome.summary())}")
         for finding in result.outcome.knowledge:
             typer.echo(f"  knowledge: {finding.owner}.{finding.field} {finding.problem}: {finding.detail} ({finding.source})")
         if result.new_record:
@@ -51,7 +52,7 @@ def review_command(
         if result.commit:
             typer.echo(f"  committed {result.commit[:12]}")
         for note in result.notes:
-            typer.echo(f"  {note}")
+            typer.echo(f"  {one_line(note)}")
     for record in upcoming:
         typer.echo(f"upcoming: {record.id:04d} review by {record.front.review_by.isoformat()}")
 
@@ -68,9 +69,9 @@ def _check_due(records_dir: Path, due: bool, ids: Optional[list[int]], today: dt
         typer.echo(json.dumps(result.as_json(), indent=2))
     else:
         for record in result.overdue:
-            typer.echo(f"overdue: {record.id:04d} {record.front.title} (review by {record.front.review_by.isoformat()}) {record.path}")
+            typer.echo(f"overdue: {record.id:04d} {one_line(record.front.title)} (review by {record.front.review_by.isoformat()}) {record.path}")
         for record in result.upcoming:
-            typer.echo(f"upcoming: {record.id:04d} {record.front.title} (review by {record.front.review_by.isoformat()})")
+            typer.echo(f"upcoming: {record.id:04d} {one_line(record.front.title)} (review by {record.front.review_by.isoformat()})")
         count = len(result.overdue)
         typer.echo(f"{count} record(s) overdue for review on {result.today.isoformat()}: run `advisor review --due` on the target hardware"
                    if count else f"no record is overdue for review on {result.today.isoformat()}")  # fmt: skip

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,7 +10,7 @@ import typer
 
 from advisor.cli.group import APP_SETTINGS
 from advisor.cli.options import JsonFlag, setting_default, site_records_folder
-from advisor.cli.output import reports_errors
+from advisor.cli.output import reports_errors, warn
 
 app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", **APP_SETTINGS)
 
@@ -47,7 +46,7 @@ def build_command(
         typer.echo(json.dumps(result.as_json(), indent=2))
         return
     for warning in result.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        warn(warning)
     typer.echo(f"built {result.pages} pages in {result.seconds:.1f} s into {result.out}"
                + (f" ({len(result.warnings)} warning(s); --strict fails on them)" if result.warnings else ""))  # fmt: skip
 

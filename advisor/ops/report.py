@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.ops.models import VERDICTS, CoverageReport, OperatorVerdict
+from advisor.terminal_text import one_line
 
 _HEADINGS = ("VERDICT", "OPERATOR", "VERSION", "NODES", "SOURCE")
 
@@ -37,11 +38,12 @@ def report_lines(report: CoverageReport) -> list[str]:
             body = f"-> {', '.join(item.decomposes_into)}: " if item.decomposes_into else ""
             lines.append(" " * (widths[0] + 2) + f"{body}{item.reason}")
     lines += [f"note: {note.text} ({note.source})" for note in report.notes]
-    return lines
+    return [one_line(line) for line in lines]  # a name from the model file starts no line of its own
 
 
 def _row(item: OperatorVerdict) -> tuple[str, str, str, str, str]:
     operator = item.operator
     version = operator.since_version if operator.since_version is not None else operator.opset
     label = f"{operator.domain}::{operator.op_type}"
-    return (verdict_words(item.verdict), label, str(version), str(operator.nodes), item.source)
+    # Escaped before the columns are measured: a domain's control characters widen its cell, not break the row.
+    return (verdict_words(item.verdict), one_line(label), str(version), str(operator.nodes), one_line(item.source))

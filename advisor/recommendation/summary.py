@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Recommendation, Tier
+from advisor.terminal_text import one_line
 
 INDENT = "    "
 
@@ -87,4 +88,4 @@ def summary_lines(recommendation: Recommendation) -> list[str]:
     if recommendation.skipped_concerns:
         lines += ["", "Not needed"]
         lines += [f"  {skipped.concern}: {skipped.rationale[0].text}" for skipped in recommendation.skipped_concerns]
-    return lines
+    return [one_line(line) for line in lines]  # a title's or a name's own newline starts no line of its own

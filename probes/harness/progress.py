@@ -11,8 +11,10 @@ from __future__ import annotations
 from types import TracebackType
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+from advisor.terminal_text import shown
 from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
 
 
@@ -47,7 +49,7 @@ class ProbeProgress:
         if isinstance(event, ProbeStarted):
             if self._probes is None:
                 self._probes = self.progress.add_task("probes", total=event.total)
-            self.progress.update(self._probes, description=f"probe {event.probe} ({event.share_s:.0f} s)")
+            self.progress.update(self._probes, description=f"probe {_label(event.probe)} ({event.share_s:.0f} s)")
             if self._cases is not None:
                 self.progress.remove_task(self._cases)
             self._cases, self._planned = self.progress.add_task("planning cases", total=None), False
@@ -80,7 +82,12 @@ class ProbeProgress:
             self._cases = None
 
 
+def _label(name: str) -> str:
+    # A name from a third-party probe is text, not rich markup, and its control characters are shown escaped.
+    return escape(shown(name))
+
+
 def _short(case_id: str, width: int = 60) -> str:
     # The probe name is already on the bar above; a long shape must not push the bar off screen.
     text = case_id.split("/", 1)[-1]
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return _label(text if len(text) <= width else text[: width - 1] + "…")
