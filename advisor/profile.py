@@ -185,6 +185,8 @@ def _parse_document(text: str, origin: str) -> Any:
             raise ProfileError(f"{origin}: not valid JSON ({error.msg} at line {error.lineno})") from None
         except RecursionError:
             raise ProfileError(f"{origin}: nested too deeply to be a profile") from None
+        except ValueError as error:  # an integer past Python's 4,300 digits
+            raise ProfileError(f"{origin}: not valid JSON ({str(error).split(':')[0]})") from None
     try:
         return load_yaml(text)
     except YamlInputError as error:

@@ -87,6 +87,8 @@ def _read_document(path: Path) -> dict[str, Any]:
         raise SettingsError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:
         raise SettingsError(f"{path}: nested too deeply to be a settings file") from None
+    except ValueError as error:  # an integer past Python's 4,300 digits
+        raise SettingsError(f"{path}: not valid TOML ({str(error).split(':')[0]})") from None
 
 
 def _declares_settings(pyproject: Path) -> bool:

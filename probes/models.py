@@ -422,8 +422,8 @@ def _expand_lean_timings(data: Any) -> Any:
     if len(data["cases"]) > MAX_CASES_PER_FILE:
         raise ValueError(f"{len(data['cases'])} cases, more than an evidence file may hold ({MAX_CASES_PER_FILE})")
     settings = data.get("config", {}).get("settings", {}) if isinstance(data.get("config"), dict) else {}
-    confidence = settings.get("confidence", 0.95) if isinstance(settings, dict) else 0.95
-    noise = settings.get("noise_threshold", 0.10) if isinstance(settings, dict) else 0.10
+    confidence = _number_or(settings.get("confidence") if isinstance(settings, dict) else None, 0.95)
+    noise = _number_or(settings.get("noise_threshold") if isinstance(settings, dict) else None, 0.10)
     cases = []
     total = 0
     for index, case in enumerate(data["cases"]):
@@ -450,6 +450,16 @@ def _expand_lean_timings(data: Any) -> Any:
                 timing["stats"] = stats.model_dump()
         cases.append({**case, "timing": timing})
     return {**data, "cases": cases}
+
+
+def _number_or(value: object, default: float) -> float:
+    """`value` when it is a finite number, else `default` (the model then refuses what is not a number)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return float(value) if math.isfinite(value) else default
+        except OverflowError:
+            return default
+    return default
 
 
 def _in_seconds(timing: dict[str, Any], where: str) -> dict[str, Any]:
@@ -553,8 +563,8 @@ class Evidence(_Model):
             raise EvidenceSchemaError(f"{origin}: not valid JSON ({error.msg} at line {error.lineno})") from None
         except RecursionError:
             raise EvidenceSchemaError(f"{origin}: nested too deeply to be an evidence file") from None
-        except ValueError as error:  # NaN / Infinity
-            raise EvidenceSchemaError(f"{origin}: {error}") from None
+        except ValueError as error:  # NaN / Infinity, an integer past Python's 4,300 digits
+            raise EvidenceSchemaError(f"{origin}: {str(error).split(';')[0]}") from None
         version = document.get("schema_version") if isinstance(document, dict) else None
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise EvidenceSchemaError(f"{origin}: not an evidence file (no integer schema_version of 1 or more)")

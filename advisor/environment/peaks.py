@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from advisor.bounded_read import FileKind, read_bounded_text
 from advisor.errors import AdvisorError
 from advisor.environment.models import PEAK_DTYPES, CPUInfo, Dtype, PeakFigures
+from advisor.safe_yaml import DataLoader
 
 PEAKS_FILE_VARIABLE = "ADVISOR_PEAKS_FILE"
 
@@ -78,7 +79,7 @@ class _PeakTable(BaseModel):
 
 def _parse_table(text: str, origin: str) -> list[AcceleratorPeak]:
     try:
-        return _PeakTable.model_validate(yaml.safe_load(text)).accelerators
+        return _PeakTable.model_validate(yaml.load(text, Loader=DataLoader)).accelerators  # noqa: S506 - a SafeLoader
     except RecursionError:
         raise PeakTableError(f"{origin}: nested too deeply to be a peak table") from None
     except (yaml.YAMLError, ValidationError) as error:

@@ -29,6 +29,7 @@ from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.method import method_anchors
 from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Platform
+from advisor.safe_yaml import DataLoader
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; only the type checker needs it
     from importlib.resources.abc import Traversable
@@ -38,8 +39,6 @@ BUILTIN_ORIGIN = "advisor/data"
 CANDIDATES_DIR, PLATFORMS_DIR, COMPATIBILITY_FILE = "knowledge", "platforms", "compatibility.yaml"
 
 Item = TypeVar("Item", Candidate, Platform)
-# libyaml's safe loader where PyYAML was built with it: ten times faster on the ~60 knowledge files.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Every knowledge file is a page of YAML (the largest built-in one is 9 KB); an override is the user's file.
 MAX_KNOWLEDGE_FILE_BYTES = 1 << 20
 KNOWLEDGE_FILE = FileKind("knowledge-base file", MAX_KNOWLEDGE_FILE_BYTES, KnowledgeBaseError)
@@ -94,7 +93,8 @@ def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
         candidates.update(_read_items(root / CANDIDATES_DIR, f"{origin}/{CANDIDATES_DIR}", Candidate))
         platforms.update(_read_items(root / PLATFORMS_DIR, f"{origin}/{PLATFORMS_DIR}", Platform))
         compatibility = root / COMPATIBILITY_FILE
-        if compatibility.is_file():
+        # On disk, anything by that name is read (a FIFO or folder is then refused by name, not skipped).
+        if compatibility.exists() if isinstance(compatibility, Path) else compatibility.is_file():
             _merge_relations(relations, compatibility, f"{origin}/{COMPATIBILITY_FILE}")
     if not candidates:
         raise KnowledgeBaseError(f"{roots[0][1]}/{CANDIDATES_DIR}: no candidate files (*.yaml)")
@@ -149,7 +149,7 @@ def read_mapping(entry: Traversable | Path, origin: str) -> dict[str, Any]:
         except (OSError, UnicodeDecodeError) as error:
             raise KnowledgeBaseError(f"{origin}: cannot read ({error})") from None
     try:
-        document = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a SafeLoader
+        document = yaml.load(text, Loader=DataLoader)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as error:
         raise KnowledgeBaseError(f"{origin}: not valid YAML ({_yaml_problem(error)})") from None
     except RecursionError:

@@ -83,12 +83,12 @@ def records_lock(records_dir: Path, timeout_s: float | None = None) -> Iterator[
     """Hold the repository's (else the folder's) lock, creating the folder; clears temporaries a killed run
     left behind. Gives up after `timeout_s` (default `lock_timeout_s()`) with a RecordError naming the lock file.
     Read what you change while holding it: another run may have changed it meanwhile."""
+    wait = lock_timeout_s() if timeout_s is None else timeout_s
     try:
         records_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise RecordError(f"{records_dir}: cannot create the records folder ({error.strerror})") from None
     path = lock_path(records_dir)
-    wait = lock_timeout_s() if timeout_s is None else timeout_s
     _check_lock_file(path)
     lock = FileLock(str(path), timeout=wait)
     try:
