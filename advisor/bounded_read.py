@@ -76,7 +76,7 @@ class FileKind:
 
 
 def read_bounded(path: Path | str, kind: FileKind, origin: str | None = None) -> bytes:
-    """The bytes of a regular file of at most `kind.cap` bytes; `kind.error` naming `origin` (default: the path) otherwise."""
+    """The bytes of a regular file of at most `kind.cap` bytes; else `kind.error` naming `origin` (default: the path)."""
     where = str(path) if origin is None else origin
     try:
         status = os.stat(path)  # before opening: a device is never opened, a FIFO never waited on

@@ -11,6 +11,7 @@ effective value and where it came from.
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,9 +101,9 @@ def find_root(start: Path) -> tuple[Path | None, Path | None]:
     """(project root, settings file) from `start` upwards; the first folder with settings or a .git wins.
     A settings file that does not read is a SettingsError, not a folder without settings."""
     for folder in [start.resolve(), *start.resolve().parents]:
-        if (folder / SETTINGS_FILE).exists():
+        if os.path.lexists(folder / SETTINGS_FILE):  # a dangling link or a FIFO is an error, not "no settings"
             return folder, folder / SETTINGS_FILE
-        if (folder / PYPROJECT).exists() and _declares_settings(folder / PYPROJECT):
+        if os.path.lexists(folder / PYPROJECT) and _declares_settings(folder / PYPROJECT):
             return folder, folder / PYPROJECT
         if (folder / ".git").exists():
             return folder, None

@@ -204,7 +204,8 @@ def assess_command(
         return environment_family(environment[0]) or "x86-cpu"
 
     answers = gather_answers(given, yes, detected)
-    chosen = build_profile(answers, f"{profile_file} with the flags" if profile_file is not None else "the flags and answers")
+    origin = f"{profile_file} with the flags" if profile_file is not None else "the flags and answers"
+    chosen = build_profile(answers, origin)
     files = [*(evidence or []), *(more_evidence or [])]
     if files and no_probes:
         raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")

@@ -93,8 +93,8 @@ def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
         candidates.update(_read_items(root / CANDIDATES_DIR, f"{origin}/{CANDIDATES_DIR}", Candidate))
         platforms.update(_read_items(root / PLATFORMS_DIR, f"{origin}/{PLATFORMS_DIR}", Platform))
         compatibility = root / COMPATIBILITY_FILE
-        # On disk, anything by that name is read (a FIFO or folder is then refused by name, not skipped).
-        if compatibility.exists() if isinstance(compatibility, Path) else compatibility.is_file():
+        # On disk, anything by that name is read (a FIFO, folder or dangling link is then refused by name, not skipped).
+        if os.path.lexists(compatibility) if isinstance(compatibility, Path) else compatibility.is_file():
             _merge_relations(relations, compatibility, f"{origin}/{COMPATIBILITY_FILE}")
     if not candidates:
         raise KnowledgeBaseError(f"{roots[0][1]}/{CANDIDATES_DIR}: no candidate files (*.yaml)")

@@ -11,6 +11,7 @@ too many cases) and the records lock (/proc/self, a held lock, a FIFO or link in
 from __future__ import annotations
 
 import base64
+import gc
 import gzip
 import json
 import os
@@ -29,6 +30,7 @@ from advisor.profile import PROFILE_FILE
 from advisor.records.store import LOCK_TIMEOUT_ENV, RECORD_FILE
 from advisor.settings import PYPROJECT, SETTINGS_FILE, SETTINGS_KINDS
 from probes.models import EVIDENCE_FILE, MAX_CASES_PER_FILE, MAX_SAMPLES_PER_CASE
+from tests.bad_inputs import harness
 from tests.bad_inputs.harness import (
     CPU_SUITE,
     Project,
@@ -39,6 +41,20 @@ from tests.bad_inputs.harness import (
     unchanged,
 )
 
+@pytest.fixture(autouse=True)
+def _git_state_reaps_its_repository(monkeypatch: pytest.MonkeyPatch) -> None:
+    """harness.git_state leaves its Repo's `git cat-file` children to the cycle collector, so `unchanged` would
+    count them as processes the command left: collect them as soon as the state is read."""
+    original = harness.git_state
+
+    def reaped(root: Path) -> tuple[str, str, str]:
+        state = original(root)
+        gc.collect()
+        return state
+
+    monkeypatch.setattr(harness, "git_state", reaped)
+
+
 # What the one error line says each bad kind of file is.
 KIND_WORDS = {
     "fifo": "a FIFO (named pipe)",
@@ -46,6 +62,7 @@ KIND_WORDS = {
     "folder": "a folder",
     "socket": "a socket",
     "oversized": "larger than",
+    "dangling-link": "no such file",
 }
 BAD = "{bad}"  # the bad file's path in a command's arguments
 EVIDENCE = "{evidence}"  # the project's committed evidence file
@@ -76,19 +93,20 @@ READERS = [
     Reader("onnx-model", "outside/model.onnx", ("ops", BAD), MODEL_FILE.cap),
     # An oversized file is a problem `kb check` reports as its verdict (exit 1): test_kb_check_reports_an_oversized_file
     Reader("kb-check", "outside/check/extra.yaml", ("kb", "check", BAD), KNOWLEDGE_FILE.cap,
-           kinds=("fifo", "dev-zero", "folder", "socket")),
+           kinds=("fifo", "dev-zero", "folder", "socket", "dangling-link")),
     Reader("kb-override-candidate", "outside/kb/knowledge/extra.yaml", ("kb", "list"), KNOWLEDGE_FILE.cap,
            env={"ADVISOR_KB_DIR": "{outside}/kb"}),
     Reader("kb-override-platform", "outside/kb/platforms/extra.yaml", ("kb", "list"), KNOWLEDGE_FILE.cap,
            env={"ADVISOR_KB_DIR": "{outside}/kb"}),
     Reader("kb-override-compatibility", "outside/kb/compatibility.yaml", ("kb", "list"), KNOWLEDGE_FILE.cap,
            env={"ADVISOR_KB_DIR": "{outside}/kb"}),
-    Reader("peaks-file", "outside/peaks.yaml", ("env",), PEAKS_FILE.cap, env={"ADVISOR_PEAKS_FILE": "{outside}/peaks.yaml"}),
+    Reader("peaks-file", "outside/peaks.yaml", ("env",), PEAKS_FILE.cap,
+           env={"ADVISOR_PEAKS_FILE": "{outside}/peaks.yaml"}),
     Reader("record-show", "records/0002-bad.md", ("records", "show", "2"), RECORD_FILE.cap),
     # The record's own evidence, read by review as the baseline (oversized: the evidence cap is tested above,
     # and hashing a 256 MiB file inside the tree twice would only slow the suite).
     Reader("record-baseline-review", "records/0001-kept.evidence.json", ("review", "1", "--evidence", str(CPU_SUITE),
-           "--no-commit"), EVIDENCE_FILE.cap, kinds=("fifo", "dev-zero", "folder", "socket")),
+           "--no-commit"), EVIDENCE_FILE.cap, kinds=("fifo", "dev-zero", "folder", "socket", "dangling-link")),
     Reader("settings-config", SETTINGS_FILE, ("config",), SETTINGS_KINDS[SETTINGS_FILE].cap),
     Reader("settings-assess", SETTINGS_FILE, ("assess", "--yes", "--no-probes"), SETTINGS_KINDS[SETTINGS_FILE].cap),
     Reader("pyproject-config", PYPROJECT, ("config",), SETTINGS_KINDS[PYPROJECT].cap),
@@ -98,7 +116,7 @@ READERS = [
 
 def make_bad(path: Path, kind: str, cap: int, scratch: Path) -> None:
     """Put a bad `kind` of file at `path` (replacing a file there): a FIFO, a link to /dev/zero, a folder, a
-    link to a socket, or a sparse file one byte past `cap` (no disk used, st_size says it all)."""
+    link to a socket, a sparse file one byte past `cap` (no disk used, st_size says it all), a dangling link."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.is_file():
         path.unlink()
@@ -113,6 +131,8 @@ def make_bad(path: Path, kind: str, cap: int, scratch: Path) -> None:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
             server.bind(str(target))  # the node stays after the socket is closed
         path.symlink_to(target)
+    elif kind == "dangling-link":
+        path.symlink_to(scratch / "nowhere")
     else:
         with path.open("wb") as handle:
             handle.truncate(cap + 1)
@@ -141,7 +161,8 @@ def test_a_bad_kind_of_file_is_one_line_naming_it(tmp_path: Path, reader: Reader
     make_bad(bad, kind, reader.cap, tmp_path)
     args = [_filled(arg, project, bad, outside) for arg in reader.args]
     with unchanged(project.root) as watch:
-        env = child_environment(watch.tmp, **{key: _filled(value, project, bad, outside) for key, value in reader.env.items()})
+        variables = {key: _filled(value, project, bad, outside) for key, value in reader.env.items()}
+        env = child_environment(watch.tmp, **variables)
         result = run_advisor(args, cwd=project.root, tmp=watch.tmp, env=env, timeout=120)
     assert_one_line_error(result, bad.name, KIND_WORDS[kind], code=2)
 
@@ -164,7 +185,8 @@ def test_a_record_that_is_a_fifo_is_a_warning_and_the_rest_still_list(tmp_path: 
         result = run_advisor(["records", "list"], cwd=project.root, tmp=watch.tmp, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("0001 "), result.stdout
-    assert result.stderr.splitlines() == [f"warning: {project.records / '0002-bad.md'}: a FIFO (named pipe), not a decision record"]
+    bad = project.records / "0002-bad.md"
+    assert result.stderr.splitlines() == [f"warning: {bad}: a FIFO (named pipe), not a decision record"]
 
 
 # Evidence whose counts are past the caps: the file is refused at once, naming the file, the case and the cap.
@@ -181,12 +203,17 @@ def _packed(timing: dict, packed: str) -> None:  # type: ignore[type-arg]
     timing.update(unit="us", samples_gz=packed)
 
 
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
 BOMB = base64.b64encode(gzip.compress(b"1 " * (20 * MAX_SAMPLES_PER_CASE * 16), mtime=0)).decode()
 PACKED_EVIDENCE = {
-    "gz-not-base64": (lambda d, t: _packed(t, "not base64 at all!"), "timing.samples_gz is not valid base64 of gzipped samples"),
-    "gz-not-gzip": (lambda d, t: _packed(t, base64.b64encode(b"plain text").decode()), "not valid base64 of gzipped"),
-    "gz-cut-short": (lambda d, t: _packed(t, base64.b64encode(gzip.compress(b"1 2 3" * 100)[:-9]).decode()), "cut short"),
-    "gz-not-numbers": (lambda d, t: _packed(t, base64.b64encode(gzip.compress(b"1 two 3")).decode()), "does not unpack to"),
+    "gz-not-base64": (lambda d, t: _packed(t, "not base64 at all!"),
+                      "timing.samples_gz is not valid base64 of gzipped samples"),
+    "gz-not-gzip": (lambda d, t: _packed(t, _b64(b"plain text")), "not valid base64 of gzipped"),
+    "gz-cut-short": (lambda d, t: _packed(t, _b64(gzip.compress(b"1 2 3" * 100)[:-9])), "cut short"),
+    "gz-not-numbers": (lambda d, t: _packed(t, _b64(gzip.compress(b"1 two 3"))), "does not unpack to"),
     "gz-not-a-string": (lambda d, t: _packed(t, 12), "samples_gz must be a base64 string"),  # type: ignore[arg-type]
     "gz-bomb": (lambda d, t: _packed(t, BOMB), f"more than {MAX_SAMPLES_PER_CASE} samples take"),
     "too-many-samples": (lambda d, t: (t.pop("stats"), t.__setitem__("samples", [1e-4] * (MAX_SAMPLES_PER_CASE + 1))),
@@ -204,7 +231,10 @@ def test_evidence_past_a_count_cap_names_the_file_and_case(tmp_path: Path, name:
     project = make_project(tmp_path)
     bad = tmp_path / f"{name}.json"
     bad.write_text(_suite_with(edit), encoding="utf-8")
-    args = ["recommend", "--profile", "profile.yaml", "--evidence", str(bad)] if command == "recommend" else ["compare", str(bad), str(CPU_SUITE)]
+    if command == "recommend":
+        args = ["recommend", "--profile", "profile.yaml", "--evidence", str(bad)]
+    else:
+        args = ["compare", str(bad), str(CPU_SUITE)]
     with unchanged(project.root) as watch:
         result = run_advisor(args, cwd=project.root, tmp=watch.tmp, timeout=120)
     line = assert_one_line_error(result, str(bad), said, code=2)
@@ -241,7 +271,11 @@ def test_a_lock_file_that_is_not_a_file_is_refused(tmp_path: Path, kind: str) ->
     make_bad(lock, kind, 0, tmp_path)
     with unchanged(project.root) as watch:
         result = run_advisor(ASSESS, cwd=project.root, tmp=watch.tmp, timeout=60)
-    said = "cannot create the records lock" if kind == "dev-zero" else f"{KIND_WORDS[kind]}, not a lock file"
+    said = {
+        "fifo": "a FIFO (named pipe), not a lock file",
+        "folder": "cannot create the records lock (Is a directory)",
+        "dev-zero": "cannot create the records lock (Too many levels of symbolic links)",  # never opened through a link
+    }[kind]
     assert_one_line_error(result, str(lock), said)
 
 
@@ -293,7 +327,9 @@ BAD_SETTINGS = {
 
 @pytest.mark.parametrize("name", sorted(BAD_SETTINGS))
 @pytest.mark.parametrize("command", [("config",), tuple(ASSESS), ("records", "list")])
-def test_settings_that_do_not_read_are_an_error_naming_the_file(tmp_path: Path, name: str, command: tuple[str, ...]) -> None:
+def test_settings_that_do_not_read_are_an_error_naming_the_file(
+    tmp_path: Path, name: str, command: tuple[str, ...]
+) -> None:
     file_name, content, said = BAD_SETTINGS[name]
     project = make_project(tmp_path)
     (project.root / file_name).write_bytes(content)

@@ -163,8 +163,22 @@ CANDIDATE_SEED = DATA.joinpath("knowledge", "cublas.yaml").read_bytes()
 PLATFORM_SEED = DATA.joinpath("platforms", "nvidia-gpu.yaml").read_bytes()
 PEAKS_SEED = DATA.joinpath("accelerator_peaks.yaml").read_bytes()
 MODEL_SEED = _model_seed()
-SETTINGS_SEED = b'records_dir = "records"\nbudget = 30\ndeciders = ["Ann", "Bo"]\nhardware = "x86-cpu"\nsite_dir = "site"\n'
-PYPROJECT_SEED = b'[project]\nname = "x"\n\n[tool.advisor]\nbudget = 45.5\nrecords_dir = "decisions"\n\n[tool.other]\na = 1\n'
+SETTINGS_SEED = b"""records_dir = "records"
+budget = 30
+deciders = ["Ann", "Bo"]
+hardware = "x86-cpu"
+site_dir = "site"
+"""
+PYPROJECT_SEED = b"""[project]
+name = "x"
+
+[tool.advisor]
+budget = 45.5
+records_dir = "decisions"
+
+[tool.other]
+a = 1
+"""
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +209,8 @@ def test_profile_reader(folder: Path, data: bytes) -> None:
 
 
 @FUZZ
-@given(data=mutations(EVIDENCE_SEED) | json_mutations(json.loads(EVIDENCE_SEED)) | json_mutations(json.loads(FULL_EVIDENCE_SEED)))
+@given(data=mutations(EVIDENCE_SEED) | json_mutations(json.loads(EVIDENCE_SEED))
+       | json_mutations(json.loads(FULL_EVIDENCE_SEED)))  # fmt: skip
 def test_evidence_reader(folder: Path, data: bytes) -> None:
     path = _write(folder / "evidence.json", data)
     only(EvidenceSchemaError, lambda: Evidence.load(path))
@@ -221,7 +236,10 @@ def test_settings_reader(folder: Path, name: str, data: st.DataObject) -> None:
 @FUZZ
 @given(kind=st.sampled_from(["knowledge", "platforms"]), data=st.data())
 def test_knowledge_entry_reader(folder: Path, kind: str, data: st.DataObject) -> None:
-    name, seed, model = ("cublas", CANDIDATE_SEED, Candidate) if kind == "knowledge" else ("nvidia-gpu", PLATFORM_SEED, Platform)
+    if kind == "knowledge":
+        name, seed, model = "cublas", CANDIDATE_SEED, Candidate
+    else:
+        name, seed, model = "nvidia-gpu", PLATFORM_SEED, Platform
     path = _write(folder / "kb" / kind / f"{name}.yaml", data.draw(mutations(seed)))
     only(KnowledgeBaseError, lambda: validate_document(model, read_mapping(path, str(path)), str(path)))
     problems = check_files([path])  # `kb check`: every problem is a line of the verdict, nothing raised
