@@ -16,7 +16,7 @@ import base64
 import gzip
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from unittest import mock
 import onnx
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
 
@@ -179,6 +180,15 @@ records_dir = "decisions"
 [tool.other]
 a = 1
 """
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _hypothesis_home_outside_the_repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Hypothesis caches what it learns (the constants of the modules under test) even without a database:
+    in a temporary folder here, never a .hypothesis folder in the repository."""
+    set_hypothesis_home_dir(tmp_path_factory.mktemp("hypothesis-home"))
+    yield
+    set_hypothesis_home_dir(None)  # back to the default (HYPOTHESIS_STORAGE_DIRECTORY, else ./.hypothesis)
 
 
 @pytest.fixture(scope="module")
