@@ -27,6 +27,7 @@ from pydantic import (
     model_validator,
 )
 
+from advisor.bounded_read import FileKind, read_bounded_text
 from advisor.errors import AdvisorError
 from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS, HardwareFamily, ModelType, TeamSkill
@@ -40,6 +41,9 @@ CONV_MODEL_TYPES = ("cnn", "diffusion")  # models whose compute is mostly convol
 
 class ProfileError(AdvisorError):
     """A profile file is unreadable or invalid; the message names the file and the field path."""
+
+
+PROFILE_FILE = FileKind("profile file", MAX_PROFILE_BYTES, ProfileError)
 
 
 class Needs(BaseModel):
@@ -153,24 +157,16 @@ def allowed_values(path: str) -> tuple[str, ...]:
 
 def load_profile(path: Path | str) -> Profile:
     """Read a profile from a YAML or JSON file; ProfileError with a one-line message otherwise."""
-    origin = str(path)
-    target = Path(path)
-    try:
-        if target.is_dir():
-            raise ProfileError(f"{origin}: a folder, not a profile file")
-        if target.stat().st_size > MAX_PROFILE_BYTES:
-            raise ProfileError(f"{origin}: larger than a profile may be ({MAX_PROFILE_BYTES} bytes)")
-        text = target.read_bytes().decode("utf-8")
-    except OSError as error:
-        raise ProfileError(f"{origin}: cannot read the profile ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise ProfileError(f"{origin}: not UTF-8 text, so not a profile") from None
-    return parse_profile(text, origin)
+    return parse_profile(read_bounded_text(path, PROFILE_FILE), str(path))
 
 
 def parse_profile(text: str, origin: str = "profile") -> Profile:
     """A profile from YAML or JSON text (JSON when it starts with '{')."""
-    document = _parse_document(text, origin)
+    return profile_from_document(_parse_document(text, origin), origin)
+
+
+def profile_from_document(document: Any, origin: str) -> Profile:
+    """A profile from parsed fields (a mapping); ProfileError naming `origin` and the first bad field otherwise."""
     if not isinstance(document, dict):
         raise ProfileError(f"{origin}: expected a mapping of profile fields, got {type(document).__name__}")
     try:
@@ -180,8 +176,8 @@ def parse_profile(text: str, origin: str = "profile") -> Profile:
 
 
 def _parse_document(text: str, origin: str) -> Any:
-    if len(text) > MAX_PROFILE_BYTES:
-        raise ProfileError(f"{origin}: larger than a profile may be ({MAX_PROFILE_BYTES} bytes)")
+    if len(text) > MAX_PROFILE_BYTES:  # characters: the file reader has already capped the bytes
+        raise PROFILE_FILE.too_large(origin)
     if text.lstrip().startswith("{"):
         try:
             return json.loads(text)
@@ -189,6 +185,8 @@ def _parse_document(text: str, origin: str) -> Any:
             raise ProfileError(f"{origin}: not valid JSON ({error.msg} at line {error.lineno})") from None
         except RecursionError:
             raise ProfileError(f"{origin}: nested too deeply to be a profile") from None
+        except ValueError as error:  # an integer past Python's 4,300 digits
+            raise ProfileError(f"{origin}: not valid JSON ({str(error).split(':')[0]})") from None
     try:
         return load_yaml(text)
     except YamlInputError as error:

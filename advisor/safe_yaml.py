@@ -1,4 +1,5 @@
-"""YAML from users (profiles, record front matter) read defensively: no aliases, no duplicate keys, bounded depth.
+"""YAML from users (profiles, record front matter) read defensively: no aliases, no duplicate keys, bounded depth,
+real dates only.
 
 A 352-byte alias bomb expands to gigabytes; a duplicate key silently drops a value; a deeply nested
 document exhausts the stack. Each is refused with a one-line YamlInputError naming the line.
@@ -6,7 +7,7 @@ document exhausts the stack. Each is refused with a one-line YamlInputError nami
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -30,6 +31,49 @@ class _UniqueKeys:
         return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
 
 
+TIMESTAMP_TAG, INT_TAG = "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:int"
+
+
+def _real_timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """YAML's timestamp; an impossible one (2026-02-30) is a YAMLError naming its line, not a ValueError."""
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except ValueError as error:
+        problem = f"{node.value[:40]!r} is not a real date ({error})"
+        raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark) from None
+
+
+def _sized_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """YAML's integer; one past Python's 4,300 digits is a YAMLError naming its line, not a ValueError."""
+    try:
+        return yaml.SafeLoader.construct_yaml_int(loader, node)
+    except ValueError as error:
+        problem = f"an integer of {len(node.value)} characters does not read ({str(error).split(':')[0]})"
+        raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark) from None
+
+
+def _read_values_only(loader: type[yaml.SafeLoader]) -> None:
+    """Every scalar that cannot be a value becomes a YAMLError with its line (dates, integers)."""
+    loader.add_constructor(TIMESTAMP_TAG, _real_timestamp)
+    loader.add_constructor(INT_TAG, _sized_int)
+
+
+if TYPE_CHECKING:
+
+    class _SafeBase(yaml.SafeLoader): ...
+
+else:  # libyaml's loader where PyYAML was built with it: ten times faster
+    _SafeBase = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class DataLoader(_SafeBase):
+    """PyYAML's safe loader with real dates and integers only: for advisor's own data files and knowledge-base overrides,
+    whose authors may use aliases (user input from anywhere else goes through `load_yaml`)."""
+
+
+_read_values_only(DataLoader)
+
+
 class _StrictLoader(_UniqueKeys, yaml.SafeLoader):
     """SafeLoader refusing aliases, duplicate keys and nesting deeper than MAX_DEPTH."""
 
@@ -51,11 +95,16 @@ class _StrictLoader(_UniqueKeys, yaml.SafeLoader):
             self._depth -= 1
 
 
+_read_values_only(_StrictLoader)
+
+
 _FAST = getattr(yaml, "__with_libyaml__", False)
 if _FAST:
 
     class _FastUniqueKeyLoader(_UniqueKeys, yaml.CSafeLoader):
         """libyaml's parser with SafeLoader's constructors, refusing duplicate keys."""
+
+    _read_values_only(_FastUniqueKeyLoader)
 
 
 def _plainly_safe(text: str) -> bool:

@@ -11,11 +11,13 @@ effective value and where it came from.
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from advisor.bounded_read import FileKind, read_bounded_text
 from advisor.errors import AdvisorError
 from advisor.output_paths import OutputPathError, check_inside
 
@@ -25,10 +27,17 @@ KEYS = ("records_dir", "budget", "site_dir", "deciders", "hardware")
 PATH_KEYS = ("records_dir", "site_dir")
 DEFAULTS: dict[str, Any] = {"records_dir": "records", "budget": 60.0, "site_dir": "site-build", "deciders": [], "hardware": None}
 MAX_SETTINGS_BYTES = 64 * 1024
+MAX_PYPROJECT_BYTES = 1 << 20  # pyproject.toml holds every tool's settings; large ones are tens of KB
 
 
 class SettingsError(AdvisorError):
     """A settings file that cannot be read or holds a wrong key or value; the message names file and key."""
+
+
+SETTINGS_KINDS = {
+    SETTINGS_FILE: FileKind("settings file", MAX_SETTINGS_BYTES, SettingsError),
+    PYPROJECT: FileKind("pyproject.toml", MAX_PYPROJECT_BYTES, SettingsError),
+}
 
 
 @dataclass(frozen=True)
@@ -83,19 +92,32 @@ class ProjectSettings:
         return {key: self.resolve(key) for key in KEYS}
 
 
-def _declares_settings(pyproject: Path) -> bool:
+def _read_document(path: Path) -> dict[str, Any]:
+    """The TOML document of advisor.toml or pyproject.toml; SettingsError naming the file when it is not a
+    regular file, too large, not UTF-8 or not TOML (never ignored: the run would go on without its settings)."""
+    text = read_bounded_text(path, SETTINGS_KINDS[path.name])
     try:
-        return "advisor" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SettingsError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise SettingsError(f"{path}: nested too deeply to be a settings file") from None
+    except ValueError as error:  # an integer past Python's 4,300 digits
+        raise SettingsError(f"{path}: not valid TOML ({str(error).split(':')[0]})") from None
+
+
+def _declares_settings(pyproject: Path) -> bool:
+    tool = _read_document(pyproject).get("tool", {})
+    return isinstance(tool, dict) and "advisor" in tool
 
 
 def find_root(start: Path) -> tuple[Path | None, Path | None]:
-    """(project root, settings file) from `start` upwards; the first folder with settings or a .git wins."""
+    """(project root, settings file) from `start` upwards; the first folder with settings or a .git wins.
+    A settings file that does not read is a SettingsError, not a folder without settings."""
     for folder in [start.resolve(), *start.resolve().parents]:
-        if (folder / SETTINGS_FILE).is_file():
+        if os.path.lexists(folder / SETTINGS_FILE):  # a dangling link or a FIFO is an error, not "no settings"
             return folder, folder / SETTINGS_FILE
-        if (folder / PYPROJECT).is_file() and _declares_settings(folder / PYPROJECT):
+        if os.path.lexists(folder / PYPROJECT) and _declares_settings(folder / PYPROJECT):
             return folder, folder / PYPROJECT
         if (folder / ".git").exists():
             return folder, None
@@ -103,15 +125,10 @@ def find_root(start: Path) -> tuple[Path | None, Path | None]:
 
 
 def _read_table(path: Path) -> dict[str, Any]:
-    if path.stat().st_size > MAX_SETTINGS_BYTES:
-        raise SettingsError(f"{path}: larger than {MAX_SETTINGS_BYTES // 1024} KiB; is it a settings file?")
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise SettingsError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as error:
-        raise SettingsError(f"{path}: not valid TOML: {error}") from None
-    table = document.get("tool", {}).get("advisor", {}) if path.name == PYPROJECT else document
+    table: object = _read_document(path)
+    if path.name == PYPROJECT:
+        tool = table.get("tool") if isinstance(table, dict) else None
+        table = tool.get("advisor", {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
         raise SettingsError(f"{path}: [tool.advisor] must be a table")
     return table

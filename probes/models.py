@@ -7,6 +7,7 @@ rename them; a change that old readers cannot ignore bumps EVIDENCE_SCHEMA_VERSI
 from __future__ import annotations
 
 import base64
+import binascii
 import gzip
 import json
 import math
@@ -19,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, model_validator
 
 from advisor.atomic_write import write_text_atomically
+from advisor.bounded_read import FileKind, read_bounded, size_text
 from advisor.environment.models import Dtype, Environment
 from advisor.errors import AdvisorError
 from probes.statistics import median_ci_ranks, quantile
@@ -35,6 +37,12 @@ MemoryMethod = Literal[
 
 
 MAX_EVIDENCE_BYTES = 256 * 1024**2  # a 60 s suite with raw samples is a few MB; far beyond is not evidence
+# Counts inside a file, checked before validation. The harness takes at most max_samples (2,000) on each of its
+# visits (5) of a case, 10,000 samples; HarnessSettings refuses settings that would take more than the cap. The
+# cap matters for time as much as memory: the median's exact interval costs O(n^2) (50 ms at 20,000 samples).
+MAX_SAMPLES_PER_CASE = 20_000
+MAX_SAMPLES_PER_FILE = 5_000_000  # 250 cases at the cap; the largest real file holds 163 cases of at most 2,000
+MAX_CASES_PER_FILE = 20_000  # 120x the largest real file (163); a probe's plan is a few dozen cases
 
 
 def _refuse_constant(name: str) -> float:
@@ -43,6 +51,9 @@ def _refuse_constant(name: str) -> float:
 
 class EvidenceSchemaError(AdvisorError):
     """An evidence file this version of advisor cannot read (newer or unversioned)."""
+
+
+EVIDENCE_FILE = FileKind("evidence file", MAX_EVIDENCE_BYTES, EvidenceSchemaError)
 
 
 class _Model(BaseModel):
@@ -350,7 +361,9 @@ def _rounded(value: object) -> object:
 
 
 PACKED_SAMPLES_FROM = 64  # longer sample lists are written gzipped (samples_gz)
-MAX_PACKED_BYTES = 1 << 20  # a packed list never unpacks beyond this (2,000 samples take ~14 KB)
+# A packed list never unpacks beyond this: 16 characters a sample (a written sample takes at most 10 and a
+# space; 2,000 samples take ~14 KB), so a decompression bomb stops here.
+MAX_PACKED_BYTES = 16 * MAX_SAMPLES_PER_CASE
 LEAN_UNITS_PER_SECOND = {"us": 1e6}  # the units a lean file may write samples in (dividing gives the nearest float)
 
 
@@ -371,44 +384,95 @@ def _lean_case(case: dict[str, Any]) -> dict[str, Any]:
     return case
 
 
-def _unpacked_samples(packed: object) -> list[float] | None:
-    """The samples of a `samples_gz` field (base64 of gzipped, space-separated numbers); None if malformed."""
+def _unpacked_samples(packed: object, where: str) -> list[float]:
+    """The samples of a `samples_gz` field (base64 of gzipped, space-separated numbers); ValueError naming
+    `where` (the case) when it is not that, or when it unpacks past MAX_PACKED_BYTES (a decompression bomb)."""
+    if not isinstance(packed, str):
+        raise ValueError(f"{where}: timing.samples_gz must be a base64 string, got {type(packed).__name__}")
+    inflater = zlib.decompressobj(wbits=31)  # the gzip container
     try:
-        inflater = zlib.decompressobj(wbits=31)  # the gzip container
-        text = inflater.decompress(base64.b64decode(str(packed), validate=True), MAX_PACKED_BYTES)
-        if inflater.unconsumed_tail or not inflater.eof:
-            return None  # larger than any real list (a decompression bomb), or cut short
+        text = inflater.decompress(base64.b64decode(packed, validate=True), MAX_PACKED_BYTES)
+    except (binascii.Error, zlib.error):
+        raise ValueError(f"{where}: timing.samples_gz is not valid base64 of gzipped samples") from None
+    if not inflater.eof:
+        if len(text) >= MAX_PACKED_BYTES:
+            raise ValueError(f"{where}: timing.samples_gz unpacks past {size_text(MAX_PACKED_BYTES)}, more than "
+                             f"{MAX_SAMPLES_PER_CASE} samples take")  # fmt: skip
+        raise ValueError(f"{where}: timing.samples_gz is not valid base64 of gzipped samples (cut short)")
+    try:
         return [float(item) for item in text.decode("ascii").split()]
-    except (ValueError, zlib.error):
-        return None
+    except (UnicodeDecodeError, ValueError):
+        raise ValueError(f"{where}: timing.samples_gz does not unpack to space-separated numbers") from None
+
+
+def _case_name(index: int, case: object) -> str:
+    """`cases.3 (gemm/torch.matmul)`: where a case sits and, when it says so plainly, what it is."""
+    key = case.get("key") if isinstance(case, dict) else None
+    probe, implementation = (key.get("probe"), key.get("implementation")) if isinstance(key, dict) else (None, None)
+    named = isinstance(probe, str) and isinstance(implementation, str) and f"{probe}/{implementation}".isprintable()
+    return f"cases.{index} ({str(probe)[:40]}/{str(implementation)[:60]})" if named else f"cases.{index}"
 
 
 def _expand_lean_timings(data: Any) -> Any:
     """Before validation: samples written in another unit back in seconds, and missing statistics recomputed
-    from them with the run's confidence and noise threshold (a lean file leaves them out)."""
+    from them with the run's confidence and noise threshold (a lean file leaves them out). Counts past the caps
+    (cases per file, samples per case and per file) and a malformed samples_gz are a ValueError naming the case."""
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         return data
+    if len(data["cases"]) > MAX_CASES_PER_FILE:
+        raise ValueError(f"{len(data['cases'])} cases, more than an evidence file may hold ({MAX_CASES_PER_FILE})")
     settings = data.get("config", {}).get("settings", {}) if isinstance(data.get("config"), dict) else {}
-    confidence = settings.get("confidence", 0.95) if isinstance(settings, dict) else 0.95
-    noise = settings.get("noise_threshold", 0.10) if isinstance(settings, dict) else 0.10
+    confidence = _number_or(settings.get("confidence") if isinstance(settings, dict) else None, 0.95)
+    noise = _number_or(settings.get("noise_threshold") if isinstance(settings, dict) else None, 0.10)
     cases = []
-    for case in data["cases"]:
+    total = 0
+    for index, case in enumerate(data["cases"]):
         timing = case.get("timing") if isinstance(case, dict) else None
-        if isinstance(timing, dict) and "samples_gz" in timing and "samples" not in timing:
+        if not isinstance(timing, dict):
+            cases.append(case)
+            continue
+        where = _case_name(index, case)
+        if "samples_gz" in timing and "samples" not in timing:
+            packed = timing["samples_gz"]
             timing = {key: value for key, value in timing.items() if key != "samples_gz"}
-            timing["samples"] = _unpacked_samples(case["timing"]["samples_gz"])  # None: the model refuses it
-        if isinstance(timing, dict) and isinstance(timing.get("samples"), list):
-            timing = dict(timing)
-            per_second = LEAN_UNITS_PER_SECOND.get(str(timing.get("unit")))
-            if per_second is not None:
-                timing["samples"] = [value / per_second if isinstance(value, (int, float)) else value for value in timing["samples"]]
-                timing["unit"] = "s"
-            if "stats" not in timing and timing["samples"] and all(isinstance(v, (int, float)) for v in timing["samples"]):
+            timing["samples"] = _unpacked_samples(packed, where)
+        if isinstance(timing.get("samples"), list):
+            total += len(timing["samples"])
+            if len(timing["samples"]) > MAX_SAMPLES_PER_CASE:
+                raise ValueError(f"{where}: {len(timing['samples'])} samples, more than a case may hold "
+                                 f"({MAX_SAMPLES_PER_CASE})")  # fmt: skip
+            if total > MAX_SAMPLES_PER_FILE:
+                raise ValueError(f"{where}: the cases up to here hold {total} samples, more than an evidence file "
+                                 f"may hold ({MAX_SAMPLES_PER_FILE})")  # fmt: skip
+            timing = _in_seconds(timing, where)
+            if "stats" not in timing and timing["samples"] and all(isinstance(v, float) for v in timing["samples"]):
                 stats = Stats.from_samples(timing["samples"], confidence=confidence, noise_threshold=noise)
                 timing["stats"] = stats.model_dump()
-            case = {**case, "timing": timing}
-        cases.append(case)
+        cases.append({**case, "timing": timing})
     return {**data, "cases": cases}
+
+
+def _number_or(value: object, default: float) -> float:
+    """`value` when it is a finite number, else `default` (the model then refuses what is not a number)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return float(value) if math.isfinite(value) else default
+        except OverflowError:
+            return default
+    return default
+
+
+def _in_seconds(timing: dict[str, Any], where: str) -> dict[str, Any]:
+    """The timing with numeric samples as floats, those written in a lean unit divided back into seconds."""
+    samples = timing["samples"]
+    if not all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in samples):
+        return timing  # the model names the sample that is not a number
+    per_second = LEAN_UNITS_PER_SECOND.get(str(timing.get("unit")))
+    try:
+        seconds = [float(value) / per_second if per_second is not None else float(value) for value in samples]
+    except OverflowError:
+        raise ValueError(f"{where}: timing.samples holds a number too large to be a time") from None
+    return {**timing, "samples": seconds, **({"unit": "s"} if per_second is not None else {})}
 
 
 class Evidence(_Model):
@@ -480,25 +544,16 @@ class Evidence(_Model):
 
     @classmethod
     def load(cls, path: Path | str) -> Evidence:
-        """Read an evidence file: EvidenceSchemaError (one line naming the file) for anything unreadable, too
-        large, not UTF-8, not JSON, too deeply nested, non-finite, invalid, or written by a newer advisor."""
-        target = Path(path)
-        if not target.exists():
-            raise EvidenceSchemaError(f"{path}: no such file")
-        try:
-            size = target.stat().st_size
-            if target.is_dir():
-                raise EvidenceSchemaError(f"{path}: a folder, not an evidence file")
-            if size > MAX_EVIDENCE_BYTES:
-                raise EvidenceSchemaError(f"{path}: {size} bytes, more than an evidence file may hold ({MAX_EVIDENCE_BYTES})")
-            data = target.read_bytes()
-        except OSError as error:
-            raise EvidenceSchemaError(f"{path}: cannot read the evidence file ({error.strerror})") from None
-        return cls.parse(data, str(path))
+        """Read an evidence file: EvidenceSchemaError (one line naming the file) for anything unreadable, not a
+        regular file, too large, not UTF-8, not JSON, too deeply nested, non-finite, past the count caps,
+        invalid, or written by a newer advisor."""
+        return cls.parse(read_bounded(path, EVIDENCE_FILE), str(path))
 
     @classmethod
     def parse(cls, data: bytes | str, origin: str) -> Evidence:
         """Evidence from the bytes of a file (see `load`); `origin` names it in errors."""
+        if len(data) > MAX_EVIDENCE_BYTES:
+            raise EVIDENCE_FILE.too_large(origin)
         try:
             text = data.decode("utf-8") if isinstance(data, bytes) else data
             document = json.loads(text, parse_constant=_refuse_constant)
@@ -508,8 +563,8 @@ class Evidence(_Model):
             raise EvidenceSchemaError(f"{origin}: not valid JSON ({error.msg} at line {error.lineno})") from None
         except RecursionError:
             raise EvidenceSchemaError(f"{origin}: nested too deeply to be an evidence file") from None
-        except ValueError as error:  # NaN / Infinity
-            raise EvidenceSchemaError(f"{origin}: {error}") from None
+        except ValueError as error:  # NaN / Infinity, an integer past Python's 4,300 digits
+            raise EvidenceSchemaError(f"{origin}: {str(error).split(';')[0]}") from None
         version = document.get("schema_version") if isinstance(document, dict) else None
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise EvidenceSchemaError(f"{origin}: not an evidence file (no integer schema_version of 1 or more)")
@@ -518,6 +573,10 @@ class Evidence(_Model):
                 f"{origin}: evidence schema_version {version} is newer than this advisor reads "
                 f"({EVIDENCE_SCHEMA_VERSION}); upgrade advisor to read it"
             )
+        try:
+            document = _expand_lean_timings(document)  # here, so its errors name the file
+        except ValueError as error:
+            raise EvidenceSchemaError(f"{origin}: {error}") from None
         try:
             return cls.model_validate(document)
         except ValidationError as error:

@@ -21,7 +21,15 @@ from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFai
 from probes.harness.peak_share import add_peak_shares
 from probes.harness.provenance import advisor_git_commit
 from probes.harness.session import ProbeRound, ProbeSession
-from probes.models import Evidence, HarnessSettings, OptionValue, ProbeCase, ProbeConfig, ProbeRun
+from probes.models import (
+    MAX_SAMPLES_PER_CASE,
+    Evidence,
+    HarnessSettings,
+    OptionValue,
+    ProbeCase,
+    ProbeConfig,
+    ProbeRun,
+)
 from probes.registry import known_probes
 
 if TYPE_CHECKING:
@@ -103,9 +111,12 @@ def run_probes(
         resolved = resolve_device(device)
     except DeviceUnavailable as unavailable:
         raise ProbeError(str(unavailable)) from None
+    settings = settings or HarnessSettings()
+    if settings.max_samples * settings.visits > MAX_SAMPLES_PER_CASE:  # what it wrote could not be read back
+        raise ProbeError(f"max_samples x visits is {settings.max_samples * settings.visits}, more samples than an "
+                         f"evidence file may hold per case ({MAX_SAMPLES_PER_CASE})")  # fmt: skip
     prestart_forkserver()  # its torch import runs while this process plans and detects the machine
     launches = _distributed_launches(selected, options, resolved)
-    settings = settings or HarnessSettings()
     weights = {name: _weight(probe_weights, name) for name in selected}
     if environment is None:
         from advisor.environment.detect import detect_environment  # slow: only when a run really starts

@@ -121,13 +121,14 @@ def gather_answers(given: dict[str, Any], yes: bool, detected: Callable[[], str]
     return answers
 
 
-def build_profile(answers: dict[str, Any]) -> Profile:
-    """A validated Profile from the answers; AdvisorError with the first problem otherwise."""
-    from advisor.profile import Needs, parse_profile
+def build_profile(answers: dict[str, Any], origin: str = "the flags and answers") -> Profile:
+    """A validated Profile from the answers; AdvisorError naming `origin` (where they came from) and the first
+    problem otherwise."""
+    from advisor.profile import Needs, profile_from_document
 
     document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
     document["needs"] = {name: answers.get(name, field.default) for name, field in Needs.model_fields.items()}
-    chosen: Profile = parse_profile(json.dumps(document), "the answers")
+    chosen: Profile = profile_from_document(document, origin)
     return chosen
 
 
@@ -202,7 +203,8 @@ def assess_command(
         return environment_family(environment[0]) or "x86-cpu"
 
     answers = gather_answers(given, yes, detected)
-    chosen = build_profile(answers)
+    origin = f"{profile_file} with the flags" if profile_file is not None else "the flags and answers"
+    chosen = build_profile(answers, origin)
     files = [*(evidence or []), *(more_evidence or [])]
     if files and no_probes:
         raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")

@@ -165,11 +165,19 @@ def check_command(
     files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Candidate or platform YAML files.")],
 ) -> None:
     """Check knowledge files one by one (schema, sources, method anchors, ids named) before they join the base."""
+    from advisor.bounded_read import file_type_text
     from advisor.knowledge.check import check_files
+    from advisor.knowledge.loader import KNOWLEDGE_FILE
 
     for path in files:  # a file that is not there is bad input (exit 2); problems in a file are the verdict (exit 1)
-        if not path.is_file():
-            raise AdvisorError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            raise AdvisorError(f"{path}: no such file") from None
+        except OSError:
+            continue  # unreadable: the check reports it as a problem of that file
+        if file_type_text(mode) is not None:  # a folder, FIFO or device: never opened
+            raise KNOWLEDGE_FILE.not_regular(str(path), mode)
     problems = check_files(files)
     for problem in problems:
         typer.echo(one_line(str(problem)), err=True)

@@ -79,8 +79,9 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
 def show_command(record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records")) -> None:
     """Print a record's Markdown (front matter included)."""
     from advisor.records import find_record
+    from advisor.records.store import read_record_text
 
-    typer.echo(find_record(records_dir, record_id).path.read_text(encoding="utf-8"), nl=False)
+    typer.echo(read_record_text(find_record(records_dir, record_id).path), nl=False)
 
 
 @app.command("history")

@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from advisor.bounded_read import FileKind, read_bounded_text
 from advisor.errors import AdvisorError
 from advisor.environment.models import PEAK_DTYPES, CPUInfo, Dtype, PeakFigures
+from advisor.safe_yaml import DataLoader
 
 PEAKS_FILE_VARIABLE = "ADVISOR_PEAKS_FILE"
 
@@ -31,6 +33,10 @@ class PeakTableError(AdvisorError):
     """The accelerator peak table (built-in or ADVISOR_PEAKS_FILE) is malformed."""
 
 
+MAX_PEAKS_FILE_BYTES = 1 << 20  # the built-in table of every accelerator family is 17 KB
+PEAKS_FILE = FileKind("peak table", MAX_PEAKS_FILE_BYTES, PeakTableError)
+
+
 class AcceleratorPeak(BaseModel):
     """One row of the accelerator peak table."""
 
@@ -42,6 +48,15 @@ class AcceleratorPeak(BaseModel):
     source: str
     tflops: dict[Dtype, float | None]
     memory_bandwidth_gbs: float | None = None
+
+    @field_validator("match")
+    @classmethod
+    def _is_a_pattern(cls, match: str) -> str:
+        try:
+            re.compile(match, flags=re.IGNORECASE)
+        except re.error as error:
+            raise ValueError(f"match {match[:60]!r} is not a regular expression ({error})") from None
+        return match
 
     def figures(self) -> PeakFigures:
         tflops = {dtype: self.tflops.get(dtype) for dtype in PEAK_DTYPES}
@@ -64,10 +79,12 @@ class _PeakTable(BaseModel):
 
 def _parse_table(text: str, origin: str) -> list[AcceleratorPeak]:
     try:
-        return _PeakTable.model_validate(yaml.safe_load(text)).accelerators
+        return _PeakTable.model_validate(yaml.load(text, Loader=DataLoader)).accelerators  # noqa: S506 - a SafeLoader
+    except RecursionError:
+        raise PeakTableError(f"{origin}: nested too deeply to be a peak table") from None
     except (yaml.YAMLError, ValidationError) as error:
         first = str(error).splitlines()
-        raise PeakTableError(f"{origin}: not a valid peak table ({' '.join(first[:3])})") from None
+        raise PeakTableError(f"{origin}: not a valid peak table ({' '.join(first[:3])[:300]})") from None
 
 
 @lru_cache(maxsize=1)
@@ -82,11 +99,8 @@ def accelerator_table() -> list[AcceleratorPeak]:
     extra: list[AcceleratorPeak] = []
     override = os.environ.get(PEAKS_FILE_VARIABLE)
     if override:
-        path = Path(override)
-        try:
-            extra = _parse_table(path.read_text(), str(path))
-        except OSError as error:
-            raise PeakTableError(f"{PEAKS_FILE_VARIABLE}={path}: cannot read ({error.strerror})") from None
+        origin = f"{PEAKS_FILE_VARIABLE}={override}"
+        extra = _parse_table(read_bounded_text(Path(override), PEAKS_FILE, origin), origin)
     return [*extra, *builtin_table()]
 
 

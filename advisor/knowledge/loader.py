@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from advisor.bounded_read import FileKind, read_bounded_text
 from advisor.knowledge.claims import KnowledgeBaseError, method_anchor
 from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.method import method_anchors
 from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Platform
+from advisor.safe_yaml import DataLoader
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; only the type checker needs it
     from importlib.resources.abc import Traversable
@@ -37,8 +39,9 @@ BUILTIN_ORIGIN = "advisor/data"
 CANDIDATES_DIR, PLATFORMS_DIR, COMPATIBILITY_FILE = "knowledge", "platforms", "compatibility.yaml"
 
 Item = TypeVar("Item", Candidate, Platform)
-# libyaml's safe loader where PyYAML was built with it: ten times faster on the ~60 knowledge files.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Every knowledge file is a page of YAML (the largest built-in one is 9 KB); an override is the user's file.
+MAX_KNOWLEDGE_FILE_BYTES = 1 << 20
+KNOWLEDGE_FILE = FileKind("knowledge-base file", MAX_KNOWLEDGE_FILE_BYTES, KnowledgeBaseError)
 
 
 def load_knowledge_base(root: Path | None = None) -> KnowledgeBase:
@@ -90,7 +93,8 @@ def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
         candidates.update(_read_items(root / CANDIDATES_DIR, f"{origin}/{CANDIDATES_DIR}", Candidate))
         platforms.update(_read_items(root / PLATFORMS_DIR, f"{origin}/{PLATFORMS_DIR}", Platform))
         compatibility = root / COMPATIBILITY_FILE
-        if compatibility.is_file():
+        # On disk, anything by that name is read (a FIFO, folder or dangling link is then refused by name, not skipped).
+        if os.path.lexists(compatibility) if isinstance(compatibility, Path) else compatibility.is_file():
             _merge_relations(relations, compatibility, f"{origin}/{COMPATIBILITY_FILE}")
     if not candidates:
         raise KnowledgeBaseError(f"{roots[0][1]}/{CANDIDATES_DIR}: no candidate files (*.yaml)")
@@ -137,12 +141,19 @@ def _merge_relations(relations: dict[str, dict[str, Any]], entry: Traversable | 
 
 def read_mapping(entry: Traversable | Path, origin: str) -> dict[str, Any]:
     """The YAML mapping in a file; a one-line KnowledgeBaseError naming the file otherwise."""
+    if isinstance(entry, Path):  # on disk: the built-in files, an ADVISOR_KB_DIR override, `kb check` FILE
+        text = read_bounded_text(entry, KNOWLEDGE_FILE, origin)
+    else:  # inside a zipped package: advisor's own files
+        try:
+            text = entry.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise KnowledgeBaseError(f"{origin}: cannot read ({error})") from None
     try:
-        document = yaml.load(entry.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+        document = yaml.load(text, Loader=DataLoader)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as error:
         raise KnowledgeBaseError(f"{origin}: not valid YAML ({_yaml_problem(error)})") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise KnowledgeBaseError(f"{origin}: cannot read ({error})") from None
+    except RecursionError:
+        raise KnowledgeBaseError(f"{origin}: nested too deeply to be a knowledge-base file") from None
     if not isinstance(document, dict):
         raise KnowledgeBaseError(f"{origin}: expected a mapping of fields, got {type(document).__name__}")
     return document

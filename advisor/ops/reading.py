@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from advisor.bounded_read import FileKind, read_bounded
 from advisor.errors import AdvisorError
 
 if TYPE_CHECKING:
@@ -17,6 +18,12 @@ DEFAULT_DOMAIN = "ai.onnx"
 
 class ModelReadError(AdvisorError):
     """The model file is missing, unreadable or not an ONNX model; the message names the file."""
+
+
+# Protobuf refuses to parse a message past 2 GiB, so a larger file cannot be an ONNX model: models that big keep
+# their weights as external data, which is never loaded here (the graph alone is kilobytes to megabytes).
+MAX_MODEL_BYTES = 2 << 30
+MODEL_FILE = FileKind("ONNX model", MAX_MODEL_BYTES, ModelReadError)
 
 
 def canonical_domain(domain: str) -> str:
@@ -65,14 +72,7 @@ def read_model(path: Path) -> ModelGraph:
     import onnx
     from google.protobuf.message import DecodeError
 
-    if not path.exists():
-        raise ModelReadError(f"{path}: no such file")
-    if path.is_dir():
-        raise ModelReadError(f"{path}: is a directory, not an ONNX model")
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise ModelReadError(f"{path}: cannot read the file ({error.strerror})") from None
+    data = read_bounded(path, MODEL_FILE)
     model = onnx.ModelProto()
     try:
         model.ParseFromString(data)

@@ -16,8 +16,11 @@ from pathlib import Path
 
 from git import GitCommandError, Repo
 
+from advisor.bounded_read import read_bounded
+from advisor.errors import AdvisorError
 from advisor.records.git import RecordVersion, repository_path
 from advisor.records.render import split_front_matter
+from advisor.records.store import RECORD_FILE
 
 # One commit per entry: sha, committer date, message, then the --raw lines of the records it changed.
 LOG_FORMAT = "--format=%x1e%H%x1f%cI%x1f%B%x1f"
@@ -47,8 +50,8 @@ class BlobVersions:
         self.on_disk: dict[str, bytes] = {}  # blob id -> bytes of a record file as it is on disk
         for path in record_paths:
             try:
-                data = path.read_bytes()
-            except OSError:  # gone since it was listed: its blobs are read from git
+                data = read_bounded(path, RECORD_FILE)
+            except AdvisorError:  # gone since it was listed, or no longer a record: its blobs are read from git
                 continue
             self.on_disk[blob_id(data, id_length)] = data
 
@@ -64,7 +67,10 @@ class BlobVersions:
         data = self.on_disk.get(blob)
         if data is None:
             try:
-                data = bytes(self.repo.odb.stream(bytes.fromhex(blob)).read())
+                stream = self.repo.odb.stream(bytes.fromhex(blob))
+                if stream.size > RECORD_FILE.cap:  # a blob no record could be: never read into memory
+                    return None
+                data = bytes(stream.read())
             except Exception:  # a blob gone from the object database: version unknown, as for any unreadable one
                 return None
         return version_in(data, origin)

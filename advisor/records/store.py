@@ -9,6 +9,7 @@ removed by the next run that takes the lock.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import time
@@ -20,11 +21,16 @@ from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
 from advisor.atomic_write import TEMP_SUFFIX, write_temporary, write_text_atomically
+from advisor.bounded_read import FileKind, file_type_text, read_bounded_text
 from advisor.records.models import DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
 from advisor.records.render import compose, split_front_matter
 
 LOCK_NAME = ".advisor.lock"
-LOCK_TIMEOUT_S = 120.0
+LOCK_TIMEOUT_S = 120.0  # a run holds the lock while it writes and commits, seconds at most
+LOCK_TIMEOUT_ENV = "ADVISOR_LOCK_TIMEOUT_S"  # seconds to wait instead (tests, or a team whose runs hold it longer)
+# A record is Markdown of about 20 KB (evidence tables included) and grows by a few lines a yearly review.
+MAX_RECORD_BYTES = 1 << 20
+RECORD_FILE = FileKind("decision record", MAX_RECORD_BYTES, RecordError)
 RECORD_NAME = re.compile(r"^(\d{4,})-[a-z0-9-]+\.md$")
 NUMBERED_NAME = re.compile(r"^(\d{4,})-")
 # Test hook: seconds to sleep after the temporaries are written, before they are renamed into place.
@@ -42,18 +48,55 @@ def lock_path(records_dir: Path) -> Path:
     return records_dir / LOCK_NAME
 
 
+def lock_timeout_s() -> float:
+    """How long to wait for another run's lock: ADVISOR_LOCK_TIMEOUT_S when set, else LOCK_TIMEOUT_S."""
+    text = os.environ.get(LOCK_TIMEOUT_ENV)
+    if not text:
+        return LOCK_TIMEOUT_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise RecordError(f"{LOCK_TIMEOUT_ENV}={text[:40]!r}: expected a number of seconds of 0 or more")
+    return seconds
+
+
+def _check_lock_file(path: Path) -> None:
+    """Create the lock file, or find it there as a regular file, before waiting on it: a folder where it cannot
+    be made (/proc, a read-only mount) fails at once instead of after the timeout, and a link or FIFO in
+    its place is never opened for writing."""
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        raise RecordError(f"{path}: cannot create the records lock ({error.strerror})") from None
+    try:
+        kind = file_type_text(os.fstat(descriptor).st_mode)
+    finally:
+        os.close(descriptor)
+    if kind is not None:
+        raise RecordError(f"{path}: {kind}, not a lock file; remove it or choose another records folder")
+
+
 @contextmanager
-def records_lock(records_dir: Path) -> Iterator[None]:
+def records_lock(records_dir: Path, timeout_s: float | None = None) -> Iterator[None]:
     """Hold the repository's (else the folder's) lock, creating the folder; clears temporaries a killed run
-    left behind. Read what you change while holding it: another run may have changed it meanwhile."""
-    records_dir.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(lock_path(records_dir)), timeout=LOCK_TIMEOUT_S)
+    left behind. Gives up after `timeout_s` (default `lock_timeout_s()`) with a RecordError naming the lock file.
+    Read what you change while holding it: another run may have changed it meanwhile."""
+    wait = lock_timeout_s() if timeout_s is None else timeout_s
+    try:
+        records_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RecordError(f"{records_dir}: cannot create the records folder ({error.strerror})") from None
+    path = lock_path(records_dir)
+    _check_lock_file(path)
+    lock = FileLock(str(path), timeout=wait)
     try:
         with lock:
             remove_leftovers(records_dir)
             yield
     except Timeout:
-        raise RecordError(f"{records_dir}: another advisor run holds {lock_path(records_dir)} for over {LOCK_TIMEOUT_S:.0f} s") from None
+        raise RecordError(f"{path}: another advisor run holds the records lock; gave up after {wait:g} s") from None
 
 
 def remove_leftovers(records_dir: Path) -> list[Path]:
@@ -119,14 +162,14 @@ def replace_file_atomically(path: Path, text: str) -> None:
     write_text_atomically(path, text)
 
 
+def read_record_text(path: Path) -> str:
+    """A record file's text, read through the bounded reader; RecordError naming the file otherwise."""
+    return read_bounded_text(path, RECORD_FILE)
+
+
 def read_record(path: Path) -> DecisionRecord:
     """Read and validate one record; RecordError naming the file and the first problem."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"{path}: cannot read ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not UTF-8 text") from None
+    text = read_record_text(path)
     data, body = split_front_matter(text, str(path))
     try:
         front = RecordFrontMatter.model_validate(data)

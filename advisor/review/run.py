@@ -20,6 +20,7 @@ from advisor.records.store import (
     find_record,
     load_records,
     read_record,
+    read_record_text,
     records_lock,
     replace_file_atomically,
     supersede,
@@ -177,7 +178,7 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
         body = append_review_entry(update_review_plan(record.body, front.review_by, today), title,
                                    history_lines(outcome, evidence_path.name, sha))  # fmt: skip
         write_files_atomically([(evidence_path, text)])
-        original = record.path.read_text(encoding="utf-8")
+        original = read_record_text(record.path)
         replace_file_atomically(record.path, compose(front, body))
         sha_commit = None
         if repo is not None:
@@ -194,7 +195,7 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
 def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, notes) -> ReviewResult:
     """A new record superseding the old one, committed together; on any failure both files are put back as
     they were and the new record removed (commit_paths restores the index)."""
-    original = record.path.read_text(encoding="utf-8")
+    original = read_record_text(record.path)
     written = write_decision(
         recommendation, [fresh], records_dir=records_dir, title=record.front.title,
         deciders=record.front.decision_makers, date=today, commit=False,

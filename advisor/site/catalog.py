@@ -13,11 +13,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
+from advisor.bounded_read import read_bounded
 from advisor.records.git import RecordVersion, find_repository
 from advisor.records.models import LIVE_STATUSES, DecisionRecord
 from advisor.records.store import load_records
 from advisor.records.history import record_histories
-from probes.models import Evidence, EvidenceSchemaError
+from probes.models import EVIDENCE_FILE, Evidence, EvidenceSchemaError
 
 ReviewState = Literal["overdue", "due-soon", "scheduled", "closed"]
 DUE_SOON_DAYS = 60
@@ -97,9 +98,10 @@ def read_evidence_files(record: DecisionRecord, parsed: dict[str, Evidence] | No
     for ref in record.front.evidence:
         path = record.path.parent / ref.file
         try:
-            data = path.read_bytes()
-        except OSError as error:
-            problems.append(SiteProblem(path, f"evidence of record {record.id:04d} cannot be read ({error.strerror})"))
+            data = read_bounded(path, EVIDENCE_FILE)
+        except EvidenceSchemaError as error:  # missing, not a regular file, too large: the message names the file
+            problem = str(error).removeprefix(f"{path}: ")
+            problems.append(SiteProblem(path, f"evidence of record {record.id:04d} cannot be read ({problem})"))
             continue
         if hashlib.sha256(data).hexdigest() != ref.sha256:
             problems.append(SiteProblem(path, f"sha256 differs from the one record {record.id:04d} pins; not shown"))

@@ -34,7 +34,7 @@ BAD_PROFILES: dict[str, tuple[bytes | None, str]] = {
     "duplicate-key.yaml": ((GOOD_PROFILE + "workload: training\n").encode(), "duplicate key 'workload'"),
     "deep.yaml": (("a: " + "[" * 200 + "]" * 200 + "\n").encode(), "nested"),
     "deep.json": (("{\"a\": " + "[" * 10000 + "]" * 10000 + "}").encode(), "nested too deeply"),
-    "huge.yaml": ((GOOD_PROFILE + "title: " + "x" * 70000 + "\n").encode(), "larger than a profile may be"),
+    "huge.yaml": ((GOOD_PROFILE + "title: " + "x" * 70000 + "\n").encode(), "larger than a profile file may be"),
     "list.yaml": (b"- model_type\n- cnn\n", "expected a mapping of profile fields"),
     "model-type.yaml": (GOOD_PROFILE.replace("dense-transformer", "rnn").encode(), "model_type: 'rnn' is not one of"),
     "hardware.yaml": (GOOD_PROFILE.replace("x86-cpu", "tpu-v9").encode(), "hardware: 'tpu-v9' is not one of"),
@@ -53,7 +53,7 @@ BAD_PROFILES: dict[str, tuple[bytes | None, str]] = {
     "missing-field.yaml": (b"model_type: cnn\nhardware: x86-cpu\nworkload: inference\n", "team_skill: required field missing"),
     "empty.yaml": (b"", "expected a mapping of profile fields"),
     "a-folder": (None, "a folder, not a profile file"),
-    "no-such-profile.yaml": (b"", "cannot read the profile"),  # removed after writing: a missing file
+    "no-such-profile.yaml": (b"", "no such file"),  # removed after writing: a missing file
 }
 
 

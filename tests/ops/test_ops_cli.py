@@ -58,7 +58,7 @@ def test_bad_input_is_a_one_line_error(runner, tmp_path: Path, helper_model: Pat
     text_file.write_text("not a model\n")
     for arguments, message in (
         ([str(tmp_path / "missing.onnx")], f"error: {tmp_path / 'missing.onnx'}: no such file"),
-        ([str(tmp_path)], f"error: {tmp_path}: is a directory, not an ONNX model"),
+        ([str(tmp_path)], f"error: {tmp_path}: a folder, not an ONNX model"),
         ([str(text_file)], f"error: {text_file}: not an ONNX model (the file does not parse as an ONNX ModelProto)"),
         ([str(helper_model), "--target", "tpu"], "error: unknown target 'tpu'; choose one of: onnxruntime-cpu, "),
     ):

@@ -101,7 +101,7 @@ def test_unreadable_documents(text, message):
 
 
 def test_a_missing_file_is_a_profile_error(tmp_path):
-    with pytest.raises(ProfileError, match="cannot read the profile"):
+    with pytest.raises(ProfileError, match="absent.yaml: no such file"):
         load_profile(tmp_path / "absent.yaml")
 
 
