@@ -37,9 +37,12 @@ class Assessment:
 
 
 def check_budget(budget_s: float) -> None:
-    """AdvisorError naming --budget unless it is a positive number of seconds."""
-    if not budget_s > 0:
-        raise AdvisorError(f"--budget must be a positive number of seconds, got {budget_s}")
+    """AdvisorError naming --budget unless it is a positive number of seconds up to a day (probes.runner.MAX_BUDGET_S)."""
+    from probes.runner import budget_problem
+
+    problem = budget_problem(budget_s)
+    if problem is not None:
+        raise AdvisorError(f"--budget {problem}")
 
 
 def probes_for_profile(profile: Profile) -> list[str]:

@@ -2,10 +2,15 @@
 
 A 352-byte alias bomb expands to gigabytes; a duplicate key silently drops a value; a deeply nested
 document exhausts the stack. Each is refused with a one-line YamlInputError naming the line.
+
+A scalar shaped like a date that is no date (`2026-02-30`, `2026-13-01`) stays the text it is, as YAML 1.2
+reads it, instead of PyYAML's ValueError from deep in its constructor: a field that wants a date then says
+which one is wrong, and a title that only looks like a date is a title.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import yaml
@@ -51,11 +56,31 @@ class _StrictLoader(_UniqueKeys, yaml.SafeLoader):
             self._depth -= 1
 
 
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+
+
+def _timestamp_or_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """A date or datetime when the scalar is a real one, else its text (`2026-02-30` is no day)."""
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except ValueError:  # datetime.date and datetime.timezone refuse the numbers YAML's pattern let through
+        return loader.construct_scalar(node)
+
+
+def scalar_text(value: object) -> object:
+    """A scalar YAML read as a date or time, back as text (for a free-text field such as a title); others as given."""
+    return str(value) if isinstance(value, dt.date) else value
+
+
+_StrictLoader.add_constructor(_TIMESTAMP_TAG, _timestamp_or_text)
+
 _FAST = getattr(yaml, "__with_libyaml__", False)
 if _FAST:
 
     class _FastUniqueKeyLoader(_UniqueKeys, yaml.CSafeLoader):
         """libyaml's parser with SafeLoader's constructors, refusing duplicate keys."""
+
+    _FastUniqueKeyLoader.add_constructor(_TIMESTAMP_TAG, _timestamp_or_text)
 
 
 def _plainly_safe(text: str) -> bool:

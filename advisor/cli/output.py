@@ -28,6 +28,11 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise SystemExit(code)
 
 
+def warn(message: str) -> None:
+    """`warning: message` on stderr: the input is accepted, but someone should look at it."""
+    sys.stderr.write(f"warning: {message}\n")
+
+
 def reports_errors(command: Command) -> Command:
     """Wrap a CLI command so an AdvisorError becomes `error: ...` and exit code 2, never a traceback."""
 

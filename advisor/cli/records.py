@@ -10,7 +10,7 @@ import typer
 
 from advisor.cli.group import APP_SETTINGS
 from advisor.cli.options import JsonFlag, RecordsDir
-from advisor.cli.output import reports_errors
+from advisor.cli.output import reports_errors, warn
 
 app = typer.Typer(help="The decision records: list, show, history, accept, supersede.", **APP_SETTINGS)
 
@@ -47,13 +47,14 @@ def init_command(records_dir: RecordsDir = Path("records")) -> None:
 @app.command("list")
 @reports_errors
 def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False) -> None:
-    """Every record: id, title, status, date, review date, tier-1 options; malformed files listed as problems."""
-    import sys
-
+    """Every record: id, title, status, date, review date, tier-1 options; malformed files and broken supersede
+    links are warnings."""
     from advisor.records import load_records
     from advisor.records.git import find_repository, uncommitted_paths
+    from advisor.records.store import link_problems
 
     records, problems = load_records(records_dir)
+    links = link_problems(records, problems)
     repo = find_repository(records_dir) if records else None
     pending = uncommitted_paths(repo, [r.path for r in records]) if repo is not None else set()
     rows = [
@@ -63,7 +64,8 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
         for r in records
     ]  # fmt: skip
     if json_output:
-        typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems]}, indent=2))
+        typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems],
+                               "link_problems": [str(p) for p in links]}, indent=2))  # fmt: skip
     else:
         for record, row in zip(records, rows):
             mark = "  (not committed)" if repo is not None and not row["committed"] else ""
@@ -71,8 +73,8 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
                        f"{record.front.title}  [{', '.join(record.front.tier1)}]{mark}")  # fmt: skip
         if not rows and not problems:
             typer.echo(f"no records in {records_dir}")
-    for problem in problems:
-        sys.stderr.write(f"warning: {problem}\n")
+    for problem in [*problems, *links]:
+        warn(str(problem))
 
 
 @app.command("show")

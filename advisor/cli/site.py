@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.cli.group import APP_SETTINGS
-from advisor.cli.options import JsonFlag, setting_default, site_records_folder
+from advisor.cli.options import JsonFlag, folder_path, setting_default, site_records_folder
 from advisor.cli.output import reports_errors
 
 app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", **APP_SETTINGS)
@@ -19,7 +19,7 @@ ConfigFile = Annotated[
     Optional[Path], typer.Option("--config", metavar="FILE", help="The MkDocs configuration (default: ./mkdocs.yml, else advisor's own settings).")
 ]
 RecordsDirOption = Annotated[
-    Optional[Path], typer.Option("--records-dir", metavar="DIR", callback=site_records_folder,
+    Optional[Path], typer.Option("--records-dir", metavar="DIR", callback=site_records_folder, parser=folder_path,
                                  help="Folder of the decision records (default: records_dir of the project settings, else extra.advisor.records_dir in the config, else records/).")
 ]  # fmt: skip
 TodayOption = Annotated[

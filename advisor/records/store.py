@@ -20,7 +20,7 @@ from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
 from advisor.atomic_write import TEMP_SUFFIX, write_temporary, write_text_atomically
-from advisor.records.models import DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
+from advisor.records.models import MAX_RECORD_ID, DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
 from advisor.records.render import compose, split_front_matter
 
 LOCK_NAME = ".advisor.lock"
@@ -65,20 +65,32 @@ def remove_leftovers(records_dir: Path) -> list[Path]:
     return removed
 
 
+def _number_of(name: str) -> int | None:
+    match = NUMBERED_NAME.match(name)
+    return int(match.group(1)) if match else None
+
+
 def used_ids(records_dir: Path) -> set[int]:
     """Numbers of every numbered file in the folder (records, evidence, malformed ones too)."""
     found = set()
     if records_dir.is_dir():
         for path in records_dir.iterdir():
-            match = NUMBERED_NAME.match(path.name)
-            if match:
-                found.add(int(match.group(1)))
+            number = _number_of(path.name)
+            if number is not None:
+                found.add(number)
     return found
 
 
 def next_id(records_dir: Path, also_taken: Iterable[int] = ()) -> int:
-    """One more than the highest number ever used here (files present, plus `also_taken`, e.g. from git)."""
-    return max(used_ids(records_dir) | set(also_taken), default=0) + 1
+    """One more than the highest number ever used here (files present, plus `also_taken`, e.g. from git);
+    RecordError when that passes MAX_RECORD_ID, naming where the highest number is."""
+    highest = max(used_ids(records_dir) | set(also_taken), default=0)
+    if highest >= MAX_RECORD_ID:
+        named = sorted(path.name for path in records_dir.iterdir() if _number_of(path.name) == highest)
+        where = named[0] if named else "a file in git history"
+        raise RecordError(f"{records_dir}: no record number is left after {highest} ({where}); records are numbered "
+                          f"1 to {MAX_RECORD_ID}: rename the file numbered too high, or start a new records folder")  # fmt: skip
+    return highest + 1
 
 
 def record_file_names(number: int, slug: str, evidence_count: int) -> tuple[str, list[str]]:
@@ -159,8 +171,63 @@ def load_records(records_dir: Path) -> tuple[list[DecisionRecord], list[RecordPr
     return records, problems
 
 
+def supersede_links(records: Iterable[DecisionRecord]) -> dict[int, set[int]]:
+    """Record number -> the numbers superseding it, from both sides' front matter (a hand edit may set one side)."""
+    successors: dict[int, set[int]] = {}
+    for record in records:
+        successors.setdefault(record.id, set()).update(record.front.superseded_by)
+        for old in record.front.supersedes:
+            successors.setdefault(old, set()).add(record.id)
+    return successors
+
+
+def supersede_path(successors: dict[int, set[int]], start: int, goal: int) -> list[int] | None:
+    """The numbers from `start` to `goal` following superseding links (start first), or None when none leads there."""
+    came_from: dict[int, int] = {}
+    frontier, seen = [start], {start}
+    while frontier:
+        number = frontier.pop()
+        for successor in sorted(successors.get(number, ())):
+            if successor == goal:
+                path = [number]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [*reversed(path), goal]
+            if successor not in seen:
+                seen.add(successor)
+                came_from[successor] = number
+                frontier.append(successor)
+    return None
+
+
+def link_problems(records: list[DecisionRecord], problems: Iterable[RecordProblem] = ()) -> list[RecordProblem]:
+    """Supersede links that name no record in the folder, and links that go round in a cycle (each reported once,
+    on its lowest-numbered record). A link to a file listed in `problems` is not missing: that file is reported."""
+    present = {record.id for record in records}
+    present |= {int(match.group(1)) for problem in problems if (match := NUMBERED_NAME.match(problem.path.name))}
+    found: list[RecordProblem] = []
+    for record in records:
+        for key, numbers in (("supersedes", record.front.supersedes), ("superseded_by", record.front.superseded_by)):
+            for number in dict.fromkeys(numbers):
+                if number not in present:
+                    found.append(RecordProblem(path=record.path, problem=f"{key}: {number:04d} names no record in this folder"))
+    successors = supersede_links(records)
+    in_cycle: set[int] = set()
+    for record in records:
+        if record.id in in_cycle:
+            continue
+        cycle = supersede_path(successors, record.id, record.id)
+        if cycle is not None:
+            in_cycle.update(cycle)
+            shown = " -> ".join(f"{number:04d}" for number in cycle)
+            found.append(RecordProblem(path=record.path, problem=f"supersedes/superseded_by links form a cycle: {shown}"))
+    return found
+
+
 def find_record(records_dir: Path, number: int) -> DecisionRecord:
     """The record with this number; RecordError when there is none or it does not read."""
+    if not 1 <= number <= MAX_RECORD_ID:
+        raise RecordError(f"record number {str(number)[:30]}: out of range; records are numbered 1 to {MAX_RECORD_ID}")
     matches = [path for path in records_dir.glob(f"{number:04d}-*.md") if RECORD_NAME.match(path.name)]
     matches = [path for path in matches if int(RECORD_NAME.match(path.name).group(1)) == number]  # type: ignore[union-attr]
     if not matches:
@@ -192,6 +259,11 @@ def supersede(records_dir: Path, old: int, new: int) -> tuple[DecisionRecord, De
     old_record, new_record = find_record(records_dir, old), find_record(records_dir, new)
     if new in old_record.front.superseded_by:
         raise RecordError(f"{old_record.path.name} is already superseded by {new:04d}")
+    records, _ = load_records(records_dir)  # files that do not read carry no links to follow
+    back = supersede_path(supersede_links(records), new, old)
+    if back is not None:
+        shown = " -> ".join(f"{number:04d}" for number in back)
+        raise RecordError(f"{new:04d} already leads to {old:04d} ({shown}): superseding {old:04d} by {new:04d} would make a cycle")
     old_front = old_record.front.model_copy(update={
         "status": "superseded", "version": old_record.front.version + 1,
         "superseded_by": [*old_record.front.superseded_by, new],

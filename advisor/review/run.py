@@ -7,6 +7,7 @@ import hashlib
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from advisor.knowledge.audit import ClaimFinding, claims_to_recheck
 from advisor.knowledge.loader import load_knowledge_base
@@ -14,7 +15,7 @@ from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
 from advisor.records.git import commit_paths, find_repository
-from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, review_date
+from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, RecordProblem, review_date
 from advisor.records.review_history import append_review_entry, update_review_plan
 from advisor.records.store import (
     find_record,
@@ -58,13 +59,22 @@ class ReviewResult:
         }  # fmt: skip
 
 
-def due_records(records_dir: Path, today: dt.date, within_days: int = 30) -> tuple[list[DecisionRecord], list[DecisionRecord]]:
-    """Live records (not superseded, rejected or deprecated) past their review date, and those due within `within_days`."""
-    records, _ = load_records(records_dir)
+class DueRecords(NamedTuple):
+    """The live records past their review date, those due soon, and the files that did not read as records."""
+
+    due: list[DecisionRecord]
+    upcoming: list[DecisionRecord]
+    problems: list[RecordProblem]
+
+
+def due_records(records_dir: Path, today: dt.date, within_days: int = 30) -> DueRecords:
+    """Live records (not superseded, rejected or deprecated) past their review date, those due within
+    `within_days`, and a problem for each record file that does not read (its review date is unknown)."""
+    records, problems = load_records(records_dir)
     live = [record for record in records if record.front.status in LIVE_STATUSES]
     due = [record for record in live if record.front.review_by <= today]
     upcoming = [record for record in live if today < record.front.review_by <= today + dt.timedelta(days=within_days)]
-    return due, upcoming
+    return DueRecords(due, upcoming, problems)
 
 
 def old_evidence_of(record: DecisionRecord) -> Evidence | None:
