@@ -91,6 +91,7 @@ def assess(
     from advisor.recommendation.engine import recommend
     from advisor.recommendation.inputs import decision_inputs, unmeasured_inputs
     from advisor.records import write_decision
+    from advisor.records.store import check_can_record
 
     check_budget(budget_s)
     if evidence and not probe:
@@ -100,6 +101,7 @@ def assess(
     elif not probe:
         evidence_list = []
     else:
+        check_can_record(records_dir)  # before the probes' minutes, not after
         evidence_list = [measure(profile, names=probe_names, budget_s=budget_s, device=device, environment=environment,
                                  on_event=on_event)]  # fmt: skip
     recommendation = recommend(profile, evidence_list)

@@ -17,17 +17,17 @@ app = typer.Typer(help="The decision records: list, show, history, accept, super
 NoCommit = Annotated[bool, typer.Option("--no-commit", help="Change the files but do not commit them.")]
 
 
-def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool) -> None:
+def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool) -> str | None:
+    """Commit the changed records; the line saying so (printed once the whole change stands), None with --no-commit."""
     from advisor.records.git import commit_paths, find_repository
 
     if no_commit:
-        return
+        return None
     repo = find_repository(records_dir)
     if repo is None:
-        typer.echo(f"{records_dir} is not in a git repository: not committed (`advisor records init` creates one)")
-        return
+        return f"{records_dir} is not in a git repository: not committed (`advisor records init` creates one)"
     sha = commit_paths(repo, paths, message)
-    typer.echo(f"committed {sha[:12]}: {message}")
+    return f"committed {sha[:12]}: {message}"
 
 
 @app.command("init")
@@ -116,12 +116,16 @@ def accept_command(
     record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records"), no_commit: NoCommit = False
 ) -> None:
     """Mark a proposed record accepted (version bumped) and commit it."""
-    from advisor.records import accept
+    from advisor.records import accept, find_record
+    from advisor.records.store import put_back_on_failure
 
-    record = accept(records_dir, record_id)
+    with put_back_on_failure([find_record(records_dir, record_id).path]):  # a refused commit leaves no half change
+        record = accept(records_dir, record_id)
+        message = f"decision {record.id:04d}: accepted: {record.front.title} (v{record.front.version})"
+        committed = _commit(records_dir, [record.path], message, no_commit)
     typer.echo(f"{record.path.name}: accepted (v{record.front.version})")
-    message = f"decision {record.id:04d}: accepted: {record.front.title} (v{record.front.version})"
-    _commit(records_dir, [record.path], message, no_commit)
+    if committed:
+        typer.echo(committed)
 
 
 @app.command("supersede")
@@ -133,9 +137,13 @@ def supersede_command(
     no_commit: NoCommit = False,
 ) -> None:
     """Link NEW as superseding OLD both ways, mark OLD superseded (versions bumped) and commit both."""
-    from advisor.records import supersede
+    from advisor.records import find_record, supersede
+    from advisor.records.store import put_back_on_failure
 
-    old_record, new_record = supersede(records_dir, old, new)
+    with put_back_on_failure({find_record(records_dir, number).path for number in (old, new)}):
+        old_record, new_record = supersede(records_dir, old, new)
+        message = f"decision {old:04d}: superseded by {new:04d} (v{old_record.front.version})"
+        committed = _commit(records_dir, [old_record.path, new_record.path], message, no_commit)
     typer.echo(f"{old_record.path.name}: superseded by {new:04d} (v{old_record.front.version})")
-    message = f"decision {old:04d}: superseded by {new:04d} (v{old_record.front.version})"
-    _commit(records_dir, [old_record.path, new_record.path], message, no_commit)
+    if committed:
+        typer.echo(committed)

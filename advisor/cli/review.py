@@ -5,12 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from advisor.cli.options import RecordsDir
-from advisor.cli.output import warn
+from advisor.cli.output import fail, warn
+
+if TYPE_CHECKING:
+    from advisor.review.batch import ReviewBatch
 
 
 def review_command(
@@ -38,11 +41,21 @@ def review_command(
                            new_evidence=fresh, commit=not no_commit)  # fmt: skip
     for problem in batch.problems:
         warn(f"{problem} (not reviewed: its review date is unknown)")
+    for failure in batch.failures:
+        warn(str(failure))
     if json_output:
         typer.echo(json.dumps(batch.as_json(), indent=2))
-        return
+    else:
+        _print_batch(batch)
+    if batch.failures:
+        fail(f"{len(batch.failures)} of {len(batch.failures) + len(batch.results)} reviews failed (see the warnings "
+             "above); the others are done", batch.failures[0].exit_code)  # fmt: skip
+
+
+def _print_batch(batch: ReviewBatch) -> None:
+    """The reviews done, one block each, and the records due soon."""
     results, upcoming, day = batch.results, batch.upcoming, batch.today
-    if not results:
+    if not results and not batch.failures:
         typer.echo(f"no record is due for review on {day.isoformat()}")
     for result in results:
         typer.echo(f"{result.outcome.record_id:04d} {result.outcome.summary()}")

@@ -61,7 +61,13 @@ def serve_command(
     today: TodayOption = None,
 ) -> None:
     """Preview the site at http://ADDR with live reload; edits to records rebuild it. Ctrl-C stops."""
+    from advisor.cli.output import warn
+    from advisor.site.address import serve_address
     from advisor.site.build import serve_site
     from advisor.dates import parse_date
 
+    address = serve_address(addr)
+    if address.reachable_from_others:
+        warn(f"--addr {address}: listening beyond this machine's loopback; other machines can reach the site "
+             "and every record on it (use 127.0.0.1 to keep it to this machine)")  # fmt: skip
     serve_site(config, records_dir=records_dir, dev_addr=addr, today=parse_date(today, "--today") if today else None)

@@ -9,6 +9,7 @@ removed by the next run that takes the lock.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import time
@@ -19,7 +20,8 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
-from advisor.atomic_write import TEMP_SUFFIX, write_temporary, write_text_atomically
+from advisor.atomic_write import TEMP_SUFFIX, write_bytes_atomically, write_temporary, write_text_atomically
+from advisor.errors import MachineError, machine_error
 from advisor.records.models import MAX_RECORD_ID, DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
 from advisor.records.render import compose, split_front_matter
 
@@ -57,10 +59,14 @@ def records_lock(records_dir: Path) -> Iterator[None]:
 
 
 def remove_leftovers(records_dir: Path) -> list[Path]:
-    """Delete hidden temporaries of interrupted writes; call only while holding the lock."""
+    """Delete hidden temporaries of interrupted writes; call only while holding the lock. A folder that is
+    read-only keeps them (the write that follows says why it cannot go on)."""
     removed = []
     for path in records_dir.glob(f".*{TEMP_SUFFIX}"):
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            continue
         removed.append(path)
     return removed
 
@@ -93,6 +99,17 @@ def next_id(records_dir: Path, also_taken: Iterable[int] = ()) -> int:
     return highest + 1
 
 
+def check_can_record(records_dir: Path) -> None:
+    """Before minutes of probing: MachineError when the folder (or the parent it will be made in) cannot be
+    written, RecordError when no record number is left. The write itself checks again."""
+    folder = records_dir.absolute()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        raise MachineError(f"cannot write into {folder} (read-only or not yours): no record could be written there")
+    next_id(records_dir)
+
+
 def record_file_names(number: int, slug: str, evidence_count: int) -> tuple[str, list[str]]:
     """`NNNN-slug.md` and its evidence files `NNNN-slug.evidence.json`, `...evidence-2.json`..."""
     stem = f"{number:04d}-{slug}"
@@ -111,24 +128,67 @@ def write_files_atomically(files: list[tuple[Path, str]]) -> None:
         for path, text in files:
             if path.exists():
                 raise RecordError(f"{path}: already exists; record numbers are never reused")
-            temporaries.append((write_temporary(path, text), path))
+            temporaries.append((_written_temporary(path, text), path))
             pause = os.environ.get(PAUSE_ENV)
             if pause:
                 time.sleep(float(pause))
         for temporary, path in temporaries:
             os.replace(temporary, path)
             written.append(path)
-    except BaseException:
+    except BaseException as error:
         for temporary, _ in temporaries:
             temporary.unlink(missing_ok=True)
         for path in written:
             path.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise machine_error(error, f"cannot write {error.filename or files[0][0]}; nothing was written") from None
+        raise
+
+
+def _written_temporary(path: Path, text: str) -> Path:
+    """write_temporary, its OSError naming the file it was for (a temporary's own name means nothing to a user)."""
+    try:
+        return write_temporary(path, text)
+    except OSError as error:
+        error.filename = str(path)
         raise
 
 
 def replace_file_atomically(path: Path, text: str) -> None:
-    """Overwrite one existing file through a temporary in the same folder."""
-    write_text_atomically(path, text)
+    """Overwrite one existing file through a temporary in the same folder; MachineError (the file as it was)
+    when the disk says no."""
+    try:
+        write_text_atomically(path, text)
+    except OSError as error:
+        raise machine_error(error, f"cannot write {path}; it is unchanged") from None
+
+
+FULL_DISK_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def restore_bytes(path: Path, saved: bytes) -> None:
+    """Put a file back as it was. On a full disk (or at a file-size limit) no new copy can be written, so the
+    old bytes go over the file in place when they fit in what it holds."""
+    try:
+        write_bytes_atomically(path, saved)
+    except OSError as error:
+        if error.errno not in FULL_DISK_ERRORS or len(saved) > path.stat().st_size:
+            raise
+        with path.open("r+b") as stream:
+            stream.write(saved)
+            stream.truncate()
+
+
+@contextmanager
+def put_back_on_failure(paths: Iterable[Path]) -> Iterator[None]:
+    """Run the block; if it fails (a commit the disk refused, Ctrl-C), every file in `paths` is put back as it was."""
+    saved = {path: path.read_bytes() for path in paths}
+    try:
+        yield
+    except BaseException:
+        for path, data in saved.items():
+            restore_bytes(path, data)
+        raise
 
 
 def read_record(path: Path) -> DecisionRecord:

@@ -14,6 +14,18 @@ from probes.runner import budget_problem
 
 
 @dataclass(frozen=True)
+class ReviewFailure:
+    """A review of a batch that could not be done (its evidence does not read, the disk is full...)."""
+
+    record_id: int
+    message: str
+    exit_code: int
+
+    def __str__(self) -> str:
+        return f"review of {self.record_id:04d} failed: {self.message}"
+
+
+@dataclass(frozen=True)
 class ReviewBatch:
     """The reviews of one run, and the live records whose review falls due soon (listed, not reviewed)."""
 
@@ -21,12 +33,14 @@ class ReviewBatch:
     results: list[ReviewResult] = field(default_factory=list)
     upcoming: list[DecisionRecord] = field(default_factory=list)
     problems: list[RecordProblem] = field(default_factory=list)  # with --due: record files that did not read
+    failures: list[ReviewFailure] = field(default_factory=list)  # of several reviews, those that failed
 
     def as_json(self) -> dict[str, object]:
         """The `advisor review --json` document."""
         return {"reviews": [result.as_json() for result in self.results],
                 "upcoming": [{"id": record.id, "review_by": record.front.review_by.isoformat()} for record in self.upcoming],
-                "problems": [str(problem) for problem in self.problems]}  # fmt: skip
+                "problems": [str(problem) for problem in self.problems],
+                "failures": [{"id": failure.record_id, "error": failure.message} for failure in self.failures]}  # fmt: skip
 
 
 def records_to_review(records_dir: Path, ids: list[int], *, due: bool, today: dt.date) -> tuple[list[int], list[DecisionRecord], list[RecordProblem]]:
@@ -83,12 +97,22 @@ def review_records(
     new_evidence: Evidence | None = None,
     commit: bool = True,
 ) -> ReviewBatch:
-    """Review the named records (and with `due`, every live record past its review date), one after another."""
+    """Review the named records (and with `due`, every live record past its review date), one after another.
+
+    Of several reviews, one that fails is kept as a ReviewFailure and the others still run; a single review
+    raises its error."""
     problem = budget_problem(budget_s) if budget_s is not None else None
     if problem is not None:
         raise AdvisorError(f"--budget {problem}")
     day = today or dt.date.today()
     numbers, upcoming, problems = records_to_review(records_dir, list(ids or []), due=due, today=day)
-    results = [run_review(records_dir, number, today=day, budget_s=budget_s, new_evidence=new_evidence, commit=commit)
-               for number in numbers]  # fmt: skip
-    return ReviewBatch(day, results, upcoming, problems)
+    results, failures = [], []
+    for number in numbers:
+        try:
+            results.append(run_review(records_dir, number, today=day, budget_s=budget_s, new_evidence=new_evidence,
+                                      commit=commit))  # fmt: skip
+        except AdvisorError as error:
+            if len(numbers) == 1:
+                raise
+            failures.append(ReviewFailure(number, str(error), error.exit_code))
+    return ReviewBatch(day, results, upcoming, problems, failures)

@@ -23,6 +23,7 @@ from advisor.records.store import (
     read_record,
     records_lock,
     replace_file_atomically,
+    restore_bytes,
     supersede,
     write_files_atomically,
 )
@@ -186,16 +187,20 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
         title = f"{today.isoformat()}: keep (v{front.version}; review by {front.review_by.isoformat()})"
         body = append_review_entry(update_review_plan(record.body, front.review_by, today), title,
                                    history_lines(outcome, evidence_path.name, sha))  # fmt: skip
+        original = record.path.read_bytes()
         write_files_atomically([(evidence_path, text)])
-        original = record.path.read_text(encoding="utf-8")
-        replace_file_atomically(record.path, compose(front, body))
+        try:
+            replace_file_atomically(record.path, compose(front, body))
+        except BaseException:  # the record is as it was: its new evidence goes too
+            evidence_path.unlink(missing_ok=True)
+            raise
         sha_commit = None
         if repo is not None:
             try:
                 message = f"review {record.id:04d}: keep, review by {front.review_by.isoformat()} (v{front.version})"
                 sha_commit = commit_paths(repo, [evidence_path, record.path], message)
             except BaseException:
-                replace_file_atomically(record.path, original)
+                restore_bytes(record.path, original)
                 evidence_path.unlink(missing_ok=True)
                 raise
     return ReviewResult(outcome=outcome, record=record.path, evidence=evidence_path, commit=sha_commit, notes=notes)
@@ -204,7 +209,7 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
 def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, notes) -> ReviewResult:
     """A new record superseding the old one, committed together; on any failure both files are put back as
     they were and the new record removed (commit_paths restores the index)."""
-    original = record.path.read_text(encoding="utf-8")
+    original = record.path.read_bytes()
     written = write_decision(
         recommendation, [fresh], records_dir=records_dir, title=record.front.title,
         deciders=record.front.decision_makers, date=today, commit=False,
@@ -212,9 +217,9 @@ def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, no
     try:
         return _link_and_commit(records_dir, record, written, outcome, today, repo, notes)
     except BaseException:
-        replace_file_atomically(record.path, original)
-        for path in (written.record, *written.evidence):
+        for path in (written.record, *written.evidence):  # first: on a full disk that frees room to restore in
             path.unlink(missing_ok=True)
+        restore_bytes(record.path, original)
         raise
 
 
