@@ -187,7 +187,11 @@ def put_back_on_failure(paths: Iterable[Path]) -> Iterator[None]:
         yield
     except BaseException:
         for path, data in saved.items():
-            restore_bytes(path, data)
+            try:
+                if path.read_bytes() != data:  # one the block never changed (it failed first) is left alone
+                    restore_bytes(path, data)
+            except OSError as error:
+                raise machine_error(error, f"cannot put {path} back as it was") from None
         raise
 
 
