@@ -38,9 +38,12 @@ class Assessment:
 
 
 def check_budget(budget_s: float) -> None:
-    """AdvisorError naming --budget unless it is a positive number of seconds."""
-    if not budget_s > 0:
-        raise AdvisorError(f"--budget must be a positive number of seconds, got {budget_s}")
+    """AdvisorError naming --budget unless it is a positive number of seconds up to a day (probes.runner.MAX_BUDGET_S)."""
+    from probes.runner import budget_problem
+
+    problem = budget_problem(budget_s)
+    if problem is not None:
+        raise AdvisorError(f"--budget {problem}")
 
 
 def probes_for_profile(profile: Profile) -> list[str]:
@@ -89,6 +92,7 @@ def assess(
     from advisor.recommendation.engine import recommend
     from advisor.recommendation.inputs import decision_inputs, unmeasured_inputs
     from advisor.records import write_decision
+    from advisor.records.store import check_can_record
 
     check_budget(budget_s)
     if evidence and not probe:
@@ -98,6 +102,7 @@ def assess(
     elif not probe:
         evidence_list = []
     else:
+        check_can_record(records_dir)  # before the probes' minutes, not after
         evidence_list = [measure(profile, names=probe_names, budget_s=budget_s, device=device, environment=environment,
                                  on_event=on_event)]  # fmt: skip
     recommendation = recommend(profile, evidence_list)

@@ -29,7 +29,7 @@ from pydantic import (
 
 from advisor.bounded_read import FileKind, read_bounded_text
 from advisor.errors import AdvisorError
-from advisor.safe_yaml import YamlInputError, load_yaml
+from advisor.safe_yaml import YamlInputError, load_yaml, scalar_text
 from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS, HardwareFamily, ModelType, TeamSkill
 from advisor.knowledge.loader import hardware_families
 from advisor.vocabulary import QUANTIZATION_METHODS, QUANTIZATIONS, WORKLOADS, Quantization, QuantizationMethod, Workload
@@ -37,6 +37,8 @@ from advisor.vocabulary import QUANTIZATION_METHODS, QUANTIZATIONS, WORKLOADS, Q
 MAX_PROFILE_BYTES = 64 * 1024  # a profile is a dozen lines; anything far bigger is a mistake or an attack
 LLM_MODEL_TYPES = ("dense-transformer", "moe", "multimodal")
 CONV_MODEL_TYPES = ("cnn", "diffusion")  # models whose compute is mostly convolutions
+# Devices per job: the largest training jobs run on some hundred thousand accelerators; far more is a typo.
+MAX_DEVICES = 1_000_000
 
 
 class ProfileError(AdvisorError):
@@ -55,7 +57,7 @@ class Needs(BaseModel):
     quantization: Quantization = "none"
     quantization_method: QuantizationMethod = Field("ptq", description="Read only with int8 or fp8")
     long_context: StrictBool = False
-    devices: StrictInt = Field(1, ge=1, description="Devices per job; more than one means collectives matter")
+    devices: StrictInt = Field(1, ge=1, le=MAX_DEVICES, description="Devices per job; more than one means collectives matter")
     cross_platform: StrictBool = Field(False, description="Must run on more than one hardware family")
     other_hardware: tuple[HardwareFamily, ...] = Field(
         (), description="With cross_platform: the other hardware families the model must also run on"
@@ -100,6 +102,11 @@ class Profile(BaseModel):
     team_skill: TeamSkill
     needs: Needs = Needs()
     title: StrictStr | None = None
+
+    @field_validator("title", mode="before")
+    @classmethod
+    def _title_as_written(cls, title: object) -> object:
+        return scalar_text(title)  # `title: 2026-01-02` is the team's text, not a date
 
     @field_validator("hardware", mode="before")
     @classmethod

@@ -3,10 +3,15 @@ real dates only.
 
 A 352-byte alias bomb expands to gigabytes; a duplicate key silently drops a value; a deeply nested
 document exhausts the stack. Each is refused with a one-line YamlInputError naming the line.
+
+A scalar shaped like a date that is no date (`2026-02-30`, `2026-13-01`) stays the text it is, as YAML 1.2
+reads it, instead of PyYAML's ValueError from deep in its constructor: a field that wants a date then says
+which one is wrong, and a title that only looks like a date is a title.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -34,13 +39,18 @@ class _UniqueKeys:
 TIMESTAMP_TAG, INT_TAG = "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:int"
 
 
-def _real_timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
-    """YAML's timestamp; an impossible one (2026-02-30) is a YAMLError naming its line, not a ValueError."""
+def _timestamp_or_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """A date or datetime when the scalar is a real one, else its text (`2026-02-30` is no day): a title that
+    looks like a date stays a title, and a date field holding one is refused by its model, naming the key."""
     try:
         return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
-    except ValueError as error:
-        problem = f"{node.value[:40]!r} is not a real date ({error})"
-        raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark) from None
+    except ValueError:  # datetime.date and datetime.timezone refuse the numbers YAML's pattern let through
+        return loader.construct_scalar(node)
+
+
+def scalar_text(value: object) -> object:
+    """A scalar YAML read as a date or time, back as text (for a free-text field such as a title); others as given."""
+    return str(value) if isinstance(value, dt.date) else value
 
 
 def _sized_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
@@ -53,8 +63,8 @@ def _sized_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
 
 
 def _read_values_only(loader: type[yaml.SafeLoader]) -> None:
-    """Every scalar that cannot be a value becomes a YAMLError with its line (dates, integers)."""
-    loader.add_constructor(TIMESTAMP_TAG, _real_timestamp)
+    """Impossible dates read as text; an integer too long to read is a YAMLError with its line."""
+    loader.add_constructor(TIMESTAMP_TAG, _timestamp_or_text)
     loader.add_constructor(INT_TAG, _sized_int)
 
 
@@ -67,7 +77,7 @@ else:  # libyaml's loader where PyYAML was built with it: ten times faster
 
 
 class DataLoader(_SafeBase):
-    """PyYAML's safe loader with real dates and integers only: for advisor's own data files and knowledge-base overrides,
+    """PyYAML's safe loader with impossible dates as text and bounded integers: for advisor's own data files and knowledge-base overrides,
     whose authors may use aliases (user input from anywhere else goes through `load_yaml`)."""
 
 

@@ -15,14 +15,15 @@ import zlib
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, computed_field, field_validator, model_validator
 
 from advisor.atomic_write import write_text_atomically
 from advisor.bounded_read import FileKind, read_bounded, size_text
 from advisor.environment.models import Dtype, Environment
 from advisor.errors import AdvisorError
+from advisor.vocabulary import builtin_hardware_families
 from probes.statistics import median_ci_ranks, quantile
 
 EVIDENCE_SCHEMA_VERSION = 1
@@ -59,7 +60,8 @@ EVIDENCE_FILE = FileKind("evidence file", MAX_EVIDENCE_BYTES, EvidenceSchemaErro
 class _Model(BaseModel):
     # Fields are added, never renamed, within a schema_version: a file written by a newer advisor of the same
     # version reads here with its extra fields kept (and written back); a newer version is refused on load.
-    model_config = ConfigDict(extra="allow")
+    # No float in evidence is infinite or NaN: JSON's 1e999 reads as inf, and every ratio and mean would carry it.
+    model_config = ConfigDict(extra="allow", allow_inf_nan=False)
 
 
 class CaseKey(_Model):
@@ -68,7 +70,7 @@ class CaseKey(_Model):
     probe: str
     implementation: str
     dtype: Dtype
-    shape: dict[str, int] = Field(description="Named dimensions in the probe's order, e.g. m, n, k")
+    shape: dict[str, Annotated[int, Field(ge=1)]] = Field(description="Named dimensions in the probe's order, e.g. m, n, k (sizes: 1 or more)")
     layout: str = "default"
     device: str = Field(description="Device kind: cpu, cuda or npu (not an index: runs move machines)")
     options: dict[str, OptionValue] = Field(default_factory=dict)
@@ -153,7 +155,7 @@ class Stats(_Model):
 
 
 class Measurement(_Model):
-    """Raw timing samples with their unit and derived statistics (checked: finite, non-negative, consistent)."""
+    """Raw timing samples with their unit and derived statistics (checked: finite, above zero, consistent)."""
 
     unit: Literal["s"] = "s"
     samples: list[float] = Field(description="One value per sample: seconds per call")
@@ -177,10 +179,15 @@ class Measurement(_Model):
             raise ValueError(f"visits {self.visits} do not add up to the {len(self.samples)} samples")
         if any(not math.isfinite(value) or value < 0 for value in self.samples):
             raise ValueError("samples must be finite, non-negative seconds")
+        # A call takes time: a sample of 0 s measured nothing (and every ratio and growth fit divides by it).
+        if min(self.samples) == 0:
+            raise ValueError("samples must be above zero seconds: a sample of 0 measured nothing")
         stats = self.stats
         figures = (stats.median, stats.q1, stats.q3, stats.iqr, stats.min, stats.max, stats.mean, stats.ci_low, stats.ci_high)
         if any(not math.isfinite(value) or value < 0 for value in figures):
             raise ValueError("stats must be finite, non-negative")
+        if stats.min <= 0 or stats.median <= 0:
+            raise ValueError("stats.min and stats.median must be above zero seconds")
         if stats.n < len(self.samples):  # a trimmed file may keep fewer samples than its statistics saw, never more
             raise ValueError(f"stats.n is {stats.n} but there are {len(self.samples)} samples")
         return self
@@ -264,7 +271,7 @@ class ProbeCase(_Model):
     memory: MemoryPeak | None = None
     numeric: NumericError | None = None
     baseline: bool = Field(default=False, description="The implementation the probe compares the others to")
-    wall_s: float = Field(default=0.0, description="Time this case took in all, build and checks included")
+    wall_s: float = Field(default=0.0, ge=0, description="Time this case took in all, build and checks included")
     operators: list[OperatorTime] | None = Field(
         default=None, description="Top operators by self time, for probes that profile a whole model (hotops)"
     )
@@ -276,9 +283,9 @@ class ProbeRun(_Model):
     probe: str
     status: ProbeStatus
     reason: str | None = None
-    share_s: float = Field(description="Wall time the runner gave the probe")
-    sized_for_s: float | None = Field(default=None, description="Time the probe's cases() was told it had")
-    wall_s: float
+    share_s: float = Field(ge=0, description="Wall time the runner gave the probe")
+    sized_for_s: float | None = Field(default=None, ge=0, description="Time the probe's cases() was told it had")
+    wall_s: float = Field(ge=0)
     restarts: int = 0
     incidents: list[str] = Field(default_factory=list, description="Crashes and timeouts, in order")
     log_tail: str | None = Field(default=None, description="Last lines the child wrote to stderr, on failure")
@@ -493,6 +500,35 @@ class Evidence(_Model):
     @classmethod
     def _read_lean_timings(cls, data: Any) -> Any:
         return _expand_lean_timings(data)
+
+    @field_validator("environment")
+    @classmethod
+    def _known_family(cls, environment: Environment) -> Environment:
+        family = environment.hardware_family
+        if family is not None and family not in builtin_hardware_families():
+            raise ValueError(f"hardware_family {family[:60]!r} is not a hardware family advisor knows (`advisor kb platforms`)")
+        return environment
+
+    @field_validator("finished_at")
+    @classmethod
+    def _after_start(cls, finished_at: datetime, info: ValidationInfo) -> datetime:
+        started_at = info.data.get("started_at")  # absent when it did not validate: that error is reported
+        if isinstance(started_at, datetime):
+            if (started_at.tzinfo is None) != (finished_at.tzinfo is None):
+                raise ValueError("one of started_at and finished_at has a time zone and the other not")
+            if finished_at < started_at:
+                raise ValueError(f"{finished_at.isoformat()} is before started_at {started_at.isoformat()}")
+        return finished_at
+
+    @field_validator("cases")
+    @classmethod
+    def _each_case_once(cls, cases: list[ProbeCase]) -> list[ProbeCase]:
+        first_index: dict[str, int] = {}
+        for index, case in enumerate(cases):
+            earlier = first_index.setdefault(case.key.case_id, index)
+            if earlier != index:
+                raise ValueError(f"cases {earlier} and {index} are the same case ({case.key.case_id[:100]}); a file holds each once")
+        return cases
 
     def device_name(self, device: str | None = None) -> str:
         """The name of a device kind this evidence ran on (the CPU model, the first GPU or NPU); by default

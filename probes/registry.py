@@ -27,6 +27,7 @@ from probes.models import CaseKey, Metric, OperatorTime, OptionValue
 
 if TYPE_CHECKING:
     from probes.harness.device import Device
+    from probes.models import Evidence
 
 PROBES_DIR = Path(__file__).resolve().parent
 EXTRA_PROBE_DIRS_ENV = "ADVISOR_PROBE_DIRS"
@@ -206,6 +207,15 @@ def probe_folders() -> dict[str, Path]:
 def known_probes() -> list[str]:
     """Names of the probes that can run, sorted."""
     return sorted(probe_folders())
+
+
+def unknown_probes(evidence: Evidence) -> list[str]:
+    """Probes an evidence file names (asked for, run, or measured a case) that cannot run here, sorted.
+
+    Not an error: a team's own probes live in ADVISOR_PROBE_DIRS on the machine that measured them, and the
+    recommendation reads only the readings it knows; but a review cannot re-run them here."""
+    named = {*evidence.config.probes, *(run.probe for run in evidence.probe_runs), *(case.key.probe for case in evidence.cases)}
+    return sorted(named - set(probe_folders()))
 
 
 def _import_probe_module(name: str, folder: Path) -> ModuleType:

@@ -54,6 +54,19 @@ DISTRIBUTED_PROBES = frozenset({"scaling"})
 
 
 MIN_PROBE_SHARE_S = 2.0  # the fork server starts a probe at once, but its first start waits for torch (~1-2 s)
+# A day: probes revisit their cases up to 5 times, so far less already measures everything; more is a typo
+# (or 1e308, which would overflow the deadline arithmetic into inf).
+MAX_BUDGET_S = 24 * 3600.0
+
+
+def budget_problem(budget_s: object) -> str | None:
+    """What is wrong with a budget (the caller names it: `--budget`, `budget_s`), or None for a positive finite
+    number of seconds up to MAX_BUDGET_S."""
+    if isinstance(budget_s, bool) or not isinstance(budget_s, (int, float)) or not (math.isfinite(budget_s) and budget_s > 0):
+        return f"must be a positive number of seconds, got {budget_s!r}"
+    if budget_s > MAX_BUDGET_S:
+        return f"must be at most {MAX_BUDGET_S:.0f} seconds (a day), got {budget_s:g}"
+    return None
 
 
 def budget_warning(names: list[str] | None, budget_s: float) -> str | None:
@@ -100,8 +113,9 @@ def run_probes(
     Evidence comes back with `interrupted` set.
     """
     began, started_at = time.monotonic(), datetime.now(timezone.utc)
-    if not (isinstance(budget_s, (int, float)) and math.isfinite(budget_s) and budget_s > 0):
-        raise ProbeError(f"budget_s must be a positive number of seconds, got {budget_s!r}")
+    problem = budget_problem(budget_s)
+    if problem is not None:
+        raise ProbeError(f"budget_s {problem}")
     selected = select_probes(names)
     options = {name: dict(values) for name, values in (probe_options or {}).items()}
     unselected = sorted(set(options) - set(selected))

@@ -9,8 +9,8 @@ import typer
 from advisor._version import __version__
 from advisor.cli import assess, compare, config, env, kb, ops, probe, recommend, records, review, schema, site
 from advisor.cli.group import APP_SETTINGS
-from advisor.cli.output import fail, reports_errors
-from advisor.errors import AdvisorError
+from advisor.cli.output import fail, os_error_line, reports_errors
+from advisor.errors import MACHINE_EXIT, AdvisorError
 
 app = typer.Typer(
     name="advisor",
@@ -51,7 +51,9 @@ def main() -> None:
     try:
         app()
     except AdvisorError as error:
-        fail(str(error))
+        fail(str(error), error.exit_code)
+    except OSError as error:
+        fail(os_error_line(error), MACHINE_EXIT)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)

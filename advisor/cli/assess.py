@@ -166,7 +166,7 @@ def assess_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print what was written (id, paths, commit, tier 1) as JSON.")] = False,
 ) -> None:
     """Ask for the profile, measure, recommend, and write and commit a decision record."""
-    from probes.models import Evidence
+    from advisor.cli.evidence_files import load_evidence
     from advisor.assessment import Interrupted, assess
     from advisor.cli.console import console
     from advisor.recommendation.summary import summary_lines
@@ -211,7 +211,7 @@ def assess_command(
     try:
         with ProbeProgress(console(stderr=True)) as progress:
             assessment = assess(
-                chosen, evidence=[Evidence.load(path) for path in files], probe=not no_probes, probe_names=probe,
+                chosen, evidence=[load_evidence(path) for path in files], probe=not no_probes, probe_names=probe,
                 budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],
                 deciders=answers["deciders"], commit=not no_commit, init_git=init_git,
                 environment=environment[0] if environment else None, on_event=progress.update,

@@ -108,10 +108,10 @@ def print_fleet(fleet: FleetComparison, console: Console) -> None:
 
 
 def load_evidence(path: Path) -> Evidence:
-    """Evidence.load: a missing or malformed file is its one-line error."""
-    from probes.models import Evidence
+    """Evidence.load: a missing or malformed file is its one-line error; unknown probes are a warning."""
+    from advisor.cli.evidence_files import load_evidence as load_checked
 
-    return Evidence.load(path)
+    return load_checked(path)
 
 
 def print_comparison(comparison: Comparison, console: Console) -> None:

@@ -27,11 +27,13 @@ def ops_command(
     json_output: JsonFlag = False,
 ) -> None:
     """List a model's ONNX operators and whether the target maps each directly, needs decomposition or lacks it."""
-    from advisor.cli.output import print_json
+    from advisor.cli.output import print_json, warn
     from advisor.ops import operator_coverage
     from advisor.ops.report import report_lines
 
     report = operator_coverage(model, target)
+    for warning in report.warnings:
+        warn(f"{model}: {warning}")
     if json_output:
         print_json(report)
         return

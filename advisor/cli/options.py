@@ -35,6 +35,13 @@ def typed(ctx: typer.Context, param: typer.CallbackParam) -> bool:
     return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
+def folder_path(value: str | Path) -> Path:
+    """A folder option's text as a path; an empty one is refused (Path('') would quietly mean the current folder)."""
+    if not str(value):
+        raise typer.BadParameter("is empty; name a folder (`.` for the current one)")
+    return Path(value)
+
+
 def records_folder(ctx: typer.Context, param: typer.CallbackParam, value: Optional[Path]) -> Optional[Path]:
     """--records-dir: as typed, else the project's records_dir, else records/ at the project root; a
     folder, or a path that does not exist yet (created when a record is written)."""
@@ -89,7 +96,7 @@ def settled(read: Callable[[], Value]) -> Value:
 RecordsDir = Annotated[
     Path,
     typer.Option(
-        "--records-dir", metavar="DIR", callback=records_folder, show_default=False,
+        "--records-dir", metavar="DIR", callback=records_folder, parser=folder_path, show_default=False,
         help="Folder of the decision records (default: records_dir of the project settings, else records/ at the project root).",
     ),
 ]  # fmt: skip

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import typer
 
-from advisor.errors import AdvisorError
+from advisor.errors import MACHINE_EXIT, AdvisorError
 from advisor.terminal_text import json_safe, one_line
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def print_json_document(document: object) -> None:
 
 
 def warn(message: str) -> None:
-    """`warning: message` as one line on stderr."""
+    """`warning: message` as one line on stderr: the input is accepted, but someone should look at it."""
     sys.stderr.write(f"warning: {one_line(message)}\n")
 
 
@@ -44,14 +44,23 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise SystemExit(code)
 
 
+def os_error_line(error: OSError) -> str:
+    """`path: reason` for an OSError (the path it names, when it names one)."""
+    reason = error.strerror or type(error).__name__
+    return f"{error.filename}: {reason}" if error.filename else reason
+
+
 def reports_errors(command: Command) -> Command:
-    """Wrap a CLI command so an AdvisorError becomes `error: ...` and exit code 2, never a traceback."""
+    """Wrap a CLI command so an AdvisorError becomes `error: ...` and its exit code (2 for input, 1 for the
+    machine), and an OSError left unexplained a one-line error with exit code 1; never a traceback."""
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> object:
         try:
             return command(*args, **kwargs)
         except AdvisorError as error:
-            fail(str(error))
+            fail(str(error), error.exit_code)
+        except OSError as error:  # a file operation no reader or writer turned into its own message
+            fail(os_error_line(error), MACHINE_EXIT)
 
     return wrapper  # type: ignore[return-value]

@@ -90,13 +90,14 @@ def probe_command(
     from advisor.cli.console import console
     from probes.harness.progress import ProbeProgress
     from probes.registry import known_probes
-    from probes.runner import run_probes
+    from probes.runner import budget_problem, run_probes
 
     if list_probes:
         typer.echo("\n".join(known_probes()))
         return
-    if not budget > 0:
-        fail(f"--budget must be a positive number of seconds, got {budget}")
+    problem = budget_problem(budget)
+    if problem is not None:
+        fail(f"--budget {problem}")
     if out is not None:
         check_evidence_out(out, force)
     probe_options = model_type_options(names, model_type, model)

@@ -25,9 +25,9 @@ def recommend_command(
     from advisor.recommendation.summary import summary_lines
 
     chosen_profile = load_profile(profile)
-    from probes.models import Evidence
+    from advisor.cli.evidence_files import load_evidence
 
-    evidence_list = [Evidence.load(path) for path in evidence or []]
+    evidence_list = [load_evidence(path) for path in evidence or []]
     recommendation = recommend(chosen_profile, evidence_list)
     if json_output:
         print_json(recommendation)

@@ -18,17 +18,17 @@ app = typer.Typer(help="The decision records: list, show, history, accept, super
 NoCommit = Annotated[bool, typer.Option("--no-commit", help="Change the files but do not commit them.")]
 
 
-def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool) -> None:
+def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool) -> str | None:
+    """Commit the changed records; the line saying so (printed once the whole change stands), None with --no-commit."""
     from advisor.records.git import commit_paths, find_repository
 
     if no_commit:
-        return
+        return None
     repo = find_repository(records_dir)
     if repo is None:
-        typer.echo(f"{records_dir} is not in a git repository: not committed (`advisor records init` creates one)")
-        return
+        return f"{records_dir} is not in a git repository: not committed (`advisor records init` creates one)"
     sha = commit_paths(repo, paths, message)
-    typer.echo(f"committed {sha[:12]}: {one_line(message)}")
+    return f"committed {sha[:12]}: {one_line(message)}"
 
 
 @app.command("init")
@@ -48,11 +48,14 @@ def init_command(records_dir: RecordsDir = Path("records")) -> None:
 @app.command("list")
 @reports_errors
 def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False) -> None:
-    """Every record: id, title, status, date, review date, tier-1 options; malformed files listed as problems."""
+    """Every record: id, title, status, date, review date, tier-1 options; malformed files and broken supersede
+    links are warnings."""
     from advisor.records import load_records
     from advisor.records.git import find_repository, uncommitted_paths
+    from advisor.records.store import link_problems
 
     records, problems = load_records(records_dir)
+    links = link_problems(records, problems)
     repo = find_repository(records_dir) if records else None
     pending = uncommitted_paths(repo, [r.path for r in records]) if repo is not None else set()
     rows = [
@@ -62,7 +65,8 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
         for r in records
     ]  # fmt: skip
     if json_output:
-        typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems]}, indent=2))
+        typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems],
+                               "link_problems": [str(p) for p in links]}, indent=2))  # fmt: skip
     else:
         for record, row in zip(records, rows):
             mark = "  (not committed)" if repo is not None and not row["committed"] else ""
@@ -70,7 +74,7 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
                        f"{one_line(record.front.title)}  [{one_line(', '.join(record.front.tier1))}]{mark}")  # fmt: skip
         if not rows and not problems:
             typer.echo(f"no records in {records_dir}")
-    for problem in problems:
+    for problem in [*problems, *links]:
         warn(str(problem))
 
 
@@ -114,12 +118,16 @@ def accept_command(
     record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records"), no_commit: NoCommit = False
 ) -> None:
     """Mark a proposed record accepted (version bumped) and commit it."""
-    from advisor.records import accept
+    from advisor.records import accept, find_record
+    from advisor.records.store import put_back_on_failure
 
-    record = accept(records_dir, record_id)
+    with put_back_on_failure([find_record(records_dir, record_id).path]):  # a refused commit leaves no half change
+        record = accept(records_dir, record_id)
+        message = f"decision {record.id:04d}: accepted: {record.front.title} (v{record.front.version})"
+        committed = _commit(records_dir, [record.path], message, no_commit)
     typer.echo(f"{record.path.name}: accepted (v{record.front.version})")
-    message = f"decision {record.id:04d}: accepted: {record.front.title} (v{record.front.version})"
-    _commit(records_dir, [record.path], message, no_commit)
+    if committed:
+        typer.echo(committed)
 
 
 @app.command("supersede")
@@ -131,9 +139,13 @@ def supersede_command(
     no_commit: NoCommit = False,
 ) -> None:
     """Link NEW as superseding OLD both ways, mark OLD superseded (versions bumped) and commit both."""
-    from advisor.records import supersede
+    from advisor.records import find_record, supersede
+    from advisor.records.store import put_back_on_failure
 
-    old_record, new_record = supersede(records_dir, old, new)
+    with put_back_on_failure({find_record(records_dir, number).path for number in (old, new)}):
+        old_record, new_record = supersede(records_dir, old, new)
+        message = f"decision {old:04d}: superseded by {new:04d} (v{old_record.front.version})"
+        committed = _commit(records_dir, [old_record.path, new_record.path], message, no_commit)
     typer.echo(f"{old_record.path.name}: superseded by {new:04d} (v{old_record.front.version})")
-    message = f"decision {old:04d}: superseded by {new:04d} (v{old_record.front.version})"
-    _commit(records_dir, [old_record.path, new_record.path], message, no_commit)
+    if committed:
+        typer.echo(committed)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from advisor.cli.options import RecordsDir
+from advisor.cli.output import fail, warn
+
+if TYPE_CHECKING:
+    from advisor.review.batch import ReviewBatch
 from advisor.terminal_text import one_line
 
 
@@ -26,21 +30,33 @@ def review_command(
 ) -> None:
     """Re-probe records, compare with their evidence, check their switch conditions, then keep or revise each."""
     from advisor.dates import parse_date
+    from advisor.cli.evidence_files import load_evidence
     from advisor.review.batch import review_records
-    from probes.models import Evidence
 
     if check:
         _check_due(records_dir, due, ids, parse_date(today, "--today"), json_output)
         return
 
-    fresh = Evidence.load(evidence) if evidence is not None else None
+    fresh = load_evidence(evidence) if evidence is not None else None
     batch = review_records(records_dir, ids, due=due, today=parse_date(today, "--today"), budget_s=budget,
                            new_evidence=fresh, commit=not no_commit)  # fmt: skip
+    for problem in batch.problems:
+        warn(f"{problem} (not reviewed: its review date is unknown)")
+    for failure in batch.failures:
+        warn(str(failure))
     if json_output:
         typer.echo(json.dumps(batch.as_json(), indent=2))
-        return
+    else:
+        _print_batch(batch)
+    if batch.failures:
+        fail(f"{len(batch.failures)} of {len(batch.failures) + len(batch.results)} reviews failed (see the warnings "
+             "above); the others are done", batch.failures[0].exit_code)  # fmt: skip
+
+
+def _print_batch(batch: ReviewBatch) -> None:
+    """The reviews done, one block each, and the records due soon."""
     results, upcoming, day = batch.results, batch.upcoming, batch.today
-    if not results:
+    if not results and not batch.failures:
         typer.echo(f"no record is due for review on {day.isoformat()}")
     for result in results:
         typer.echo(f"{result.outcome.record_id:04d} {one_line(result.outcome.summary())}")
@@ -65,6 +81,8 @@ def _check_due(records_dir: Path, due: bool, ids: Optional[list[int]], today: dt
     if not due or ids:
         raise AdvisorError("--check goes with --due and no record numbers: it checks which records are overdue")
     result = check_due(records_dir, today)
+    for problem in result.problems:
+        warn(f"{problem} (its review date is unknown, so the check fails)")
     if json_output:
         typer.echo(json.dumps(result.as_json(), indent=2))
     else:
@@ -75,5 +93,7 @@ def _check_due(records_dir: Path, due: bool, ids: Optional[list[int]], today: dt
         count = len(result.overdue)
         typer.echo(f"{count} record(s) overdue for review on {result.today.isoformat()}: run `advisor review --due` on the target hardware"
                    if count else f"no record is overdue for review on {result.today.isoformat()}")  # fmt: skip
+        if result.problems:
+            typer.echo(f"{len(result.problems)} record file(s) do not read (see the warnings): fix them, or move them out of {records_dir}")
     if not result.passed:
         raise typer.Exit(1)

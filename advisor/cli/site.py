@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.cli.group import APP_SETTINGS
-from advisor.cli.options import JsonFlag, setting_default, site_records_folder
+from advisor.cli.options import JsonFlag, folder_path, setting_default, site_records_folder
 from advisor.cli.output import reports_errors, warn
 
 app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", **APP_SETTINGS)
@@ -18,7 +18,7 @@ ConfigFile = Annotated[
     Optional[Path], typer.Option("--config", metavar="FILE", help="The MkDocs configuration (default: ./mkdocs.yml, else advisor's own settings).")
 ]
 RecordsDirOption = Annotated[
-    Optional[Path], typer.Option("--records-dir", metavar="DIR", callback=site_records_folder,
+    Optional[Path], typer.Option("--records-dir", metavar="DIR", callback=site_records_folder, parser=folder_path,
                                  help="Folder of the decision records (default: records_dir of the project settings, else extra.advisor.records_dir in the config, else records/).")
 ]  # fmt: skip
 TodayOption = Annotated[
@@ -60,7 +60,13 @@ def serve_command(
     today: TodayOption = None,
 ) -> None:
     """Preview the site at http://ADDR with live reload; edits to records rebuild it. Ctrl-C stops."""
+    from advisor.cli.output import warn
+    from advisor.site.address import serve_address
     from advisor.site.build import serve_site
     from advisor.dates import parse_date
 
+    address = serve_address(addr)
+    if address.reachable_from_others:
+        warn(f"--addr {address}: listening beyond this machine's loopback; other machines can reach the site "
+             "and every record on it (use 127.0.0.1 to keep it to this machine)")  # fmt: skip
     serve_site(config, records_dir=records_dir, dev_addr=addr, today=parse_date(today, "--today") if today else None)

@@ -6,7 +6,7 @@ import importlib.metadata
 from pathlib import Path
 
 from advisor.ops.classify import Judgement, judge_with_knowledge, judge_with_registry
-from advisor.ops.functions import schema_of
+from advisor.ops.functions import newest_opset, schema_of
 from advisor.ops.models import VERDICTS, CoverageReport, OperatorUse, OperatorVerdict, SourcedNote, TargetInfo
 from advisor.ops.reading import ModelGraph, OpRef, display_domain, read_model
 from advisor.ops.targets import DEFAULT_TARGET, Target, resolve_target, unsupported_operator_claims
@@ -21,7 +21,9 @@ def operator_coverage(path: Path, target_name: str = DEFAULT_TARGET) -> Coverage
     """List the model's operators and the target's verdict on each: maps directly, needs decomposition, unsupported."""
     graph = read_model(path)
     target = resolve_target(target_name)
-    verdicts = [_verdict(graph, target, op) for op in graph.nodes]
+    too_new = newer_opsets(graph)
+    verdicts = [_too_new_verdict(graph, op, too_new[op.domain]) if op.domain in too_new else _verdict(graph, target, op)
+                for op in graph.nodes]  # fmt: skip
     order = {verdict: index for index, verdict in enumerate(VERDICTS)}
     verdicts.sort(key=lambda v: (order[v.verdict], -v.operator.nodes, v.operator.domain, v.operator.op_type))
     model = graph.model
@@ -36,7 +38,33 @@ def operator_coverage(path: Path, target_name: str = DEFAULT_TARGET) -> Coverage
         operators=verdicts,
         counts={verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in VERDICTS},
         notes=_notes(target),
+        warnings=[_too_new_text(domain, graph.opsets[domain], newest) for domain, newest in too_new.items()],
     )
+
+
+def newer_opsets(graph: ModelGraph) -> dict[str, int]:
+    """Domains whose imported opset is newer than the installed onnx defines -> the newest it does define."""
+    found = {}
+    for domain, version in graph.opsets.items():
+        newest = newest_opset(domain)
+        if newest is not None and version > newest:
+            found[domain] = newest
+    return found
+
+
+def _too_new_text(domain: str, version: int, newest: int) -> str:
+    onnx_version = _tool_versions().get("onnx", "?")
+    return (f"the model imports {display_domain(domain)} opset {version}, newer than onnx {onnx_version} defines "
+            f"({newest}): its operators may differ from the ones judged here, and onnxruntime may refuse the model; "
+            f"upgrade onnx and onnxruntime, or export for opset {newest} or older")  # fmt: skip
+
+
+def _too_new_verdict(graph: ModelGraph, op: OpRef, newest: int) -> OperatorVerdict:
+    """Unknown: what the operator is at an opset onnx does not define yet cannot be looked up."""
+    use = OperatorUse(domain=display_domain(op.domain), op_type=op.op_type, opset=op.opset, since_version=None,
+                      nodes=len(graph.nodes[op]))  # fmt: skip
+    reason = f"opset {op.opset} of {display_domain(op.domain)} is newer than onnx defines ({newest}); not judged"
+    return OperatorVerdict(operator=use, verdict="unknown", source="onnx.defs (installed onnx)", reason=reason)
 
 
 def _verdict(graph: ModelGraph, target: Target, op: OpRef) -> OperatorVerdict:

@@ -37,6 +37,17 @@ def schema_of(op: OpRef) -> OpSchema | None:
         return None
 
 
+def newest_opset(domain: str) -> int | None:
+    """The newest opset of a domain the installed onnx defines ('' for ai.onnx); None for a domain it does not
+    define (a runtime's contrib operators, a custom domain), where it has nothing to say."""
+    import onnx.defs
+
+    if domain == "":
+        return int(onnx.defs.onnx_opset_version())
+    versions = [schema.since_version for schema in onnx.defs.get_all_schemas_with_history() if schema.domain == domain]
+    return max(versions) if versions else None
+
+
 def expand(op: OpRef, nodes: Sequence[NodeProto], graph: ModelGraph | None) -> Expansion | None:
     """The body `op` decomposes into (a model-local function, or an ONNX schema function); None if it has none.
 

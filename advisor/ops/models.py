@@ -77,3 +77,6 @@ class CoverageReport(_Model):
     operators: list[OperatorVerdict]
     counts: dict[Verdict, int] = Field(description="Operator types per verdict")
     notes: list[SourcedNote] = Field(default_factory=list)
+    warnings: list[str] = Field(
+        default_factory=list, description="What makes the verdicts doubtful, e.g. an opset newer than onnx defines"
+    )

@@ -2,6 +2,10 @@
 
 `commit_paths` stages and commits only the given paths (`git commit --only`), so the user's other
 staged and unstaged changes stay as they were: neither committed nor lost.
+
+GitPython is imported when a repository is first looked for, not with this module: it refuses to import
+at all when no git executable is found, and that is then one MachineError line (exit code 1) from the
+commands that need git, while those that do not (`records show`, `review --due --check`) still run.
 """
 
 from __future__ import annotations
@@ -10,10 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
-
+from advisor.errors import MachineError
 from advisor.records.models import RecordError
+
+if TYPE_CHECKING:
+    from git import Repo
 
 # Used only when git has no identity configured (a fresh machine), so a commit never fails for it.
 FALLBACK_IDENTITY = {"name": "advisor", "email": "advisor@localhost"}
@@ -29,8 +36,21 @@ class RecordVersion:
     message: str
 
 
+def require_git() -> None:
+    """Import GitPython; MachineError naming what is missing when it cannot be (no git executable found)."""
+    try:
+        import git  # noqa: F401 - imported for its check of the git executable
+    except ImportError as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise MachineError(f"git is not found (GitPython: {first[:120]}): advisor versions records with git; install "
+                           "git, put it on PATH or set GIT_PYTHON_GIT_EXECUTABLE") from None  # fmt: skip
+
+
 def find_repository(path: Path) -> Repo | None:
-    """The git repository containing `path` (or its nearest existing parent), or None."""
+    """The git repository containing `path` (or its nearest existing parent), or None; MachineError without git."""
+    require_git()
+    from git import InvalidGitRepositoryError, NoSuchPathError, Repo
+
     probe = path.resolve()
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
@@ -42,6 +62,9 @@ def find_repository(path: Path) -> Repo | None:
 
 def init_repository(path: Path) -> Repo:
     """Create a git repository at `path` (the records folder's own, when it is in none)."""
+    require_git()
+    from git import Repo
+
     path.mkdir(parents=True, exist_ok=True)
     return Repo.init(path)
 
@@ -56,6 +79,8 @@ def repository_path(repo: Repo, path: Path) -> str:
 
 
 def _identity_env(repo: Repo) -> dict[str, str]:
+    from git import GitCommandError
+
     try:  # ask git itself: it knows every place an identity can be configured
         repo.git.var("GIT_AUTHOR_IDENT")
         repo.git.var("GIT_COMMITTER_IDENT")
@@ -84,6 +109,8 @@ def commit_paths(repo: Repo, paths: Sequence[Path], message: str) -> str:
 
     On any failure (a pre-commit hook saying no, Ctrl-C) the index is put back exactly as it was, so
     nothing of the record is left staged in the user's repository."""
+    from git import GitCommandError
+
     check_can_commit(repo)
     relative = [repository_path(repo, path) for path in paths]
     index = Path(repo.git_dir) / "index"
@@ -96,22 +123,28 @@ def commit_paths(repo: Repo, paths: Sequence[Path], message: str) -> str:
         _restore_index(index, saved)
         if isinstance(error, GitCommandError):
             detail = " ".join(str(error.stderr).split()) or " ".join(str(error).split())
-            raise RecordError(f"git commit failed: {detail[:300]}") from None
+            failed = MachineError if any(sign in detail for sign in MACHINE_SIGNS) else RecordError
+            raise failed(f"git commit failed: {detail[:300]}") from None
         raise
     return repo.head.commit.hexsha
 
 
+# What git says when the disk, not the commit, is the problem (its messages are not translated in pipes).
+MACHINE_SIGNS = ("No space left", "Out of diskspace", "Disk quota", "File too large", "Read-only file system",
+                 "couldn't write", "unable to write", "write error")  # fmt: skip
 def _restore_index(index: Path, saved: bytes | None) -> None:
-    from advisor.atomic_write import write_bytes_atomically
+    from advisor.records.store import restore_bytes  # store builds on this module
 
     if saved is None:
         index.unlink(missing_ok=True)
     else:
-        write_bytes_atomically(index, saved)
+        restore_bytes(index, saved)
 
 
 def uncommitted_paths(repo: Repo, paths: Sequence[Path]) -> set[Path]:
     """Those of `paths` whose content is not what the last commit holds (new, changed or only staged)."""
+    from git import GitCommandError
+
     relative = {repository_path(repo, path): path for path in paths}
     if not relative:
         return set()
@@ -125,6 +158,8 @@ def uncommitted_paths(repo: Repo, paths: Sequence[Path]) -> set[Path]:
 
 def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:
     """Numbers of every record file ever committed in `records_dir` (so a deleted number is not reused)."""
+    from git import GitCommandError
+
     from advisor.records.store import NUMBERED_NAME
 
     if not repo.head.is_valid():

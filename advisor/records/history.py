@@ -13,14 +13,16 @@ import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-
-from git import GitCommandError, Repo
+from typing import TYPE_CHECKING
 
 from advisor.bounded_read import read_bounded
 from advisor.errors import AdvisorError
 from advisor.records.git import RecordVersion, repository_path
 from advisor.records.render import split_front_matter
 from advisor.records.store import RECORD_FILE
+
+if TYPE_CHECKING:
+    from git import Repo
 
 # One commit per entry: sha, committer date, message, then the --raw lines of the records it changed.
 LOG_FORMAT = "--format=%x1e%H%x1f%cI%x1f%B%x1f"
@@ -78,6 +80,8 @@ class BlobVersions:
 
 def record_histories(repo: Repo, record_paths: Sequence[Path]) -> dict[Path, list[RecordVersion]]:
     """Each record's commits, newest first, with the version each holds: one `git log` for them all. Renames are not followed: a record keeps its file name for life."""
+    from git import GitCommandError  # a repository in hand: GitPython imported (advisor/records/git.py)
+
     wanted = {repository_path(repo, path): path for path in record_paths}
     found: dict[Path, list[RecordVersion]] = {path: [] for path in record_paths}
     if not wanted or not repo.head.is_valid():

@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from advisor.errors import AdvisorError
+from advisor.safe_yaml import scalar_text
 
 RECORD_SCHEMA_VERSION = 1
 
 RecordStatus = Literal["proposed", "accepted", "rejected", "deprecated", "superseded"]
 RECORD_STATUSES: tuple[str, ...] = get_args(RecordStatus)
 LIVE_STATUSES: tuple[str, ...] = ("proposed", "accepted")  # in force, so reviewed every year
+# Records are NNNN-slug.md: four digits keep every file name the same width, so names sort by number.
+MAX_RECORD_ID = 9999
+RecordId = Annotated[int, Field(ge=1, le=MAX_RECORD_ID)]
 
 
 class RecordError(AdvisorError):
@@ -59,15 +63,15 @@ class RecordFrontMatter(BaseModel):
     # schema_version is refused (see _readable_version).
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
-    id: int = Field(ge=1)
+    id: RecordId
     title: str = Field(min_length=1)
     status: RecordStatus = "proposed"
     date: dt.date
     version: int = Field(default=1, ge=1)
     review_by: dt.date
     decision_makers: list[str] = Field(default_factory=list, alias="decision-makers")
-    supersedes: list[int] = Field(default_factory=list)
-    superseded_by: list[int] = Field(default_factory=list, description="Several successors are allowed")
+    supersedes: list[RecordId] = Field(default_factory=list)
+    superseded_by: list[RecordId] = Field(default_factory=list, description="Several successors are allowed")
     profile: dict[str, Any]
     environment: EnvironmentSummary = EnvironmentSummary()
     evidence: list[EvidenceRef] = Field(default_factory=list)
@@ -80,6 +84,11 @@ class RecordFrontMatter(BaseModel):
         description="Option id -> digest of its knowledge-base claims when the record was written (reviews spot changes)",
     )
     schema_version: StrictInt = Field(default=RECORD_SCHEMA_VERSION, ge=1)
+
+    @field_validator("title", mode="before")
+    @classmethod
+    def _title_as_written(cls, title: object) -> object:
+        return scalar_text(title)  # a hand-edited `title: 2026-01-02` is text the dumper would have quoted
 
     @field_validator("schema_version")
     @classmethod

@@ -9,6 +9,7 @@ removed by the next run that takes the lock.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
@@ -20,9 +21,10 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
-from advisor.atomic_write import TEMP_SUFFIX, write_temporary, write_text_atomically
+from advisor.atomic_write import TEMP_SUFFIX, write_bytes_atomically, write_temporary, write_text_atomically
 from advisor.bounded_read import FileKind, file_type_text, read_bounded_text
-from advisor.records.models import DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
+from advisor.errors import MachineError, machine_error
+from advisor.records.models import MAX_RECORD_ID, DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
 from advisor.records.render import compose, split_front_matter
 
 LOCK_NAME = ".advisor.lock"
@@ -100,12 +102,21 @@ def records_lock(records_dir: Path, timeout_s: float | None = None) -> Iterator[
 
 
 def remove_leftovers(records_dir: Path) -> list[Path]:
-    """Delete hidden temporaries of interrupted writes; call only while holding the lock."""
+    """Delete hidden temporaries of interrupted writes; call only while holding the lock. A folder that is
+    read-only keeps them (the write that follows says why it cannot go on)."""
     removed = []
     for path in records_dir.glob(f".*{TEMP_SUFFIX}"):
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            continue
         removed.append(path)
     return removed
+
+
+def _number_of(name: str) -> int | None:
+    match = NUMBERED_NAME.match(name)
+    return int(match.group(1)) if match else None
 
 
 def used_ids(records_dir: Path) -> set[int]:
@@ -113,15 +124,33 @@ def used_ids(records_dir: Path) -> set[int]:
     found = set()
     if records_dir.is_dir():
         for path in records_dir.iterdir():
-            match = NUMBERED_NAME.match(path.name)
-            if match:
-                found.add(int(match.group(1)))
+            number = _number_of(path.name)
+            if number is not None:
+                found.add(number)
     return found
 
 
 def next_id(records_dir: Path, also_taken: Iterable[int] = ()) -> int:
-    """One more than the highest number ever used here (files present, plus `also_taken`, e.g. from git)."""
-    return max(used_ids(records_dir) | set(also_taken), default=0) + 1
+    """One more than the highest number ever used here (files present, plus `also_taken`, e.g. from git);
+    RecordError when that passes MAX_RECORD_ID, naming where the highest number is."""
+    highest = max(used_ids(records_dir) | set(also_taken), default=0)
+    if highest >= MAX_RECORD_ID:
+        named = sorted(path.name for path in records_dir.iterdir() if _number_of(path.name) == highest)
+        where = named[0] if named else "a file in git history"
+        raise RecordError(f"{records_dir}: no record number is left after {highest} ({where}); records are numbered "
+                          f"1 to {MAX_RECORD_ID}: rename the file numbered too high, or start a new records folder")  # fmt: skip
+    return highest + 1
+
+
+def check_can_record(records_dir: Path) -> None:
+    """Before minutes of probing: MachineError when the folder (or the parent it will be made in) cannot be
+    written, RecordError when no record number is left. The write itself checks again."""
+    folder = records_dir.absolute()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        raise MachineError(f"cannot write into {folder} (read-only or not yours): no record could be written there")
+    next_id(records_dir)
 
 
 def record_file_names(number: int, slug: str, evidence_count: int) -> tuple[str, list[str]]:
@@ -142,24 +171,71 @@ def write_files_atomically(files: list[tuple[Path, str]]) -> None:
         for path, text in files:
             if path.exists():
                 raise RecordError(f"{path}: already exists; record numbers are never reused")
-            temporaries.append((write_temporary(path, text), path))
+            temporaries.append((_written_temporary(path, text), path))
             pause = os.environ.get(PAUSE_ENV)
             if pause:
                 time.sleep(float(pause))
         for temporary, path in temporaries:
             os.replace(temporary, path)
             written.append(path)
-    except BaseException:
+    except BaseException as error:
         for temporary, _ in temporaries:
             temporary.unlink(missing_ok=True)
         for path in written:
             path.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise machine_error(error, f"cannot write {error.filename or files[0][0]}; nothing was written") from None
+        raise
+
+
+def _written_temporary(path: Path, text: str) -> Path:
+    """write_temporary, its OSError naming the file it was for (a temporary's own name means nothing to a user)."""
+    try:
+        return write_temporary(path, text)
+    except OSError as error:
+        error.filename = str(path)
         raise
 
 
 def replace_file_atomically(path: Path, text: str) -> None:
-    """Overwrite one existing file through a temporary in the same folder."""
-    write_text_atomically(path, text)
+    """Overwrite one existing file through a temporary in the same folder; MachineError (the file as it was)
+    when the disk says no."""
+    try:
+        write_text_atomically(path, text)
+    except OSError as error:
+        raise machine_error(error, f"cannot write {path}; it is unchanged") from None
+
+
+FULL_DISK_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def restore_bytes(path: Path, saved: bytes) -> None:
+    """Put a file back as it was. On a full disk (or at a file-size limit) no new copy can be written, so the
+    old bytes go over the file in place when they fit in what it holds."""
+    try:
+        write_bytes_atomically(path, saved)
+    except OSError as error:
+        if error.errno not in FULL_DISK_ERRORS or len(saved) > path.stat().st_size:
+            raise
+        with path.open("r+b") as stream:
+            stream.write(saved)
+            stream.truncate()
+
+
+@contextmanager
+def put_back_on_failure(paths: Iterable[Path]) -> Iterator[None]:
+    """Run the block; if it fails (a commit the disk refused, Ctrl-C), every file in `paths` is put back as it was."""
+    saved = {path: path.read_bytes() for path in paths}
+    try:
+        yield
+    except BaseException:
+        for path, data in saved.items():
+            try:
+                if path.read_bytes() != data:  # one the block never changed (it failed first) is left alone
+                    restore_bytes(path, data)
+            except OSError as error:
+                raise machine_error(error, f"cannot put {path} back as it was") from None
+        raise
 
 
 def read_record_text(path: Path) -> str:
@@ -202,8 +278,63 @@ def load_records(records_dir: Path) -> tuple[list[DecisionRecord], list[RecordPr
     return records, problems
 
 
+def supersede_links(records: Iterable[DecisionRecord]) -> dict[int, set[int]]:
+    """Record number -> the numbers superseding it, from both sides' front matter (a hand edit may set one side)."""
+    successors: dict[int, set[int]] = {}
+    for record in records:
+        successors.setdefault(record.id, set()).update(record.front.superseded_by)
+        for old in record.front.supersedes:
+            successors.setdefault(old, set()).add(record.id)
+    return successors
+
+
+def supersede_path(successors: dict[int, set[int]], start: int, goal: int) -> list[int] | None:
+    """The numbers from `start` to `goal` following superseding links (start first), or None when none leads there."""
+    came_from: dict[int, int] = {}
+    frontier, seen = [start], {start}
+    while frontier:
+        number = frontier.pop()
+        for successor in sorted(successors.get(number, ())):
+            if successor == goal:
+                path = [number]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [*reversed(path), goal]
+            if successor not in seen:
+                seen.add(successor)
+                came_from[successor] = number
+                frontier.append(successor)
+    return None
+
+
+def link_problems(records: list[DecisionRecord], problems: Iterable[RecordProblem] = ()) -> list[RecordProblem]:
+    """Supersede links that name no record in the folder, and links that go round in a cycle (each reported once,
+    on its lowest-numbered record). A link to a file listed in `problems` is not missing: that file is reported."""
+    present = {record.id for record in records}
+    present |= {int(match.group(1)) for problem in problems if (match := NUMBERED_NAME.match(problem.path.name))}
+    found: list[RecordProblem] = []
+    for record in records:
+        for key, numbers in (("supersedes", record.front.supersedes), ("superseded_by", record.front.superseded_by)):
+            for number in dict.fromkeys(numbers):
+                if number not in present:
+                    found.append(RecordProblem(path=record.path, problem=f"{key}: {number:04d} names no record in this folder"))
+    successors = supersede_links(records)
+    in_cycle: set[int] = set()
+    for record in records:
+        if record.id in in_cycle:
+            continue
+        cycle = supersede_path(successors, record.id, record.id)
+        if cycle is not None:
+            in_cycle.update(cycle)
+            shown = " -> ".join(f"{number:04d}" for number in cycle)
+            found.append(RecordProblem(path=record.path, problem=f"supersedes/superseded_by links form a cycle: {shown}"))
+    return found
+
+
 def find_record(records_dir: Path, number: int) -> DecisionRecord:
     """The record with this number; RecordError when there is none or it does not read."""
+    if not 1 <= number <= MAX_RECORD_ID:
+        raise RecordError(f"record number {str(number)[:30]}: out of range; records are numbered 1 to {MAX_RECORD_ID}")
     matches = [path for path in records_dir.glob(f"{number:04d}-*.md") if RECORD_NAME.match(path.name)]
     matches = [path for path in matches if int(RECORD_NAME.match(path.name).group(1)) == number]  # type: ignore[union-attr]
     if not matches:
@@ -235,6 +366,11 @@ def supersede(records_dir: Path, old: int, new: int) -> tuple[DecisionRecord, De
     old_record, new_record = find_record(records_dir, old), find_record(records_dir, new)
     if new in old_record.front.superseded_by:
         raise RecordError(f"{old_record.path.name} is already superseded by {new:04d}")
+    records, _ = load_records(records_dir)  # files that do not read carry no links to follow
+    back = supersede_path(supersede_links(records), new, old)
+    if back is not None:
+        shown = " -> ".join(f"{number:04d}" for number in back)
+        raise RecordError(f"{new:04d} already leads to {old:04d} ({shown}): superseding {old:04d} by {new:04d} would make a cycle")
     old_front = old_record.front.model_copy(update={
         "status": "superseded", "version": old_record.front.version + 1,
         "superseded_by": [*old_record.front.superseded_by, new],

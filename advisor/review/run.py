@@ -7,6 +7,7 @@ import hashlib
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from advisor.knowledge.audit import ClaimFinding, claims_to_recheck
 from advisor.knowledge.loader import load_knowledge_base
@@ -14,7 +15,7 @@ from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
 from advisor.records.git import commit_paths, find_repository
-from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, review_date
+from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, RecordProblem, review_date
 from advisor.records.review_history import append_review_entry, update_review_plan
 from advisor.records.store import (
     find_record,
@@ -23,6 +24,7 @@ from advisor.records.store import (
     read_record_text,
     records_lock,
     replace_file_atomically,
+    restore_bytes,
     supersede,
     write_files_atomically,
 )
@@ -59,13 +61,22 @@ class ReviewResult:
         }  # fmt: skip
 
 
-def due_records(records_dir: Path, today: dt.date, within_days: int = 30) -> tuple[list[DecisionRecord], list[DecisionRecord]]:
-    """Live records (not superseded, rejected or deprecated) past their review date, and those due within `within_days`."""
-    records, _ = load_records(records_dir)
+class DueRecords(NamedTuple):
+    """The live records past their review date, those due soon, and the files that did not read as records."""
+
+    due: list[DecisionRecord]
+    upcoming: list[DecisionRecord]
+    problems: list[RecordProblem]
+
+
+def due_records(records_dir: Path, today: dt.date, within_days: int = 30) -> DueRecords:
+    """Live records (not superseded, rejected or deprecated) past their review date, those due within
+    `within_days`, and a problem for each record file that does not read (its review date is unknown)."""
+    records, problems = load_records(records_dir)
     live = [record for record in records if record.front.status in LIVE_STATUSES]
     due = [record for record in live if record.front.review_by <= today]
     upcoming = [record for record in live if today < record.front.review_by <= today + dt.timedelta(days=within_days)]
-    return due, upcoming
+    return DueRecords(due, upcoming, problems)
 
 
 def old_evidence_of(record: DecisionRecord) -> Evidence | None:
@@ -177,16 +188,20 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
         title = f"{today.isoformat()}: keep (v{front.version}; review by {front.review_by.isoformat()})"
         body = append_review_entry(update_review_plan(record.body, front.review_by, today), title,
                                    history_lines(outcome, evidence_path.name, sha))  # fmt: skip
+        original = record.path.read_bytes()
         write_files_atomically([(evidence_path, text)])
-        original = read_record_text(record.path)
-        replace_file_atomically(record.path, compose(front, body))
+        try:
+            replace_file_atomically(record.path, compose(front, body))
+        except BaseException:  # the record is as it was: its new evidence goes too
+            evidence_path.unlink(missing_ok=True)
+            raise
         sha_commit = None
         if repo is not None:
             try:
                 message = f"review {record.id:04d}: keep, review by {front.review_by.isoformat()} (v{front.version})"
                 sha_commit = commit_paths(repo, [evidence_path, record.path], message)
             except BaseException:
-                replace_file_atomically(record.path, original)
+                restore_bytes(record.path, original)
                 evidence_path.unlink(missing_ok=True)
                 raise
     return ReviewResult(outcome=outcome, record=record.path, evidence=evidence_path, commit=sha_commit, notes=notes)
@@ -195,7 +210,7 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
 def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, notes) -> ReviewResult:
     """A new record superseding the old one, committed together; on any failure both files are put back as
     they were and the new record removed (commit_paths restores the index)."""
-    original = read_record_text(record.path)
+    original = record.path.read_bytes()
     written = write_decision(
         recommendation, [fresh], records_dir=records_dir, title=record.front.title,
         deciders=record.front.decision_makers, date=today, commit=False,
@@ -203,9 +218,9 @@ def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, no
     try:
         return _link_and_commit(records_dir, record, written, outcome, today, repo, notes)
     except BaseException:
-        replace_file_atomically(record.path, original)
-        for path in (written.record, *written.evidence):
+        for path in (written.record, *written.evidence):  # first: on a full disk that frees room to restore in
             path.unlink(missing_ok=True)
+        restore_bytes(record.path, original)
         raise
 
 

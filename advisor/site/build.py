@@ -252,6 +252,9 @@ def serve_site(config_file: Path | None = None, *, records_dir: Path | None = No
     from mkdocs.commands.serve import serve
     from mkdocs.exceptions import MkDocsException
 
+    from advisor.site.address import serve_address
+
+    serve_address(dev_addr)  # one line naming --addr, not the OverflowError of a bind to port 70000
     with resolved_config(config_file, records_dir) as site_config:
         records = site_config.records_dir
         watch = [str(records.resolve())] if records is not None else []

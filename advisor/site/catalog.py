@@ -16,7 +16,7 @@ from typing import Literal
 from advisor.bounded_read import read_bounded
 from advisor.records.git import RecordVersion, find_repository
 from advisor.records.models import LIVE_STATUSES, DecisionRecord
-from advisor.records.store import load_records
+from advisor.records.store import link_problems, load_records
 from advisor.records.history import record_histories
 from probes.models import EVIDENCE_FILE, Evidence, EvidenceSchemaError
 
@@ -30,6 +30,7 @@ class SiteProblem:
 
     path: Path
     problem: str
+    skipped: bool = True  # False: the file is shown, but something in it is wrong (a broken supersede link)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.problem}"
@@ -120,6 +121,7 @@ def build_catalog(records_dir: Path, today: dt.date) -> Catalog:
     """Read every record, its evidence and its git history; newest decision first."""
     records, record_problems = load_records(records_dir)
     problems = [SiteProblem(problem.path, problem.problem) for problem in record_problems]
+    problems += [SiteProblem(link.path, link.problem, skipped=False) for link in link_problems(records, record_problems)]
     repo = find_repository(records_dir) if records else None
     history = record_histories(repo, [record.path for record in records]) if repo is not None else {}
     parsed: dict[str, Evidence] = {}

@@ -33,9 +33,9 @@ class SiteSettings:
     today: dt.date
 
     def log_problems(self, report: GenerationReport) -> None:
-        """One MkDocs warning per file left out."""
+        """One MkDocs warning per file left out, or shown with something wrong in it."""
         for problem in report.problems:
-            log.warning(f"advisor: skipped {problem}")
+            log.warning(f"advisor: {'skipped ' if problem.skipped else ''}{problem}")
 
 
 def site_settings(config: Any) -> SiteSettings:
