@@ -11,6 +11,7 @@ from advisor.cli import assess, compare, config, env, kb, ops, probe, recommend,
 from advisor.cli.group import APP_SETTINGS
 from advisor.cli.output import fail, reports_errors
 from advisor.errors import AdvisorError
+from advisor.interrupts import describe, exit_code, stop_on_signals
 
 app = typer.Typer(
     name="advisor",
@@ -47,11 +48,13 @@ def _root(
 
 
 def main() -> None:
-    """Console-script entry point: library errors become one line on stderr and exit code 2."""
-    try:
-        app()
-    except AdvisorError as error:
-        fail(str(error))
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
+    """Console-script entry point: library errors become one line on stderr and exit code 2; SIGINT, SIGTERM and
+    SIGHUP stop the command cleanly (exit 128 + the signal's number) for as long as it runs."""
+    with stop_on_signals():
+        try:
+            app()
+        except AdvisorError as error:
+            fail(str(error))
+        except KeyboardInterrupt as interrupt:  # one that came before or after a command's own handling
+            sys.stderr.write(f"{describe(interrupt)}\n")
+            sys.exit(exit_code(interrupt))

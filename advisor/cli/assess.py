@@ -168,7 +168,7 @@ def assess_command(
     from probes.models import Evidence
     from rich.console import Console
 
-    from advisor.assessment import Interrupted, assess
+    from advisor.assessment import assess
     from advisor.recommendation.summary import summary_lines
     from probes.harness.progress import ProbeProgress
 
@@ -207,17 +207,14 @@ def assess_command(
     files = [*(evidence or []), *(more_evidence or [])]
     if files and no_probes:
         raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
-    try:
-        with ProbeProgress(Console(stderr=True)) as progress:
-            assessment = assess(
-                chosen, evidence=[Evidence.load(path) for path in files], probe=not no_probes, probe_names=probe,
-                budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],
-                deciders=answers["deciders"], commit=not no_commit, init_git=init_git,
-                environment=environment[0] if environment else None, on_event=progress.update,
-            )  # fmt: skip
-    except Interrupted as interrupted:
-        sys.stderr.write(f"{interrupted}\n")
-        raise typer.Exit(130) from None
+    # A stop signal ends in Stopped, saying where the measured evidence was kept; reports_errors prints it.
+    with ProbeProgress(Console(stderr=True)) as progress:
+        assessment = assess(
+            chosen, evidence=[Evidence.load(path) for path in files], probe=not no_probes, probe_names=probe,
+            budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],
+            deciders=answers["deciders"], commit=not no_commit, init_git=init_git,
+            environment=environment[0] if environment else None, on_event=progress.update,
+        )  # fmt: skip
     recommendation, written = assessment.recommendation, assessment.written
     if json_output:
         unmeasured = [{"probe": item.probe, "decides": item.decides, "reason": item.reason} for item in assessment.unmeasured]

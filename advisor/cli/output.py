@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 import typer
 
 from advisor.errors import AdvisorError
+from advisor.interrupts import describe, exit_code
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -29,7 +30,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 def reports_errors(command: Command) -> Command:
-    """Wrap a CLI command so an AdvisorError becomes `error: ...` and exit code 2, never a traceback."""
+    """Wrap a CLI command so an AdvisorError becomes `error: ...` and exit code 2, never a traceback, and a stop
+    signal (Ctrl-C, SIGTERM) one `interrupted (...)` line and exit 128 + its number."""
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> object:
@@ -37,5 +39,8 @@ def reports_errors(command: Command) -> Command:
             return command(*args, **kwargs)
         except AdvisorError as error:
             fail(str(error))
+        except KeyboardInterrupt as interrupt:
+            sys.stderr.write(f"{describe(interrupt)}\n")
+            raise SystemExit(exit_code(interrupt)) from None
 
     return wrapper  # type: ignore[return-value]
