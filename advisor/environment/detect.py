@@ -79,7 +79,7 @@ def undetected_environment(reason: str) -> Environment:
         hostname_hash=hashlib.sha256(socket.gethostname().encode()).hexdigest()[:16],
         os=detect_os(),
         python=PythonInfo(version=platform.python_version(), implementation=platform.python_implementation()),
-        cpu=CPUInfo(architecture=platform.machine(), isa=ISAFeatures()),
+        cpu=CPUInfo(architecture=platform.machine(), isa=ISAFeatures(source="none")),
         accelerators=AcceleratorRuntime(),
         unknown={"environment": reason},
     )

@@ -101,7 +101,8 @@ def commit_paths(repo: Repo, paths: Sequence[Path], message: str) -> str:
                 detail = " ".join(str(error.stderr).split()) or " ".join(str(error).split())
                 raise RecordError(f"git commit failed: {detail[:300]}") from None
             raise
-        return repo.head.commit.hexsha
+        # Not GitPython's object reader: its long-lived `git cat-file` shares advisor's group, so the signal ended it.
+        return _git_alone(repo, "rev-parse", "HEAD").strip()
 
 
 def _git_alone(repo: Repo, *args: str) -> str:
