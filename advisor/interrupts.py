@@ -109,9 +109,9 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(number, _on_signal)
         yield
     finally:
-        for number, handler in previous.items():
+        for restored, handler in previous.items():
             # None: a handler not set from Python, which cannot be put back; the default is the nearest.
-            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+            signal.signal(restored, handler if handler is not None else signal.SIG_DFL)
         _state = saved
 
 
