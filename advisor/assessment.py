@@ -14,6 +14,7 @@ from pathlib import Path
 
 from advisor.environment.models import Environment
 from advisor.errors import AdvisorError
+from advisor.interrupts import Stopped, stopped
 from advisor.profile import Profile
 from advisor.recommendation.inputs import UnmeasuredInput
 from advisor.recommendation.models import Recommendation
@@ -21,10 +22,6 @@ from advisor.records.decision import WrittenDecision
 from advisor.terminal_text import one_line
 from probes.harness.events import ProbeEvent
 from probes.models import Evidence
-
-
-class Interrupted(AdvisorError):
-    """Ctrl-C while probing: nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +61,8 @@ def measure(
     environment: Environment | None = None, on_event: Callable[[ProbeEvent], None] | None = None,
     warn: Callable[[str], None] | None = None,
 ) -> Evidence:  # fmt: skip
-    """Run the probes the profile needs (or `names`) within the budget; Interrupted on Ctrl-C."""
+    """Run the probes the profile needs (or `names`) within the budget; the Evidence comes back marked
+    `interrupted` on a stop signal (what was measured until then)."""
     from probes.runner import budget_warning, run_probes
 
     from advisor.recommendation.inputs import decision_inputs, probe_weights
@@ -76,8 +74,6 @@ def measure(
     weights = {name: weight for name, weight in probe_weights(decision_inputs(profile)).items() if name in chosen}
     measured = run_probes(chosen, budget_s=budget_s, device=device, on_event=on_event, environment=environment,
                           probe_options=probe_options_for_profile(profile, chosen), probe_weights=weights)  # fmt: skip
-    if measured.interrupted:
-        raise Interrupted("interrupted: no record written")
     return measured
 
 
@@ -88,7 +84,11 @@ def assess(
     init_git: bool = False, environment: Environment | None = None,
     on_event: Callable[[ProbeEvent], None] | None = None,
 ) -> Assessment:  # fmt: skip
-    """Measure (unless `evidence` is given or `probe` is False), recommend, and write the decision record."""
+    """Measure (unless `evidence` is given or `probe` is False), recommend, and write the decision record.
+
+    A stop signal (Ctrl-C, SIGTERM) before the record's commit begins writes no record: what was measured is kept
+    beside the records (`keep_interrupted_evidence`) and Stopped says where; one during the commit lets it finish
+    (never half a record) and Stopped says so."""
     from advisor.recommendation.engine import recommend
     from advisor.recommendation.inputs import decision_inputs, unmeasured_inputs
     from advisor.records import write_decision
@@ -97,20 +97,42 @@ def assess(
     check_budget(budget_s)
     if evidence and not probe:
         raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
+    measured: Evidence | None = None
     if evidence:
         evidence_list = list(evidence)
     elif not probe:
         evidence_list = []
     else:
         check_can_record(records_dir)  # before the probes' minutes, not after
-        evidence_list = [measure(profile, names=probe_names, budget_s=budget_s, device=device, environment=environment,
-                                 on_event=on_event)]  # fmt: skip
-    recommendation = recommend(profile, evidence_list)
-    unmeasured = tuple(unmeasured_inputs(decision_inputs(profile), evidence_list)) if evidence_list else ()
-    heading = title or profile.title or default_title(profile)
-    written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
-                             deciders=list(deciders), commit=commit, init_git=init_git)  # fmt: skip
+        measured = measure(profile, names=probe_names, budget_s=budget_s, device=device, environment=environment,
+                           on_event=on_event)  # fmt: skip
+        evidence_list = [measured]
+    try:
+        if measured is not None and measured.interrupted:
+            raise stopped("no record written")
+        recommendation = recommend(profile, evidence_list)
+        unmeasured = tuple(unmeasured_inputs(decision_inputs(profile), evidence_list)) if evidence_list else ()
+        heading = title or profile.title or default_title(profile)
+        written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
+                                 deciders=list(deciders), commit=commit, init_git=init_git)  # fmt: skip
+    except KeyboardInterrupt as interrupt:
+        if isinstance(interrupt, Stopped) and interrupt.completed:
+            raise  # the record's commit had begun and finished: the record stands, its evidence with it
+        raise _kept(measured, records_dir) from None
     return Assessment(recommendation=recommendation, written=written, evidence=tuple(evidence_list), unmeasured=unmeasured)
+
+
+def _kept(measured: Evidence | None, records_dir: Path) -> Stopped:
+    """The stop to raise once what was measured is kept (nothing to keep when no probe ran here)."""
+    from advisor.records.interrupted import keep_interrupted_evidence, measured_summary
+
+    if measured is None:
+        return stopped("no record written")
+    try:
+        path = keep_interrupted_evidence(measured, records_dir)
+    except OSError as error:
+        return stopped(f"no record written; the measured evidence could not be kept in {records_dir}: {error.strerror}")
+    return stopped(f"no record written; {measured_summary(measured)}: evidence kept in {path}")
 
 
 def default_title(profile: Profile) -> str:

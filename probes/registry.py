@@ -167,6 +167,11 @@ class Probe:
     description: str
     cases: Callable[..., list[CaseSpec]]
     options: type[ProbeOptions] | None = None
+    # After planning, the probe's child leaves every object alive then (modules, compiler caches, prepared
+    # models) out of later collections (gc.freeze), so the timer's collection before each case walks only the
+    # case's own objects. Done by the worker in the child, which owns its process; never where cases are
+    # only planned (a test, the parent).
+    freezes_heap: bool = False
 
     def plan(self, device: Device, share_s: float, options: Mapping[str, OptionValue] | None = None) -> list[CaseSpec]:
         """The cases for this share, the options validated first (ProbeOptionsError when they do not fit)."""

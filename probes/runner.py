@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from advisor.errors import AdvisorError
 from probes.harness.contention import ContentionMeter
 from probes.harness.device_choice import DeviceUnavailable, resolve_device
-from probes.harness.isolation import prestart_forkserver
+from probes.harness.isolation import prestart_forkserver, stop_forkserver
 from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
 from probes.harness.peak_share import add_peak_shares
 from probes.harness.provenance import advisor_git_commit
@@ -129,21 +129,22 @@ def run_probes(
     if settings.max_samples * settings.visits > MAX_SAMPLES_PER_CASE:  # what it wrote could not be read back
         raise ProbeError(f"max_samples x visits is {settings.max_samples * settings.visits}, more samples than an "
                          f"evidence file may hold per case ({MAX_SAMPLES_PER_CASE})")  # fmt: skip
-    prestart_forkserver()  # its torch import runs while this process plans and detects the machine
     launches = _distributed_launches(selected, options, resolved)
     weights = {name: _weight(probe_weights, name) for name in selected}
-    if environment is None:
-        from advisor.environment.detect import detect_environment  # slow: only when a run really starts
-
-        environment = detect_environment()
     emit = on_event or _ignore
-    contention = ContentionMeter.start()
     deadline = began + budget_s
     runs: list[ProbeRun] = []
     cases: list[ProbeCase] = []
     session: ProbeSession | DistributedSession | None = None
+    contention: ContentionMeter | None = None
     interrupted = False
     try:
+        prestart_forkserver()  # its torch import runs while this process detects the machine
+        if environment is None:
+            from advisor.environment.detect import detect_environment  # slow: only when a run really starts
+
+            environment = detect_environment()
+        contention = ContentionMeter.start()
         for index, name in enumerate(selected):
             share = _weighted_share(deadline, weights, selected[index:])
             emit(ProbeStarted(name, index, len(selected), share))
@@ -176,8 +177,10 @@ def run_probes(
             cases = _with_probe_cases(cases, name, probe_cases)
             emit(ProbeDone(runs[position]) if runs[position].status == "ok" else ProbeFailed(runs[position]))
     except KeyboardInterrupt:
-        # The child is already dead (isolation kills it on the way out); keep what was measured.
+        # The child is already dead (isolation kills it on the way out); keep what was measured. Nothing more
+        # will be forked: the fork server and its folder go now, not at exit.
         interrupted = True
+        stop_forkserver()
         if session is not None and not (runs and runs[-1].probe == session.name and getattr(session, "resumed", None) is None):
             run, probe_cases = session.outcome(interrupted=True)
             first_round = next((i for i, earlier in enumerate(runs) if earlier.probe == session.name), None)
@@ -189,6 +192,10 @@ def run_probes(
                 cases = _with_probe_cases(cases, session.name, probe_cases)
         for name in selected[len(runs) :]:
             runs.append(ProbeRun(probe=name, status="interrupted", reason="not started", share_s=0.0, wall_s=0.0))
+    if environment is None:  # stopped while detecting the machine
+        from advisor.environment.detect import undetected_environment
+
+        environment = undetected_environment("the run was interrupted while detecting the machine")
     add_peak_shares(cases, environment)
     return Evidence(
         environment=environment,
@@ -200,7 +207,7 @@ def run_probes(
         finished_at=datetime.now(timezone.utc),
         interrupted=interrupted,
         git_commit=advisor_git_commit(),
-        host_contention=contention.result(),
+        host_contention=contention.result() if contention is not None else None,
         probe_runs=runs,
         cases=cases,
     )

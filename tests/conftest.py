@@ -83,3 +83,13 @@ def empty_repo(tmp_path: Path) -> Repo:
         config.set_value("user", "name", "Test")
         config.set_value("user", "email", "test@example.com")
     return repo
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    """The random order's seed, last and even under -q (scripts/test.sh, CI), so that a failing order can be rerun:
+    pytest-randomly names it only in the header, which -q hides."""
+    if not config.pluginmanager.hasplugin("randomly"):
+        return  # -p no:randomly: the files' own order
+    seed = config.getoption("randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(f"random order seed {seed}: rerun this order with --randomly-seed={seed}")

@@ -11,6 +11,7 @@ from advisor.cli import assess, compare, config, env, kb, ops, probe, recommend,
 from advisor.cli.group import APP_SETTINGS
 from advisor.cli.output import fail, os_error_line, reports_errors
 from advisor.errors import MACHINE_EXIT, AdvisorError
+from advisor.interrupts import describe, exit_code, stop_on_signals
 
 app = typer.Typer(
     name="advisor",
@@ -47,13 +48,15 @@ def _root(
 
 
 def main() -> None:
-    """Console-script entry point: library errors become one line on stderr and exit code 2."""
-    try:
-        app()
-    except AdvisorError as error:
-        fail(str(error), error.exit_code)
-    except OSError as error:
-        fail(os_error_line(error), MACHINE_EXIT)
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
+    """Console-script entry point: library errors become one line on stderr and their exit code; SIGINT, SIGTERM
+    and SIGHUP stop the command cleanly (exit 128 + the signal's number) for as long as it runs."""
+    with stop_on_signals():
+        try:
+            app()
+        except AdvisorError as error:
+            fail(str(error), error.exit_code)
+        except OSError as error:
+            fail(os_error_line(error), MACHINE_EXIT)
+        except KeyboardInterrupt as interrupt:  # one that came before or after a command's own handling
+            sys.stderr.write(f"{describe(interrupt)}\n")
+            sys.exit(exit_code(interrupt))

@@ -166,9 +166,9 @@ def assess_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print what was written (id, paths, commit, tier 1) as JSON.")] = False,
 ) -> None:
     """Ask for the profile, measure, recommend, and write and commit a decision record."""
-    from advisor.cli.evidence_files import load_evidence
-    from advisor.assessment import Interrupted, assess
+    from advisor.assessment import assess
     from advisor.cli.console import console
+    from advisor.cli.evidence_files import load_evidence
     from advisor.recommendation.summary import summary_lines
     from probes.harness.progress import ProbeProgress
 
@@ -208,17 +208,14 @@ def assess_command(
     files = [*(evidence or []), *(more_evidence or [])]
     if files and no_probes:
         raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
-    try:
-        with ProbeProgress(console(stderr=True)) as progress:
-            assessment = assess(
-                chosen, evidence=[load_evidence(path) for path in files], probe=not no_probes, probe_names=probe,
-                budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],
-                deciders=answers["deciders"], commit=not no_commit, init_git=init_git,
-                environment=environment[0] if environment else None, on_event=progress.update,
-            )  # fmt: skip
-    except Interrupted as interrupted:
-        sys.stderr.write(f"{interrupted}\n")
-        raise typer.Exit(130) from None
+    # A stop signal ends in Stopped, saying where the measured evidence was kept; reports_errors prints it.
+    with ProbeProgress(console(stderr=True)) as progress:
+        assessment = assess(
+            chosen, evidence=[load_evidence(path) for path in files], probe=not no_probes, probe_names=probe,
+            budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],
+            deciders=answers["deciders"], commit=not no_commit, init_git=init_git,
+            environment=environment[0] if environment else None, on_event=progress.update,
+        )  # fmt: skip
     recommendation, written = assessment.recommendation, assessment.written
     if json_output:
         unmeasured = [{"probe": item.probe, "decides": item.decides, "reason": item.reason} for item in assessment.unmeasured]

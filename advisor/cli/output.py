@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 import typer
 
 from advisor.errors import MACHINE_EXIT, AdvisorError
+from advisor.interrupts import describe, exit_code
 from advisor.terminal_text import json_safe, one_line
 
 if TYPE_CHECKING:
@@ -52,7 +53,8 @@ def os_error_line(error: OSError) -> str:
 
 def reports_errors(command: Command) -> Command:
     """Wrap a CLI command so an AdvisorError becomes `error: ...` and its exit code (2 for input, 1 for the
-    machine), and an OSError left unexplained a one-line error with exit code 1; never a traceback."""
+    machine), an OSError left unexplained a one-line error with exit code 1, never a traceback, and a stop
+    signal (Ctrl-C, SIGTERM) one `interrupted (...)` line and exit 128 + its number."""
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> object:
@@ -62,5 +64,8 @@ def reports_errors(command: Command) -> Command:
             fail(str(error), error.exit_code)
         except OSError as error:  # a file operation no reader or writer turned into its own message
             fail(os_error_line(error), MACHINE_EXIT)
+        except KeyboardInterrupt as interrupt:
+            sys.stderr.write(f"{describe(interrupt)}\n")
+            raise SystemExit(exit_code(interrupt)) from None
 
     return wrapper  # type: ignore[return-value]

@@ -125,7 +125,9 @@ def probe_command(
         # Piped output (logs, CI) is not bound to a terminal's width: keep each case on one line.
         print_summary(evidence, console(piped_width=_PIPED_WIDTH))
     if evidence.interrupted:
-        raise typer.Exit(130)
+        from advisor.interrupts import stop_exit_code
+
+        raise typer.Exit(stop_exit_code())  # 130 for Ctrl-C, 143 for SIGTERM
 
 
 MODEL_TYPE_PROBES = ("hotops", "int8")  # the probes that measure a reference model of the profile's type

@@ -21,6 +21,7 @@ from advisor.environment.models import (
     AcceleratorRuntime,
     CPUInfo,
     Environment,
+    ISAFeatures,
     NPUInfo,
     OSInfo,
     PeakFigures,
@@ -68,6 +69,20 @@ def detect_environment() -> Environment:
         unknown["triton"] = "triton is not installed (Linux x86-64 only)"
     _note_cpu_unknowns(cpu_info, unknown)
     return environment
+
+
+def undetected_environment(reason: str) -> Environment:
+    """What is known without asking torch or any tool, for evidence whose detection was cut short; `unknown` says why."""
+    return Environment(
+        captured_at=datetime.now(timezone.utc),
+        advisor_version=__version__,
+        hostname_hash=hashlib.sha256(socket.gethostname().encode()).hexdigest()[:16],
+        os=detect_os(),
+        python=PythonInfo(version=platform.python_version(), implementation=platform.python_implementation()),
+        cpu=CPUInfo(architecture=platform.machine(), isa=ISAFeatures(source="none")),
+        accelerators=AcceleratorRuntime(),
+        unknown={"environment": reason},
+    )
 
 
 def detect_os() -> OSInfo:

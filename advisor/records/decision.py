@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from advisor.environment.models import Environment
+from advisor.interrupts import stop_deferred, stopped
 from advisor.knowledge.audit import knowledge_snapshot
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.environment.family import environment_family
@@ -129,7 +130,9 @@ def write_decision(
 ) -> WrittenDecision:
     """Number, render and write the record and its evidence atomically; commit exactly them when in git.
 
-    Runs at the same time get different numbers; a failure or Ctrl-C leaves no record, evidence or commit.
+    Runs at the same time get different numbers; a failure leaves no record, evidence or commit. A stop signal
+    (Ctrl-C, SIGTERM) is held while the files are written and committed: one that came before the commit began
+    takes the files back; one that came during it lets it finish (Stopped, `completed`); never half a record.
     """
     title = clean_text(title) or "Operator stack decision"
     date = date or dt.date.today()
@@ -142,7 +145,7 @@ def write_decision(
             notes.append(f"initialised a git repository in {records_dir}")
         else:
             notes.append(f"{records_dir} is not in a git repository: not committed (use --init-git or `advisor records init`)")
-    with records_lock(records_dir):
+    with records_lock(records_dir), stop_deferred() as stop:
         number = next_id(records_dir, ids_in_history(repo, records_dir) if repo is not None else ())
         record_name, evidence_names = record_file_names(number, slugify(title), len(evidence))
         evidence_texts = [item.to_text() for item in evidence]
@@ -155,13 +158,18 @@ def write_decision(
         files = [*zip(evidence_paths, evidence_texts), (record_path, render_record(front, recommendation, evidence))]
         write_files_atomically(files)
         sha = None
-        if repo is not None:
-            try:
+        try:
+            if stop.requested:  # a stop came while writing: nothing is committed yet, so take the files back
+                raise KeyboardInterrupt
+            if repo is not None:
                 sha = commit_paths(repo, [*evidence_paths, record_path], f"decision {number:04d}: {title} (v1)")
-            except BaseException:
-                for path in [*evidence_paths, record_path]:
-                    path.unlink(missing_ok=True)
-                raise
+        except BaseException:
+            for path in [*evidence_paths, record_path]:
+                path.unlink(missing_ok=True)
+            raise
+        if stop.requested:  # it came during the commit, which finished: the record stands, and says so
+            raise stopped(f"decision {number:04d} was being committed when the signal came, and is complete: "
+                          f"{record_path}", completed=True)  # fmt: skip
     return WrittenDecision(
         id=number, title=title, record=record_path, evidence=evidence_paths, tier1=front.tier1, commit=sha,
         repository=Path(repo.working_tree_dir) if repo is not None and repo.working_tree_dir else None, notes=notes,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from advisor.errors import MachineError
+from advisor.interrupts import stop_deferred
 from advisor.records.models import RecordError
 
 if TYPE_CHECKING:
@@ -107,26 +108,37 @@ def check_can_commit(repo: Repo) -> None:
 def commit_paths(repo: Repo, paths: Sequence[Path], message: str) -> str:
     """Commit exactly `paths` with `message` and return the new commit's sha; other changes stay put.
 
-    On any failure (a pre-commit hook saying no, Ctrl-C) the index is put back exactly as it was, so
-    nothing of the record is left staged in the user's repository."""
+    On any failure (a pre-commit hook saying no) the index is put back exactly as it was, so nothing of the
+    record is left staged in the user's repository. A stop signal (Ctrl-C, SIGTERM) waits for the commit to end
+    and is raised after it (by the caller's own `stop_deferred` section when it has one)."""
     from git import GitCommandError
 
     check_can_commit(repo)
     relative = [repository_path(repo, path) for path in paths]
     index = Path(repo.git_dir) / "index"
     saved = index.read_bytes() if index.exists() else None
-    try:
-        repo.git.add("--", *relative)
-        with repo.git.custom_environment(**_identity_env(repo)):
-            repo.git.commit("-m", message, "--only", "--", *relative)
-    except BaseException as error:
-        _restore_index(index, saved)
-        if isinstance(error, GitCommandError):
-            detail = " ".join(str(error.stderr).split()) or " ".join(str(error).split())
-            failed = MachineError if any(sign in detail for sign in MACHINE_SIGNS) else RecordError
-            raise failed(f"git commit failed: {detail[:300]}") from None
-        raise
-    return repo.head.commit.hexsha
+    with stop_deferred():  # git runs to its end (`_git_alone`); so must this: a stop signal waits for it
+        try:
+            _git_alone(repo, "add", "--", *relative)
+            with repo.git.custom_environment(**_identity_env(repo)):
+                _git_alone(repo, "commit", "-m", message, "--only", "--", *relative)
+        except BaseException as error:
+            _restore_index(index, saved)
+            if isinstance(error, GitCommandError):
+                detail = " ".join(str(error.stderr).split()) or " ".join(str(error).split())
+                failed = MachineError if any(sign in detail for sign in MACHINE_SIGNS) else RecordError
+                raise failed(f"git commit failed: {detail[:300]}") from None
+            raise
+        # Not GitPython's object reader: its long-lived `git cat-file` shares advisor's group, so the signal ended it.
+        return _git_alone(repo, "rev-parse", "HEAD").strip()
+
+
+def _git_alone(repo: Repo, *args: str) -> str:
+    """`git ARGS` in a session of its own: a Ctrl-C or SIGTERM sent to advisor's process group must not kill git
+    half-way through a commit (after moving HEAD, before updating the index); advisor holds the signal until the
+    commit is over (`interrupts.stop_deferred`) and then decides."""
+    output: str = repo.git.execute([repo.git.GIT_PYTHON_GIT_EXECUTABLE, *args], start_new_session=True)
+    return output
 
 
 # What git says when the disk, not the commit, is the problem (its messages are not translated in pipes).

@@ -14,6 +14,7 @@ from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
+from advisor.interrupts import stop_deferred
 from advisor.records.git import commit_paths, find_repository
 from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, RecordProblem, review_date
 from advisor.records.review_history import append_review_entry, update_review_plan
@@ -150,6 +151,12 @@ def run_review(
         raise RecordError(f"{record.path.name} is {record.front.status}: only a live record is reviewed")
     old = old_evidence_of(record)
     fresh = new_evidence if new_evidence is not None else measure_again(old, budget_s)
+    if fresh.interrupted and new_evidence is None:  # a stop signal: no review written; keep what was measured
+        from advisor.interrupts import stopped
+        from advisor.records.interrupted import keep_interrupted_evidence, measured_summary
+
+        kept = keep_interrupted_evidence(fresh, records_dir)
+        raise stopped(f"no review written; {measured_summary(fresh)}: evidence kept in {kept}")
     if not fresh.has_timed_case():
         raise RecordError(
             f"review of {record.id:04d}: no case was timed in the new evidence ({len(fresh.cases)} attempted), so nothing "
@@ -182,7 +189,7 @@ def _evidence_text(evidence: Evidence) -> tuple[str, str]:
 def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today: dt.date, repo, notes) -> ReviewResult:
     text, sha = _evidence_text(fresh)
     evidence_path = record.path.with_name(f"{record.path.stem}.review-{today.isoformat()}.evidence.json")
-    with records_lock(record.path.parent):
+    with records_lock(record.path.parent), stop_deferred():  # a stop signal waits for the commit: never half a review
         record = read_record(record.path)  # read under the lock: a concurrent review may have added its entry
         front = record.front.model_copy(update={"review_by": review_date(today), "version": record.front.version + 1})
         title = f"{today.isoformat()}: keep (v{front.version}; review by {front.review_by.isoformat()})"
@@ -210,18 +217,19 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
 def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, notes) -> ReviewResult:
     """A new record superseding the old one, committed together; on any failure both files are put back as
     they were and the new record removed (commit_paths restores the index)."""
-    original = record.path.read_bytes()
-    written = write_decision(
-        recommendation, [fresh], records_dir=records_dir, title=record.front.title,
-        deciders=record.front.decision_makers, date=today, commit=False,
-    )  # fmt: skip
-    try:
-        return _link_and_commit(records_dir, record, written, outcome, today, repo, notes)
-    except BaseException:
-        for path in (written.record, *written.evidence):  # first: on a full disk that frees room to restore in
-            path.unlink(missing_ok=True)
-        restore_bytes(record.path, original)
-        raise
+    with stop_deferred():  # a stop signal waits for the commit: never half a revision
+        original = record.path.read_bytes()
+        written = write_decision(
+            recommendation, [fresh], records_dir=records_dir, title=record.front.title,
+            deciders=record.front.decision_makers, date=today, commit=False,
+        )  # fmt: skip
+        try:
+            return _link_and_commit(records_dir, record, written, outcome, today, repo, notes)
+        except BaseException:
+            for path in (written.record, *written.evidence):  # first: on a full disk that frees room to restore in
+                path.unlink(missing_ok=True)
+            restore_bytes(record.path, original)
+            raise
 
 
 def _link_and_commit(records_dir, record, written, outcome, today, repo, notes) -> ReviewResult:

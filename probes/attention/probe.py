@@ -9,7 +9,6 @@ growth.fit_growth over the lengths tells O(N^2) materialized scores from O(N) fl
 from __future__ import annotations
 
 import math
-import os
 
 import torch
 from torch.nn.attention import SDPBackend
@@ -150,7 +149,6 @@ def triton_fused(case: CaseSpec, device: Device) -> Bench:
     shape, causal = case.shape, bool(case.options["causal"])
     interpreted = device.kind == "cpu"
     if interpreted:
-        os.environ["TRITON_INTERPRET"] = "1"  # this probe's own child process; read at each launch
         if case.dtype == "bf16":
             raise Unsupported("bf16 under the Triton interpreter gives wrong results (its dot multiplies raw bits)")
         if not interpreter_affordable(shape["batch"], shape["heads"], shape["seq"]):
@@ -167,10 +165,17 @@ def triton_fused(case: CaseSpec, device: Device) -> Bench:
 
     inputs = attention_inputs(case, device)
     if interpreted:
+        from probes.kernels import interpreted as interpreting
+
         q, k, v = inputs
         rows = checked_rows(shape["seq"])
+
+        def check() -> torch.Tensor:
+            with interpreting():  # each call: the switch must not outlive the check (an untimed one)
+                return checked_part(attend(q, k, v), rows)
+
         return Bench(
-            run=lambda: checked_part(attend(q, k, v), rows),
+            run=check,
             reference=lambda: reference_rows(q, k, v, rows, causal),
             untimed="Triton interpreter on CPU: checked for correctness, not timed",
         )

@@ -7,7 +7,6 @@ TFLOP/s and % of peak come from the harness and the runner (CaseSpec.flops = 2*m
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 
 import torch
@@ -71,10 +70,6 @@ def gemm_cases(device: Device, share_s: float) -> list[CaseSpec]:
     """Every dtype on the shapes that fit share_s; warms torch.compile up first (sizing allows for it)."""
     if device.kind in COMPILING_DEVICES:
         warm_up_compiler(device)
-    # The timer collects garbage before each timed loop, inside the case's part of the share; with
-    # dynamo, inductor and triton loaded a full collection takes ~0.2 s on a small CPU. Freezing
-    # what exists now (modules, the compiler's caches) leaves it only the cases' own objects.
-    gc.freeze()
     # Where fp8 cannot run, one fp8 case records why, rather than one per shape.
     fp8_runs = fp8_unsupported_reason(device) is None
     shapes = gemm_shapes(device.kind, share_s)
@@ -91,6 +86,9 @@ PROBE = Probe(
     name="gemm",
     description="Dense GEMM, square and LLM-shaped: torch.matmul (cuBLAS/oneDNN/CANN) vs Triton vs torch.compile.",
     cases=gemm_cases,
+    # The timer collects garbage before each timed loop, inside the case's part of the share; with dynamo,
+    # inductor and triton loaded a full collection takes ~0.2 s on a small CPU: frozen, it walks only the cases'.
+    freezes_heap=True,
 )
 
 

@@ -11,7 +11,6 @@ skipped with the reason before any input is built.
 from __future__ import annotations
 
 import importlib.util
-import os
 
 import torch
 
@@ -68,13 +67,17 @@ def _interpreted(case: CaseSpec, device: Device, tile: dict[str, int]) -> Bench:
             "Triton on CPU runs only in its interpreter, whose speed means nothing: "
             f"it checks the fp32 and fp16 squares of side <= {INTERPRETER_MAX_DIM} only"
         )
-    # This process is the probe's own child, so the switch touches no other probe; kernels read it at launch.
-    os.environ["TRITON_INTERPRET"] = "1"
+    from probes.kernels import interpreted
     from probes.kernels.triton_matmul import triton_matmul
 
     a, b = matmul_inputs(case, device)
     reference = float64_product(a, b, device)
-    return Bench(run=lambda: triton_matmul(a, b, **tile), reference=reference, untimed=INTERPRETER_UNTIMED)
+
+    def run() -> torch.Tensor:
+        with interpreted():  # each call: the switch must not outlive the check (an untimed one)
+            return triton_matmul(a, b, **tile)
+
+    return Bench(run=run, reference=reference, untimed=INTERPRETER_UNTIMED)
 
 
 def _compiled(case: CaseSpec, device: Device, tile: dict[str, int]) -> Bench:

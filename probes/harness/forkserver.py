@@ -22,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Mapping
@@ -60,8 +61,9 @@ def _child(sock: socket.socket, request: Mapping[str, object], results_fd: int, 
         os.close(log)
         environment = request["env"]
         assert isinstance(environment, dict)
-        os.environ.clear()
+        os.environ.clear()  # this process is the probe child now: its state is its own to set
         os.environ.update(environment)
+        tempfile.tempdir = None  # the server's was cached at its start; the child's TMPDIR is the request's
         os.chdir(str(request["cwd"]))
         from probes.harness.worker import main
 
@@ -256,9 +258,12 @@ class ForkServer:
             self._receive(min(left, 0.5) if left is not None else 0.5)
         return self._exits.pop(pid)
 
-    def close(self) -> None:
-        """Stop the server: closing the socket ends its loop; kill it if it lingers."""
+    def close(self, *, at_once: bool = False) -> None:
+        """Stop the server: closing the socket ends its loop; kill it if it lingers (`at_once`: kill it now, as a
+        stopped run does, rather than wait for its interpreter to shut down)."""
         self._sock.close()
+        if at_once:
+            self._process.kill()
         try:
             self._process.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
@@ -311,12 +316,12 @@ def shared_server_pid() -> int | None:
     return _server.pid if _server is not None and _server.alive() else None
 
 
-def drop_shared_server() -> None:
+def drop_shared_server(*, at_once: bool = False) -> None:
     """Forget (and stop) the shared server, e.g. after it failed; the next use starts a new one."""
     global _server
     with _server_lock:
         if _server is not None:
-            _server.close()
+            _server.close(at_once=at_once)
             _server = None
 
 

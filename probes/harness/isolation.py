@@ -77,11 +77,16 @@ def describe_exit_code(returncode: int) -> str:
 
 def _child_environment() -> dict[str, str]:
     # The child must import this very checkout, even when the parent found it through sys.path tricks;
-    # it learns its parent's pid so that it dies with it (worker.die_with_parent).
+    # it learns its parent's pid so that it dies with it (worker.die_with_parent). Its temporary files (torch's
+    # compile caches, an AOT compile's scratch folder) go into this run's own folder: a child killed at its
+    # deadline or by Ctrl-C cannot clean up after itself, and the folder goes when the run ends or stops.
     from probes.harness.worker import PARENT_ENV
 
     environment = dict(os.environ)
     environment[PARENT_ENV] = str(os.getpid())
+    children_tmp = _forkserver_folder() / CHILDREN_TMP
+    children_tmp.mkdir(exist_ok=True)
+    environment["TMPDIR"] = str(children_tmp)
     existing = environment.get("PYTHONPATH")
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_REPOSITORY_ROOT), existing]))
     return environment
@@ -111,6 +116,7 @@ def log_tail(path: Path) -> str | None:
 
 TEMP_PREFIX = "advisor-probe-"
 OWNER_FILE = "owner.pid"
+CHILDREN_TMP = "tmp"  # the probe children's TMPDIR, inside the run's folder
 
 
 def remove_orphaned_folders(parent: Path | None = None) -> list[Path]:
@@ -152,7 +158,8 @@ _server_folder: Path | None = None
 
 
 def _forkserver_folder() -> Path:
-    """A temporary folder (with its owner's pid, so an orphan is cleaned up) for the fork server's log."""
+    """This process's temporary folder (with its owner's pid, so an orphan is cleaned up): the fork server's log
+    and the probe children's TMPDIR."""
     global _server_folder
     if _server_folder is None or not _server_folder.is_dir():
         _server_folder = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
@@ -168,6 +175,15 @@ def prestart_forkserver() -> None:
             forkserver.shared_server(_child_environment(), _forkserver_folder())
         except OSError:
             pass  # the first probe falls back to a cold child
+
+
+def stop_forkserver() -> None:
+    """End the fork server and remove its folder now (a stopped run forks nothing more); the next use starts anew."""
+    global _server_folder
+    forkserver.drop_shared_server(at_once=True)  # its children are dead already; nothing of it is worth waiting for
+    if _server_folder is not None:
+        shutil.rmtree(_server_folder, ignore_errors=True)
+        _server_folder = None
 
 
 def _builtin_module(probe: str) -> str | None:

@@ -46,6 +46,7 @@ PROBE = Probe(
     "ONNX Runtime fp32 vs int8, int8 error studies.",
     cases=int8_cases,
     options=Int8Options,
+    freezes_heap=True,  # sizing.collect_before_freezing says why
 )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ __all__ = [
     "check_interpreter_dtype",
     "device_guard",
     "fp32_dot_precision",
+    "interpreted",
     "interpreter_active",
     "is_power_of_two",
     "jit_helper",
@@ -37,7 +39,26 @@ _KERNELS: dict[tuple[Callable[..., Any], bool], KernelInterface[Any]] = {}
 
 def interpreter_active() -> bool:
     """True when TRITON_INTERPRET is set to a truthy value, read now rather than at import."""
-    return os.environ.get("TRITON_INTERPRET", "").strip().lower() in _TRUTHY
+    return os.environ.get(INTERPRET_ENV, "").strip().lower() in _TRUTHY
+
+
+INTERPRET_ENV = "TRITON_INTERPRET"
+
+
+@contextlib.contextmanager
+def interpreted() -> Iterator[None]:
+    """TRITON_INTERPRET=1 for the block only (the kernels and triton read it at each launch), then as it was:
+    an interpreted check on CPU must not leave the rest of the process (an AOT compile, another probe's
+    builder, a test) interpreting."""
+    previous = os.environ.get(INTERPRET_ENV)
+    os.environ[INTERPRET_ENV] = "1"
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(INTERPRET_ENV, None)
+        else:
+            os.environ[INTERPRET_ENV] = previous
 
 
 def launchable(fn: Callable[..., Any]) -> KernelInterface[Any]:

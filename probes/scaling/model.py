@@ -30,10 +30,9 @@ class ResidualMLPBlock(nn.Module):
 
 def build_model(spec: ReferenceModelSpec, device: torch.device) -> nn.Module:
     """The same initial weights in every process (seeded), on `device`."""
-    generator_state = torch.random.get_rng_state()
-    torch.manual_seed(_SEED)
-    model = nn.Sequential(*(ResidualMLPBlock(spec.width, spec.hidden) for _ in range(spec.blocks)))
-    torch.random.set_rng_state(generator_state)
+    with torch.random.fork_rng(devices=[]):  # seeded weights without touching the caller's generator
+        torch.manual_seed(_SEED)
+        model = nn.Sequential(*(ResidualMLPBlock(spec.width, spec.hidden) for _ in range(spec.blocks)))
     return model.to(device)
 
 

@@ -40,10 +40,18 @@ def segfault(case: CaseSpec, device: Device) -> Bench:
     return Bench(run=lambda: os.kill(os.getpid(), signal.SIGSEGV))
 
 
+HANG_MARKER = "selftest fault: hanging"  # in the child's log once the hang begins: tests signal at that moment
+
+
+def _hang() -> None:
+    print(HANG_MARKER, flush=True)
+    time.sleep(3600)
+
+
 @implementation("fault.hang", supports=_only_when("hang"))
 def hang(case: CaseSpec, device: Device) -> Bench:
     """Never return: the parent must declare the case hung and kill the child."""
-    return Bench(run=lambda: time.sleep(3600))
+    return Bench(run=_hang)
 
 
 def _raise() -> None:

@@ -25,8 +25,10 @@ HELPS = [
 HEAVY_PACKAGES = {"torch", "numpy", "pydantic", "pydantic_core", "jinja2", "mkdocs", "material", "git", "yaml", "nh3",
                   "onnx", "onnxruntime", "probes"}  # fmt: skip
 # advisor's own modules that help may import: the CLI layer, the version and the error type.
-# vocabulary: Literal tuples only, the choices help lists; terminal_text: the escaping streams every command runs in.
-LIGHT_ADVISOR = {"advisor", "advisor._version", "advisor.errors", "advisor.vocabulary", "advisor.terminal_text"}
+# vocabulary: Literal tuples only, the choices help lists; terminal_text: the escaping streams every command runs in;
+# interrupts: the entry point's signal handlers (stdlib only).
+LIGHT_ADVISOR = {"advisor", "advisor._version", "advisor.errors", "advisor.vocabulary", "advisor.terminal_text",
+                 "advisor.interrupts"}
 
 
 def imported_modules(arguments: list[str]) -> set[str]:
