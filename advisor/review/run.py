@@ -22,7 +22,6 @@ from advisor.records.store import (
     find_record,
     load_records,
     read_record,
-    read_record_text,
     records_lock,
     replace_file_atomically,
     restore_bytes,
