@@ -13,6 +13,7 @@ import errno
 import math
 import os
 import re
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -148,8 +149,13 @@ def check_can_record(records_dir: Path) -> None:
     folder = records_dir.absolute()
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
-    if folder.is_dir() and not os.access(folder, os.W_OK):
-        raise MachineError(f"cannot write into {folder} (read-only or not yours): no record could be written there")
+    if folder.is_dir():
+        try:  # a real write, not os.access: a read-only mount or an immutable folder says why
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as error:
+            raise MachineError(f"cannot write into {folder} ({error.strerror or 'not writable'}): "
+                               "no record could be written there") from None  # fmt: skip
     next_id(records_dir)
 
 

@@ -29,7 +29,8 @@ def compare(output: object, reference: object, tolerance: Tolerance) -> NumericE
     diff = torch.where(finite, (out - ref).abs(), torch.zeros_like(out))
     denominator = ref.abs().clamp_min(max(atol, torch.finfo(torch.float64).tiny))
     max_abs = float(diff.max())
-    max_rel = float((diff / denominator).max())
+    # Where either side is not finite the relative error is not defined (a NaN reference would make it NaN).
+    max_rel = float(torch.where(finite, diff / denominator, torch.zeros_like(out)).max())
     outside = (diff > atol + rtol * ref.abs()) & finite
     failures = int(outside.sum()) + int(nonfinite_mismatch.sum())
     detail: str | None = None

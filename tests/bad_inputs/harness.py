@@ -68,7 +68,8 @@ def tree_state(root: Path) -> dict[str, str]:
     state: dict[str, str] = {}
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
-        if relative.parts[:2] == (".git", "objects") or relative.parts[-1] in ("index.lock", ".advisor.lock"):
+        # git's own scratch files (a lock, the last commit message it tried) are not the user's work
+        if relative.parts[:2] == (".git", "objects") or relative.parts[-1] in ("index.lock", ".advisor.lock", "COMMIT_EDITMSG"):
             continue
         mode = path.lstat().st_mode
         if stat.S_ISLNK(mode):
