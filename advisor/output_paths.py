@@ -13,24 +13,15 @@ that parses, a site folder with advisor's manifest); these checks only say what 
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from advisor.bounded_read import file_type_text
 from advisor.errors import AdvisorError
 
 
 class OutputPathError(AdvisorError):
     """An output path advisor must not write: the message names the flag or setting and the path."""
-
-
-_KINDS = {
-    stat.S_IFDIR: "a folder",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFIFO: "a FIFO (named pipe)",
-    stat.S_IFSOCK: "a socket",
-}
 
 
 def file_kind(path: Path) -> str | None:
@@ -42,9 +33,7 @@ def file_kind(path: Path) -> str | None:
         return None
     except OSError as error:
         return f"unreadable ({error.strerror})"
-    if stat.S_ISREG(mode):
-        return None
-    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    return file_type_text(mode)
 
 
 def check_regular_target(path: Path, what: str) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+from typer.testing import Result
 from git import Repo
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -90,8 +91,9 @@ def git_state(root: Path) -> tuple[str, str, str]:
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=60).stdout
 
+    # --no-optional-locks: status would otherwise refresh the index, which a full disk refuses
     return git("rev-parse", "--verify", "-q", "HEAD").strip() or "(no commit)", git("ls-files", "--stage"), \
-        git("status", "--porcelain", "--untracked-files=no")
+        git("--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
 
 
 @dataclass
@@ -154,9 +156,11 @@ def run_advisor(args: Sequence[str], *, cwd: Path, tmp: Path, timeout: float = 1
                           env=env if env is not None else child_environment(tmp))  # fmt: skip
 
 
-def assert_one_line_error(result: subprocess.CompletedProcess[str], *said: str, code: int = 2) -> str:
-    """Exit `code`, exactly one `error: ...` line on stderr that holds every `said`, and no traceback."""
-    assert result.returncode == code, (result.returncode, result.stdout[-2000:], result.stderr[-2000:])
+def assert_one_line_error(result: subprocess.CompletedProcess[str] | Result, *said: str, code: int = 2) -> str:
+    """Exit `code`, exactly one `error: ...` line on stderr that holds every `said`, and no traceback; `result` is
+    a child's (run_advisor) or an in-process run's (typer's CliRunner)."""
+    returncode = result.returncode if isinstance(result, subprocess.CompletedProcess) else result.exit_code
+    assert returncode == code, (returncode, result.stdout[-2000:], result.stderr[-2000:])
     assert "Traceback" not in result.stderr, result.stderr[-3000:]
     errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert len(errors) == 1, result.stderr[-3000:]

@@ -11,7 +11,6 @@ too many cases) and the records lock (/proc/self, a held lock, a FIFO or link in
 from __future__ import annotations
 
 import base64
-import gc
 import gzip
 import json
 import os
@@ -30,8 +29,7 @@ from advisor.profile import PROFILE_FILE
 from advisor.records.store import LOCK_TIMEOUT_ENV, RECORD_FILE
 from advisor.settings import PYPROJECT, SETTINGS_FILE, SETTINGS_KINDS
 from probes.models import EVIDENCE_FILE, MAX_CASES_PER_FILE, MAX_SAMPLES_PER_CASE
-from tests.bad_inputs import harness
-from tests.bad_inputs.harness import (
+from harness import (
     CPU_SUITE,
     Project,
     assert_one_line_error,
@@ -40,20 +38,6 @@ from tests.bad_inputs.harness import (
     run_advisor,
     unchanged,
 )
-
-@pytest.fixture(autouse=True)
-def _git_state_reaps_its_repository(monkeypatch: pytest.MonkeyPatch) -> None:
-    """harness.git_state leaves its Repo's `git cat-file` children to the cycle collector, so `unchanged` would
-    count them as processes the command left: collect them as soon as the state is read."""
-    original = harness.git_state
-
-    def reaped(root: Path) -> tuple[str, str, str]:
-        state = original(root)
-        gc.collect()
-        return state
-
-    monkeypatch.setattr(harness, "git_state", reaped)
-
 
 # What the one error line says each bad kind of file is.
 KIND_WORDS = {

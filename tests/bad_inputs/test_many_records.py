@@ -14,29 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
-from git import Repo
 
-import harness
 from harness import CPU_SUITE, Project, assert_one_line_error, make_project, run_advisor, unchanged
 
 BAD_DATE = "0002-bad-date.md"
 BAD_REVIEW = "0003-bad-review.md"
 GOOD = "0004-good.md"
-
-
-@pytest.fixture(autouse=True)
-def git_state_that_closes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """harness.git_state as it is, but closing its Repo: an unclosed one keeps a `git cat-file` child alive until
-    the cyclic collector runs, which `unchanged` then reports as a process left behind."""
-
-    def closing(root: Path) -> tuple[str, str, str]:
-        with Repo(root) as repo:
-            head = repo.head.commit.hexsha if repo.head.is_valid() else "(no commit)"
-            # --no-optional-locks: status would refresh the index, which a full disk refuses
-            status = repo.git.execute(["git", "--no-optional-locks", "status", "--porcelain", "--untracked-files=no"])
-            return head, repo.git.ls_files("--stage"), str(status)
-
-    monkeypatch.setattr(harness, "git_state", closing)
 
 
 def hand_written(project: Project, name: str, number: int, *edits: tuple[str, str]) -> Path:

@@ -43,7 +43,7 @@ from advisor.records.models import RecordError
 from advisor.records.store import RECORD_FILE, read_record
 from advisor.settings import PYPROJECT, SETTINGS_FILE, SETTINGS_KINDS, SettingsError, load_settings
 from probes.models import EVIDENCE_FILE, MAX_SAMPLES_PER_CASE, Evidence, EvidenceSchemaError, Measurement
-from tests.bad_inputs.harness import CPU_SUITE, GOOD_PROFILE, make_project
+from harness import CPU_SUITE, GOOD_PROFILE, make_project
 
 FUZZ = settings(
     max_examples=60,

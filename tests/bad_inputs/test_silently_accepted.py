@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from advisor.cli import app
-from harness import CPU_SUITE, GOOD_PROFILE, child_environment, make_project, tree_state
+from harness import CPU_SUITE, GOOD_PROFILE, assert_one_line_error, child_environment, make_project, tree_state
 
 SUITE = json.loads(CPU_SUITE.read_text(encoding="utf-8"))
 TIMED = next(index for index, case in enumerate(SUITE["cases"]) if case.get("timing"))
@@ -44,16 +44,6 @@ EVIDENCE_CASES = {
 }
 
 
-def _one_error(result, *said: str, code: int = 2) -> str:  # type: ignore[no-untyped-def]
-    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
-    lines = result.stderr.strip().splitlines()
-    errors = [line for line in lines if line.startswith("error: ")]
-    assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
-    for words in said:
-        assert words in errors[0], errors[0]
-    return errors[0]
-
-
 @pytest.fixture
 def project(tmp_path: Path):
     return make_project(tmp_path)
@@ -67,7 +57,7 @@ def test_impossible_evidence_is_refused_naming_the_file(tmp_path: Path, name: st
     profile = tmp_path / "profile.yaml"
     profile.write_text(GOOD_PROFILE, encoding="utf-8")
     result = CliRunner().invoke(app, ["recommend", "--profile", str(profile), "--evidence", str(evidence)])
-    line = _one_error(result, str(evidence))
+    line = assert_one_line_error(result, str(evidence))
     if name == "metric-1e999":
         assert "1e999" in text  # a JSON number past float's range reads as inf; the error says it is not finite
         assert re.search(r"finite|Infinity|inf", line), line
@@ -90,7 +80,7 @@ def test_an_unknown_probe_name_in_evidence_is_a_warning_not_an_error(tmp_path: P
 def test_absurd_profile_numbers_are_refused(tmp_path: Path, needs: str, said: str):
     profile = tmp_path / "profile.yaml"
     profile.write_text(GOOD_PROFILE + f"needs: {needs}\n", encoding="utf-8")
-    _one_error(CliRunner().invoke(app, ["recommend", "--profile", str(profile)]), str(profile), said)
+    assert_one_line_error(CliRunner().invoke(app, ["recommend", "--profile", str(profile)]), str(profile), said)
 
 
 @pytest.mark.parametrize("args, said", [
@@ -105,7 +95,7 @@ def test_absurd_profile_numbers_are_refused(tmp_path: Path, needs: str, said: st
 def test_absurd_flags_are_refused_and_change_nothing(project, monkeypatch, args: list[str], said: str):
     monkeypatch.chdir(project.root)
     before = tree_state(project.root)
-    _one_error(CliRunner().invoke(app, args), said)
+    assert_one_line_error(CliRunner().invoke(app, args), said)
     assert tree_state(project.root) == before
 
 
@@ -133,7 +123,7 @@ def test_a_supersede_cycle_is_refused(project, monkeypatch):
     assert first.exit_code == 0, first.output
     head = project.repo.head.commit.hexsha
     before = tree_state(project.root)
-    _one_error(CliRunner().invoke(app, ["records", "supersede", "2", "1"]), "cycle")
+    assert_one_line_error(CliRunner().invoke(app, ["records", "supersede", "2", "1"]), "cycle")
     assert tree_state(project.root) == before and project.repo.head.commit.hexsha == head
 
 

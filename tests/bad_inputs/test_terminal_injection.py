@@ -346,8 +346,7 @@ def test_evidence_json_from_probe_escapes_c1(tmp_path: Path):
 def test_child_process_streams_are_escaped(tmp_path: Path):
     project = make_project(tmp_path)
     profile = hostile_profile(tmp_path)
-    # git=False: the harness's git_state opens a Repo whose `git cat-file` child outlives it (not advisor's).
-    with unchanged(project.root, git=False) as watch:
+    with unchanged(project.root) as watch:
         result = run_advisor(["recommend", "--profile", str(profile)], cwd=project.root, tmp=watch.tmp)
         missing = run_advisor(["recommend", "--profile", f"p{FLAG_HOSTILE}.yaml"], cwd=project.root, tmp=watch.tmp)
     assert result.returncode == 0, result.stderr[-2000:]

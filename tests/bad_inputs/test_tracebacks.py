@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from git import Repo
 
 import harness
 from harness import (
@@ -31,20 +30,6 @@ from harness import (
     run_advisor,
     unchanged,
 )
-
-
-@pytest.fixture(autouse=True)
-def git_state_that_closes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """harness.git_state, closing its Repo (an unclosed one keeps a `git cat-file` child until the collector runs)."""
-
-    def closing(root: Path) -> tuple[str, str, str]:
-        with Repo(root) as repo:
-            head = repo.head.commit.hexsha if repo.head.is_valid() else "(no commit)"
-            # --no-optional-locks: status would refresh the index, which a full disk refuses
-            status = repo.git.execute(["git", "--no-optional-locks", "status", "--porcelain", "--untracked-files=no"])
-            return head, repo.git.ls_files("--stage"), str(status)
-
-    monkeypatch.setattr(harness, "git_state", closing)
 
 
 @pytest.fixture
