@@ -20,14 +20,14 @@ NoCommit = Annotated[bool, typer.Option("--no-commit", help="Change the files bu
 
 def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool) -> str | None:
     """Commit the changed records; the line saying so (printed once the whole change stands), None with --no-commit."""
-    from advisor.records.git import commit_paths, find_repository
+    from advisor.records.git import commit_paths, open_repository
 
     if no_commit:
         return None
-    repo = find_repository(records_dir)
-    if repo is None:
-        return f"{records_dir} is not in a git repository: not committed (`advisor records init` creates one)"
-    sha = commit_paths(repo, paths, message)
+    with open_repository(records_dir) as repo:
+        if repo is None:
+            return f"{records_dir} is not in a git repository: not committed (`advisor records init` creates one)"
+        sha = commit_paths(repo, paths, message)
     return f"committed {sha[:12]}: {one_line(message)}"
 
 
@@ -35,13 +35,13 @@ def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool)
 @reports_errors
 def init_command(records_dir: RecordsDir = Path("records")) -> None:
     """Create the records folder and a git repository for it when it is in none."""
-    from advisor.records.git import find_repository, init_repository
+    from advisor.records.git import init_repository, open_repository
 
-    repo = find_repository(records_dir)
-    if repo is not None:
-        typer.echo(f"{records_dir} is already in the git repository at {repo.working_tree_dir}")
-        return
-    init_repository(records_dir)
+    with open_repository(records_dir) as repo:
+        if repo is not None:
+            typer.echo(f"{records_dir} is already in the git repository at {repo.working_tree_dir}")
+            return
+    init_repository(records_dir).close()
     typer.echo(f"initialised a git repository in {records_dir}")
 
 
@@ -51,17 +51,20 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
     """Every record: id, title, status, date, review date, tier-1 options; malformed files and broken supersede
     links are warnings."""
     from advisor.records import load_records
-    from advisor.records.git import find_repository, uncommitted_paths
+    from advisor.records.git import open_repository, uncommitted_paths
     from advisor.records.store import link_problems
 
     records, problems = load_records(records_dir)
     links = link_problems(records, problems)
-    repo = find_repository(records_dir) if records else None
-    pending = uncommitted_paths(repo, [r.path for r in records]) if repo is not None else set()
+    in_git, pending = False, set()
+    if records:
+        with open_repository(records_dir) as repo:
+            in_git = repo is not None
+            pending = uncommitted_paths(repo, [r.path for r in records]) if repo is not None else set()
     rows = [
         {"id": r.id, "title": r.front.title, "status": r.front.status, "date": r.front.date.isoformat(),
          "review_by": r.front.review_by.isoformat(), "tier1": r.front.tier1, "file": str(r.path),
-         "committed": repo is not None and r.path not in pending}
+         "committed": in_git and r.path not in pending}
         for r in records
     ]  # fmt: skip
     if json_output:
@@ -69,7 +72,7 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
                                "link_problems": [str(p) for p in links]}, indent=2))  # fmt: skip
     else:
         for record, row in zip(records, rows):
-            mark = "  (not committed)" if repo is not None and not row["committed"] else ""
+            mark = "  (not committed)" if in_git and not row["committed"] else ""
             typer.echo(f"{record.id:04d}  {record.front.status:<10} {row['date']}  review by {row['review_by']}  "
                        f"{one_line(record.front.title)}  [{one_line(', '.join(record.front.tier1))}]{mark}")  # fmt: skip
         if not rows and not problems:
@@ -96,13 +99,13 @@ def history_command(
     """The versions of a record from git log: date, version, message."""
     from advisor.errors import AdvisorError
     from advisor.records import find_record
-    from advisor.records.git import find_repository, record_history
+    from advisor.records.git import open_repository, record_history
 
     record = find_record(records_dir, record_id)
-    repo = find_repository(records_dir)
-    if repo is None:
-        raise AdvisorError(f"{records_dir} is not in a git repository: no history")
-    versions = record_history(repo, record.path)
+    with open_repository(records_dir) as repo:
+        if repo is None:
+            raise AdvisorError(f"{records_dir} is not in a git repository: no history")
+        versions = record_history(repo, record.path)
     if json_output:
         typer.echo(json.dumps([{"sha": v.sha, "date": v.date.isoformat(), "version": v.version, "message": v.message}
                                for v in versions], indent=2))  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Sequence
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from advisor.knowledge.audit import knowledge_snapshot
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.environment.family import environment_family
 from advisor.recommendation.models import Recommendation
-from advisor.records.git import commit_paths, find_repository, ids_in_history, init_repository
+from advisor.records.git import commit_paths, ids_in_history, init_repository, open_repository
 from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordFrontMatter, review_date
 from advisor.records.render import render_record
 from advisor.records.slug import slugify
@@ -138,40 +139,41 @@ def write_decision(
     date = date or dt.date.today()
     environment = environment or (evidence[0].environment if evidence else None)
     notes: list[str] = []
-    repo = find_repository(records_dir) if commit else None
-    if commit and repo is None:
-        if init_git:
-            repo = init_repository(records_dir)
-            notes.append(f"initialised a git repository in {records_dir}")
-        else:
-            notes.append(f"{records_dir} is not in a git repository: not committed (use --init-git or `advisor records init`)")
-    with records_lock(records_dir), stop_deferred() as stop:
-        number = next_id(records_dir, ids_in_history(repo, records_dir) if repo is not None else ())
-        record_name, evidence_names = record_file_names(number, slugify(title), len(evidence))
-        evidence_texts = [item.to_text() for item in evidence]
-        refs = [EvidenceRef(file=name, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
-                for name, text in zip(evidence_names, evidence_texts)]  # fmt: skip
-        front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)
-        record_path = records_dir / record_name
-        evidence_paths = [records_dir / name for name in evidence_names]
-        # Evidence first, the record last: a record on disk always has its evidence beside it.
-        files = [*zip(evidence_paths, evidence_texts), (record_path, render_record(front, recommendation, evidence))]
-        write_files_atomically(files)
-        sha = None
-        try:
-            if stop.requested:  # a stop came while writing: nothing is committed yet, so take the files back
-                raise KeyboardInterrupt
-            if repo is not None:
-                sha = commit_paths(repo, [*evidence_paths, record_path], f"decision {number:04d}: {title} (v1)")
-        except BaseException:
-            for path in [*evidence_paths, record_path]:
-                path.unlink(missing_ok=True)
-            raise
-        if stop.requested:  # it came during the commit, which finished: the record stands, and says so
-            raise stopped(f"decision {number:04d} was being committed when the signal came, and is complete: "
-                          f"{record_path}", completed=True)  # fmt: skip
-    return WrittenDecision(
-        id=number, title=title, record=record_path, evidence=evidence_paths, tier1=front.tier1, commit=sha,
-        repository=Path(repo.working_tree_dir) if repo is not None and repo.working_tree_dir else None, notes=notes,
-    )  # fmt: skip
+    with ExitStack() as repositories:  # the repository found or made is closed with the block
+        repo = repositories.enter_context(open_repository(records_dir)) if commit else None
+        if commit and repo is None:
+            if init_git:
+                repo = repositories.enter_context(closing(init_repository(records_dir)))
+                notes.append(f"initialised a git repository in {records_dir}")
+            else:
+                notes.append(f"{records_dir} is not in a git repository: not committed (use --init-git or `advisor records init`)")
+        with records_lock(records_dir), stop_deferred() as stop:
+            number = next_id(records_dir, ids_in_history(repo, records_dir) if repo is not None else ())
+            record_name, evidence_names = record_file_names(number, slugify(title), len(evidence))
+            evidence_texts = [item.to_text() for item in evidence]
+            refs = [EvidenceRef(file=name, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
+                    for name, text in zip(evidence_names, evidence_texts)]  # fmt: skip
+            front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)
+            record_path = records_dir / record_name
+            evidence_paths = [records_dir / name for name in evidence_names]
+            # Evidence first, the record last: a record on disk always has its evidence beside it.
+            files = [*zip(evidence_paths, evidence_texts), (record_path, render_record(front, recommendation, evidence))]
+            write_files_atomically(files)
+            sha = None
+            try:
+                if stop.requested:  # a stop came while writing: nothing is committed yet, so take the files back
+                    raise KeyboardInterrupt
+                if repo is not None:
+                    sha = commit_paths(repo, [*evidence_paths, record_path], f"decision {number:04d}: {title} (v1)")
+            except BaseException:
+                for path in [*evidence_paths, record_path]:
+                    path.unlink(missing_ok=True)
+                raise
+            if stop.requested:  # it came during the commit, which finished: the record stands, and says so
+                raise stopped(f"decision {number:04d} was being committed when the signal came, and is complete: "
+                              f"{record_path}", completed=True)  # fmt: skip
+        return WrittenDecision(
+            id=number, title=title, record=record_path, evidence=evidence_paths, tier1=front.tier1, commit=sha,
+            repository=Path(repo.working_tree_dir) if repo is not None and repo.working_tree_dir else None, notes=notes,
+        )  # fmt: skip
 

@@ -10,7 +10,8 @@ commands that need git, while those that do not (`records show`, `review --due -
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -47,8 +48,20 @@ def require_git() -> None:
                            "git, put it on PATH or set GIT_PYTHON_GIT_EXECUTABLE") from None  # fmt: skip
 
 
-def find_repository(path: Path) -> Repo | None:
-    """The git repository containing `path` (or its nearest existing parent), or None; MachineError without git."""
+@contextmanager
+def open_repository(path: Path) -> Iterator[Repo | None]:
+    """The git repository containing `path` (or its nearest existing parent), or None; MachineError without git.
+    Closed when the block ends: GitPython's object-database readers are `git cat-file` processes that would
+    otherwise outlive the command (one pair per site build in a long `advisor site serve`)."""
+    repo = _find_repository(path)
+    try:
+        yield repo
+    finally:
+        if repo is not None:
+            repo.close()
+
+
+def _find_repository(path: Path) -> Repo | None:
     require_git()
     from git import InvalidGitRepositoryError, NoSuchPathError, Repo
 

@@ -43,11 +43,11 @@ PAUSE_ENV = "ADVISOR_TEST_PAUSE_BEFORE_RENAME"
 def lock_path(records_dir: Path) -> Path:
     """The lock of the git repository holding the folder (inside `.git/`, so never in the user's status and
     shared by every records folder of the repository), else the folder's own hidden lock file."""
-    from advisor.records.git import find_repository
+    from advisor.records.git import open_repository
 
-    repo = find_repository(records_dir)
-    if repo is not None and repo.git_dir:
-        return Path(repo.git_dir) / "advisor.lock"
+    with open_repository(records_dir) as repo:
+        if repo is not None and repo.git_dir:
+            return Path(repo.git_dir) / "advisor.lock"
     return records_dir / LOCK_NAME
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import importlib.util
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -15,7 +16,7 @@ from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
 from advisor.interrupts import stop_deferred
-from advisor.records.git import commit_paths, find_repository
+from advisor.records.git import commit_paths, open_repository
 from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, RecordProblem, review_date
 from advisor.records.review_history import append_review_entry, update_review_plan
 from advisor.records.store import (
@@ -173,11 +174,11 @@ def run_review(
         record, old, fresh, old_recommendation, new_recommendation, today, libraries_after=importable_libraries(),
         claims=claims,
     )  # fmt: skip
-    repo = find_repository(records_dir) if commit else None
-    notes = [] if repo is not None or not commit else [f"{records_dir} is not in a git repository: not committed"]
-    if outcome.verdict == "keep":
-        return _keep(record, outcome, fresh, today, repo, notes)
-    return _revise(records_dir, record, outcome, fresh, new_recommendation, today, repo, notes)
+    with open_repository(records_dir) if commit else nullcontext() as repo:
+        notes = [] if repo is not None or not commit else [f"{records_dir} is not in a git repository: not committed"]
+        if outcome.verdict == "keep":
+            return _keep(record, outcome, fresh, today, repo, notes)
+        return _revise(records_dir, record, outcome, fresh, new_recommendation, today, repo, notes)
 
 
 def _evidence_text(evidence: Evidence) -> tuple[str, str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from advisor.bounded_read import read_bounded
-from advisor.records.git import RecordVersion, find_repository
+from advisor.records.git import RecordVersion, open_repository
 from advisor.records.models import LIVE_STATUSES, DecisionRecord
 from advisor.records.store import link_problems, load_records
 from advisor.records.history import record_histories
@@ -122,8 +122,12 @@ def build_catalog(records_dir: Path, today: dt.date) -> Catalog:
     records, record_problems = load_records(records_dir)
     problems = [SiteProblem(problem.path, problem.problem) for problem in record_problems]
     problems += [SiteProblem(link.path, link.problem, skipped=False) for link in link_problems(records, record_problems)]
-    repo = find_repository(records_dir) if records else None
-    history = record_histories(repo, [record.path for record in records]) if repo is not None else {}
+    in_git = False
+    history: dict[Path, list[RecordVersion]] = {}
+    if records:
+        with open_repository(records_dir) as repo:
+            in_git = repo is not None
+            history = record_histories(repo, [record.path for record in records]) if repo is not None else {}
     parsed: dict[str, Evidence] = {}
     items = []
     for record in records:
@@ -132,7 +136,7 @@ def build_catalog(records_dir: Path, today: dt.date) -> Catalog:
         state, days = review_state(record, today)
         items.append(SiteRecord(
             record=record, slug=record.path.stem, evidence=evidence, history=history.get(record.path, []),
-            in_git=repo is not None, review_state=state, days_to_review=days,
+            in_git=in_git, review_state=state, days_to_review=days,
         ))  # fmt: skip
     items.sort(key=lambda item: (item.record.front.date, item.record.id), reverse=True)
     return Catalog(records=items, problems=problems, today=today)

@@ -1,28 +1,38 @@
-"""What every bad-input case checks, in one place: the real CLI in a child process (with a time limit, so a
-hang fails instead of stalling the suite), one `error:` line naming the file, field or flag, no traceback,
-the user's tree and git state hashed before and after, no process left and no temporary folder left.
+"""What every bad-input case checks, in one place: the real CLI, one `error:` line naming the file, field or
+flag, no traceback, the user's tree and git state hashed before and after, no process left and no temporary
+folder left.
 
     project = make_project(tmp_path)            # a real git repository with one committed record
     with unchanged(project.root) as watch:      # hashes the tree, git HEAD and index; checks on exit
-        result = run_advisor(["records", "list"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor(["records", "list"], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "records_dir", code=2)
+
+Two ways to run it, with the same result type:
+- `invoke_advisor`: the console script's `main()` in this process, in a scope that restores what it sets (the
+  working directory, the environment, argv, tempfile's folder, the standard streams). About 20 times cheaper
+  than a child; for every case whose failure cannot hang or exhaust the test process.
+- `run_advisor`: `python -m advisor` in a child with a time limit, for the cases whose regression would hang
+  (a FIFO), eat memory (/dev/zero), need a resource limit (`ulimit -f`), a signal, a terminal or a fresh
+  interpreter.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import os
 import stat
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
-from typer.testing import Result
+from typer.testing import CliRunner, Result
 from git import Repo
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -154,6 +164,50 @@ def run_advisor(args: Sequence[str], *, cwd: Path, tmp: Path, timeout: float = 1
                           timeout=timeout, input=input.decode() if input is not None else None,
                           stdin=subprocess.DEVNULL if input is None else None,
                           env=env if env is not None else child_environment(tmp))  # fmt: skip
+
+
+def invoke_advisor(args: Sequence[str], *, cwd: Path, tmp: Path, input: bytes | None = None,
+                   env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """`advisor ARGS` run as the console script runs it (`advisor.cli.main`), in this process, from cwd, with
+    `env` as the environment (default: this one with TMPDIR=tmp) and tempfile's folder at its TMPDIR. An
+    exception that escapes `main` is raised here, so the test fails with its traceback."""
+    from advisor.cli import main
+
+    environment = env if env is not None else child_environment(tmp)
+    changes: dict[str, str | None] = {name: None for name in os.environ if name not in environment}
+    changes.update({name: value for name, value in environment.items() if os.environ.get(name) != value})
+    with contextlib.chdir(cwd), _temporary_folder(Path(environment.get("TMPDIR", tmp))), \
+            _argv(["advisor", *args]), CliRunner().isolation(input=input, env=changes) as (stdout, stderr, _):
+        try:
+            main()
+            code = 0
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        said, complained = stdout.getvalue().decode(errors="replace"), stderr.getvalue().decode(errors="replace")
+    return subprocess.CompletedProcess(["advisor", *args], code, said, complained)
+
+
+@contextmanager
+def _temporary_folder(folder: Path) -> Iterator[None]:
+    """tempfile's folder is read from TMPDIR once and cached: point it at `folder` for the block."""
+    previous = tempfile.tempdir
+    tempfile.tempdir = str(folder)
+    try:
+        yield
+    finally:
+        tempfile.tempdir = previous
+
+
+@contextmanager
+def _argv(argv: list[str]) -> Iterator[None]:
+    previous = sys.argv
+    sys.argv = argv
+    try:
+        yield
+    finally:
+        sys.argv = previous
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess[str] | Result, *said: str, code: int = 2) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import CPU_SUITE, Project, assert_one_line_error, make_project, run_advisor, unchanged
+from harness import CPU_SUITE, Project, assert_one_line_error, invoke_advisor, make_project, unchanged
 
 BAD_DATE = "0002-bad-date.md"
 BAD_REVIEW = "0003-bad-review.md"
@@ -69,7 +69,7 @@ def test_the_strict_yaml_reader_keeps_an_impossible_date_as_text():
 
 def test_records_list_names_the_bad_records_and_lists_the_rest(broken: Project):
     with unchanged(broken.root) as watch:
-        result = run_advisor(["records", "list"], cwd=broken.root, tmp=watch.tmp)
+        result = invoke_advisor(["records", "list"], cwd=broken.root, tmp=watch.tmp)
     assert result.returncode == 0, result.stderr
     assert_names_bad_records(result.stderr)
     listed = [line.split()[0] for line in result.stdout.splitlines()]
@@ -78,7 +78,7 @@ def test_records_list_names_the_bad_records_and_lists_the_rest(broken: Project):
 
 def test_records_list_json_lists_the_rest_and_the_problems(broken: Project):
     with unchanged(broken.root) as watch:
-        result = run_advisor(["records", "list", "--json"], cwd=broken.root, tmp=watch.tmp)
+        result = invoke_advisor(["records", "list", "--json"], cwd=broken.root, tmp=watch.tmp)
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
     assert [row["id"] for row in document["records"]] == [1, 4]
@@ -88,7 +88,7 @@ def test_records_list_json_lists_the_rest_and_the_problems(broken: Project):
 def test_due_check_fails_on_a_record_it_cannot_read(broken: Project):
     # Nothing readable is overdue on this day: the check fails only because two files do not read.
     with unchanged(broken.root) as watch:
-        result = run_advisor(["review", "--due", "--check", "--today", "2026-06-01"], cwd=broken.root, tmp=watch.tmp)
+        result = invoke_advisor(["review", "--due", "--check", "--today", "2026-06-01"], cwd=broken.root, tmp=watch.tmp)
     assert result.returncode == 1, (result.stdout, result.stderr)
     assert_names_bad_records(result.stderr)
     assert "2 record file(s) do not read" in result.stdout
@@ -96,7 +96,7 @@ def test_due_check_fails_on_a_record_it_cannot_read(broken: Project):
 
 def test_due_check_json_says_why_it_failed(broken: Project):
     with unchanged(broken.root) as watch:
-        result = run_advisor(["review", "--due", "--check", "--today", "2026-06-01", "--json"], cwd=broken.root,
+        result = invoke_advisor(["review", "--due", "--check", "--today", "2026-06-01", "--json"], cwd=broken.root,
                              tmp=watch.tmp)  # fmt: skip
     assert result.returncode == 1
     document = json.loads(result.stdout)
@@ -106,7 +106,7 @@ def test_due_check_json_says_why_it_failed(broken: Project):
 def test_review_due_warns_and_reviews_the_readable_ones(broken: Project):
     before = broken.repo.head.commit.hexsha
     untouched = {name: (broken.records / name).read_bytes() for name in (BAD_DATE, BAD_REVIEW)}
-    result = run_advisor(["review", "--due", "--evidence", str(CPU_SUITE), "--today", "2027-06-01"],
+    result = invoke_advisor(["review", "--due", "--evidence", str(CPU_SUITE), "--today", "2027-06-01"],
                          cwd=broken.root, tmp=broken.root.parent)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert_names_bad_records(result.stderr)
@@ -118,7 +118,7 @@ def test_review_due_warns_and_reviews_the_readable_ones(broken: Project):
 
 def test_review_due_with_nothing_readable_due_changes_nothing(broken: Project):
     with unchanged(broken.root) as watch:
-        result = run_advisor(["review", "--due", "--evidence", str(CPU_SUITE), "--today", "2026-06-01"],
+        result = invoke_advisor(["review", "--due", "--evidence", str(CPU_SUITE), "--today", "2026-06-01"],
                              cwd=broken.root, tmp=watch.tmp)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert_names_bad_records(result.stderr)
@@ -129,35 +129,35 @@ def test_review_due_with_nothing_readable_due_changes_nothing(broken: Project):
 @pytest.mark.parametrize("command", [["records", "show"], ["records", "history"], ["records", "accept"]])
 def test_a_command_on_the_bad_record_is_one_line_naming_file_and_key(broken: Project, name, number, key, command):
     with unchanged(broken.root) as watch:
-        result = run_advisor([*command, str(number)], cwd=broken.root, tmp=watch.tmp)
+        result = invoke_advisor([*command, str(number)], cwd=broken.root, tmp=watch.tmp)
     line = assert_one_line_error(result, name, f"{key}: ", code=2)
     assert "outside expected range" in line
 
 
 def test_reviewing_the_bad_record_by_number_is_one_line(broken: Project):
     with unchanged(broken.root) as watch:
-        result = run_advisor(["review", "2", "--evidence", str(CPU_SUITE)], cwd=broken.root, tmp=watch.tmp)
+        result = invoke_advisor(["review", "2", "--evidence", str(CPU_SUITE)], cwd=broken.root, tmp=watch.tmp)
     assert_one_line_error(result, BAD_DATE, "date: ", code=2)
 
 
 def test_history_of_a_good_record_beside_bad_ones(broken: Project):
     with unchanged(broken.root) as watch:
-        result = run_advisor(["records", "history", "4"], cwd=broken.root, tmp=watch.tmp)
+        result = invoke_advisor(["records", "history", "4"], cwd=broken.root, tmp=watch.tmp)
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     assert "v1" in result.stdout and "hand-edited records" in result.stdout
 
 
 def test_accept_and_supersede_beside_bad_records(broken: Project):
-    accepted = run_advisor(["records", "accept", "4"], cwd=broken.root, tmp=broken.root.parent)
+    accepted = invoke_advisor(["records", "accept", "4"], cwd=broken.root, tmp=broken.root.parent)
     assert accepted.returncode == 0 and "accepted (v2)" in accepted.stdout, accepted.stderr
-    superseded = run_advisor(["records", "supersede", "1", "4"], cwd=broken.root, tmp=broken.root.parent)
+    superseded = invoke_advisor(["records", "supersede", "1", "4"], cwd=broken.root, tmp=broken.root.parent)
     assert superseded.returncode == 0, superseded.stderr
     assert "superseded by 0004" in superseded.stdout and "Traceback" not in superseded.stderr
     assert not broken.repo.is_dirty(untracked_files=True)  # both committed
 
 
 def test_assess_numbers_past_bad_records(broken: Project):
-    result = run_advisor(["assess", "--yes", "--no-probes", "--hardware", "x86-cpu"], cwd=broken.root,
+    result = invoke_advisor(["assess", "--yes", "--no-probes", "--hardware", "x86-cpu"], cwd=broken.root,
                          tmp=broken.root.parent)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "decision 0005 written" in result.stdout
@@ -170,10 +170,10 @@ def test_a_profile_title_that_looks_like_a_date_round_trips_as_text(tmp_path: Pa
     profile = project.root / "dated.yaml"
     profile.write_text((project.root / "profile.yaml").read_text() + f"title: {title}\n", encoding="utf-8")
     commit_all(project, "a profile titled like a date")
-    result = run_advisor(["assess", "--profile", str(profile), "--yes", "--no-probes"], cwd=project.root,
+    result = invoke_advisor(["assess", "--profile", str(profile), "--yes", "--no-probes"], cwd=project.root,
                          tmp=project.root.parent)  # fmt: skip
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
-    listed = run_advisor(["records", "list", "--json"], cwd=project.root, tmp=project.root.parent)
+    listed = invoke_advisor(["records", "list", "--json"], cwd=project.root, tmp=project.root.parent)
     assert listed.returncode == 0 and not json.loads(listed.stdout)["problems"], listed.stderr
     assert [row["title"] for row in json.loads(listed.stdout)["records"]] == ["Kept", title]
     written = next(project.records.glob("0002-*.md")).read_text(encoding="utf-8")
@@ -183,10 +183,10 @@ def test_a_profile_title_that_looks_like_a_date_round_trips_as_text(tmp_path: Pa
 def test_site_build_skips_bad_records_and_strict_fails_on_them(broken: Project, tmp_path: Path):
     out, strict_out = tmp_path / "site", tmp_path / "strict-site"
     with unchanged(broken.root) as watch:
-        built = run_advisor(["site", "build", "--out", str(out), "--today", "2026-06-01"], cwd=broken.root,
-                            tmp=watch.tmp, timeout=300)  # fmt: skip
-        strict = run_advisor(["site", "build", "--strict", "--out", str(strict_out), "--today", "2026-06-01"],
-                             cwd=broken.root, tmp=watch.tmp, timeout=300)  # fmt: skip
+        built = invoke_advisor(["site", "build", "--out", str(out), "--today", "2026-06-01"], cwd=broken.root,
+                            tmp=watch.tmp)  # fmt: skip
+        strict = invoke_advisor(["site", "build", "--strict", "--out", str(strict_out), "--today", "2026-06-01"],
+                             cwd=broken.root, tmp=watch.tmp)  # fmt: skip
     assert built.returncode == 0, built.stderr
     assert_names_bad_records(built.stderr)
     pages = {path.parent.name for path in (out / "decisions").glob("*/index.html")}
