@@ -1,7 +1,8 @@
 """Category 1 of hardening v3: advisor deletes or overwrites only what it can prove it wrote.
 
-Each case runs the real CLI in a child process against a real git repository and checks, by hashing the
-whole tree, git's HEAD and index before and after, that a refused command changed nothing.
+Each case runs the real CLI against a real git repository (in this process; in a child where the output is a
+FIFO, whose regression would hang, or a device node) and checks, by hashing the whole tree, git's HEAD and
+index before and after, that a refused command changed nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import assert_one_line_error, make_project, run_advisor, tree_state, unchanged
+from harness import assert_one_line_error, invoke_advisor, make_project, run_advisor, tree_state, unchanged
 
 SITE_BUILD = ["site", "build"]
 
@@ -34,7 +35,7 @@ def test_site_build_into_the_repository_root_with_a_stray_site_file_is_refused(p
     (project.root / stray).write_text("x\n")
     _commit(project, stray)
     with unchanged(project.root) as watch:
-        result = run_advisor([*SITE_BUILD, "--out", "."], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor([*SITE_BUILD, "--out", "."], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "--out", "the root of a git repository")
 
 
@@ -45,7 +46,7 @@ def test_site_build_into_a_docs_folder_with_a_stray_404_keeps_the_guide(project)
     (docs / "404.html").write_text("x\n")
     _commit(project, "docs")
     with unchanged(project.root) as watch:
-        result = run_advisor([*SITE_BUILD, "--out", "docs"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor([*SITE_BUILD, "--out", "docs"], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "--out", "docs", "not a site advisor built")
 
 
@@ -56,7 +57,7 @@ def test_a_committed_site_dir_setting_cannot_aim_at_the_user_s_work(project, sit
     (project.root / "search" / "search_index.json").write_text("{}\n")
     _commit(project, "advisor.toml", "search/")
     with unchanged(project.root) as watch:
-        result = run_advisor(SITE_BUILD, cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor(SITE_BUILD, cwd=project.root, tmp=watch.tmp)
     line = assert_one_line_error(result)
     assert "advisor.toml: site_dir" in line or "--out" in line or "site_dir" in line, line
 
@@ -68,7 +69,7 @@ def test_a_committed_records_dir_setting_stays_inside_the_project(project, recor
     outside_before = sorted(os.listdir("/etc"))
     for command in (["assess", "--profile", "profile.yaml", "--yes", "--no-probes"], ["records", "list"], ["review", "--due"]):
         with unchanged(project.root) as watch:
-            result = run_advisor(command, cwd=project.root, tmp=watch.tmp)
+            result = invoke_advisor(command, cwd=project.root, tmp=watch.tmp)
         assert_one_line_error(result, "advisor.toml: records_dir", "outside the project root")
     assert sorted(os.listdir("/etc")) == outside_before
     assert not (project.root.parent / "sibling").exists()
@@ -85,42 +86,42 @@ def test_a_records_folder_linked_out_of_the_repository_is_refused_and_a_flag_may
     _commit(project, "records -> outside")
     outside_before = tree_state(outside)
     with unchanged(project.root) as watch:
-        result = run_advisor(["assess", "--profile", "profile.yaml", "--yes", "--no-probes"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor(["assess", "--profile", "profile.yaml", "--yes", "--no-probes"], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "records_dir", "outside the project root", f"--records-dir {outside}")
     assert tree_state(outside) == outside_before
-    listed = run_advisor(["records", "list", "--records-dir", str(outside)], cwd=project.root, tmp=watch.tmp)
+    listed = invoke_advisor(["records", "list", "--records-dir", str(outside)], cwd=project.root, tmp=watch.tmp)
     assert listed.returncode == 0 and "0001" in listed.stdout, listed.stderr
 
 
 @pytest.mark.parametrize("out", ["records", ".git", "~", "..", "/"])
 def test_site_build_refuses_protected_folders_given_as_flags(project, out):
     with unchanged(project.root) as watch:
-        result = run_advisor([*SITE_BUILD, "--out", os.path.expanduser(out)], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor([*SITE_BUILD, "--out", os.path.expanduser(out)], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "--out")
 
 
 def test_a_second_build_replaces_advisor_s_own_output_and_a_touched_one_is_kept(project):
-    first = run_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=project.root.parent)
+    first = invoke_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=project.root.parent)
     assert first.returncode == 0, first.stderr
     public = project.root / "public"
     assert (public / ".advisor-site-manifest.json").is_file()
     (public / "404.html").write_text("stale\n")  # an old file advisor wrote, edited by hand since
     with unchanged(project.root) as watch:
-        result = run_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "404.html", "changed since advisor wrote it")
     (public / "404.html").unlink()
     (public / "notes.txt").write_text("mine\n")
     with unchanged(project.root) as watch:
-        result = run_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "notes.txt", "not written by advisor")
     (public / "notes.txt").unlink()
     (public / "extra").mkdir()
     with unchanged(project.root) as watch:
-        result = run_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "extra", "not written by advisor")
     (public / "extra").rmdir()
     # What advisor wrote, untouched apart from the deleted 404 page, is its own: the next build replaces it.
-    second = run_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=project.root.parent)
+    second = invoke_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=project.root.parent)
     assert second.returncode == 0, second.stderr
     assert (public / "404.html").is_file() and (public / "index.html").is_file()
     assert not any(path.name.endswith((".building", ".previous")) for path in project.root.iterdir())
@@ -132,12 +133,12 @@ def test_a_forged_or_foreign_manifest_proves_nothing(project):
     (folder / "page.html").write_text("mine\n")
     (folder / ".advisor-site-manifest.json").write_text('{"format": "something else", "entries": {}}\n')
     with unchanged(project.root) as watch:
-        result = run_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor([*SITE_BUILD, "--out", "public"], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "public", "not one advisor wrote")
 
 
 def _evidence_out(project, out: str, *extra: str):
-    return run_advisor(["probe", "selftest", "--budget", "5", "--out", out, *extra], cwd=project.root, tmp=project.root.parent)
+    return invoke_advisor(["probe", "selftest", "--budget", "5", "--out", out, *extra], cwd=project.root, tmp=project.root.parent)
 
 
 def test_probe_out_never_overwrites_a_decision_record_or_the_user_s_file(project):
@@ -147,7 +148,7 @@ def test_probe_out_never_overwrites_a_decision_record_or_the_user_s_file(project
     for out, said in [(str(record), "records"), ("notes.txt", "is not an advisor evidence file"),
                       (".git/evidence.json", "inside a .git folder"), ("records/new.json", "records")]:  # fmt: skip
         with unchanged(project.root) as watch:
-            result = run_advisor(["probe", "selftest", "--budget", "5", "--out", out], cwd=project.root, tmp=watch.tmp)
+            result = invoke_advisor(["probe", "selftest", "--budget", "5", "--out", out], cwd=project.root, tmp=watch.tmp)
         assert_one_line_error(result, "--out", said)
 
 
@@ -178,7 +179,8 @@ def test_probe_out_refuses_a_fifo_and_a_folder(project, tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     for out, said in [(fifo, "a FIFO"), (tmp_path, "is a directory")]:
-        result = run_advisor(["probe", "selftest", "--budget", "5", "--out", str(out)], cwd=project.root, tmp=tmp_path, timeout=60)
+        result = run_advisor(["probe", "selftest", "--budget", "5", "--out", str(out)], cwd=project.root, tmp=tmp_path,
+                             timeout=60)
         assert_one_line_error(result, "--out", said)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 

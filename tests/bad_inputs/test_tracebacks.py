@@ -2,8 +2,10 @@
 
 Zero-duration samples, a read-only records folder (a real read-only bind mount), a full disk (a real small
 tmpfs, filled) and a file-size limit (RLIMIT_FSIZE in the child, SIGXFSZ ignored), far-future `--today`
-values, a bad `site serve --addr`, and git missing from PATH. Each case runs the real CLI in a child process
-in a real git repository and checks that the tree, git's HEAD and index are as they were.
+values, a bad `site serve --addr`, and git missing from PATH. Each case runs the real CLI in a real git
+repository and checks that the tree, git's HEAD and index are as they were: in a child process for the disk,
+the file-size limit, the server and a PATH without git (GitPython checks for git once, when first imported),
+in this process for the rest.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from harness import (
     assert_one_line_error,
     child_environment,
     make_project,
+    invoke_advisor,
     run_advisor,
     unchanged,
 )
@@ -89,7 +92,7 @@ def test_zero_duration_evidence_is_one_line_for_every_reader(project: Project, t
     bad.write_text(_evidence_with(edit), encoding="utf-8")
     for command in _evidence_commands(str(bad)):
         with unchanged(project.root) as watch:
-            result = run_advisor(command, cwd=project.root, tmp=watch.tmp)
+            result = invoke_advisor(command, cwd=project.root, tmp=watch.tmp)
         assert_one_line_error(result, name, said, code=2)
 
 
@@ -287,22 +290,22 @@ FAR_DATES = ["9999-12-31", "9001-01-01", "0001-01-01"]
 def test_far_future_today_is_one_line(project: Project, tmp_path: Path, day: str, command: list[str]):
     filled = [part.format(tmp=tmp_path) for part in command]
     with unchanged(project.root) as watch:
-        result = run_advisor([*filled, "--today", day], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor([*filled, "--today", day], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "--today", day, "out of range", code=2)
     assert not (tmp_path / "site").exists()
 
 
 def test_kb_audit_far_as_of_is_one_line(project: Project):
     with unchanged(project.root) as watch:
-        result = run_advisor(["kb", "audit", "--as-of", "9999-12-31"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor(["kb", "audit", "--as-of", "9999-12-31"], cwd=project.root, tmp=watch.tmp)
     assert_one_line_error(result, "--as-of", "out of range", code=2)
 
 
 def test_the_last_day_accepted_still_reviews(project: Project):
     from advisor.dates import LATEST_DAY
 
-    result = run_advisor(["review", "1", "--evidence", str(CPU_SUITE), "--today", LATEST_DAY.isoformat()],
-                         cwd=project.root, tmp=project.root.parent)  # fmt: skip
+    result = invoke_advisor(["review", "1", "--evidence", str(CPU_SUITE), "--today", LATEST_DAY.isoformat()],
+                            cwd=project.root, tmp=project.root.parent)  # fmt: skip
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     assert f"review_by: {LATEST_DAY.year + 1}-" in next(project.records.glob("0001-*.md")).read_text()
 
