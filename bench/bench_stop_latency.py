@@ -1,6 +1,6 @@
 """How long `advisor assess` takes to stop after Ctrl-C or SIGTERM, at several moments of a real run.
 
-    .venv/bin/python bench/bench_stop_latency.py [--runs 2] [--at 1 4 8 14] [--budget 60] [--burners 0]
+    .venv/bin/python bench/bench_stop_latency.py [--runs 2] [--at 1 3 6 10 20] [--budget 60] [--burners 0]
 
 Each run starts `advisor assess --yes` (the default profile and probes) in a fresh git repository, in its own
 process group as a terminal's job, sends the signal to the group `--at` seconds after the start (detection,
@@ -116,7 +116,7 @@ def assess_stop(at_s: float, number: signal.Signals, budget: float) -> StopTime:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=2, help="runs per moment and signal")
-    parser.add_argument("--at", type=float, nargs="+", default=[1.0, 4.0, 8.0, 14.0], help="seconds after the start")
+    parser.add_argument("--at", type=float, nargs="+", default=[1.0, 3.0, 6.0, 10.0, 20.0], help="seconds after the start")
     parser.add_argument("--signals", nargs="+", choices=sorted(SIGNALS), default=["INT", "TERM"])
     parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--burners", type=int, default=0, help="CPU-burning processes beside the bench")

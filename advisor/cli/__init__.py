@@ -12,6 +12,7 @@ from advisor.cli.group import APP_SETTINGS
 from advisor.cli.output import fail, os_error_line, reports_errors
 from advisor.errors import MACHINE_EXIT, AdvisorError
 from advisor.interrupts import describe, exit_code, stop_on_signals
+from advisor.terminal_text import shown
 
 app = typer.Typer(
     name="advisor",
@@ -49,7 +50,9 @@ def _root(
 
 def main() -> None:
     """Console-script entry point: library errors become one line on stderr and their exit code; SIGINT, SIGTERM
-    and SIGHUP stop the command cleanly (exit 128 + the signal's number) for as long as it runs."""
+    and SIGHUP stop the command cleanly (exit 128 + the signal's number) for as long as it runs; anything else is
+    a bug, shown as its traceback with control characters escaped (a value in an exception's message cannot
+    drive the terminal), exit 1."""
     with stop_on_signals():
         try:
             app()
@@ -60,3 +63,8 @@ def main() -> None:
         except KeyboardInterrupt as interrupt:  # one that came before or after a command's own handling
             sys.stderr.write(f"{describe(interrupt)}\n")
             sys.exit(exit_code(interrupt))
+        except Exception:  # a bug: its traceback for the report, the values in it escaped like all other output
+            import traceback
+
+            sys.stderr.write(shown(traceback.format_exc()))
+            sys.exit(1)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from harness import CPU_SUITE, GOOD_PROFILE, Project, make_project, run_advisor, unchanged
+from harness import CPU_SUITE, GOOD_PROFILE, Project, invoke_advisor, make_project, run_advisor, unchanged
 from typer.testing import CliRunner
 
 from advisor.cli import app
@@ -355,6 +355,23 @@ def test_child_process_streams_are_escaped(tmp_path: Path):
     assert missing.returncode == 2 and len(missing.stderr.splitlines()) == 1, missing.stderr
     assert_no_raw_control(missing.stderr, "the child's error")
     assert_escaped(missing.stderr, *WITHOUT_NUL, "a\\nb")
+
+
+def test_a_bug_s_traceback_shows_the_values_in_it_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """An exception no handler expected (a bug) is printed as its traceback for the report, exit 1: a hostile
+    value in its message is escaped there as everywhere else."""
+    import advisor.cli.config
+
+    def broken() -> None:
+        raise RuntimeError(f"settings went wrong: {HOSTILE}")
+
+    monkeypatch.setattr(advisor.cli.config, "project_settings", broken)
+    project = make_project(tmp_path)
+    result = invoke_advisor(["config"], cwd=project.root, tmp=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("Traceback (most recent call last):"), result.stderr[-2000:]
+    assert_no_raw_control(result.stderr, "the traceback")
+    assert_escaped(result.stderr, *ESCAPED, ESCAPED_NUL, "RuntimeError: settings went wrong: T")
 
 
 TOY_PROBE = f'''
