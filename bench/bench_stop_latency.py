@@ -61,12 +61,19 @@ def burners(count: int) -> Iterator[None]:
             process.wait()
 
 
+def _as_a_terminal_job() -> None:
+    """SIGINT as a terminal's job has it, even when this bench runs in the background of a non-interactive shell
+    (which starts its jobs with SIGINT ignored: a bare interpreter would then sleep through the reference)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def signalled(command: list[str], cwd: Path, at_s: float, number: signal.Signals,
               env: dict[str, str]) -> tuple[subprocess.Popen[str], float, list[psutil.Process], str]:  # fmt: skip
     """Start `command` as a job of its own, signal its group `at_s` seconds later; (process, latency, descendants
     seen just before the signal, stderr)."""
     process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
+                               stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=_as_a_terminal_job)  # fmt: skip
     time.sleep(at_s)
     try:
         seen = psutil.Process(process.pid).children(recursive=True)
