@@ -18,7 +18,7 @@ from advisor.knowledge.claims import Claim
 from advisor.knowledge.models import Candidate, KnowledgeBase
 
 DEFAULT_MAX_AGE_DAYS = 365
-OwnerKind = Literal["candidate", "platform", "compatibility"]
+OwnerKind = Literal["candidate", "platform", "stack", "compatibility"]
 Problem = Literal["stale", "unknown", "no-url", "changed"]
 
 
@@ -80,6 +80,9 @@ def all_claims(knowledge: KnowledgeBase) -> Iterator[tuple[str, OwnerKind, str, 
     for platform in knowledge.platforms:
         for field, claim in platform.claims().items():
             yield platform.id, "platform", field, claim
+    for stack in knowledge.stacks:
+        for field, claim in stack.claims().items():
+            yield stack.id, "stack", field, claim
     for relation, entries in knowledge.compatibility.relations().items():
         for subject, claim in entries.items():
             yield "compatibility", "compatibility", f"{relation}.{subject}", claim

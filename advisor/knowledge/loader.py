@@ -3,8 +3,9 @@ every id and method anchor they name exists.
 
 Layout of a knowledge root (the built-in one is advisor/data/):
 
-    knowledge/<candidate-id>.yaml    one candidate stack per file, file stem == id
-    platforms/<family>.yaml          one hardware family per file, file stem == id
+    knowledge/<candidate-id>.yaml    one candidate per file, file stem == id
+    platforms/<family>.yaml          one hardware family per file (with its devices), file stem == id
+    stacks/<stack-id>.yaml           one whole, documented stack per file, file stem == id (optional)
     compatibility.yaml               relations between candidate ids (optional)
 
 ADVISOR_KB_DIR names a root of the same layout whose files add to the built-in ones or replace those
@@ -29,6 +30,7 @@ from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.method import method_anchors
 from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Platform
+from advisor.knowledge.stacks import Stack
 from advisor.safe_yaml import DataLoader
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; only the type checker needs it
@@ -37,8 +39,9 @@ if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; only the type chec
 KB_DIR_VARIABLE = "ADVISOR_KB_DIR"
 BUILTIN_ORIGIN = "advisor/data"
 CANDIDATES_DIR, PLATFORMS_DIR, COMPATIBILITY_FILE = "knowledge", "platforms", "compatibility.yaml"
+STACKS_DIR = "stacks"
 
-Item = TypeVar("Item", Candidate, Platform)
+Item = TypeVar("Item", Candidate, Platform, Stack)
 # Every knowledge file is a page of YAML (the largest built-in one is 9 KB); an override is the user's file.
 MAX_KNOWLEDGE_FILE_BYTES = 1 << 20
 KNOWLEDGE_FILE = FileKind("knowledge-base file", MAX_KNOWLEDGE_FILE_BYTES, KnowledgeBaseError)
@@ -88,10 +91,12 @@ def _existing_directory(name: str) -> Path:
 def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
     candidates: dict[str, tuple[Candidate, str]] = {}
     platforms: dict[str, tuple[Platform, str]] = {}
+    stacks: dict[str, tuple[Stack, str]] = {}
     relations: dict[str, dict[str, Any]] = {}
     for root, origin in roots:
         candidates.update(_read_items(root / CANDIDATES_DIR, f"{origin}/{CANDIDATES_DIR}", Candidate))
         platforms.update(_read_items(root / PLATFORMS_DIR, f"{origin}/{PLATFORMS_DIR}", Platform))
+        stacks.update(_read_items(root / STACKS_DIR, f"{origin}/{STACKS_DIR}", Stack))
         compatibility = root / COMPATIBILITY_FILE
         # On disk, anything by that name is read (a FIFO, folder or dangling link is then refused by name, not skipped).
         if os.path.lexists(compatibility) if isinstance(compatibility, Path) else compatibility.is_file():
@@ -104,9 +109,12 @@ def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
     knowledge = KnowledgeBase(
         candidates=tuple(item for item, _ in candidates.values()),
         platforms=tuple(item for item, _ in platforms.values()),
+        stacks=tuple(item for item, _ in stacks.values()),
         compatibility=validate_document(Compatibility, relations, compatibility_origin),
     )
     _check_references(knowledge, candidates, platforms, compatibility_origin)
+    for stack, origin in stacks.values():
+        check_stack_references(stack, origin, platforms, set(candidates))
     return knowledge
 
 
@@ -188,11 +196,25 @@ def _check_references(
         check_anchors(compatibility_origin, ((f"{name}.{key}", claim) for key, claim in relation.items()), anchors)
 
 
+def check_stack_references(stack: Stack, origin: str, platforms: dict[str, tuple[Platform, str]],
+                           candidate_ids: set[str]) -> None:  # fmt: skip
+    """KnowledgeBaseError naming the file and field when a stack names a family, device or candidate that the
+    knowledge base does not have."""
+    check_names(origin, "applies_to.family", [stack.applies_to.family], set(platforms), "hardware family")
+    platform = platforms[stack.applies_to.family][0]
+    devices = {device.id for device in platform.devices}
+    check_names(origin, "applies_to.devices", stack.applies_to.devices, devices, f"{platform.id} device")
+    for index, component in enumerate(stack.components):
+        if component.candidate is not None:
+            check_names(origin, f"components.{index}.candidate", [component.candidate], candidate_ids, "candidate id")
+
+
 def check_names(origin: str, path: str, named: Iterable[str], known: set[str], kind: str) -> None:
     """KnowledgeBaseError naming the file and field when a name is not among the known ones."""
     unknown = [name for name in named if name not in known]
     if unknown:
-        raise KnowledgeBaseError(f"{origin}: field {path}: unknown {kind} {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        listed = ", ".join(sorted(known)) or "none"
+        raise KnowledgeBaseError(f"{origin}: field {path}: unknown {kind} {unknown[0]!r}; known: {listed}")
 
 
 def check_anchors(origin: str, claims: Iterable[tuple[str, Any]], anchors: frozenset[str]) -> None:

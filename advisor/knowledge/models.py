@@ -33,6 +33,7 @@ from advisor.knowledge.claims import (
 )
 from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.platforms import Platform
+from advisor.knowledge.stacks import Stack
 
 __all__ = [
     "CONCERNS", "TEAM_SKILLS", "Candidate", "Claim", "Concern", "HardwareFamily", "KnowledgeBase", "KnowledgeBaseError",
@@ -127,11 +128,12 @@ class KnowledgeBase(BaseModel):
 
     candidates: tuple[Candidate, ...]
     platforms: tuple[Platform, ...] = ()
+    stacks: tuple[Stack, ...] = ()
     compatibility: Compatibility = Compatibility()
 
-    @field_validator("candidates", "platforms")
+    @field_validator("candidates", "platforms", "stacks")
     @classmethod
-    def _ids_are_unique(cls, items: tuple[Candidate, ...] | tuple[Platform, ...]) -> tuple:
+    def _ids_are_unique(cls, items: tuple[Candidate, ...] | tuple[Platform, ...] | tuple[Stack, ...]) -> tuple:
         ids = [item.id for item in items]
         duplicates = sorted({item_id for item_id in ids if ids.count(item_id) > 1})
         if duplicates:
@@ -157,7 +159,22 @@ class KnowledgeBase(BaseModel):
             return self.platform(owner).claims().get(path)
         if owner in self.ids():
             return self.get(owner).claims().get(path)
+        if owner in {stack.id for stack in self.stacks}:
+            return self.stack(owner).claims().get(path)
         return None
+
+    def stack(self, stack_id: str) -> Stack:
+        """The stack with this id; KnowledgeQueryError listing the known ids otherwise."""
+        for stack in self.stacks:
+            if stack.id == stack_id:
+                return stack
+        known = ", ".join(stack.id for stack in self.stacks) or "none"
+        raise KnowledgeQueryError(f"unknown stack {stack_id!r}; known ids: {known}")
+
+    def stacks_for(self, family: str) -> tuple[Stack, ...]:
+        """The stacks of one hardware family, in knowledge-base order."""
+        self.platform(family)
+        return tuple(stack for stack in self.stacks if stack.applies_to.family == family)
 
     def get(self, candidate_id: str) -> Candidate:
         """The candidate with this id; KnowledgeQueryError listing the known ids otherwise."""

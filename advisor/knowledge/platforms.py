@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.knowledge.claims import FAMILY_PATTERN, Claim, Concern, Support, check_list_claim, field_claims
+from advisor.knowledge.stacks import ID_PATTERN, Precision
 
 PlatformKind = Literal["accelerator", "cpu"]
 # The platform's lists of candidate ids besides its official stack.
@@ -59,6 +60,30 @@ class OfficialStack(BaseModel):
         return tuple(claim.value) if claim is not None else ()
 
 
+class Device(BaseModel):
+    """One device (or device generation) of a family: what it is, what its matrix units run, and its peak row."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=ID_PATTERN, description="Unique in its family: 'h200-sxm', 'mi300x', 'ascend-910b'")
+    name: str = Field(min_length=1)
+    generation: str = Field(min_length=1, description="The generation as the vendor names it: 'Hopper', 'CDNA 3'")
+    architecture: str = Field(min_length=1, description="The compiler target or chip id: 'sm_90', 'gfx942', 'Trn2'")
+    memory_gb: float | None = Field(None, gt=0, description="Device memory in GB, where it has its own")
+    formats: list[Precision] = Field(min_length=1, description="Formats its matrix units run natively")
+    fp8_variant: Literal["ocp", "fnuz"] | None = Field(
+        None, description="OCP FP8 (e4m3fn/e5m2) or the FNUZ variant (e4m3fnuz) where it runs fp8; absent otherwise"
+    )
+    peaks: str | None = Field(None, min_length=1, description="The name of its row in accelerator_peaks.yaml")
+    spec: Claim[str] = Field(description="One line of its specification, with the vendor page it comes from")
+
+    @model_validator(mode="after")
+    def _fp8_variant_with_fp8(self) -> Device:
+        if ("fp8" in self.formats) != (self.fp8_variant is not None):
+            raise ValueError("fp8_variant is given exactly when formats list fp8")
+        return self
+
+
 class Platform(BaseModel):
     """One hardware family: what it is, its official stack, and the engines, frameworks and libraries on it."""
 
@@ -77,6 +102,26 @@ class Platform(BaseModel):
     quantization_toolkits: Claim[list[str]]
     dynamic_shapes: Claim[Support] = Field(description="Whether its stack runs dynamic shapes natively")
     risks: list[Claim[str]] = Field(default_factory=list)
+    devices: list[Device] = Field(default_factory=list, description="Its devices, by generation")
+    default_device: Claim[str] | None = Field(
+        None, description="The device assumed when a profile names none: the family's current generation"
+    )
+
+    @model_validator(mode="after")
+    def _devices_are_known(self) -> Platform:
+        ids = [device.id for device in self.devices]
+        repeated = sorted({device_id for device_id in ids if ids.count(device_id) > 1})
+        if repeated:
+            raise ValueError(f"devices: duplicate id {repeated[0]!r}")
+        if (self.default_device is None) != (not self.devices):
+            raise ValueError("default_device is given exactly when devices are listed")
+        if self.default_device is not None and self.default_device.value not in ids:
+            raise ValueError(f"default_device: {self.default_device.value!r} is not among devices ({', '.join(ids)})")
+        return self
+
+    def device(self, device_id: str) -> Device | None:
+        """The device with this id, or None."""
+        return next((device for device in self.devices if device.id == device_id), None)
 
     @field_validator(*NAMED_LISTS)
     @classmethod
@@ -88,6 +133,8 @@ class Platform(BaseModel):
         named = {**field_claims(self), **field_claims(self.official, "official.")}
         for index, risk in enumerate(self.risks):
             named[f"risks[{index}]"] = risk
+        for device in self.devices:
+            named[f"devices.{device.id}.spec"] = device.spec
         return named
 
     def named_ids(self) -> frozenset[str]:

@@ -1,0 +1,1 @@
+"""Whole-stack data files (one YAML file per documented stack)."""

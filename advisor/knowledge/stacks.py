@@ -1,0 +1,142 @@
+"""Whole stacks as data: a complete operator stack as a vendor or project documents and validates it.
+
+One file per stack in advisor/data/stacks/<id>.yaml. A stack says what it applies to (a hardware family and
+the device generations of it, the workloads, model types, precisions and scale), its components by role
+(the serving engine or training framework, the attention backend that engine uses by default on that
+generation, the GEMM library and dtype, the quantization toolkit and checkpoint format, the KV-cache dtype,
+the collectives, graph capture), the versions it was validated with, the page that documents it, and its own
+risks. A component names the knowledge base's candidate where there is one; the engine keeps a stack whole.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from advisor.knowledge.claims import FAMILY_PATTERN, Claim, field_claims, is_url
+from advisor.vocabulary import ModelType
+
+# What a component does in the stack. A stack has one component per role at most, except "kernels" (the
+# kernel libraries an engine loads: aiter, DeepGEMM, FlashInfer...) and "other".
+Role = Literal[
+    "serving-engine", "training-framework", "runtime", "compiler", "attention", "gemm", "convolution", "moe",
+    "quantization", "kv-cache", "collectives", "graph", "parallelism", "kernels", "other",
+]  # fmt: skip
+REPEATABLE_ROLES = ("kernels", "other")
+# Numeric formats a stack runs its main computation in (weights/activations), as vendors name them.
+Precision = Literal["fp32", "tf32", "bf16", "fp16", "fp8", "mxfp8", "nvfp4", "mxfp4", "int8", "int4"]
+StackWorkload = Literal["inference", "training"]
+# How far the stack scales as documented: one device, several devices in one node, several nodes.
+Scale = Literal["single-device", "multi-device", "multi-node"]
+ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+
+ROLES: tuple[str, ...] = get_args(Role)
+PRECISIONS: tuple[str, ...] = get_args(Precision)
+SCALES: tuple[str, ...] = get_args(Scale)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Component(_Model):
+    """One part of a stack: its role, what it is, and how the stack sets it."""
+
+    role: Role
+    name: str = Field(min_length=1, description="What it is, as its vendor names it: 'vLLM', 'FlashAttention 3'")
+    candidate: str | None = Field(None, pattern=ID_PATTERN, description="The knowledge base's candidate id, if any")
+    setting: str | None = Field(None, min_length=1, description="How the stack sets it: a flag, backend, dtype or layout")
+    source: str | None = Field(None, description="A page that documents this part, when not the stack's own page")
+
+    @field_validator("source")
+    @classmethod
+    def _source_is_a_url(cls, source: str | None) -> str | None:
+        if source is not None and not is_url(source.strip()):
+            raise ValueError("must be a public URL (https://...)")
+        return None if source is None else source.strip()
+
+
+class StackScope(_Model):
+    """What a stack applies to: the profile and device it fits."""
+
+    family: str = Field(pattern=FAMILY_PATTERN, description="The hardware family (a platform id)")
+    devices: list[str] = Field(min_length=1, description="Device ids of that family's `devices` it is validated on")
+    workloads: list[StackWorkload] = Field(min_length=1)
+    model_types: list[ModelType] = Field(min_length=1)
+    precisions: list[Precision] = Field(min_length=1, description="The formats it runs, the default first")
+    scale: list[Scale] = Field(min_length=1)
+
+    @field_validator("devices", "workloads", "model_types", "precisions", "scale")
+    @classmethod
+    def _no_duplicates(cls, values: list[str]) -> list[str]:
+        if len(set(values)) != len(values):
+            raise ValueError(f"duplicate values in {values}")
+        return values
+
+
+class Stack(_Model):
+    """A complete stack as documented: scope, components by role, validated versions, its page and risks."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    name: str = Field(min_length=1)
+    summary: Claim[str] = Field(description="What the stack is; its source is the page that documents the stack")
+    applies_to: StackScope
+    components: list[Component] = Field(min_length=2)
+    validated_with: dict[str, str] = Field(
+        default_factory=dict, description="Component -> the version the documenting page validates ('vllm': '0.11.0')"
+    )
+    risks: list[Claim[str]] = Field(default_factory=list, description="Risks of this stack, scoped to it")
+
+    @field_validator("summary")
+    @classmethod
+    def _documented_by_a_page(cls, summary: Claim[str]) -> Claim[str]:
+        if not summary.has_url:
+            raise ValueError("source must be the public page that documents the stack (https://...)")
+        return summary
+
+    @model_validator(mode="after")
+    def _one_component_per_role(self) -> Stack:
+        roles = [component.role for component in self.components if component.role not in REPEATABLE_ROLES]
+        repeated = sorted({role for role in roles if roles.count(role) > 1})
+        if repeated:
+            raise ValueError(f"components: more than one {repeated[0]!r} (one per role; list more under 'kernels')")
+        if not any(component.role in ("serving-engine", "training-framework", "runtime") for component in self.components):
+            raise ValueError("components: name what runs the model (a serving-engine, training-framework or runtime)")
+        return self
+
+    @property
+    def as_of(self) -> dt.date:
+        """When the documenting page was last checked."""
+        return self.summary.as_of
+
+    @property
+    def source(self) -> str:
+        """The page that documents the stack."""
+        return self.summary.source
+
+    def component(self, role: str) -> Component | None:
+        """The stack's component in this role (the first, for a repeatable role), or None."""
+        return next((component for component in self.components if component.role == role), None)
+
+    def candidate_ids(self) -> list[str]:
+        """The knowledge-base candidates its components name, in component order."""
+        return [component.candidate for component in self.components if component.candidate is not None]
+
+    def claims(self) -> dict[str, Claim[Any]]:
+        """Every claim by field path ('summary', 'risks[0]', ...)."""
+        named = field_claims(self)
+        for index, risk in enumerate(self.risks):
+            named[f"risks[{index}]"] = risk
+        return named
+
+    def fits(self, family: str, device: str | None, workload: str, model_type: str) -> bool:
+        """It applies to this family, device (None: any of the family's), workload and model type."""
+        scope = self.applies_to
+        return (
+            scope.family == family
+            and (device is None or device in scope.devices)
+            and workload in scope.workloads
+            and model_type in scope.model_types
+        )
