@@ -1,5 +1,6 @@
-"""`advisor kb`: the candidate stacks and hardware platforms the recommendation chooses from, each claim
-with its public source and the date it was checked; an audit of how old that knowledge is."""
+"""`advisor kb`: the candidates, whole documented stacks and hardware platforms (with their devices) the
+recommendation chooses from, each claim with its public source and the date it was checked; an audit of how
+old that knowledge is."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for py
     from advisor.knowledge.audit import AuditReport
     from advisor.knowledge.models import Claim, KnowledgeBase
     from advisor.knowledge.platforms import Platform
+    from advisor.knowledge.stacks import Stack
 
 app = typer.Typer(
-    help="The knowledge base: candidate stacks and hardware platforms, every claim with its source and date.",
+    help="The knowledge base: candidates, whole stacks and hardware platforms, every claim with its source and date.",
     **APP_SETTINGS,
 )
 
@@ -113,6 +115,52 @@ def platform_command(
         print_json(platform)
         return
     console().print(claims_table(f"{platform.name} ({platform.id}, {platform.kind})", platform.claims()))
+    if platform.devices:
+        console().print(devices_table(platform))
+
+
+@app.command("stacks")
+@reports_errors
+def stacks_command(json_output: JsonFlag = False, hardware: HardwareFilter = None) -> None:
+    """List the whole stacks, each as its vendor or project documents it: family, devices, workloads, precisions,
+    what runs the model and the page that documents it."""
+    from advisor.cli.console import console
+    from advisor.knowledge.loader import load_knowledge_base
+
+    knowledge = load_knowledge_base()
+    stacks = knowledge.stacks_for(hardware) if hardware is not None else knowledge.stacks
+    if json_output:
+        print_json_document([stack.model_dump(mode="json") for stack in stacks])
+        return
+    console().print(stacks_table(stacks))
+
+
+@app.command("stack")
+@reports_errors
+def stack_command(
+    stack_id: Annotated[str, typer.Argument(metavar="ID", help="Stack id, as printed by `advisor kb stacks`.")],
+    json_output: JsonFlag = False,
+) -> None:
+    """Show one stack: what it applies to, its components by role with their settings, the versions it was
+    validated with, the page that documents it and its risks."""
+    from advisor.cli.console import console
+    from advisor.cli.output import print_json
+    from advisor.knowledge.loader import load_knowledge_base
+
+    stack = load_knowledge_base().stack(stack_id)
+    if json_output:
+        print_json(stack)
+        return
+    scope = stack.applies_to
+    versions = ", ".join(f"{name} {version}" for name, version in stack.validated_with.items()) or "-"
+    for line in (f"{stack.name} ({stack.id})", one_line(stack.summary.value),
+                 f"applies to: {scope.family} ({', '.join(scope.devices)}); {', '.join(scope.workloads)}; "
+                 f"{', '.join(scope.model_types)}; {', '.join(scope.precisions)}; {', '.join(scope.scale)}",
+                 f"validated with: {versions}", f"documented by: {stack.source} (checked {stack.as_of.isoformat()})"):  # fmt: skip
+        typer.echo(one_line(line))
+    console().print(components_table(stack))
+    if stack.risks:
+        console().print(claims_table("Risks", {f"risks[{index}]": risk for index, risk in enumerate(stack.risks)}))
 
 
 @app.command("audit")
@@ -223,6 +271,56 @@ def platforms_table(platforms: tuple[Platform, ...]) -> Table:
             platform.id, escape(platform.name), official.gemm.text(), official.attention.text(),
             platform.collective_library.text(), platform.serving_engines.text(), platform.dynamic_shapes.text(),
         )  # fmt: skip
+    return table
+
+
+def devices_table(platform: Platform) -> Table:
+    """One row per device of a platform; the default one (assumed when a profile names none) marked."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    default = platform.default_device.value if platform.default_device is not None else None
+    table = Table(title=f"Devices of {platform.id} ({len(platform.devices)}; * = the default)", title_justify="left")
+    table.add_column("id", no_wrap=True)
+    for column in ("name", "generation", "architecture", "memory", "formats", "peak row"):
+        table.add_column(column, overflow="fold")
+    for device in platform.devices:
+        memory = f"{device.memory_gb:g} GB" if device.memory_gb is not None else "-"
+        formats = ", ".join(f"fp8 ({device.fp8_variant})" if item == "fp8" else item for item in device.formats)
+        table.add_row(device.id + (" *" if device.id == default else ""), escape(device.name), escape(device.generation),
+                      escape(device.architecture), memory, formats, escape(device.peaks or "-"))  # fmt: skip
+    return table
+
+
+def stacks_table(stacks: tuple[Stack, ...]) -> Table:
+    """One row per stack."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"Whole stacks ({len(stacks)})", title_justify="left")
+    table.add_column("id", no_wrap=True)
+    for column in ("family: devices", "workloads", "precisions", "runs the model", "documented by"):
+        table.add_column(column, overflow="fold")
+    for stack in stacks:
+        scope = stack.applies_to
+        runner = next((c for c in stack.components if c.role in ("serving-engine", "training-framework", "runtime")), None)
+        table.add_row(stack.id, f"{scope.family}: {', '.join(scope.devices)}", ", ".join(scope.workloads),
+                      ", ".join(scope.precisions), escape(runner.name if runner is not None else "-"),
+                      escape(stack.source))  # fmt: skip
+    return table
+
+
+def components_table(stack: Stack) -> Table:
+    """One row per component of a stack: role, what it is, its knowledge-base candidate and its setting."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="Components", title_justify="left")
+    for column in ("role", "component", "candidate", "setting"):
+        table.add_column(column, overflow="fold")
+    for component in stack.components:
+        setting = escape(component.setting or "-") + (f"\n[dim]{escape(component.source)}[/dim]" if component.source else "")
+        table.add_row(component.role, escape(component.name), component.candidate or "-", setting)
     return table
 
 

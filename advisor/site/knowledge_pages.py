@@ -1,5 +1,5 @@
-"""The knowledge-base page (candidates and hardware platforms, each claim with a linked source and its date)
-and the method page ("How advisor decides") that method citations link to."""
+"""The knowledge-base page (hardware platforms with their devices, whole stacks and candidates, each claim with
+a linked source and its date) and the method page ("How advisor decides") that method citations link to."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from advisor.knowledge.method import method_text
 from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.overview import checked, source_link
 from advisor.knowledge.platforms import Platform
+from advisor.knowledge.stacks import Stack
 from advisor.markdown import md_escape
 from advisor.site.pages import page_front_matter
 
@@ -44,13 +45,51 @@ def candidate_section(candidate: Candidate) -> list[str]:
 
 
 def platform_section(platform: Platform) -> list[str]:
-    """One hardware family: its summary and every claim (the official stack per concern first)."""
+    """One hardware family: its summary, its devices and every claim (the official stack per concern first)."""
     heading = f"### {md_escape(platform.name)} (`{platform.id}`) {{ #platform-{platform.id} }}"
-    return [heading, "", md_escape(platform.summary.value), "", *claims_table(platform.claims()), ""]
+    return [heading, "", md_escape(platform.summary.value), "", *devices_table(platform), *claims_table(platform.claims()), ""]
+
+
+def devices_table(platform: Platform) -> list[str]:
+    """Device | Generation | Architecture | Memory | Formats, the default device marked; nothing without devices."""
+    if not platform.devices:
+        return []
+    default = platform.default_device.value if platform.default_device is not None else None
+    lines = ["| Device | Generation | Architecture | Memory | Formats |", "| --- | --- | --- | --- | --- |"]
+    for device in platform.devices:
+        name = md_escape(device.name) + (" (default)" if device.id == default else "")
+        memory = f"{device.memory_gb:g} GB" if device.memory_gb is not None else ""
+        formats = ", ".join(f"fp8 ({device.fp8_variant})" if item == "fp8" else item for item in device.formats)
+        lines.append(f"| {name} (`{device.id}`) | {md_escape(device.generation)} | {md_escape(device.architecture)} "
+                     f"| {memory} | {formats} |")  # fmt: skip
+    return [*lines, ""]
+
+
+def stack_section(stack: Stack) -> list[str]:
+    """One whole stack: what it is, what it applies to, its components by role, versions, page and risks."""
+    scope = stack.applies_to
+    lines = [
+        f"### {md_escape(stack.name)} (`{stack.id}`) {{ #stack-{stack.id} }}", "", md_escape(stack.summary.value), "",
+        f"Applies to [`{scope.family}`](#platform-{scope.family}) ({md_escape(', '.join(scope.devices))}); "
+        f"{', '.join(scope.workloads)}; {', '.join(scope.model_types)}; {', '.join(scope.precisions)}; "
+        f"{', '.join(scope.scale)}. Documented by {_source_link(stack.source)}, checked {stack.as_of.isoformat()}.", "",
+        "| Role | Component | Setting |", "| --- | --- | --- |",
+    ]  # fmt: skip
+    for component in stack.components:
+        name = md_escape(component.name) + (f" ([`{component.candidate}`](#{component.candidate}))" if component.candidate else "")
+        setting = md_escape(component.setting or "") + (f" ({_source_link(component.source)})" if component.source else "")
+        lines.append(f"| {component.role} | {name} | {setting} |")
+    if stack.validated_with:
+        versions = ", ".join(f"{md_escape(name)} {md_escape(version)}" for name, version in stack.validated_with.items())
+        lines += ["", f"Validated with {versions}."]
+    if stack.risks:
+        lines += ["", *claims_table({f"risks[{index}]": risk for index, risk in enumerate(stack.risks)})]
+    return [*lines, ""]
 
 
 def knowledge_page(knowledge: KnowledgeBase) -> str:
-    """Every hardware platform and candidate stack with its claims, linked sources and dates."""
+    """Every hardware platform (with its devices), whole stack and candidate with its claims, linked sources and
+    dates."""
     oldest = min(checked(candidate.claims()) for candidate in knowledge.candidates)
     lines = [
         page_front_matter("Knowledge base") + "# Knowledge base", "",
@@ -68,6 +107,16 @@ def knowledge_page(knowledge: KnowledgeBase) -> str:
             f"| {md_escape(official.attention.text())} | {md_escape(platform.collective_library.text())} "
             f"| {md_escape(platform.serving_engines.text())} |"
         )
+    if knowledge.stacks:
+        lines += ["", "## Whole stacks", "",
+                  "Complete stacks as a vendor or project documents and validates them, for the devices named.", "",
+                  "| Id | Family: devices | Workloads | Precisions | Documented by | Checked |",
+                  "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+        for stack in knowledge.stacks:
+            scope = stack.applies_to
+            lines.append(f"| [`{stack.id}`](#stack-{stack.id}) | {scope.family}: {md_escape(', '.join(scope.devices))} "
+                         f"| {', '.join(scope.workloads)} | {', '.join(scope.precisions)} | {_source_link(stack.source)} "
+                         f"| {checked(stack.claims())} |")  # fmt: skip
     lines += ["", "## Candidate stacks", "", "| Id | Name | Layer | Hardware | Checked |", "| --- | --- | --- | --- | --- |"]
     for candidate in knowledge.candidates:
         lines.append(f"| [`{candidate.id}`](#{candidate.id}) | {md_escape(candidate.name)} "
@@ -75,6 +124,10 @@ def knowledge_page(knowledge: KnowledgeBase) -> str:
     lines += ["", "## Platforms in detail", ""]
     for platform in knowledge.platforms:
         lines += platform_section(platform)
+    if knowledge.stacks:
+        lines += ["## Stacks in detail", ""]
+        for stack in knowledge.stacks:
+            lines += stack_section(stack)
     lines += ["## Candidates in detail", ""]
     for candidate in knowledge.candidates:
         lines += candidate_section(candidate)
