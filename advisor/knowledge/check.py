@@ -50,8 +50,11 @@ def check_files(paths: Sequence[Path]) -> list[str]:
 
 def _kind(path: Path) -> type[Candidate] | type[Platform] | type[Stack]:
     """What a file is by its folder (knowledge/, platforms/, stacks/), else by a field only that kind has."""
-    if path.parent.name in (PLATFORMS_DIR, STACKS_DIR, CANDIDATES_DIR):
-        return {PLATFORMS_DIR: Platform, STACKS_DIR: Stack, CANDIDATES_DIR: Candidate}[path.parent.name]
+    by_folder: dict[str, type[Candidate] | type[Platform] | type[Stack]] = {
+        PLATFORMS_DIR: Platform, STACKS_DIR: Stack, CANDIDATES_DIR: Candidate,
+    }  # fmt: skip
+    if path.parent.name in by_folder:
+        return by_folder[path.parent.name]
     try:
         document = read_mapping(path, str(path))
     except KnowledgeBaseError:
