@@ -172,3 +172,19 @@ def test_the_site_page_lists_each_stack_and_each_device_with_its_source(tmp_path
     assert "{ #stack-acme-serve-fp8 }" in page and "https://example.com/deploy-guide" in page
     assert "| serving-engine | Acme Serve ([`acme-serve`](#acme-serve)) | --fp8 |" in page
     assert "| Acme 2 (default) (`acme-2`) | Second | a2 | 128 GB | fp32, bf16, fp8 (ocp), int8 |" in page
+
+
+def test_the_shipped_base_has_documented_stacks_and_devices_for_every_family():
+    """Issue 28's floor: 45 stacks or more, every family 3 or more (NVIDIA, AMD and Ascend 6 or more), each
+    family with its devices and a default one, every stack documented by a public page."""
+    knowledge = load_knowledge_base()
+    assert len(knowledge.stacks) >= 45
+    for platform in knowledge.platforms:
+        stacks = knowledge.stacks_for(platform.id)
+        assert len(stacks) >= (6 if platform.id in ("nvidia-gpu", "amd-gpu", "ascend-npu") else 3), platform.id
+        assert platform.devices and platform.default_device is not None, platform.id
+        devices_in_stacks = {device for stack in stacks for device in stack.applies_to.devices}
+        assert devices_in_stacks, platform.id
+    for stack in knowledge.stacks:
+        assert stack.summary.has_url and all(risk.has_url for risk in stack.risks), stack.id
+        assert any(c.role in ("serving-engine", "training-framework", "runtime") for c in stack.components), stack.id
