@@ -208,7 +208,18 @@ def untouched() -> Iterator[None]:
     assert changed == {}
 
 
-def test_the_gemm_probe_builders_and_its_interpreted_check_leave_the_process_as_it_was(untouched):
+@pytest.fixture
+def compiler_started() -> None:
+    """torch.compile's first compile in a process changes process state itself (inductor raises the recursion
+    limit to 2000 and sets TORCHINDUCTOR_CACHE_DIR): that is torch's, done once; a later one from a warm cache
+    skips it. Compiled here first, uncached, so that what is checked is what advisor's code does."""
+    import torch._inductor.config as inductor_config
+
+    with inductor_config.patch({"fx_graph_cache": False}):
+        torch.compile(lambda tensor: tensor * 2 + 1)(torch.ones(4))
+
+
+def test_the_gemm_probe_builders_and_its_interpreted_check_leave_the_process_as_it_was(compiler_started, untouched):
     from probes.gemm.probe import gemm_cases, triton_default_tile
     from probes.harness.device import Device
     from probes.registry import CaseSpec
