@@ -87,12 +87,6 @@ def _child_environment() -> dict[str, str]:
     children_tmp = _forkserver_folder() / CHILDREN_TMP
     children_tmp.mkdir(exist_ok=True)
     environment["TMPDIR"] = str(children_tmp)
-    # Compile caches named outright: torch follows TMPDIR only when TORCHINDUCTOR_CACHE_DIR is unset, and it
-    # sets that variable in any process that has compiled (so a parent that compiled, or a user's own setting,
-    # would hand the children a shared cache), and Triton's default is under the home folder. A child killed
-    # in the middle of a compile leaves a truncated library there that every later load fails on.
-    environment["TORCHINDUCTOR_CACHE_DIR"] = str(children_tmp / "torchinductor")
-    environment["TRITON_CACHE_DIR"] = str(children_tmp / "triton")
     existing = environment.get("PYTHONPATH")
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_REPOSITORY_ROOT), existing]))
     return environment
