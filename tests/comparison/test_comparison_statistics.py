@@ -75,3 +75,30 @@ def test_paired_bootstrap_keeps_step_i_with_step_i():
     assert unpaired.high - unpaired.low > 0.5
     with pytest.raises(ValueError, match="equal lengths"):
         bootstrap_ratio_of_medians([1.0, 2.0], [1.0], paired=True)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 10, 15, 64, 613, 2000])
+def test_resampled_medians_are_np_median_of_the_resamples_bit_for_bit(size: int):
+    """The bootstrap partitions the picks' ranks instead of their values: every median, ties and even counts
+    included, is the one np.median gives on the resampled values, so no verdict moves."""
+    from advisor.comparison.statistics import _chunk_rows, _resampled_medians, _resampled_paired_medians
+
+    rng = np.random.default_rng(size)
+    samples = rng.lognormal(size=size) * 1e-3
+    samples[::3] = samples[0]  # ties
+    second = samples[::-1] * 1.07
+
+    def by_value(generator: np.random.Generator, *sides: np.ndarray) -> list[np.ndarray]:
+        medians: list[list[np.ndarray]] = [[] for _ in sides]
+        chunk = _chunk_rows(sides[0])
+        for start in range(0, 300, chunk):
+            picks = generator.integers(0, size, size=(min(chunk, 300 - start), size))
+            for collected, side in zip(medians, sides):
+                collected.append(np.median(side[picks], axis=1))
+        return [np.concatenate(collected) for collected in medians]
+
+    expected = by_value(np.random.Generator(np.random.PCG64(3)), samples)[0]
+    assert np.array_equal(_resampled_medians(samples, 300, np.random.Generator(np.random.PCG64(3))), expected)
+    expected_a, expected_b = by_value(np.random.Generator(np.random.PCG64(4)), samples, second)
+    got_a, got_b = _resampled_paired_medians(samples, second, 300, np.random.Generator(np.random.PCG64(4)))
+    assert np.array_equal(got_a, expected_a) and np.array_equal(got_b, expected_b)
