@@ -286,9 +286,8 @@ def devices_table(platform: Platform) -> Table:
         table.add_column(column, overflow="fold")
     for device in platform.devices:
         memory = f"{device.memory_gb:g} GB" if device.memory_gb is not None else "-"
-        formats = ", ".join(f"fp8 ({device.fp8_variant})" if item == "fp8" else item for item in device.formats)
         table.add_row(device.id + (" *" if device.id == default else ""), escape(device.name), escape(device.generation),
-                      escape(device.architecture), memory, formats, escape(device.peaks or "-"))  # fmt: skip
+                      escape(device.architecture), memory, device.formats_text(), escape(device.peaks or "-"))  # fmt: skip
     return table
 
 
@@ -303,7 +302,7 @@ def stacks_table(stacks: tuple[Stack, ...]) -> Table:
         table.add_column(column, overflow="fold")
     for stack in stacks:
         scope = stack.applies_to
-        runner = next((c for c in stack.components if c.role in ("serving-engine", "training-framework", "runtime")), None)
+        runner = stack.runner
         table.add_row(stack.id, f"{scope.family}: {', '.join(scope.devices)}", ", ".join(scope.workloads),
                       ", ".join(scope.precisions), escape(runner.name if runner is not None else "-"),
                       escape(stack.source))  # fmt: skip

@@ -83,6 +83,10 @@ class Device(BaseModel):
             raise ValueError("fp8_variant is given exactly when formats list fp8")
         return self
 
+    def formats_text(self) -> str:
+        """Its formats as one line, fp8 with its variant: 'bf16, fp8 (ocp), int8'."""
+        return ", ".join(f"fp8 ({self.fp8_variant})" if item == "fp8" else item for item in self.formats)
+
 
 class Platform(BaseModel):
     """One hardware family: what it is, its official stack, and the engines, frameworks and libraries on it."""

@@ -25,6 +25,7 @@ Role = Literal[
     "quantization", "kv-cache", "collectives", "graph", "parallelism", "kernels", "other",
 ]  # fmt: skip
 REPEATABLE_ROLES = ("kernels", "other")
+RUNNER_ROLES = ("serving-engine", "training-framework", "runtime")  # what runs the model: every stack has one
 # Numeric formats a stack runs its main computation in (weights/activations), as vendors name them.
 Precision = Literal["fp32", "tf32", "bf16", "fp16", "fp8", "mxfp8", "nvfp4", "mxfp4", "int8", "int4"]
 StackWorkload = Literal["inference", "training"]
@@ -102,7 +103,7 @@ class Stack(_Model):
         repeated = sorted({role for role in roles if roles.count(role) > 1})
         if repeated:
             raise ValueError(f"components: more than one {repeated[0]!r} (one per role; list more under 'kernels')")
-        if not any(component.role in ("serving-engine", "training-framework", "runtime") for component in self.components):
+        if self.runner is None:
             raise ValueError("components: name what runs the model (a serving-engine, training-framework or runtime)")
         return self
 
@@ -115,6 +116,11 @@ class Stack(_Model):
     def source(self) -> str:
         """The page that documents the stack."""
         return self.summary.source
+
+    @property
+    def runner(self) -> Component | None:
+        """The component that runs the model: its serving engine, training framework or runtime."""
+        return next((component for component in self.components if component.role in RUNNER_ROLES), None)
 
     def component(self, role: str) -> Component | None:
         """The stack's component in this role (the first, for a repeatable role), or None."""

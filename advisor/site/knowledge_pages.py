@@ -59,9 +59,8 @@ def devices_table(platform: Platform) -> list[str]:
     for device in platform.devices:
         name = md_escape(device.name) + (" (default)" if device.id == default else "")
         memory = f"{device.memory_gb:g} GB" if device.memory_gb is not None else ""
-        formats = ", ".join(f"fp8 ({device.fp8_variant})" if item == "fp8" else item for item in device.formats)
         lines.append(f"| {name} (`{device.id}`) | {md_escape(device.generation)} | {md_escape(device.architecture)} "
-                     f"| {memory} | {formats} |")  # fmt: skip
+                     f"| {memory} | {device.formats_text()} |")  # fmt: skip
     return [*lines, ""]
 
 
