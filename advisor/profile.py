@@ -31,7 +31,7 @@ from advisor.bounded_read import FileKind, read_bounded_text
 from advisor.errors import AdvisorError
 from advisor.safe_yaml import YamlInputError, load_yaml, scalar_text
 from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS, HardwareFamily, ModelType, TeamSkill
-from advisor.knowledge.loader import hardware_families
+from advisor.knowledge.loader import family_device_ids, hardware_families
 from advisor.vocabulary import QUANTIZATION_METHODS, QUANTIZATIONS, WORKLOADS, Quantization, QuantizationMethod, Workload
 
 MAX_PROFILE_BYTES = 64 * 1024  # a profile is a dozen lines; anything far bigger is a mistake or an attack
@@ -98,6 +98,12 @@ class Profile(BaseModel):
         description="The target hardware family (a platform of the knowledge base); the probes may have run elsewhere",
         json_schema_extra={"examples": ["nvidia-gpu", "amd-gpu", "ascend-npu", "x86-cpu"]},
     )
+    device: StrictStr | None = Field(
+        None,
+        description="The exact device (generation) of the family, one of `advisor kb platform FAMILY`'s devices; "
+        "none: the family's current generation is assumed",
+        json_schema_extra={"examples": ["h200-sxm", "mi300x", "ascend-910b", "tpu-v6e"]},
+    )
     workload: Workload
     team_skill: TeamSkill
     needs: Needs = Needs()
@@ -119,6 +125,16 @@ class Profile(BaseModel):
     def _other_hardware_is_other(self) -> Profile:
         if self.hardware in self.needs.other_hardware:
             raise ValueError(f"needs.other_hardware lists the target {self.hardware!r} itself")
+        return self
+
+    @model_validator(mode="after")
+    def _device_of_the_family(self) -> Profile:
+        if self.device is None:
+            return self
+        known = family_device_ids(self.hardware)
+        if self.device not in known:
+            listed = ", ".join(known) if known else "none are listed"
+            raise ValueError(f"device: {_shown(self.device)} is not a {self.hardware} device ({listed})")
         return self
 
     @property
@@ -211,9 +227,13 @@ def _first_problem(error: ValidationError) -> str:
     first = problems[0]
     path = ".".join(str(part) for part in first["loc"]) or "(top level)"
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"{path}: {_message(first, path)}{more}"
+    message = _message(first, path)
+    if path == "(top level)" and message.startswith(CROSS_FIELD_PATHS):  # a check across fields names its field
+        return f"{message}{more}"
+    return f"{path}: {message}{more}"
 
 
+CROSS_FIELD_PATHS = ("device: ", "needs.other_hardware ")
 MAX_ECHO = 80  # characters of a bad value quoted back in an error
 
 

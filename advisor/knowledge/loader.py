@@ -67,6 +67,13 @@ def hardware_families() -> tuple[str, ...]:
     return file_ids(PLATFORMS_DIR)
 
 
+def family_device_ids(family: str) -> tuple[str, ...]:
+    """The device ids a family's platform lists (a profile's `device` must be one); empty for an unknown family."""
+    platforms = {platform.id: platform for platform in load_knowledge_base().platforms}
+    platform = platforms.get(family)
+    return tuple(device.id for device in platform.devices) if platform is not None else ()
+
+
 def file_ids(folder: str) -> tuple[str, ...]:
     """The ids (file stems) in one folder of the built-in knowledge and of ADVISOR_KB_DIR, without reading the files."""
     return _cached_file_ids(folder, os.environ.get(KB_DIR_VARIABLE) or None)

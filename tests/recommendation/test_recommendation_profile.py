@@ -71,7 +71,7 @@ ERRORS = [
      "needs.gpus: unknown field; known fields: dynamic_shapes, quantization, quantization_method, long_context, "
      "devices, cross_platform, other_hardware"),
     ("title:", "owner: me\ntitle:",
-     "owner: unknown field; known fields: model_type, hardware, workload, team_skill, needs, title"),
+     "owner: unknown field; known fields: model_type, hardware, device, workload, team_skill, needs, title"),
     ("model_type: dense-transformer", "",
      "model_type: required field missing (one of dense-transformer, moe, multimodal, diffusion, cnn)"),
 ]  # fmt: skip
@@ -126,3 +126,14 @@ def test_other_hardware_lists_the_families_the_model_must_also_run_on():
     text = "model_type: moe\nhardware: nvidia-gpu\nworkload: both\nteam_skill: kernel\n"
     text += "needs: {cross_platform: true, other_hardware: [amd-gpu, ascend-npu]}\n"
     assert parse_profile(text).families == ("nvidia-gpu", "amd-gpu", "ascend-npu")
+
+
+def test_a_device_must_be_one_of_the_familys_devices():
+    base = "model_type: moe\nhardware: nvidia-gpu\nworkload: inference\nteam_skill: framework\n"
+    assert parse_profile(base + "device: h200-sxm\n").device == "h200-sxm"
+    assert parse_profile(base).device is None
+    with pytest.raises(ProfileError) as raised:
+        parse_profile(base + "device: mi300x\n", "p.yaml")
+    message = str(raised.value)
+    assert message.startswith("p.yaml: device: 'mi300x' is not a nvidia-gpu device (")
+    assert "h200-sxm" in message and "b200" in message and "\n" not in message
