@@ -27,7 +27,10 @@ from advisor.recommendation.rules.gemm import decide_gemm
 from advisor.recommendation.rules.quantization import decide_quantization
 from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
+from advisor.recommendation.adapt import adapt_tier1
 from advisor.recommendation.stack import plan_stack
+from advisor.recommendation.stack_choice import choose_stacks, options_considered, stacks_in
+from advisor.recommendation.stack_switches import stack_switches, verdict
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tiers import build_tier
 from probes.models import Evidence
@@ -61,26 +64,36 @@ def recommend(
 
         knowledge = load_knowledge_base()
     facts = evidence_facts(evidence_list, profile.hardware)
-    context = plan_stack(RuleContext(profile=profile, knowledge=knowledge, facts=facts))
+    stack_choice = choose_stacks(profile, knowledge)
+    context = plan_stack(RuleContext(profile=profile, knowledge=knowledge, facts=facts), stack_choice)
     decisions = [decide(context) for decide in DECIDERS]
     numbers: tuple[TierNumber, ...] = (1, 2, 3)
     tiers = [build_tier(context, number, decisions) for number in numbers]
+    skipped = tuple(decision.skipped for decision in decisions if decision.skipped is not None)
+    tiers[0], skipped = adapt_tier1(tiers[0], stack_choice, context, skipped)
     tiers = [tier.model_copy(update={"choices": without_repeated_risks(tier.choices)}) for tier in tiers]
     tier1 = tiers[0].model_copy(update={"choices": tuple(with_impact(choice, context) for choice in tiers[0].choices)})
     tiers[0] = tier1
-    confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile)
+    confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile, stack_choice)
     rejected = merge_rejections(decisions, tiers, context)
+    switches = collect_switches(context, decisions, tiers, rejected) + stack_switches(stack_choice, profile)
     return Recommendation(
         profile=profile,
         tiers=tuple(tiers),
         rejected=rejected,
-        switch_conditions=collect_switches(context, decisions, tiers, rejected),
-        skipped_concerns=tuple(decision.skipped for decision in decisions if decision.skipped is not None),
+        switch_conditions=switches,
+        skipped_concerns=skipped,
         confidence=confidence,
         confidence_notes=notes,
         evidence_used=facts.timed_on_target,
         proxy_evidence=facts.proxy,
         evidence_sources=facts.sources,
+        device=stack_choice.device.id if stack_choice.device is not None else None,
+        device_assumed=stack_choice.device_assumed,
+        stacks=tuple(stacks_in(stack_choice)),
+        stacks_considered=options_considered(stack_choice),
+        verdict=verdict(stack_choice, tier1, profile),
+        confidence_basis=notes[0] if notes else None,
     )
 
 

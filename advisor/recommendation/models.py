@@ -6,6 +6,7 @@ rename them; a change that old readers cannot ignore bumps RECOMMENDATION_SCHEMA
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -136,6 +137,45 @@ class EvidenceSource(_Model):
     on_target: bool
 
 
+class StackPart(_Model):
+    """One component of the chosen stack: its role, what it is, the candidate it names, how the stack sets it."""
+
+    role: str
+    name: str
+    candidate: str | None = None
+    setting: str | None = None
+    source: str = Field(description="The page that documents this part (the stack's own page when not its own)")
+
+
+class ChosenStack(_Model):
+    """The whole stack tier 1 keeps, as its vendor or project documents it."""
+
+    stack: str = Field(description="Stack id (advisor/data/stacks/<id>.yaml)")
+    name: str
+    workload: str = Field(description="'inference' or 'training': what it is chosen for")
+    source: str
+    as_of: dt.date
+    summary: str
+    parts: tuple[StackPart, ...]
+    validated_with: dict[str, str] = Field(default_factory=dict)
+    misfits: tuple[str, ...] = Field(default=(), description="What of the profile it does not fit (empty: it fits)")
+    risks: tuple[str, ...] = ()
+
+
+class StackOption(_Model):
+    """One stack considered for the profile: chosen, or not and why (one decisive reason)."""
+
+    stack: str
+    name: str
+    workload: str
+    runner: str = Field(description="What runs the model in it: the serving engine, training framework or runtime")
+    precisions: tuple[str, ...]
+    fits: bool
+    chosen: bool
+    reason: str
+    source: str
+
+
 class Recommendation(_Model):
     """The engine's answer for one profile and its evidence."""
 
@@ -150,6 +190,12 @@ class Recommendation(_Model):
     evidence_used: bool = Field(default=False, description="Timed cases on the target informed the choices")
     proxy_evidence: bool = Field(description="Some evidence was measured on hardware other than the target")
     evidence_sources: tuple[EvidenceSource, ...] = ()
+    device: str | None = Field(default=None, description="The device id the advice is for (given or assumed)")
+    device_assumed: bool = Field(default=False, description="The profile named no device: the family's current one")
+    stacks: tuple[ChosenStack, ...] = Field(default=(), description="The whole stacks tier 1 keeps, serving first")
+    stacks_considered: tuple[StackOption, ...] = ()
+    verdict: str | None = Field(default=None, description="The decision in one line")
+    confidence_basis: str | None = Field(default=None, description="What the confidence rests on, in one line")
 
     def tier(self, number: int) -> Tier:
         """The tier with this number."""

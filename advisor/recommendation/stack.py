@@ -15,6 +15,7 @@ from dataclasses import replace
 from advisor.profile import Profile
 from advisor.recommendation.context import RuleContext, StackPlan
 from advisor.recommendation.selection import Pick, pick
+from advisor.recommendation.stack_choice import StackChoice
 
 LARGE_TRAINING_DEVICES = 8
 FRAMEWORK_LAYERS = ("training-framework",)  # preferred over a framework adapter (torch_npu) for large training
@@ -92,16 +93,29 @@ def layers_library(context: RuleContext, framework: str | None) -> str | None:
     return None
 
 
-def plan_stack(context: RuleContext) -> RuleContext:
-    """The context with its stack plan: the runtime for inference, the training framework for large training."""
+def stack_runner(choice: StackChoice | None, workload: str, context: RuleContext) -> str | None:
+    """The candidate that runs the chosen stack of this workload (its engine, runtime or training framework)."""
+    judged = choice.for_workload(workload) if choice is not None else None
+    if judged is None:
+        return None
+    wanted = ("training-framework",) if workload == "training" else ("serving-engine", "runtime")
+    known = set(context.knowledge.ids())
+    return next((c.candidate for c in judged.stack.components if c.role in wanted and c.candidate in known), None)
+
+
+def plan_stack(context: RuleContext, choice: StackChoice | None = None) -> RuleContext:
+    """The context with its stack plan: the runtime for inference, the training framework for large training;
+    the chosen whole stack's own where it names them."""
     runtime: str | None = None
     engine = False
     if context.profile.serves:
-        chosen = runtime_pick(context).chosen
-        runtime = chosen.id if chosen is not None else None
-        engine = chosen is not None and context.profile.llm and chosen.id in context.platform.serving_engines.value
-    framework: str | None = None
-    if needs_training_framework(context.profile):
+        runtime = stack_runner(choice, "inference", context)
+        if runtime is None:
+            chosen = runtime_pick(context).chosen
+            runtime = chosen.id if chosen is not None else None
+        engine = runtime is not None and context.profile.llm and runtime in context.platform.serving_engines.value
+    framework: str | None = stack_runner(choice, "training", context) if context.profile.trains else None
+    if framework is None and needs_training_framework(context.profile):
         chosen = framework_pick(context).chosen
         framework = chosen.id if chosen is not None else None
     plan = StackPlan(

@@ -70,6 +70,10 @@ def knowledge_values(knowledge: KnowledgeBase) -> dict[str, str]:
         for attribute, claim in candidate.claims().items():
             if isinstance(claim.value, str) and not attribute.startswith("risks"):
                 values[f"knowledge.{candidate.id}.{attribute}"] = claim.value
+    for stack in knowledge.stacks:
+        for device in knowledge.platform(stack.applies_to.family).devices:
+            validated = "yes" if device.id in stack.applies_to.devices else "no"
+            values[f"knowledge.stack.{stack.id}.validated_on.{device.id}"] = validated
     return values
 
 
@@ -83,6 +87,8 @@ def profile_values(profile: Profile) -> dict[str, float | str | bool]:
     values: dict[str, float | str | bool] = {}
     for name in ("model_type", "hardware", "workload", "team_skill"):
         values[f"profile.{name}"] = getattr(profile, name)
+    if profile.device is not None:
+        values["profile.device"] = profile.device
     for name in Needs.model_fields:
         value = getattr(profile.needs, name)
         if isinstance(value, (bool, int, float, str)):

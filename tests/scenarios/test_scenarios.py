@@ -106,6 +106,41 @@ def test_scenario(name, answers):
         assert answer.confidence <= expect["max_confidence"]
     if "max_tier1_gaps" in expect:
         assert len(tiers[1].gaps) <= expect["max_tier1_gaps"]
+    tier1_text = _tier1_text(answer).lower()
+    for name in expect.get("tier1_names", []):
+        assert name.lower() in tier1_text, (name, tier1_text[:2000])
+    record_text = _record_text(answer).lower()
+    for name in expect.get("not_in_record", []):
+        assert name.lower() not in record_text, name
+    if "device" in expect:
+        assert answer.device == expect["device"]
+    if "min_considered" in expect:
+        others = [option for option in answer.stacks_considered if not option.chosen]
+        assert len(others) >= expect["min_considered"], [option.stack for option in answer.stacks_considered]
+
+
+def _tier1_text(answer: Recommendation) -> str:
+    """What tier 1 names: the chosen options, their settings and reasons, and the chosen stacks' parts."""
+    parts = [answer.verdict or ""]
+    for choice in answer.tier(1).choices:
+        parts += [choice.option, *choice.settings.values(), *(reason.text for reason in choice.rationale)]
+    for stack in answer.stacks:
+        parts += [stack.name, stack.summary, *(f"{part.name} {part.setting or ''}" for part in stack.parts)]
+    return " ".join(parts)
+
+
+def _record_text(answer: Recommendation) -> str:
+    """Every line of text the recommendation carries: choices, reasons, gaps, notes, rejections, switches."""
+    parts = [answer.verdict or "", *answer.confidence_notes]
+    for tier in answer.tiers:
+        parts += [note.text for note in tier.notes]
+        for choice in tier.choices:
+            parts += [*choice.settings.values(), *(reason.text for reason in choice.rationale)]
+        parts += [reason.text for gap in tier.gaps for reason in gap.rationale]
+    parts += [reason.text for rejection in answer.rejected for reason in rejection.reasons]
+    parts += [condition.description for condition in answer.switch_conditions]
+    parts += [risk for stack in answer.stacks for risk in stack.risks]
+    return " ".join(parts)
 
 
 def _chosen_and_rejected(answer: Recommendation) -> set[tuple[str, str]]:

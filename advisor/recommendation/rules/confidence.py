@@ -12,7 +12,9 @@ from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
+from advisor.recommendation.policy import NO_STACK, STACK_FITS, STACK_PARTIAL
 from advisor.recommendation.selection import phases
+from advisor.recommendation.stack_choice import StackChoice
 
 BASE_ON_TARGET = 0.8
 BASE_NO_EVIDENCE = 0.5  # proxy-only evidence starts here too: it never raises a speed-based choice's confidence
@@ -94,11 +96,30 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
     return notes
 
 
+def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
+    """What backs the choice: a documented stack validated on this device for the whole profile, one that fits
+    in part, or none (the concerns assembled one by one)."""
+    if choice is None or not choice.chosen:
+        return NO_STACK, "no documented whole stack fits this profile: the concerns are assembled one by one"
+    device = choice.device.id if choice.device is not None else "this family"
+    if all(judged.fits for judged in choice.chosen):
+        names = " and ".join(judged.stack.name for judged in choice.chosen)
+        assumed = " (assumed)" if choice.device_assumed else ""
+        return STACK_FITS, f"backed by {names}, documented for {device}{assumed} and fitting the whole profile"
+    misfits = "; ".join(m.text for judged in choice.chosen for m in judged.misfits)
+    return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"
+
+
 def overall_confidence(
-    facts: EvidenceFacts, choices: Sequence[Choice], gaps: Sequence[Gap], knowledge: KnowledgeBase, profile: Profile
+    facts: EvidenceFacts, choices: Sequence[Choice], gaps: Sequence[Gap], knowledge: KnowledgeBase, profile: Profile,
+    stack_choice: StackChoice | None = None,
 ) -> tuple[float, tuple[str, ...]]:
-    """The product of every factor, clamped to [0.05, 0.95] and rounded to two decimals, with its notes."""
+    """The product of every factor, clamped to [0.05, 0.95] and rounded to two decimals, with its notes; the first
+    note says in one line what the confidence rests on (the stack, then the evidence)."""
     value, notes = evidence_base(facts)
+    factor, backing = stack_factor(stack_choice)
+    value *= factor
+    notes = [f"{backing}; {notes[0]}", *notes[1:]]
     quality = case_quality_factor(facts.quality) if facts.timed_on_target else (1.0, [])
     for factor, more in (quality, contention_factor(facts), platform_factor(knowledge, profile)):
         value *= factor

@@ -1,0 +1,47 @@
+"""The engine's policy in one place: how much each kind of misfit weighs against a stack, which formats answer
+a precision, what scale a job needs, and how a stack's components map to the record's concerns.
+
+The method page (`advisor kb method`) states the rules these numbers encode; change them here, not in the rules.
+"""
+
+from __future__ import annotations
+
+from advisor.knowledge.claims import TEAM_SKILLS
+from advisor.profile import MAX_DEVICES
+
+# What does not fit, and how much it counts against a stack (the chosen stack has the smallest total). A device
+# without matrix units for the asked format rules a stack out (TOO_FAR); the rest make it a partial fit.
+MISFIT_WEIGHTS: dict[str, int] = {
+    "format": 100, "other_model": 100, "precision": 10, "model_type": 8, "dynamic_shapes": 6, "skill": 5, "device": 3, "scale": 2,
+}  # fmt: skip
+TOO_FAR = 100
+# A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones
+# (profile's model type, stack's model type): a partial fit weighing MISFIT_WEIGHTS["model_type"].
+NEAR_MODEL_TYPES: frozenset[tuple[str, str]] = frozenset({
+    ("multimodal", "dense-transformer"), ("moe", "dense-transformer"), ("dense-transformer", "moe"),
+})  # fmt: skip
+
+# The stack formats that answer the profile's precision: its quantization, or the float formats without one.
+PRECISIONS_FOR: dict[str, tuple[str, ...]] = {
+    "none": ("bf16", "fp16", "tf32", "fp32"),
+    "cpu": ("fp32", "bf16", "fp16"),
+    "fp8": ("fp8", "mxfp8"),
+    "int8": ("int8",),
+}
+
+# Devices per job -> the scale a stack must be documented at.
+SCALE_FOR: tuple[tuple[int, str], ...] = ((1, "single-device"), (8, "multi-device"), (MAX_DEVICES, "multi-node"))
+
+SKILL_ORDER: tuple[str, ...] = tuple(TEAM_SKILLS)
+
+# A stack component's role -> the concern of the record it decides (roles not listed are shown with the stack).
+ROLE_CONCERNS: dict[str, str] = {
+    "attention": "attention", "gemm": "gemm", "convolution": "convolution", "quantization": "quantization",
+    "collectives": "collectives", "compiler": "fusion", "graph": "fusion",
+}  # fmt: skip
+# Concerns whose kernels a graph runtime brings itself when it serves the model (ONNX Runtime's MLAS, Core ML).
+RUNTIME_KERNEL_CONCERNS: tuple[str, ...] = ("gemm", "convolution", "attention", "fusion")
+# Confidence: what backs the chosen stack.
+STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
+STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
+NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one

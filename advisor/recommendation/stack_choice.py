@@ -1,0 +1,249 @@
+"""Choosing a whole stack: every documented stack of the family is judged against the profile and its device.
+
+A stack (advisor/data/stacks/) is a complete, vendor-documented combination: the engine or framework with
+the kernels, quantization and collectives it was validated with on named device generations. The engine
+does not assemble concerns one by one where such a stack exists: it takes the stack that fits best and
+keeps it whole, so its parts fit the way they were validated.
+
+Each stack gets the list of what does not fit (its misfits, each with a weight); the chosen stack is the
+one with the smallest total, then the most specific to this profile, then the one the platform lists
+first. Every other stack of the workload is a considered option with one decisive reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from advisor.knowledge.models import KnowledgeBase
+from advisor.knowledge.platforms import Device, Platform
+from advisor.knowledge.stacks import Stack
+from advisor.profile import Profile
+from advisor.recommendation.models import ChosenStack, StackOption, StackPart
+from advisor.recommendation.policy import (
+    MISFIT_WEIGHTS,
+    NEAR_MODEL_TYPES,
+    PRECISIONS_FOR,
+    SCALE_FOR,
+    SKILL_ORDER,
+    TOO_FAR,
+)
+
+MAX_CONSIDERED = 5
+
+
+@dataclass(frozen=True)
+class Misfit:
+    """One way a stack does not fit the profile: what, and how much it weighs against the stack."""
+
+    kind: str  # a key of policy.MISFIT_WEIGHTS
+    text: str
+
+    @property
+    def weight(self) -> int:
+        return MISFIT_WEIGHTS[self.kind]
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A stack with what does not fit, for one workload."""
+
+    stack: Stack
+    workload: str
+    misfits: tuple[Misfit, ...]
+    rank: tuple[object, ...]
+
+    @property
+    def fits(self) -> bool:
+        return not self.misfits
+
+    @property
+    def weight(self) -> int:
+        return sum(misfit.weight for misfit in self.misfits)
+
+
+@dataclass(frozen=True)
+class StackChoice:
+    """The device the advice is for, the stack chosen per workload, and the options considered."""
+
+    device: Device | None
+    device_assumed: bool
+    chosen: tuple[Judged, ...]
+    considered: tuple[Judged, ...]
+
+    def for_workload(self, workload: str) -> Judged | None:
+        """The stack chosen for 'inference' or 'training', or None."""
+        return next((judged for judged in self.chosen if judged.workload == workload), None)
+
+    @property
+    def stacks(self) -> tuple[Stack, ...]:
+        return tuple(judged.stack for judged in self.chosen)
+
+
+def target_device(profile: Profile, platform: Platform) -> tuple[Device | None, bool]:
+    """The profile's device, or the family's current generation (assumed: True); None where none are listed."""
+    if profile.device is not None:
+        return platform.device(profile.device), False
+    if platform.default_device is None:
+        return None, False
+    return platform.device(platform.default_device.value), True
+
+
+def workloads(profile: Profile) -> tuple[str, ...]:
+    """'inference', 'training' or both, in that order."""
+    return tuple(name for name, wanted in (("inference", profile.serves), ("training", profile.trains)) if wanted)
+
+
+def scale_needed(profile: Profile) -> str:
+    """The scale a job of this many devices needs: single-device, multi-device (one node) or multi-node."""
+    return next(scale for limit, scale in SCALE_FOR if profile.needs.devices <= limit)
+
+
+def precisions_accepted(profile: Profile, platform: Platform) -> tuple[str, ...]:
+    """The formats that answer the precision the profile asks (no quantization: the float formats)."""
+    if profile.needs.quantized:
+        return PRECISIONS_FOR[profile.needs.quantization]
+    return PRECISIONS_FOR["cpu" if platform.kind == "cpu" else "none"]
+
+
+def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase) -> tuple[Misfit, ...]:
+    """What in the stack does not fit this profile on this device (empty: it fits)."""
+    scope = stack.applies_to
+    found: list[Misfit] = []
+    if profile.model_type not in scope.model_types:
+        near = any((profile.model_type, listed) in NEAR_MODEL_TYPES for listed in scope.model_types)
+        text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
+        found.append(Misfit("model_type" if near else "other_model", text))
+    if device is not None and device.id not in scope.devices:
+        found.append(Misfit("device", f"validated on {', '.join(scope.devices)}, not {device.id}"))
+    accepted = precisions_accepted(profile, platform)
+    if not set(accepted) & set(scope.precisions):
+        asked = profile.needs.quantization if profile.needs.quantized else "no quantization"
+        found.append(Misfit("precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
+    elif device is not None and not set(accepted) & set(scope.precisions) & set(device.formats):
+        found.append(Misfit("format", f"{device.name} has no {'/'.join(accepted)} matrix units ({device.formats_text()})"))
+    scale = scale_needed(profile)
+    if scale not in scope.scale:
+        found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
+    found += runner_misfits(stack, profile, knowledge)
+    return tuple(found)
+
+
+def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase) -> list[Misfit]:
+    """What the component that runs the model denies: the skill to use it, dynamic shapes."""
+    runner = next((c for c in stack.components if c.role in ("serving-engine", "training-framework", "runtime") and c.candidate), None)
+    if runner is None or runner.candidate not in knowledge.ids():
+        return []
+    candidate = knowledge.get(runner.candidate)
+    found = []
+    if SKILL_ORDER.index(candidate.skill.value) > SKILL_ORDER.index(profile.team_skill):
+        found.append(Misfit("skill", f"{candidate.name} needs a {candidate.skill.value} team to use"))
+    if profile.needs.dynamic_shapes and candidate.dynamic_shapes.value == "no":
+        found.append(Misfit("dynamic_shapes", f"{candidate.name} does not run dynamic shapes"))
+    return found
+
+
+def preference_index(stack: Stack, platform: Platform, workload: str) -> int:
+    """Where the stack's runner sits in the platform's own order of engines (inference) or frameworks (training)."""
+    if workload == "inference":
+        listed = [*platform.serving_engines.value, *platform.official.preference("deployment")]
+    else:
+        listed = list(platform.training_frameworks.value)
+    for component in stack.components:
+        if component.candidate in listed:
+            return listed.index(component.candidate)
+    return len(listed)
+
+
+def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform,
+          knowledge: KnowledgeBase) -> Judged:  # fmt: skip
+    """The stack's misfits and its rank: fewest misfits, the asked precision as its default, the most specific
+    (fewest model types, fewest devices), the platform's own order, then its id."""
+    found = misfits(stack, profile, device, platform, knowledge)
+    scope = stack.applies_to
+    default_matches = scope.precisions[0] in precisions_accepted(profile, platform)
+    rank = (
+        sum(misfit.weight for misfit in found), not default_matches, len(scope.model_types),
+        preference_index(stack, platform, workload), len(scope.devices), stack.id,
+    )  # fmt: skip
+    return Judged(stack=stack, workload=workload, misfits=found, rank=rank)
+
+
+def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
+    """The best stack per workload of the profile, and the other stacks considered (at most MAX_CONSIDERED)."""
+    platform = knowledge.platform(profile.hardware)
+    device, assumed = target_device(profile, platform)
+    chosen: list[Judged] = []
+    others: list[Judged] = []
+    for workload in workloads(profile):
+        judged = sorted(
+            (judge(stack, workload, profile, device, platform, knowledge)
+             for stack in knowledge.stacks_for(profile.hardware) if workload in stack.applies_to.workloads),
+            key=lambda item: item.rank,
+        )  # fmt: skip
+        usable = [item for item in judged if item.weight < TOO_FAR]
+        if usable:
+            chosen.append(usable[0])
+        others += [item for item in judged if not usable or item is not usable[0]]
+    picked = {item.stack.id for item in chosen}
+    seen: set[str] = set()
+    considered = []
+    for item in sorted(others, key=lambda item: item.rank):
+        if item.stack.id not in picked and item.stack.id not in seen:
+            seen.add(item.stack.id)
+            considered.append(item)
+    return StackChoice(device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED]))
+
+
+def decisive_reason(item: Judged, chosen: Judged | None) -> str:
+    """Why a considered stack was not taken, in one line: its heaviest misfit, or what put the chosen one first."""
+    if item.misfits:
+        return max(item.misfits, key=lambda misfit: misfit.weight).text
+    if chosen is None:
+        return "fits"
+    if item.rank[1] and not chosen.rank[1]:
+        return f"fits, but its default precision is {item.stack.applies_to.precisions[0]}"
+    if item.rank[2] > chosen.rank[2]:
+        return f"fits, but is documented for more model types than {chosen.stack.name}"
+    if item.rank[3] > chosen.rank[3]:
+        runner = chosen.stack.runner
+        return f"fits; the platform lists {runner.name if runner else chosen.stack.name} first"
+    return f"fits as well: an equal alternative to {chosen.stack.name}"
+
+
+def stack_option(item: Judged, chosen: Judged | None, *, picked: bool) -> StackOption:
+    """One row of the record's "Stacks considered" table."""
+    runner = item.stack.runner
+    reason = "chosen" + (": " + "; ".join(m.text for m in item.misfits) if item.misfits else "") if picked else decisive_reason(item, chosen)
+    return StackOption(
+        stack=item.stack.id, name=item.stack.name, workload=item.workload, runner=runner.name if runner else "",
+        precisions=tuple(item.stack.applies_to.precisions), fits=item.fits, chosen=picked, reason=reason,
+        source=item.stack.source,
+    )  # fmt: skip
+
+
+def options_considered(choice: StackChoice) -> tuple[StackOption, ...]:
+    """The chosen stacks first, then the others, each with its decisive reason."""
+    rows = [stack_option(item, item, picked=True) for item in choice.chosen]
+    for item in choice.considered:
+        rows.append(stack_option(item, choice.for_workload(item.workload), picked=False))
+    return tuple(rows)
+
+
+def chosen_stack(item: Judged) -> ChosenStack:
+    """The chosen stack as the recommendation carries it: its parts, versions, page and what does not fit."""
+    stack = item.stack
+    parts = tuple(
+        StackPart(role=c.role, name=c.name, candidate=c.candidate, setting=c.setting, source=c.source or stack.source)
+        for c in stack.components
+    )  # fmt: skip
+    return ChosenStack(
+        stack=stack.id, name=stack.name, workload=item.workload, source=stack.source, as_of=stack.as_of,
+        summary=stack.summary.value, parts=parts, validated_with=dict(stack.validated_with),
+        misfits=tuple(misfit.text for misfit in item.misfits), risks=tuple(risk.value for risk in stack.risks),
+    )  # fmt: skip
+
+
+def stacks_in(choice: StackChoice) -> Sequence[ChosenStack]:
+    """Every chosen stack, serving first."""
+    return [chosen_stack(item) for item in choice.chosen]

@@ -1,0 +1,47 @@
+"""The record's one-line verdict and the switch conditions at stack level: a new device generation, and a stack
+considered here becoming validated on this device."""
+
+from __future__ import annotations
+
+from advisor.profile import Profile
+from advisor.recommendation.models import SwitchCondition, Tier
+from advisor.recommendation.stack_choice import StackChoice
+from advisor.recommendation.switches import switch
+
+MAX_STACK_SWITCHES = 3
+VERBS = {"inference": "serve with", "training": "train with"}
+
+
+def verdict(choice: StackChoice, tier1: Tier, profile: Profile) -> str:
+    """'Serve with <stack> on <device>; train with <stack>' or, with no documented stack, what tier 1 assembles."""
+    where = choice.device.name if choice.device is not None else profile.hardware
+    if choice.device_assumed:
+        where += " (assumed: no device named)"
+    parts = []
+    for judged in choice.chosen:
+        fit = "" if judged.fits else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
+        parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
+    if not parts:
+        options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
+        return f"No documented whole stack fits on {where}: tier 1 assembles {options}"
+    text = "; ".join(parts)
+    return f"{text[0].upper()}{text[1:]} on {where}"
+
+
+def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchCondition, ...]:
+    """A new device generation re-opens the choice; a stack passed over only for its device is reconsidered once
+    it is validated on this one."""
+    found: list[SwitchCondition] = []
+    device = choice.device
+    if device is None:
+        return ()
+    for judged in choice.considered:
+        if judged.misfits and all(m.kind == "device" for m in judged.misfits):
+            metric = f"knowledge.stack.{judged.stack.id}.validated_on.{device.id}"
+            description = f"{judged.stack.name} becomes validated on {device.id}: reconsider it ({judged.workload})"
+            found.append(switch(f"stack-{judged.stack.id}-on-{device.id}", description, metric, "==", "yes"))
+    found = found[: MAX_STACK_SWITCHES - 1]
+    description = (f"the target moves to another device generation than {device.id}: the stacks validated for it "
+                   f"differ, re-run `advisor assess --device <id>`")  # fmt: skip
+    found.append(switch("device-generation", description, "profile.device", "!=", device.id))
+    return tuple(found)
