@@ -107,6 +107,11 @@ class Platform(BaseModel):
     dynamic_shapes: Claim[Support] = Field(description="Whether its stack runs dynamic shapes natively")
     risks: list[Claim[str]] = Field(default_factory=list)
     devices: list[Device] = Field(default_factory=list, description="Its devices, by generation")
+    terms: list[str] = Field(
+        default_factory=list,
+        description="Words that name this family's own technology ('CUDA graph', 'AVX'): a line of advice that names "
+        "another family's term is not shown for this one",
+    )
     default_device: Claim[str] | None = Field(
         None, description="The device assumed when a profile names none: the family's current generation"
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
@@ -21,6 +22,10 @@ from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import Judged, StackChoice
 
 SETTING_ROLES = ("kv-cache", "moe", "parallelism", "kernels", "other")  # shown as settings of the runner's choice
+# Parts without a candidate of their own that the runner ships (its attention or GEMM kernels): chosen as the runner.
+# A quantizer or collectives library without a candidate is no part of the runner: the rule's choice stays.
+RUNNER_KERNEL_ROLES = ("attention", "gemm", "convolution")
+MAX_KEPT_REASONS = 3  # the rule's own reasons kept under the stack's, where both choose the same option
 
 
 def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
@@ -60,7 +65,7 @@ def part_choice(concern: str, option: str, component: Component, judged: Judged,
     reasons: list[Rationale] = [line(text, cite_stack(stack, component))]
     settings = part_settings(component, option, context)
     if previous is not None and previous.option == option:
-        reasons += [r for r in previous.rationale if not r.text.startswith("watch: ")][:2]
+        reasons += [r for r in previous.rationale if not r.text.startswith("watch: ")][:MAX_KEPT_REASONS]
         settings = {**previous.settings, **settings}
     fits = True
     if component.role in RUNNER_ROLES and option in context.knowledge.ids():
@@ -87,7 +92,7 @@ def stack_parts(judged: Judged, context: RuleContext) -> dict[str, tuple[str, Co
             continue
         if component.candidate in known:
             parts[concern] = (component.candidate, component)
-        elif runner is not None and runner.candidate is not None and component.role not in ("compiler", "graph"):
+        elif runner is not None and runner.candidate is not None and component.role in RUNNER_KERNEL_ROLES:
             parts[concern] = (runner.candidate, component)
     return parts
 
@@ -123,9 +128,12 @@ def runner_settings(judged: Judged) -> dict[str, str]:
     return settings
 
 
-def precision_settings(choice: Choice, profile: Profile) -> Choice:
-    """The GEMM runs the precision the profile asks for (its quantization), not a float format chosen apart."""
+def precision_settings(choice: Choice, profile: Profile, device: Device | None) -> Choice:
+    """The GEMM runs the precision the profile asks for (its quantization) where the device runs it natively, not a
+    float format chosen apart."""
     if choice.concern != "gemm" or not profile.needs.quantized:
+        return choice
+    if device is not None and profile.needs.quantization not in device.formats:
         return choice
     why = line(f"{profile.needs.quantization} asked: the GEMMs run in it", cite_profile(profile, "needs.quantization"))
     reasons = choice.rationale if any("asked" in r.text for r in choice.rationale) else (*choice.rationale, why)
@@ -152,7 +160,7 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]
     merged += [c for concern, c in stacked.items() if concern not in by_concern]
-    merged = [precision_settings(c, context.profile) for c in merged]
+    merged = [precision_settings(c, context.profile, choice.device) for c in merged]
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked)
     order = [c.concern for c in merged]
     merged.sort(key=lambda c: _concern_index(c.concern, order))

@@ -28,6 +28,7 @@ from advisor.recommendation.rules.quantization import decide_quantization
 from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.adapt import adapt_tier1
+from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
 from advisor.recommendation.stack_choice import choose_stacks, options_considered, stacks_in
 from advisor.recommendation.stack_switches import stack_switches, verdict
@@ -77,6 +78,10 @@ def recommend(
     confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile, stack_choice)
     rejected = merge_rejections(decisions, tiers, context)
     switches = collect_switches(context, decisions, tiers, rejected) + stack_switches(stack_choice, profile)
+    foreign = foreign_terms(profile, knowledge)
+    if foreign is not None:
+        tiers = [scoped_tier(tier, foreign) for tier in tiers]
+        rejected, switches = scoped_rejections(rejected, foreign), scoped_switches(switches, foreign)
     return Recommendation(
         profile=profile,
         tiers=tuple(tiers),

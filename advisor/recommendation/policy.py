@@ -9,12 +9,14 @@ from __future__ import annotations
 from advisor.knowledge.claims import TEAM_SKILLS
 from advisor.profile import MAX_DEVICES
 
-# What does not fit, and how much it counts against a stack (the chosen stack has the smallest total). A device
-# without matrix units for the asked format rules a stack out (TOO_FAR); the rest make it a partial fit.
+# What does not fit, and how much it counts against a stack (the chosen stack has the smallest total). From TOO_FAR on
+# a stack is only a considered option (another precision, another kind of model, a format the device lacks, or
+# several lesser misfits together); below it, a partial fit the record states.
 MISFIT_WEIGHTS: dict[str, int] = {
-    "format": 100, "other_model": 100, "precision": 10, "model_type": 8, "dynamic_shapes": 6, "skill": 5, "device": 3, "scale": 2,
+    "format": 100, "other_model": 100, "precision": 10, "model_type": 8, "dynamic_shapes": 6, "skill": 5,
+    "lower_precision": 4, "device": 3, "scale": 2, "general_runtime": 2,
 }  # fmt: skip
-TOO_FAR = 100
+TOO_FAR = 10
 # A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones
 # (profile's model type, stack's model type): a partial fit weighing MISFIT_WEIGHTS["model_type"].
 NEAR_MODEL_TYPES: frozenset[tuple[str, str]] = frozenset({
@@ -28,6 +30,10 @@ PRECISIONS_FOR: dict[str, tuple[str, ...]] = {
     "fp8": ("fp8", "mxfp8"),
     "int8": ("int8",),
 }
+
+# Lower formats a vendor documents where the profile asks for 8 bits: a partial fit ("lower_precision"), since the
+# profile's vocabulary stops at 8 bits.
+LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp4", "mxfp4")}
 
 # Devices per job -> the scale a stack must be documented at.
 SCALE_FOR: tuple[tuple[int, str], ...] = ((1, "single-device"), (8, "multi-device"), (MAX_DEVICES, "multi-node"))

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
-from advisor.knowledge.stacks import Stack
+from advisor.knowledge.stacks import RUNNER_ROLES, Stack
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
+    LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
     NEAR_MODEL_TYPES,
     PRECISIONS_FOR,
@@ -117,21 +118,26 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     if device is not None and device.id not in scope.devices:
         found.append(Misfit("device", f"validated on {', '.join(scope.devices)}, not {device.id}"))
     accepted = precisions_accepted(profile, platform)
+    lower = LOWER_PRECISIONS.get(profile.needs.quantization, ())
     if not set(accepted) & set(scope.precisions):
         asked = profile.needs.quantization if profile.needs.quantized else "no quantization"
-        found.append(Misfit("precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
+        kind = "lower_precision" if set(lower) & set(scope.precisions) else "precision"
+        found.append(Misfit(kind, f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
     elif device is not None and not set(accepted) & set(scope.precisions) & set(device.formats):
-        found.append(Misfit("format", f"{device.name} has no {'/'.join(accepted)} matrix units ({device.formats_text()})"))
+        runs = "/".join(p for p in scope.precisions if p in accepted)
+        found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
     scale = scale_needed(profile)
     if scale not in scope.scale:
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
     found += runner_misfits(stack, profile, knowledge)
+    if profile.llm and profile.serves and "inference" in scope.workloads and not runs_on_engine(stack, platform):
+        found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
 
 
 def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase) -> list[Misfit]:
     """What the component that runs the model denies: the skill to use it, dynamic shapes."""
-    runner = next((c for c in stack.components if c.role in ("serving-engine", "training-framework", "runtime") and c.candidate), None)
+    runner = next((c for c in stack.components if c.role in RUNNER_ROLES and c.candidate), None)
     if runner is None or runner.candidate not in knowledge.ids():
         return []
     candidate = knowledge.get(runner.candidate)
@@ -155,16 +161,21 @@ def preference_index(stack: Stack, platform: Platform, workload: str) -> int:
     return len(listed)
 
 
+def runs_on_engine(stack: Stack, platform: Platform) -> bool:
+    """The stack's model runs in one of the platform's LLM serving engines."""
+    return any(component.candidate in platform.serving_engines.value for component in stack.components)
+
+
 def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform,
           knowledge: KnowledgeBase) -> Judged:  # fmt: skip
-    """The stack's misfits and its rank: fewest misfits, the asked precision as its default, the most specific
-    (fewest model types, fewest devices), the platform's own order, then its id."""
+    """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
+    LLM serving engine, the platform's own order, the most specific (fewest model types, fewest devices), its id."""
     found = misfits(stack, profile, device, platform, knowledge)
     scope = stack.applies_to
     default_matches = scope.precisions[0] in precisions_accepted(profile, platform)
     rank = (
-        sum(misfit.weight for misfit in found), not default_matches, len(scope.model_types),
-        preference_index(stack, platform, workload), len(scope.devices), stack.id,
+        sum(misfit.weight for misfit in found), not default_matches, False,
+        preference_index(stack, platform, workload), len(scope.model_types), len(scope.devices), stack.id,
     )  # fmt: skip
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank)
 
@@ -203,11 +214,11 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
         return "fits"
     if item.rank[1] and not chosen.rank[1]:
         return f"fits, but its default precision is {item.stack.applies_to.precisions[0]}"
-    if item.rank[2] > chosen.rank[2]:
-        return f"fits, but is documented for more model types than {chosen.stack.name}"
     if item.rank[3] > chosen.rank[3]:
         runner = chosen.stack.runner
         return f"fits; the platform lists {runner.name if runner else chosen.stack.name} first"
+    if item.rank[4] > chosen.rank[4]:
+        return f"fits, but is documented for more model types than {chosen.stack.name}"
     return f"fits as well: an equal alternative to {chosen.stack.name}"
 
 
