@@ -184,6 +184,18 @@ def summary_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
     return rows
 
 
+STACKS_HEADER = ("stack", "runs the model", "precision", "fits, or why not", "documented at")
+
+
+def stacks_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
+    """The "Stacks considered" table: the chosen stacks first, then the others with their decisive reason."""
+    rows = []
+    for option in recommendation.stacks_considered:
+        name = f"**{option.name}** ({option.workload})" if option.chosen else f"{option.name} ({option.workload})"
+        rows.append((name, option.runner, ", ".join(option.precisions), option.reason, f"<{option.source}>"))
+    return rows
+
+
 def skipped_text(recommendation: Recommendation) -> str:
     """'convolution (a dense-transformer model has few ...); collectives (one device ...)'."""
     return "; ".join(f"{item.concern} ({item.rationale[0].text})" for item in recommendation.skipped_concerns)
@@ -201,7 +213,7 @@ def drivers_text(profile: Profile) -> str:
     needs = profile.needs
     quantization = needs.quantization + (f" ({needs.quantization_method})" if needs.quantized else "")
     parts = [
-        f"target {profile.hardware}", f"workload {profile.workload}", f"team skill {profile.team_skill}",
+        f"target {profile.hardware}" + (f" ({profile.device})" if profile.device else ""), f"workload {profile.workload}", f"team skill {profile.team_skill}",
         f"dynamic shapes {'yes' if needs.dynamic_shapes else 'no'}", f"quantization {quantization}",
         f"long context {'yes' if needs.long_context else 'no'}", f"{needs.devices} device(s) per job",
         "cross-platform " + (", ".join(needs.other_hardware) if needs.other_hardware else ("yes" if needs.cross_platform else "no")),
@@ -247,6 +259,8 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         profile=profile,
         summary_header=SUMMARY_HEADER,
         summary_rows=summary_rows(recommendation),
+        stacks_header=STACKS_HEADER,
+        stacks_rows=stacks_rows(recommendation),
         skipped_line=skipped_text(recommendation),
         confidence_line=confidence_text(recommendation),
         drivers=drivers_text(profile),
