@@ -43,8 +43,9 @@ def quadratic_versus_linear(facts: EvidenceFacts) -> Rationale | None:
 
 
 def long_context_blockers(context: RuleContext, options: tuple[str, ...]) -> dict[str, list[Rationale]]:
-    """Options ruled out for long context: super-linear memory measured on the target, or (unmeasured cuDNN) its
-    memory risk. A measurement on other hardware never rules a target option out (its kernels differ)."""
+    """Options ruled out for long context: super-linear memory measured on the target. A measurement on other
+    hardware never rules a target option out (its kernels differ), and nothing is ruled out unmeasured: Transformer
+    Engine documents cuDNN fused attention as its preferred path on Hopper and newer."""
     blockers: dict[str, list[Rationale]] = {}
     for option in options:
         fact = measured_growth(context.facts, option)
@@ -52,10 +53,6 @@ def long_context_blockers(context: RuleContext, options: tuple[str, ...]) -> dic
             continue
         if fact is not None and fact.value > LINEAR_MAX:
             blockers[option] = [fact_line(f"{fact.figure}: not O(N), and long context needs linear memory", fact)]
-        elif fact is None and option == "cudnn":
-            text = "long context: some cuDNN attention paths use clearly more memory than FlashAttention's kernels"
-            risk = cite_claim(context.knowledge.get("cudnn"), "risks[0]")
-            blockers[option] = [line(text, risk, cite_profile(context.profile, "needs.long_context"))]
     return blockers
 
 
