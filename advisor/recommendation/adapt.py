@@ -113,9 +113,10 @@ def runtime_kernels(judged: Judged, context: RuleContext, decided: set[str]) -> 
     if runner is None or runner.role != "runtime" or context.profile.trains or runner.candidate is None:
         return {}
     candidate = context.knowledge.get(runner.candidate)
+    if candidate.layer.value != "runtime":  # a serving engine or framework named as the runtime: the rules' kernels stay
+        return {}
     own = Component(role=runner.role, name=f"{candidate.name}'s own kernels", candidate=runner.candidate)
-    return {concern: (runner.candidate, own) for concern in RUNTIME_KERNEL_CONCERNS
-            if concern not in decided and concern in candidate.concerns.value}  # fmt: skip
+    return {concern: (runner.candidate, own) for concern in RUNTIME_KERNEL_CONCERNS if concern not in decided}
 
 
 def runner_settings(judged: Judged) -> dict[str, str]:

@@ -77,7 +77,7 @@ def recommend(
     tiers[0] = tier1
     confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile, stack_choice)
     rejected = merge_rejections(decisions, tiers, context)
-    switches = collect_switches(context, decisions, tiers, rejected) + stack_switches(stack_choice, profile)
+    switches = capped_profile_edits(stack_switches(stack_choice, profile) + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:
         tiers = [scoped_tier(tier, foreign) for tier in tiers]
@@ -100,6 +100,12 @@ def recommend(
         verdict=verdict(stack_choice, tier1, profile),
         confidence_basis=notes[0] if notes else None,
     )
+
+
+def capped_profile_edits(switches: Sequence[SwitchCondition]) -> tuple[SwitchCondition, ...]:
+    """Measurable conditions all, profile edits only the first MAX_PROFILE_SWITCHES (a new device generation first)."""
+    edits = [c for c in switches if c.metric.startswith("profile.")][:MAX_PROFILE_SWITCHES]
+    return tuple(c for c in switches if not c.metric.startswith("profile.") or c in edits)
 
 
 def without_repeated_risks(choices: Sequence[Choice]) -> tuple[Choice, ...]:

@@ -48,8 +48,11 @@ def workload_reasons(candidate: Candidate, profile: Profile, concern: Concern) -
     models it writes (int8/fp8, PTQ/QAT), not by the phases it runs in: the runtime serves its output."""
     if concern == "quantization" and candidate.layer.value == "quantization-toolkit":
         return []
+    needed = phases(profile, concern)
+    if profile.workload == "both" and any(getattr(candidate, phase).value not in BLOCKING_SUPPORT for phase in needed):
+        return []  # with both workloads an option serves the part it runs; the other stack covers the rest
     reasons = []
-    for phase in phases(profile, concern):
+    for phase in needed:
         if getattr(candidate, phase).value in BLOCKING_SUPPORT:
             text = f"does not run {phase} (knowledge base: {getattr(candidate, phase).value}); the workload is {profile.workload}"
             reasons.append(line(text, cite_claim(candidate, phase), cite_profile(profile, "workload")))

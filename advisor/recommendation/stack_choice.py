@@ -123,7 +123,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
         asked = profile.needs.quantization if profile.needs.quantized else "no quantization"
         kind = "lower_precision" if set(lower) & set(scope.precisions) else "precision"
         found.append(Misfit(kind, f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
-    elif device is not None and not set(accepted) & set(scope.precisions) & set(device.formats):
+    elif device is not None and profile.needs.quantized and not set(accepted) & set(scope.precisions) & set(device.formats):
         runs = "/".join(p for p in scope.precisions if p in accepted)
         found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
     scale = scale_needed(profile)
@@ -149,10 +149,12 @@ def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase) -> 
     return found
 
 
-def preference_index(stack: Stack, platform: Platform, workload: str) -> int:
-    """Where the stack's runner sits in the platform's own order of engines (inference) or frameworks (training)."""
+def preference_index(stack: Stack, platform: Platform, workload: str, llm: bool) -> int:
+    """Where the stack's runner sits in the platform's own order: LLM serving engines first for an LLM, graph
+    runtimes first for other models, training frameworks for training."""
     if workload == "inference":
-        listed = [*platform.serving_engines.value, *platform.official.preference("deployment")]
+        engines, runtimes = list(platform.serving_engines.value), list(platform.official.preference("deployment"))
+        listed = [*engines, *runtimes] if llm else [*runtimes, *engines]
     else:
         listed = list(platform.training_frameworks.value)
     for component in stack.components:
@@ -175,7 +177,7 @@ def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, 
     default_matches = scope.precisions[0] in precisions_accepted(profile, platform)
     rank = (
         sum(misfit.weight for misfit in found), not default_matches, False,
-        preference_index(stack, platform, workload), len(scope.model_types), len(scope.devices), stack.id,
+        preference_index(stack, platform, workload, profile.llm), len(scope.model_types), len(scope.devices), stack.id,
     )  # fmt: skip
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank)
 
