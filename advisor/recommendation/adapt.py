@@ -64,9 +64,10 @@ def part_choice(concern: str, option: str, component: Component, judged: Judged,
     text = f"{component.name} in {stack.name}, as documented and validated together"
     reasons: list[Rationale] = [line(text, cite_stack(stack, component))]
     settings = part_settings(component, option, context)
-    if previous is not None and previous.option == option:
-        reasons += [r for r in previous.rationale if not r.text.startswith("watch: ")][:MAX_KEPT_REASONS]
-        settings = {**previous.settings, **settings}
+    if previous is not None and previous.option == option:  # the rule's reasons (its evidence) and settings lead
+        kept = [r for r in previous.rationale if not r.text.startswith("watch: ")][:MAX_KEPT_REASONS]
+        reasons = [*kept, *reasons]
+        settings = {**settings, **previous.settings}
     fits = True
     if component.role in RUNNER_ROLES and option in context.knowledge.ids():
         skill = context.knowledge.get(option).skill.value
@@ -136,6 +137,8 @@ def precision_settings(choice: Choice, profile: Profile, device: Device | None) 
         return choice
     if device is not None and profile.needs.quantization not in device.formats:
         return choice
+    if any(cite.kind == "evidence" for reason in choice.rationale for cite in reason.cites):
+        return choice  # measured on the target: the evidence sets the dtype within the stack
     why = line(f"{profile.needs.quantization} asked: the GEMMs run in it", cite_profile(profile, "needs.quantization"))
     reasons = choice.rationale if any("asked" in r.text for r in choice.rationale) else (*choice.rationale, why)
     return choice.model_copy(update={"settings": {**choice.settings, "dtype": profile.needs.quantization}, "rationale": reasons})

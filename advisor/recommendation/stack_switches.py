@@ -42,6 +42,6 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
             found.append(switch(f"stack-{judged.stack.id}-on-{device.id}", description, metric, "==", "yes"))
     found = found[: MAX_STACK_SWITCHES - 1]
     description = (f"the target moves to another device generation than {device.id}: the stacks validated for it "
-                   f"differ, re-run `advisor assess --device <id>`")  # fmt: skip
+                   f"differ; set the profile's `device` and re-run `advisor recommend`")  # fmt: skip
     found.append(switch("device-generation", description, "profile.device", "!=", device.id))
     return tuple(found)

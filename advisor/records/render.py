@@ -191,8 +191,8 @@ def stacks_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
     """The "Stacks considered" table: the chosen stacks first, then the others with their decisive reason."""
     rows = []
     for option in recommendation.stacks_considered:
-        name = f"**{option.name}** ({option.workload})" if option.chosen else f"{option.name} ({option.workload})"
-        rows.append((name, option.runner, ", ".join(option.precisions), option.reason, f"<{option.source}>"))
+        name = f"{option.name} ({option.workload}{', chosen' if option.chosen else ''})"
+        rows.append((name, option.runner, ", ".join(option.precisions), option.reason, option.source))
     return rows
 
 
