@@ -2,30 +2,52 @@
 
 The per-concern rules still run (they read the evidence, give the reasons, the rejections and the switch
 conditions), but where the chosen stack names a part for a concern, tier 1 keeps the stack's part so the
-pieces stay the way the vendor validated them together. A part without its own knowledge-base candidate (the
-engine's own attention kernels) is chosen as the runner that ships it. A graph runtime that serves the model
-brings its own kernels for the concerns the stack does not name.
+pieces stay the way the vendor validated them together:
+- a part with a knowledge-base candidate is chosen as that candidate;
+- a kernel part without one (the engine's own attention kernels) is chosen as the runner that ships it;
+- a runner without a candidate (xDiT, mflux) is chosen by its name, marked as a part of the stack;
+- a graph runtime or framework that runs the model brings its own kernels for the concerns the stack does not name.
+On-target evidence still sets the dtype within the stack; without it the GEMM runs the precision asked, or the
+stack's default float format.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from advisor.knowledge.models import CONCERNS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Rationale, SkippedConcern, Tier
-from advisor.recommendation.policy import ROLE_CONCERNS, RUNTIME_KERNEL_CONCERNS, SKILL_ORDER
+from advisor.recommendation.policy import (
+    FLOAT_PRECISIONS,
+    ROLE_CONCERNS,
+    RUNNER_KERNEL_ROLES,
+    RUNTIME_KERNEL_CONCERNS,
+    RUNTIME_KERNEL_LAYERS,
+    SETTING_ROLES,
+    SKILL_ORDER,
+)
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import Judged, StackChoice
 
-SETTING_ROLES = ("kv-cache", "moe", "parallelism", "kernels", "other")  # shown as settings of the runner's choice
-# Parts without a candidate of their own that the runner ships (its attention or GEMM kernels): chosen as the runner.
-# A quantizer or collectives library without a candidate is no part of the runner: the rule's choice stays.
-RUNNER_KERNEL_ROLES = ("attention", "gemm", "convolution")
-MAX_KEPT_REASONS = 3  # the rule's own reasons kept under the stack's, where both choose the same option
+MAX_KEPT_REASONS = 3  # the rule's own reasons kept with the stack's, where both choose the same option
+DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|tensor-core default)\b", re.IGNORECASE)
+QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a stack's own format replaces
+
+
+@dataclass(frozen=True)
+class Part:
+    """What the stack puts in one concern: the option (a candidate id, or the part's name when unknown)."""
+
+    option: str
+    component: Component
+    known: bool = True
 
 
 def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
@@ -36,144 +58,170 @@ def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
                     source=component.source or stack.source)  # fmt: skip
 
 
+def runner_roles(workload: str) -> tuple[str, ...]:
+    return ("training-framework",) if workload == "training" else ("serving-engine", "runtime")
+
+
 def runner_of(stack: Stack, workload: str, known: set[str]) -> Component | None:
     """The component with a knowledge-base candidate that runs the model for this workload."""
-    wanted = ("training-framework",) if workload == "training" else ("serving-engine", "runtime")
-    return next((c for c in stack.components if c.role in wanted and c.candidate in known), None)
+    return next((c for c in stack.components if c.role in runner_roles(workload) and c.candidate in known), None)
 
 
 def runner_concern(workload: str) -> str:
     return "training-framework" if workload == "training" else "deployment"
 
 
-def part_settings(component: Component, option: str, context: RuleContext) -> dict[str, str]:
+def part_settings(part: Part, context: RuleContext) -> dict[str, str]:
     """How the stack uses a part: its name where the option is another thing (the runner's own kernels), its setting."""
-    settings: dict[str, str] = {}
-    known = context.knowledge.ids()
-    if component.candidate is None or (option in known and context.knowledge.get(option).name not in component.name):
+    component, settings = part.component, {}
+    if part.known and (component.candidate is None or context.knowledge.get(part.option).name not in component.name):
         settings["part"] = component.name
     if component.setting:
         settings["setting"] = component.setting
     return settings
 
 
-def part_choice(concern: str, option: str, component: Component, judged: Judged, context: RuleContext,
-                previous: Choice | None) -> Choice:  # fmt: skip
-    """The stack's part as the tier-1 choice: the stack's reason first, the rule's own reasons kept where it agrees."""
-    stack = judged.stack
+def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, previous: Choice | None) -> Choice:
+    """The stack's part as the tier-1 choice; where the rule chose the same option its reasons (its evidence) and
+    settings come first."""
+    stack, component = judged.stack, part.component
     text = f"{component.name} in {stack.name}, as documented and validated together"
     reasons: list[Rationale] = [line(text, cite_stack(stack, component))]
-    settings = part_settings(component, option, context)
-    if previous is not None and previous.option == option:  # the rule's reasons (its evidence) and settings lead
+    settings = part_settings(part, context)
+    if previous is not None and previous.option == part.option:
         kept = [r for r in previous.rationale if not r.text.startswith("watch: ")][:MAX_KEPT_REASONS]
         reasons = [*kept, *reasons]
         settings = {**settings, **previous.settings}
     fits = True
-    if component.role in RUNNER_ROLES and option in context.knowledge.ids():
-        skill = context.knowledge.get(option).skill.value
+    if component.role in RUNNER_ROLES and part.known:
+        skill = context.knowledge.get(part.option).skill.value
         fits = SKILL_ORDER.index(skill) <= SKILL_ORDER.index(context.profile.team_skill)
-    alternatives = tuple(a for a in (previous.alternatives if previous else ()) if a != option)
-    return Choice(concern=concern, option=option, settings=settings, rationale=tuple(reasons),  # type: ignore[arg-type]
-                  alternatives=alternatives, fits_team=fits)  # fmt: skip
-
-
-def stack_parts(judged: Judged, context: RuleContext) -> dict[str, tuple[str, Component]]:
-    """Concern -> (option, component) for every concern the stack decides for this profile."""
-    stack, profile = judged.stack, context.profile
-    known = set(context.knowledge.ids())
-    runner = runner_of(stack, judged.workload, known)
-    parts: dict[str, tuple[str, Component]] = {}
-    if runner is not None and runner.candidate is not None and (judged.workload == "inference" or framework_needed(judged, profile)):
-        parts[runner_concern(judged.workload)] = (runner.candidate, runner)
-    precision_fits = not any(misfit.kind == "precision" for misfit in judged.misfits)
-    for component in stack.components:
-        concern = ROLE_CONCERNS.get(component.role)
-        quantizes = profile.needs.quantized and precision_fits
-        if concern is None or concern in parts or (concern == "quantization" and not quantizes):
-            continue
-        if component.candidate in known:
-            parts[concern] = (component.candidate, component)
-        elif runner is not None and runner.candidate is not None and component.role in RUNNER_KERNEL_ROLES:
-            parts[concern] = (runner.candidate, component)
-    return parts
+    alternatives = tuple(a for a in (previous.alternatives if previous else ()) if a != part.option)
+    return Choice(concern=concern, option=part.option, settings=settings, rationale=tuple(reasons),  # type: ignore[arg-type]
+                  alternatives=alternatives, fits_team=fits, part_of=None if part.known else stack.id)  # fmt: skip
 
 
 def framework_needed(judged: Judged, profile: Profile) -> bool:
-    """A training stack's framework is chosen for a job at a scale the stack is documented for beyond one device
-    (large or MoE training), or for a model the platform's general frameworks do not cover (needs_training_framework
-    decides that for LLMs; a documented stack decides it for the other model types)."""
+    """A training stack's framework is chosen for large or MoE training, or for a model other than an LLM trained on
+    several devices where the stack fits (the platform's general frameworks cover small LLM jobs)."""
     if profile.needs.devices >= LARGE_TRAINING_DEVICES or profile.model_type == "moe":
         return True
     return not profile.llm and profile.needs.devices > 1 and judged.fits
 
 
-def runtime_kernels(judged: Judged, context: RuleContext, decided: set[str]) -> dict[str, tuple[str, Component]]:
-    """For an inference-only graph runtime (not a serving engine): the concerns it carries with its own kernels."""
+def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Choice]) -> dict[str, Part]:
+    """Concern -> the part the stack puts there, for every concern the stack decides for this profile."""
+    stack, profile = judged.stack, context.profile
+    known = set(context.knowledge.ids())
+    runner = runner_of(stack, judged.workload, known)
+    parts: dict[str, Part] = {}
+    wanted = judged.workload == "inference" or framework_needed(judged, profile)
+    if runner is not None and runner.candidate is not None and wanted:
+        parts[runner_concern(judged.workload)] = Part(runner.candidate, runner)
+    elif wanted:
+        unnamed = next((c for c in stack.components if c.role in runner_roles(judged.workload)), None)
+        if unnamed is not None:
+            parts[runner_concern(judged.workload)] = Part(unnamed.name, unnamed, known=False)
+    precision_fits = not any(misfit.kind == "precision" for misfit in judged.misfits)
+    for component in stack.components:
+        concern = ROLE_CONCERNS.get(component.role)
+        if concern is None or concern in parts or (concern == "quantization" and not (profile.needs.quantized and precision_fits)):
+            continue
+        if component.candidate in known:
+            parts[concern] = Part(component.candidate, component)
+        elif component.role in RUNNER_KERNEL_ROLES and runner is not None and runner.candidate is not None:
+            parts[concern] = Part(runner.candidate, component)
+        elif component.role in RUNNER_KERNEL_ROLES:
+            parts[concern] = Part(component.name, component, known=False)
+        elif concern in rule_choices:  # a quantizer or collectives library the knowledge base does not list
+            parts[concern] = Part(rule_choices[concern].option, component)
+    return parts
+
+
+def runtime_kernels(judged: Judged, context: RuleContext, decided: set[str]) -> dict[str, Part]:
+    """An inference-only graph runtime or framework (Core ML, ONNX Runtime, MLX, llama.cpp) runs the model on its
+    own kernels: the concerns the stack does not name are its own."""
     known = set(context.knowledge.ids())
     runner = runner_of(judged.stack, "inference", known)
-    if runner is None or runner.role != "runtime" or context.profile.trains or runner.candidate is None:
+    if runner is None or runner.candidate is None or context.profile.trains:
         return {}
     candidate = context.knowledge.get(runner.candidate)
-    if candidate.layer.value != "runtime":  # a serving engine or framework named as the runtime: the rules' kernels stay
+    if candidate.layer.value not in RUNTIME_KERNEL_LAYERS:
         return {}
     own = Component(role=runner.role, name=f"{candidate.name}'s own kernels", candidate=runner.candidate)
-    return {concern: (runner.candidate, own) for concern in RUNTIME_KERNEL_CONCERNS if concern not in decided}
+    return {concern: Part(runner.candidate, own) for concern in RUNTIME_KERNEL_CONCERNS if concern not in decided}
 
 
 def runner_settings(judged: Judged) -> dict[str, str]:
-    """The stack's parts that belong to no concern (KV cache, MoE kernels, kernel libraries), as runner settings."""
+    """The stack's parts that belong to no concern (KV cache, MoE kernels, parallelism), as the runner's settings."""
     settings: dict[str, str] = {}
     for component in judged.stack.components:
-        if component.role in SETTING_ROLES:
+        if component.role in SETTING_ROLES[judged.workload]:
             key = component.role
             settings[key] = f"{settings[key]}; {component.name}" if key in settings else component.name
     return settings
 
 
-def precision_settings(choice: Choice, profile: Profile, device: Device | None) -> Choice:
-    """The GEMM runs the precision the profile asks for (its quantization) where the device runs it natively, not a
-    float format chosen apart."""
-    if choice.concern != "gemm" or not profile.needs.quantized:
+def measured(choice: Choice) -> bool:
+    return any(cite.kind == "evidence" for reason in choice.rationale for cite in reason.cites)
+
+
+def with_dtype(choice: Choice, dtype: str, why: Rationale) -> Choice:
+    """The choice in another dtype: reasons that argued for a float format go, the reason for this one comes."""
+    kept = tuple(r for r in choice.rationale if not DTYPE_WORDS.search(r.text))
+    return choice.model_copy(update={"settings": {**choice.settings, "dtype": dtype}, "rationale": (*kept, why)})
+
+
+def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, device: Device | None) -> Choice:
+    """The GEMM runs the precision asked where the device runs it natively (a lower format where that is what the
+    stack documents), or the stack's default float format; on-target evidence overrides both."""
+    if choice.concern not in ("gemm", "quantization") or measured(choice):
         return choice
-    if device is not None and profile.needs.quantization not in device.formats:
-        return choice
-    if any(cite.kind == "evidence" for reason in choice.rationale for cite in reason.cites):
-        return choice  # measured on the target: the evidence sets the dtype within the stack
-    why = line(f"{profile.needs.quantization} asked: the GEMMs run in it", cite_profile(profile, "needs.quantization"))
-    reasons = choice.rationale if any("asked" in r.text for r in choice.rationale) else (*choice.rationale, why)
-    return choice.model_copy(update={"settings": {**choice.settings, "dtype": profile.needs.quantization}, "rationale": reasons})
+    stack_default = judged.stack.applies_to.precisions[0] if judged is not None else None
+    lower = judged is not None and any(m.kind == "lower_precision" for m in judged.misfits)
+    if choice.concern == "quantization":
+        if not lower or stack_default is None:
+            return choice
+        settings = {k: v for k, v in choice.settings.items() if k not in QUANTIZED_SETTINGS}
+        return choice.model_copy(update={"settings": {**settings, "dtype": stack_default}})
+    if profile.needs.quantized:
+        dtype = stack_default if lower and stack_default else profile.needs.quantization
+        if device is not None and not lower and dtype not in device.formats:
+            return choice
+        why = line(f"{dtype} GEMMs: the profile asks {profile.needs.quantization}" + (
+            f" and the stack documents {dtype}" if dtype != profile.needs.quantization else ""),
+            cite_profile(profile, "needs.quantization"))  # fmt: skip
+        return with_dtype(choice, dtype, why)
+    if judged is not None and stack_default in FLOAT_PRECISIONS and choice.settings.get("dtype") not in (None, stack_default):
+        why = line(f"{stack_default}: the precision {judged.stack.name} runs by default", cite_stack(judged.stack))
+        return with_dtype(choice, stack_default, why)
+    return choice
 
 
 def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern]) -> tuple[Tier, tuple[SkippedConcern, ...]]:
     """Tier 1 with the chosen stacks' parts in place (serving first), and the skipped concerns they now decide."""
     by_concern: dict[str, Choice] = {c.concern: c for c in tier1.choices}
     stacked: dict[str, Choice] = {}
+    owner: dict[str, Judged] = {}
     skipped_concerns = {s.concern for s in skipped}
     for judged in choice.chosen:
-        parts = stack_parts(judged, context)
+        parts = stack_parts(judged, context, by_concern)
         parts.update({k: v for k, v in runtime_kernels(judged, context, set(parts)).items() if k not in parts})
-        for concern, (option, component) in parts.items():
-            if concern in stacked:
+        for concern, part in parts.items():
+            if concern in stacked or (concern in skipped_concerns and concern != "training-framework"):
                 continue
-            if concern in skipped_concerns and concern not in ("training-framework",):
-                continue
-            stacked[concern] = part_choice(concern, option, component, judged, context, by_concern.get(concern))
+            stacked[concern] = part_choice(concern, part, judged, context, by_concern.get(concern))
+            owner[concern] = judged
         runner = runner_concern(judged.workload)
-        if runner in stacked:
+        if runner in stacked and owner.get(runner) is judged:
             extra = runner_settings(judged)
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]
     merged += [c for concern, c in stacked.items() if concern not in by_concern]
-    merged = [precision_settings(c, context.profile, choice.device) for c in merged]
+    first = choice.chosen[0] if choice.chosen else None
+    merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
+    merged.sort(key=lambda c: CONCERNS.index(c.concern))
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked)
-    order = [c.concern for c in merged]
-    merged.sort(key=lambda c: _concern_index(c.concern, order))
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
     fits_team = all(c.fits_team for c in merged)
     return tier1.model_copy(update={"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team}), kept_skipped
-
-
-def _concern_index(concern: str, order: list[str]) -> int:
-    from advisor.knowledge.models import CONCERNS
-
-    return CONCERNS.index(concern) if concern in CONCERNS else len(CONCERNS) + order.index(concern)

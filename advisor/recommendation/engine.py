@@ -178,6 +178,8 @@ def knowledge_switches(context: RuleContext, tier1: Tier, rejected: Sequence[Rej
                 switches.append(switch(f"kb-{option}-{attribute}", description, f"knowledge.{cite.ref}", "==", "yes",
                                        concern=rejection.concerns[0]))  # fmt: skip
     for choice in tier1.choices:
+        if choice.part_of is not None:
+            continue
         candidate = context.knowledge.get(choice.option)
         for attribute in ("fp8", "int8", "dynamic_shapes", "distributed"):
             if getattr(candidate, attribute).value == "unknown" and _relied_on(context.profile, choice, attribute):

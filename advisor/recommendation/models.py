@@ -61,12 +61,17 @@ class Choice(_Model):
     """The option chosen for one concern in one tier."""
 
     concern: Concern
-    option: str = Field(description="Knowledge-base candidate id")
+    option: str = Field(description="Knowledge-base candidate id (or, with part_of, the name of a stack part)")
     settings: dict[str, str] = Field(default_factory=dict, description="How to use it, e.g. dtype, mode, method")
     rationale: tuple[Rationale, ...] = Field(min_length=1)
     alternatives: tuple[str, ...] = Field(default=(), description="Other candidates that would also fit")
     fits_team: bool = Field(default=True, description="False when the option needs more skill than the team has")
     impact: ExpectedImpact | None = Field(default=None, description="Expected model-level effect, from on-target evidence")
+    part_of: str | None = Field(
+        default=None,
+        description="The chosen stack's id when this is a part of it the knowledge base has no candidate for "
+        "(option is then the part's name)",
+    )
 
 
 class Gap(_Model):

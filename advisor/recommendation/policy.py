@@ -35,8 +35,11 @@ PRECISIONS_FOR: dict[str, tuple[str, ...]] = {
 # profile's vocabulary stops at 8 bits.
 LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp4", "mxfp4")}
 
-# Devices per job -> the scale a stack must be documented at.
-SCALE_FOR: tuple[tuple[int, str], ...] = ((1, "single-device"), (8, "multi-device"), (MAX_DEVICES, "multi-node"))
+# Devices per job -> the scale a stack must be documented at. How many devices share a node differs by device (8 GPUs,
+# 16 Trainium2 chips, TPU slices), so a job of several devices needs a stack documented beyond one device; one
+# documented across nodes covers it too.
+SCALE_FOR: tuple[tuple[int, str], ...] = ((1, "single-device"), (MAX_DEVICES, "multi-device"))
+FLOAT_PRECISIONS: tuple[str, ...] = ("bf16", "fp16", "tf32", "fp32")
 
 SKILL_ORDER: tuple[str, ...] = tuple(TEAM_SKILLS)
 
@@ -45,8 +48,17 @@ ROLE_CONCERNS: dict[str, str] = {
     "attention": "attention", "gemm": "gemm", "convolution": "convolution", "quantization": "quantization",
     "collectives": "collectives", "compiler": "fusion", "graph": "fusion",
 }  # fmt: skip
-# Concerns whose kernels a graph runtime brings itself when it serves the model (ONNX Runtime's MLAS, Core ML).
+# Concerns whose kernels a graph runtime or framework brings itself when it serves the model (ONNX Runtime's MLAS,
+# Core ML, MLX, llama.cpp's ggml), and the candidate layers that do so.
 RUNTIME_KERNEL_CONCERNS: tuple[str, ...] = ("gemm", "convolution", "attention", "fusion")
+RUNTIME_KERNEL_LAYERS: tuple[str, ...] = ("runtime", "framework")
+# Stack parts without a candidate of their own that the runner ships (its attention or GEMM kernels).
+RUNNER_KERNEL_ROLES: tuple[str, ...] = ("attention", "gemm", "convolution")
+# Stack parts of no concern, shown as settings of the runner's choice, per workload.
+SETTING_ROLES: dict[str, tuple[str, ...]] = {
+    "inference": ("kv-cache", "moe", "kernels", "other"),
+    "training": ("parallelism", "moe", "kernels", "other"),
+}
 # Confidence: what backs the chosen stack.
 STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
 STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)

@@ -127,7 +127,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
         runs = "/".join(p for p in scope.precisions if p in accepted)
         found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
     scale = scale_needed(profile)
-    if scale not in scope.scale:
+    if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
     found += runner_misfits(stack, profile, knowledge)
     if profile.llm and profile.serves and "inference" in scope.workloads and not runs_on_engine(stack, platform):

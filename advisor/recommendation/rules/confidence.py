@@ -79,6 +79,8 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
     """Claims the tier-1 choices rely on that the knowledge base marks unknown."""
     notes = []
     for choice in choices:
+        if choice.part_of is not None:
+            continue
         candidate = knowledge.get(choice.option)
         relied_on = list(phases(profile, choice.concern))
         if choice.concern in ("quantization", "deployment") and profile.needs.quantized:
