@@ -49,6 +49,7 @@ class Question:
 QUESTIONS: tuple[Question, ...] = (
     Question("model_type", "--model-type", "The model family; it decides the hot operators", choices=True),
     Question("hardware", "--hardware", "The hardware the model will run on (default: this machine's)", choices=True),
+    Question("device", "--target-device", "The exact device of that family (default: this machine's, else its current one)", choices=True),
     Question("workload", "--workload", "Training, inference (serving) or both", choices=True),
     Question("team_skill", "--team-skill", "framework: PyTorch level; kernel: writes Triton/CUDA; hpc: tunes assembly", choices=True),
     Question("dynamic_shapes", "--dynamic-shapes", "Do input shapes (batch, sequence length) vary at run time?", kind=bool),
@@ -60,6 +61,9 @@ QUESTIONS: tuple[Question, ...] = (
     Question("title", "--title", "A title for the decision record"),
     Question("deciders", "--decider", "Who decides (comma-separated names; empty for none)"),
 )
+
+
+ASKED = {question.field: question for question in QUESTIONS}
 
 
 def default_answers(hardware: str) -> dict[str, Any]:
@@ -81,14 +85,15 @@ def _can_prompt() -> bool:
     return sys.stdin.isatty() or os.environ.get(FORCE_PROMPTS_ENV) == "1"
 
 
-def _ask(question: Question, default: Any) -> Any:
+def _ask(question: Question, default: Any, allowed: tuple[str, ...] | None = None) -> Any:
     label = f"{question.field.replace('_', ' ')} ({question.help})"
     if question.kind is bool:
         return typer.confirm(label, default=bool(default))
     if question.field == "deciders":
         text = typer.prompt(label, default=", ".join(default), show_default=bool(default))
         return [name.strip() for name in text.split(",") if name.strip()]
-    allowed = question.allowed() if question.choices else ()
+    if allowed is None:
+        allowed = question.allowed() if question.choices else ()
     shown = f"{label} [{', '.join(allowed)}]" if allowed else label
     while True:  # asked again until the answer is valid, as click.Choice would
         answer = str(typer.prompt(shown, default=str(default))).strip()
@@ -102,9 +107,15 @@ def _ask(question: Question, default: Any) -> Any:
             typer.echo(f"error: {answer!r} is not one of {', '.join(allowed)}", err=True)
 
 
-def gather_answers(given: dict[str, Any], yes: bool, detected: Callable[[], str]) -> dict[str, Any]:
-    """Every field: given, else the default under --yes, else asked; without a terminal, one error naming the missing flags."""
-    needed = [q for q in QUESTIONS if given.get(q.field) is None]
+def gather_answers(
+    given: dict[str, Any], yes: bool, detected: Callable[[], str], detected_device: Callable[[str], str | None] = lambda _: None
+) -> dict[str, Any]:
+    """Every field: given, else the default under --yes, else asked; without a terminal, one error naming the missing flags.
+
+    detected(): this machine's family; detected_device(family): the family's device this machine is, or None.
+    The device is optional: without a terminal it is taken as under --yes, never asked for.
+    """
+    needed = [q for q in QUESTIONS if given.get(q.field) is None and q.field != "device"]
     if given.get("quantization") == "none":  # the method is read only with int8 or fp8
         needed = [q for q in needed if q.field != "quantization_method"]
     if not yes and needed and not _can_prompt():
@@ -113,6 +124,9 @@ def gather_answers(given: dict[str, Any], yes: bool, detected: Callable[[], str]
     answers = dict(given)
     defaults = default_answers(given["hardware"] if given.get("hardware") is not None else detected())
     for question in QUESTIONS:
+        if question.field == "device":
+            answers["device"] = _device_answer(answers, yes or not _can_prompt(), detected_device)
+            continue
         if answers.get(question.field) is not None:
             continue
         default = default_title(answers) if question.field == "title" else defaults[question.field]
@@ -121,12 +135,37 @@ def gather_answers(given: dict[str, Any], yes: bool, detected: Callable[[], str]
     return answers
 
 
+def _device_answer(answers: dict[str, Any], yes: bool, detected_device: Callable[[str], str | None]) -> str | None:
+    """The device: as given (checked against the family's ids), else this machine's when it is of the family, else under
+    --yes none (the family's current one is assumed), else asked with that one as the default."""
+    from advisor.knowledge.loader import family_device_ids, hardware_families, load_knowledge_base
+
+    family, given = answers["hardware"], answers.get("device")
+    if family not in hardware_families():
+        return given  # the profile's check names the unknown family
+    ids = family_device_ids(family)
+    if given is not None:
+        if given not in ids:
+            listed = f"choose one of: {', '.join(ids)}" if ids else "it lists no devices"
+            raise AdvisorError(f"--target-device {given!r} is not a {family} device; {listed}")
+        return str(given)
+    if not ids:
+        return None
+    found = detected_device(family)
+    if yes:
+        return found
+    standard = load_knowledge_base().platform(family).default_device
+    return str(_ask(ASKED["device"], found or (standard.value if standard is not None else ids[0]), ids))
+
+
 def build_profile(answers: dict[str, Any], origin: str = "the flags and answers") -> Profile:
     """A validated Profile from the answers; AdvisorError naming `origin` (where they came from) and the first
     problem otherwise."""
     from advisor.profile import Needs, profile_from_document
 
     document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
+    if answers.get("device") is not None:
+        document["device"] = answers["device"]
     document["needs"] = {name: answers.get(name, field.default) for name, field in Needs.model_fields.items()}
     chosen: Profile = profile_from_document(document, origin)
     return chosen
@@ -138,19 +177,26 @@ HARDWARE_HELP = (
 )
 
 
+TARGET_DEVICE_HELP = (
+    "The exact device of the hardware family, one of `advisor kb platform FAMILY`'s devices (default: this machine's "
+    "when it is of that family, else none: the family's current generation is assumed)."
+)
+
+
 def assess_command(
-    model_type: Annotated[Optional[ModelType], typer.Option("--model-type", help=QUESTIONS[0].help)] = None,
+    model_type: Annotated[Optional[ModelType], typer.Option("--model-type", help=ASKED["model_type"].help)] = None,
     hardware: Annotated[Optional[str], typer.Option("--hardware", metavar="FAMILY", help=HARDWARE_HELP)] = None,
-    workload: Annotated[Optional[Workload], typer.Option("--workload", help=QUESTIONS[2].help)] = None,
-    team_skill: Annotated[Optional[TeamSkill], typer.Option("--team-skill", help=QUESTIONS[3].help)] = None,
-    dynamic_shapes: Annotated[Optional[bool], typer.Option("--dynamic-shapes/--no-dynamic-shapes", help=QUESTIONS[4].help)] = None,
-    quantization: Annotated[Optional[Quantization], typer.Option("--quantization", help=QUESTIONS[5].help)] = None,
-    quantization_method: Annotated[Optional[QuantizationMethod], typer.Option("--quantization-method", help=QUESTIONS[6].help)] = None,
-    long_context: Annotated[Optional[bool], typer.Option("--long-context/--no-long-context", help=QUESTIONS[7].help)] = None,
-    devices: Annotated[Optional[int], typer.Option("--devices", min=1, help=QUESTIONS[8].help)] = None,
-    cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=QUESTIONS[9].help)] = None,
+    target_device: Annotated[Optional[str], typer.Option("--target-device", metavar="ID", help=TARGET_DEVICE_HELP)] = None,
+    workload: Annotated[Optional[Workload], typer.Option("--workload", help=ASKED["workload"].help)] = None,
+    team_skill: Annotated[Optional[TeamSkill], typer.Option("--team-skill", help=ASKED["team_skill"].help)] = None,
+    dynamic_shapes: Annotated[Optional[bool], typer.Option("--dynamic-shapes/--no-dynamic-shapes", help=ASKED["dynamic_shapes"].help)] = None,
+    quantization: Annotated[Optional[Quantization], typer.Option("--quantization", help=ASKED["quantization"].help)] = None,
+    quantization_method: Annotated[Optional[QuantizationMethod], typer.Option("--quantization-method", help=ASKED["quantization_method"].help)] = None,
+    long_context: Annotated[Optional[bool], typer.Option("--long-context/--no-long-context", help=ASKED["long_context"].help)] = None,
+    devices: Annotated[Optional[int], typer.Option("--devices", min=1, help=ASKED["devices"].help)] = None,
+    cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=ASKED["cross_platform"].help)] = None,
     other_hardware: Annotated[Optional[list[str]], typer.Option("--other-hardware", metavar="FAMILY", help="With --cross-platform: another hardware family the model must also run on; repeat for several.")] = None,
-    title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help=QUESTIONS[10].help)] = None,
+    title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help=ASKED["title"].help)] = None,
     decider: Annotated[Optional[list[str]], typer.Option("--decider", metavar="NAME", help="A decision-maker's name; repeat for several (default: deciders of the project settings).")] = None,
     profile_file: Annotated[Optional[Path], typer.Option("--profile", metavar="FILE", help="Take the profile fields from this YAML/JSON file; flags override it.")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Never prompt: take the defaults for anything not given.")] = False,
@@ -181,8 +227,10 @@ def assess_command(
 
         loaded = load_profile(profile_file)
         given.update(loaded.model_dump(exclude={"needs"}), **loaded.needs.model_dump(mode="json"))
+        if hardware is not None and hardware != loaded.hardware:
+            given["device"] = None  # the file's device belongs to the family the flag replaced
     flags = {
-        "model_type": model_type, "hardware": hardware, "workload": workload,
+        "model_type": model_type, "hardware": hardware, "device": target_device, "workload": workload,
         "team_skill": team_skill, "dynamic_shapes": dynamic_shapes, "quantization": quantization,
         "quantization_method": quantization_method, "long_context": long_context, "devices": devices,
         "cross_platform": cross_platform, "title": title, "deciders": list(decider) if decider else None,
@@ -193,16 +241,27 @@ def assess_command(
     for key, field in (("hardware", "hardware"), ("deciders", "deciders")):
         if field not in given and key in settings.values:
             given[field] = settings.values[key]
-    environment: list[Environment] = []
+    environment: list[Environment] = []  # detected once, when a default needs it, and handed to the probes
+
+    def machine() -> Environment:
+        from advisor.environment.detect import detect_environment
+
+        if not environment:
+            environment.append(detect_environment())
+        return environment[0]
 
     def detected() -> str:
-        from advisor.environment.detect import detect_environment
         from advisor.environment.family import environment_family
 
-        environment.append(detect_environment())
-        return environment_family(environment[0]) or "x86-cpu"
+        return environment_family(machine()) or "x86-cpu"
 
-    answers = gather_answers(given, yes, detected)
+    def detected_device(family: str) -> str | None:
+        from advisor.knowledge.devices import detect_device
+        from advisor.knowledge.loader import load_knowledge_base
+
+        return detect_device(machine(), load_knowledge_base(), family)
+
+    answers = gather_answers(given, yes, detected, detected_device)
     origin = f"{profile_file} with the flags" if profile_file is not None else "the flags and answers"
     chosen = build_profile(answers, origin)
     files = [*(evidence or []), *(more_evidence or [])]

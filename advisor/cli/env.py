@@ -13,17 +13,22 @@ if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for py
 
 
 def env_command(json_output: JsonFlag = False) -> None:
-    """Detect the machine: CPU and ISA, accelerators, torch/Triton/CANN builds, theoretical peaks."""
+    """Detect the machine: CPU and ISA, accelerators, torch/Triton/CANN builds, theoretical peaks, and which
+    listed device of its family it is (`device` in the JSON, null when none matched)."""
     from advisor.cli.console import console as make_console
-    from advisor.cli.output import print_json
+    from advisor.cli.output import print_json_document
     from advisor.environment.detect import detect_environment
+    from advisor.knowledge.devices import detect_device
+    from advisor.knowledge.loader import load_knowledge_base
 
     environment = detect_environment()
+    family = environment.hardware_family
+    device = detect_device(environment, load_knowledge_base(), family) if family is not None else None
     if json_output:
-        print_json(environment)
+        print_json_document({**environment.model_dump(mode="json"), "device": device})
         return
     console = make_console()
-    console.print(machine_table(environment))
+    console.print(machine_table(environment, device))
     console.print(software_table(environment))
     console.print(peaks_table(environment))
     for peak in environment.peaks:
@@ -42,8 +47,8 @@ def _text(value: object) -> str:
     return "-" if value in (None, "", []) else str(value)
 
 
-def machine_table(environment: Environment) -> Table:
-    """OS, CPU, ISA and accelerators."""
+def machine_table(environment: Environment, device: str | None = None) -> Table:
+    """OS, CPU, ISA and accelerators, and the listed device of the family the machine matched."""
     cpu = environment.cpu
     isa_flags = [name for name, value in cpu.isa.model_dump().items() if value is True]
     from rich.table import Table
@@ -59,6 +64,7 @@ def machine_table(environment: Environment) -> Table:
     table.add_row("Memory", _gib(environment.memory_bytes))
     source = f" (from {environment.hardware_family_source})" if environment.hardware_family_source else ""
     table.add_row("Hardware family", f"{_text(environment.hardware_family)}{source}")
+    table.add_row("Device", device or "no listed device matched")
     accelerators = environment.accelerators
     for gpu in accelerators.gpus:
         capability = f"sm {_text(gpu.compute_capability)}, " if gpu.vendor == "nvidia" else ""

@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from advisor.cli import app
 from advisor.assessment import probes_for_profile
-from advisor.cli.assess import FORCE_PROMPTS_ENV
+from advisor.cli.assess import FORCE_PROMPTS_ENV, build_profile, gather_answers
+from advisor.knowledge.loader import family_device_ids, load_knowledge_base
 from advisor.profile import Needs, Profile
 from advisor.records import find_record
 
@@ -45,6 +46,7 @@ def test_prompts_take_answers_and_defaults(tmp_path):
     answers = "\n".join([
         "cnn",         # model type
         "",            # hardware: the detected default
+        "",            # device: this machine's, else the family's current one
         "inference",   # workload
         "framework",   # team skill
         "n",           # dynamic shapes
@@ -81,6 +83,54 @@ def test_yes_takes_defaults_and_never_prompts(tmp_path):
     record = find_record(tmp_path / "records", 1)
     assert record.front.title == "Operator stack for dense-transformer inference on nvidia-gpu"
     assert record.front.decision_makers == []
+
+
+def test_target_device_lands_in_the_profile(tmp_path):
+    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-commit", "--no-probes", "--hardware", "nvidia-gpu",
+                     "--target-device", "h200-sxm")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert find_record(tmp_path / "records", 1).front.profile["device"] == "h200-sxm"
+
+
+def test_a_bad_target_device_is_one_line_naming_the_flag_and_the_ids(tmp_path):
+    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-commit", "--no-probes", "--hardware", "amd-gpu",
+                     "--target-device", "h200-sxm")  # fmt: skip
+    assert result.exit_code == 2
+    ids = ", ".join(family_device_ids("amd-gpu"))
+    assert result.stderr == f"error: --target-device 'h200-sxm' is not a amd-gpu device; choose one of: {ids}\n"
+    assert not (tmp_path / "records").exists()
+
+
+def test_the_profile_files_device_is_kept_unless_the_family_changes(tmp_path):
+    profile = tmp_path / "profile.yaml"
+    profile.write_text("model_type: cnn\nhardware: nvidia-gpu\ndevice: h100-sxm\nworkload: inference\nteam_skill: kernel\n")
+    result = _assess(CliRunner(), tmp_path / "records", "--profile", str(profile), "--yes", "--no-commit", "--no-probes")
+    assert result.exit_code == 0, result.output
+    assert find_record(tmp_path / "records", 1).front.profile["device"] == "h100-sxm"
+    result = _assess(CliRunner(), tmp_path / "records", "--profile", str(profile), "--hardware", "intel-gaudi", "--yes",
+                     "--no-commit", "--no-probes")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert find_record(tmp_path / "records", 2).front.profile["device"] is None  # no Gaudi here: left to the engine
+
+
+def test_the_device_prompt_offers_the_familys_ids_with_its_current_one_as_default(tmp_path):
+    answers = "\n".join(["cnn", "intel-gaudi", "gaudi9", ""]) + "\n" * 20
+    result = _assess(CliRunner(), tmp_path / "records", "--no-commit", "--no-probes", input=answers, prompts=True)
+    assert result.exit_code == 0, result.output
+    ids = family_device_ids("intel-gaudi")
+    standard = load_knowledge_base().platform("intel-gaudi").default_device
+    assert f"[{', '.join(ids)}] [{standard.value}]" in result.output and "'gaudi9' is not one of" in result.output
+    assert find_record(tmp_path / "records", 1).front.profile["device"] == standard.value
+
+
+def test_yes_takes_the_detected_device_only_for_its_own_family():
+    machine = {"amd-gpu": "mi300x"}
+    given = {"model_type": "cnn", "workload": "inference", "team_skill": "kernel", "title": "t"}
+    answers = gather_answers(given, True, lambda: "amd-gpu", machine.get)
+    assert (answers["hardware"], answers["device"]) == ("amd-gpu", "mi300x")
+    answers = gather_answers({**given, "hardware": "nvidia-gpu"}, True, lambda: "amd-gpu", machine.get)
+    assert answers["device"] is None
+    assert build_profile(answers).device is None
 
 
 def test_no_terminal_and_missing_fields_is_one_clear_error(tmp_path):

@@ -238,7 +238,7 @@ def _today_flag(project: Project) -> tuple[list[str], dict[str, str]]:
 
 
 def _prompts(project: Project) -> tuple[list[str], dict[str, str]]:
-    flags = ["--hardware", "x86-cpu", "--workload", "inference", "--team-skill", "framework", "--no-dynamic-shapes",
+    flags = ["--hardware", "x86-cpu", "--target-device", "epyc-9005-turin", "--workload", "inference", "--team-skill", "framework", "--no-dynamic-shapes",
              "--quantization", "none", "--no-long-context", "--devices", "1", "--no-cross-platform"]  # fmt: skip
     return ["assess", *flags, "--no-probes", "--no-commit"], {"ADVISOR_FORCE_PROMPTS": "1"}
 

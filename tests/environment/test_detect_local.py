@@ -10,6 +10,8 @@ import pytest
 from advisor.cli import app
 from advisor.environment.detect import detect_environment
 from advisor.environment.models import Environment
+from advisor.knowledge.devices import detect_device
+from advisor.knowledge.loader import family_device_ids, load_knowledge_base
 
 
 @pytest.fixture(scope="module")
@@ -61,13 +63,19 @@ def test_env_json_validates_against_the_exported_schema(runner):
     document = json.loads(env_result.stdout)
     jsonschema.validate(document, schema)
     assert Environment.model_validate(document).cpu.architecture
+    assert document["device"] is None or document["device"] in family_device_ids(document["hardware_family"])
 
 
 def test_env_human_output_has_every_section(runner):
     result = runner.invoke(app, ["env"])
     assert result.exit_code == 0
-    for heading in ("Machine", "Software", "Theoretical peak", "ISA", "SDPA backends"):
+    for heading in ("Machine", "Software", "Theoretical peak", "ISA", "SDPA backends", "Device"):
         assert heading in result.stdout
+
+
+def test_env_names_the_matched_device_or_says_none_matched(runner, environment):
+    device = detect_device(environment, load_knowledge_base(), environment.hardware_family or "")
+    assert (device or "no listed device matched") in runner.invoke(app, ["env"]).stdout
 
 
 def test_unknown_schema_is_a_one_line_error(runner):

@@ -286,8 +286,10 @@ def test_env_command_prints_the_family_and_the_new_devices(machine, runner):
     assert result.exit_code == 0, result.output
     for text in ("Hardware family", "intel-gaudi (from hl-smi)", "8 x HL-325L (via hl-smi)", "1.18.0.524 / 1.18.0-ee698fb"):
         assert text in result.stdout
+    assert "gaudi3" in result.stdout  # the listed device the machine matched
     document = json.loads(runner.invoke(app, ["env", "--json"]).stdout)
     assert document["hardware_family"] == "intel-gaudi" and document["gaudi"]["devices"] == ["HL-325L"] * 8
+    assert document["device"] == "gaudi3"
 
 
 def test_ascend_box_names_what_listed_its_npus(machine):
