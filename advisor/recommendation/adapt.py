@@ -36,6 +36,7 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import Judged, StackChoice
 
+BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
 MAX_KEPT_REASONS = 3  # the rule's own reasons kept with the stack's, where both choose the same option
 DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|tensor-core default)\b", re.IGNORECASE)
 QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a stack's own format replaces
@@ -101,6 +102,14 @@ def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, 
                   alternatives=alternatives, fits_team=fits, part_of=None if part.known else stack.id)  # fmt: skip
 
 
+def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
+    """The rule's choice is what an unlisted runner runs on: any training framework choice, or a platform SDK
+    (not another runtime) for deployment."""
+    if option not in context.knowledge.ids():
+        return False
+    return concern == "training-framework" or context.knowledge.get(option).layer.value in BENEATH_LAYERS
+
+
 def framework_needed(judged: Judged, profile: Profile) -> bool:
     """A training stack's framework is chosen for large or MoE training, or for a model other than an LLM trained on
     several devices where the stack fits (the platform's general frameworks cover small LLM jobs)."""
@@ -120,8 +129,12 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         parts[runner_concern(judged.workload)] = Part(runner.candidate, runner)
     elif wanted:
         unnamed = next((c for c in stack.components if c.role in runner_roles(judged.workload)), None)
-        if unnamed is not None:
-            parts[runner_concern(judged.workload)] = Part(unnamed.name, unnamed, known=False)
+        concern = runner_concern(judged.workload)
+        previous = rule_choices.get(concern)
+        if unnamed is not None and previous is not None and runs_beneath(previous.option, concern, context):
+            parts[concern] = Part(previous.option, unnamed)  # MaxText on XLA, TorchTitan on the Neuron SDK
+        elif unnamed is not None:
+            parts[concern] = Part(unnamed.name, unnamed, known=False)
     precision_fits = not any(misfit.kind == "precision" for misfit in judged.misfits)
     for component in stack.components:
         concern = ROLE_CONCERNS.get(component.role)
@@ -131,9 +144,7 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[concern] = Part(component.candidate, component)
         elif component.role in RUNNER_KERNEL_ROLES and runner is not None and runner.candidate is not None:
             parts[concern] = Part(runner.candidate, component)
-        elif component.role in RUNNER_KERNEL_ROLES:
-            parts[concern] = Part(component.name, component, known=False)
-        elif concern in rule_choices:  # a quantizer or collectives library the knowledge base does not list
+        elif concern in rule_choices:  # a part the knowledge base does not list, on the rule's choice
             parts[concern] = Part(rule_choices[concern].option, component)
     return parts
 

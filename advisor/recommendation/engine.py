@@ -54,6 +54,7 @@ MAX_KNOWLEDGE_SWITCHES = 3
 # Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
 PROFILE_SWITCH_ORDER = ("team-skill-hpc", "cross-platform-needed", "long-context-needed", "dynamic-shapes-needed")
 _UNSUPPORTED = ("no", "unknown", "partial")
+WHOLE_RUNNER_LAYERS = ("serving-engine", "runtime")
 
 
 def recommend(
@@ -123,9 +124,14 @@ def _chosen_pairs(tiers: Sequence[Tier]) -> set[tuple[str, str]]:
     return {(choice.option, choice.concern) for tier in tiers for choice in tier.choices}
 
 
-def _is_generic(reason: Rationale) -> bool:
-    """A reason that only says the knowledge base does not list the option here: not worth a reader's time."""
-    return reason.text.startswith("the knowledge base does not list it")
+def _is_generic(reason: Rationale, option: str, context: RuleContext) -> bool:
+    """A reason a reader would not ask about: the knowledge base does not list the option here, or a whole runner (a
+    serving engine or runtime) does not run the workload at all (it was never in play for a training job)."""
+    if reason.text.startswith("the knowledge base does not list it"):
+        return True
+    known = context.knowledge.ids()
+    runner = option in known and context.knowledge.get(option).layer.value in WHOLE_RUNNER_LAYERS
+    return runner and reason.text.startswith("does not run ")
 
 
 def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], context: RuleContext) -> tuple[Rejection, ...]:
@@ -142,7 +148,7 @@ def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier]
                 if (rejection.option, concern) in chosen:
                     continue
                 for reason in rejection.reasons:
-                    if _is_generic(reason):
+                    if _is_generic(reason, rejection.option, context):
                         continue
                     entry = per_option.setdefault(rejection.option, {}).setdefault(reason.text, (reason, []))
                     entry[1].append(concern)

@@ -130,6 +130,10 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
     found += runner_misfits(stack, profile, knowledge)
+    if not runner_listed(stack, platform, knowledge):
+        runner = stack.runner
+        found.append(Misfit("unlisted_runner", f"{runner.name if runner else stack.name} is not among the platform's "
+                                               "listed engines, runtimes or frameworks"))  # fmt: skip
     if profile.llm and profile.serves and "inference" in scope.workloads and not runs_on_engine(stack, platform):
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
@@ -161,6 +165,13 @@ def preference_index(stack: Stack, platform: Platform, workload: str, llm: bool)
         if component.candidate in listed:
             return listed.index(component.candidate)
     return len(listed)
+
+
+def runner_listed(stack: Stack, platform: Platform, knowledge: KnowledgeBase) -> bool:
+    """What runs the stack's model is a candidate the platform lists (its engines, runtimes, training frameworks or
+    official stack), not a project the knowledge base does not vet."""
+    listed = {*platform.serving_engines.value, *platform.training_frameworks.value, *platform.named_ids()}
+    return any(c.candidate in listed for c in stack.components if c.role in RUNNER_ROLES)
 
 
 def runs_on_engine(stack: Stack, platform: Platform) -> bool:

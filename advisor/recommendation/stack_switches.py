@@ -36,7 +36,8 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     if device is None:
         return ()
     for judged in choice.considered:
-        if judged.misfits and all(m.kind == "device" for m in judged.misfits):
+        runs_here = judged.stack.applies_to.precisions[0] in device.formats
+        if judged.misfits and all(m.kind == "device" for m in judged.misfits) and runs_here:
             metric = f"knowledge.stack.{judged.stack.id}.validated_on.{device.id}"
             description = f"{judged.stack.name} becomes validated on {device.id}: reconsider it ({judged.workload})"
             found.append(switch(f"stack-{judged.stack.id}-on-{device.id}", description, metric, "==", "yes"))

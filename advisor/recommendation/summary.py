@@ -72,6 +72,13 @@ def summary_lines(recommendation: Recommendation) -> list[str]:
     proxy = " (includes proxy evidence from other hardware)" if recommendation.proxy_evidence else ""
     lines.append(f"Confidence {recommendation.confidence:.2f}{proxy}")
     lines += [f"  - {note}" for note in recommendation.confidence_notes]
+    if recommendation.verdict:
+        lines += ["", f"Verdict: {recommendation.verdict}"]
+    if recommendation.stacks_considered:
+        lines += ["", "Stacks considered"]
+        for option in recommendation.stacks_considered:
+            mark = "chosen" if option.chosen else "not chosen"
+            lines.append(f"  {option.stack} ({option.workload}, {', '.join(option.precisions)}): {mark}: {option.reason}")
     for tier in recommendation.tiers:
         lines += ["", *tier_lines(tier)]
     if recommendation.rejected:

@@ -176,7 +176,8 @@ def summary_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
     primary = next(tier for tier in recommendation.tiers if tier.primary)
     rows: list[tuple[str, ...]] = []
     for choice in primary.choices:
-        option = choice.option + settings_text(choice).replace(" [", " (").replace("]", ")")
+        pairs = ", ".join(f"{name}={value}" for name, value in choice.settings.items())
+        option = choice.option + (f" ({pairs})" if pairs else "")  # the table escapes each cell once
         impact = f"~{choice.impact.step_speedup:.2f}x step [{choice.impact.low:.2f}-{choice.impact.high:.2f}]" if choice.impact else "-"
         rows.append((choice.concern, option, choice.rationale[0].text, impact))
     for gap in primary.gaps:

@@ -108,7 +108,7 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
         names = " and ".join(judged.stack.name for judged in choice.chosen)
         assumed = " (assumed)" if choice.device_assumed else ""
         return STACK_FITS, f"backed by {names}, documented for {device}{assumed} and fitting the whole profile"
-    misfits = "; ".join(m.text for judged in choice.chosen for m in judged.misfits)
+    misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
     return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"
 
 

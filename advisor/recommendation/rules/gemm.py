@@ -86,6 +86,15 @@ def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[
     return dtype, lines + ([note] if note is not None else [])
 
 
+def dtype_switch_applies(context: RuleContext, dtype: str) -> bool:
+    """A bf16-versus-fp32 switch speaks only where that is the open question: not for a quantized model, and on an
+    accelerator (bf16 by default) only once it is measured there."""
+    if dtype not in ("bf16", "fp32") or context.profile.needs.quantized:
+        return False
+    measured = context.facts.usable("gemm_bf16_speedup")
+    return context.platform.kind == "cpu" or (measured is not None and measured.on_target)
+
+
 def dtype_switch(dtype: str) -> SwitchCondition:
     """The measurement that would flip the dtype."""
     metric = "evidence.gemm_bf16_speedup"
@@ -187,7 +196,7 @@ def decide_gemm(context: RuleContext) -> ConcernDecision:
         dtype, lines = gemm_dtype(context, chosen.chosen)
         share_line = hot_spot_line(shares, "gemm")
         lines = ([share_line] if share_line is not None else []) + lines
-        switches = [dtype_switch(dtype)] if dtype != "fp8" else []
+        switches = [dtype_switch(dtype)] if dtype_switch_applies(context, dtype) else []
     if context.profile.needs.quantization == "fp8" and dtype != "fp8" and chosen.chosen is not None:
         library = chosen.chosen.id
         description = f"{library}.fp8 becomes yes in the knowledge base: run the GEMMs in FP8 as asked"

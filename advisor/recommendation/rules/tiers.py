@@ -123,7 +123,8 @@ def tier3_entry(
     families = context.profile.families
     if chosen.chosen is None:
         keeps = per_platform_choices(context, concern)
-        text = f"no {concern} option in the knowledge base runs on {', '.join(families)}: each platform keeps its own"
+        where = ", ".join(families) if len(families) > 1 else f"{families[0]} and another family"
+        text = f"no {concern} option in the knowledge base runs on {where}: each platform keeps its own"
         return Gap(concern=concern, rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),))
     candidate = chosen.chosen
     if len(families) > 1:
