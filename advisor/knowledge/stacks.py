@@ -135,7 +135,17 @@ class Stack(_Model):
         named = field_claims(self)
         for index, risk in enumerate(self.risks):
             named[f"risks[{index}]"] = risk
+        for index, component in enumerate(self.components):
+            named[f"components[{index}]"] = self.component_claim(component)
         return named
+
+    def component_claim(self, component: Component) -> Claim[str]:
+        """A component as a claim: its name, from its own page or the stack's, checked when the stack was."""
+        return Claim[str](value=component.name, source=component.source or self.source, as_of=self.as_of)
+
+    def component_ref(self, component: Component) -> str:
+        """'components[<index>]': where a citation finds this component among the stack's claims."""
+        return f"components[{self.components.index(component)}]"
 
     def fits(self, family: str, device: str | None, workload: str, model_type: str) -> bool:
         """It applies to this family, device (None: any of the family's), workload and model type."""

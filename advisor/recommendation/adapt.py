@@ -26,6 +26,7 @@ from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
     FLOAT_PRECISIONS,
+    LOWER_PRECISIONS,
     ROLE_CONCERNS,
     RUNNER_KERNEL_ROLES,
     RUNTIME_KERNEL_CONCERNS,
@@ -53,9 +54,9 @@ class Part:
 
 def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
     """The stack (or one of its parts) as documented, with the page that documents it."""
-    if component is None:
-        return Citation(kind="knowledge", ref=f"stacks.{stack.id}", figure=stack.name, source=stack.source)
-    return Citation(kind="knowledge", ref=f"stacks.{stack.id}.{component.role}", figure=component.name,
+    if component is None or component not in stack.components:  # a runner's own kernels: the stack's page
+        return Citation(kind="knowledge", ref=f"{stack.id}.summary", figure=stack.name, source=stack.source)
+    return Citation(kind="knowledge", ref=f"{stack.id}.{stack.component_ref(component)}", figure=component.name,
                     source=component.source or stack.source)  # fmt: skip
 
 
@@ -136,9 +137,10 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         elif unnamed is not None:
             parts[concern] = Part(unnamed.name, unnamed, known=False)
     precision_fits = not any(misfit.kind == "precision" for misfit in judged.misfits)
+    quantizes = profile.needs.quantized and precision_fits and (judged.workload == "inference" or not profile.serves)
     for component in stack.components:
         concern = ROLE_CONCERNS.get(component.role)
-        if concern is None or concern in parts or (concern == "quantization" and not (profile.needs.quantized and precision_fits)):
+        if concern is None or concern in parts or (concern == "quantization" and not quantizes):
             continue
         if component.candidate in known:
             parts[concern] = Part(component.candidate, component)
@@ -189,15 +191,17 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
     if choice.concern not in ("gemm", "quantization") or measured(choice):
         return choice
     stack_default = judged.stack.applies_to.precisions[0] if judged is not None else None
-    lower = judged is not None and any(m.kind == "lower_precision" for m in judged.misfits)
+    lower_formats = LOWER_PRECISIONS.get(profile.needs.quantization, ())
+    documented = [p for p in judged.stack.applies_to.precisions if p in lower_formats] if judged is not None else []
+    lower = documented[0] if documented and any(m.kind == "lower_precision" for m in judged.misfits) else None  # type: ignore[union-attr]
     if choice.concern == "quantization":
-        if not lower or stack_default is None:
+        if lower is None:
             return choice
         settings = {k: v for k, v in choice.settings.items() if k not in QUANTIZED_SETTINGS}
-        return choice.model_copy(update={"settings": {**settings, "dtype": stack_default}})
+        return choice.model_copy(update={"settings": {**settings, "dtype": lower}})
     if profile.needs.quantized:
-        dtype = stack_default if lower and stack_default else profile.needs.quantization
-        if device is not None and not lower and dtype not in device.formats:
+        dtype = lower or profile.needs.quantization
+        if device is not None and lower is None and dtype not in device.formats:
             return choice
         why = line(f"{dtype} GEMMs: the profile asks {profile.needs.quantization}" + (
             f" and the stack documents {dtype}" if dtype != profile.needs.quantization else ""),
@@ -209,8 +213,10 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
     return choice
 
 
-def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern]) -> tuple[Tier, tuple[SkippedConcern, ...]]:
-    """Tier 1 with the chosen stacks' parts in place (serving first), and the skipped concerns they now decide."""
+def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern],
+                measured_out: frozenset[tuple[str, str]] = frozenset()) -> tuple[Tier, tuple[SkippedConcern, ...]]:  # fmt: skip
+    """Tier 1 with the chosen stacks' parts in place (serving first), and the skipped concerns they now decide. A part
+    that on-target evidence ruled out for its concern (`measured_out`: option, concern) yields to the rule's choice."""
     by_concern: dict[str, Choice] = {c.concern: c for c in tier1.choices}
     stacked: dict[str, Choice] = {}
     owner: dict[str, Judged] = {}
@@ -220,6 +226,8 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
         parts.update({k: v for k, v in runtime_kernels(judged, context, set(parts)).items() if k not in parts})
         for concern, part in parts.items():
             if concern in stacked or (concern in skipped_concerns and concern != "training-framework"):
+                continue
+            if (part.option, concern) in measured_out:
                 continue
             stacked[concern] = part_choice(concern, part, judged, context, by_concern.get(concern))
             owner[concern] = judged

@@ -72,7 +72,7 @@ def recommend(
     numbers: tuple[TierNumber, ...] = (1, 2, 3)
     tiers = [build_tier(context, number, decisions) for number in numbers]
     skipped = tuple(decision.skipped for decision in decisions if decision.skipped is not None)
-    tiers[0], skipped = adapt_tier1(tiers[0], stack_choice, context, skipped)
+    tiers[0], skipped = adapt_tier1(tiers[0], stack_choice, context, skipped, measured_out(decisions))
     tiers = [tier.model_copy(update={"choices": without_repeated_risks(tier.choices)}) for tier in tiers]
     tier1 = tiers[0].model_copy(update={"choices": tuple(with_impact(choice, context) for choice in tiers[0].choices)})
     tiers[0] = tier1
@@ -101,6 +101,16 @@ def recommend(
         verdict=verdict(stack_choice, tier1, profile),
         confidence_basis=notes[0] if notes else None,
     )
+
+
+def measured_out(decisions: Sequence[ConcernDecision]) -> frozenset[tuple[str, str]]:
+    """(option, concern) pairs a rule ruled out on evidence measured on the target: no stack part overrides them."""
+    return frozenset(
+        (rejection.option, concern)
+        for decision in decisions for rejection in decision.rejections for concern in rejection.concerns
+        if any(cite.kind == "evidence" and "proxy" not in (cite.figure or "") for reason in rejection.reasons
+               for cite in reason.cites)
+    )  # fmt: skip
 
 
 def capped_profile_edits(switches: Sequence[SwitchCondition]) -> tuple[SwitchCondition, ...]:

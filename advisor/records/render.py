@@ -17,7 +17,7 @@ from advisor.markdown import md_escape, md_prose
 from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.environment.family import device_family
 from advisor.profile import Profile
-from advisor.recommendation.models import Choice, Recommendation, Tier
+from advisor.recommendation.models import Choice, Rationale, Recommendation, Tier
 from advisor.recommendation.summary import cites_text
 from advisor.records.evidence_tables import evidence_tables
 from advisor.records.models import RecordError, RecordFrontMatter
@@ -151,7 +151,6 @@ def measured_hot_operators(model_type: str, evidence: Sequence[Evidence]) -> lis
     return lines
 
 
-SUMMARY_HEADER = ("concern", "choice", "why", "expected impact")
 EVIDENCE_SUFFIX = ".evidence.json"
 MAX_FINDINGS = 6
 
@@ -171,21 +170,16 @@ def grouped_choices(tier: Tier) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
-def summary_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
-    """The primary tier, one row per concern: the choice, its first reason, its expected impact."""
-    primary = next(tier for tier in recommendation.tiers if tier.primary)
-    rows: list[tuple[str, ...]] = []
-    for choice in primary.choices:
-        pairs = ", ".join(f"{name}={value}" for name, value in choice.settings.items())
-        option = choice.option + (f" ({pairs})" if pairs else "")  # the table escapes each cell once
-        impact = f"~{choice.impact.step_speedup:.2f}x step [{choice.impact.low:.2f}-{choice.impact.high:.2f}]" if choice.impact else "-"
-        rows.append((choice.concern, option, choice.rationale[0].text, impact))
-    for gap in primary.gaps:
-        rows.append((gap.concern, "nothing fits", gap.rationale[0].text, "-"))
-    return rows
-
-
 STACKS_HEADER = ("stack", "runs the model", "precision", "fits, or why not", "documented at")
+
+
+MAX_RECORD_REASONS = 2  # a tier-1 choice's reasons in the record (the full list is in the JSON and `recommend`)
+
+
+def shown_reasons(rationale: Sequence[Rationale]) -> list[Rationale]:
+    """A tier-1 choice's first reasons and the risk to watch, for the record."""
+    reasons = [r for r in rationale if not r.text.startswith("watch: ")][:MAX_RECORD_REASONS]
+    return reasons + [r for r in rationale if r.text.startswith("watch: ")][:1]
 
 
 def stacks_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
@@ -251,6 +245,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
     environment = _environment()
     environment.globals["settings"] = settings_text
     environment.globals["grouped"] = grouped_choices
+    environment.globals["shown_reasons"] = shown_reasons
     template = environment.get_template("record.md.j2")
     measured_on = measured_on_rows(front, evidence)
     tier1 = recommendation.tier(1)
@@ -258,8 +253,6 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         front=front,
         recommendation=recommendation,
         profile=profile,
-        summary_header=SUMMARY_HEADER,
-        summary_rows=summary_rows(recommendation),
         stacks_header=STACKS_HEADER,
         stacks_rows=stacks_rows(recommendation),
         skipped_line=skipped_text(recommendation),

@@ -8,9 +8,11 @@ import itertools
 import pytest
 
 from advisor.knowledge.loader import hardware_families, load_knowledge_base
+from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import OfficialStack
 from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Choice
 
 FAMILIES = {
     "nvidia-gpu", "amd-gpu", "ascend-npu", "cambricon-mlu", "hygon-dcu", "iluvatar-gpu", "intel-gaudi", "google-tpu",
@@ -64,13 +66,21 @@ def test_recommend_answers_for_every_family(knowledge, family):
         profile = Profile.model_validate({"model_type": model_type, "hardware": family, "workload": workload,
                                           "team_skill": skill, "needs": {"devices": 8, "dynamic_shapes": True}})  # fmt: skip
         recommendation = recommend(profile, [], knowledge)
-        tier1 = {choice.concern: choice.option for choice in recommendation.tiers[0].choices}
+        choices = {choice.concern: choice for choice in recommendation.tiers[0].choices}
         gemm = knowledge.platform(family).official.gemm.value
-        if gemm:
-            assert tier1.get("gemm") in gemm, (family, model_type, workload, skill, tier1)
+        if gemm and "gemm" in choices and not from_stack(choices["gemm"], knowledge):
+            assert choices["gemm"].option in gemm, (family, model_type, workload, skill, choices["gemm"])
         for choice in recommendation.tiers[0].choices:
-            assert family in knowledge.get(choice.option).hardware.value
+            if not from_stack(choice, knowledge):
+                assert family in knowledge.get(choice.option).hardware.value
             assert choice.option not in {r.option for r in recommendation.rejected if choice.concern in r.concerns}
+
+
+def from_stack(choice: Choice, knowledge: KnowledgeBase) -> bool:
+    """The choice is a part of the chosen documented stack (it cites the stack), not the platform's own default."""
+    stacks = {stack.id for stack in knowledge.stacks}
+    return choice.part_of is not None or any(
+        cite.ref.partition(".")[0] in stacks for reason in choice.rationale for cite in reason.cites)
 
 
 def test_llm_engines_never_serve_a_cnn(knowledge):
@@ -86,10 +96,10 @@ def test_llm_engines_never_serve_a_cnn(knowledge):
 
 
 def test_llm_serving_on_each_accelerator_gets_a_serving_engine(knowledge):
-    expected = {"nvidia-gpu": "tensorrt-llm", "amd-gpu": "vllm", "ascend-npu": "vllm", "google-tpu": "vllm",
+    expected = {"nvidia-gpu": "tensorrt-llm", "amd-gpu": "vllm", "ascend-npu": ("vllm", "mindie"), "google-tpu": "vllm",
                 "aws-neuron": "vllm", "intel-gaudi": "vllm", "cambricon-mlu": "vllm"}  # fmt: skip
-    for family, engine in expected.items():
+    for family, engines in expected.items():
         profile = Profile.model_validate({"model_type": "dense-transformer", "hardware": family, "workload": "inference",
                                           "team_skill": "framework"})  # fmt: skip
         tier1 = {c.concern: c.option for c in recommend(profile, [], knowledge).tiers[0].choices}
-        assert tier1.get("deployment") == engine, (family, tier1)
+        assert tier1.get("deployment") in ((engines,) if isinstance(engines, str) else engines), (family, tier1)

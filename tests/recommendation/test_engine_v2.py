@@ -17,6 +17,8 @@ from advisor.recommendation.engine import MAX_PROFILE_SWITCHES, MAX_REJECTED, re
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import amdahl
 from advisor.recommendation.models import Recommendation
+from advisor.recommendation.policy import STACK_FITS
+from advisor.recommendation.rules.confidence import BASE_NO_EVIDENCE
 from advisor.recommendation.switches import condition_holds, observed_values
 from advisor.records.decision import build_front_matter
 from advisor.records.render import render_record
@@ -56,7 +58,8 @@ def test_random_profiles_keep_every_invariant(random_answers, knowledge):
         assert sum(c.metric.startswith("profile.") for c in answer.switch_conditions) <= MAX_PROFILE_SWITCHES
         tier1 = answer.tier(1).options()
         toolkit, runtime = tier1.get("quantization"), tier1.get("deployment")
-        if toolkit and runtime and toolkit != runtime and compatibility.loaders_of(toolkit):
+        named_part = any(c.part_of is not None for c in answer.tier(1).choices if c.concern == "deployment")
+        if toolkit and runtime and toolkit != runtime and compatibility.loaders_of(toolkit) and not named_part:
             assert runtime in compatibility.loaders_of(toolkit), (toolkit, runtime)
         for choice in answer.tier(3).choices:
             hardware = knowledge.get(choice.option).hardware.value
@@ -64,8 +67,8 @@ def test_random_profiles_keep_every_invariant(random_answers, knowledge):
         for choice in answer.tier(1).choices:
             assert len([r for r in choice.rationale if not r.text.startswith("watch: ")]) <= 4
         assert not any(gap.rationale[0].text == "" for tier in answer.tiers for gap in tier.gaps)
-        if not answer.evidence_used:
-            assert answer.confidence <= 0.5
+        if not answer.evidence_used:  # a vendor-validated stack backs it at most this far without evidence
+            assert answer.confidence <= round(BASE_NO_EVIDENCE * STACK_FITS, 2)
 
 
 def test_llm_serving_runs_one_engine_for_deployment_and_dynamic_shapes(random_answers):
@@ -87,12 +90,12 @@ def test_a_run_with_no_timed_case_is_no_evidence(knowledge):
     failed = evidence([case("gemm", "torch.matmul", "fp32", {"m": 64}, None, status="failed"),
                        case("attention", "naive", "fp32", {"seq": 128}, None, status="failed")])  # fmt: skip
     answer = recommend(profile(hardware="x86-cpu"), [failed], knowledge)
-    assert not answer.evidence_used and answer.confidence <= 0.5
+    assert not answer.evidence_used and answer.confidence <= round(BASE_NO_EVIDENCE * STACK_FITS, 2)
     assert "none was timed" in answer.confidence_notes[0]
 
 
 def test_hygon_is_less_charted_than_nvidia(knowledge):
-    nvidia = recommend(profile(), [], knowledge)
+    nvidia = recommend(profile(device="h200-sxm", needs={"quantization": "fp8"}), [], knowledge)
     hygon = recommend(profile(hardware="hygon-dcu"), [], knowledge)
     assert hygon.confidence < nvidia.confidence
     assert any(note.startswith("hygon-dcu: the knowledge base names no official option") for note in hygon.confidence_notes)
@@ -100,7 +103,8 @@ def test_hygon_is_less_charted_than_nvidia(knowledge):
 
 def test_expected_impact_is_amdahl_over_the_measured_share(knowledge):
     more = Evidence.load(FIXTURES / "cpu-more-probes.json")
-    cnn = recommend(Profile(model_type="cnn", hardware="x86-cpu", workload="inference", team_skill="framework"), [more], knowledge)
+    # trained in PyTorch (no graph runtime of its own), so the measured oneDNN layout applies as it was measured
+    cnn = recommend(Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), [more], knowledge)
     convolution = next(c for c in cnn.tier(1).choices if c.concern == "convolution")
     impact = convolution.impact
     assert impact is not None and impact.operator == "convolution" and convolution.settings["layout"] == "channels-last"
@@ -138,7 +142,8 @@ def test_a_typical_record_reads_in_two_minutes(knowledge, needs):
     text = render_record(front, answer, [])
     assert len(text.splitlines()) <= 150
     body = text.split("---", 2)[2]
-    assert body.lstrip().startswith("# LLM serving\n\n| concern | choice | why | expected impact |")
+    assert body.lstrip().startswith("# LLM serving\n\n**Verdict:** ")
+    assert "| stack | runs the model |" in body
     assert "&gt;" not in body and "&lt;" not in body
     assert body.count("Nothing fits") <= 3  # at most once per tier
 

@@ -46,7 +46,9 @@ def test_summary_names_the_tiers_rejections_and_switches(cli, runner, profile_fi
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.startswith("Recommendation: chat service (inference, framework team)\n")
-    assert "Confidence 0.5" in out and "(includes proxy evidence from other hardware)" in out
+    assert "Confidence 0.35" in out and "(includes proxy evidence from other hardware)" in out
+    assert "Verdict: No documented whole stack fits on NVIDIA B200 (assumed: no device named)" in out
+    assert "Stacks considered\n  nvidia-trtllm-nvfp4-blackwell (inference, nvfp4, fp8): not chosen: runs nvfp4, fp8; the profile asks int8" in out
     assert "Tier 1: official full stack [primary]" in out and "  gemm            cublas  [dtype=bf16]" in out
     assert "  attention       flash-attention  [via=vllm]" in out and "  deployment      vllm" in out
     assert "Tier 2: deep self-development [needs more skill than the team has]" in out

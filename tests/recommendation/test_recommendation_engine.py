@@ -39,10 +39,16 @@ def answers(cpu_suite, knowledge) -> list[Recommendation]:
 
 
 def test_choices_only_name_candidates_the_knowledge_base_lists_for_the_target(answers, knowledge):
+    stack_ids = {stack.id for stack in knowledge.stacks}
     for answer in answers:
         for tier in answer.tiers:
             for choice in tier.choices:
+                if choice.part_of is not None:  # a part of the chosen stack the knowledge base has no candidate for
+                    assert choice.part_of in stack_ids and tier.tier == 1
+                    continue
                 candidate = knowledge.get(choice.option)
+                if any(cite.ref.partition(".")[0] in stack_ids for reason in choice.rationale for cite in reason.cites):
+                    continue  # a part of a documented stack for this family: the stack lists it here
                 if choice.settings.get("by") == "serving-engine":  # the engine carries it (its own fusion, attention)
                     assert answer.profile.hardware in candidate.hardware.value and "deployment" in candidate.concerns.value
                     continue

@@ -142,7 +142,8 @@ def test_noisy_and_failed_cases_lower_the_confidence_not_the_answer():
     shape = {"m": 16, "n": 256, "k": 256}
     failed = [case("gemm", "triton.matmul-64x64x32-w4-s3", "fp32", shape, status="failed", kind="decode")]
     shaky = recommend(cpu, [evidence(noisy_cases + failed)])
-    assert _choice(shaky, "gemm").settings == _choice(clean, "gemm").settings == {"dtype": "fp32"}
+    assert _choice(shaky, "gemm").settings == _choice(clean, "gemm").settings
+    assert _choice(shaky, "gemm").settings["dtype"] == "fp32"
     assert shaky.confidence < clean.confidence
     assert "1 of 5 attempted cases failed" in shaky.confidence_notes
     assert any("4 of 4 timed cases were noisy" in note for note in shaky.confidence_notes)

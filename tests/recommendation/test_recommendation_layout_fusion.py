@@ -44,9 +44,10 @@ def _convolution(answer: Recommendation) -> Choice:
     return next(choice for choice in answer.tier(1).choices if choice.concern == "convolution")
 
 
+# Trained in PyTorch, the CNN runs on oneDNN as measured; served, it runs in a graph runtime's own kernels.
 def test_measured_channels_last_sets_the_cnn_layout_and_cites_the_cases():
     evidence = Evidence.load(MORE_PROBES)
-    answer = recommend(_profile("cnn"), [evidence])
+    answer = recommend(_profile("cnn", workload="training"), [evidence])
     gemm = _convolution(answer)
     assert gemm.option == "onednn"
     assert gemm.settings["layout"] == "channels-last"
@@ -58,9 +59,9 @@ def test_measured_channels_last_sets_the_cnn_layout_and_cites_the_cases():
 
 def test_slower_channels_last_keeps_nchw_and_fires_the_old_switch():
     evidence = Evidence.load(MORE_PROBES)
-    before = recommend(_profile("cnn"), [evidence])
+    before = recommend(_profile("cnn", workload="training"), [evidence])
     slower = _scaled(evidence, lambda case: case.key.probe == "layout" and case.key.layout == "nhwc", 3.0)
-    after = recommend(_profile("cnn"), [slower])
+    after = recommend(_profile("cnn", workload="training"), [slower])
     assert _convolution(after).settings["layout"] == "nchw"
     assert _fired(before, "channels-last-stops-paying", slower) is True
     assert _fired(before, "channels-last-stops-paying", evidence) is False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from recommendation_builders import case, evidence, gemm_cases, profile, rule_context
 
 from advisor.recommendation.facts import QualityCounts, evidence_facts
+from advisor.recommendation.policy import NO_STACK
 from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.rules.confidence import (
     case_quality_factor,
@@ -102,12 +103,14 @@ def test_contention_factor():
 
 
 def test_unknown_claims(knowledge):
-    context = rule_context(profile(hardware="iluvatar-gpu", workload="both", needs={"dynamic_shapes": True}))
+    context = rule_context(profile(hardware="hygon-dcu", workload="both", needs={"dynamic_shapes": True}))
     rationale = decide_fusion(rule_context(profile())).tier1.rationale
-    corex = Choice(concern="deployment", option="corex", rationale=rationale)
-    notes = unknown_claims([corex], knowledge, context.profile)
-    assert notes == ["corex.dynamic_shapes is unknown: probe it before relying on it"]
-    assert unknown_claims([corex.model_copy(update={"concern": "gemm"})], knowledge, context.profile) == []
+    dtk = Choice(concern="deployment", option="dtk-hip", rationale=rationale)
+    notes = unknown_claims([dtk], knowledge, context.profile)
+    assert notes == ["dtk-hip.dynamic_shapes is unknown: probe it before relying on it"]
+    assert unknown_claims([dtk.model_copy(update={"concern": "gemm"})], knowledge, context.profile) == []
+    part = Choice(concern="deployment", option="PaddlePaddle", rationale=rationale, part_of="some-stack")
+    assert unknown_claims([part], knowledge, context.profile) == []  # a named stack part has no claims to check
 
 
 def test_overall_confidence_is_clamped_and_explained(knowledge):
@@ -116,8 +119,9 @@ def test_overall_confidence_is_clamped_and_explained(knowledge):
     gaps = [Gap(concern=concern, rationale=rationale) for concern in ("attention", "fusion")]
     value, notes = overall_confidence(facts, [], gaps, knowledge, profile(hardware="hygon-dcu"))
     platform = 0.7 + 0.3 * (1 / 7)  # hygon-dcu's official stack names only a GEMM library
-    assert value == round(0.5 * platform * 0.95**2, 2) and notes[-1] == "tier 1 leaves 2 concern(s) open: attention, fusion"
+    # no stack chosen: the concerns are assembled one by one (NO_STACK)
+    assert value == round(0.5 * NO_STACK * platform * 0.95**2, 2) and notes[-1] == "tier 1 leaves 2 concern(s) open: attention, fusion"
     assert any(note.startswith("hygon-dcu: the knowledge base names no official option") for note in notes)
     nvidia, _ = overall_confidence(evidence_facts([], "nvidia-gpu"), [], [], knowledge, profile())
-    assert nvidia == 0.5 and value < nvidia
+    assert nvidia == round(0.5 * NO_STACK, 2) and value < nvidia
     assert 0.05 <= value <= 0.95
