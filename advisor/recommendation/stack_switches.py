@@ -23,9 +23,9 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile) -> str:
         parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
     if not parts:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
-        return f"No documented whole stack fits on {where}: tier 1 assembles {options}"
+        return f"No documented whole stack fits this profile: tier 1 assembles {options}. Target: {where}"
     text = "; ".join(parts)
-    return f"{text[0].upper()}{text[1:]} on {where}"
+    return f"{text[0].upper()}{text[1:]}. Target: {where}"
 
 
 def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchCondition, ...]:

@@ -17,7 +17,7 @@ from probes.models import Evidence, Stats
 
 CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 PROFILE = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
-                  needs=Needs(dynamic_shapes=True, quantization="int8"))  # fmt: skip
+                  needs=Needs(dynamic_shapes=True))  # fmt: skip  (unquantized: the bf16/fp32 GEMM switch applies)
 
 
 def bf16_gemm_scaled(evidence: Evidence, factor: float) -> Evidence:

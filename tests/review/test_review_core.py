@@ -27,7 +27,7 @@ def suite() -> Evidence:
 @pytest.fixture(scope="module")
 def profile() -> Profile:
     return Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
-                   needs=Needs(dynamic_shapes=True, quantization="int8"))  # fmt: skip
+                   needs=Needs(dynamic_shapes=True))  # fmt: skip  (unquantized: the bf16/fp32 GEMM switch applies)
 
 
 def scaled(evidence: Evidence, factor: float, implementation: str = "torch.matmul", dtype: str = "bf16") -> Evidence:

@@ -58,7 +58,7 @@ def test_unchanged_claims_within_a_year_are_not_listed(runner, records, tmp_path
 def test_claims_older_than_a_year_are_listed_as_stale(runner, records, tmp_path):
     outcome = _review(runner, records, "2027-12-03", tmp_path)
     stale = {(item["owner"], item["field"]) for item in outcome["knowledge"] if item["problem"] == "stale"}
-    assert ("onednn", "summary") in stale and ("openvino", "dynamic_shapes") in stale
+    assert ("onednn", "summary") in stale and ("vllm", "dynamic_shapes") in stale
     assert {owner for owner, _ in stale} <= set(find_record(records, 1).front.knowledge)
     history = find_record(records, 1).body
     assert "knowledge-base claims to re-check: " in history and "onednn.summary (stale 2026-12-01)" in history
