@@ -130,12 +130,12 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         parts[runner_concern(judged.workload)] = Part(runner.candidate, runner)
     elif wanted:
         unnamed = next((c for c in stack.components if c.role in runner_roles(judged.workload)), None)
-        concern = runner_concern(judged.workload)
-        previous = rule_choices.get(concern)
-        if unnamed is not None and previous is not None and runs_beneath(previous.option, concern, context):
-            parts[concern] = Part(previous.option, unnamed)  # MaxText on XLA, TorchTitan on the Neuron SDK
+        runs_at = runner_concern(judged.workload)
+        previous = rule_choices.get(runs_at)
+        if unnamed is not None and previous is not None and runs_beneath(previous.option, runs_at, context):
+            parts[runs_at] = Part(previous.option, unnamed)  # MaxText on XLA, TorchTitan on the Neuron SDK
         elif unnamed is not None:
-            parts[concern] = Part(unnamed.name, unnamed, known=False)
+            parts[runs_at] = Part(unnamed.name, unnamed, known=False)
     precision_fits = not any(misfit.kind == "precision" for misfit in judged.misfits)
     quantizes = profile.needs.quantized and precision_fits and (judged.workload == "inference" or not profile.serves)
     for component in stack.components:
@@ -200,7 +200,7 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
         settings = {k: v for k, v in choice.settings.items() if k not in QUANTIZED_SETTINGS}
         return choice.model_copy(update={"settings": {**settings, "dtype": lower}})
     if profile.needs.quantized:
-        dtype = lower or profile.needs.quantization
+        dtype: str = lower if lower is not None else profile.needs.quantization
         if device is not None and lower is None and dtype not in device.formats:
             return choice
         why = line(f"{dtype} GEMMs: the profile asks {profile.needs.quantization}" + (

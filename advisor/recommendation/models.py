@@ -73,6 +73,16 @@ class Choice(_Model):
         "(option is then the part's name)",
     )
 
+    @property
+    def label(self) -> str:
+        """How a reader sees the choice: the stack's part by its name with the candidate it is ('MaxText (xla)')."""
+        part = self.settings.get("part")
+        return f"{part} ({self.option})" if part and self.part_of is None else self.option
+
+    def detail_settings(self) -> dict[str, str]:
+        """The settings a reader sees beside the label (the part's name is in the label)."""
+        return {name: value for name, value in self.settings.items() if name != "part"}
+
 
 class Gap(_Model):
     """A concern the tier cannot fill from the knowledge base, and why."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
@@ -45,6 +46,17 @@ class Misfit:
         return MISFIT_WEIGHTS[self.kind]
 
 
+class Rank(NamedTuple):
+    """How a stack sorts among the family's stacks (smaller first)."""
+
+    weight: int  # the misfits' total weight
+    other_default: bool  # its default precision is not the one asked
+    preference: int  # where its runner sits in the platform's own order
+    model_types: int  # how many model types it is documented for (fewer: more specific)
+    devices: int  # how many devices it is validated on (fewer: more specific)
+    stack_id: str
+
+
 @dataclass(frozen=True)
 class Judged:
     """A stack with what does not fit, for one workload."""
@@ -52,7 +64,7 @@ class Judged:
     stack: Stack
     workload: str
     misfits: tuple[Misfit, ...]
-    rank: tuple[object, ...]
+    rank: Rank
 
     @property
     def fits(self) -> bool:
@@ -186,9 +198,10 @@ def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, 
     found = misfits(stack, profile, device, platform, knowledge)
     scope = stack.applies_to
     default_matches = scope.precisions[0] in precisions_accepted(profile, platform)
-    rank = (
-        sum(misfit.weight for misfit in found), not default_matches, False,
-        preference_index(stack, platform, workload, profile.llm), len(scope.model_types), len(scope.devices), stack.id,
+    rank = Rank(
+        weight=sum(misfit.weight for misfit in found), other_default=not default_matches,
+        preference=preference_index(stack, platform, workload, profile.llm), model_types=len(scope.model_types),
+        devices=len(scope.devices), stack_id=stack.id,
     )  # fmt: skip
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank)
 
@@ -225,12 +238,12 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
         return max(item.misfits, key=lambda misfit: misfit.weight).text
     if chosen is None:
         return "fits"
-    if item.rank[1] and not chosen.rank[1]:
+    if item.rank.other_default and not chosen.rank.other_default:
         return f"fits, but its default precision is {item.stack.applies_to.precisions[0]}"
-    if item.rank[3] > chosen.rank[3]:
+    if item.rank.preference > chosen.rank.preference:
         runner = chosen.stack.runner
         return f"fits; the platform lists {runner.name if runner else chosen.stack.name} first"
-    if item.rank[4] > chosen.rank[4]:
+    if item.rank.model_types > chosen.rank.model_types:
         return f"fits, but is documented for more model types than {chosen.stack.name}"
     return f"fits as well: an equal alternative to {chosen.stack.name}"
 

@@ -32,9 +32,9 @@ def rationale_lines(rationale: Sequence[Rationale], indent: str) -> list[str]:
 
 def choice_lines(choice: Choice, detailed: bool) -> list[str]:
     """A choice's headline (option, settings, skill gap) and, when detailed, its rationale."""
-    settings = ", ".join(f"{name}={value}" for name, value in choice.settings.items())
+    settings = ", ".join(f"{name}={value}" for name, value in choice.detail_settings().items())
     flags = ("" if choice.fits_team else "  (beyond the team's skill)") + (f"  [{settings}]" if settings else "")
-    lines = [f"  {choice.concern:<15} {choice.option}{flags}"]
+    lines = [f"  {choice.concern:<15} {choice.label}{flags}"]
     if not detailed:
         return lines
     lines += rationale_lines(choice.rationale, INDENT)

@@ -157,7 +157,7 @@ MAX_FINDINGS = 6
 
 def settings_text(choice: Choice) -> str:
     """' [dtype=fp8, via=vllm]' or ''."""
-    pairs = ", ".join(f"{name}={md_escape(value)}" for name, value in choice.settings.items())
+    pairs = ", ".join(f"{name}={md_escape(value)}" for name, value in choice.detail_settings().items())
     return f" [{pairs}]" if pairs else ""
 
 
@@ -184,7 +184,7 @@ def shown_reasons(rationale: Sequence[Rationale]) -> list[Rationale]:
 
 def stacks_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
     """The "Stacks considered" table: the chosen stacks first, then the others with their decisive reason."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for option in recommendation.stacks_considered:
         name = f"{option.name} ({option.workload}{', chosen' if option.chosen else ''})"
         rows.append((name, option.runner, ", ".join(option.precisions), option.reason, option.source))
