@@ -29,6 +29,7 @@ from advisor.knowledge.claims import KnowledgeBaseError, method_anchor
 from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.method import method_anchors
 from advisor.knowledge.models import Candidate, KnowledgeBase
+from advisor.knowledge.policy import Policy
 from advisor.knowledge.platforms import Platform
 from advisor.knowledge.stacks import Stack
 from advisor.safe_yaml import DataLoader
@@ -40,6 +41,7 @@ KB_DIR_VARIABLE = "ADVISOR_KB_DIR"
 BUILTIN_ORIGIN = "advisor/data"
 CANDIDATES_DIR, PLATFORMS_DIR, COMPATIBILITY_FILE = "knowledge", "platforms", "compatibility.yaml"
 STACKS_DIR = "stacks"
+POLICY_FILE = "policy.yaml"  # read from the built-in data only: the engine's mappings are not an extension point
 
 Item = TypeVar("Item", Candidate, Platform, Stack)
 # Every knowledge file is a page of YAML (the largest built-in one is 9 KB); an override is the user's file.
@@ -113,12 +115,17 @@ def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
     if not platforms:
         raise KnowledgeBaseError(f"{roots[0][1]}/{PLATFORMS_DIR}: no platform files (*.yaml)")
     compatibility_origin = " + ".join(f"{origin}/{COMPATIBILITY_FILE}" for _, origin in roots)
+    policy_entry = roots[0][0] / POLICY_FILE
+    policy_origin = f"{roots[0][1]}/{POLICY_FILE}"
+    policy = validate_document(Policy, read_mapping(policy_entry, policy_origin), policy_origin) if policy_entry.is_file() else Policy()
     knowledge = KnowledgeBase(
         candidates=tuple(item for item, _ in candidates.values()),
         platforms=tuple(item for item, _ in platforms.values()),
         stacks=tuple(item for item, _ in stacks.values()),
         compatibility=validate_document(Compatibility, relations, compatibility_origin),
+        policy=policy,
     )
+    check_names(policy_origin, "candidates", sorted(policy.candidate_ids()), set(candidates), "candidate id")
     _check_references(knowledge, candidates, platforms, compatibility_origin)
     for stack, origin in stacks.values():
         check_stack_references(stack, origin, platforms, set(candidates))

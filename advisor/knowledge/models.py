@@ -33,6 +33,7 @@ from advisor.knowledge.claims import (
 )
 from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.platforms import Platform
+from advisor.knowledge.policy import Policy
 from advisor.knowledge.stacks import Stack
 
 __all__ = [
@@ -130,6 +131,7 @@ class KnowledgeBase(BaseModel):
     platforms: tuple[Platform, ...] = ()
     stacks: tuple[Stack, ...] = ()
     compatibility: Compatibility = Compatibility()
+    policy: Policy = Policy()
 
     @field_validator("candidates", "platforms", "stacks")
     @classmethod

@@ -39,7 +39,7 @@ def lever_for(choice: Choice, context: RuleContext) -> Lever | None:
     if choice.concern == "convolution" and layout in ("channels-last", "nchw"):
         label = "channels-last convolutions" if layout == "channels-last" else "NCHW convolutions against channels-last"
         return Lever("layout_channels_last_speedup", ("convolution",), label, inverse=layout == "nchw")
-    if choice.concern == "fusion" and choice.option == "torch-compile":
+    if choice.concern == "fusion" and choice.option == context.knowledge.policy.measured_fusion:
         return Lever("fusion_compiled_speedup", ("normalization", "elementwise"), "fused small-op chains")
     if choice.concern == "quantization" and dtype == "int8" and not context.profile.convolutional:
         return Lever("int8_speedup", ("gemm",), "INT8 linear layers")

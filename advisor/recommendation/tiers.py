@@ -8,10 +8,9 @@ from advisor.recommendation.citations import cite_claim, cite_platform, cite_pro
 from advisor.knowledge.models import Concern
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
-from advisor.recommendation.models import Choice, Gap, Rationale, Tier, TierNumber
+from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Tier, TierNumber
 
 TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
-CROSS_PLATFORM_LAYER = "triton"  # its risks[1] states the per-platform loss the method accepts
 
 
 def tier1_notes(context: RuleContext) -> list[Rationale]:
@@ -41,12 +40,24 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
     return notes
 
 
+def portable_loss_risk(context: RuleContext) -> Citation | None:
+    """The portable kernel language's risk that states the per-platform loss the method accepts (named in the policy
+    by its words, not by its position)."""
+    policy = context.knowledge.policy
+    if policy.portable_kernel_language not in context.knowledge.ids() or not policy.portable_loss_risk:
+        return None
+    candidate = context.knowledge.get(policy.portable_kernel_language)
+    index = next((i for i, risk in enumerate(candidate.risks) if policy.portable_loss_risk in risk.value), None)
+    return cite_claim(candidate, f"risks[{index}]") if index is not None else None
+
+
 def tier3_notes(context: RuleContext) -> list[Rationale]:
     """Tier 3 leads when the business must move between hardware; otherwise it is exploration."""
     profile = context.profile
     cites = [cite_profile(profile, "needs.cross_platform")]
-    if CROSS_PLATFORM_LAYER in context.knowledge.ids():
-        cites.append(cite_claim(context.knowledge.get(CROSS_PLATFORM_LAYER), "risks[1]"))
+    loss = portable_loss_risk(context)
+    if loss is not None:
+        cites.append(loss)
     if profile.needs.cross_platform:
         text = "the business must move between hardware: one cross-platform layer, accepting some per-platform loss"
         notes = [line(f"{text}; verify every target backend", *cites)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from advisor.knowledge.loader import load_knowledge_base
+
 from recommendation_builders import (
     attention_cases,
     case,
@@ -16,6 +18,8 @@ from advisor.recommendation.engine import recommend
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Recommendation
 from advisor.recommendation.switches import condition_holds, observed_values
+
+POLICY = load_knowledge_base().policy  # which toolkit each INT8 reading timed
 
 
 def _choice(answer: Recommendation, concern: str, tier: int = 1):
@@ -84,11 +88,11 @@ def test_an_int8_speed_switch_only_watches_the_path_the_probe_measures():
     from advisor.recommendation.rules.quantization import quantization_switches
 
     dense = profile(needs={"quantization": "int8"})
-    assert [s.id for s in quantization_switches("int8", False, dense, "torchao")] == ["int8-slower-on-target"]
-    assert quantization_switches("int8", False, dense, "modelopt") == ()
-    assert [s.id for s in quantization_switches("int8", True, dense)] == ["int8-pays-on-target"]
+    assert [s.id for s in quantization_switches("int8", False, dense, "torchao", POLICY)] == ["int8-slower-on-target"]
+    assert quantization_switches("int8", False, dense, "modelopt", POLICY) == ()
+    assert [s.id for s in quantization_switches("int8", True, dense, policy=POLICY)] == ["int8-pays-on-target"]
     cnn = profile(model_type="cnn", hardware="x86-cpu", needs={"quantization": "int8"})
-    (watch,) = quantization_switches("int8", False, cnn, "onnxruntime")
+    (watch,) = quantization_switches("int8", False, cnn, "onnxruntime", POLICY)
     assert watch.metric == "evidence.int8_model_speedup_cnn"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from advisor.knowledge.loader import load_knowledge_base
+
 from recommendation_builders import attention_cases, evidence, profile, rule_context
 
 from advisor.recommendation.facts import evidence_facts
@@ -16,6 +18,8 @@ from advisor.recommendation.rules.attention import (
     quadratic_versus_linear,
 )
 
+MEASURED_AS = load_knowledge_base().policy.measured_attention  # option -> the probe implementation
+
 
 def _gpu_facts(growth):
     return evidence_facts([evidence(attention_cases(growth, "cuda"), "nvidia-gpu")], "nvidia-gpu")
@@ -27,9 +31,9 @@ def test_needs_attention():
 
 def test_measured_growth_maps_options_to_probe_implementations():
     facts = _gpu_facts({"sdpa.flash": 1.0, "sdpa.cudnn": 2.0})
-    assert measured_growth(facts, "flash-attention").value == 1.0
-    assert measured_growth(facts, "cudnn").value == 2.0
-    assert measured_growth(facts, "cann-builtin") is None
+    assert measured_growth(facts, "flash-attention", MEASURED_AS).value == 1.0
+    assert measured_growth(facts, "cudnn", MEASURED_AS).value == 2.0
+    assert measured_growth(facts, "cann-builtin", MEASURED_AS) is None
 
 
 def test_quadratic_versus_linear():
@@ -61,11 +65,11 @@ def test_tier1_preference_comes_from_the_platform():
 
 
 def test_growth_lines_and_switches():
-    assert growth_lines(_gpu_facts({"sdpa.flash": 1.0}), "flash-attention")[0].text.startswith("measured sdpa.flash")
-    assert growth_lines(_gpu_facts({}), "flash-attention") == []
-    assert [s.id for s in attention_switches(None, False)] == ["long-context-needed"]
+    assert growth_lines(_gpu_facts({"sdpa.flash": 1.0}), "flash-attention", MEASURED_AS)[0].text.startswith("measured sdpa.flash")
+    assert growth_lines(_gpu_facts({}), "flash-attention", MEASURED_AS) == []
+    assert [s.id for s in attention_switches(None, False, MEASURED_AS)] == ["long-context-needed"]
     choice = decide_attention(rule_context(profile(workload="training", needs={"long_context": True}))).tier1
-    assert [s.metric for s in attention_switches(choice, True)] == ["evidence.sdpa_flash_attention_memory_growth"]
+    assert [s.metric for s in attention_switches(choice, True, MEASURED_AS)] == ["evidence.sdpa_flash_attention_memory_growth"]
 
 
 def test_decide_attention():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from advisor.recommendation.choices import engine_choice, entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
@@ -13,8 +15,6 @@ from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 
-# Knowledge-base option -> the attention probe implementation that measures it
-MEASURED_AS = {"flash-attention": "sdpa.flash", "cudnn": "sdpa.cudnn", "triton": "triton"}
 LINEAR_MAX = 1.5  # log-log slope up to which memory counts as O(N)
 QUADRATIC_MIN = 1.7  # and from which it counts as O(N^2)
 
@@ -24,9 +24,10 @@ def needs_attention(model_type: str) -> bool:
     return model_type != "cnn"
 
 
-def measured_growth(facts: EvidenceFacts, option: str) -> Fact | None:
-    """The memory-growth fact of the probe implementation that stands for a knowledge-base option."""
-    implementation = MEASURED_AS.get(option)
+def measured_growth(facts: EvidenceFacts, option: str, measured_as: Mapping[str, str]) -> Fact | None:
+    """The memory-growth fact of the probe implementation that stands for a knowledge-base option (`measured_as`:
+    the knowledge base's policy, option -> implementation)."""
+    implementation = measured_as.get(option)
     return facts.usable(growth_reading_name(implementation)) if implementation else None
 
 
@@ -48,7 +49,7 @@ def long_context_blockers(context: RuleContext, options: tuple[str, ...]) -> dic
     Engine documents cuDNN fused attention as its preferred path on Hopper and newer."""
     blockers: dict[str, list[Rationale]] = {}
     for option in options:
-        fact = measured_growth(context.facts, option)
+        fact = measured_growth(context.facts, option, context.knowledge.policy.measured_attention)
         if fact is not None and not fact.on_target:
             continue
         if fact is not None and fact.value > LINEAR_MAX:
@@ -56,9 +57,9 @@ def long_context_blockers(context: RuleContext, options: tuple[str, ...]) -> dic
     return blockers
 
 
-def growth_lines(facts: EvidenceFacts, option: str) -> list[Rationale]:
+def growth_lines(facts: EvidenceFacts, option: str, measured_as: Mapping[str, str]) -> list[Rationale]:
     """The measured memory growth of the chosen option: applied on the target, a note from other hardware."""
-    fact = measured_growth(facts, option)
+    fact = measured_growth(facts, option, measured_as)
     if fact is None:
         return []
     if fact.on_target:
@@ -85,15 +86,15 @@ def attention_preference(context: RuleContext, long_context: bool) -> tuple[tupl
     return narrowed, line(text, cite_compatibility("attention_kernels", host, claim))
 
 
-def attention_switches(entry: TierEntry | None, long_context: bool) -> list[SwitchCondition]:
+def attention_switches(entry: TierEntry | None, long_context: bool, measured_as: Mapping[str, str]) -> list[SwitchCondition]:
     """Long context not needed yet: switch when it is; needed: switch when the chosen kernel stops being O(N)."""
     if not long_context:
         description = "long context becomes a need: flash-style attention becomes mandatory"
         metric = "profile.needs.long_context"
         return [switch("long-context-needed", description, metric, "==", True, concern="attention")]
-    if isinstance(entry, Choice) and entry.option in MEASURED_AS:
+    if isinstance(entry, Choice) and entry.option in measured_as:
         description = f"{entry.option} attention memory grows faster than N^{LINEAR_MAX} on the target: choose another"
-        metric = f"evidence.{growth_reading_name(MEASURED_AS[entry.option])}"
+        metric = f"evidence.{growth_reading_name(measured_as[entry.option])}"
         condition_id = f"{entry.option}-memory-superlinear"
         return [switch(condition_id, description, metric, ">", LINEAR_MAX, concern="attention")]
     return []
@@ -115,7 +116,8 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
     evidence = quadratic_versus_linear(context.facts) if long_context else None
     share = hot_spot_line(hotop_shares(context.facts, profile), "attention")
     lines = [line for line in (share, hosted, evidence) if line is not None]
-    lines += growth_lines(context.facts, chosen.chosen.id) if chosen.chosen is not None else []
+    measured_as = context.knowledge.policy.measured_attention
+    lines += growth_lines(context.facts, chosen.chosen.id, measured_as) if chosen.chosen is not None else []
     reason = f"no attention kernel for {profile.hardware} in the knowledge base: the framework's attention (SDPA) stays"
     reason += "; use its flash backend" if evidence is not None else ""
     host = context.stack.runtime if context.stack.serving_engine and not profile.trains else context.stack.layers
@@ -129,5 +131,5 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
         tier2=tier2_entry(context, "attention"),
         tier3=tier3_entry(context, "attention"),
         rejections=rejections_from(chosen, "attention"),
-        switch_conditions=tuple(attention_switches(tier1, long_context)),
+        switch_conditions=tuple(attention_switches(tier1, long_context, measured_as)),
     )

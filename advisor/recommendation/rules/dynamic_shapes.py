@@ -18,24 +18,6 @@ from advisor.recommendation.switches import switch
 
 RECOMPILES_PER_100_MAX = 4.0  # static compile beyond this recompiles too often for the shape mix
 PADDING_WASTE_MAX = 30.0  # bucketing beyond this wastes more than dynamic kernels lose
-# The dynamic-shape mechanism of each runtime; torch.compile's mode comes from the evidence instead.
-RUNTIME_MODES = {
-    "tensorrt": "optimization-profiles",
-    "openvino": "dynamic-shapes",
-    "onnxruntime": "dynamic-axes",
-    "migraphx": "dynamic-dimensions",
-    "atc-acl": "shape-gears",
-    "coreml": "flexible-shapes",
-    "mlx": "dynamic-graphs",
-    "vllm": "continuous-batching",
-    "sglang": "continuous-batching",
-    "tensorrt-llm": "in-flight-batching",
-    "mindie": "continuous-batching",
-    "llama-cpp": "continuous-batching",
-    "xla": "shape-buckets",
-    "neuron-sdk": "shape-buckets",
-    "synapseai": "shape-buckets",
-}
 
 
 def static_recompiles_too_often(facts: EvidenceFacts) -> Rationale | None:
@@ -134,7 +116,7 @@ def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
     lines: list[Rationale] = [platform_advice(context)] if native == "partial" else []
     switches: list[SwitchCondition] = []
     if chosen.chosen is not None:
-        mode = RUNTIME_MODES.get(chosen.chosen.id)
+        mode = context.knowledge.policy.dynamic_shape_modes.get(chosen.chosen.id)
         if mode is None:
             mode, measured = compile_mode(context.facts)
             lines += measured

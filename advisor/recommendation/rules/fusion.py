@@ -47,7 +47,6 @@ def with_fusion_gain(rejections: tuple[Rejection, ...], knowledge: KnowledgeBase
     return tuple(updated)
 
 
-COMPILE_FUSER = "torch-compile"
 COMPILE_PAYS = 1.1  # the fused chain at least this much faster than eager
 COMPILE_SLOWER = 0.9  # the fused chain clearly slower than eager
 
@@ -69,8 +68,9 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
     switches: list[SwitchCondition] = []
     if speed is None:
         return lines, switches  # nothing measured to watch: a review re-runs the same probes
-    on_hardware = COMPILE_FUSER in context.knowledge.for_hardware(context.profile.hardware).ids()
-    if chosen is not None and chosen.id == COMPILE_FUSER:
+    fuser = context.knowledge.policy.measured_fusion
+    on_hardware = fuser in context.knowledge.for_hardware(context.profile.hardware).ids()
+    if chosen is not None and chosen.id == fuser:
         switches.append(switch("fusion-compile-slower",
                                f"torch.compile's fused chain runs < {COMPILE_SLOWER}x eager's speed on the target: keep the "
                                "small-op chains eager or revisit the fuser",

@@ -158,7 +158,7 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
     if parity is not None and not parity[0] and is_minor(shares, "gemm"):
         entry = tier3_entry(context, "gemm")
         minor = hot_spot_line(shares, "gemm")
-        if isinstance(entry, Choice) and entry.option == "triton" and minor is not None:
+        if isinstance(entry, Choice) and entry.option == context.knowledge.policy.portable_kernel_language and minor is not None:
             reasons = (parity[1], minor)
             description = (f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with Triton's GEMM below "
                            f"{TRITON_PARITY}x the vendor's: keep the vendor GEMM in tier 3")  # fmt: skip
@@ -170,7 +170,7 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
         vendor = pick(context, "gemm", context.official("gemm"), consider_all=False)
         return entry_from(vendor, "gemm", context, gap_reason="no vendor GEMM", lines=[parity[1]]), parity_switch(False)
     entry = tier3_entry(context, "gemm")
-    if isinstance(entry, Choice) and entry.option == "triton":
+    if isinstance(entry, Choice) and entry.option == context.knowledge.policy.portable_kernel_language:
         lines: tuple[Rationale, ...] = (parity[1],) if parity is not None else ()
         return entry.model_copy(update={"rationale": lines + entry.rationale}), parity_switch(True)
     return entry, None

@@ -6,6 +6,8 @@ depends on calibration and numeric robustness; a LayerNorm INT8 version can coll
 
 from __future__ import annotations
 
+from advisor.knowledge.policy import Policy
+
 from collections.abc import Sequence
 
 from advisor.knowledge.models import Candidate
@@ -34,13 +36,6 @@ PER_CHANNEL_GAIN = 5.0  # per-tensor error this many times per-channel error: pe
 
 
 RUNTIME_LAYERS = ("runtime", "serving-engine")  # a runtime's quantized models load in that runtime
-# The toolkit whose INT8 path each speed fact measured: a loss rules out that path, not every toolkit.
-MEASURED_TOOLKIT = {"int8_speedup": "torchao", "int8_model_speedup": "onnxruntime"}
-
-
-def measured_toolkit(fact_name: str) -> str:
-    """The toolkit whose INT8 path an INT8 speed fact ('int8_speedup', 'int8_model_speedup_<type>') timed."""
-    return MEASURED_TOOLKIT["int8_model_speedup" if fact_name.startswith("int8_model_speedup") else "int8_speedup"]
 
 
 def int8_speed_fact(facts: EvidenceFacts, profile: Profile) -> Fact | None:
@@ -205,14 +200,14 @@ def int8_metric(profile: Profile) -> str:
 
 
 def quantization_switches(
-    dtype: str, rejected_int8: bool, profile: Profile, chosen: str | None = None
+    dtype: str, rejected_int8: bool, profile: Profile, chosen: str | None = None, policy: Policy = Policy()
 ) -> tuple[SwitchCondition, ...]:
     """INT8 rejected: reconsider once it pays; INT8 chosen on the path the probe measures: reject it once it
     loses (another toolkit's INT8 is not what the probe times); FP8: none from evidence yet."""
     metric = int8_metric(profile)
     if rejected_int8:
         return (int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8", metric),)
-    if dtype == "int8" and chosen == measured_toolkit(metric.removeprefix("evidence.")):
+    if dtype == "int8" and chosen is not None and chosen == policy.measured_toolkit(metric.removeprefix("evidence.")):
         description = "INT8 < 1.0x float on the target: reject INT8"
         return (switch("int8-slower-on-target", description, metric, "<", 1.0, concern="quantization"),)
     return ()
@@ -239,7 +234,7 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     blockers = loader_blockers(context, preference)
     caution: Rationale | None = None
     if slower is not None:
-        measured = measured_toolkit(slower.name)
+        measured = context.knowledge.policy.measured_toolkit(slower.name) or slower.name
         text = f"its INT8 path measured slower than float on {slower.hardware} ({slower.figure})"
         blockers.setdefault(measured, []).append(fact_line(text, slower))
         caution = fact_line(f"{measured}'s INT8 path measured {slower.figure}: measure this toolkit's INT8 model before "
@@ -268,5 +263,6 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         tier3=tier3_entry(context, "quantization", requirements, blockers),
         rejections=rejections_from(chosen, "quantization"),
         switch_conditions=quantization_switches(dtype, slower is not None and chosen.chosen is None, profile,
-                                                chosen.chosen.id if chosen.chosen is not None else None),
+                                                chosen.chosen.id if chosen.chosen is not None else None,
+                                                context.knowledge.policy),
     )

@@ -1,0 +1,35 @@
+"""The engine's vendor-specific mappings as data (advisor/data/policy.yaml), so the rules name no product."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Policy(BaseModel):
+    """Which runtime runs dynamic shapes how, which toolkit a reading timed, which probe measures which option."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dynamic_shape_modes: dict[str, str] = Field(default_factory=dict, description="Runtime id -> its dynamic-shape mode")
+    measured_toolkits: dict[str, str] = Field(
+        default_factory=dict, description="INT8 speed reading (name or per-model prefix) -> the toolkit it timed"
+    )
+    measured_attention: dict[str, str] = Field(
+        default_factory=dict, description="Attention option id -> the probe implementation that measures it"
+    )
+    measured_fusion: str | None = Field(None, description="The compiler the fusion probe times (a candidate id)")
+    portable_kernel_language: str | None = Field(None, description="Tier 3's portable kernel language (a candidate id)")
+    portable_loss_risk: str | None = Field(None, description="Words of its risk that states the per-platform loss")
+
+    def candidate_ids(self) -> set[str]:
+        """Every candidate id the policy names (each must exist)."""
+        named = {*self.dynamic_shape_modes, *self.measured_toolkits.values(), *self.measured_attention}
+        singles = {self.portable_kernel_language, self.measured_fusion} - {None}
+        return named | {name for name in singles if name is not None}
+
+    def measured_toolkit(self, reading: str) -> str | None:
+        """The toolkit an INT8 speed reading timed: its exact name, else the longest prefix that names it."""
+        if reading in self.measured_toolkits:
+            return self.measured_toolkits[reading]
+        prefixes = sorted((name for name in self.measured_toolkits if reading.startswith(name)), key=len, reverse=True)
+        return self.measured_toolkits[prefixes[0]] if prefixes else None
