@@ -108,7 +108,7 @@ def workloads(profile: Profile) -> tuple[str, ...]:
 
 
 def scale_needed(profile: Profile) -> str:
-    """The scale a job of this many devices needs: single-device, multi-device (one node) or multi-node."""
+    """The scale a job of this many devices needs: one device, or several (a stack documented across nodes covers it)."""
     return next(scale for limit, scale in SCALE_FOR if profile.needs.devices <= limit)
 
 

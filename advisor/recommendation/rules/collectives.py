@@ -40,13 +40,13 @@ def scaling_test_line(candidate: Candidate) -> Rationale | None:
     return None
 
 
-NODE_DEVICES = 8  # devices per node on the common accelerator servers: the first scaling step to test
+NODE_DEVICES = 8  # up to this many devices a job is one scaling run; beyond it, a node first (its size differs by device)
 
 
 def scaling_switch(devices: int) -> SwitchCondition:
     """A strong-scaling run below the efficiency floor puts the collectives in question: within a node
     first (1 -> 8), then node by node (a 1 -> 256 strong-scaling run is not how a cluster is tested)."""
-    steps = f"1 to {devices} devices" if devices <= NODE_DEVICES else f"1 to {NODE_DEVICES} devices (one node), then node by node to {devices}"
+    steps = f"1 to {devices} devices" if devices <= NODE_DEVICES else f"1 device to a full node, then node by node to {devices}"
     description = (
         f"scaling efficiency from {steps} < {SCALING_EFFICIENCY_MIN}: revisit the collectives and their "
         "overlap with compute"
