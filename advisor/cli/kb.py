@@ -201,7 +201,9 @@ def method_command(
     from advisor.knowledge.method import method_section, method_text
 
     if anchor is None:
-        typer.echo(method_text())
+        from advisor.recommendation.policy import numbers_markdown
+
+        typer.echo(method_text().rstrip("\n") + "\n\n" + numbers_markdown())
         return
     section = method_section(anchor.removeprefix("method#").lstrip("#"))
     typer.echo(f"{'#' * section.level} {section.title}\n\n{section.text}")

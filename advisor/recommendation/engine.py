@@ -28,6 +28,7 @@ from advisor.recommendation.rules.quantization import decide_quantization
 from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.adapt import adapt_tier1
+from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
 from advisor.recommendation.stack_choice import choose_stacks, options_considered, stacks_in
@@ -187,7 +188,7 @@ def knowledge_switches(context: RuleContext, tier1: Tier, rejected: Sequence[Rej
                 option, _, attribute = cite.ref.partition(".")
                 if cite.kind != "knowledge" or option != rejection.option or cite.figure not in _UNSUPPORTED:
                     continue
-                if attribute not in ("fp8", "int8", "ptq", "qat", "dynamic_shapes", "distributed", "fusion"):
+                if attribute not in SWITCHING_CAPABILITIES:
                     continue
                 concerns = ", ".join(rejection.concerns)
                 description = f"{cite.ref} becomes yes: reconsider {option} for {concerns}"
@@ -197,7 +198,7 @@ def knowledge_switches(context: RuleContext, tier1: Tier, rejected: Sequence[Rej
         if choice.part_of is not None:
             continue
         candidate = context.knowledge.get(choice.option)
-        for attribute in ("fp8", "int8", "dynamic_shapes", "distributed"):
+        for attribute in RELIED_ON_CAPABILITIES:
             if getattr(candidate, attribute).value == "unknown" and _relied_on(context.profile, choice, attribute):
                 description = f"{choice.option}.{attribute} turns out no: choose another {choice.concern} option"
                 switches.append(switch(f"kb-{choice.option}-{attribute}-no", description,

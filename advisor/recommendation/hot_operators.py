@@ -24,10 +24,10 @@ from advisor.recommendation.models import Rationale
 from probes.hotops.readings import READING_PREFIX, parse_hotop_reading_name
 from probes.hotops.groups import GROUPS
 from probes.hotops.options import CUSTOM_MODEL
+from advisor.recommendation.policy import MINOR_SHARE
+from advisor.recommendation.policy import HOT_SPOT_SHARE
 
 PROFILE_SHARE_PREFIX = READING_PREFIX  # evidence.hotop_share_<group>: the profile's share, in switch conditions
-MINOR_SHARE = 0.10
-HOT_SPOT_SHARE = 0.25
 # Knowledge-base concern -> the operator groups whose time it decides.
 CONCERN_GROUPS: dict[Concern, tuple[str, ...]] = {
     "gemm": ("gemm",),

@@ -6,6 +6,8 @@ The method page (`advisor kb method`) states the rules these numbers encode; cha
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from advisor.knowledge.claims import TEAM_SKILLS
 from advisor.profile import MAX_DEVICES
 
@@ -59,7 +61,74 @@ SETTING_ROLES: dict[str, tuple[str, ...]] = {
     "inference": ("kv-cache", "moe", "kernels", "other"),
     "training": ("parallelism", "moe", "kernels", "other"),
 }
+# Knowledge-base capabilities whose change makes a switch condition: one a rejected option lacks becoming "yes", and
+# one a tier-1 choice relies on while "unknown" turning out "no".
+SWITCHING_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "ptq", "qat", "dynamic_shapes", "distributed", "fusion")
+RELIED_ON_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "dynamic_shapes", "distributed")
 # Confidence: what backs the chosen stack.
 STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
 STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
 NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one
+
+# The thresholds the rules read evidence with; THRESHOLDS says what each means (`advisor kb method` prints them).
+INT8_PAYS = 1.5
+INT8_MAX_ERROR = 0.01
+LAYERNORM_COLLAPSE = 0.05
+PER_CHANNEL_GAIN = 5.0
+LINEAR_MAX = 1.5
+QUADRATIC_MIN = 1.7
+COMPILE_PAYS = 1.1
+COMPILE_SLOWER = 0.9
+TRITON_PARITY = 0.9
+FP8_WORTH = 1.0
+RECOMPILES_PER_100_MAX = 4.0
+PADDING_WASTE_MAX = 30.0
+CHANNELS_LAST_PAYS = 1.05
+SCALING_EFFICIENCY_MIN = 0.7
+MINOR_SHARE = 0.10
+HOT_SPOT_SHARE = 0.25
+LARGE_TRAINING_DEVICES = 8
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """One number the engine decides with, and what it means."""
+
+    name: str
+    value: float
+    meaning: str
+
+
+THRESHOLDS: tuple[Threshold, ...] = (
+    Threshold("INT8_PAYS", INT8_PAYS, "INT8 speedup over float at which INT8 is worth its accuracy risk"),
+    Threshold("INT8_MAX_ERROR", INT8_MAX_ERROR, "largest relative error of an INT8 path that counts as accurate"),
+    Threshold("LAYERNORM_COLLAPSE", LAYERNORM_COLLAPSE, "relative RMS error of a quantized LayerNorm input that counts as collapse"),
+    Threshold("PER_CHANNEL_GAIN", PER_CHANNEL_GAIN, "per-tensor error this many times the per-channel error: per-channel is required"),
+    Threshold("LINEAR_MAX", LINEAR_MAX, "log-log slope of attention memory up to which it counts as O(N)"),
+    Threshold("QUADRATIC_MIN", QUADRATIC_MIN, "log-log slope from which attention memory counts as O(N^2)"),
+    Threshold("COMPILE_PAYS", COMPILE_PAYS, "compiled small-op chain at least this much faster than eager: compilation pays"),
+    Threshold("COMPILE_SLOWER", COMPILE_SLOWER, "compiled chain below this fraction of eager's speed: clearly slower"),
+    Threshold("TRITON_PARITY", TRITON_PARITY, "Triton GEMM at this fraction of the vendor GEMM or more: the portable layer costs little"),
+    Threshold("FP8_WORTH", FP8_WORTH, "FP8 GEMMs at least this fast against bf16 on the target; below, FP8 costs accuracy for nothing"),
+    Threshold("RECOMPILES_PER_100_MAX", RECOMPILES_PER_100_MAX, "recompiles per 100 new shapes beyond which static compilation recompiles too often"),
+    Threshold("PADDING_WASTE_MAX", PADDING_WASTE_MAX, "padding waste (%) beyond which shape buckets lose to dynamic kernels"),
+    Threshold("CHANNELS_LAST_PAYS", CHANNELS_LAST_PAYS, "channels-last convolutions at least this much faster than NCHW: the layout pays"),
+    Threshold("SCALING_EFFICIENCY_MIN", SCALING_EFFICIENCY_MIN, "strong-scaling efficiency below which the collectives are suspect"),
+    Threshold("MINOR_SHARE", MINOR_SHARE, "share of the step below which an operator group is not a hot spot"),
+    Threshold("HOT_SPOT_SHARE", HOT_SPOT_SHARE, "share of the step from which an operator group is a hot spot"),
+    Threshold("LARGE_TRAINING_DEVICES", LARGE_TRAINING_DEVICES, "devices per job from which LLM training runs in a training framework"),
+)
+
+
+def numbers_markdown() -> str:
+    """The engine's numbers as a Markdown section, for the method page: what a misfit weighs against a stack, and
+    the thresholds the rules read evidence with."""
+    lines = ["## The engine's numbers", "",
+             "Generated from `advisor/recommendation/policy.py`, the one place the engine keeps them.", "",
+             "| misfit of a stack | weight |", "| --- | --- |"]  # fmt: skip
+    lines += [f"| {kind.replace('_', ' ')} | {weight}{' (rules it out)' if weight >= TOO_FAR else ''} |"
+              for kind, weight in sorted(MISFIT_WEIGHTS.items(), key=lambda item: -item[1])]  # fmt: skip
+    lines += ["", f"A stack whose misfits weigh {TOO_FAR} or more is only a considered option.", "",
+              "| threshold | value | meaning |", "| --- | --- | --- |"]  # fmt: skip
+    lines += [f"| `{item.name}` | {item.value:g} | {item.meaning} |" for item in THRESHOLDS]
+    return "\n".join(lines) + "\n"

@@ -16,8 +16,8 @@ from advisor.profile import Profile
 from advisor.recommendation.context import RuleContext, StackPlan
 from advisor.recommendation.selection import Pick, pick
 from advisor.recommendation.stack_choice import StackChoice
+from advisor.recommendation.policy import LARGE_TRAINING_DEVICES
 
-LARGE_TRAINING_DEVICES = 8
 FRAMEWORK_LAYERS = ("training-framework",)  # preferred over a framework adapter (torch_npu) for large training
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from advisor.knowledge.claims import Claim
 from advisor.knowledge.method import method_text
+from advisor.recommendation.policy import numbers_markdown
 from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.overview import checked, source_link
 from advisor.knowledge.platforms import Platform
@@ -135,4 +136,4 @@ def knowledge_page(knowledge: KnowledgeBase) -> str:
 
 def method_page() -> str:
     """The packaged method page, as the site's "How advisor decides"."""
-    return page_front_matter(METHOD_TITLE) + method_text()
+    return page_front_matter(METHOD_TITLE) + method_text().rstrip("\n") + "\n\n" + numbers_markdown()

@@ -14,9 +14,9 @@ from probes.attention.readings import growth_reading_name
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
+from advisor.recommendation.policy import LINEAR_MAX
+from advisor.recommendation.policy import QUADRATIC_MIN
 
-LINEAR_MAX = 1.5  # log-log slope up to which memory counts as O(N)
-QUADRATIC_MIN = 1.7  # and from which it counts as O(N^2)
 
 
 def needs_attention(model_type: str) -> bool:

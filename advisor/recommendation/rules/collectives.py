@@ -15,8 +15,8 @@ from advisor.recommendation.models import Choice, Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
+from advisor.recommendation.policy import SCALING_EFFICIENCY_MIN
 
-SCALING_EFFICIENCY_MIN = 0.7  # strong-scaling efficiency 1 -> N devices below which the collectives are suspect
 
 
 def workload_lines(profile: Profile) -> list[Rationale]:

@@ -14,8 +14,8 @@ from advisor.recommendation.models import Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
+from advisor.recommendation.policy import CHANNELS_LAST_PAYS
 
-CHANNELS_LAST_PAYS = 1.05
 
 
 def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], list[SwitchCondition]]:

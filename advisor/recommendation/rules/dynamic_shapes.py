@@ -15,9 +15,9 @@ from advisor.recommendation.models import Gap, Rationale, Rejection, SwitchCondi
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick, serves
 from advisor.recommendation.switches import switch
+from advisor.recommendation.policy import RECOMPILES_PER_100_MAX
+from advisor.recommendation.policy import PADDING_WASTE_MAX
 
-RECOMPILES_PER_100_MAX = 4.0  # static compile beyond this recompiles too often for the shape mix
-PADDING_WASTE_MAX = 30.0  # bucketing beyond this wastes more than dynamic kernels lose
 
 
 def static_recompiles_too_often(facts: EvidenceFacts) -> Rationale | None:

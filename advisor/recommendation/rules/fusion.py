@@ -16,6 +16,8 @@ from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
 from probes.fusion.analysis import LAUNCH_TARGET
+from advisor.recommendation.policy import COMPILE_PAYS
+from advisor.recommendation.policy import COMPILE_SLOWER
 
 def fusion_gain_line(candidate: Candidate) -> Rationale | None:
     """The fusion gain the knowledge base records for the candidate (its fusion claim's note), if any."""
@@ -47,8 +49,6 @@ def with_fusion_gain(rejections: tuple[Rejection, ...], knowledge: KnowledgeBase
     return tuple(updated)
 
 
-COMPILE_PAYS = 1.1  # the fused chain at least this much faster than eager
-COMPILE_SLOWER = 0.9  # the fused chain clearly slower than eager
 
 
 def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[list[Rationale], list[SwitchCondition]]:

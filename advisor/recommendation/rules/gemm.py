@@ -16,8 +16,9 @@ from advisor.recommendation.models import Choice, Operator, Rationale, SwitchCon
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
+from advisor.recommendation.policy import TRITON_PARITY
+from advisor.recommendation.policy import FP8_WORTH
 
-TRITON_PARITY = 0.9  # Triton GEMM at >= 90% of the vendor GEMM: the unified layer costs little
 _SPEED_SAYS: dict[str, tuple[Operator, float]] = {"bf16": (">=", 1.0), "fp32": ("<", 1.0)}  # what gemm_bf16_speedup shows when it favours a dtype
 
 
@@ -37,7 +38,6 @@ def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
     return "bf16", fact_line(f"bf16 GEMM measured faster than fp32 on {fact.hardware} ({fact.figure}): use bf16", fact)
 
 
-FP8_WORTH = 1.0  # FP8 GEMMs at least as fast as bf16's on the target; below, FP8 costs accuracy for nothing
 
 
 def fp8_gemm(context: RuleContext, library: Candidate | None) -> Rationale | None:

@@ -28,11 +28,11 @@ from advisor.recommendation.models import Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
+from advisor.recommendation.policy import INT8_PAYS
+from advisor.recommendation.policy import INT8_MAX_ERROR
+from advisor.recommendation.policy import LAYERNORM_COLLAPSE
+from advisor.recommendation.policy import PER_CHANNEL_GAIN
 
-INT8_PAYS = 1.5  # speedup at which INT8 is worth its accuracy risk
-INT8_MAX_ERROR = 0.01
-LAYERNORM_COLLAPSE = 0.05  # relative RMS error of a quantized LayerNorm input that counts as collapse
-PER_CHANNEL_GAIN = 5.0  # per-tensor error this many times per-channel error: per-channel is required
 
 
 RUNTIME_LAYERS = ("runtime", "serving-engine")  # a runtime's quantized models load in that runtime
