@@ -196,9 +196,15 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
     lower = documented[0] if documented and any(m.kind == "lower_precision" for m in judged.misfits) else None  # type: ignore[union-attr]
     if choice.concern == "quantization":
         if lower is None:
-            return choice
+            return other_default_path(choice, judged, profile)
         settings = {k: v for k, v in choice.settings.items() if k not in QUANTIZED_SETTINGS}
         return choice.model_copy(update={"settings": {**settings, "dtype": lower}})
+    if judged is not None and judged.workload == "training" and profile.serves and profile.needs.quantized:
+        if judged.precision == profile.needs.quantization or choice.settings.get("dtype") == judged.precision:
+            return choice
+        why = line(f"{judged.precision} GEMMs in training ({judged.stack.name}); the trained checkpoint is quantized to "
+                   f"{profile.needs.quantization} for serving", cite_stack(judged.stack))  # fmt: skip
+        return with_dtype(choice, judged.precision, why)
     if profile.needs.quantized:
         dtype: str = lower if lower is not None else profile.needs.quantization
         if device is not None and lower is None and dtype not in device.formats:
@@ -211,6 +217,19 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
         why = line(f"{stack_default}: the precision {judged.stack.name} runs by default", cite_stack(judged.stack))
         return with_dtype(choice, stack_default, why)
     return choice
+
+
+def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:
+    """Where the stack runs another format by default (NVFP4) and documents the asked one too (FP8), the quantization
+    choice says which path of the stack this profile takes, and that the default is a decision of its own."""
+    if judged is None or not judged.rank.other_default or not profile.needs.quantized or judged.workload != "inference":
+        return choice
+    default, asked = judged.stack.applies_to.precisions[0], profile.needs.quantization
+    text = (f"{asked} path of {judged.stack.name}: the stack runs {default} by default and documents {asked}; "
+            f"the profile asks {asked}, so serve an {asked} checkpoint ({default} is a separate decision, after an "
+            "accuracy check against bf16)")  # fmt: skip
+    return choice.model_copy(update={"settings": {**choice.settings, "dtype": asked},
+                                     "rationale": (line(text, cite_stack(judged.stack)), *choice.rationale)})  # fmt: skip
 
 
 def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern],

@@ -16,7 +16,7 @@ from advisor.profile import MAX_DEVICES
 # several lesser misfits together); below it, a partial fit the record states.
 MISFIT_WEIGHTS: dict[str, int] = {
     "format": 100, "other_model": 100, "precision": 10, "model_type": 8, "dynamic_shapes": 6, "skill": 5,
-    "lower_precision": 4, "unlisted_runner": 4, "device": 3, "scale": 2, "general_runtime": 2,
+    "lower_precision": 4, "unlisted_runner": 4, "device": 3, "scale": 2, "general_runtime": 2, "same_generation": 1,
 }  # fmt: skip
 TOO_FAR = 10
 # A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones
@@ -32,6 +32,10 @@ PRECISIONS_FOR: dict[str, tuple[str, ...]] = {
     "fp8": ("fp8", "mxfp8"),
     "int8": ("int8",),
 }
+
+# The quantized formats a training job runs in (FP8 recipes); a job that trains and serves with another (INT8) trains
+# in float and quantizes the trained checkpoint for serving.
+TRAINED_PRECISIONS: tuple[str, ...] = ("fp8",)
 
 # Lower formats a vendor documents where the profile asks for 8 bits: a partial fit ("lower_precision"), since the
 # profile's vocabulary stops at 8 bits.

@@ -29,6 +29,7 @@ from advisor.recommendation.policy import (
     SCALE_FOR,
     SKILL_ORDER,
     TOO_FAR,
+    TRAINED_PRECISIONS,
 )
 
 MAX_CONSIDERED = 5
@@ -65,6 +66,7 @@ class Judged:
     workload: str
     misfits: tuple[Misfit, ...]
     rank: Rank
+    precision: str  # the stack's format this profile runs: the first it documents that answers the profile
 
     @property
     def fits(self) -> bool:
@@ -112,15 +114,29 @@ def scale_needed(profile: Profile) -> str:
     return next(scale for limit, scale in SCALE_FOR if profile.needs.devices <= limit)
 
 
-def precisions_accepted(profile: Profile, platform: Platform) -> tuple[str, ...]:
-    """The formats that answer the precision the profile asks (no quantization: the float formats)."""
-    if profile.needs.quantized:
-        return PRECISIONS_FOR[profile.needs.quantization]
-    return PRECISIONS_FOR["cpu" if platform.kind == "cpu" else "none"]
+def precisions_accepted(profile: Profile, platform: Platform, workload: str = "inference") -> tuple[str, ...]:
+    """The formats that answer the precision the profile asks (no quantization: the float formats). A job that trains
+    and serves trains in float, or in the asked format where training runs it (FP8), and quantizes for serving."""
+    floats = PRECISIONS_FOR["cpu" if platform.kind == "cpu" else "none"]
+    if not profile.needs.quantized:
+        return floats
+    asked = PRECISIONS_FOR[profile.needs.quantization]
+    if workload == "training" and profile.serves:
+        return (*asked, *floats) if profile.needs.quantization in TRAINED_PRECISIONS else floats
+    return asked
 
 
-def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase) -> tuple[Misfit, ...]:
-    """What in the stack does not fit this profile on this device (empty: it fits)."""
+def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> Misfit:
+    """A stack validated on other devices: a lesser misfit where one of them is the same generation as the target."""
+    same = [d for d in listed if getattr(platform.device(d), "generation", None) == device.generation]
+    if same:
+        return Misfit("same_generation", f"validated on {', '.join(same)} ({device.generation}, as {device.id}), not on {device.id} itself")
+    return Misfit("device", f"validated on {', '.join(listed)}, not {device.id}")
+
+
+def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase,
+            workload: str = "inference") -> tuple[Misfit, ...]:  # fmt: skip
+    """What in the stack does not fit this profile on this device for this workload (empty: it fits)."""
     scope = stack.applies_to
     found: list[Misfit] = []
     if profile.model_type not in scope.model_types:
@@ -128,11 +144,13 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         found.append(Misfit("model_type" if near else "other_model", text))
     if device is not None and device.id not in scope.devices:
-        found.append(Misfit("device", f"validated on {', '.join(scope.devices)}, not {device.id}"))
-    accepted = precisions_accepted(profile, platform)
-    lower = LOWER_PRECISIONS.get(profile.needs.quantization, ())
+        found.append(device_misfit(scope.devices, device, platform))
+    accepted = precisions_accepted(profile, platform, workload)
+    lower = LOWER_PRECISIONS.get(profile.needs.quantization, ()) if accepted == precisions_accepted(profile, platform) else ()
     if not set(accepted) & set(scope.precisions):
-        asked = profile.needs.quantization if profile.needs.quantized else "no quantization"
+        asked = profile.needs.quantization if profile.needs.quantized and workload == "inference" else "no quantization"
+        if profile.needs.quantized and workload == "training" and profile.serves:
+            asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is for serving)"
         kind = "lower_precision" if set(lower) & set(scope.precisions) else "precision"
         found.append(Misfit(kind, f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
     elif device is not None and profile.needs.quantized and not set(accepted) & set(scope.precisions) & set(device.formats):
@@ -195,15 +213,17 @@ def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, 
           knowledge: KnowledgeBase) -> Judged:  # fmt: skip
     """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
     LLM serving engine, the platform's own order, the most specific (fewest model types, fewest devices), its id."""
-    found = misfits(stack, profile, device, platform, knowledge)
+    found = misfits(stack, profile, device, platform, knowledge, workload)
     scope = stack.applies_to
-    default_matches = scope.precisions[0] in precisions_accepted(profile, platform)
+    default_matches = scope.precisions[0] in precisions_accepted(profile, platform, workload)
     rank = Rank(
         weight=sum(misfit.weight for misfit in found), other_default=not default_matches,
         preference=preference_index(stack, platform, workload, profile.llm), model_types=len(scope.model_types),
         devices=len(scope.devices), stack_id=stack.id,
     )  # fmt: skip
-    return Judged(stack=stack, workload=workload, misfits=found, rank=rank)
+    accepted = precisions_accepted(profile, platform, workload)
+    precision = next((p for p in scope.precisions if p in accepted), scope.precisions[0])
+    return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
 
 
 def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
@@ -251,7 +271,7 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
 def stack_option(item: Judged, chosen: Judged | None, *, picked: bool) -> StackOption:
     """One row of the record's "Stacks considered" table."""
     runner = item.stack.runner
-    reason = "chosen" + (": " + "; ".join(m.text for m in item.misfits) if item.misfits else "") if picked else decisive_reason(item, chosen)
+    reason = ("; ".join(m.text for m in item.misfits) if item.misfits else "fits the whole profile") if picked else decisive_reason(item, chosen)
     return StackOption(
         stack=item.stack.id, name=item.stack.name, workload=item.workload, runner=runner.name if runner else "",
         precisions=tuple(item.stack.applies_to.precisions), fits=item.fits, chosen=picked, reason=reason,

@@ -20,7 +20,8 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile) -> str:
     parts = []
     for judged in choice.chosen:
         fit = "" if judged.fits else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
-        parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
+        path = f" in {judged.precision}" if judged.precision != judged.stack.applies_to.precisions[0] else ""
+        parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{path}{fit}")
     if not parts:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
         return f"No documented whole stack fits this profile: tier 1 assembles {options}. Target: {where}"
