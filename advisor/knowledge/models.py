@@ -79,6 +79,9 @@ class Candidate(BaseModel):
     ptq: Claim[Support]
     distributed: Claim[Support]
     maintenance_cost: Claim[MaintenanceCost]
+    long_context: Claim[str] | None = Field(
+        None, description="How it runs long sequences: the KV-cache, prefill and parallelism features it documents"
+    )
     # Declared after the capabilities so that its validator can check it against them.
     concerns: Claim[list[Concern]]
     risks: list[Claim[str]] = Field(min_length=1)

@@ -21,7 +21,7 @@ from advisor.knowledge.models import CONCERNS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.citations import cite_profile, line
+from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
@@ -232,6 +232,20 @@ def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) 
                                      "rationale": (line(text, cite_stack(judged.stack)), *choice.rationale)})  # fmt: skip
 
 
+def with_long_context(choice: Choice, context: RuleContext) -> Choice:
+    """For long-context serving, the engine's own long-sequence features (chunked prefill, KV-cache format, context
+    parallelism) as a reason of the deployment choice, where the knowledge base documents them."""
+    profile, known = context.profile, context.knowledge.ids()
+    if choice.concern != "deployment" or not (profile.needs.long_context and profile.serves) or choice.option not in known:
+        return choice
+    candidate = context.knowledge.get(choice.option)
+    if candidate.long_context is None:
+        return choice
+    why = line(f"long context: {candidate.long_context.value}", cite_claim(candidate, "long_context"),
+               cite_profile(profile, "needs.long_context"))  # fmt: skip
+    return choice.model_copy(update={"rationale": (*choice.rationale[:1], why, *choice.rationale[1:])})
+
+
 def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern],
                 measured_out: frozenset[tuple[str, str]] = frozenset()) -> tuple[Tier, tuple[SkippedConcern, ...]]:  # fmt: skip
     """Tier 1 with the chosen stacks' parts in place (serving first), and the skipped concerns they now decide. A part
@@ -253,11 +267,15 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
         runner = runner_concern(judged.workload)
         if runner in stacked and owner.get(runner) is judged:
             extra = runner_settings(judged)
+            default = judged.stack.applies_to.precisions[0]
+            if judged.precision != default:
+                extra["precision"] = f"{judged.precision} (the page's example runs {default})"
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]
     merged += [c for concern, c in stacked.items() if concern not in by_concern]
     first = choice.chosen[0] if choice.chosen else None
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
+    merged = [with_long_context(c, context) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked)
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)

@@ -28,6 +28,7 @@ from advisor.recommendation.rules.quantization import decide_quantization
 from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.adapt import adapt_tier1
+from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
@@ -74,6 +75,7 @@ def recommend(
     tiers = [build_tier(context, number, decisions) for number in numbers]
     skipped = tuple(decision.skipped for decision in decisions if decision.skipped is not None)
     tiers[0], skipped = adapt_tier1(tiers[0], stack_choice, context, skipped, measured_out(decisions))
+    tiers[2] = adapt_tier3(tiers[2], context)
     tiers = [tier.model_copy(update={"choices": without_repeated_risks(tier.choices)}) for tier in tiers]
     tier1 = tiers[0].model_copy(update={"choices": tuple(with_impact(choice, context) for choice in tiers[0].choices)})
     tiers[0] = tier1

@@ -49,7 +49,7 @@ def test_choices_only_name_candidates_the_knowledge_base_lists_for_the_target(an
                 candidate = knowledge.get(choice.option)
                 if any(cite.ref.partition(".")[0] in stack_ids for reason in choice.rationale for cite in reason.cites):
                     continue  # a part of a documented stack for this family: the stack lists it here
-                if choice.settings.get("by") == "serving-engine":  # the engine carries it (its own fusion, attention)
+                if choice.settings.get("by") in ("serving-engine", "runtime"):  # the engine or runtime carries it (its own kernels)
                     assert answer.profile.hardware in candidate.hardware.value and "deployment" in candidate.concerns.value
                     continue
                 assert serves(candidate, answer.profile.hardware, choice.concern), (tier.tier, choice)

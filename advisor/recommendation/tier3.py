@@ -1,0 +1,88 @@
+"""Tier 3 made coherent: a portable graph runtime brings its own kernels and quantizer, and each other family keeps
+the stack documented for it.
+
+The per-concern rules pick a portable option for each concern on its own; where tier 3 deploys through a graph
+runtime that runs on every family (ONNX Runtime with each platform's execution provider), the kernels and the
+quantizer are that runtime's, not a compiler's that the runtime never calls. The tier's notes name, for each other
+family, the whole stack that family's engine would choose for the same profile.
+"""
+
+from __future__ import annotations
+
+from advisor.knowledge.models import CONCERNS, Candidate
+from advisor.recommendation.citations import cite_claim, cite_profile, line
+from advisor.recommendation.context import RuleContext
+from advisor.recommendation.models import Choice, Rationale, Tier
+from advisor.recommendation.policy import RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS
+from advisor.recommendation.adapt import cite_stack
+from advisor.recommendation.stack_choice import choose_stacks
+
+
+def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
+    """Tier 3's deployment when it is a graph runtime or framework serving the model on every family (not training)."""
+    deployment = next((c for c in tier.choices if c.concern == "deployment"), None)
+    if deployment is None or context.profile.trains or deployment.option not in context.knowledge.ids():
+        return None
+    candidate = context.knowledge.get(deployment.option)
+    return candidate if candidate.layer.value in RUNTIME_KERNEL_LAYERS else None
+
+
+def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> Choice:
+    """The runtime for a concern it carries itself: its kernels per platform, or its own quantizer."""
+    if concern == "quantization":
+        dtype = context.profile.needs.quantization
+        text = f"{candidate.name} quantizes for its own runtime ({dtype}), so one quantized model serves every family"
+        why = line(text, cite_claim(candidate, dtype), cite_profile(context.profile, "needs.quantization"))
+        return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))  # type: ignore[arg-type]
+    text = (f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's execution "
+            "provider" if concern == "fusion" else f"{candidate.name} runs {concern} on each family's own kernels (its "
+            "execution provider there)")  # fmt: skip
+    why = line(text, cite_claim(candidate, "hardware"))
+    return Choice(concern=concern, option=candidate.id, settings={"part": f"{candidate.name}'s own kernels", "by": "runtime"},  # type: ignore[arg-type]
+                  rationale=(why,))  # fmt: skip
+
+
+def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
+    profile = context.profile
+    if not profile.needs.quantized or "quantization" not in candidate.concerns.value:
+        return False
+    return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
+
+
+def other_family_stack(context: RuleContext, family: str) -> Rationale | None:
+    """The whole stack the family's own engine chooses for the same profile, where one fits."""
+    there = context.profile.model_copy(update={"hardware": family, "device": None})
+    chosen = choose_stacks(there, context.knowledge).chosen
+    if not chosen:
+        return None
+    names = "; ".join(judged.stack.name for judged in chosen)
+    return line(f"on {family}, the stack documented there: {names}", cite_stack(chosen[0].stack),
+                cite_profile(context.profile, "needs.other_hardware"))  # fmt: skip
+
+
+def family_notes(tier: Tier, context: RuleContext) -> tuple[Rationale, ...]:
+    """Tier 3's notes, each other family's line naming its documented stack where it has one."""
+    notes = []
+    for note in tier.notes:
+        family = next((f for f in context.profile.needs.other_hardware if note.text.startswith(f"on {f},")), None)
+        documented = other_family_stack(context, family) if family is not None else None
+        notes.append(documented or note)
+    return tuple(notes)
+
+
+def adapt_tier3(tier: Tier, context: RuleContext) -> Tier:
+    """Tier 3 with a portable runtime's own kernels and quantizer, and the other families' documented stacks noted."""
+    if not context.profile.needs.cross_platform:
+        return tier
+    runtime = portable_runtime(tier, context)
+    choices, gaps = list(tier.choices), list(tier.gaps)
+    if runtime is not None:
+        present = {c.concern for c in choices} | {g.concern for g in gaps}
+        owned = [c for c in RUNTIME_KERNEL_CONCERNS if c in present]
+        if quantizes_itself(runtime, context):
+            owned.append("quantization")
+        choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
+        gaps = [g for g in gaps if g.concern not in owned]
+    choices.sort(key=lambda c: CONCERNS.index(c.concern))
+    return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps), "notes": family_notes(tier, context),
+                                   "fits_team": all(c.fits_team for c in choices)})  # fmt: skip
