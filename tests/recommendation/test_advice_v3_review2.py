@@ -1,0 +1,91 @@
+"""Regression tests for the defects the second independent review of engine v3 found, each on its kind of profile.
+
+The expectations follow the vendors' own pages, cited beside each test.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.profile import parse_profile
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Choice, Recommendation
+from advisor.recommendation.stack_choice import judge
+
+
+def answer(**fields: object) -> Recommendation:
+    profile = {"workload": "inference", "team_skill": "framework", **fields}
+    return recommend(parse_profile(yaml.safe_dump(profile)), [], load_knowledge_base())
+
+
+def choice(recommendation: Recommendation, concern: str, tier: int = 1) -> Choice:
+    return next(c for c in recommendation.tier(tier).choices if c.concern == concern)
+
+
+def test_a_job_that_trains_and_serves_int8_trains_in_float():
+    # INT8 W8A8 is a serving format (vLLM INT8 W8A8: https://docs.vllm.ai/en/latest/features/quantization/int8.html);
+    # Megatron Core with Transformer Engine trains in BF16 or FP8 (https://docs.nvidia.com/nemo/megatron-bridge/latest/)
+    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="both",
+                    needs={"quantization": "int8", "devices": 8})  # fmt: skip
+    training = next(stack for stack in result.stacks if stack.workload == "training")
+    assert not any("the profile asks int8" in misfit for misfit in training.misfits)
+    assert "in bf16" in (result.verdict or "")
+    rows = [row for row in result.stacks_considered if row.workload == "training" and not row.chosen]
+    assert not any("asks int8" in row.reason for row in rows)
+
+
+def test_a_stack_run_off_its_default_format_says_which_path():
+    # The TensorRT-LLM Blackwell guide serves NVFP4 by default and the FP8 checkpoint too
+    # (https://nvidia.github.io/TensorRT-LLM/1.2.0rc2.post2/deployment-guide/deployment-guide-for-llama3.3-70b-on-trtllm.html)
+    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="b200", needs={"quantization": "fp8", "devices": 8})
+    quantization = choice(result, "quantization")
+    assert quantization.settings["dtype"] == "fp8"
+    if "nvfp4" in result.stacks[0].name.lower():
+        assert "in fp8" in (result.verdict or "")
+        assert any("runs nvfp4 by default" in reason.text for reason in quantization.rationale)
+
+
+def test_long_context_serving_names_the_engines_long_sequence_features():
+    # vLLM context parallel deployment (https://docs.vllm.ai/en/latest/serving/context_parallel_deployment.html),
+    # TensorRT-LLM long sequences (https://nvidia.github.io/TensorRT-LLM/features/long-sequence.html)
+    short = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h200-sxm", needs={"devices": 8})
+    long = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h200-sxm",
+                  needs={"devices": 8, "long_context": True})  # fmt: skip
+    engine = choice(long, "deployment")
+    cited = {cite.ref for reason in engine.rationale for cite in reason.cites}
+    assert f"{engine.option}.long_context" in cited
+    assert not any(cite.ref.endswith(".long_context") for r in choice(short, "deployment").rationale for cite in r.cites)
+
+
+def test_a_cross_platform_graph_runtime_brings_its_own_kernels_and_quantizer():
+    # ONNX Runtime quantizes for its own runtime and runs on each platform's execution provider
+    # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html,
+    # https://onnxruntime.ai/docs/execution-providers/); TensorRT is NVIDIA's CNN runtime, not TensorRT-LLM
+    result = answer(model_type="cnn", hardware="x86-cpu",
+                    needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["arm-cpu", "nvidia-gpu"]})  # fmt: skip
+    tier3 = result.tier(3)
+    deployment = choice(result, "deployment", 3).option
+    assert deployment == "onnxruntime"
+    assert {c.concern: c.option for c in tier3.choices}.get("quantization") == deployment
+    assert not any(c.option == "xla" for c in tier3.choices)
+    nvidia = next(note.text for note in tier3.notes if note.text.startswith("on nvidia-gpu,"))
+    assert "TensorRT" in nvidia and "TensorRT-LLM" not in nvidia
+
+
+def test_a_stack_validated_on_the_same_generation_is_a_lesser_misfit():
+    # H100 and H200 are both Hopper (sm_90): https://docs.nvidia.com/cuda/cuda-c-programming-guide/
+    knowledge = load_knowledge_base()
+    h100_only = [s for s in knowledge.stacks_for("nvidia-gpu") if s.applies_to.devices == ["h100-sxm"]]
+    assert h100_only, "the check needs a stack validated on the H100 alone"
+    stack = h100_only[0]
+    profile = parse_profile(yaml.safe_dump({
+        "model_type": stack.applies_to.model_types[0], "hardware": "nvidia-gpu", "device": "h200-sxm",
+        "workload": stack.applies_to.workloads[0], "team_skill": "framework", "needs": {"devices": 8},
+    }))  # fmt: skip
+    platform = knowledge.platform("nvidia-gpu")
+    judged = judge(stack, stack.applies_to.workloads[0], profile, platform.device("h200-sxm"), platform, knowledge)
+    kinds = {misfit.kind for misfit in judged.misfits}
+    assert "device" not in kinds and "same_generation" in kinds
+    other = judge(stack, stack.applies_to.workloads[0], profile, platform.device("b200"), platform, knowledge)
+    assert "device" in {misfit.kind for misfit in other.misfits} and other.weight > judged.weight
