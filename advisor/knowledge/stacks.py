@@ -68,6 +68,11 @@ class StackScope(_Model):
     model_types: list[ModelType] = Field(min_length=1)
     precisions: list[Precision] = Field(min_length=1, description="The formats it runs, the default first")
     scale: list[Scale] = Field(min_length=1)
+    weight_only: list[Precision] = Field(
+        default_factory=list,
+        description="Of its precisions, those that quantize the weights only and compute in a float format (GGUF, MLX "
+        "affine): the device's matrix formats do not gate them",
+    )
 
     @field_validator("devices", "workloads", "model_types", "precisions", "scale")
     @classmethod
@@ -75,6 +80,13 @@ class StackScope(_Model):
         if len(set(values)) != len(values):
             raise ValueError(f"duplicate values in {values}")
         return values
+
+    @model_validator(mode="after")
+    def _weight_only_among_precisions(self) -> StackScope:
+        stray = [p for p in self.weight_only if p not in self.precisions]
+        if stray:
+            raise ValueError(f"weight_only: {stray[0]!r} is not among precisions ({', '.join(self.precisions)})")
+        return self
 
 
 class Stack(_Model):

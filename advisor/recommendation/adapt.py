@@ -38,9 +38,11 @@ from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import Judged, StackChoice
 
 BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
+MAX_REASONS = 4  # reasons of one tier-1 choice, besides its risks to watch
 MAX_KEPT_REASONS = 3  # the rule's own reasons kept with the stack's, where both choose the same option
 DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|tensor-core default)\b", re.IGNORECASE)
 QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a stack's own format replaces
+ACTIVATION_SETTINGS = ("layernorm",)  # a rule's activation-quantization detail, moot where only the weights are quantized
 
 
 @dataclass(frozen=True)
@@ -196,9 +198,9 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
     lower = documented[0] if documented and any(m.kind == "lower_precision" for m in judged.misfits) else None  # type: ignore[union-attr]
     if choice.concern == "quantization":
         if lower is None:
-            return other_default_path(choice, judged, profile)
+            return weight_only(other_default_path(choice, judged, profile), judged)
         settings = {k: v for k, v in choice.settings.items() if k not in QUANTIZED_SETTINGS}
-        return choice.model_copy(update={"settings": {**settings, "dtype": lower}})
+        return weight_only(choice.model_copy(update={"settings": {**settings, "dtype": lower}}), judged)
     if judged is not None and judged.workload == "training" and profile.serves and profile.needs.quantized:
         if judged.precision == profile.needs.quantization or choice.settings.get("dtype") == judged.precision:
             return choice
@@ -219,6 +221,21 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
     return choice
 
 
+def capped(reasons: Sequence[Rationale]) -> tuple[Rationale, ...]:
+    """At most MAX_REASONS reasons (the first ones), with every risk to watch kept."""
+    kept = [r for r in reasons if not r.text.startswith("watch: ")][:MAX_REASONS]
+    return tuple(r for r in reasons if r in kept or r.text.startswith("watch: "))
+
+
+def weight_only(choice: Choice, judged: Judged | None) -> Choice:
+    """A format the stack stores in the weights only (GGUF, MLX affine): its own block format, no activation scheme."""
+    dtype = choice.settings.get("dtype")
+    if judged is None or dtype not in judged.stack.applies_to.weight_only:
+        return choice
+    settings = {k: v for k, v in choice.settings.items() if k not in (*QUANTIZED_SETTINGS, *ACTIVATION_SETTINGS)}
+    return choice.model_copy(update={"settings": {**settings, "weights": "only, in the stack's own block format"}})
+
+
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:
     """Where the stack runs another format by default (NVFP4) and documents the asked one too (FP8), the quantization
     choice says which path of the stack this profile takes, and that the default is a decision of its own."""
@@ -228,8 +245,8 @@ def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) 
     text = (f"{asked} path of {judged.stack.name}: the stack runs {default} by default and documents {asked}; "
             f"the profile asks {asked}, so serve an {asked} checkpoint ({default} is a separate decision, after an "
             "accuracy check against bf16)")  # fmt: skip
-    return choice.model_copy(update={"settings": {**choice.settings, "dtype": asked},
-                                     "rationale": (line(text, cite_stack(judged.stack)), *choice.rationale)})  # fmt: skip
+    reasons = capped((line(text, cite_stack(judged.stack)), *choice.rationale))
+    return choice.model_copy(update={"settings": {**choice.settings, "dtype": asked}, "rationale": reasons})
 
 
 def with_long_context(choice: Choice, context: RuleContext) -> Choice:
@@ -243,7 +260,7 @@ def with_long_context(choice: Choice, context: RuleContext) -> Choice:
         return choice
     why = line(f"long context: {candidate.long_context.value}", cite_claim(candidate, "long_context"),
                cite_profile(profile, "needs.long_context"))  # fmt: skip
-    return choice.model_copy(update={"rationale": (*choice.rationale[:1], why, *choice.rationale[1:])})
+    return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
 
 
 def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern],

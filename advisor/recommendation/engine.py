@@ -216,11 +216,23 @@ def _relied_on(profile: Profile, choice: Choice, attribute: str) -> bool:
     return choice.concern == "collectives"
 
 
+def replaced_by_stack(condition: SwitchCondition, decision: ConcernDecision, final: dict[str, str]) -> bool:
+    """A rule's switch about its own tier-1 option ('flash-attention-memory-superlinear') where the chosen stack put
+    another option in that concern: the condition watches something the record does not choose."""
+    entry = decision.tier1
+    if not isinstance(entry, Choice) or condition.concern != decision.concern:
+        return False
+    return condition.id.startswith(f"{entry.option}-") and final.get(decision.concern) != entry.option
+
+
 def collect_switches(
     context: RuleContext, decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], rejected: Sequence[Rejection]
 ) -> tuple[SwitchCondition, ...]:
     """Measurable conditions first (evidence on the target, knowledge-base claims), then at most two profile edits."""
-    found: list[SwitchCondition | None] = [s for decision in decisions for s in decision.switch_conditions]
+    final = {choice.concern: choice.option for choice in tiers[0].choices}
+    found: list[SwitchCondition | None] = [
+        s for decision in decisions for s in decision.switch_conditions if not replaced_by_stack(s, decision, final)
+    ]
     found += knowledge_switches(context, tiers[0], rejected)
     profile_edits: list[SwitchCondition | None] = []
     if any(not choice.fits_team for choice in tiers[1].choices):

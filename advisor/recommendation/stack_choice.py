@@ -153,7 +153,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
             asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is for serving)"
         kind = "lower_precision" if set(lower) & set(scope.precisions) else "precision"
         found.append(Misfit(kind, f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
-    elif device is not None and profile.needs.quantized and not set(accepted) & set(scope.precisions) & set(device.formats):
+    elif device is not None and profile.needs.quantized and not set(accepted) & set(scope.precisions) & {*device.formats, *scope.weight_only}:
         runs = "/".join(p for p in scope.precisions if p in accepted)
         found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
     scale = scale_needed(profile)
