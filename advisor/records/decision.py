@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import configparser
 import datetime as dt
 import hashlib
 from collections.abc import Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from advisor.environment.models import Environment
 from advisor.interrupts import stop_deferred, stopped
@@ -21,6 +23,9 @@ from advisor.records.render import render_record
 from advisor.records.slug import slugify
 from advisor.records.store import next_id, record_file_names, records_lock, write_files_atomically
 from probes.models import Evidence
+
+if TYPE_CHECKING:
+    from git import Repo
 
 MAX_TITLE_LENGTH = 500
 
@@ -117,6 +122,17 @@ def named_options(recommendation: Recommendation) -> list[str]:
     return list(dict.fromkeys(chosen + rejected_options(recommendation)))
 
 
+def committer(repo: Repo | None) -> list[str]:
+    """The repository's git user.name, the record's decision-maker where the settings name none (empty without one)."""
+    if repo is None:
+        return []
+    try:
+        name = repo.config_reader().get_value("user", "name", "")
+    except (configparser.Error, OSError):  # an unreadable git config leaves the field empty, as before
+        return []
+    return [str(name)] if str(name).strip() else []
+
+
 def write_decision(
     recommendation: Recommendation,
     evidence: Sequence[Evidence],
@@ -153,6 +169,7 @@ def write_decision(
             evidence_texts = [item.to_text() for item in evidence]
             refs = [EvidenceRef(file=name, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
                     for name, text in zip(evidence_names, evidence_texts)]  # fmt: skip
+            deciders = list(deciders) or committer(repo)
             front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)
             record_path = records_dir / record_name
             evidence_paths = [records_dir / name for name in evidence_names]

@@ -126,3 +126,13 @@ def test_a_failed_commit_leaves_no_files(recommendation, suite, git_repo):
     with pytest.raises(RecordError, match="git commit failed"):
         _write(recommendation, suite, root / "records")
     assert not list((root / "records").glob("0001-*"))
+
+
+def test_the_committer_is_the_decision_maker_when_the_settings_name_none(recommendation, suite, git_repo, tmp_path):
+    root = Path(git_repo.working_tree_dir)
+    _write(recommendation, suite, root / "records")
+    assert find_record(root / "records", 1).front.decision_makers == ["Test"]  # the repository's user.name
+    _write(recommendation, suite, root / "records", title="named", deciders=["Ann"])
+    assert find_record(root / "records", 2).front.decision_makers == ["Ann"]
+    _write(recommendation, suite, tmp_path / "loose", commit=False)  # no repository: nobody to name
+    assert find_record(tmp_path / "loose", 1).front.decision_makers == []
