@@ -148,7 +148,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     accepted = precisions_accepted(profile, platform, workload)
     lower = LOWER_PRECISIONS.get(profile.needs.quantization, ()) if accepted == precisions_accepted(profile, platform) else ()
     if not set(accepted) & set(scope.precisions):
-        asked = profile.needs.quantization if profile.needs.quantized and workload == "inference" else "no quantization"
+        asked = profile.needs.quantization if profile.needs.quantized else "no quantization"
         if profile.needs.quantized and workload == "training" and profile.serves:
             asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is for serving)"
         kind = "lower_precision" if set(lower) & set(scope.precisions) else "precision"
