@@ -10,10 +10,10 @@ family, the whole stack that family's engine would choose for the same profile.
 from __future__ import annotations
 
 from advisor.knowledge.models import CONCERNS, Candidate
-from advisor.recommendation.citations import cite_claim, cite_profile, line
+from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
-from advisor.recommendation.models import Choice, Rationale, Tier
-from advisor.recommendation.policy import RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS
+from advisor.recommendation.models import Choice, Gap, Rationale, Tier
+from advisor.recommendation.policy import RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
 from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.stack_choice import choose_stacks
 
@@ -70,12 +70,45 @@ def family_notes(tier: Tier, context: RuleContext) -> tuple[Rationale, ...]:
     return tuple(notes)
 
 
-def adapt_tier3(tier: Tier, context: RuleContext) -> Tier:
+def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContext,
+                     measured_out: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[Choice], list[Gap]]:  # fmt: skip
+    """Tier 3's quantizer is one whose output tier 3's engine loads: a portable toolkit it loads where one runs on every
+    family and supports the asked format; otherwise each platform keeps a toolkit its engine loads (a gap)."""
+    by_concern = {c.concern: c for c in choices}
+    deployment, quantization = by_concern.get("deployment"), by_concern.get("quantization")
+    if deployment is None or quantization is None or quantization.option == deployment.option:
+        return choices, gaps
+    compatibility = context.knowledge.compatibility
+    if deployment.option in compatibility.loaders_of(quantization.option):
+        return choices, gaps
+    families, dtype = set(context.profile.families), context.profile.needs.quantization
+    loaded = [context.knowledge.get(t) for t in compatibility.toolkits_loaded_by(deployment.option) if t in context.knowledge.ids()]
+    fitting = [t for t in loaded if families <= set(t.hardware.value) and getattr(t, dtype).value in ("yes", "partial")
+               and (t.id, "quantization") not in measured_out]  # fmt: skip
+    official = context.official("quantization")
+    fitting.sort(key=lambda t: (t.id not in official, -len(t.hardware.value), t.id))
+    rest = [c for c in choices if c.concern != "quantization"]
+    if fitting:
+        toolkit = fitting[0]
+        text = f"{toolkit.name} writes {dtype} checkpoints that {deployment.option}, tier 3's engine, loads, on {', '.join(sorted(families))}"
+        why = line(text, cite_compatibility("quantized_output_loaded_by", toolkit.id,
+                                            compatibility.quantized_output_loaded_by[toolkit.id]), cite_claim(toolkit, dtype))  # fmt: skip
+        fits = SKILL_ORDER.index(toolkit.skill.value) <= SKILL_ORDER.index(context.profile.team_skill)
+        return [*rest, Choice(concern="quantization", option=toolkit.id, settings={"dtype": dtype}, rationale=(why,),  # type: ignore[arg-type]
+                              fits_team=fits)], gaps  # fmt: skip
+    text = (f"no quantization toolkit whose output {deployment.option} loads runs on {', '.join(sorted(families))} with "
+            f"{dtype}: each platform keeps its own")  # fmt: skip
+    return rest, [*gaps, Gap(concern="quantization", rationale=(line(text, cite_profile(context.profile, "needs.quantization")),))]
+
+
+def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset()) -> Tier:
     """Tier 3 with a portable runtime's own kernels and quantizer, and the other families' documented stacks noted."""
+    choices, gaps = loaded_quantizer(list(tier.choices), list(tier.gaps), context, measured_out)
+    choices.sort(key=lambda c: CONCERNS.index(c.concern))
     if not context.profile.needs.cross_platform:
-        return tier
+        return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps),
+                                       "fits_team": all(c.fits_team for c in choices)})  # fmt: skip
     runtime = portable_runtime(tier, context)
-    choices, gaps = list(tier.choices), list(tier.gaps)
     if runtime is not None:
         present = {c.concern for c in choices} | {g.concern for g in gaps}
         owned = [c for c in RUNTIME_KERNEL_CONCERNS if c in present]
