@@ -33,6 +33,7 @@ from advisor.recommendation.policy import (
     RUNTIME_KERNEL_LAYERS,
     SETTING_ROLES,
     SKILL_ORDER,
+    TOO_FAR,
 )
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import Judged, StackChoice
@@ -85,7 +86,8 @@ def part_settings(part: Part, context: RuleContext) -> dict[str, str]:
     return settings
 
 
-def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, previous: Choice | None) -> Choice:
+def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, previous: Choice | None,
+                stack_alternatives: dict[str, tuple[str, ...]] | None = None) -> Choice:  # fmt: skip
     """The stack's part as the tier-1 choice; where the rule chose the same option its reasons (its evidence) and
     settings come first."""
     stack, component = judged.stack, part.component
@@ -100,7 +102,7 @@ def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, 
     if component.role in RUNNER_ROLES and part.known:
         skill = context.knowledge.get(part.option).skill.value
         fits = SKILL_ORDER.index(skill) <= SKILL_ORDER.index(context.profile.team_skill)
-    alternatives = tuple(a for a in (previous.alternatives if previous else ()) if a != part.option)
+    alternatives = tuple(a for a in (stack_alternatives or {}).get(concern, ()) if a != part.option)
     return Choice(concern=concern, option=part.option, settings=settings, rationale=tuple(reasons),  # type: ignore[arg-type]
                   alternatives=alternatives, fits_team=fits, part_of=None if part.known else stack.id)  # fmt: skip
 
@@ -263,6 +265,19 @@ def with_long_context(choice: Choice, context: RuleContext) -> Choice:
     return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
 
 
+def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) -> dict[str, tuple[str, ...]]:
+    """Concern -> the candidates other usable stacks of this workload put there: the alternatives that fit a stack."""
+    found: dict[str, list[str]] = {}
+    for judged in choice.considered:
+        if judged.workload != workload or judged.weight >= TOO_FAR:
+            continue
+        for component in judged.stack.components:
+            concern = ROLE_CONCERNS.get(component.role) or (runner_concern(workload) if component.role in runner_roles(workload) else None)
+            if concern is not None and component.candidate in known:
+                found.setdefault(concern, []).append(component.candidate)
+    return {concern: tuple(dict.fromkeys(ids)) for concern, ids in found.items()}
+
+
 def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern],
                 measured_out: frozenset[tuple[str, str]] = frozenset()) -> tuple[Tier, tuple[SkippedConcern, ...]]:  # fmt: skip
     """Tier 1 with the chosen stacks' parts in place (serving first), and the skipped concerns they now decide. A part
@@ -279,7 +294,8 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
                 continue
             if (part.option, concern) in measured_out:
                 continue
-            stacked[concern] = part_choice(concern, part, judged, context, by_concern.get(concern))
+            others = alternatives_in_stacks(choice, judged.workload, set(context.knowledge.ids()))
+            stacked[concern] = part_choice(concern, part, judged, context, by_concern.get(concern), others)
             owner[concern] = judged
         runner = runner_concern(judged.workload)
         if runner in stacked and owner.get(runner) is judged:
