@@ -142,7 +142,7 @@ def stack_command(
     json_output: JsonFlag = False,
 ) -> None:
     """Show one stack: what it applies to, its components by role with their settings, the versions it was
-    validated with, the page that documents it and its risks."""
+    validated with, the page that documents it, how its checkpoints leave it or what it loads, and its risks."""
     from advisor.cli.console import console
     from advisor.cli.output import print_json
     from advisor.knowledge.loader import load_knowledge_base
@@ -156,7 +156,8 @@ def stack_command(
     for line in (f"{stack.name} ({stack.id})", one_line(stack.summary.value),
                  f"applies to: {scope.family} ({', '.join(scope.devices)}); {', '.join(scope.workloads)}; "
                  f"{', '.join(scope.model_types)}; {', '.join(scope.precisions)}; {', '.join(scope.scale)}",
-                 f"validated with: {versions}", f"documented by: {stack.source} (checked {stack.as_of.isoformat()})"):  # fmt: skip
+                 f"validated with: {versions}", f"documented by: {stack.source} (checked {stack.as_of.isoformat()})",
+                 *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else [])):  # fmt: skip
         typer.echo(one_line(line))
     console().print(components_table(stack))
     if stack.risks:

@@ -101,6 +101,11 @@ class Stack(_Model):
         default_factory=dict, description="Component -> the version the documenting page validates ('vllm': '0.11.0')"
     )
     risks: list[Claim[str]] = Field(default_factory=list, description="Risks of this stack, scoped to it")
+    checkpoint: Claim[str] | None = Field(
+        None,
+        description="A training stack: how its checkpoints leave it for serving (the format and the converter); a "
+        "serving stack: the checkpoint format it loads",
+    )
 
     @field_validator("summary")
     @classmethod
@@ -133,6 +138,11 @@ class Stack(_Model):
     def runner(self) -> Component | None:
         """The component that runs the model: its serving engine, training framework or runtime."""
         return next((component for component in self.components if component.role in RUNNER_ROLES), None)
+
+    @property
+    def runner_name(self) -> str:
+        """The name of what runs the model, or the stack's name."""
+        return self.runner.name if self.runner is not None else self.name
 
     def component(self, role: str) -> Component | None:
         """The stack's component in this role (the first, for a repeatable role), or None."""

@@ -26,7 +26,25 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile) -> str:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
         return f"No documented whole stack fits this profile: tier 1 assembles {options}. Target: {where}"
     text = "; ".join(parts)
-    return f"{text[0].upper()}{text[1:]}. Target: {where}"
+    bridge = checkpoint_path(choice, profile)
+    return f"{text[0].upper()}{text[1:]}.{bridge} Target: {where}"
+
+
+def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
+    """For a job that trains and serves: how the trained checkpoint reaches the serving stack, as the stacks document it."""
+    training, serving = choice.for_workload("training"), choice.for_workload("inference")
+    if training is None or serving is None:
+        return ""
+    exports, loads = training.stack.checkpoint, serving.stack.checkpoint
+    quantizer = serving.stack.component("quantization")
+    quantize = ""
+    if profile.needs.quantized:
+        quantize = f", then quantize it to {profile.needs.quantization}" + (f" with {quantizer.name}" if quantizer else "")
+    if exports is None and loads is None:
+        return (f" Between them: convert the trained checkpoint to the format {serving.stack.runner_name} loads{quantize}; "
+                "neither stack documents the converter, so check it before committing.")  # fmt: skip
+    said = "; ".join(claim.value.rstrip(".") for claim in (exports, loads) if claim is not None)
+    return f" Between them: {said}{quantize}."
 
 
 def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchCondition, ...]:

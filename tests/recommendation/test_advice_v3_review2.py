@@ -89,3 +89,15 @@ def test_a_stack_validated_on_the_same_generation_is_a_lesser_misfit():
     assert "device" not in kinds and "same_generation" in kinds
     other = judge(stack, stack.applies_to.workloads[0], profile, platform.device("b200"), platform, knowledge)
     assert "device" in {misfit.kind for misfit in other.misfits} and other.weight > judged.weight
+
+
+def test_a_job_that_trains_and_serves_gets_the_path_between_its_stacks():
+    # MindSpeed-LLM converts Megatron weights back to Hugging Face (https://gitcode.com/Ascend/MindSpeed-LLM/blob/master/convert_ckpt_v2.py);
+    # vllm-ascend serves W8A8 quantized by msModelSlim (https://docs.vllm.ai/projects/ascend/en/latest/)
+    result = answer(model_type="dense-transformer", hardware="ascend-npu", device="ascend-910b", workload="both",
+                    needs={"quantization": "int8", "devices": 16})  # fmt: skip
+    assert {stack.workload for stack in result.stacks} == {"inference", "training"}
+    verdict = result.verdict or ""
+    assert "Between them:" in verdict and "Hugging Face" in verdict and "quantize it to int8" in verdict
+    served = answer(model_type="dense-transformer", hardware="ascend-npu", device="ascend-910b", needs={"devices": 16})
+    assert "Between them:" not in (served.verdict or "")
