@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from advisor.environment.peaks import accelerator_peak, builtin_table
@@ -19,6 +21,8 @@ REPORTED = [
     ("Cloud name", "TPU v5p", "Google Cloud TPU v5p", "int8", None),
     ("jax device_kind on v6e", "TPU v6 lite", "Google Cloud TPU v6e (Trillium)", "bf16", 918.0),
     ("neuron-ls instance type trn2.*", "AWS Trainium2", "AWS Trainium2", "fp32", 181.0),
+    ("neuron-ls instance type inf2.*", "AWS Inferentia2", "AWS Inferentia2", "int8", 380.0),
+    ("neuron-ls instance type trn1.*", "AWS Trainium", "AWS Trainium", "bf16", 190.0),
     ("sysctl machdep.cpu.brand_string", "Apple M4 Max", "Apple M4 Max", "bf16", None),
     ("sysctl machdep.cpu.brand_string", "Apple M4 Pro", "Apple M4 Pro", "bf16", None),
     ("sysctl machdep.cpu.brand_string", "Apple M4", "Apple M4", "bf16", None),
@@ -42,7 +46,7 @@ def test_reported_name_selects_its_row(reporter, reported, row, dtype, figure):
         "GAUDI3",  # habana_frameworks' name does not say which Gaudi 3 card (OAM, PCIe, export variants)
         "TPU v4",
         "TPU v5 litepod",
-        "AWS Trainium",  # first generation: no row
+        "AWS Trainium3",  # no row: the Trainium row is anchored, so it never lends Trainium3 its figures
         "Apple M1",
         "Apple M4 Ultra",
     ],
@@ -55,9 +59,9 @@ NEW_ROWS = [row for row in builtin_table() if row.name.startswith(("AMD", "Intel
 
 
 def test_every_new_row_says_where_and_when_its_figures_were_checked():
-    assert len(NEW_ROWS) == 13
+    assert len(NEW_ROWS) == 15
     for row in NEW_ROWS:
-        assert "checked 2026-12-01" in row.source, row.name
+        assert re.search(r"checked 2026-12-0[13]", row.source), row.name
         has_figures = row.memory_bandwidth_gbs is not None or any(value is not None for value in row.tflops.values())
         assert ("https://" in row.source) == has_figures, row.name
 
@@ -66,6 +70,7 @@ def test_every_new_row_says_where_and_when_its_figures_were_checked():
     "name, memory_bandwidth_gbs",
     [("AMD Instinct MI300X", 5300), ("Intel Gaudi 3 HL-325L (OAM)", 3670), ("Google Cloud TPU v5e", 819),
      ("Google Cloud TPU v5p", 2765), ("Google Cloud TPU v6e (Trillium)", 1638), ("AWS Trainium2", 2900),
+     ("AWS Inferentia2", 880), ("AWS Trainium", 880),
      ("AMD Instinct MI325X", None)],
 )
 def test_memory_bandwidth_is_the_vendor_figure(name, memory_bandwidth_gbs):

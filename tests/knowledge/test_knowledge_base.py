@@ -30,6 +30,7 @@ ADDED_IDS = {
     "flex-attention", "deepep", "mindie", "mindspeed", "msmodelslim", "torch-npu", "arm-compute-library", "llama-cpp",
     "hipblaslt", "composable-kernel", "aiter", "rccl", "migraphx", "synapseai", "xla", "pallas", "neuron-sdk", "mlx",
     "coreml", "quark", "magicmind",
+    "maxtext", "torchtitan", "executorch", "litert",
 }  # fmt: skip
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -44,7 +45,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 29
+    assert len(ADDED_IDS) == 33
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
