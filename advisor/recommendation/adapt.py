@@ -211,6 +211,12 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
         return with_dtype(choice, judged.precision, why)
     if profile.needs.quantized:
         dtype: str = lower if lower is not None else profile.needs.quantization
+        if judged is not None and dtype in judged.stack.applies_to.weight_only:
+            compute = next((p for p in judged.stack.applies_to.precisions if p in FLOAT_PRECISIONS), "float")
+            why = line(f"{compute} GEMMs on {dtype} weights: {judged.stack.name} quantizes the weights only",
+                       cite_stack(judged.stack), cite_profile(profile, "needs.quantization"))  # fmt: skip
+            weighted = with_dtype(choice, compute, why)
+            return weighted.model_copy(update={"settings": {**weighted.settings, "weights": dtype}})
         if device is not None and lower is None and dtype not in device.formats:
             return choice
         why = line(f"{dtype} GEMMs: the profile asks {profile.needs.quantization}" + (
@@ -235,7 +241,7 @@ def weight_only(choice: Choice, judged: Judged | None) -> Choice:
     if judged is None or dtype not in judged.stack.applies_to.weight_only:
         return choice
     settings = {k: v for k, v in choice.settings.items() if k not in (*QUANTIZED_SETTINGS, *ACTIVATION_SETTINGS)}
-    return choice.model_copy(update={"settings": {**settings, "weights": "only, in the stack's own block format"}})
+    return choice.model_copy(update={"settings": {**settings, "weights": "only, in the stack's own scheme"}})
 
 
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:

@@ -16,7 +16,7 @@ from advisor.profile import MAX_DEVICES
 # several lesser misfits together); below it, a partial fit the record states.
 MISFIT_WEIGHTS: dict[str, int] = {
     "format": 100, "other_model": 100, "precision": 10, "model_type": 8, "dynamic_shapes": 6, "skill": 5,
-    "lower_precision": 4, "unlisted_runner": 4, "device": 3, "scale": 2, "general_runtime": 2, "same_generation": 1,
+    "lower_precision": 4, "unlisted_runner": 4, "unvetted_runner": 3, "device": 3, "scale": 2, "general_runtime": 2, "same_generation": 1,
 }  # fmt: skip
 TOO_FAR = 10
 # A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones

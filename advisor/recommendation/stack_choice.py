@@ -160,10 +160,12 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
     found += runner_misfits(stack, profile, knowledge)
-    if not runner_listed(stack, platform, knowledge):
-        runner = stack.runner
-        found.append(Misfit("unlisted_runner", f"{runner.name if runner else stack.name} is not among the platform's "
-                                               "listed engines, runtimes or frameworks"))  # fmt: skip
+    if not runner_listed(stack, platform, knowledge) and unvetted(stack, knowledge):
+        found.append(Misfit("unvetted_runner", f"{stack.runner_name} has no knowledge-base entry: the stack's page alone "
+                                               "vouches for it"))  # fmt: skip
+    elif not runner_listed(stack, platform, knowledge):
+        found.append(Misfit("unlisted_runner", f"{stack.runner_name} is not among the platform's listed engines, "
+                                               "runtimes or frameworks"))  # fmt: skip
     if profile.llm and profile.serves and "inference" in scope.workloads and not runs_on_engine(stack, platform):
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
@@ -202,6 +204,12 @@ def runner_listed(stack: Stack, platform: Platform, knowledge: KnowledgeBase) ->
     official stack), not a project the knowledge base does not vet."""
     listed = {*platform.serving_engines.value, *platform.training_frameworks.value, *platform.named_ids()}
     return any(c.candidate in listed for c in stack.components if c.role in RUNNER_ROLES)
+
+
+def unvetted(stack: Stack, knowledge: KnowledgeBase) -> bool:
+    """The stack's runner has no knowledge-base entry at all (plain PyTorch, xDiT, MaxDiffusion, mflux): only the
+    stack's own page vouches for it, a lesser misfit than a known candidate the platform does not list."""
+    return all(c.candidate is None or c.candidate not in knowledge.ids() for c in stack.components if c.role in RUNNER_ROLES)
 
 
 def runs_on_engine(stack: Stack, platform: Platform) -> bool:
