@@ -36,7 +36,7 @@ from advisor.recommendation.policy import (
     TOO_FAR,
 )
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
-from advisor.recommendation.stack_choice import Judged, StackChoice
+from advisor.recommendation.stack_choice import Judged, StackChoice, runner_concern, runner_of, runner_roles
 
 BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
 MAX_REASONS = 4  # reasons of one tier-1 choice, besides its risks to watch
@@ -61,19 +61,6 @@ def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
         return Citation(kind="knowledge", ref=f"{stack.id}.summary", figure=stack.name, source=stack.source)
     return Citation(kind="knowledge", ref=f"{stack.id}.{stack.component_ref(component)}", figure=component.name,
                     source=component.source or stack.source)  # fmt: skip
-
-
-def runner_roles(workload: str) -> tuple[str, ...]:
-    return ("training-framework",) if workload == "training" else ("serving-engine", "runtime")
-
-
-def runner_of(stack: Stack, workload: str, known: set[str]) -> Component | None:
-    """The component with a knowledge-base candidate that runs the model for this workload."""
-    return next((c for c in stack.components if c.role in runner_roles(workload) and c.candidate in known), None)
-
-
-def runner_concern(workload: str) -> str:
-    return "training-framework" if workload == "training" else "deployment"
 
 
 def part_settings(part: Part, context: RuleContext) -> dict[str, str]:

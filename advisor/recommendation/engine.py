@@ -7,7 +7,7 @@ rejections a team would ask about, the switch conditions, the expected impact an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import get_args
 
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
@@ -217,7 +217,7 @@ def _relied_on(profile: Profile, choice: Choice, attribute: str) -> bool:
     return choice.concern == "collectives"
 
 
-def replaced_by_stack(condition: SwitchCondition, decision: ConcernDecision, final: dict[str, str]) -> bool:
+def replaced_by_stack(condition: SwitchCondition, decision: ConcernDecision, final: Mapping[str, str]) -> bool:
     """A rule's switch about its own tier-1 option ('flash-attention-memory-superlinear') where the chosen stack put
     another option in that concern: the condition watches something the record does not choose."""
     entry = decision.tier1
@@ -230,7 +230,7 @@ def collect_switches(
     context: RuleContext, decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], rejected: Sequence[Rejection]
 ) -> tuple[SwitchCondition, ...]:
     """Measurable conditions first (evidence on the target, knowledge-base claims), then at most two profile edits."""
-    final = {choice.concern: choice.option for choice in tiers[0].choices}
+    final: dict[str, str] = {choice.concern: choice.option for choice in tiers[0].choices}
     found: list[SwitchCondition | None] = [
         s for decision in decisions for s in decision.switch_conditions if not replaced_by_stack(s, decision, final)
     ]

@@ -15,7 +15,7 @@ from dataclasses import replace
 from advisor.profile import Profile
 from advisor.recommendation.context import RuleContext, StackPlan
 from advisor.recommendation.selection import Pick, pick
-from advisor.recommendation.stack_choice import StackChoice
+from advisor.recommendation.stack_choice import StackChoice, runner_of
 from advisor.recommendation.policy import LARGE_TRAINING_DEVICES
 
 FRAMEWORK_LAYERS = ("training-framework",)  # preferred over a framework adapter (torch_npu) for large training
@@ -96,11 +96,8 @@ def layers_library(context: RuleContext, framework: str | None) -> str | None:
 def stack_runner(choice: StackChoice | None, workload: str, context: RuleContext) -> str | None:
     """The candidate that runs the chosen stack of this workload (its engine, runtime or training framework)."""
     judged = choice.for_workload(workload) if choice is not None else None
-    if judged is None:
-        return None
-    wanted = ("training-framework",) if workload == "training" else ("serving-engine", "runtime")
-    known = set(context.knowledge.ids())
-    return next((c.candidate for c in judged.stack.components if c.role in wanted and c.candidate in known), None)
+    runner = runner_of(judged.stack, workload, set(context.knowledge.ids())) if judged is not None else None
+    return runner.candidate if runner is not None else None
 
 
 def plan_stack(context: RuleContext, choice: StackChoice | None = None) -> RuleContext:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
-from advisor.knowledge.stacks import RUNNER_ROLES, Stack
+from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
@@ -148,7 +148,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     accepted = precisions_accepted(profile, platform, workload)
     lower = LOWER_PRECISIONS.get(profile.needs.quantization, ()) if accepted == precisions_accepted(profile, platform) else ()
     if not set(accepted) & set(scope.precisions):
-        asked = profile.needs.quantization if profile.needs.quantized else "no quantization"
+        asked: str = profile.needs.quantization if profile.needs.quantized else "no quantization"
         if profile.needs.quantized and workload == "training" and profile.serves:
             asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is for serving)"
         kind = "lower_precision" if set(lower) & set(scope.precisions) else "precision"
@@ -312,3 +312,18 @@ def chosen_stack(item: Judged) -> ChosenStack:
 def stacks_in(choice: StackChoice) -> Sequence[ChosenStack]:
     """Every chosen stack, serving first."""
     return [chosen_stack(item) for item in choice.chosen]
+
+
+def runner_roles(workload: str) -> tuple[str, ...]:
+    """The component roles that run the model for a workload."""
+    return ("training-framework",) if workload == "training" else ("serving-engine", "runtime")
+
+
+def runner_of(stack: Stack, workload: str, known: set[str]) -> Component | None:
+    """The component with a knowledge-base candidate that runs the model for this workload."""
+    return next((c for c in stack.components if c.role in runner_roles(workload) and c.candidate in known), None)
+
+
+def runner_concern(workload: str) -> str:
+    """The record's concern that names what runs the model for a workload."""
+    return "training-framework" if workload == "training" else "deployment"

@@ -33,7 +33,7 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
         dtype = context.profile.needs.quantization
         text = f"{candidate.name} quantizes for its own runtime ({dtype}), so one quantized model serves every family"
         why = line(text, cite_claim(candidate, dtype), cite_profile(context.profile, "needs.quantization"))
-        return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))  # type: ignore[arg-type]
+        return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
     text = (f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's execution "
             "provider" if concern == "fusion" else f"{candidate.name} runs {concern} on each family's own kernels (its "
             "execution provider there)")  # fmt: skip
@@ -94,7 +94,7 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
         why = line(text, cite_compatibility("quantized_output_loaded_by", toolkit.id,
                                             compatibility.quantized_output_loaded_by[toolkit.id]), cite_claim(toolkit, dtype))  # fmt: skip
         fits = SKILL_ORDER.index(toolkit.skill.value) <= SKILL_ORDER.index(context.profile.team_skill)
-        return [*rest, Choice(concern="quantization", option=toolkit.id, settings={"dtype": dtype}, rationale=(why,),  # type: ignore[arg-type]
+        return [*rest, Choice(concern="quantization", option=toolkit.id, settings={"dtype": dtype}, rationale=(why,),
                               fits_team=fits)], gaps  # fmt: skip
     text = (f"no quantization toolkit whose output {deployment.option} loads runs on {', '.join(sorted(families))} with "
             f"{dtype}: each platform keeps its own")  # fmt: skip
