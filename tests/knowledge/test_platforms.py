@@ -96,7 +96,10 @@ def test_llm_engines_never_serve_a_cnn(knowledge):
 
 
 def test_llm_serving_on_each_accelerator_gets_a_serving_engine(knowledge):
-    expected = {"nvidia-gpu": "tensorrt-llm", "amd-gpu": "vllm", "ascend-npu": ("vllm", "mindie"), "google-tpu": "vllm",
+    # nvidia-gpu: an unquantized dense LLM on the default B200 takes the vLLM BF16 Blackwell stack (vLLM's Llama 3.3
+    # 70B recipe verifies BF16 on B200/GB200, https://github.com/vllm-project/recipes/blob/main/models/meta-llama/
+    # Llama-3.3-70B-Instruct.yaml); NVIDIA's TensorRT-LLM guides give dense models only as FP8/NVFP4 checkpoints.
+    expected = {"nvidia-gpu": ("tensorrt-llm", "vllm"), "amd-gpu": "vllm", "ascend-npu": ("vllm", "mindie"), "google-tpu": "vllm",
                 "aws-neuron": "vllm", "intel-gaudi": "vllm", "cambricon-mlu": "vllm"}  # fmt: skip
     for family, engines in expected.items():
         profile = Profile.model_validate({"model_type": "dense-transformer", "hardware": family, "workload": "inference",
