@@ -68,6 +68,9 @@ class StackScope(_Model):
     model_types: list[ModelType] = Field(min_length=1)
     precisions: list[Precision] = Field(min_length=1, description="The formats it runs, the default first")
     scale: list[Scale] = Field(min_length=1)
+    excludes: list[str] = Field(
+        default_factory=list, description="Device ids of the family its page says it does not run on (not a partial fit)"
+    )
     weight_only: list[Precision] = Field(
         default_factory=list,
         description="Of its precisions, those that quantize the weights only and compute in a float format (GGUF, MLX "
@@ -80,6 +83,13 @@ class StackScope(_Model):
         if len(set(values)) != len(values):
             raise ValueError(f"duplicate values in {values}")
         return values
+
+    @model_validator(mode="after")
+    def _excludes_apart_from_devices(self) -> StackScope:
+        both = [d for d in self.excludes if d in self.devices]
+        if both:
+            raise ValueError(f"excludes: {both[0]!r} is also among devices")
+        return self
 
     @model_validator(mode="after")
     def _weight_only_among_precisions(self) -> StackScope:

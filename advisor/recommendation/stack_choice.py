@@ -143,7 +143,9 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
         near = any((profile.model_type, listed) in NEAR_MODEL_TYPES for listed in scope.model_types)
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         found.append(Misfit("model_type" if near else "other_model", text))
-    if device is not None and device.id not in scope.devices:
+    if device is not None and device.id in scope.excludes:
+        found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
+    elif device is not None and device.id not in scope.devices:
         found.append(device_misfit(scope.devices, device, platform))
     accepted = precisions_accepted(profile, platform, workload)
     lower = LOWER_PRECISIONS.get(profile.needs.quantization, ()) if accepted == precisions_accepted(profile, platform) else ()
@@ -160,6 +162,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
     found += runner_misfits(stack, profile, knowledge)
+    found += method_misfit(stack, profile, knowledge, workload)
     if not runner_listed(stack, platform, knowledge) and unvetted(stack, knowledge):
         found.append(Misfit("unvetted_runner", f"{stack.runner_name} has no knowledge-base entry: the stack's page alone "
                                                "vouches for it"))  # fmt: skip
@@ -169,6 +172,17 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     if profile.llm and profile.serves and "inference" in scope.workloads and not runs_on_engine(stack, platform):
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
+
+
+def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> list[Misfit]:
+    """The stack's quantization toolkit lacks the method the profile asks (quantization-aware training, or PTQ)."""
+    part = stack.component("quantization")
+    if workload != "inference" or not profile.needs.quantized or part is None or part.candidate not in knowledge.ids():
+        return []
+    method = profile.needs.quantization_method
+    if getattr(knowledge.get(part.candidate), method).value != "no":
+        return []
+    return [Misfit("method", f"{part.name} has no {method.upper()} flow; the profile asks {method.upper()}")]
 
 
 def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase) -> list[Misfit]:
@@ -234,6 +248,12 @@ def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, 
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
 
 
+def other_precision(item: Judged) -> bool:
+    """The stack runs another precision than the one asked: a team asks first about the stacks in its own precision,
+    even those its device rules out."""
+    return any(misfit.kind == "precision" for misfit in item.misfits)
+
+
 def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     """The best stack per workload of the profile, and the other stacks considered (at most MAX_CONSIDERED)."""
     platform = knowledge.platform(profile.hardware)
@@ -253,7 +273,7 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     picked = {item.stack.id for item in chosen}
     seen: set[str] = set()
     considered = []
-    for item in sorted(others, key=lambda item: item.rank):
+    for item in sorted(others, key=lambda item: (other_precision(item), item.rank)):
         if item.stack.id not in picked and item.stack.id not in seen:
             seen.add(item.stack.id)
             considered.append(item)

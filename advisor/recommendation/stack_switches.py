@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from advisor.profile import Profile
 from advisor.recommendation.models import SwitchCondition, Tier
-from advisor.recommendation.stack_choice import StackChoice
+from advisor.recommendation.stack_choice import StackChoice, decisive_reason
 from advisor.recommendation.switches import switch
 
 MAX_STACK_SWITCHES = 3
@@ -24,7 +24,9 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile) -> str:
         parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{path}{fit}")
     if not parts:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
-        return f"No documented whole stack fits this profile: tier 1 assembles {options}. Target: {where}"
+        nearest = next(iter(choice.considered), None)
+        near = f" The nearest documented stack, {nearest.stack.name}: {decisive_reason(nearest, None)}." if nearest else ""
+        return f"No documented whole stack fits this profile: tier 1 assembles {options}.{near} Target: {where}"
     text = "; ".join(parts)
     bridge = checkpoint_path(choice, profile)
     return f"{text[0].upper()}{text[1:]}.{bridge} Target: {where}"

@@ -101,3 +101,23 @@ def test_a_job_that_trains_and_serves_gets_the_path_between_its_stacks():
     assert "Between them:" in verdict and "Hugging Face" in verdict and "quantize it to int8" in verdict
     served = answer(model_type="dense-transformer", hardware="ascend-npu", device="ascend-910b", needs={"devices": 16})
     assert "Between them:" not in (served.verdict or "")
+
+
+def test_a_device_the_stacks_page_excludes_rules_the_stack_out_and_is_said():
+    # vLLM's INT8 W8A8 page: not supported on compute capability 10.0 and newer
+    # (https://docs.vllm.ai/en/latest/features/quantization/int8/)
+    hopper = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", needs={"quantization": "int8"})
+    assert hopper.stacks and hopper.stacks[0].stack == "nvidia-vllm-int8-w8a8"
+    blackwell = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="b200", needs={"quantization": "int8"})
+    assert all(stack.stack != "nvidia-vllm-int8-w8a8" for stack in blackwell.stacks)
+    row = next(row for row in blackwell.stacks_considered if row.stack == "nvidia-vllm-int8-w8a8")
+    assert "does not run on b200" in row.reason and "does not run on b200" in (blackwell.verdict or "")
+
+
+def test_a_quantizer_without_the_asked_method_is_a_partial_fit():
+    # llm-compressor is a post-training (oneshot) toolkit (https://docs.vllm.ai/projects/llm-compressor/en/latest/)
+    qat = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="a100-sxm",
+                 needs={"quantization": "int8", "quantization_method": "qat"})  # fmt: skip
+    ptq = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="a100-sxm", needs={"quantization": "int8"})
+    assert any("no QAT flow" in misfit for stack in qat.stacks for misfit in stack.misfits)
+    assert not any("flow" in misfit for stack in ptq.stacks for misfit in stack.misfits)
