@@ -58,8 +58,8 @@ ROLE_CONCERNS: dict[str, str] = {
 # Core ML, MLX, llama.cpp's ggml), and the candidate layers that do so.
 RUNTIME_KERNEL_CONCERNS: tuple[str, ...] = ("gemm", "convolution", "attention", "fusion")
 RUNTIME_KERNEL_LAYERS: tuple[str, ...] = ("runtime", "framework")
-# Stack parts without a candidate of their own that the runner ships (its attention or GEMM kernels).
-RUNNER_KERNEL_ROLES: tuple[str, ...] = ("attention", "gemm", "convolution")
+# Stack parts without a candidate of their own that the runner ships (its attention or GEMM kernels, its graph capture).
+RUNNER_KERNEL_ROLES: tuple[str, ...] = ("attention", "gemm", "convolution", "graph")
 # Stack parts of no concern, shown as settings of the runner's choice, per workload.
 SETTING_ROLES: dict[str, tuple[str, ...]] = {
     "inference": ("kv-cache", "moe", "kernels", "other"),

@@ -57,6 +57,9 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     if device is None:
         return ()
     for judged in choice.considered:
+        chosen = choice.for_workload(judged.workload)
+        if chosen is not None and chosen.fits:  # the chosen stack fits whole: another one's validation changes nothing
+            continue
         runs_here = judged.stack.applies_to.precisions[0] in device.formats
         if judged.misfits and all(m.kind == "device" for m in judged.misfits) and runs_here:
             metric = f"knowledge.stack.{judged.stack.id}.validated_on.{device.id}"
