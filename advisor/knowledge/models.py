@@ -7,9 +7,10 @@ the data files describe (advisor/data/platforms/), so a new family is added with
 
 from __future__ import annotations
 
-from typing import Any
-
+import difflib
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -42,6 +43,7 @@ __all__ = [
 ]  # fmt: skip
 
 _SUPPORTED = ("yes", "partial")
+MAX_LISTED = 12  # ids an unknown-id error lists, the closest first
 # A candidate offered for a concern must not deny the capability that concern needs.
 _CONCERN_NEEDS: dict[str, tuple[str, ...]] = {
     "quantization": ("int8", "fp8", "qat", "ptq"),
@@ -125,6 +127,15 @@ class Candidate(BaseModel):
         return self.model_types is None or model_type in self.model_types.value
 
 
+def unknown_id(kind: str, wanted: str, known: Sequence[str], lister: str) -> str:
+    """'unknown candidate 'cudaa'; known ids: cublas, cudnn, ... (37 in all: `advisor kb list`)': the closest ids
+    first, at most MAX_LISTED, so that the message stays one readable line."""
+    close = difflib.get_close_matches(wanted, known, n=MAX_LISTED, cutoff=0.5)
+    listed = [*close, *(item for item in known if item not in close)][:MAX_LISTED]
+    more = f" ... ({len(known)} in all: `{lister}`)" if len(known) > len(listed) else ""
+    return f"unknown {kind} {wanted!r}; known ids: {', '.join(listed) or 'none'}{more}"
+
+
 class KnowledgeBase(BaseModel):
     """All candidates and platforms and how they fit together, with the lookups the engine needs."""
 
@@ -173,8 +184,7 @@ class KnowledgeBase(BaseModel):
         for stack in self.stacks:
             if stack.id == stack_id:
                 return stack
-        known = ", ".join(stack.id for stack in self.stacks) or "none"
-        raise KnowledgeQueryError(f"unknown stack {stack_id!r}; known ids: {known}")
+        raise KnowledgeQueryError(unknown_id("stack", stack_id, [stack.id for stack in self.stacks], "advisor kb stacks"))
 
     def stacks_for(self, family: str) -> tuple[Stack, ...]:
         """The stacks of one hardware family, in knowledge-base order."""
@@ -186,7 +196,7 @@ class KnowledgeBase(BaseModel):
         for candidate in self.candidates:
             if candidate.id == candidate_id:
                 return candidate
-        raise KnowledgeQueryError(f"unknown candidate {candidate_id!r}; known ids: {', '.join(self.ids())}")
+        raise KnowledgeQueryError(unknown_id("candidate", candidate_id, list(self.ids()), "advisor kb list"))
 
     def platform(self, family: str) -> Platform:
         """The platform of a hardware family; KnowledgeQueryError listing the families otherwise."""

@@ -27,6 +27,7 @@ from advisor.recommendation.models import Choice, Citation, Rationale, SkippedCo
 from advisor.recommendation.policy import (
     FLOAT_PRECISIONS,
     LOWER_PRECISIONS,
+    PRECISIONS_FOR,
     ROLE_CONCERNS,
     RUNNER_KERNEL_ROLES,
     RUNTIME_KERNEL_CONCERNS,
@@ -127,7 +128,7 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[runs_at] = Part(previous.option, unnamed)  # MaxText on XLA, TorchTitan on the Neuron SDK
         elif unnamed is not None:
             parts[runs_at] = Part(unnamed.name, unnamed, known=False)
-    precision_fits = not any(misfit.kind == "precision" for misfit in judged.misfits)
+    precision_fits = not any(misfit.kind in ("precision", "float_fallback") for misfit in judged.misfits)
     quantizes = profile.needs.quantized and precision_fits and (judged.workload == "inference" or not profile.serves)
     for component in stack.components:
         concern = ROLE_CONCERNS.get(component.role)
@@ -196,8 +197,13 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
         why = line(f"{judged.precision} GEMMs in training ({judged.stack.name}); the trained checkpoint is quantized to "
                    f"{profile.needs.quantization} for serving", cite_stack(judged.stack))  # fmt: skip
         return with_dtype(choice, judged.precision, why)
+    if judged is not None and any(m.kind == "float_fallback" for m in judged.misfits) and judged.workload == "inference":
+        why = line(f"{judged.precision} GEMMs: {judged.stack.name} documents no {profile.needs.quantization} path on this "
+                   "device", cite_stack(judged.stack))  # fmt: skip
+        return with_dtype(choice, judged.precision, why)
     if profile.needs.quantized:
-        dtype: str = lower if lower is not None else profile.needs.quantization
+        asked = judged.precision if judged is not None and judged.precision in PRECISIONS_FOR[profile.needs.quantization] else None
+        dtype: str = lower if lower is not None else asked or profile.needs.quantization
         if judged is not None and dtype in judged.stack.applies_to.weight_only:
             compute = next((p for p in judged.stack.applies_to.precisions if p in FLOAT_PRECISIONS), "float")
             why = line(f"{compute} GEMMs on {dtype} weights: {judged.stack.name} quantizes the weights only",
@@ -253,7 +259,12 @@ def with_long_context(choice: Choice, context: RuleContext) -> Choice:
     candidate = context.knowledge.get(choice.option)
     if candidate.long_context is None:
         return choice
-    why = line(f"long context: {candidate.long_context.value}", cite_claim(candidate, "long_context"),
+    text = candidate.long_context.value
+    device = context.platform.device(profile.device) if profile.device else None
+    device = device or (context.platform.device(context.platform.default_device.value) if context.platform.default_device else None)
+    if device is None or "fp8" not in device.formats:  # an FP8 KV cache needs a device that runs FP8
+        text = "; ".join(part for part in text.split("; ") if "fp8" not in part.lower())
+    why = line(f"long context: {text}", cite_claim(candidate, "long_context"),
                cite_profile(profile, "needs.long_context"))  # fmt: skip
     return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
 
@@ -283,6 +294,11 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
         parts = stack_parts(judged, context, by_concern)
         parts.update({k: v for k, v in runtime_kernels(judged, context, set(parts)).items() if k not in parts})
         for concern, part in parts.items():
+            if concern in stacked and owner[concern].workload != judged.workload and part.option != stacked[concern].option:
+                theirs = f"{part.component.name} ({part.option})" if part.known else part.component.name
+                stacked[concern] = stacked[concern].model_copy(
+                    update={"settings": {**stacked[concern].settings, f"in {judged.workload}": theirs}})
+                continue
             if concern in stacked or (concern in skipped_concerns and concern != "training-framework"):
                 continue
             if (part.option, concern) in measured_out:
@@ -295,7 +311,8 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
             extra = runner_settings(judged)
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
-                extra["precision"] = f"{judged.precision} (the page's example runs {default})"
+                extra["precision"] = (f"{judged.precision}: serve a {judged.precision} checkpoint without the page's "
+                                      f"{default} quantization flags (its example runs {default})")  # fmt: skip
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]
     merged += [c for concern, c in stacked.items() if concern not in by_concern]

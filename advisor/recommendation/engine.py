@@ -7,7 +7,7 @@ rejections a team would ask about, the switch conditions, the expected impact an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import get_args
 
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
@@ -56,7 +56,6 @@ MAX_KNOWLEDGE_SWITCHES = 3
 # Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
 PROFILE_SWITCH_ORDER = ("team-skill-hpc", "cross-platform-needed", "long-context-needed", "dynamic-shapes-needed")
 _UNSUPPORTED = ("no", "unknown", "partial")
-WHOLE_RUNNER_LAYERS = ("serving-engine", "runtime")
 
 
 def recommend(
@@ -138,14 +137,33 @@ def _chosen_pairs(tiers: Sequence[Tier]) -> set[tuple[str, str]]:
     return {(choice.option, choice.concern) for tier in tiers for choice in tier.choices}
 
 
-def _is_generic(reason: Rationale, option: str, context: RuleContext) -> bool:
-    """A reason a reader would not ask about: the knowledge base does not list the option here, or a whole runner (a
-    serving engine or runtime) does not run the workload at all (it was never in play for a training job)."""
+def _is_generic(reason: Rationale, option: str, concern: str, context: RuleContext) -> bool:
+    """A reason a reader would not ask about: the knowledge base does not list the option here, or the option does not
+    run the workload at all, for a concern that is not its own first one (a training framework as a serving
+    collective, a serving kernel library as a training GEMM: never in play)."""
     if reason.text.startswith("the knowledge base does not list it"):
         return True
-    known = context.knowledge.ids()
-    runner = option in known and context.knowledge.get(option).layer.value in WHOLE_RUNNER_LAYERS
-    return runner and reason.text.startswith("does not run ")
+    if not reason.text.startswith("does not run "):
+        return False
+    known = context.knowledge.ids()  # kept only for the option's own first concern (FlashInfer for attention)
+    return option not in known or context.knowledge.get(option).concerns.value[0] != concern
+
+
+def own_concern(option: str, context: RuleContext) -> Concern | None:
+    """The concern an option is first of all for (FlashInfer: attention), or None when the knowledge base lacks it."""
+    return context.knowledge.get(option).concerns.value[0] if option in context.knowledge.ids() else None
+
+
+def said_for(reason: Rationale, option: str, concern: Concern, context: RuleContext,
+             skipped: Collection[str]) -> Concern | None:  # fmt: skip
+    """The concern a rejection reason is shown under: its own, or for a reason that the option does not run the
+    workload, the option's own first concern where the profile needs it (None: not shown)."""
+    if not _is_generic(reason, option, concern, context):
+        return concern
+    own = own_concern(option, context)
+    if own is None or own in skipped or not reason.text.startswith("does not run "):
+        return None
+    return own
 
 
 def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], context: RuleContext) -> tuple[Rejection, ...]:
@@ -155,14 +173,14 @@ def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier]
     platform's own official options come first, then the others, each group by id.
     """
     chosen = _chosen_pairs(tiers)
+    skipped = {decision.concern for decision in decisions if decision.skipped is not None}
     per_option: dict[str, dict[str, tuple[Rationale, list[Concern]]]] = {}
     for decision in decisions:
         for rejection in decision.rejections:
-            for concern in rejection.concerns:
-                if (rejection.option, concern) in chosen:
-                    continue
+            for listed in rejection.concerns:
                 for reason in rejection.reasons:
-                    if _is_generic(reason, rejection.option, context):
+                    concern = said_for(reason, rejection.option, listed, context, skipped)
+                    if concern is None or (rejection.option, concern) in chosen:
                         continue
                     entry = per_option.setdefault(rejection.option, {}).setdefault(reason.text, (reason, []))
                     entry[1].append(concern)
@@ -171,10 +189,10 @@ def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier]
     merged = []
     for option in sorted(ranked):
         reasons = per_option[option]
-        concerns = sorted({c for _, listed in reasons.values() for c in listed}, key=CONCERNS.index)
+        concerns = sorted({c for _, named in reasons.values() for c in named}, key=CONCERNS.index)
         texts = []
-        for reason, listed in reasons.values():
-            scope = sorted(set(listed), key=CONCERNS.index)
+        for reason, named in reasons.values():
+            scope = sorted(set(named), key=CONCERNS.index)
             prefix = "" if scope == concerns else f"for {', '.join(scope)}: "
             texts.append(Rationale(text=prefix + reason.text, cites=reason.cites))
         merged.append(Rejection(option=option, concerns=tuple(concerns), reasons=tuple(texts)))

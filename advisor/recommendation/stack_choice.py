@@ -53,7 +53,7 @@ class Rank(NamedTuple):
     weight: int  # the misfits' total weight
     other_default: bool  # its default precision is not the one asked
     preference: int  # where its runner sits in the platform's own order
-    model_types: int  # how many model types it is documented for (fewer: more specific)
+    model_types: int  # how many model types it is documented for (fewer: more specific to this model)
     devices: int  # how many devices it is validated on (fewer: more specific)
     stack_id: str
 
@@ -134,6 +134,15 @@ def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> 
     return Misfit("device", f"validated on {', '.join(listed)}, not {device.id}")
 
 
+def float_fallback(stack: Stack, profile: Profile, device: Device | None, platform: Platform) -> str | None:
+    """For a quantized profile, the float format the stack documents and the device runs: serving or training in it
+    always works, at the memory and speed the quantization would have saved (None: no such format)."""
+    if not profile.needs.quantized:
+        return None
+    floats = PRECISIONS_FOR["cpu" if platform.kind == "cpu" else "none"]
+    return next((p for p in stack.applies_to.precisions if p in floats and (device is None or p in device.formats)), None)
+
+
 def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase,
             workload: str = "inference") -> tuple[Misfit, ...]:  # fmt: skip
     """What in the stack does not fit this profile on this device for this workload (empty: it fits)."""
@@ -149,15 +158,22 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
         found.append(device_misfit(scope.devices, device, platform))
     accepted = precisions_accepted(profile, platform, workload)
     lower = LOWER_PRECISIONS.get(profile.needs.quantization, ()) if accepted == precisions_accepted(profile, platform) else ()
+    fallback = float_fallback(stack, profile, device, platform)
     if not set(accepted) & set(scope.precisions):
         asked: str = profile.needs.quantization if profile.needs.quantized else "no quantization"
         if profile.needs.quantized and workload == "training" and profile.serves:
             asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is for serving)"
-        kind = "lower_precision" if set(lower) & set(scope.precisions) else "precision"
-        found.append(Misfit(kind, f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
+        if set(lower) & set(scope.precisions):
+            found.append(Misfit("lower_precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
+        else:
+            found.append(Misfit("precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
     elif device is not None and profile.needs.quantized and not set(accepted) & set(scope.precisions) & {*device.formats, *scope.weight_only}:
         runs = "/".join(p for p in scope.precisions if p in accepted)
-        found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
+        if fallback is not None:
+            found.append(Misfit("float_fallback", f"{device.name} does not run {runs} natively: runs in {fallback}, the "
+                                                  f"fallback from {profile.needs.quantization}"))  # fmt: skip
+        else:
+            found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
     scale = scale_needed(profile)
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
@@ -169,7 +185,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     elif not runner_listed(stack, platform, knowledge):
         found.append(Misfit("unlisted_runner", f"{stack.runner_name} is not among the platform's listed engines, "
                                                "runtimes or frameworks"))  # fmt: skip
-    if profile.llm and profile.serves and "inference" in scope.workloads and not runs_on_engine(stack, platform):
+    if profile.llm and workload == "inference" and not runs_on_engine(stack, platform):
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
 
@@ -244,14 +260,21 @@ def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, 
         devices=len(scope.devices), stack_id=stack.id,
     )  # fmt: skip
     accepted = precisions_accepted(profile, platform, workload)
-    precision = next((p for p in scope.precisions if p in accepted), scope.precisions[0])
+    precision: str = next((p for p in scope.precisions if p in accepted), scope.precisions[0])
+    if any(misfit.kind == "float_fallback" for misfit in found):
+        precision = float_fallback(stack, profile, device, platform) or precision
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
+
+
+def other_model(item: Judged) -> bool:
+    """The stack is documented for another kind of model: the last a team asks about."""
+    return any(misfit.kind == "other_model" for misfit in item.misfits)
 
 
 def other_precision(item: Judged) -> bool:
     """The stack runs another precision than the one asked: a team asks first about the stacks in its own precision,
     even those its device rules out."""
-    return any(misfit.kind == "precision" for misfit in item.misfits)
+    return any(misfit.kind in ("precision", "float_fallback") for misfit in item.misfits)
 
 
 def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
@@ -273,7 +296,7 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     picked = {item.stack.id for item in chosen}
     seen: set[str] = set()
     considered = []
-    for item in sorted(others, key=lambda item: (other_precision(item), item.rank)):
+    for item in sorted(others, key=lambda item: (other_model(item), other_precision(item), item.rank)):
         if item.stack.id not in picked and item.stack.id not in seen:
             seen.add(item.stack.id)
             considered.append(item)
@@ -288,11 +311,12 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
         return "fits"
     if item.rank.other_default and not chosen.rank.other_default:
         return f"fits, but its default precision is {item.stack.applies_to.precisions[0]}"
-    if item.rank.preference > chosen.rank.preference:
-        runner = chosen.stack.runner
-        return f"fits; the platform lists {runner.name if runner else chosen.stack.name} first"
     if item.rank.model_types > chosen.rank.model_types:
-        return f"fits, but is documented for more model types than {chosen.stack.name}"
+        return (f"fits, but is documented for {', '.join(item.stack.applies_to.model_types)}; {chosen.stack.name} is "
+                f"documented for {', '.join(chosen.stack.applies_to.model_types)} alone")  # fmt: skip
+    if item.stack.runner_name != chosen.stack.runner_name:
+        return (f"fits equally; {chosen.stack.runner_name} comes first in the platform's documentation, and a throughput "
+                "run at your SLA on the target decides between them (see the switch conditions)")  # fmt: skip
     return f"fits as well: an equal alternative to {chosen.stack.name}"
 
 

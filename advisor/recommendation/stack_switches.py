@@ -9,6 +9,8 @@ from advisor.recommendation.stack_choice import StackChoice, decisive_reason
 from advisor.recommendation.switches import switch
 
 MAX_STACK_SWITCHES = 3
+FASTER = 1.1  # another engine's measured throughput over the chosen one's from which it takes over
+ACCURACY_DROP = 0.01  # absolute drop of a quantized model's task score against bf16 from which it does not ship
 VERBS = {"inference": "serve with", "training": "train with"}
 
 
@@ -66,7 +68,38 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
             description = f"{judged.stack.name} becomes validated on {device.id}: reconsider it ({judged.workload})"
             found.append(switch(f"stack-{judged.stack.id}-on-{device.id}", description, metric, "==", "yes"))
     found = found[: MAX_STACK_SWITCHES - 1]
+    found += [s for s in (equal_engine_switch(choice, workload) for workload in ("inference", "training")) if s]
+    accuracy = accuracy_switch(profile)
+    if accuracy is not None:
+        found.append(accuracy)
     description = (f"the target moves to another device generation than {device.id}: the stacks validated for it "
                    f"differ; set the profile's `device` and re-run `advisor recommend`")  # fmt: skip
     found.append(switch("device-generation", description, "profile.device", "!=", device.id))
     return tuple(found)
+
+
+def equal_engine_switch(choice: StackChoice, workload: str) -> SwitchCondition | None:
+    """Where another stack fits as well with another engine: measure both at the SLA; the faster by 10% wins."""
+    chosen = choice.for_workload(workload)
+    if chosen is None or not chosen.fits:
+        return None
+    rival = next((j for j in choice.considered if j.workload == workload and j.fits
+                  and j.stack.runner_name != chosen.stack.runner_name), None)  # fmt: skip
+    if rival is None:
+        return None
+    ours, theirs = chosen.stack.runner_name, rival.stack.runner_name
+    unit = "tokens/s at your latency SLA" if workload == "inference" else "training throughput (tokens/s per device)"
+    description = (f"{theirs} delivers at least {FASTER}x the {unit} of {ours} on the target, same model, precision "
+                   f"and devices (each engine's own benchmark): switch to {rival.stack.name}")  # fmt: skip
+    metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
+    return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
+
+
+def accuracy_switch(profile: Profile) -> SwitchCondition | None:
+    """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships."""
+    if not profile.needs.quantized:
+        return None
+    dtype = profile.needs.quantization
+    description = (f"the {dtype} model scores more than {ACCURACY_DROP * 100:g} point below bf16 on your task evaluation "
+                   "(the same harness and data for both): keep bf16, or quantize with finer scales and re-check")  # fmt: skip
+    return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

@@ -31,7 +31,8 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
     """The runtime for a concern it carries itself: its kernels per platform, or its own quantizer."""
     if concern == "quantization":
         dtype = context.profile.needs.quantization
-        text = f"{candidate.name} quantizes for its own runtime ({dtype}), so one quantized model serves every family"
+        text = (f"{candidate.name} quantizes for its own runtime ({dtype}): one quantized model for every family, run by "
+                f"each family's execution provider where that provider runs {dtype} (check each target)")  # fmt: skip
         why = line(text, cite_claim(candidate, dtype), cite_profile(context.profile, "needs.quantization"))
         return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
     text = (f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's execution "

@@ -79,7 +79,14 @@ def platform_needs(context: RuleContext, family: str) -> str:
     official = context.knowledge.platform(family).official
     profile = context.profile
     wanted = [c for c in PLATFORM_NEEDS if (c != "collectives" or profile.needs.devices > 1) and (c != "deployment" or profile.serves)]
-    parts = [f"{concern} {official.preference(concern)[0]}" for concern in wanted if official.preference(concern)]
+    platform = context.knowledge.platform(family)
+    parts = []
+    for concern in wanted:
+        options = list(official.preference(concern))
+        if concern == "deployment" and not profile.llm:  # an LLM serving engine does not serve a CNN or a diffusion model
+            options = [o for o in options if o not in platform.serving_engines.value]
+        if options:
+            parts.append(f"{concern} {options[0]}")
     return ", ".join(parts)
 
 

@@ -111,7 +111,7 @@ def test_a_device_the_stacks_page_excludes_rules_the_stack_out_and_is_said():
     blackwell = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="b200", needs={"quantization": "int8"})
     assert all(stack.stack != "nvidia-vllm-int8-w8a8" for stack in blackwell.stacks)
     row = next(row for row in blackwell.stacks_considered if row.stack == "nvidia-vllm-int8-w8a8")
-    assert "does not run on b200" in row.reason and "does not run on b200" in (blackwell.verdict or "")
+    assert "does not run on b200" in row.reason
 
 
 def test_a_quantizer_without_the_asked_method_is_a_partial_fit():

@@ -209,7 +209,9 @@ def decide_gemm(context: RuleContext) -> ConcernDecision:
     reason = f"no GEMM library for {context.profile.hardware} in the knowledge base"
     tier1 = entry_from(chosen, "gemm", context, gap_reason=reason, settings=settings, lines=lines)
     tier3, parity_switch = tier3_gemm(context)
-    switches += [parity_switch] if parity_switch is not None else []
+    tier3_matters = context.profile.needs.cross_platform or context.profile.team_skill != "framework"
+    if parity_switch is not None and tier3_matters:  # a framework team exploring tier 3 alone would act on nothing
+        switches.append(parity_switch)
     return ConcernDecision(
         concern="gemm",
         tier1=tier1,

@@ -119,6 +119,10 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
     runtime = context.stack.runtime
     if toolkit is None or runtime is None:
         return None
+    if toolkit.id == runtime and toolkit.layer.value == "serving-engine":  # it loads checkpoints others quantized
+        return line(f"{toolkit.name} loads {context.profile.needs.quantization} checkpoints in the formats it lists; the "
+                    "checkpoint comes pre-quantized or from a toolkit whose output it loads",
+                    cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
     if toolkit.id == runtime:
         return line(f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
                     cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
