@@ -157,10 +157,13 @@ def runtime_kernels(judged: Judged, context: RuleContext, decided: set[str]) -> 
     return {concern: Part(runner.candidate, own) for concern in RUNTIME_KERNEL_CONCERNS if concern not in decided}
 
 
-def runner_settings(judged: Judged) -> dict[str, str]:
-    """The stack's parts that belong to no concern (KV cache, MoE kernels, parallelism), as the runner's settings."""
+def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
+    """The stack's parts that belong to no concern (KV cache, MoE kernels, parallelism), as the runner's settings; MoE
+    kernels only for a mixture of experts."""
     settings: dict[str, str] = {}
     for component in judged.stack.components:
+        if component.role == "moe" and profile.model_type != "moe":
+            continue
         if component.role in SETTING_ROLES[judged.workload]:
             key = component.role
             settings[key] = f"{settings[key]}; {component.name}" if key in settings else component.name
@@ -237,6 +240,15 @@ def weight_only(choice: Choice, judged: Judged | None) -> Choice:
     return choice.model_copy(update={"settings": {**settings, "weights": "only, in the stack's own scheme"}})
 
 
+def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
+    """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints."""
+    if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves:
+        return choice
+    why = line("a model already published in FP8 is served from that checkpoint as released; run the toolkit on a "
+               "BF16/FP16 checkpoint only", cite_profile(profile, "needs.quantization"))  # fmt: skip
+    return choice.model_copy(update={"rationale": capped((*choice.rationale, why))})
+
+
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:
     """Where the stack runs another format by default (NVFP4) and documents the asked one too (FP8), the quantization
     choice says which path of the stack this profile takes, and that the default is a decision of its own."""
@@ -266,7 +278,13 @@ def with_long_context(choice: Choice, context: RuleContext) -> Choice:
         text = "; ".join(part for part in text.split("; ") if "fp8" not in part.lower())
     why = line(f"long context: {text}", cite_claim(candidate, "long_context"),
                cite_profile(profile, "needs.long_context"))  # fmt: skip
-    return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
+    settings = dict(choice.settings)
+    fp8_kv = "fp8" in (device.formats if device else ()) and "KV" in (candidate.fp8.note or "")
+    if profile.needs.quantization == "fp8" and fp8_kv and "fp8" not in settings.get("kv-cache", "").lower():
+        kv = f"FP8 KV cache (halves the KV memory at long context; {candidate.name} documents one)"
+        settings["kv-cache"] = f"{settings['kv-cache']}; {kv}" if settings.get("kv-cache") else kv
+    return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:])),
+                                     "settings": settings})  # fmt: skip
 
 
 def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) -> dict[str, tuple[str, ...]]:
@@ -308,7 +326,7 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
             owner[concern] = judged
         runner = runner_concern(judged.workload)
         if runner in stacked and owner.get(runner) is judged:
-            extra = runner_settings(judged)
+            extra = runner_settings(judged, context.profile)
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
                 extra["precision"] = (f"{judged.precision}: serve a {judged.precision} checkpoint without the page's "
@@ -318,7 +336,7 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
     merged += [c for concern, c in stacked.items() if concern not in by_concern]
     first = choice.chosen[0] if choice.chosen else None
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
-    merged = [with_long_context(c, context) for c in merged]
+    merged = [published_checkpoint(with_long_context(c, context), context.profile) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked)
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
