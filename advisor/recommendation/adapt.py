@@ -42,6 +42,7 @@ from advisor.recommendation.stack_choice import Judged, StackChoice, runner_conc
 BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
 MAX_REASONS = 4  # reasons of one tier-1 choice, besides its risks to watch
 MAX_KEPT_REASONS = 3  # the rule's own reasons kept with the stack's, where both choose the same option
+FORMAT_WORDS_RE = re.compile(r"\b(?:MXFP8|MXFP4|NVFP4|FP4|FP8|INT8|INT4|W8A8|W4A16|W4A8|W4A4)\b", re.IGNORECASE)
 DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|tensor-core default)\b", re.IGNORECASE)
 QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a stack's own format replaces
 ACTIVATION_SETTINGS = ("layernorm",)  # a rule's activation-quantization detail, moot where only the weights are quantized
@@ -64,14 +65,25 @@ def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
                     source=component.source or stack.source)  # fmt: skip
 
 
-def part_settings(part: Part, context: RuleContext) -> dict[str, str]:
-    """How the stack uses a part: its name where the option is another thing (the runner's own kernels), its setting."""
+def part_settings(part: Part, context: RuleContext, precision: str | None = None) -> dict[str, str]:
+    """How the stack uses a part: its name where the option is another thing (the runner's own kernels), its setting
+    (without the clauses about a precision this profile does not run)."""
     component, settings = part.component, {}
     if part.known and (component.candidate is None or context.knowledge.get(part.option).name not in component.name):
         settings["part"] = component.name
     if component.setting:
-        settings["setting"] = component.setting
+        settings["setting"] = in_precision(component.setting, precision)
     return settings
+
+
+def in_precision(setting: str, precision: str | None) -> str:
+    """A setting's '; '-separated clauses, less those that name only formats other than the one run (an MXFP4 flag in
+    a BF16 run); the whole setting where every clause would go."""
+    if precision is None:
+        return setting
+    clauses = setting.split("; ")
+    kept = [c for c in clauses if not (FORMAT_WORDS_RE.search(c) and precision.upper() not in c.upper())]
+    return "; ".join(kept) if kept else setting
 
 
 def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, previous: Choice | None,
@@ -81,7 +93,7 @@ def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, 
     stack, component = judged.stack, part.component
     text = f"{component.name} in {stack.name}, as documented and validated together"
     reasons: list[Rationale] = [line(text, cite_stack(stack, component))]
-    settings = part_settings(part, context)
+    settings = part_settings(part, context, judged.precision)
     if previous is not None and previous.option == part.option:
         kept = [r for r in previous.rationale if not r.text.startswith("watch: ")][:MAX_KEPT_REASONS]
         reasons = [*kept, *reasons]
@@ -140,6 +152,16 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[concern] = Part(runner.candidate, component)
         elif concern in rule_choices:  # a part the knowledge base does not list, on the rule's choice
             parts[concern] = Part(rule_choices[concern].option, component)
+    if judged.workload == "training" and "fusion" not in parts and "training-framework" in parts and parts["training-framework"].known:
+        framework = parts["training-framework"]  # its layers carry the fused kernels (Transformer Engine, Primus Turbo)
+        layers = next((c for c in stack.components if c.candidate is not None and c.candidate == context.stack.layers), None)
+        kernels = stack.component("kernels")
+        if layers is not None and layers.candidate is not None:
+            parts["fusion"] = Part(layers.candidate, Component(role="kernels", name=f"{layers.name} fused layers",
+                                                               candidate=layers.candidate))  # fmt: skip
+        else:
+            name = kernels.name if kernels is not None else f"{framework.component.name}'s fused layers"
+            parts["fusion"] = Part(framework.option, Component(role="kernels", name=name, candidate=framework.option))
     return parts
 
 
@@ -208,17 +230,24 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
         asked = judged.precision if judged is not None and judged.precision in PRECISIONS_FOR[profile.needs.quantization] else None
         dtype: str = lower if lower is not None else asked or profile.needs.quantization
         if judged is not None and dtype in judged.stack.applies_to.weight_only:
-            compute = next((p for p in judged.stack.applies_to.precisions if p in FLOAT_PRECISIONS), "float")
-            why = line(f"{compute} GEMMs on {dtype} weights: {judged.stack.name} quantizes the weights only",
-                       cite_stack(judged.stack), cite_profile(profile, "needs.quantization"))  # fmt: skip
-            weighted = with_dtype(choice, compute, why)
-            return weighted.model_copy(update={"settings": {**weighted.settings, "weights": dtype}})
+            why = line(f"GEMMs on {dtype} weights: {judged.stack.name} stores the weights in {dtype} and its kernels pick "
+                       "the compute format (float, or activations quantized on the fly)", cite_stack(judged.stack),
+                       cite_profile(profile, "needs.quantization"))  # fmt: skip
+            kept = tuple(r for r in choice.rationale if not DTYPE_WORDS.search(r.text))
+            settings = {k: v for k, v in choice.settings.items() if k != "dtype"}
+            return choice.model_copy(update={"settings": {**settings, "weights": dtype}, "rationale": (*kept, why)})
         if device is not None and lower is None and dtype not in device.formats:
             return choice
         why = line(f"{dtype} GEMMs: the profile asks {profile.needs.quantization}" + (
             f" and the stack documents {dtype}" if dtype != profile.needs.quantization else ""),
             cite_profile(profile, "needs.quantization"))  # fmt: skip
         return with_dtype(choice, dtype, why)
+    dtype_now = choice.settings.get("dtype")
+    if device is not None and dtype_now in FLOAT_PRECISIONS and dtype_now not in device.formats:
+        runs = next((p for p in FLOAT_PRECISIONS if p in device.formats), None)
+        if runs is not None:
+            why = line(f"{runs}: {device.name} lists no {dtype_now} ({device.formats_text()})", cite_profile(profile, "hardware"))
+            return with_dtype(choice, runs, why)
     if judged is not None and stack_default in FLOAT_PRECISIONS and choice.settings.get("dtype") not in (None, stack_default):
         why = line(f"{stack_default}: the precision {judged.stack.name} runs by default", cite_stack(judged.stack))
         return with_dtype(choice, stack_default, why)
@@ -253,6 +282,8 @@ def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) 
     """Where the stack runs another format by default (NVFP4) and documents the asked one too (FP8), the quantization
     choice says which path of the stack this profile takes, and that the default is a decision of its own."""
     if judged is None or not judged.rank.other_default or not profile.needs.quantized or judged.workload != "inference":
+        return choice
+    if judged.stack.applies_to.precisions[0] in FLOAT_PRECISIONS:  # a float default: the quantized path is the asked one
         return choice
     default, asked = judged.stack.applies_to.precisions[0], profile.needs.quantization
     text = (f"{asked} path of {judged.stack.name}: the stack runs {default} by default and documents {asked}; "

@@ -71,6 +71,7 @@ SWITCHING_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "ptq", "qat", "dynamic
 RELIED_ON_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "dynamic_shapes", "distributed")
 # Confidence: what backs the chosen stack.
 STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
+STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the profile names no device
 STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
 NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one
 

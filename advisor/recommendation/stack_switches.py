@@ -43,7 +43,7 @@ def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
     quantizer = serving.stack.component("quantization")
     quantize = ""
     if profile.needs.quantized:
-        quantize = f", then quantize it to {profile.needs.quantization}" + (f" with {quantizer.name}" if quantizer else "")
+        quantize = f", then quantize it to {profile.needs.quantization}" + (f" ({quantizer.name})" if quantizer else "")
     if exports is None and loads is None:
         return (f" Between them: convert the trained checkpoint to the format {serving.stack.runner_name} loads{quantize}; "
                 "neither stack documents the converter, so check it before committing.")  # fmt: skip
@@ -68,7 +68,7 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
             description = f"{judged.stack.name} becomes validated on {device.id}: reconsider it ({judged.workload})"
             found.append(switch(f"stack-{judged.stack.id}-on-{device.id}", description, metric, "==", "yes"))
     found = found[: MAX_STACK_SWITCHES - 1]
-    found += [s for s in (equal_engine_switch(choice, workload) for workload in ("inference", "training")) if s]
+    found += [s for s in (equal_engine_switch(choice, workload, profile) for workload in ("inference", "training")) if s]
     accuracy = accuracy_switch(profile)
     if accuracy is not None:
         found.append(accuracy)
@@ -78,7 +78,7 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     return tuple(found)
 
 
-def equal_engine_switch(choice: StackChoice, workload: str) -> SwitchCondition | None:
+def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) -> SwitchCondition | None:
     """Where another stack fits as well with another engine: measure both at the SLA; the faster by 10% wins."""
     chosen = choice.for_workload(workload)
     if chosen is None or not chosen.fits:
@@ -88,7 +88,8 @@ def equal_engine_switch(choice: StackChoice, workload: str) -> SwitchCondition |
     if rival is None:
         return None
     ours, theirs = chosen.stack.runner_name, rival.stack.runner_name
-    unit = "tokens/s at your latency SLA" if workload == "inference" else "training throughput (tokens/s per device)"
+    llm = "tokens/s" if profile.llm else "requests/s"
+    unit = f"{llm} at your latency SLA" if workload == "inference" else f"training throughput ({llm.replace('requests', 'samples')} per device)"
     description = (f"{theirs} delivers at least {FASTER}x the {unit} of {ours} on the target, same model, precision "
                    f"and devices (each engine's own benchmark): switch to {rival.stack.name}")  # fmt: skip
     metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
@@ -100,6 +101,6 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
     if not profile.needs.quantized:
         return None
     dtype = profile.needs.quantization
-    description = (f"the {dtype} model scores more than {ACCURACY_DROP * 100:g} point below bf16 on your task evaluation "
-                   "(the same harness and data for both): keep bf16, or quantize with finer scales and re-check")  # fmt: skip
+    description = (f"the {dtype} model scores more than {ACCURACY_DROP * 100:g} point below the float model on your task evaluation "
+                   "(the same harness and data for both): keep the float model, or quantize with finer scales and re-check")  # fmt: skip
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

@@ -52,10 +52,24 @@ _PROBE_OF = (
 )  # fmt: skip
 
 
+# Facts no advisor probe measures: what the team runs to check them.
+_OUTSIDE_PROBES = (
+    ("inference_throughput.", "each engine's own serving benchmark on the target, same model, precision and SLA"),
+    ("training_throughput.", "each framework's training run on the target, same model, precision and devices"),
+)
+_ACCURACY_CHECK = "your task evaluation (for example lm-evaluation-harness) on the float and the quantized model"
+
+
 def rerun_for(metric: str) -> str:
-    """What to re-run to check a metric: the probe that measures it, the knowledge audit, or the recommendation."""
+    """What to re-run to check a metric: the probe that measures it, the team's own benchmark or evaluation where no
+    probe does, the knowledge audit, or the recommendation."""
     if metric.startswith("evidence."):
         name = metric.removeprefix("evidence.")
+        if name.endswith("_accuracy_drop"):
+            return _ACCURACY_CHECK
+        outside = next((check for prefix, check in _OUTSIDE_PROBES if name.startswith(prefix)), None)
+        if outside is not None:
+            return outside
         probe = next((probe for prefix, probe in _PROBE_OF if name.startswith(prefix)), "attention")
         return f"advisor probe {probe} on the target"
     if metric.startswith("knowledge."):

@@ -12,7 +12,7 @@ from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
-from advisor.recommendation.policy import NO_STACK, STACK_FITS, STACK_PARTIAL
+from advisor.recommendation.policy import NO_STACK, STACK_ASSUMED, STACK_FITS, STACK_PARTIAL
 from advisor.recommendation.selection import phases
 from advisor.recommendation.stack_choice import StackChoice
 
@@ -106,8 +106,10 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
     device = choice.device.id if choice.device is not None else "this family"
     if all(judged.fits for judged in choice.chosen):
         names = " and ".join(judged.stack.name for judged in choice.chosen)
-        assumed = " (assumed)" if choice.device_assumed else ""
-        return STACK_FITS, f"backed by {names}, documented for {device}{assumed} and fitting the whole profile"
+        if choice.device_assumed:  # the stack fits the family's current device, which the team did not name
+            return STACK_ASSUMED, (f"backed by {names}, documented for {device}, which is assumed (no device named): "
+                                   "name the device to raise this")  # fmt: skip
+        return STACK_FITS, f"backed by {names}, documented for {device} and fitting the whole profile"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
     return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"
 
