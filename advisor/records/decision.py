@@ -133,6 +133,14 @@ def committer(repo: Repo | None) -> list[str]:
     return [str(name)] if str(name).strip() else []
 
 
+def committer_here(records_dir: Path, repo: Repo | None) -> list[str]:
+    """With --no-commit: the user.name of the repository the records folder is in, if any (nothing is written to it)."""
+    if repo is not None:
+        return []
+    with open_repository(records_dir) as found:
+        return committer(found)
+
+
 def write_decision(
     recommendation: Recommendation,
     evidence: Sequence[Evidence],
@@ -169,7 +177,7 @@ def write_decision(
             evidence_texts = [item.to_text() for item in evidence]
             refs = [EvidenceRef(file=name, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
                     for name, text in zip(evidence_names, evidence_texts)]  # fmt: skip
-            deciders = list(deciders) or committer(repo)
+            deciders = list(deciders) or committer(repo) or committer_here(records_dir, repo)
             front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)
             record_path = records_dir / record_name
             evidence_paths = [records_dir / name for name in evidence_names]

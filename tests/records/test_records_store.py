@@ -136,3 +136,5 @@ def test_the_committer_is_the_decision_maker_when_the_settings_name_none(recomme
     assert find_record(root / "records", 2).front.decision_makers == ["Ann"]
     _write(recommendation, suite, tmp_path / "loose", commit=False)  # no repository: nobody to name
     assert find_record(tmp_path / "loose", 1).front.decision_makers == []
+    _write(recommendation, suite, root / "drafts", commit=False)  # --no-commit inside the repository: still its user
+    assert find_record(root / "drafts", 1).front.decision_makers == ["Test"]
