@@ -360,7 +360,8 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
             extra = runner_settings(judged, context.profile)
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
-                extra["precision"] = (f"{judged.precision}: serve a {judged.precision} checkpoint without the page's "
+                article = "an" if judged.precision[0] in "aeiou" else "a"
+                extra["precision"] = (f"{judged.precision}: serve {article} {judged.precision} checkpoint without the page's "
                                       f"{default} quantization flags (its example runs {default})")  # fmt: skip
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]

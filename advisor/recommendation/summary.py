@@ -50,13 +50,15 @@ def gap_lines(gap: Gap, detailed: bool) -> list[str]:
 
 
 def tier_lines(tier: Tier) -> list[str]:
-    """A tier's heading, notes, choices and gaps; rationale in full for the primary tier only."""
+    """A tier's heading, notes, choices and gaps; rationale in full for the primary tier and for tier 1 (the official
+    stack every record starts from)."""
     marks = (" [primary]" if tier.primary else "") + ("" if tier.fits_team else " [needs more skill than the team has]")
     lines = [f"Tier {tier.tier}: {tier.name}{marks}"]
     lines += [f"  {note.text}" for note in tier.notes]
+    detailed = tier.primary or tier.tier == 1
     for choice in tier.choices:
-        lines += choice_lines(choice, detailed=tier.primary)
-    if tier.primary:
+        lines += choice_lines(choice, detailed=detailed)
+    if detailed:
         for gap in tier.gaps:
             lines += gap_lines(gap, detailed=True)
     elif tier.gaps:

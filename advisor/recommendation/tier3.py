@@ -13,7 +13,7 @@ from advisor.knowledge.models import CONCERNS, Candidate
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
-from advisor.recommendation.policy import RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
+from advisor.recommendation.policy import MISFIT_WEIGHTS, RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
 from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.stack_choice import choose_stacks
 
@@ -54,7 +54,7 @@ def other_family_stack(context: RuleContext, family: str) -> Rationale | None:
     """The whole stack the family's own engine chooses for the same profile, where one fits."""
     there = context.profile.model_copy(update={"hardware": family, "device": None})
     chosen = choose_stacks(there, context.knowledge).chosen
-    if not chosen:
+    if not chosen or chosen[0].weight > MISFIT_WEIGHTS["device"]:  # only a stack that fits there, but for the device
         return None
     names = "; ".join(judged.stack.name for judged in chosen)
     return line(f"on {family}, the stack documented there: {names}", cite_stack(chosen[0].stack),
