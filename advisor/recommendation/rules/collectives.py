@@ -46,7 +46,8 @@ NODE_DEVICES = 8  # up to this many devices a job is one scaling run; beyond it,
 def scaling_switch(devices: int) -> SwitchCondition:
     """A strong-scaling run below the efficiency floor puts the collectives in question: within a node
     first (1 -> 8), then node by node (a 1 -> 256 strong-scaling run is not how a cluster is tested)."""
-    steps = f"1 to {devices} devices" if devices <= NODE_DEVICES else f"1 device to a full node, then node by node to {devices}"
+    steps = (f"1 to {devices} devices" if devices <= NODE_DEVICES
+             else f"1 to {devices} devices, a full node first where {devices} spans several nodes")  # fmt: skip
     description = (
         f"scaling efficiency from {steps} < {SCALING_EFFICIENCY_MIN}: revisit the collectives and their "
         "overlap with compute"
