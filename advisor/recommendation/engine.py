@@ -51,6 +51,9 @@ DECIDERS: tuple[Callable[[RuleContext], ConcernDecision], ...] = (
     decide_deployment,
 )
 MAX_REJECTED = 6
+# Layers whose own concern is what they run, whatever their concerns list says (a training framework's is collectives).
+LAYER_CONCERNS: dict[str, Concern] = {"training-framework": "training-framework", "serving-engine": "deployment",
+                                      "runtime": "deployment"}  # fmt: skip
 MAX_PROFILE_SWITCHES = 2
 MAX_KNOWLEDGE_SWITCHES = 3
 # Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
@@ -145,13 +148,15 @@ def _is_generic(reason: Rationale, option: str, concern: str, context: RuleConte
         return True
     if not reason.text.startswith("does not run "):
         return False
-    known = context.knowledge.ids()  # kept only for the option's own first concern (FlashInfer for attention)
-    return option not in known or context.knowledge.get(option).concerns.value[0] != concern
+    return own_concern(option, context) != concern  # kept only for the option's own concern (FlashInfer: attention)
 
 
 def own_concern(option: str, context: RuleContext) -> Concern | None:
     """The concern an option is first of all for (FlashInfer: attention), or None when the knowledge base lacks it."""
-    return context.knowledge.get(option).concerns.value[0] if option in context.knowledge.ids() else None
+    if option not in context.knowledge.ids():
+        return None
+    candidate = context.knowledge.get(option)
+    return LAYER_CONCERNS.get(candidate.layer.value, candidate.concerns.value[0])
 
 
 def said_for(reason: Rationale, option: str, concern: Concern, context: RuleContext,
