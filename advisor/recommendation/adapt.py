@@ -242,12 +242,6 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
             f" and the stack documents {dtype}" if dtype != profile.needs.quantization else ""),
             cite_profile(profile, "needs.quantization"))  # fmt: skip
         return with_dtype(choice, dtype, why)
-    dtype_now = choice.settings.get("dtype")
-    if device is not None and dtype_now in FLOAT_PRECISIONS and dtype_now not in device.formats:
-        runs = next((p for p in FLOAT_PRECISIONS if p in device.formats), None)
-        if runs is not None:
-            why = line(f"{runs}: {device.name} lists no {dtype_now} ({device.formats_text()})", cite_profile(profile, "hardware"))
-            return with_dtype(choice, runs, why)
     if judged is not None and stack_default in FLOAT_PRECISIONS and choice.settings.get("dtype") not in (None, stack_default):
         why = line(f"{stack_default}: the precision {judged.stack.name} runs by default", cite_stack(judged.stack))
         return with_dtype(choice, stack_default, why)
@@ -267,6 +261,14 @@ def weight_only(choice: Choice, judged: Judged | None) -> Choice:
         return choice
     settings = {k: v for k, v in choice.settings.items() if k not in (*QUANTIZED_SETTINGS, *ACTIVATION_SETTINGS)}
     return choice.model_copy(update={"settings": {**settings, "weights": "only, in the stack's own scheme"}})
+
+
+def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
+    """A job that trains and serves: the GEMM's dtype is the serving one; the training stack's format is said beside it."""
+    training, serving = stacks.for_workload("training"), stacks.for_workload("inference")
+    if choice.concern != "gemm" or training is None or serving is None or choice.settings.get("dtype") == training.precision:
+        return choice
+    return choice.model_copy(update={"settings": {**choice.settings, "in training": training.precision}})
 
 
 def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
@@ -361,7 +363,9 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
                 article = "an" if judged.precision[0] in "aeiou" else "a"
-                extra["precision"] = (f"{judged.precision}: serve {article} {judged.precision} checkpoint without the page's "
+                extra["precision"] = (f"{judged.precision}: train in {judged.precision} (the page's example runs {default})"
+                                      if judged.workload == "training" else
+                                      f"{judged.precision}: serve {article} {judged.precision} checkpoint without the page's "
                                       f"{default} quantization flags (its example runs {default})")  # fmt: skip
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]
@@ -369,6 +373,7 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
     first = choice.chosen[0] if choice.chosen else None
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context), context.profile) for c in merged]
+    merged = [training_precision(c, choice) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked)
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)

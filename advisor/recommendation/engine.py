@@ -104,7 +104,7 @@ def recommend(
         device_assumed=stack_choice.device_assumed,
         stacks=tuple(stacks_in(stack_choice)),
         stacks_considered=options_considered(stack_choice),
-        verdict=verdict(stack_choice, tier1, profile),
+        verdict=verdict(stack_choice, tier1, profile, tiers),
         confidence_basis=notes[0] if notes else None,
     )
 

@@ -3,6 +3,8 @@ considered here becoming validated on this device."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from advisor.profile import Profile
 from advisor.recommendation.models import SwitchCondition, Tier
 from advisor.recommendation.stack_choice import StackChoice, decisive_reason
@@ -14,7 +16,7 @@ ACCURACY_DROP = 0.01  # absolute drop of a quantized model's task score against 
 VERBS = {"inference": "serve with", "training": "train with"}
 
 
-def verdict(choice: StackChoice, tier1: Tier, profile: Profile) -> str:
+def verdict(choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[Tier] = ()) -> str:
     """'Serve with <stack> on <device>; train with <stack>' or, with no documented stack, what tier 1 assembles."""
     where = choice.device.name if choice.device is not None else profile.hardware
     if choice.device_assumed:
@@ -28,10 +30,22 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile) -> str:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
         nearest = next(iter(choice.considered), None)
         near = f" The nearest documented stack, {nearest.stack.name}: {decisive_reason(nearest, None)}." if nearest else ""
-        return f"No documented whole stack fits this profile: tier 1 assembles {options}.{near} Target: {where}"
+        leads = cross_platform_lead(tiers, profile)
+        return f"{leads}No documented whole stack fits this profile: tier 1 assembles {options}.{near} Target: {where}"
     text = "; ".join(parts)
     bridge = checkpoint_path(choice, profile)
-    return f"{text[0].upper()}{text[1:]}.{bridge} Target: {where}"
+    leads = cross_platform_lead(tiers, profile)
+    return f"{leads}{text[0].upper()}{text[1:]}.{bridge} Target: {where}"
+
+
+def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
+    """Where the model must run on several families, tier 3 is the decision: its portable layer first."""
+    if not profile.needs.cross_platform or len(tiers) < 3:
+        return ""
+    portable = next((c.option for c in tiers[2].choices if c.concern == "deployment"), None)
+    families = ", ".join(profile.families)
+    layer = f"{portable} as the one runtime on {families}" if portable else f"each family's own runtime on {families}"
+    return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
 
 
 def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
@@ -84,6 +98,7 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     if chosen is None or not chosen.fits:
         return None
     rival = next((j for j in choice.considered if j.workload == workload and j.fits
+                  and j.rank.other_default == chosen.rank.other_default and j.rank.model_types <= chosen.rank.model_types
                   and j.stack.runner_name != chosen.stack.runner_name), None)  # fmt: skip
     if rival is None:
         return None

@@ -43,13 +43,25 @@ def evidence_base(facts: EvidenceFacts) -> tuple[float, list[str]]:
     return BASE_NO_EVIDENCE, ["no evidence: the choices rest on the knowledge base alone; run `advisor probe` there"]
 
 
+def needed(concern: str, profile: Profile) -> bool:
+    """Whether the profile needs the concern decided at all (no attention in a CNN, no collectives on one device)."""
+    if concern == "attention":
+        return profile.model_type != "cnn"
+    if concern == "collectives":
+        return profile.needs.devices > 1
+    if concern == "convolution":
+        return profile.model_type in ("cnn", "diffusion", "multimodal")
+    return True
+
+
 def platform_factor(knowledge: KnowledgeBase, profile: Profile) -> tuple[float, list[str]]:
     """A platform whose official stack leaves concerns empty is less charted: less confidence, and why."""
     official = knowledge.platform(profile.hardware).official
-    empty = [concern for concern in PLATFORM_CONCERNS if not official.preference(concern)]
+    wanted = [concern for concern in PLATFORM_CONCERNS if needed(concern, profile)]
+    empty = [concern for concern in wanted if not official.preference(concern)]
     if not empty:
         return 1.0, []
-    factor = PLATFORM_FLOOR + (1 - PLATFORM_FLOOR) * (1 - len(empty) / len(PLATFORM_CONCERNS))
+    factor = PLATFORM_FLOOR + (1 - PLATFORM_FLOOR) * (1 - len(empty) / len(wanted))
     note = f"{profile.hardware}: the knowledge base names no official option for {', '.join(empty)}"
     return factor, [note]
 
