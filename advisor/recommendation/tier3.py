@@ -32,12 +32,13 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
     if concern == "quantization":
         dtype = context.profile.needs.quantization
         text = (f"{candidate.name} quantizes for its own runtime ({dtype}): one quantized model for every family, run by "
-                f"each family's execution provider where that provider runs {dtype} (check each target)")  # fmt: skip
+                f"each family's backend where that backend runs {dtype} (check each target)")  # fmt: skip
         why = line(text, cite_claim(candidate, dtype), cite_profile(context.profile, "needs.quantization"))
         return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
-    text = (f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's execution "
-            "provider" if concern == "fusion" else f"{candidate.name} runs {concern} on each family's own kernels (its "
-            "execution provider there)")  # fmt: skip
+    text = {
+        "fusion": f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's backend",
+        "dynamic-shapes": f"{candidate.name} takes the shapes itself on every family (its own batching or shape handling)",
+    }.get(concern, f"{candidate.name} runs {concern} on each family's own kernels (its backend there)")
     why = line(text, cite_claim(candidate, "hardware"))
     return Choice(concern=concern, option=candidate.id, settings={"part": f"{candidate.name}'s own kernels", "by": "runtime"},  # type: ignore[arg-type]
                   rationale=(why,))  # fmt: skip
@@ -102,17 +103,35 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
     return rest, [*gaps, Gap(concern="quantization", rationale=(line(text, cite_profile(context.profile, "needs.quantization")),))]
 
 
-def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset()) -> Tier:
+def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: RuleContext) -> list[Choice]:
+    """Where tier 1's own runtime already runs on every family the profile names, it is tier 3's runtime too: one
+    runtime everywhere, the one the target's stack was validated with."""
+    if tier1 is None or not context.profile.needs.cross_platform or context.profile.trains:
+        return choices
+    ours = next((c for c in tier1.choices if c.concern == "deployment"), None)
+    if ours is None or ours.option not in context.knowledge.ids():
+        return choices
+    candidate = context.knowledge.get(ours.option)
+    if not set(context.profile.families) <= set(candidate.hardware.value):
+        return choices
+    text = f"{candidate.name}, tier 1's runtime, also runs on {', '.join(context.profile.families)}: one runtime everywhere"
+    portable = Choice(concern="deployment", option=candidate.id, rationale=(line(text, cite_claim(candidate, "hardware")),))
+    return [c for c in choices if c.concern != "deployment"] + [portable]
+
+
+def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset(),
+                tier1: Tier | None = None) -> Tier:  # fmt: skip
     """Tier 3 with a portable runtime's own kernels and quantizer, and the other families' documented stacks noted."""
-    choices, gaps = loaded_quantizer(list(tier.choices), list(tier.gaps), context, measured_out)
+    choices = portable_tier1_runtime(list(tier.choices), tier1, context)
+    choices, gaps = loaded_quantizer(choices, list(tier.gaps), context, measured_out)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
     if not context.profile.needs.cross_platform:
         return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps),
                                        "fits_team": all(c.fits_team for c in choices)})  # fmt: skip
-    runtime = portable_runtime(tier, context)
+    runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None:
         present = {c.concern for c in choices} | {g.concern for g in gaps}
-        owned = [c for c in RUNTIME_KERNEL_CONCERNS if c in present]
+        owned = [c for c in (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes") if c in present]
         if quantizes_itself(runtime, context):
             owned.append("quantization")
         choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
