@@ -19,10 +19,11 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "lower_precision": 4, "unlisted_runner": 4, "unvetted_runner": 3, "device": 3, "scale": 2, "general_runtime": 2, "same_generation": 1,
 }  # fmt: skip
 TOO_FAR = 10
-# A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones
+# A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones (a text-only
+# LLM stack is no vision-language stack: mlx-lm serves text, mlx-vlm images)
 # (profile's model type, stack's model type): a partial fit weighing MISFIT_WEIGHTS["model_type"].
 NEAR_MODEL_TYPES: frozenset[tuple[str, str]] = frozenset({
-    ("multimodal", "dense-transformer"), ("moe", "dense-transformer"), ("dense-transformer", "moe"),
+    ("moe", "dense-transformer"), ("dense-transformer", "moe"),
 })  # fmt: skip
 
 # The stack formats that answer the profile's precision: its quantization, or the float formats without one.

@@ -51,8 +51,13 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
 def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
     """For a job that trains and serves: how the trained checkpoint reaches the serving stack, as the stacks document it."""
     training, serving = choice.for_workload("training"), choice.for_workload("inference")
-    if training is None or serving is None:
+    if training is None or not profile.serves:
         return ""
+    if serving is None:  # no documented serving stack: the training side's export is still the first step
+        if training.stack.checkpoint is None:
+            return ""
+        then = f", then quantize it to {profile.needs.quantization}" if profile.needs.quantized else ""
+        return f" Between them: {training.stack.checkpoint.value.rstrip('.')}{then}, for tier 1's serving engine to load."
     exports, loads = training.stack.checkpoint, serving.stack.checkpoint
     quantizer = serving.stack.component("quantization")
     quantize = ""
