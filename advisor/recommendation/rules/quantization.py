@@ -120,9 +120,13 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
     if toolkit is None or runtime is None:
         return None
     if toolkit.id == runtime and toolkit.layer.value == "serving-engine":  # it loads checkpoints others quantized
+        known, hardware = context.knowledge.ids(), context.profile.hardware
+        makers = [t for t in context.knowledge.compatibility.toolkits_loaded_by(toolkit.id)
+                  if t in known and hardware in context.knowledge.get(t).hardware.value]  # fmt: skip
+        source = (f"from {', '.join(makers)}, whose output it loads" if makers
+                  else f"pre-quantized: no toolkit in the knowledge base both runs on {hardware} and writes a format it loads")  # fmt: skip
         return line(f"{toolkit.name} loads {context.profile.needs.quantization} checkpoints in the formats it lists; the "
-                    "checkpoint comes pre-quantized or from a toolkit whose output it loads",
-                    cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
+                    f"checkpoint comes {source}", cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
     if toolkit.id == runtime:
         return line(f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
                     cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
