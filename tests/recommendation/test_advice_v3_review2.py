@@ -121,3 +121,29 @@ def test_a_quantizer_without_the_asked_method_is_a_partial_fit():
     ptq = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="a100-sxm", needs={"quantization": "int8"})
     assert any("no QAT flow" in misfit for stack in qat.stacks for misfit in stack.misfits)
     assert not any("flow" in misfit for stack in ptq.stacks for misfit in stack.misfits)
+
+
+def test_a_published_fp8_checkpoint_is_the_engines_not_a_toolkits():
+    # SGLang serves DeepSeek-V3/R1 in the checkpoint's native FP8 with no quantization flag
+    # (https://docs.sglang.io/docs/basic_usage/deepseek_v3)
+    result = answer(model_type="moe", hardware="nvidia-gpu", device="h200-sxm", needs={"quantization": "fp8", "devices": 8})
+    quantization = choice(result, "quantization")
+    if result.stacks and result.stacks[0].stack == "nvidia-sglang-deepseek-fp8-hopper":
+        assert quantization.option == "sglang" and "native" in quantization.label
+    assert any("published in FP8" in reason.text for reason in quantization.rationale)
+
+
+def test_a_cross_platform_verdict_says_tier_3_leads():
+    # The method: when the business must move between hardware, tier 3 is the primary tier (method#tier-3)
+    result = answer(model_type="dense-transformer", hardware="arm-cpu", device="graviton4",
+                    needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["x86-cpu"]})  # fmt: skip
+    assert result.tier(3).primary and (result.verdict or "").startswith("Tier 3 leads")
+    assert choice(result, "deployment", 3).option == choice(result, "deployment").option  # llama.cpp runs on both
+
+
+def test_no_straw_man_rejections_of_a_training_framework_in_a_serving_record():
+    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm",
+                    needs={"quantization": "fp8", "devices": 8, "long_context": True})  # fmt: skip
+    assert not any("does not run inference" in r.text for rejection in result.rejected for r in rejection.reasons)
+    assert all(condition.rerun and "advisor probe" not in condition.rerun
+               for condition in result.switch_conditions if condition.id.endswith(("-faster", "-accuracy-drop")))
