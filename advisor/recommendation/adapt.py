@@ -152,6 +152,11 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[concern] = Part(runner.candidate, component)
         elif concern in rule_choices:  # a part the knowledge base does not list, on the rule's choice
             parts[concern] = Part(rule_choices[concern].option, component)
+    if judged.workload == "inference" and profile.needs.dynamic_shapes and "dynamic-shapes" not in parts and runner is not None \
+            and runner.candidate is not None and profile.llm and runner.role == "serving-engine":
+        mode = context.knowledge.policy.dynamic_shape_modes.get(runner.candidate)  # an engine batches any shape itself
+        parts["dynamic-shapes"] = Part(runner.candidate, Component(role="other", name=f"{runner.name}'s own batching",
+                                                                   candidate=runner.candidate, setting=mode))  # fmt: skip
     if judged.workload == "training" and "fusion" not in parts and "training-framework" in parts and parts["training-framework"].known:
         framework = parts["training-framework"]  # its layers carry the fused kernels (Transformer Engine, Primus Turbo)
         layers = next((c for c in stack.components if c.candidate is not None and c.candidate == context.stack.layers), None)
@@ -326,9 +331,11 @@ def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) 
     for judged in choice.considered:
         if judged.workload != workload or judged.weight >= TOO_FAR:
             continue
+        runner = runner_of(judged.stack, workload, known)
         for component in judged.stack.components:
             concern = ROLE_CONCERNS.get(component.role) or (runner_concern(workload) if component.role in runner_roles(workload) else None)
-            if concern is not None and component.candidate in known:
+            runs_it = runner is not None and component.candidate == runner.candidate and concern != runner_concern(workload)
+            if concern is not None and component.candidate in known and not runs_it:  # an engine is no quantizer
                 found.setdefault(concern, []).append(component.candidate)
     return {concern: tuple(dict.fromkeys(ids)) for concern, ids in found.items()}
 

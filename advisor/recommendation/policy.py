@@ -19,11 +19,11 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "lower_precision": 4, "unlisted_runner": 4, "unvetted_runner": 3, "device": 3, "scale": 2, "general_runtime": 2, "same_generation": 1,
 }  # fmt: skip
 TOO_FAR = 10
-# A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones (a text-only
-# LLM stack is no vision-language stack: mlx-lm serves text, mlx-vlm images)
+# A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones, where the
+# stack's runner lists the profile's model type among its own (vLLM serves vision-language models; mlx-lm, text only)
 # (profile's model type, stack's model type): a partial fit weighing MISFIT_WEIGHTS["model_type"].
 NEAR_MODEL_TYPES: frozenset[tuple[str, str]] = frozenset({
-    ("moe", "dense-transformer"), ("dense-transformer", "moe"),
+    ("moe", "dense-transformer"), ("dense-transformer", "moe"), ("multimodal", "dense-transformer"),
 })  # fmt: skip
 
 # The stack formats that answer the profile's precision: its quantization, or the float formats without one.
@@ -47,6 +47,7 @@ LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp
 # documented across nodes covers it too.
 SCALE_FOR: tuple[tuple[int, str], ...] = ((1, "single-device"), (MAX_DEVICES, "multi-device"))
 FLOAT_PRECISIONS: tuple[str, ...] = ("bf16", "fp16", "tf32", "fp32")
+FULL_PRECISIONS: tuple[str, ...] = ("fp32", "tf32")  # not a training format for an LLM on an accelerator (mixed precision is)
 
 SKILL_ORDER: tuple[str, ...] = tuple(TEAM_SKILLS)
 

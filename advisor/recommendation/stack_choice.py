@@ -30,6 +30,7 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
     TOO_FAR,
     TRAINED_PRECISIONS,
+    FULL_PRECISIONS,
 )
 
 MAX_CONSIDERED = 5
@@ -118,6 +119,8 @@ def precisions_accepted(profile: Profile, platform: Platform, workload: str = "i
     """The formats that answer the precision the profile asks (no quantization: the float formats). A job that trains
     and serves trains in float, or in the asked format where training runs it (FP8), and quantizes for serving."""
     floats = PRECISIONS_FOR["cpu" if platform.kind == "cpu" else "none"]
+    if workload == "training" and profile.llm and platform.kind != "cpu":  # LLMs train in mixed precision, not FP32
+        floats = tuple(p for p in floats if p not in FULL_PRECISIONS)
     if not profile.needs.quantized:
         return floats
     asked = PRECISIONS_FOR[profile.needs.quantization]
@@ -143,13 +146,23 @@ def float_fallback(stack: Stack, profile: Profile, device: Device | None, platfo
     return next((p for p in stack.applies_to.precisions if p in floats and (device is None or p in device.formats)), None)
 
 
+def runner_serves(stack: Stack, model_type: str, knowledge: KnowledgeBase) -> bool:
+    """The stack's runner lists this model type among those it serves (a near stack only counts where it does)."""
+    runner = next((c for c in stack.components if c.role in RUNNER_ROLES and c.candidate in knowledge.ids()), None)
+    if runner is None or runner.candidate is None:
+        return False
+    claim = knowledge.get(runner.candidate).model_types
+    return claim is not None and model_type in claim.value
+
+
 def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase,
             workload: str = "inference") -> tuple[Misfit, ...]:  # fmt: skip
     """What in the stack does not fit this profile on this device for this workload (empty: it fits)."""
     scope = stack.applies_to
     found: list[Misfit] = []
     if profile.model_type not in scope.model_types:
-        near = any((profile.model_type, listed) in NEAR_MODEL_TYPES for listed in scope.model_types)
+        near = any((profile.model_type, listed) in NEAR_MODEL_TYPES for listed in scope.model_types) and runner_serves(
+            stack, profile.model_type, knowledge)
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         found.append(Misfit("model_type" if near else "other_model", text))
     if device is not None and device.id in scope.excludes:
@@ -311,12 +324,12 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
         return "fits"
     if item.rank.other_default and not chosen.rank.other_default:
         return f"fits, but its default precision is {item.stack.applies_to.precisions[0]}"
-    if item.rank.model_types > chosen.rank.model_types:
-        return (f"fits, but is documented for {', '.join(item.stack.applies_to.model_types)}; {chosen.stack.name} is "
-                f"documented for {', '.join(chosen.stack.applies_to.model_types)} alone")  # fmt: skip
     if item.stack.runner_name != chosen.stack.runner_name:
         return (f"fits equally; {chosen.stack.runner_name} comes first in the platform's documentation, and a throughput "
                 "run at your SLA on the target decides between them (see the switch conditions)")  # fmt: skip
+    if item.rank.model_types > chosen.rank.model_types:
+        return (f"fits as well; {chosen.stack.name} is the recipe for {', '.join(chosen.stack.applies_to.model_types)} "
+                "specifically")  # fmt: skip
     return f"fits as well: an equal alternative to {chosen.stack.name}"
 
 

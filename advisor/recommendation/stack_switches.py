@@ -103,7 +103,7 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     if chosen is None or not chosen.fits:
         return None
     rival = next((j for j in choice.considered if j.workload == workload and j.fits
-                  and j.rank.other_default == chosen.rank.other_default and j.rank.model_types <= chosen.rank.model_types
+                  and j.rank.other_default == chosen.rank.other_default
                   and j.stack.runner_name != chosen.stack.runner_name), None)  # fmt: skip
     if rival is None:
         return None

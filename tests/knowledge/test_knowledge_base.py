@@ -125,7 +125,7 @@ def test_serving_engines_are_limited_to_the_models_they_serve(knowledge):
 def test_compatibility_facts(knowledge):
     relations = knowledge.compatibility
     assert set(relations.loaders_of("modelopt")) >= {"tensorrt-llm", "vllm", "sglang"}
-    assert relations.loaders_of("llm-compressor") == ("vllm", "sglang")
+    assert relations.loaders_of("llm-compressor") == ("vllm", "sglang", "tensorrt-llm")  # TRT-LLM PR 15415: FP8 compressed-tensors
     assert set(relations.loaders_of("msmodelslim")) == {"mindie", "vllm"}
     assert "modelopt" in relations.toolkits_loaded_by("tensorrt-llm")
     assert "flashinfer" in relations.attention_kernels_of("sglang")
