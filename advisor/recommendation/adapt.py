@@ -155,8 +155,8 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
     if judged.workload == "inference" and profile.needs.dynamic_shapes and "dynamic-shapes" not in parts and runner is not None \
             and runner.candidate is not None and profile.llm and runner.role == "serving-engine":
         mode = context.knowledge.policy.dynamic_shape_modes.get(runner.candidate)  # an engine batches any shape itself
-        parts["dynamic-shapes"] = Part(runner.candidate, Component(role="other", name=f"{runner.name}'s own batching",
-                                                                   candidate=runner.candidate, setting=mode))  # fmt: skip
+        name = f"{runner.name}'s own batching" + (f" ({mode})" if mode else "")
+        parts["dynamic-shapes"] = Part(runner.candidate, Component(role="other", name=name, candidate=runner.candidate))
     if judged.workload == "training" and "fusion" not in parts and "training-framework" in parts and parts["training-framework"].known:
         framework = parts["training-framework"]  # its layers carry the fused kernels (Transformer Engine, Primus Turbo)
         layers = next((c for c in stack.components if c.candidate is not None and c.candidate == context.stack.layers), None)

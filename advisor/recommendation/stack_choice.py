@@ -325,8 +325,9 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
     if item.rank.other_default and not chosen.rank.other_default:
         return f"fits, but its default precision is {item.stack.applies_to.precisions[0]}"
     if item.stack.runner_name != chosen.stack.runner_name:
-        return (f"fits equally; {chosen.stack.runner_name} comes first in the platform's documentation, and a throughput "
-                "run at your SLA on the target decides between them (see the switch conditions)")  # fmt: skip
+        first = (f"{chosen.stack.runner_name} comes first in the platform's documentation" if item.rank.preference >
+                 chosen.rank.preference else "nothing documented puts one first")  # fmt: skip
+        return f"fits equally; {first}, and a throughput run at your SLA on the target decides (see the switch conditions)"
     if item.rank.model_types > chosen.rank.model_types:
         return (f"fits as well; {chosen.stack.name} is the recipe for {', '.join(chosen.stack.applies_to.model_types)} "
                 "specifically")  # fmt: skip
