@@ -146,13 +146,14 @@ def float_fallback(stack: Stack, profile: Profile, device: Device | None, platfo
     return next((p for p in stack.applies_to.precisions if p in floats and (device is None or p in device.formats)), None)
 
 
-def runner_serves(stack: Stack, model_type: str, knowledge: KnowledgeBase) -> bool:
-    """The stack's runner lists this model type among those it serves (a near stack only counts where it does)."""
+def runner_serves(stack: Stack, model_type: str, knowledge: KnowledgeBase, *, strict: bool) -> bool:
+    """The stack's runner takes this model type (a near stack only counts where it does): a serving runner must list it
+    (vLLM serves vision-language models; mlx-lm, text only); a training framework with no list takes any model."""
     runner = next((c for c in stack.components if c.role in RUNNER_ROLES and c.candidate in knowledge.ids()), None)
     if runner is None or runner.candidate is None:
-        return False
+        return not strict
     claim = knowledge.get(runner.candidate).model_types
-    return claim is not None and model_type in claim.value
+    return model_type in claim.value if claim is not None else not strict
 
 
 def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase,
@@ -162,7 +163,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     found: list[Misfit] = []
     if profile.model_type not in scope.model_types:
         near = any((profile.model_type, listed) in NEAR_MODEL_TYPES for listed in scope.model_types) and runner_serves(
-            stack, profile.model_type, knowledge)
+            stack, profile.model_type, knowledge, strict=workload == "inference")
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         found.append(Misfit("model_type" if near else "other_model", text))
     if device is not None and device.id in scope.excludes:
@@ -174,6 +175,8 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     fallback = float_fallback(stack, profile, device, platform)
     if not set(accepted) & set(scope.precisions):
         asked: str = profile.needs.quantization if profile.needs.quantized else "no quantization"
+        if not profile.needs.quantized and workload == "training" and profile.llm and platform.kind != "cpu":
+            asked = "mixed-precision (bf16/fp16) training of an LLM"
         if profile.needs.quantized and workload == "training" and profile.serves:
             asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is for serving)"
         if set(lower) & set(scope.precisions):
