@@ -147,3 +147,30 @@ def test_no_straw_man_rejections_of_a_training_framework_in_a_serving_record():
     assert not any("does not run inference" in r.text for rejection in result.rejected for r in rejection.reasons)
     assert all(condition.rerun and "advisor probe" not in condition.rerun
                for condition in result.switch_conditions if condition.id.endswith(("-faster", "-accuracy-drop")))
+
+
+def test_a_vision_language_model_is_near_a_dense_stack_only_where_its_runner_serves_it():
+    # vLLM serves vision-language models (https://docs.vllm.ai/en/latest/models/supported_models.html); mlx-lm generates
+    # text (https://github.com/ml-explore/mlx-lm), mlx-vlm serves VLMs (https://github.com/Blaizzy/mlx-vlm#readme)
+    gaudi = answer(model_type="multimodal", hardware="intel-gaudi", device="gaudi3", needs={"quantization": "fp8", "devices": 8})
+    assert gaudi.stacks and gaudi.stacks[0].stack == "gaudi-vllm-fp8-inc"
+    apple = answer(model_type="multimodal", hardware="apple-silicon", device="apple-m4")
+    assert all(stack.stack != "apple-mlx-lm-inference" for stack in apple.stacks)
+
+
+def test_an_fp32_only_stack_does_not_train_an_llm():
+    # LLM training on accelerators runs in mixed precision (https://nvidia.github.io/TransformerEngine/ ; the Hygon
+    # Paddle recipe is FP32 CNN/dense training on Z100)
+    result = answer(model_type="dense-transformer", hardware="hygon-dcu", workload="training", needs={"devices": 8})
+    assert all(stack.stack != "hygon-paddle-dcu-training-z100" for stack in result.stacks)
+    row = next(row for row in result.stacks_considered if row.stack == "hygon-paddle-dcu-training-z100")
+    assert "mixed-precision" in row.reason
+
+
+def test_a_serving_engine_batches_dynamic_shapes_itself():
+    # vLLM on ROCm: continuous batching over a paged KV cache (https://docs.vllm.ai/en/latest/)
+    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x",
+                    needs={"quantization": "fp8", "dynamic_shapes": True, "devices": 8})  # fmt: skip
+    assert choice(result, "dynamic-shapes").option == choice(result, "deployment").option == "vllm"
+    quantization = choice(result, "quantization")
+    assert "sglang" not in quantization.alternatives and "vllm" not in quantization.alternatives
