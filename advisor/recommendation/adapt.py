@@ -192,8 +192,10 @@ def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
         if component.role == "moe" and profile.model_type != "moe":
             continue
         if component.role in SETTING_ROLES[judged.workload]:
-            key = component.role
-            settings[key] = f"{settings[key]}; {component.name}" if key in settings else component.name
+            key, name = component.role, in_precision(component.name, judged.precision)
+            if FORMAT_WORDS_RE.search(name) and judged.precision.upper() not in name.upper():
+                continue  # a part for a format this profile does not run (an MXFP4 config in a BF16 job)
+            settings[key] = f"{settings[key]}; {name}" if key in settings else name
     return settings
 
 
@@ -300,7 +302,7 @@ def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) 
     return choice.model_copy(update={"settings": {**choice.settings, "dtype": asked}, "rationale": reasons})
 
 
-def with_long_context(choice: Choice, context: RuleContext) -> Choice:
+def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice) -> Choice:
     """For long-context serving, the engine's own long-sequence features (chunked prefill, KV-cache format, context
     parallelism) as a reason of the deployment choice, where the knowledge base documents them."""
     profile, known = context.profile, context.knowledge.ids()
@@ -310,10 +312,15 @@ def with_long_context(choice: Choice, context: RuleContext) -> Choice:
     if candidate.long_context is None:
         return choice
     text = candidate.long_context.value
+    unsupported = " ".join(f"{c.name} {c.setting or ''}" for judged in stacks.chosen for c in judged.stack.components)
+    if re.search(r"chunked[\w -]*not supported|not supported[\w -]*chunked", unsupported, re.IGNORECASE):
+        text = "; ".join(part for part in text.split("; ") if "chunk" not in part.lower())  # the stack's page says no
     device = context.platform.device(profile.device) if profile.device else None
     device = device or (context.platform.device(context.platform.default_device.value) if context.platform.default_device else None)
     if device is None or "fp8" not in device.formats:  # an FP8 KV cache needs a device that runs FP8
         text = "; ".join(part for part in text.split("; ") if "fp8" not in part.lower())
+    if not text:
+        return choice
     why = line(f"long context: {text}", cite_claim(candidate, "long_context"),
                cite_profile(profile, "needs.long_context"))  # fmt: skip
     settings = dict(choice.settings)
@@ -379,7 +386,7 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
     merged += [c for concern, c in stacked.items() if concern not in by_concern]
     first = choice.chosen[0] if choice.chosen else None
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
-    merged = [published_checkpoint(with_long_context(c, context), context.profile) for c in merged]
+    merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked)

@@ -57,7 +57,8 @@ def other_family_stack(context: RuleContext, family: str) -> Rationale | None:
     chosen = choose_stacks(there, context.knowledge).chosen
     if not chosen or chosen[0].weight > MISFIT_WEIGHTS["device"]:  # only a stack that fits there, but for the device
         return None
-    names = "; ".join(judged.stack.name for judged in chosen)
+    names = "; ".join(judged.stack.name + (f" (in {judged.precision})" if judged.precision != judged.stack.applies_to.precisions[0]
+                                           else "") for judged in chosen)  # fmt: skip
     return line(f"on {family}, the stack documented there: {names}", cite_stack(chosen[0].stack),
                 cite_profile(context.profile, "needs.other_hardware"))  # fmt: skip
 

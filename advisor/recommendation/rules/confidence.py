@@ -51,6 +51,10 @@ def needed(concern: str, profile: Profile) -> bool:
         return profile.needs.devices > 1
     if concern == "convolution":
         return profile.model_type in ("cnn", "diffusion", "multimodal")
+    if concern == "quantization":
+        return profile.needs.quantized
+    if concern == "dynamic-shapes":
+        return profile.needs.dynamic_shapes
     return True
 
 

@@ -138,7 +138,10 @@ def per_platform_choices(context: RuleContext, concern: Concern) -> str:
     """'<family>: <its first official option>' for each other family, for a concern without a portable option."""
     parts = []
     for family in context.profile.needs.other_hardware:
-        official = context.knowledge.platform(family).official.preference(concern, training=context.profile.trains)
+        platform = context.knowledge.platform(family)
+        official = list(platform.official.preference(concern, training=context.profile.trains))
+        if concern in ("deployment", "dynamic-shapes") and not context.profile.llm:  # no LLM engine for a CNN or diffusion
+            official = [o for o in official if o not in platform.serving_engines.value]
         if official:
             parts.append(f"{family}: {official[0]}")
     return "; ".join(parts)
