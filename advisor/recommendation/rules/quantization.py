@@ -125,8 +125,16 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
                   if t in known and hardware in context.knowledge.get(t).hardware.value]  # fmt: skip
         source = (f"from {', '.join(makers)}, whose output it loads" if makers
                   else f"pre-quantized: no toolkit in the knowledge base both runs on {hardware} and writes a format it loads")  # fmt: skip
-        return line(f"{toolkit.name} loads {context.profile.needs.quantization} checkpoints in the formats it lists; the "
-                    f"checkpoint comes {source}", cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
+        dtype = context.profile.needs.quantization
+        here = [stack for stack in context.knowledge.stacks_for(hardware)
+                if any(c.candidate == toolkit.id for c in stack.components if c.role in ("serving-engine", "runtime"))]  # fmt: skip
+        unverified = ""
+        if here and not any(dtype in stack.applies_to.precisions for stack in here):
+            unverified = (f"; but the {hardware} stacks that run {toolkit.name} document only "
+                          f"{', '.join(sorted({p for stack in here for p in stack.applies_to.precisions}))}: {dtype} "
+                          "there is unverified, check it before relying on it")  # fmt: skip
+        return line(f"{toolkit.name} loads {dtype} checkpoints in the formats it lists; the checkpoint comes {source}"
+                    f"{unverified}", cite_claim(toolkit, dtype))  # fmt: skip
     if toolkit.id == runtime:
         return line(f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
                     cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
