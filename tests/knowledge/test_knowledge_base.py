@@ -31,6 +31,7 @@ ADDED_IDS = {
     "hipblaslt", "composable-kernel", "aiter", "rccl", "migraphx", "synapseai", "xla", "pallas", "neuron-sdk", "mlx",
     "coreml", "quark", "magicmind",
     "maxtext", "torchtitan", "executorch", "litert",
+    "cncl", "ixccl",
 }  # fmt: skip
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -45,7 +46,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 33
+    assert len(ADDED_IDS) == 35
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
@@ -157,6 +158,9 @@ def test_compatibility_facts(knowledge):
         ("cambricon-mlu", "gemm", {"cnnl-bang"}),
         ("hygon-dcu", "gemm", {"dtk-hip"}),
         ("iluvatar-gpu", "gemm", {"corex"}),
+        ("cambricon-mlu", "collectives", {"cncl"}),
+        ("hygon-dcu", "collectives", {"rccl"}),
+        ("iluvatar-gpu", "collectives", {"ixccl"}),
     ],
 )
 def test_candidates_per_hardware_and_concern(knowledge, family, concern, expected):
