@@ -10,11 +10,11 @@ family, the whole stack that family's engine would choose for the same profile.
 from __future__ import annotations
 
 from advisor.knowledge.models import CONCERNS, Candidate
+from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
 from advisor.recommendation.policy import MISFIT_WEIGHTS, RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
-from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.stack_choice import choose_stacks
 
 
@@ -45,6 +45,7 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
 
 
 def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
+    """The runtime has its own quantizer for the asked format (ONNX Runtime's quantization tool, GGUF)."""
     profile = context.profile
     if not profile.needs.quantized or "quantization" not in candidate.concerns.value:
         return False
