@@ -116,6 +116,9 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
     candidate = context.knowledge.get(ours.option)
     if not set(context.profile.families) <= set(candidate.hardware.value):
         return choices
+    profile = context.profile  # a runtime whose asked format is only 'partial' (INT8 simulated on Arm) is not portable
+    if profile.needs.quantized and getattr(candidate, profile.needs.quantization).value != "yes":
+        return choices
     text = f"{candidate.name}, tier 1's runtime, also runs on {', '.join(context.profile.families)}: one runtime everywhere"
     portable = Choice(concern="deployment", option=candidate.id, rationale=(line(text, cite_claim(candidate, "hardware")),))
     return [c for c in choices if c.concern != "deployment"] + [portable]

@@ -138,6 +138,9 @@ def overall_confidence(
     note says in one line what the confidence rests on (the stack, then the evidence)."""
     value, notes = evidence_base(facts)
     factor, backing = stack_factor(stack_choice)
+    if profile.needs.cross_platform and factor > STACK_PARTIAL:  # tier 3 leads, and no documented stack spans families
+        factor, backing = STACK_PARTIAL, (f"{backing} on {profile.hardware}; but tier 3 leads, and no documented "
+                                          "stack spans every family the model must run on")  # fmt: skip
     value *= factor
     notes = [f"{backing}; {notes[0]}", *notes[1:]]
     quality = case_quality_factor(facts.quality) if facts.timed_on_target else (1.0, [])

@@ -19,9 +19,9 @@ def engine_line(context: RuleContext, option: str) -> Rationale:
     candidate = context.knowledge.get(option)
     profile = context.profile
     if context.stack.serving_engine:
-        text = (f"an LLM in production is served by an engine that batches requests continuously over a paged KV "
-                f"cache and loads quantized checkpoints; {candidate.name} is the {context.platform.name} engine that "
-                "carries what this profile needs")  # fmt: skip
+        text = (f"an LLM in production is served by an engine that batches concurrent requests, manages the KV cache "
+                f"and loads quantized checkpoints; {candidate.name} is the {context.platform.name} engine that carries "
+                "what this profile needs")  # fmt: skip
         return line(text, cite_platform(context.platform, "serving_engines"), cite_claim(candidate, "summary"),
                     cite_profile(profile, "model_type"))  # fmt: skip
     text = f"a {profile.model_type} model is served as a compiled graph: {candidate.name} on {context.platform.name}"
