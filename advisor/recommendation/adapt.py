@@ -72,7 +72,7 @@ def part_settings(part: Part, context: RuleContext, precision: str | None = None
     if part.known and (component.candidate is None or context.knowledge.get(part.option).name not in component.name):
         settings["part"] = component.name
     if component.setting:
-        settings["setting"] = in_precision(component.setting, precision)
+        settings["as documented"] = in_precision(component.setting, precision)
     return settings
 
 

@@ -46,6 +46,7 @@ LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp
 # 16 Trainium2 chips, TPU slices), so a job of several devices needs a stack documented beyond one device; one
 # documented across nodes covers it too.
 SCALE_FOR: tuple[tuple[int, str], ...] = ((1, "single-device"), (MAX_DEVICES, "multi-device"))
+NODE_DEVICES = 8  # beyond this many devices a job likely spans nodes (8 GPUs per node is the common size; TPU slices differ)
 FLOAT_PRECISIONS: tuple[str, ...] = ("bf16", "fp16", "tf32", "fp32")
 FULL_PRECISIONS: tuple[str, ...] = ("fp32", "tf32")  # not a training format for an LLM on an accelerator (mixed precision is)
 

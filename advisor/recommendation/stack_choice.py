@@ -28,6 +28,7 @@ from advisor.recommendation.policy import (
     PRECISIONS_FOR,
     SCALE_FOR,
     SKILL_ORDER,
+    NODE_DEVICES,
     TOO_FAR,
     TRAINED_PRECISIONS,
     FULL_PRECISIONS,
@@ -193,6 +194,9 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     scale = scale_needed(profile)
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
+    elif profile.needs.devices > NODE_DEVICES and "multi-node" not in scope.scale:
+        found.append(Misfit("scale", f"documented within one node; {profile.needs.devices} devices may span nodes, and "
+                                     "the layout across them (replicas or cross-node parallelism) is not documented"))  # fmt: skip
     found += runner_misfits(stack, profile, knowledge)
     found += method_misfit(stack, profile, knowledge, workload)
     if not runner_listed(stack, platform, knowledge) and unvetted(stack, knowledge):

@@ -15,7 +15,7 @@ from advisor.recommendation.models import Choice, Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
-from advisor.recommendation.policy import SCALING_EFFICIENCY_MIN
+from advisor.recommendation.policy import NODE_DEVICES, SCALING_EFFICIENCY_MIN
 
 
 
@@ -40,7 +40,6 @@ def scaling_test_line(candidate: Candidate) -> Rationale | None:
     return None
 
 
-NODE_DEVICES = 8  # up to this many devices a job is one scaling run; beyond it, a node first (its size differs by device)
 
 
 def scaling_switch(devices: int) -> SwitchCondition:
