@@ -42,7 +42,12 @@ from advisor.recommendation.stack_choice import Judged, StackChoice, runner_conc
 BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
 MAX_REASONS = 4  # reasons of one tier-1 choice, besides its risks to watch
 MAX_KEPT_REASONS = 3  # the rule's own reasons kept with the stack's, where both choose the same option
-FORMAT_WORDS_RE = re.compile(r"\b(?:MXFP8|MXFP4|NVFP4|FP4|FP8|INT8|INT4|W8A8|W4A16|W4A8|W4A4)\b", re.IGNORECASE)
+# The words a setting names a format by, and the precision each means (GGUF's Q4_0 is int4 weights, Q8_0 int8).
+FORMAT_WORDS: dict[str, str] = {
+    "MXFP8": "mxfp8", "MXFP4": "mxfp4", "NVFP4": "nvfp4", "FP4": "nvfp4", "FP8": "fp8", "INT8": "int8", "W8A8": "int8",
+    "Q8_0": "int8", "INT4": "int4", "W4A16": "int4", "W4A8": "int4", "W4A4": "int4", "Q4_0": "int4",
+}  # fmt: skip
+FORMAT_WORDS_RE = re.compile(r"\b(?:" + "|".join(FORMAT_WORDS) + r")\b", re.IGNORECASE)
 DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|tensor-core default)\b", re.IGNORECASE)
 QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a stack's own format replaces
 ACTIVATION_SETTINGS = ("layernorm",)  # a rule's activation-quantization detail, moot where only the weights are quantized
@@ -71,19 +76,25 @@ def part_settings(part: Part, context: RuleContext, precision: str | None = None
     component, settings = part.component, {}
     if part.known and (component.candidate is None or context.knowledge.get(part.option).name not in component.name):
         settings["part"] = component.name
-    if component.setting:
-        settings["as documented"] = in_precision(component.setting, precision)
+    documented = in_precision(component.setting, precision) if component.setting else ""
+    if documented:
+        settings["as documented"] = documented
     return settings
 
 
 def in_precision(setting: str, precision: str | None) -> str:
     """A setting's '; '-separated clauses, less those that name only formats other than the one run (an MXFP4 flag in
-    a BF16 run); the whole setting where every clause would go."""
+    a BF16 run, Q4_0 weights in an int8 one); empty where every clause is about another format."""
     if precision is None:
         return setting
     clauses = setting.split("; ")
-    kept = [c for c in clauses if not (FORMAT_WORDS_RE.search(c) and precision.upper() not in c.upper())]
-    return "; ".join(kept) if kept else setting
+    return "; ".join(c for c in clauses if not other_format_only(c, precision))
+
+
+def other_format_only(text: str, precision: str) -> bool:
+    """The text names formats, none of them the one run (Q4_0 weights in an int8 run, an MXFP4 flag in a BF16 one)."""
+    named = {FORMAT_WORDS[word.upper()] for word in FORMAT_WORDS_RE.findall(text)}
+    return bool(named) and precision not in named and precision.upper() not in text.upper()
 
 
 def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, previous: Choice | None,
@@ -193,7 +204,7 @@ def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
             continue
         if component.role in SETTING_ROLES[judged.workload]:
             key, name = component.role, in_precision(component.name, judged.precision)
-            if FORMAT_WORDS_RE.search(name) and judged.precision.upper() not in name.upper():
+            if other_format_only(name, judged.precision):
                 continue  # a part for a format this profile does not run (an MXFP4 config in a BF16 job)
             settings[key] = f"{settings[key]}; {name}" if key in settings else name
     return settings

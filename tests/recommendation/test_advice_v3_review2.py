@@ -174,3 +174,13 @@ def test_a_serving_engine_batches_dynamic_shapes_itself():
     assert choice(result, "dynamic-shapes").option == choice(result, "deployment").option == "vllm"
     quantization = choice(result, "quantization")
     assert "sglang" not in quantization.alternatives and "vllm" not in quantization.alternatives
+
+
+def test_settings_for_another_format_are_not_copied_in():
+    # AWS's Graviton guide runs Q4_0; the profile asks int8 (Q8_0): the Q4_0 setting is the page's example, not this run
+    # (https://github.com/aws/aws-graviton-getting-started/blob/main/machinelearning/llama.cpp.md)
+    result = answer(model_type="dense-transformer", hardware="arm-cpu", device="graviton4", needs={"quantization": "int8"})
+    gemm = choice(result, "gemm")
+    assert "Q4_0" not in " ".join(gemm.settings.values())
+    cnn = answer(model_type="cnn", hardware="iluvatar-gpu", device="tiangai-150", workload="training", needs={"devices": 4})
+    assert not any("tensor parallel" in r.text for r in choice(cnn, "collectives").rationale)

@@ -15,7 +15,7 @@ from advisor.recommendation.models import Choice, Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
-from advisor.recommendation.policy import NODE_DEVICES, SCALING_EFFICIENCY_MIN
+from advisor.recommendation.policy import LARGE_TRAINING_DEVICES, NODE_DEVICES, SCALING_EFFICIENCY_MIN
 
 
 
@@ -27,7 +27,9 @@ def workload_lines(profile: Profile) -> list[Rationale]:
         text = "MoE: expert routing adds all-to-all exchanges and sharded expert compute"
         lines.append(line(text, cite_profile(profile, "model_type")))
     if profile.trains:
-        text = "training: gradient all-reduce (data parallel) and sharded linear layers (tensor parallel)"
+        sharded = profile.llm and profile.needs.devices >= LARGE_TRAINING_DEVICES  # a CNN or a small job: data parallel
+        text = "training: gradient all-reduce (data parallel)" + (
+            " and sharded linear layers (tensor parallel)" if sharded else "")
         lines.append(line(text, cite_profile(profile, "workload")))
     return lines
 
