@@ -56,8 +56,10 @@ PASS_METRICS = {
 @pytest.fixture(scope="module")
 def evidence() -> Evidence:
     # The largest CPU stream needs ~12 s with warm inductor caches (sizing.py); a run ends when its
-    # cases do, so the headroom costs nothing then and absorbs a busy machine's slower compiles.
-    return run_probes(["dynamic"], budget_s=30, device="cpu")
+    # cases do, so the headroom costs nothing then and absorbs a busy machine's slower compiles. A cold
+    # cache (a fresh CI machine) took the whole run to 25 s here and overran a 30 s budget's share; with
+    # 90 s the cold run passed in 39 s and a warm one in 15 s (2026-12-03, 2 cores).
+    return run_probes(["dynamic"], budget_s=90, device="cpu")
 
 
 def _case(evidence: Evidence, implementation: str) -> ProbeCase:
