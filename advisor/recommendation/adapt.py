@@ -326,8 +326,7 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     unsupported = " ".join(f"{c.name} {c.setting or ''}" for judged in stacks.chosen for c in judged.stack.components)
     if re.search(r"chunked[\w -]*not supported|not supported[\w -]*chunked", unsupported, re.IGNORECASE):
         text = "; ".join(part for part in text.split("; ") if "chunk" not in part.lower())  # the stack's page says no
-    device = context.platform.device(profile.device) if profile.device else None
-    device = device or (context.platform.device(context.platform.default_device.value) if context.platform.default_device else None)
+    device = stacks.device  # the profile's device, or the family's current one
     if device is None or "fp8" not in device.formats:  # an FP8 KV cache needs a device that runs FP8
         text = "; ".join(part for part in text.split("; ") if "fp8" not in part.lower())
     if not text:
@@ -366,8 +365,10 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
     stacked: dict[str, Choice] = {}
     owner: dict[str, Judged] = {}
     skipped_concerns = {s.concern for s in skipped}
+    known = set(context.knowledge.ids())
     for judged in choice.chosen:
         parts = stack_parts(judged, context, by_concern)
+        others = alternatives_in_stacks(choice, judged.workload, known)
         parts.update({k: v for k, v in runtime_kernels(judged, context, set(parts)).items() if k not in parts})
         for concern, part in parts.items():
             if concern in stacked and owner[concern].workload != judged.workload and part.option != stacked[concern].option:
@@ -379,7 +380,6 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
                 continue
             if (part.option, concern) in measured_out:
                 continue
-            others = alternatives_in_stacks(choice, judged.workload, set(context.knowledge.ids()))
             stacked[concern] = part_choice(concern, part, judged, context, by_concern.get(concern), others)
             owner[concern] = judged
         runner = runner_concern(judged.workload)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from advisor.knowledge.models import Concern, KnowledgeBase
@@ -65,3 +66,8 @@ def skipped_decision(concern: Concern, reason: Rationale, *switches: SwitchCondi
     return ConcernDecision(
         concern=concern, skipped=SkippedConcern(concern=concern, rationale=(reason,)), switch_conditions=switches
     )
+
+
+def serving_options(options: Sequence[str], platform: Platform, llm: bool) -> list[str]:
+    """The options that can serve the model: for a CNN or a diffusion model, not the platform's LLM serving engines."""
+    return list(options) if llm else [option for option in options if option not in platform.serving_engines.value]

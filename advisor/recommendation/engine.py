@@ -140,17 +140,6 @@ def _chosen_pairs(tiers: Sequence[Tier]) -> set[tuple[str, str]]:
     return {(choice.option, choice.concern) for tier in tiers for choice in tier.choices}
 
 
-def _is_generic(reason: Rationale, option: str, concern: str, context: RuleContext) -> bool:
-    """A reason a reader would not ask about: the knowledge base does not list the option here, or the option does not
-    run the workload at all, for a concern that is not its own first one (a training framework as a serving
-    collective, a serving kernel library as a training GEMM: never in play)."""
-    if reason.text.startswith("the knowledge base does not list it"):
-        return True
-    if not reason.text.startswith("does not run "):
-        return False
-    return own_concern(option, context) != concern  # kept only for the option's own concern (FlashInfer: attention)
-
-
 def own_concern(option: str, context: RuleContext) -> Concern | None:
     """The concern an option is first of all for (FlashInfer: attention), or None when the knowledge base lacks it."""
     if option not in context.knowledge.ids():
@@ -161,14 +150,18 @@ def own_concern(option: str, context: RuleContext) -> Concern | None:
 
 def said_for(reason: Rationale, option: str, concern: Concern, context: RuleContext,
              skipped: Collection[str]) -> Concern | None:  # fmt: skip
-    """The concern a rejection reason is shown under: its own, or for a reason that the option does not run the
-    workload, the option's own first concern where the profile needs it (None: not shown)."""
-    if not _is_generic(reason, option, concern, context):
+    """The concern a rejection reason is shown under, or None for a reason a reader would not ask about: that the
+    knowledge base does not list the option here. That the option does not run the workload is said only under its
+    own concern (FlashInfer for attention, not for GEMM; no training framework as a serving collective), where the
+    profile needs that concern."""
+    if reason.text.startswith("the knowledge base does not list it"):
+        return None
+    if not reason.text.startswith("does not run "):
         return concern
     own = own_concern(option, context)
-    if own is None or own in skipped or not reason.text.startswith("does not run "):
-        return None
-    return own
+    if own == concern:
+        return concern
+    return own if own is not None and own not in skipped else None
 
 
 def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], context: RuleContext) -> tuple[Rejection, ...]:

@@ -22,16 +22,16 @@ from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
+    FULL_PRECISIONS,
     LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
     NEAR_MODEL_TYPES,
+    NODE_DEVICES,
     PRECISIONS_FOR,
     SCALE_FOR,
     SKILL_ORDER,
-    NODE_DEVICES,
     TOO_FAR,
     TRAINED_PRECISIONS,
-    FULL_PRECISIONS,
 )
 
 MAX_CONSIDERED = 5
@@ -116,11 +116,21 @@ def scale_needed(profile: Profile) -> str:
     return next(scale for limit, scale in SCALE_FOR if profile.needs.devices <= limit)
 
 
+def float_formats(platform: Platform) -> tuple[str, ...]:
+    """The float formats that answer a profile without quantization on this kind of platform."""
+    return PRECISIONS_FOR["cpu" if platform.kind == "cpu" else "none"]
+
+
+def mixed_precision_training(profile: Profile, platform: Platform, workload: str) -> bool:
+    """An LLM trained on an accelerator: in mixed precision (bf16/fp16), not in FP32."""
+    return workload == "training" and profile.llm and platform.kind != "cpu"
+
+
 def precisions_accepted(profile: Profile, platform: Platform, workload: str = "inference") -> tuple[str, ...]:
     """The formats that answer the precision the profile asks (no quantization: the float formats). A job that trains
     and serves trains in float, or in the asked format where training runs it (FP8), and quantizes for serving."""
-    floats = PRECISIONS_FOR["cpu" if platform.kind == "cpu" else "none"]
-    if workload == "training" and profile.llm and platform.kind != "cpu":  # LLMs train in mixed precision, not FP32
+    floats = float_formats(platform)
+    if mixed_precision_training(profile, platform, workload):
         floats = tuple(p for p in floats if p not in FULL_PRECISIONS)
     if not profile.needs.quantized:
         return floats
@@ -143,7 +153,7 @@ def float_fallback(stack: Stack, profile: Profile, device: Device | None, platfo
     always works, at the memory and speed the quantization would have saved (None: no such format)."""
     if not profile.needs.quantized:
         return None
-    floats = PRECISIONS_FOR["cpu" if platform.kind == "cpu" else "none"]
+    floats = float_formats(platform)
     return next((p for p in stack.applies_to.precisions if p in floats and (device is None or p in device.formats)), None)
 
 
@@ -158,8 +168,9 @@ def runner_serves(stack: Stack, model_type: str, knowledge: KnowledgeBase, *, st
 
 
 def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase,
-            workload: str = "inference") -> tuple[Misfit, ...]:  # fmt: skip
-    """What in the stack does not fit this profile on this device for this workload (empty: it fits)."""
+            workload: str = "inference", accepted: Sequence[str] | None = None) -> tuple[Misfit, ...]:  # fmt: skip
+    """What in the stack does not fit this profile on this device for this workload (empty: it fits); `accepted` is
+    precisions_accepted for them, where the caller has it."""
     scope = stack.applies_to
     found: list[Misfit] = []
     if profile.model_type not in scope.model_types:
@@ -171,14 +182,15 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
         found.append(device_misfit(scope.devices, device, platform))
-    accepted = precisions_accepted(profile, platform, workload)
-    lower = LOWER_PRECISIONS.get(profile.needs.quantization, ()) if accepted == precisions_accepted(profile, platform) else ()
+    accepted = accepted if accepted is not None else precisions_accepted(profile, platform, workload)
+    both_training = workload == "training" and profile.serves  # trains in float; the lower formats are for serving
+    lower = () if both_training else LOWER_PRECISIONS.get(profile.needs.quantization, ())
     fallback = float_fallback(stack, profile, device, platform)
     if not set(accepted) & set(scope.precisions):
         asked: str = profile.needs.quantization if profile.needs.quantized else "no quantization"
-        if not profile.needs.quantized and workload == "training" and profile.llm and platform.kind != "cpu":
+        if not profile.needs.quantized and mixed_precision_training(profile, platform, workload):
             asked = "mixed-precision (bf16/fp16) training of an LLM"
-        if profile.needs.quantized and workload == "training" and profile.serves:
+        if profile.needs.quantized and both_training:
             asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is for serving)"
         if set(lower) & set(scope.precisions):
             found.append(Misfit("lower_precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
@@ -199,10 +211,11 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
                                      "the layout across them (replicas or cross-node parallelism) is not documented"))  # fmt: skip
     found += runner_misfits(stack, profile, knowledge)
     found += method_misfit(stack, profile, knowledge, workload)
-    if not runner_listed(stack, platform, knowledge) and unvetted(stack, knowledge):
+    listed = runner_listed(stack, platform, knowledge)
+    if not listed and unvetted(stack, knowledge):
         found.append(Misfit("unvetted_runner", f"{stack.runner_name} has no knowledge-base entry: the stack's page alone "
                                                "vouches for it"))  # fmt: skip
-    elif not runner_listed(stack, platform, knowledge):
+    elif not listed:
         found.append(Misfit("unlisted_runner", f"{stack.runner_name} is not among the platform's listed engines, "
                                                "runtimes or frameworks"))  # fmt: skip
     if profile.llm and workload == "inference" and not runs_on_engine(stack, platform):
@@ -271,15 +284,15 @@ def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, 
           knowledge: KnowledgeBase) -> Judged:  # fmt: skip
     """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
     LLM serving engine, the platform's own order, the most specific (fewest model types, fewest devices), its id."""
-    found = misfits(stack, profile, device, platform, knowledge, workload)
+    accepted = precisions_accepted(profile, platform, workload)
+    found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to
-    default_matches = scope.precisions[0] in precisions_accepted(profile, platform, workload)
+    default_matches = scope.precisions[0] in accepted
     rank = Rank(
         weight=sum(misfit.weight for misfit in found), other_default=not default_matches,
         preference=preference_index(stack, platform, workload, profile.llm), model_types=len(scope.model_types),
         devices=len(scope.devices), stack_id=stack.id,
     )  # fmt: skip
-    accepted = precisions_accepted(profile, platform, workload)
     precision: str = next((p for p in scope.precisions if p in accepted), scope.precisions[0])
     if any(misfit.kind == "float_fallback" for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.knowledge.models import Concern
-from advisor.recommendation.context import ConcernDecision, RuleContext
+from advisor.recommendation.context import ConcernDecision, RuleContext, serving_options
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Tier, TierNumber
 
@@ -83,8 +83,8 @@ def platform_needs(context: RuleContext, family: str) -> str:
     parts = []
     for concern in wanted:
         options = list(official.preference(concern))
-        if concern == "deployment" and not profile.llm:  # an LLM serving engine does not serve a CNN or a diffusion model
-            options = [o for o in options if o not in platform.serving_engines.value]
+        if concern == "deployment":
+            options = serving_options(options, platform, profile.llm)
         if options:
             parts.append(f"{concern} {options[0]}")
     return ", ".join(parts)

@@ -122,23 +122,17 @@ def named_options(recommendation: Recommendation) -> list[str]:
     return list(dict.fromkeys(chosen + rejected_options(recommendation)))
 
 
-def committer(repo: Repo | None) -> list[str]:
-    """The repository's git user.name, the record's decision-maker where the settings name none (empty without one)."""
+def committer(records_dir: Path, repo: Repo | None) -> list[str]:
+    """The git user.name of the repository the records go to (looked up read-only with --no-commit), the record's
+    decision-maker where the settings name none; empty outside a repository or without a name."""
     if repo is None:
-        return []
+        with open_repository(records_dir) as found:
+            return committer(records_dir, found) if found is not None else []
     try:
         name = repo.config_reader().get_value("user", "name", "")
     except (configparser.Error, OSError):  # an unreadable git config leaves the field empty, as before
         return []
     return [str(name)] if str(name).strip() else []
-
-
-def committer_here(records_dir: Path, repo: Repo | None) -> list[str]:
-    """With --no-commit: the user.name of the repository the records folder is in, if any (nothing is written to it)."""
-    if repo is not None:
-        return []
-    with open_repository(records_dir) as found:
-        return committer(found)
 
 
 def write_decision(
@@ -177,7 +171,7 @@ def write_decision(
             evidence_texts = [item.to_text() for item in evidence]
             refs = [EvidenceRef(file=name, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
                     for name, text in zip(evidence_names, evidence_texts)]  # fmt: skip
-            deciders = list(deciders) or committer(repo) or committer_here(records_dir, repo)
+            deciders = list(deciders) or committer(records_dir, repo)
             front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)
             record_path = records_dir / record_name
             evidence_paths = [records_dir / name for name in evidence_names]

@@ -13,6 +13,7 @@ from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.policy import NO_STACK, STACK_ASSUMED, STACK_FITS, STACK_PARTIAL
+from advisor.recommendation.rules.attention import needs_attention
 from advisor.recommendation.selection import phases
 from advisor.recommendation.stack_choice import StackChoice
 
@@ -46,7 +47,7 @@ def evidence_base(facts: EvidenceFacts) -> tuple[float, list[str]]:
 def needed(concern: str, profile: Profile) -> bool:
     """Whether the profile needs the concern decided at all (no attention in a CNN, no collectives on one device)."""
     if concern == "attention":
-        return profile.model_type != "cnn"
+        return needs_attention(profile.model_type)
     if concern == "collectives":
         return profile.needs.devices > 1
     if concern == "convolution":

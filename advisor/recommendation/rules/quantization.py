@@ -27,6 +27,7 @@ from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.models import Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
+from advisor.recommendation.stack_choice import runner_roles
 from advisor.recommendation.switches import predicate, switch
 from advisor.recommendation.policy import INT8_PAYS
 from advisor.recommendation.policy import INT8_MAX_ERROR
@@ -127,7 +128,7 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
                   else f"pre-quantized: no toolkit in the knowledge base both runs on {hardware} and writes a format it loads")  # fmt: skip
         dtype = context.profile.needs.quantization
         here = [stack for stack in context.knowledge.stacks_for(hardware)
-                if any(c.candidate == toolkit.id for c in stack.components if c.role in ("serving-engine", "runtime"))]  # fmt: skip
+                if any(c.candidate == toolkit.id for c in stack.components if c.role in runner_roles("inference"))]  # fmt: skip
         unverified = ""
         if here and not any(dtype in stack.applies_to.precisions for stack in here):
             unverified = (f"; but the {hardware} stacks that run {toolkit.name} document only "

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from advisor.knowledge.models import Candidate, Concern
 from advisor.recommendation.choices import entry_from
 from advisor.recommendation.citations import cite_claim, cite_profile, line
-from advisor.recommendation.context import RuleContext, TierEntry
+from advisor.recommendation.context import RuleContext, TierEntry, serving_options
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
 from advisor.recommendation.models import Gap, Rationale, SwitchCondition
 from advisor.recommendation.selection import pick
@@ -140,8 +140,8 @@ def per_platform_choices(context: RuleContext, concern: Concern) -> str:
     for family in context.profile.needs.other_hardware:
         platform = context.knowledge.platform(family)
         official = list(platform.official.preference(concern, training=context.profile.trains))
-        if concern in ("deployment", "dynamic-shapes") and not context.profile.llm:  # no LLM engine for a CNN or diffusion
-            official = [o for o in official if o not in platform.serving_engines.value]
+        if concern in ("deployment", "dynamic-shapes"):
+            official = serving_options(official, platform, context.profile.llm)
         if official:
             parts.append(f"{family}: {official[0]}")
     return "; ".join(parts)
