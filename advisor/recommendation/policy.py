@@ -61,6 +61,9 @@ ROLE_CONCERNS: dict[str, str] = {
 # Core ML, MLX, llama.cpp's ggml), and the candidate layers that do so.
 RUNTIME_KERNEL_CONCERNS: tuple[str, ...] = ("gemm", "convolution", "attention", "fusion")
 RUNTIME_KERNEL_LAYERS: tuple[str, ...] = ("runtime", "framework")
+# Tier 3's portable runner carries those kernels on every family too when it is a serving engine (vLLM's attention
+# backends per platform); its quantized checkpoints still come from a toolkit it loads.
+PORTABLE_KERNEL_LAYERS: tuple[str, ...] = (*RUNTIME_KERNEL_LAYERS, "serving-engine")
 # Stack parts without a candidate of their own that the runner ships (its attention or GEMM kernels, its graph capture).
 RUNNER_KERNEL_ROLES: tuple[str, ...] = ("attention", "gemm", "convolution", "graph")
 # Stack parts of no concern, shown as settings of the runner's choice, per workload.

@@ -14,17 +14,30 @@ from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
-from advisor.recommendation.policy import MISFIT_WEIGHTS, RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
+from advisor.recommendation.policy import (MISFIT_WEIGHTS, PORTABLE_KERNEL_LAYERS, RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS,
+                                          SKILL_ORDER)
 from advisor.recommendation.stack_choice import choose_stacks
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
-    """Tier 3's deployment when it is a graph runtime or framework serving the model on every family (not training)."""
+    """Tier 3's deployment when it is a graph runtime, framework or serving engine serving the model on every family
+    (not training)."""
     deployment = next((c for c in tier.choices if c.concern == "deployment"), None)
     if deployment is None or context.profile.trains or deployment.option not in context.knowledge.ids():
         return None
     candidate = context.knowledge.get(deployment.option)
-    return candidate if candidate.layer.value in RUNTIME_KERNEL_LAYERS else None
+    return candidate if candidate.layer.value in PORTABLE_KERNEL_LAYERS else None
+
+
+def team_writes_portable_kernels(runtime: Candidate, concern: str, choices: list[Choice], context: RuleContext) -> bool:
+    """Under a serving engine, a team that can write the portable kernel language (Triton) keeps it for the concern
+    (method #7: Triton-like operators as tier 3's unified layer); a graph runtime always runs its own kernels."""
+    if runtime.layer.value in RUNTIME_KERNEL_LAYERS:
+        return False
+    choice = next((c for c in choices if c.concern == concern), None)
+    if choice is None or not choice.fits_team or choice.option not in context.knowledge.ids():
+        return False
+    return context.knowledge.get(choice.option).layer.value == "kernel-language"
 
 
 def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> Choice:
@@ -35,8 +48,10 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
                 f"each family's backend where that backend runs {dtype} (check each target)")  # fmt: skip
         why = line(text, cite_claim(candidate, dtype), cite_profile(context.profile, "needs.quantization"))
         return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
+    engine = candidate.layer.value == "serving-engine"
     text = {
-        "fusion": f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's backend",
+        "fusion": (f"{candidate.name} brings its own fused kernels and graph capture on each family's backend" if engine
+                   else f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's backend"),
         "dynamic-shapes": f"{candidate.name} takes the shapes itself on every family (its own batching or shape handling)",
     }.get(concern, f"{candidate.name} runs {concern} on each family's own kernels (its backend there)")
     why = line(text, cite_claim(candidate, "hardware"))
@@ -48,6 +63,8 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
     """The runtime has its own quantizer for the asked format (ONNX Runtime's quantization tool, GGUF)."""
     profile = context.profile
     if not profile.needs.quantized or "quantization" not in candidate.concerns.value:
+        return False
+    if candidate.layer.value not in RUNTIME_KERNEL_LAYERS:  # an engine loads a toolkit's checkpoint (loaded_quantizer)
         return False
     return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
 
@@ -80,10 +97,12 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
     family and supports the asked format; otherwise each platform keeps a toolkit its engine loads (a gap)."""
     by_concern = {c.concern: c for c in choices}
     deployment, quantization = by_concern.get("deployment"), by_concern.get("quantization")
-    if deployment is None or quantization is None or quantization.option == deployment.option:
+    open_gap = quantization is None and context.profile.needs.quantized and any(g.concern == "quantization" for g in gaps)
+    if deployment is None or (quantization is None and not open_gap):
         return choices, gaps
     compatibility = context.knowledge.compatibility
-    if deployment.option in compatibility.loaders_of(quantization.option):
+    if quantization is not None and (quantization.option == deployment.option
+                                     or deployment.option in compatibility.loaders_of(quantization.option)):  # fmt: skip
         return choices, gaps
     families, dtype = set(context.profile.families), context.profile.needs.quantization
     loaded = [context.knowledge.get(t) for t in compatibility.toolkits_loaded_by(deployment.option) if t in context.knowledge.ids()]
@@ -92,6 +111,8 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
     official = context.official("quantization")
     fitting.sort(key=lambda t: (t.id not in official, -len(t.hardware.value), t.id))
     rest = [c for c in choices if c.concern != "quantization"]
+    if fitting and open_gap:
+        gaps = [g for g in gaps if g.concern != "quantization"]
     if fitting:
         toolkit = fitting[0]
         text = f"{toolkit.name} writes {dtype} checkpoints that {deployment.option}, tier 3's engine, loads, on {', '.join(sorted(families))}"
@@ -136,7 +157,8 @@ def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None:
         present = {c.concern for c in choices} | {g.concern for g in gaps}
-        owned = [c for c in (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes") if c in present]
+        owned = [c for c in (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes") if c in present
+                 and not team_writes_portable_kernels(runtime, c, choices, context)]  # fmt: skip
         if quantizes_itself(runtime, context):
             owned.append("quantization")
         choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.knowledge.models import Concern
@@ -51,8 +51,9 @@ def portable_loss_risk(context: RuleContext) -> Citation | None:
     return cite_claim(candidate, f"risks[{index}]") if index is not None else None
 
 
-def tier3_notes(context: RuleContext) -> list[Rationale]:
-    """Tier 3 leads when the business must move between hardware; otherwise it is exploration."""
+def tier3_notes(context: RuleContext, choices: Sequence[Choice] = ()) -> list[Rationale]:
+    """Tier 3 leads when the business must move between hardware; otherwise it is exploration. A family's own
+    deployment runtime is not named underneath where tier 3 already deploys through one runtime everywhere."""
     profile = context.profile
     cites = [cite_profile(profile, "needs.cross_platform")]
     loss = portable_loss_risk(context)
@@ -61,8 +62,9 @@ def tier3_notes(context: RuleContext) -> list[Rationale]:
     if profile.needs.cross_platform:
         text = "the business must move between hardware: one cross-platform layer, accepting some per-platform loss"
         notes = [line(f"{text}; verify every target backend", *cites)]
+        portable = {c.concern for c in choices if c.concern == "deployment"}
         for family in profile.needs.other_hardware:
-            needs = platform_needs(context, family)
+            needs = platform_needs(context, family, skip=portable)
             if needs:
                 platform = context.knowledge.platform(family)
                 notes.append(line(f"on {family}, each platform's own underneath: {needs}",
@@ -74,11 +76,12 @@ def tier3_notes(context: RuleContext) -> list[Rationale]:
 PLATFORM_NEEDS: tuple[Concern, ...] = ("gemm", "collectives", "deployment")  # what a second platform brings of its own
 
 
-def platform_needs(context: RuleContext, family: str) -> str:
+def platform_needs(context: RuleContext, family: str, skip: Collection[str] = ()) -> str:
     """'gemm hipblaslt, collectives rccl, deployment vllm': the first official option per concern the profile needs."""
     official = context.knowledge.platform(family).official
     profile = context.profile
-    wanted = [c for c in PLATFORM_NEEDS if (c != "collectives" or profile.needs.devices > 1) and (c != "deployment" or profile.serves)]
+    wanted = [c for c in PLATFORM_NEEDS if (c != "collectives" or profile.needs.devices > 1) and (c != "deployment" or profile.serves)
+              and c not in skip]  # fmt: skip
     platform = context.knowledge.platform(family)
     parts = []
     for concern in wanted:
@@ -94,7 +97,7 @@ def tier_notes(context: RuleContext, number: int, choices: Sequence[Choice]) -> 
     """What the tier is for this profile."""
     if number == 1:
         return tier1_notes(context)
-    return tier2_notes(context, choices) if number == 2 else tier3_notes(context)
+    return tier2_notes(context, choices) if number == 2 else tier3_notes(context, choices)
 
 
 def build_tier(context: RuleContext, number: TierNumber, decisions: Sequence[ConcernDecision]) -> Tier:

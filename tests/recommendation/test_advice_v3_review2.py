@@ -184,3 +184,31 @@ def test_settings_for_another_format_are_not_copied_in():
     assert "Q4_0" not in " ".join(gemm.settings.values())
     cnn = answer(model_type="cnn", hardware="iluvatar-gpu", device="tiangai-150", workload="training", needs={"devices": 4})
     assert not any("tensor parallel" in r.text for r in choice(cnn, "collectives").rationale)
+
+
+def test_tier3_runs_the_asked_format_on_every_family():
+    # ONNX Runtime's quantization tool documents 8-bit integer and Int4 only, no FP8
+    # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html); SGLang installs on AMD Instinct
+    # as on NVIDIA (https://docs.sglang.io/diffusion/installation.html) and serves FP8 checkpoints
+    # (https://docs.sglang.io/advanced_features/quantization.html); torchao's float8 runs on both (tier 3's quantizer)
+    result = answer(model_type="diffusion", hardware="nvidia-gpu", device="l40s",
+                    needs={"quantization": "fp8", "cross_platform": True, "other_hardware": ["amd-gpu"]})  # fmt: skip
+    knowledge = load_knowledge_base()
+    tier3 = result.tier(3)
+    deployment = choice(result, "deployment", tier=3)
+    assert knowledge.get(deployment.option).fp8.value in ("yes", "partial")
+    quantization = choice(result, "quantization", tier=3)
+    assert knowledge.get(quantization.option).fp8.value in ("yes", "partial")
+    assert deployment.option in knowledge.compatibility.loaders_of(quantization.option)
+    # the engine runs its own kernels on each family for a team that writes none, and no family's own runtime is
+    # named underneath a runtime that already runs everywhere
+    assert all(c.option == deployment.option for c in tier3.choices if c.concern in ("gemm", "attention", "fusion"))
+    assert not any("deployment" in note.text for note in tier3.notes if note.text.startswith("on amd-gpu"))
+
+
+def test_a_kernel_team_keeps_triton_under_a_portable_serving_engine():
+    # method #7: Triton-like cross-platform operators are tier 3's unified layer; Triton runs on NVIDIA and AMD
+    # (https://github.com/triton-lang/triton#compatibility)
+    result = answer(model_type="moe", hardware="nvidia-gpu", team_skill="kernel",
+                    needs={"devices": 8, "cross_platform": True, "other_hardware": ["amd-gpu"]})  # fmt: skip
+    assert choice(result, "gemm", tier=3).option == "triton"

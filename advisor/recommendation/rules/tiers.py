@@ -100,8 +100,8 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
         found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
 
-    def rank(candidate: Candidate) -> tuple[bool, bool]:
-        return candidate.id not in named, candidate.layer.value not in layers
+    def rank(candidate: Candidate) -> tuple[int, bool, bool]:
+        return format_rank(candidate, concern, context), candidate.id not in named, candidate.layer.value not in layers
 
     if concern in STRICT_PORTABLE:
         found = [candidate for candidate in found if candidate.layer.value in layers]
@@ -109,6 +109,20 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     if found:  # the best group only: a skill gap in it is shown rather than falling back to a stranger layer
         found = [candidate for candidate in found if rank(candidate) == rank(found[0])]
     return tuple(candidate.id for candidate in found)
+
+
+FORMAT_SUPPORT_ORDER = ("yes", "partial")  # then anything else (unknown): documented support for the asked format first
+FORMAT_CONCERNS = ("deployment", "quantization")  # the concerns whose option runs or writes the quantized model
+
+
+def format_rank(candidate: Candidate, concern: Concern, context: RuleContext) -> int:
+    """0 where the candidate documents the asked quantized format, 1 where only in part, 2 otherwise (or 0 unquantized):
+    one runtime for every family must first of all run the format the model ships in."""
+    profile = context.profile
+    if not profile.needs.quantized or concern not in FORMAT_CONCERNS:
+        return 0
+    value = getattr(candidate, profile.needs.quantization).value
+    return FORMAT_SUPPORT_ORDER.index(value) if value in FORMAT_SUPPORT_ORDER else len(FORMAT_SUPPORT_ORDER)
 
 
 def tier3_entry(
