@@ -163,6 +163,8 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[concern] = Part(runner.candidate, component)
         elif concern in rule_choices:  # a part the knowledge base does not list, on the rule's choice
             parts[concern] = Part(rule_choices[concern].option, component)
+        elif component.role in RUNNER_KERNEL_ROLES and runner is None and wanted:  # no rule's choice: the unvetted runner's own
+            parts[concern] = Part(component.name, component, known=False)
     if judged.workload == "inference" and profile.needs.dynamic_shapes and "dynamic-shapes" not in parts and runner is not None \
             and runner.candidate is not None and profile.llm and runner.role == "serving-engine":
         mode = context.knowledge.policy.dynamic_shape_modes.get(runner.candidate)  # an engine batches any shape itself
@@ -178,6 +180,10 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         else:
             name = kernels.name if kernels is not None else f"{framework.component.name}'s fused layers"
             parts["fusion"] = Part(framework.option, Component(role="kernels", name=name, candidate=framework.option))
+    elif judged.workload == "training" and "fusion" not in parts and "training-framework" in parts:
+        kernels = stack.component("kernels")  # an unvetted framework's fused operators, as its page names them
+        if kernels is not None:
+            parts["fusion"] = Part(kernels.name, kernels, known=False)
     return parts
 
 

@@ -212,3 +212,13 @@ def test_a_kernel_team_keeps_triton_under_a_portable_serving_engine():
     result = answer(model_type="moe", hardware="nvidia-gpu", team_skill="kernel",
                     needs={"devices": 8, "cross_platform": True, "other_hardware": ["amd-gpu"]})  # fmt: skip
     assert choice(result, "gemm", tier=3).option == "triton"
+
+
+def test_a_stack_whose_runner_has_no_entry_still_names_its_own_attention_and_fused_operators():
+    # PaddleNLP's Hygon DCU guide trains Llama with Paddle's flash attention and fused RMSNorm/RoPE operators
+    # (https://github.com/PaddlePaddle/PaddleNLP/blob/develop/llm/devices/dcu/llama/pretrain_pp8.json)
+    result = answer(model_type="dense-transformer", hardware="hygon-dcu", device="k100-ai", workload="training",
+                    needs={"devices": 8})  # fmt: skip
+    assert "flash attention" in choice(result, "attention").option.lower()
+    assert "fused" in choice(result, "fusion").option.lower()
+    assert not any(gap.concern in ("attention", "fusion") for gap in result.tier(1).gaps)
