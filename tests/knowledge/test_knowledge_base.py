@@ -31,7 +31,7 @@ ADDED_IDS = {
     "hipblaslt", "composable-kernel", "aiter", "rccl", "migraphx", "synapseai", "xla", "pallas", "neuron-sdk", "mlx",
     "coreml", "quark", "magicmind",
     "maxtext", "torchtitan", "executorch", "litert",
-    "cncl", "ixccl",
+    "cncl", "ixccl", "mori",
 }  # fmt: skip
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -46,7 +46,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 35
+    assert len(ADDED_IDS) == 36
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
