@@ -222,3 +222,15 @@ def test_a_stack_whose_runner_has_no_entry_still_names_its_own_attention_and_fus
     assert "flash attention" in choice(result, "attention").option.lower()
     assert "fused" in choice(result, "fusion").option.lower()
     assert not any(gap.concern in ("attention", "fusion") for gap in result.tier(1).gaps)
+
+
+def test_an_inference_only_expert_all_to_all_library_is_not_named_for_training():
+    # MoRI's EP guide lists inference integrations (vLLM, SGLang, ATOM) only
+    # (https://github.com/ROCm/mori/blob/main/docs/MORI-EP-GUIDE.md); AMD's Primus trains MoE with Primus-Turbo's DeepEP
+    # (https://rocm.docs.amd.com/projects/primus/en/latest/04-technical-guides/moe-training.html)
+    training = answer(model_type="moe", hardware="amd-gpu", device="mi355x", workload="training", team_skill="hpc",
+                      needs={"devices": 32})  # fmt: skip
+    serving = answer(model_type="moe", hardware="amd-gpu", device="mi355x", needs={"devices": 8, "quantization": "fp8"})
+    assert "mori" not in str(choice(training, "collectives").settings).lower()
+    assert "DeepEP" in choice(training, "training-framework").settings.get("moe", "")
+    assert "mori" in str(choice(serving, "collectives").settings).lower()

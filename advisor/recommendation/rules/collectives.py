@@ -57,15 +57,22 @@ def scaling_switch(devices: int) -> SwitchCondition:
     return switch("strong-scaling-collapse", description, metric, "<", SCALING_EFFICIENCY_MIN, concern="collectives")
 
 
+DOCUMENTED = ("yes", "partial")  # a phase the library documents
+
+
 def expert_parallel_library(context: RuleContext) -> Candidate | None:
-    """For an MoE model: the platform's library dedicated to expert all-to-all (DeepEP), if it lists one."""
-    if context.profile.model_type != "moe":
+    """For an MoE model: the platform's library dedicated to expert all-to-all (DeepEP, MoRI), if it lists one that
+    documents the workload's phases (MoRI's integrations are inference engines only)."""
+    profile = context.profile
+    if profile.model_type != "moe":
         return None
+    needed = [phase for phase, wanted in (("training", profile.trains), ("inference", profile.serves)) if wanted]
     for option in context.platform.collective_library.value:
         if option not in context.knowledge.ids():
             continue
         candidate = context.knowledge.get(option)
-        if candidate.model_types is not None and "moe" in candidate.model_types.value:
+        runs_phases = all(getattr(candidate, phase).value in DOCUMENTED for phase in needed)
+        if candidate.model_types is not None and "moe" in candidate.model_types.value and runs_phases:
             return candidate
     return None
 
