@@ -56,6 +56,8 @@ def needed(concern: str, profile: Profile) -> bool:
         return profile.needs.quantized
     if concern == "dynamic-shapes":
         return profile.needs.dynamic_shapes
+    if concern == "deployment":
+        return profile.serves
     return True
 
 
