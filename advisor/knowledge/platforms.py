@@ -75,6 +75,9 @@ class Device(BaseModel):
         None, description="OCP FP8 (e4m3fn/e5m2) or the FNUZ variant (e4m3fnuz) where it runs fp8; absent otherwise"
     )
     peaks: str | None = Field(None, min_length=1, description="The name of its row in accelerator_peaks.yaml")
+    device_class: Literal["server", "mobile"] = Field(
+        "server", description="Where it runs: a data-centre or workstation part, or a phone/embedded SoC (its own stacks)"
+    )
     spec: Claim[str] = Field(description="One line of its specification, with the vendor page it comes from")
 
     @model_validator(mode="after")

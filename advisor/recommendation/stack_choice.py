@@ -142,6 +142,10 @@ def precisions_accepted(profile: Profile, platform: Platform, workload: str = "i
 
 def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> Misfit:
     """A stack validated on other devices: a lesser misfit where one of them is the same generation as the target."""
+    classes = {getattr(platform.device(d), "device_class", None) for d in listed} - {None}
+    if classes and device.device_class not in classes:  # a phone runtime on a server, or a server stack on a phone
+        return Misfit("device_class", f"validated on {', '.join(listed)} ({', '.join(sorted(classes))} devices), not on "
+                                      f"a {device.device_class} device like {device.id}")  # fmt: skip
     same = [d for d in listed if getattr(platform.device(d), "generation", None) == device.generation]
     if same:
         return Misfit("same_generation", f"validated on {', '.join(same)} ({device.generation}, as {device.id}), not on {device.id} itself")
@@ -300,8 +304,9 @@ def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, 
 
 
 def other_model(item: Judged) -> bool:
-    """The stack is documented for another kind of model: the last a team asks about."""
-    return any(misfit.kind == "other_model" for misfit in item.misfits)
+    """The stack is documented for another kind of model, or another class of device (a phone runtime for a server):
+    the last a team asks about."""
+    return any(misfit.kind in ("other_model", "device_class") for misfit in item.misfits)
 
 
 def other_precision(item: Judged) -> bool:

@@ -234,3 +234,15 @@ def test_an_inference_only_expert_all_to_all_library_is_not_named_for_training()
     assert "mori" not in str(choice(training, "collectives").settings).lower()
     assert "DeepEP" in choice(training, "training-framework").settings.get("moe", "")
     assert "mori" in str(choice(serving, "collectives").settings).lower()
+
+
+def test_a_phone_runtime_is_no_stack_for_a_server_cpu_and_a_server_stack_none_for_a_phone():
+    # ExecuTorch's XNNPACK backend and LiteRT with KleidiAI SME2 are on-device runtimes for Arm phone CPUs
+    # (https://docs.pytorch.org/executorch/stable/backends-xnnpack.html,
+    # https://learn.arm.com/learning-paths/mobile-graphics-and-gaming/litert-sme/1-litert-kleidiai-sme2); AWS documents
+    # PyTorch with oneDNN and ACL on Graviton (https://aws.github.io/graviton/machinelearning/pytorch.html)
+    server = answer(model_type="cnn", hardware="arm-cpu", device="graviton4", needs={"quantization": "int8"})
+    phone = answer(model_type="cnn", hardware="arm-cpu", device="armv9-mobile-sme2", needs={"quantization": "int8"})
+    assert not any(stack.stack.startswith(("arm-litert", "arm-executorch")) for stack in server.stacks)
+    assert phone.stacks and phone.stacks[0].stack in ("arm-executorch-xnnpack", "arm-litert-xnnpack")
+    assert not phone.stacks[0].misfits
