@@ -142,7 +142,8 @@ def precisions_accepted(profile: Profile, platform: Platform, workload: str = "i
 
 def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> Misfit:
     """A stack validated on other devices: a lesser misfit where one of them is the same generation as the target."""
-    classes = {getattr(platform.device(d), "device_class", None) for d in listed} - {None}
+    known = [found for found in (platform.device(d) for d in listed) if found is not None]
+    classes = {found.device_class for found in known}
     if classes and device.device_class not in classes:  # a phone runtime on a server, or a server stack on a phone
         return Misfit("device_class", f"validated on {', '.join(listed)} ({', '.join(sorted(classes))} devices), not on "
                                       f"a {device.device_class} device like {device.id}")  # fmt: skip
