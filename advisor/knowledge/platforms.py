@@ -75,6 +75,10 @@ class Device(BaseModel):
         None, description="OCP FP8 (e4m3fn/e5m2) or the FNUZ variant (e4m3fnuz) where it runs fp8; absent otherwise"
     )
     peaks: str | None = Field(None, min_length=1, description="The name of its row in accelerator_peaks.yaml")
+    node_devices: int | None = Field(
+        None, gt=0, description="How many of it one server or instance holds (16 Trainium2 in a trn2.48xlarge), where the "
+        "spec states it; absent: policy.NODE_DEVICES is assumed"
+    )
     device_class: Literal["server", "mobile"] = Field(
         "server", description="Where it runs: a data-centre or workstation part, or a phone/embedded SoC (its own stacks)"
     )

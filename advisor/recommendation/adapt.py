@@ -23,7 +23,7 @@ from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import RuleContext
-from advisor.recommendation.models import Choice, Citation, Rationale, SkippedConcern, Tier
+from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
     FLOAT_PRECISIONS,
     LOWER_PRECISIONS,
@@ -210,7 +210,7 @@ def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
             continue
         if component.role in SETTING_ROLES[judged.workload]:
             key, name = component.role, in_precision(component.name, judged.precision)
-            if other_format_only(name, judged.precision):
+            if not name or other_format_only(name, judged.precision):
                 continue  # a part for a format this profile does not run (an MXFP4 config in a BF16 job)
             settings[key] = f"{settings[key]}; {name}" if key in settings else name
     return settings
@@ -249,6 +249,8 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
     if judged is not None and any(m.kind == "float_fallback" for m in judged.misfits) and judged.workload == "inference":
         why = line(f"{judged.precision} GEMMs: {judged.stack.name} documents no {profile.needs.quantization} path on this "
                    "device", cite_stack(judged.stack))  # fmt: skip
+        asked_word = re.compile(rf"\b{profile.needs.quantization}\b", re.IGNORECASE)  # "the linear layers run in FP8" goes too
+        choice = choice.model_copy(update={"rationale": tuple(r for r in choice.rationale if not asked_word.search(r.text))})
         return with_dtype(choice, judged.precision, why)
     if profile.needs.quantized:
         asked = judged.precision if judged is not None and judged.precision in PRECISIONS_FOR[profile.needs.quantization] else None
@@ -363,6 +365,19 @@ def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) 
     return {concern: tuple(dict.fromkeys(ids)) for concern, ids in found.items()}
 
 
+def without_quantization_on_fallback(merged: list[Choice], choice: StackChoice,
+                                     profile: Profile) -> tuple[list[Choice], tuple[Gap, ...]]:  # fmt: skip
+    """A serving stack that runs its float format on this device (no documented path for the asked one) quantizes
+    nothing: the quantization concern is a gap that says so, not a toolkit the stack never loads."""
+    serving = choice.for_workload("inference")
+    if serving is None or not any(m.kind == "float_fallback" for m in serving.misfits):
+        return merged, ()
+    text = (f"not on this device: {serving.stack.name} documents no {profile.needs.quantization} path on "
+            f"{choice.device.name if choice.device else profile.hardware}, so the model is served in {serving.precision}")
+    gap = Gap(concern="quantization", rationale=(line(text, cite_stack(serving.stack), cite_profile(profile, "needs.quantization")),))
+    return [c for c in merged if c.concern != "quantization"], (gap,)
+
+
 def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern],
                 measured_out: frozenset[tuple[str, str]] = frozenset()) -> tuple[Tier, tuple[SkippedConcern, ...]]:  # fmt: skip
     """Tier 1 with the chosen stacks' parts in place (serving first), and the skipped concerns they now decide. A part
@@ -396,6 +411,8 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
                 article = "an" if judged.precision[0] in "aeiou" else "a"
                 extra["precision"] = (f"{judged.precision}: train in {judged.precision} (the page's example runs {default})"
                                       if judged.workload == "training" else
+                                      f"{judged.precision}: serve {article} {judged.precision} checkpoint (the page's example "
+                                      f"runs {default})" if default in FLOAT_PRECISIONS else
                                       f"{judged.precision}: serve {article} {judged.precision} checkpoint without the page's "
                                       f"{default} quantization flags (its example runs {default})")  # fmt: skip
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
@@ -405,8 +422,9 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
+    merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
-    gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked)
+    gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked) + fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
     fits_team = all(c.fits_team for c in merged)
     return tier1.model_copy(update={"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team}), kept_skipped

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from advisor.knowledge.models import Concern, KnowledgeBase
-from advisor.knowledge.platforms import Platform
+from advisor.knowledge.platforms import Device, Platform
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.policy import NODE_DEVICES
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection, SkippedConcern, SwitchCondition
 
 TierEntry = Choice | Gap
@@ -37,6 +38,24 @@ class RuleContext:
     def platform(self) -> Platform:
         """The target's hardware platform (its official stack, engines and libraries) from the knowledge base."""
         return self.knowledge.platform(self.profile.hardware)
+
+    @property
+    def device(self) -> Device | None:
+        """The target device: the profile's, or the family's default generation; None where the family lists none."""
+        platform = self.platform
+        device_id = self.profile.device or (platform.default_device.value if platform.default_device else None)
+        return platform.device(device_id) if device_id is not None else None
+
+    @property
+    def on_mobile(self) -> bool:
+        """The target is a phone or embedded SoC: no server engines there."""
+        return self.device is not None and self.device.device_class == "mobile"
+
+    @property
+    def node_devices(self) -> int:
+        """How many devices one server holds: the device's own count where its spec states one (16 Trainium2)."""
+        device = self.device
+        return device.node_devices if device is not None and device.node_devices else NODE_DEVICES
 
     def official(self, concern: Concern, *, long_context: bool = False) -> tuple[str, ...]:
         """The platform's tier-1 candidate ids for a concern, most preferred first."""

@@ -211,7 +211,8 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     scale = scale_needed(profile)
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
-    elif profile.needs.devices > NODE_DEVICES and "multi-node" not in scope.scale:
+    elif profile.needs.devices > ((device.node_devices if device is not None else None) or NODE_DEVICES) \
+            and "multi-node" not in scope.scale:
         found.append(Misfit("scale", f"documented within one node; {profile.needs.devices} devices may span nodes, and "
                                      "the layout across them (replicas or cross-node parallelism) is not documented"))  # fmt: skip
     found += runner_misfits(stack, profile, knowledge)
@@ -223,7 +224,8 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     elif not listed:
         found.append(Misfit("unlisted_runner", f"{stack.runner_name} is not among the platform's listed engines, "
                                                "runtimes or frameworks"))  # fmt: skip
-    if profile.llm and workload == "inference" and not runs_on_engine(stack, platform):
+    on_phone = device is not None and device.device_class == "mobile"  # on-device LLMs run in a general runtime there
+    if profile.llm and workload == "inference" and not runs_on_engine(stack, platform) and not on_phone:
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
 

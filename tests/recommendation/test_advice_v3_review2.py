@@ -246,3 +246,25 @@ def test_a_phone_runtime_is_no_stack_for_a_server_cpu_and_a_server_stack_none_fo
     assert not any(stack.stack.startswith(("arm-litert", "arm-executorch")) for stack in server.stacks)
     assert phone.stacks and phone.stacks[0].stack in ("arm-executorch-xnnpack", "arm-litert-xnnpack")
     assert not phone.stacks[0].misfits
+
+
+def test_a_trainium2_instance_is_one_node_of_sixteen_and_a_float_fallback_quantizes_nothing():
+    # A trn2.48xlarge holds 16 Trainium2 chips (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/
+    # neuron-hardware/trn2-arch.html); the vLLM Neuron stack documents BF16 and MXFP8 (Trn3) serving
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/index.html)
+    result = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2",
+                    needs={"quantization": "fp8", "devices": 16})  # fmt: skip
+    assert not any("may span nodes" in misfit for stack in result.stacks for misfit in stack.misfits)
+    gemm = choice(result, "gemm")
+    assert gemm.settings["dtype"] == "bf16" and not any("run in FP8" in reason.text for reason in gemm.rationale)
+    assert not any(c.concern == "quantization" for c in result.tier(1).choices)
+    assert any(gap.concern == "quantization" and "served in bf16" in gap.rationale[0].text for gap in result.tier(1).gaps)
+
+
+def test_an_llm_scaling_switch_starts_from_the_devices_that_hold_the_model():
+    # Megatron Core's MoE guide scales expert parallelism across nodes; a large model does not fit one device
+    # (https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/core/transformer/moe/README.md)
+    result = answer(model_type="moe", hardware="nvidia-gpu", device="b200", needs={"quantization": "fp8", "devices": 8})
+    scaling = next(s for s in result.switch_conditions if s.id == "strong-scaling-collapse")
+    assert "from 1 to" not in scaling.description and "fewest devices that hold the model" in scaling.description
+    assert not any(value == "" for c in result.tier(1).choices for value in c.settings.values())

@@ -29,7 +29,8 @@ def test_decide_collectives():
     assert many.tier1.option == "hccl" and isinstance(many.tier3, Gap)
     moe = decide_collectives(rule_context(profile(model_type="moe", workload="training", needs={"devices": 64})))
     assert moe.tier1.option == "nccl" and moe.tier1.settings == {"expert-all-to-all": "deepep"}
-    assert "a full node first where" in moe.switch_conditions[0].description
+    assert "a full node (8) first where" in moe.switch_conditions[0].description
+    assert "the fewest devices that hold the model" in moe.switch_conditions[0].description
     assert [s.id for s in many.switch_conditions] == ["strong-scaling-collapse"]
     cpu = decide_collectives(rule_context(profile(hardware="x86-cpu", needs={"devices": 2})))
     assert isinstance(cpu.tier1, Gap) and cpu.switch_conditions == ()

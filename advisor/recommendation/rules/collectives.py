@@ -44,11 +44,13 @@ def scaling_test_line(candidate: Candidate) -> Rationale | None:
 
 
 
-def scaling_switch(devices: int) -> SwitchCondition:
+def scaling_switch(devices: int, node_devices: int = NODE_DEVICES, llm: bool = False) -> SwitchCondition:
     """A strong-scaling run below the efficiency floor puts the collectives in question: within a node
-    first (1 -> 8), then node by node (a 1 -> 256 strong-scaling run is not how a cluster is tested)."""
-    steps = (f"1 to {devices} devices" if devices <= NODE_DEVICES
-             else f"1 to {devices} devices, a full node first where {devices} spans several nodes")  # fmt: skip
+    first, then node by node (a 1 -> 256 strong-scaling run is not how a cluster is tested); an LLM starts from the
+    fewest devices that hold it, not from one."""
+    start = "the fewest devices that hold the model" if llm else "1"
+    steps = (f"{start} to {devices} devices" if devices <= node_devices
+             else f"{start} to {devices} devices, a full node ({node_devices}) first where {devices} spans several nodes")  # fmt: skip
     description = (
         f"scaling efficiency from {steps} < {SCALING_EFFICIENCY_MIN}: revisit the collectives and their "
         "overlap with compute"
@@ -103,5 +105,5 @@ def decide_collectives(context: RuleContext) -> ConcernDecision:
         tier1=tier1,
         tier3=tier3_entry(context, "collectives"),
         rejections=rejections_from(chosen, "collectives"),
-        switch_conditions=(scaling_switch(profile.needs.devices),) if isinstance(tier1, Choice) else (),
+        switch_conditions=(scaling_switch(profile.needs.devices, context.node_devices, profile.llm),) if isinstance(tier1, Choice) else (),
     )

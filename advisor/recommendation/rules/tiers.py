@@ -99,6 +99,8 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
     if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
         found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
+    if context.on_mobile:  # a server's serving engine does not run on a phone
+        found = [candidate for candidate in found if candidate.layer.value != "serving-engine"]
 
     def rank(candidate: Candidate) -> tuple[int, bool, bool]:
         return format_rank(candidate, concern, context), candidate.id not in named, candidate.layer.value not in layers
