@@ -102,9 +102,11 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     chosen = choice.for_workload(workload)
     if chosen is None or not chosen.fits:
         return None
-    rival = next((j for j in choice.considered if j.workload == workload and j.fits
-                  and j.rank.other_default == chosen.rank.other_default
-                  and j.stack.runner_name != chosen.stack.runner_name), None)  # fmt: skip
+    rivals = [j for j in choice.considered if j.workload == workload and j.fits and j.stack.runner_name != chosen.stack.runner_name]
+    # one that runs the asked precision by default first; one that runs it off its default (TensorRT-LLM's NVFP4
+    # recipe in FP8) still fits, and the same-precision benchmark decides between the engines
+    rivals.sort(key=lambda j: j.rank.other_default != chosen.rank.other_default)
+    rival = rivals[0] if rivals else None
     if rival is None:
         return None
     ours, theirs = chosen.stack.runner_name, rival.stack.runner_name
