@@ -13,6 +13,7 @@ from advisor.recommendation.switches import switch
 MAX_STACK_SWITCHES = 3
 FASTER = 1.1  # another engine's measured throughput over the chosen one's from which it takes over
 ACCURACY_DROP = 0.01  # absolute drop of a quantized model's task score against bf16 from which it does not ship
+LOSS_GAP = 0.01  # relative gap of a low-precision training run's loss over the BF16 run's at the same step
 VERBS = {"inference": "serve with", "training": "train with"}
 
 
@@ -119,10 +120,15 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
 
 
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:
-    """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships."""
+    """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships; an FP8 training
+    run is held to the BF16 run's loss curve instead (pre-training has no task score yet)."""
     if not profile.needs.quantized:
         return None
     dtype = profile.needs.quantization
+    if profile.trains and not profile.serves:
+        description = (f"the {dtype} run's training loss ends more than {LOSS_GAP * 100:g}% above a BF16 run's at the same "
+                       f"step (same data and seed): train in BF16, or use a finer {dtype} recipe, and re-check")  # fmt: skip
+        return switch(f"{dtype}-loss-gap", description, f"evidence.{dtype}_loss_gap", ">", LOSS_GAP)
     description = (f"the {dtype} model scores more than {ACCURACY_DROP * 100:g} point below the float model on your task evaluation "
                    "(the same harness and data for both): keep the float model, or quantize with finer scales and re-check")  # fmt: skip
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

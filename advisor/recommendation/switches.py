@@ -58,6 +58,7 @@ _OUTSIDE_PROBES = (
     ("training_throughput.", "each framework's training run on the target, same model, precision and devices"),
 )
 _ACCURACY_CHECK = "your task evaluation (for example lm-evaluation-harness) on the float and the quantized model"
+_LOSS_CHECK = "a short training run in BF16 and in the low precision, same data, seed and steps, comparing the loss curves"
 
 
 def rerun_for(metric: str) -> str:
@@ -67,6 +68,8 @@ def rerun_for(metric: str) -> str:
         name = metric.removeprefix("evidence.")
         if name.endswith("_accuracy_drop"):
             return _ACCURACY_CHECK
+        if name.endswith("_loss_gap"):
+            return _LOSS_CHECK
         outside = next((check for prefix, check in _OUTSIDE_PROBES if name.startswith(prefix)), None)
         if outside is not None:
             return outside

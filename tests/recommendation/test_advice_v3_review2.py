@@ -268,3 +268,25 @@ def test_an_llm_scaling_switch_starts_from_the_devices_that_hold_the_model():
     scaling = next(s for s in result.switch_conditions if s.id == "strong-scaling-collapse")
     assert "from 1 to" not in scaling.description and "fewest devices that hold the model" in scaling.description
     assert not any(value == "" for c in result.tier(1).choices for value in c.settings.values())
+
+
+def test_switches_that_cannot_apply_are_not_written():
+    # Transformer Engine's FP8 recipes are judged against a BF16 run in training (https://docs.nvidia.com/deeplearning/
+    # transformer-engine/user-guide/examples/fp8_primer.html); a diffusion model has no context length; an LLM's
+    # unquantized serving is not decided by an INT8 GEMM probe
+    pretrain = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="training",
+                      needs={"quantization": "fp8", "devices": 64})  # fmt: skip
+    ids = {s.id for s in pretrain.switch_conditions}
+    assert "fp8-loss-gap" in ids and "fp8-accuracy-drop" not in ids
+    diffusion = answer(model_type="diffusion", hardware="apple-silicon", device="apple-m4", needs={"quantization": "int8"})
+    assert "long-context-needed" not in {s.id for s in diffusion.switch_conditions}
+    llm = answer(model_type="moe", hardware="amd-gpu", device="mi300x", needs={"devices": 8})
+    assert "int8-pays-on-target" not in {s.id for s in llm.switch_conditions}
+
+
+def test_tier3_deployment_serves_the_model_type_before_it_ranks_ecosystems():
+    # llama.cpp serves LLMs only (https://github.com/ggml-org/llama.cpp#description); ONNX Runtime runs Core ML and
+    # CUDA/TensorRT execution providers (https://onnxruntime.ai/docs/execution-providers/)
+    result = answer(model_type="diffusion", hardware="apple-silicon", device="apple-m4",
+                    needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["nvidia-gpu"]})  # fmt: skip
+    assert choice(result, "deployment", tier=3).option == "onnxruntime"

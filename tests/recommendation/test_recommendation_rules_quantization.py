@@ -86,8 +86,10 @@ def test_int8_pays_switch_is_a_compound_predicate():
 
 
 def test_decide_quantization_skips_without_a_need():
-    serving = decide_quantization(rule_context(profile()))
+    serving = decide_quantization(rule_context(profile(model_type="cnn")))
     assert serving.skipped is not None and [s.id for s in serving.switch_conditions] == ["int8-pays-on-target"]
+    llm = decide_quantization(rule_context(profile()))  # an LLM's quantized serving is no INT8 GEMM probe's call
+    assert llm.skipped is not None and llm.switch_conditions == ()
     training = decide_quantization(rule_context(profile(workload="training")))
     assert training.switch_conditions == ()
 

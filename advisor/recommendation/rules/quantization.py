@@ -231,11 +231,12 @@ def quantization_switches(
 
 
 def not_needed(profile: Profile) -> ConcernDecision:
-    """No quantization asked for; a served model still learns when INT8 would pay."""
+    """No quantization asked for; a served vision or diffusion model still learns when INT8 would pay (an LLM's
+    quantized serving is decided by its engine's throughput and the model's accuracy, not an INT8 GEMM probe)."""
     reason = line("no quantization asked for", cite_profile(profile, "needs.quantization"))
     extra = [int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: consider INT8 PTQ",
                               int8_metric(profile))]
-    return skipped_decision("quantization", reason, *(extra if profile.serves else []))
+    return skipped_decision("quantization", reason, *(extra if profile.serves and not profile.llm else []))
 
 
 def decide_quantization(context: RuleContext) -> ConcernDecision:

@@ -95,6 +95,7 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
         candidate for candidate in context.knowledge.candidates
         if families <= set(candidate.hardware.value) and len(candidate.hardware.value) > 1
         and concern in candidate.concerns.value and candidate.layer.value != "training-framework"
+        and candidate.serves_model_type(context.profile.model_type)  # before the groups: llama.cpp serves no diffusion
     ]  # fmt: skip
     layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
     if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
