@@ -365,6 +365,21 @@ def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) 
     return {concern: tuple(dict.fromkeys(ids)) for concern, ids in found.items()}
 
 
+def method_route(choice: Choice, judged: Judged | None, context: RuleContext) -> Choice:
+    """The stack's page sets the other quantization method (PTQ where QAT is asked): the quantization choice says how
+    the toolkit runs the asked one, from its own claim, instead of leaving the page's flow as if it answered."""
+    method = context.profile.needs.quantization_method
+    if choice.concern != "quantization" or judged is None or not any(m.kind == "method" for m in judged.misfits):
+        return choice
+    if choice.option not in context.knowledge.ids():
+        return choice
+    claim = getattr(context.knowledge.get(choice.option), method)
+    text = (f"{method.upper()} asked: the stack's page shows the other flow; "
+            + (claim.note or f"{context.knowledge.get(choice.option).name} documents {method.upper()} ({claim.value})"))
+    why = line(text, cite_claim(context.knowledge.get(choice.option), method), cite_profile(context.profile, "needs.quantization_method"))
+    return choice.model_copy(update={"rationale": (why, *choice.rationale)})
+
+
 def without_quantization_on_fallback(merged: list[Choice], choice: StackChoice,
                                      profile: Profile) -> tuple[list[Choice], tuple[Gap, ...]]:  # fmt: skip
     """A serving stack that runs its float format on this device (no documented path for the asked one) quantizes
@@ -422,6 +437,7 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
+    merged = [method_route(c, owner.get(c.concern), context) for c in merged]
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked) + fallback_gaps

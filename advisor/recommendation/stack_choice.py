@@ -12,6 +12,8 @@ first. Every other stack of the workload is a considered option with one decisiv
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -236,9 +238,19 @@ def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, work
     if workload != "inference" or not profile.needs.quantized or part is None or part.candidate not in knowledge.ids():
         return []
     method = profile.needs.quantization_method
-    if getattr(knowledge.get(part.candidate), method).value != "no":
-        return []
-    return [Misfit("method", f"{part.name} has no {method.upper()} flow; the profile asks {method.upper()}")]
+    if getattr(knowledge.get(part.candidate), method).value == "no":
+        return [Misfit("method", f"{part.name} has no {method.upper()} flow; the profile asks {method.upper()}")]
+    documented = METHOD_WORDS.get(method)  # the part as the page sets it names the other method: a partial fit
+    text = f"{part.name} {part.setting or ''}"
+    if documented is not None and documented[1].search(text) and not documented[0].search(text):
+        return [Misfit("method", f"{part.name} is the page's {'PTQ' if method == 'qat' else 'QAT'} flow; the profile asks "
+                                 f"{method.upper()} (the toolkit has a {method.upper()} flow of its own to set up)")]  # fmt: skip
+    return []
+
+
+_PTQ = re.compile(r"post-training|\bPTQ\b|calibrat|quantize_static", re.IGNORECASE)
+_QAT = re.compile(r"quantization-aware|training-time|\bQAT\b", re.IGNORECASE)
+METHOD_WORDS = {"qat": (_QAT, _PTQ), "ptq": (_PTQ, _QAT)}  # method -> (words naming it, words naming the other)
 
 
 def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase) -> list[Misfit]:

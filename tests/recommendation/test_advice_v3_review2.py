@@ -290,3 +290,13 @@ def test_tier3_deployment_serves_the_model_type_before_it_ranks_ecosystems():
     result = answer(model_type="diffusion", hardware="apple-silicon", device="apple-m4",
                     needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["nvidia-gpu"]})  # fmt: skip
     assert choice(result, "deployment", tier=3).option == "onnxruntime"
+
+
+def test_a_qat_ask_is_not_answered_by_a_pages_ptq_flow():
+    # OpenVINO's NNCF page for Xeon shows post-training quantization (nncf.quantize); NNCF runs QAT in PyTorch and
+    # exports to OpenVINO (https://docs.openvino.ai/2025/openvino-workflow/model-optimization-guide/compressing-models-during-training.html)
+    result = answer(model_type="cnn", hardware="x86-cpu", device="xeon-6-granite-rapids",
+                    needs={"quantization": "int8", "quantization_method": "qat"})  # fmt: skip
+    quantization = choice(result, "quantization")
+    assert "QAT asked" in quantization.rationale[0].text
+    assert any("PTQ flow" in misfit for misfit in result.stacks[0].misfits)
