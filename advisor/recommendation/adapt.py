@@ -407,7 +407,9 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
         others = alternatives_in_stacks(choice, judged.workload, known)
         parts.update({k: v for k, v in runtime_kernels(judged, context, set(parts)).items() if k not in parts})
         for concern, part in parts.items():
-            if concern in stacked and owner[concern].workload != judged.workload and part.option != stacked[concern].option:
+            other_part = concern in stacked and (part.option != stacked[concern].option  # another option, or another
+                                                 or part.component.name != stacked[concern].settings.get("part", part.component.name))  # part of it  # fmt: skip
+            if other_part and owner[concern].workload != judged.workload:
                 theirs = f"{part.component.name} ({part.option})" if part.known else part.component.name
                 stacked[concern] = stacked[concern].model_copy(
                     update={"settings": {**stacked[concern].settings, f"in {judged.workload}": theirs}})
