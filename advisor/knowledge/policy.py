@@ -20,10 +20,14 @@ class Policy(BaseModel):
     measured_fusion: str | None = Field(None, description="The compiler the fusion probe times (a candidate id)")
     portable_kernel_language: str | None = Field(None, description="Tier 3's portable kernel language (a candidate id)")
     portable_loss_risk: str | None = Field(None, description="Words of its risk that states the per-platform loss")
+    long_context_families: dict[str, list[str]] = Field(
+        default_factory=dict, description="Engine id -> the families its long_context claim documents (its in-tree "
+        "platforms); a hardware plugin elsewhere documents its own"
+    )
 
     def candidate_ids(self) -> set[str]:
         """Every candidate id the policy names (each must exist)."""
-        named = {*self.dynamic_shape_modes, *self.measured_toolkits.values(), *self.measured_attention}
+        named = {*self.dynamic_shape_modes, *self.measured_toolkits.values(), *self.measured_attention, *self.long_context_families}
         singles = {self.portable_kernel_language, self.measured_fusion} - {None}
         return named | {name for name in singles if name is not None}
 

@@ -328,8 +328,9 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     if choice.concern != "deployment" or not (profile.needs.long_context and profile.serves) or choice.option not in known:
         return choice
     candidate = context.knowledge.get(choice.option)
-    if candidate.long_context is None:
-        return choice
+    families = context.knowledge.policy.long_context_families.get(candidate.id)
+    if candidate.long_context is None or (families is not None and profile.hardware not in families):
+        return choice  # the upstream engine's long-context page does not speak for a hardware plugin's build
     text = candidate.long_context.value
     unsupported = " ".join(f"{c.name} {c.setting or ''}" for judged in stacks.chosen for c in judged.stack.components)
     if re.search(r"chunked[\w -]*not supported|not supported[\w -]*chunked", unsupported, re.IGNORECASE):

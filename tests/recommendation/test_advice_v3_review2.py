@@ -300,3 +300,15 @@ def test_a_qat_ask_is_not_answered_by_a_pages_ptq_flow():
     quantization = choice(result, "quantization")
     assert "QAT asked" in quantization.rationale[0].text
     assert any("PTQ flow" in misfit for misfit in result.stacks[0].misfits)
+
+
+def test_an_upstream_engines_long_context_page_is_not_cited_for_a_hardware_plugin():
+    # vLLM's context-parallel page documents the CUDA/ROCm engine (https://docs.vllm.ai/en/latest/serving/
+    # context_parallel_deployment.html); vllm-gaudi documents its own configuration (https://docs.vllm.ai/projects/gaudi/)
+    gaudi = answer(model_type="dense-transformer", hardware="intel-gaudi", device="gaudi3",
+                   needs={"quantization": "fp8", "devices": 8, "long_context": True})  # fmt: skip
+    nvidia = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h200-sxm",
+                    needs={"devices": 8, "long_context": True})  # fmt: skip
+    cites = lambda result: {c.ref for r in choice(result, "deployment").rationale for c in r.cites}  # noqa: E731
+    assert not any(ref.endswith(".long_context") for ref in cites(gaudi))
+    assert any(ref.endswith(".long_context") for ref in cites(nvidia))
