@@ -76,8 +76,8 @@ class Device(BaseModel):
     )
     peaks: str | None = Field(None, min_length=1, description="The name of its row in accelerator_peaks.yaml")
     node_devices: int | None = Field(
-        None, gt=0, description="How many of it one server or instance holds (16 Trainium2 in a trn2.48xlarge), where the "
-        "spec states it; absent: policy.NODE_DEVICES is assumed"
+        None, gt=0, description="How many of it share one fast-interconnect domain: a server or instance (16 Trainium2 in a "
+        "trn2.48xlarge) or a TPU slice over ICI (256 v6e chips), where a vendor page states it; absent: policy.NODE_DEVICES"
     )
     device_class: Literal["server", "mobile"] = Field(
         "server", description="Where it runs: a data-centre or workstation part, or a phone/embedded SoC (its own stacks)"
