@@ -117,9 +117,12 @@ def build_front_matter(
 
 
 def named_options(recommendation: Recommendation) -> list[str]:
-    """Every option id the record names: chosen in a tier or rejected."""
+    """Every option id the record names: chosen in a tier, named by a tier-1 setting (DeepEP as the expert all-to-all,
+    Transformer Engine as the layers), or rejected; the knowledge snapshot keeps those the knowledge base knows."""
     chosen = [option for number in (1, 2, 3) for option in tier_options(recommendation, number)]
-    return list(dict.fromkeys(chosen + rejected_options(recommendation)))
+    in_settings = [value for choice in recommendation.tier(1).choices for value in choice.settings.values()
+                   if value and " " not in value]  # fmt: skip
+    return list(dict.fromkeys(chosen + in_settings + rejected_options(recommendation)))
 
 
 def committer(records_dir: Path, repo: Repo | None) -> list[str]:
