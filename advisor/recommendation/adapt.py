@@ -208,11 +208,14 @@ def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
     for component in judged.stack.components:
         if component.role == "moe" and profile.model_type != "moe":
             continue
-        if component.role in SETTING_ROLES[judged.workload]:
-            key, name = component.role, in_precision(component.name, judged.precision)
+        if component.role not in SETTING_ROLES[judged.workload]:
+            continue
+        key, name = component.role, component.name
+        if key != "kv-cache":  # a KV-cache format is a storage choice apart from the weights' (FP8 KV beside BF16)
+            name = in_precision(name, judged.precision)
             if not name or other_format_only(name, judged.precision):
                 continue  # a part for a format this profile does not run (an MXFP4 config in a BF16 job)
-            settings[key] = f"{settings[key]}; {name}" if key in settings else name
+        settings[key] = f"{settings[key]}; {name}" if key in settings else name
     return settings
 
 

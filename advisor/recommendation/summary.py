@@ -62,7 +62,7 @@ def tier_lines(tier: Tier) -> list[str]:
         for gap in tier.gaps:
             lines += gap_lines(gap, detailed=True)
     elif tier.gaps:
-        lines.append(f"  (nothing for: {', '.join(gap.concern for gap in tier.gaps)})")
+        lines.append(f"  (nothing for: {', '.join(dict.fromkeys(gap.concern for gap in tier.gaps))})")
     return lines
 
 

@@ -101,8 +101,9 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
     if deployment is None or (quantization is None and not open_gap):
         return choices, gaps
     compatibility = context.knowledge.compatibility
-    if quantization is not None and (quantization.option == deployment.option
-                                     or deployment.option in compatibility.loaders_of(quantization.option)):  # fmt: skip
+    engine_itself = quantization is not None and quantization.option == deployment.option and engine_only(deployment.option, context)
+    if quantization is not None and not engine_itself and (quantization.option == deployment.option
+                                                            or deployment.option in compatibility.loaders_of(quantization.option)):  # fmt: skip
         return choices, gaps
     families, dtype = set(context.profile.families), context.profile.needs.quantization
     loaded = [context.knowledge.get(t) for t in compatibility.toolkits_loaded_by(deployment.option) if t in context.knowledge.ids()]
@@ -122,8 +123,16 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
         return [*rest, Choice(concern="quantization", option=toolkit.id, settings={"dtype": dtype}, rationale=(why,),
                               fits_team=fits)], gaps  # fmt: skip
     text = (f"no quantization toolkit whose output {deployment.option} loads runs on {', '.join(sorted(families))} with "
-            f"{dtype}: each platform keeps its own")  # fmt: skip
-    return rest, [*gaps, Gap(concern="quantization", rationale=(line(text, cite_profile(context.profile, "needs.quantization")),))]
+            f"{dtype}: each platform keeps its own" + (f", so each family gets its own {dtype} checkpoint and its own accuracy "
+                                                       "check" if len(families) > 1 else ""))  # fmt: skip
+    others = [g for g in gaps if g.concern != "quantization"]  # one gap per concern: this one says why
+    return rest, [*others, Gap(concern="quantization", rationale=(line(text, cite_profile(context.profile, "needs.quantization")),))]
+
+
+def engine_only(option: str, context: RuleContext) -> bool:
+    """A serving engine loads quantized checkpoints; it is no quantizer of its own for tier 3 (its methods differ per
+    platform plugin: vllm_mlu's smoothquant is not upstream vLLM's)."""
+    return option in context.knowledge.ids() and context.knowledge.get(option).layer.value == "serving-engine"
 
 
 def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: RuleContext) -> list[Choice]:

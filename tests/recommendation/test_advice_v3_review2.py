@@ -312,3 +312,29 @@ def test_an_upstream_engines_long_context_page_is_not_cited_for_a_hardware_plugi
     cites = lambda result: {c.ref for r in choice(result, "deployment").rationale for c in r.cites}  # noqa: E731
     assert not any(ref.endswith(".long_context") for ref in cites(gaudi))
     assert any(ref.endswith(".long_context") for ref in cites(nvidia))
+
+
+def test_a_float_fallback_is_said_the_same_way_everywhere():
+    # The vLLM Neuron stack documents BF16 serving on Trn2 and MXFP8 on Trn3 only
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/index.html); its FP8 KV cache is a
+    # storage format apart from the weights' (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/_sources/
+    # vllm-neuron/docs/design/vllm/kv-cache-quantization.md)
+    result = answer(model_type="multimodal", hardware="aws-neuron", device="trn2", workload="both", team_skill="kernel",
+                    needs={"quantization": "fp8", "devices": 16})  # fmt: skip
+    verdict = result.verdict or ""
+    assert "quantize it to fp8" not in verdict and "served in bf16" in verdict
+    assert "fp8-accuracy-drop" not in {s.id for s in result.switch_conditions}
+    assert "FP8 KV cache" in choice(result, "deployment").settings.get("kv-cache", "")
+    for tier in result.tiers:
+        concerns = [gap.concern for gap in tier.gaps]
+        assert len(concerns) == len(set(concerns)), (tier.tier, concerns)
+
+
+def test_a_platform_plugins_quantized_checkpoint_is_not_called_portable():
+    # vllm_mlu registers its own smoothquant/weightonly methods (https://github.com/Cambricon/vllm-mlu); upstream vLLM
+    # on NVIDIA loads llm-compressor or ModelOpt checkpoints (https://docs.vllm.ai/en/latest/features/quantization/)
+    result = answer(model_type="moe", hardware="cambricon-mlu", device="mlu590",
+                    needs={"quantization": "int8", "devices": 4, "cross_platform": True, "other_hardware": ["nvidia-gpu"]})  # fmt: skip
+    assert not any(c.concern == "quantization" and c.option == "vllm" for c in result.tier(3).choices)
+    gap = next(g for g in result.tier(3).gaps if g.concern == "quantization")
+    assert "its own int8 checkpoint" in gap.rationale[0].text
