@@ -14,9 +14,10 @@ TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-pl
 
 
 def tier1_notes(context: RuleContext) -> list[Rationale]:
-    """Tier 1 is the vendor's own stack on the target."""
+    """Tier 1 is the official stack on the target: the vendor's libraries under the engine or framework documented
+    for it (which may be an open project, such as SGLang or llama.cpp)."""
     hardware = context.profile.hardware
-    text = f"the vendor's own libraries on {hardware}: proven, supported, least to maintain"
+    text = f"the stack documented for {hardware} on the vendor's own libraries: proven, supported, least to maintain"
     return [line(text, cite_profile(context.profile, "hardware"))]
 
 
