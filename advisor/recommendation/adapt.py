@@ -369,6 +369,30 @@ def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) 
     return {concern: tuple(dict.fromkeys(ids)) for concern, ids in found.items()}
 
 
+EXPERT_PARALLEL_WORDS = re.compile(r"expert[- ]parallel|\bEP\s?\d*\b|enable-expert-parallel|--ep\b", re.IGNORECASE)
+
+
+def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> Choice:
+    """An expert all-to-all library (DeepEP) runs only under expert parallelism: for serving within one node, it is
+    named where the chosen serving stack sets up expert parallelism, and otherwise said as what EP would add."""
+    library = choice.settings.get("expert-all-to-all")
+    serving = stacks.for_workload("inference")
+    if choice.concern != "collectives" or library is None or context.profile.trains or serving is None:
+        return choice
+    if context.profile.needs.devices > context.node_devices:  # an MoE model served across nodes runs expert-parallel
+        return choice
+    name = context.knowledge.get(library).name if library in context.knowledge.ids() else library
+    stack = serving.stack
+    text = " ".join([stack.summary.value, *(f"{c.name} {c.setting or ''}" for c in stack.components)])
+    if library.lower() in text.lower() or name.split(" (")[0].lower() in text.lower() or EXPERT_PARALLEL_WORDS.search(text):
+        return choice
+    settings = {k: v for k, v in choice.settings.items() if k != "expert-all-to-all"}
+    kept = tuple(r for r in choice.rationale if not r.text.startswith(name))
+    why = line(f"{name.split(' (')[0]} only with expert parallelism, which {stack.name} does not set up (its layout is "
+               "tensor parallel): it comes with an expert-parallel layout, measured against this one", cite_stack(stack))  # fmt: skip
+    return choice.model_copy(update={"settings": settings, "rationale": (*kept, why)})
+
+
 def method_route(choice: Choice, judged: Judged | None, context: RuleContext) -> Choice:
     """The stack's page sets the other quantization method (PTQ where QAT is asked): the quantization choice says how
     the toolkit runs the asked one, from its own claim, instead of leaving the page's flow as if it answered."""
@@ -444,6 +468,7 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
+    merged = [expert_layout(c, choice, context) for c in merged]
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked) + fallback_gaps

@@ -230,10 +230,21 @@ def test_an_inference_only_expert_all_to_all_library_is_not_named_for_training()
     # (https://rocm.docs.amd.com/projects/primus/en/latest/04-technical-guides/moe-training.html)
     training = answer(model_type="moe", hardware="amd-gpu", device="mi355x", workload="training", team_skill="hpc",
                       needs={"devices": 32})  # fmt: skip
-    serving = answer(model_type="moe", hardware="amd-gpu", device="mi355x", needs={"devices": 8, "quantization": "fp8"})
+    serving = answer(model_type="moe", hardware="amd-gpu", device="mi355x", needs={"devices": 16, "quantization": "fp8"})
     assert "mori" not in str(choice(training, "collectives").settings).lower()
     assert "DeepEP" in choice(training, "training-framework").settings.get("moe", "")
-    assert "mori" in str(choice(serving, "collectives").settings).lower()
+    assert "mori" in str(choice(serving, "collectives").settings).lower()  # across nodes, an MoE model runs EP
+
+
+def test_an_expert_all_to_all_library_is_set_only_under_an_expert_parallel_layout():
+    # SGLang uses DeepEP for the MoE all-to-all only with expert parallelism (its DeepSeek page: DP attention + EP
+    # with --moe-a2a-backend deepep, https://docs.sglang.io/docs/basic_usage/deepseek_v3); its plain recipe is --tp 8
+    result = answer(model_type="moe", hardware="nvidia-gpu", device="b200", team_skill="hpc",
+                    needs={"quantization": "fp8", "devices": 8})  # fmt: skip
+    collectives = choice(result, "collectives")
+    if result.stacks[0].stack.startswith("nvidia-sglang"):
+        assert "expert-all-to-all" not in collectives.settings
+        assert any(r.text.startswith("DeepEP only with expert parallelism") for r in collectives.rationale)
 
 
 def test_a_phone_runtime_is_no_stack_for_a_server_cpu_and_a_server_stack_none_for_a_phone():
