@@ -79,6 +79,17 @@ def expert_parallel_library(context: RuleContext) -> Candidate | None:
     return None
 
 
+def is_alternative(option: str, context: RuleContext) -> bool:
+    """Another collective library the job could use instead: not an expert all-to-all library (it complements the
+    library, for the MoE layers only) and not a training framework in a serving decision."""
+    if option not in context.knowledge.ids():
+        return True
+    candidate = context.knowledge.get(option)
+    complement = candidate.model_types is not None and list(candidate.model_types.value) == ["moe"]
+    trainer = candidate.layer.value == "training-framework" and not context.profile.trains
+    return not (complement or trainer)
+
+
 def not_needed(profile: Profile) -> ConcernDecision:
     """One device: nothing to decide until jobs span devices."""
     reason = line("one device per job: no collectives", cite_profile(profile, "needs.devices"))
@@ -100,6 +111,8 @@ def decide_collectives(context: RuleContext) -> ConcernDecision:
                           cite_claim(expert, "summary"), cite_profile(profile, "model_type")))  # fmt: skip
     reason = f"no collective library for {profile.hardware} in the knowledge base"
     tier1 = entry_from(chosen, "collectives", context, gap_reason=reason, lines=lines, settings=settings)
+    if isinstance(tier1, Choice):
+        tier1 = tier1.model_copy(update={"alternatives": tuple(a for a in tier1.alternatives if is_alternative(a, context))})
     return ConcernDecision(
         concern="collectives",
         tier1=tier1,
