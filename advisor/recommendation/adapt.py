@@ -37,8 +37,9 @@ from advisor.recommendation.policy import (
     TOO_FAR,
 )
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
-from advisor.recommendation.stack_choice import Judged, StackChoice, runner_concern, runner_of, runner_roles
+from advisor.recommendation.stack_choice import QAT_WORDS, Judged, StackChoice, runner_concern, runner_of, runner_roles
 
+LLM_WORD = re.compile(r"\bLLMs?\b")
 BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
 MAX_REASONS = 4  # reasons of one tier-1 choice, besides its risks to watch
 MAX_KEPT_REASONS = 3  # the rule's own reasons kept with the stack's, where both choose the same option
@@ -77,6 +78,8 @@ def part_settings(part: Part, context: RuleContext, precision: str | None = None
     if part.known and (component.candidate is None or context.knowledge.get(part.option).name not in component.name):
         settings["part"] = component.name
     documented = in_precision(component.setting, precision) if component.setting else ""
+    if not context.profile.llm:  # a clause for LLMs (torchao's LLM linear configs) says nothing to a CNN or diffusion job
+        documented = "; ".join(clause for clause in documented.split("; ") if not LLM_WORD.search(clause))
     if documented:
         settings["as documented"] = documented
     return settings
@@ -396,16 +399,23 @@ def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> 
 def method_route(choice: Choice, judged: Judged | None, context: RuleContext) -> Choice:
     """The stack's page sets the other quantization method (PTQ where QAT is asked): the quantization choice says how
     the toolkit runs the asked one, from its own claim, instead of leaving the page's flow as if it answered."""
-    method = context.profile.needs.quantization_method
-    if choice.concern != "quantization" or judged is None or not any(m.kind == "method" for m in judged.misfits):
+    profile = context.profile
+    method = profile.needs.quantization_method
+    if choice.concern != "quantization" or not profile.needs.quantized or choice.option not in context.knowledge.ids():
         return choice
-    if choice.option not in context.knowledge.ids():
+    documented = " ".join(v for k, v in choice.settings.items() if k != "method")
+    choice = choice.model_copy(update={"settings": {**choice.settings, "method": method}})  # the method asked, always said
+    other_flow = judged is not None and any(m.kind == "method" for m in judged.misfits)
+    unnamed_qat = method == "qat" and judged is not None and not QAT_WORDS.search(f"{documented} {judged.stack.name}")
+    if not (other_flow or unnamed_qat):
         return choice
-    claim = getattr(context.knowledge.get(choice.option), method)
-    text = (f"{method.upper()} asked: the stack's page shows the other flow; "
-            + (claim.note or f"{context.knowledge.get(choice.option).name} documents {method.upper()} ({claim.value})"))
-    why = line(text, cite_claim(context.knowledge.get(choice.option), method), cite_profile(context.profile, "needs.quantization_method"))
-    return choice.model_copy(update={"rationale": (why, *choice.rationale)})
+    candidate = context.knowledge.get(choice.option)
+    claim = getattr(candidate, method)
+    how = f"{candidate.name} documents its own {method.upper()} flow (knowledge base: {claim.value}); set it up before export"
+    text = (f"{method.upper()} asked: the stack's page shows the other flow; " if other_flow else
+            f"{method.upper()} asked, and the stack's page shows no QAT step: ") + how  # fmt: skip
+    why = line(text, cite_claim(candidate, method), cite_profile(profile, "needs.quantization_method"))
+    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
 
 
 def without_quantization_on_fallback(merged: list[Choice], choice: StackChoice,

@@ -248,9 +248,9 @@ def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, work
     return []
 
 
-_PTQ = re.compile(r"post-training|\bPTQ\b|calibrat|quantize_static", re.IGNORECASE)
-_QAT = re.compile(r"quantization-aware|training-time|\bQAT\b", re.IGNORECASE)
-METHOD_WORDS = {"qat": (_QAT, _PTQ), "ptq": (_PTQ, _QAT)}  # method -> (words naming it, words naming the other)
+PTQ_WORDS = re.compile(r"post-training|\bPTQ\b|calibrat|quantize_static", re.IGNORECASE)
+QAT_WORDS = re.compile(r"quantization-aware|training-time|\bQAT\b", re.IGNORECASE)
+METHOD_WORDS = {"qat": (QAT_WORDS, PTQ_WORDS), "ptq": (PTQ_WORDS, QAT_WORDS)}  # method -> (words naming it, words naming the other)
 
 
 def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase) -> list[Misfit]:

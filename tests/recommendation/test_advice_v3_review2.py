@@ -349,3 +349,14 @@ def test_a_platform_plugins_quantized_checkpoint_is_not_called_portable():
     assert not any(c.concern == "quantization" and c.option == "vllm" for c in result.tier(3).choices)
     gap = next(g for g in result.tier(3).gaps if g.concern == "quantization")
     assert "its own int8 checkpoint" in gap.rationale[0].text
+
+
+def test_a_qat_ask_is_carried_into_the_quantization_choice_and_llm_clauses_leave_a_cnn():
+    # ExecuTorch's XNNPACK quantization page shows the PT2E quantizer and torchao's LLM configs
+    # (https://github.com/pytorch/executorch/blob/main/docs/source/backends/xnnpack/xnnpack-quantization.md)
+    result = answer(model_type="cnn", hardware="arm-cpu", device="armv9-mobile-sme2",
+                    needs={"quantization": "int8", "quantization_method": "qat"})  # fmt: skip
+    quantization = choice(result, "quantization")
+    assert quantization.settings["method"] == "qat"
+    assert quantization.rationale[0].text.startswith("QAT asked")
+    assert "LLM" not in quantization.settings.get("as documented", "")
