@@ -45,13 +45,12 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
     profile = context.profile
     if not needs_training_framework(profile):
         if not profile.trains:
-            why = "no training"
-        elif not profile.llm:
-            why = f"a {profile.model_type} model"
+            text = "no training: no training framework"
         else:
-            why = f"{profile.needs.devices} device(s) and a dense model"
-        skipped = line(f"{why}: the framework's own data parallelism suffices", cite_profile(profile, "workload"),
-                       cite_profile(profile, "needs.devices"))  # fmt: skip
+            why = f"a {profile.model_type} model" if not profile.llm else f"{profile.needs.devices} device(s) and a dense model"
+            text = (f"{why}: the framework's own parallelism carries it - DDP where the model and its optimizer states "
+                    "fit one device, FSDP where they do not")  # fmt: skip
+        skipped = line(text, cite_profile(profile, "workload"), cite_profile(profile, "needs.devices"))
         return skipped_decision("training-framework", skipped)
     chosen = framework_pick(context)
     lines = framework_lines(context, chosen.chosen.id) if chosen.chosen is not None else []
