@@ -331,12 +331,17 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     """For long-context serving, the engine's own long-sequence features (chunked prefill, KV-cache format, context
     parallelism) as a reason of the deployment choice, where the knowledge base documents them."""
     profile, known = context.profile, context.knowledge.ids()
-    if choice.concern != "deployment" or not (profile.needs.long_context and profile.serves) or choice.option not in known:
+    runs = {"deployment": profile.serves, "training-framework": profile.trains}.get(choice.concern, False)
+    if not (profile.needs.long_context and runs) or choice.option not in known:
         return choice
     candidate = context.knowledge.get(choice.option)
     families = context.knowledge.policy.long_context_families.get(candidate.id)
     if candidate.long_context is None or (families is not None and profile.hardware not in families):
         return choice  # the upstream engine's long-context page does not speak for a hardware plugin's build
+    if choice.concern == "training-framework":  # a training framework's long sequences: context parallelism
+        why = line(f"long context: {candidate.long_context.value}", cite_claim(candidate, "long_context"),
+                   cite_profile(profile, "needs.long_context"))  # fmt: skip
+        return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
     text = candidate.long_context.value
     unsupported = " ".join(f"{c.name} {c.setting or ''}" for judged in stacks.chosen for c in judged.stack.components)
     if re.search(r"chunked[\w -]*not supported|not supported[\w -]*chunked", unsupported, re.IGNORECASE):

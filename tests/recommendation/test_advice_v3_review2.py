@@ -360,3 +360,15 @@ def test_a_qat_ask_is_carried_into_the_quantization_choice_and_llm_clauses_leave
     assert quantization.settings["method"] == "qat"
     assert quantization.rationale[0].text.startswith("QAT asked")
     assert "LLM" not in quantization.settings.get("as documented", "")
+
+
+def test_long_context_training_names_the_frameworks_context_parallelism():
+    # Megatron Core's context_parallel_size splits the input along the sequence dimension
+    # (https://docs.nvidia.com/megatron-core/developer-guide/latest/apidocs/core/core.model_parallel_config.html);
+    # MindSpeed documents ring and Ulysses context parallelism
+    # (https://github.com/Ascend/MindSpeed/blob/master/docs/features/ring-attention-context-parallel.md)
+    for hardware, device in (("nvidia-gpu", "h100-sxm"), ("ascend-npu", "ascend-910c")):
+        result = answer(model_type="moe", hardware=hardware, device=device, workload="training", team_skill="hpc",
+                        needs={"devices": 64, "long_context": True})  # fmt: skip
+        framework = choice(result, "training-framework")
+        assert any(r.text.startswith("long context:") for r in framework.rationale), hardware
