@@ -201,7 +201,12 @@ def runtime_kernels(judged: Judged, context: RuleContext, decided: set[str]) -> 
     if candidate.layer.value not in RUNTIME_KERNEL_LAYERS:
         return {}
     own = Component(role=runner.role, name=f"{candidate.name}'s own kernels", candidate=runner.candidate)
-    return {concern: Part(runner.candidate, own) for concern in RUNTIME_KERNEL_CONCERNS if concern not in decided}
+    parts = {concern: Part(runner.candidate, own) for concern in RUNTIME_KERNEL_CONCERNS if concern not in decided}
+    takes_shapes = candidate.dynamic_shapes.value in ("yes", "partial")
+    if context.profile.needs.dynamic_shapes and takes_shapes and "dynamic-shapes" not in decided:
+        shapes = Component(role=runner.role, name=f"{candidate.name}'s own shape handling", candidate=runner.candidate)
+        parts["dynamic-shapes"] = Part(runner.candidate, shapes)  # another runtime's shape path is no part of this stack
+    return parts
 
 
 def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
