@@ -16,7 +16,7 @@ from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
 from advisor.recommendation.policy import (MISFIT_WEIGHTS, PORTABLE_KERNEL_LAYERS, RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS,
                                           SKILL_ORDER)
-from advisor.recommendation.stack_choice import choose_stacks
+from advisor.recommendation.stack_choice import choose_stacks, runner_of
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -69,24 +69,32 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
     return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
 
 
-def other_family_stack(context: RuleContext, family: str) -> Rationale | None:
-    """The whole stack the family's own engine chooses for the same profile, where one fits."""
+def other_family_stack(context: RuleContext, family: str, runners: dict[str, str] | None = None) -> Rationale | None:
+    """The whole stack the family's own engine chooses for the same profile, where one fits; among the stacks that
+    fit there, one run by the same engine or framework as here (tier 3's runtime, tier 1's training framework) first."""
     there = context.profile.model_copy(update={"hardware": family, "device": None})
-    chosen = choose_stacks(there, context.knowledge).chosen
-    if not chosen or chosen[0].weight > MISFIT_WEIGHTS["device"]:  # only a stack that fits there, but for the device
+    choice = choose_stacks(there, context.knowledge)
+    if not choice.chosen or choice.chosen[0].weight > MISFIT_WEIGHTS["device"]:  # a stack that fits there, but for the device
         return None
+    known = set(context.knowledge.ids())
+    picked = []
+    for judged in choice.chosen:
+        want = (runners or {}).get(judged.workload)
+        fitting = [judged, *(j for j in choice.considered if j.workload == judged.workload and j.weight <= MISFIT_WEIGHTS["device"])]
+        same = next((j for j in fitting if want is not None and getattr(runner_of(j.stack, j.workload, known), "candidate", None) == want), None)
+        picked.append(same or judged)
     names = "; ".join(judged.stack.name + (f" (in {judged.precision})" if judged.precision != judged.stack.applies_to.precisions[0]
-                                           else "") for judged in chosen)  # fmt: skip
-    return line(f"on {family}, the stack documented there: {names}", cite_stack(chosen[0].stack),
+                                           else "") for judged in picked)  # fmt: skip
+    return line(f"on {family}, the stack documented there: {names}", cite_stack(picked[0].stack),
                 cite_profile(context.profile, "needs.other_hardware"))  # fmt: skip
 
 
-def family_notes(tier: Tier, context: RuleContext) -> tuple[Rationale, ...]:
+def family_notes(tier: Tier, context: RuleContext, runners: dict[str, str] | None = None) -> tuple[Rationale, ...]:
     """Tier 3's notes, each other family's line naming its documented stack where it has one."""
     notes = []
     for note in tier.notes:
         family = next((f for f in context.profile.needs.other_hardware if note.text.startswith(f"on {f},")), None)
-        documented = other_family_stack(context, family) if family is not None else None
+        documented = other_family_stack(context, family, runners) if family is not None else None
         notes.append(documented or note)
     return tuple(notes)
 
@@ -173,5 +181,10 @@ def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[
         choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
         gaps = [g for g in gaps if g.concern not in owned]
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
-    return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps), "notes": family_notes(tier, context),
+    runners = {"inference": c.option for c in choices if c.concern == "deployment"}
+    training = choose_stacks(context.profile, context.knowledge).for_workload("training") if context.profile.trains else None
+    trainer = runner_of(training.stack, "training", set(context.knowledge.ids())) if training is not None else None
+    if trainer is not None and trainer.candidate is not None:  # the framework the target's training stack runs on
+        runners["training"] = trainer.candidate
+    return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps), "notes": family_notes(tier, context, runners),
                                    "fits_team": all(c.fits_team for c in choices)})  # fmt: skip

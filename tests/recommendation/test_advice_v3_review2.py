@@ -330,8 +330,8 @@ def test_a_float_fallback_is_said_the_same_way_everywhere():
     # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/index.html); its FP8 KV cache is a
     # storage format apart from the weights' (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/_sources/
     # vllm-neuron/docs/design/vllm/kv-cache-quantization.md)
-    result = answer(model_type="multimodal", hardware="aws-neuron", device="trn2", workload="both", team_skill="kernel",
-                    needs={"quantization": "fp8", "devices": 16})  # fmt: skip
+    result = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", workload="both",
+                    team_skill="kernel", needs={"quantization": "fp8", "devices": 16})  # fmt: skip
     verdict = result.verdict or ""
     assert "quantize it to fp8" not in verdict and "served in bf16" in verdict
     assert "fp8-accuracy-drop" not in {s.id for s in result.switch_conditions}
