@@ -413,6 +413,8 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
     method = profile.needs.quantization_method
     if choice.concern != "quantization" or not profile.needs.quantized or choice.option not in context.knowledge.ids():
         return choice
+    if choice.settings.get("method") == "fp8-training" or (profile.trains and not profile.serves):
+        return choice  # a low-precision training recipe is neither PTQ nor QAT
     documented = " ".join(v for k, v in choice.settings.items() if k != "method")
     choice = choice.model_copy(update={"settings": {**choice.settings, "method": method}})  # the method asked, always said
     other_flow = judged is not None and any(m.kind == "method" for m in judged.misfits)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
+from advisor.recommendation.policy import RUNTIME_KERNEL_LAYERS
 from advisor.knowledge.models import Concern
 from advisor.recommendation.context import ConcernDecision, RuleContext, serving_options
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
@@ -63,13 +64,17 @@ def tier3_notes(context: RuleContext, choices: Sequence[Choice] = ()) -> list[Ra
     if profile.needs.cross_platform:
         text = "the business must move between hardware: one cross-platform layer, accepting some per-platform loss"
         notes = [line(f"{text}; verify every target backend", *cites)]
-        portable = {c.concern for c in choices if c.concern == "deployment"}
+        portable: set[str] = {c.concern for c in choices if c.concern == "deployment"}
+        runtime = next((c.option for c in choices if c.concern == "deployment"), None)
+        if runtime in context.knowledge.ids() and context.knowledge.get(runtime).layer.value in RUNTIME_KERNEL_LAYERS:
+            portable.add("gemm")  # a graph runtime runs its own GEMM kernels on every family (ORT's MLAS on Arm)
         for family in profile.needs.other_hardware:
             needs = platform_needs(context, family, skip=portable)
-            if needs:
-                platform = context.knowledge.platform(family)
-                notes.append(line(f"on {family}, each platform's own underneath: {needs}",
-                                  cite_platform(platform, "official.gemm"), cite_profile(profile, "needs.other_hardware")))  # fmt: skip
+            platform = context.knowledge.platform(family)
+            text = (f"on {family}, each platform's own underneath: {needs}" if needs else
+                    f"on {family}, {runtime}'s own backend for the family" if runtime else "")  # fmt: skip
+            if text:
+                notes.append(line(text, cite_platform(platform, "official.gemm"), cite_profile(profile, "needs.other_hardware")))
         return notes
     return [line("exploration only: the profile runs on one hardware family", *cites)]
 

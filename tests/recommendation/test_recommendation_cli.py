@@ -53,7 +53,7 @@ def test_summary_names_the_tiers_rejections_and_switches(cli, runner, profile_fi
     assert "Tier 1: official full stack [primary]" in out and "  gemm            cublas  [dtype=bf16]" in out
     assert "  attention       flash-attention  [via=vllm]" in out and "  deployment      vllm" in out
     assert "Tier 2: deep self-development [needs more skill than the team has]" in out
-    assert "Rejected\n" in out and "  tensorrt (quantization)" in out
+    assert "Rejected\n" in out and "  cutlass (gemm)" in out and "tensorrt (quantization)" not in out
     assert "not applied to nvidia-gpu" in out
 
 

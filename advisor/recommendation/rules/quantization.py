@@ -176,7 +176,7 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
         candidate = context.knowledge.get(option)
         if option not in relation and candidate.layer.value in RUNTIME_LAYERS:
             text = f"{candidate.name} quantizes for its own runtime, and {name} is the chosen one"
-            blockers[option] = [line(text, cite_claim(candidate, "layer"))]
+            blockers[option] = [line(text, cite_claim(candidate, "layer"))]  # out of the race, not a considered option
             continue
         if option not in relation:
             continue
@@ -185,6 +185,16 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
             cite = cite_compatibility("quantized_output_loaded_by", option, claim)
             blockers[option] = [line(f"its output loads in {', '.join(claim.value)}, not in {name}, the chosen runtime", cite)]
     return blockers
+
+
+def other_runtime(option: str, context: RuleContext) -> bool:
+    """Another runtime's own quantizer (TensorRT's when SGLang serves): no toolkit a team weighs for this runtime, so
+    it is not listed among the rejected options."""
+    runtime = context.stack.runtime
+    if runtime is None or option == runtime or option not in context.knowledge.ids() or not context.profile.serves:
+        return False
+    relation = context.knowledge.compatibility.quantized_output_loaded_by
+    return option not in relation and context.knowledge.get(option).layer.value in RUNTIME_LAYERS
 
 
 def serving_preference(context: RuleContext) -> tuple[str, ...]:
@@ -279,7 +289,7 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         tier1=entry_from(chosen, "quantization", context, gap_reason=reason, settings=settings, lines=lines),
         tier2=tier2_entry(context, "quantization", (dtype,), blockers),
         tier3=tier3_entry(context, "quantization", requirements, blockers),
-        rejections=rejections_from(chosen, "quantization"),
+        rejections=tuple(r for r in rejections_from(chosen, "quantization") if not other_runtime(r.option, context)),
         switch_conditions=quantization_switches(dtype, slower is not None and chosen.chosen is None, profile,
                                                 chosen.chosen.id if chosen.chosen is not None else None,
                                                 context.knowledge.policy),
