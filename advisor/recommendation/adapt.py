@@ -314,7 +314,7 @@ def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
         return choice
     why = line("a model already published in FP8 is served from that checkpoint as released; run the toolkit on a "
                "BF16/FP16 checkpoint only", cite_profile(profile, "needs.quantization"))  # fmt: skip
-    return choice.model_copy(update={"rationale": capped((*choice.rationale, why))})
+    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})  # first: a record keeps the first few
 
 
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:
@@ -406,6 +406,28 @@ def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> 
     return choice.model_copy(update={"settings": settings, "rationale": (*kept, why)})
 
 
+def runtime_owned_kernels(merged: list[Choice], context: RuleContext) -> list[Choice]:
+    """With no documented stack, a portable graph runtime chosen to serve (ONNX Runtime, llama.cpp) still runs the model
+    on its own kernels: the GEMM, convolution, attention and fusion choices are its own, not a library it never calls."""
+    profile = context.profile
+    deployment = next((c for c in merged if c.concern == "deployment"), None)
+    if profile.trains or deployment is None or deployment.option not in context.knowledge.ids():
+        return merged
+    runtime = context.knowledge.get(deployment.option)
+    if runtime.layer.value not in RUNTIME_KERNEL_LAYERS or len(runtime.hardware.value) < 2:
+        return merged  # a family's own compiler-runtime (ATC, TensorRT) runs that family's libraries, named as such
+    owned = []
+    for c in merged:
+        if c.concern in RUNTIME_KERNEL_CONCERNS and c.option != runtime.id:
+            why = line(f"{runtime.name} runs {c.concern} on its own kernels for this platform (the deployment runtime)",
+                       cite_claim(runtime, "summary"))  # fmt: skip
+            settings = {"part": f"{runtime.name}'s own kernels", "by": "runtime",
+                        **({"dtype": c.settings["dtype"]} if "dtype" in c.settings else {})}
+            c = Choice(concern=c.concern, option=runtime.id, settings=settings, rationale=(why,))
+        owned.append(c)
+    return owned
+
+
 def method_route(choice: Choice, judged: Judged | None, context: RuleContext) -> Choice:
     """The stack's page sets the other quantization method (PTQ where QAT is asked): the quantization choice says how
     the toolkit runs the asked one, from its own claim, instead of leaving the page's flow as if it answered."""
@@ -418,14 +440,17 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
     documented = " ".join(v for k, v in choice.settings.items() if k != "method")
     choice = choice.model_copy(update={"settings": {**choice.settings, "method": method}})  # the method asked, always said
     other_flow = judged is not None and any(m.kind == "method" for m in judged.misfits)
-    unnamed_qat = method == "qat" and judged is not None and not QAT_WORDS.search(f"{documented} {judged.stack.name}")
+    unnamed_qat = method == "qat" and not QAT_WORDS.search(f"{documented} {judged.stack.name if judged else ''}")
+    unnamed_qat = unnamed_qat and (judged is not None or getattr(context.knowledge.get(choice.option), method).value == "partial")
     if not (other_flow or unnamed_qat):
         return choice
     candidate = context.knowledge.get(choice.option)
     claim = getattr(candidate, method)
-    how = f"{candidate.name} documents its own {method.upper()} flow (knowledge base: {claim.value}); set it up before export"
+    how = (claim.note if claim.value == "partial" and claim.note else
+           f"{candidate.name} documents its own {method.upper()} flow (knowledge base: {claim.value}); set it up before export")
     text = (f"{method.upper()} asked: the stack's page shows the other flow; " if other_flow else
-            f"{method.upper()} asked, and the stack's page shows no QAT step: ") + how  # fmt: skip
+            f"{method.upper()} asked, and the stack's page shows no QAT step: " if judged is not None else
+            f"{method.upper()} asked: ") + how  # fmt: skip
     why = line(text, cite_claim(candidate, method), cite_profile(profile, "needs.quantization_method"))
     return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
 
@@ -489,6 +514,8 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
+    if not choice.chosen:
+        merged = runtime_owned_kernels(merged, context)
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
     merged = [expert_layout(c, choice, context) for c in merged]
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)

@@ -372,3 +372,13 @@ def test_long_context_training_names_the_frameworks_context_parallelism():
                         needs={"devices": 64, "long_context": True})  # fmt: skip
         framework = choice(result, "training-framework")
         assert any(r.text.startswith("long context:") for r in framework.rationale), hardware
+
+
+def test_without_a_stack_a_portable_runtime_still_runs_its_own_kernels_and_a_qat_ask_is_explained():
+    # ONNX Runtime's CPU execution provider runs its own kernels (MLAS) and does not run QAT; QAT models exported as
+    # QDQ graphs run directly (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html)
+    result = answer(model_type="cnn", hardware="arm-cpu", device="graviton4", team_skill="kernel",
+                    needs={"quantization": "int8", "quantization_method": "qat", "dynamic_shapes": True})  # fmt: skip
+    if choice(result, "deployment").option == "onnxruntime":
+        assert {choice(result, c).option for c in ("gemm", "convolution")} == {"onnxruntime"}
+        assert choice(result, "quantization").rationale[0].text.startswith("QAT asked: ONNX Runtime does not run QAT")
