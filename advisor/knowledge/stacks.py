@@ -116,6 +116,10 @@ class Stack(_Model):
         description="A training stack: how its checkpoints leave it for serving (the format and the converter); a "
         "serving stack: the checkpoint format it loads",
     )
+    long_context: Claim[str] | None = Field(
+        None, description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "
+        "it documents that apart from the engine's upstream features"
+    )
 
     @field_validator("summary")
     @classmethod

@@ -340,6 +340,12 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     if not (profile.needs.long_context and runs) or choice.option not in known:
         return choice
     candidate = context.knowledge.get(choice.option)
+    serving = stacks.for_workload("inference")
+    if choice.concern == "deployment" and serving is not None and serving.stack.long_context is not None:
+        documented = serving.stack.long_context  # the stack's own page (vllm-ascend's context parallel) first
+        why = line(f"long context: {documented.value}", Citation(kind="knowledge", ref=f"{serving.stack.id}.long_context",
+                   figure=serving.stack.name, source=documented.source), cite_profile(profile, "needs.long_context"))  # fmt: skip
+        return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
     families = context.knowledge.policy.long_context_families.get(candidate.id)
     if candidate.long_context is None or (families is not None and profile.hardware not in families):
         return choice  # the upstream engine's long-context page does not speak for a hardware plugin's build

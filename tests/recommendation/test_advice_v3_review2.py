@@ -382,3 +382,12 @@ def test_without_a_stack_a_portable_runtime_still_runs_its_own_kernels_and_a_qat
     if choice(result, "deployment").option == "onnxruntime":
         assert {choice(result, c).option for c in ("gemm", "convolution")} == {"onnxruntime"}
         assert choice(result, "quantization").rationale[0].text.startswith("QAT asked: ONNX Runtime does not run QAT")
+
+
+def test_a_stacks_own_long_context_page_is_cited_for_long_context_serving():
+    # vllm-ascend's long-sequence context parallel tutorial: DeepSeek-V3.1-w8a8 on Atlas 800T A3
+    # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/features/long_sequence_context_parallel_multi_node.html)
+    result = answer(model_type="moe", hardware="ascend-npu", device="ascend-910c", team_skill="kernel",
+                    needs={"quantization": "int8", "devices": 16, "long_context": True})  # fmt: skip
+    cites = {c.ref for r in choice(result, "deployment").rationale for c in r.cites}
+    assert any(ref.endswith(".long_context") and ref.startswith("ascend-") for ref in cites)
