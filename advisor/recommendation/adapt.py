@@ -257,7 +257,7 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
         why = line(f"{judged.precision} GEMMs in training ({judged.stack.name}); the trained checkpoint is quantized to "
                    f"{profile.needs.quantization} for serving", cite_stack(judged.stack))  # fmt: skip
         return with_dtype(choice, judged.precision, why)
-    if judged is not None and any(m.kind == "float_fallback" for m in judged.misfits) and judged.workload == "inference":
+    if judged is not None and judged.falls_back and judged.workload == "inference":
         why = line(f"{judged.precision} GEMMs: {judged.stack.name} documents no {profile.needs.quantization} path on this "
                    "device", cite_stack(judged.stack))  # fmt: skip
         asked_word = re.compile(rf"\b{profile.needs.quantization}\b", re.IGNORECASE)  # "the linear layers run in FP8" goes too
@@ -332,6 +332,11 @@ def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) 
     return choice.model_copy(update={"settings": {**choice.settings, "dtype": asked}, "rationale": reasons})
 
 
+def after_first(choice: Choice, why: Rationale) -> Choice:
+    """The choice with one more reason right after its first (the reason it was chosen), within MAX_REASONS."""
+    return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
+
+
 def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice) -> Choice:
     """For long-context serving, the engine's own long-sequence features (chunked prefill, KV-cache format, context
     parallelism) as a reason of the deployment choice, where the knowledge base documents them."""
@@ -345,14 +350,14 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
         documented = serving.stack.long_context  # the stack's own page (vllm-ascend's context parallel) first
         why = line(f"long context: {documented.value}", Citation(kind="knowledge", ref=f"{serving.stack.id}.long_context",
                    figure=serving.stack.name, source=documented.source), cite_profile(profile, "needs.long_context"))  # fmt: skip
-        return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
+        return after_first(choice, why)
     families = context.knowledge.policy.long_context_families.get(candidate.id)
     if candidate.long_context is None or (families is not None and profile.hardware not in families):
         return choice  # the upstream engine's long-context page does not speak for a hardware plugin's build
     if choice.concern == "training-framework":  # a training framework's long sequences: context parallelism
         why = line(f"long context: {candidate.long_context.value}", cite_claim(candidate, "long_context"),
                    cite_profile(profile, "needs.long_context"))  # fmt: skip
-        return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
+        return after_first(choice, why)
     text = candidate.long_context.value
     unsupported = " ".join(f"{c.name} {c.setting or ''}" for judged in stacks.chosen for c in judged.stack.components)
     if re.search(r"chunked[\w -]*not supported|not supported[\w -]*chunked", unsupported, re.IGNORECASE):
@@ -466,7 +471,7 @@ def without_quantization_on_fallback(merged: list[Choice], choice: StackChoice,
     """A serving stack that runs its float format on this device (no documented path for the asked one) quantizes
     nothing: the quantization concern is a gap that says so, not a toolkit the stack never loads."""
     serving = choice.for_workload("inference")
-    if serving is None or not any(m.kind == "float_fallback" for m in serving.misfits):
+    if serving is None or not serving.falls_back:
         return merged, ()
     text = (f"not on this device: {serving.stack.name} documents no {profile.needs.quantization} path on "
             f"{choice.device.name if choice.device else profile.hardware}, so the model is served in {serving.precision}")

@@ -9,7 +9,7 @@ from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts
-from advisor.recommendation.policy import NODE_DEVICES
+from advisor.recommendation.stack_choice import node_size, target_device
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection, SkippedConcern, SwitchCondition
 
 TierEntry = Choice | Gap
@@ -42,9 +42,7 @@ class RuleContext:
     @property
     def device(self) -> Device | None:
         """The target device: the profile's, or the family's default generation; None where the family lists none."""
-        platform = self.platform
-        device_id = self.profile.device or (platform.default_device.value if platform.default_device else None)
-        return platform.device(device_id) if device_id is not None else None
+        return target_device(self.profile, self.platform)[0]
 
     @property
     def on_mobile(self) -> bool:
@@ -53,9 +51,8 @@ class RuleContext:
 
     @property
     def node_devices(self) -> int:
-        """How many devices one server holds: the device's own count where its spec states one (16 Trainium2)."""
-        device = self.device
-        return device.node_devices if device is not None and device.node_devices else NODE_DEVICES
+        """How many devices share one node or interconnect domain on the target (stack_choice.node_size)."""
+        return node_size(self.device)
 
     def official(self, concern: Concern, *, long_context: bool = False) -> tuple[str, ...]:
         """The platform's tier-1 candidate ids for a concern, most preferred first."""

@@ -78,7 +78,7 @@ def recommend(
     skipped = tuple(decision.skipped for decision in decisions if decision.skipped is not None)
     ruled_out = measured_out(decisions)
     tiers[0], skipped = adapt_tier1(tiers[0], stack_choice, context, skipped, ruled_out)
-    tiers[2] = adapt_tier3(tiers[2], context, ruled_out, tiers[0])
+    tiers[2] = adapt_tier3(tiers[2], context, ruled_out, tiers[0], stack_choice)
     tiers = [tier.model_copy(update={"choices": without_repeated_risks(tier.choices)}) for tier in tiers]
     tier1 = tiers[0].model_copy(update={"choices": tuple(with_impact(choice, context) for choice in tiers[0].choices)})
     tiers[0] = tier1

@@ -80,6 +80,11 @@ class Judged:
     def weight(self) -> int:
         return sum(misfit.weight for misfit in self.misfits)
 
+    @property
+    def falls_back(self) -> bool:
+        """The stack runs its float format on this device: no documented path for the asked quantized one."""
+        return any(misfit.kind == "float_fallback" for misfit in self.misfits)
+
 
 @dataclass(frozen=True)
 class StackChoice:
@@ -97,6 +102,12 @@ class StackChoice:
     @property
     def stacks(self) -> tuple[Stack, ...]:
         return tuple(judged.stack for judged in self.chosen)
+
+
+def node_size(device: Device | None) -> int:
+    """How many devices share one node or interconnect domain: the device's own count where its spec states one (16
+    Trainium2 in a trn2.48xlarge, 72 GB200 in an NVL72 rack), policy.NODE_DEVICES otherwise."""
+    return device.node_devices if device is not None and device.node_devices else NODE_DEVICES
 
 
 def target_device(profile: Profile, platform: Platform) -> tuple[Device | None, bool]:
@@ -213,8 +224,7 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     scale = scale_needed(profile)
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
-    elif profile.needs.devices > ((device.node_devices if device is not None else None) or NODE_DEVICES) \
-            and "multi-node" not in scope.scale:
+    elif profile.needs.devices > node_size(device) and "multi-node" not in scope.scale:
         found.append(Misfit("scale", f"documented within one node; {profile.needs.devices} devices may span nodes, and "
                                      "the layout across them (replicas or cross-node parallelism) is not documented"))  # fmt: skip
     found += runner_misfits(stack, profile, knowledge)

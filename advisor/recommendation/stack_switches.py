@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from advisor.profile import Profile
 from advisor.recommendation.models import SwitchCondition, Tier
-from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason
+from advisor.recommendation.stack_choice import StackChoice, decisive_reason
 from advisor.recommendation.switches import switch
 
 MAX_STACK_SWITCHES = 3
@@ -62,7 +62,7 @@ def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
     exports, loads = training.stack.checkpoint, serving.stack.checkpoint
     quantizer = serving.stack.component("quantization")
     quantize = ""
-    if profile.needs.quantized and falls_back(serving):
+    if profile.needs.quantized and serving.falls_back:
         quantize = f", served in {serving.precision} (the serving stack documents no {profile.needs.quantization} path on this device)"
     elif profile.needs.quantized:
         quantize = f", then quantize it to {profile.needs.quantization}" + (f" ({quantizer.name})" if quantizer else "")
@@ -71,11 +71,6 @@ def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
                 "neither stack documents the converter, so check it before committing.")  # fmt: skip
     said = "; ".join(claim.value.rstrip(".") for claim in (exports, loads) if claim is not None)
     return f" Between them: {said}{quantize}."
-
-
-def falls_back(judged: Judged) -> bool:
-    """The stack serves its float format on this device: no documented path for the asked quantized one."""
-    return any(misfit.kind == "float_fallback" for misfit in judged.misfits)
 
 
 def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchCondition, ...]:
@@ -97,7 +92,7 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     found = found[: MAX_STACK_SWITCHES - 1]
     found += [s for s in (equal_engine_switch(choice, workload, profile) for workload in ("inference", "training")) if s]
     serving = choice.for_workload("inference")
-    accuracy = accuracy_switch(profile) if serving is None or not falls_back(serving) else None  # nothing runs quantized
+    accuracy = accuracy_switch(profile) if serving is None or not serving.falls_back else None  # nothing runs quantized
     if accuracy is not None:
         found.append(accuracy)
     description = (f"the target moves to another device generation than {device.id}: the stacks validated for it "

@@ -16,7 +16,7 @@ from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
 from advisor.recommendation.policy import (MISFIT_WEIGHTS, PORTABLE_KERNEL_LAYERS, RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS,
                                           SKILL_ORDER)
-from advisor.recommendation.stack_choice import choose_stacks, runner_of
+from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -163,7 +163,7 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
 
 
 def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset(),
-                tier1: Tier | None = None) -> Tier:  # fmt: skip
+                tier1: Tier | None = None, stacks: StackChoice | None = None) -> Tier:  # fmt: skip
     """Tier 3 with a portable runtime's own kernels and quantizer, and the other families' documented stacks noted."""
     choices = portable_tier1_runtime(list(tier.choices), tier1, context)
     choices, gaps = loaded_quantizer(choices, list(tier.gaps), context, measured_out)
@@ -182,7 +182,7 @@ def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[
         gaps = [g for g in gaps if g.concern not in owned]
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
     runners = {"inference": c.option for c in choices if c.concern == "deployment"}
-    training = choose_stacks(context.profile, context.knowledge).for_workload("training") if context.profile.trains else None
+    training = stacks.for_workload("training") if stacks is not None else None  # the target's chosen training stack
     trainer = runner_of(training.stack, "training", set(context.knowledge.ids())) if training is not None else None
     if trainer is not None and trainer.candidate is not None:  # the framework the target's training stack runs on
         runners["training"] = trainer.candidate
