@@ -160,8 +160,8 @@ def stack_command(
                  *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else [])):  # fmt: skip
         typer.echo(one_line(line))
     console().print(components_table(stack))
-    if stack.risks:
-        console().print(claims_table("Risks", {f"risks[{index}]": risk for index, risk in enumerate(stack.risks)}))
+    if stack.caveats():
+        console().print(claims_table("Risks", stack.caveats()))
 
 
 @app.command("audit")

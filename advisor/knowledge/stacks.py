@@ -116,6 +116,10 @@ class Stack(_Model):
         description="A training stack: how its checkpoints leave it for serving (the format and the converter); a "
         "serving stack: the checkpoint format it loads",
     )
+    preview: Claim[str] | None = Field(
+        None, description="Where the stack's page calls it a beta, preview or experimental: what it says (a chosen "
+        "preview stack lowers the confidence and is named as such in the record)"
+    )
     long_context: Claim[str] | None = Field(
         None, description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "
         "it documents that apart from the engine's upstream features"
@@ -178,6 +182,11 @@ class Stack(_Model):
     def component_claim(self, component: Component) -> Claim[str]:
         """A component as a claim: its name, from its own page or the stack's, checked when the stack was."""
         return Claim[str](value=component.name, source=component.source or self.source, as_of=self.as_of)
+
+    def caveats(self) -> dict[str, Claim[str]]:
+        """What a reader must know before adopting it, by field path: its preview status, then its risks."""
+        named = {"preview": self.preview} if self.preview is not None else {}
+        return named | {f"risks[{index}]": risk for index, risk in enumerate(self.risks)}
 
     def component_ref(self, component: Component) -> str:
         """'components[<index>]': where a citation finds this component among the stack's claims."""

@@ -14,6 +14,7 @@ from advisor.profile import Profile
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection
+from advisor.recommendation.policy import FORMAT_WORDS, KERNEL_WRITING_SKILL, QUANTIZATION_WORDS, SKILL_ORDER
 from advisor.recommendation.selection import Pick
 
 MAX_REASONS = 3  # sentences before the risk to watch
@@ -57,13 +58,26 @@ def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> 
     return line(f"{label}: {claim.note}", cite_claim(candidate, attribute))
 
 
-def risk_to_watch(candidate: Candidate, profile: Profile) -> Rationale:
-    """The candidate's risk that concerns this profile most (its first one otherwise)."""
+def risk_applies(text: str, profile: Profile) -> bool:
+    """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
+    quantization asked, one about any format or about quantizing at all."""
+    named = {name for name, words in FORMAT_WORDS.items() if any(word in text for word in words)}
+    if profile.needs.quantized:
+        return not named or profile.needs.quantization in named
+    return not named and not any(word in text for word in QUANTIZATION_WORDS)
+
+
+def risk_to_watch(candidate: Candidate, profile: Profile) -> Rationale | None:
+    """The candidate's risk that concerns this profile most (its first that applies otherwise; None if none does)."""
     wanted = [word for need, words in _RISK_WORDS.items() for word in words if _profile_has(profile, need)]
-    for index, risk in enumerate(candidate.risks):
+    applying = [(index, risk) for index, risk in enumerate(candidate.risks) if risk_applies(risk.value, profile)]
+    for index, risk in applying:
         if any(word in risk.value for word in wanted):
             return line(f"watch: {risk.value}", cite_claim(candidate, f"risks[{index}]"))
-    return line(f"watch: {candidate.risks[0].value}", cite_claim(candidate, "risks[0]"))
+    if not applying:
+        return None
+    index, risk = applying[0]
+    return line(f"watch: {risk.value}", cite_claim(candidate, f"risks[{index}]"))
 
 
 def _profile_has(profile: Profile, need: str) -> bool:
@@ -75,8 +89,14 @@ def _profile_has(profile: Profile, need: str) -> bool:
 
 
 def skill_gap_line(candidate: Candidate, profile: Profile) -> Rationale:
-    """The one line that says the option needs more skill than the team has."""
-    text = f"needs a {candidate.skill.value} team; this team is {profile.team_skill}"
+    """The one line that says the option needs more skill than the team has: the skill to call it, or (where the team
+    has that) the skill to write kernels in it."""
+    needed = candidate.skill.value
+    if SKILL_ORDER.index(needed) <= SKILL_ORDER.index(profile.team_skill):
+        text = (f"calling it needs a {needed} team, but writing its kernels needs a {KERNEL_WRITING_SKILL} team at "
+                f"least; this team is {profile.team_skill}")  # fmt: skip
+        return line(text, cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))
+    text = f"needs a {needed} team; this team is {profile.team_skill}"
     return line(text, cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))
 
 
@@ -105,8 +125,9 @@ def choice_from(
     reasons = reasons[:MAX_REASONS]
     if not pick.fits_team:
         reasons.append(skill_gap_line(candidate, context.profile))
-    if risk:
-        reasons.append(risk_to_watch(candidate, context.profile))
+    watch = risk_to_watch(candidate, context.profile) if risk else None
+    if watch is not None:
+        reasons.append(watch)
     return Choice(
         concern=concern, option=candidate.id, settings=dict(settings or {}), rationale=tuple(reasons),
         alternatives=pick.alternatives, fits_team=pick.fits_team,
@@ -119,7 +140,8 @@ def engine_choice(context: RuleContext, concern: Concern, engine: Candidate) -> 
     claim_field = "fusion" if concern == "fusion" else "inference"
     claim = getattr(engine, claim_field)
     text = f"done inside {engine.name}" + (f": {claim.note}" if claim.note else "")
-    reasons = (line(text, cite_claim(engine, claim_field)), risk_to_watch(engine, context.profile))
+    watch = risk_to_watch(engine, context.profile)
+    reasons = (line(text, cite_claim(engine, claim_field)), *([watch] if watch is not None else []))
     return Choice(concern=concern, option=engine.id, settings={"by": "serving-engine"}, rationale=reasons)
 
 

@@ -175,6 +175,7 @@ class ChosenStack(_Model):
     validated_with: dict[str, str] = Field(default_factory=dict)
     misfits: tuple[str, ...] = Field(default=(), description="What of the profile it does not fit (empty: it fits)")
     risks: tuple[str, ...] = ()
+    preview: str | None = Field(default=None, description="What its page says where it calls the stack a beta or preview")
 
 
 class StackOption(_Model):

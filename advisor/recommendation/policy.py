@@ -51,6 +51,16 @@ FLOAT_PRECISIONS: tuple[str, ...] = ("bf16", "fp16", "tf32", "fp32")
 FULL_PRECISIONS: tuple[str, ...] = ("fp32", "tf32")  # not a training format for an LLM on an accelerator (mixed precision is)
 
 SKILL_ORDER: tuple[str, ...] = tuple(TEAM_SKILLS)
+# The words that tie a risk to a quantized format: a risk naming only formats the profile does not ask (or, with no
+# quantization asked, any format or quantization at all) is not shown for it.
+FORMAT_WORDS: dict[str, tuple[str, ...]] = {
+    "fp8": ("FP8", "fp8"), "int8": ("INT8", "int8", "W8A8", "w8a8", "Q8_0"), "fp4": ("FP4", "fp4"),
+}  # fmt: skip
+QUANTIZATION_WORDS = ("quantiz", "Quantiz", "calibrat")
+
+# Writing one's own kernels (tier 2) needs at least this skill, whatever a library's own `skill` (the skill to call
+# it) says: a fast kernel demands instruction sets, on-chip memory and tiling (method #team-skill).
+KERNEL_WRITING_SKILL = "kernel"
 
 # A stack component's role -> the concern of the record it decides (roles not listed are shown with the stack).
 ROLE_CONCERNS: dict[str, str] = {
@@ -78,6 +88,7 @@ RELIED_ON_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "dynamic_shapes", "dis
 # Confidence: what backs the chosen stack.
 STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
 STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the profile names no device
+STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or experimental
 STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
 NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one
 

@@ -414,6 +414,7 @@ def chosen_stack(item: Judged) -> ChosenStack:
         stack=stack.id, name=stack.name, workload=item.workload, source=stack.source, as_of=stack.as_of,
         summary=stack.summary.value, parts=parts, validated_with=dict(stack.validated_with),
         misfits=tuple(misfit.text for misfit in item.misfits), risks=tuple(risk.value for risk in stack.risks),
+        preview=stack.preview.value if stack.preview is not None else None,
     )  # fmt: skip
 
 

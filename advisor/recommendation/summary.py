@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Recommendation, Tier
+from advisor.profile import Profile
+from advisor.recommendation.choices import risk_applies
+from advisor.recommendation.models import Choice, ChosenStack, Citation, Gap, Rationale, Recommendation, Tier
 from advisor.terminal_text import one_line
 
 INDENT = "    "
@@ -66,6 +68,36 @@ def tier_lines(tier: Tier) -> list[str]:
     return lines
 
 
+NO_VERSIONS = "its page states no versions: record the ones you install, as the review's baseline"
+
+
+def versions_text(stack: ChosenStack) -> str:
+    """'vllm 0.11.0, rocm 7.0', or what to do when the stack's page states no versions."""
+    if not stack.validated_with:
+        return NO_VERSIONS
+    return ", ".join(f"{name} {version}" for name, version in stack.validated_with.items())
+
+
+def in_sentence(text: str) -> str:
+    """A sentence to follow 'because': its first letter lowered unless it starts a name or acronym ('INC', 'vLLM')."""
+    first = text.split(" ", 1)[0]
+    return text[:1].lower() + text[1:] if first[1:].islower() and first[1:].isalpha() else text
+
+
+def applying_risks(stack: ChosenStack, profile: Profile) -> list[tuple[int, str]]:
+    """The chosen stack's risks that concern this profile, each with its index among the stack's risks."""
+    return [(index, risk) for index, risk in enumerate(stack.risks) if risk_applies(risk, profile)]
+
+
+def chosen_stack_lines(stack: ChosenStack, profile: Profile) -> list[str]:
+    """A chosen stack's validated versions and its own risks that concern the profile (each cited to its claim)."""
+    lines = [f"Chosen: {stack.name} ({stack.workload})", f"  validated with: {versions_text(stack)}"]
+    if stack.preview is not None:
+        lines.append(f"  preview: {stack.preview} [kb: {stack.stack}.preview]")
+    lines += [f"  watch: {risk} [kb: {stack.stack}.risks[{index}]]" for index, risk in applying_risks(stack, profile)]
+    return lines
+
+
 def summary_lines(recommendation: Recommendation) -> list[str]:
     """The whole recommendation for a reader: who it is for, confidence, tiers, rejections, switches."""
     profile = recommendation.profile
@@ -81,6 +113,8 @@ def summary_lines(recommendation: Recommendation) -> list[str]:
         for option in recommendation.stacks_considered:
             mark = "chosen" if option.chosen else "not chosen"
             lines.append(f"  {option.stack} ({option.workload}, {', '.join(option.precisions)}): {mark}: {option.reason}")
+    for stack in recommendation.stacks:
+        lines += ["", *chosen_stack_lines(stack, profile)]
     for tier in recommendation.tiers:
         lines += ["", *tier_lines(tier)]
     if recommendation.rejected:

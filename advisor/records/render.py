@@ -18,7 +18,7 @@ from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.environment.family import device_family
 from advisor.profile import Profile
 from advisor.recommendation.models import Choice, Rationale, Recommendation, Tier
-from advisor.recommendation.summary import cites_text
+from advisor.recommendation.summary import applying_risks, cites_text, in_sentence, versions_text
 from advisor.records.evidence_tables import evidence_tables
 from advisor.records.models import RecordError, RecordFrontMatter
 from probes.models import Evidence
@@ -27,7 +27,7 @@ FRONT_MATTER_FENCE = "---"
 
 # What each model type stresses (method #hot-operators): the operators to profile first.
 HOT_OPERATORS: dict[str, str] = {
-    "dense-transformer": "GEMM (usually over 60% of training compute), attention, LayerNorm/RMSNorm and activations",
+    "dense-transformer": "GEMM (the largest share of compute, usually over 60% in training), attention, LayerNorm/RMSNorm and activations",
     "moe": "expert GEMMs, routing (top-k, gather/scatter), all-to-all collectives and attention",
     "multimodal": "GEMM and attention over mixed sequence lengths, vision encoders' convolutions or patch GEMMs",
     "diffusion": "convolutions and GroupNorm in the U-Net, attention blocks, many small elementwise ops",
@@ -246,6 +246,9 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
     environment.globals["settings"] = settings_text
     environment.globals["grouped"] = grouped_choices
     environment.globals["shown_reasons"] = shown_reasons
+    environment.filters["versions"] = versions_text
+    environment.globals["applying_risks"] = applying_risks
+    environment.filters["in_sentence"] = in_sentence
     template = environment.get_template("record.md.j2")
     measured_on = measured_on_rows(front, evidence)
     tier1 = recommendation.tier(1)

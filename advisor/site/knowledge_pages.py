@@ -82,8 +82,8 @@ def stack_section(stack: Stack) -> list[str]:
     if stack.validated_with:
         versions = ", ".join(f"{md_escape(name)} {md_escape(version)}" for name, version in stack.validated_with.items())
         lines += ["", f"Validated with {versions}."]
-    if stack.risks:
-        lines += ["", *claims_table({f"risks[{index}]": risk for index, risk in enumerate(stack.risks)})]
+    if stack.caveats():
+        lines += ["", *claims_table(stack.caveats())]
     return [*lines, ""]
 
 

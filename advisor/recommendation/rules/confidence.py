@@ -12,7 +12,7 @@ from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
-from advisor.recommendation.policy import NO_STACK, STACK_ASSUMED, STACK_FITS, STACK_PARTIAL
+from advisor.recommendation.policy import NO_STACK, STACK_ASSUMED, STACK_FITS, STACK_PARTIAL, STACK_PREVIEW
 from advisor.recommendation.rules.attention import needs_attention
 from advisor.recommendation.selection import phases
 from advisor.recommendation.stack_choice import StackChoice
@@ -128,6 +128,10 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
         if choice.device_assumed:  # the stack fits the family's current device, which the team did not name
             return STACK_ASSUMED, (f"backed by {names}, documented for {device}, which is assumed (no device named): "
                                    "name the device to raise this")  # fmt: skip
+        previews = [judged.stack.name for judged in choice.chosen if judged.stack.preview is not None]
+        if previews:
+            return STACK_PREVIEW, (f"backed by {names}, documented for {device} and fitting the whole profile, but "
+                                   f"{' and '.join(previews)} is a preview on its own page")  # fmt: skip
         return STACK_FITS, f"backed by {names}, documented for {device} and fitting the whole profile"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
     return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"

@@ -11,6 +11,7 @@ family the profile names (needs.other_hardware); the target's own ecosystem firs
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from advisor.knowledge.models import Candidate, Concern
 from advisor.recommendation.choices import entry_from
@@ -18,6 +19,7 @@ from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry, serving_options
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
 from advisor.recommendation.models import Gap, Rationale, SwitchCondition
+from advisor.recommendation.policy import KERNEL_WRITING_SKILL, SKILL_ORDER
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 
@@ -75,13 +77,16 @@ def tier2_entry(
         return None
     chosen = pick(context, concern, preference, requirements=requirements, extra_blockers=extra_blockers,
                   allow_skill_gap=True, consider_all=False)  # fmt: skip
-    if chosen.chosen is None:
+    candidate = chosen.chosen
+    if candidate is None:
         return None
+    if SKILL_ORDER.index(context.profile.team_skill) < SKILL_ORDER.index(KERNEL_WRITING_SKILL):
+        chosen = replace(chosen, fits_team=False)  # the team writes the kernels here, not only calls the library
     share = hot_spot_line(shares, concern)
     lines = [share] if share is not None else []
-    cost = chosen.chosen.maintenance_cost
-    text = f"{chosen.chosen.name} for the operators profiling shows are hot spots only (maintenance cost {cost.value})"
-    lines.append(line(text, cite_claim(chosen.chosen, "maintenance_cost"), cite_claim(chosen.chosen, "skill")))
+    cost = candidate.maintenance_cost
+    text = f"{candidate.name} for the operators profiling shows are hot spots only (maintenance cost {cost.value})"
+    lines.append(line(text, cite_claim(candidate, "maintenance_cost"), cite_claim(candidate, "skill")))
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
 
 

@@ -1,0 +1,86 @@
+"""Regression tests for the defects the thirteenth independent review of engine v3 found.
+
+The expectations follow the vendors' own pages, cited beside each test.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.profile import parse_profile
+from advisor.recommendation.choices import risk_applies
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Recommendation
+from advisor.recommendation.summary import summary_lines
+
+
+def answer(**fields: object) -> Recommendation:
+    profile = {"workload": "inference", "team_skill": "framework", **fields}
+    return recommend(parse_profile(yaml.safe_dump(profile)), [], load_knowledge_base())
+
+
+def test_the_chosen_stacks_own_risks_reach_the_text_each_cited():
+    # AMD's vLLM V1 MI300X guide: AITER is off unless VLLM_ROCM_USE_AITER=1
+    # (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference-optimization/vllm-optimization.html)
+    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8})
+    stack = result.stacks[0]
+    text = "\n".join(summary_lines(result))
+    assert stack.risks, "the stack chosen for MI300X FP8 serving documents risks"
+    for index, risk in enumerate(stack.risks):
+        assert f"watch: {risk} [kb: {stack.stack}.risks[{index}]]" in text
+    assert f"Chosen: {stack.name}" in text
+
+
+def profile_asking(quantization: str):
+    fields = {"model_type": "dense-transformer", "hardware": "aws-neuron", "workload": "inference",
+              "team_skill": "framework", "needs": {"quantization": quantization}}  # fmt: skip
+    return parse_profile(yaml.safe_dump(fields))
+
+
+def test_risks_about_a_format_not_asked_are_left_out():
+    bf16, fp8, int8 = profile_asking("none"), profile_asking("fp8"), profile_asking("int8")
+    about_fp8 = "MXFP8 serving needs Trn3; on Trn2 the same models run in BF16."
+    about_quantizing = "Quantized serving can lose accuracy on sensitive operators; test it before launch."
+    general = "Each bucket is compiled to its own NEFF during server warmup."
+    assert not risk_applies(about_fp8, bf16) and risk_applies(about_fp8, fp8) and not risk_applies(about_fp8, int8)
+    assert not risk_applies(about_quantizing, bf16) and risk_applies(about_quantizing, fp8)
+    assert all(risk_applies(general, profile) for profile in (bf16, fp8, int8))
+
+
+def test_a_stack_its_vendor_calls_a_beta_lowers_the_confidence_and_says_so():
+    # TorchTitan Neuron is a beta (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/training/torchtitan/index.html)
+    knowledge = load_knowledge_base()
+    stack = knowledge.stack("neuron-torchtitan-pretraining")
+    assert stack.preview is not None and "beta" in stack.preview.value
+    training = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", workload="training",
+                      needs={"devices": 16})  # fmt: skip
+    serving = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", needs={"devices": 16})
+    chosen = next(item for item in training.stacks if item.workload == "training")
+    assert chosen.stack == stack.id and chosen.preview == stack.preview.value
+    assert "preview on its own page" in training.confidence_notes[0]
+    assert not any(item.preview for item in serving.stacks)
+    assert training.confidence < serving.confidence
+    assert f"preview: {stack.preview.value}" in "\n".join(summary_lines(training))
+
+
+def test_writing_kernels_in_tier_2_needs_a_kernel_team_whatever_the_library_needs_to_call():
+    # Writing a fast kernel demands instruction sets, on-chip memory and tiling (method #team-skill); BANG C on
+    # Cambricon (https://github.com/Cambricon/mlu-ops), TPC-C on Gaudi (https://docs.habana.ai/en/latest/TPC/index.html)
+    for hardware in ("cambricon-mlu", "intel-gaudi", "aws-neuron"):
+        framework = answer(model_type="dense-transformer", hardware=hardware, needs={"devices": 8})
+        kernel = answer(model_type="dense-transformer", hardware=hardware, team_skill="kernel", needs={"devices": 8})
+        tier2 = framework.tier(2)
+        assert tier2.choices and not tier2.fits_team, hardware
+        assert all(not choice.fits_team for choice in tier2.choices), hardware
+        gap = [r.text for choice in tier2.choices for r in choice.rationale if "writing its kernels" in r.text]
+        assert gap and "this team is framework" in gap[0]
+        assert kernel.tier(2).fits_team, hardware
+
+
+def test_a_kernel_team_on_arm_gets_the_kleidi_micro_kernels_as_tier_2():
+    # Arm's Kleidi libraries are routines for framework developers to integrate (https://developer.arm.com/ai/kleidi-libraries)
+    result = answer(model_type="dense-transformer", hardware="arm-cpu", team_skill="kernel",
+                    needs={"quantization": "int8"})  # fmt: skip
+    options = {choice.option for choice in result.tier(2).choices}
+    assert options == {"arm-compute-library"} and result.tier(2).fits_team
