@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
-from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
+from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
@@ -221,12 +221,8 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
                                                   f"fallback from {profile.needs.quantization}"))  # fmt: skip
         else:
             found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
-    scale = scale_needed(profile)
-    if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
-        found.append(Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}"))
-    elif profile.needs.devices > node_size(device) and "multi-node" not in scope.scale:
-        found.append(Misfit("scale", f"documented within one node; {profile.needs.devices} devices may span nodes, and "
-                                     "the layout across them (replicas or cross-node parallelism) is not documented"))  # fmt: skip
+    if not (profile.model_type == "cnn" and workload == "inference"):  # CNN serving runs a replica per device
+        found += scale_misfits(scope, profile, device)
     found += runner_misfits(stack, profile, knowledge)
     found += method_misfit(stack, profile, knowledge, workload)
     listed = runner_listed(stack, platform, knowledge)
@@ -240,6 +236,17 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     if profile.llm and workload == "inference" and not runs_on_engine(stack, platform) and not on_phone:
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
+
+
+def scale_misfits(scope: StackScope, profile: Profile, device: Device | None) -> list[Misfit]:
+    """The job needs more devices than the stack documents: several where it shows one, or more than one node."""
+    scale = scale_needed(profile)
+    if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
+        return [Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}")]
+    if profile.needs.devices > node_size(device) and "multi-node" not in scope.scale:
+        return [Misfit("scale", f"documented within one node; {profile.needs.devices} devices may span nodes, and the "
+                                "layout across them (replicas or cross-node parallelism) is not documented")]  # fmt: skip
+    return []
 
 
 def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> list[Misfit]:
@@ -367,21 +374,26 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
 
 
 def decisive_reason(item: Judged, chosen: Judged | None) -> str:
-    """Why a considered stack was not taken, in one line: its heaviest misfit, or what put the chosen one first."""
-    if item.misfits:
-        return max(item.misfits, key=lambda misfit: misfit.weight).text
-    if chosen is None:
-        return "fits"
+    """Why a considered stack was not taken, in one line: its heaviest misfit, or (where it fits as well as the chosen
+    one, or misses as much) what put the chosen one first."""
+    heaviest = max(item.misfits, key=lambda misfit: misfit.weight).text if item.misfits else None
+    if chosen is None or (heaviest is not None and item.rank.weight > chosen.rank.weight):
+        return heaviest or "fits"
+    lead = "fits as well" if heaviest is None else f"{heaviest}, as is the chosen one"
+    return f"{lead}; {tie_break(item, chosen)}"
+
+
+def tie_break(item: Judged, chosen: Judged) -> str:
+    """What put the chosen stack before one that fits as well (or misses as much)."""
     if item.rank.other_default and not chosen.rank.other_default:
-        return f"fits, but its default precision is {item.stack.applies_to.precisions[0]}"
+        return f"its default precision is {item.stack.applies_to.precisions[0]}, not the one asked"
     if item.stack.runner_name != chosen.stack.runner_name:
         first = (f"{chosen.stack.runner_name} comes first in the platform's documentation" if item.rank.preference >
                  chosen.rank.preference else "nothing documented puts one first")  # fmt: skip
-        return f"fits equally; {first}, and a throughput run at your SLA on the target decides (see the switch conditions)"
+        return f"{first}, and a throughput run at your SLA on the target decides (see the switch conditions)"
     if item.rank.model_types > chosen.rank.model_types:
-        return (f"fits as well; {chosen.stack.name} is the recipe for {', '.join(chosen.stack.applies_to.model_types)} "
-                "specifically")  # fmt: skip
-    return f"fits as well: an equal alternative to {chosen.stack.name}"
+        return f"{chosen.stack.name} is the recipe for {', '.join(chosen.stack.applies_to.model_types)} specifically"
+    return f"an equal alternative to {chosen.stack.name}"
 
 
 def stack_option(item: Judged, chosen: Judged | None, *, picked: bool) -> StackOption:

@@ -47,7 +47,16 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
         text = (f"{candidate.name} quantizes for its own runtime ({dtype}): one quantized model for every family, run by "
                 f"each family's backend where that backend runs {dtype} (check each target)")  # fmt: skip
         why = line(text, cite_claim(candidate, dtype), cite_profile(context.profile, "needs.quantization"))
-        return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
+        if context.profile.needs.quantization_method != "qat":
+            return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
+        qat = candidate.qat  # a runtime does not train: QAT happens in the training framework, the runtime runs its export
+        how = line(f"QAT asked: the model is trained quantization-aware in the training framework and exported as a "
+                   f"quantized graph that {candidate.name} runs on every family"
+                   + (f" ({qat.note})" if qat.note else f" (knowledge base: QAT {qat.value})"),
+                   cite_claim(candidate, "qat"), cite_claim(candidate, dtype),
+                   cite_profile(context.profile, "needs.quantization_method"))  # fmt: skip
+        return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype, "method": "qat"},
+                      rationale=(how,))  # fmt: skip
     engine = candidate.layer.value == "serving-engine"
     text = {
         "fusion": (f"{candidate.name} brings its own fused kernels and graph capture on each family's backend" if engine

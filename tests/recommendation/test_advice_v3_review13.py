@@ -84,3 +84,33 @@ def test_a_kernel_team_on_arm_gets_the_kleidi_micro_kernels_as_tier_2():
                     needs={"quantization": "int8"})  # fmt: skip
     options = {choice.option for choice in result.tier(2).choices}
     assert options == {"arm-compute-library"} and result.tier(2).fits_team
+
+
+def test_cnn_serving_on_several_devices_is_replicas_not_a_scale_misfit():
+    # IGIE's Zhikai 100 CNN recipe runs on one device; serving a CNN on eight runs eight replicas
+    # (https://github.com/Deep-Spark/DeepSparkInference)
+    result = answer(model_type="cnn", hardware="iluvatar-gpu", device="zhikai-100", needs={"devices": 8})
+    serving = next(stack for stack in result.stacks if stack.workload == "inference")
+    assert not any("scale" in misfit or "span nodes" in misfit for misfit in serving.misfits)
+
+
+def test_a_stack_that_misses_as_much_as_the_chosen_one_says_what_put_the_chosen_first():
+    # IGIE and IxRT CNN recipes are both validated on Zhikai 100 only (https://github.com/Deep-Spark/DeepSparkInference)
+    result = answer(model_type="cnn", hardware="iluvatar-gpu", device="tiangai-150")
+    chosen = next(row for row in result.stacks_considered if row.chosen and row.workload == "inference")
+    other = next(row for row in result.stacks_considered if row.stack == "iluvatar-ixrt-cnn-zhikai-100")
+    assert not chosen.fits and not other.chosen
+    misfit, _, why = other.reason.partition(", as is the chosen one; ")
+    assert misfit in chosen.reason and why.startswith("nothing documented puts one first")
+
+
+def test_a_qat_ask_in_tier_3_trains_in_the_framework_and_the_runtime_runs_the_export():
+    # ONNX Runtime does not run QAT; QAT models exported as QDQ graphs run directly
+    # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html)
+    result = answer(model_type="cnn", hardware="x86-cpu", device="xeon-6-granite-rapids",
+                    needs={"quantization": "int8", "quantization_method": "qat", "cross_platform": True,
+                           "other_hardware": ["arm-cpu"]})  # fmt: skip
+    quantization = next(c for c in result.tier(3).choices if c.concern == "quantization")
+    assert quantization.settings.get("method") == "qat"
+    assert quantization.rationale[0].text.startswith("QAT asked")
+    assert not any("quantizes for its own runtime" in reason.text for reason in quantization.rationale)
