@@ -33,7 +33,7 @@ from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPA
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
 from advisor.recommendation.stack_choice import choose_stacks, options_considered, stacks_in
-from advisor.recommendation.stack_switches import stack_switches, verdict
+from advisor.recommendation.stack_switches import engine_alternative_switch, stack_switches, verdict
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tiers import build_tier
 from probes.models import Evidence
@@ -84,7 +84,10 @@ def recommend(
     tiers[0] = tier1
     confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile, stack_choice)
     rejected = merge_rejections(decisions, tiers, context)
-    switches = capped_profile_edits(stack_switches(stack_choice, profile) + collect_switches(context, decisions, tiers, rejected))
+    stack_level = stack_switches(stack_choice, profile)
+    engine_switch = engine_alternative_switch(tier1, profile, stack_level)
+    stack_level += (engine_switch,) if engine_switch is not None else ()
+    switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:
         tiers = [scoped_tier(tier, foreign) for tier in tiers]

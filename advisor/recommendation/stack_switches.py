@@ -116,10 +116,27 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     ours, theirs = chosen.stack.runner_name, rival.stack.runner_name
     llm = "tokens/s" if profile.llm else "requests/s"
     unit = f"{llm} at your latency SLA" if workload == "inference" else f"training throughput ({llm.replace('requests', 'samples')} per device)"
-    description = (f"{theirs} delivers at least {FASTER}x the {unit} of {ours} on the target, same model, precision "
-                   f"and devices (each engine's own benchmark): switch to {rival.stack.name}")  # fmt: skip
+    default = rival.stack.applies_to.precisions[0]
+    path = f", run in {chosen.precision} (its recipe defaults to {default})" if rival.precision != default else ""
+    description = (f"{theirs} delivers at least {FASTER}x the {unit} of {ours} on the target, same model and devices, "
+                   f"both in {chosen.precision} (each engine's own benchmark): switch to {rival.stack.name}{path}")  # fmt: skip
     metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
+
+
+def engine_alternative_switch(tier1: Tier, profile: Profile, taken: Sequence[SwitchCondition]) -> SwitchCondition | None:
+    """Where tier 1 names another serving engine as an alternative and no stack of it fits as well: the same throughput
+    test, and adopting it brings its own accuracy and stability checks (no page documents it for this profile)."""
+    deployment = next((c for c in tier1.choices if c.concern == "deployment"), None)
+    if deployment is None or not deployment.alternatives or any(c.id.endswith("-faster") for c in taken):
+        return None
+    rival = deployment.alternatives[0]
+    llm = "tokens/s" if profile.llm else "requests/s"
+    description = (f"{rival} delivers at least {FASTER}x the {llm} at your latency SLA of {deployment.option} on the "
+                   f"target, same model, precision and devices: no documented stack of {rival} fits this profile, so "
+                   f"switch only after its own accuracy and stability checks")  # fmt: skip
+    metric = f"evidence.inference_throughput.{rival}_over_{deployment.option}"
+    return switch(f"{rival}-engine-faster", description, metric, ">=", FASTER)
 
 
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:

@@ -114,3 +114,23 @@ def test_a_qat_ask_in_tier_3_trains_in_the_framework_and_the_runtime_runs_the_ex
     assert quantization.settings.get("method") == "qat"
     assert quantization.rationale[0].text.startswith("QAT asked")
     assert not any("quantizes for its own runtime" in reason.text for reason in quantization.rationale)
+
+
+def test_an_engine_named_as_an_alternative_gets_a_measurable_switch():
+    # AMD's MI300X inference guides cover vLLM and SGLang (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference/index.html)
+    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8})
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert deployment.alternatives
+    rival = deployment.alternatives[0]
+    condition = next(c for c in result.switch_conditions if c.id == f"{rival}-engine-faster")
+    assert condition.metric == f"evidence.inference_throughput.{rival}_over_{deployment.option}"
+    assert "accuracy and stability checks" in condition.description
+
+
+def test_an_equal_engine_switch_names_the_precision_both_run_in():
+    # TensorRT-LLM's DeepSeek recipe on Blackwell defaults to NVFP4 and serves FP8 too
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/index.html)
+    result = answer(model_type="moe", hardware="nvidia-gpu", device="b200", team_skill="hpc",
+                    needs={"quantization": "fp8", "devices": 8, "long_context": True})  # fmt: skip
+    faster = [c for c in result.switch_conditions if c.id.endswith("-faster")]
+    assert faster and all("both in fp8" in c.description for c in faster)
