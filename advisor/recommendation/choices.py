@@ -67,12 +67,16 @@ def risk_applies(text: str, profile: Profile) -> bool:
     return not named and not any(word in text for word in QUANTIZATION_WORDS)
 
 
+def names_a_need(text: str, profile: Profile) -> bool:
+    """The risk speaks of something the profile needs (its format, dynamic shapes, long context, its workload)."""
+    return any(word in text for need, words in _RISK_WORDS.items() for word in words if _profile_has(profile, need))
+
+
 def risk_to_watch(candidate: Candidate, profile: Profile) -> Rationale | None:
     """The candidate's risk that concerns this profile most (its first that applies otherwise; None if none does)."""
-    wanted = [word for need, words in _RISK_WORDS.items() for word in words if _profile_has(profile, need)]
     applying = [(index, risk) for index, risk in enumerate(candidate.risks) if risk_applies(risk.value, profile)]
     for index, risk in applying:
-        if any(word in risk.value for word in wanted):
+        if names_a_need(risk.value, profile):
             return line(f"watch: {risk.value}", cite_claim(candidate, f"risks[{index}]"))
     if not applying:
         return None

@@ -85,7 +85,8 @@ def recommend(
     confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile, stack_choice)
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)
-    engine_switch = engine_alternative_switch(tier1, profile, stack_level)
+    runners = {c.id for c in knowledge.candidates if c.layer.value in ("serving-engine", "runtime")}
+    engine_switch = engine_alternative_switch(tier1, profile, stack_level, runners)
     stack_level += (engine_switch,) if engine_switch is not None else ()
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)

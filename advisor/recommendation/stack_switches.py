@@ -3,7 +3,7 @@ considered here becoming validated on this device."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from advisor.profile import Profile
 from advisor.recommendation.models import SwitchCondition, Tier
@@ -124,13 +124,17 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
 
 
-def engine_alternative_switch(tier1: Tier, profile: Profile, taken: Sequence[SwitchCondition]) -> SwitchCondition | None:
-    """Where tier 1 names another serving engine as an alternative and no stack of it fits as well: the same throughput
-    test, and adopting it brings its own accuracy and stability checks (no page documents it for this profile)."""
+def engine_alternative_switch(
+    tier1: Tier, profile: Profile, taken: Sequence[SwitchCondition], runners: Collection[str]
+) -> SwitchCondition | None:
+    """Where tier 1 names another serving engine or runtime (one of `runners`) as an alternative and no stack of it fits
+    as well: the same throughput test, and adopting it brings its own accuracy and stability checks."""
     deployment = next((c for c in tier1.choices if c.concern == "deployment"), None)
-    if deployment is None or not deployment.alternatives or any(c.id.endswith("-faster") for c in taken):
+    if deployment is None or any(c.id.endswith("-faster") for c in taken):
         return None
-    rival = deployment.alternatives[0]
+    rival = next((option for option in deployment.alternatives if option in runners), None)
+    if rival is None:
+        return None
     llm = "tokens/s" if profile.llm else "requests/s"
     description = (f"{rival} delivers at least {FASTER}x the {llm} at your latency SLA of {deployment.option} on the "
                    f"target, same model, precision and devices: no documented stack of {rival} fits this profile, so "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.profile import Profile
-from advisor.recommendation.choices import risk_applies
+from advisor.recommendation.choices import names_a_need, risk_applies
 from advisor.recommendation.models import Choice, ChosenStack, Citation, Gap, Rationale, Recommendation, Tier
 from advisor.terminal_text import one_line
 
@@ -85,8 +85,10 @@ def in_sentence(text: str) -> str:
 
 
 def applying_risks(stack: ChosenStack, profile: Profile) -> list[tuple[int, str]]:
-    """The chosen stack's risks that concern this profile, each with its index among the stack's risks."""
-    return [(index, risk) for index, risk in enumerate(stack.risks) if risk_applies(risk, profile)]
+    """The chosen stack's risks that concern this profile, each with its index among the stack's risks: those that
+    speak of a need of the profile first."""
+    applying = [(index, risk) for index, risk in enumerate(stack.risks) if risk_applies(risk, profile)]
+    return sorted(applying, key=lambda item: not names_a_need(item[1], profile))
 
 
 def chosen_stack_lines(stack: ChosenStack, profile: Profile) -> list[str]:

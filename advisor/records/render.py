@@ -17,7 +17,7 @@ from advisor.markdown import md_escape, md_prose
 from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.environment.family import device_family
 from advisor.profile import Profile
-from advisor.recommendation.models import Choice, Rationale, Recommendation, Tier
+from advisor.recommendation.models import Choice, ChosenStack, Rationale, Recommendation, Tier
 from advisor.recommendation.summary import applying_risks, cites_text, in_sentence, versions_text
 from advisor.records.evidence_tables import evidence_tables
 from advisor.records.models import RecordError, RecordFrontMatter
@@ -182,12 +182,26 @@ def shown_reasons(rationale: Sequence[Rationale]) -> list[Rationale]:
     return reasons + [r for r in rationale if r.text.startswith("watch: ")][:1]
 
 
+MAX_RECORD_RISKS = 3  # the chosen stacks' own risks in the record, shared among them (all in `recommend` and the JSON)
+
+
+def record_risks(recommendation: Recommendation) -> list[tuple[ChosenStack, int, str]]:
+    """The chosen stacks' risks for the record's consequences: those that concern the profile, its needs first, an
+    equal share of MAX_RECORD_RISKS for each stack."""
+    share = MAX_RECORD_RISKS // max(1, len(recommendation.stacks))
+    return [(stack, index, risk) for stack in recommendation.stacks
+            for index, risk in applying_risks(stack, recommendation.profile)[:share]]  # fmt: skip
+
+
 def stacks_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
-    """The "Stacks considered" table: the chosen stacks first, then the others with their decisive reason."""
+    """The "Stacks considered" table: the chosen stacks first (with the versions their page validates, the review's
+    baseline), then the others with their decisive reason."""
+    versions = {stack.stack: versions_text(stack) for stack in recommendation.stacks}
     rows: list[tuple[str, ...]] = []
     for option in recommendation.stacks_considered:
         name = f"{option.name} ({option.workload}{', chosen' if option.chosen else ''})"
-        rows.append((name, option.runner, ", ".join(option.precisions), option.reason, option.source))
+        reason = f"{option.reason}; validated with: {versions[option.stack]}" if option.stack in versions else option.reason
+        rows.append((name, option.runner, ", ".join(option.precisions), reason, option.source))
     return rows
 
 
@@ -247,7 +261,6 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
     environment.globals["grouped"] = grouped_choices
     environment.globals["shown_reasons"] = shown_reasons
     environment.filters["versions"] = versions_text
-    environment.globals["applying_risks"] = applying_risks
     environment.filters["in_sentence"] = in_sentence
     template = environment.get_template("record.md.j2")
     measured_on = measured_on_rows(front, evidence)
@@ -272,6 +285,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
                                        any(item.has_timed_case() for item in evidence)),
         tier1_options=", ".join(f"{c.concern} {c.option}" for c in tier1.choices) or "empty",
         questions=YEARLY_QUESTIONS,
+        stack_risks=record_risks(recommendation),
     )
 
 

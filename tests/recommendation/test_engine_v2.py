@@ -176,3 +176,10 @@ def test_fp8_gemm_is_read_and_decides_the_dtype_where_measured(knowledge):
     slower = next(c for c in recommend(asked, [_fp8_evidence(0.8)], knowledge).tier(1).choices if c.concern == "gemm")
     assert slower.settings["dtype"] == "bf16"
     assert any(reason.text.startswith("FP8 GEMM measured slower than bf16 on nvidia-gpu") for reason in slower.rationale)
+
+
+def test_every_record_stays_within_150_lines(random_answers, cpu_suite):
+    for index, answer in enumerate(random_answers):
+        evidence = [cpu_suite] if index % 3 == 0 else []
+        front = build_front_matter(7, "a title", answer, [], None, ["Ann"], dt.date(2026, 12, 4))
+        assert len(render_record(front, answer, evidence).splitlines()) <= 150, answer.profile
