@@ -13,6 +13,9 @@ from advisor.knowledge.claims import Claim, check_list_claim
 Relation = dict[str, Claim[list[str]]]
 
 
+FAMILY_RELATIONS = ("quantized_output_families",)  # relations whose lists name hardware families, not candidates
+
+
 class Compatibility(BaseModel):
     """Three relations between candidate ids, each entry a claim with its source."""
 
@@ -27,8 +30,12 @@ class Compatibility(BaseModel):
     feeds: Relation = Field(
         default_factory=dict, description="Compiler or converter -> the runtimes or kernel languages its output runs on"
     )
+    quantized_output_families: Relation = Field(
+        default_factory=dict, description="Quantization toolkit -> the hardware families whose builds of its loaders "
+        "document loading what it writes (where that reaches beyond the families the toolkit itself runs on)"
+    )
 
-    @field_validator("quantized_output_loaded_by", "attention_kernels", "feeds")
+    @field_validator("quantized_output_loaded_by", "attention_kernels", "feeds", "quantized_output_families")
     @classmethod
     def _lists_are_clean(cls, relation: Relation) -> Relation:
         for claim in relation.values():
@@ -59,10 +66,21 @@ class Compatibility(BaseModel):
         """The compilers or converters whose output runs on this runtime."""
         return tuple(compiler for compiler, claim in self.feeds.items() if runtime in claim.value)
 
+    def output_families(self, toolkit: str) -> tuple[str, ...]:
+        """The families documented to load a toolkit's output (empty when not recorded)."""
+        claim = self.quantized_output_families.get(toolkit)
+        return tuple(claim.value) if claim is not None else ()
+
     def referenced_ids(self) -> dict[str, list[str]]:
-        """Every candidate id named (the subject and its list), by relation and subject ('feeds.torch-compile')."""
+        """Every candidate id named (the subject and its list), by relation and subject ('feeds.torch-compile'); the
+        family lists of quantized_output_families are in referenced_families."""
         named: dict[str, list[str]] = {}
         for name, relation in self.relations().items():
             for subject, claim in relation.items():
-                named[f"{name}.{subject}"] = [subject, *claim.value]
+                named[f"{name}.{subject}"] = [subject] if name in FAMILY_RELATIONS else [subject, *claim.value]
         return named
+
+    def referenced_families(self) -> dict[str, list[str]]:
+        """Every hardware family named, by relation and subject."""
+        return {f"{name}.{subject}": list(claim.value) for name in FAMILY_RELATIONS
+                for subject, claim in getattr(self, name).items()}  # fmt: skip

@@ -206,6 +206,8 @@ def _check_references(
         check_anchors(origin, platform.claims().items(), anchors)
     for path, named in knowledge.compatibility.referenced_ids().items():
         check_names(compatibility_origin, path, named, ids, "candidate id")
+    for path, named in knowledge.compatibility.referenced_families().items():
+        check_names(compatibility_origin, path, named, families, "hardware family")
     for name, relation in knowledge.compatibility.relations().items():
         check_anchors(compatibility_origin, ((f"{name}.{key}", claim) for key, claim in relation.items()), anchors)
 

@@ -71,6 +71,10 @@ class Device(BaseModel):
     architecture: str = Field(min_length=1, description="The compiler target or chip id: 'sm_90', 'gfx942', 'Trn2'")
     memory_gb: float | None = Field(None, gt=0, description="Device memory in GB, where it has its own")
     formats: list[Precision] = Field(min_length=1, description="Formats its matrix units run natively")
+    formats_basis: Literal["spec", "recipes"] = Field(
+        "spec", description="Where `formats` comes from: the vendor's published specification, or (where none is "
+        "published) the formats its vendor's recipes run on it, so that a format missing there is undocumented, not absent"
+    )
     fp8_variant: Literal["ocp", "fnuz"] | None = Field(
         None, description="OCP FP8 (e4m3fn/e5m2) or the FNUZ variant (e4m3fnuz) where it runs fp8; absent otherwise"
     )
@@ -89,6 +93,10 @@ class Device(BaseModel):
         if ("fp8" in self.formats) != (self.fp8_variant is not None):
             raise ValueError("fp8_variant is given exactly when formats list fp8")
         return self
+
+    def may_run(self, precision: str) -> bool:
+        """It runs this format, or its vendor publishes no format list that would say it does not."""
+        return precision in self.formats or self.formats_basis == "recipes"
 
     def formats_text(self) -> str:
         """Its formats as one line, fp8 with its variant: 'bf16, fp8 (ocp), int8'."""

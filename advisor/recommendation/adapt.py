@@ -273,7 +273,7 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
             kept = tuple(r for r in choice.rationale if not DTYPE_WORDS.search(r.text))
             settings = {k: v for k, v in choice.settings.items() if k != "dtype"}
             return choice.model_copy(update={"settings": {**settings, "weights": dtype}, "rationale": (*kept, why)})
-        if device is not None and lower is None and dtype not in device.formats:
+        if device is not None and lower is None and not device.may_run(dtype):
             return choice
         why = line(f"{dtype} GEMMs: the profile asks {profile.needs.quantization}" + (
             f" and the stack documents {dtype}" if dtype != profile.needs.quantization else ""),

@@ -15,7 +15,7 @@ from advisor.profile import MAX_DEVICES
 # a stack is only a considered option (another precision, another kind of model, a format the device lacks, or
 # several lesser misfits together); below it, a partial fit the record states.
 MISFIT_WEIGHTS: dict[str, int] = {
-    "format": 100, "other_model": 100, "excluded": 100, "device_class": 100, "method": 5, "precision": 10, "model_type": 8, "dynamic_shapes": 6, "float_fallback": 6, "skill": 5,
+    "format": 100, "other_model": 100, "excluded": 100, "device_class": 100, "method": 5, "precision": 10, "model_type": 8, "dynamic_shapes": 6, "float_fallback": 6, "skill": 5, "format_undocumented": 4,
     "lower_precision": 4, "unlisted_runner": 4, "unvetted_runner": 3, "device": 3, "scale": 2, "general_runtime": 2, "same_generation": 1,
 }  # fmt: skip
 TOO_FAR = 10

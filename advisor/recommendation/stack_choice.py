@@ -216,14 +216,18 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
             found.append(Misfit("precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
     elif device is not None and profile.needs.quantized and not set(accepted) & set(scope.precisions) & {*device.formats, *scope.weight_only}:
         runs = "/".join(p for p in scope.precisions if p in accepted)
-        if fallback is not None:
+        if device.formats_basis == "recipes":
+            found.append(Misfit("format_undocumented", f"{runs} is undocumented on {device.name} (no published format "
+                                                       f"list, no {runs} recipe on it): validate it there, "
+                                                       f"{fallback or 'a float format'} as the fallback"))  # fmt: skip
+        elif fallback is not None:
             found.append(Misfit("float_fallback", f"{device.name} does not run {runs} natively: runs in {fallback}, the "
                                                   f"fallback from {profile.needs.quantization}"))  # fmt: skip
         else:
             found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
     if not (profile.model_type == "cnn" and workload == "inference"):  # CNN serving runs a replica per device
         found += scale_misfits(scope, profile, device)
-    found += runner_misfits(stack, profile, knowledge)
+    found += runner_misfits(stack, profile, knowledge, workload)
     found += method_misfit(stack, profile, knowledge, workload)
     listed = runner_listed(stack, platform, knowledge)
     if not listed and unvetted(stack, knowledge):
@@ -270,8 +274,9 @@ QAT_WORDS = re.compile(r"quantization-aware|training-time|\bQAT\b", re.IGNORECAS
 METHOD_WORDS = {"qat": (QAT_WORDS, PTQ_WORDS), "ptq": (PTQ_WORDS, QAT_WORDS)}  # method -> (words naming it, words naming the other)
 
 
-def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase) -> list[Misfit]:
-    """What the component that runs the model denies: the skill to use it, dynamic shapes."""
+def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> list[Misfit]:
+    """What the component that runs the model denies: the skill to use it, dynamic shapes (a serving need: a training
+    run packs or pads its batches)."""
     runner = next((c for c in stack.components if c.role in RUNNER_ROLES and c.candidate), None)
     if runner is None or runner.candidate not in knowledge.ids():
         return []
@@ -279,7 +284,7 @@ def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase) -> 
     found = []
     if SKILL_ORDER.index(candidate.skill.value) > SKILL_ORDER.index(profile.team_skill):
         found.append(Misfit("skill", f"{candidate.name} needs a {candidate.skill.value} team to use"))
-    if profile.needs.dynamic_shapes and candidate.dynamic_shapes.value == "no":
+    if workload == "inference" and profile.needs.dynamic_shapes and candidate.dynamic_shapes.value == "no":
         found.append(Misfit("dynamic_shapes", f"{candidate.name} does not run dynamic shapes"))
     return found
 

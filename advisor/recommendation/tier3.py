@@ -16,6 +16,7 @@ from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
 from advisor.recommendation.policy import (MISFIT_WEIGHTS, PORTABLE_KERNEL_LAYERS, RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS,
                                           SKILL_ORDER)
+from advisor.recommendation.rules.tiers import per_platform_choices
 from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
 
 
@@ -23,7 +24,7 @@ def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
     """Tier 3's deployment when it is a graph runtime, framework or serving engine serving the model on every family
     (not training)."""
     deployment = next((c for c in tier.choices if c.concern == "deployment"), None)
-    if deployment is None or context.profile.trains or deployment.option not in context.knowledge.ids():
+    if deployment is None or not context.profile.serves or deployment.option not in context.knowledge.ids():
         return None
     candidate = context.knowledge.get(deployment.option)
     return candidate if candidate.layer.value in PORTABLE_KERNEL_LAYERS else None
@@ -86,14 +87,19 @@ def other_family_stack(context: RuleContext, family: str, runners: dict[str, str
     if not choice.chosen or choice.chosen[0].weight > MISFIT_WEIGHTS["device"]:  # a stack that fits there, but for the device
         return None
     known = set(context.knowledge.ids())
-    picked = []
+    picked, unmatched, wanted = [], [], runners or {}
     for judged in choice.chosen:
-        want = (runners or {}).get(judged.workload)
+        want = wanted.get(judged.workload)
         fitting = [judged, *(j for j in choice.considered if j.workload == judged.workload and j.weight <= MISFIT_WEIGHTS["device"])]
         same = next((j for j in fitting if want is not None and getattr(runner_of(j.stack, j.workload, known), "candidate", None) == want), None)
         picked.append(same or judged)
+        if want is not None and same is None and want in known:
+            unmatched.append(judged)
     names = "; ".join(judged.stack.name + (f" (in {judged.precision})" if judged.precision != judged.stack.applies_to.precisions[0]
-                                           else "") for judged in picked)  # fmt: skip
+                                           else "") + (f" (no {context.knowledge.get(wanted[judged.workload]).name} stack is "
+                                                       "documented for this profile there: this one is the measured "
+                                                       "alternative)" if judged in unmatched else "")
+                      for judged in picked)  # fmt: skip
     return line(f"on {family}, the stack documented there: {names}", cite_stack(picked[0].stack),
                 cite_profile(context.profile, "needs.other_hardware"))  # fmt: skip
 
@@ -124,8 +130,12 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
         return choices, gaps
     families, dtype = set(context.profile.families), context.profile.needs.quantization
     loaded = [context.knowledge.get(t) for t in compatibility.toolkits_loaded_by(deployment.option) if t in context.knowledge.ids()]
-    fitting = [t for t in loaded if families <= set(t.hardware.value) and getattr(t, dtype).value in ("yes", "partial")
-               and (t.id, "quantization") not in measured_out]  # fmt: skip
+    def reaches(family: str) -> bool:  # the family loads the output and has a device that runs the format
+        return any(device.may_run(dtype) for device in context.knowledge.platform(family).devices)
+
+    fitting = [t for t in loaded if all(f in t.hardware.value or (f in compatibility.output_families(t.id) and reaches(f))
+                                        for f in families)
+               and getattr(t, dtype).value in ("yes", "partial") and (t.id, "quantization") not in measured_out]  # fmt: skip
     official = context.official("quantization")
     fitting.sort(key=lambda t: (t.id not in official, -len(t.hardware.value), t.id))
     rest = [c for c in choices if c.concern != "quantization"]
@@ -134,8 +144,13 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
     if fitting:
         toolkit = fitting[0]
         text = f"{toolkit.name} writes {dtype} checkpoints that {deployment.option}, tier 3's engine, loads, on {', '.join(sorted(families))}"
-        why = line(text, cite_compatibility("quantized_output_loaded_by", toolkit.id,
-                                            compatibility.quantized_output_loaded_by[toolkit.id]), cite_claim(toolkit, dtype))  # fmt: skip
+        cites = [cite_compatibility("quantized_output_loaded_by", toolkit.id, compatibility.quantized_output_loaded_by[toolkit.id]),
+                 cite_claim(toolkit, dtype)]  # fmt: skip
+        if not families <= set(toolkit.hardware.value):  # the output reaches a family the toolkit itself does not run on
+            claim = compatibility.quantized_output_families[toolkit.id]
+            cites.append(cite_compatibility("quantized_output_families", toolkit.id, claim))
+            text += f" (it runs on {', '.join(toolkit.hardware.value)}; {', '.join(claim.value)} load its output)"
+        why = line(text, *cites)
         fits = SKILL_ORDER.index(toolkit.skill.value) <= SKILL_ORDER.index(context.profile.team_skill)
         return [*rest, Choice(concern="quantization", option=toolkit.id, settings={"dtype": dtype}, rationale=(why,),
                               fits_team=fits)], gaps  # fmt: skip
@@ -171,6 +186,47 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
     return [c for c in choices if c.concern != "deployment"] + [portable]
 
 
+def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | None:
+    """The training framework that runs on every family the profile names: tier 1's own first (the one the target's
+    stack runs), then the target's listed frameworks in their order; None where none spans them or nothing trains."""
+    profile, knowledge = context.profile, context.knowledge
+    if not (profile.trains and profile.needs.cross_platform):
+        return None
+    ours = next((c.option for c in (tier1.choices if tier1 is not None else ()) if c.concern == "training-framework"), None)
+    listed = [ours, *context.platform.training_frameworks.value]
+    found = [knowledge.get(i) for i in dict.fromkeys(listed) if i is not None and i in knowledge.ids()]
+    return next((c for c in found if c.layer.value == "training-framework"
+                 and set(profile.families) <= set(c.hardware.value) and c.serves_model_type(profile.model_type)), None)  # fmt: skip
+
+
+def trainer_choices(choices: list[Choice], gaps: list[Gap], trainer: Candidate, context: RuleContext
+                    ) -> tuple[list[Choice], list[Gap]]:  # fmt: skip
+    """One training code path on every family: the portable framework, its own layers' kernels on each family for a
+    team that writes none, and each family's collective library under the framework's process groups."""
+    families = ", ".join(context.profile.families)
+    kept = [c for c in choices if c.concern != "training-framework"]
+    text = (f"{trainer.name} runs on {families}: one training code path, each family keeping its own kernels and "
+            "collective library underneath")  # fmt: skip
+    added = [Choice(concern="training-framework", option=trainer.id, rationale=(line(text, cite_claim(trainer, "hardware")),))]
+    # a kernel concern whose portable option is beyond the team (Triton, Pallas for a framework team), or has none
+    owned = {c.concern for c in kept if c.concern in RUNTIME_KERNEL_CONCERNS and not c.fits_team}
+    owned |= {g.concern for g in gaps if g.concern in RUNTIME_KERNEL_CONCERNS}
+    serving = "; the serving engine brings its own for serving" if context.profile.serves else ""
+    for concern in sorted(owned, key=CONCERNS.index):
+        why = line(f"{trainer.name} runs {concern} on each family's own kernels in training (its layers and PyTorch's "
+                   f"backend there){serving}", cite_claim(trainer, "hardware"))  # fmt: skip
+        added.append(Choice(concern=concern, option=trainer.id, rationale=(why,),
+                            settings={"part": f"{trainer.name}'s own kernels", "by": "training-framework"}))
+    if any(g.concern == "collectives" for g in gaps):
+        libraries = per_platform_choices(context, "collectives", include_target=True)
+        why = line(f"{trainer.name}'s process groups call each family's own collective library ({libraries}): one API, "
+                   "no portable library needed", cite_claim(trainer, "distributed"))  # fmt: skip
+        added.append(Choice(concern="collectives", option=trainer.id, rationale=(why,),
+                            settings={"by": "training-framework"}))
+    done = {c.concern for c in added}
+    return [c for c in kept if c.concern not in done] + added, [g for g in gaps if g.concern not in done]
+
+
 def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset(),
                 tier1: Tier | None = None, stacks: StackChoice | None = None) -> Tier:  # fmt: skip
     """Tier 3 with a portable runtime's own kernels and quantizer, and the other families' documented stacks noted."""
@@ -180,11 +236,15 @@ def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[
     if not context.profile.needs.cross_platform:
         return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps),
                                        "fits_team": all(c.fits_team for c in choices)})  # fmt: skip
+    trainer = portable_trainer(context, tier1)
+    if trainer is not None:
+        choices, gaps = trainer_choices(choices, gaps, trainer, context)
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None:
         present = {c.concern for c in choices} | {g.concern for g in gaps}
-        owned = [c for c in (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes") if c in present
-                 and not team_writes_portable_kernels(runtime, c, choices, context)]  # fmt: skip
+        # a job that also trains keeps its kernel concerns for training: the engine takes the serving-only one
+        concerns = ("dynamic-shapes",) if context.profile.trains else (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes")
+        owned = [c for c in concerns if c in present and not team_writes_portable_kernels(runtime, c, choices, context)]
         if quantizes_itself(runtime, context):
             owned.append("quantization")
         choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
@@ -192,8 +252,10 @@ def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
     runners = {"inference": c.option for c in choices if c.concern == "deployment"}
     training = stacks.for_workload("training") if stacks is not None else None  # the target's chosen training stack
-    trainer = runner_of(training.stack, "training", set(context.knowledge.ids())) if training is not None else None
-    if trainer is not None and trainer.candidate is not None:  # the framework the target's training stack runs on
-        runners["training"] = trainer.candidate
+    runner = runner_of(training.stack, "training", set(context.knowledge.ids())) if training is not None else None
+    if trainer is not None:  # tier 3's own training framework, else the one the target's training stack runs on
+        runners["training"] = trainer.id
+    elif runner is not None and runner.candidate is not None:
+        runners["training"] = runner.candidate
     return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps), "notes": family_notes(tier, context, runners),
                                    "fits_team": all(c.fits_team for c in choices)})  # fmt: skip

@@ -40,7 +40,11 @@ def decide_convolution(context: RuleContext) -> ConcernDecision:
     """Tier 1 convolution library (with its layout); skipped for models without convolutions."""
     profile = context.profile
     if not profile.convolutional:
-        skipped = line(f"a {profile.model_type} model has few or no convolutions", cite_profile(profile, "model_type"))
+        text = (f"a {profile.model_type} model has few or no convolutions" if profile.model_type != "multimodal" else
+                "a multimodal model's convolutions are its vision encoder's patch embedding (Conv2d, or Conv3d for "
+                "video), a small share of the compute: no library to choose, but check the target's backend runs "
+                "that operator")  # fmt: skip
+        skipped = line(text, cite_profile(profile, "model_type"))
         return skipped_decision("convolution", skipped)
     chosen = pick(context, "convolution", context.official("convolution"))
     settings, lines, switches = conv_layout(context)

@@ -156,10 +156,12 @@ def tier3_entry(
     return entry_from(chosen, concern, context, gap_reason="", lines=[line(text, cite_claim(candidate, "hardware"))])
 
 
-def per_platform_choices(context: RuleContext, concern: Concern) -> str:
-    """'<family>: <its first official option>' for each other family, for a concern without a portable option."""
+def per_platform_choices(context: RuleContext, concern: Concern, include_target: bool = False) -> str:
+    """'<family>: <its first official option>' for each other family (and the target first, with include_target), for a
+    concern without a portable option."""
     parts = []
-    for family in context.profile.needs.other_hardware:
+    families = [context.profile.hardware] if include_target else []
+    for family in [*families, *context.profile.needs.other_hardware]:
         platform = context.knowledge.platform(family)
         official = list(platform.official.preference(concern, training=context.profile.trains))
         if concern in ("deployment", "dynamic-shapes"):

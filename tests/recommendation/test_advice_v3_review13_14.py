@@ -1,4 +1,4 @@
-"""Regression tests for the defects the thirteenth independent review of engine v3 found.
+"""Regression tests for the defects the thirteenth and fourteenth independent reviews of engine v3 found.
 
 The expectations follow the vendors' own pages, cited beside each test.
 """
@@ -134,3 +134,55 @@ def test_an_equal_engine_switch_names_the_precision_both_run_in():
                     needs={"quantization": "fp8", "devices": 8, "long_context": True})  # fmt: skip
     faster = [c for c in result.switch_conditions if c.id.endswith("-faster")]
     assert faster and all("both in fp8" in c.description for c in faster)
+
+
+def test_tier3_for_a_framework_team_that_trains_uses_a_portable_training_framework():
+    # Megatron Core trains on NVIDIA GPUs and, through AMD's Primus, on Instinct GPUs
+    # (https://rocm.docs.amd.com/projects/ai-ecosystem/en/latest/training/recipes/primus-megatron.html)
+    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi355x", workload="both",
+                    needs={"quantization": "fp8", "devices": 64, "dynamic_shapes": True, "cross_platform": True,
+                           "other_hardware": ["nvidia-gpu"]})  # fmt: skip
+    tier3 = result.tier(3)
+    options = tier3.options()
+    assert options["training-framework"] in ("megatron-core", "torchtitan")
+    assert tier3.fits_team and all(choice.fits_team for choice in tier3.choices)
+    assert options["collectives"] == options["training-framework"]
+    collectives = next(c for c in tier3.choices if c.concern == "collectives")
+    assert "nccl" in collectives.rationale[0].text and "rccl" in collectives.rationale[0].text
+    assert not any(gap.concern == "collectives" for gap in tier3.gaps)
+    assert options["dynamic-shapes"] == options["deployment"]  # the serving engine takes the serving-only concern
+
+
+def test_a_serving_need_is_not_charged_to_the_training_stack():
+    # MaxText pre-trains on TPU (https://github.com/AI-Hypercomputer/maxtext#maxtext); dynamic shapes are the server's
+    result = answer(model_type="dense-transformer", hardware="google-tpu", device="tpu-v6e", workload="both",
+                    needs={"dynamic_shapes": True, "devices": 16})  # fmt: skip
+    training = next(stack for stack in result.stacks if stack.workload == "training")
+    assert not any("dynamic shapes" in misfit for misfit in training.misfits)
+
+
+def test_a_checkpoint_other_families_load_is_tier_3s_quantizer_only_in_a_format_they_run():
+    # vLLM Ascend serves LLM-Compressor W8A8 models
+    # (https://docs.vllm.ai/projects/ascend/en/v0.23.0/user_guide/feature_guide/quantization.html)
+    int8 = answer(model_type="dense-transformer", hardware="ascend-npu", device="ascend-910b",
+                  needs={"quantization": "int8", "devices": 8, "cross_platform": True, "other_hardware": ["nvidia-gpu"]})  # fmt: skip
+    assert int8.tier(3).options().get("quantization") == "llm-compressor"
+    fp8 = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm",
+                 needs={"quantization": "fp8", "devices": 8, "cross_platform": True, "other_hardware": ["ascend-npu"]})  # fmt: skip
+    assert fp8.tier(3).options().get("quantization") != "llm-compressor"  # Atlas NPUs run no FP8
+
+
+def test_a_format_missing_from_recipes_is_undocumented_not_absent():
+    # Iluvatar publishes no format list; its INT8 CNN recipes run on the Zhikai 100 only
+    # (https://github.com/Deep-Spark/DeepSparkInference/blob/master/README_en.md)
+    result = answer(model_type="cnn", hardware="iluvatar-gpu", device="tiangai-150", needs={"quantization": "int8"})
+    assert result.tier(1).options().get("quantization") is not None
+    serving = next(stack for stack in result.stacks if stack.workload == "inference")
+    assert any("undocumented" in misfit for misfit in serving.misfits)
+    assert not any("does not run int8 natively" in misfit for misfit in serving.misfits)
+
+
+def test_a_multimodal_model_is_told_where_its_convolutions_are():
+    result = answer(model_type="multimodal", hardware="nvidia-gpu", device="h100-sxm")
+    skipped = next(s for s in result.skipped_concerns if s.concern == "convolution")
+    assert "patch embedding" in skipped.rationale[0].text
