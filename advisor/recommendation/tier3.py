@@ -51,8 +51,9 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
         if context.profile.needs.quantization_method != "qat":
             return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
         qat = candidate.qat  # a runtime does not train: QAT happens in the training framework, the runtime runs its export
-        how = line(f"QAT asked: the model is trained quantization-aware in the training framework and exported as a "
-                   f"quantized graph that {candidate.name} runs on every family"
+        how = line(f"QAT asked: the model is trained quantization-aware in the training framework, simulating "
+                   f"{candidate.name}'s own {dtype} format (QAT keeps its gain only against the rounding it trained "
+                   f"for), and exported as a quantized model that {candidate.name} runs on every family"
                    + (f" ({qat.note})" if qat.note else f" (knowledge base: QAT {qat.value})"),
                    cite_claim(candidate, "qat"), cite_claim(candidate, dtype),
                    cite_profile(context.profile, "needs.quantization_method"))  # fmt: skip
