@@ -89,7 +89,8 @@ RELIED_ON_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "dynamic_shapes", "dis
 STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
 STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the profile names no device
 STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or experimental
-STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
+STACK_PARTIAL = 0.85
+UNPINNED = 0.9  # a chosen stack whose page states no versions it was validated with  # a documented stack that fits in part (another generation, precision or scale)
 NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one
 
 # The thresholds the rules read evidence with; THRESHOLDS says what each means (`advisor kb method` prints them).

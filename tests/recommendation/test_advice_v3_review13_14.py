@@ -186,3 +186,15 @@ def test_a_multimodal_model_is_told_where_its_convolutions_are():
     result = answer(model_type="multimodal", hardware="nvidia-gpu", device="h100-sxm")
     skipped = next(s for s in result.skipped_concerns if s.concern == "convolution")
     assert "patch embedding" in skipped.rationale[0].text
+
+
+def test_a_stack_whose_page_pins_no_versions_is_trusted_less_and_says_so():
+    knowledge = load_knowledge_base()
+    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8})
+    stack = knowledge.stack(result.stacks[0].stack)
+    assert not stack.validated_with, "AMD's MI300X vLLM guide pins no versions"
+    assert any("pins no versions" in note for note in result.confidence_notes)
+    pinned = answer(model_type="dense-transformer", hardware="intel-gaudi", device="gaudi3", needs={"quantization": "fp8", "devices": 8})
+    assert knowledge.stack(pinned.stacks[0].stack).validated_with
+    assert not any("pins no versions" in note for note in pinned.confidence_notes)
+    assert result.confidence < pinned.confidence

@@ -12,7 +12,7 @@ from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
-from advisor.recommendation.policy import NO_STACK, STACK_ASSUMED, STACK_FITS, STACK_PARTIAL, STACK_PREVIEW
+from advisor.recommendation.policy import NO_STACK, STACK_ASSUMED, STACK_FITS, STACK_PARTIAL, STACK_PREVIEW, UNPINNED
 from advisor.recommendation.rules.attention import needs_attention
 from advisor.recommendation.selection import phases
 from advisor.recommendation.stack_choice import StackChoice
@@ -137,6 +137,15 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
     return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"
 
 
+def pinning_factor(choice: StackChoice | None) -> tuple[float, list[str]]:
+    """A chosen stack whose page pins no versions was validated with something no one can name: the review has no
+    baseline to compare against."""
+    unpinned = [judged.stack.name for judged in (choice.chosen if choice is not None else ()) if not judged.stack.validated_with]
+    if not unpinned:
+        return 1.0, []
+    return UNPINNED, [f"{' and '.join(unpinned)}: its page pins no versions, so record the ones installed as the baseline"]
+
+
 def overall_confidence(
     facts: EvidenceFacts, choices: Sequence[Choice], gaps: Sequence[Gap], knowledge: KnowledgeBase, profile: Profile,
     stack_choice: StackChoice | None = None,
@@ -151,7 +160,7 @@ def overall_confidence(
     value *= factor
     notes = [f"{backing}; {notes[0]}", *notes[1:]]
     quality = case_quality_factor(facts.quality) if facts.timed_on_target else (1.0, [])
-    for factor, more in (quality, contention_factor(facts), platform_factor(knowledge, profile)):
+    for factor, more in (quality, contention_factor(facts), platform_factor(knowledge, profile), pinning_factor(stack_choice)):
         value *= factor
         notes += more
     unknown = unknown_claims(choices, knowledge, profile)
