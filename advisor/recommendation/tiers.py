@@ -37,7 +37,8 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
     if beyond:
         skills = [cite_claim(context.knowledge.get(option), "skill") for option in beyond]
         verb = "needs" if len(beyond) == 1 else "need"
-        text = f"{', '.join(beyond)} {verb} more skill than the {profile.team_skill} team has: listed to show the gap"
+        text = (f"writing kernels in {', '.join(beyond)} {verb} more skill than the {profile.team_skill} team has: listed "
+                "to show the gap")  # fmt: skip
         notes.append(line(text, cite_profile(profile, "team_skill"), *skills))
     return notes
 

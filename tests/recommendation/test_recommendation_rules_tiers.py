@@ -70,7 +70,7 @@ def test_build_tier_and_notes():
     assert not tier1.primary and tier3.primary
     assert tier1.options() == {"fusion": "torch-compile"} and tier1.fits_team
     assert not tier2.fits_team
-    assert tier2.notes[1].text == "triton needs more skill than the framework team has: listed to show the gap"
+    assert tier2.notes[1].text == "writing kernels in triton needs more skill than the framework team has: listed to show the gap"
     assert "accepting some per-platform loss" in tier3.notes[0].text
     hpc = rule_context(profile(team_skill="hpc", workload="training"))
     assert "global hot spots" in tier_notes(hpc, 2, [decide_fusion(hpc).tier2])[0].text

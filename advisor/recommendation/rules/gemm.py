@@ -172,7 +172,8 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
     entry = tier3_entry(context, "gemm")
     if isinstance(entry, Choice) and entry.option == context.knowledge.policy.portable_kernel_language:
         lines: tuple[Rationale, ...] = (parity[1],) if parity is not None else ()
-        return entry.model_copy(update={"rationale": lines + entry.rationale}), parity_switch(True)
+        watched = parity_switch(True) if entry.fits_team else None  # Triton beyond the team is never run: nothing to watch
+        return entry.model_copy(update={"rationale": lines + entry.rationale}), watched
     return entry, None
 
 
