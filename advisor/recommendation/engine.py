@@ -30,6 +30,7 @@ from advisor.recommendation.rules.training_framework import decide_training_fram
 from advisor.recommendation.adapt import adapt_tier1
 from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
+from advisor.recommendation.reference import reference_figures, with_reference
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
 from advisor.recommendation.stack_choice import choose_stacks, options_considered, stacks_in
@@ -83,6 +84,9 @@ def recommend(
     tier1 = tiers[0].model_copy(update={"choices": tuple(with_impact(choice, context) for choice in tiers[0].choices)})
     tiers[0] = tier1
     confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile, stack_choice)
+    device = stack_choice.device.id if stack_choice.device is not None else None
+    figures, reference_note = reference_figures(profile, device, tier1)
+    confidence, notes = with_reference(confidence, notes, figures, facts.timed_on_target)
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)
     runners = {c.id for c in knowledge.candidates if c.layer.value in ("serving-engine", "runtime")}
@@ -104,10 +108,12 @@ def recommend(
         evidence_used=facts.timed_on_target,
         proxy_evidence=facts.proxy,
         evidence_sources=facts.sources,
-        device=stack_choice.device.id if stack_choice.device is not None else None,
+        device=device,
         device_assumed=stack_choice.device_assumed,
         stacks=tuple(stacks_in(stack_choice)),
         stacks_considered=options_considered(stack_choice),
+        reference=figures,
+        reference_note=reference_note,
         verdict=verdict(stack_choice, tier1, profile, tiers),
         confidence_basis=notes[0] if notes else None,
     )

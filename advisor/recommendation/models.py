@@ -178,6 +178,15 @@ class ChosenStack(_Model):
     preview: str | None = Field(default=None, description="What its page says where it calls the stack a beta or preview")
 
 
+class ReferenceFigure(_Model):
+    """A figure a vendor measured on the target device (not the team's own evidence), with who measured it where."""
+
+    name: str = Field(description="'fp8_over_bf16_gemm_prefill', 'context_attention_growth', 'allreduce_busbw_gbps'")
+    value: float
+    figure: str = Field(description="The sentence the record quotes")
+    label: str = Field(description="'measured by NVIDIA on NVIDIA H200, aiconfigurator-core 0.12.0, TensorRT-LLM 1.3.0rc20'")
+
+
 class StackOption(_Model):
     """One stack considered for the profile: chosen, or not and why (one decisive reason)."""
 
@@ -210,6 +219,12 @@ class Recommendation(_Model):
     device_assumed: bool = Field(default=False, description="The profile named no device: the family's current one")
     stacks: tuple[ChosenStack, ...] = Field(default=(), description="The whole stacks tier 1 keeps, serving first")
     stacks_considered: tuple[StackOption, ...] = ()
+    reference: tuple[ReferenceFigure, ...] = Field(
+        default=(), description="Figures the device's vendor measured on it (advisor/data/reference/), never the team's"
+    )
+    reference_note: str | None = Field(
+        default=None, description="Where the reference comes from, or that no vendor reference exists for the device"
+    )
     verdict: str | None = Field(default=None, description="The decision in one line")
     confidence_basis: str | None = Field(default=None, description="What the confidence rests on, in one line")
 

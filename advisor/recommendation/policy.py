@@ -90,6 +90,11 @@ STACK_FITS = 1.2  # a vendor-documented stack validated on this device generatio
 STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the profile names no device
 STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or experimental
 STACK_PARTIAL = 0.85
+# Reference evidence (the device vendor's own measurements, advisor/data/reference/): it may raise a confidence that
+# rests on the knowledge base alone by REFERENCE_FACTOR, never above REFERENCE_CAP; evidence timed on the target (the
+# team's model on its machine) is what goes higher.
+REFERENCE_FACTOR = 1.1
+REFERENCE_CAP = 0.7
 UNPINNED = 0.9  # a chosen stack whose page states no versions it was validated with  # a documented stack that fits in part (another generation, precision or scale)
 NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one
 

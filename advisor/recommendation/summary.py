@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from advisor.profile import Profile
 from advisor.recommendation.choices import names_a_need, risk_applies
+from advisor.recommendation.reference import quoted
 from advisor.recommendation.models import Choice, ChosenStack, Citation, Gap, Rationale, Recommendation, Tier
 from advisor.terminal_text import one_line
 
@@ -117,6 +118,9 @@ def summary_lines(recommendation: Recommendation) -> list[str]:
             lines.append(f"  {option.stack} ({option.workload}, {', '.join(option.precisions)}): {mark}: {option.reason}")
     for stack in recommendation.stacks:
         lines += ["", *chosen_stack_lines(stack, profile)]
+    if recommendation.reference_note is not None:
+        lines += ["", f"Reference: {recommendation.reference_note}"]
+        lines += [f"  - {text}" for text in quoted(recommendation.reference)]
     for tier in recommendation.tiers:
         lines += ["", *tier_lines(tier)]
     if recommendation.rejected:

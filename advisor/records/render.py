@@ -18,6 +18,7 @@ from advisor.safe_yaml import YamlInputError, load_yaml
 from advisor.environment.family import device_family
 from advisor.profile import Profile
 from advisor.recommendation.models import Choice, ChosenStack, Rationale, Recommendation, Tier
+from advisor.recommendation.reference import quoted
 from advisor.recommendation.summary import applying_risks, cites_text, in_sentence, versions_text
 from advisor.records.evidence_tables import evidence_tables
 from advisor.records.models import RecordError, RecordFrontMatter
@@ -286,6 +287,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         tier1_options=", ".join(f"{c.concern} {c.option}" for c in tier1.choices) or "empty",
         questions=YEARLY_QUESTIONS,
         stack_risks=record_risks(recommendation),
+        reference_lines=quoted(recommendation.reference),
     )
 
 

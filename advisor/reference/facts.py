@@ -55,15 +55,16 @@ def gemm_facts(reference: Reference, engine: str, faster: str) -> list[Reference
     table = reference.table("gemm", engine)
     if table is None:
         return []
-    facts = []
-    for phase, speedups in gemm_speedups(table, faster, "bfloat16").items():
-        if not speedups:
-            continue
-        value = geomean(speedups)
-        figure = (f"{faster} GEMM runs {value:.2f}x bf16 in {phase} on {table.device} (geometric mean of "
-                  f"{len(speedups)} layer shapes of 8B-70B models)")  # fmt: skip
-        facts.append(ReferenceFact(f"{faster}_over_bf16_gemm_{phase}", value, figure, reference.label(table), len(speedups)))
-    return facts
+    phases = {phase: speedups for phase, speedups in gemm_speedups(table, faster, "bfloat16").items() if speedups}
+    if not phases:
+        return []
+    parts = [f"{geomean(speedups):.2f}x bf16 in {phase}" for phase, speedups in sorted(phases.items(), reverse=True)]
+    counts = " and ".join(str(len(speedups)) for _, speedups in sorted(phases.items(), reverse=True))
+    figure = (f"{faster} GEMM runs {' and '.join(parts)} on {table.device} (geometric means over {counts} layer shapes "
+              "of 8B-70B models)")  # fmt: skip
+    main = phases.get("prefill") or next(iter(phases.values()))
+    points = sum(len(speedups) for speedups in phases.values())
+    return [ReferenceFact(f"{faster}_over_bf16_gemm", geomean(main), figure, reference.label(table), points)]
 
 
 def attention_facts(reference: Reference, engine: str) -> list[ReferenceFact]:

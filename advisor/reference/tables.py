@@ -26,6 +26,14 @@ SYSTEM_DEVICES: dict[str, str] = {
     "gb200": "gb200", "b300_sxm": "b300", "rtx_pro_6000_server": "rtx-pro-6000-server",
 }  # fmt: skip
 ENGINE_NAMES = {"trtllm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang", "nccl": "NCCL"}
+# advisor's serving-engine candidate id -> the engine name of NVIDIA's tables; TensorRT-LLM's where none matches
+TABLE_ENGINES = {"tensorrt-llm": "trtllm", "vllm": "vllm", "sglang": "sglang"}
+DEFAULT_TABLE_ENGINE = "trtllm"
+
+
+def table_engine_for(candidate: str | None) -> str:
+    """The tables' engine name for an advisor serving-engine candidate id."""
+    return TABLE_ENGINES.get(candidate or "", DEFAULT_TABLE_ENGINE)
 
 
 class ReferenceError(AdvisorError):

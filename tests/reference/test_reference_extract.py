@@ -52,12 +52,12 @@ def test_the_h200_tables_hold_every_gpu_probe_gemm_shape():
 def test_facts_carry_who_measured_them_and_where():
     reference = reference_for("h200-sxm")
     facts = {fact.name: fact for fact in device_facts(reference, "trtllm", "fp8")}
-    assert {"fp8_over_bf16_gemm_prefill", "context_attention_growth", "allreduce_busbw_gbps"} <= set(facts)
+    assert {"fp8_over_bf16_gemm", "context_attention_growth", "allreduce_busbw_gbps"} <= set(facts)
     for fact in facts.values():
         assert fact.label.startswith("measured by NVIDIA on NVIDIA H200, aiconfigurator-core 0.12.0, ")
         assert fact.points >= 1 and fact.value > 0
     assert facts["allreduce_busbw_gbps"].label.endswith("NCCL 2.29.2")
-    assert 1.0 < facts["fp8_over_bf16_gemm_prefill"].value < 2.0  # FP8 doubles the tensor-core rate at most
+    assert 1.0 < facts["fp8_over_bf16_gemm"].value < 2.0  # FP8 doubles the tensor-core rate at most
     busbw = allreduce_fact(reference)
     assert busbw is not None and 100 < busbw.value < 900  # H200 NVLink: 900 GB/s per GPU both ways
 

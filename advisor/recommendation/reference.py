@@ -1,0 +1,67 @@
+"""Reference evidence for the target device: what its vendor measured there (advisor/reference/), as the figures a
+recommendation quotes and the confidence they may add.
+
+It never rejects an option and never moves a choice: the team's own evidence on the target does that. It may raise
+the confidence of a choice that rests on the knowledge base alone, up to REFERENCE_CAP, below what evidence measured
+on the target reaches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from advisor.profile import Profile
+from advisor.recommendation.models import ReferenceFigure, Tier
+from advisor.recommendation.policy import REFERENCE_CAP, REFERENCE_FACTOR
+from advisor.reference.facts import device_facts
+from advisor.reference.tables import ENGINE_NAMES, reference_for, table_engine_for
+
+def table_engine(tier1: Tier) -> str:
+    """The engine whose tables match tier 1's serving engine (the tables' default where it names none of them)."""
+    deployment = next((c.option for c in tier1.choices if c.concern == "deployment"), None)
+    return table_engine_for(deployment)
+
+
+def reference_figures(profile: Profile, device: str | None, tier1: Tier) -> tuple[tuple[ReferenceFigure, ...], str]:
+    """The vendor's figures for the device and a one-line note on where they come from (or that none exist)."""
+    reference = reference_for(device)
+    if reference is None:
+        where = device or profile.hardware
+        return (), f"no vendor reference exists for {where}: only evidence measured on it would add numbers"
+    engine = table_engine(tier1)
+    facts = [fact for fact in device_facts(reference, engine, "fp8") if relevant(fact.name, profile)]
+    figures = tuple(ReferenceFigure(name=f.name, value=round(f.value, 4), figure=f.figure, label=f.label) for f in facts)
+    note = (f"NVIDIA's own measurements on {reference.device_id} ({reference.package} {reference.version}, "
+            f"{ENGINE_NAMES.get(engine, engine)} tables), not this team's model or machine")  # fmt: skip
+    return figures, note
+
+
+def relevant(name: str, profile: Profile) -> bool:
+    """The figures a decision for this profile weighs: FP8 GEMMs where FP8 is asked, attention growth for long
+    context, the FP8 KV cache for either, all-reduce for a job on several devices."""
+    needs = profile.needs
+    if name.startswith("fp8_over_bf16_gemm"):
+        return needs.quantization == "fp8"
+    if name == "context_attention_growth":
+        return needs.long_context
+    if name == "fp8_kv_decode_speedup":
+        return profile.serves and (needs.long_context or needs.quantization == "fp8")
+    return needs.devices > 1
+
+
+def with_reference(confidence: float, notes: Sequence[str], figures: Sequence[ReferenceFigure], timed_on_target: bool
+                   ) -> tuple[float, tuple[str, ...]]:  # fmt: skip
+    """The confidence raised by the vendor's figures for the device, where no case was timed there, up to the cap."""
+    if not figures or timed_on_target:
+        return confidence, tuple(notes)
+    raised = min(REFERENCE_CAP, round(confidence * REFERENCE_FACTOR, 2))
+    if raised <= confidence:
+        return confidence, tuple(notes)
+    note = (f"the vendor's measurements on this device back its figures: x{REFERENCE_FACTOR} up to {REFERENCE_CAP} at "
+            "most, since they are not this team's model on its own machine (evidence timed there goes higher)")  # fmt: skip
+    return raised, (*notes, note)
+
+
+def quoted(figures: Sequence[ReferenceFigure]) -> list[str]:
+    """Each figure with its label, as the text and the record print it."""
+    return [f"{figure.figure} ({figure.label})" for figure in figures]
