@@ -32,6 +32,7 @@ ADDED_IDS = {
     "coreml", "quark", "magicmind",
     "maxtext", "torchtitan", "executorch", "litert",
     "cncl", "ixccl", "mori",
+    "mflux",
 }  # fmt: skip
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -46,7 +47,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 36
+    assert len(ADDED_IDS) == 37
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
