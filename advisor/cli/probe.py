@@ -221,6 +221,10 @@ def print_summary(evidence: Evidence, console: Console) -> None:
         console.print(table)
         for finding in probe_findings(run.probe, cases):
             console.print(f"  - {finding}")
+    from advisor.reference.check import evidence_reference_check
+
+    for line in evidence_reference_check(evidence):
+        console.print(f"[yellow]{line}[/yellow]" if line.startswith("warning:") else line)
     contention = evidence.host_contention
     if contention is not None and contention.busy:
         console.print(

@@ -19,6 +19,7 @@ from advisor.environment.family import device_family
 from advisor.profile import Profile
 from advisor.recommendation.models import Choice, ChosenStack, Rationale, Recommendation, Tier
 from advisor.recommendation.reference import quoted
+from advisor.reference.check import evidence_reference_check
 from advisor.recommendation.summary import applying_risks, cites_text, in_sentence, versions_text
 from advisor.records.evidence_tables import evidence_tables
 from advisor.records.models import RecordError, RecordFrontMatter
@@ -288,6 +289,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         questions=YEARLY_QUESTIONS,
         stack_risks=record_risks(recommendation),
         reference_lines=quoted(recommendation.reference),
+        reference_checks=[line for item in evidence for line in evidence_reference_check(item)],
     )
 
 

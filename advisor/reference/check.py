@@ -13,8 +13,8 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from advisor.reference.tables import Reference
-from probes.models import ProbeCase
+from advisor.reference.tables import Reference, reference_for
+from probes.models import Evidence, ProbeCase
 
 LOW_RATIO = 0.8  # GEMM or all-reduce below this fraction of the reference's speed: the device underperforms
 WARNED_OPERATORS = ("gemm", "all_reduce")
@@ -68,9 +68,9 @@ def reference_matches(cases: Iterable[ProbeCase], reference: Reference) -> list[
     found = []
     for case in cases:
         key, timing = case.key, case.timing
-        if case.status != "ok" or timing is None or key.device != "cuda" or timing.median_s <= 0:
+        if case.status != "ok" or timing is None or key.device != "cuda":
             continue
-        measured_ms = timing.median_s * 1e3
+        measured_ms = timing.stats.median * 1e3
         shape = key.shape
         row: float | None = None
         operator = ""
@@ -111,3 +111,25 @@ def summary_lines(matches: Sequence[ReferenceMatch], device: str) -> list[str]:
         lines.append(f"warning: below {LOW_RATIO}x the reference on {named}: check clocks, the power cap, a MIG slice, "
                      "or a PCIe card in place of SXM")  # fmt: skip
     return lines
+
+
+def evidence_check_lines(cases: Sequence[ProbeCase], device: str | None) -> list[str]:
+    """The check for an evidence file measured on `device` (detected from its environment): a heading line and the
+    summary; nothing where the device has no reference or no case ran on a GPU."""
+    reference = reference_for(device)
+    gpu = [case for case in cases if case.key.device == "cuda"]
+    if reference is None or not gpu:
+        return []
+    return [f"against NVIDIA's reference for {reference.device_id}:", *summary_lines(reference_matches(gpu, reference), reference.device_id)]
+
+
+def evidence_reference_check(evidence: Evidence) -> list[str]:
+    """Measured over the vendor's reference for the GPU the evidence was measured on (detected from its environment),
+    where it has cases at the reference's points."""
+    from advisor.knowledge.devices import detect_device
+    from advisor.knowledge.loader import load_knowledge_base
+
+    family = evidence.environment.hardware_family
+    if family is None:
+        return []
+    return evidence_check_lines(evidence.cases, detect_device(evidence.environment, load_knowledge_base(), family))
