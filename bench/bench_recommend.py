@@ -4,7 +4,9 @@ against a reference measured in the same run.
     .venv/bin/python bench/bench_recommend.py [--profiles 1000] [--seed 7]
 
 Reference: validating the same profiles (`Profile.model_validate`), the floor for anything that reads a
-profile. The goal the engine keeps: well under 50 ms per profile.
+profile. The goal the engine keeps: well under 50 ms per profile. The last rows time the vendor reference
+(advisor/data/reference/): reading one system's extract cold (once per process) and what looking it up adds to
+`recommend` for NVIDIA profiles on a covered device (goal: under 20 ms in all).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from pathlib import Path
 from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import QUANTIZATION_METHODS, QUANTIZATIONS, WORKLOADS, Profile
+from advisor.recommendation import reference as reference_module
 from advisor.recommendation.engine import recommend
+from advisor.reference.tables import load_reference, reference_for
 from probes.models import Evidence
 
 CPU_SUITE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "cpu-suite.json"
@@ -64,11 +68,27 @@ def main() -> None:
     reference = per_item_ms(Profile.model_validate, documents)
     bare = per_item_ms(lambda profile: recommend(profile, [], knowledge), profiles)
     with_evidence = per_item_ms(lambda profile: recommend(profile, evidence, knowledge), profiles)
+    nvidia = [p.model_copy(update={"hardware": "nvidia-gpu", "device": "h200-sxm", "needs": p.needs.model_copy(
+        update={"cross_platform": False, "other_hardware": ()})}) for p in profiles[:200]]  # fmt: skip
+
+    def cold_load(_: object) -> None:
+        load_reference.cache_clear()
+        load_reference("h200_sxm")
+
+    cold = per_item_ms(cold_load, range(50))
+    with_reference = per_item_ms(lambda profile: recommend(profile, [], knowledge), nvidia)
+    reference_module.reference_for = lambda device: None  # the same profiles with no reference to look up
+    without_reference = per_item_ms(lambda profile: recommend(profile, [], knowledge), nvidia)
+    reference_module.reference_for = reference_for
     total = time.perf_counter() - started
     print(f"{options.profiles} random valid profiles (seed {options.seed}), {total:.1f} s in all")
     print(f"{'step':<40} {'median ms':>10} {'x validate':>11}")
     for name, value in (("validate the profile (reference)", reference), ("recommend, no evidence", bare),
-                        ("recommend, CPU suite as evidence", with_evidence)):  # fmt: skip
+                        ("recommend, CPU suite as evidence", with_evidence),
+                        ("read one vendor extract, cold", cold),
+                        ("recommend on h200-sxm, with the extract", with_reference),
+                        ("recommend on h200-sxm, no extract", without_reference),
+                        ("added by the lookup (cached)", max(0.0, with_reference - without_reference))):  # fmt: skip
         print(f"{name:<40} {value:10.3f} {value / reference:11.0f}")
 
 
