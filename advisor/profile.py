@@ -88,6 +88,17 @@ class Needs(BaseModel):
         return self.quantization != "none"
 
 
+class ServingSLA(BaseModel):
+    """The serving target a serving estimate searches configurations for: request shape and latency limits."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    isl: StrictInt = Field(4000, ge=1, le=1_000_000, description="Input (prompt) tokens per request")
+    osl: StrictInt = Field(1000, ge=1, le=1_000_000, description="Output tokens per request")
+    ttft_ms: float = Field(2000.0, gt=0, le=600_000, description="Time to first token at most, milliseconds")
+    tpot_ms: float = Field(30.0, gt=0, le=10_000, description="Time per output token at most, milliseconds")
+
+
 class Profile(BaseModel):
     """Who the recommendation is for: the input of `recommend`."""
 
@@ -107,6 +118,16 @@ class Profile(BaseModel):
     workload: Workload
     team_skill: TeamSkill
     needs: Needs = Needs()
+    model: StrictStr | None = Field(
+        None, min_length=1, max_length=300,
+        description="For a serving estimate (advisor[serving]): an aiconfigurator model name ('Qwen/Qwen3-32B') or the "
+        "path of a Hugging Face config.json",
+        json_schema_extra={"examples": ["Qwen/Qwen3-32B", "meta-llama/Meta-Llama-3.1-70B"]},
+    )
+    serving: ServingSLA | None = Field(
+        None, description="For a serving estimate: request shape and latency limits (defaults: isl 4000, osl 1000, "
+        "TTFT 2000 ms, TPOT 30 ms)"
+    )
     title: StrictStr | None = None
 
     @field_validator("title", mode="before")

@@ -17,6 +17,7 @@ from advisor.knowledge.audit import knowledge_snapshot
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.environment.family import environment_family
 from advisor.recommendation.models import Recommendation
+from advisor.profile import Profile
 from advisor.records.git import commit_paths, ids_in_history, init_repository, open_repository
 from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordFrontMatter, review_date
 from advisor.records.render import render_record
@@ -57,6 +58,15 @@ def clean_text(text: str, limit: int = MAX_TITLE_LENGTH) -> str:
     """One line, no control characters, at most `limit` characters."""
     printable = "".join(char if char.isprintable() else " " for char in text)
     return " ".join(printable.split())[:limit].strip()
+
+
+PROFILE_NOT_RECORDED = {"title"}  # the record's own title carries it
+OPTIONAL_PROFILE_FIELDS = ("model", "serving")  # written only when the profile sets them
+
+
+def unset(profile: Profile) -> set[str]:
+    """The optional profile fields the profile leaves empty: the front matter leaves them out."""
+    return {name for name in OPTIONAL_PROFILE_FIELDS if getattr(profile, name) is None}
 
 
 def environment_summary(environment: Environment | None) -> EnvironmentSummary:
@@ -105,7 +115,7 @@ def build_front_matter(
         date=date,
         review_by=review_date(date),
         decision_makers=[clean_text(name, 200) for name in deciders if clean_text(name, 200)],
-        profile=recommendation.profile.model_dump(mode="json", exclude={"title"}),
+        profile=recommendation.profile.model_dump(mode="json", exclude=PROFILE_NOT_RECORDED | unset(recommendation.profile)),
         environment=environment_summary(environment),
         evidence=evidence_refs,
         tier1=tier1_options(recommendation),

@@ -71,7 +71,7 @@ ERRORS = [
      "needs.gpus: unknown field; known fields: dynamic_shapes, quantization, quantization_method, long_context, "
      "devices, cross_platform, other_hardware"),
     ("title:", "owner: me\ntitle:",
-     "owner: unknown field; known fields: model_type, hardware, device, workload, team_skill, needs, title"),
+     "owner: unknown field; known fields: model_type, hardware, device, workload, team_skill, needs, model, serving, title"),
     ("model_type: dense-transformer", "",
      "model_type: required field missing (one of dense-transformer, moe, multimodal, diffusion, cnn)"),
 ]  # fmt: skip
