@@ -1,0 +1,228 @@
+"""Serving estimates from NVIDIA's aiconfigurator (the optional extra advisor[serving]): the one module that runs it.
+
+For an LLM served on a device aiconfigurator models, with a `model` in the profile, it estimates the best serving
+configuration per engine (TensorRT-LLM, vLLM, SGLang) under the profile's SLA: aggregated or disaggregated, the
+parallel layout, batch, TTFT, TPOT and tokens/s per GPU, from NVIDIA's operator tables. These are estimates by
+aiconfigurator 0.12.0, never measurements, and are labelled so wherever they appear.
+
+aiconfigurator runs in a child process (`python -m aiconfigurator.main cli default ...`): nothing in advisor imports
+it, a slow search is bounded by a timeout, and its output folder is read back (best_config_topn.csv per mode, and the
+top configuration's engine config, kept beside the record). Results are cached by their inputs under the cache
+folder (ADVISOR_CACHE_DIR, else $XDG_CACHE_HOME/advisor, else ~/.cache/advisor).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.errors import AdvisorError
+from advisor.profile import Profile, ServingSLA
+from advisor.reference.tables import ENGINE_NAMES, system_for
+
+AICONFIGURATOR_VERSION = "0.12.0"
+LABEL = f"estimate by aiconfigurator {AICONFIGURATOR_VERSION}"
+INSTALL_HINT = ("serving estimates need the optional extra: pip install 'advisor[serving]' (aiconfigurator "
+                f"{AICONFIGURATOR_VERSION}, about 850 MB with its dependencies)")  # fmt: skip
+ENGINES = ("trtllm", "vllm", "sglang")
+ENGINE_CANDIDATES = {"trtllm": "tensorrt-llm", "vllm": "vllm", "sglang": "sglang"}  # aiconfigurator -> advisor ids
+TIMEOUT_S = 600.0  # one engine's search; a 70B model on 8 GPUs takes about a minute on two cores
+CACHE_SCHEMA = 1
+
+
+class EstimateError(AdvisorError):
+    """aiconfigurator could not produce an estimate (it failed, timed out, or wrote nothing readable)."""
+
+
+class ServingEstimate(BaseModel):
+    """aiconfigurator's best configuration for one engine under the SLA (an estimate, not a measurement)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    engine: str = Field(description="aiconfigurator's engine name: trtllm, vllm or sglang")
+    candidate: str = Field(description="advisor's candidate id of that engine")
+    engine_version: str = Field(description="The engine version whose operator tables the search simulated")
+    mode: str = Field(description="agg (aggregated) or disagg (prefill and decode on separate workers)")
+    parallel: str = Field(description="The layout, e.g. 'tp2pp1dp1etp1ep1', prefill then decode when disaggregated")
+    batch: str
+    ttft_ms: float
+    tpot_ms: float
+    tokens_per_s_per_gpu: float
+    tokens_per_s_per_user: float
+    gpus: int
+    config_name: str = Field(description="The engine config file aiconfigurator generated for this configuration")
+    config_text: str = Field(description="Its text, kept beside the record")
+
+    @property
+    def engine_name(self) -> str:
+        return ENGINE_NAMES.get(self.engine, self.engine)
+
+
+@dataclass(frozen=True)
+class EstimateRequest:
+    """What one estimate depends on: the cache key."""
+
+    model: str
+    system: str
+    gpus: int
+    sla: ServingSLA
+    engine: str
+
+    def key(self) -> str:
+        model = self.model
+        config = Path(self.model).expanduser()
+        if config.exists():  # a local config: its content, not its path, decides the estimate
+            text = (config if config.is_file() else config / "config.json").read_bytes()
+            model = "sha256:" + hashlib.sha256(text).hexdigest()
+        parts = [AICONFIGURATOR_VERSION, model, self.system, str(self.gpus), self.engine, self.sla.model_dump_json()]
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
+
+
+def available() -> bool:
+    """advisor[serving] is installed: aiconfigurator can run in a child process."""
+    return importlib.util.find_spec("aiconfigurator") is not None
+
+
+def modelled(profile: Profile, device: str | None) -> bool:
+    """An LLM served on a device aiconfigurator models, with a model named to estimate."""
+    return profile.llm and profile.serves and profile.model is not None and system_for(device) is not None
+
+
+def cache_dir() -> Path:
+    """Where estimates are cached: ADVISOR_CACHE_DIR, else the XDG cache folder."""
+    explicit = os.environ.get("ADVISOR_CACHE_DIR")
+    if explicit:
+        return Path(explicit) / "serving-estimates"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "advisor" / "serving-estimates"
+
+
+def model_argument(model: str) -> str:
+    """A bundled model name as is; a local config.json (or its folder) as the folder aiconfigurator reads."""
+    path = Path(model).expanduser()
+    if path.is_file():
+        return str(path.resolve().parent)
+    return str(path.resolve()) if path.is_dir() else model
+
+
+def command(request: EstimateRequest, out: Path) -> list[str]:
+    """The aiconfigurator command line for one engine's search."""
+    sla = request.sla
+    return [
+        sys.executable, "-m", "aiconfigurator.main", "cli", "default", "--model-path", model_argument(request.model),
+        "--system", request.system, "--total-gpus", str(request.gpus), "--backend", request.engine,
+        "--isl", str(sla.isl), "--osl", str(sla.osl), "--ttft", f"{sla.ttft_ms:g}", "--tpot", f"{sla.tpot_ms:g}",
+        "--save-dir", str(out), "--log-level", "ERROR", "--no-color",
+    ]  # fmt: skip
+
+
+def best_row(folder: Path) -> tuple[str, dict[str, str], Path] | None:
+    """The configuration with the most tokens/s per GPU over the modes aiconfigurator wrote, with its top1 folder."""
+    found = []
+    for mode in ("agg", "disagg"):
+        table = next(folder.glob(f"*/*/{mode}/best_config_topn.csv"), None) or next(folder.glob(f"**/{mode}/best_config_topn.csv"), None)
+        if table is None:
+            continue
+        with table.open(newline="", encoding="utf-8") as stream:
+            rows = list(csv.DictReader(stream))
+        if rows:
+            found.append((mode, rows[0], table.parent / "top1"))
+    return max(found, key=lambda item: float(item[1].get("tokens/s/gpu") or 0.0)) if found else None
+
+
+def parse_estimate(request: EstimateRequest, folder: Path) -> ServingEstimate:
+    """The engine's best configuration from aiconfigurator's output folder."""
+    best = best_row(folder)
+    if best is None:
+        raise EstimateError(f"aiconfigurator wrote no configuration meeting the SLA for {request.engine} "
+                            f"({request.model} on {request.gpus} x {request.system})")  # fmt: skip
+    mode, row, top1 = best
+    config = next((top1 / name for name in ("agg_config.yaml", "decode_config.yaml") if (top1 / name).is_file()), None)
+    if mode == "disagg":
+        parallel = f"prefill {row.get('(p)parallel', '?')} x{row.get('(p)workers', '?')}, decode {row.get('(d)parallel', '?')} x{row.get('(d)workers', '?')}"
+        batch = f"prefill {row.get('(p)bs', '?')}, decode {row.get('(d)bs', '?')}"
+        version = row.get("(d)version") or row.get("(p)version") or "?"
+    else:
+        parallel, batch, version = row.get("parallel", "?"), row.get("bs", "?"), row.get("version", "?")
+    return ServingEstimate(
+        engine=request.engine, candidate=ENGINE_CANDIDATES[request.engine], engine_version=version, mode=mode,
+        parallel=parallel, batch=batch, ttft_ms=float(row["ttft"]), tpot_ms=float(row["tpot"]),
+        tokens_per_s_per_gpu=float(row["tokens/s/gpu"]), tokens_per_s_per_user=float(row.get("tokens/s/user") or 0.0),
+        gpus=int(float(row.get("num_total_gpus") or request.gpus)),
+        config_name=f"{request.engine}-{mode}-{config.name}" if config else f"{request.engine}-{mode}.yaml",
+        config_text=config.read_text(encoding="utf-8") if config else "",
+    )  # fmt: skip
+
+
+def run_estimate(request: EstimateRequest, timeout_s: float = TIMEOUT_S) -> ServingEstimate:
+    """One engine's estimate, run now in a child process."""
+    with tempfile.TemporaryDirectory(prefix="advisor-estimate-") as scratch:
+        out = Path(scratch) / "out"
+        try:
+            done = subprocess.run(command(request, out), capture_output=True, text=True, timeout=timeout_s, check=False,
+                                  cwd=scratch)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise EstimateError(f"aiconfigurator took more than {timeout_s:.0f} s for {request.engine}") from None
+        if done.returncode != 0:
+            last = next((line for line in reversed(done.stderr.splitlines()) if line.strip()), "no message")
+            raise EstimateError(f"aiconfigurator failed for {request.engine} (exit {done.returncode}): {last[:300]}")
+        return parse_estimate(request, out)
+
+
+def cached(request: EstimateRequest, folder: Path) -> ServingEstimate | None:
+    path = folder / f"{request.key()}.json"
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if document.get("schema") == CACHE_SCHEMA:
+            return ServingEstimate.model_validate(document["estimate"])
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+def store(request: EstimateRequest, estimate: ServingEstimate, folder: Path) -> None:
+    """Write the cache entry atomically (a temporary file renamed into place)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    document = {"schema": CACHE_SCHEMA, "estimate": estimate.model_dump(mode="json")}
+    with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False, encoding="utf-8") as stream:
+        json.dump(document, stream)
+    os.replace(stream.name, folder / f"{request.key()}.json")
+
+
+def estimates_for(
+    profile: Profile, device: str, engines: Sequence[str] = ENGINES, progress: Callable[[str], None] | None = None,
+    folder: Path | None = None, timeout_s: float = TIMEOUT_S,
+) -> tuple[list[ServingEstimate], list[str]]:  # fmt: skip
+    """The best configuration per engine, best first, and one line per engine that could not be estimated."""
+    system = system_for(device)
+    assert profile.model is not None and system is not None, "estimates_for needs modelled(profile, device)"
+    sla = profile.serving or ServingSLA()
+    folder = folder or cache_dir()
+    found, failed = [], []
+    for index, engine in enumerate(engines, 1):
+        request = EstimateRequest(profile.model, system, profile.needs.devices, sla, engine)
+        estimate = cached(request, folder)
+        if estimate is None:
+            if progress is not None:
+                progress(f"estimating {ENGINE_NAMES.get(engine, engine)} ({index}/{len(engines)}): {profile.model} on "
+                         f"{profile.needs.devices} x {system} ...")  # fmt: skip
+            try:
+                estimate = run_estimate(request, timeout_s)
+            except EstimateError as error:
+                failed.append(str(error))
+                continue
+            store(request, estimate, folder)
+        found.append(estimate)
+    found.sort(key=lambda estimate: -estimate.tokens_per_s_per_gpu)
+    return found, failed
