@@ -22,7 +22,7 @@ def table_engine(tier1: Tier) -> str:
     return table_engine_for(deployment)
 
 
-def reference_figures(profile: Profile, device: str | None, tier1: Tier) -> tuple[tuple[ReferenceFigure, ...], str]:
+def reference_figures(profile: Profile, device: str | None, tier1: Tier) -> tuple[tuple[ReferenceFigure, ...], str | None]:
     """The vendor's figures for the device and a one-line note on where they come from (or that none exist)."""
     reference = reference_for(device)
     if reference is None:
@@ -31,6 +31,8 @@ def reference_figures(profile: Profile, device: str | None, tier1: Tier) -> tupl
     engine = table_engine(tier1)
     facts = [fact for fact in device_facts(reference, engine, "fp8") if relevant(fact.name, profile)]
     figures = tuple(ReferenceFigure(name=f.name, value=round(f.value, 4), figure=f.figure, label=f.label) for f in facts)
+    if not figures:  # nothing in NVIDIA's tables bears on this profile (a single-device diffusion model, say)
+        return (), None
     note = (f"NVIDIA's own measurements on {reference.device_id} ({reference.package} {reference.version}, "
             f"{ENGINE_NAMES.get(engine, engine)} tables), not this team's model or machine")  # fmt: skip
     return figures, note
@@ -57,8 +59,8 @@ def with_reference(confidence: float, notes: Sequence[str], figures: Sequence[Re
     raised = min(REFERENCE_CAP, round(confidence * REFERENCE_FACTOR, 2))
     if raised <= confidence:
         return confidence, tuple(notes)
-    note = (f"the vendor's measurements on this device back its figures: x{REFERENCE_FACTOR} up to {REFERENCE_CAP} at "
-            "most, since they are not this team's model on its own machine (evidence timed there goes higher)")  # fmt: skip
+    note = (f"NVIDIA's own measurements on this device raise the confidence by a tenth, to {REFERENCE_CAP} at most: "
+            "they are not this team's model on its own machine, which only evidence timed there is")  # fmt: skip
     return raised, (*notes, note)
 
 

@@ -25,8 +25,12 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[
     parts = []
     for judged in choice.chosen:
         fit = "" if judged.fits else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
-        path = f" in {judged.precision}" if judged.precision != judged.stack.applies_to.precisions[0] else ""
-        parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{path}{fit}")
+        default = judged.stack.applies_to.precisions[0]
+        if judged.precision != default:  # the recipe's other documented format: name the runner and the format first
+            parts.append(f"{VERBS[judged.workload]} {judged.stack.runner_name} in {judged.precision}, on the recipe "
+                         f"{judged.stack.name} (whose default is {default}){fit}")  # fmt: skip
+        else:
+            parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
     if not parts:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
         nearest = next(iter(choice.considered), None)

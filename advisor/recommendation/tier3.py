@@ -31,14 +31,11 @@ def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
 
 
 def team_writes_portable_kernels(runtime: Candidate, concern: str, choices: list[Choice], context: RuleContext) -> bool:
-    """Under a serving engine, a team that can write the portable kernel language (Triton) keeps it for the concern
-    (method #7: Triton-like operators as tier 3's unified layer); a graph runtime always runs its own kernels."""
-    if runtime.layer.value in RUNTIME_KERNEL_LAYERS:
-        return False
-    choice = next((c for c in choices if c.concern == concern), None)
-    if choice is None or not choice.fits_team or choice.option not in context.knowledge.ids():
-        return False
-    return context.knowledge.get(choice.option).layer.value == "kernel-language"
+    """Whether a team keeps its own portable kernels (Triton) for a concern under tier 3's runtime: never for serving.
+    A serving engine picks each family's tuned kernels itself (vLLM: AITER on ROCm, FlashAttention or FlashInfer on
+    CUDA), and replacing them costs throughput on every family; a kernel team writes Triton for the hot spots
+    profiling finds, which is tier 2."""
+    return False
 
 
 def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> Choice:

@@ -62,6 +62,8 @@ def gemm_facts(reference: Reference, engine: str, faster: str) -> list[Reference
     counts = " and ".join(str(len(speedups)) for _, speedups in sorted(phases.items(), reverse=True))
     figure = (f"{faster} GEMM runs {' and '.join(parts)} on {table.device} (geometric means over {counts} layer shapes "
               "of 8B-70B models)")  # fmt: skip
+    if "decode" in phases and geomean(phases["decode"]) < 1.0:
+        figure += f"; decode GEMMs measured slower in {faster} here, so check end-to-end decode throughput before counting on it"
     main = phases.get("prefill") or next(iter(phases.values()))
     points = sum(len(speedups) for speedups in phases.values())
     return [ReferenceFact(f"{faster}_over_bf16_gemm", geomean(main), figure, reference.label(table), points)]

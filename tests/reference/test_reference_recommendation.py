@@ -40,7 +40,7 @@ def test_an_h200_fp8_record_quotes_nvidias_figures_with_their_label():
 def test_reference_raises_the_confidence_only_up_to_its_cap_and_moves_no_choice(monkeypatch):
     with_reference = answer(H200_FP8)
     assert with_reference.confidence <= REFERENCE_CAP
-    assert any("vendor's measurements on this device" in note for note in with_reference.confidence_notes)
+    assert any("NVIDIA's own measurements on this device" in note for note in with_reference.confidence_notes)
     monkeypatch.setattr("advisor.recommendation.reference.reference_for", lambda device: None)
     without = answer(H200_FP8)
     assert without.reference == () and without.confidence < with_reference.confidence
@@ -57,6 +57,12 @@ def test_a_non_nvidia_record_says_no_vendor_reference_exists_and_nothing_else_ch
     result = answer({**H200_FP8, "hardware": "amd-gpu", "device": "mi300x"})
     assert result.reference == () and result.reference_note is not None
     assert result.reference_note.startswith("no vendor reference exists for mi300x")
-    assert not any("vendor's measurements" in note for note in result.confidence_notes)
+    assert not any("own measurements on this device" in note for note in result.confidence_notes)
     front = build_front_matter(1, "70B FP8 on 8x MI300X", result, [], None, ["Ann"], dt.date(2026, 12, 4))
     assert "Reference: no vendor reference exists for mi300x" in render_record(front, result, [])
+
+
+def test_a_profile_no_reference_figure_bears_on_prints_no_empty_reference():
+    diffusion = answer({**H200_FP8, "model_type": "diffusion", "device": "l40s", "needs": {"quantization": "int8"}})
+    assert diffusion.reference == () and diffusion.reference_note is None
+    assert not any(line.startswith("Reference:") for line in summary_lines(diffusion))
