@@ -82,7 +82,7 @@ def assess(
     probe_names: Sequence[str] | None = None, budget_s: float = 60.0, device: str = "auto",
     records_dir: Path = Path("records"), title: str | None = None, deciders: Sequence[str] = (), commit: bool = True,
     init_git: bool = False, environment: Environment | None = None,
-    on_event: Callable[[ProbeEvent], None] | None = None,
+    on_event: Callable[[ProbeEvent], None] | None = None, progress: Callable[[str], None] | None = None,
 ) -> Assessment:  # fmt: skip
     """Measure (unless `evidence` is given or `probe` is False), recommend, and write the decision record.
 
@@ -93,6 +93,7 @@ def assess(
     from advisor.recommendation.inputs import decision_inputs, unmeasured_inputs
     from advisor.records import write_decision
     from advisor.records.store import check_can_record
+    from advisor.serving_estimate import with_estimates
 
     check_budget(budget_s)
     if evidence and not probe:
@@ -110,11 +111,12 @@ def assess(
     try:
         if measured is not None and measured.interrupted:
             raise stopped("no record written")
-        recommendation = recommend(profile, evidence_list)
+        recommendation, estimates = with_estimates(recommend(profile, evidence_list), progress)
         unmeasured = tuple(unmeasured_inputs(decision_inputs(profile), evidence_list)) if evidence_list else ()
         heading = title or profile.title or default_title(profile)
+        configs = [(e.config_name, e.config_text) for e in estimates if e.config_name]
         written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
-                                 deciders=list(deciders), commit=commit, init_git=init_git)  # fmt: skip
+                                 deciders=list(deciders), commit=commit, init_git=init_git, attachments=configs)  # fmt: skip
     except KeyboardInterrupt as interrupt:
         if isinstance(interrupt, Stopped) and interrupt.completed:
             raise  # the record's commit had begun and finished: the record stands, its evidence with it

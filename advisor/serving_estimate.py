@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.errors import AdvisorError
 from advisor.profile import Profile, ServingSLA
+from advisor.recommendation.models import EngineEstimate, Recommendation
 from advisor.reference.tables import ENGINE_NAMES, system_for
 
 AICONFIGURATOR_VERSION = "0.12.0"
@@ -39,6 +40,9 @@ ENGINES = ("trtllm", "vllm", "sglang")
 ENGINE_CANDIDATES = {"trtllm": "tensorrt-llm", "vllm": "vllm", "sglang": "sglang"}  # aiconfigurator -> advisor ids
 TIMEOUT_S = 600.0  # one engine's search; a 70B model on 8 GPUs takes about a minute on two cores
 CACHE_SCHEMA = 1
+# The engine config aiconfigurator writes for its top configuration: the engine's own file where it writes one (TRT-LLM),
+# else the launch script that carries the engine's arguments.
+CONFIG_FILES = ("agg_config.yaml", "decode_config.yaml", "run_0.sh")
 
 
 class EstimateError(AdvisorError):
@@ -148,7 +152,7 @@ def parse_estimate(request: EstimateRequest, folder: Path) -> ServingEstimate:
         raise EstimateError(f"aiconfigurator wrote no configuration meeting the SLA for {request.engine} "
                             f"({request.model} on {request.gpus} x {request.system})")  # fmt: skip
     mode, row, top1 = best
-    config = next((top1 / name for name in ("agg_config.yaml", "decode_config.yaml") if (top1 / name).is_file()), None)
+    config = next((top1 / name for name in CONFIG_FILES if (top1 / name).is_file()), None)
     if mode == "disagg":
         parallel = f"prefill {row.get('(p)parallel', '?')} x{row.get('(p)workers', '?')}, decode {row.get('(d)parallel', '?')} x{row.get('(d)workers', '?')}"
         batch = f"prefill {row.get('(p)bs', '?')}, decode {row.get('(d)bs', '?')}"
@@ -160,7 +164,7 @@ def parse_estimate(request: EstimateRequest, folder: Path) -> ServingEstimate:
         parallel=parallel, batch=batch, ttft_ms=float(row["ttft"]), tpot_ms=float(row["tpot"]),
         tokens_per_s_per_gpu=float(row["tokens/s/gpu"]), tokens_per_s_per_user=float(row.get("tokens/s/user") or 0.0),
         gpus=int(float(row.get("num_total_gpus") or request.gpus)),
-        config_name=f"{request.engine}-{mode}-{config.name}" if config else f"{request.engine}-{mode}.yaml",
+        config_name=f"{request.engine}-{mode}-{config.name}" if config else "",
         config_text=config.read_text(encoding="utf-8") if config else "",
     )  # fmt: skip
 
@@ -226,3 +230,41 @@ def estimates_for(
         found.append(estimate)
     found.sort(key=lambda estimate: -estimate.tokens_per_s_per_gpu)
     return found, failed
+
+
+def estimate_rows(estimates: Sequence[ServingEstimate]) -> tuple[EngineEstimate, ...]:
+    """The recommendation's rows of the estimates (their configs stay with the record's files)."""
+    return tuple(
+        EngineEstimate(
+            engine=e.engine_name, candidate=e.candidate, engine_version=e.engine_version, mode=e.mode, parallel=e.parallel,
+            batch=e.batch, ttft_ms=e.ttft_ms, tpot_ms=e.tpot_ms, tokens_per_s_per_gpu=e.tokens_per_s_per_gpu,
+            config_file=e.config_name,
+        )
+        for e in estimates
+    )  # fmt: skip
+
+
+def sla_text(profile: Profile) -> str:
+    sla = profile.serving or ServingSLA()
+    given = "" if profile.serving is not None else " (advisor's defaults: set `serving` in the profile)"
+    return f"ISL {sla.isl}, OSL {sla.osl}, TTFT at most {sla.ttft_ms:g} ms, TPOT at most {sla.tpot_ms:g} ms{given}"
+
+
+def with_estimates(
+    recommendation: Recommendation, progress: Callable[[str], None] | None = None, folder: Path | None = None,
+    engines: Sequence[str] = ENGINES,
+) -> tuple[Recommendation, list[ServingEstimate]]:  # fmt: skip
+    """The recommendation with aiconfigurator's serving estimates attached where the profile asks for one (an LLM
+    served on a modelled device, a `model` named), or a note saying how to get them; and the estimates themselves."""
+    profile, device = recommendation.profile, recommendation.device
+    if not modelled(profile, device):
+        return recommendation, []
+    if not available():
+        return recommendation.model_copy(update={"estimates_note": INSTALL_HINT}), []
+    assert device is not None
+    found, failed = estimates_for(profile, device, engines, progress, folder)
+    note = (f"{LABEL} for {profile.model} on {profile.needs.devices} x {device}, {sla_text(profile)}, in the checkpoint's "
+            "own precision (name an FP8 checkpoint, such as Qwen/Qwen3-32B-FP8, to estimate FP8); not measured")  # fmt: skip
+    if failed:
+        note += "; " + "; ".join(failed)
+    return recommendation.model_copy(update={"estimates": estimate_rows(found), "estimates_note": note}), found

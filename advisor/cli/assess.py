@@ -164,8 +164,9 @@ def build_profile(answers: dict[str, Any], origin: str = "the flags and answers"
     from advisor.profile import Needs, profile_from_document
 
     document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
-    if answers.get("device") is not None:
-        document["device"] = answers["device"]
+    for name in ("device", "model", "serving"):  # optional: only where given
+        if answers.get(name) is not None:
+            document[name] = answers[name]
     document["needs"] = {name: answers.get(name, field.default) for name, field in Needs.model_fields.items()}
     chosen: Profile = profile_from_document(document, origin)
     return chosen
@@ -274,6 +275,7 @@ def assess_command(
             budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],
             deciders=answers["deciders"], commit=not no_commit, init_git=init_git,
             environment=environment[0] if environment else None, on_event=progress.update,
+            progress=lambda message: console(stderr=True).print(message),
         )  # fmt: skip
     recommendation, written = assessment.recommendation, assessment.written
     if json_output:

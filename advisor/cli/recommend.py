@@ -10,6 +10,11 @@ import typer
 from advisor.cli.options import JsonFlag
 
 
+def warn_progress(message: str) -> None:
+    """A long estimate's progress, on stderr (stdout stays the recommendation, or its JSON)."""
+    typer.echo(message, err=True)
+
+
 def recommend_command(
     profile: Annotated[Path, typer.Option("--profile", metavar="FILE", help="The team's profile, YAML or JSON.")],
     evidence: Annotated[
@@ -28,7 +33,12 @@ def recommend_command(
     from advisor.cli.evidence_files import load_evidence
 
     evidence_list = [load_evidence(path) for path in evidence or []]
-    recommendation = recommend(chosen_profile, evidence_list)
+    from advisor.cli.output import warn
+    from advisor.serving_estimate import INSTALL_HINT, with_estimates
+
+    recommendation, _ = with_estimates(recommend(chosen_profile, evidence_list), progress=warn_progress)
+    if recommendation.estimates_note == INSTALL_HINT and not json_output:
+        warn(INSTALL_HINT)
     if json_output:
         print_json(recommendation)
         return

@@ -187,6 +187,21 @@ class ReferenceFigure(_Model):
     label: str = Field(description="'measured by NVIDIA on NVIDIA H200, aiconfigurator-core 0.12.0, TensorRT-LLM 1.3.0rc20'")
 
 
+class EngineEstimate(_Model):
+    """One engine's best serving configuration under the profile's SLA, as aiconfigurator estimates it (not measured)."""
+
+    engine: str = Field(description="The engine's name: TensorRT-LLM, vLLM, SGLang")
+    candidate: str = Field(description="Its knowledge-base id")
+    engine_version: str = Field(description="The engine version whose operator tables the estimate simulated")
+    mode: str = Field(description="agg (aggregated) or disagg (prefill and decode on separate workers)")
+    parallel: str
+    batch: str
+    ttft_ms: float
+    tpot_ms: float
+    tokens_per_s_per_gpu: float
+    config_file: str = Field(description="The engine config aiconfigurator generated, kept beside the record")
+
+
 class StackOption(_Model):
     """One stack considered for the profile: chosen, or not and why (one decisive reason)."""
 
@@ -224,6 +239,12 @@ class Recommendation(_Model):
     )
     reference_note: str | None = Field(
         default=None, description="Where the reference comes from, or that no vendor reference exists for the device"
+    )
+    estimates: tuple[EngineEstimate, ...] = Field(
+        default=(), description="Serving estimates per engine, best first (advisor[serving]); estimates, not evidence"
+    )
+    estimates_note: str | None = Field(
+        default=None, description="What the estimates are (their label and SLA), or why there are none for this profile"
     )
     verdict: str | None = Field(default=None, description="The decision in one line")
     confidence_basis: str | None = Field(default=None, description="What the confidence rests on, in one line")

@@ -101,6 +101,13 @@ def chosen_stack_lines(stack: ChosenStack, profile: Profile) -> list[str]:
     return lines
 
 
+def estimate_lines(recommendation: Recommendation) -> list[str]:
+    """One line per engine, best first: tokens/s per GPU, the configuration and its latencies."""
+    return [f"{e.engine} {e.engine_version}: {e.tokens_per_s_per_gpu:.0f} tokens/s per GPU, {e.mode} {e.parallel}, batch "
+            f"{e.batch}, TTFT {e.ttft_ms:.0f} ms, TPOT {e.tpot_ms:.1f} ms" + (f" (config: {e.config_file})" if e.config_file else "")
+            for e in recommendation.estimates]  # fmt: skip
+
+
 def summary_lines(recommendation: Recommendation) -> list[str]:
     """The whole recommendation for a reader: who it is for, confidence, tiers, rejections, switches."""
     profile = recommendation.profile
@@ -118,6 +125,9 @@ def summary_lines(recommendation: Recommendation) -> list[str]:
             lines.append(f"  {option.stack} ({option.workload}, {', '.join(option.precisions)}): {mark}: {option.reason}")
     for stack in recommendation.stacks:
         lines += ["", *chosen_stack_lines(stack, profile)]
+    if recommendation.estimates_note is not None:
+        lines += ["", f"Serving estimate: {recommendation.estimates_note}"]
+        lines += [f"  {row}" for row in estimate_lines(recommendation)]
     if recommendation.reference_note is not None:
         lines += ["", f"Reference: {recommendation.reference_note}"]
         lines += [f"  - {text}" for text in quoted(recommendation.reference)]

@@ -159,8 +159,11 @@ def write_decision(
     environment: Environment | None = None,
     commit: bool = True,
     init_git: bool = False,
+    attachments: Sequence[tuple[str, str]] = (),
 ) -> WrittenDecision:
     """Number, render and write the record and its evidence atomically; commit exactly them when in git.
+    `attachments` (name, text) are written beside the record as '<record stem>-<name>' (the engine configs of a
+    serving estimate) and committed with it.
 
     Runs at the same time get different numbers; a failure leaves no record, evidence or commit. A stop signal
     (Ctrl-C, SIGTERM) is held while the files are written and committed: one that came before the commit began
@@ -187,9 +190,12 @@ def write_decision(
             deciders = list(deciders) or committer(records_dir, repo)
             front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)
             record_path = records_dir / record_name
+            prefix = record_path.stem + "-"
             evidence_paths = [records_dir / name for name in evidence_names]
+            evidence_paths += [records_dir / f"{prefix}{name}" for name, _ in attachments]
+            evidence_texts += [text for _, text in attachments]
             # Evidence first, the record last: a record on disk always has its evidence beside it.
-            files = [*zip(evidence_paths, evidence_texts), (record_path, render_record(front, recommendation, evidence))]
+            files = [*zip(evidence_paths, evidence_texts), (record_path, render_record(front, recommendation, evidence, prefix))]
             write_files_atomically(files)
             sha = None
             try:

@@ -255,7 +255,18 @@ def evidence_link(front: RecordFrontMatter) -> dict[str, str] | None:
     return {"title": f"evidence of {front.id:04d}", "href": f"{slug}-evidence.md"}
 
 
-def render_body(front: RecordFrontMatter, recommendation: Recommendation, evidence: Sequence[Evidence]) -> str:
+ESTIMATES_HEADER = ("engine", "mode", "layout", "batch", "TTFT ms", "TPOT ms", "tokens/s per GPU", "engine config")
+
+
+def estimates_rows(recommendation: Recommendation, config_prefix: str) -> list[tuple[str, ...]]:
+    """The serving estimate per engine, best first; its config file as written beside the record."""
+    return [(f"{e.engine} {e.engine_version}", e.mode, e.parallel, e.batch, f"{e.ttft_ms:.0f}", f"{e.tpot_ms:.1f}",
+             f"{e.tokens_per_s_per_gpu:.0f}", f"{config_prefix}{e.config_file}" if e.config_file else "-")
+            for e in recommendation.estimates]  # fmt: skip
+
+
+def render_body(front: RecordFrontMatter, recommendation: Recommendation, evidence: Sequence[Evidence],
+                config_prefix: str = "") -> str:
     """The Markdown after the front matter: a summary table first, then the reasons, rejections, switches."""
     profile = recommendation.profile
     environment = _environment()
@@ -289,10 +300,14 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         questions=YEARLY_QUESTIONS,
         stack_risks=record_risks(recommendation),
         reference_lines=quoted(recommendation.reference),
+        estimates_header=ESTIMATES_HEADER,
+        estimates_rows=estimates_rows(recommendation, config_prefix),
         reference_checks=[line for item in evidence for line in evidence_reference_check(item)],
     )
 
 
-def render_record(front: RecordFrontMatter, recommendation: Recommendation, evidence: Sequence[Evidence]) -> str:
-    """The whole record file: front matter, then the Markdown body."""
-    return compose(front, render_body(front, recommendation, evidence))
+def render_record(front: RecordFrontMatter, recommendation: Recommendation, evidence: Sequence[Evidence],
+                  config_prefix: str = "") -> str:
+    """The whole record file: front matter, then the Markdown body; `config_prefix` names the estimate configs'
+    files beside it."""
+    return compose(front, render_body(front, recommendation, evidence, config_prefix))

@@ -1,0 +1,63 @@
+"""Serving estimates with NVIDIA's aiconfigurator (advisor[serving], part of the test extra): one real, small estimate.
+
+Nothing is mocked: aiconfigurator 0.12.0 runs in its child process on this machine's CPU, on NVIDIA's tables.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.profile import parse_profile
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.summary import summary_lines
+from advisor.serving_estimate import INSTALL_HINT, LABEL, EstimateRequest, cached, with_estimates
+
+SMALL = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "device": "h200-sxm", "workload": "inference",
+         "team_skill": "framework", "model": "Qwen/Qwen3-0.6B",
+         "serving": {"isl": 1024, "osl": 256, "ttft_ms": 1000, "tpot_ms": 20}, "needs": {"devices": 1}}  # fmt: skip
+
+
+def answer(fields: dict[str, object]):
+    return recommend(parse_profile(yaml.safe_dump(fields)), [], load_knowledge_base())
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="aiconfigurator 0.12.0 needs Python 3.11 or newer")
+def test_a_real_small_estimate_ranks_the_engines_by_its_numbers(tmp_path: Path):
+    messages: list[str] = []
+    result, estimates = with_estimates(answer(SMALL), messages.append, tmp_path, engines=("trtllm", "vllm"))
+    assert len(estimates) == 2 and len(messages) == 2  # one progress line per engine searched
+    rows = result.estimates
+    assert [row.candidate for row in rows] == [e.candidate for e in estimates]
+    assert rows[0].tokens_per_s_per_gpu >= rows[1].tokens_per_s_per_gpu  # best first: the ranking is the numbers'
+    for row in rows:
+        assert row.mode in ("agg", "disagg") and row.parallel and row.batch
+        assert 0 < row.ttft_ms <= 1000 and 0 < row.tpot_ms <= 20  # within the SLA asked
+        assert row.engine_version and row.config_file
+    assert all(e.config_text for e in estimates)
+    assert result.estimates_note is not None and result.estimates_note.startswith(f"{LABEL} for Qwen/Qwen3-0.6B")
+    assert f"Serving estimate: {LABEL}" in "\n".join(summary_lines(result))
+    profile = result.profile
+    assert profile.serving is not None
+    request = EstimateRequest(profile.model or "", "h200_sxm", 1, profile.serving, "trtllm")
+    assert cached(request, tmp_path) == next(e for e in estimates if e.engine == "trtllm")  # kept by its inputs
+    again, _ = with_estimates(answer(SMALL), messages.append, tmp_path, engines=("trtllm", "vllm"))
+    assert again.estimates == rows and len(messages) == 2  # from the cache: no new search
+
+
+def test_no_estimate_for_a_profile_without_a_model_or_off_nvidia(tmp_path: Path):
+    for fields in ({**SMALL, "model": None}, {**SMALL, "hardware": "amd-gpu", "device": "mi300x"},
+                   {**SMALL, "workload": "training"}):  # fmt: skip
+        result, estimates = with_estimates(answer(fields), None, tmp_path)
+        assert estimates == [] and result.estimates == () and result.estimates_note is None
+
+
+def test_without_the_extra_recommend_says_how_to_install_it(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr("advisor.serving_estimate.available", lambda: False)
+    result, estimates = with_estimates(answer(SMALL), None, tmp_path)
+    assert estimates == [] and result.estimates_note == INSTALL_HINT
+    assert "pip install 'advisor[serving]'" in INSTALL_HINT
