@@ -132,7 +132,28 @@ def gather_answers(
         default = default_title(answers) if question.field == "title" else defaults[question.field]
         unread = question.field == "quantization_method" and answers.get("quantization") == "none"
         answers[question.field] = default if yes or unread else _ask(question, default)
+    if answers.get("model") is None and not yes and _can_prompt() and _estimable(answers):
+        answers["model"] = typer.prompt(MODEL_QUESTION, default="", show_default=False).strip() or None
     return answers
+
+
+MODEL_QUESTION = ("model to estimate serving for, with advisor[serving] (an aiconfigurator model name such as "
+                  "Qwen/Qwen3-32B, or a config.json path; empty: no estimate)")  # fmt: skip
+
+
+def _estimable(answers: dict[str, Any]) -> bool:
+    """LLM serving on a device aiconfigurator models (the family's current one when none is named)."""
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import LLM_MODEL_TYPES
+    from advisor.reference.tables import system_for
+
+    if answers.get("model_type") not in LLM_MODEL_TYPES or answers.get("workload") not in ("inference", "both"):
+        return False
+    device = answers.get("device")
+    if device is None and answers.get("hardware") in [p.id for p in load_knowledge_base().platforms]:
+        standard = load_knowledge_base().platform(answers["hardware"]).default_device
+        device = standard.value if standard is not None else None
+    return system_for(device) is not None
 
 
 def _device_answer(answers: dict[str, Any], yes: bool, detected_device: Callable[[str], str | None]) -> str | None:
@@ -198,6 +219,7 @@ def assess_command(
     cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=ASKED["cross_platform"].help)] = None,
     other_hardware: Annotated[Optional[list[str]], typer.Option("--other-hardware", metavar="FAMILY", help="With --cross-platform: another hardware family the model must also run on; repeat for several.")] = None,
     title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help=ASKED["title"].help)] = None,
+    model: Annotated[Optional[str], typer.Option("--model", metavar="NAME", help="For a serving estimate (advisor[serving]): an aiconfigurator model name (Qwen/Qwen3-32B) or a config.json path.")] = None,
     decider: Annotated[Optional[list[str]], typer.Option("--decider", metavar="NAME", help="A decision-maker's name; repeat for several (default: deciders of the project settings).")] = None,
     profile_file: Annotated[Optional[Path], typer.Option("--profile", metavar="FILE", help="Take the profile fields from this YAML/JSON file; flags override it.")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Never prompt: take the defaults for anything not given.")] = False,
@@ -235,7 +257,7 @@ def assess_command(
         "team_skill": team_skill, "dynamic_shapes": dynamic_shapes, "quantization": quantization,
         "quantization_method": quantization_method, "long_context": long_context, "devices": devices,
         "cross_platform": cross_platform, "title": title, "deciders": list(decider) if decider else None,
-        "other_hardware": list(other_hardware) if other_hardware else None,
+        "other_hardware": list(other_hardware) if other_hardware else None, "model": model,
     }  # fmt: skip
     given.update({name: value for name, value in flags.items() if value is not None})
     settings = project_settings()  # below the flags and the profile file

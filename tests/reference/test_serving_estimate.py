@@ -61,3 +61,14 @@ def test_without_the_extra_recommend_says_how_to_install_it(tmp_path: Path, monk
     result, estimates = with_estimates(answer(SMALL), None, tmp_path)
     assert estimates == [] and result.estimates_note == INSTALL_HINT
     assert "pip install 'advisor[serving]'" in INSTALL_HINT
+
+
+def test_assess_takes_the_model_from_its_flag_or_the_profile_file():
+    from advisor.cli.assess import build_profile
+
+    answers = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "workload": "inference",
+               "team_skill": "framework", "title": None, "device": "h200-sxm", "model": "Qwen/Qwen3-0.6B",
+               "serving": {"isl": 1024, "osl": 256, "ttft_ms": 1000, "tpot_ms": 20}}  # fmt: skip
+    profile = build_profile(answers)
+    assert profile.model == "Qwen/Qwen3-0.6B" and profile.serving is not None and profile.serving.isl == 1024
+    assert build_profile({**answers, "model": None, "serving": None}).model is None
