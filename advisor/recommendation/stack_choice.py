@@ -395,7 +395,8 @@ def tie_break(item: Judged, chosen: Judged) -> str:
     if item.stack.runner_name != chosen.stack.runner_name:
         first = (f"{chosen.stack.runner_name} comes first in the platform's documentation" if item.rank.preference >
                  chosen.rank.preference else "nothing documented puts one first")  # fmt: skip
-        return f"{first}, and a throughput run at your SLA on the target decides (see the switch conditions)"
+        run = "a throughput run at your SLA" if item.workload == "inference" else "a training throughput run"
+        return f"{first}, and {run} on the target decides (see the switch conditions)"
     if item.rank.model_types > chosen.rank.model_types:
         return f"{chosen.stack.name} is the recipe for {', '.join(chosen.stack.applies_to.model_types)} specifically"
     return f"an equal alternative to {chosen.stack.name}"
