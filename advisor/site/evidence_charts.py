@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from advisor.site.svg import bar_chart, line_chart, scatter_chart, stacked_bar_chart
 from probes.models import Evidence
-from probes.reporting import BarPlot, ChartSpec, LinePlot, Plot, ScatterPlot, cases_by_probe, probe_reports
+from probes.reporting import BarPlot, ChartSpec, LabelledPoint, LinePlot, Plot, ScatterPlot, cases_by_probe, probe_reports
 from probes.units import format_bytes
 
 
@@ -43,12 +43,35 @@ def render_chart(spec: ChartSpec) -> Chart:
     return Chart(spec.name, spec.title, draw(spec.plot), spec.caption)
 
 
+def reference_chart(evidence: Evidence) -> Chart | None:
+    """The GPU's own cases against NVIDIA's reference at the same points: measured/reference per case, with the
+    reference drawn as the dashed line at 1.0 (None where the device has no reference or no case matches)."""
+    from advisor.knowledge.devices import detect_device
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.reference.check import LOW_RATIO, reference_matches
+    from advisor.reference.tables import reference_for
+
+    family = evidence.environment.hardware_family
+    device = detect_device(evidence.environment, load_knowledge_base(), family) if family is not None else None
+    reference = reference_for(device)
+    matches = reference_matches(evidence.cases, reference) if reference is not None else []
+    if reference is None or not matches:
+        return None
+    points = tuple(LabelledPoint(f"{m.operator} {m.case_id}", m.reference_ms, m.ratio) for m in matches)
+    plot = ScatterPlot("Measured against NVIDIA's reference", "reference time (ms)", "measured / reference speed",
+                       points, reference_y=1.0)  # fmt: skip
+    caption = (f"Each case at a point of NVIDIA's tables for {reference.device_id}; the dashed line is the reference "
+               f"({next(m.label for m in matches)}); GEMM or all-reduce below {LOW_RATIO}x is named in the record.")  # fmt: skip
+    return Chart("reference-check", plot.title, draw(plot), caption)
+
+
 def evidence_charts(evidence: Evidence) -> list[Chart]:
-    """Every chart this evidence can draw, in the probes' report order."""
+    """Every chart this evidence can draw, in the probes' report order, then the reference check where one applies."""
     grouped = cases_by_probe(evidence.cases)
     device = evidence.device_name()
     charts: list[Chart] = []
     for report in probe_reports():
         if report.charts is not None and grouped.get(report.probe):
             charts.extend(render_chart(spec) for spec in report.charts(grouped[report.probe], device))
-    return charts
+    reference = reference_chart(evidence)
+    return charts + ([reference] if reference is not None else [])

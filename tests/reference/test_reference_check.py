@@ -57,19 +57,12 @@ def test_no_matching_case_says_so():
         "no case matches a point of NVIDIA's reference for h200-sxm"]
 
 
-def test_a_record_of_evidence_from_an_h200_shows_the_check(tmp_path):
+def h200_evidence(cases):
     import datetime as dt
-
-    import yaml
 
     from advisor.environment.models import (
         AcceleratorRuntime, CPUInfo, Environment, GPUInfo, ISAFeatures, OSInfo, PeakFigures, PythonInfo,
     )  # fmt: skip
-    from advisor.knowledge.loader import load_knowledge_base
-    from advisor.profile import parse_profile
-    from advisor.recommendation.engine import recommend
-    from advisor.records.decision import build_front_matter
-    from advisor.records.render import render_record
     from probes.models import Evidence, HarnessSettings, ProbeConfig
 
     when = dt.datetime(2026, 12, 4, tzinfo=dt.timezone.utc)
@@ -81,10 +74,23 @@ def test_a_record_of_evidence_from_an_h200_shows_the_check(tmp_path):
         accelerators=AcceleratorRuntime(gpus=[gpu], gpu_source="nvidia-smi"), hardware_family="nvidia-gpu",
         peaks=[PeakFigures(device="NVIDIA H200", kind="gpu", tflops={"bf16": 989.0}, source="test")],
     )  # fmt: skip
-    slow = reference_ms("gemm", gemm_dtype="bfloat16", m=4096, n=4096, k=4096) / 1e3 / 0.6
-    cases = [case("gemm", "torch.matmul", "bf16", {"m": 4096, "n": 4096, "k": 4096}, slow, device="cuda")]
     config = ProbeConfig(budget_s=60.0, device_requested="auto", device="cuda", probes=["gemm"], settings=HarnessSettings())
-    evidence = Evidence(environment=environment, config=config, started_at=when, finished_at=when, cases=cases)
+    return Evidence(environment=environment, config=config, started_at=when, finished_at=when, cases=cases)
+
+
+def test_a_record_of_evidence_from_an_h200_shows_the_check():
+    import datetime as dt
+
+    import yaml
+
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+    from advisor.records.decision import build_front_matter
+    from advisor.records.render import render_record
+
+    slow = reference_ms("gemm", gemm_dtype="bfloat16", m=4096, n=4096, k=4096) / 1e3 / 0.6
+    evidence = h200_evidence([case("gemm", "torch.matmul", "bf16", {"m": 4096, "n": 4096, "k": 4096}, slow, device="cuda")])
     fields = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "device": "h200-sxm", "workload": "inference",
               "team_skill": "framework"}  # fmt: skip
     result = recommend(parse_profile(yaml.safe_dump(fields)), [evidence], load_knowledge_base())
@@ -92,3 +98,15 @@ def test_a_record_of_evidence_from_an_h200_shows_the_check(tmp_path):
     assert "against NVIDIA's reference for h200-sxm:" in record
     assert "gemm: 1 case(s) at reference points, measured/reference median 0.60x" in record
     assert f"warning: below {LOW_RATIO}x the reference on " in record
+
+
+def test_the_site_draws_the_reference_as_a_line_beside_the_measurements():
+    from advisor.site.evidence_charts import evidence_charts
+
+    at_par = reference_ms("gemm", gemm_dtype="bfloat16", m=4096, n=4096, k=4096) / 1e3
+    evidence = h200_evidence([case("gemm", "torch.matmul", "bf16", {"m": 4096, "n": 4096, "k": 4096}, at_par, device="cuda")])
+    chart = next(chart for chart in evidence_charts(evidence) if chart.name == "reference-check")
+    assert 'stroke-dasharray="6 4"' in chart.svg and "<circle" in chart.svg
+    assert "measured by NVIDIA on NVIDIA H200" in chart.caption
+    cpu = h200_evidence([case("gemm", "torch.matmul", "bf16", {"m": 64, "n": 64, "k": 64}, 1e-3, device="cpu")])
+    assert not any(chart.name == "reference-check" for chart in evidence_charts(cpu))
