@@ -231,3 +231,13 @@ def test_a_crowded_radar_keeps_its_labels_apart(browser, tmp_path: Path):
     drawing = browser.execute_script(_TEXT_BOXES)
     assert _label_overlaps(drawing) == []
     assert set(options) <= _names(drawing)  # each named in the legend
+
+
+def test_an_nvidia_record_page_shows_nvidias_reference_figures_with_their_label(browser, site_url: str,
+                                                                                 site_records: RecordsFixture):  # fmt: skip
+    _open(browser, f"{site_url}/{_page(site_records, 2)}", "record-0002-reference")
+    text = browser.find_element(By.CSS_SELECTOR, "article").text
+    assert "Reference: NVIDIA's own measurements on " in text
+    assert "(measured by NVIDIA on NVIDIA " in text and "aiconfigurator-core 0.12.0" in text
+    _open(browser, f"{site_url}/{_page(site_records, 4)}", "record-0004-no-reference")
+    assert "no vendor reference exists for " in browser.find_element(By.CSS_SELECTOR, "article").text
