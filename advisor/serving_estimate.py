@@ -263,8 +263,10 @@ def with_estimates(
         return recommendation.model_copy(update={"estimates_note": INSTALL_HINT}), []
     assert device is not None
     found, failed = estimates_for(profile, device, engines, progress, folder)
-    note = (f"{LABEL} for {profile.model} on {profile.needs.devices} x {device}, {sla_text(profile)}, in the checkpoint's "
-            "own precision (name an FP8 checkpoint, such as Qwen/Qwen3-32B-FP8, to estimate FP8); not measured")  # fmt: skip
+    note = f"{LABEL} for {profile.model} on {profile.needs.devices} x {device}, {sla_text(profile)}, in the checkpoint's own precision"
+    if profile.needs.quantization == "fp8" and "fp8" not in (profile.model or "").lower():
+        note += " (the profile asks fp8: name an FP8 checkpoint, such as Qwen/Qwen3-32B-FP8, to estimate it)"
+    note += "; not measured"
     if failed:
         note += "; " + "; ".join(failed)
     return recommendation.model_copy(update={"estimates": estimate_rows(found), "estimates_note": note}), found

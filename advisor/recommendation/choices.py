@@ -97,11 +97,10 @@ def skill_gap_line(candidate: Candidate, profile: Profile) -> Rationale:
     has that) the skill to write kernels in it."""
     needed = candidate.skill.value
     if SKILL_ORDER.index(needed) <= SKILL_ORDER.index(profile.team_skill):
-        text = (f"calling it needs a {needed} team, but writing its kernels needs a {KERNEL_WRITING_SKILL} team at "
-                f"least; this team is {profile.team_skill}")  # fmt: skip
-        return line(text, cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))
-    text = f"needs a {needed} team; this team is {profile.team_skill}"
-    return line(text, cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))
+        needs = f"calling it needs a {needed} team, but writing its kernels needs a {KERNEL_WRITING_SKILL} team at least"
+    else:
+        needs = f"needs a {needed} team"
+    return line(f"{needs}; this team is {profile.team_skill}", cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))
 
 
 def choice_from(

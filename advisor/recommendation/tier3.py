@@ -30,14 +30,6 @@ def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
     return candidate if candidate.layer.value in PORTABLE_KERNEL_LAYERS else None
 
 
-def team_writes_portable_kernels(runtime: Candidate, concern: str, choices: list[Choice], context: RuleContext) -> bool:
-    """Whether a team keeps its own portable kernels (Triton) for a concern under tier 3's runtime: never for serving.
-    A serving engine picks each family's tuned kernels itself (vLLM: AITER on ROCm, FlashAttention or FlashInfer on
-    CUDA), and replacing them costs throughput on every family; a kernel team writes Triton for the hot spots
-    profiling finds, which is tier 2."""
-    return False
-
-
 def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> Choice:
     """The runtime for a concern it carries itself: its kernels per platform, or its own quantizer."""
     if concern == "quantization":
@@ -240,9 +232,11 @@ def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None:
         present = {c.concern for c in choices} | {g.concern for g in gaps}
-        # a job that also trains keeps its kernel concerns for training: the engine takes the serving-only one
+        # The runtime runs each family's tuned kernels itself for every team (vLLM: AITER on ROCm, FlashAttention or
+        # FlashInfer on CUDA): replacing them with Triton costs throughput everywhere, and a kernel team's Triton is
+        # tier 2, for the hot spots profiling finds. A job that also trains keeps its kernel concerns for training.
         concerns = ("dynamic-shapes",) if context.profile.trains else (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes")
-        owned = [c for c in concerns if c in present and not team_writes_portable_kernels(runtime, c, choices, context)]
+        owned = [c for c in concerns if c in present]
         if quantizes_itself(runtime, context):
             owned.append("quantization")
         choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
