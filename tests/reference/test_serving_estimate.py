@@ -6,6 +6,7 @@ Nothing is mocked: aiconfigurator 0.12.0 runs in its child process on this machi
 from __future__ import annotations
 
 import sys
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import parse_profile
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.summary import summary_lines
+from advisor.records.decision import build_front_matter
+from advisor.records.render import render_record
 from advisor.serving_estimate import INSTALL_HINT, LABEL, EstimateRequest, cached, with_estimates
 
 SMALL = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "device": "h200-sxm", "workload": "inference",
@@ -47,6 +50,11 @@ def test_a_real_small_estimate_ranks_the_engines_by_its_numbers(tmp_path: Path):
     assert cached(request, tmp_path) == next(e for e in estimates if e.engine == "trtllm")  # kept by its inputs
     again, _ = with_estimates(answer(SMALL), messages.append, tmp_path, engines=("trtllm", "vllm"))
     assert again.estimates == rows and len(messages) == 2  # from the cache: no new search
+    front = build_front_matter(1, "Qwen3 0.6B on 1 x H200", result, [], None, ["Ann"], dt.date(2026, 12, 4))
+    record = render_record(front, result, [], "0001-qwen3-")
+    assert f"Serving estimate: {LABEL}" in record and "| engine | mode | layout |" in record
+    assert f"0001-qwen3-{rows[0].config_file}".replace("_", "\\_") in record
+    assert len(record.splitlines()) <= 150
 
 
 def test_no_estimate_for_a_profile_without_a_model_or_off_nvidia(tmp_path: Path):
