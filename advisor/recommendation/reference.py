@@ -39,13 +39,14 @@ def reference_figures(profile: Profile, device: str | None, tier1: Tier) -> tupl
 
 
 def relevant(name: str, profile: Profile) -> bool:
-    """The figures a decision for this profile weighs: FP8 GEMMs where FP8 is asked, attention growth for long
-    context, the FP8 KV cache for either, all-reduce for a job on several devices."""
+    """The figures a decision for this profile weighs: the serving engines' tables (FP8 GEMMs where FP8 is asked,
+    attention growth for long context, the FP8 KV cache for either) only where the model is served; all-reduce for a
+    job on several devices, training included."""
     needs = profile.needs
     if name.startswith("fp8_over_bf16_gemm"):
-        return needs.quantization == "fp8"
+        return profile.serves and needs.quantization == "fp8"
     if name == "context_attention_growth":
-        return needs.long_context
+        return profile.serves and needs.long_context
     if name == "fp8_kv_decode_speedup":
         return profile.serves and (needs.long_context or needs.quantization == "fp8")
     return needs.devices > 1

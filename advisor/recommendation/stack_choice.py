@@ -160,10 +160,15 @@ def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> 
     if classes and device.device_class not in classes:  # a phone runtime on a server, or a server stack on a phone
         return Misfit("device_class", f"validated on {', '.join(listed)} ({', '.join(sorted(classes))} devices), not on "
                                       f"a {device.device_class} device like {device.id}")  # fmt: skip
-    same = [d for d in listed if getattr(platform.device(d), "generation", None) == device.generation]
+    same = [d for d in listed if same_generation(getattr(platform.device(d), "generation", ""), device.generation)]
     if same:
         return Misfit("same_generation", f"validated on {', '.join(same)} ({device.generation}, as {device.id}), not on {device.id} itself")
     return Misfit("device", f"validated on {', '.join(listed)}, not {device.id}")
+
+
+def same_generation(one: str, other: str) -> bool:
+    """One generation, or one a named variant of the other ('Blackwell Ultra' of 'Blackwell'; 'CDNA 4' is not 'CDNA 3')."""
+    return one == other or one.startswith(other + " ") or other.startswith(one + " ")
 
 
 def float_fallback(stack: Stack, profile: Profile, device: Device | None, platform: Platform) -> str | None:
@@ -204,7 +209,13 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     both_training = workload == "training" and profile.serves  # trains in float; the lower formats are for serving
     lower = () if both_training else LOWER_PRECISIONS.get(profile.needs.quantization, ())
     fallback = float_fallback(stack, profile, device, platform)
-    if not set(accepted) & set(scope.precisions):
+    asked_format = profile.needs.quantization
+    unrunnable = (device is not None and profile.needs.quantized and not both_training and fallback is not None
+                  and not device.may_run(asked_format))  # no stack runs the ask natively here: each falls back  # fmt: skip
+    if unrunnable and device is not None and not set(accepted) & set(scope.precisions):
+        found.append(Misfit("float_fallback", f"{device.name} does not run {asked_format} natively: runs in {fallback}, "
+                                              f"the fallback from {asked_format}"))  # fmt: skip
+    elif not set(accepted) & set(scope.precisions):
         asked: str = profile.needs.quantization if profile.needs.quantized else "no quantization"
         if not profile.needs.quantized and mixed_precision_training(profile, platform, workload):
             asked = "mixed-precision (bf16/fp16) training of an LLM"

@@ -141,8 +141,8 @@ def engine_alternative_switch(
         return None
     llm = "tokens/s" if profile.llm else "requests/s"
     description = (f"{rival} delivers at least {FASTER}x the {llm} at your latency SLA of {deployment.option} on the "
-                   f"target, same model, precision and devices: no documented stack of {rival} fits this profile, so "
-                   f"switch only after its own accuracy and stability checks")  # fmt: skip
+                   f"target, same model, precision and devices: no stack of {rival} documented here fits this profile "
+                   f"as well as the chosen one, so switch only after its own accuracy and stability checks")  # fmt: skip
     metric = f"evidence.inference_throughput.{rival}_over_{deployment.option}"
     return switch(f"{rival}-engine-faster", description, metric, ">=", FASTER)
 

@@ -198,3 +198,30 @@ def test_a_stack_whose_page_pins_no_versions_is_trusted_less_and_says_so():
     assert knowledge.stack(pinned.stacks[0].stack).validated_with
     assert not any("pins no versions" in note for note in pinned.confidence_notes)
     assert result.confidence < pinned.confidence
+
+
+def test_a_named_variant_of_a_generation_counts_as_that_generation():
+    # B300 is Blackwell Ultra (sm_103), a Blackwell part; SGLang's Blackwell recipe is nearer than its Hopper one
+    # (https://docs.sglang.io/basic_usage/deepseek.html)
+    from advisor.recommendation.stack_choice import same_generation
+
+    assert same_generation("Blackwell Ultra", "Blackwell") and not same_generation("CDNA 4", "CDNA 3")
+    result = answer(model_type="moe", hardware="nvidia-gpu", device="b300", team_skill="kernel",
+                    needs={"quantization": "fp8", "devices": 16, "long_context": True})  # fmt: skip
+    assert "hopper" not in result.stacks[0].stack
+
+
+def test_a_format_the_device_cannot_run_falls_back_on_the_vendors_own_path():
+    # Trn2 has no INT8 matmul; from Neuron 2.34 its serving path is the vLLM Neuron plugin
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-no-support-nxdi-nxd-core-inference-trn.html)
+    result = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", team_skill="kernel",
+                    needs={"quantization": "int8", "devices": 16})  # fmt: skip
+    serving = result.stacks[0]
+    assert serving.stack == "neuron-vllm-neuron-serving"
+    assert any("does not run int8 natively: runs in bf16" in misfit for misfit in serving.misfits)
+
+
+def test_serving_engines_tables_back_no_training_profile():
+    training = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="training",
+                      team_skill="hpc", needs={"quantization": "fp8", "devices": 64, "long_context": True})  # fmt: skip
+    assert {figure.name for figure in training.reference} == {"allreduce_busbw_gbps"}
