@@ -30,7 +30,7 @@ from advisor.recommendation.rules.training_framework import decide_training_fram
 from advisor.recommendation.adapt import adapt_tier1
 from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
-from advisor.recommendation.reference import reference_figures, with_reference
+from advisor.recommendation.reference import cited_in_tier1, reference_figures, with_reference
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
 from advisor.recommendation.stack_choice import choose_stacks, options_considered, stacks_in
@@ -87,6 +87,7 @@ def recommend(
     device = stack_choice.device.id if stack_choice.device is not None else None
     figures, reference_note = reference_figures(profile, device, tier1)
     confidence, notes = with_reference(confidence, notes, figures, facts.timed_on_target)
+    tiers[0] = tier1 = cited_in_tier1(tier1, figures, device)
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)
     runners = {c.id for c in knowledge.candidates if c.layer.value in ("serving-engine", "runtime")}

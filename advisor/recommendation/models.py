@@ -16,7 +16,7 @@ from advisor.profile import Profile
 
 RECOMMENDATION_SCHEMA_VERSION = 1
 
-CitationKind = Literal["profile", "knowledge", "evidence"]
+CitationKind = Literal["profile", "knowledge", "evidence", "reference"]
 Operator = Literal[">=", "<=", ">", "<", "==", "!="]
 Threshold = bool | float | str
 TierNumber = Literal[1, 2, 3]
@@ -27,7 +27,7 @@ class _Model(BaseModel):
 
 
 class Citation(_Model):
-    """What drove a line: a profile field, a knowledge-base claim or an evidence case."""
+    """What drove a line: a profile field, a knowledge-base claim, an evidence case, or a vendor's reference figure."""
 
     kind: CitationKind
     ref: str = Field(description="Profile field path, 'kb-id.attribute', or an evidence case_id")

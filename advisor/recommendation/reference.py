@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.profile import Profile
-from advisor.recommendation.models import ReferenceFigure, Tier
+from advisor.recommendation.adapt import after_first
+from advisor.recommendation.models import Citation, Rationale, ReferenceFigure, Tier
 from advisor.recommendation.policy import REFERENCE_CAP, REFERENCE_FACTOR
 from advisor.reference.facts import device_facts
-from advisor.reference.tables import ENGINE_NAMES, reference_for, table_engine_for
+from advisor.reference.tables import ENGINE_NAMES, reference_for, system_for, table_engine_for
 
 def table_engine(tier1: Tier) -> str:
     """The engine whose tables match tier 1's serving engine (the tables' default where it names none of them)."""
@@ -63,6 +64,30 @@ def with_reference(confidence: float, notes: Sequence[str], figures: Sequence[Re
     note = (f"NVIDIA's own measurements on this device raise the confidence by a tenth, to {REFERENCE_CAP} at most: "
             "they are not this team's model on its own machine, which only evidence timed there is")  # fmt: skip
     return raised, (*notes, note)
+
+
+# The tier-1 concern whose choice each figure bears on.
+FIGURE_CONCERNS = {"fp8_over_bf16_gemm": "gemm", "fp8_kv_decode_speedup": "deployment", "context_attention_growth": "attention",
+                   "allreduce_busbw_gbps": "collectives"}  # fmt: skip
+
+
+def cited_in_tier1(tier1: Tier, figures: Sequence[ReferenceFigure], device: str | None) -> Tier:
+    """Tier 1 with each figure quoted under the choice it bears on, right after that choice's first reason (cited as
+    reference evidence: who measured it, where)."""
+    system = system_for(device)
+    if not figures or system is None:
+        return tier1
+    choices = list(tier1.choices)
+    for figure in figures:
+        concern = FIGURE_CONCERNS.get(figure.name)
+        index = next((i for i, c in enumerate(choices) if c.concern == concern), None)
+        if index is None:
+            continue
+        cite = Citation(kind="reference", ref=f"reference.{system}.{figure.name}", figure=f"{figure.value:.3g}",
+                        source=figure.label)  # fmt: skip
+        why = Rationale(text=f"NVIDIA measured on this device: {figure.figure}", cites=(cite,))
+        choices[index] = after_first(choices[index], why)
+    return tier1.model_copy(update={"choices": tuple(choices)})
 
 
 def quoted(figures: Sequence[ReferenceFigure]) -> list[str]:

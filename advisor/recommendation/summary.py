@@ -18,6 +18,7 @@ def cites_text(cites: Sequence[Citation]) -> str:
     profile = [c.ref for c in cites if c.kind == "profile"]
     knowledge = [c.ref for c in cites if c.kind == "knowledge"]
     evidence = [c for c in cites if c.kind == "evidence"]
+    reference = [c.ref for c in cites if c.kind == "reference"]
     parts = []
     if profile:
         parts.append("profile: " + ", ".join(dict.fromkeys(profile)))
@@ -25,6 +26,8 @@ def cites_text(cites: Sequence[Citation]) -> str:
         parts.append("kb: " + ", ".join(dict.fromkeys(knowledge)))
     if evidence:
         parts.append(f"evidence: {len(evidence)} case{'s' if len(evidence) != 1 else ''}")
+    if reference:
+        parts.append("reference: " + ", ".join(dict.fromkeys(reference)))
     return "; ".join(parts)
 
 

@@ -123,8 +123,11 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
     def reaches(family: str) -> bool:  # the family loads the output and has a device that runs the format
         return any(device.may_run(dtype) for device in context.knowledge.platform(family).devices)
 
-    fitting = [t for t in loaded if all(f in t.hardware.value or (f in compatibility.output_families(t.id) and reaches(f))
-                                        for f in families)
+    def portable(toolkit: Candidate) -> bool:  # tier 3 is multi-platform: a toolkit for one family only is no answer
+        return len({*toolkit.hardware.value, *compatibility.output_families(toolkit.id)}) > 1
+
+    fitting = [t for t in loaded if portable(t) and all(f in t.hardware.value or (f in compatibility.output_families(t.id)
+                                                                                   and reaches(f)) for f in families)
                and getattr(t, dtype).value in ("yes", "partial") and (t.id, "quantization") not in measured_out]  # fmt: skip
     official = context.official("quantization")
     fitting.sort(key=lambda t: (t.id not in official, -len(t.hardware.value), t.id))

@@ -11,6 +11,7 @@ from recommendation_builders import attention_cases, dynamic_cases, evidence, ge
 
 from advisor.knowledge.claims import CONCERNS, TEAM_SKILLS
 from advisor.knowledge.loader import hardware_families
+from advisor.reference.tables import shipped_systems
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Recommendation
@@ -52,7 +53,8 @@ def test_choices_only_name_candidates_the_knowledge_base_lists_for_the_target(an
                 if choice.settings.get("by") in ("serving-engine", "runtime"):  # the engine or runtime carries it (its own kernels)
                     assert answer.profile.hardware in candidate.hardware.value and "deployment" in candidate.concerns.value
                     continue
-                assert serves(candidate, answer.profile.hardware, choice.concern), (tier.tier, choice)
+                loads_here = answer.profile.hardware in knowledge.compatibility.output_families(choice.option)
+                assert serves(candidate, answer.profile.hardware, choice.concern) or loads_here, (tier.tier, choice)
 
 
 def test_every_line_is_cited_and_every_citation_resolves(answers, knowledge):
@@ -70,6 +72,10 @@ def test_every_line_is_cited_and_every_citation_resolves(answers, knowledge):
                     assert claim is not None and cite.source == claim.source, cite.ref
                 elif cite.kind == "profile":
                     assert cite.figure is not None
+                elif cite.kind == "reference":  # reference.<system>.<figure>: a figure of the recommendation itself
+                    _, system, name = cite.ref.split(".")
+                    assert name in {figure.name for figure in answer.reference} and system in shipped_systems()
+                    assert cite.source is not None and cite.source.startswith("measured by NVIDIA on ")
                 else:
                     case_ids = case_ids or {case.key.case_id for case in Evidence.load(_suite_path()).cases}
                     assert cite.ref in case_ids and cite.figure

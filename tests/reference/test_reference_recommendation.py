@@ -44,7 +44,12 @@ def test_reference_raises_the_confidence_only_up_to_its_cap_and_moves_no_choice(
     monkeypatch.setattr("advisor.recommendation.reference.reference_for", lambda device: None)
     without = answer(H200_FP8)
     assert without.reference == () and without.confidence < with_reference.confidence
-    assert without.tiers == with_reference.tiers and without.rejected == with_reference.rejected
+    def decided(result):  # what each tier chooses, apart from the reasons quoted for it
+        return [[(c.concern, c.option, c.settings) for c in tier.choices] + [g.concern for g in tier.gaps] for tier in result.tiers]
+
+    assert decided(without) == decided(with_reference) and without.rejected == with_reference.rejected
+    quoted = [r for c in with_reference.tier(1).choices for r in c.rationale if r.cites[0].kind == "reference"]
+    assert quoted and all(r.text.startswith("NVIDIA measured on this device: ") for r in quoted)
     assert without.switch_conditions == with_reference.switch_conditions
 
 
