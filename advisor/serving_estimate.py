@@ -27,6 +27,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.atomic_write import write_text_atomically
 from advisor.errors import AdvisorError
 from advisor.profile import Profile, ServingSLA
 from advisor.recommendation.models import EngineEstimate, Recommendation
@@ -196,12 +197,10 @@ def cached(request: EstimateRequest, folder: Path) -> ServingEstimate | None:
 
 
 def store(request: EstimateRequest, estimate: ServingEstimate, folder: Path) -> None:
-    """Write the cache entry atomically (a temporary file renamed into place)."""
+    """Write the cache entry atomically."""
     folder.mkdir(parents=True, exist_ok=True)
     document = {"schema": CACHE_SCHEMA, "estimate": estimate.model_dump(mode="json")}
-    with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False, encoding="utf-8") as stream:
-        json.dump(document, stream)
-    os.replace(stream.name, folder / f"{request.key()}.json")
+    write_text_atomically(folder / f"{request.key()}.json", json.dumps(document))
 
 
 def estimates_for(
