@@ -114,7 +114,7 @@ def assess(
         recommendation, estimates = with_estimates(recommend(profile, evidence_list), progress)
         unmeasured = tuple(unmeasured_inputs(decision_inputs(profile), evidence_list)) if evidence_list else ()
         heading = title or profile.title or default_title(profile)
-        configs = [(e.config_name, e.config_text) for e in estimates if e.config_name]
+        configs = [(e.row.config_file, e.config_text) for e in estimates if e.row.config_file]
         written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
                                  deciders=list(deciders), commit=commit, init_git=init_git, attachments=configs)  # fmt: skip
     except KeyboardInterrupt as interrupt:

@@ -40,7 +40,7 @@ INSTALL_HINT = ("serving estimates need the optional extra: pip install 'advisor
 ENGINES = ("trtllm", "vllm", "sglang")
 ENGINE_CANDIDATES = {"trtllm": "tensorrt-llm", "vllm": "vllm", "sglang": "sglang"}  # aiconfigurator -> advisor ids
 TIMEOUT_S = 600.0  # one engine's search; a 70B model on 8 GPUs takes about a minute on two cores
-CACHE_SCHEMA = 1
+CACHE_SCHEMA = 2
 # The engine config aiconfigurator writes for its top configuration: the engine's own file where it writes one (TRT-LLM),
 # else the launch script that carries the engine's arguments.
 CONFIG_FILES = ("agg_config.yaml", "decode_config.yaml", "run_0.sh")
@@ -51,27 +51,14 @@ class EstimateError(AdvisorError):
 
 
 class ServingEstimate(BaseModel):
-    """aiconfigurator's best configuration for one engine under the SLA (an estimate, not a measurement)."""
+    """aiconfigurator's best configuration for one engine under the SLA (an estimate, not a measurement): the row the
+    recommendation carries, and the generated engine config kept beside the record."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    engine: str = Field(description="aiconfigurator's engine name: trtllm, vllm or sglang")
-    candidate: str = Field(description="advisor's candidate id of that engine")
-    engine_version: str = Field(description="The engine version whose operator tables the search simulated")
-    mode: str = Field(description="agg (aggregated) or disagg (prefill and decode on separate workers)")
-    parallel: str = Field(description="The layout, e.g. 'tp2pp1dp1etp1ep1', prefill then decode when disaggregated")
-    batch: str
-    ttft_ms: float
-    tpot_ms: float
-    tokens_per_s_per_gpu: float
-    tokens_per_s_per_user: float
-    gpus: int
-    config_name: str = Field(description="The engine config file aiconfigurator generated for this configuration")
-    config_text: str = Field(description="Its text, kept beside the record")
-
-    @property
-    def engine_name(self) -> str:
-        return ENGINE_NAMES.get(self.engine, self.engine)
+    table_engine: str = Field(description="aiconfigurator's engine name: trtllm, vllm or sglang")
+    row: EngineEstimate
+    config_text: str = Field(description="The text of row.config_file, kept beside the record")
 
 
 @dataclass(frozen=True)
@@ -160,14 +147,14 @@ def parse_estimate(request: EstimateRequest, folder: Path) -> ServingEstimate:
         version = row.get("(d)version") or row.get("(p)version") or "?"
     else:
         parallel, batch, version = row.get("parallel", "?"), row.get("bs", "?"), row.get("version", "?")
-    return ServingEstimate(
-        engine=request.engine, candidate=ENGINE_CANDIDATES[request.engine], engine_version=version, mode=mode,
-        parallel=parallel, batch=batch, ttft_ms=float(row["ttft"]), tpot_ms=float(row["tpot"]),
-        tokens_per_s_per_gpu=float(row["tokens/s/gpu"]), tokens_per_s_per_user=float(row.get("tokens/s/user") or 0.0),
-        gpus=int(float(row.get("num_total_gpus") or request.gpus)),
-        config_name=f"{request.engine}-{mode}-{config.name}" if config else "",
-        config_text=config.read_text(encoding="utf-8") if config else "",
+    estimate = EngineEstimate(
+        engine=ENGINE_NAMES.get(request.engine, request.engine), candidate=ENGINE_CANDIDATES[request.engine],
+        engine_version=version, mode=mode, parallel=parallel, batch=batch, ttft_ms=float(row["ttft"]),
+        tpot_ms=float(row["tpot"]), tokens_per_s_per_gpu=float(row["tokens/s/gpu"]),
+        config_file=f"{request.engine}-{mode}-{config.name}" if config else "",
     )  # fmt: skip
+    return ServingEstimate(table_engine=request.engine, row=estimate,
+                           config_text=config.read_text(encoding="utf-8") if config else "")  # fmt: skip
 
 
 def run_estimate(request: EstimateRequest, timeout_s: float = TIMEOUT_S) -> ServingEstimate:
@@ -227,20 +214,8 @@ def estimates_for(
                 continue
             store(request, estimate, folder)
         found.append(estimate)
-    found.sort(key=lambda estimate: -estimate.tokens_per_s_per_gpu)
+    found.sort(key=lambda estimate: -estimate.row.tokens_per_s_per_gpu)
     return found, failed
-
-
-def estimate_rows(estimates: Sequence[ServingEstimate]) -> tuple[EngineEstimate, ...]:
-    """The recommendation's rows of the estimates (their configs stay with the record's files)."""
-    return tuple(
-        EngineEstimate(
-            engine=e.engine_name, candidate=e.candidate, engine_version=e.engine_version, mode=e.mode, parallel=e.parallel,
-            batch=e.batch, ttft_ms=e.ttft_ms, tpot_ms=e.tpot_ms, tokens_per_s_per_gpu=e.tokens_per_s_per_gpu,
-            config_file=e.config_name,
-        )
-        for e in estimates
-    )  # fmt: skip
 
 
 def sla_text(profile: Profile) -> str:
@@ -268,4 +243,5 @@ def with_estimates(
     note += "; not measured"
     if failed:
         note += "; " + "; ".join(failed)
-    return recommendation.model_copy(update={"estimates": estimate_rows(found), "estimates_note": note}), found
+    rows = tuple(estimate.row for estimate in found)  # their configs stay with the record's files
+    return recommendation.model_copy(update={"estimates": rows, "estimates_note": note}), found

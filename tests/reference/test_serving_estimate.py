@@ -35,7 +35,7 @@ def test_a_real_small_estimate_ranks_the_engines_by_its_numbers(tmp_path: Path):
     result, estimates = with_estimates(answer(SMALL), messages.append, tmp_path, engines=("trtllm", "vllm"))
     assert len(estimates) == 2 and len(messages) == 2  # one progress line per engine searched
     rows = result.estimates
-    assert [row.candidate for row in rows] == [e.candidate for e in estimates]
+    assert rows == tuple(e.row for e in estimates)
     assert rows[0].tokens_per_s_per_gpu >= rows[1].tokens_per_s_per_gpu  # best first: the ranking is the numbers'
     for row in rows:
         assert row.mode in ("agg", "disagg") and row.parallel and row.batch
@@ -47,7 +47,7 @@ def test_a_real_small_estimate_ranks_the_engines_by_its_numbers(tmp_path: Path):
     profile = result.profile
     assert profile.serving is not None
     request = EstimateRequest(profile.model or "", "h200_sxm", 1, profile.serving, "trtllm")
-    assert cached(request, tmp_path) == next(e for e in estimates if e.engine == "trtllm")  # kept by its inputs
+    assert cached(request, tmp_path) == next(e for e in estimates if e.table_engine == "trtllm")  # kept by its inputs
     again, _ = with_estimates(answer(SMALL), messages.append, tmp_path, engines=("trtllm", "vllm"))
     assert again.estimates == rows and len(messages) == 2  # from the cache: no new search
     front = build_front_matter(1, "Qwen3 0.6B on 1 x H200", result, [], None, ["Ann"], dt.date(2026, 12, 4))
