@@ -184,11 +184,9 @@ def extract(root: Path, wheel_sha256: str | None) -> dict[str, dict[str, Any]]:
 
 
 def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
+    """The wheel's sha256 (this script needs Python 3.11, as aiconfigurator-core does: hashlib.file_digest)."""
     with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
 def dumps(extract_of_system: dict[str, Any]) -> str:
