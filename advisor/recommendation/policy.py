@@ -89,13 +89,13 @@ RELIED_ON_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "dynamic_shapes", "dis
 STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
 STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the profile names no device
 STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or experimental
-STACK_PARTIAL = 0.85
+STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
 # Reference evidence (the device vendor's own measurements, advisor/data/reference/): it may raise a confidence that
 # rests on the knowledge base alone by REFERENCE_FACTOR, never above REFERENCE_CAP; evidence timed on the target (the
 # team's model on its machine) is what goes higher.
 REFERENCE_FACTOR = 1.1
 REFERENCE_CAP = 0.7
-UNPINNED = 0.9  # a chosen stack whose page states no versions it was validated with  # a documented stack that fits in part (another generation, precision or scale)
+UNPINNED = 0.9  # a chosen stack whose page states no versions it was validated with
 NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one
 
 # The thresholds the rules read evidence with; THRESHOLDS says what each means (`advisor kb method` prints them).
