@@ -9,13 +9,13 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.cli.group import APP_SETTINGS
-from advisor.cli.options import JsonFlag, folder_path, setting_default, site_records_folder
+from advisor.cli.options import JsonFlag, folder_path, project_settings, setting_default, site_records_folder
 from advisor.cli.output import reports_errors, warn
 
 app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", **APP_SETTINGS)
 
 ConfigFile = Annotated[
-    Optional[Path], typer.Option("--config", metavar="FILE", help="The MkDocs configuration (default: ./mkdocs.yml, else advisor's own settings).")
+    Optional[Path], typer.Option("--config", metavar="FILE", help="The MkDocs configuration (default: mkdocs.yml at the project root, else advisor's own settings).")
 ]
 RecordsDirOption = Annotated[
     Optional[Path], typer.Option("--records-dir", metavar="DIR", callback=site_records_folder, parser=folder_path,
@@ -29,7 +29,7 @@ TodayOption = Annotated[
 @app.command("build")
 @reports_errors
 def build_command(
-    out: Annotated[Optional[Path], typer.Option("--out", metavar="DIR", callback=setting_default("site_dir"), help="Folder to write the site to (default: site_dir of the project settings, else site_dir of the config, else site-build/).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", metavar="DIR", callback=setting_default("site_dir"), help="Folder to write the site to (default: site_dir of the project settings, else site_dir of the config, else site-build/ at the project root).")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on any warning: a malformed record, a broken internal link.")] = False,
     records_dir: RecordsDirOption = None,
     config: ConfigFile = None,
@@ -40,7 +40,7 @@ def build_command(
     from advisor.site.build import build_site
     from advisor.dates import parse_date
 
-    result = build_site(config, out=out, records_dir=records_dir, strict=strict,
+    result = build_site(config, out=out, records_dir=records_dir, strict=strict, root=project_settings().root,
                         today=parse_date(today, "--today") if today else None)  # fmt: skip
     if json_output:
         typer.echo(json.dumps(result.as_json(), indent=2))
@@ -69,4 +69,5 @@ def serve_command(
     if address.reachable_from_others:
         warn(f"--addr {address}: listening beyond this machine's loopback; other machines can reach the site "
              "and every record on it (use 127.0.0.1 to keep it to this machine)")  # fmt: skip
-    serve_site(config, records_dir=records_dir, dev_addr=addr, today=parse_date(today, "--today") if today else None)
+    serve_site(config, records_dir=records_dir, dev_addr=addr, root=project_settings().root,
+               today=parse_date(today, "--today") if today else None)  # fmt: skip

@@ -1,7 +1,9 @@
 """`advisor site build` and `advisor site serve`: MkDocs, run on the project's mkdocs.yml, with our settings.
 
-Without a mkdocs.yml (a team's own records repository), the site is built from the packaged
-settings (`advisor/site/mkdocs-base.yml`) and the generator alone, from `./records`.
+Without a mkdocs.yml at the project root (a team's own records repository), the site is built from the
+packaged settings (`advisor/site/mkdocs-base.yml`) and the generator alone, from `<root>/records`. The
+project root (advisor/settings.py: the nearest folder upwards with settings or `.git`) is where every
+default resolves, so a build started in a subdirectory writes the same site as one started at the root.
 
 The build goes to a hidden sibling folder and replaces `--out` only when it succeeded, so a failed
 or interrupted build leaves the previous site as it was. `--out` must be empty, missing, or a
@@ -114,29 +116,33 @@ class SiteConfig:
     path: Path
     records_dir: Path | None
     packaged: bool
+    root: Path
 
 
 @contextmanager
-def resolved_config(config_file: Path | None, records_dir: Path | None) -> Iterator[SiteConfig]:
-    """The given config, else ./mkdocs.yml, else the packaged settings (then records come from ./records)."""
+def resolved_config(config_file: Path | None, records_dir: Path | None, root: Path | None = None) -> Iterator[SiteConfig]:
+    """The given config, else <root>/mkdocs.yml, else the packaged settings (then records come from
+    <root>/records); `root` is the project root, the current folder when None."""
     check_records(records_dir)
+    root = (root or Path.cwd()).absolute()
     if config_file is not None:
         if not config_file.is_file():
             raise SiteError(f"--config {config_file}: no such file (the MkDocs configuration, mkdocs.yml)")
-        yield SiteConfig(config_file, records_dir, packaged=False)
+        yield SiteConfig(config_file, records_dir, packaged=False, root=root)
         return
-    if Path(DEFAULT_CONFIG_NAME).is_file():
-        yield SiteConfig(Path(DEFAULT_CONFIG_NAME), records_dir, packaged=False)
+    if (root / DEFAULT_CONFIG_NAME).is_file():
+        yield SiteConfig(root / DEFAULT_CONFIG_NAME, records_dir, packaged=False, root=root)
         return
-    records = records_dir or Path("records")
+    records = records_dir or root / "records"
     if not records.is_dir():
-        raise SiteError(f"no {DEFAULT_CONFIG_NAME} here and no records/ folder: run in the project, or pass --records-dir or --config")
+        raise SiteError(f"no {DEFAULT_CONFIG_NAME} and no records/ folder at the project root {root}: "
+                        "pass --records-dir or --config")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="advisor-site-") as scratch:
         docs_dir = Path(scratch) / "docs"
         docs_dir.mkdir()
         config = Path(scratch) / DEFAULT_CONFIG_NAME
         config.write_text(packaged_config_text(docs_dir), encoding="utf-8")
-        yield SiteConfig(config, records, packaged=True)
+        yield SiteConfig(config, records, packaged=True, root=root)
 
 
 def check_output(out: Path, protected: dict[Path, str], what: str = "--out") -> None:
@@ -151,7 +157,7 @@ def _output_target(site_config: SiteConfig, config: Any, out: Path | None) -> tu
     if out is not None:
         return Path(out).absolute(), "--out"
     if site_config.packaged:
-        return Path("site-build").absolute(), "the default site folder"
+        return site_config.root / "site-build", "the default site folder"
     project = site_config.path.resolve().parent
     what = f"{site_config.path}: site_dir"
     try:
@@ -161,7 +167,7 @@ def _output_target(site_config: SiteConfig, config: Any, out: Path | None) -> tu
 
 
 def _protected(site_config: SiteConfig, config: Any) -> dict[Path, str]:
-    records = site_config.records_dir or Path("records")
+    records = site_config.records_dir or site_config.root / "records"
     extra = [] if site_config.packaged else [(Path(config.docs_dir), "the MkDocs docs_dir"),
                                              (site_config.path.resolve().parent, "the MkDocs project")]  # fmt: skip
     return protected_folders(records_dir=records, extra=extra)
@@ -195,9 +201,10 @@ def _load(config_file: Path, **overrides: Any) -> Any:
 
 
 def build_site(config_file: Path | None = None, *, out: Path | None = None, records_dir: Path | None = None,
-               strict: bool = False, today: dt.date | None = None) -> BuildResult:  # fmt: skip
-    """Build the static site; SiteError when the config is bad or, with `strict`, on any warning."""
-    with resolved_config(config_file, records_dir) as site_config:
+               strict: bool = False, today: dt.date | None = None, root: Path | None = None) -> BuildResult:  # fmt: skip
+    """Build the static site; SiteError when the config is bad or, with `strict`, on any warning. Defaults
+    resolve from `root`, the project root (the current folder when None)."""
+    with resolved_config(config_file, records_dir, root) as site_config:
         return _build(site_config, out=out, strict=strict, today=today)
 
 
@@ -247,7 +254,7 @@ def _build(site_config: SiteConfig, *, out: Path | None, strict: bool, today: dt
 
 
 def serve_site(config_file: Path | None = None, *, records_dir: Path | None = None, dev_addr: str = "127.0.0.1:8000",
-               today: dt.date | None = None) -> None:  # fmt: skip
+               today: dt.date | None = None, root: Path | None = None) -> None:  # fmt: skip
     """Preview with live reload: edits to records, site/ and the generator rebuild the pages."""
     from mkdocs.commands.serve import serve
     from mkdocs.exceptions import MkDocsException
@@ -255,7 +262,7 @@ def serve_site(config_file: Path | None = None, *, records_dir: Path | None = No
     from advisor.site.address import serve_address
 
     serve_address(dev_addr)  # one line naming --addr, not the OverflowError of a bind to port 70000
-    with resolved_config(config_file, records_dir) as site_config:
+    with resolved_config(config_file, records_dir, root) as site_config:
         records = site_config.records_dir
         watch = [str(records.resolve())] if records is not None else []
         with _site_environment(records, today):
