@@ -43,6 +43,30 @@ def check_budget(budget_s: float) -> None:
         raise AdvisorError(f"--budget {problem}")
 
 
+def proxy_notice(profile: Profile, environment: Environment) -> str | None:
+    """What probing this machine can tell about the profile's target, said before the probes start; None when the
+    machine is of the target's hardware family."""
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.recommendation.facts import PORTABLE_MEANING
+    from advisor.records.decision import environment_summary
+    from advisor.reference.tables import system_for
+
+    summary = environment_summary(environment)
+    machine_family, machine = summary.hardware, summary.device or "its CPU"
+    if machine_family == profile.hardware:
+        return None
+    device = profile.device
+    if device is None and profile.hardware in [platform.id for platform in load_knowledge_base().platforms]:
+        standard = load_knowledge_base().platform(profile.hardware).default_device
+        device = standard.value if standard is not None else None
+    reference = (f" NVIDIA's own measurements for {device} are quoted in the record either way."
+                 if system_for(device) is not None else "")  # fmt: skip
+    return (f"this machine ({machine}, {machine_family or 'an unknown family'}) is not {profile.hardware}: "
+            f"its timings are proxy evidence and decide nothing for {profile.hardware}. It can still measure "
+            f"{PORTABLE_MEANING}, which carry across hardware. Pass --no-probes to decide from the knowledge "
+            f"base alone, or run assess on the target.{reference}")
+
+
 def probes_for_profile(profile: Profile) -> list[str]:
     """The probes whose readings this profile's recommendation uses, the most decisive first
     (`recommendation.inputs.decision_inputs`: hot operators and gemm always, the rest by need)."""

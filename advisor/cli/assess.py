@@ -108,11 +108,13 @@ def _ask(question: Question, default: Any, allowed: tuple[str, ...] | None = Non
 
 
 def gather_answers(
-    given: dict[str, Any], yes: bool, detected: Callable[[], str], detected_device: Callable[[str], str | None] = lambda _: None
+    given: dict[str, Any], yes: bool, detected: Callable[[], str], detected_device: Callable[[str], str | None] = lambda _: None,
+    on_hardware: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Every field: given, else the default under --yes, else asked; without a terminal, one error naming the missing flags.
 
-    detected(): this machine's family; detected_device(family): the family's device this machine is, or None.
+    detected(): this machine's family; detected_device(family): the family's device this machine is, or None;
+    on_hardware(family): told the hardware as soon as it was answered at a prompt.
     The device is optional: without a terminal it is taken as under --yes, never asked for.
     """
     needed = [q for q in QUESTIONS if given.get(q.field) is None and q.field != "device"]
@@ -132,6 +134,8 @@ def gather_answers(
         default = default_title(answers) if question.field == "title" else defaults[question.field]
         unread = question.field == "quantization_method" and answers.get("quantization") == "none"
         answers[question.field] = default if yes or unread else _ask(question, default)
+        if question.field == "hardware" and not yes:
+            on_hardware(answers["hardware"])
     if answers.get("model") is None and not yes and _can_prompt() and _estimable(answers):
         answers["model"] = typer.prompt(MODEL_QUESTION, default="", show_default=False).strip() or None
     return answers
@@ -177,6 +181,19 @@ def _device_answer(answers: dict[str, Any], yes: bool, detected_device: Callable
         return found
     standard = load_knowledge_base().platform(family).default_device
     return str(_ask(ASKED["device"], found or (standard.value if standard is not None else ids[0]), ids))
+
+
+def _probe_here(profile: Profile, environment: Environment, ask: bool) -> bool:
+    """Whether to probe this machine: yes when it is of the target's family; otherwise the user is told what its
+    probes can still tell and, at a terminal, asked (default no); under --yes it probes, having said so."""
+    from advisor.assessment import proxy_notice
+    from advisor.cli.output import warn
+
+    notice = proxy_notice(profile, environment)
+    if notice is None:
+        return True
+    warn(notice)
+    return typer.confirm("Probe this machine anyway (proxy evidence)?", default=False, err=True) if ask else True
 
 
 def build_profile(answers: dict[str, Any], origin: str = "the flags and answers") -> Profile:
@@ -284,12 +301,19 @@ def assess_command(
 
         return detect_device(machine(), load_knowledge_base(), family)
 
-    answers = gather_answers(given, yes, detected, detected_device)
+    def on_hardware(family: str) -> None:
+        if family != detected():
+            typer.echo(f"note: this machine is {detected()}, so probes run here are proxy evidence for {family}; "
+                       "you can skip them before they start.", err=True)  # fmt: skip
+
+    answers = gather_answers(given, yes, detected, detected_device, on_hardware)
     origin = f"{profile_file} with the flags" if profile_file is not None else "the flags and answers"
     chosen = build_profile(answers, origin)
     files = [*(evidence or []), *(more_evidence or [])]
     if files and no_probes:
         raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
+    if not files and not no_probes:
+        no_probes = not _probe_here(chosen, machine(), ask=not yes and _can_prompt())
     # A stop signal ends in Stopped, saying where the measured evidence was kept; reports_errors prints it.
     with ProbeProgress(console(stderr=True)) as progress:
         assessment = assess(

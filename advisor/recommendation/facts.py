@@ -28,6 +28,9 @@ PORTABLE_SUFFIXES = (
     "_limit_hit",
     "_padding_waste_pct",
 )
+# What those readings measure, in the words a user is told before probing a machine that is not the target.
+PORTABLE_MEANING = ("attention memory growth with sequence length, the numerical error of low precision, "
+                    "and the recompilations and padding waste of varying shapes")  # fmt: skip
 
 
 def is_portable(name: str) -> bool:
