@@ -27,9 +27,11 @@ class DecisionInput:
 
 def decision_inputs(profile: Profile) -> list[DecisionInput]:
     """The probes this profile's recommendation reads, heaviest first (ties keep this order)."""
+    fp8 = profile.needs.quantization == "fp8"  # read from the gemm probe's fp8 cases against bf16, not from int8
     inputs = [
         DecisionInput("hotops", "how much each concern weighs (Amdahl shares)", 1.0),
-        DecisionInput("gemm", "GEMM library and precision", 2.0 if profile.workload != "inference" else 1.5),
+        DecisionInput("gemm", "GEMM library and precision" + (", fp8 against bf16" if fp8 else ""),
+                      2.0 if profile.workload != "inference" or fp8 else 1.5),
     ]
     if profile.convolutional:
         inputs.append(DecisionInput("layout", "convolution layout (channels-last or NCHW)", 1.5))
@@ -42,7 +44,7 @@ def decision_inputs(profile: Profile) -> list[DecisionInput]:
                                     1.5 if profile.needs.dynamic_shapes else 1.0))  # fmt: skip
     if profile.serves:
         inputs.append(DecisionInput("fusion", "fusion and launch overhead when serving", 1.0))
-    if profile.needs.quantized:
+    if profile.needs.quantization == "int8":
         inputs.append(DecisionInput("int8", "INT8 quantization toolkit and its accuracy", 2.0))
     return sorted(inputs, key=lambda item: -item.weight)
 

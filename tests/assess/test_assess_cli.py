@@ -179,7 +179,7 @@ def test_commits_in_a_repository_and_init_git(tmp_path):
         (Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
                  needs=Needs(long_context=True)), ["attention", "gemm", "hotops", "dynamic", "fusion"]),
         (Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="hpc",
-                 needs=Needs(dynamic_shapes=True, quantization="fp8")), ["gemm", "int8", "attention", "dynamic", "hotops"]),
+                 needs=Needs(dynamic_shapes=True, quantization="fp8")), ["gemm", "attention", "dynamic", "hotops"]),
     ],
 )  # fmt: skip
 def test_probes_for_profile(profile, expected):

@@ -29,6 +29,7 @@ from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.stack_choice import runner_roles
 from advisor.recommendation.switches import predicate, switch
+from advisor.recommendation.policy import FP8_WORTH
 from advisor.recommendation.policy import INT8_PAYS
 from advisor.recommendation.policy import INT8_MAX_ERROR
 from advisor.recommendation.policy import LAYERNORM_COLLAPSE
@@ -149,16 +150,28 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
 def quantization_lines(context: RuleContext, dtype: str, toolkit: Candidate | None) -> list[Rationale]:
     """The evidence on speed, accuracy, granularity and LayerNorm, and why the toolkit fits the runtime."""
     facts, profile = context.facts, context.profile
+    if dtype != "int8":  # the INT8 probe's speed and error say nothing about another precision
+        return [found_line for found_line in (fp8_speed_line(facts), loader_line(context, toolkit)) if found_line is not None]
     found = [  # most telling first: a choice keeps its first three reasons
-        int8_speed_line(facts, profile) if dtype == "int8" else None,
+        int8_speed_line(facts, profile),
         loader_line(context, toolkit),
-        layernorm_line(facts, toolkit, profile) if dtype == "int8" else None,
-        linear_only_note(facts, profile) if dtype == "int8" else None,
+        layernorm_line(facts, toolkit, profile),
+        linear_only_note(facts, profile),
         accuracy_line(facts, profile),
         granularity_line(facts),
-        proxy_speed_note(facts, "int8_speedup") if dtype == "int8" else None,
+        proxy_speed_note(facts, "int8_speedup"),
     ]
     return [found_line for found_line in found if found_line is not None]
+
+
+def fp8_speed_line(facts: EvidenceFacts) -> Rationale | None:
+    """The fp8 GEMMs measured against bf16 on the target (the gemm probe's fp8 cases), when there are any."""
+    fact = facts.usable("gemm_fp8_vs_bf16_speedup")
+    if fact is None or not fact.on_target:  # speed measured elsewhere decides nothing here
+        return None
+    verdict = ("the linear layers gain from fp8" if fact.value >= FP8_WORTH
+               else "no gain on these GEMMs: check the model end to end")  # fmt: skip
+    return fact_line(f"fp8 GEMMs measured {fact.figure}: {verdict}", fact)
 
 
 def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str, list[Rationale]]:
