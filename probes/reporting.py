@@ -38,6 +38,9 @@ class Reading:
     noisy_cases: int = 0
     low: float | None = None  # the smallest and largest per-shape value behind an aggregate figure
     high: float | None = None
+    # For a speedup figure: (baseline case id, compared case id) per pair whose median ratio it aggregates, so
+    # that a reader can judge whether the samples settle it (advisor/recommendation/settled.py).
+    pairs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

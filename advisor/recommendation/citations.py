@@ -9,6 +9,7 @@ from advisor.knowledge.platforms import Platform
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.models import Citation, Rationale
+from advisor.recommendation.settled import unsettled_text
 
 
 def profile_value(profile: Profile, path: str) -> object:
@@ -68,6 +69,25 @@ def facts_line(text: str, *facts: Fact) -> Rationale:
 def fact_line(text: str, fact: Fact) -> Rationale:
     """A rationale line resting on one fact (see facts_line)."""
     return facts_line(text, fact)
+
+
+def settled_figure(fact: Fact) -> str:
+    """The fact's figure, with the CI and band its samples reached when it is a speedup over pairs of cases."""
+    return fact.figure if fact.settlement is None else f"{fact.figure}; {fact.settlement.interval_text()}"
+
+
+def unsettled_line(fact: Fact, probe: str, keeps: str, threshold: float = 1.0) -> Rationale | None:
+    """The line for a speedup whose samples leave it the same as `threshold` or unsettled against it, ending with
+    what the decision keeps instead; None when they settle it above or below (or it has no pairs behind it)."""
+    settlement = fact.settlement
+    side = settlement.side(threshold) if settlement is not None else None
+    if settlement is None or side in ("above", "below"):
+        return None
+    if side == "same":
+        text = f"{fact.figure} is {threshold:g}x within the band ({settlement.interval_text()}): {keeps}"
+    else:
+        text = f"{unsettled_text(fact.figure, settlement, fact.value, probe, threshold)}; {keeps}"
+    return fact_line(text, fact)
 
 
 def proxy_speed_note(facts: EvidenceFacts, name: str) -> Rationale | None:

@@ -17,7 +17,8 @@ from advisor.knowledge.claims import HardwareFamily
 from advisor.environment.family import device_family
 from advisor.recommendation.models import EvidenceSource
 from advisor.recommendation.readings import read_cases
-from probes.models import Evidence, ProbeCase
+from advisor.recommendation.settled import Settlement, Side, settle
+from probes.models import Evidence, Measurement, ProbeCase
 
 # Readings whose value does not depend on the hardware: the algorithm or the compiler sets them.
 PORTABLE_SUFFIXES = (
@@ -55,6 +56,14 @@ class Fact(_Model):
     noisy_cases: int = 0
     low: float | None = None
     high: float | None = None
+    settlement: Settlement | None = None  # for a speedup over pairs of cases: its CI and band (settled.py)
+
+    def settled_side(self, threshold: float = 1.0) -> Side:
+        """Above, below or the same as `threshold` as the samples settle it; a figure without pairs of timed cases
+        behind it (a reading that aggregates no pairs) is taken at its value."""
+        if self.settlement is None:
+            return "above" if self.value >= threshold else "below"
+        return self.settlement.side(threshold)
 
 
 class QualityCounts(_Model):
@@ -109,6 +118,16 @@ class EvidenceFacts(_Model):
         return {f"evidence.{fact.name}": fact.value for fact in self.facts if self.usable(fact.name) is fact}
 
 
+def _timed_pairs(pairs: Sequence[tuple[str, str]], by_id: dict[str, ProbeCase]) -> list[tuple[Measurement, Measurement]]:
+    """The timings of each (baseline, compared) pair of case ids where both were timed."""
+    timed = []
+    for baseline_id, compared_id in pairs:
+        baseline, compared = by_id.get(baseline_id), by_id.get(compared_id)
+        if baseline is not None and compared is not None and baseline.timing is not None and compared.timing is not None:
+            timed.append((baseline.timing, compared.timing))
+    return timed
+
+
 def evidence_facts(evidence_list: Sequence[Evidence], target: HardwareFamily) -> EvidenceFacts:
     """Group every case by the hardware family it ran on, read each group, label the facts."""
     groups: dict[HardwareFamily | None, list[ProbeCase]] = defaultdict(list)
@@ -125,12 +144,14 @@ def evidence_facts(evidence_list: Sequence[Evidence], target: HardwareFamily) ->
             sources.append(EvidenceSource(hardware=family, device=device, cases=count, on_target=family == target))
     facts: list[Fact] = []
     for family in sorted(groups, key=lambda name: (name != target, name is None, name or "")):
+        by_id = {case.key.case_id: case for case in groups[family]}
         for reading in read_cases(groups[family]):
             facts.append(
                 Fact(
                     name=reading.name, value=reading.value, figure=reading.figure, case_ids=reading.case_ids,
                     hardware=family, on_target=family == target, portable=is_portable(reading.name),
                     noisy_cases=reading.noisy_cases, low=reading.low, high=reading.high,
+                    settlement=settle(_timed_pairs(reading.pairs, by_id)),
                 )
             )  # fmt: skip
     cases = [case for group in groups.values() for case in group]

@@ -22,6 +22,7 @@ class DtypeSpeedup:
     dtype: str
     baseline_dtype: str
     speedup: float  # baseline median / this median: above 1 is faster than the baseline dtype
+    pair: tuple[str, str] = ("", "")  # (baseline case id, this case id)
 
     @property
     def slower(self) -> bool:
@@ -55,6 +56,7 @@ def dtype_speedups(cases: Iterable[ProbeCase], baseline_dtype: str = "fp32") -> 
                 dtype=case.key.dtype,
                 baseline_dtype=baseline_dtype,
                 speedup=twin.timing.stats.median / case.timing.stats.median,
+                pair=(twin.key.case_id, case.key.case_id),
             )
         )
     return speedups
@@ -80,5 +82,6 @@ def fp8_speedups(cases: Iterable[ProbeCase], baseline_dtype: str) -> list[DtypeS
         if case.key.implementation != FP8_IMPLEMENTATION or twin is None or twin.timing is None or case.timing is None:
             continue
         speedups.append(DtypeSpeedup(case.key.implementation, dict(case.key.shape), str(case.key.options.get("kind", "")),
-                                     "fp8", baseline_dtype, twin.timing.stats.median / case.timing.stats.median))  # fmt: skip
+                                     "fp8", baseline_dtype, twin.timing.stats.median / case.timing.stats.median,
+                                     (twin.key.case_id, case.key.case_id)))  # fmt: skip
     return speedups

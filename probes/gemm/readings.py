@@ -36,15 +36,18 @@ def fp8_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
         used = [case for case in cases if median_s(case) is not None and tuple(case.key.shape.items()) in shapes
                 and (case.key.dtype == "fp8" or (case.key.implementation == VENDOR_GEMM and case.key.dtype == baseline))]  # fmt: skip
         figure = f"fp8 {mean:.2f}x {baseline} (torch._scaled_mm vs torch.matmul, geometric mean over {plural(len(pairs), 'shape')})"
-        readings.append(replace(make_reading(name, mean, figure, used), low=min(values), high=max(values)))
+        readings.append(replace(make_reading(name, mean, figure, used), low=min(values), high=max(values),
+                                pairs=tuple(pair.pair for pair in pairs)))  # fmt: skip
     return readings
 
 
 def dtype_readings(vendor: Sequence[ProbeCase]) -> list[Reading]:
     """One reading per non-fp32 dtype with a timed fp32 twin."""
     by_dtype: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    pair_ids: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for speedup in dtype_speedups(vendor):
         by_dtype[speedup.dtype].append((speedup.kind, speedup.speedup))
+        pair_ids[speedup.dtype].append(speedup.pair)
     readings = []
     for dtype, pairs in sorted(by_dtype.items()):
         mean = geometric_mean([value for _, value in pairs])
@@ -54,7 +57,7 @@ def dtype_readings(vendor: Sequence[ProbeCase]) -> list[Reading]:
         used = [case for case in vendor if median_s(case) is not None and case.key.dtype in (dtype, "fp32")]
         values = [value for _, value in pairs]
         reading = make_reading(f"gemm_{dtype}_speedup", mean, figure, used)
-        readings.append(replace(reading, low=min(values), high=max(values)))
+        readings.append(replace(reading, low=min(values), high=max(values), pairs=tuple(pair_ids[dtype])))
     return readings
 
 
@@ -74,4 +77,5 @@ def triton_readings(cases: Sequence[ProbeCase], vendor: Sequence[ProbeCase]) -> 
     mean = geometric_mean(ratios)
     used = [case for _, case in fastest.values()] + [vendor_by_group[group] for group in fastest]
     figure = f"Triton {mean:.2f}x the vendor GEMM's speed (geometric mean over {plural(len(ratios), 'case')})"
-    return [make_reading("triton_vs_vendor_gemm", mean, figure, used)]
+    pairs = tuple((vendor_by_group[group].key.case_id, case.key.case_id) for group, (_, case) in sorted(fastest.items()))
+    return [replace(make_reading("triton_vs_vendor_gemm", mean, figure, used), pairs=pairs)]

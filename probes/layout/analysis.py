@@ -23,6 +23,7 @@ class LayoutComparison:
     mismatch_s: float | None
     case_ids: tuple[str, ...]
     noisy: bool = False  # some timing behind it has IQR/median above the noise threshold
+    pair: tuple[str, str] = ("", "")  # (NCHW case id, channels-last case id)
 
     @property
     def nhwc_speedup(self) -> float:
@@ -57,6 +58,7 @@ def layout_comparisons(cases: Sequence[ProbeCase]) -> list[LayoutComparison]:
                     mismatch_s=mismatch[0] if mismatch else None,
                     case_ids=tuple(sorted(case_id for _, case_id, _ in layouts.values())),
                     noisy=any(noisy for _, _, noisy in layouts.values()),
+                    pair=(layouts["nchw"][1], layouts["nhwc"][1]),
                 )
             )  # fmt: skip
     return comparisons

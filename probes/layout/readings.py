@@ -8,6 +8,7 @@ Hardware-specific (not portable).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from probes.layout.analysis import layout_comparisons
 from probes.models import ProbeCase
@@ -23,9 +24,9 @@ def layout_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
     by_id = {case.key.case_id: case for case in cases}
     cited = [by_id[case_id] for comparison in comparisons for case_id in comparison.case_ids]
     speedup = geometric_mean([item.nhwc_speedup for item in comparisons])
-    readings = [make_reading("layout_channels_last_speedup", speedup,
-                             f"channels-last {speedup:.2f}x NCHW's speed (geometric mean over {len(comparisons)} conv cases)",
-                             cited)]  # fmt: skip
+    readings = [replace(make_reading("layout_channels_last_speedup", speedup,
+                                     f"channels-last {speedup:.2f}x NCHW's speed (geometric mean over {len(comparisons)} conv cases)",
+                                     cited), pairs=tuple(item.pair for item in comparisons))]  # fmt: skip
     costs = [item.mismatch_cost for item in comparisons if item.mismatch_cost is not None]
     if costs:
         cost = geometric_mean([1.0 + value for value in costs]) - 1.0  # a cost is above -1: times are positive

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from recommendation_builders import case, evidence, profile
+from recommendation_builders import case, evidence, profile, steady
 
 from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS
 from advisor.markdown import md_prose
@@ -103,7 +103,7 @@ def test_hygon_is_less_charted_than_nvidia(knowledge):
 
 
 def test_expected_impact_is_amdahl_over_the_measured_share(knowledge):
-    more = Evidence.load(FIXTURES / "cpu-more-probes.json")
+    more = steady(Evidence.load(FIXTURES / "cpu-more-probes.json"), "layout")  # samples that settle the layout
     # trained in PyTorch (no graph runtime of its own), so the measured oneDNN layout applies as it was measured
     cnn = recommend(Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), [more], knowledge)
     convolution = next(c for c in cnn.tier(1).choices if c.concern == "convolution")

@@ -7,7 +7,7 @@ from advisor.recommendation.engine import recommend
 from advisor.recommendation.inputs import decision_inputs, probe_weights
 from advisor.recommendation.rules.quantization import quantization_lines
 
-from tests.recommendation.recommendation_builders import case, evidence, int8_cases, profile, rule_context
+from recommendation_builders import case, evidence, int8_cases, profile, rule_context
 
 
 def _weights(quantization: str) -> dict[str, float]:

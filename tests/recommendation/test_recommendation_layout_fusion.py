@@ -11,6 +11,7 @@ from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Choice, Recommendation
 from advisor.recommendation.switches import condition_holds, observed_values
 from probes.models import Evidence, ProbeCase
+from recommendation_builders import steady
 
 MORE_PROBES = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-more-probes.json"
 
@@ -46,7 +47,7 @@ def _convolution(answer: Recommendation) -> Choice:
 
 # Trained in PyTorch, the CNN runs on oneDNN as measured; served, it runs in a graph runtime's own kernels.
 def test_measured_channels_last_sets_the_cnn_layout_and_cites_the_cases():
-    evidence = Evidence.load(MORE_PROBES)
+    evidence = steady(Evidence.load(MORE_PROBES), "layout")
     answer = recommend(_profile("cnn", workload="training"), [evidence])
     gemm = _convolution(answer)
     assert gemm.option == "onednn"
@@ -58,7 +59,7 @@ def test_measured_channels_last_sets_the_cnn_layout_and_cites_the_cases():
 
 
 def test_slower_channels_last_keeps_nchw_and_fires_the_old_switch():
-    evidence = Evidence.load(MORE_PROBES)
+    evidence = steady(Evidence.load(MORE_PROBES), "layout")
     before = recommend(_profile("cnn", workload="training"), [evidence])
     slower = _scaled(evidence, lambda case: case.key.probe == "layout" and case.key.layout == "nhwc", 3.0)
     after = recommend(_profile("cnn", workload="training"), [slower])

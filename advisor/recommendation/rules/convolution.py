@@ -7,7 +7,7 @@ Convolutions dominate a CNN's time (and a diffusion U-Net's); their library and 
 from __future__ import annotations
 
 from advisor.recommendation.choices import entry_from, rejections_from
-from advisor.recommendation.citations import cite_profile, facts_line, line
+from advisor.recommendation.citations import cite_profile, facts_line, line, settled_figure, unsettled_line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Rationale, SwitchCondition
@@ -23,14 +23,17 @@ def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], 
     speed, cost = context.facts.usable("layout_channels_last_speedup"), context.facts.usable("layout_mismatch_cost")
     if speed is None:
         return {}, [], []
+    unsettled = unsettled_line(speed, "layout", "the model keeps the layout it has", CHANNELS_LAST_PAYS)
+    if unsettled is not None:
+        return {}, [unsettled], []
     mismatch = f"; {cost.figure}, so keep one layout end to end" if cost is not None else ""
     cited = [speed, *([cost] if cost is not None else [])]
-    if speed.value >= CHANNELS_LAST_PAYS:
-        text = f"on {speed.hardware}: {speed.figure}{mismatch}: run the model channels-last"
+    if speed.settled_side(CHANNELS_LAST_PAYS) == "above":
+        text = f"on {speed.hardware}: {settled_figure(speed)}{mismatch}: run the model channels-last"
         flip = switch("channels-last-stops-paying", "channels-last no longer faster than NCHW on the target: revisit the layout",
                       "evidence.layout_channels_last_speedup", "<", 1.0, concern="convolution")  # fmt: skip
         return {"layout": "channels-last"}, [facts_line(text, *cited)], [flip]
-    text = f"on {speed.hardware}: {speed.figure}{mismatch}: channels-last does not pay here, keep NCHW"
+    text = f"on {speed.hardware}: {settled_figure(speed)}{mismatch}: channels-last does not pay here, keep NCHW"
     flip = switch("channels-last-pays", f"channels-last >= {CHANNELS_LAST_PAYS}x NCHW on the target: move the model to channels-last",
                   "evidence.layout_channels_last_speedup", ">=", CHANNELS_LAST_PAYS, concern="convolution")  # fmt: skip
     return {"layout": "nchw"}, [facts_line(text, *cited)], [flip]

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from advisor.knowledge.models import Candidate
 from advisor.recommendation.choices import entry_from, rejections_from
-from advisor.recommendation.citations import cite_claim, cite_fact, cite_profile, fact_line, line, proxy_speed_note
+from advisor.recommendation.citations import (
+    cite_claim,
+    cite_fact,
+    cite_profile,
+    fact_line,
+    line,
+    proxy_speed_note,
+    settled_figure,
+    unsettled_line,
+)
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.hot_operators import MINOR_SHARE, HotopShares, hot_spot_line, hotop_shares, is_minor
@@ -28,14 +37,24 @@ def default_gemm_dtype(context: RuleContext) -> str:
 
 
 def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
-    """fp32 when bf16 GEMM measured slower than fp32 on the target, bf16 when faster; None when unmeasured."""
+    """fp32 when bf16 GEMM measured slower than fp32 on the target, bf16 when faster, as the samples settle it;
+    None when unmeasured, the same within the band, or unsettled (`unsettled_gemm_line` says which)."""
     fact = facts.usable("gemm_bf16_speedup")
     if fact is None:
         return None
-    if fact.value < 1.0:
-        text = f"bf16 GEMM measured slower than fp32 on {fact.hardware} ({fact.figure}): do not use bf16 here"
+    side = fact.settled_side()
+    if side == "below":
+        text = f"bf16 GEMM measured slower than fp32 on {fact.hardware} ({settled_figure(fact)}): do not use bf16 here"
         return "fp32", fact_line(text, fact)
-    return "bf16", fact_line(f"bf16 GEMM measured faster than fp32 on {fact.hardware} ({fact.figure}): use bf16", fact)
+    if side == "above":
+        return "bf16", fact_line(f"bf16 GEMM measured faster than fp32 on {fact.hardware} ({settled_figure(fact)}): use bf16", fact)
+    return None
+
+
+def unsettled_gemm_line(context: RuleContext, dtype: str) -> Rationale | None:
+    """bf16 against fp32 measured, but the samples leave it the same or unsettled: the default `dtype` stays."""
+    fact = context.facts.usable("gemm_bf16_speedup")
+    return None if fact is None else unsettled_line(fact, "gemm", f"{dtype}, the default on {context.platform.name}, stays")
 
 
 
@@ -82,8 +101,8 @@ def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[
     else:
         text = f"fp32 on {context.platform.name} until bf16 GEMM is measured faster on the target"
     lines = [line(text, cite_profile(context.profile, "hardware"))]
-    note = proxy_speed_note(context.facts, "gemm_bf16_speedup")
-    return dtype, lines + ([note] if note is not None else [])
+    notes = (proxy_speed_note(context.facts, "gemm_bf16_speedup"), unsettled_gemm_line(context, dtype))
+    return dtype, lines + [note for note in notes if note is not None]
 
 
 def dtype_switch_applies(context: RuleContext, dtype: str) -> bool:
@@ -133,11 +152,11 @@ def share_weighted_dtype(
 def triton_gemm_parity(facts: EvidenceFacts) -> tuple[bool, Rationale] | None:
     """Whether Triton's GEMM reaches TRITON_PARITY of the vendor GEMM on the target; None when unmeasured."""
     fact = facts.usable("triton_vs_vendor_gemm")
-    if fact is None:
-        return None
-    reached = fact.value >= TRITON_PARITY
+    if fact is None or fact.settled_side(TRITON_PARITY) not in ("above", "below"):
+        return None  # unmeasured, or not settled against parity by these samples: the vendor GEMM stays
+    reached = fact.settled_side(TRITON_PARITY) == "above"
     verdict = "close enough to serve as the unified layer" if reached else "too far behind: keep the vendor GEMM"
-    return reached, fact_line(f"{fact.figure}: {verdict}", fact)
+    return reached, fact_line(f"{settled_figure(fact)}: {verdict}", fact)
 
 
 def parity_switch(reached: bool) -> SwitchCondition:
