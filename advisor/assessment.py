@@ -16,7 +16,7 @@ from advisor.environment.models import Environment
 from advisor.errors import AdvisorError
 from advisor.interrupts import Stopped, stopped
 from advisor.profile import Profile
-from advisor.recommendation.inputs import UnmeasuredInput
+from advisor.recommendation.inputs import BudgetAdvice, UnmeasuredInput
 from advisor.recommendation.models import Recommendation
 from advisor.records.decision import WrittenDecision
 from advisor.terminal_text import one_line
@@ -32,6 +32,7 @@ class Assessment:
     written: WrittenDecision
     evidence: tuple[Evidence, ...]
     unmeasured: tuple[UnmeasuredInput, ...] = ()  # decision inputs the measured evidence gave no reading for
+    budget: BudgetAdvice | None = None  # what a bigger budget would measure, when this run's ran out
 
 
 def check_budget(budget_s: float) -> None:
@@ -114,7 +115,7 @@ def assess(
     beside the records (`keep_interrupted_evidence`) and Stopped says where; one during the commit lets it finish
     (never half a record) and Stopped says so."""
     from advisor.recommendation.engine import recommend
-    from advisor.recommendation.inputs import decision_inputs, unmeasured_inputs
+    from advisor.recommendation.inputs import budget_advice, decision_inputs, unmeasured_inputs
     from advisor.records import write_decision
     from advisor.records.store import check_can_record
     from advisor.serving_estimate import with_estimates
@@ -137,6 +138,7 @@ def assess(
             raise stopped("no record written")
         recommendation, estimates = with_estimates(recommend(profile, evidence_list), progress)
         unmeasured = tuple(unmeasured_inputs(decision_inputs(profile), evidence_list)) if evidence_list else ()
+        budget = budget_advice(unmeasured, [measured], budget_s) if measured is not None else None
         heading = title or profile.title or default_title(profile)
         configs = [(e.row.config_file, e.config_text) for e in estimates if e.row.config_file]
         written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
@@ -145,7 +147,8 @@ def assess(
         if isinstance(interrupt, Stopped) and interrupt.completed:
             raise  # the record's commit had begun and finished: the record stands, its evidence with it
         raise _kept(measured, records_dir) from None
-    return Assessment(recommendation=recommendation, written=written, evidence=tuple(evidence_list), unmeasured=unmeasured)
+    return Assessment(recommendation=recommendation, written=written, evidence=tuple(evidence_list), unmeasured=unmeasured,
+                      budget=budget)  # fmt: skip
 
 
 def _kept(measured: Evidence | None, records_dir: Path) -> Stopped:

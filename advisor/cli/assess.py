@@ -326,7 +326,9 @@ def assess_command(
     recommendation, written = assessment.recommendation, assessment.written
     if json_output:
         unmeasured = [{"probe": item.probe, "decides": item.decides, "reason": item.reason} for item in assessment.unmeasured]
-        typer.echo(json.dumps({**written.as_json(), "unmeasured": unmeasured}, indent=2))
+        budget_json = None if assessment.budget is None else {"probes": list(assessment.budget.probes),
+                                                              "suggested_budget_s": assessment.budget.suggested_s}  # fmt: skip
+        typer.echo(json.dumps({**written.as_json(), "unmeasured": unmeasured, "budget": budget_json}, indent=2))
         return
     typer.echo("\n".join(summary_lines(recommendation)))
     typer.echo("")
@@ -334,6 +336,8 @@ def assess_command(
         typer.echo("not measured (the decision fell back to the knowledge base for these):")
         for item in assessment.unmeasured:
             typer.echo(f"  - {item.line()}")
+        if assessment.budget is not None:
+            typer.echo(assessment.budget.line())
         typer.echo("")
     typer.echo(f"decision {written.id:04d} written to {written.record}")
     for path in written.evidence:

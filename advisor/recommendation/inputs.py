@@ -8,6 +8,7 @@ chain), and the probes run heaviest first, so a short or busy run still answers 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,10 +74,13 @@ def _why_no_reading(cases: Sequence[ProbeCase], evidence: Sequence[Evidence], pr
         failed = next((run.reason for run in runs if run.reason), None)
         return f"no case ran ({failed})" if failed else "the probe did not run"
     timed = sum(1 for case in cases if case.status == "ok" and case.timing is not None)
-    not_timed = [case for case in cases if case.status in ("not-timed", "failed")]
-    reasons = sorted({case.reason for case in not_timed if case.reason})
-    detail = f"; {reasons[0]}" if reasons else ""
-    return f"{timed} of {len(cases)} cases timed, {len(not_timed)} not{detail}"
+    untimed = [case for case in cases if not (case.status == "ok" and case.timing is not None)]
+    kinds = {"not-timed": "not timed", "failed": "failed", "skipped": "skipped", "ok": "without a timing"}
+    counts = ", ".join(f"{sum(1 for case in untimed if case.status == status)} {word}" for status, word in kinds.items()
+                       if any(case.status == status for case in untimed))  # fmt: skip
+    reasons = sorted({case.reason for case in untimed if case.reason})
+    detail = f" ({counts}{f': {reasons[0]}' if reasons else ''})" if untimed else ""
+    return f"{timed} of {len(cases)} cases timed{detail}"
 
 
 def unmeasured_inputs(inputs: Sequence[DecisionInput], evidence: Sequence[Evidence]) -> list[UnmeasuredInput]:
@@ -90,3 +94,42 @@ def unmeasured_inputs(inputs: Sequence[DecisionInput], evidence: Sequence[Eviden
         if not report.readings(cases):
             missing.append(UnmeasuredInput(item.probe, item.decides, _why_no_reading(cases, evidence, item.probe)))
     return missing
+
+
+TIME_SPENT = "time share was spent"  # what the harness says of a case its probe's share left no time for
+
+
+def ran_out_of_time(item: UnmeasuredInput, evidence: Sequence[Evidence]) -> bool:
+    """The input's probe was planned in this run and ran out of time: never started, used its whole share, or left
+    cases because its share was spent. A probe that was not asked for, or found nothing to run here, is not."""
+    if not any(item.probe in entry.config.probes for entry in evidence):
+        return False
+    runs = [run for entry in evidence for run in entry.probe_runs if run.probe == item.probe]
+    if not runs:
+        return True
+    spent = any(TIME_SPENT in (case.reason or "") for entry in evidence for case in entry.cases if case.key.probe == item.probe)
+    return spent or any(run.reason == "not started" or run.wall_s >= 0.9 * run.share_s for run in runs)
+
+
+@dataclass(frozen=True)
+class BudgetAdvice:
+    """The decision inputs this run's budget left without evidence, and the budget that gives them more time."""
+
+    probes: tuple[str, ...]
+    budget_s: float
+    suggested_s: int
+
+    def line(self) -> str:
+        """One line for the CLI."""
+        return (f"no evidence for {', '.join(self.probes)} within {self.budget_s:g} s: a budget of about "
+                f"{self.suggested_s} s (--budget {self.suggested_s}) gives each probe at least twice its share; "
+                "on a busy host, more")  # fmt: skip
+
+
+def budget_advice(unmeasured: Sequence[UnmeasuredInput], evidence: Sequence[Evidence], budget_s: float) -> BudgetAdvice | None:
+    """What a bigger budget would buy: the unmeasured inputs whose probes ran out of time, and twice this budget
+    (rounded up to 10 s), which at least doubles every probe's share; None when time was not what they lacked."""
+    short = tuple(item.probe for item in unmeasured if ran_out_of_time(item, evidence))
+    if not short:
+        return None
+    return BudgetAdvice(probes=short, budget_s=budget_s, suggested_s=int(math.ceil(budget_s * 2 / 10) * 10))

@@ -8,8 +8,8 @@ import pytest
 
 from advisor.environment.detect import detect_environment
 from advisor.profile import Needs, Profile
-from advisor.recommendation.inputs import decision_inputs, probe_weights, unmeasured_inputs
-from probes.models import CaseKey, Evidence, ProbeCase
+from advisor.recommendation.inputs import budget_advice, decision_inputs, probe_weights, unmeasured_inputs
+from probes.models import CaseKey, Evidence, ProbeCase, ProbeRun
 from probes.registry import EXTRA_PROBE_DIRS_ENV
 from probes.runner import ProbeError, run_probes
 
@@ -31,7 +31,7 @@ def test_a_probe_without_any_timed_case_is_an_unmeasured_input():
     suite = Evidence.load(CPU_SUITE)
     evidence = suite.model_copy(update={"cases": [untimed]})
     missing = {item.probe: item for item in unmeasured_inputs(decision_inputs(LLM), [evidence])}
-    assert "0 of 1 cases timed, 1 not; its time share was spent" in missing["attention"].reason
+    assert "0 of 1 cases timed (1 not timed: its time share was spent" in missing["attention"].reason
     assert missing["attention"].line().startswith("attention: attention kernel at long context: ")
     assert {"gemm", "int8", "hotops"} <= set(missing)  # no case of theirs at all
 
@@ -64,3 +64,25 @@ def test_the_budget_is_shared_by_weight(monkeypatch: pytest.MonkeyPatch, tmp_pat
     with pytest.raises(ProbeError, match="probe weight of selftest must be a positive number"):
         run_probes(["selftest"], budget_s=8, device="cpu", probe_weights={"selftest": 0.0})
 
+
+
+def _run_of(probes: list[str], runs: list[ProbeRun], cases: list[ProbeCase]) -> Evidence:
+    suite = Evidence.load(CPU_SUITE)
+    config = suite.config.model_copy(update={"probes": probes})
+    return suite.model_copy(update={"config": config, "probe_runs": runs, "cases": cases})
+
+
+def test_the_budget_line_names_the_inputs_time_left_unmeasured_and_a_budget_for_them():
+    spent = ProbeCase(key=CaseKey(probe="fusion", implementation="compiled", dtype="fp32", shape={"n": 8}, device="cpu"),
+                      status="skipped", reason="the probe's time share was spent before this case")  # fmt: skip
+    runs = [ProbeRun(probe="fusion", status="ok", share_s=6.0, wall_s=3.0),
+            ProbeRun(probe="hotops", status="failed", reason="killed at its deadline", share_s=9.0, wall_s=9.2)]  # fmt: skip
+    run = _run_of(["attention", "hotops", "fusion"], runs, [spent])  # attention planned, never started
+    missing = unmeasured_inputs(decision_inputs(LLM), [run])
+    assert "0 of 1 cases timed (1 skipped: the probe's time share was spent" in next(m.reason for m in missing if m.probe == "fusion")
+    advice = budget_advice(missing, [run], 60.0)
+    assert advice is not None and advice.probes == ("attention", "hotops", "fusion")  # gemm was not asked for
+    assert advice.suggested_s == 120
+    assert advice.line() == ("no evidence for attention, hotops, fusion within 60 s: a budget of about 120 s "
+                             "(--budget 120) gives each probe at least twice its share; on a busy host, more")  # fmt: skip
+    assert budget_advice(missing, [_run_of([], [], [])], 60.0) is None  # nothing planned ran out of time
