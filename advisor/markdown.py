@@ -21,11 +21,19 @@ def md_escape(value: object) -> str:
 _OPERATOR = re.compile(r"(>=|<=|->|(?<![\w-])[<>](?=\s*[\d~.-]))")
 
 
+# A span the text itself quotes as code ('run `advisor probe` there'): kept a code span, whose content Markdown
+# shows as written (no markup, no HTML), instead of escaped backticks that the site would show literally.
+_CODE_SPAN = r"`[^`\n]{1,200}`"
+_PROSE_SPECIAL = re.compile(f"({_CODE_SPAN}|{_OPERATOR.pattern[1:-1]})")
+
+
 def md_prose(value: object) -> str:
-    """Like md_escape, but comparison operators and arrows ('>= 1.5x', 'a -> b') go into code spans, so the raw
-    Markdown reads them as written instead of as HTML entities."""
-    parts = _OPERATOR.split(" ".join(str(value).split()))
-    return "".join(f"`{part}`" if index % 2 else _escape_keeping_edges(part) for index, part in enumerate(parts))
+    """Like md_escape, but comparison operators and arrows ('>= 1.5x', 'a -> b') go into code spans, and spans the
+    text quotes in backticks stay code spans, so the raw Markdown reads them as written instead of as HTML
+    entities or literal backticks."""
+    parts = _PROSE_SPECIAL.split(" ".join(str(value).split()))
+    return "".join((part if part.startswith("`") else f"`{part}`") if index % 2 else _escape_keeping_edges(part)
+                   for index, part in enumerate(parts))  # fmt: skip
 
 
 def _escape_keeping_edges(part: str) -> str:

@@ -87,6 +87,7 @@ class BarPlot:
     groups: tuple[BarGroup, ...]
     x_label: str = ""
     stacked: bool = False
+    y_max: float | None = None  # the axis' top when the values have a natural ceiling (100 for shares in %)
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,7 @@ def build_front_matter(
         tier2=tier_options(recommendation, 2),
         tier3=tier_options(recommendation, 3),
         rejected=rejected_options(recommendation),
+        confidence=round(recommendation.confidence, 2),
         knowledge=knowledge_snapshot(load_knowledge_base(), named_options(recommendation)),
     )
 

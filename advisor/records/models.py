@@ -79,6 +79,9 @@ class RecordFrontMatter(BaseModel):
     tier2: list[str] = Field(default_factory=list, description="Option ids chosen in tier 2 (deep self-development)")
     tier3: list[str] = Field(default_factory=list, description="Option ids chosen in tier 3 (multi-platform)")
     rejected: list[str] = Field(default_factory=list, description="Option ids rejected outright")
+    confidence: float | None = Field(
+        default=None, ge=0.0, le=1.0, description="The recommendation's confidence when the record was written"
+    )
     knowledge: dict[str, str] = Field(
         default_factory=dict,
         description="Option id -> digest of its knowledge-base claims when the record was written (reviews spot changes)",

@@ -29,7 +29,7 @@ def draw(plot: Plot) -> str:
     """The SVG text of one plot."""
     if isinstance(plot, BarPlot):
         draw_bars = stacked_bar_chart if plot.stacked else bar_chart
-        return draw_bars(plot.title, plot.y_label, plot.series_names, plot.groups, plot.x_label)
+        return draw_bars(plot.title, plot.y_label, plot.series_names, plot.groups, plot.x_label, y_max=plot.y_max)
     if isinstance(plot, LinePlot):
         x_format = (lambda size: format_bytes(int(size))) if plot.x_unit == "bytes" else None
         return line_chart(plot.title, plot.x_label, plot.y_label, plot.series, x_format=x_format)

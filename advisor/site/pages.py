@@ -20,6 +20,7 @@ from advisor.knowledge.models import KnowledgeBase
 from advisor.records.models import RECORD_STATUSES
 from advisor.markdown import md_escape, safe_url
 from advisor.site.catalog import DUE_SOON_DAYS, Catalog, EvidenceFile, SiteRecord
+from advisor.environment.family import environment_family
 from advisor.site.evidence_charts import Chart
 from advisor.site.evidence_views import EvidenceViews
 from advisor.site import rendered
@@ -81,6 +82,33 @@ def _hardware(item: SiteRecord) -> str:
     return md_escape(item.record.front.profile.get("hardware", "-"))
 
 
+def evidence_standing(item: SiteRecord) -> str:
+    """'on target', 'proxy (x86-cpu)' (measured on another hardware family than the record's target) or 'none'."""
+    front = item.record.front
+    measured, target = front.environment.hardware, front.profile.get("hardware")
+    if not front.evidence:
+        return "none"
+    return "on target" if measured == target else f"proxy ({measured or 'unknown hardware'})"
+
+
+def confidence_text(item: SiteRecord) -> str:
+    """The record's confidence, '-' for a record written before advisor kept it in the front matter."""
+    confidence = item.record.front.confidence
+    return "-" if confidence is None else f"{confidence:.2f}"
+
+
+VERDICT_PREFIX = "**Verdict:**"
+
+
+def split_verdict(body: str) -> tuple[str | None, str]:
+    """The record body's one-line verdict (advisor writes it under the title) and the body without it."""
+    lines = body.splitlines()
+    found = next((index for index, text in enumerate(lines) if text.startswith(VERDICT_PREFIX)), None)
+    if found is None:
+        return None, body
+    return lines[found], "\n".join(lines[:found] + lines[found + 1 :])
+
+
 def home_section(catalog: Catalog) -> str:
     """The decision table appended to site/index.md: counts by status, then every record, newest first.
 
@@ -97,12 +125,13 @@ def home_section(catalog: Catalog) -> str:
     if not catalog.records:
         lines.append("No decision records yet: `advisor assess` writes the first one.")
         return "\n".join(lines) + "\n"
-    lines += ["| Decision | Status | Tier 1 | Target hardware | Decided | Review by |",
-              "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+    lines += ["| Decision | Status | Tier 1 | Target hardware | Confidence | Evidence | Decided | Review by |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
     for item in catalog.records:
         front = item.record.front
         tier1 = ", ".join(code_or_text(option) for option in front.tier1) or "-"
         lines.append(f"| {record_link(item)} | {status_badge(front.status)} | {tier1} | {_hardware(item)} "
+                     f"| {confidence_text(item)} | {md_escape(evidence_standing(item))} "
                      f"| {front.date.isoformat()} | {review_text(item)} |")  # fmt: skip
     return "\n".join(lines) + "\n"
 
@@ -154,12 +183,22 @@ def record_facts(item: SiteRecord, catalog: Catalog) -> list[tuple[str, str]]:
         ("Review by", review_text(item)),
         ("Decision makers", ", ".join(rendered.text(name) for name in front.decision_makers) or "-"),
         ("Target hardware", rendered.text(front.profile.get("hardware", "-"))),
+        ("Confidence", confidence_text(item)),
+        ("Evidence", rendered.text(_standing_sentence(item))),
         ("Measured on", f"{measured}{'; ' + versions if versions else ''}"),
         ("Tier 1", tiers["tier1"]), ("Tier 2", tiers["tier2"]), ("Tier 3", tiers["tier3"]), ("Rejected", tiers["rejected"]),
         ("Supersedes", _linked_records_html(front.supersedes, catalog)),
         ("Superseded by", _linked_records_html(front.superseded_by, catalog)),
-        ("Evidence", downloads),
+        ("Evidence files", downloads),
     ]  # fmt: skip
+
+
+def _standing_sentence(item: SiteRecord) -> str:
+    standing, target = evidence_standing(item), item.record.front.profile.get("hardware", "the target")
+    if standing.startswith("proxy"):
+        return (f"{standing}: measured on another hardware family than the target {target}; its speeds decide "
+                "nothing there")  # fmt: skip
+    return {"none": "none: decided from the profile and the knowledge base", "on target": f"on target ({target})"}[standing]
 
 
 def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[EvidenceFile, Chart]], converter: PageConverter) -> str:
@@ -167,10 +206,13 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[Evide
     front = item.record.front
     page = PageSource()
     page.markdown(f"# {front.id:04d}: {md_escape(front.title)}", "")
+    verdict, body = split_verdict(item.record.body)
+    if verdict is not None:
+        page.markdown(verdict, "")
     if front.superseded_by:
         page.markdown('!!! warning "Superseded"', f"    Superseded by {_linked_records(front.superseded_by, catalog)}.", "")
     page.html(rendered.row_header_table(record_facts(item, catalog)))
-    page.markdown("", record_body_markdown(item.record.body).rstrip(), "", "## Evidence charts", "")
+    page.markdown("", record_body_markdown(body).rstrip(), "", "## Evidence charts", "")
     if not charts:
         page.markdown("No chart: the evidence holds no timed GEMM, attention, dynamic-shape or INT8 cases.", "")
     current_file = None
@@ -179,8 +221,9 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[Evide
         if file.name != current_file and several_files:
             page.markdown(f"### {md_escape(file.name)}", "")
         current_file = file.name
-        page.html(rendered.image(f"../{chart_path(file, chart)}", chart.title, "advisor-chart")
-                  + f"\n<p><em>{rendered.text(chart.caption)}</em></p>")  # fmt: skip
+        proxy = _proxy_label(file, front.profile.get("hardware"))
+        page.html(rendered.image(f"../{chart_path(file, chart)}", proxy + chart.title, "advisor-chart")
+                  + f"\n<p><em>{rendered.prose(proxy + chart.caption)}</em></p>")  # fmt: skip
     page.markdown("## Revision history", "")
     if not item.in_git:
         page.markdown("The records folder is not in a git repository: no history.")
@@ -193,6 +236,17 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[Evide
             for version in item.history
         ]))  # fmt: skip
     return rendered.rendered_page(page_meta(f"{front.id:04d}: {front.title}"), converter.convert(page))
+
+
+def _proxy_label(file: EvidenceFile, target: object) -> str:
+    """'PROXY, measured on x86-cpu (Intel Xeon), not the target nvidia-gpu: ' for a chart of evidence from another
+    hardware family; empty for the target's own."""
+    if file.evidence is None:
+        return ""
+    family = environment_family(file.evidence.environment)
+    if family == target:
+        return ""
+    return f"PROXY, measured on {family or 'other hardware'} ({file.evidence.device_name()}), not the target {target}: "
 
 
 def evidence_page_name(item: SiteRecord) -> str:

@@ -12,6 +12,7 @@ relative, the table of contents read from the headings).
 from __future__ import annotations
 
 import html
+import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -120,6 +121,12 @@ def rendered_page(meta: Mapping[str, object], body_html: str) -> str:
 def text(value: object) -> str:
     """Text escaped for HTML, on one line."""
     return html.escape(" ".join(str(value).split()))
+
+
+def prose(value: object) -> str:
+    """Text escaped for HTML, on one line, with the spans it quotes in backticks shown as inline code."""
+    parts = re.split(r"`([^`]{1,200})`", " ".join(str(value).split()))
+    return "".join(code(part) if index % 2 else html.escape(part) for index, part in enumerate(parts))
 
 
 def code(value: object) -> str:

@@ -90,13 +90,47 @@ def _frame(title: str, body: list[str], x_label: str, y_label: str, legend: Sequ
         _text(16, (MARGIN_TOP + plot_bottom) / 2, y_label,
               extra=f' transform="rotate(-90 16 {(MARGIN_TOP + plot_bottom) / 2:.1f})"'),
     ]  # fmt: skip
-    for index, name in enumerate(legend):
-        y = MARGIN_TOP + 8 + index * 20
-        x = WIDTH - MARGIN_RIGHT + 16
-        parts.append(f'<rect x="{x}" y="{y - 9}" width="12" height="12" fill="{PALETTE[index % len(PALETTE)]}"/>')
-        parts.append(_text(x + 18, y + 1, name[:26], anchor="start", size=11))
+    parts.extend(_legend(legend))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+LEGEND_CHARACTERS = 27  # what fits beside the plot at 11 px: names wrap at spaces onto lines this long
+
+
+def legend_lines(name: str, width: int = LEGEND_CHARACTERS) -> list[str]:
+    """A legend name wrapped at spaces into lines of at most `width` characters (a longer word is cut there)."""
+    lines: list[str] = []
+    for word in name.split():
+        while len(word) > width:  # a word longer than a line (an id with no spaces) is broken, not dropped
+            lines.append(word[:width])
+            word = word[width:]
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _legend(names: Sequence[str]) -> list[str]:
+    """The legend beside the plot: every name whole, wrapped; the rows shrink to fit the chart's height, and what
+    still does not fit is counted on a last row instead of running off the chart."""
+    wrapped = [legend_lines(name) for name in names]
+    room = HEIGHT - MARGIN_TOP - 8
+    size, line_px, gap_px = 11, 13, 6
+    if sum(len(lines) * line_px + gap_px for lines in wrapped) > room:
+        size, line_px, gap_px = 9, 10, 3
+    parts, y, x = [], MARGIN_TOP + 8, WIDTH - MARGIN_RIGHT + 16
+    for index, lines in enumerate(wrapped):
+        needed = len(lines) * line_px + gap_px
+        if y + needed > HEIGHT - line_px and index < len(wrapped) - 1:
+            parts.append(_text(x, y + 1, f"+{len(wrapped) - index} more (see the evidence page)", anchor="start", size=size))
+            break
+        parts.append(f'<rect x="{x}" y="{y - size + 2}" width="{size}" height="{size}" fill="{PALETTE[index % len(PALETTE)]}"/>')
+        for number, text in enumerate(lines):
+            parts.append(_text(x + size + 6, y + 1 + number * line_px, text, anchor="start", size=size))
+        y += needed
+    return parts
 
 
 def _y_grid(axis: Axis, base: int = 10) -> list[str]:
@@ -108,7 +142,9 @@ def _y_grid(axis: Axis, base: int = 10) -> list[str]:
     return lines
 
 
-def _value_axis(values: Sequence[float], log: bool, start_px: float, end_px: float) -> Axis:
+def _value_axis(values: Sequence[float], log: bool, start_px: float, end_px: float, y_max: float | None = None) -> Axis:
+    if y_max is not None and not log and max(values, default=0.0) <= y_max * 1.001:
+        return Axis(0.0, y_max, start_px, end_px)  # a natural ceiling (100%) the values keep to, rounding aside
     positive = [value for value in values if value > 0]
     if log and positive:
         low, high = min(positive), max(positive)
@@ -118,11 +154,12 @@ def _value_axis(values: Sequence[float], log: bool, start_px: float, end_px: flo
     return Axis(0.0, step * math.ceil(high / step - 1e-9) if high > 0 else 1.0, start_px, end_px)
 
 
-def bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Sequence[BarGroup], x_label: str = "") -> str:
-    """Grouped vertical bars: one group per category, one bar per series, from zero."""
+def bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Sequence[BarGroup], x_label: str = "",
+              y_max: float | None = None) -> str:  # fmt: skip
+    """Grouped vertical bars: one group per category, one bar per series, from zero (up to `y_max` when given)."""
     plot_bottom, plot_right = HEIGHT - MARGIN_BOTTOM, WIDTH - MARGIN_RIGHT
     values = [value for group in groups for value in group.values if value is not None]
-    y_axis = _value_axis(values, log=False, start_px=plot_bottom, end_px=MARGIN_TOP)
+    y_axis = _value_axis(values, log=False, start_px=plot_bottom, end_px=MARGIN_TOP, y_max=y_max)
     body = _y_grid(y_axis)
     slot = (plot_right - MARGIN_LEFT) / max(len(groups), 1)
     bar_width = slot * 0.8 / max(len(series_names), 1)
@@ -143,11 +180,12 @@ def bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Seq
     return _frame(title, body, x_label, y_label, series_names)
 
 
-def stacked_bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Sequence[BarGroup], x_label: str = "") -> str:
-    """One bar per category, its series stacked bottom-up (e.g. shares of time that add to 100%)."""
+def stacked_bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Sequence[BarGroup], x_label: str = "",
+                      y_max: float | None = None) -> str:  # fmt: skip
+    """One bar per category, its series stacked bottom-up (e.g. shares of time that add to 100%: `y_max` 100)."""
     plot_bottom, plot_right = HEIGHT - MARGIN_BOTTOM, WIDTH - MARGIN_RIGHT
     totals = [sum(value for value in group.values if value) for group in groups]
-    y_axis = _value_axis(totals, log=False, start_px=plot_bottom, end_px=MARGIN_TOP)
+    y_axis = _value_axis(totals, log=False, start_px=plot_bottom, end_px=MARGIN_TOP, y_max=y_max)
     body = _y_grid(y_axis)
     slot = (plot_right - MARGIN_LEFT) / max(len(groups), 1)
     for group_index, group in enumerate(groups):

@@ -34,7 +34,7 @@ def hotops_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
                                                                   for group in groups)) for profile in profiles)  # fmt: skip
     return [ChartSpec("hotops-shares", "Share of time per operator group",
                       BarPlot(f"Where the time goes, per model and pass ({device})", "% of profiled time", groups, bars,
-                              "reference model and pass", stacked=True),
+                              "reference model and pass", stacked=True, y_max=100.0),
                       "Self time of each operator from torch.profiler, grouped by concern; the recommendation weighs evidence by these shares.")]  # fmt: skip
 
 

@@ -162,7 +162,7 @@ def test_record_facts_table_has_no_empty_header_row(browser, site_url: str, site
     assert all(height > 0 for _, height, _ in rows)
     cells = [cells for _, _, cells in rows]
     assert all(len(row) == 2 and row[0].startswith("TH:") and row[0] != "TH:" and row[1].startswith("TD:") for row in cells), cells
-    assert cells[0][0] == "TH:Status" and cells[-1][0] == "TH:Evidence"  # the top row is a fact, not an empty header
+    assert cells[0][0] == "TH:Status" and cells[-1][0] == "TH:Evidence files"  # the top row is a fact, not an empty header
     assert browser.execute_script("return document.querySelectorAll('article th:empty, article thead:empty').length") == 0
 
 

@@ -126,7 +126,7 @@ def test_malformed_record_and_altered_evidence_are_reported_and_skipped(records_
     assert "sha256 differs" in problems[evidence.name]
     assert report.records == 4  # the rest still build
     page = next(p for p in (tmp_path / "out" / "decisions").glob("0002-*.md") if not p.stem.endswith("-evidence-evidence")).read_text()
-    assert '<th scope="row">Evidence</th><td>-</td>' in page and "No chart" in page
+    assert '<th scope="row">Evidence files</th><td>-</td>' in page and "No chart" in page
 
 
 def test_an_empty_records_folder_builds_a_home_page(tmp_path: Path):
