@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Set up (idempotent) with the test extra and run the whole test suite. Extra arguments go to pytest.
+# Chromium and chromedriver for the site's browser tests are installed where this can (scripts/install_browser.sh);
+# where it cannot, those tests skip and the run's last line counts them and says how to install the browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
+bash scripts/install_browser.sh || printf 'test: the browser could not be installed; its tests will say so\n' >&2
 exec "${ADVISOR_VENV:-.venv}/bin/python" -m pytest -q "$@"

@@ -10,6 +10,8 @@ import pytest
 from git import Repo
 from typer.testing import CliRunner
 
+from browser_skip import browser_skips, summary_line
+
 
 @pytest.fixture
 def runner() -> CliRunner:
@@ -93,3 +95,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     seed = config.getoption("randomly_seed", None)
     if isinstance(seed, int):
         terminalreporter.write_line(f"random order seed {seed}: rerun this order with --randomly-seed={seed}")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Browser tests skipped for a missing Chromium are counted on the run's very last line (after pytest's own
+    tally), with how to install it: `bash scripts/test.sh` must not skip them without a word."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    count = browser_skips(reporter.stats.get("skipped", []))
+    if count:
+        reporter.write_line(summary_line(count), yellow=True, bold=True)

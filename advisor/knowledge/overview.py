@@ -1,5 +1,6 @@
 """The knowledge base as Markdown tables: platforms and candidates, each with its source as a link and the
-date it was checked (`advisor kb list --markdown`; the README's knowledge-base section is this output)."""
+date it was checked (`advisor kb list --markdown`; the site's guide page site/guide/knowledge-base.md holds this
+output)."""
 
 from __future__ import annotations
 
@@ -12,17 +13,17 @@ from advisor.knowledge.method import method_sections
 from advisor.knowledge.models import KnowledgeBase
 from advisor.markdown import md_escape, safe_url
 
-README_METHOD_LINK = "advisor/data/method.md"
+# The tables sit on a guide page of the site (site/guide/), one folder below the generated method page.
+GUIDE_METHOD_LINK = "../method.md"
 
 
-def source_link(source: str, method_href: str, *, with_anchor: bool = True) -> str:
-    """A claim's source as a Markdown link: a method section to `method_href` (with '#anchor' where the page
-    renders the method's anchors: the site does, GitHub's view of the file does not), a URL to itself."""
+def source_link(source: str, method_href: str) -> str:
+    """A claim's source as a Markdown link: a method section to `method_href#anchor` (the site's method page,
+    which renders the anchors), a URL to itself."""
     anchor = method_anchor(source)
     if anchor is not None:
         titles = {section.anchor: section.title for section in method_sections()}
-        target = f"{method_href}#{anchor}" if with_anchor else method_href
-        return f"[method: {md_escape(titles.get(anchor, anchor))}]({target})"
+        return f"[method: {md_escape(titles.get(anchor, anchor))}]({method_href}#{anchor})"
     parts = urlsplit(source)
     shown = parts.netloc + parts.path.rstrip("/") + (f"#{parts.fragment}" if parts.fragment else "")
     return f"[{md_escape(shown)}]({safe_url(source)})"
@@ -34,8 +35,8 @@ def checked(claims: dict[str, Claim[Any]]) -> str:
 
 
 def markdown_tables(knowledge: KnowledgeBase) -> str:
-    """A table of the platforms and one of the candidates, with linked sources and dates (links relative to
-    the repository root, as the README needs them)."""
+    """A table of the platforms and one of the candidates, with linked sources and dates (a method source links to
+    the site's method page, as the guide page needs it)."""
     lines = [
         "| family | GEMM | attention | collectives | deployment | dynamic shapes | source | checked |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -46,12 +47,12 @@ def markdown_tables(knowledge: KnowledgeBase) -> str:
                                    platform.dynamic_shapes]
         lines.append(
             f"| `{platform.id}` | " + " | ".join(md_escape(claim.text() or "-") for claim in cells)
-            + f" | {source_link(platform.summary.source, README_METHOD_LINK, with_anchor=False)} | {checked(platform.claims())} |"
+            + f" | {source_link(platform.summary.source, GUIDE_METHOD_LINK)} | {checked(platform.claims())} |"
         )
     lines += ["", "| id | name | layer | hardware | source | checked |", "| --- | --- | --- | --- | --- | --- |"]
     for candidate in knowledge.candidates:
         lines.append(
             f"| `{candidate.id}` | {md_escape(candidate.name)} | {candidate.layer.value} | {md_escape(candidate.hardware.text())} "
-            f"| {source_link(candidate.summary.source, README_METHOD_LINK, with_anchor=False)} | {checked(candidate.claims())} |"
+            f"| {source_link(candidate.summary.source, GUIDE_METHOD_LINK)} | {checked(candidate.claims())} |"
         )
     return "\n".join(lines) + "\n"

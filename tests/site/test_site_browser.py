@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_skip import MISSING_BROWSER
 from site_records import HOSTILE_TITLE, OLD_INDENT_RECORD, REPO_ROOT, RecordsFixture, crowded_radar
 
 selenium = pytest.importorskip("selenium", reason="the test extra installs selenium")
@@ -41,10 +42,9 @@ def _browser_paths() -> tuple[str, str]:
     driver = shutil.which("chromedriver")
     if browser and driver:
         return browser, driver
-    message = "Chromium and chromedriver are not installed (scripts/install_browser.sh installs them)"
     if os.environ.get("CI") or os.environ.get("ADVISOR_REQUIRE_BROWSER"):
-        pytest.fail(f"{message}; CI (and ADVISOR_REQUIRE_BROWSER=1) must run the browser tests")
-    pytest.skip(message)
+        pytest.fail(f"{MISSING_BROWSER}; CI (and ADVISOR_REQUIRE_BROWSER=1) must run the browser tests")
+    pytest.skip(MISSING_BROWSER)  # counted on the run's last line (tests/conftest.py)
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):

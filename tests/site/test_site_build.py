@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -91,11 +92,30 @@ def test_search_index_finds_titles_option_ids_and_hardware(built_site: Path, sit
     assert any("NVIDIA serving from CPU proxy evidence" in text for text in record_docs.values())
 
 
+def _command_paths(command: object, path: str = "advisor") -> list[str]:
+    """'advisor', 'advisor kb', 'advisor kb list', ...: every group and command of the CLI."""
+    subcommands = getattr(command, "commands", {})
+    return [path] + [found for name, sub in subcommands.items() for found in _command_paths(sub, f"{path} {name}")]
+
+
 def test_cli_reference_documents_every_command(built_site: Path):
+    from advisor.cli.reference import command
+
     page = (built_site / "cli" / "index.html").read_text()
-    for command in ("assess", "probe", "recommend", "review", "compare", "records", "site", "kb", "env"):
-        assert f"advisor {command}" in page, command
+    paths = _command_paths(command)
+    assert len(paths) > 20 and "advisor kb audit" in paths
+    for path in paths:  # mkdocs-click gives each group and command a heading of its own
+        assert f'id="{path.replace(" ", "-")}"' in page, path
     assert "--strict" in page
+
+
+def test_the_guide_pages_are_built_and_in_the_navigation(built_site: Path):
+    home = (built_site / "index.html").read_text()
+    for source in sorted((REPO_ROOT / "site" / "guide").glob("*.md")):
+        built = built_site / "guide" / source.stem / "index.html"
+        assert built.is_file() and f'href="guide/{source.stem}/"' in home, source.name
+        title = html.escape(source.read_text(encoding="utf-8").splitlines()[0].removeprefix("# "), quote=False)
+        assert re.search(rf"<h1[^>]*>{re.escape(title)}", built.read_text(encoding="utf-8")), source.name
 
 
 def test_knowledge_page_lists_every_candidate_with_sources(built_site: Path):
