@@ -48,8 +48,8 @@ def init_command(records_dir: RecordsDir = Path("records")) -> None:
 @app.command("list", short_help="List the records: id, status, dates, title, tier 1.")
 @reports_errors
 def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False) -> None:
-    """Every record: id, title, status, date, review date, tier-1 options; malformed files and broken supersede
-    links are warnings."""
+    """Every record: id, status, date, review date, title, tier-1 options, cut to the terminal's width (--json
+    gives them whole); malformed files and broken supersede links are warnings."""
     from advisor.records import load_records
     from advisor.records.git import open_repository, uncommitted_paths
     from advisor.records.store import link_problems
@@ -71,10 +71,13 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
         typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems],
                                "link_problems": [str(p) for p in links]}, indent=2))  # fmt: skip
     else:
-        for record, row in zip(records, rows):
-            mark = "  (not committed)" if in_git and not row["committed"] else ""
-            typer.echo(f"{record.id:04d}  {record.front.status:<10} {row['date']}  review by {row['review_by']}  "
-                       f"{one_line(record.front.title)}  [{one_line(', '.join(record.front.tier1))}]{mark}")  # fmt: skip
+        import shutil
+
+        from advisor.cli.record_lines import RecordLine, record_lines
+
+        lines = [RecordLine.of(r, committed=not in_git or r.path not in pending) for r in records]
+        for line in record_lines(lines, shutil.get_terminal_size().columns):
+            typer.echo(line)
         if not rows and not problems:
             typer.echo(f"no records in {records_dir}")
     for problem in [*problems, *links]:
