@@ -27,7 +27,7 @@ def compare_command(
     evidence_b: Annotated[Path, typer.Argument(metavar="B.json", help="The later Evidence JSON, judged against A.")],
     more: Annotated[
         Optional[list[Path]],
-        typer.Argument(metavar="[C.json]...", help="More machines (a fleet): each is compared with A.", show_default=False),
+        typer.Argument(metavar="C.json", help="More machines (a fleet): each is compared with A.", show_default=False),
     ] = None,
     target: Annotated[
         Optional[str], typer.Option("--target", metavar="FAMILY", help="Hardware family to mark the matching machines of, e.g. nvidia-gpu.")

@@ -1,16 +1,22 @@
-"""The click group class of `advisor` and of its command groups (`kb`, `records`, `site`), and the settings
-every Typer app of the CLI shares."""
+"""The click classes of `advisor`: its group, the groups under it (`kb`, `records`, `site`) and their commands,
+and the settings every Typer app of the CLI shares."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from typer.core import TyperGroup
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 if TYPE_CHECKING:
-    from typer._click import Context
+    from typer._click import Context, HelpFormatter, Parameter
     from typer.core import TyperOption
+
+# The commands of `advisor --help` in the order of the work: decide, measure, compare, review, keep and publish;
+# then the reference and the tools. A command missing here is listed after these.
+COMMAND_ORDER = ("assess", "recommend", "probe", "compare", "review", "records", "site", "kb", "env", "ops", "config",
+                 "schema")  # fmt: skip
 
 
 class CommandGroup(TyperGroup):
@@ -75,6 +81,63 @@ class CommandGroup(TyperGroup):
             typer.echo(ctx.get_help(), color=ctx.color)
             ctx.exit(0)
         return super().parse_args(ctx, args)
+
+
+class WorkflowGroup(CommandGroup):
+    """The `advisor` group: its commands kept in COMMAND_ORDER (Typer adds the plain commands first, then the
+    groups), for its help and for the site's CLI page (mkdocs-click reads `commands` as it is) alike."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        place = {name: index for index, name in enumerate(COMMAND_ORDER)}
+        self.commands = dict(sorted(self.commands.items(), key=lambda item: place.get(item[0], len(COMMAND_ORDER))))
+
+
+def argument_name(argument: Parameter) -> str:
+    """An argument as the usage line and the help name it: METAVAR (or the name upper-cased), in brackets when
+    optional, `...` after when it takes several; Typer's type tag (`<list[Path]>`) left out."""
+    name = argument.metavar or (argument.name or "").upper()
+    shown = name if argument.required else f"[{name}]"
+    return f"{shown}..." if argument.nargs != 1 else shown
+
+
+class Command(TyperCommand):
+    """A Typer command whose usage line and Arguments section name each argument by `argument_name`."""
+
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            pieces.extend([argument_name(param)] if isinstance(param, TyperArgument) else param.get_usage_pieces(ctx))
+        return pieces
+
+    def format_options(self, ctx: Context, formatter: HelpFormatter) -> None:
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if isinstance(param, TyperArgument):
+                arguments.append((argument_name(param), record[1]))
+            else:
+                options.append(record)
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def examples(*cases: tuple[str, str]) -> str:
+    """A command's epilog: "Examples:", then each case's purpose and its command line, kept as written (click
+    rewraps a paragraph unless a `\\b` line opens it); tests/cli/test_help.py parses every command line."""
+    lines = [f"  {purpose}\n    {command}" for purpose, command in cases]
+    return "\b\nExamples:\n" + "\n".join(lines)
+
+
+class CommandApp(typer.Typer):
+    """A Typer app whose commands are `Command`s."""
+
+    def command(self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **settings: Any) -> Any:
+        return super().command(name, cls=cls or Command, **settings)
 
 
 # Every Typer app of the CLI: plain help (wraps at the terminal's width, never cuts an option name,

@@ -12,7 +12,7 @@ import typer
 from advisor.errors import AdvisorError
 from advisor.terminal_text import one_line
 
-from advisor.cli.group import APP_SETTINGS
+from advisor.cli.group import APP_SETTINGS, CommandApp
 from advisor.cli.options import JsonFlag
 from advisor.cli.output import print_json_document, reports_errors
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for py
     from advisor.knowledge.platforms import Platform
     from advisor.knowledge.stacks import Stack
 
-app = typer.Typer(
+app = CommandApp(
     help="The knowledge base: candidates, whole stacks and hardware platforms, every claim with its source and date.",
     **APP_SETTINGS,
 )
@@ -37,7 +37,7 @@ ConcernFilter = Annotated[
 ]
 
 
-@app.command("list")
+@app.command("list", short_help="List the candidates, by hardware or concern.")
 @reports_errors
 def list_command(
     json_output: JsonFlag = False,
@@ -67,7 +67,7 @@ def list_command(
     console().print(candidates_table(knowledge))
 
 
-@app.command("show")
+@app.command("show", short_help="Show one candidate's claims and their sources.")
 @reports_errors
 def show_command(
     candidate_id: Annotated[str, typer.Argument(metavar="ID", help="Candidate id, as printed by `advisor kb list`.")],
@@ -85,7 +85,7 @@ def show_command(
     console().print(claims_table(f"{candidate.name} ({candidate.id})", candidate.claims()))
 
 
-@app.command("platforms")
+@app.command("platforms", short_help="List the hardware families and official stacks.")
 @reports_errors
 def platforms_command(json_output: JsonFlag = False) -> None:
     """List the hardware families: each platform's official GEMM, attention and collective libraries and engines."""
@@ -99,7 +99,7 @@ def platforms_command(json_output: JsonFlag = False) -> None:
     console().print(platforms_table(knowledge.platforms))
 
 
-@app.command("platform")
+@app.command("platform", short_help="Show one hardware family: its stack and devices.")
 @reports_errors
 def platform_command(
     family: Annotated[str, typer.Argument(metavar="FAMILY", help="Hardware family, as printed by `advisor kb platforms`.")],
@@ -119,7 +119,7 @@ def platform_command(
         console().print(devices_table(platform))
 
 
-@app.command("stacks")
+@app.command("stacks", short_help="List the whole stacks their vendors document.")
 @reports_errors
 def stacks_command(json_output: JsonFlag = False, hardware: HardwareFilter = None) -> None:
     """List the whole stacks, each as its vendor or project documents it: family, devices, workloads, precisions,
@@ -135,7 +135,7 @@ def stacks_command(json_output: JsonFlag = False, hardware: HardwareFilter = Non
     console().print(stacks_table(stacks))
 
 
-@app.command("stack")
+@app.command("stack", short_help="Show one stack: scope, components, versions.")
 @reports_errors
 def stack_command(
     stack_id: Annotated[str, typer.Argument(metavar="ID", help="Stack id, as printed by `advisor kb stacks`.")],
@@ -164,7 +164,7 @@ def stack_command(
         console().print(claims_table("Risks", stack.caveats()))
 
 
-@app.command("audit")
+@app.command("audit", short_help="List stale, unknown and unsourced claims.")
 @reports_errors
 def audit_command(
     as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="DATE", help="Judge ages on this date, YYYY-MM-DD (default: today).")] = None,
@@ -193,10 +193,10 @@ def audit_command(
         raise typer.Exit(1)
 
 
-@app.command("method")
+@app.command("method", short_help="Print the method page or one of its sections.")
 @reports_errors
 def method_command(
-    anchor: Annotated[Optional[str], typer.Argument(metavar="[ANCHOR]", help="A section, as claims cite it (method#ANCHOR).")] = None,
+    anchor: Annotated[Optional[str], typer.Argument(metavar="ANCHOR", help="A section, as claims cite it (method#ANCHOR).")] = None,
 ) -> None:
     """Print the method page ("How advisor decides") or one of its sections, which claims cite as method#ANCHOR."""
     from advisor.knowledge.method import method_section, method_text
@@ -210,10 +210,10 @@ def method_command(
     typer.echo(f"{'#' * section.level} {section.title}\n\n{section.text}")
 
 
-@app.command("check")
+@app.command("check", short_help="Check knowledge files before they join the base.")
 @reports_errors
 def check_command(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Candidate or platform YAML files.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Candidate or platform YAML files.")],
 ) -> None:
     """Check knowledge files one by one (schema, sources, method anchors, ids named) before they join the base."""
     from advisor.bounded_read import file_type_text

@@ -29,7 +29,7 @@ class DeviceChoice(str, Enum):
 
 def probe_command(
     names: Annotated[
-        Optional[list[str]], typer.Argument(help="Probes to run (default: all). `advisor probe --list` names them.")
+        Optional[list[str]], typer.Argument(metavar="PROBE", help="Probes to run (default: all). `advisor probe --list` names them.")
     ] = None,
     budget: Budget = 60.0,
     device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
@@ -86,7 +86,8 @@ def probe_command(
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Measure GEMM, attention, dynamic shapes, INT8... on this machine; each probe in its own process."""
+    """Measure GEMM, attention, dynamic shapes, INT8 and the other probes on this machine; each probe in its own
+    process."""
     from advisor.cli.console import console
     from probes.harness.progress import ProbeProgress
     from probes.registry import known_probes

@@ -8,12 +8,12 @@ from typing import Annotated
 
 import typer
 
-from advisor.cli.group import APP_SETTINGS
+from advisor.cli.group import APP_SETTINGS, CommandApp
 from advisor.cli.options import JsonFlag, RecordsDir
 from advisor.cli.output import reports_errors, warn
 from advisor.terminal_text import one_line
 
-app = typer.Typer(help="The decision records: list, show, history, accept, supersede.", **APP_SETTINGS)
+app = CommandApp(help="The decision records: list, show, history, accept, supersede.", **APP_SETTINGS)
 
 NoCommit = Annotated[bool, typer.Option("--no-commit", help="Change the files but do not commit them.")]
 
@@ -31,7 +31,7 @@ def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool)
     return f"committed {sha[:12]}: {one_line(message)}"
 
 
-@app.command("init")
+@app.command("init", short_help="Create the records folder and its git repository.")
 @reports_errors
 def init_command(records_dir: RecordsDir = Path("records")) -> None:
     """Create the records folder and a git repository for it when it is in none."""
@@ -45,11 +45,11 @@ def init_command(records_dir: RecordsDir = Path("records")) -> None:
     typer.echo(f"initialised a git repository in {records_dir}")
 
 
-@app.command("list")
+@app.command("list", short_help="List the records: id, status, dates, title, tier 1.")
 @reports_errors
 def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False) -> None:
-    """Every record: id, title, status, date, review date, tier-1 options; malformed files and broken supersede
-    links are warnings."""
+    """Every record: id, status, date, review date, title, tier-1 options, cut to the terminal's width (--json
+    gives them whole); malformed files and broken supersede links are warnings."""
     from advisor.records import load_records
     from advisor.records.git import open_repository, uncommitted_paths
     from advisor.records.store import link_problems
@@ -71,19 +71,22 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
         typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems],
                                "link_problems": [str(p) for p in links]}, indent=2))  # fmt: skip
     else:
-        for record, row in zip(records, rows):
-            mark = "  (not committed)" if in_git and not row["committed"] else ""
-            typer.echo(f"{record.id:04d}  {record.front.status:<10} {row['date']}  review by {row['review_by']}  "
-                       f"{one_line(record.front.title)}  [{one_line(', '.join(record.front.tier1))}]{mark}")  # fmt: skip
+        import shutil
+
+        from advisor.cli.record_lines import RecordLine, record_lines
+
+        lines = [RecordLine.of(r, committed=not in_git or r.path not in pending) for r in records]
+        for line in record_lines(lines, shutil.get_terminal_size().columns):
+            typer.echo(line)
         if not rows and not problems:
             typer.echo(f"no records in {records_dir}")
     for problem in [*problems, *links]:
         warn(str(problem))
 
 
-@app.command("show")
+@app.command("show", short_help="Print a record's Markdown.")
 @reports_errors
-def show_command(record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records")) -> None:
+def show_command(record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")], records_dir: RecordsDir = Path("records")) -> None:
     """Print a record's Markdown (front matter included)."""
     from advisor.records import find_record
     from advisor.records.store import read_record_text
@@ -91,10 +94,10 @@ def show_command(record_id: Annotated[int, typer.Argument(help="The record numbe
     typer.echo(read_record_text(find_record(records_dir, record_id).path), nl=False)
 
 
-@app.command("history")
+@app.command("history", short_help="A record's versions from git log.")
 @reports_errors
 def history_command(
-    record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")], records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False
 ) -> None:
     """The versions of a record from git log: date, version, message."""
     from advisor.errors import AdvisorError
@@ -115,10 +118,10 @@ def history_command(
         typer.echo(f"{version.date.isoformat()}  {shown:<4} {version.sha[:12]}  {one_line(version.message)}")
 
 
-@app.command("accept")
+@app.command("accept", short_help="Mark a proposed record accepted and commit it.")
 @reports_errors
 def accept_command(
-    record_id: Annotated[int, typer.Argument(help="The record number.")], records_dir: RecordsDir = Path("records"), no_commit: NoCommit = False
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")], records_dir: RecordsDir = Path("records"), no_commit: NoCommit = False
 ) -> None:
     """Mark a proposed record accepted (version bumped) and commit it."""
     from advisor.records import accept, find_record
@@ -133,11 +136,11 @@ def accept_command(
         typer.echo(committed)
 
 
-@app.command("supersede")
+@app.command("supersede", short_help="Mark OLD superseded by NEW and commit both.")
 @reports_errors
 def supersede_command(
-    old: Annotated[int, typer.Argument(help="The record being replaced.")],
-    new: Annotated[int, typer.Argument(help="The record replacing it.")],
+    old: Annotated[int, typer.Argument(metavar="OLD", help="The record being replaced.")],
+    new: Annotated[int, typer.Argument(metavar="NEW", help="The record replacing it.")],
     records_dir: RecordsDir = Path("records"),
     no_commit: NoCommit = False,
 ) -> None:

@@ -18,7 +18,7 @@ from advisor.terminal_text import one_line
 
 
 def review_command(
-    ids: Annotated[Optional[list[int]], typer.Argument(help="Numbers of the records to review.", show_default=False)] = None,
+    ids: Annotated[Optional[list[int]], typer.Argument(metavar="ID", help="Numbers of the records to review.", show_default=False)] = None,
     due: Annotated[bool, typer.Option("--due", help="Review the records whose review_by has passed; list those due within 30 days.")] = False,
     budget: Annotated[Optional[float], typer.Option("--budget", metavar="SECONDS", help="Wall-clock seconds for re-probing each record (default: the record's own budget).")] = None,
     evidence: Annotated[Optional[Path], typer.Option("--evidence", metavar="FILE", help="Use this fresh evidence file instead of re-probing.")] = None,

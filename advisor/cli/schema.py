@@ -23,7 +23,7 @@ def schema_models() -> dict[str, type[BaseModel]]:
 
 
 def schema_command(
-    name: Annotated[str, typer.Argument(help="Which format: env, evidence, profile or recommendation.")] = "env",
+    name: Annotated[str, typer.Argument(metavar="FORMAT", help="Which format: env, evidence, profile or recommendation.")] = "env",
 ) -> None:
     """Print the JSON Schema of a file format (default: env, the `advisor env --json` output)."""
     models = schema_models()

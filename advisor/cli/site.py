@@ -8,11 +8,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from advisor.cli.group import APP_SETTINGS
+from advisor.cli.group import APP_SETTINGS, CommandApp
 from advisor.cli.options import JsonFlag, folder_path, project_settings, setting_default, site_records_folder
 from advisor.cli.output import reports_errors, warn
 
-app = typer.Typer(help="The decision-record website: build it, or preview it with live reload.", **APP_SETTINGS)
+app = CommandApp(help="The decision-record website: build it, or preview it with live reload.", **APP_SETTINGS)
 
 ConfigFile = Annotated[
     Optional[Path], typer.Option("--config", metavar="FILE", help="The MkDocs configuration (default: mkdocs.yml at the project root, else advisor's own settings).")
@@ -26,7 +26,7 @@ TodayOption = Annotated[
 ]
 
 
-@app.command("build")
+@app.command("build", short_help="Build the static site from the records.")
 @reports_errors
 def build_command(
     out: Annotated[Optional[Path], typer.Option("--out", metavar="DIR", callback=setting_default("site_dir"), help="Folder to write the site to (default: site_dir of the project settings, else site_dir of the config, else site-build/ at the project root).")] = None,
@@ -51,7 +51,7 @@ def build_command(
                + (f" ({len(result.warnings)} warning(s); --strict fails on them)" if result.warnings else ""))  # fmt: skip
 
 
-@app.command("serve")
+@app.command("serve", short_help="Preview the site with live reload.")
 @reports_errors
 def serve_command(
     addr: Annotated[str, typer.Option("--addr", metavar="HOST:PORT", help="Address and port to serve on.")] = "127.0.0.1:8000",
