@@ -84,9 +84,9 @@ def unsettled_line(fact: Fact, probe: str, keeps: str, threshold: float = 1.0) -
     if settlement is None or side in ("above", "below"):
         return None
     if side == "same":
-        text = f"{fact.figure} is {threshold:g}x within the band ({settlement.interval_text()}): {keeps}"
+        text = f"{fact.figure}: no difference from {threshold:g}x within the band ({settlement.interval_text()}): {keeps}"
     else:
-        text = f"{unsettled_text(fact.figure, settlement, fact.value, probe, threshold)}; {keeps}"
+        text = f"{unsettled_text(fact.figure, settlement, probe, threshold)}; {keeps}"
     return fact_line(text, fact)
 
 

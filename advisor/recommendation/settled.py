@@ -32,6 +32,7 @@ class Settlement(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    ratio: float  # the geometric mean of the pairs read on their judged (fastest) visits, as compare reads a case
     low: float
     high: float
     confidence: float
@@ -53,14 +54,15 @@ class Settlement(BaseModel):
         return "unsettled"
 
     def interval_text(self) -> str:
-        """'90% CI 0.61-1.52x, band +/-6%'."""
-        return f"{self.confidence:.0%} CI {self.low:.2f}-{self.high:.2f}x, band +/-{self.band:.0%}"
+        """'0.97x on each case's fastest visit, 90% CI 0.61-1.52x, band +/-6%'."""
+        return (f"{self.ratio:.2f}x on each case's fastest visit, {self.confidence:.0%} CI {self.low:.2f}-{self.high:.2f}x, "
+                f"band +/-{self.band:.0%}")  # fmt: skip
 
-    def samples_to_settle(self, value: float, threshold: float = 1.0) -> int | None:
-        """About how many samples per case would narrow the CI enough to settle `value` against `threshold`, as
+    def samples_to_settle(self, threshold: float = 1.0) -> int | None:
+        """About how many samples per case would narrow the CI enough to settle the ratio against `threshold`, as
         the CI narrows with the square root of the samples; None when the figure sits on the band's edge."""
         half_width = math.log(self.high / self.low) / 2
-        distance = abs(math.log(value / threshold))
+        distance = abs(math.log(self.ratio / threshold))
         room = abs(math.log1p(self.band if threshold == 1.0 else 0.0) - distance)
         if room < 0.005 or half_width <= 0:
             return None
@@ -79,13 +81,13 @@ def settle(pairs: Sequence[tuple[Measurement, Measurement]], rule: VerdictRule |
         sides.append((judged_a.samples, judged_b.samples))
         bands.append(equivalence_band(baseline.stats, compared.stats, rule, visit_spread=max(judged_a.spread, judged_b.spread)))
     interval = bootstrap_geometric_mean_speedup(sides, resamples=rule.resamples, confidence=rule.confidence, seed=rule.seed)
-    return Settlement(low=interval.low, high=interval.high, confidence=interval.confidence,
+    return Settlement(ratio=interval.ratio, low=interval.low, high=interval.high, confidence=interval.confidence,
                       band=sum(bands) / len(bands), samples=min(len(side) for pair in sides for side in pair))  # fmt: skip
 
 
-def unsettled_text(figure: str, settlement: Settlement, value: float, probe: str, threshold: float = 1.0) -> str:
+def unsettled_text(figure: str, settlement: Settlement, probe: str, threshold: float = 1.0) -> str:
     """'not settled by this run: <figure> (<CI>) ...; <what would settle it>'."""
-    needed = settlement.samples_to_settle(value, threshold)
+    needed = settlement.samples_to_settle(threshold)
     more = (f"about {needed} samples per case (this run read {settlement.samples})" if needed is not None
             else "a quiet host (the figure sits on the band's edge)")  # fmt: skip
     return (f"not settled by this run: {figure} ({settlement.interval_text()}, against {threshold:g}x); "

@@ -19,7 +19,7 @@ MORE_PROBES = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-more-probe
 
 
 def _settlement(low: float, high: float, band: float = 0.06) -> Settlement:
-    return Settlement(low=low, high=high, confidence=0.9, band=band, samples=10)
+    return Settlement(ratio=(low * high) ** 0.5, low=low, high=high, confidence=0.9, band=band, samples=10)
 
 
 def test_a_ci_is_judged_against_the_band_around_one_and_alone_against_a_policy_threshold():
@@ -34,8 +34,8 @@ def test_a_ci_is_judged_against_the_band_around_one_and_alone_against_a_policy_t
 
 def test_more_samples_are_asked_for_in_proportion_to_how_far_the_ci_must_narrow():
     wide = _settlement(0.61, 1.52)
-    assert wide.samples_to_settle(0.97) > 10  # four times narrower needs about sixteen times the samples
-    assert wide.samples_to_settle(0.97) > _settlement(0.90, 1.10).samples_to_settle(0.97)
+    assert wide.samples_to_settle() > 10  # four times narrower needs about sixteen times the samples
+    assert wide.samples_to_settle() > _settlement(0.90, 1.10).samples_to_settle()
 
 
 def test_the_bootstrap_of_a_geometric_mean_is_seeded_and_exact_for_steady_samples():
@@ -79,13 +79,13 @@ def test_a_noisy_speedup_keeps_the_default_and_says_what_would_settle_it():
     assert unsettled.endswith("fp32, the default on x86-64 CPUs, stays")
     settled = evidence(_bf16_pairs([4.0e-3] * 10, [1.0e-3] * 10))
     dtype, lines = gemm_dtype(rule_context(profile(hardware="x86-cpu"), settled))
-    assert dtype == "bf16" and "90% CI 4.00-4.00x" in lines[0].text
+    assert dtype == "bf16" and "4.00x on each case's fastest visit, 90% CI 4.00-4.00x" in lines[0].text
 
 
 def test_the_same_within_the_band_keeps_the_default_and_says_so():
     level = evidence(_bf16_pairs([1.00e-3] * 12, [0.98e-3] * 12))
     dtype, lines = gemm_dtype(rule_context(profile(hardware="x86-cpu"), level))
-    assert dtype == "fp32" and any("is 1x within the band" in reason.text for reason in lines)
+    assert dtype == "fp32" and any("no difference from 1x within the band" in reason.text for reason in lines)
 
 
 def test_the_committed_runs_five_samples_a_case_leave_the_layout_unsettled():
