@@ -125,13 +125,13 @@ def home_section(catalog: Catalog) -> str:
     if not catalog.records:
         lines.append("No decision records yet: `advisor assess` writes the first one.")
         return "\n".join(lines) + "\n"
-    lines += ["| Decision | Status | Tier 1 | Target hardware | Confidence | Evidence | Decided | Review by |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+    lines += ["| Decision | Status | Tier 1 | Target hardware | Confidence (evidence) | Decided | Review by |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
     for item in catalog.records:
         front = item.record.front
         tier1 = ", ".join(code_or_text(option) for option in front.tier1) or "-"
         lines.append(f"| {record_link(item)} | {status_badge(front.status)} | {tier1} | {_hardware(item)} "
-                     f"| {confidence_text(item)} | {md_escape(evidence_standing(item))} "
+                     f"| {confidence_text(item)} ({md_escape(evidence_standing(item))}) "
                      f"| {front.date.isoformat()} | {review_text(item)} |")  # fmt: skip
     return "\n".join(lines) + "\n"
 
