@@ -158,6 +158,8 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
         moved = ", ".join(f"{escape(probe)} {ratio:.3f}" for probe, ratio in comparison.machine_ratios.items())
         console.print(f"machine reference kernel, B/A per probe: {moved} "
                       "(a case's band is at least as wide as its probe's moved)")
+    for verdict in comparison.probes:
+        console.print(f"per probe: {escape(verdict.line())}")
 
 
 def summary_lines(summary: ComparisonSummary) -> list[str]:

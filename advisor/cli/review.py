@@ -60,6 +60,8 @@ def _print_batch(batch: ReviewBatch) -> None:
         typer.echo(f"no record is due for review on {day.isoformat()}")
     for result in results:
         typer.echo(f"{result.outcome.record_id:04d} {one_line(result.outcome.summary())}")
+        for verdict in result.outcome.probes:
+            typer.echo(f"  per probe: {one_line(verdict.line())}")
         for finding in result.outcome.knowledge:
             typer.echo(f"  knowledge: {finding.owner}.{finding.field} {finding.problem}: {finding.detail} ({finding.source})")
         if result.new_record:

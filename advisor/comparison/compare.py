@@ -6,6 +6,7 @@ from advisor.comparison.band import equivalence_band
 from advisor.comparison.controls import control_differences
 from advisor.comparison.machine import machine_ratios
 from advisor.comparison.models import VERDICTS, CaseComparison, Comparison, TimingChange, VerdictRule
+from advisor.comparison.probe_verdict import probe_verdicts
 from advisor.comparison.statistics import (
     MIN_SAMPLES_FOR_NORMAL_APPROXIMATION,
     MannWhitneyResult,
@@ -55,6 +56,7 @@ def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) 
             case.key.case_id for case in matched if case.numeric is not None and case.numeric.accuracy_regression
         ],
         machine_ratios=machine,
+        probes=probe_verdicts(pairs, machine, rule, busy_host=busy_a or busy_b),
     )
 
 

@@ -165,6 +165,26 @@ class ComparisonSummary(_Model):
     to_remeasure: int = Field(description="Cases a new measurement could settle (`cases_to_remeasure`)")
 
 
+class ProbeVerdict(_Model):
+    """A probe's cases taken together: the geometric mean of their B/A, normalised by the machine's own move
+    (advisor/comparison/probe_verdict.py)."""
+
+    probe: str
+    cases: int = Field(description="Cases timed in both runs")
+    ratio: float = Field(description="Geometric mean of B/A over the cases, divided by machine_ratio when known")
+    ci_low: float
+    ci_high: float
+    machine_ratio: float | None = Field(description="The reference kernel's B/A while the probe ran (None: not normalised)")
+    band: float = Field(description="Half-width of the equivalence band the CI is judged against")
+    verdict: Literal["FASTER", "SAME", "SLOWER", "UNCERTAIN"]
+
+    def line(self) -> str:
+        """'gemm SLOWER: 1.09x (90% CI 1.07-1.11x, band +/-3%, 17 cases, machine 0.96x taken out)'."""
+        machine = f", machine {self.machine_ratio:.2f}x taken out" if self.machine_ratio else ", not normalised"
+        return (f"{self.probe} {self.verdict}: {self.ratio:.3f}x (CI {self.ci_low:.3f}-{self.ci_high:.3f}x, "
+                f"band +/-{self.band:.0%}, {self.cases} cases{machine})")
+
+
 class Comparison(_Model):
     """Run B against run A: matched cases best first, unmatched ones and the control variables."""
 
@@ -181,4 +201,7 @@ class Comparison(_Model):
     machine_ratios: dict[str, float] = Field(
         default_factory=dict,
         description="Per probe: the machine-speed reference kernel's median B/A (advisor/comparison/machine.py)",
+    )
+    probes: list[ProbeVerdict] = Field(
+        default_factory=list, description="Per probe with enough comparable cases: the verdict on all its cases together"
     )

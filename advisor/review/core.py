@@ -63,6 +63,7 @@ def review_decision(
         tier1_before=tier1_before,
         tier1_after=tier1_after,
         knowledge=list(claims),
+        probes=comparison.probes if comparison is not None else [],
     )
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.comparison.models import ControlDifference, Verdict
+from advisor.comparison.models import ControlDifference, ProbeVerdict, Verdict
 from advisor.knowledge.audit import ClaimFinding
 
 ReviewVerdict = Literal["keep", "revise"]
@@ -82,6 +82,9 @@ class ReviewOutcome(_Model):
     conditions: list[ConditionCheck]
     tier1_before: list[str]
     tier1_after: list[str]
+    probes: list[ProbeVerdict] = Field(
+        default_factory=list, description="Per probe: its cases' geometric mean B/A, normalised for the machine's move"
+    )
     knowledge: list[ClaimFinding] = Field(
         default_factory=list,
         description="Knowledge-base claims about the record's chosen and rejected options that are stale or changed",

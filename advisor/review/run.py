@@ -119,6 +119,7 @@ def history_lines(outcome: ReviewOutcome, evidence_name: str, sha256: str) -> li
         f"versions: {changes or 'unchanged'}",
         f"fixed or improved: {', '.join(f'{d.case_id} ({d.verdict})' for d in outcome.improved) or 'none'}",
         f"regressed: {', '.join(f'{d.case_id} ({d.verdict})' for d in outcome.regressed) or 'none'}",
+        f"per probe: {'; '.join(verdict.line() for verdict in outcome.probes) or 'no probe with enough cases timed in both runs'}",
         f"new capabilities: {', '.join(f'{c.kind} {c.name}' for c in outcome.capabilities if c.kind != 'library') or 'none'}",
         f"knowledge-base libraries importable now: {', '.join(c.name for c in outcome.capabilities if c.kind == 'library') or 'none'}",
         f"upgrade test cost: {outcome.cost.cases} cases re-run, {outcome.cost.failed} failed, {outcome.cost.skipped} skipped, "

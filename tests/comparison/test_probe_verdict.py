@@ -1,0 +1,90 @@
+"""The per-probe verdict: the geometric mean of a probe's cases, normalised by the machine-speed reference kernel,
+sees a shift shared by its cases that no single case's band can; and it says SAME when only the machine moved."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from advisor.comparison import compare_evidence
+from advisor.comparison.probe_verdict import MIN_PROBE_CASES, PROBE_BAND
+from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, ProbeCase, ProbeConfig, ProbeRun
+
+RECORDS = Path(__file__).resolve().parents[2] / "records"
+QUIET_A = RECORDS / "0001-cpu-serving-stack-for-a-dense-transformer.evidence.json"
+QUIET_B = RECORDS / "0001-cpu-serving-stack-for-a-dense-transformer.review-2026-11-29.evidence.json"
+
+
+def _run(environment, seed: int, *, code: float = 1.0, machine: float = 1.0, cases: int = 24) -> Evidence:
+    """One run of `cases` gemm cases with quiet lognormal noise (sigma 3%, 20 samples, each case's own 1% move
+    between runs); the code `code` times slower and the machine `machine` times slower, which the reference
+    kernel timed at the probe's start shows (the code does not move it)."""
+    generator = np.random.default_rng(seed)
+    shapes = np.random.default_rng(0)  # the same cases, at the same medians, in every run
+    made = []
+    for index in range(cases):
+        median_s = 10 ** shapes.uniform(-5, -3)
+        own = math.exp(generator.normal(0, 0.01))
+        samples = generator.lognormal(math.log(median_s * code * machine * own), 0.03, 20).tolist()
+        key = CaseKey(probe="gemm", implementation=f"mm{index}", dtype="fp32", shape={"n": 64}, device="cpu")
+        made.append(ProbeCase(key=key, status="ok", timing=Measurement.from_samples(samples, stop_reason="converged")))
+    reference = (generator.lognormal(math.log(2e-3 * machine), 0.005, 5)).tolist()
+    started = datetime(2026, 1, 2, tzinfo=timezone.utc)
+    config = ProbeConfig(budget_s=60, device_requested="cpu", device="cpu", probes=["gemm"], settings=HarnessSettings())
+    runs = [ProbeRun(probe="gemm", status="ok", share_s=30.0, wall_s=20.0, reference_s=reference)]
+    return Evidence(environment=environment, config=config, started_at=started, finished_at=started, cases=made,
+                    probe_runs=runs)  # fmt: skip
+
+
+def _gemm(a: Evidence, b: Evidence):
+    return next(verdict for verdict in compare_evidence(a, b).probes if verdict.probe == "gemm")
+
+
+def test_a_and_a_is_same_and_a_shared_slowdown_is_found(environment_factory):
+    machine = environment_factory()
+    same = _gemm(_run(machine, 1), _run(machine, 2))
+    assert same.verdict == "SAME" and same.band == PROBE_BAND and same.machine_ratio is not None
+    ten = _gemm(_run(machine, 1), _run(machine, 2, code=1.10))
+    five = _gemm(_run(machine, 1), _run(machine, 2, code=1.05))
+    assert ten.verdict == "SLOWER" and abs(ten.ratio - 1.10) < 0.02
+    assert five.verdict == "SLOWER" and abs(five.ratio - 1.05) < 0.02
+    cases = compare_evidence(_run(machine, 1), _run(machine, 2, code=1.05)).cases
+    assert sum(case.verdict == "SLOWER" for case in cases) < len(cases) / 2  # what no case's own band could show
+
+
+def test_the_machines_own_move_is_taken_out(environment_factory):
+    machine = environment_factory()
+    drifted = _gemm(_run(machine, 1), _run(machine, 2, machine=1.08))  # only the machine slowed
+    assert drifted.verdict == "SAME" and abs(drifted.machine_ratio - 1.08) < 0.01 and abs(drifted.ratio - 1.0) < 0.02
+    hidden = _gemm(_run(machine, 1), _run(machine, 2, code=1.10, machine=0.92))  # a slowdown the machine's speed-up hid
+    assert hidden.verdict == "SLOWER" and abs(hidden.ratio - 1.10) < 0.02
+
+
+def test_too_few_cases_get_no_probe_verdict(environment_factory):
+    machine = environment_factory()
+    few = MIN_PROBE_CASES - 1
+    assert compare_evidence(_run(machine, 1, cases=few), _run(machine, 2, cases=few, code=1.2)).probes == []
+
+
+def _scaled(evidence: Evidence, factor: float) -> Evidence:
+    cases = []
+    for case in evidence.cases:
+        if case.timing is not None:
+            stats = case.timing.stats.model_copy(update={"median": case.timing.stats.median * factor})
+            case = case.model_copy(update={"timing": case.timing.model_copy(
+                update={"samples": [sample * factor for sample in case.timing.samples], "stats": stats})})
+        cases.append(case)
+    return evidence.model_copy(update={"cases": cases})
+
+
+def test_the_committed_quiet_pair_without_a_reference_is_judged_on_the_case_band_floor():
+    a, b = Evidence.load(QUIET_A), Evidence.load(QUIET_B)
+    verdicts = {verdict.probe: verdict for verdict in compare_evidence(a, b).probes}
+    assert set(verdicts) == {"gemm", "attention"}  # dynamic has 4 comparable cases, below the minimum
+    assert all(verdict.verdict == "SAME" and verdict.machine_ratio is None and verdict.band == 0.06
+               for verdict in verdicts.values())  # fmt: skip
+    slower = {verdict.probe: verdict.verdict for verdict in compare_evidence(a, _scaled(b, 1.10)).probes}
+    assert slower["gemm"] == "SLOWER"
