@@ -1,12 +1,15 @@
 """Cases timed at the default budget: of the cases this device supports, how many came back with a timing.
 
-    .venv/bin/python bench/bench_cases_timed.py [--budget 60] [--probes gemm attention ...]
+    .venv/bin/python bench/bench_cases_timed.py [--budget 60] [--probes gemm attention ...] [--burners N]
 
 Runs `advisor probe --budget B` (every default probe, or the ones named) as a user would, then counts per
 probe. "Supported" leaves out cases the device cannot run (skipped: unsupported, not enabled) and the
 ones checked for correctness only by design (Triton's CPU interpreter: not-timed, its speed means
 nothing); the figure is timed / supported, the issue's goal >= 90%. The reference in the same run is the
-plan: how many cases the probes planned for the budget.
+plan: how many cases the probes planned for the budget. `--burners N` starts N CPU-burning processes for the
+run (a busy host) and stops them after. It also gives the decision inputs of the default profile (dense-transformer
+inference on this machine's family) that got at least one timed case, and the confidence the samples reached:
+the median over timed cases of the relative half-width of the median's CI.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from probes.models import Evidence, ProbeCase  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from burners import burners  # noqa: E402
 
 UNTIMED_BY_DESIGN = "Triton interpreter on CPU"
 
@@ -51,14 +57,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--probes", nargs="*", default=[])
+    parser.add_argument("--burners", type=int, default=0, help="CPU-burning processes beside the run")
     arguments = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, burners(arguments.burners):
         out = Path(folder) / "evidence.json"
         started = time.perf_counter()
         command = [sys.executable, "-m", "advisor", "probe", *arguments.probes, "--budget", str(arguments.budget), "--out", str(out)]
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
         wall = time.perf_counter() - started
         evidence = Evidence.load(out)
+    print(f"burners: {arguments.burners}")
     print(f"advisor probe {' '.join(arguments.probes) or '(all)'} --budget {arguments.budget:g}: wall {wall:.1f} s = "
           f"{wall / arguments.budget:.2f} x budget; host busy: {bool(evidence.host_contention and evidence.host_contention.busy)}")  # fmt: skip
     print(f"{'probe':<10} {'planned':>7} {'supported':>9} {'timed':>5} {'timed/supported':>15}  why not timed")
@@ -71,6 +79,36 @@ def main() -> None:
         print(f"{run.probe:<10} {len(cases):>7} {able:>9} {done:>5} {share:>15}  {dict(why.most_common(2)) or ''}")
     if all_supported:
         print(f"{'all':<10} {len(evidence.cases):>7} {all_supported:>9} {all_timed:>5} {all_timed / all_supported:>15.0%}")
+    print(decision_inputs_line(evidence))
+    print(confidence_line(evidence))
+
+
+def decision_inputs_line(evidence: Evidence) -> str:
+    """The default profile's decision inputs with at least one timed case, of those it has."""
+    from advisor.environment.family import environment_family
+    from advisor.profile import Profile
+    from advisor.recommendation.inputs import decision_inputs
+
+    family = environment_family(evidence.environment) or "x86-cpu"
+    profile = Profile(model_type="dense-transformer", hardware=family, workload="inference", team_skill="framework")
+    inputs = decision_inputs(profile)
+    measured = [item.probe for item in inputs
+                if any(case.key.probe == item.probe and timed(case) for case in evidence.cases)]  # fmt: skip
+    missing = [item.probe for item in inputs if item.probe not in measured]
+    return (f"decision inputs of the default profile with a timed case: {len(measured)} of {len(inputs)}"
+            + (f" (none for {', '.join(missing)})" if missing else ""))
+
+
+def confidence_line(evidence: Evidence) -> str:
+    """How sure the timed medians are: the median, over timed cases, of the median CI's half-width / median."""
+    import statistics
+
+    widths = [(case.timing.stats.ci_high - case.timing.stats.ci_low) / 2 / case.timing.stats.median
+              for case in evidence.cases if timed(case) and case.timing is not None and case.timing.stats.median > 0]  # fmt: skip
+    if not widths:
+        return "confidence reached: no timed case"
+    return (f"confidence reached: median CI half-width {statistics.median(widths):.1%} of the median over "
+            f"{len(widths)} timed cases (the harness aims at {evidence.config.settings.ci_target:.0%})")
 
 
 if __name__ == "__main__":

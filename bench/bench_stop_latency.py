@@ -25,12 +25,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from burners import burners  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_S = 2.0
@@ -47,18 +48,6 @@ class StopTime:
     latency_s: float
     clean: bool
     why: str
-
-
-@contextmanager
-def burners(count: int) -> Iterator[None]:
-    """`count` processes that burn a CPU each until the block ends."""
-    started = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for process in started:
-            process.kill()
-            process.wait()
 
 
 def _as_a_terminal_job() -> None:
