@@ -103,8 +103,7 @@ def confidence_line(evidence: Evidence) -> str:
     """How sure the timed medians are: the median, over timed cases, of the median CI's half-width / median."""
     import statistics
 
-    widths = [(case.timing.stats.ci_high - case.timing.stats.ci_low) / 2 / case.timing.stats.median
-              for case in evidence.cases if timed(case) and case.timing is not None and case.timing.stats.median > 0]  # fmt: skip
+    widths = evidence.ci_half_widths()
     if not widths:
         return "confidence reached: no timed case"
     return (f"confidence reached: median CI half-width {statistics.median(widths):.1%} of the median over "

@@ -530,6 +530,12 @@ class Evidence(_Model):
                 raise ValueError(f"cases {earlier} and {index} are the same case ({case.key.case_id[:100]}); a file holds each once")
         return cases
 
+    def ci_half_widths(self) -> list[float]:
+        """For each timed case, half its median's CI width over the median: how well its samples pin it down."""
+        return [(case.timing.stats.ci_high - case.timing.stats.ci_low) / 2 / case.timing.stats.median
+                for case in self.cases
+                if case.status == "ok" and case.timing is not None and case.timing.stats.median > 0]  # fmt: skip
+
     def device_name(self, device: str | None = None) -> str:
         """The name of a device kind this evidence ran on (the CPU model, the first GPU or NPU); by default
         the accelerator any case ran on, else the CPU."""

@@ -7,6 +7,8 @@ links or table cells.
 
 from __future__ import annotations
 
+import statistics
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -242,9 +244,24 @@ def considered_text(recommendation: Recommendation) -> str:
 
 
 def evidence_findings(evidence: Sequence[Evidence]) -> list[str]:
-    """The probes' findings, at most MAX_FINDINGS across the files (the full tables are on the site)."""
+    """How well each file's samples pin their medians down, then the probes' findings, at most MAX_FINDINGS
+    across the files (the full tables are on the site)."""
     found = [finding for item in evidence for table in evidence_tables(item) for finding in table.findings]
-    return found[:MAX_FINDINGS]
+    reached = [line for item in evidence if (line := confidence_reached(item)) is not None]
+    return reached + found[:MAX_FINDINGS]
+
+
+def confidence_reached(evidence: Evidence) -> str | None:
+    """'samples reached: ...' for one evidence file with timed cases, on a busy host said so; None without any."""
+    widths = sorted(evidence.ci_half_widths())
+    if not widths:
+        return None
+    host = evidence.host_contention
+    busy = f"; the host was busy (other processes took {host.other_cpu_share:.0%} of the CPU)" if host and host.busy else ""
+    settings = evidence.config.settings
+    return (f"samples reached: each timed median within +/-{statistics.median(widths):.1%} (median over {len(widths)} "
+            f"timed cases; widest +/-{widths[-1]:.1%}) at {settings.confidence:.0%} confidence; the harness aims at "
+            f"+/-{settings.ci_target:.0%}{busy}")
 
 
 def evidence_link(front: RecordFrontMatter) -> dict[str, str] | None:
