@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from advisor.comparison import compare_evidence
-from advisor.comparison.probe_verdict import MIN_PROBE_CASES, PROBE_BAND
+from advisor.comparison.machine import machine_ratios
+from advisor.comparison.models import VerdictRule
+from advisor.comparison.probe_verdict import MIN_PROBE_CASES, PROBE_BAND, probe_verdicts
 from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, ProbeCase, ProbeConfig, ProbeRun
 
 RECORDS = Path(__file__).resolve().parents[2] / "records"
@@ -18,7 +20,7 @@ QUIET_A = RECORDS / "0001-cpu-serving-stack-for-a-dense-transformer.evidence.jso
 QUIET_B = RECORDS / "0001-cpu-serving-stack-for-a-dense-transformer.review-2026-11-29.evidence.json"
 
 
-def _run(environment, seed: int, *, code: float = 1.0, machine: float = 1.0, cases: int = 24) -> Evidence:
+def _run(environment, seed: int, *, code: float = 1.0, machine: float = 1.0, cases: int = 10) -> Evidence:
     """One run of `cases` gemm cases with quiet lognormal noise (sigma 3%, 20 samples, each case's own 1% move
     between runs); the code `code` times slower and the machine `machine` times slower, which the reference
     kernel timed at the probe's start shows (the code does not move it)."""
@@ -80,11 +82,18 @@ def _scaled(evidence: Evidence, factor: float) -> Evidence:
     return evidence.model_copy(update={"cases": cases})
 
 
+def _probes(a: Evidence, b: Evidence) -> list:
+    """The per-probe verdicts alone (what compare_evidence adds to its cases' verdicts), read the same way."""
+    cases_b = {case.key.case_id: case for case in b.cases}
+    pairs = [(case, cases_b[case.key.case_id]) for case in a.cases if case.key.case_id in cases_b]
+    return probe_verdicts(pairs, machine_ratios(a, b), VerdictRule(resamples=500))  # its CIs are far from the edges
+
+
 def test_the_committed_quiet_pair_without_a_reference_is_judged_on_the_case_band_floor():
     a, b = Evidence.load(QUIET_A), Evidence.load(QUIET_B)
-    verdicts = {verdict.probe: verdict for verdict in compare_evidence(a, b).probes}
+    verdicts = {verdict.probe: verdict for verdict in _probes(a, b)}
     assert set(verdicts) == {"gemm", "attention"}  # dynamic has 4 comparable cases, below the minimum
     assert all(verdict.verdict == "SAME" and verdict.machine_ratio is None and verdict.band == 0.06
                for verdict in verdicts.values())  # fmt: skip
-    slower = {verdict.probe: verdict.verdict for verdict in compare_evidence(a, _scaled(b, 1.10)).probes}
+    slower = {verdict.probe: verdict.verdict for verdict in _probes(a, _scaled(b, 1.10))}
     assert slower["gemm"] == "SLOWER"
