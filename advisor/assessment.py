@@ -35,13 +35,10 @@ class Assessment:
     budget: BudgetAdvice | None = None  # what a bigger budget would measure, when this run's ran out
 
 
-def check_budget(budget_s: float) -> None:
-    """AdvisorError naming --budget unless it is a positive number of seconds up to a day (probes.runner.MAX_BUDGET_S)."""
-    from probes.runner import budget_problem
-
-    problem = budget_problem(budget_s)
-    if problem is not None:
-        raise AdvisorError(f"--budget {problem}")
+def check_sources(evidence_given: bool, probe: bool) -> None:
+    """AdvisorError when evidence is given and probing is turned off: the two exclude each other."""
+    if evidence_given and not probe:
+        raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
 
 
 def proxy_notice(profile: Profile, environment: Environment) -> str | None:
@@ -77,8 +74,13 @@ def probes_for_profile(profile: Profile) -> list[str]:
 
 
 def probe_options_for_profile(profile: Profile, names: Sequence[str]) -> dict[str, dict[str, str]]:
-    """Options of the chosen probes: hotops profiles, and int8 quantizes, the reference model of the profile's model type."""
-    return {name: {"model_type": profile.model_type} for name in ("hotops", "int8") if name in names}
+    """Options of the chosen probes: those whose options take a model type (hotops profiles, int8 quantizes whole)
+    measure the reference model of the profile's."""
+    from probes.registry import probe_declarations
+
+    declared = probe_declarations()
+    return {name: {"model_type": profile.model_type} for name, declaration in declared.items()
+            if name in names and declaration.takes("model_type")}  # fmt: skip
 
 
 def measure(
@@ -120,9 +122,10 @@ def assess(
     from advisor.records.store import check_can_record
     from advisor.serving_estimate import with_estimates
 
-    check_budget(budget_s)
-    if evidence and not probe:
-        raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
+    from probes.runner import check_budget
+
+    check_budget(budget_s, "--budget")
+    check_sources(bool(evidence), probe)
     measured: Evidence | None = None
     if evidence:
         evidence_list = list(evidence)
@@ -139,7 +142,7 @@ def assess(
         recommendation, estimates = with_estimates(recommend(profile, evidence_list), progress)
         unmeasured = tuple(unmeasured_inputs(decision_inputs(profile), evidence_list)) if evidence_list else ()
         budget = budget_advice(unmeasured, [measured], budget_s) if measured is not None else None
-        heading = title or profile.title or default_title(profile)
+        heading = title or profile.title or default_title(profile.model_type, profile.workload, profile.hardware)
         configs = [(e.row.config_file, e.config_text) for e in estimates if e.row.config_file]
         written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
                                  deciders=list(deciders), commit=commit, init_git=init_git, attachments=configs)  # fmt: skip
@@ -164,6 +167,6 @@ def _kept(measured: Evidence | None, records_dir: Path) -> Stopped:
     return stopped(f"no record written; {measured_summary(measured)}: evidence kept in {path}")
 
 
-def default_title(profile: Profile) -> str:
-    """A title from the profile when none is given."""
-    return f"Operator stack for {profile.model_type} {profile.workload} on {profile.hardware}"
+def default_title(model_type: str, workload: str, hardware: str) -> str:
+    """A record's title when none is given, from the profile's answers (the CLI offers it before the profile exists)."""
+    return f"Operator stack for {model_type} {workload} on {hardware}"

@@ -6,6 +6,7 @@ imported only when that probe runs (in its child process), so listing probes cos
 Extra folders of private probes can be named in ADVISOR_PROBE_DIRS (os.pathsep-separated).
 A probe may declare options (a `ProbeOptions` model): `run_probes(probe_options=...)` carries their
 plain values to its child process, where `Probe.plan` validates them and hands them to `cases`.
+The parent reads what it needs of a declaration (`probe_declarations`) from probe.py's source, unimported.
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from advisor.environment.models import Dtype
 from probes.tolerance import Tolerance
 from probes.models import CaseKey, Metric, OperatorTime, OptionValue
+from probes.declarations import PROBES_DIR, Declaration, probe_folders_in, read_declaration
 
 if TYPE_CHECKING:
     from probes.harness.device import Device
     from probes.models import Evidence
 
-PROBES_DIR = Path(__file__).resolve().parent
 EXTRA_PROBE_DIRS_ENV = "ADVISOR_PROBE_DIRS"
 
 
@@ -137,9 +138,18 @@ def implementation(
 
 
 class ProbeOptions(BaseModel):
-    """Base of a probe's options model: plain values (OptionValue) validated in the child, no unknown names."""
+    """Base of a probe's options model: plain values (OptionValue) validated in the child, no unknown names.
+
+    Each field is also a flag of `advisor probe` (`node_rank` -> `--node-rank`), read from the source
+    (probes/declarations.py): its help is `Field(description=...)`, its metavar `json_schema_extra={"metavar": ...}`.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @classmethod
+    def check_flags(cls, values: Mapping[str, OptionValue]) -> None:
+        """Check, in the parent before anything runs, the values given as flags: an AdvisorError of the probe's
+        own, whose one line names the flag. Nothing by default: the child validates every option."""
 
 
 class ProbeOptionsError(Exception):
@@ -167,6 +177,9 @@ class Probe:
     description: str
     cases: Callable[..., list[CaseSpec]]
     options: type[ProbeOptions] | None = None
+    # Read by the parent from probe.py's source (probes/declarations.py), so written there as True or False.
+    runs_by_default: bool = True  # False: runs only when named, never as part of "all"
+    distributed: bool = False  # launched on several processes by torchrun (probes/scaling/session.py)
     # After planning, the probe's child leaves every object alive then (modules, compiler caches, prepared
     # models) out of later collections (gc.freeze), so the timer's collection before each case walks only the
     # case's own objects. Done by the worker in the child, which owns its process; never where cases are
@@ -201,12 +214,14 @@ def probe_folders() -> dict[str, Path]:
     ]
     folders: dict[str, Path] = {}
     for root in roots:
-        if not root.is_dir():
-            continue
-        for folder in sorted(root.iterdir()):
-            if folder.name.isidentifier() and (folder / "probe.py").is_file():
-                folders.setdefault(folder.name, folder)  # built-in probes win a name clash
+        for name, folder in probe_folders_in(root).items():
+            folders.setdefault(name, folder)  # built-in probes win a name clash
     return folders
+
+
+def probe_declarations() -> dict[str, Declaration]:
+    """Every known probe's facts (runs by default, distributed, options), read from its probe.py unimported."""
+    return {name: read_declaration(name, folder) for name, folder in probe_folders().items()}
 
 
 def known_probes() -> list[str]:

@@ -22,7 +22,8 @@ from types import ModuleType
 from typing import Literal
 
 from probes.models import ProbeCase
-from probes.registry import PROBES_DIR, ProbeDefinitionError, probe_folders
+from probes.declarations import PROBES_DIR
+from probes.registry import ProbeDefinitionError, probe_folders
 
 REPORT_MODULE = "report.py"
 

@@ -30,7 +30,7 @@ from probes.models import (
     ProbeConfig,
     ProbeRun,
 )
-from probes.registry import known_probes
+from probes.registry import known_probes, probe_declarations
 
 if TYPE_CHECKING:
     from advisor.environment.models import Environment
@@ -46,27 +46,19 @@ def _ignore(_: ProbeEvent) -> None:
     return None
 
 
-# Probes that exist to test the harness: run when named, never as part of "all".
-HARNESS_ONLY_PROBES = frozenset({"selftest"})
-# Probes that launch several processes with torchrun (probes/scaling/session.py): run when named,
-# never as part of "all", since they need a process count and take cores or devices the others do not.
-DISTRIBUTED_PROBES = frozenset({"scaling"})
-
-
 MIN_PROBE_SHARE_S = 2.0  # the fork server starts a probe at once, but its first start waits for torch (~1-2 s)
 # A day: probes revisit their cases up to 5 times, so far less already measures everything; more is a typo
 # (or 1e308, which would overflow the deadline arithmetic into inf).
 MAX_BUDGET_S = 24 * 3600.0
 
 
-def budget_problem(budget_s: object) -> str | None:
-    """What is wrong with a budget (the caller names it: `--budget`, `budget_s`), or None for a positive finite
+def check_budget(budget_s: object, name: str = "budget_s") -> None:
+    """ProbeError naming the budget as the caller does (`--budget`, `budget_s`) unless it is a positive finite
     number of seconds up to MAX_BUDGET_S."""
     if isinstance(budget_s, bool) or not isinstance(budget_s, (int, float)) or not (math.isfinite(budget_s) and budget_s > 0):
-        return f"must be a positive number of seconds, got {budget_s!r}"
+        raise ProbeError(f"{name} must be a positive number of seconds, got {budget_s!r}")
     if budget_s > MAX_BUDGET_S:
-        return f"must be at most {MAX_BUDGET_S:.0f} seconds (a day), got {budget_s:g}"
-    return None
+        raise ProbeError(f"{name} must be at most {MAX_BUDGET_S:.0f} seconds (a day), got {budget_s:g}")
 
 
 def budget_warning(names: list[str] | None, budget_s: float) -> str | None:
@@ -81,10 +73,11 @@ def budget_warning(names: list[str] | None, budget_s: float) -> str | None:
 
 
 def select_probes(names: list[str] | None) -> list[str]:
-    """The probes to run, in the order given (every measuring probe when names is None), without repeats."""
+    """The probes to run, in the order given (when names is None, those declared to run by default), without repeats."""
     known = known_probes()
     if names is None:
-        return [name for name in known if name not in HARNESS_ONLY_PROBES | DISTRIBUTED_PROBES]
+        declared = probe_declarations()
+        return [name for name in known if declared[name].runs_by_default]
     selected = list(dict.fromkeys(names))
     if not selected:
         raise ProbeError(f"no probe names given; known probes: {', '.join(known)}")
@@ -113,9 +106,7 @@ def run_probes(
     Evidence comes back with `interrupted` set.
     """
     began, started_at = time.monotonic(), datetime.now(timezone.utc)
-    problem = budget_problem(budget_s)
-    if problem is not None:
-        raise ProbeError(f"budget_s {problem}")
+    check_budget(budget_s)
     selected = select_probes(names)
     options = {name: dict(values) for name, values in (probe_options or {}).items()}
     unselected = sorted(set(options) - set(selected))
@@ -249,11 +240,13 @@ def _distributed_launches(
     selected: list[str], options: Mapping[str, Mapping[str, OptionValue]], device: str
 ) -> dict[str, ResolvedLaunch]:
     """Each selected distributed probe's launch, checked before anything runs (one-line errors naming the flag)."""
-    if "scaling" not in selected:
+    declared = probe_declarations()
+    distributed = [name for name in selected if declared[name].distributed]
+    if not distributed:
         return {}
     from probes.scaling.options import launch_from_options
 
-    return {"scaling": launch_from_options(options.get("scaling"), device)}
+    return {name: launch_from_options(options.get(name), device) for name in distributed}
 
 
 def _open_session(

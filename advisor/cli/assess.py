@@ -46,7 +46,8 @@ class Question:
         return allowed_values(self.field) or allowed_values(f"needs.{self.field}")
 
 
-QUESTIONS: tuple[Question, ...] = (
+# The profile's questions by field, in the order they are asked.
+QUESTIONS: dict[str, Question] = {question.field: question for question in (
     Question("model_type", "--model-type", "The model family; it decides the hot operators", choices=True),
     Question("hardware", "--hardware", "The hardware the model will run on (default: this machine's)", choices=True),
     Question("device", "--target-device", "The exact device of that family (default: this machine's, else its current one)", choices=True),
@@ -60,10 +61,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question("cross_platform", "--cross-platform", "Must it run on more than one hardware family?", kind=bool),
     Question("title", "--title", "A title for the decision record"),
     Question("deciders", "--decider", "Who decides (comma-separated names; empty for none)"),
-)
-
-
-ASKED = {question.field: question for question in QUESTIONS}
+)}  # fmt: skip
 
 
 def default_answers(hardware: str) -> dict[str, Any]:
@@ -74,11 +72,6 @@ def default_answers(hardware: str) -> dict[str, Any]:
         "quantization_method": "ptq", "long_context": False, "devices": 1, "cross_platform": False,
         "deciders": [],
     }  # fmt: skip
-
-
-def default_title(answers: dict[str, Any]) -> str:
-    """A title from the profile when none is given."""
-    return f"Operator stack for {answers['model_type']} {answers['workload']} on {answers['hardware']}"
 
 
 def _can_prompt() -> bool:
@@ -117,7 +110,9 @@ def gather_answers(
     on_hardware(family): told the hardware as soon as it was answered at a prompt.
     The device is optional: without a terminal it is taken as under --yes, never asked for.
     """
-    needed = [q for q in QUESTIONS if given.get(q.field) is None and q.field != "device"]
+    from advisor.assessment import default_title
+
+    needed = [q for q in QUESTIONS.values() if given.get(q.field) is None and q.field != "device"]
     if given.get("quantization") == "none":  # the method is read only with int8 or fp8
         needed = [q for q in needed if q.field != "quantization_method"]
     if not yes and needed and not _can_prompt():
@@ -125,13 +120,14 @@ def gather_answers(
         raise AdvisorError(f"no terminal to ask on and these are not given: {flags} (or pass --yes for the defaults)")
     answers = dict(given)
     defaults = default_answers(given["hardware"] if given.get("hardware") is not None else detected())
-    for question in QUESTIONS:
+    for question in QUESTIONS.values():
         if question.field == "device":
             answers["device"] = _device_answer(answers, yes or not _can_prompt(), detected_device)
             continue
         if answers.get(question.field) is not None:
             continue
-        default = default_title(answers) if question.field == "title" else defaults[question.field]
+        default = (default_title(answers["model_type"], answers["workload"], answers["hardware"])
+                   if question.field == "title" else defaults[question.field])  # fmt: skip
         unread = question.field == "quantization_method" and answers.get("quantization") == "none"
         answers[question.field] = default if yes or unread else _ask(question, default)
         if question.field == "hardware" and not yes:
@@ -180,7 +176,7 @@ def _device_answer(answers: dict[str, Any], yes: bool, detected_device: Callable
     if yes:
         return found
     standard = load_knowledge_base().platform(family).default_device
-    return str(_ask(ASKED["device"], found or (standard.value if standard is not None else ids[0]), ids))
+    return str(_ask(QUESTIONS["device"], found or (standard.value if standard is not None else ids[0]), ids))
 
 
 def _probe_here(profile: Profile, environment: Environment, ask: bool) -> bool:
@@ -223,19 +219,19 @@ TARGET_DEVICE_HELP = (
 
 
 def assess_command(
-    model_type: Annotated[Optional[ModelType], typer.Option("--model-type", help=ASKED["model_type"].help)] = None,
+    model_type: Annotated[Optional[ModelType], typer.Option("--model-type", help=QUESTIONS["model_type"].help)] = None,
     hardware: Annotated[Optional[str], typer.Option("--hardware", metavar="FAMILY", help=HARDWARE_HELP)] = None,
     target_device: Annotated[Optional[str], typer.Option("--target-device", metavar="ID", help=TARGET_DEVICE_HELP)] = None,
-    workload: Annotated[Optional[Workload], typer.Option("--workload", help=ASKED["workload"].help)] = None,
-    team_skill: Annotated[Optional[TeamSkill], typer.Option("--team-skill", help=ASKED["team_skill"].help)] = None,
-    dynamic_shapes: Annotated[Optional[bool], typer.Option("--dynamic-shapes/--no-dynamic-shapes", help=ASKED["dynamic_shapes"].help)] = None,
-    quantization: Annotated[Optional[Quantization], typer.Option("--quantization", help=ASKED["quantization"].help)] = None,
-    quantization_method: Annotated[Optional[QuantizationMethod], typer.Option("--quantization-method", help=ASKED["quantization_method"].help)] = None,
-    long_context: Annotated[Optional[bool], typer.Option("--long-context/--no-long-context", help=ASKED["long_context"].help)] = None,
-    devices: Annotated[Optional[int], typer.Option("--devices", metavar="N", min=1, help=ASKED["devices"].help)] = None,
-    cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=ASKED["cross_platform"].help)] = None,
+    workload: Annotated[Optional[Workload], typer.Option("--workload", help=QUESTIONS["workload"].help)] = None,
+    team_skill: Annotated[Optional[TeamSkill], typer.Option("--team-skill", help=QUESTIONS["team_skill"].help)] = None,
+    dynamic_shapes: Annotated[Optional[bool], typer.Option("--dynamic-shapes/--no-dynamic-shapes", help=QUESTIONS["dynamic_shapes"].help)] = None,
+    quantization: Annotated[Optional[Quantization], typer.Option("--quantization", help=QUESTIONS["quantization"].help)] = None,
+    quantization_method: Annotated[Optional[QuantizationMethod], typer.Option("--quantization-method", help=QUESTIONS["quantization_method"].help)] = None,
+    long_context: Annotated[Optional[bool], typer.Option("--long-context/--no-long-context", help=QUESTIONS["long_context"].help)] = None,
+    devices: Annotated[Optional[int], typer.Option("--devices", metavar="N", min=1, help=QUESTIONS["devices"].help)] = None,
+    cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=QUESTIONS["cross_platform"].help)] = None,
     other_hardware: Annotated[Optional[list[str]], typer.Option("--other-hardware", metavar="FAMILY", help="With --cross-platform: another hardware family the model must also run on; repeat for several.")] = None,
-    title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help=ASKED["title"].help)] = None,
+    title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help=QUESTIONS["title"].help)] = None,
     model: Annotated[Optional[str], typer.Option("--model", metavar="NAME", help="For a serving estimate (advisor[serving]): an aiconfigurator model name (Qwen/Qwen3-32B) or a config.json path.")] = None,
     decider: Annotated[Optional[list[str]], typer.Option("--decider", metavar="NAME", help="A decision-maker's name; repeat for several (default: deciders of the project settings).")] = None,
     profile_file: Annotated[Optional[Path], typer.Option("--profile", metavar="FILE", help="Take the profile fields from this YAML/JSON file; flags override it.")] = None,
@@ -258,9 +254,10 @@ def assess_command(
     from advisor.recommendation.summary import summary_lines
     from probes.harness.progress import ProbeProgress
 
-    from advisor.assessment import check_budget
+    from advisor.assessment import check_sources
+    from probes.runner import check_budget
 
-    check_budget(budget)  # before any prompt
+    check_budget(budget, "--budget")  # before any prompt
     given: dict[str, Any] = {}
     if profile_file is not None:
         from advisor.profile import load_profile
@@ -310,8 +307,7 @@ def assess_command(
     origin = f"{profile_file} with the flags" if profile_file is not None else "the flags and answers"
     chosen = build_profile(answers, origin)
     files = [*(evidence or []), *(more_evidence or [])]
-    if files and no_probes:
-        raise AdvisorError("--evidence and --no-probes exclude each other: give evidence files, or decide without any")
+    check_sources(bool(files), not no_probes)  # before loading the files or asking to probe
     if not files and not no_probes:
         no_probes = not _probe_here(chosen, machine(), ask=not yes and _can_prompt())
     # A stop signal ends in Stopped, saying where the measured evidence was kept; reports_errors prints it.

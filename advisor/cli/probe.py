@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -36,76 +37,24 @@ def probe_command(
     out: Annotated[Optional[Path], typer.Option("--out", metavar="FILE", help="Write the Evidence JSON to this file (an existing file must be advisor evidence, outside the records folder).")] = None,
     force: Annotated[bool, typer.Option("--force", help="With --out: replace the file even when it is not advisor evidence or lies in the records folder.")] = False,
     list_probes: Annotated[bool, typer.Option("--list", help="List the known probes and exit.")] = False,
-    model_type: Annotated[
-        Optional[str],
-        typer.Option(
-            "--model-type",
-            metavar="TYPE",
-            help="hotops and int8 probes: profile (hotops) and quantize whole (int8) only the reference model of "
-            "this profile model type, e.g. moe (default: every model type for hotops; cnn, then dense-transformer for int8).",
-        ),
-    ] = None,
-    model: Annotated[
-        Optional[str],
-        typer.Option(
-            "--model",
-            metavar="MODULE:FACTORY",
-            help="hotops probe: profile your own model instead of the reference models. MODULE is imported and "
-            "FACTORY() run in the probe's process (this runs your code); it returns (torch.nn.Module, inputs).",
-        ),
-    ] = None,
-    nproc: Annotated[
-        Optional[int],
-        typer.Option("--nproc", metavar="N", help="scaling probe: processes per node (default: one per GPU/NPU, 2 on a CPU)."),
-    ] = None,
-    nnodes: Annotated[
-        Optional[int],
-        typer.Option("--nnodes", metavar="N", help="scaling probe: nodes in the job (default 1); run the same command on each."),
-    ] = None,
-    node_rank: Annotated[
-        Optional[int],
-        typer.Option(
-            "--node-rank",
-            metavar="RANK",
-            help="scaling probe: this node's rank, 0 to nnodes-1; fixes the ranks (node 0 hosts the rendezvous and "
-            "writes the results). Without it the rendezvous numbers the nodes.",
-        ),
-    ] = None,
-    rdzv_endpoint: Annotated[
-        Optional[str],
-        typer.Option(
-            "--rdzv-endpoint",
-            metavar="HOST:PORT",
-            help="scaling probe: rendezvous address every node can reach (needed with --nnodes > 1; default on one "
-            "node: a free local port).",
-        ),
-    ] = None,
-    rdzv_id: Annotated[
-        Optional[str],
-        typer.Option("--rdzv-id", metavar="ID", help="scaling probe: job id for the rendezvous, the same on every node."),
-    ] = None,
     json_output: JsonFlag = False,
+    **option_flags: Any,  # the probes' options (`--model-type`, `--nproc` ...): see _with_option_flags
 ) -> None:
     """Measure GEMM, attention, dynamic shapes, INT8 and the other probes on this machine; each probe in its own
     process."""
     from advisor.cli.console import console
+    from probes.flags import options_from_flags
     from probes.harness.progress import ProbeProgress
     from probes.registry import known_probes
-    from probes.runner import budget_problem, run_probes
+    from probes.runner import check_budget, run_probes
 
     if list_probes:
         typer.echo("\n".join(known_probes()))
         return
-    problem = budget_problem(budget)
-    if problem is not None:
-        fail(f"--budget {problem}")
+    check_budget(budget, "--budget")
     if out is not None:
         check_evidence_out(out, force)
-    probe_options = model_type_options(names, model_type, model)
-    launch: dict[str, int | str | None] = {
-        "nproc": nproc, "nnodes": nnodes, "node_rank": node_rank, "rdzv_endpoint": rdzv_endpoint, "rdzv_id": rdzv_id
-    }
-    launch_options = scaling_options(names, launch)
+    probe_options = options_from_flags(names, option_flags)
     from probes.runner import budget_warning
 
     warning = budget_warning(names, budget)
@@ -114,8 +63,7 @@ def probe_command(
     progress_console = console(stderr=True)
     with ProbeProgress(progress_console) as progress:
         evidence = run_probes(
-            names, budget_s=budget, device=device.value, on_event=progress.update,
-            probe_options={**probe_options, **launch_options},
+            names, budget_s=budget, device=device.value, on_event=progress.update, probe_options=probe_options,
         )
     if out is not None:
         evidence.save(out)
@@ -131,7 +79,27 @@ def probe_command(
         raise typer.Exit(stop_exit_code())  # 130 for Ctrl-C, 143 for SIGTERM
 
 
-MODEL_TYPE_PROBES = ("hotops", "int8")  # the probes that measure a reference model of the profile's type
+def _with_option_flags(command: Any) -> inspect.Signature:
+    """`command`'s signature with a flag for each field of the probes' options models, before `--json`.
+
+    Read from the probes' source (probes/declarations.py): `advisor probe --help` imports no probe, torch or pydantic.
+    """
+    from probes.declarations import builtin_declarations, option_flags
+
+    flags = []
+    for flag in option_flags(builtin_declarations()):
+        option = typer.Option(flag.field.flag, metavar=flag.field.metavar, help=flag.help)
+        annotation = Annotated[Optional[int], option] if flag.takes_int else Annotated[Optional[str], option]
+        flags.append(inspect.Parameter(flag.field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                                       annotation=annotation))  # fmt: skip
+    parameters = [parameter for parameter in inspect.signature(command, eval_str=True).parameters.values()
+                  if parameter.kind is not inspect.Parameter.VAR_KEYWORD]  # fmt: skip
+    last = parameters.pop()  # --json
+    return inspect.Signature([*parameters, *flags, last])
+
+
+# Typer reads the command's parameters from its signature; the flags reach the body in **option_flags.
+setattr(probe_command, "__signature__", _with_option_flags(probe_command))  # noqa: B010 - mypy knows no __signature__
 
 
 def check_evidence_out(out: Path, force: bool) -> None:
@@ -155,45 +123,6 @@ def check_evidence_out(out: Path, force: bool) -> None:
                           kept_folders={records: "the decision records and their evidence"})  # fmt: skip
     except OutputPathError as error:
         fail(str(error))
-
-
-def model_type_options(names: list[str] | None, model_type: str | None, model: str | None) -> dict[str, dict[str, str]]:
-    """The hotops and int8 probes' options from --model-type / --model; a one-line error naming the flag when they cannot apply."""
-    from probes.hotops.options import check_model_spec
-
-    given = {"--model-type": model_type, "--model": model}
-    flags = [flag for flag, value in given.items() if value is not None]
-    if not flags:
-        return {}
-    if len(flags) == 2:
-        fail("give --model-type (a reference model) or --model (your own model), not both")
-    if model is not None:
-        if names is not None and "hotops" not in names:
-            fail("--model applies to the hotops probe; add hotops to the probe names")
-        check_model_spec(model)  # a ModelSpecError is an AdvisorError: one line, naming --model
-        return {"hotops": {"model": model}}
-    takers = [name for name in MODEL_TYPE_PROBES if names is None or name in names]
-    if not takers:
-        fail("--model-type applies to the hotops and int8 probes; add one of them to the probe names")
-    from advisor.profile import MODEL_TYPES
-
-    if model_type not in MODEL_TYPES:
-        fail(f"--model-type {model_type!r} is not one of {', '.join(MODEL_TYPES)}")
-    return {name: {"model_type": str(model_type)} for name in takers}
-
-
-def scaling_options(names: list[str] | None, launch: dict[str, int | str | None]) -> dict[str, dict[str, int | str]]:
-    """The scaling probe's options from --nproc, --nnodes...; a one-line error naming the flag when one is wrong."""
-    from probes.scaling.options import LaunchOptions, check_launch_options
-
-    given = {name: value for name, value in launch.items() if value is not None}
-    if not given:
-        return {}
-    if names is None or "scaling" not in names:
-        flag = "--" + next(iter(given)).replace("_", "-")
-        fail(f"{flag} applies to the scaling probe, which runs only when named: add scaling to the probe names")
-    check_launch_options(LaunchOptions.model_validate(given))  # a LaunchOptionError names the flag: one line, exit 2
-    return {"scaling": given}
 
 
 def print_summary(evidence: Evidence, console: Console) -> None:

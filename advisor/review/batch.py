@@ -10,7 +10,7 @@ from advisor.errors import AdvisorError
 from advisor.records.models import DecisionRecord, RecordProblem
 from advisor.review.run import ReviewResult, due_records, run_review
 from probes.models import Evidence
-from probes.runner import budget_problem
+from probes.runner import check_budget
 
 
 @dataclass(frozen=True)
@@ -101,9 +101,8 @@ def review_records(
 
     Of several reviews, one that fails is kept as a ReviewFailure and the others still run; a single review
     raises its error."""
-    problem = budget_problem(budget_s) if budget_s is not None else None
-    if problem is not None:
-        raise AdvisorError(f"--budget {problem}")
+    if budget_s is not None:
+        check_budget(budget_s, "--budget")
     day = today or dt.date.today()
     numbers, upcoming, problems = records_to_review(records_dir, list(ids or []), due=due, today=day)
     results, failures = [], []

@@ -187,7 +187,7 @@ def stop_forkserver() -> None:
 
 
 def _builtin_module(probe: str) -> str | None:
-    from probes.registry import PROBES_DIR
+    from probes.declarations import PROBES_DIR
 
     return f"probes.{probe}.probe" if (PROBES_DIR / probe / "probe.py").is_file() else None
 

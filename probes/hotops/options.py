@@ -9,8 +9,9 @@ import importlib.util
 import os
 import re
 import sys
+from collections.abc import Mapping
 
-from pydantic import field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from advisor.errors import AdvisorError
 from advisor.knowledge.claims import ModelType
@@ -21,7 +22,8 @@ CUSTOM_MODEL = "custom"  # the case option `model` of a user's model
 
 
 class ModelSpecError(AdvisorError, ValueError):
-    """A `--model` value that is not `module:factory` or names a module that cannot be found."""
+    """A `--model` value that is not `module:factory`, names a module that cannot be found, or comes with
+    `--model-type`."""
 
 
 def parse_model_spec(spec: str) -> tuple[str, str]:
@@ -54,8 +56,13 @@ class HotopsOptions(ProbeOptions):
     """`model_type`: profile that one reference model (default: every model type); `model`: profile the
     user's own model instead, given as 'module:factory' (its code is imported and run)."""
 
-    model_type: ModelType | None = None
-    model: str | None = None
+    # One --model-type flag for hotops and int8 (Int8Options): its help, said once, covers both.
+    model_type: ModelType | None = Field(None, json_schema_extra={"metavar": "TYPE"}, description=(
+        "profile (hotops) and quantize whole (int8) only the reference model of this profile model type, e.g. moe "
+        "(default: every model type for hotops; cnn, then dense-transformer for int8)."))  # fmt: skip
+    model: str | None = Field(None, json_schema_extra={"metavar": "MODULE:FACTORY"}, description=(
+        "profile your own model instead of the reference models. MODULE is imported and FACTORY() run in the "
+        "probe's process (this runs your code); it returns (torch.nn.Module, inputs)."))  # fmt: skip
 
     @field_validator("model")
     @classmethod
@@ -69,3 +76,11 @@ class HotopsOptions(ProbeOptions):
         if self.model_type is not None and self.model is not None:
             raise ValueError("give model_type (a reference model) or model (your own), not both")
         return self
+
+    @classmethod
+    def check_flags(cls, values: Mapping[str, object]) -> None:
+        """One source of model, and a --model whose module can be found from here (not imported)."""
+        if "model_type" in values and "model" in values:
+            raise ModelSpecError("give --model-type (a reference model) or --model (your own model), not both")
+        if "model" in values:
+            check_model_spec(str(values["model"]))  # a ModelSpecError is an AdvisorError: one line, naming --model

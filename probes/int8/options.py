@@ -9,9 +9,12 @@ from __future__ import annotations
 from advisor.knowledge.claims import ModelType
 from probes.registry import ProbeOptions
 
+from pydantic import Field
+
 
 class Int8Options(ProbeOptions):
     """`model_type`: the profile's model type, whose reference model is measured whole in ONNX Runtime,
     fp32 and int8 (default: the CNN, then the dense transformer as the share affords)."""
 
-    model_type: ModelType | None = None
+    # --model-type: one flag for hotops and int8, its help on HotopsOptions' field.
+    model_type: ModelType | None = Field(None, json_schema_extra={"metavar": "TYPE"})

@@ -16,6 +16,8 @@ from probes.harness.device_choice import DeviceKind, accelerator_backend, parse_
 from probes.models import OptionValue
 from probes.registry import ProbeOptions, ProbeOptionsError, validate_options
 
+from pydantic import Field
+
 # torch.distributed backend per device kind: gloo on the host, the vendor's collective library on accelerators.
 BACKENDS: dict[DeviceKind, str] = {"cpu": "gloo", "cuda": "nccl", "npu": "hccl"}
 DEFAULT_CPU_PROCESSES = 2
@@ -32,11 +34,24 @@ class LaunchOptions(ProbeOptions):
     None means "choose for this machine" (see `resolve_launch`).
     """
 
-    nproc: int | None = None  # processes per node; default: one per accelerator, 2 on a CPU
-    nnodes: int = 1
-    node_rank: int | None = None  # given: static rendezvous (node 0 hosts it); None: c10d assigns ranks
-    rdzv_endpoint: str | None = None  # host:port every node can reach; None on one node: a free local port
-    rdzv_id: str | None = None  # the same on every node; defaults to a constant
+    nproc: int | None = Field(None, json_schema_extra={"metavar": "N"},
+                              description="processes per node (default: one per GPU/NPU, 2 on a CPU).")  # fmt: skip
+    nnodes: int = Field(1, json_schema_extra={"metavar": "N"},
+                        description="nodes in the job (default 1); run the same command on each.")  # fmt: skip
+    # Given: static rendezvous (node 0 hosts it); None: c10d assigns ranks.
+    node_rank: int | None = Field(None, json_schema_extra={"metavar": "RANK"}, description=(
+        "this node's rank, 0 to nnodes-1; fixes the ranks (node 0 hosts the rendezvous and writes the results). "
+        "Without it the rendezvous numbers the nodes."))  # fmt: skip
+    rdzv_endpoint: str | None = Field(None, json_schema_extra={"metavar": "HOST:PORT"}, description=(
+        "rendezvous address every node can reach (needed with --nnodes > 1; default on one node: a free local "
+        "port)."))  # fmt: skip
+    rdzv_id: str | None = Field(None, json_schema_extra={"metavar": "ID"},
+                                description="job id for the rendezvous, the same on every node.")  # fmt: skip
+
+    @classmethod
+    def check_flags(cls, values: Mapping[str, OptionValue]) -> None:
+        """What no machine could launch, before anything runs (where it runs is checked by `resolve_launch`)."""
+        check_launch_options(cls.model_validate(values))  # a LaunchOptionError names the flag: one line
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ PROBE = Probe(
     description="Multi-process scaling: all-reduce bus bandwidth, DDP strong scaling 1 -> N, overlap (torchrun)",
     cases=scaling_cases,
     options=LaunchOptions,
+    # Named only: it needs a process count, and takes cores or devices the others do not.
+    runs_by_default=False,
+    distributed=True,
 )
 
 

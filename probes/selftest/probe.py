@@ -54,6 +54,7 @@ PROBE = Probe(
     name="selftest",
     description="Harness self-test: a small fp32 matmul and an elementwise add, by torch and numpy.",
     cases=selftest_cases,
+    runs_by_default=False,  # it tests the harness: run when named, never as part of "all"
 )
 
 

@@ -29,6 +29,9 @@ HEAVY_PACKAGES = {"torch", "numpy", "pydantic", "pydantic_core", "jinja2", "mkdo
 # interrupts: the entry point's signal handlers (stdlib only).
 LIGHT_ADVISOR = {"advisor", "advisor._version", "advisor.errors", "advisor.vocabulary", "advisor.terminal_text",
                  "advisor.interrupts"}
+# probes' own modules help may import: the package and the reader of the probes' declarations (stdlib only), which
+# gives `advisor probe` its options flags from the probes' source without importing a probe.
+LIGHT_PROBES = {"probes", "probes.declarations"}
 
 
 def imported_modules(arguments: list[str]) -> set[str]:
@@ -45,7 +48,7 @@ def imported_modules(arguments: list[str]) -> set[str]:
 
 def heavy_imports(names: set[str]) -> set[str]:
     """Those of `names` that help should not need."""
-    heavy = {name for name in names if name.split(".")[0] in HEAVY_PACKAGES}
+    heavy = {name for name in names if name.split(".")[0] in HEAVY_PACKAGES and name not in LIGHT_PROBES}
     advisor = {name for name in names if name.split(".")[0] == "advisor" and name not in LIGHT_ADVISOR
                and not name.startswith("advisor.cli")}  # fmt: skip
     return heavy | advisor
@@ -59,5 +62,6 @@ def test_help_imports_no_library(arguments: list[str]):
 
 
 def test_the_check_sees_a_heavy_import():
-    names = {"typer", "advisor.cli", "advisor.cli.site", "advisor.site.build", "torch._C", "git.repo"}
-    assert heavy_imports(names) == {"advisor.site.build", "torch._C", "git.repo"}
+    names = {"typer", "advisor.cli", "advisor.cli.site", "advisor.site.build", "torch._C", "git.repo", "probes",
+             "probes.declarations", "probes.registry"}  # fmt: skip
+    assert heavy_imports(names) == {"advisor.site.build", "torch._C", "git.repo", "probes.registry"}

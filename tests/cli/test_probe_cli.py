@@ -56,12 +56,12 @@ def test_bad_budget_and_device_are_one_line_errors(runner):
 
 
 def test_default_selection_runs_every_measuring_probe_but_not_the_selftest():
-    from probes.registry import known_probes
-    from probes.runner import DISTRIBUTED_PROBES, HARNESS_ONLY_PROBES, select_probes
+    from probes.registry import known_probes, probe_declarations
+    from probes.runner import select_probes
 
     selected = select_probes(None)
-    assert "selftest" not in selected
-    assert set(selected) == set(known_probes()) - HARNESS_ONLY_PROBES - DISTRIBUTED_PROBES
+    assert "selftest" not in selected and not probe_declarations()["selftest"].runs_by_default
+    assert set(selected) == set(known_probes()) - {"selftest", "scaling"}
     assert select_probes(["selftest"]) == ["selftest"]
 
 

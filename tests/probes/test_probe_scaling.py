@@ -18,7 +18,8 @@ from advisor.cli import app
 from advisor.recommendation.readings import read_cases
 from probes.reporting import probe_findings
 from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, Metric, ProbeCase
-from probes.runner import DISTRIBUTED_PROBES, run_probes, select_probes
+from probes.registry import probe_declarations
+from probes.runner import run_probes, select_probes
 from probes.scaling.bandwidth import algorithm_bandwidth, all_reduce_bus_bandwidth, all_reduce_bus_factor
 from probes.scaling.faults import FAULT_ENV
 from probes.scaling.launch import torchrun_command
@@ -128,7 +129,8 @@ def test_bad_launch_flags_are_one_line_errors(runner, tmp_path, arguments, messa
 
 
 def test_scaling_runs_only_when_named():
-    assert "scaling" in DISTRIBUTED_PROBES and "scaling" not in select_probes(None)
+    declared = probe_declarations()["scaling"]
+    assert declared.distributed and not declared.runs_by_default and "scaling" not in select_probes(None)
     assert select_probes(["scaling"]) == ["scaling"]
 
 
