@@ -165,6 +165,9 @@ class ComparisonSummary(_Model):
     to_remeasure: int = Field(description="Cases a new measurement could settle (`cases_to_remeasure`)")
 
 
+ProbeVerdictName = Literal["FASTER", "SAME", "SLOWER", "UNCERTAIN"]
+
+
 class ProbeVerdict(_Model):
     """A probe's cases taken together: the geometric mean of their B/A, normalised by the machine's own move
     (advisor/comparison/probe_verdict.py)."""
@@ -176,7 +179,7 @@ class ProbeVerdict(_Model):
     ci_high: float
     machine_ratio: float | None = Field(description="The reference kernel's B/A while the probe ran (None: not normalised)")
     band: float = Field(description="Half-width of the equivalence band the CI is judged against")
-    verdict: Literal["FASTER", "SAME", "SLOWER", "UNCERTAIN"]
+    verdict: ProbeVerdictName
 
     def line(self) -> str:
         """'gemm SLOWER: 1.09x (90% CI 1.07-1.11x, band +/-3%, 17 cases, machine 0.96x taken out)'."""

@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from advisor.comparison.band import band_edges
-from advisor.comparison.models import ProbeVerdict, VerdictRule
+from advisor.comparison.models import ProbeVerdict, ProbeVerdictName, VerdictRule
 from advisor.comparison.statistics import bootstrap_geometric_mean_speedup
 from advisor.comparison.visits import judged_visit
 from probes.models import ProbeCase
@@ -62,7 +62,7 @@ def _timed(case: ProbeCase) -> bool:
     return case.status == "ok" and case.timing is not None and bool(case.timing.samples)
 
 
-def _verdict(low: float, high: float, band: float, busy_host: bool) -> str:
+def _verdict(low: float, high: float, band: float, busy_host: bool) -> ProbeVerdictName:
     lower_edge, upper_edge = band_edges(band)
     if low >= lower_edge and high <= upper_edge:
         return "SAME"
