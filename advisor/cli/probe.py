@@ -136,7 +136,7 @@ MODEL_TYPE_PROBES = ("hotops", "int8")  # the probes that measure a reference mo
 
 def check_evidence_out(out: Path, force: bool) -> None:
     """Before any probing: --out must be a new file, or evidence advisor wrote (a one-line error otherwise)."""
-    from advisor.output_paths import OutputPathError, check_output_file
+    from probes.files.output_paths import OutputPathError, check_output_file
     from probes.models import Evidence, EvidenceSchemaError
 
     if out.is_dir():
@@ -175,7 +175,7 @@ def model_type_options(names: list[str] | None, model_type: str | None, model: s
     takers = [name for name in MODEL_TYPE_PROBES if names is None or name in names]
     if not takers:
         fail("--model-type applies to the hotops and int8 probes; add one of them to the probe names")
-    from advisor.profile import MODEL_TYPES
+    from probes.vocabulary import MODEL_TYPES
 
     if model_type not in MODEL_TYPES:
         fail(f"--model-type {model_type!r} is not one of {', '.join(MODEL_TYPES)}")
