@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor._version import __version__
+from probes._version import __version__
 
 __all__ = ["__version__", "assess", "review_record", "review_records"]
 

@@ -12,16 +12,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.environment.models import Environment
-from advisor.errors import AdvisorError
 from advisor.interrupts import Stopped, stopped
 from advisor.profile import Profile
 from advisor.recommendation.inputs import BudgetAdvice, UnmeasuredInput
 from advisor.recommendation.models import Recommendation
 from advisor.records.decision import WrittenDecision
-from advisor.terminal_text import one_line
+from probes.environment.models import Environment
+from probes.errors import AdvisorError
 from probes.harness.events import ProbeEvent
 from probes.models import Evidence
+from probes.terminal_text import one_line
 
 
 @dataclass(frozen=True)

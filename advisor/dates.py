@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
 
 # Reviews add a year to a date and look months ahead of it; dates this side of datetime's year 9999 leave
 # room for that, and git dates nothing before 1970.

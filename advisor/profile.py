@@ -27,12 +27,22 @@ from pydantic import (
     model_validator,
 )
 
-from advisor.bounded_read import FileKind, read_bounded_text
-from advisor.errors import AdvisorError
-from advisor.safe_yaml import YamlInputError, load_yaml, scalar_text
-from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS, HardwareFamily, ModelType, TeamSkill
+from advisor.knowledge.claims import HardwareFamily
 from advisor.knowledge.loader import family_device_ids, hardware_families
-from advisor.vocabulary import QUANTIZATION_METHODS, QUANTIZATIONS, WORKLOADS, Quantization, QuantizationMethod, Workload
+from advisor.vocabulary import (
+    QUANTIZATION_METHODS,
+    QUANTIZATIONS,
+    TEAM_SKILLS,
+    WORKLOADS,
+    Quantization,
+    QuantizationMethod,
+    TeamSkill,
+    Workload,
+)
+from probes.errors import AdvisorError
+from probes.files.bounded_read import FileKind, read_bounded_text
+from probes.files.safe_yaml import YamlInputError, load_yaml, scalar_text
+from probes.vocabulary import MODEL_TYPES, ModelType
 
 MAX_PROFILE_BYTES = 64 * 1024  # a profile is a dozen lines; anything far bigger is a mistake or an attack
 LLM_MODEL_TYPES = ("dense-transformer", "moe", "multimodal")

@@ -27,11 +27,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.atomic_write import write_text_atomically
-from advisor.errors import AdvisorError
 from advisor.profile import Profile, ServingSLA
 from advisor.recommendation.models import EngineEstimate, Recommendation
 from advisor.reference.tables import ENGINE_NAMES, system_for
+from probes.errors import AdvisorError
+from probes.files.atomic_write import write_text_atomically
 
 AICONFIGURATOR_VERSION = "0.12.0"
 LABEL = f"estimate by aiconfigurator {AICONFIGURATOR_VERSION}"

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from advisor.bounded_read import FileKind, read_bounded_text
-from advisor.errors import AdvisorError
-from advisor.output_paths import OutputPathError, check_inside
+from probes.errors import AdvisorError
+from probes.files.bounded_read import FileKind, read_bounded_text
+from probes.files.output_paths import OutputPathError, check_inside
 
 SETTINGS_FILE = "advisor.toml"
 PYPROJECT = "pyproject.toml"

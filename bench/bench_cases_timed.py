@@ -85,7 +85,7 @@ def main() -> None:
 
 def decision_inputs_line(evidence: Evidence) -> str:
     """The default profile's decision inputs with at least one timed case, of those it has."""
-    from advisor.environment.family import environment_family
+    from probes.environment.family import environment_family
     from advisor.profile import Profile
     from advisor.recommendation.inputs import decision_inputs
 

@@ -17,13 +17,14 @@ import statistics
 import time
 from pathlib import Path
 
-from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import QUANTIZATION_METHODS, QUANTIZATIONS, WORKLOADS, Profile
 from advisor.recommendation import reference as reference_module
 from advisor.recommendation.engine import recommend
 from advisor.reference.tables import load_reference, reference_for
+from advisor.vocabulary import TEAM_SKILLS
 from probes.models import Evidence
+from probes.vocabulary import MODEL_TYPES
 
 CPU_SUITE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "cpu-suite.json"
 

@@ -19,12 +19,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, computed_field, field_validator, model_validator
 
-from advisor.atomic_write import write_text_atomically
-from advisor.bounded_read import FileKind, read_bounded, size_text
-from advisor.environment.models import Dtype, Environment
-from advisor.errors import AdvisorError
-from advisor.vocabulary import builtin_hardware_families
+from probes.environment.models import Dtype, Environment
+from probes.errors import AdvisorError
+from probes.files.atomic_write import write_text_atomically
+from probes.files.bounded_read import FileKind, read_bounded, size_text
 from probes.statistics import median_ci_ranks, quantile
+from probes.vocabulary import builtin_hardware_families
 
 EVIDENCE_SCHEMA_VERSION = 1
 

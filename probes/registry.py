@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from advisor.environment.models import Dtype
-from probes.tolerance import Tolerance
+from probes.environment.models import Dtype
 from probes.models import CaseKey, Metric, OperatorTime, OptionValue
 from probes.declarations import PROBES_DIR, Declaration, probe_folders_in, read_declaration
+from probes.tolerance import Tolerance
 
 if TYPE_CHECKING:
     from probes.harness.device import Device

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
 from probes.harness.contention import ContentionMeter
 from probes.harness.device_choice import DeviceUnavailable, resolve_device
-from probes.harness.isolation import prestart_forkserver, stop_forkserver
 from probes.harness.events import EventCallback, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
+from probes.harness.isolation import prestart_forkserver, stop_forkserver
 from probes.harness.peak_share import add_peak_shares
 from probes.harness.provenance import advisor_git_commit
 from probes.harness.session import ProbeRound, ProbeSession
@@ -33,7 +33,7 @@ from probes.models import (
 from probes.registry import known_probes, probe_declarations
 
 if TYPE_CHECKING:
-    from advisor.environment.models import Environment
+    from probes.environment.models import Environment
     from probes.scaling.options import ResolvedLaunch
     from probes.scaling.session import DistributedSession
 
@@ -132,7 +132,7 @@ def run_probes(
     try:
         prestart_forkserver()  # its torch import runs while this process detects the machine
         if environment is None:
-            from advisor.environment.detect import detect_environment  # slow: only when a run really starts
+            from probes.environment.detect import detect_environment  # slow: only when a run really starts
 
             environment = detect_environment()
         contention = ContentionMeter.start()
@@ -184,7 +184,7 @@ def run_probes(
         for name in selected[len(runs) :]:
             runs.append(ProbeRun(probe=name, status="interrupted", reason="not started", share_s=0.0, wall_s=0.0))
     if environment is None:  # stopped while detecting the machine
-        from advisor.environment.detect import undetected_environment
+        from probes.environment.detect import undetected_environment
 
         environment = undetected_environment("the run was interrupted while detecting the machine")
     add_peak_shares(cases, environment)

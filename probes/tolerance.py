@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.environment.models import Dtype
+from probes.environment.models import Dtype
 
 
 @dataclass(frozen=True)

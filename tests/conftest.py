@@ -41,7 +41,7 @@ def environment_factory():
     """Build a hand-made Environment (an AVX-512 CPU at 2 GHz, 4 cores) without detecting anything."""
     from datetime import datetime, timezone
 
-    from advisor.environment.models import (
+    from probes.environment.models import (
         AcceleratorRuntime,
         CPUInfo,
         Environment,
@@ -49,7 +49,7 @@ def environment_factory():
         OSInfo,
         PythonInfo,
     )
-    from advisor.environment.peaks import cpu_peak
+    from probes.environment.peaks import cpu_peak
 
     def build(with_peaks: bool = True, **overrides: object) -> Environment:
         cpu = CPUInfo(

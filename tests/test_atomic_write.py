@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from advisor.atomic_write import write_text_atomically
+from probes.files.atomic_write import write_text_atomically
 
 
 def test_new_file_gets_the_umask_mode_and_no_temporary_is_left(tmp_path):

@@ -58,9 +58,9 @@ RESTORING_SCOPES: dict[str, tuple[str, ...]] = {
 # "path: what" -> why it is allowed. Child-only means: the code runs only in a process advisor started for it
 # (a probe child, the fork server, a torchrun worker), which owns its process state.
 ALLOWED: dict[str, str] = {
-    "advisor/terminal_text.py: sys.stdout =": "escaped_streams(): a context manager that puts both streams back",
-    "advisor/terminal_text.py: sys.stderr =": "escaped_streams(): the same",
-    "advisor/atomic_write.py: os.umask": "reads the umask: set to 0 and put back on the next line",
+    "probes/terminal_text.py: sys.stdout =": "escaped_streams(): a context manager that puts both streams back",
+    "probes/terminal_text.py: sys.stderr =": "escaped_streams(): the same",
+    "probes/files/atomic_write.py: os.umask": "reads the umask: set to 0 and put back on the next line",
     "advisor/interrupts.py: signal.signal": "stop_on_signals: installs the handlers for the command's length, "
     "restores the previous ones in `finally`",
     "advisor/site/build.py: os.environ.update": "_site_environment: a context manager that puts every name back",

@@ -6,13 +6,13 @@ import sys
 
 import typer
 
-from advisor._version import __version__
 from advisor.cli import assess, compare, config, env, kb, ops, probe, recommend, records, review, schema, site
 from advisor.cli.group import APP_SETTINGS, CommandApp, WorkflowGroup, examples
 from advisor.cli.output import fail, os_error_line, reports_errors
-from advisor.errors import MACHINE_EXIT, AdvisorError
 from advisor.interrupts import describe, exit_code, stop_on_signals
-from advisor.terminal_text import shown
+from probes._version import __version__
+from probes.errors import MACHINE_EXIT, AdvisorError
+from probes.terminal_text import shown
 
 app = CommandApp(
     name="advisor",

@@ -16,14 +16,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
 
-from advisor.cli.probe import DeviceChoice
 from advisor.cli.options import Budget, RecordsDir, project_settings
-from advisor.errors import AdvisorError
-from advisor.vocabulary import ModelType, Quantization, QuantizationMethod, TeamSkill, Workload, builtin_hardware_families
+from advisor.cli.probe import DeviceChoice
+from advisor.vocabulary import Quantization, QuantizationMethod, TeamSkill, Workload
+from probes.errors import AdvisorError
+from probes.vocabulary import ModelType, builtin_hardware_families
 
 if TYPE_CHECKING:
-    from advisor.environment.models import Environment
     from advisor.profile import Profile
+    from probes.environment.models import Environment
 
 # Tests (and wrappers that drive a pipe on purpose) set this to get prompts without a terminal.
 FORCE_PROMPTS_ENV = "ADVISOR_FORCE_PROMPTS"
@@ -281,14 +282,14 @@ def assess_command(
     environment: list[Environment] = []  # detected once, when a default needs it, and handed to the probes
 
     def machine() -> Environment:
-        from advisor.environment.detect import detect_environment
+        from probes.environment.detect import detect_environment
 
         if not environment:
             environment.append(detect_environment())
         return environment[0]
 
     def detected() -> str:
-        from advisor.environment.family import environment_family
+        from probes.environment.family import environment_family
 
         return environment_family(machine()) or "x86-cpu"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from advisor.cli.options import JsonFlag, project_settings
-from advisor.terminal_text import one_line
+from probes.terminal_text import one_line
 
 
 def config_command(json_output: JsonFlag = False) -> None:

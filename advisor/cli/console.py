@@ -1,7 +1,7 @@
 """The rich Console of every command: values' control characters escaped while rendering, rich's styling kept.
 
 On a terminal rich writes escape sequences of its own (colours, the progress bars' cursor moves), so its
-Console cannot write through the escaping streams of advisor/terminal_text.py: it writes to the real stream
+Console cannot write through the escaping streams of probes/terminal_text.py: it writes to the real stream
 and escapes the text it renders instead. A string is escaped before rich lays it out (so a table keeps its
 columns), and every segment once more after (a renderable that made its own Text, as rich's progress columns
 do). Rich's own control segments pass as they are. Make every Console with `console()`: tests/bad_inputs/
@@ -18,7 +18,7 @@ from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.text import Text
 
-from advisor.terminal_text import shown, unescaped
+from probes.terminal_text import shown, unescaped
 
 
 class ShownConsole(Console):

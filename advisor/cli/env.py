@@ -9,7 +9,7 @@ from advisor.cli.options import JsonFlag
 if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for pydantic and rich tables
     from rich.table import Table
 
-    from advisor.environment.models import Environment
+    from probes.environment.models import Environment
 
 
 def env_command(json_output: JsonFlag = False) -> None:
@@ -17,9 +17,9 @@ def env_command(json_output: JsonFlag = False) -> None:
     listed device of its family it is (`device` in the JSON, null when none matched)."""
     from advisor.cli.console import console as make_console
     from advisor.cli.output import print_json_document
-    from advisor.environment.detect import detect_environment
     from advisor.knowledge.devices import detect_device
     from advisor.knowledge.loader import load_knowledge_base
+    from probes.environment.detect import detect_environment
 
     environment = detect_environment()
     family = environment.hardware_family
@@ -136,7 +136,7 @@ def peaks_table(environment: Environment) -> Table:
     """Theoretical dense peaks per device and dtype."""
     from rich.table import Table
 
-    from advisor.environment.models import PEAK_DTYPES
+    from probes.environment.models import PEAK_DTYPES
 
     table = Table(title="Theoretical peak (dense, TFLOP/s; int8 TOP/s)", title_justify="left")
     table.add_column("device")

@@ -39,8 +39,8 @@ class CommandGroup(TyperGroup):
     ) -> Any:  # fmt: skip
         """As click's, but a usage error (an unknown option, a value not among the choices, a missing
         argument) is one line on stderr, `error: ...`, exit code 2, like every other bad input; and all
-        the command prints has its control characters escaped (advisor/terminal_text.py says why here)."""
-        from advisor.terminal_text import escaped_streams
+        the command prints has its control characters escaped (probes/terminal_text.py says why here)."""
+        from probes.terminal_text import escaped_streams
 
         with escaped_streams():
             return self._main(args, prog_name, complete_var, standalone_mode, **kwargs)
@@ -56,7 +56,7 @@ class CommandGroup(TyperGroup):
         import typer
         from typer._click import exceptions  # typer vendors click: its own exception classes
 
-        from advisor.terminal_text import one_line
+        from probes.terminal_text import one_line
 
         try:
             returned = super().main(args, prog_name, complete_var, False, **kwargs)
@@ -148,7 +148,7 @@ APP_SETTINGS: dict[str, Any] = {
     "no_args_is_help": True,
     "rich_markup_mode": None,
     # color: click would strip escape sequences from what goes to a pipe and keep them for a terminal; the
-    # escaping streams (advisor/terminal_text.py) show them escaped on both, so a value reads the same on each.
+    # escaping streams (probes/terminal_text.py) show them escaped on both, so a value reads the same on each.
     # advisor echoes no colours of its own (rich's come through advisor/cli/console.py).
     "context_settings": {"help_option_names": ["-h", "--help"], "color": True},
 }

@@ -9,8 +9,8 @@ from typing import Any, TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from advisor.errors import AdvisorError
-from advisor.terminal_text import one_line
+from probes.errors import AdvisorError
+from probes.terminal_text import one_line
 
 from advisor.cli.group import APP_SETTINGS, CommandApp
 from advisor.cli.options import JsonFlag
@@ -216,9 +216,9 @@ def check_command(
     files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Candidate or platform YAML files.")],
 ) -> None:
     """Check knowledge files one by one (schema, sources, method anchors, ids named) before they join the base."""
-    from advisor.bounded_read import file_type_text
     from advisor.knowledge.check import check_files
     from advisor.knowledge.loader import KNOWLEDGE_FILE
+    from probes.files.bounded_read import file_type_text
 
     for path in files:  # a file that is not there is bad input (exit 2); problems in a file are the verdict (exit 1)
         try:

@@ -1,6 +1,6 @@
 """Printing shared by every command: JSON to stdout, errors and warnings as one line on stderr.
 
-Every value printed has its control characters shown escaped (advisor/terminal_text.py): the streams do it for
+Every value printed has its control characters shown escaped (probes/terminal_text.py): the streams do it for
 what passes through them; these printers keep a message on one line and JSON valid.
 """
 
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import typer
 
-from advisor.errors import MACHINE_EXIT, AdvisorError
 from advisor.interrupts import describe, exit_code
-from advisor.terminal_text import json_safe, one_line
+from probes.errors import MACHINE_EXIT, AdvisorError
+from probes.terminal_text import json_safe, one_line
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -104,7 +104,7 @@ setattr(probe_command, "__signature__", _with_option_flags(probe_command))  # no
 
 def check_evidence_out(out: Path, force: bool) -> None:
     """Before any probing: --out must be a new file, or evidence advisor wrote (a one-line error otherwise)."""
-    from advisor.output_paths import OutputPathError, check_output_file
+    from probes.files.output_paths import OutputPathError, check_output_file
     from probes.models import Evidence, EvidenceSchemaError
 
     if out.is_dir():

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, set_cell_size
 
-from advisor.terminal_text import one_line
+from probes.terminal_text import one_line
 
 if TYPE_CHECKING:
     from advisor.records.models import DecisionRecord

@@ -11,7 +11,7 @@ import typer
 from advisor.cli.group import APP_SETTINGS, CommandApp
 from advisor.cli.options import JsonFlag, RecordsDir
 from advisor.cli.output import reports_errors, warn
-from advisor.terminal_text import one_line
+from probes.terminal_text import one_line
 
 app = CommandApp(help="The decision records: list, show, history, accept, supersede.", **APP_SETTINGS)
 
@@ -20,7 +20,8 @@ NoCommit = Annotated[bool, typer.Option("--no-commit", help="Change the files bu
 
 def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool) -> str | None:
     """Commit the changed records; the line saying so (printed once the whole change stands), None with --no-commit."""
-    from advisor.records.git import commit_paths, open_repository
+    from advisor.records.git import commit_paths
+    from advisor.records.paths import open_repository
 
     if no_commit:
         return None
@@ -35,7 +36,8 @@ def _commit(records_dir: Path, paths: list[Path], message: str, no_commit: bool)
 @reports_errors
 def init_command(records_dir: RecordsDir = Path("records")) -> None:
     """Create the records folder and a git repository for it when it is in none."""
-    from advisor.records.git import init_repository, open_repository
+    from advisor.records.git import init_repository
+    from advisor.records.paths import open_repository
 
     with open_repository(records_dir) as repo:
         if repo is not None:
@@ -51,7 +53,8 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
     """Every record: id, status, date, review date, title, tier-1 options, cut to the terminal's width (--json
     gives them whole); malformed files and broken supersede links are warnings."""
     from advisor.records import load_records
-    from advisor.records.git import open_repository, uncommitted_paths
+    from advisor.records.git import uncommitted_paths
+    from advisor.records.paths import open_repository
     from advisor.records.store import link_problems
 
     records, problems = load_records(records_dir)
@@ -100,9 +103,10 @@ def history_command(
     record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")], records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False
 ) -> None:
     """The versions of a record from git log: date, version, message."""
-    from advisor.errors import AdvisorError
     from advisor.records import find_record
-    from advisor.records.git import open_repository, record_history
+    from advisor.records.history import record_history
+    from advisor.records.paths import open_repository
+    from probes.errors import AdvisorError
 
     record = find_record(records_dir, record_id)
     with open_repository(records_dir) as repo:

@@ -14,7 +14,7 @@ from advisor.cli.output import fail, warn
 
 if TYPE_CHECKING:
     from advisor.review.batch import ReviewBatch
-from advisor.terminal_text import one_line
+from probes.terminal_text import one_line
 
 
 def review_command(
@@ -29,8 +29,8 @@ def review_command(
     check: Annotated[bool, typer.Option("--check", help="With --due: probe nothing, write nothing; list the overdue records and exit 1 if there are any (a CI gate).")] = False,
 ) -> None:
     """Re-probe records, compare with their evidence, check their switch conditions, then keep or revise each."""
-    from advisor.dates import parse_date
     from advisor.cli.evidence_files import load_evidence
+    from advisor.dates import parse_date
     from advisor.review.batch import review_records
 
     if check:
@@ -77,8 +77,8 @@ def _print_batch(batch: ReviewBatch) -> None:
 
 def _check_due(records_dir: Path, due: bool, ids: Optional[list[int]], today: dt.date, json_output: bool) -> None:
     """`--due --check`: list overdue (and soon due) records; exit 1 when any is overdue."""
-    from advisor.errors import AdvisorError
     from advisor.review.batch import check_due
+    from probes.errors import AdvisorError
 
     if not due or ids:
         raise AdvisorError("--check goes with --due and no record numbers: it checks which records are overdue")

@@ -14,9 +14,9 @@ from advisor.cli.output import fail
 
 def schema_models() -> dict[str, type[BaseModel]]:
     """Format name -> the pydantic model that defines it."""
-    from advisor.environment.models import Environment
     from advisor.profile import Profile
     from advisor.recommendation.models import Recommendation
+    from probes.environment.models import Environment
     from probes.models import Evidence
 
     return {"env": Environment, "evidence": Evidence, "profile": Profile, "recommendation": Recommendation}

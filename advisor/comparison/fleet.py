@@ -13,9 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.comparison.compare import compare_evidence
 from advisor.comparison.models import Comparison, VerdictRule
-from advisor.environment.family import device_family
-from probes.statistics import geometric_mean
+from probes.environment.family import device_family
 from probes.models import Evidence
+from probes.statistics import geometric_mean
 
 FLEET_SCHEMA_VERSION = 1
 

@@ -14,8 +14,7 @@ from typing import Any, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from advisor.errors import AdvisorError
-from advisor.vocabulary import MODEL_TYPES, TEAM_SKILLS, ModelType, TeamSkill  # noqa: F401 - re-exported
+from probes.errors import AdvisorError
 
 Concern = Literal[
     "gemm", "convolution", "attention", "fusion", "quantization", "dynamic-shapes", "collectives",

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from advisor.environment.models import Environment
 from advisor.knowledge.models import KnowledgeBase
+from probes.environment.models import Environment
 
 # (family, pattern on the model string, device id). Each pattern is one product line, by its vendor's numbering.
 _NAMED: tuple[tuple[str, str, str], ...] = (

@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from advisor.bounded_read import FileKind, read_bounded_text
 from advisor.knowledge.claims import KnowledgeBaseError, method_anchor
 from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.method import method_anchors
 from advisor.knowledge.models import Candidate, KnowledgeBase
-from advisor.knowledge.policy import Policy
 from advisor.knowledge.platforms import Platform
+from advisor.knowledge.policy import Policy
 from advisor.knowledge.stacks import Stack
-from advisor.safe_yaml import DataLoader
+from probes.files.bounded_read import FileKind, read_bounded_text
+from probes.files.safe_yaml import DataLoader
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; only the type checker needs it
     from importlib.resources.abc import Traversable

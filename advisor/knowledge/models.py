@@ -18,17 +18,14 @@ from advisor.knowledge.claims import (
     CONCERNS,
     FAMILY_PATTERN,
     HardwareFamily,
-    TEAM_SKILLS,
     Claim,
     Concern,
     KnowledgeBaseError,
     KnowledgeQueryError,
     Layer,
     MaintenanceCost,
-    ModelType,
     Openness,
     Support,
-    TeamSkill,
     check_list_claim,
     field_claims,
 )
@@ -36,10 +33,12 @@ from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.platforms import Platform
 from advisor.knowledge.policy import Policy
 from advisor.knowledge.stacks import Stack
+from advisor.vocabulary import TeamSkill
+from probes.vocabulary import ModelType
 
 __all__ = [
-    "CONCERNS", "TEAM_SKILLS", "Candidate", "Claim", "Concern", "HardwareFamily", "KnowledgeBase", "KnowledgeBaseError",
-    "KnowledgeQueryError", "TeamSkill",
+    "CONCERNS", "Candidate", "Claim", "Concern", "HardwareFamily", "KnowledgeBase", "KnowledgeBaseError",
+    "KnowledgeQueryError",
 ]  # fmt: skip
 
 _SUPPORTED = ("yes", "partial")

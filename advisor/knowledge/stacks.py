@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.knowledge.claims import FAMILY_PATTERN, Claim, field_claims, is_url
-from advisor.vocabulary import ModelType
+from probes.vocabulary import ModelType
 
 # What a component does in the stack. A stack has one component per role at most, except "kernels" (the
 # kernel libraries an engine loads: aiter, DeepGEMM, FlashInfer...) and "other".

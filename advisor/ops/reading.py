@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from advisor.bounded_read import FileKind, read_bounded
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
+from probes.files.bounded_read import FileKind, read_bounded
 
 if TYPE_CHECKING:
     from onnx import FunctionProto, GraphProto, ModelProto, NodeProto, TypeProto

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from advisor.ops.models import VERDICTS, CoverageReport, OperatorVerdict
-from advisor.terminal_text import one_line
+from probes.terminal_text import one_line
 
 _HEADINGS = ("VERDICT", "OPERATOR", "VERSION", "NODES", "SOURCE")
 

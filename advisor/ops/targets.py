@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
 
 if TYPE_CHECKING:
     from advisor.knowledge.models import Candidate

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from advisor.knowledge.claims import HardwareFamily
-from advisor.environment.family import device_family
 from advisor.recommendation.models import EvidenceSource
 from advisor.recommendation.readings import read_cases
 from advisor.recommendation.settled import Settlement, Side, settle
+from probes.environment.family import device_family
 from probes.models import Evidence, Measurement, ProbeCase
 
 # Readings whose value does not depend on the hardware: the algorithm or the compiler sets them.

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.knowledge.claims import TEAM_SKILLS
 from advisor.profile import MAX_DEVICES
+from advisor.vocabulary import TEAM_SKILLS
 
 # What does not fit, and how much it counts against a stack (the chosen stack has the smallest total). From TOO_FAR on
 # a stack is only a considered option (another precision, another kind of model, a format the device lacks, or

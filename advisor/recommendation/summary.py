@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from advisor.profile import Profile
 from advisor.recommendation.choices import names_a_need, risk_applies
-from advisor.recommendation.reference import quoted
 from advisor.recommendation.models import Choice, ChosenStack, Citation, Gap, Rationale, Recommendation, Tier
-from advisor.terminal_text import one_line
+from advisor.recommendation.reference import quoted
+from probes.terminal_text import one_line
 
 INDENT = "    "
 

@@ -11,18 +11,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from advisor.environment.models import Environment
 from advisor.interrupts import stop_deferred, stopped
 from advisor.knowledge.audit import knowledge_snapshot
 from advisor.knowledge.loader import load_knowledge_base
-from advisor.environment.family import environment_family
-from advisor.recommendation.models import Recommendation
 from advisor.profile import Profile
-from advisor.records.git import commit_paths, ids_in_history, init_repository, open_repository
+from advisor.recommendation.models import Recommendation
+from advisor.records.git import commit_paths, ids_in_history, init_repository
 from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordFrontMatter, review_date
+from advisor.records.paths import open_repository
 from advisor.records.render import render_record
 from advisor.records.slug import slugify
 from advisor.records.store import next_id, record_file_names, records_lock, write_files_atomically
+from probes.environment.family import environment_family
+from probes.environment.models import Environment
 from probes.models import Evidence
 
 if TYPE_CHECKING:

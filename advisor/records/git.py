@@ -1,25 +1,23 @@
 """Versioning records with git (GitPython): commit exactly the record files, read their history.
 
 `commit_paths` stages and commits only the given paths (`git commit --only`), so the user's other
-staged and unstaged changes stay as they were: neither committed nor lost.
-
-GitPython is imported when a repository is first looked for, not with this module: it refuses to import
-at all when no git executable is found, and that is then one MachineError line (exit code 1) from the
-commands that need git, while those that do not (`records show`, `review --due --check`) still run.
+staged and unstaged changes stay as they were: neither committed nor lost. Finding the repository, and
+importing GitPython only then, is advisor/records/paths.py's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from advisor.errors import MachineError
 from advisor.interrupts import stop_deferred
 from advisor.records.models import RecordError
+from advisor.records.paths import NUMBERED_NAME, require_git
+from advisor.records.store import restore_bytes
+from probes.errors import MachineError
 
 if TYPE_CHECKING:
     from git import Repo
@@ -36,42 +34,6 @@ class RecordVersion:
     date: datetime
     version: int | None
     message: str
-
-
-def require_git() -> None:
-    """Import GitPython; MachineError naming what is missing when it cannot be (no git executable found)."""
-    try:
-        import git  # noqa: F401 - imported for its check of the git executable
-    except ImportError as error:
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise MachineError(f"git is not found (GitPython: {first[:120]}): advisor versions records with git; install "
-                           "git, put it on PATH or set GIT_PYTHON_GIT_EXECUTABLE") from None  # fmt: skip
-
-
-@contextmanager
-def open_repository(path: Path) -> Iterator[Repo | None]:
-    """The git repository containing `path` (or its nearest existing parent), or None; MachineError without git.
-    Closed when the block ends: GitPython's object-database readers are `git cat-file` processes that would
-    otherwise outlive the command (one pair per site build in a long `advisor site serve`)."""
-    repo = _find_repository(path)
-    try:
-        yield repo
-    finally:
-        if repo is not None:
-            repo.close()
-
-
-def _find_repository(path: Path) -> Repo | None:
-    require_git()
-    from git import InvalidGitRepositoryError, NoSuchPathError, Repo
-
-    probe = path.resolve()
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    try:
-        return Repo(probe, search_parent_directories=True)
-    except (InvalidGitRepositoryError, NoSuchPathError):
-        return None
 
 
 def init_repository(path: Path) -> Repo:
@@ -159,8 +121,6 @@ def _git_alone(repo: Repo, *args: str) -> str:
 MACHINE_SIGNS = ("No space left", "Out of diskspace", "Disk quota", "File too large", "Read-only file system",
                  "couldn't write", "unable to write", "write error", "empty commit message")  # fmt: skip
 def _restore_index(index: Path, saved: bytes | None) -> None:
-    from advisor.records.store import restore_bytes  # store builds on this module
-
     if saved is None:
         index.unlink(missing_ok=True)
     else:
@@ -186,8 +146,6 @@ def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:
     """Numbers of every record file ever committed in `records_dir` (so a deleted number is not reused)."""
     from git import GitCommandError
 
-    from advisor.records.store import NUMBERED_NAME
-
     if not repo.head.is_valid():
         return set()
     relative = repository_path(repo, records_dir)
@@ -201,12 +159,3 @@ def ids_in_history(repo: Repo, records_dir: Path) -> set[int]:
         if match and Path(line.strip()).parent.as_posix() == (relative or "."):
             found.add(int(match.group(1)))
     return found
-
-
-def record_history(repo: Repo, record_path: Path) -> list[RecordVersion]:
-    """The commits that touched a record, newest first, with the version each one holds."""
-    from advisor.records.history import record_histories  # it builds on this module's RecordVersion
-
-    return record_histories(repo, [record_path])[record_path]
-
-

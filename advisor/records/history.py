@@ -15,11 +15,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from advisor.bounded_read import read_bounded
-from advisor.errors import AdvisorError
 from advisor.records.git import RecordVersion, repository_path
 from advisor.records.render import split_front_matter
 from advisor.records.store import RECORD_FILE
+from probes.errors import AdvisorError
+from probes.files.bounded_read import read_bounded
 
 if TYPE_CHECKING:
     from git import Repo
@@ -105,3 +105,8 @@ def record_histories(repo: Repo, record_paths: Sequence[Path]) -> dict[Path, lis
                 sha=sha, date=datetime.fromisoformat(date), version=blobs.version(new_blob, name), message=message.strip(),
             ))  # fmt: skip
     return found
+
+
+def record_history(repo: Repo, record_path: Path) -> list[RecordVersion]:
+    """The commits that touched a record, newest first, with the version each one holds."""
+    return record_histories(repo, [record_path])[record_path]

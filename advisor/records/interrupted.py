@@ -8,7 +8,7 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from advisor.atomic_write import write_temporary
+from probes.files.atomic_write import write_temporary
 from probes.models import Evidence
 
 INTERRUPTED_PREFIX = "interrupted-"

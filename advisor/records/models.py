@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
-from advisor.errors import AdvisorError
-from advisor.safe_yaml import scalar_text
+from probes.errors import AdvisorError
+from probes.files.safe_yaml import scalar_text
 
 RECORD_SCHEMA_VERSION = 1
 

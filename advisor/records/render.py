@@ -16,15 +16,15 @@ import yaml
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from advisor.markdown import md_escape, md_prose
-from advisor.safe_yaml import YamlInputError, load_yaml
-from advisor.environment.family import device_family
 from advisor.profile import Profile
 from advisor.recommendation.models import Choice, ChosenStack, Rationale, Recommendation, Tier
 from advisor.recommendation.reference import quoted
-from advisor.reference.check import evidence_reference_check
 from advisor.recommendation.summary import applying_risks, cites_text, in_sentence, versions_text
 from advisor.records.evidence_tables import evidence_tables
 from advisor.records.models import RecordError, RecordFrontMatter
+from advisor.reference.check import evidence_reference_check
+from probes.environment.family import device_family
+from probes.files.safe_yaml import YamlInputError, load_yaml
 from probes.models import Evidence
 
 FRONT_MATTER_FENCE = "---"

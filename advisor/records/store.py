@@ -22,11 +22,12 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
-from advisor.atomic_write import TEMP_SUFFIX, write_bytes_atomically, write_temporary, write_text_atomically
-from advisor.bounded_read import FileKind, file_type_text, read_bounded_text
-from advisor.errors import MachineError, machine_error
 from advisor.records.models import MAX_RECORD_ID, DecisionRecord, RecordError, RecordFrontMatter, RecordProblem
+from advisor.records.paths import NUMBERED_NAME, open_repository
 from advisor.records.render import compose, split_front_matter
+from probes.errors import MachineError, machine_error
+from probes.files.atomic_write import TEMP_SUFFIX, write_bytes_atomically, write_temporary, write_text_atomically
+from probes.files.bounded_read import FileKind, file_type_text, read_bounded_text
 
 LOCK_NAME = ".advisor.lock"
 LOCK_TIMEOUT_S = 120.0  # a run holds the lock while it writes and commits, seconds at most
@@ -35,7 +36,6 @@ LOCK_TIMEOUT_ENV = "ADVISOR_LOCK_TIMEOUT_S"  # seconds to wait instead (tests, o
 MAX_RECORD_BYTES = 1 << 20
 RECORD_FILE = FileKind("decision record", MAX_RECORD_BYTES, RecordError)
 RECORD_NAME = re.compile(r"^(\d{4,})-[a-z0-9-]+\.md$")
-NUMBERED_NAME = re.compile(r"^(\d{4,})-")
 # Test hook: seconds to sleep after the temporaries are written, before they are renamed into place.
 PAUSE_ENV = "ADVISOR_TEST_PAUSE_BEFORE_RENAME"
 
@@ -43,8 +43,6 @@ PAUSE_ENV = "ADVISOR_TEST_PAUSE_BEFORE_RENAME"
 def lock_path(records_dir: Path) -> Path:
     """The lock of the git repository holding the folder (inside `.git/`, so never in the user's status and
     shared by every records folder of the repository), else the folder's own hidden lock file."""
-    from advisor.records.git import open_repository
-
     with open_repository(records_dir) as repo:
         if repo is not None and repo.git_dir:
             return Path(repo.git_dir) / "advisor.lock"

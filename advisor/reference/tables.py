@@ -15,8 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from advisor.bounded_read import FileKind, read_bounded_text
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
+from probes.files.bounded_read import FileKind, read_bounded_text
 
 EXTRACT_SCHEMA_VERSION = 1
 MAX_EXTRACT_BYTES = 2 * 1024 * 1024  # one system's file; the whole extract stays under 3 MB

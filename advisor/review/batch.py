@@ -6,9 +6,9 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from advisor.errors import AdvisorError
 from advisor.records.models import DecisionRecord, RecordProblem
 from advisor.review.run import ReviewResult, due_records, run_review
+from probes.errors import AdvisorError
 from probes.models import Evidence
 from probes.runner import check_budget
 

@@ -7,7 +7,6 @@ from collections.abc import Iterable
 
 from advisor.comparison.compare import compare_evidence
 from advisor.comparison.models import CaseComparison
-from advisor.environment.models import Environment
 from advisor.knowledge.audit import ClaimFinding
 from advisor.profile import Profile
 from advisor.recommendation.facts import evidence_facts
@@ -16,6 +15,7 @@ from advisor.recommendation.switches import condition_holds, observed_values
 from advisor.records.decision import environment_summary, tier1_options
 from advisor.records.models import DecisionRecord
 from advisor.review.models import Capability, CaseDelta, ConditionCheck, ReviewOutcome, UpgradeCost, VersionChange
+from probes.environment.models import Environment
 from probes.models import Evidence
 
 IMPROVED = ("FASTER", "FIXED")

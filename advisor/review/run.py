@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from advisor.interrupts import stop_deferred
 from advisor.knowledge.audit import ClaimFinding, claims_to_recheck
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.records.decision import write_decision
-from advisor.interrupts import stop_deferred
-from advisor.records.git import commit_paths, open_repository
+from advisor.records.git import commit_paths
 from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, RecordProblem, review_date
+from advisor.records.paths import open_repository
 from advisor.records.review_history import append_review_entry, update_review_plan
 from advisor.records.store import (
     find_record,
@@ -83,7 +84,7 @@ def due_records(records_dir: Path, today: dt.date, within_days: int = 30) -> Due
 def old_evidence_of(record: DecisionRecord) -> Evidence | None:
     """The record's baseline: of its decision's evidence files (a fleet has several; review files are not
     baselines), the first measured on the target hardware, else the first; None without evidence."""
-    from advisor.environment.family import device_family
+    from probes.environment.family import device_family
 
     decided = [ref for ref in record.front.evidence if ".review-" not in ref.file] or list(record.front.evidence)
     if not decided:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
 
 MAX_PORT = 65535
 LOCAL_NAMES = ("localhost",)

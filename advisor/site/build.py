@@ -28,9 +28,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from advisor.output_paths import OutputPathError, check_inside, check_output_folder, protected_folders
 from advisor.site.manifest import check_replaceable, write_manifest
 from advisor.site.mkdocs_glue import RECORDS_ENV, TODAY_ENV, SiteError
+from probes.files.output_paths import OutputPathError, check_inside, check_output_folder, protected_folders
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_CONFIG_NAME = "mkdocs.yml"

@@ -13,11 +13,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from advisor.bounded_read import read_bounded
-from advisor.records.git import RecordVersion, open_repository
-from advisor.records.models import LIVE_STATUSES, DecisionRecord
-from advisor.records.store import link_problems, load_records
+from advisor.records.git import RecordVersion
 from advisor.records.history import record_histories
+from advisor.records.models import LIVE_STATUSES, DecisionRecord
+from advisor.records.paths import open_repository
+from advisor.records.store import link_problems, load_records
+from probes.files.bounded_read import read_bounded
 from probes.models import EVIDENCE_FILE, Evidence, EvidenceSchemaError
 
 ReviewState = Literal["overdue", "due-soon", "scheduled", "closed"]

@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from advisor.output_paths import OutputPathError
+from probes.files.output_paths import OutputPathError
 
 MANIFEST_NAME = ".advisor-site-manifest.json"
 MANIFEST_FORMAT = "advisor-site-manifest/1"

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from advisor.dates import parse_date
-from advisor.errors import AdvisorError
 from advisor.site.generate import GenerationReport
+from probes.errors import AdvisorError
 
 RECORDS_ENV = "ADVISOR_SITE_RECORDS"
 TODAY_ENV = "ADVISOR_SITE_TODAY"

@@ -17,15 +17,15 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from advisor.knowledge.models import KnowledgeBase
-from advisor.records.models import RECORD_STATUSES
 from advisor.markdown import md_escape, safe_url
+from advisor.records.models import RECORD_STATUSES
+from advisor.site import rendered
 from advisor.site.catalog import DUE_SOON_DAYS, Catalog, EvidenceFile, SiteRecord
-from advisor.environment.family import environment_family
 from advisor.site.evidence_charts import Chart
 from advisor.site.evidence_views import EvidenceViews
-from advisor.site import rendered
 from advisor.site.record_body import record_body_markdown
 from advisor.site.rendered import PageConverter, PageSource
+from probes.environment.family import environment_family
 
 OPTION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 RINGS: tuple[tuple[str, str, str], ...] = (

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
 
 # The first line of a rendered page's front matter: how the MkDocs side tells it from a Markdown page.
 RENDERED_KEY, RENDERED_VALUE = "advisor", "rendered-html"

@@ -15,7 +15,7 @@ from typing import Any
 
 import nh3
 
-from advisor.terminal_text import without_controls
+from probes.terminal_text import without_controls
 
 ALLOWED_TAGS = frozenset({
     "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del", "details", "div", "dl",

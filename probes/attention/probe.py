@@ -13,10 +13,10 @@ import math
 import torch
 from torch.nn.attention import SDPBackend
 
-from advisor.environment.models import Dtype
 from probes.attention.inputs import AttentionInputs, attention_inputs, checked_part, checked_rows, reference_rows
 from probes.attention.scratch_memory import require_free_memory, scratch_bytes
 from probes.attention.sdpa_backends import Attention, first_call, forced_sdpa
+from probes.environment.models import Dtype
 from probes.attention.sizing import (
     CAUSAL_VARIANTS,
     GEOMETRIES,

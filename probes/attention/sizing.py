@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.environment.models import Dtype
+from probes.environment.models import Dtype
 
 MIN_LENGTHS = 3  # the fewest points from which growth with sequence length can be fitted
 CAUSAL_VARIANTS: tuple[bool, ...] = (False, True)

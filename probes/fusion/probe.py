@@ -15,8 +15,8 @@ import torch
 import torch._dynamo
 import torch._inductor.config as inductor_config
 
-from advisor.environment.models import Dtype
 from probes.dynamic.compiler_warmup import warm_compiler
+from probes.environment.models import Dtype
 from probes.fusion.chain import ChainInputs, chain, chain_inputs
 from probes.fusion.launches import launches_per_call
 from probes.harness.device import Device

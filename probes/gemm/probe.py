@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import torch
 
-from advisor.environment.models import Dtype
+from probes.environment.models import Dtype
 from probes.gemm.compiled import compile_matmul, warm_up_compiler
 from probes.gemm.inputs import (
     device_fp8_format,

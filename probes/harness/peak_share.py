@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from advisor.environment.models import Environment
+from probes.environment.models import Environment
 from probes.models import Metric, ProbeCase
 
 # CaseKey.device kinds -> PeakFigures.kind ('xla' is decided by the machine: a TPU or a Neuron device)

@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from advisor.terminal_text import shown
 from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
+from probes.terminal_text import shown
 
 
 class ProbeProgress:

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 
 from pydantic import Field, field_validator, model_validator
 
-from advisor.errors import AdvisorError
-from advisor.knowledge.claims import ModelType
+from probes.errors import AdvisorError
 from probes.registry import ProbeOptions
+from probes.vocabulary import ModelType
 
 _SPEC = re.compile(r"^(?P<module>[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*):(?P<factory>[A-Za-z_][\w]*)$")
 CUSTOM_MODEL = "custom"  # the case option `model` of a user's model

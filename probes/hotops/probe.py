@@ -20,8 +20,7 @@ import time
 
 import torch
 
-from advisor.environment.models import Dtype
-from advisor.knowledge.claims import MODEL_TYPES
+from probes.environment.models import Dtype
 from probes.harness.device import Device
 from probes.hotops.options import CUSTOM_MODEL, HotopsOptions
 from probes.hotops.passes import Pass, make_pass, reference_output
@@ -31,6 +30,7 @@ from probes.hotops.user_model import load_user_model
 from probes.models import Metric
 from probes.reference_models import ReferenceModel, build_reference_model, reference_shape
 from probes.registry import CaseSpec, Probe, Scenario, ScenarioResult, implementation
+from probes.vocabulary import MODEL_TYPES
 
 TORCH_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from advisor.environment.models import Dtype
+from probes.environment.models import Dtype
 from probes.models import OptionValue, ProbeCase
 
 FLOAT_DTYPES: frozenset[Dtype] = frozenset({"fp32", "fp16", "bf16"})

@@ -6,8 +6,8 @@ any child starts.
 
 from __future__ import annotations
 
-from advisor.knowledge.claims import ModelType
 from probes.registry import ProbeOptions
+from probes.vocabulary import ModelType
 
 from pydantic import Field
 

@@ -16,14 +16,14 @@ import importlib
 import importlib.util
 from dataclasses import dataclass
 
-from advisor.environment.models import Dtype
-from advisor.knowledge.claims import MODEL_TYPES
+from probes.environment.models import Dtype
 from probes.harness.device import Device
-from probes.tolerance import Tolerance
 from probes.int8.options import Int8Options
 from probes.models import OptionValue
 from probes.reference_models import reference_shape
 from probes.registry import CaseSpec
+from probes.tolerance import Tolerance
+from probes.vocabulary import MODEL_TYPES
 
 GEMM_ROWS = (16, 256, 2048)  # decode-like, small batch, prefill-like; 2048 only where it fits
 MLP_TOKENS = (16, 256)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import torch
 from torch.nn import functional as F
 
-from advisor.environment.models import Dtype
+from probes.environment.models import Dtype
 from probes.harness.device import Device
 from probes.layout.sizing import choose_shape
 from probes.registry import Bench, CaseSpec, Probe, implementation

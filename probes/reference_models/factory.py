@@ -1,6 +1,6 @@
 """`build_reference_model(model_type, size)`: a seeded reference model and a function making its example inputs.
 
-One model per profile `model_type` (advisor.profile.MODEL_TYPES); sizes go from `tiny` (tests, a few
+One model per profile `model_type` (probes.vocabulary.MODEL_TYPES); sizes go from `tiny` (tests, a few
 milliseconds a pass on a CPU) to `large` (a GPU's worth of work). Weights and inputs are seeded, so
 every build of one (model_type, size) is the same model fed the same inputs.
 """
@@ -14,12 +14,12 @@ from typing import Literal, NamedTuple, get_args
 import torch
 from torch import nn
 
-from advisor.knowledge.claims import MODEL_TYPES
 from probes.reference_models.cnn import CNNDims, ResNet
 from probes.reference_models.diffusion import UNet, UNetDims
 from probes.reference_models.moe import MoEDims, MoETransformer
 from probes.reference_models.multimodal import MultimodalDims, VisionLanguageModel
 from probes.reference_models.transformer import DenseTransformer, TransformerDims, token_ids
+from probes.vocabulary import MODEL_TYPES
 
 ModelSize = Literal["tiny", "small", "medium", "large"]
 MODEL_SIZES: tuple[ModelSize, ...] = get_args(ModelSize)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
 from probes.harness.device_choice import DeviceKind, accelerator_backend, parse_device
 from probes.models import OptionValue
 from probes.registry import ProbeOptions, ProbeOptionsError, validate_options

@@ -9,9 +9,9 @@ import pytest
 from git import Repo
 
 import advisor
-from advisor.errors import AdvisorError
 from advisor.profile import Profile
 from advisor.records import find_record
+from probes.errors import AdvisorError
 from probes.models import Evidence
 
 CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"

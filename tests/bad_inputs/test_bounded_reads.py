@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment.peaks import PEAKS_FILE
 from advisor.knowledge.loader import KNOWLEDGE_FILE
 from advisor.ops.reading import MODEL_FILE
 from advisor.profile import PROFILE_FILE
 from advisor.records.store import LOCK_TIMEOUT_ENV, RECORD_FILE
 from advisor.settings import PYPROJECT, SETTINGS_FILE, SETTINGS_KINDS
+from probes.environment.peaks import PEAKS_FILE
 from probes.models import EVIDENCE_FILE, MAX_CASES_PER_FILE, MAX_SAMPLES_PER_CASE
 from harness import (
     CPU_SUITE,

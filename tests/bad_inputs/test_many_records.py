@@ -59,7 +59,7 @@ def assert_names_bad_records(stderr: str) -> None:
 
 
 def test_the_strict_yaml_reader_keeps_an_impossible_date_as_text():
-    from advisor.safe_yaml import load_yaml
+    from probes.files.safe_yaml import load_yaml
 
     read = load_yaml("a: 2026-02-30\nb: 2026-13-01\nc: 2026-01-02\nd: 2026-01-01 10:00:00+99:00\ne: [2026-02-31]\n")
     assert read["a"] == "2026-02-30" and read["b"] == "2026-13-01" and read["d"] == "2026-01-01 10:00:00+99:00"

@@ -29,9 +29,6 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
 
-from advisor.bounded_read import FileKind, read_bounded
-from advisor.environment.peaks import PEAKS_FILE, PEAKS_FILE_VARIABLE, PeakTableError, accelerator_table
-from advisor.errors import AdvisorError
 from advisor.knowledge.check import check_files
 from advisor.knowledge.claims import KnowledgeBaseError
 from advisor.knowledge.loader import KNOWLEDGE_FILE, read_mapping, validate_document
@@ -42,6 +39,9 @@ from advisor.profile import PROFILE_FILE, ProfileError, load_profile, parse_prof
 from advisor.records.models import RecordError
 from advisor.records.store import RECORD_FILE, read_record
 from advisor.settings import PYPROJECT, SETTINGS_FILE, SETTINGS_KINDS, SettingsError, load_settings
+from probes.environment.peaks import PEAKS_FILE, PEAKS_FILE_VARIABLE, PeakTableError, accelerator_table
+from probes.errors import AdvisorError
+from probes.files.bounded_read import FileKind, read_bounded
 from probes.models import EVIDENCE_FILE, MAX_SAMPLES_PER_CASE, Evidence, EvidenceSchemaError, Measurement
 from harness import CPU_SUITE, GOOD_PROFILE, make_project
 

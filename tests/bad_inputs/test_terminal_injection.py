@@ -31,7 +31,7 @@ from harness import CPU_SUITE, GOOD_PROFILE, Project, invoke_advisor, make_proje
 from typer.testing import CliRunner
 
 from advisor.cli import app
-from advisor.terminal_text import ShownStream, escaped_streams, json_safe, one_line, shown, without_controls
+from probes.terminal_text import ShownStream, escaped_streams, json_safe, one_line, shown, without_controls
 
 ROOT = Path(__file__).resolve().parents[2]
 # Everything but the newline: our own layout uses no tab either.

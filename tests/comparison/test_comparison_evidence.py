@@ -12,7 +12,7 @@ from advisor.comparison import compare_evidence
 from advisor.comparison.compare import ranked_best_first
 from advisor.comparison.models import CaseComparison, TimingChange, VerdictRule
 from advisor.comparison.verdict import timing_verdict
-from advisor.environment.models import TorchInfo
+from probes.environment.models import TorchInfo
 from probes.models import (
     CaseKey,
     Evidence,

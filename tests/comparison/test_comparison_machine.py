@@ -6,7 +6,7 @@ from __future__ import annotations
 from advisor.comparison import compare_evidence
 from advisor.comparison.machine import machine_ratios
 from advisor.comparison.models import VerdictRule
-from advisor.environment.models import TorchInfo
+from probes.environment.models import TorchInfo
 from probes.models import CaseKey, Evidence, ProbeCase, ProbeRun
 
 from tests.comparison.test_comparison_aa import evidence

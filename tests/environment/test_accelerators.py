@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment import accelerators
-from advisor.environment.detect import detect_environment
-from advisor.environment.peaks import PeakTableError, accelerator_peak, accelerator_table, builtin_table
+from probes.environment import accelerators
+from probes.environment.detect import detect_environment
+from probes.environment.peaks import PeakTableError, accelerator_peak, accelerator_table, builtin_table
 
 MACHINES = Path(__file__).parent / "machines"
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment.cpu import build_cpu_info, parse_cpuinfo
-from advisor.environment.peaks import cpu_peak
+from probes.environment.cpu import build_cpu_info, parse_cpuinfo
+from probes.environment.peaks import cpu_peak
 
 MACHINES = Path(__file__).parent / "machines"
 

@@ -8,10 +8,10 @@ import jsonschema
 import pytest
 
 from advisor.cli import app
-from advisor.environment.detect import detect_environment
-from advisor.environment.models import Environment
 from advisor.knowledge.devices import detect_device
 from advisor.knowledge.loader import family_device_ids, load_knowledge_base
+from probes.environment.detect import detect_environment
+from probes.environment.models import Environment
 
 
 @pytest.fixture(scope="module")

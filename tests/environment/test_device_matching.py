@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment import vendors
-from advisor.environment.cpu import build_cpu_info, parse_cpuinfo
-from advisor.environment.detect import detect_environment, detect_peaks
-from advisor.environment.family import environment_family
-from advisor.environment.models import (
+from probes.environment import vendors
+from probes.environment.cpu import build_cpu_info, parse_cpuinfo
+from probes.environment.detect import detect_environment, detect_peaks
+from probes.environment.family import environment_family
+from probes.environment.models import (
     AcceleratorRuntime,
     AppleSiliconInfo,
     Environment,

@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from advisor.environment.family import cpu_family, device_family, environment_family, family_evidence
-from advisor.environment.models import (
+from probes.environment.family import cpu_family, device_family, environment_family, family_evidence
+from probes.environment.models import (
     AcceleratorRuntime,
     AppleSiliconInfo,
     Environment,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.environment.peaks import accelerator_peak
+from probes.environment.peaks import accelerator_peak
 
 # (reported name, where it comes from) -> (table row, bf16 dense TFLOP/s, memory bandwidth GB/s)
 REPORTED = [
@@ -64,7 +64,7 @@ def test_siblings_slices_and_unlisted_cards_take_no_row(reported):
 
 
 def test_every_nvidia_row_is_anchored_to_a_whole_name():
-    from advisor.environment.peaks import builtin_table
+    from probes.environment.peaks import builtin_table
 
     for row in builtin_table():
         if row.name.startswith("NVIDIA"):

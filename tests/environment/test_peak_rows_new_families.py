@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from advisor.environment.peaks import accelerator_peak, builtin_table
+from probes.environment.peaks import accelerator_peak, builtin_table
 
 # (what reports it, the reported name) -> the table row it must select, with one figure to pin it.
 REPORTED = [

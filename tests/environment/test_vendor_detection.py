@@ -19,8 +19,8 @@ from types import SimpleNamespace
 import pytest
 
 from advisor.cli import app
-from advisor.environment import accelerators, detect, frameworks, vendors
-from advisor.environment.detect import detect_environment
+from probes.environment import accelerators, detect, frameworks, vendors
+from probes.environment.detect import detect_environment
 
 MACHINES = Path(__file__).parent / "machines"
 VENDOR_MODULES = {"habana_frameworks", "jax", "libtpu", "torch_xla", "torch_neuronx", "torch_npu"}

@@ -14,10 +14,11 @@ import pytest
 import yaml
 
 from advisor.cli import app
-from advisor.knowledge.claims import CONCERNS, LAYERS, TEAM_SKILLS, is_url, method_anchor
+from advisor.knowledge.claims import CONCERNS, LAYERS, is_url, method_anchor
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.knowledge.method import method_anchors
 from advisor.knowledge.models import Candidate, KnowledgeQueryError
+from advisor.vocabulary import TEAM_SKILLS
 
 ORIGINAL_IDS = {
     "cublas", "cudnn", "cutlass", "triton", "flash-attention", "tensorrt", "torch-compile", "onnxruntime",

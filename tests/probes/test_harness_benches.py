@@ -123,8 +123,8 @@ def test_contention_meter_sees_a_busy_sibling_process():
 
 
 def test_peak_share_and_device_name_for_the_new_device_kinds(environment_factory):
-    from advisor.environment.models import GaudiInfo, NeuronInfo, PeakFigures, TPUInfo
-    from advisor.environment.peaks import accelerator_peak
+    from probes.environment.models import GaudiInfo, NeuronInfo, PeakFigures, TPUInfo
+    from probes.environment.peaks import accelerator_peak
     from probes.harness.peak_share import peak_kind
     from probes.models import Evidence, HarnessSettings, ProbeConfig
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment.detect import detect_environment
+from probes.environment.detect import detect_environment
 from probes.harness.events import CaseDone, ProbeDone, ProbeEvent, ProbeStarted
 from probes.harness.forkserver import FORKSERVER_ENV
 from probes.models import Evidence, HarnessSettings, ProbeCase

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment.models import AcceleratorRuntime, CPUInfo, Environment, ISAFeatures, OSInfo, PythonInfo
+from probes.environment.models import AcceleratorRuntime, CPUInfo, Environment, ISAFeatures, OSInfo, PythonInfo
 from probes.models import (
     EVIDENCE_SCHEMA_VERSION,
     CaseKey,

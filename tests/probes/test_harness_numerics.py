@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from advisor.environment.models import PEAK_DTYPES
+from probes.environment.models import PEAK_DTYPES
 from probes.harness.numerics import compare
 from probes.tolerance import TOLERANCES, Tolerance, tolerance_for
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment.detect import detect_environment
+from probes.environment.detect import detect_environment
 from probes.harness.session import ProbeRound, starved
 from probes.models import CaseKey, ProbeCase, ProbeRun
 from probes.registry import EXTRA_PROBE_DIRS_ENV

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment.detect import detect_environment
+from probes.environment.detect import detect_environment
 from probes.harness.measure import join_visits
 from probes.models import CaseKey, HarnessSettings, Measurement, ProbeCase
 from probes.registry import EXTRA_PROBE_DIRS_ENV, CaseSpec

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment.family import device_family
 from advisor.recommendation.facts import evidence_facts
 from advisor.records.evidence_tables import evidence_tables
 from advisor.site.evidence_charts import evidence_charts
+from probes.environment.family import device_family
 from probes.registry import EXTRA_PROBE_DIRS_ENV, ProbeDefinitionError, known_probes
 from probes.reporting import probe_findings, probe_reports
 from probes.runner import run_probes

@@ -7,11 +7,11 @@ import copy
 import pytest
 import torch
 
-from advisor.profile import MODEL_TYPES
 from probes.hotops.passes import make_pass, reference_output
 from probes.reference_models import MODEL_SIZES, build_reference_model, reference_shape
 from probes.reference_models.factory import DIMS, UnknownReferenceModel
 from probes.reference_models.moe import TopKMoE
+from probes.vocabulary import MODEL_TYPES
 
 
 def _float64(inputs: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from advisor.environment.models import (
+from probes.environment.models import (
     AcceleratorRuntime,
     CPUInfo,
     Environment,

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor.environment.detect import detect_environment
 from advisor.profile import Needs, Profile
 from advisor.recommendation.inputs import budget_advice, decision_inputs, probe_weights, unmeasured_inputs
+from probes.environment.detect import detect_environment
 from probes.models import CaseKey, Evidence, ProbeCase, ProbeRun
 from probes.registry import EXTRA_PROBE_DIRS_ENV
 from probes.runner import ProbeError, run_probes

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from recommendation_builders import case, evidence, profile, steady
 
-from advisor.knowledge.claims import MODEL_TYPES, TEAM_SKILLS
 from advisor.markdown import md_prose
 from advisor.profile import QUANTIZATION_METHODS, QUANTIZATIONS, WORKLOADS, Profile
 from advisor.recommendation.engine import MAX_PROFILE_SWITCHES, MAX_REJECTED, recommend
@@ -22,7 +21,9 @@ from advisor.recommendation.rules.confidence import BASE_NO_EVIDENCE
 from advisor.recommendation.switches import condition_holds, observed_values
 from advisor.records.decision import build_front_matter
 from advisor.records.render import render_record
+from advisor.vocabulary import TEAM_SKILLS
 from probes.models import Evidence
+from probes.vocabulary import MODEL_TYPES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RANDOM_PROFILES = 300

@@ -9,14 +9,15 @@ import random
 import pytest
 from recommendation_builders import attention_cases, dynamic_cases, evidence, gemm_cases, int8_cases, profile
 
-from advisor.knowledge.claims import CONCERNS, TEAM_SKILLS
+from advisor.knowledge.claims import CONCERNS
 from advisor.knowledge.loader import hardware_families
-from advisor.reference.tables import shipped_systems
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Recommendation
 from advisor.recommendation.selection import serves
 from advisor.recommendation.switches import condition_holds, observed_values
+from advisor.reference.tables import shipped_systems
+from advisor.vocabulary import TEAM_SKILLS
 from probes.models import Evidence
 
 NEEDS = [

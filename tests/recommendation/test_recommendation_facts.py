@@ -13,11 +13,11 @@ from recommendation_builders import (
     int8_cases,
 )
 
-from advisor.environment.family import device_family, environment_family
 from advisor.recommendation.facts import evidence_facts, is_portable, quality_counts
 from advisor.recommendation.readings import read_cases
 from probes.attention.readings import attention_readings
 from probes.dynamic.readings import dynamic_readings
+from probes.environment.family import device_family, environment_family
 from probes.gemm.readings import gemm_readings
 from probes.int8.readings import int8_readings
 

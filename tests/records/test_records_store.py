@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.records import RecordError, accept, find_record, load_records, supersede, write_decision
-from advisor.records.git import record_history
+from advisor.records.history import record_history
 
 DATE = dt.date(2026, 1, 2)
 

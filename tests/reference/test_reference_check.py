@@ -60,7 +60,7 @@ def test_no_matching_case_says_so():
 def h200_evidence(cases):
     import datetime as dt
 
-    from advisor.environment.models import (
+    from probes.environment.models import (
         AcceleratorRuntime, CPUInfo, Environment, GPUInfo, ISAFeatures, OSInfo, PeakFigures, PythonInfo,
     )  # fmt: skip
     from probes.models import Evidence, HarnessSettings, ProbeConfig

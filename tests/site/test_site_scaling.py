@@ -22,13 +22,13 @@ from git.cmd import Git
 from mkdocs.structure.files import File, Files
 from mkdocs_gen_files.editor import FilesEditor
 
-from advisor.records.decision import write_decision
-from advisor.records.git import record_history
-from advisor.records.store import accept
 from advisor.recommendation.engine import recommend
+from advisor.records.decision import write_decision
+from advisor.records.history import record_history
+from advisor.records.history import record_histories
+from advisor.records.store import accept
 from advisor.site import evidence_views, generate
 from advisor.site.generate import FolderWriter, generate_site
-from advisor.records.history import record_histories
 from advisor.site.mkdocs_glue import GenFilesWriter
 from probes.models import Evidence
 

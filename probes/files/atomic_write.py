@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from advisor.output_paths import check_regular_target
+from probes.files.output_paths import check_regular_target
 
 TEMP_SUFFIX = ".tmp"
 

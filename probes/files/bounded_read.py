@@ -6,7 +6,7 @@ fstat). Each kind of file has a size cap, checked on st_size before reading and 
 most cap + 1 bytes are read), so /proc files, which report size 0, and files still growing are bounded
 too. Every failure is the reader's own AdvisorError subclass, one line naming the file.
 
-Machine facts read from /proc and /sys while detecting the environment (advisor/environment/) are not
+Machine facts read from /proc and /sys while detecting the environment (probes/environment/) are not
 user files and are read where they are detected.
 """
 
@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
 
 _CHUNK_BYTES = 1 << 20
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)

@@ -12,10 +12,10 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from advisor.bounded_read import FileKind, read_bounded_text
-from advisor.errors import AdvisorError
-from advisor.environment.models import PEAK_DTYPES, CPUInfo, Dtype, PeakFigures
-from advisor.safe_yaml import DataLoader
+from probes.environment.models import PEAK_DTYPES, CPUInfo, Dtype, PeakFigures
+from probes.errors import AdvisorError
+from probes.files.bounded_read import FileKind, read_bounded_text
+from probes.files.safe_yaml import DataLoader
 
 PEAKS_FILE_VARIABLE = "ADVISOR_PEAKS_FILE"
 

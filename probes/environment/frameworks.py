@@ -9,7 +9,7 @@ import warnings
 from types import ModuleType
 from typing import Any, Literal
 
-from advisor.environment.models import GPUInfo, TorchInfo, TritonInfo
+from probes.environment.models import GPUInfo, TorchInfo, TritonInfo
 
 
 def load_torch() -> ModuleType | None:

@@ -15,9 +15,9 @@ from types import ModuleType
 
 import psutil
 
-from advisor._version import __version__
-from advisor.environment import accelerators, cpu, family, frameworks, peaks, vendors
-from advisor.environment.models import (
+from probes._version import __version__
+from probes.environment import accelerators, cpu, family, frameworks, peaks, vendors
+from probes.environment.models import (
     AcceleratorRuntime,
     CPUInfo,
     Environment,

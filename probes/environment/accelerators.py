@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from advisor.environment.models import GPUInfo
+from probes.environment.models import GPUInfo
 
 # What detect.py asks nvidia-smi for; parse_nvidia_smi reads exactly these columns.
 NVIDIA_SMI_QUERY = "index,name,compute_cap,memory.total,driver_version"

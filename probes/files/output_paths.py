@@ -16,8 +16,8 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from advisor.bounded_read import file_type_text
-from advisor.errors import AdvisorError
+from probes.errors import AdvisorError
+from probes.files.bounded_read import file_type_text
 
 
 class OutputPathError(AdvisorError):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from advisor.environment.models import CPUInfo, ISAFeatures
+from probes.environment.models import CPUInfo, ISAFeatures
 
 # /proc/cpuinfo flag (x86) or Features word (Arm) -> ISAFeatures field.
 _CPUINFO_FLAGS: dict[str, str] = {

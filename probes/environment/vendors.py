@@ -17,9 +17,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
-from advisor.environment import accelerators
-from advisor.environment.frameworks import first_package_version
-from advisor.environment.models import AppleSiliconInfo, Environment, GaudiInfo, NeuronInfo, ROCmInfo, TPUInfo
+from probes.environment import accelerators
+from probes.environment.frameworks import first_package_version
+from probes.environment.models import AppleSiliconInfo, Environment, GaudiInfo, NeuronInfo, ROCmInfo, TPUInfo
 
 # jax and libtpu can take tens of seconds to bring a TPU slice up; vendor CLIs get detect's 5 s.
 FRAMEWORK_TIMEOUT_S = 60.0

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from advisor.environment.models import Environment
+from probes.environment.models import Environment
 
 _CPU_FAMILIES = {"x86_64": "x86-cpu", "amd64": "x86-cpu", "i686": "x86-cpu", "aarch64": "arm-cpu", "arm64": "arm-cpu"}
 
