@@ -169,21 +169,20 @@ ProbeVerdictName = Literal["FASTER", "SAME", "SLOWER", "UNCERTAIN"]
 
 
 class ProbeVerdict(_Model):
-    """A probe's cases taken together: the geometric mean of their B/A, normalised by the machine's own move
-    (advisor/comparison/probe_verdict.py)."""
+    """A probe's cases taken together: the geometric mean of their B/A (advisor/comparison/probe_verdict.py)."""
 
     probe: str
     cases: int = Field(description="Cases timed in both runs")
-    ratio: float = Field(description="Geometric mean of B/A over the cases, divided by machine_ratio when known")
+    ratio: float = Field(description="Geometric mean of B/A over the cases, each read on its judged visit")
     ci_low: float
     ci_high: float
-    machine_ratio: float | None = Field(description="The reference kernel's B/A while the probe ran (None: not normalised)")
+    machine_ratio: float | None = Field(description="The reference kernel's B/A while the probe ran (None: not timed)")
     band: float = Field(description="Half-width of the equivalence band the CI is judged against")
     verdict: ProbeVerdictName
 
     def line(self) -> str:
-        """'gemm SLOWER: 1.09x (90% CI 1.07-1.11x, band +/-3%, 17 cases, machine 0.96x taken out)'."""
-        machine = f", machine {self.machine_ratio:.2f}x taken out" if self.machine_ratio else ", not normalised"
+        """'gemm SLOWER: 1.094x (CI 1.089-1.099x, band +/-6%, 17 cases, reference kernel 0.96x)'."""
+        machine = f", reference kernel {self.machine_ratio:.2f}x" if self.machine_ratio else ""
         return (f"{self.probe} {self.verdict}: {self.ratio:.3f}x (CI {self.ci_low:.3f}-{self.ci_high:.3f}x, "
                 f"band +/-{self.band:.0%}, {self.cases} cases{machine})")
 

@@ -83,7 +83,7 @@ class ReviewOutcome(_Model):
     tier1_before: list[str]
     tier1_after: list[str]
     probes: list[ProbeVerdict] = Field(
-        default_factory=list, description="Per probe: its cases' geometric mean B/A, normalised for the machine's move"
+        default_factory=list, description="Per probe: its cases' geometric mean B/A and its verdict"
     )
     knowledge: list[ClaimFinding] = Field(
         default_factory=list,
