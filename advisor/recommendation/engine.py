@@ -178,10 +178,11 @@ def said_for(reason: Rationale, option: str, concern: Concern, context: RuleCont
 def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], context: RuleContext) -> tuple[Rejection, ...]:
     """The alternatives a team would ask about, at most MAX_REJECTED, each with its specific reasons.
 
-    An option is never rejected for a concern any tier chooses it for; generic reasons are dropped; the
-    platform's own official options come first, then the others, each group by id.
+    An option any tier chooses is not rejected (for no concern: the record lists tier choices and rejections as
+    flat lists of options, and a review diffs them; a choice beyond the team's skill says so in its tier); generic
+    reasons are dropped; the platform's own official options come first, then the others, each group by id.
     """
-    chosen = _chosen_pairs(tiers)
+    chosen_options = {option for option, _ in _chosen_pairs(tiers)}
     skipped = {decision.concern for decision in decisions if decision.skipped is not None}
     per_option: dict[str, dict[str, tuple[Rationale, list[Concern]]]] = {}
     for decision in decisions:
@@ -189,7 +190,7 @@ def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier]
             for listed in rejection.concerns:
                 for reason in rejection.reasons:
                     concern = said_for(reason, rejection.option, listed, context, skipped)
-                    if concern is None or (rejection.option, concern) in chosen:
+                    if concern is None or rejection.option in chosen_options:
                         continue
                     entry = per_option.setdefault(rejection.option, {}).setdefault(reason.text, (reason, []))
                     entry[1].append(concern)

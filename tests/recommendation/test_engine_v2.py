@@ -52,9 +52,9 @@ def random_answers(knowledge, cpu_suite) -> list[Recommendation]:
 def test_random_profiles_keep_every_invariant(random_answers, knowledge):
     compatibility = knowledge.compatibility
     for answer in random_answers:
-        chosen = {(c.option, c.concern) for tier in answer.tiers for c in tier.choices}
-        rejected = {(r.option, concern) for r in answer.rejected for concern in r.concerns}
-        assert not chosen & rejected, answer.profile
+        chosen = {c.option for tier in answer.tiers for c in tier.choices}
+        rejected = {r.option for r in answer.rejected}
+        assert not chosen & rejected, answer.profile  # no option both chosen (any tier, any concern) and rejected
         assert len(answer.rejected) <= MAX_REJECTED
         assert sum(c.metric.startswith("profile.") for c in answer.switch_conditions) <= MAX_PROFILE_SWITCHES
         tier1 = answer.tier(1).options()
