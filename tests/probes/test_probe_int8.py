@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from probes.harness.device import Device
-from probes.int8.analysis import int8_speedups
+from probes.int8.report import int8_speedups
 from probes.int8.error_metrics import row_relative_errors
 from probes.int8.probe import (
     _check_int_mm_shape,
