@@ -86,8 +86,9 @@ PROBE = Probe(
     name="gemm",
     description="Dense GEMM, square and LLM-shaped: torch.matmul (cuBLAS/oneDNN/CANN) vs Triton vs torch.compile.",
     cases=gemm_cases,
-    # The timer collects garbage before each timed loop, inside the case's part of the share; with dynamo,
-    # inductor and triton loaded a full collection takes ~0.2 s on a small CPU: frozen, it walks only the cases'.
+    # The timer pauses the collector while it samples, but collections still come between cases, inside their
+    # parts of the share (warmup, checks, building inputs); with dynamo, inductor and triton loaded a full one
+    # takes ~0.2 s on a small CPU: frozen after planning, the heap leaves them only the cases' objects to walk.
     freezes_heap=True,
 )
 
