@@ -63,9 +63,9 @@ ALLOWED: dict[str, str] = {
     "probes/files/atomic_write.py: os.umask": "reads the umask: set to 0 and put back on the next line",
     "advisor/interrupts.py: signal.signal": "stop_on_signals: installs the handlers for the command's length, "
     "restores the previous ones in `finally`",
-    "advisor/site/build.py: os.environ.update": "_site_environment: a context manager that puts every name back",
-    "advisor/site/build.py: os.environ.pop": "_site_environment: restoring a name that was unset",
-    "advisor/site/build.py: os.environ[...] =": "_site_environment: restoring a name's previous value",
+    "advisor/site/build.py: os.environ.update": "_quiet_banners: a context manager that puts every name back",
+    "advisor/site/build.py: os.environ.pop": "_quiet_banners: restoring a name that was unset",
+    "advisor/site/build.py: os.environ[...] =": "_quiet_banners: restoring a name's previous value",
     "probes/harness/collector.py: gc.disable": "collector_paused: re-enabled in `finally` when it was on",
     "probes/harness/collector.py: gc.enable": "collector_paused: the restore",
     "probes/harness/collector.py: gc.freeze": "spared_by_collector: unfrozen in `finally`, skipped when the process "

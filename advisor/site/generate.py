@@ -1,7 +1,7 @@
 """Generate the site's pages from a records folder, through a writer (MkDocs' virtual files, or a folder).
 
-`generate_site` is the one entry point; `advisor/site/mkdocs_pages.py` calls it from inside
-`mkdocs build` (plugin mkdocs-gen-files), so `advisor site build` and a plain `mkdocs build` agree.
+`generate_site` is the one entry point; `advisor/site/mkdocs_plugin.py` calls it from inside `mkdocs build`
+(through mkdocs-gen-files' script, mkdocs_pages.py), so `advisor site build` and a plain `mkdocs build` agree.
 """
 
 from __future__ import annotations
