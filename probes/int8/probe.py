@@ -11,7 +11,7 @@ Four families, told apart by the case option `op`:
 - weight_qdq / layernorm_qdq: what int8 costs in accuracy, per-tensor vs per-channel scales on a
   weight with outlier channels, and quantizing a LayerNorm's input vs its output.
 The studies run once as Scenarios (accuracy, not speed). Speedups pair cases across dtypes, so
-they are computed afterwards: see analysis.int8_speedups.
+they are computed afterwards: see report.int8_speedups.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from probes.int8 import onnx_model
 from probes.int8.error_metrics import bench_with_errors, error_study
 from probes.int8.inputs import (
     TORCH_DTYPES,
+    Granularity,
+    fake_quantize,
     gemm_operands,
     layernorm_activations,
     layernorm_affine,
@@ -36,7 +38,6 @@ from probes.int8.inputs import (
     reference_device,
 )
 from probes.int8.options import Int8Options
-from probes.int8.quantize import Granularity, fake_quantize
 from probes.int8.sizing import int8_cases
 from probes.registry import Bench, CaseSpec, Probe, Scenario, Unsupported, implementation
 

@@ -24,7 +24,7 @@ from probes.int8.probe import (
     weight_per_channel,
     weight_per_tensor,
 )
-from probes.int8.quantize import dequantize, fake_quantize, quantize, symmetric_scale
+from probes.int8.inputs import dequantize, fake_quantize, quantize, symmetric_scale
 from probes.int8.sizing import (
     GEMM_ROWS,
     LAYERNORM_STUDY_TOLERANCE,
