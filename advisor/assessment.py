@@ -45,9 +45,9 @@ def proxy_notice(profile: Profile, environment: Environment) -> str | None:
     """What probing this machine can tell about the profile's target, said before the probes start; None when the
     machine is of the target's hardware family."""
     from advisor.knowledge.loader import load_knowledge_base
-    from advisor.recommendation.facts import PORTABLE_MEANING
     from advisor.records.decision import environment_summary
     from advisor.reference.tables import system_for
+    from probes.reporting import PORTABLE_MEANING
 
     summary = environment_summary(environment)
     machine_family, machine = summary.hardware, summary.device or "its CPU"

@@ -181,10 +181,11 @@ class Probe:
     runs_by_default: bool = True  # False: runs only when named, never as part of "all"
     distributed: bool = False  # launched on several processes by torchrun (probes/scaling/session.py)
     # After planning, the probe's child leaves every object alive then (modules, compiler caches, prepared
-    # models) out of later collections (gc.freeze), so the timer's collection before each case walks only the
-    # case's own objects. Done by the worker in the child, which owns its process; never where cases are
-    # only planned (a test, the parent).
+    # models) out of later collections (probes/harness/collector.py, freeze_heap), after one full collection
+    # when `collects_before_freezing`. Done by the worker in the child, which owns its process; never where
+    # cases are only planned (a test, the parent).
     freezes_heap: bool = False
+    collects_before_freezing: bool = False
 
     def plan(self, device: Device, share_s: float, options: Mapping[str, OptionValue] | None = None) -> list[CaseSpec]:
         """The cases for this share, the options validated first (ProbeOptionsError when they do not fit)."""

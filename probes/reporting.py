@@ -6,6 +6,10 @@ the recommendation rests on. `probe_reports()` finds every probe folder's `repor
 scan as `registry.probe_folders`, so ADVISOR_PROBE_DIRS works here too) and the advisor reads
 through it: adding a probe is adding one folder.
 
+A report declares the names of its readings once, as `ReadingSpec` constants (or a `ReadingFamily` for
+names built from a dtype, an implementation or a model type); the rules import those constants, and
+whether a reading may stand in for another hardware family is its spec's `portable` flag.
+
 Everything here is plain data; the advisor renders it (Markdown tables, SVG charts, facts).
 A report module must not import torch: the advisor imports it in its own process.
 """
@@ -26,6 +30,41 @@ from probes.declarations import PROBES_DIR
 from probes.registry import ProbeDefinitionError, probe_folders
 
 REPORT_MODULE = "report.py"
+
+
+# What the portable readings measure, in the words a user is told before probing a machine that is not the target.
+PORTABLE_MEANING = ("attention memory growth with sequence length, the numerical error of low precision, "
+                    "and the recompilations and padding waste of varying shapes")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReadingSpec:
+    """A reading's name, and whether another hardware family's measurement may stand in for the target's
+    (`portable`: the algorithm or the compiler sets its value, not the hardware)."""
+
+    name: str
+    portable: bool = False
+
+
+@dataclass(frozen=True)
+class ReadingFamily:
+    """Readings named `<prefix><part><suffix>`, the part supplied by the cases (a dtype, an implementation, a
+    model type); every member shares the family's `portable` flag."""
+
+    prefix: str = ""
+    suffix: str = ""
+    portable: bool = False
+
+    def named(self, part: str) -> ReadingSpec:
+        """The member for one part: GEMM_SPEEDUP.named("bf16") is gemm_bf16_speedup."""
+        return ReadingSpec(f"{self.prefix}{part}{self.suffix}", self.portable)
+
+    def part_of(self, name: str) -> str | None:
+        """The part of a member's name; None for a name outside the family."""
+        inner = len(name) - len(self.prefix) - len(self.suffix)
+        if inner <= 0 or not name.startswith(self.prefix) or not name.endswith(self.suffix):
+            return None
+        return name[len(self.prefix) : len(self.prefix) + inner]
 
 
 @dataclass(frozen=True)
@@ -143,6 +182,7 @@ class ProbeReport:
     table: TableFn | None = None
     charts: ChartsFn | None = None
     readings: ReadingsFn | None = None
+    declares: tuple[ReadingSpec | ReadingFamily, ...] = ()  # the names `readings` produces
 
 
 def _import_report_module(name: str, folder: Path) -> ModuleType:
@@ -181,6 +221,21 @@ def report_for(probe: str) -> ProbeReport | None:
     return next((report for report in probe_reports() if report.probe == probe), None)
 
 
+def declared_reading(name: str) -> tuple[str, ReadingSpec] | None:
+    """(the probe that declares it, its spec) for a reading's name: a spec of that name, else a family's member;
+    None for a name no report declares."""
+    reports = probe_reports()
+    for report in reports:
+        for declared in report.declares:
+            if isinstance(declared, ReadingSpec) and declared.name == name:
+                return report.probe, declared
+    for report in reports:
+        for declared in report.declares:
+            if isinstance(declared, ReadingFamily) and declared.part_of(name) is not None:
+                return report.probe, ReadingSpec(name, declared.portable)
+    return None
+
+
 def probe_findings(probe: str, cases: Sequence[ProbeCase]) -> list[str]:
     """The findings lines for one probe's cases; none for a probe that declares no findings."""
     report = report_for(probe)
@@ -210,11 +265,11 @@ def median_s(case: ProbeCase) -> float | None:
     return case.timing.stats.median
 
 
-def make_reading(name: str, value: float, figure: str, cases: Iterable[ProbeCase]) -> Reading:
-    """A reading citing `cases` (sorted, unique) and counting the noisy ones among them."""
+def make_reading(spec: ReadingSpec, value: float, figure: str, cases: Iterable[ProbeCase]) -> Reading:
+    """The reading `spec` names, citing `cases` (sorted, unique) and counting the noisy ones among them."""
     listed = sorted({case.key.case_id: case for case in cases}.items())
     noisy = sum(1 for _, case in listed if case.timing is not None and case.timing.stats.noisy)
-    return Reading(name, value, figure, tuple(case_id for case_id, _ in listed), noisy)
+    return Reading(spec.name, value, figure, tuple(case_id for case_id, _ in listed), noisy)
 
 
 def timed_cases(cases: Iterable[ProbeCase]) -> list[ProbeCase]:

@@ -63,17 +63,14 @@ ALLOWED: dict[str, str] = {
     "probes/files/atomic_write.py: os.umask": "reads the umask: set to 0 and put back on the next line",
     "advisor/interrupts.py: signal.signal": "stop_on_signals: installs the handlers for the command's length, "
     "restores the previous ones in `finally`",
-    "advisor/site/build.py: os.environ.update": "_site_environment: a context manager that puts every name back",
-    "advisor/site/build.py: os.environ.pop": "_site_environment: restoring a name that was unset",
-    "advisor/site/build.py: os.environ[...] =": "_site_environment: restoring a name's previous value",
-    "advisor/site/generate.py: gc.disable": "catalog_spared_by_collector: re-enabled in `finally` when it was on",
-    "advisor/site/generate.py: gc.enable": "catalog_spared_by_collector: the restore",
-    "advisor/site/generate.py: gc.freeze": "catalog_spared_by_collector: unfrozen in `finally`; skipped when the "
-    "process froze objects of its own",
-    "advisor/site/generate.py: gc.unfreeze": "catalog_spared_by_collector: the restore",
-    "probes/harness/timer.py: gc.disable": "time_case: re-enabled in `finally` when it was on",
-    "probes/harness/timer.py: gc.enable": "time_case: the restore",
-    "probes/harness/worker.py: gc.freeze": "run_job: child-only (worker.main); a probe's `freezes_heap`",
+    "advisor/site/build.py: os.environ.update": "_quiet_banners: a context manager that puts every name back",
+    "advisor/site/build.py: os.environ.pop": "_quiet_banners: restoring a name that was unset",
+    "advisor/site/build.py: os.environ[...] =": "_quiet_banners: restoring a name's previous value",
+    "probes/harness/collector.py: gc.disable": "collector_paused: re-enabled in `finally` when it was on",
+    "probes/harness/collector.py: gc.enable": "collector_paused: the restore",
+    "probes/harness/collector.py: gc.freeze": "spared_by_collector: unfrozen in `finally`, skipped when the process "
+    "froze objects of its own; freeze_heap: child-only (worker.run_job, a probe's `freezes_heap`)",
+    "probes/harness/collector.py: gc.unfreeze": "spared_by_collector: the restore",
     "probes/harness/worker.py: faulthandler.enable": "worker.main: child-only",
     "probes/scaling/worker.py: faulthandler.enable": "the torchrun worker's main: child-only",
     "probes/harness/forkserver.py: signal.signal": "serve() and _child(): the fork server's own process and the "

@@ -19,24 +19,18 @@ from advisor.recommendation.readings import read_cases
 from advisor.recommendation.settled import Settlement, Side, settle
 from probes.environment.family import device_family
 from probes.models import Evidence, Measurement, ProbeCase
-
-# Readings whose value does not depend on the hardware: the algorithm or the compiler sets them.
-PORTABLE_SUFFIXES = (
-    "_memory_growth",
-    "_rel_rmse",
-    "_rel_error",
-    "_recompiles_per_100",
-    "_limit_hit",
-    "_padding_waste_pct",
-)
-# What those readings measure, in the words a user is told before probing a machine that is not the target.
-PORTABLE_MEANING = ("attention memory growth with sequence length, the numerical error of low precision, "
-                    "and the recompilations and padding waste of varying shapes")  # fmt: skip
-
+from probes.reporting import ReadingSpec, declared_reading
 
 def is_portable(name: str) -> bool:
-    """True for facts another hardware family's measurement may stand in for."""
-    return name.endswith(PORTABLE_SUFFIXES)
+    """True for facts another hardware family's measurement may stand in for: the `portable` flag of the
+    reading's spec, declared by the probe that produces it (an undeclared name is hardware-specific)."""
+    declared = declared_reading(name)
+    return declared is not None and declared[1].portable
+
+
+def evidence_metric(reading: ReadingSpec) -> str:
+    """'evidence.<name>': how switch conditions (and the records that store them) name a reading."""
+    return f"evidence.{reading.name}"
 
 
 class _Model(BaseModel):
@@ -115,7 +109,7 @@ class EvidenceFacts(_Model):
 
     def observed(self) -> dict[str, float]:
         """'evidence.<name>' -> value of every usable fact: what switch conditions are checked against."""
-        return {f"evidence.{fact.name}": fact.value for fact in self.facts if self.usable(fact.name) is fact}
+        return {evidence_metric(ReadingSpec(fact.name)): fact.value for fact in self.facts if self.usable(fact.name) is fact}
 
 
 def _timed_pairs(pairs: Sequence[tuple[str, str]], by_id: dict[str, ProbeCase]) -> list[tuple[Measurement, Measurement]]:

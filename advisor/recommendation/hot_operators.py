@@ -19,15 +19,14 @@ from dataclasses import dataclass
 from advisor.knowledge.models import Concern
 from advisor.profile import Profile
 from advisor.recommendation.citations import facts_line
-from advisor.recommendation.facts import EvidenceFacts, Fact
+from advisor.recommendation.facts import EvidenceFacts, Fact, evidence_metric
 from advisor.recommendation.models import Rationale
-from probes.hotops.readings import READING_PREFIX, parse_hotop_reading_name
+from probes.hotops.report import HOTOP_SHARE, parse_hotop_reading_name
 from probes.hotops.groups import GROUPS
 from probes.hotops.options import CUSTOM_MODEL
 from advisor.recommendation.policy import MINOR_SHARE
 from advisor.recommendation.policy import HOT_SPOT_SHARE
 
-PROFILE_SHARE_PREFIX = READING_PREFIX  # evidence.hotop_share_<group>: the profile's share, in switch conditions
 # Knowledge-base concern -> the operator groups whose time it decides.
 CONCERN_GROUPS: dict[Concern, tuple[str, ...]] = {
     "gemm": ("gemm",),
@@ -104,7 +103,7 @@ def observed_shares(facts: EvidenceFacts, profile: Profile) -> dict[str, float]:
     shares = hotop_shares(facts, profile)
     if shares is None:
         return {}
-    return {f"evidence.{PROFILE_SHARE_PREFIX}{group}": shares.share(group) for group in GROUPS}
+    return {evidence_metric(HOTOP_SHARE.named(group)): shares.share(group) for group in GROUPS}
 
 
 def share_text(shares: HotopShares, groups: Sequence[str]) -> str:

@@ -15,6 +15,10 @@ from advisor.recommendation.context import RuleContext
 from advisor.recommendation.facts import Fact
 from advisor.recommendation.hot_operators import hotop_shares
 from advisor.recommendation.models import Choice, ExpectedImpact
+from probes.fusion.report import FUSION_COMPILED_SPEEDUP
+from probes.gemm.report import GEMM_BF16_SPEEDUP, GEMM_SPEEDUP
+from probes.int8.report import INT8_MODEL_SPEEDUP, INT8_SPEEDUP
+from probes.layout.report import LAYOUT_CHANNELS_LAST_SPEEDUP
 
 
 @dataclass(frozen=True)
@@ -32,17 +36,17 @@ def lever_for(choice: Choice, context: RuleContext) -> Lever | None:
     """The measured speedup behind a tier-1 choice, if any."""
     dtype = choice.settings.get("dtype")
     if choice.concern == "gemm" and dtype in ("bf16", "fp16", "fp8"):
-        return Lever(f"gemm_{dtype}_speedup", ("gemm",), f"{dtype} GEMM")
+        return Lever(GEMM_SPEEDUP.named(dtype).name, ("gemm",), f"{dtype} GEMM")
     if choice.concern == "gemm" and dtype == "fp32":
-        return Lever("gemm_bf16_speedup", ("gemm",), "fp32 GEMM against bf16", inverse=True)
+        return Lever(GEMM_BF16_SPEEDUP.name, ("gemm",), "fp32 GEMM against bf16", inverse=True)
     layout = choice.settings.get("layout")
     if choice.concern == "convolution" and layout in ("channels-last", "nchw"):
         label = "channels-last convolutions" if layout == "channels-last" else "NCHW convolutions against channels-last"
-        return Lever("layout_channels_last_speedup", ("convolution",), label, inverse=layout == "nchw")
+        return Lever(LAYOUT_CHANNELS_LAST_SPEEDUP.name, ("convolution",), label, inverse=layout == "nchw")
     if choice.concern == "fusion" and choice.option == context.knowledge.policy.measured_fusion:
-        return Lever("fusion_compiled_speedup", ("normalization", "elementwise"), "fused small-op chains")
+        return Lever(FUSION_COMPILED_SPEEDUP.name, ("normalization", "elementwise"), "fused small-op chains")
     if choice.concern == "quantization" and dtype == "int8" and not context.profile.convolutional:
-        return Lever("int8_speedup", ("gemm",), "INT8 linear layers")
+        return Lever(INT8_SPEEDUP.name, ("gemm",), "INT8 linear layers")
     return None
 
 
@@ -83,11 +87,11 @@ def whole_model_impact(choice: Choice, context: RuleContext) -> ExpectedImpact |
     linear-layer estimate beside it when both exist."""
     if choice.concern != "quantization" or choice.settings.get("dtype") != "int8":
         return None
-    fact: Fact | None = context.facts.usable(f"int8_model_speedup_{context.profile.model_type}")
+    fact: Fact | None = context.facts.usable(INT8_MODEL_SPEEDUP.named(context.profile.model_type).name)
     if fact is None or not fact.on_target or fact.value <= 0:
         return None
     estimate = None
-    linear, shares = context.facts.usable("int8_speedup"), hotop_shares(context.facts, context.profile)
+    linear, shares = context.facts.usable(INT8_SPEEDUP.name), hotop_shares(context.facts, context.profile)
     if linear is not None and linear.on_target and shares is not None and linear.value > 0:
         estimate = amdahl(min(1.0, shares.share("gemm")), linear.value)
     text = f"INT8 whole {context.profile.model_type} model measured {fact.value:.2f}x float"

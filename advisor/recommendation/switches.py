@@ -15,6 +15,7 @@ from advisor.profile import Needs, Profile
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.hot_operators import observed_shares
 from advisor.recommendation.models import Operator, Predicate, SwitchCondition, Threshold
+from probes.reporting import declared_reading
 
 Observed = Mapping[str, float | str | bool]
 
@@ -44,14 +45,6 @@ def switch(
     )  # fmt: skip
 
 
-# Evidence fact-name prefixes -> the probe that measures them.
-_PROBE_OF = (
-    ("hotop_share", "hotops"), ("gemm_", "gemm"), ("triton_vs_vendor_gemm", "gemm"), ("int8", "int8"),
-    ("layernorm", "int8"), ("fusion_", "fusion"), ("layout_", "layout"), ("strong_scaling", "scaling"),
-    ("static_compile", "dynamic"), ("dynamic_compile", "dynamic"), ("bucketed_compile", "dynamic"),
-)  # fmt: skip
-
-
 # Facts no advisor probe measures: what the team runs to check them.
 _OUTSIDE_PROBES = (
     ("inference_throughput.", "each engine's own serving benchmark on the target, same model, precision and SLA"),
@@ -73,7 +66,8 @@ def rerun_for(metric: str) -> str:
         outside = next((check for prefix, check in _OUTSIDE_PROBES if name.startswith(prefix)), None)
         if outside is not None:
             return outside
-        probe = next((probe for prefix, probe in _PROBE_OF if name.startswith(prefix)), "attention")
+        declared = declared_reading(name)
+        probe = declared[0] if declared is not None else "attention"
         return f"advisor probe {probe} on the target"
     if metric.startswith("knowledge."):
         return "advisor kb audit, then advisor recommend"

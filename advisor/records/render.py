@@ -144,7 +144,7 @@ def target_match_text(rows: Sequence[tuple[str, ...]], target: object, timed: bo
 
 def measured_hot_operators(model_type: str, evidence: Sequence[Evidence]) -> list[str]:
     """The hotops probe's lines for this model type (or the user's own model), as `advisor probe` prints them."""
-    from probes.hotops.analysis import hotops_profiles, profile_line
+    from probes.hotops.report import hotops_profiles, profile_line
     from probes.hotops.options import CUSTOM_MODEL
 
     lines = []

@@ -29,13 +29,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from advisor.site.manifest import check_replaceable, write_manifest
-from advisor.site.mkdocs_glue import RECORDS_ENV, TODAY_ENV, SiteError
+from probes.errors import AdvisorError
 from probes.files.output_paths import OutputPathError, check_inside, check_output_folder, protected_folders
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_CONFIG_NAME = "mkdocs.yml"
 # Both plugins' banners about MkDocs' future: printed on every build, not about this site.
 QUIET_BANNERS = {"DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
+
+
+class SiteError(AdvisorError):
+    """The site cannot be built as asked; the message names the option, file or setting."""
 
 
 @dataclass(frozen=True)
@@ -62,12 +66,10 @@ class _Collect(logging.Handler):
 
 
 @contextmanager
-def _site_environment(records_dir: Path | None, today: dt.date | None) -> Iterator[None]:
+def _quiet_banners() -> Iterator[None]:
+    """The plugins' banners silenced for the block: they read only the environment (the site's own settings go
+    through the config, `mkdocs_plugin.advisor_extra`)."""
     updates = dict(QUIET_BANNERS)
-    if records_dir is not None:
-        updates[RECORDS_ENV] = str(records_dir.resolve())
-    if today is not None:
-        updates[TODAY_ENV] = today.isoformat()
     saved = {name: os.environ.get(name) for name in updates}
     os.environ.update(updates)
     try:
@@ -105,7 +107,7 @@ def packaged_config_text(docs_dir: Path) -> str:
         "INHERIT": str(PACKAGE_DIR / "mkdocs-base.yml"),
         "docs_dir": str(docs_dir),
         "plugins": ["search", {"gen-files": {"scripts": [str(PACKAGE_DIR / "mkdocs_pages.py")]}}],
-        "hooks": [str(PACKAGE_DIR / "mkdocs_hooks.py")],
+        "hooks": [str(PACKAGE_DIR / "mkdocs_plugin.py")],
     }, sort_keys=False)  # fmt: skip
 
 
@@ -212,10 +214,13 @@ def _build(site_config: SiteConfig, *, out: Path | None, strict: bool, today: dt
     from mkdocs.commands.build import build
     from mkdocs.exceptions import Abort, MkDocsException
 
+    from advisor.site.mkdocs_plugin import advisor_extra
+
     config_file = site_config.path
     started = time.perf_counter()
-    with _site_environment(site_config.records_dir, today), _collect_warnings() as warnings:
+    with _quiet_banners(), _collect_warnings() as warnings:
         config = _load(config_file, strict=strict)
+        config.extra["advisor"] = advisor_extra(config.extra, site_config.records_dir, today)
         target, what = _output_target(site_config, config, out)
         try:
             check_output(target, _protected(site_config, config), what)
@@ -260,13 +265,17 @@ def serve_site(config_file: Path | None = None, *, records_dir: Path | None = No
     from mkdocs.exceptions import MkDocsException
 
     from advisor.site.address import serve_address
+    from advisor.site.mkdocs_plugin import advisor_extra
 
     serve_address(dev_addr)  # one line naming --addr, not the OverflowError of a bind to port 70000
     with resolved_config(config_file, records_dir, root) as site_config:
         records = site_config.records_dir
         watch = [str(records.resolve())] if records is not None else []
-        with _site_environment(records, today):
+        with _quiet_banners():
+            # `extra` as an override, so each rebuild's fresh load of the config gets the settings too.
+            configured = _load(site_config.path).extra
+            extra = {**configured, "advisor": advisor_extra(configured, records, today)}
             try:
-                serve(config_file=str(site_config.path), livereload=True, dev_addr=dev_addr, watch=watch)
+                serve(config_file=str(site_config.path), livereload=True, dev_addr=dev_addr, watch=watch, extra=extra)
             except MkDocsException as error:
                 raise SiteError(f"site serve failed: {' '.join(str(error).split())}") from None

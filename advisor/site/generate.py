@@ -1,15 +1,12 @@
 """Generate the site's pages from a records folder, through a writer (MkDocs' virtual files, or a folder).
 
-`generate_site` is the one entry point; `advisor/site/mkdocs_pages.py` calls it from inside
-`mkdocs build` (plugin mkdocs-gen-files), so `advisor site build` and a plain `mkdocs build` agree.
+`generate_site` is the one entry point; `advisor/site/mkdocs_plugin.py` calls it from inside `mkdocs build`
+(through mkdocs-gen-files' script, mkdocs_pages.py), so `advisor site build` and a plain `mkdocs build` agree.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -26,6 +23,7 @@ from advisor.site.pages import (
 )
 from advisor.site.radar import radar_svg
 from advisor.site.rendered import MarkdownSettings, PageConverter
+from probes.harness.collector import spared_by_collector
 
 HOME_PAGE = "index.md"
 RADAR_FILE = "tiers-radar.svg"
@@ -94,40 +92,17 @@ def write_tier_view(catalog: Catalog, knowledge: KnowledgeBase, writer: SiteWrit
     writer.write_text("tiers.md", tiers_page(catalog, knowledge, RADAR_FILE if has_options else None))
 
 
-@contextmanager
-def catalog_spared_by_collector(records_dir: Path, today: dt.date) -> Iterator[Catalog]:
-    """The catalog, read with Python's cyclic collector paused, then kept out of its passes (`gc.freeze`) until
-    the block ends.
-
-    The catalog holds every record's parsed evidence until the pages are written: in a 500-record site with
-    evidence of its own per record, about 2.2 million objects that the collector tracks. Each of its full
-    passes, which come each time the heap has grown by a quarter, walks all of them: reading that catalog
-    took 6.0 s with the collector on and 1.3 s with it off. Frozen, they also stay out of the passes that
-    the pages' rendering sets off. A process that has frozen objects of its own keeps its collector as it is."""
-    if gc.get_freeze_count() > 0:
-        yield build_catalog(records_dir, today)
-        return
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        catalog = build_catalog(records_dir, today)
-        gc.freeze()
-    finally:
-        if was_enabled:
-            gc.enable()
-    try:
-        yield catalog
-    finally:
-        gc.unfreeze()
-
-
 def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | None = None,
                   knowledge: KnowledgeBase | None = None, markdown: MarkdownSettings | None = None) -> GenerationReport:  # fmt: skip
     """Write every generated page, chart and evidence download; problems are reported, not raised.
 
     Record and evidence pages are rendered here with `markdown` (the MkDocs build's extensions; the packaged
     config's when None), the other pages are left to MkDocs as Markdown."""
-    with catalog_spared_by_collector(records_dir, today or dt.date.today()) as catalog:
+    # The catalog holds every record's parsed evidence until the pages are written: in a 500-record site with
+    # evidence of its own per record, ~2.2 million objects the collector tracks. Its full passes, one each time
+    # the heap grew by a quarter, made reading it take 6.0 s against 1.3 s with the collector off; frozen, the
+    # catalog also stays out of the passes that rendering the pages sets off.
+    with spared_by_collector(lambda: build_catalog(records_dir, today or dt.date.today())) as catalog:
         return _write_site(catalog, writer, knowledge or load_knowledge_base(), markdown)
 
 

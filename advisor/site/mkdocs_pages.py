@@ -1,20 +1,11 @@
-"""Run by mkdocs-gen-files inside `mkdocs build` / `mkdocs serve` (see mkdocs.yml): generates the record pages.
+"""mkdocs-gen-files' script (`plugins: gen-files: scripts:` in mkdocs.yml and the packaged config): generates
+the record pages inside `mkdocs build` / `mkdocs serve`.
 
-Where the records are: $ADVISOR_SITE_RECORDS (set by `advisor site build --records`), else
-`extra.advisor.records_dir` in mkdocs.yml, else `records/` beside mkdocs.yml. The date the review
-states are computed for: $ADVISOR_SITE_TODAY (YYYY-MM-DD), else today. A record or evidence file
-that cannot be used is logged as a MkDocs warning (so `--strict` fails on it) and left out.
+gen-files runs a script by its path, and what runs is the script's top level, so this file stays apart from
+advisor/site/mkdocs_plugin.py (which MkDocs imports for its hooks) and only calls it. Where the records are
+and the date reviews are judged against: `extra.advisor` in the config (mkdocs_plugin.site_settings).
 """
 
-from __future__ import annotations
+from advisor.site.mkdocs_plugin import generate_pages
 
-import mkdocs_gen_files
-
-from advisor.site.mkdocs_glue import GenFilesWriter, site_settings
-from advisor.site.generate import generate_site
-from advisor.site.rendered import MarkdownSettings
-
-settings = site_settings(mkdocs_gen_files.config)
-report = generate_site(settings.records_dir, GenFilesWriter(), today=settings.today,
-                       markdown=MarkdownSettings.from_mkdocs(mkdocs_gen_files.config))
-settings.log_problems(report)
+generate_pages()

@@ -5,7 +5,7 @@ ms per record, most of it on tables that the generator had just made from struct
 `PageSource`: Markdown for what is prose (the record body, headings, a back link) and ready HTML blocks for the
 tables, lists of findings and figures, stood in for by placeholders while one reused Markdown converter,
 configured with the site's own extensions, renders the prose. The page written to MkDocs is front matter marked
-`RENDERED_MARK` followed by HTML; `advisor/site/mkdocs_rendered.py` takes such pages as they are (links made
+`RENDERED_MARK` followed by HTML; `advisor/site/mkdocs_plugin.py` takes such pages as they are (links made
 relative, the table of contents read from the headings).
 """
 

@@ -3,31 +3,33 @@
 Swept over sequence length (x2 steps, sizing.py), causal and not, in the device's 16-bit dtypes
 (fp32 and bf16 on CPU). Besides time and the harness's peak memory, each timed pair records
 `attn_extra_bytes`, what one call allocates beyond its inputs and output (scratch_memory.py):
-growth.fit_growth over the lengths tells O(N^2) materialized scores from O(N) flash-style kernels.
+report.fit_growth over the lengths tells O(N^2) materialized scores from O(N) flash-style kernels.
+
+`scaled_dot_product_attention` with one backend forced, and the check that the backend can run at all.
+
+Forcing a backend that cannot take a case (wrong device, dtype, head_dim, GPU generation) makes
+torch raise "No available kernel" (CUDA) or "No viable backend" (CPU, torch 2.13) instead of
+falling back; on CUDA it first warns why each backend was refused. The builder's first call turns
+that into Unsupported with those reasons, so the evidence says which backends run on this machine.
 """
 
 from __future__ import annotations
 
 import math
-
 import torch
-from torch.nn.attention import SDPBackend
+import torch.nn.functional as F
+import warnings
+from collections.abc import Callable
+from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from probes.attention.inputs import AttentionInputs, attention_inputs, checked_part, checked_rows, reference_rows
 from probes.attention.scratch_memory import require_free_memory, scratch_bytes
-from probes.attention.sdpa_backends import Attention, first_call, forced_sdpa
+from probes.attention.sizing import AttentionGeometry, CAUSAL_VARIANTS, GEOMETRIES, attention_flops, interpreter_affordable, sequence_lengths
 from probes.environment.models import Dtype
-from probes.attention.sizing import (
-    CAUSAL_VARIANTS,
-    GEOMETRIES,
-    AttentionGeometry,
-    attention_flops,
-    interpreter_affordable,
-    sequence_lengths,
-)
 from probes.harness.device import Device
 from probes.models import Metric
 from probes.registry import Bench, CaseSpec, Probe, Unsupported, implementation
+
 
 _ELEMENT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
 _IO_TENSORS = 4  # q, k, v read, out written
@@ -181,3 +183,44 @@ def triton_fused(case: CaseSpec, device: Device) -> Bench:
         )
     attend(*inputs)  # warm call: compiles the kernel for this dtype and mask
     return _measured_bench(case, device, attend, inputs)
+
+
+Attention = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
+
+_NO_KERNEL_MARKERS = ("no available kernel", "no viable backend")
+_REASON_CHARS = 280
+
+
+def forced_sdpa(backend: SDPBackend, causal: bool) -> Attention:
+    """SDPA restricted to `backend`; the restriction is set inside the call, so it is part of what is timed."""
+
+    def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        with sdpa_kernel(backend):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+    return attend
+
+
+def _no_kernel(error: RuntimeError) -> bool:
+    message = str(error).lower()
+    return any(marker in message for marker in _NO_KERNEL_MARKERS)
+
+
+def first_call(attend: Attention, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, backend: SDPBackend) -> None:
+    """Call once; raise Unsupported, with torch's reasons, when the forced backend has no kernel for the case."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            attend(q, k, v)
+        except RuntimeError as error:
+            if not _no_kernel(error):
+                raise
+            headline = str(error).strip().splitlines()[0]
+            reasons = [" ".join(str(warning.message).split()) for warning in caught]
+            detail = "; ".join(dict.fromkeys(reason for reason in reasons if reason))
+            if headline.startswith("No viable backend"):  # torch's generic line: we turned the others off ourselves
+                headline = ""
+            text = f"{backend.name} has no kernel for this case here" + (f": {headline}" if headline else "")
+            if detail:
+                text += f" (torch: {detail})"
+            raise Unsupported(text[:_REASON_CHARS]) from None

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import torch
 
-from probes.dynamic.stream import RequestShape, bucket_of
+from probes.dynamic.sizing import RequestShape, bucket_of
 
 _CAPTURE_WARMUP_CALLS = 3  # PyTorch's CUDA-graph recipe: warm up on a side stream before capturing
 _CapturedBucket = tuple[torch.cuda.CUDAGraph, torch.Tensor, torch.Tensor]  # graph, static input, static output

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import torch
 
-from probes.dynamic.stream import RequestShape
+from probes.dynamic.sizing import RequestShape
 from probes.harness.device import Device
 from probes.statistics import quantile
 from probes.models import Metric

@@ -21,13 +21,13 @@ import functools
 import torch
 import torch._dynamo
 
-from probes.dynamic.block import TransformerBlock, make_block
+from probes.dynamic.inputs import TransformerBlock, make_block
 from probes.dynamic.bucketing import CudaGraphBuckets, PaddedRunner
 from probes.dynamic.compile_stats import CompileCounter
 from probes.dynamic.compiler_warmup import warm_compiler
 from probes.dynamic.playback import pass_result, play_requests, request_input, request_inputs
-from probes.dynamic.sizing import DEFAULT_RECOMPILE_LIMIT, SCALES, choose_stream, estimated_costs, minimum_share_s
-from probes.dynamic.stream import RequestShape, StreamSpec, bucket_of, padding_waste_pct, request_shapes
+from probes.dynamic.sizing import (DEFAULT_RECOMPILE_LIMIT, SCALES, RequestShape, StreamSpec, bucket_of, choose_stream,
+                                   estimated_costs, minimum_share_s, padding_waste_pct, request_shapes)
 from probes.harness.device import Device
 from probes.registry import CaseSpec, Probe, Scenario, ScenarioResult, Unsupported, implementation
 
@@ -86,7 +86,7 @@ def stream_of(case: CaseSpec) -> StreamSpec:
 
 
 def shapes_of(case: CaseSpec) -> list[RequestShape]:
-    """The case's request shapes (lengths never equal to the width: see stream.request_shapes)."""
+    """The case's request shapes (lengths never equal to the width: see sizing.request_shapes)."""
     return request_shapes(stream_of(case), frozenset({case.shape["width"]}))
 
 

@@ -1,12 +1,78 @@
-"""What the dynamic-shapes probe's evidence says: each strategy's total time, recompilations and padding."""
+"""What the dynamic-shapes probe's evidence says: each strategy's total time, recompilations and padding.
+
+Its readings: recompilations per strategy, the recompile limit, total time and padding waste.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 
-from probes.dynamic.readings import dynamic_readings
 from probes.models import ProbeCase
-from probes.reporting import BarGroup, BarPlot, ChartSpec, ProbeReport, Table, metric_text
+from probes.reporting import (BarGroup, BarPlot, ChartSpec, ProbeReport, Reading, ReadingFamily, Table, make_reading,
+                              metric_text)
+
+
+# Each strategy's readings are named <strategy prefix><suffix>: a family per metric. Recompilations, the recompile
+# limit and padding waste follow from the compiler and the shape mix, not the hardware: they are portable.
+RECOMPILES_PER_100 = ReadingFamily(suffix="_recompiles_per_100", portable=True)
+LIMIT_HIT = ReadingFamily(suffix="_limit_hit", portable=True)
+TOTAL_S = ReadingFamily(suffix="_total_s")
+PADDING_WASTE_PCT = ReadingFamily(suffix="_padding_waste_pct", portable=True)
+STATIC_COMPILE_RECOMPILES_PER_100 = RECOMPILES_PER_100.named("static_compile")
+STATIC_COMPILE_LIMIT_HIT = LIMIT_HIT.named("static_compile")
+DYNAMIC_COMPILE_RECOMPILES_PER_100 = RECOMPILES_PER_100.named("dynamic_compile")
+DYNAMIC_COMPILE_TOTAL_S = TOTAL_S.named("dynamic_compile")
+BUCKETED_COMPILE_TOTAL_S = TOTAL_S.named("bucketed_compile")
+BUCKETED_COMPILE_PADDING_WASTE_PCT = PADDING_WASTE_PCT.named("bucketed_compile")
+
+# probe implementation -> prefix of its reading names
+STRATEGIES = {
+    "eager": "eager",
+    "compile.static": "static_compile",
+    "compile.dynamic": "dynamic_compile",
+    "compile.bucketed": "bucketed_compile",
+    "cudagraph.bucketed": "cudagraph_bucketed",
+}
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+# metric -> (its readings' family, how several streams combine, the figure's text for a value)
+_METRICS: dict[str, tuple[ReadingFamily, Callable[[list[float]], float], Callable[[float], str]]] = {
+    "recompiles_per_100_requests": (RECOMPILES_PER_100, max, lambda v: f"{v:.3g} recompiles per 100 requests"),
+    "recompile_limit_hit": (LIMIT_HIT, max, lambda v: "hit the recompile limit" if v else "stayed under the limit"),
+    "total_s": (TOTAL_S, _mean, lambda v: f"{v:.3g} s in all, compilation included"),
+    "padding_waste_pct": (PADDING_WASTE_PCT, max, lambda v: f"{v:.3g}% of the padded work wasted"),
+}
+# Readings that say nothing for a strategy: eager never recompiles, only bucketing pads.
+_SKIPPED = {("eager", "recompiles_per_100_requests"), ("eager", "recompile_limit_hit")}
+
+
+def dynamic_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
+    """<strategy>_<metric> for every strategy and metric measured (worst stream, mean time over streams)."""
+    grouped: dict[tuple[str, str], list[ProbeCase]] = defaultdict(list)
+    for case in cases:
+        prefix = STRATEGIES.get(case.key.implementation)
+        if prefix is None or case.status == "failed":
+            continue
+        for metric in _METRICS:
+            if metric in case.metrics:
+                grouped[(prefix, metric)].append(case)
+    readings = []
+    for (prefix, metric), listed in sorted(grouped.items()):
+        if (prefix, metric) in _SKIPPED or (metric == "padding_waste_pct" and "bucketed" not in prefix):
+            continue
+        family, combine, text = _METRICS[metric]
+        value = float(combine([case.metrics[metric].value for case in listed]))
+        figure = f"{_label(prefix)}: {text(value)}"
+        readings.append(make_reading(family.named(prefix), value, figure, listed))
+    return readings
+
+
+def _label(prefix: str) -> str:
+    return next(name for name, known in STRATEGIES.items() if known == prefix)
 
 
 def dynamic_findings(cases: Sequence[ProbeCase]) -> list[str]:
@@ -64,4 +130,4 @@ def dynamic_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
 
 
 REPORT = ProbeReport("dynamic", order=40, findings=dynamic_findings, table=dynamic_table, charts=dynamic_charts,
-                     readings=dynamic_readings)  # fmt: skip
+                     readings=dynamic_readings, declares=(RECOMPILES_PER_100, LIMIT_HIT, TOTAL_S, PADDING_WASTE_PCT))  # fmt: skip

@@ -1,24 +1,32 @@
-"""Fusion: the chain in chain.py run eagerly vs compiled by torch.compile (inductor): time and launches per call.
+"""Fusion: the chain in inputs.py run eagerly vs compiled by torch.compile (inductor): time and launches per call.
 
-`launches_per_call` (launches.py) is read from one profiled run of three calls after the checked call;
+`launches_per_call` is read from one profiled run of three calls after the checked call;
 the method's inference target is a third of the eager launches. The compiled case also records
 `compile_s`, its first call (tracing, code generation, and a C++/Triton compile unless inductor's
 on-disk cache has the kernels). Compiling is refused when the share cannot afford the compiler's
 once-per-process start-up, which planning pays (with the profiler's) so no case is charged for it.
+
+A launch, counted from torch.profiler events: on CUDA, a device kernel the call ran (copies and memsets
+excluded). On the CPU there are no launches as such, so a "launch" is one pass of compute over memory:
+an ATen op doing work (the innermost op of a chain of dispatch wrappers; views and allocations excluded),
+or one kernel that inductor generated (profiled by name through inductor's `cpp.enable_kernel_profile`).
 """
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Callable, Sequence
 
 import torch
 import torch._dynamo
 import torch._inductor.config as inductor_config
+from torch.autograd import DeviceType
+from torch.profiler import ProfilerActivity, profile
 
 from probes.dynamic.compiler_warmup import warm_compiler
 from probes.environment.models import Dtype
-from probes.fusion.chain import ChainInputs, chain, chain_inputs
-from probes.fusion.launches import launches_per_call
+from probes.fusion.inputs import ChainInputs, chain, chain_inputs
 from probes.harness.device import Device
 from probes.hotops.profiling import warm_profiler
 from probes.models import Metric
@@ -32,6 +40,58 @@ COMPILE_NEEDS_S: dict[str, float] = {"cpu": 8.0, "cuda": 20.0, "npu": 20.0}
 _WARM_CALLS = 2
 # Set by fusion_cases when the share cannot afford compiling (the worker plans and builds in one process).
 _compile_refusal: str | None = None
+
+
+# ATen ops that touch no data: views, metadata, allocation. Not kernels.
+NOT_KERNELS = frozenset(
+    f"aten::{name}"
+    for name in (
+        "view", "reshape", "_reshape_alias", "_unsafe_view", "as_strided", "t", "transpose", "permute", "expand",
+        "unsqueeze", "squeeze", "select", "slice", "unbind", "narrow", "split", "chunk", "flatten", "detach",
+        "alias", "empty", "empty_like", "empty_strided", "resize_", "lift_fresh", "result_type", "to",
+        "contiguous", "_has_compatible_shallow_copy_type",
+    )
+)  # fmt: skip
+_INDUCTOR_KERNEL = re.compile(r"^(graph_\d+_)?(cpp_fused|cpp_|triton_)")
+_DEVICE_COPIES = ("Memcpy", "Memset")
+
+
+def _is_compute(name: str) -> bool:
+    return (name.startswith("aten::") and name not in NOT_KERNELS) or bool(_INDUCTOR_KERNEL.match(name))
+
+
+def _cpu_launches(events: Sequence[object]) -> int:
+    """Innermost compute events: one whose descendants hold no compute event counts once."""
+
+    def count(event: object) -> int:
+        inner = sum(count(child) for child in getattr(event, "cpu_children", []))
+        if inner == 0 and _is_compute(getattr(event, "name", "")):
+            return 1
+        return inner
+
+    roots = [event for event in events if getattr(event, "cpu_parent", None) is None]
+    return sum(count(root) for root in roots)
+
+
+def _device_launches(events: Sequence[object]) -> int:
+    return sum(
+        1
+        for event in events
+        if getattr(event, "device_type", None) == DeviceType.CUDA
+        and not str(getattr(event, "name", "")).startswith(_DEVICE_COPIES)
+    )
+
+
+def launches_per_call(run: Callable[[], object], device: Device, calls: int = 3) -> float:
+    """Mean launches per call over `calls` profiled calls (the caller warms the call up first)."""
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.kind == "cuda" else [])
+    with profile(activities=activities) as profiler:
+        for _ in range(calls):
+            run()
+        device.synchronize()
+    events = list(profiler.events())
+    launches = _device_launches(events) if device.kind == "cuda" else _cpu_launches(events)
+    return launches / calls
 
 
 def fusion_dtype(device_kind: str) -> Dtype:

@@ -3,30 +3,29 @@
 Every shape runs in fp32, fp16 and bf16 (and fp8 through torch._scaled_mm where CUDA has fp8
 tensor cores), so one run answers "which dtype, which library, which shape regime" on this machine.
 TFLOP/s and % of peak come from the harness and the runner (CaseSpec.flops = 2*m*n*k).
+
+torch.compile'd matmul: one cold, shape-specialised compile per case, and its compile time.
+
+Each case starts from a reset dynamo with the FX graph cache bypassed, so `compile_s` neither
+depends on the cases compiled before it (no automatic dynamic shapes after a recompile) nor on
+what earlier runs left on disk. The compiler's one-time start (importing dynamo and inductor, the
+first compile of the process) is paid by `warm_up_compiler` while planning, outside every case.
 """
 
 from __future__ import annotations
 
+import time
+import torch
 from collections.abc import Callable
 
-import torch
-
 from probes.environment.models import Dtype
-from probes.gemm.compiled import compile_matmul, warm_up_compiler
-from probes.gemm.inputs import (
-    device_fp8_format,
-    dims,
-    dtype_unsupported_reason,
-    float64_product,
-    fp8_inputs,
-    fp8_unsupported_reason,
-    matmul_inputs,
-)
+from probes.gemm.inputs import device_fp8_format, dims, dtype_unsupported_reason, float64_product, fp8_inputs, fp8_unsupported_reason, matmul_inputs
 from probes.gemm.sizing import DECODE_ROWS, GemmShape, gemm_shapes
 from probes.gemm.triton_tiles import DEFAULT_TILE, LARGE_TILES, SKINNY_TILE, tile_name, triton_bench
 from probes.harness.device import Device
 from probes.models import Metric, OptionValue
 from probes.registry import Bench, CaseSpec, Probe, Unsupported, implementation
+
 
 DTYPES: tuple[Dtype, ...] = ("fp32", "fp16", "bf16")
 _ELEMENT_BYTES: dict[Dtype, int] = {"fp32": 4, "fp16": 2, "bf16": 2}
@@ -86,8 +85,9 @@ PROBE = Probe(
     name="gemm",
     description="Dense GEMM, square and LLM-shaped: torch.matmul (cuBLAS/oneDNN/CANN) vs Triton vs torch.compile.",
     cases=gemm_cases,
-    # The timer collects garbage before each timed loop, inside the case's part of the share; with dynamo,
-    # inductor and triton loaded a full collection takes ~0.2 s on a small CPU: frozen, it walks only the cases'.
+    # The timer pauses the collector while it samples, but collections still come between cases, inside their
+    # parts of the share (warmup, checks, building inputs); with dynamo, inductor and triton loaded a full one
+    # takes ~0.2 s on a small CPU: frozen after planning, the heap leaves them only the cases' objects to walk.
     freezes_heap=True,
 )
 
@@ -181,3 +181,52 @@ def scaled_mm(case: CaseSpec, device: Device) -> Bench:
         # The same fp8 values, dequantized: only accumulation and the bf16 output rounding can differ.
         reference=lambda: (a8.double() * scale_a.double()) @ (b8.double() * scale_b.double()),
     )
+
+
+_WARM_UP_SIZE = 16
+
+
+# Compile in this process: inductor's default pool of worker processes spends seconds of CPU importing
+# torch in the background, which would slow every case timed meanwhile. A patch, not an assignment: it
+# holds while compiling only (the first call compiles), and the process's setting is as it was after.
+_IN_PROCESS = {"compile_threads": 1}
+
+
+def _compile() -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    # dynamic=False: a deployment with fixed shapes (padded batches) gets kernels for exactly them.
+    return torch.compile(torch.matmul, dynamic=False)
+
+
+def warm_up_compiler(device: Device) -> None:
+    """Compile and run one tiny matmul so the first measured case does not pay the compiler's start-up.
+
+    A compiler that fails here fails again, with its reason, in each torch.compile case; the
+    other implementations must not lose their plan to it, so any error is ignored here.
+    """
+    import torch._inductor.config as inductor_config
+
+    try:
+        x = torch.ones(_WARM_UP_SIZE, _WARM_UP_SIZE, device=device.torch_device)
+        with inductor_config.patch(_IN_PROCESS):
+            _compile()(x, x)
+        device.synchronize()
+    except Exception:  # noqa: BLE001 - reported by the cases, see the docstring
+        pass
+
+
+def compile_matmul(
+    a: torch.Tensor, b: torch.Tensor, device: Device
+) -> tuple[Callable[[], torch.Tensor], float]:
+    """A zero-argument call of the compiled a @ b, and the seconds its first (compiling) call took."""
+    import torch._inductor.config as inductor_config
+
+    compiled = _compile()
+    began = time.perf_counter()
+    with inductor_config.patch({**_IN_PROCESS, "fx_graph_cache": False}):
+        compiled(a, b)
+        device.synchronize()
+    compile_s = time.perf_counter() - began
+    return lambda: compiled(a, b), compile_s

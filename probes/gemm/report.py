@@ -1,15 +1,172 @@
-"""What the GEMM probe's evidence says: dtype speedups, the best share of peak, throughput charts."""
+"""What the GEMM probe's evidence says: dtype speedups, the best share of peak, throughput charts.
+
+Its readings: each dtype against fp32 for the vendor library on the same shape, and Triton against the
+vendor library. "Is bf16 slower than fp32 on this CPU?" decides whether a CPU deployment should keep
+fp32 weights: CPUs without AMX or AVX512-BF16 convert bf16 on the fly and can lose to fp32.
+"""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
-from probes.gemm.analysis import dtype_speedups
-from probes.gemm.readings import gemm_readings
 from probes.models import ProbeCase
-from probes.reporting import BarGroup, BarPlot, ChartSpec, ProbeReport, Table, timed_cases
+from probes.reporting import (BarGroup, BarPlot, ChartSpec, ProbeReport, Reading, ReadingFamily, ReadingSpec, Table,
+                              make_reading, median_s, plural, timed_cases)
 from probes.statistics import geometric_mean
+
+
+@dataclass(frozen=True)
+class DtypeSpeedup:
+    """One ok case against the same implementation, shape, layout and options in the baseline dtype."""
+
+    implementation: str
+    shape: dict[str, int]
+    kind: str
+    dtype: str
+    baseline_dtype: str
+    speedup: float  # baseline median / this median: above 1 is faster than the baseline dtype
+    pair: tuple[str, str] = ("", "")  # (baseline case id, this case id)
+
+    @property
+    def slower(self) -> bool:
+        """True when this dtype took longer than the baseline dtype."""
+        return self.speedup < 1.0
+
+
+def _match_key(case: ProbeCase) -> tuple[object, ...]:
+    key = case.key
+    return (key.implementation, tuple(key.shape.items()), key.layout, key.device, tuple(sorted(key.options.items())))
+
+
+def dtype_speedups(cases: Iterable[ProbeCase], baseline_dtype: str = "fp32") -> list[DtypeSpeedup]:
+    """Speedup of every timed case over its baseline-dtype twin, in the order of `cases`.
+
+    Cases without a timed twin (fp8, whose layout and options differ: `fp8_speedups`; a twin that failed)
+    are left out.
+    """
+    timed = [case for case in cases if case.status == "ok" and case.timing is not None]
+    baselines = {_match_key(case): case for case in timed if case.key.dtype == baseline_dtype}
+    speedups: list[DtypeSpeedup] = []
+    for case in timed:
+        twin = baselines.get(_match_key(case))
+        if case.key.dtype == baseline_dtype or twin is None or twin.timing is None or case.timing is None:
+            continue
+        speedups.append(
+            DtypeSpeedup(
+                implementation=case.key.implementation,
+                shape=dict(case.key.shape),
+                kind=str(case.key.options.get("kind", "")),
+                dtype=case.key.dtype,
+                baseline_dtype=baseline_dtype,
+                speedup=twin.timing.stats.median / case.timing.stats.median,
+                pair=(twin.key.case_id, case.key.case_id),
+            )
+        )
+    return speedups
+
+
+FP8_IMPLEMENTATION = "torch._scaled_mm"
+VENDOR_IMPLEMENTATION = "torch.matmul"
+
+
+def _shape_key(case: ProbeCase) -> tuple[object, ...]:
+    return (tuple(case.key.shape.items()), case.key.device, case.key.options.get("kind"))
+
+
+def fp8_speedups(cases: Iterable[ProbeCase], baseline_dtype: str) -> list[DtypeSpeedup]:
+    """Each timed fp8 GEMM (torch._scaled_mm: e4m3 in, bf16 out, B column-major) against the vendor GEMM
+    (torch.matmul) of the same shape in `baseline_dtype`: their layouts and options differ by design."""
+    timed = [case for case in cases if case.status == "ok" and case.timing is not None]
+    vendor = {_shape_key(case): case for case in timed
+              if case.key.implementation == VENDOR_IMPLEMENTATION and case.key.dtype == baseline_dtype}  # fmt: skip
+    speedups = []
+    for case in timed:
+        twin = vendor.get(_shape_key(case))
+        if case.key.implementation != FP8_IMPLEMENTATION or twin is None or twin.timing is None or case.timing is None:
+            continue
+        speedups.append(DtypeSpeedup(case.key.implementation, dict(case.key.shape), str(case.key.options.get("kind", "")),
+                                     "fp8", baseline_dtype, twin.timing.stats.median / case.timing.stats.median,
+                                     (twin.key.case_id, case.key.case_id)))  # fmt: skip
+    return speedups
+
+
+# Each dtype's speed over fp32 in the vendor library (gemm_bf16_speedup ...); fp8 over fp32 is one of them.
+GEMM_SPEEDUP = ReadingFamily("gemm_", "_speedup")
+GEMM_BF16_SPEEDUP = GEMM_SPEEDUP.named("bf16")
+GEMM_FP8_VS_BF16_SPEEDUP = ReadingSpec("gemm_fp8_vs_bf16_speedup")  # what FP8 buys over bf16
+TRITON_VS_VENDOR_GEMM = ReadingSpec("triton_vs_vendor_gemm")  # the fastest Triton tile against the vendor GEMM
+
+VENDOR_GEMM = "torch.matmul"  # cuBLAS, oneDNN or CANN underneath, depending on the device
+TRITON_PREFIX = "triton"
+
+
+def gemm_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
+    """gemm_<dtype>_speedup (geometric mean over shapes, per-kind detail), the fp8 ones, triton_vs_vendor_gemm."""
+    vendor = [case for case in cases if case.key.implementation == VENDOR_GEMM]
+    return dtype_readings(vendor) + fp8_readings(cases) + triton_readings(cases, vendor)
+
+
+def fp8_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
+    """gemm_fp8_speedup (over fp32, like the other dtypes) and gemm_fp8_vs_bf16_speedup (what FP8 buys over
+    the bf16 a tensor-core deployment would otherwise run): torch._scaled_mm against torch.matmul per shape."""
+    readings = []
+    for baseline, spec in (("fp32", GEMM_SPEEDUP.named("fp8")), ("bf16", GEMM_FP8_VS_BF16_SPEEDUP)):
+        pairs = fp8_speedups(cases, baseline)
+        if not pairs:
+            continue
+        values = [pair.speedup for pair in pairs]
+        mean = geometric_mean(values)
+        shapes = {tuple(pair.shape.items()) for pair in pairs}
+        used = [case for case in cases if median_s(case) is not None and tuple(case.key.shape.items()) in shapes
+                and (case.key.dtype == "fp8" or (case.key.implementation == VENDOR_GEMM and case.key.dtype == baseline))]  # fmt: skip
+        figure = f"fp8 {mean:.2f}x {baseline} (torch._scaled_mm vs torch.matmul, geometric mean over {plural(len(pairs), 'shape')})"
+        readings.append(replace(make_reading(spec, mean, figure, used), low=min(values), high=max(values),
+                                pairs=tuple(pair.pair for pair in pairs)))  # fmt: skip
+    return readings
+
+
+def dtype_readings(vendor: Sequence[ProbeCase]) -> list[Reading]:
+    """One reading per non-fp32 dtype with a timed fp32 twin."""
+    by_dtype: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    pair_ids: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for speedup in dtype_speedups(vendor):
+        by_dtype[speedup.dtype].append((speedup.kind, speedup.speedup))
+        pair_ids[speedup.dtype].append(speedup.pair)
+    readings = []
+    for dtype, pairs in sorted(by_dtype.items()):
+        mean = geometric_mean([value for _, value in pairs])
+        kinds = sorted({kind for kind, _ in pairs if kind})
+        detail = "".join(f"; {kind} {geometric_mean([v for k, v in pairs if k == kind]):.2f}x" for kind in kinds)
+        figure = f"{dtype} {mean:.2f}x fp32 (geometric mean over {plural(len(pairs), 'shape')}{detail})"
+        used = [case for case in vendor if median_s(case) is not None and case.key.dtype in (dtype, "fp32")]
+        values = [value for _, value in pairs]
+        reading = make_reading(GEMM_SPEEDUP.named(dtype), mean, figure, used)
+        readings.append(replace(reading, low=min(values), high=max(values), pairs=tuple(pair_ids[dtype])))
+    return readings
+
+
+def triton_readings(cases: Sequence[ProbeCase], vendor: Sequence[ProbeCase]) -> list[Reading]:
+    """Vendor median / fastest Triton tile median, geometric mean over the groups both timed."""
+    vendor_by_group = {case.key.group_id: case for case in vendor if median_s(case) is not None}
+    fastest: dict[str, tuple[float, ProbeCase]] = {}
+    for case in cases:
+        median = median_s(case)
+        group = case.key.group_id
+        if case.key.implementation.startswith(TRITON_PREFIX) and median is not None and group in vendor_by_group:
+            if median < fastest.get(group, (math.inf, case))[0]:
+                fastest[group] = (median, case)
+    if not fastest:
+        return []
+    ratios = [(median_s(vendor_by_group[group]) or 0.0) / median for group, (median, _) in sorted(fastest.items())]
+    mean = geometric_mean(ratios)
+    used = [case for _, case in fastest.values()] + [vendor_by_group[group] for group in fastest]
+    figure = f"Triton {mean:.2f}x the vendor GEMM's speed (geometric mean over {plural(len(ratios), 'case')})"
+    pairs = tuple((vendor_by_group[group].key.case_id, case.key.case_id) for group, (_, case) in sorted(fastest.items()))
+    return [replace(make_reading(TRITON_VS_VENDOR_GEMM, mean, figure, used), pairs=pairs)]
+
 
 DTYPE_ORDER = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
 
@@ -94,4 +251,5 @@ def gemm_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
     return charts
 
 
-REPORT = ProbeReport("gemm", order=20, findings=gemm_findings, table=gemm_table, charts=gemm_charts, readings=gemm_readings)
+REPORT = ProbeReport("gemm", order=20, findings=gemm_findings, table=gemm_table, charts=gemm_charts, readings=gemm_readings,
+                     declares=(GEMM_SPEEDUP, GEMM_FP8_VS_BF16_SPEEDUP, TRITON_VS_VENDOR_GEMM))  # fmt: skip

@@ -11,7 +11,6 @@ See ADD_PROBE.md, "How our timer differs".
 
 from __future__ import annotations
 
-import gc
 import math
 import statistics
 import time
@@ -19,6 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
 
+from probes.harness.collector import collector_paused
 from probes.harness.device import Device
 from probes.models import HarnessSettings, Measurement, Stats, StopReason
 
@@ -110,11 +110,9 @@ def time_run(
     samples: list[float] = list(reused)
     next_check = settings.min_samples
     stop_reason: StopReason = "share spent"
-    gc_was_enabled = gc.isenabled()
     # A collection inside a sample would be charged to the call, so none runs while timing, as in
     # timeit. No full collection before: with torch loaded one costs ~95 ms, more than most cases.
-    gc.disable()
-    try:
+    with collector_paused():
         while True:
             remaining = deadline - clock()
             if remaining < sample_wall:
@@ -132,9 +130,6 @@ def time_run(
                     stop_reason = "converged"
                     break
                 next_check = max(next_check + 1, math.ceil(len(samples) * 1.1))
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     if not samples:
         return None
     return Measurement.from_samples(

@@ -7,7 +7,6 @@ Plans the probe's cases, measures them one by one and streams each result on the
 from __future__ import annotations
 
 import faulthandler
-import gc
 import os
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from probes.harness.collector import freeze_heap
 from probes.harness.device import Device, open_device
 from probes.harness.host_allocator import hold_freed_memory
 from probes.harness.measure import describe_exception, measure_case
@@ -86,8 +86,8 @@ def run_job(job: WorkerJob, channel: Channel) -> None:
         device = open_device(job.device)
         share_s = job.share_s if job.share_s is not None else max(0.0, job.deadline - time.monotonic())
         planned = plan_cases(loaded, device, share_s, job.options)
-        if loaded.probe.freezes_heap:
-            gc.freeze()  # this child process's own state (run_job runs only in the child: main below)
+        if loaded.probe.freezes_heap:  # this child process's own state (run_job runs only in the child: main below)
+            freeze_heap(collect_first=loaded.probe.collects_before_freezing)
     except Exception as error:  # noqa: BLE001 - reported to the parent as the probe's failure
         traceback.print_exc()
         channel.send(ProbeFailureMessage(reason=f"probe could not start: {describe_exception(error)}"))

@@ -11,7 +11,6 @@ quantized and its references computed while planning: that assumed cost comes of
 
 from __future__ import annotations
 
-import gc
 import importlib
 import importlib.util
 from dataclasses import dataclass
@@ -188,14 +187,6 @@ def _study_cases() -> list[CaseSpec]:
     return [weight, layernorm]
 
 
-def collect_before_freezing() -> None:
-    """Collect once, so the heap the child then freezes (the probe's `freezes_heap`: torch, torchao, onnx,
-    ~340,000 objects) holds no garbage. The timer collects before each case's samples; over this heap that
-    full collection took 0.2-0.5 s on this 2-core VM, a whole part of a short share, so cases ended not-timed.
-    Modules and prepared models live as long as the child anyway."""
-    gc.collect()
-
-
 def preload_torchao() -> None:
     """Import torchao now, if it imports: its ~2 s then comes out of every pair's part of the share
     instead of all of the first torchao pair's. The builders still import it and judge its absence."""
@@ -261,5 +252,4 @@ def int8_cases(device: Device, share_s: float, options: Int8Options | None = Non
             prepare(model_type, MODEL_SIZE)  # never raises: a failure is the cases' skip reason
         spent += model_seconds(len(models))
     plan = timed_plan(device.kind, share_s - spent, other_pairs=2 * len(models))
-    collect_before_freezing()
     return model_cases(models) + _gemm_cases(plan) + _mlp_cases(plan, float_dtype(device)) + _study_cases()

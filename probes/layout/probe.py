@@ -8,7 +8,7 @@ Layouts (the case's `layout`):
   channels-last block, converted on the way in (`.contiguous(memory_format=channels_last)`) and back
   out (`.contiguous()`), as happens when a channels-last conv sits between NCHW ops.
 Every layout is checked against the float64 NCHW computation on the same values. The comparison
-(channels-last speedup, mismatch cost, conversion share) pairs cases afterwards: analysis.py.
+(channels-last speedup, mismatch cost, conversion share) pairs cases afterwards: report.py.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from probes.harness.device_choice import DeviceKind, accelerator_backend
 from probes.harness.measure import describe_exception
 from probes.harness.protocol import CaseResultMessage, CaseStartMessage, DoneMessage
 from probes.models import HarnessSettings, Measurement, Metric, ProbeCase
-from probes.scaling.analysis import all_reduce_metrics, overlap_metrics, step_metrics
+from probes.scaling.report import all_reduce_metrics, overlap_metrics, step_metrics
 from probes.scaling.faults import inject_fault
 from probes.scaling.plan import PlannedCase, ScalingJob, ScalingPlan
 from probes.scaling.results_file import RESULTS_FILE, ResultsWriter, error_path, pid_path

@@ -17,11 +17,10 @@ import pytest
 import torch
 from torch.nn.attention import SDPBackend
 
-from probes.attention.growth import fit_growth
+from probes.attention.report import fit_growth
 from probes.attention.inputs import CHECKED_ROWS, checked_rows
-from probes.attention.probe import attention_cases, naive, sdpa_efficient, sdpa_flash, sdpa_math, triton_fused
+from probes.attention.probe import attention_cases, first_call, naive, sdpa_efficient, sdpa_flash, sdpa_math, triton_fused
 from probes.attention.scratch_memory import require_free_memory
-from probes.attention.sdpa_backends import first_call
 from probes.attention.sizing import (
     GEOMETRIES,
     MIN_LENGTHS,

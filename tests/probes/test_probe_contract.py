@@ -1,6 +1,7 @@
 """The probe contract end to end: a probe is one folder. A toy probe written into a temporary folder
-(found through ADVISOR_PROBE_DIRS) runs for real, and its own report.py puts it in the findings, a
-record table, a site chart and a fact the engine reads, with nothing registered anywhere else."""
+(found through ADVISOR_PROBE_DIRS) as one probe.py and one report.py runs for real, and its report puts
+it in the findings, a record table, a site chart and a fact the engine reads, the fact's name and
+portability declared once in the report, with nothing registered anywhere else."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.recommendation.facts import evidence_facts
+from advisor.recommendation.facts import evidence_facts, is_portable
+from advisor.recommendation.switches import rerun_for
 from advisor.records.evidence_tables import evidence_tables
 from advisor.site.evidence_charts import evidence_charts
 from probes.environment.family import device_family
@@ -45,8 +47,10 @@ PROBE = Probe(name="toy", description="A toy probe for the contract test.", case
 TOY_REPORT = '''
 """What the toy probe's evidence says."""
 from probes.reporting import (
-    BarGroup, BarPlot, ChartSpec, ProbeReport, Table, make_reading, median_s, timed_cases,
+    BarGroup, BarPlot, ChartSpec, ProbeReport, ReadingSpec, Table, make_reading, median_s, timed_cases,
 )
+
+TOY_CUMSUM_VS_SUM = ReadingSpec("toy_cumsum_vs_sum", portable=True)
 
 
 def _medians(cases):
@@ -76,17 +80,17 @@ def toy_readings(cases):
         return []
     ratio = medians["toy.cumsum"][0] / medians["toy.sum"][0]
     used = [case for _, case in medians.values()]
-    return [make_reading("toy_cumsum_vs_sum", ratio, f"cumsum {ratio:.2f}x sum's time", used)]
+    return [make_reading(TOY_CUMSUM_VS_SUM, ratio, f"cumsum {ratio:.2f}x sum's time", used)]
 
 
-REPORT = ProbeReport("toy", order=5, findings=toy_findings, table=toy_table, charts=toy_charts, readings=toy_readings)
+REPORT = ProbeReport("toy", order=5, findings=toy_findings, table=toy_table, charts=toy_charts, readings=toy_readings,
+                     declares=(TOY_CUMSUM_VS_SUM,))
 '''
 
 
 def write_toy(root: Path, report: str = TOY_REPORT) -> None:
     folder = root / "toy"
     folder.mkdir(parents=True)
-    (folder / "__init__.py").write_text('"""Toy probe."""\n')
     (folder / "probe.py").write_text(TOY_PROBE)
     (folder / "report.py").write_text(report)
 
@@ -121,6 +125,9 @@ def test_a_toy_probe_in_its_own_folder_reaches_findings_table_chart_and_facts(mo
     fact = facts.usable("toy_cumsum_vs_sum")
     assert fact is not None and fact.on_target
     assert fact.value > 0 and set(fact.case_ids) == {case.key.case_id for case in toy_cases}
+    assert fact.portable and is_portable("toy_cumsum_vs_sum")  # its declared spec says so, not its name
+    assert rerun_for("evidence.toy_cumsum_vs_sum") == "advisor probe toy on the target"
+    assert sorted(path.name for path in (tmp_path / "toy").iterdir() if path.suffix == ".py") == ["probe.py", "report.py"]
 
 
 def test_the_built_in_probes_each_declare_their_report_in_their_folder():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import probes.fusion.probe as fusion_probe
-from probes.fusion.analysis import fusion_lines, fusion_pairs
+from probes.fusion.report import fusion_lines, fusion_pairs
 from probes.harness.device import Device
 from probes.harness.numerics import compare
 from probes.tolerance import tolerance_for

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from probes.gemm import probe as gemm_probe
-from probes.gemm.analysis import dtype_speedups
+from probes.gemm.report import dtype_speedups
 from probes.gemm.inputs import dtype_unsupported_reason, fp8_unsupported_reason, matmul_inputs
 from probes.gemm.probe import (
     compiled_on_cpu,

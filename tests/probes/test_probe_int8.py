@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from probes.harness.device import Device
-from probes.int8.analysis import int8_speedups
+from probes.int8.report import int8_speedups
 from probes.int8.error_metrics import row_relative_errors
 from probes.int8.probe import (
     _check_int_mm_shape,
@@ -24,7 +24,7 @@ from probes.int8.probe import (
     weight_per_channel,
     weight_per_tensor,
 )
-from probes.int8.quantize import dequantize, fake_quantize, quantize, symmetric_scale
+from probes.int8.inputs import dequantize, fake_quantize, quantize, symmetric_scale
 from probes.int8.sizing import (
     GEMM_ROWS,
     LAYERNORM_STUDY_TOLERANCE,

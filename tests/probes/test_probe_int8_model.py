@@ -16,11 +16,9 @@ import pytest
 from probes.harness.device import Device
 from probes.harness.measure import measure_case
 from probes.int8 import onnx_model
-from probes.int8.analysis import model_results
 from probes.int8.options import Int8Options
 from probes.int8.probe import model_fp32
-from probes.int8.readings import int8_readings
-from probes.int8.report import int8_findings, int8_table
+from probes.int8.report import int8_findings, int8_readings, int8_table, model_results
 from probes.int8.sizing import DEFAULT_MODEL_TYPES, MODEL_SIZE, int8_cases, model_cases
 from probes.models import HarnessSettings, ProbeCase
 from probes.registry import CaseSpec, Implementation, ProbeOptionsError, Unsupported, load_probe

@@ -9,7 +9,7 @@ import torch
 from probes.harness.device import Device
 from probes.harness.numerics import compare
 from probes.tolerance import tolerance_for
-from probes.layout.analysis import comparison_line, layout_comparisons
+from probes.layout.report import comparison_line, layout_comparisons
 from probes.layout.probe import LAYOUTS, OPS, conv2d, conv_bn_relu, layout_cases
 from probes.layout.sizing import COSTS, choose_shape
 from probes.models import CaseKey, Measurement, ProbeCase

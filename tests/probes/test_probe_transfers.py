@@ -16,7 +16,7 @@ from probes.tolerance import tolerance_for
 from probes.models import CaseKey, Measurement, Metric, ProbeCase
 from probes.registry import CaseSpec, Unsupported, load_probe
 from probes.runner import run_probes, select_probes
-from probes.transfers.analysis import paired, transfer_lines
+from probes.transfers.report import paired, transfer_lines
 from probes.transfers.pipeline import NO_ACCELERATOR, PipelineBuffers, ThreeStreamPipeline, backend_of, run_serial
 from probes.transfers.probe import copy_bench
 from probes.transfers.sizing import COPY_BYTES, PIPELINE_BYTES, ROUND_TRIP, chunk_rows, copy_sizes, transfer_cases

@@ -15,11 +15,11 @@ from recommendation_builders import (
 
 from advisor.recommendation.facts import evidence_facts, is_portable, quality_counts
 from advisor.recommendation.readings import read_cases
-from probes.attention.readings import attention_readings
-from probes.dynamic.readings import dynamic_readings
+from probes.attention.report import attention_readings
+from probes.dynamic.report import dynamic_readings
 from probes.environment.family import device_family, environment_family
-from probes.gemm.readings import gemm_readings
-from probes.int8.readings import int8_readings
+from probes.gemm.report import gemm_readings
+from probes.int8.report import int8_readings
 
 
 def _values(readings):

@@ -12,7 +12,7 @@ from advisor.recommendation.engine import recommend
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.hot_operators import MINOR_SHARE, hotop_shares
 from advisor.recommendation.models import Recommendation
-from probes.hotops.readings import hotops_readings
+from probes.hotops.report import hotops_readings
 from advisor.recommendation.switches import condition_holds, observed_values
 from probes.hotops.groups import GROUPS
 from probes.models import OperatorTime

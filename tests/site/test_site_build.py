@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import json
+import os
 import re
 from html.parser import HTMLParser
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from advisor.cli import app
-from advisor.site.build import build_site
-from advisor.site.mkdocs_glue import SiteError
+from advisor.site.build import SiteError, build_site
+from advisor.site.mkdocs_plugin import advisor_extra, site_settings
 
 from site_records import CONFIG, REPO_ROOT, TODAY, RecordsFixture
 
@@ -251,3 +254,22 @@ def test_the_projects_own_records_build_strictly(tmp_path: Path):
         page = tmp_path / "site" / "decisions" / record.stem / "index.html"
         assert page.is_file() and 'class="advisor-chart"' in page.read_text(), record.name  # its charts (links checked below)
     assert broken_links(tmp_path / "site") == []
+
+
+def test_the_build_passes_its_settings_through_the_config_not_the_environment(tmp_path: Path):
+    config_file = str(tmp_path / "mkdocs.yml")
+    kept = {"advisor": {"records_dir": "decisions", "note": "the team's own"}, "social": []}
+    extra = {**kept, "advisor": advisor_extra(kept, tmp_path / "elsewhere", dt.date(2027, 6, 1))}
+    assert extra["advisor"]["note"] == "the team's own" and kept["advisor"]["records_dir"] == "decisions"
+    settings = site_settings(SimpleNamespace(config_file_path=config_file, extra=extra))
+    assert settings.records_dir == (tmp_path / "elsewhere").resolve() and settings.today == dt.date(2027, 6, 1)
+    # A plain `mkdocs build`: the config's own records_dir, beside the config file, and today.
+    plain = site_settings(SimpleNamespace(config_file_path=config_file, extra=kept))
+    assert plain.records_dir == tmp_path / "decisions" and plain.today == dt.date.today()
+    assert site_settings(SimpleNamespace(config_file_path=config_file, extra={})).records_dir == tmp_path / "records"
+
+
+def test_a_build_leaves_the_environment_as_it_was(records_copy: Path, tmp_path: Path):
+    before = dict(os.environ)
+    build_site(CONFIG, out=tmp_path / "out", records_dir=records_copy, today=TODAY)
+    assert dict(os.environ) == before

@@ -29,7 +29,7 @@ from advisor.records.history import record_histories
 from advisor.records.store import accept
 from advisor.site import evidence_views, generate
 from advisor.site.generate import FolderWriter, generate_site
-from advisor.site.mkdocs_glue import GenFilesWriter
+from advisor.site.mkdocs_plugin import GenFilesWriter
 from probes.models import Evidence
 
 from site_records import CPU_SUITE, TODAY, _profile

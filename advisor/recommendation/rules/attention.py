@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from advisor.recommendation.choices import engine_choice, entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
-from advisor.recommendation.facts import EvidenceFacts, Fact
+from advisor.recommendation.facts import EvidenceFacts, Fact, evidence_metric
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Choice, Rationale, SwitchCondition
-from probes.attention.readings import growth_reading_name
+from probes.attention.report import FUSED_ATTENTION_MEMORY_GROWTH, memory_growth_reading
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
@@ -28,12 +28,12 @@ def measured_growth(facts: EvidenceFacts, option: str, measured_as: Mapping[str,
     """The memory-growth fact of the probe implementation that stands for a knowledge-base option (`measured_as`:
     the knowledge base's policy, option -> implementation)."""
     implementation = measured_as.get(option)
-    return facts.usable(growth_reading_name(implementation)) if implementation else None
+    return facts.usable(memory_growth_reading(implementation).name) if implementation else None
 
 
 def quadratic_versus_linear(facts: EvidenceFacts) -> Rationale | None:
     """Naive attention ~N^2 while a fused kernel stays ~N: the measurement behind 'flash-style is mandatory'."""
-    naive, fused = facts.usable(growth_reading_name("naive")), facts.usable("fused_attention_memory_growth")
+    naive, fused = facts.usable(memory_growth_reading("naive").name), facts.usable(FUSED_ATTENTION_MEMORY_GROWTH.name)
     if naive is None or fused is None or naive.value < QUADRATIC_MIN or fused.value > LINEAR_MAX:
         return None
     text = (
@@ -94,7 +94,7 @@ def attention_switches(entry: TierEntry | None, long_context: bool, measured_as:
         return [switch("long-context-needed", description, metric, "==", True, concern="attention")]
     if isinstance(entry, Choice) and entry.option in measured_as:
         description = f"{entry.option} attention memory grows faster than N^{LINEAR_MAX} on the target: choose another"
-        metric = f"evidence.{growth_reading_name(measured_as[entry.option])}"
+        metric = evidence_metric(memory_growth_reading(measured_as[entry.option]))
         condition_id = f"{entry.option}-memory-superlinear"
         return [switch(condition_id, description, metric, ">", LINEAR_MAX, concern="attention")]
     return []

@@ -16,6 +16,8 @@ from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 from advisor.recommendation.policy import LARGE_TRAINING_DEVICES, NODE_DEVICES, SCALING_EFFICIENCY_MIN
+from advisor.recommendation.facts import evidence_metric
+from probes.scaling.report import STRONG_SCALING_EFFICIENCY
 
 
 
@@ -55,7 +57,7 @@ def scaling_switch(devices: int, node_devices: int = NODE_DEVICES, llm: bool = F
         f"scaling efficiency from {steps} < {SCALING_EFFICIENCY_MIN}: revisit the collectives and their "
         "overlap with compute"
     )
-    metric = "evidence.strong_scaling_efficiency"
+    metric = evidence_metric(STRONG_SCALING_EFFICIENCY)
     return switch("strong-scaling-collapse", description, metric, "<", SCALING_EFFICIENCY_MIN, concern="collectives")
 
 

@@ -15,12 +15,14 @@ from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
 from advisor.recommendation.policy import CHANNELS_LAST_PAYS
+from advisor.recommendation.facts import evidence_metric
+from probes.layout.report import LAYOUT_CHANNELS_LAST_SPEEDUP, LAYOUT_MISMATCH_COST
 
 
 
 def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], list[SwitchCondition]]:
     """The measured memory layout (channels-last or NCHW) on the target, why, and its switch."""
-    speed, cost = context.facts.usable("layout_channels_last_speedup"), context.facts.usable("layout_mismatch_cost")
+    speed, cost = context.facts.usable(LAYOUT_CHANNELS_LAST_SPEEDUP.name), context.facts.usable(LAYOUT_MISMATCH_COST.name)
     if speed is None:
         return {}, [], []
     unsettled = unsettled_line(speed, "layout", "the model keeps the layout it has", CHANNELS_LAST_PAYS)
@@ -31,11 +33,11 @@ def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], 
     if speed.settled_side(CHANNELS_LAST_PAYS) == "above":
         text = f"on {speed.hardware}: {settled_figure(speed)}{mismatch}: run the model channels-last"
         flip = switch("channels-last-stops-paying", "channels-last no longer faster than NCHW on the target: revisit the layout",
-                      "evidence.layout_channels_last_speedup", "<", 1.0, concern="convolution")  # fmt: skip
+                      evidence_metric(LAYOUT_CHANNELS_LAST_SPEEDUP), "<", 1.0, concern="convolution")  # fmt: skip
         return {"layout": "channels-last"}, [facts_line(text, *cited)], [flip]
     text = f"on {speed.hardware}: {settled_figure(speed)}{mismatch}: channels-last does not pay here, keep NCHW"
     flip = switch("channels-last-pays", f"channels-last >= {CHANNELS_LAST_PAYS}x NCHW on the target: move the model to channels-last",
-                  "evidence.layout_channels_last_speedup", ">=", CHANNELS_LAST_PAYS, concern="convolution")  # fmt: skip
+                  evidence_metric(LAYOUT_CHANNELS_LAST_SPEEDUP), ">=", CHANNELS_LAST_PAYS, concern="convolution")  # fmt: skip
     return {"layout": "nchw"}, [facts_line(text, *cited)], [flip]
 
 

@@ -10,19 +10,20 @@ from __future__ import annotations
 from advisor.recommendation.choices import entry_from, rejection, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
-from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.facts import EvidenceFacts, evidence_metric
 from advisor.recommendation.models import Gap, Rationale, Rejection, SwitchCondition
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick, serves
 from advisor.recommendation.switches import switch
 from advisor.recommendation.policy import RECOMPILES_PER_100_MAX
 from advisor.recommendation.policy import PADDING_WASTE_MAX
+from probes.dynamic.report import BUCKETED_COMPILE_PADDING_WASTE_PCT, BUCKETED_COMPILE_TOTAL_S, DYNAMIC_COMPILE_RECOMPILES_PER_100, DYNAMIC_COMPILE_TOTAL_S, STATIC_COMPILE_LIMIT_HIT, STATIC_COMPILE_RECOMPILES_PER_100
 
 
 
 def static_recompiles_too_often(facts: EvidenceFacts) -> Rationale | None:
     """compile.static recompiling more than 4 per 100 requests, or hitting dynamo's recompile limit."""
-    rate, limit = facts.usable("static_compile_recompiles_per_100"), facts.usable("static_compile_limit_hit")
+    rate, limit = facts.usable(STATIC_COMPILE_RECOMPILES_PER_100.name), facts.usable(STATIC_COMPILE_LIMIT_HIT.name)
     if limit is not None and limit.value >= 1.0:
         return fact_line(f"{limit.figure}: static compilation cannot follow the shape mix", limit)
     if rate is not None and rate.value > RECOMPILES_PER_100_MAX:
@@ -34,12 +35,12 @@ def static_recompiles_too_often(facts: EvidenceFacts) -> Rationale | None:
 def compile_mode(facts: EvidenceFacts) -> tuple[str, list[Rationale]]:
     """torch.compile mode: static when it rarely recompiles; else the faster of dynamic and bucketed on the target."""
     too_often = static_recompiles_too_often(facts)
-    rate = facts.usable("static_compile_recompiles_per_100")
+    rate = facts.usable(STATIC_COMPILE_RECOMPILES_PER_100.name)
     if too_often is None and rate is not None:
         return "static", [fact_line(f"{rate.figure}: few distinct shapes, static compilation suffices", rate)]
     lines = [too_often] if too_often is not None else []
-    dynamic, bucketed = facts.usable("dynamic_compile_total_s"), facts.usable("bucketed_compile_total_s")
-    waste = facts.usable("bucketed_compile_padding_waste_pct")
+    dynamic, bucketed = facts.usable(DYNAMIC_COMPILE_TOTAL_S.name), facts.usable(BUCKETED_COMPILE_TOTAL_S.name)
+    waste = facts.usable(BUCKETED_COMPILE_PADDING_WASTE_PCT.name)
     if dynamic is not None and bucketed is not None:
         faster = "bucketed" if bucketed.value < dynamic.value else "dynamic"
         comparison = facts_line(f"{bucketed.figure} against {dynamic.figure}: {faster} wins", bucketed, dynamic)
@@ -54,14 +55,14 @@ def mode_switches(mode: str) -> list[SwitchCondition]:
     limit = f"{RECOMPILES_PER_100_MAX:g}"
     if mode == "static":
         description = f"dynamic-shape recompilations > {limit} per 100 requests: use dynamic compile or bucketing"
-        metric = "evidence.static_compile_recompiles_per_100"
+        metric = evidence_metric(STATIC_COMPILE_RECOMPILES_PER_100)
         return [switch("static-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes")]
     if mode == "bucketed":
         description = f"bucket padding wastes > {PADDING_WASTE_MAX:g}% of the work: use dynamic compile"
-        metric = "evidence.bucketed_compile_padding_waste_pct"
+        metric = evidence_metric(BUCKETED_COMPILE_PADDING_WASTE_PCT)
         return [switch("bucketing-padding-waste", description, metric, ">", PADDING_WASTE_MAX, concern="dynamic-shapes")]
     description = f"dynamic compile still recompiles > {limit} per 100 requests: bucket the shapes"
-    metric = "evidence.dynamic_compile_recompiles_per_100"
+    metric = evidence_metric(DYNAMIC_COMPILE_RECOMPILES_PER_100)
     return [switch("dynamic-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes")]
 
 

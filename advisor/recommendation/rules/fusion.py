@@ -15,9 +15,11 @@ from advisor.recommendation.models import Rationale, Rejection, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
-from probes.fusion.analysis import LAUNCH_TARGET
+from probes.fusion.report import LAUNCH_TARGET
 from advisor.recommendation.policy import COMPILE_PAYS
 from advisor.recommendation.policy import COMPILE_SLOWER
+from advisor.recommendation.facts import evidence_metric
+from probes.fusion.report import FUSION_COMPILED_SPEEDUP, FUSION_LAUNCH_RATIO
 
 def fusion_gain_line(candidate: Candidate) -> Rationale | None:
     """The fusion gain the knowledge base records for the candidate (its fusion claim's note), if any."""
@@ -57,7 +59,7 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
 
     Facts measured on other hardware are not used (`usable` gives only the target's speed figures)."""
     facts = context.facts
-    launches, speed = facts.usable("fusion_launch_ratio"), facts.usable("fusion_compiled_speedup")
+    launches, speed = facts.usable(FUSION_LAUNCH_RATIO.name), facts.usable(FUSION_COMPILED_SPEEDUP.name)
     lines: list[Rationale] = []
     if launches is not None:
         verdict = "meets" if launches.value <= LAUNCH_TARGET + 1e-9 else "misses"
@@ -74,13 +76,13 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
         switches.append(switch("fusion-compile-slower",
                                f"torch.compile's fused chain runs < {COMPILE_SLOWER}x eager's speed on the target: keep the "
                                "small-op chains eager or revisit the fuser",
-                               "evidence.fusion_compiled_speedup", "<", COMPILE_SLOWER, concern="fusion"))  # fmt: skip
+                               evidence_metric(FUSION_COMPILED_SPEEDUP), "<", COMPILE_SLOWER, concern="fusion"))  # fmt: skip
     elif on_hardware:
         switches.append(switch("fusion-compile-pays",
                                f"torch.compile's fused chain runs >= {COMPILE_PAYS}x eager with at most a third of its launches "
                                "on the target: consider torch.compile for the small-op chains",
-                               "evidence.fusion_compiled_speedup", ">=", COMPILE_PAYS,
-                               predicate("evidence.fusion_launch_ratio", "<=", round(LAUNCH_TARGET, 4)), concern="fusion"))  # fmt: skip
+                               evidence_metric(FUSION_COMPILED_SPEEDUP), ">=", COMPILE_PAYS,
+                               predicate(evidence_metric(FUSION_LAUNCH_RATIO), "<=", round(LAUNCH_TARGET, 4)), concern="fusion"))  # fmt: skip
     return lines, switches
 
 

@@ -19,7 +19,7 @@ from advisor.recommendation.citations import (
     unsettled_line,
 )
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry
-from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.facts import EvidenceFacts, evidence_metric
 from advisor.recommendation.hot_operators import MINOR_SHARE, HotopShares, hot_spot_line, hotop_shares, is_minor
 from advisor.recommendation.models import Choice, Operator, Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
@@ -27,6 +27,8 @@ from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
 from advisor.recommendation.policy import TRITON_PARITY
 from advisor.recommendation.policy import FP8_WORTH
+from probes.gemm.report import GEMM_BF16_SPEEDUP, GEMM_FP8_VS_BF16_SPEEDUP, TRITON_VS_VENDOR_GEMM
+from probes.hotops.report import HOTOP_SHARE
 
 _SPEED_SAYS: dict[str, tuple[Operator, float]] = {"bf16": (">=", 1.0), "fp32": ("<", 1.0)}  # what gemm_bf16_speedup shows when it favours a dtype
 
@@ -39,7 +41,7 @@ def default_gemm_dtype(context: RuleContext) -> str:
 def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
     """fp32 when bf16 GEMM measured slower than fp32 on the target, bf16 when faster, as the samples settle it;
     None when unmeasured, the same within the band, or unsettled (`unsettled_gemm_line` says which)."""
-    fact = facts.usable("gemm_bf16_speedup")
+    fact = facts.usable(GEMM_BF16_SPEEDUP.name)
     if fact is None:
         return None
     side = fact.settled_side()
@@ -53,7 +55,7 @@ def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
 
 def unsettled_gemm_line(context: RuleContext, dtype: str) -> Rationale | None:
     """bf16 against fp32 measured, but the samples leave it the same or unsettled: the default `dtype` stays."""
-    fact = context.facts.usable("gemm_bf16_speedup")
+    fact = context.facts.usable(GEMM_BF16_SPEEDUP.name)
     return None if fact is None else unsettled_line(fact, "gemm", f"{dtype}, the default on {context.platform.name}, stays")
 
 
@@ -66,7 +68,7 @@ def fp8_gemm(context: RuleContext, library: Candidate | None) -> Rationale | Non
         return None
     if library.fp8.value not in ("yes", "partial"):
         return None
-    measured = context.facts.usable("gemm_fp8_vs_bf16_speedup")
+    measured = context.facts.usable(GEMM_FP8_VS_BF16_SPEEDUP.name)
     if measured is not None and measured.on_target and measured.value < FP8_WORTH:
         return None  # measured slower than bf16 here: bf16 it is (fp8_slower_line says so)
     text = f"FP8 asked for, and {library.name} runs FP8 GEMMs on {context.platform.name}: the linear layers run in FP8"
@@ -78,7 +80,7 @@ def fp8_gemm(context: RuleContext, library: Candidate | None) -> Rationale | Non
 
 def fp8_slower_line(context: RuleContext) -> Rationale | None:
     """FP8 asked but measured slower than bf16 on the target: why the GEMMs stay in bf16."""
-    measured = context.facts.usable("gemm_fp8_vs_bf16_speedup")
+    measured = context.facts.usable(GEMM_FP8_VS_BF16_SPEEDUP.name)
     if context.profile.needs.quantization != "fp8" or measured is None or not measured.on_target or measured.value >= FP8_WORTH:
         return None
     return fact_line(f"FP8 GEMM measured slower than bf16 on {measured.hardware} ({measured.figure}): kept in bf16", measured)
@@ -101,7 +103,7 @@ def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[
     else:
         text = f"fp32 on {context.platform.name} until bf16 GEMM is measured faster on the target"
     lines = [line(text, cite_profile(context.profile, "hardware"))]
-    notes = (proxy_speed_note(context.facts, "gemm_bf16_speedup"), unsettled_gemm_line(context, dtype))
+    notes = (proxy_speed_note(context.facts, GEMM_BF16_SPEEDUP.name), unsettled_gemm_line(context, dtype))
     return dtype, lines + [note for note in notes if note is not None]
 
 
@@ -110,13 +112,13 @@ def dtype_switch_applies(context: RuleContext, dtype: str) -> bool:
     accelerator (bf16 by default) only once it is measured there."""
     if dtype not in ("bf16", "fp32") or context.profile.needs.quantized:
         return False
-    measured = context.facts.usable("gemm_bf16_speedup")
+    measured = context.facts.usable(GEMM_BF16_SPEEDUP.name)
     return context.platform.kind == "cpu" or (measured is not None and measured.on_target)
 
 
 def dtype_switch(dtype: str) -> SwitchCondition:
     """The measurement that would flip the dtype."""
-    metric = "evidence.gemm_bf16_speedup"
+    metric = evidence_metric(GEMM_BF16_SPEEDUP)
     if dtype == "fp32":
         description = "bf16 GEMM >= 1.0x fp32 on the target: use bf16"
         return switch("bf16-gemm-faster", description, metric, ">=", 1.0, concern="gemm")
@@ -133,13 +135,13 @@ def share_weighted_dtype(
     share_line = hot_spot_line(shares, "gemm")
     if shares is None or share_line is None or measured is None or measured[0] == default:
         return None
-    metric, favours = "evidence.hotop_share_gemm", predicate("evidence.gemm_bf16_speedup", *_SPEED_SAYS[measured[0]])
+    metric, favours = evidence_metric(HOTOP_SHARE.named("gemm")), predicate(evidence_metric(GEMM_BF16_SPEEDUP), *_SPEED_SAYS[measured[0]])
     if not is_minor(shares, "gemm"):
         description = f"GEMM falls below {MINOR_SHARE:.0%} of the model's time: its speed stops driving the dtype ({default})"
         falls = switch("hotop-gemm-share-falls", description, metric, "<", MINOR_SHARE, concern="gemm")
         return measured[0], [share_line, measured[1]], [dtype_switch(measured[0]), falls]
     hardware = context.profile.hardware
-    speed = context.facts.usable("gemm_bf16_speedup")
+    speed = context.facts.usable(GEMM_BF16_SPEEDUP.name)
     assert speed is not None  # measured_gemm_dtype read it
     set_aside = fact_line(f"measured {speed.figure}, set aside: too little GEMM time for its dtype to matter", speed)
     default_line = line(f"{default} stays, the default on {hardware}", cite_profile(context.profile, "hardware"))
@@ -151,7 +153,7 @@ def share_weighted_dtype(
 
 def triton_gemm_parity(facts: EvidenceFacts) -> tuple[bool, Rationale] | None:
     """Whether Triton's GEMM reaches TRITON_PARITY of the vendor GEMM on the target; None when unmeasured."""
-    fact = facts.usable("triton_vs_vendor_gemm")
+    fact = facts.usable(TRITON_VS_VENDOR_GEMM.name)
     if fact is None or fact.settled_side(TRITON_PARITY) not in ("above", "below"):
         return None  # unmeasured, or not settled against parity by these samples: the vendor GEMM stays
     reached = fact.settled_side(TRITON_PARITY) == "above"
@@ -161,7 +163,7 @@ def triton_gemm_parity(facts: EvidenceFacts) -> tuple[bool, Rationale] | None:
 
 def parity_switch(reached: bool) -> SwitchCondition:
     """Triton behind: move GEMM to Triton at parity; Triton chosen: back to the vendor GEMM when it falls behind."""
-    metric = "evidence.triton_vs_vendor_gemm"
+    metric = evidence_metric(TRITON_VS_VENDOR_GEMM)
     if reached:
         description = f"Triton GEMM < {TRITON_PARITY}x vendor GEMM on the target: keep the vendor GEMM in tier 3"
         return switch("triton-gemm-behind", description, metric, "<", TRITON_PARITY, concern="gemm")
@@ -181,8 +183,8 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
             reasons = (parity[1], minor)
             description = (f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with Triton's GEMM below "
                            f"{TRITON_PARITY}x the vendor's: keep the vendor GEMM in tier 3")  # fmt: skip
-            behind = predicate("evidence.triton_vs_vendor_gemm", "<", TRITON_PARITY)
-            grows = switch("hotop-gemm-share-grows-triton-behind", description, "evidence.hotop_share_gemm", ">=",
+            behind = predicate(evidence_metric(TRITON_VS_VENDOR_GEMM), "<", TRITON_PARITY)
+            grows = switch("hotop-gemm-share-grows-triton-behind", description, evidence_metric(HOTOP_SHARE.named("gemm")), ">=",
                            MINOR_SHARE, behind, concern="gemm")  # fmt: skip
             return entry.model_copy(update={"rationale": reasons + entry.rationale}), grows
     if parity is not None and not parity[0]:

@@ -23,7 +23,7 @@ from advisor.recommendation.citations import (
     proxy_speed_note,
 )
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
-from advisor.recommendation.facts import EvidenceFacts, Fact
+from advisor.recommendation.facts import EvidenceFacts, Fact, evidence_metric
 from advisor.recommendation.models import Rationale, SwitchCondition
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
@@ -34,6 +34,8 @@ from advisor.recommendation.policy import INT8_PAYS
 from advisor.recommendation.policy import INT8_MAX_ERROR
 from advisor.recommendation.policy import LAYERNORM_COLLAPSE
 from advisor.recommendation.policy import PER_CHANNEL_GAIN
+from probes.gemm.report import GEMM_FP8_VS_BF16_SPEEDUP
+from probes.int8.report import INT8_MAX_REL_ERROR, INT8_MODEL_REL_ERROR, INT8_MODEL_SPEEDUP, INT8_PER_CHANNEL_REL_RMSE, INT8_PER_TENSOR_REL_RMSE, INT8_SPEEDUP, LAYERNORM_INPUT_INT8_REL_RMSE
 
 
 
@@ -43,15 +45,15 @@ RUNTIME_LAYERS = ("runtime", "serving-engine")  # a runtime's quantized models l
 def int8_speed_fact(facts: EvidenceFacts, profile: Profile) -> Fact | None:
     """The INT8 speed that speaks for this model: the whole reference model of its type (ONNX Runtime) where
     measured; the linear-layer INT8 figure only for models whose time is mostly linear layers."""
-    whole = facts.usable(f"int8_model_speedup_{profile.model_type}")
+    whole = facts.usable(INT8_MODEL_SPEEDUP.named(profile.model_type).name)
     if whole is not None:
         return whole
-    return None if profile.convolutional else facts.usable("int8_speedup")
+    return None if profile.convolutional else facts.usable(INT8_SPEEDUP.name)
 
 
 def linear_only_note(facts: EvidenceFacts, profile: Profile) -> Rationale | None:
     """Why a linear-layer INT8 figure was set aside for a convolution model."""
-    fact = facts.usable("int8_speedup")
+    fact = facts.usable(INT8_SPEEDUP.name)
     if not profile.convolutional or fact is None or int8_speed_fact(facts, profile) is not None:
         return None
     text = (f"{fact.figure}: measured on linear layers, set aside for a {profile.model_type} whose time is mostly "
@@ -77,8 +79,8 @@ def int8_speed_line(facts: EvidenceFacts, profile: Profile) -> Rationale | None:
 def accuracy_line(facts: EvidenceFacts, profile: Profile | None = None) -> Rationale | None:
     """The measured INT8 error against the 1% bar: the whole reference model of the profile's type where
     measured, else the layer's."""
-    whole = facts.usable(f"int8_model_rel_error_{profile.model_type}") if profile is not None else None
-    fact = whole or facts.usable("int8_max_rel_error")
+    whole = facts.usable(INT8_MODEL_REL_ERROR.named(profile.model_type).name) if profile is not None else None
+    fact = whole or facts.usable(INT8_MAX_REL_ERROR.name)
     if fact is None:
         return None
     if fact.value > INT8_MAX_ERROR:
@@ -90,7 +92,7 @@ def layernorm_line(facts: EvidenceFacts, toolkit: Candidate | None, profile: Pro
     """Why LayerNorm stays in float (transformers only): the measured collapse, else the chosen toolkit's own warning."""
     if profile.convolutional:
         return None
-    fact = facts.usable("layernorm_input_int8_rel_rmse")
+    fact = facts.usable(LAYERNORM_INPUT_INT8_REL_RMSE.name)
     if fact is not None and fact.value > LAYERNORM_COLLAPSE:
         return fact_line(f"quantizing LayerNorm's input measured {fact.figure}: keep LayerNorm in float", fact)
     if toolkit is None:
@@ -103,17 +105,17 @@ def layernorm_line(facts: EvidenceFacts, toolkit: Candidate | None, profile: Pro
 
 def granularity_line(facts: EvidenceFacts) -> Rationale | None:
     """Per-tensor against per-channel weight error, when both were measured."""
-    per_tensor, per_channel = facts.usable("int8_per_tensor_rel_rmse"), facts.usable("int8_per_channel_rel_rmse")
+    per_tensor, per_channel = facts.usable(INT8_PER_TENSOR_REL_RMSE.name), facts.usable(INT8_PER_CHANNEL_REL_RMSE.name)
     if per_tensor is None or per_channel is None or per_tensor.value < PER_CHANNEL_GAIN * per_channel.value:
         return None
     text = f"{per_tensor.figure} against {per_channel.figure}: quantize weights per channel"
     return facts_line(text, per_tensor, per_channel)
 
 
-def int8_pays_switch(description: str, metric: str = "evidence.int8_speedup") -> SwitchCondition:
+def int8_pays_switch(description: str, metric: str = evidence_metric(INT8_SPEEDUP)) -> SwitchCondition:
     """INT8 fast enough and accurate enough on the target."""
     return switch("int8-pays-on-target", description, metric, ">=", INT8_PAYS,
-                  predicate("evidence.int8_max_rel_error", "<=", INT8_MAX_ERROR), concern="quantization")  # fmt: skip
+                  predicate(evidence_metric(INT8_MAX_REL_ERROR), "<=", INT8_MAX_ERROR), concern="quantization")  # fmt: skip
 
 
 def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | None:
@@ -159,14 +161,14 @@ def quantization_lines(context: RuleContext, dtype: str, toolkit: Candidate | No
         linear_only_note(facts, profile),
         accuracy_line(facts, profile),
         granularity_line(facts),
-        proxy_speed_note(facts, "int8_speedup"),
+        proxy_speed_note(facts, INT8_SPEEDUP.name),
     ]
     return [found_line for found_line in found if found_line is not None]
 
 
 def fp8_speed_line(facts: EvidenceFacts) -> Rationale | None:
     """The fp8 GEMMs measured against bf16 on the target (the gemm probe's fp8 cases), when there are any."""
-    fact = facts.usable("gemm_fp8_vs_bf16_speedup")
+    fact = facts.usable(GEMM_FP8_VS_BF16_SPEEDUP.name)
     if fact is None or not fact.on_target:  # speed measured elsewhere decides nothing here
         return None
     verdict = ("the linear layers gain from fp8" if fact.value >= FP8_WORTH
@@ -235,8 +237,8 @@ def fp8_training_preference(context: RuleContext) -> tuple[str, ...]:
 def int8_metric(profile: Profile) -> str:
     """The evidence metric that judges INT8 for this model type."""
     if profile.convolutional:
-        return f"evidence.int8_model_speedup_{profile.model_type}"
-    return "evidence.int8_speedup"
+        return evidence_metric(INT8_MODEL_SPEEDUP.named(profile.model_type))
+    return evidence_metric(INT8_SPEEDUP)
 
 
 def quantization_switches(
