@@ -57,12 +57,17 @@ def proxy_notice(profile: Profile, environment: Environment) -> str | None:
     if device is None and profile.hardware in [platform.id for platform in load_knowledge_base().platforms]:
         standard = load_knowledge_base().platform(profile.hardware).default_device
         device = standard.value if standard is not None else None
-    reference = (f" NVIDIA's own measurements for {device} are quoted in the record either way."
-                 if system_for(device) is not None else "")  # fmt: skip
-    return (f"this machine ({machine}, {machine_family or 'an unknown family'}) is not {profile.hardware}: "
-            f"its timings are proxy evidence and decide nothing for {profile.hardware}. It can still measure "
-            f"{PORTABLE_MEANING}, which carry across hardware. Pass --no-probes to decide from the knowledge "
-            f"base alone, or run assess on the target.{reference}")
+    reference = (
+        f" NVIDIA's own measurements for {device} are quoted in the record either way."
+        if system_for(device) is not None
+        else ""
+    )
+    return (
+        f"this machine ({machine}, {machine_family or 'an unknown family'}) is not {profile.hardware}: "
+        f"its timings are proxy evidence and decide nothing for {profile.hardware}. It can still measure "
+        f"{PORTABLE_MEANING}, which carry across hardware. Pass --no-probes to decide from the knowledge "
+        f"base alone, or run assess on the target.{reference}"
+    )
 
 
 def probes_for_profile(profile: Profile) -> list[str]:
@@ -79,38 +84,62 @@ def probe_options_for_profile(profile: Profile, names: Sequence[str]) -> dict[st
     from probes.registry import probe_declarations
 
     declared = probe_declarations()
-    return {name: {"model_type": profile.model_type} for name, declaration in declared.items()
-            if name in names and declaration.takes("model_type")}  # fmt: skip
+    return {
+        name: {"model_type": profile.model_type}
+        for name, declaration in declared.items()
+        if name in names and declaration.takes("model_type")
+    }
 
 
 def measure(
-    profile: Profile, *, names: Sequence[str] | None = None, budget_s: float = 60.0, device: str = "auto",
-    environment: Environment | None = None, on_event: Callable[[ProbeEvent], None] | None = None,
+    profile: Profile,
+    *,
+    names: Sequence[str] | None = None,
+    budget_s: float = 60.0,
+    device: str = "auto",
+    environment: Environment | None = None,
+    on_event: Callable[[ProbeEvent], None] | None = None,
     warn: Callable[[str], None] | None = None,
-) -> Evidence:  # fmt: skip
+) -> Evidence:
     """Run the probes the profile needs (or `names`) within the budget; the Evidence comes back marked
     `interrupted` on a stop signal (what was measured until then)."""
-    from probes.runner import budget_warning, run_probes
-
     from advisor.recommendation.inputs import decision_inputs, probe_weights
+    from probes.runner import budget_warning, run_probes
 
     chosen = list(names) if names else probes_for_profile(profile)
     warning = budget_warning(chosen, budget_s)
     if warning is not None:
         (warn or (lambda text: sys.stderr.write(f"warning: {one_line(text)}\n")))(warning)
     weights = {name: weight for name, weight in probe_weights(decision_inputs(profile)).items() if name in chosen}
-    measured = run_probes(chosen, budget_s=budget_s, device=device, on_event=on_event, environment=environment,
-                          probe_options=probe_options_for_profile(profile, chosen), probe_weights=weights)  # fmt: skip
+    measured = run_probes(
+        chosen,
+        budget_s=budget_s,
+        device=device,
+        on_event=on_event,
+        environment=environment,
+        probe_options=probe_options_for_profile(profile, chosen),
+        probe_weights=weights,
+    )
     return measured
 
 
 def assess(
-    profile: Profile, *, evidence: Sequence[Evidence] | None = None, probe: bool = True,
-    probe_names: Sequence[str] | None = None, budget_s: float = 60.0, device: str = "auto",
-    records_dir: Path = Path("records"), title: str | None = None, deciders: Sequence[str] = (), commit: bool = True,
-    init_git: bool = False, environment: Environment | None = None,
-    on_event: Callable[[ProbeEvent], None] | None = None, progress: Callable[[str], None] | None = None,
-) -> Assessment:  # fmt: skip
+    profile: Profile,
+    *,
+    evidence: Sequence[Evidence] | None = None,
+    probe: bool = True,
+    probe_names: Sequence[str] | None = None,
+    budget_s: float = 60.0,
+    device: str = "auto",
+    records_dir: Path = Path("records"),
+    title: str | None = None,
+    deciders: Sequence[str] = (),
+    commit: bool = True,
+    init_git: bool = False,
+    environment: Environment | None = None,
+    on_event: Callable[[ProbeEvent], None] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Assessment:
     """Measure (unless `evidence` is given or `probe` is False), recommend, and write the decision record.
 
     A stop signal (Ctrl-C, SIGTERM) before the record's commit begins writes no record: what was measured is kept
@@ -121,7 +150,6 @@ def assess(
     from advisor.records import write_decision
     from advisor.records.store import check_can_record
     from advisor.serving_estimate import with_estimates
-
     from probes.runner import check_budget
 
     check_budget(budget_s, "--budget")
@@ -133,8 +161,9 @@ def assess(
         evidence_list = []
     else:
         check_can_record(records_dir)  # before the probes' minutes, not after
-        measured = measure(profile, names=probe_names, budget_s=budget_s, device=device, environment=environment,
-                           on_event=on_event)  # fmt: skip
+        measured = measure(
+            profile, names=probe_names, budget_s=budget_s, device=device, environment=environment, on_event=on_event
+        )
         evidence_list = [measured]
     try:
         if measured is not None and measured.interrupted:
@@ -144,14 +173,27 @@ def assess(
         budget = budget_advice(unmeasured, [measured], budget_s) if measured is not None else None
         heading = title or profile.title or default_title(profile.model_type, profile.workload, profile.hardware)
         configs = [(e.row.config_file, e.config_text) for e in estimates if e.row.config_file]
-        written = write_decision(recommendation, evidence_list, records_dir=records_dir, title=heading,
-                                 deciders=list(deciders), commit=commit, init_git=init_git, attachments=configs)  # fmt: skip
+        written = write_decision(
+            recommendation,
+            evidence_list,
+            records_dir=records_dir,
+            title=heading,
+            deciders=list(deciders),
+            commit=commit,
+            init_git=init_git,
+            attachments=configs,
+        )
     except KeyboardInterrupt as interrupt:
         if isinstance(interrupt, Stopped) and interrupt.completed:
             raise  # the record's commit had begun and finished: the record stands, its evidence with it
         raise _kept(measured, records_dir) from None
-    return Assessment(recommendation=recommendation, written=written, evidence=tuple(evidence_list), unmeasured=unmeasured,
-                      budget=budget)  # fmt: skip
+    return Assessment(
+        recommendation=recommendation,
+        written=written,
+        evidence=tuple(evidence_list),
+        unmeasured=unmeasured,
+        budget=budget,
+    )
 
 
 def _kept(measured: Evidence | None, records_dir: Path) -> Stopped:

@@ -32,8 +32,10 @@ def md_prose(value: object) -> str:
     text quotes in backticks stay code spans, so the raw Markdown reads them as written instead of as HTML
     entities or literal backticks."""
     parts = _PROSE_SPECIAL.split(" ".join(str(value).split()))
-    return "".join((part if part.startswith("`") else f"`{part}`") if index % 2 else _escape_keeping_edges(part)
-                   for index, part in enumerate(parts))  # fmt: skip
+    return "".join(
+        (part if part.startswith("`") else f"`{part}`") if index % 2 else _escape_keeping_edges(part)
+        for index, part in enumerate(parts)
+    )
 
 
 def _escape_keeping_edges(part: str) -> str:

@@ -67,7 +67,9 @@ class Needs(BaseModel):
     quantization: Quantization = "none"
     quantization_method: QuantizationMethod = Field("ptq", description="Read only with int8 or fp8")
     long_context: StrictBool = False
-    devices: StrictInt = Field(1, ge=1, le=MAX_DEVICES, description="Devices per job; more than one means collectives matter")
+    devices: StrictInt = Field(
+        1, ge=1, le=MAX_DEVICES, description="Devices per job; more than one means collectives matter"
+    )
     cross_platform: StrictBool = Field(False, description="Must run on more than one hardware family")
     other_hardware: tuple[HardwareFamily, ...] = Field(
         (), description="With cross_platform: the other hardware families the model must also run on"
@@ -129,14 +131,17 @@ class Profile(BaseModel):
     team_skill: TeamSkill
     needs: Needs = Needs()
     model: StrictStr | None = Field(
-        None, min_length=1, max_length=300,
+        None,
+        min_length=1,
+        max_length=300,
         description="For a serving estimate (advisor[serving]): an aiconfigurator model name ('Qwen/Qwen3-32B') or the "
         "path of a Hugging Face config.json",
         json_schema_extra={"examples": ["Qwen/Qwen3-32B", "meta-llama/Meta-Llama-3.1-70B"]},
     )
     serving: ServingSLA | None = Field(
-        None, description="For a serving estimate: request shape and latency limits (defaults: isl 4000, osl 1000, "
-        "TTFT 2000 ms, TPOT 30 ms)"
+        None,
+        description="For a serving estimate: request shape and latency limits (defaults: isl 4000, osl 1000, "
+        "TTFT 2000 ms, TPOT 30 ms)",
     )
     title: StrictStr | None = None
 

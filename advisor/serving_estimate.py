@@ -35,8 +35,10 @@ from probes.files.atomic_write import write_text_atomically
 
 AICONFIGURATOR_VERSION = "0.12.0"
 LABEL = f"estimate by aiconfigurator {AICONFIGURATOR_VERSION}"
-INSTALL_HINT = ("serving estimates need the optional extra: pip install 'advisor[serving]' (aiconfigurator "
-                f"{AICONFIGURATOR_VERSION}, about 850 MB with its dependencies)")  # fmt: skip
+INSTALL_HINT = (
+    "serving estimates need the optional extra: pip install 'advisor[serving]' (aiconfigurator "
+    f"{AICONFIGURATOR_VERSION}, about 850 MB with its dependencies)"
+)
 ENGINES = ("trtllm", "vllm", "sglang")
 ENGINE_CANDIDATES = {"trtllm": "tensorrt-llm", "vllm": "vllm", "sglang": "sglang"}  # aiconfigurator -> advisor ids
 TIMEOUT_S = 600.0  # one engine's search; a 70B model on 8 GPUs takes about a minute on two cores
@@ -112,18 +114,42 @@ def command(request: EstimateRequest, out: Path) -> list[str]:
     """The aiconfigurator command line for one engine's search."""
     sla = request.sla
     return [
-        sys.executable, "-m", "aiconfigurator.main", "cli", "default", "--model-path", model_argument(request.model),
-        "--system", request.system, "--total-gpus", str(request.gpus), "--backend", request.engine,
-        "--isl", str(sla.isl), "--osl", str(sla.osl), "--ttft", f"{sla.ttft_ms:g}", "--tpot", f"{sla.tpot_ms:g}",
-        "--save-dir", str(out), "--log-level", "ERROR", "--no-color",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "aiconfigurator.main",
+        "cli",
+        "default",
+        "--model-path",
+        model_argument(request.model),
+        "--system",
+        request.system,
+        "--total-gpus",
+        str(request.gpus),
+        "--backend",
+        request.engine,
+        "--isl",
+        str(sla.isl),
+        "--osl",
+        str(sla.osl),
+        "--ttft",
+        f"{sla.ttft_ms:g}",
+        "--tpot",
+        f"{sla.tpot_ms:g}",
+        "--save-dir",
+        str(out),
+        "--log-level",
+        "ERROR",
+        "--no-color",
+    ]
 
 
 def best_row(folder: Path) -> tuple[str, dict[str, str], Path] | None:
     """The configuration with the most tokens/s per GPU over the modes aiconfigurator wrote, with its top1 folder."""
     found = []
     for mode in ("agg", "disagg"):
-        table = next(folder.glob(f"*/*/{mode}/best_config_topn.csv"), None) or next(folder.glob(f"**/{mode}/best_config_topn.csv"), None)
+        table = next(folder.glob(f"*/*/{mode}/best_config_topn.csv"), None) or next(
+            folder.glob(f"**/{mode}/best_config_topn.csv"), None
+        )
         if table is None:
             continue
         with table.open(newline="", encoding="utf-8") as stream:
@@ -137,8 +163,10 @@ def parse_estimate(request: EstimateRequest, folder: Path) -> ServingEstimate:
     """The engine's best configuration from aiconfigurator's output folder."""
     best = best_row(folder)
     if best is None:
-        raise EstimateError(f"aiconfigurator wrote no configuration meeting the SLA for {request.engine} "
-                            f"({request.model} on {request.gpus} x {request.system})")  # fmt: skip
+        raise EstimateError(
+            f"aiconfigurator wrote no configuration meeting the SLA for {request.engine} "
+            f"({request.model} on {request.gpus} x {request.system})"
+        )
     mode, row, top1 = best
     config = next((top1 / name for name in CONFIG_FILES if (top1 / name).is_file()), None)
     if mode == "disagg":
@@ -148,13 +176,20 @@ def parse_estimate(request: EstimateRequest, folder: Path) -> ServingEstimate:
     else:
         parallel, batch, version = row.get("parallel", "?"), row.get("bs", "?"), row.get("version", "?")
     estimate = EngineEstimate(
-        engine=ENGINE_NAMES.get(request.engine, request.engine), candidate=ENGINE_CANDIDATES[request.engine],
-        engine_version=version, mode=mode, parallel=parallel, batch=batch, ttft_ms=float(row["ttft"]),
-        tpot_ms=float(row["tpot"]), tokens_per_s_per_gpu=float(row["tokens/s/gpu"]),
+        engine=ENGINE_NAMES.get(request.engine, request.engine),
+        candidate=ENGINE_CANDIDATES[request.engine],
+        engine_version=version,
+        mode=mode,
+        parallel=parallel,
+        batch=batch,
+        ttft_ms=float(row["ttft"]),
+        tpot_ms=float(row["tpot"]),
+        tokens_per_s_per_gpu=float(row["tokens/s/gpu"]),
         config_file=f"{request.engine}-{mode}-{config.name}" if config else "",
-    )  # fmt: skip
-    return ServingEstimate(table_engine=request.engine, row=estimate,
-                           config_text=config.read_text(encoding="utf-8") if config else "")  # fmt: skip
+    )
+    return ServingEstimate(
+        table_engine=request.engine, row=estimate, config_text=config.read_text(encoding="utf-8") if config else ""
+    )
 
 
 def run_estimate(request: EstimateRequest, timeout_s: float = TIMEOUT_S) -> ServingEstimate:
@@ -162,8 +197,9 @@ def run_estimate(request: EstimateRequest, timeout_s: float = TIMEOUT_S) -> Serv
     with tempfile.TemporaryDirectory(prefix="advisor-estimate-") as scratch:
         out = Path(scratch) / "out"
         try:
-            done = subprocess.run(command(request, out), capture_output=True, text=True, timeout=timeout_s, check=False,
-                                  cwd=scratch)  # fmt: skip
+            done = subprocess.run(
+                command(request, out), capture_output=True, text=True, timeout=timeout_s, check=False, cwd=scratch
+            )
         except subprocess.TimeoutExpired:
             raise EstimateError(f"aiconfigurator took more than {timeout_s:.0f} s for {request.engine}") from None
         if done.returncode != 0:
@@ -191,9 +227,13 @@ def store(request: EstimateRequest, estimate: ServingEstimate, folder: Path) -> 
 
 
 def estimates_for(
-    profile: Profile, device: str, engines: Sequence[str] = ENGINES, progress: Callable[[str], None] | None = None,
-    folder: Path | None = None, timeout_s: float = TIMEOUT_S,
-) -> tuple[list[ServingEstimate], list[str]]:  # fmt: skip
+    profile: Profile,
+    device: str,
+    engines: Sequence[str] = ENGINES,
+    progress: Callable[[str], None] | None = None,
+    folder: Path | None = None,
+    timeout_s: float = TIMEOUT_S,
+) -> tuple[list[ServingEstimate], list[str]]:
     """The best configuration per engine, best first, and one line per engine that could not be estimated."""
     system = system_for(device)
     assert profile.model is not None and system is not None, "estimates_for needs modelled(profile, device)"
@@ -205,8 +245,10 @@ def estimates_for(
         estimate = cached(request, folder)
         if estimate is None:
             if progress is not None:
-                progress(f"estimating {ENGINE_NAMES.get(engine, engine)} ({index}/{len(engines)}): {profile.model} on "
-                         f"{profile.needs.devices} x {system} ...")  # fmt: skip
+                progress(
+                    f"estimating {ENGINE_NAMES.get(engine, engine)} ({index}/{len(engines)}): {profile.model} on "
+                    f"{profile.needs.devices} x {system} ..."
+                )
             try:
                 estimate = run_estimate(request, timeout_s)
             except EstimateError as error:
@@ -225,9 +267,11 @@ def sla_text(profile: Profile) -> str:
 
 
 def with_estimates(
-    recommendation: Recommendation, progress: Callable[[str], None] | None = None, folder: Path | None = None,
+    recommendation: Recommendation,
+    progress: Callable[[str], None] | None = None,
+    folder: Path | None = None,
     engines: Sequence[str] = ENGINES,
-) -> tuple[Recommendation, list[ServingEstimate]]:  # fmt: skip
+) -> tuple[Recommendation, list[ServingEstimate]]:
     """The recommendation with aiconfigurator's serving estimates attached where the profile asks for one (an LLM
     served on a modelled device, a `model` named), or a note saying how to get them; and the estimates themselves."""
     profile, device = recommendation.profile, recommendation.device

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from probes.errors import AdvisorError
 from probes.files.bounded_read import FileKind, read_bounded_text
@@ -25,7 +26,13 @@ SETTINGS_FILE = "advisor.toml"
 PYPROJECT = "pyproject.toml"
 KEYS = ("records_dir", "budget", "site_dir", "deciders", "hardware")
 PATH_KEYS = ("records_dir", "site_dir")
-DEFAULTS: dict[str, Any] = {"records_dir": "records", "budget": 60.0, "site_dir": "site-build", "deciders": [], "hardware": None}
+DEFAULTS: dict[str, Any] = {
+    "records_dir": "records",
+    "budget": 60.0,
+    "site_dir": "site-build",
+    "deciders": [],
+    "hardware": None,
+}
 MAX_SETTINGS_BYTES = 64 * 1024
 MAX_PYPROJECT_BYTES = 1 << 20  # pyproject.toml holds every tool's settings; large ones are tens of KB
 
@@ -61,7 +68,11 @@ class ProjectSettings:
         if flag is not None:
             return Setting(flag, "flag")
         if key in self.values:
-            where = f"{self.file.name} [tool.advisor]" if self.file and self.file.name == PYPROJECT else str(self.file and self.file.name)
+            where = (
+                f"{self.file.name} [tool.advisor]"
+                if self.file and self.file.name == PYPROJECT
+                else str(self.file and self.file.name)
+            )
             return Setting(self._absolute(key, self.values[key]), where)
         return Setting(self._absolute(key, DEFAULTS[key]), "default")
 
@@ -162,7 +173,9 @@ def _check_hardware(path: Path, hardware: str) -> None:
 
     known = sorted(hardware_families())
     if hardware not in known:
-        raise SettingsError(f"{path}: hardware {hardware!r} is not a known hardware family; allowed: {', '.join(known)}")
+        raise SettingsError(
+            f"{path}: hardware {hardware!r} is not a known hardware family; allowed: {', '.join(known)}"
+        )
 
 
 def load_settings(start: Path | None = None) -> ProjectSettings:

@@ -15,4 +15,3 @@ TEAM_SKILLS: tuple[str, ...] = get_args(TeamSkill)
 WORKLOADS: tuple[str, ...] = get_args(Workload)
 QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
-

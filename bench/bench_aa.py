@@ -56,12 +56,14 @@ def interleaved(probes: list[str], budget_s: float, out: Path) -> tuple[Path, Pa
     paths = []
     for side, runs in parts.items():
         first = runs[0]
-        joined = first.model_copy(update={
-            "cases": [case for run in runs for case in run.cases],
-            "probe_runs": [probe_run for run in runs for probe_run in run.probe_runs],
-            "config": first.config.model_copy(update={"probes": probes}),
-            "finished_at": runs[-1].finished_at,
-        })  # fmt: skip
+        joined = first.model_copy(
+            update={
+                "cases": [case for run in runs for case in run.cases],
+                "probe_runs": [probe_run for run in runs for probe_run in run.probe_runs],
+                "config": first.config.model_copy(update={"probes": probes}),
+                "finished_at": runs[-1].finished_at,
+            }
+        )
         path = out / f"{side}.json"
         joined.save(path)
         paths.append(path)
@@ -75,10 +77,13 @@ def slowed(evidence: Evidence, factor: float) -> Evidence:
         if case.timing is not None:
             timing = case.timing
             slower = Measurement.from_samples(
-                [sample * factor for sample in timing.samples], stop_reason=timing.stop_reason,
-                calls_per_sample=timing.calls_per_sample, warmup_calls=timing.warmup_calls,
-                cache_flushed=timing.cache_flushed, visits=timing.visits,
-            )  # fmt: skip
+                [sample * factor for sample in timing.samples],
+                stop_reason=timing.stop_reason,
+                calls_per_sample=timing.calls_per_sample,
+                warmup_calls=timing.warmup_calls,
+                cache_flushed=timing.cache_flushed,
+                visits=timing.visits,
+            )
             case = case.model_copy(update={"timing": slower})
         cases.append(case)
     return evidence.model_copy(update={"cases": cases})
@@ -96,10 +101,12 @@ def verdict_line(label: str, comparison: Comparison) -> str:
     parts = [f"{verdict} {counts[verdict]:3d} {share(counts[verdict], comparable)}" for verdict in TIMED]
     changed = counts["FASTER"] + counts["SLOWER"]
     not_comparable = summary.timed_cases - comparable
-    return (f"{label:<26} {' | '.join(parts)} | FASTER+SLOWER {share(changed, comparable)} | "
-            f"comparable {comparable}/{summary.timed_cases} {share(comparable, summary.timed_cases)} | "
-            f"not comparable {not_comparable} {share(not_comparable, summary.timed_cases)} | "
-            f"not measured {summary.not_measured}")  # fmt: skip
+    return (
+        f"{label:<26} {' | '.join(parts)} | FASTER+SLOWER {share(changed, comparable)} | "
+        f"comparable {comparable}/{summary.timed_cases} {share(comparable, summary.timed_cases)} | "
+        f"not comparable {not_comparable} {share(not_comparable, summary.timed_cases)} | "
+        f"not measured {summary.not_measured}"
+    )
 
 
 def detection_line(label: str, comparison: Comparison) -> str:
@@ -109,8 +116,10 @@ def detection_line(label: str, comparison: Comparison) -> str:
     slower_all = sum(case.verdict == "SLOWER" for case in timed)
     slower_quiet = sum(case.verdict == "SLOWER" for case in quiet)
     faster = sum(case.verdict == "FASTER" for case in timed)
-    return (f"{label:<26} SLOWER {slower_all}/{len(timed)} {share(slower_all, len(timed))} of comparable, "
-            f"{slower_quiet}/{len(quiet)} {share(slower_quiet, len(quiet))} of quiet ones | FASTER {faster}")  # fmt: skip
+    return (
+        f"{label:<26} SLOWER {slower_all}/{len(timed)} {share(slower_all, len(timed))} of comparable, "
+        f"{slower_quiet}/{len(quiet)} {share(slower_quiet, len(quiet))} of quiet ones | FASTER {faster}"
+    )
 
 
 def probe_lines(label: str, comparison: Comparison) -> list[str]:
@@ -134,10 +143,14 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--probes", nargs="+", default=["gemm", "attention"])
     parser.add_argument("--out", type=Path, help="Folder for A.json and B.json (default: a new temporary folder)")
-    parser.add_argument("--reuse", nargs=2, type=Path, metavar=("A.json", "B.json"),
-                        help="Compare these instead of probing")  # fmt: skip
-    parser.add_argument("--interleave", action="store_true",
-                        help="Run A and B probe by probe, alternating, instead of one whole run after the other")  # fmt: skip
+    parser.add_argument(
+        "--reuse", nargs=2, type=Path, metavar=("A.json", "B.json"), help="Compare these instead of probing"
+    )
+    parser.add_argument(
+        "--interleave",
+        action="store_true",
+        help="Run A and B probe by probe, alternating, instead of one whole run after the other",
+    )
     arguments = parser.parse_args()
     if arguments.reuse:
         path_a, path_b = arguments.reuse
@@ -151,18 +164,24 @@ def main() -> None:
         out.mkdir(parents=True, exist_ok=True)
         path_a, path_b = out / "A.json", out / "B.json"
         for path in (path_a, path_b):
-            print(f"probe {' '.join(arguments.probes)} --budget {arguments.budget:g} -> {path}: "
-                  f"{probe(arguments.probes, arguments.budget, path):.0f} s")  # fmt: skip
+            print(
+                f"probe {' '.join(arguments.probes)} --budget {arguments.budget:g} -> {path}: "
+                f"{probe(arguments.probes, arguments.budget, path):.0f} s"
+            )
     a, b = Evidence.load(path_a), Evidence.load(path_b)
     print(f"A: {contention(a)}; B: {contention(b)}")
     started = time.perf_counter()
     aa = compare_evidence(a, b)
     print(verdict_line("A/A (A vs B)", aa))
-    print(f"{'':<26} median B/A {aa.summary.median_ratio or float('nan'):.3f}, "
-          f"band +/-{aa.summary.band_min or 0:.0%} to +/-{aa.summary.band_max or 0:.0%}, to re-measure {aa.summary.to_remeasure}")
+    print(
+        f"{'':<26} median B/A {aa.summary.median_ratio or float('nan'):.3f}, "
+        f"band +/-{aa.summary.band_min or 0:.0%} to +/-{aa.summary.band_max or 0:.0%}, to re-measure {aa.summary.to_remeasure}"
+    )
     if aa.machine_ratios:
-        print(f"{'':<26} machine reference kernel B/A: "
-              + ", ".join(f"{probe} {ratio:.3f}" for probe, ratio in aa.machine_ratios.items()))
+        print(
+            f"{'':<26} machine reference kernel B/A: "
+            + ", ".join(f"{probe} {ratio:.3f}" for probe, ratio in aa.machine_ratios.items())
+        )
     print("\n".join(probe_lines("A/A (A vs B)", aa)))
     print(verdict_line("reference: A vs A", compare_evidence(a, a)))
     for factor in SLOWDOWNS:

@@ -62,13 +62,25 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, burners(arguments.burners):
         out = Path(folder) / "evidence.json"
         started = time.perf_counter()
-        command = [sys.executable, "-m", "advisor", "probe", *arguments.probes, "--budget", str(arguments.budget), "--out", str(out)]
+        command = [
+            sys.executable,
+            "-m",
+            "advisor",
+            "probe",
+            *arguments.probes,
+            "--budget",
+            str(arguments.budget),
+            "--out",
+            str(out),
+        ]
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
         wall = time.perf_counter() - started
         evidence = Evidence.load(out)
     print(f"burners: {arguments.burners}")
-    print(f"advisor probe {' '.join(arguments.probes) or '(all)'} --budget {arguments.budget:g}: wall {wall:.1f} s = "
-          f"{wall / arguments.budget:.2f} x budget; host busy: {bool(evidence.host_contention and evidence.host_contention.busy)}")  # fmt: skip
+    print(
+        f"advisor probe {' '.join(arguments.probes) or '(all)'} --budget {arguments.budget:g}: wall {wall:.1f} s = "
+        f"{wall / arguments.budget:.2f} x budget; host busy: {bool(evidence.host_contention and evidence.host_contention.busy)}"
+    )
     print(f"{'probe':<10} {'planned':>7} {'supported':>9} {'timed':>5} {'timed/supported':>15}  why not timed")
     all_timed = all_supported = 0
     for run in evidence.probe_runs:
@@ -78,25 +90,29 @@ def main() -> None:
         share = f"{done / able:.0%}" if able else "-"
         print(f"{run.probe:<10} {len(cases):>7} {able:>9} {done:>5} {share:>15}  {dict(why.most_common(2)) or ''}")
     if all_supported:
-        print(f"{'all':<10} {len(evidence.cases):>7} {all_supported:>9} {all_timed:>5} {all_timed / all_supported:>15.0%}")
+        print(
+            f"{'all':<10} {len(evidence.cases):>7} {all_supported:>9} {all_timed:>5} {all_timed / all_supported:>15.0%}"
+        )
     print(decision_inputs_line(evidence))
     print(confidence_line(evidence))
 
 
 def decision_inputs_line(evidence: Evidence) -> str:
     """The default profile's decision inputs with at least one timed case, of those it has."""
-    from probes.environment.family import environment_family
     from advisor.profile import Profile
     from advisor.recommendation.inputs import decision_inputs
+    from probes.environment.family import environment_family
 
     family = environment_family(evidence.environment) or "x86-cpu"
     profile = Profile(model_type="dense-transformer", hardware=family, workload="inference", team_skill="framework")
     inputs = decision_inputs(profile)
-    measured = [item.probe for item in inputs
-                if any(case.key.probe == item.probe and timed(case) for case in evidence.cases)]  # fmt: skip
+    measured = [
+        item.probe for item in inputs if any(case.key.probe == item.probe and timed(case) for case in evidence.cases)
+    ]
     missing = [item.probe for item in inputs if item.probe not in measured]
-    return (f"decision inputs of the default profile with a timed case: {len(measured)} of {len(inputs)}"
-            + (f" (none for {', '.join(missing)})" if missing else ""))
+    return f"decision inputs of the default profile with a timed case: {len(measured)} of {len(inputs)}" + (
+        f" (none for {', '.join(missing)})" if missing else ""
+    )
 
 
 def confidence_line(evidence: Evidence) -> str:
@@ -106,8 +122,10 @@ def confidence_line(evidence: Evidence) -> str:
     widths = evidence.ci_half_widths()
     if not widths:
         return "confidence reached: no timed case"
-    return (f"confidence reached: median CI half-width {statistics.median(widths):.1%} of the median over "
-            f"{len(widths)} timed cases (the harness aims at {evidence.config.settings.ci_target:.0%})")
+    return (
+        f"confidence reached: median CI half-width {statistics.median(widths):.1%} of the median over "
+        f"{len(widths)} timed cases (the harness aims at {evidence.config.settings.ci_target:.0%})"
+    )
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from advisor.comparison import compare_evidence, statistics as stats  # noqa: E402
+from advisor.comparison import compare_evidence  # noqa: E402
+from advisor.comparison import statistics as stats  # noqa: E402
 from probes.models import Evidence  # noqa: E402
 
 
@@ -36,8 +37,9 @@ def _by_value(samples: np.ndarray, resamples: int, generator: np.random.Generato
     return np.concatenate(medians)
 
 
-def _paired_by_value(first: np.ndarray, second: np.ndarray, resamples: int,
-                     generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def _paired_by_value(
+    first: np.ndarray, second: np.ndarray, resamples: int, generator: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     chunk = stats._chunk_rows(first)
     medians_a, medians_b = [], []
     for start in range(0, resamples, chunk):
@@ -62,8 +64,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     arguments = parser.parse_args()
-    names = subprocess.run(["git", "ls-files", "records/*.evidence.json"], cwd=ROOT, capture_output=True, text=True,
-                           check=True).stdout.split()  # fmt: skip
+    names = subprocess.run(
+        ["git", "ls-files", "records/*.evidence.json"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     files = [Evidence.load(ROOT / name) for name in sorted(names)]
     pairs = list(zip(files, files[1:]))
     ranks_s, values_s = [], []

@@ -59,8 +59,10 @@ def main() -> None:
             f"{target.registers_per_thread} registers per thread; compile reference {reference.config.label} "
             f"= {reference.compile_s:.2f} s"
         )
-        print(f"{'kernel':<9} {'tile':<24} {'dtype':<5} {'regs':>7} {'smem KiB (limit)':>17} {'spill B':>7} "
-              f"{'compile':>8}  {'fits':<5} instruction mix")  # fmt: skip
+        print(
+            f"{'kernel':<9} {'tile':<24} {'dtype':<5} {'regs':>7} {'smem KiB (limit)':>17} {'spill B':>7} "
+            f"{'compile':>8}  {'fits':<5} instruction mix"
+        )
         for build in own:
             print(
                 f"{build.config.kernel:<9} {build.config.name:<24} {build.config.dtype:<5} {_registers(build):>7} "

@@ -33,8 +33,12 @@ def in_process_load_seconds(runs: int) -> tuple[float, float]:
 
     from advisor.knowledge import loader
 
-    files = [path for folder in ("knowledge", "platforms") for path in (loader.resources.files("advisor.data") / folder).iterdir()
-             if path.name.endswith(".yaml")]  # fmt: skip
+    files = [
+        path
+        for folder in ("knowledge", "platforms")
+        for path in (loader.resources.files("advisor.data") / folder).iterdir()
+        if path.name.endswith(".yaml")
+    ]
     texts = [path.read_text(encoding="utf-8") for path in files]
     full, parse = [], []
     for _ in range(runs):
@@ -59,8 +63,10 @@ def main() -> None:
     for name, seconds in medians.items():
         print(f"{name:<34} {seconds:9.3f} {seconds / bare:9.1f} {seconds / floor:16.2f}")
     full, parse = in_process_load_seconds(runs)
-    print(f"in process: read and check every file {full * 1000:.1f} ms = {full / parse:.1f}x parsing them as YAML only "
-          f"({parse * 1000:.1f} ms)")
+    print(
+        f"in process: read and check every file {full * 1000:.1f} ms = {full / parse:.1f}x parsing them as YAML only "
+        f"({parse * 1000:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -35,14 +35,20 @@ def random_profile_data(rng: random.Random, families: tuple[str, ...]) -> dict[s
     cross = rng.random() < 0.2
     others = rng.sample([f for f in families if f != hardware], rng.randint(1, 2)) if cross else []
     return {
-        "model_type": rng.choice(MODEL_TYPES), "hardware": hardware, "workload": rng.choice(WORKLOADS),
+        "model_type": rng.choice(MODEL_TYPES),
+        "hardware": hardware,
+        "workload": rng.choice(WORKLOADS),
         "team_skill": rng.choice(TEAM_SKILLS),
         "needs": {
-            "dynamic_shapes": rng.random() < 0.5, "quantization": rng.choice(QUANTIZATIONS),
-            "quantization_method": rng.choice(QUANTIZATION_METHODS), "long_context": rng.random() < 0.3,
-            "devices": rng.choice((1, 1, 2, 8, 64, 256)), "cross_platform": cross, "other_hardware": others,
+            "dynamic_shapes": rng.random() < 0.5,
+            "quantization": rng.choice(QUANTIZATIONS),
+            "quantization_method": rng.choice(QUANTIZATION_METHODS),
+            "long_context": rng.random() < 0.3,
+            "devices": rng.choice((1, 1, 2, 8, 64, 256)),
+            "cross_platform": cross,
+            "other_hardware": others,
         },
-    }  # fmt: skip
+    }
 
 
 def per_item_ms(action, items) -> float:
@@ -69,8 +75,16 @@ def main() -> None:
     reference = per_item_ms(Profile.model_validate, documents)
     bare = per_item_ms(lambda profile: recommend(profile, [], knowledge), profiles)
     with_evidence = per_item_ms(lambda profile: recommend(profile, evidence, knowledge), profiles)
-    nvidia = [p.model_copy(update={"hardware": "nvidia-gpu", "device": "h200-sxm", "needs": p.needs.model_copy(
-        update={"cross_platform": False, "other_hardware": ()})}) for p in profiles[:200]]  # fmt: skip
+    nvidia = [
+        p.model_copy(
+            update={
+                "hardware": "nvidia-gpu",
+                "device": "h200-sxm",
+                "needs": p.needs.model_copy(update={"cross_platform": False, "other_hardware": ()}),
+            }
+        )
+        for p in profiles[:200]
+    ]
 
     def cold_load(_: object) -> None:
         load_reference.cache_clear()
@@ -84,12 +98,15 @@ def main() -> None:
     total = time.perf_counter() - started
     print(f"{options.profiles} random valid profiles (seed {options.seed}), {total:.1f} s in all")
     print(f"{'step':<40} {'median ms':>10} {'x validate':>11}")
-    for name, value in (("validate the profile (reference)", reference), ("recommend, no evidence", bare),
-                        ("recommend, CPU suite as evidence", with_evidence),
-                        ("read one vendor extract, cold", cold),
-                        ("recommend on h200-sxm, with the extract", with_reference),
-                        ("recommend on h200-sxm, no extract", without_reference),
-                        ("added by the lookup (cached)", max(0.0, with_reference - without_reference))):  # fmt: skip
+    for name, value in (
+        ("validate the profile (reference)", reference),
+        ("recommend, no evidence", bare),
+        ("recommend, CPU suite as evidence", with_evidence),
+        ("read one vendor extract, cold", cold),
+        ("recommend on h200-sxm, with the extract", with_reference),
+        ("recommend on h200-sxm, no extract", without_reference),
+        ("added by the lookup (cached)", max(0.0, with_reference - without_reference)),
+    ):
         print(f"{name:<40} {value:10.3f} {value / reference:11.0f}")
 
 

@@ -58,18 +58,28 @@ def main() -> None:
                 visit = judged_visit(case.timing, min_samples).samples
                 judged.setdefault(case.key.case_id, []).append(statistics.median(visit))
     complete = [case_id for case_id, values in medians.items() if len(values) == arguments.runs]
-    variations = {case_id: statistics.stdev(medians[case_id]) / statistics.mean(medians[case_id]) for case_id in complete}
-    judged_variations = {case_id: statistics.stdev(judged[case_id]) / statistics.mean(judged[case_id]) for case_id in complete}
-    print(f"{arguments.runs} runs of '{arguments.probe}' at --budget {arguments.budget:g}: {time.perf_counter() - started:.1f} s")
+    variations = {
+        case_id: statistics.stdev(medians[case_id]) / statistics.mean(medians[case_id]) for case_id in complete
+    }
+    judged_variations = {
+        case_id: statistics.stdev(judged[case_id]) / statistics.mean(judged[case_id]) for case_id in complete
+    }
+    print(
+        f"{arguments.runs} runs of '{arguments.probe}' at --budget {arguments.budget:g}: {time.perf_counter() - started:.1f} s"
+    )
     print(f"cases timed in every run: {len(complete)} of {len(supported)} supported ({len(medians)} timed in some run)")
     for case_id in sorted(complete, key=lambda case_id: judged_variations[case_id]):
-        print(f"  CV {variations[case_id]:6.1%} all samples, {judged_variations[case_id]:6.1%} fastest visit  {case_id}")
+        print(
+            f"  CV {variations[case_id]:6.1%} all samples, {judged_variations[case_id]:6.1%} fastest visit  {case_id}"
+        )
     print(summary("all samples", variations))
     print(summary("fastest visit", judged_variations))
     if len(reference_times) >= 2:
         spread = statistics.stdev(reference_times) / statistics.mean(reference_times)
-        print(f"machine reference kernel, {len(reference_times)} probe children: CV {spread:.1%}, "
-              f"slowest / fastest {max(reference_times) / min(reference_times):.2f}")
+        print(
+            f"machine reference kernel, {len(reference_times)} probe children: CV {spread:.1%}, "
+            f"slowest / fastest {max(reference_times) / min(reference_times):.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -38,12 +38,23 @@ from probes.models import Evidence  # noqa: E402
 
 SUITE = ROOT / "tests" / "fixtures" / "cpu-suite.json"
 PROFILES = [
-    Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
-            needs=Needs(dynamic_shapes=True, long_context=True)),
+    Profile(
+        model_type="dense-transformer",
+        hardware="x86-cpu",
+        workload="inference",
+        team_skill="framework",
+        needs=Needs(dynamic_shapes=True, long_context=True),
+    ),
     Profile(model_type="moe", hardware="nvidia-gpu", workload="training", team_skill="kernel", needs=Needs(devices=8)),
-    Profile(model_type="cnn", hardware="x86-cpu", workload="inference", team_skill="framework", needs=Needs(quantization="int8")),
+    Profile(
+        model_type="cnn",
+        hardware="x86-cpu",
+        workload="inference",
+        team_skill="framework",
+        needs=Needs(quantization="int8"),
+    ),
     Profile(model_type="diffusion", hardware="ascend-npu", workload="both", team_skill="hpc"),
-]  # fmt: skip
+]
 
 
 def make_records(root: Path, count: int, distinct_evidence: bool = False) -> Path:
@@ -61,10 +72,20 @@ def make_records(root: Path, count: int, distinct_evidence: bool = False) -> Pat
     start = dt.date(2024, 1, 1)
     for index in range(count):
         profile = PROFILES[index % len(PROFILES)]
-        evidence = suite.model_copy(update={"started_at": suite.started_at + dt.timedelta(seconds=index)}) if distinct_evidence else suite
-        write_decision(recommendations[index % len(PROFILES)], [evidence], records_dir=records_dir, commit=False,
-                       title=f"{profile.model_type} on {profile.hardware}, team {index}", deciders=["bench"],
-                       date=start + dt.timedelta(days=index))  # fmt: skip
+        evidence = (
+            suite.model_copy(update={"started_at": suite.started_at + dt.timedelta(seconds=index)})
+            if distinct_evidence
+            else suite
+        )
+        write_decision(
+            recommendations[index % len(PROFILES)],
+            [evidence],
+            records_dir=records_dir,
+            commit=False,
+            title=f"{profile.model_type} on {profile.hardware}, team {index}",
+            deciders=["bench"],
+            date=start + dt.timedelta(days=index),
+        )
     repo.git.add("--all")
     repo.git.commit("-q", "--allow-empty", "-m", f"{count} records")
     return records_dir
@@ -73,9 +94,26 @@ def make_records(root: Path, count: int, distinct_evidence: bool = False) -> Pat
 def build_seconds(records_dir: Path, out: Path) -> tuple[float, float]:
     """Wall and CPU seconds of one `advisor site build --strict` in a child process."""
     started, cpu_before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "advisor", "site", "build", "--strict", "--config", str(ROOT / "mkdocs.yml"),
-                    "--records-dir", str(records_dir), "--out", str(out), "--today", "2026-06-01"],
-                   check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "advisor",
+            "site",
+            "build",
+            "--strict",
+            "--config",
+            str(ROOT / "mkdocs.yml"),
+            "--records-dir",
+            str(records_dir),
+            "--out",
+            str(out),
+            "--today",
+            "2026-06-01",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = cpu_after.ru_utime - cpu_before.ru_utime + cpu_after.ru_stime - cpu_before.ru_stime
     return time.perf_counter() - started, cpu
@@ -85,8 +123,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 500])
     parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--distinct-evidence", action="store_true",
-                        help="give every record evidence of its own (by default all share one, as a fleet's records do)")
+    parser.add_argument(
+        "--distinct-evidence",
+        action="store_true",
+        help="give every record evidence of its own (by default all share one, as a fleet's records do)",
+    )
     arguments = parser.parse_args()
     if any(size < 1 for size in arguments.sizes):
         parser.error("--sizes must be positive: the 0-record site is always built, as the fixed-cost reference")
@@ -99,19 +140,26 @@ def main() -> None:
             runs = [build_seconds(records_dir, Path(scratch) / f"out-{size}") for _ in range(arguments.runs)]
             times[size] = statistics.median(wall for wall, _ in runs)
             cpu_times[size] = statistics.median(cpu for _, cpu in runs)
-            print(f"built {size:4d} records: {times[size]:.2f} s, cpu {cpu_times[size]:.2f} s "
-                  f"(runs: {', '.join(f'{wall:.2f}' for wall, _ in runs)})", flush=True)  # fmt: skip
+            print(
+                f"built {size:4d} records: {times[size]:.2f} s, cpu {cpu_times[size]:.2f} s "
+                f"(runs: {', '.join(f'{wall:.2f}' for wall, _ in runs)})",
+                flush=True,
+            )
     fixed = times[0]
     reference = sizes[1]
     print(f"\nfixed cost (0 records, MkDocs start-up and the static pages): {fixed:.2f} s, cpu {cpu_times[0]:.2f} s")
-    print(f"{'records':>8} {'build s':>8} {'cpu s':>7} {'s/record':>9} {'cpu/record':>11} {'time ratio':>11} {'size ratio':>11} {'exponent':>9}")
+    print(
+        f"{'records':>8} {'build s':>8} {'cpu s':>7} {'s/record':>9} {'cpu/record':>11} {'time ratio':>11} {'size ratio':>11} {'exponent':>9}"
+    )
     for size in sizes[1:]:
         per_record = (times[size] - fixed) / size
         cpu_per_record = (cpu_times[size] - cpu_times[0]) / size
         ratio = (times[size] - fixed) / (times[reference] - fixed)
         exponent = math.log(ratio) / math.log(size / reference) if size != reference else float("nan")
-        print(f"{size:8d} {times[size]:8.2f} {cpu_times[size]:7.2f} {per_record:9.4f} {cpu_per_record:11.4f} {ratio:11.2f} "
-              f"{size / reference:11.2f} {exponent:9.2f}")  # fmt: skip
+        print(
+            f"{size:8d} {times[size]:8.2f} {cpu_times[size]:7.2f} {per_record:9.4f} {cpu_per_record:11.4f} {ratio:11.2f} "
+            f"{size / reference:11.2f} {exponent:9.2f}"
+        )
 
 
 if __name__ == "__main__":

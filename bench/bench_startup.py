@@ -50,7 +50,9 @@ def command_names() -> list[str]:
 
 def help_commands() -> dict[str, list[str]]:
     """`advisor <command> --help` for every command and group."""
-    return {f"advisor {name} --help".replace("  ", " "): [*ADVISOR, *name.split(), "--help"] for name in command_names()}
+    return {
+        f"advisor {name} --help".replace("  ", " "): [*ADVISOR, *name.split(), "--help"] for name in command_names()
+    }
 
 
 def wall_seconds(command: list[str]) -> float:
@@ -74,9 +76,15 @@ def command_medians(commands: dict[str, list[str]], runs: int) -> dict[str, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--help-only", action="store_true", help="Skip `import torch` and `advisor env` (seconds each).")
+    parser.add_argument(
+        "--help-only", action="store_true", help="Skip `import torch` and `advisor env` (seconds each)."
+    )
     arguments = parser.parse_args()
-    references = REFERENCES if not arguments.help_only else {"python -c pass (reference)": REFERENCES["python -c pass (reference)"]}
+    references = (
+        REFERENCES
+        if not arguments.help_only
+        else {"python -c pass (reference)": REFERENCES["python -c pass (reference)"]}
+    )
     commands = {**references, **help_commands(), **({} if arguments.help_only else DETECTION)}
     medians = command_medians(commands, arguments.runs)
     bare, torch_floor = medians["python -c pass (reference)"], medians.get("import torch (reference)")
@@ -86,8 +94,10 @@ def main() -> None:
         versus_torch = f"{seconds / torch_floor:15.2f}" if torch_floor else f"{'-':>15}"
         print(f"{name:<{width}} {seconds:9.3f} {seconds / bare:9.1f} {versus_torch}")
     helps = [seconds for name, seconds in medians.items() if name.endswith("--help")]
-    print(f"\n--help of {len(helps)} commands: median {statistics.median(helps):.3f} s "
-          f"({statistics.median(helps) / bare:.1f} x python), slowest {max(helps):.3f} s ({max(helps) / bare:.1f} x python)")
+    print(
+        f"\n--help of {len(helps)} commands: median {statistics.median(helps):.3f} s "
+        f"({statistics.median(helps) / bare:.1f} x python), slowest {max(helps):.3f} s ({max(helps) / bare:.1f} x python)"
+    )
 
 
 if __name__ == "__main__":

@@ -56,13 +56,22 @@ def _as_a_terminal_job() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def signalled(command: list[str], cwd: Path, at_s: float, number: signal.Signals,
-              env: dict[str, str]) -> tuple[subprocess.Popen[str], float, list[psutil.Process], str]:  # fmt: skip
+def signalled(
+    command: list[str], cwd: Path, at_s: float, number: signal.Signals, env: dict[str, str]
+) -> tuple[subprocess.Popen[str], float, list[psutil.Process], str]:
     """Start `command` as a job of its own, signal its group `at_s` seconds later; (process, latency, descendants
     seen just before the signal, stderr)."""
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               preexec_fn=_as_a_terminal_job)  # fmt: skip
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_as_a_terminal_job,
+    )
     time.sleep(at_s)
     try:
         seen = psutil.Process(process.pid).children(recursive=True)
@@ -88,8 +97,14 @@ def assess_stop(at_s: float, number: signal.Signals, budget: float) -> StopTime:
         tmp = Path(folder) / "tmp"
         tmp.mkdir()
         subprocess.run(["git", "init", "-q", str(project)], check=True)
-        env = {**os.environ, "TMPDIR": str(tmp), "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@localhost",
-               "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@localhost"}  # fmt: skip
+        env = {
+            **os.environ,
+            "TMPDIR": str(tmp),
+            "GIT_AUTHOR_NAME": "bench",
+            "GIT_AUTHOR_EMAIL": "b@localhost",
+            "GIT_COMMITTER_NAME": "bench",
+            "GIT_COMMITTER_EMAIL": "b@localhost",
+        }
         command = [sys.executable, "-m", "advisor", "assess", "--yes", "--budget", str(budget)]
         process, latency, seen, stderr = signalled(command, project, at_s, number, env)
         problems = []
@@ -112,7 +127,9 @@ def assess_stop(at_s: float, number: signal.Signals, budget: float) -> StopTime:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=2, help="runs per moment and signal")
-    parser.add_argument("--at", type=float, nargs="+", default=[1.0, 3.0, 6.0, 10.0, 20.0], help="seconds after the start")
+    parser.add_argument(
+        "--at", type=float, nargs="+", default=[1.0, 3.0, 6.0, 10.0, 20.0], help="seconds after the start"
+    )
     parser.add_argument("--signals", nargs="+", choices=sorted(SIGNALS), default=["INT", "TERM"])
     parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--burners", type=int, default=0, help="CPU-burning processes beside the bench")
@@ -126,20 +143,29 @@ def main() -> None:
                 for at_s in arguments.at:
                     stop = assess_stop(at_s, SIGNALS[name], arguments.budget)
                     stops.append(stop)
-                    print(f"  SIG{name:<4} at {at_s:5.1f} s: stopped in {stop.latency_s:5.2f} s "
-                          f"({'clean' if stop.clean else 'NOT CLEAN'}: {stop.why})", flush=True)  # fmt: skip
+                    print(
+                        f"  SIG{name:<4} at {at_s:5.1f} s: stopped in {stop.latency_s:5.2f} s "
+                        f"({'clean' if stop.clean else 'NOT CLEAN'}: {stop.why})",
+                        flush=True,
+                    )
     reference = statistics.median(references)
-    print(f"\nburners: {arguments.burners}; reference (bare interpreter, signal to exit): median {reference:.3f} s "
-          f"of {len(references)}")  # fmt: skip
+    print(
+        f"\nburners: {arguments.burners}; reference (bare interpreter, signal to exit): median {reference:.3f} s "
+        f"of {len(references)}"
+    )
     print(f"{'moment':>10} {'runs':>5} {'median s':>9} {'max s':>7} {'max/ref':>8} {'max/goal':>9} {'clean':>6}")
     for at_s in arguments.at:
         latencies = [stop.latency_s for stop in stops if stop.at_s == at_s]
         clean = sum(stop.clean for stop in stops if stop.at_s == at_s)
-        print(f"{at_s:>9.1f}s {len(latencies):>5} {statistics.median(latencies):>9.2f} {max(latencies):>7.2f} "
-              f"{max(latencies) / reference:>8.1f} {max(latencies) / GOAL_S:>9.2f} {clean:>3}/{len(latencies)}")  # fmt: skip
+        print(
+            f"{at_s:>9.1f}s {len(latencies):>5} {statistics.median(latencies):>9.2f} {max(latencies):>7.2f} "
+            f"{max(latencies) / reference:>8.1f} {max(latencies) / GOAL_S:>9.2f} {clean:>3}/{len(latencies)}"
+        )
     worst = max(stop.latency_s for stop in stops)
-    print(f"worst {worst:.2f} s = {worst / GOAL_S:.2f}x the {GOAL_S:.0f} s goal; "
-          f"{sum(stop.clean for stop in stops)}/{len(stops)} stops clean")  # fmt: skip
+    print(
+        f"worst {worst:.2f} s = {worst / GOAL_S:.2f}x the {GOAL_S:.0f} s goal; "
+        f"{sum(stop.clean for stop in stops)}/{len(stops)} stops clean"
+    )
 
 
 if __name__ == "__main__":

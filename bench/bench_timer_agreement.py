@@ -79,7 +79,9 @@ def torch_target(reference: Timing) -> HarnessSettings:
     return HarnessSettings(confidence=_TORCH_CONFIDENCE, ci_target=half_width, min_samples=_TORCH_FEWEST_SAMPLES)
 
 
-def one_round(statement: str, namespace: dict[str, object], device_name: str, ours_first: bool) -> tuple[Timing, Timing, Timing]:
+def one_round(
+    statement: str, namespace: dict[str, object], device_name: str, ours_first: bool
+) -> tuple[Timing, Timing, Timing]:
     """(ours at default settings, torch, ours at torch's confidence and width), in alternating order."""
     if ours_first:
         mine = ours(statement, namespace, device_name, HarnessSettings())

@@ -54,8 +54,11 @@ def probe_folders_in(root: Path) -> dict[str, Path]:
     """Probe name -> folder for the subfolders of `root` that hold a probe.py, sorted by name."""
     if not root.is_dir():
         return {}
-    return {folder.name: folder for folder in sorted(root.iterdir())
-            if folder.name.isidentifier() and (folder / "probe.py").is_file()}  # fmt: skip
+    return {
+        folder.name: folder
+        for folder in sorted(root.iterdir())
+        if folder.name.isidentifier() and (folder / "probe.py").is_file()
+    }
 
 
 def read_declaration(name: str, folder: Path) -> Declaration:
@@ -69,8 +72,11 @@ def read_declaration(name: str, folder: Path) -> Declaration:
     if call is None:
         return Declaration(name)
     keywords = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None}
-    facts = Declaration(name, runs_by_default=_fact(keywords, "runs_by_default", True, name),
-                        distributed=_fact(keywords, "distributed", False, name))  # fmt: skip
+    facts = Declaration(
+        name,
+        runs_by_default=_fact(keywords, "runs_by_default", True, name),
+        distributed=_fact(keywords, "distributed", False, name),
+    )
     options = keywords.get("options")
     if options is None or (isinstance(options, ast.Constant) and options.value is None):
         return facts
@@ -116,8 +122,10 @@ def _class_source(name: str, tree: ast.Module, class_name: str) -> tuple[str | N
             path = PROBES_DIR.parent.joinpath(*node.module.split(".")).with_suffix(".py")
             if node.module.split(".")[0] == PROBES_DIR.name and path.is_file():
                 return node.module, ast.parse(path.read_text(encoding="utf-8"))
-    raise DeclarationError(f"probe {name}: its options model {class_name} is neither defined in probe.py nor "
-                           "imported there from a module of probes/")  # fmt: skip
+    raise DeclarationError(
+        f"probe {name}: its options model {class_name} is neither defined in probe.py nor "
+        "imported there from a module of probes/"
+    )
 
 
 def _option_fields(name: str, source: ast.Module, class_name: str) -> tuple[OptionField, ...]:
@@ -177,8 +185,10 @@ class OptionFlag:
         if any(probe.runs_by_default for probe in self.probes):
             return f"{self.field.flag} applies to the {self.probes_text}; add {add} to the probe names"
         runs = "runs" if len(self.probes) == 1 else "run"
-        return (f"{self.field.flag} applies to the {self.probes_text}, which {runs} only when named: add {add} to the "
-                "probe names")  # fmt: skip
+        return (
+            f"{self.field.flag} applies to the {self.probes_text}, which {runs} only when named: add {add} to the "
+            "probe names"
+        )
 
 
 def option_flags(declarations: list[Declaration]) -> list[OptionFlag]:

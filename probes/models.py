@@ -17,7 +17,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, computed_field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 from probes.environment.models import Dtype, Environment
 from probes.errors import AdvisorError
@@ -70,7 +79,9 @@ class CaseKey(_Model):
     probe: str
     implementation: str
     dtype: Dtype
-    shape: dict[str, Annotated[int, Field(ge=1)]] = Field(description="Named dimensions in the probe's order, e.g. m, n, k (sizes: 1 or more)")
+    shape: dict[str, Annotated[int, Field(ge=1)]] = Field(
+        description="Named dimensions in the probe's order, e.g. m, n, k (sizes: 1 or more)"
+    )
     layout: str = "default"
     device: str = Field(description="Device kind: cpu, cuda or npu (not an index: runs move machines)")
     options: dict[str, OptionValue] = Field(default_factory=dict)
@@ -183,7 +194,17 @@ class Measurement(_Model):
         if min(self.samples) == 0:
             raise ValueError("samples must be above zero seconds: a sample of 0 measured nothing")
         stats = self.stats
-        figures = (stats.median, stats.q1, stats.q3, stats.iqr, stats.min, stats.max, stats.mean, stats.ci_low, stats.ci_high)
+        figures = (
+            stats.median,
+            stats.q1,
+            stats.q3,
+            stats.iqr,
+            stats.min,
+            stats.max,
+            stats.mean,
+            stats.ci_low,
+            stats.ci_high,
+        )
         if any(not math.isfinite(value) or value < 0 for value in figures):
             raise ValueError("stats must be finite, non-negative")
         if stats.min <= 0 or stats.median <= 0:
@@ -208,10 +229,15 @@ class Measurement(_Model):
     ) -> Measurement:
         """Seconds-per-call samples with their statistics derived (`Stats.from_samples`)."""
         return cls(
-            samples=list(samples), calls_per_sample=calls_per_sample, warmup_calls=warmup_calls,
-            cache_flushed=cache_flushed, flush_note=flush_note, stop_reason=stop_reason,
-            stats=Stats.from_samples(samples, confidence=confidence, noise_threshold=noise_threshold), visits=visits,
-        )  # fmt: skip
+            samples=list(samples),
+            calls_per_sample=calls_per_sample,
+            warmup_calls=warmup_calls,
+            cache_flushed=cache_flushed,
+            flush_note=flush_note,
+            stop_reason=stop_reason,
+            stats=Stats.from_samples(samples, confidence=confidence, noise_threshold=noise_threshold),
+            visits=visits,
+        )
 
     def visit_samples(self) -> list[list[float]]:
         """The samples of each visit, in order (one list when the case was timed on one visit)."""
@@ -304,7 +330,9 @@ class HarnessSettings(_Model):
     )
     noise_threshold: float = 0.10
     confidence: float = 0.95
-    min_samples: int = Field(default=8, description="Fewest samples before the stop rule is checked (8: [min, max] covers the median at 99%)")
+    min_samples: int = Field(
+        default=8, description="Fewest samples before the stop rule is checked (8: [min, max] covers the median at 99%)"
+    )
     max_samples: int = 2000
     warmup_s: float = Field(default=0.1, description="Warmup time, capped at warmup_share of the case's time")
     warmup_share: float = 0.2
@@ -403,8 +431,10 @@ def _unpacked_samples(packed: object, where: str) -> list[float]:
         raise ValueError(f"{where}: timing.samples_gz is not valid base64 of gzipped samples") from None
     if not inflater.eof:
         if len(text) >= MAX_PACKED_BYTES:
-            raise ValueError(f"{where}: timing.samples_gz unpacks past {size_text(MAX_PACKED_BYTES)}, more than "
-                             f"{MAX_SAMPLES_PER_CASE} samples take")  # fmt: skip
+            raise ValueError(
+                f"{where}: timing.samples_gz unpacks past {size_text(MAX_PACKED_BYTES)}, more than "
+                f"{MAX_SAMPLES_PER_CASE} samples take"
+            )
         raise ValueError(f"{where}: timing.samples_gz is not valid base64 of gzipped samples (cut short)")
     try:
         return [float(item) for item in text.decode("ascii").split()]
@@ -446,11 +476,14 @@ def _expand_lean_timings(data: Any) -> Any:
         if isinstance(timing.get("samples"), list):
             total += len(timing["samples"])
             if len(timing["samples"]) > MAX_SAMPLES_PER_CASE:
-                raise ValueError(f"{where}: {len(timing['samples'])} samples, more than a case may hold "
-                                 f"({MAX_SAMPLES_PER_CASE})")  # fmt: skip
+                raise ValueError(
+                    f"{where}: {len(timing['samples'])} samples, more than a case may hold ({MAX_SAMPLES_PER_CASE})"
+                )
             if total > MAX_SAMPLES_PER_FILE:
-                raise ValueError(f"{where}: the cases up to here hold {total} samples, more than an evidence file "
-                                 f"may hold ({MAX_SAMPLES_PER_FILE})")  # fmt: skip
+                raise ValueError(
+                    f"{where}: the cases up to here hold {total} samples, more than an evidence file "
+                    f"may hold ({MAX_SAMPLES_PER_FILE})"
+                )
             timing = _in_seconds(timing, where)
             if "stats" not in timing and timing["samples"] and all(isinstance(v, float) for v in timing["samples"]):
                 stats = Stats.from_samples(timing["samples"], confidence=confidence, noise_threshold=noise)
@@ -506,7 +539,9 @@ class Evidence(_Model):
     def _known_family(cls, environment: Environment) -> Environment:
         family = environment.hardware_family
         if family is not None and family not in builtin_hardware_families():
-            raise ValueError(f"hardware_family {family[:60]!r} is not a hardware family advisor knows (`advisor kb platforms`)")
+            raise ValueError(
+                f"hardware_family {family[:60]!r} is not a hardware family advisor knows (`advisor kb platforms`)"
+            )
         return environment
 
     @field_validator("finished_at")
@@ -527,14 +562,18 @@ class Evidence(_Model):
         for index, case in enumerate(cases):
             earlier = first_index.setdefault(case.key.case_id, index)
             if earlier != index:
-                raise ValueError(f"cases {earlier} and {index} are the same case ({case.key.case_id[:100]}); a file holds each once")
+                raise ValueError(
+                    f"cases {earlier} and {index} are the same case ({case.key.case_id[:100]}); a file holds each once"
+                )
         return cases
 
     def ci_half_widths(self) -> list[float]:
         """For each timed case, half its median's CI width over the median: how well its samples pin it down."""
-        return [(case.timing.stats.ci_high - case.timing.stats.ci_low) / 2 / case.timing.stats.median
-                for case in self.cases
-                if case.status == "ok" and case.timing is not None and case.timing.stats.median > 0]  # fmt: skip
+        return [
+            (case.timing.stats.ci_high - case.timing.stats.ci_low) / 2 / case.timing.stats.median
+            for case in self.cases
+            if case.status == "ok" and case.timing is not None and case.timing.stats.median > 0
+        ]
 
     def device_name(self, device: str | None = None) -> str:
         """The name of a device kind this evidence ran on (the CPU model, the first GPU or NPU); by default
@@ -549,7 +588,10 @@ class Evidence(_Model):
         listed = {
             "npu": environment.npu.devices if environment.npu is not None else [],
             "hpu": environment.gaudi.devices if environment.gaudi is not None else [],
-            "xla": [*(environment.tpu.devices if environment.tpu else []), *(environment.neuron.devices if environment.neuron else [])],
+            "xla": [
+                *(environment.tpu.devices if environment.tpu else []),
+                *(environment.neuron.devices if environment.neuron else []),
+            ],
             "mps": [environment.apple.chip] if environment.apple is not None and environment.apple.chip else [],
         }.get(device.split(":")[0], [])
         return listed[0] if listed else device
@@ -572,8 +614,10 @@ class Evidence(_Model):
         """
         document = _rounded(self.model_dump(mode="json", exclude={"cases"}))
         assert isinstance(document, dict)
-        cases = [_rounded(_lean_case(case.model_dump(mode="json", exclude_defaults=True, exclude={"key": {"case_id"}})))
-                 for case in self.cases]  # fmt: skip
+        cases = [
+            _rounded(_lean_case(case.model_dump(mode="json", exclude_defaults=True, exclude={"key": {"case_id"}})))
+            for case in self.cases
+        ]
         head = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
         lines = ",\n".join(json.dumps(case, separators=(",", ":"), ensure_ascii=False) for case in cases)
         return f'{head[:-1]},"cases":[\n{lines}\n]}}\n' if cases else f'{head[:-1]},"cases":[]}}\n'

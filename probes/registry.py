@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from probes.declarations import PROBES_DIR, Declaration, probe_folders_in, read_declaration
 from probes.environment.models import Dtype
 from probes.models import CaseKey, Metric, OperatorTime, OptionValue
-from probes.declarations import PROBES_DIR, Declaration, probe_folders_in, read_declaration
 from probes.tolerance import Tolerance
 
 if TYPE_CHECKING:
@@ -235,7 +235,11 @@ def unknown_probes(evidence: Evidence) -> list[str]:
 
     Not an error: a team's own probes live in ADVISOR_PROBE_DIRS on the machine that measured them, and the
     recommendation reads only the readings it knows; but a review cannot re-run them here."""
-    named = {*evidence.config.probes, *(run.probe for run in evidence.probe_runs), *(case.key.probe for case in evidence.cases)}
+    named = {
+        *evidence.config.probes,
+        *(run.probe for run in evidence.probe_runs),
+        *(case.key.probe for case in evidence.cases),
+    }
     return sorted(named - set(probe_folders()))
 
 

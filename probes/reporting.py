@@ -25,16 +25,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
-from probes.models import ProbeCase
 from probes.declarations import PROBES_DIR
+from probes.models import ProbeCase
 from probes.registry import ProbeDefinitionError, probe_folders
 
 REPORT_MODULE = "report.py"
 
 
 # What the portable readings measure, in the words a user is told before probing a machine that is not the target.
-PORTABLE_MEANING = ("attention memory growth with sequence length, the numerical error of low precision, "
-                    "and the recompilations and padding waste of varying shapes")  # fmt: skip
+PORTABLE_MEANING = (
+    "attention memory growth with sequence length, the numerical error of low precision, "
+    "and the recompilations and padding waste of varying shapes"
+)
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,11 @@ MAX_BUDGET_S = 24 * 3600.0
 def check_budget(budget_s: object, name: str = "budget_s") -> None:
     """ProbeError naming the budget as the caller does (`--budget`, `budget_s`) unless it is a positive finite
     number of seconds up to MAX_BUDGET_S."""
-    if isinstance(budget_s, bool) or not isinstance(budget_s, (int, float)) or not (math.isfinite(budget_s) and budget_s > 0):
+    if (
+        isinstance(budget_s, bool)
+        or not isinstance(budget_s, (int, float))
+        or not (math.isfinite(budget_s) and budget_s > 0)
+    ):
         raise ProbeError(f"{name} must be a positive number of seconds, got {budget_s!r}")
     if budget_s > MAX_BUDGET_S:
         raise ProbeError(f"{name} must be at most {MAX_BUDGET_S:.0f} seconds (a day), got {budget_s:g}")
@@ -67,9 +71,11 @@ def budget_warning(names: list[str] | None, budget_s: float) -> str | None:
     share = budget_s / max(1, count)
     if share >= MIN_PROBE_SHARE_S:
         return None
-    return (f"a budget of {budget_s:g} s gives each of {count} probe(s) about {share:.1f} s, and a probe needs about "
-            f"{MIN_PROBE_SHARE_S:g} s to start and time a case: expect few or no timed cases "
-            f"(give at least {MIN_PROBE_SHARE_S * count:g} s)")  # fmt: skip
+    return (
+        f"a budget of {budget_s:g} s gives each of {count} probe(s) about {share:.1f} s, and a probe needs about "
+        f"{MIN_PROBE_SHARE_S:g} s to start and time a case: expect few or no timed cases "
+        f"(give at least {MIN_PROBE_SHARE_S * count:g} s)"
+    )
 
 
 def select_probes(names: list[str] | None) -> list[str]:
@@ -118,8 +124,10 @@ def run_probes(
         raise ProbeError(str(unavailable)) from None
     settings = settings or HarnessSettings()
     if settings.max_samples * settings.visits > MAX_SAMPLES_PER_CASE:  # what it wrote could not be read back
-        raise ProbeError(f"max_samples x visits is {settings.max_samples * settings.visits}, more samples than an "
-                         f"evidence file may hold per case ({MAX_SAMPLES_PER_CASE})")  # fmt: skip
+        raise ProbeError(
+            f"max_samples x visits is {settings.max_samples * settings.visits}, more samples than an "
+            f"evidence file may hold per case ({MAX_SAMPLES_PER_CASE})"
+        )
     launches = _distributed_launches(selected, options, resolved)
     weights = {name: _weight(probe_weights, name) for name in selected}
     emit = on_event or _ignore
@@ -150,8 +158,11 @@ def run_probes(
             cases.extend(probe_cases)
             session = None
             emit(ProbeDone(run) if run.status == "ok" else ProbeFailed(run))
-        rounds = {run.probe: ProbeRound.after(run, [case for case in cases if case.key.probe == run.probe])
-                  for run in runs if run.probe not in launches}  # fmt: skip
+        rounds = {
+            run.probe: ProbeRound.after(run, [case for case in cases if case.key.probe == run.probe])
+            for run in runs
+            if run.probe not in launches
+        }
         waiting = [name for name in selected if rounds.get(name) is not None]
         for index, name in enumerate(waiting):
             # Time other probes left unused goes to the cases their probe's own share could not time.
@@ -172,7 +183,9 @@ def run_probes(
         # will be forked: the fork server and its folder go now, not at exit.
         interrupted = True
         stop_forkserver()
-        if session is not None and not (runs and runs[-1].probe == session.name and getattr(session, "resumed", None) is None):
+        if session is not None and not (
+            runs and runs[-1].probe == session.name and getattr(session, "resumed", None) is None
+        ):
             run, probe_cases = session.outcome(interrupted=True)
             first_round = next((i for i, earlier in enumerate(runs) if earlier.probe == session.name), None)
             if first_round is None:
@@ -191,8 +204,13 @@ def run_probes(
     return Evidence(
         environment=environment,
         config=ProbeConfig(
-            budget_s=budget_s, device_requested=device, device=resolved, probes=selected, settings=settings,
-            probe_options=options, probe_weights=weights,
+            budget_s=budget_s,
+            device_requested=device,
+            device=resolved,
+            probes=selected,
+            settings=settings,
+            probe_options=options,
+            probe_weights=weights,
         ),
         started_at=started_at,
         finished_at=datetime.now(timezone.utc),
@@ -218,14 +236,20 @@ def _with_probe_cases(cases: list[ProbeCase], probe: str, replacement: list[Prob
 
 def merged_run(first: ProbeRun, again: ProbeRun) -> ProbeRun:
     """A probe's run with its second round folded in: time given and spent added, incidents kept."""
-    return first.model_copy(update={
-        "status": again.status, "reason": again.reason, "share_s": first.share_s + again.share_s,
-        "wall_s": first.wall_s + again.wall_s, "restarts": first.restarts + again.restarts,
-        "sized_for_s": first.sized_for_s if first.sized_for_s is not None else again.sized_for_s,
-        "incidents": [*first.incidents, *again.incidents], "log_tail": again.log_tail or first.log_tail,
-        "reference_s": [*first.reference_s, *again.reference_s],
-        "second_round_s": again.share_s,
-    })  # fmt: skip
+    return first.model_copy(
+        update={
+            "status": again.status,
+            "reason": again.reason,
+            "share_s": first.share_s + again.share_s,
+            "wall_s": first.wall_s + again.wall_s,
+            "restarts": first.restarts + again.restarts,
+            "sized_for_s": first.sized_for_s if first.sized_for_s is not None else again.sized_for_s,
+            "incidents": [*first.incidents, *again.incidents],
+            "log_tail": again.log_tail or first.log_tail,
+            "reference_s": [*first.reference_s, *again.reference_s],
+            "second_round_s": again.share_s,
+        }
+    )
 
 
 def _weight(weights: Mapping[str, float] | None, name: str) -> float:
@@ -250,9 +274,15 @@ def _distributed_launches(
 
 
 def _open_session(
-    name: str, device: str, settings: HarnessSettings, share: float, emit: EventCallback,
-    options: Mapping[str, Mapping[str, OptionValue]], launches: Mapping[str, ResolvedLaunch], plan_share_s: float,
-) -> ProbeSession | DistributedSession:  # fmt: skip
+    name: str,
+    device: str,
+    settings: HarnessSettings,
+    share: float,
+    emit: EventCallback,
+    options: Mapping[str, Mapping[str, OptionValue]],
+    launches: Mapping[str, ResolvedLaunch],
+    plan_share_s: float,
+) -> ProbeSession | DistributedSession:
     """The harness' single-process session, or a torchrun launch for a distributed probe."""
     if name in launches:
         from probes.scaling.session import DistributedSession

@@ -37,7 +37,10 @@ def _impl(probe: str, *prefixes: str) -> Callable[[ProbeCase], bool]:
 
 
 PATHS: tuple[AcceleratorPath, ...] = (
-    AcceleratorPath("device events + L2 flush (every timed accelerator case)", lambda case: bool(case.timing and case.timing.cache_flushed)),
+    AcceleratorPath(
+        "device events + L2 flush (every timed accelerator case)",
+        lambda case: bool(case.timing and case.timing.cache_flushed),
+    ),
     AcceleratorPath("GEMM: vendor library (torch.matmul)", _impl("gemm", "torch.matmul")),
     AcceleratorPath("GEMM: Triton JIT tiles", _impl("gemm", "triton.")),
     AcceleratorPath("GEMM: torch.compile", _impl("gemm", "torch.compile")),
@@ -100,7 +103,18 @@ def path_line(path: AcceleratorPath, cases: Sequence[ProbeCase]) -> str:
 def checklist(folder: Path) -> str:
     """The whole Markdown checklist for one device-check folder."""
     cases, problems = load_cases(folder)
-    lines = ["# Device check", "", f"Folder: `{folder}`", "", "## Steps", "", *step_lines(folder), "", "## Accelerator paths", ""]
+    lines = [
+        "# Device check",
+        "",
+        f"Folder: `{folder}`",
+        "",
+        "## Steps",
+        "",
+        *step_lines(folder),
+        "",
+        "## Accelerator paths",
+        "",
+    ]
     lines += [path_line(path, cases) for path in PATHS]
     if problems:
         lines += ["", "## Evidence files", "", *problems]

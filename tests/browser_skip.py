@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 MISSING_BROWSER = "Chromium and chromedriver are not installed (scripts/install_browser.sh installs them)"
-INSTALL_HINT = "install them with `bash scripts/install_browser.sh`, or on Debian `apt-get install chromium chromium-driver`"
+INSTALL_HINT = (
+    "install them with `bash scripts/install_browser.sh`, or on Debian `apt-get install chromium chromium-driver`"
+)
 
 
 def browser_skips(skipped: Iterable[object]) -> int:

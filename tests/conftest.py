@@ -7,10 +7,9 @@ import stat
 from pathlib import Path
 
 import pytest
+from browser_skip import browser_skips, summary_line
 from git import Repo
 from typer.testing import CliRunner
-
-from browser_skip import browser_skips, summary_line
 
 
 @pytest.fixture

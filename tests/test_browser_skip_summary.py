@@ -21,7 +21,8 @@ def suite(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_the_last_line_counts_the_browser_skips_and_says_how_to_install(suite: pytest.Pytester):
-    suite.makepyfile(test_pages="""
+    suite.makepyfile(
+        test_pages="""
         import pytest
         from browser_skip import MISSING_BROWSER
 
@@ -36,7 +37,8 @@ def test_the_last_line_counts_the_browser_skips_and_says_how_to_install(suite: p
         def test_other_skip():
             pytest.skip("no GPU here")
         def test_plain(): pass
-    """)
+    """
+    )
     result = suite.runpytest("-q", "-p", "no:randomly")
     result.assert_outcomes(passed=1, skipped=4)
     last = result.outlines[-1]
@@ -45,13 +47,15 @@ def test_the_last_line_counts_the_browser_skips_and_says_how_to_install(suite: p
 
 
 def test_no_line_when_no_browser_test_skipped(suite: pytest.Pytester):
-    suite.makepyfile(test_pages="""
+    suite.makepyfile(
+        test_pages="""
         import pytest
 
         def test_plain(): pass
         def test_other_skip():
             pytest.skip("no GPU here")
-    """)
+    """
+    )
     result = suite.runpytest("-q", "-p", "no:randomly")
     result.assert_outcomes(passed=1, skipped=1)
     assert "browser" not in result.stdout.str()

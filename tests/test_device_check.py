@@ -25,16 +25,22 @@ def test_the_checklist_reports_steps_paths_and_missing_files(tmp_path: Path):
     (tmp_path / "probes.rc").write_text("0\n")
     (tmp_path / "scaling.rc").write_text("124\n")
     (tmp_path / "kernels.log").write_text("kernel  target  regs\nmatmul  sm_90   128\n")
-    result = subprocess.run([sys.executable, str(CHECKLIST), str(tmp_path)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, str(CHECKLIST), str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert "- [x] probes: ok" in text and "- [ ] scaling: timed out" in text and "- [ ] kernels: did not run" in text
     assert "- [x] GEMM: vendor library (torch.matmul):" in text
-    assert "- [ ] GEMM: fp8 torch._scaled_mm: 1 skipped (most: unsupported: fp8 GEMM is measured only on CUDA GPUs" in text
+    assert (
+        "- [ ] GEMM: fp8 torch._scaled_mm: 1 skipped (most: unsupported: fp8 GEMM is measured only on CUDA GPUs" in text
+    )
     assert "- [ ] scaling: all-reduce (NCCL / RCCL) and DDP: no case" in text
     assert "- scaling.evidence.json: not written" in text and "matmul  sm_90   128" in text
 
 
 def test_the_checklist_refuses_a_missing_folder(tmp_path: Path):
-    result = subprocess.run([sys.executable, str(CHECKLIST), str(tmp_path / "none")], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, str(CHECKLIST), str(tmp_path / "none")], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 2 and "usage:" in result.stderr

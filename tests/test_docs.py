@@ -118,8 +118,13 @@ def test_the_install_page_names_the_three_torch_indexes_and_both_install_paths()
     for index in ("download.pytorch.org/whl/cpu", "download.pytorch.org/whl/cu", "download.pytorch.org/whl/rocm"):
         assert f"--index-url https://{index}" in text, index
     assert "torch>=2.4" in text and "python -m advisor" in text
-    for command in ("pip install /path/to/advisor", "pip install -e /path/to/advisor", "pip wheel --no-deps",
-                    "python -m build --wheel", "pip install dist/advisor-"):  # fmt: skip
+    for command in (
+        "pip install /path/to/advisor",
+        "pip install -e /path/to/advisor",
+        "pip wheel --no-deps",
+        "python -m build --wheel",
+        "pip install dist/advisor-",
+    ):
         assert command in text, command
 
 
@@ -142,13 +147,23 @@ def test_the_ci_snippet_is_a_valid_workflow_that_runs_the_gate(tmp_path: Path):
     path = tmp_path / "advisor-due.yml"
     path.write_text(block, encoding="utf-8")
     checker = Path(sys.executable).with_name("check-jsonschema")
-    result = subprocess.run([str(checker), "--builtin-schema", "vendor.github-workflows", str(path)],
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
+    result = subprocess.run(
+        [str(checker), "--builtin-schema", "vendor.github-workflows", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize(("line", "problem"), [("advisor review --due --chek", "No such option"),
-                                               ("advisor reveiw --due", "is a group"), ("advisor kb", "is a group"),
-                                               ("advisor review --budget soon", "valid number")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("advisor review --due --chek", "No such option"),
+        ("advisor reveiw --due", "is a group"),
+        ("advisor kb", "is a group"),
+        ("advisor review --budget soon", "valid number"),
+    ],
+)
 def test_a_mistyped_command_line_is_refused(line: str, problem: str):
     assert problem in (command_line_problem(line) or "")

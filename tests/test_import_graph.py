@@ -24,7 +24,10 @@ def upward_imports(graph: grimp.ImportGraph) -> list[str]:
     for importer in sorted(module for module in graph.modules if _in("probes", module)):
         for imported in sorted(graph.find_modules_directly_imported_by(importer)):
             if _in("advisor", imported):
-                lines = [str(detail["line_number"]) for detail in graph.get_import_details(importer=importer, imported=imported)]
+                lines = [
+                    str(detail["line_number"])
+                    for detail in graph.get_import_details(importer=importer, imported=imported)
+                ]
                 found.append(f"{importer}:{','.join(lines) or '?'} -> {imported}")
     return found
 
@@ -91,11 +94,17 @@ def test_the_checks_see_an_upward_import_and_a_cycle():
     made = grimp.ImportGraph()
     for module in ("advisor", "advisor.a", "advisor.b", "advisor.c", "probes", "probes.models", "probes.runner"):
         made.add_module(module)
-    made.add_import(importer="advisor.a", imported="probes.models", line_number=1, line_contents="from probes import models")
-    made.add_import(importer="probes.runner", imported="probes.models", line_number=1, line_contents="import probes.models")
+    made.add_import(
+        importer="advisor.a", imported="probes.models", line_number=1, line_contents="from probes import models"
+    )
+    made.add_import(
+        importer="probes.runner", imported="probes.models", line_number=1, line_contents="import probes.models"
+    )
     assert upward_imports(made) == [] and import_cycles(made) == []
 
-    made.add_import(importer="probes.models", imported="advisor.c", line_number=7, line_contents="from advisor import c")
+    made.add_import(
+        importer="probes.models", imported="advisor.c", line_number=7, line_contents="from advisor import c"
+    )
     assert upward_imports(made) == ["probes.models:7 -> advisor.c"]
 
     for importer, imported in (("advisor.a", "advisor.b"), ("advisor.b", "advisor.c"), ("advisor.c", "advisor.a")):

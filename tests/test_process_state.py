@@ -31,20 +31,68 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 
 # Calls that set process-wide state.
-STATE_CALLS = frozenset({
-    "os.putenv", "os.unsetenv", "os.chdir", "os.fchdir", "os.umask", "os.environ.update", "os.environ.pop",
-    "os.environ.setdefault", "os.environ.clear", "os.environ.popitem", "os.environ.__setitem__",
-    "os.environ.__delitem__", "gc.freeze", "gc.unfreeze", "gc.disable", "gc.enable", "gc.set_threshold",
-    "signal.signal", "signal.set_wakeup_fd", "signal.pthread_sigmask", "signal.setitimer", "signal.alarm",
-    "signal.siginterrupt", "sys.setrecursionlimit", "sys.setswitchinterval", "sys.settrace", "sys.setprofile",
-    "sys.path.insert", "sys.path.append", "sys.path.extend", "sys.path.remove", "sys.path.pop",
-    "torch.set_num_threads", "torch.set_num_interop_threads", "torch.set_default_dtype", "torch.set_default_device",
-    "torch.manual_seed", "torch.seed", "torch.set_float32_matmul_precision", "torch.use_deterministic_algorithms",
-    "torch.set_grad_enabled", "torch.set_flush_denormal", "torch.random.set_rng_state", "torch.set_rng_state",
-    "numpy.random.seed", "np.random.seed", "random.seed", "warnings.filterwarnings", "warnings.simplefilter",
-    "warnings.resetwarnings", "logging.basicConfig", "logging.disable", "logging.captureWarnings",
-    "resource.setrlimit", "faulthandler.enable", "atexit.register", "socket.setdefaulttimeout", "locale.setlocale",
-})  # fmt: skip
+STATE_CALLS = frozenset(
+    {
+        "os.putenv",
+        "os.unsetenv",
+        "os.chdir",
+        "os.fchdir",
+        "os.umask",
+        "os.environ.update",
+        "os.environ.pop",
+        "os.environ.setdefault",
+        "os.environ.clear",
+        "os.environ.popitem",
+        "os.environ.__setitem__",
+        "os.environ.__delitem__",
+        "gc.freeze",
+        "gc.unfreeze",
+        "gc.disable",
+        "gc.enable",
+        "gc.set_threshold",
+        "signal.signal",
+        "signal.set_wakeup_fd",
+        "signal.pthread_sigmask",
+        "signal.setitimer",
+        "signal.alarm",
+        "signal.siginterrupt",
+        "sys.setrecursionlimit",
+        "sys.setswitchinterval",
+        "sys.settrace",
+        "sys.setprofile",
+        "sys.path.insert",
+        "sys.path.append",
+        "sys.path.extend",
+        "sys.path.remove",
+        "sys.path.pop",
+        "torch.set_num_threads",
+        "torch.set_num_interop_threads",
+        "torch.set_default_dtype",
+        "torch.set_default_device",
+        "torch.manual_seed",
+        "torch.seed",
+        "torch.set_float32_matmul_precision",
+        "torch.use_deterministic_algorithms",
+        "torch.set_grad_enabled",
+        "torch.set_flush_denormal",
+        "torch.random.set_rng_state",
+        "torch.set_rng_state",
+        "numpy.random.seed",
+        "np.random.seed",
+        "random.seed",
+        "warnings.filterwarnings",
+        "warnings.simplefilter",
+        "warnings.resetwarnings",
+        "logging.basicConfig",
+        "logging.disable",
+        "logging.captureWarnings",
+        "resource.setrlimit",
+        "faulthandler.enable",
+        "atexit.register",
+        "socket.setdefaulttimeout",
+        "locale.setlocale",
+    }
+)
 # Assignments to these are process state too: `os.environ[...] = `, `tempfile.tempdir = `, torch's settings.
 STATE_ATTRIBUTE_PREFIXES = ("os.", "sys.", "tempfile.", "torch.", "inductor_config.", "dynamo_config.", "triton.knobs.")
 # A `with` of one of these restores what its prefixes set inside it.
@@ -153,8 +201,9 @@ def process_state_changes() -> Iterator[tuple[str, int]]:
 def test_every_process_state_change_restores_or_runs_only_in_a_child():
     found = list(process_state_changes())
     unexplained = sorted(f"{key} (line {line})" for key, line in found if key not in ALLOWED)
-    assert unexplained == [], "set process state outside a restoring scope (restore it, or list it with why):\n" + \
-        "\n".join(unexplained)  # fmt: skip
+    assert unexplained == [], (
+        "set process state outside a restoring scope (restore it, or list it with why):\n" + "\n".join(unexplained)
+    )
     gone = sorted(set(ALLOWED) - {key for key, _ in found})
     assert gone == [], f"listed but no longer there (drop them from ALLOWED): {gone}"
 
@@ -166,10 +215,15 @@ def test_the_scan_sees_what_it_guards():
     )
     tree = ast.parse(source)
     parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
-    seen = [(what, node.lineno) for node in ast.walk(tree)
-            if (what := _state_change(node)) is not None and not _restoring(what, node, parents)]  # fmt: skip
+    seen = [
+        (what, node.lineno)
+        for node in ast.walk(tree)
+        if (what := _state_change(node)) is not None and not _restoring(what, node, parents)
+    ]
     assert sorted(seen, key=lambda item: item[1]) == [
-        ("os.environ[...] =", 2), ("gc.freeze", 3), ("warnings.simplefilter", 4)
+        ("os.environ[...] =", 2),
+        ("gc.freeze", 3),
+        ("warnings.simplefilter", 4),
     ]
 
 
@@ -200,8 +254,9 @@ def untouched() -> Iterator[None]:
     if "environ" in changed:
         old, new = changed["environ"]
         assert isinstance(old, dict) and isinstance(new, dict)
-        changed["environ"] = {key: (old.get(key), new.get(key)) for key in old.keys() | new.keys()
-                              if old.get(key) != new.get(key)}  # fmt: skip
+        changed["environ"] = {
+            key: (old.get(key), new.get(key)) for key in old.keys() | new.keys() if old.get(key) != new.get(key)
+        }
     assert changed == {}
 
 
@@ -235,7 +290,9 @@ def test_the_attention_probes_interpreted_check_leaves_the_process_as_it_was(unt
 
     device = Device()
     cases = attention_cases(device, share_s=1e6)
-    case = min((case for case in cases if case.dtype == "fp32" and case.options["causal"]), key=lambda c: c.shape["seq"])
+    case = min(
+        (case for case in cases if case.dtype == "fp32" and case.options["causal"]), key=lambda c: c.shape["seq"]
+    )
     bench = triton_fused(case, device)
     assert bench.reference is not None and bench.run() is not None
 

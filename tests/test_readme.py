@@ -28,7 +28,16 @@ REFRESH = "UPDATE_README=1 .venv/bin/python -m pytest tests/test_readme.py"
 MAX_LINES, MAX_CELL = 150, 200
 
 SAMPLE_PROFILE = "examples/llm-serving-h200.yaml"
-ASSESS_ARGS = ["assess", "--yes", "--no-probes", "--no-commit", "--profile", SAMPLE_PROFILE, "--decider", "Platform team"]
+ASSESS_ARGS = [
+    "assess",
+    "--yes",
+    "--no-probes",
+    "--no-commit",
+    "--profile",
+    SAMPLE_PROFILE,
+    "--decider",
+    "Platform team",
+]
 ASSESS_LINES, RECORD_LINES = 24, 22
 # The record's date is the day it is written (assess has no --today): shown as this day, the review a year on.
 SAMPLE_DAY = dt.date(2026, 12, 4)

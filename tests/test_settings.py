@@ -11,7 +11,9 @@ from advisor.settings import SettingsError, load_settings
 
 
 def test_pyproject_tool_advisor_is_found_from_a_subdirectory(tmp_path: Path):
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.advisor]\nrecords_dir = "docs/decisions"\nbudget = 120\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.advisor]\nrecords_dir = "docs/decisions"\nbudget = 120\n'
+    )
     deep = tmp_path / "src" / "pkg"
     deep.mkdir(parents=True)
     settings = load_settings(deep)
@@ -28,7 +30,7 @@ def test_advisor_toml_wins_and_a_git_root_alone_anchors_the_defaults(tmp_path: P
     (tmp_path / ".git").mkdir()
     (tmp_path / "sub").mkdir()
     assert load_settings(tmp_path / "sub").records_dir() == tmp_path.resolve() / "records"
-    (tmp_path / "pyproject.toml").write_text('[tool.advisor]\nbudget = 10\n')
+    (tmp_path / "pyproject.toml").write_text("[tool.advisor]\nbudget = 10\n")
     (tmp_path / "advisor.toml").write_text('budget = 20\ndeciders = ["Ada", "Lin"]\nhardware = "nvidia-gpu"\n')
     settings = load_settings(tmp_path / "sub")
     assert settings.resolve("budget").value == 20.0 and settings.resolve("budget").source == "advisor.toml"

@@ -1,5 +1,6 @@
 """The static checks CI keeps: mypy (with the pydantic plugin, configured in pyproject.toml) passes on
-advisor/ and probes/, and the import contracts of pyproject.toml (the layers ARCHITECTURE.md draws) hold."""
+advisor/ and probes/, the import contracts of pyproject.toml (the layers ARCHITECTURE.md draws) hold, and the
+code is as `ruff format` writes it and passes `ruff check` (line length, import order: pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ def test_mypy_passes_on_advisor_and_probes(tmp_path: Path):
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
 
 
+def test_ruff_format_and_check_pass():
+    ruff = Path(sys.executable).with_name("ruff")  # the pinned ruff of the test extra, beside python
+    formatted = subprocess.run(
+        [str(ruff), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert formatted.returncode == 0, formatted.stdout[-4000:] + formatted.stderr[-2000:]
+    checked = subprocess.run(
+        [str(ruff), "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
+
+
 def test_the_import_layers_hold():
     lint_imports = Path(sys.executable).with_name("lint-imports")  # import-linter's console script, beside python
     result = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -36,8 +49,11 @@ def _probes_layers() -> list[str]:
 
 def test_every_part_of_probes_has_a_place_in_the_layer_contract():
     listed = {part.strip() for layer in _probes_layers() for part in layer.split(":")}
-    parts = {path.stem for path in (ROOT / "probes").iterdir()
-             if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").is_file()}  # fmt: skip
+    parts = {
+        path.stem
+        for path in (ROOT / "probes").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").is_file()
+    }
     assert parts - listed == set(), "add these to the probes layers contract in pyproject.toml"
     assert listed - parts == set()
 

@@ -40,8 +40,14 @@ def stand_ins(tmp_path: Path) -> tuple[dict[str, str], Path]:
 
 
 def _run(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([shutil.which("bash") or "bash", "scripts/test.sh", "-k", "env"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    return subprocess.run(
+        [shutil.which("bash") or "bash", "scripts/test.sh", "-k", "env"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_the_browser_is_installed_before_the_suite_runs(stand_ins: tuple[dict[str, str], Path]):

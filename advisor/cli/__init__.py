@@ -24,39 +24,49 @@ app = CommandApp(
 # Each command's line in `advisor --help` (short_help: click would cut a long first sentence with "...") and its
 # examples; WorkflowGroup lists them in the order of the work.
 app.command(
-    name="assess", short_help="Ask, measure, recommend; write a decision record.",
+    name="assess",
+    short_help="Ask, measure, recommend; write a decision record.",
     epilog=examples(
         ("Answer the questions, measure this machine, commit the record:", "advisor assess"),
-        ("FP8 serving on 8 NVIDIA GPUs, no prompts:",
-         "advisor assess --yes --hardware nvidia-gpu --quantization fp8 --devices 8"),
+        (
+            "FP8 serving on 8 NVIDIA GPUs, no prompts:",
+            "advisor assess --yes --hardware nvidia-gpu --quantization fp8 --devices 8",
+        ),
         ("Decide from the profile alone:", 'advisor assess --yes --no-probes --title "Vision serving"'),
         ("Reuse evidence measured on two machines:", "advisor assess --yes --evidence a100.json h100.json"),
     ),
 )(reports_errors(assess.assess_command))
 app.command(
-    name="recommend", short_help="Recommend a three-tier stack for a profile.",
+    name="recommend",
+    short_help="Recommend a three-tier stack for a profile.",
     epilog=examples(
         ("From the profile and the knowledge base:", "advisor recommend --profile profile.yaml"),
         ("With measured evidence, as JSON:", "advisor recommend --profile profile.yaml --evidence gpu.json --json"),
     ),
 )(reports_errors(recommend.recommend_command))
 app.command(
-    name="probe", short_help="Measure operators on this machine into evidence.",
+    name="probe",
+    short_help="Measure operators on this machine into evidence.",
     epilog=examples(
         ("The probes there are:", "advisor probe --list"),
         ("Two probes, two minutes, saved:", "advisor probe gemm attention --budget 120 --out gpu.json"),
-        ("The hot operators of the MoE reference model, on the GPU:", "advisor probe hotops --model-type moe --device cuda"),
+        (
+            "The hot operators of the MoE reference model, on the GPU:",
+            "advisor probe hotops --model-type moe --device cuda",
+        ),
     ),
 )(reports_errors(probe.probe_command))
 app.command(
-    name="compare", short_help="Compare evidence files case by case.",
+    name="compare",
+    short_help="Compare evidence files case by case.",
     epilog=examples(
         ("Before and after a driver upgrade:", "advisor compare before.json after.json"),
         ("A fleet against a reference machine:", "advisor compare ref.json node1.json node2.json --target nvidia-gpu"),
     ),
 )(reports_errors(compare.compare_command))
 app.command(
-    name="review", short_help="Re-probe records; keep or revise each decision.",
+    name="review",
+    short_help="Re-probe records; keep or revise each decision.",
     epilog=examples(
         ("Review the records that are due:", "advisor review --due"),
         ("Review record 3 with evidence measured elsewhere:", "advisor review 3 --evidence fresh.json"),
@@ -64,7 +74,9 @@ app.command(
     ),
 )(reports_errors(review.review_command))
 app.add_typer(
-    records.app, name="records", short_help="List, show, accept and supersede decision records.",
+    records.app,
+    name="records",
+    short_help="List, show, accept and supersede decision records.",
     epilog=examples(
         ("Every record with its status and review date:", "advisor records list"),
         ("Accept record 4:", "advisor records accept 4"),
@@ -72,14 +84,18 @@ app.add_typer(
     ),
 )
 app.add_typer(
-    site.app, name="site", short_help="Build or preview the decision-record website.",
+    site.app,
+    name="site",
+    short_help="Build or preview the decision-record website.",
     epilog=examples(
         ("Build it, failing on any warning:", "advisor site build --strict"),
         ("Preview it at http://127.0.0.1:8001:", "advisor site serve --addr 127.0.0.1:8001"),
     ),
 )
 app.add_typer(
-    kb.app, name="kb", short_help="The knowledge base: candidates, stacks, platforms.",
+    kb.app,
+    name="kb",
+    short_help="The knowledge base: candidates, stacks, platforms.",
     epilog=examples(
         ("Attention candidates for NVIDIA GPUs:", "advisor kb list --hardware nvidia-gpu --concern attention"),
         ("One platform's official stack and devices:", "advisor kb platform ascend-npu"),
@@ -87,12 +103,16 @@ app.add_typer(
     ),
 )
 app.command(
-    name="env", short_help="Detect this machine: CPU, accelerators, software.",
+    name="env",
+    short_help="Detect this machine: CPU, accelerators, software.",
     epilog=examples(("The machine as a table:", "advisor env"), ("As JSON, for a bug report:", "advisor env --json")),
 )(reports_errors(env.env_command))
 app.command(name="ops", short_help="Check a model's ONNX operators against a runtime.")(reports_errors(ops.ops_command))
-app.command(name="config", short_help="Show the project settings in effect, with sources.")(reports_errors(config.config_command))
+app.command(name="config", short_help="Show the project settings in effect, with sources.")(
+    reports_errors(config.config_command)
+)
 app.command(name="schema", short_help="Print the JSON Schema of a file format.")(reports_errors(schema.schema_command))
+
 
 def _version(show: bool) -> None:
     if show:
@@ -102,7 +122,9 @@ def _version(show: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
 ) -> None:
     """Choose an ML operator stack from measured evidence and keep each choice as a decision record."""
 

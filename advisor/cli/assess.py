@@ -48,31 +48,60 @@ class Question:
 
 
 # The profile's questions by field, in the order they are asked.
-QUESTIONS: dict[str, Question] = {question.field: question for question in (
-    Question("model_type", "--model-type", "The model family; it decides the hot operators", choices=True),
-    Question("hardware", "--hardware", "The hardware the model will run on (default: this machine's)", choices=True),
-    Question("device", "--target-device", "The exact device of that family (default: this machine's, else its current one)", choices=True),
-    Question("workload", "--workload", "Training, inference (serving) or both", choices=True),
-    Question("team_skill", "--team-skill", "framework: PyTorch level; kernel: writes Triton/CUDA; hpc: tunes assembly", choices=True),
-    Question("dynamic_shapes", "--dynamic-shapes", "Do input shapes (batch, sequence length) vary at run time?", kind=bool),
-    Question("quantization", "--quantization", "Quantize weights/activations?", choices=True),
-    Question("quantization_method", "--quantization-method", "ptq: after training; qat: during training", choices=True),
-    Question("long_context", "--long-context", "Long sequences (attention memory grows with length)?", kind=bool),
-    Question("devices", "--devices", "Devices per job (more than one: collectives matter)", kind=int),
-    Question("cross_platform", "--cross-platform", "Must it run on more than one hardware family?", kind=bool),
-    Question("title", "--title", "A title for the decision record"),
-    Question("deciders", "--decider", "Who decides (comma-separated names; empty for none)"),
-)}  # fmt: skip
+QUESTIONS: dict[str, Question] = {
+    question.field: question
+    for question in (
+        Question("model_type", "--model-type", "The model family; it decides the hot operators", choices=True),
+        Question(
+            "hardware", "--hardware", "The hardware the model will run on (default: this machine's)", choices=True
+        ),
+        Question(
+            "device",
+            "--target-device",
+            "The exact device of that family (default: this machine's, else its current one)",
+            choices=True,
+        ),
+        Question("workload", "--workload", "Training, inference (serving) or both", choices=True),
+        Question(
+            "team_skill",
+            "--team-skill",
+            "framework: PyTorch level; kernel: writes Triton/CUDA; hpc: tunes assembly",
+            choices=True,
+        ),
+        Question(
+            "dynamic_shapes",
+            "--dynamic-shapes",
+            "Do input shapes (batch, sequence length) vary at run time?",
+            kind=bool,
+        ),
+        Question("quantization", "--quantization", "Quantize weights/activations?", choices=True),
+        Question(
+            "quantization_method", "--quantization-method", "ptq: after training; qat: during training", choices=True
+        ),
+        Question("long_context", "--long-context", "Long sequences (attention memory grows with length)?", kind=bool),
+        Question("devices", "--devices", "Devices per job (more than one: collectives matter)", kind=int),
+        Question("cross_platform", "--cross-platform", "Must it run on more than one hardware family?", kind=bool),
+        Question("title", "--title", "A title for the decision record"),
+        Question("deciders", "--decider", "Who decides (comma-separated names; empty for none)"),
+    )
+}
 
 
 def default_answers(hardware: str) -> dict[str, Any]:
     """What `--yes` takes for a field nobody gave."""
     return {
-        "model_type": "dense-transformer", "hardware": hardware, "workload": "inference",
-        "team_skill": "framework", "dynamic_shapes": False, "quantization": "none",
-        "quantization_method": "ptq", "long_context": False, "devices": 1, "cross_platform": False,
+        "model_type": "dense-transformer",
+        "hardware": hardware,
+        "workload": "inference",
+        "team_skill": "framework",
+        "dynamic_shapes": False,
+        "quantization": "none",
+        "quantization_method": "ptq",
+        "long_context": False,
+        "devices": 1,
+        "cross_platform": False,
         "deciders": [],
-    }  # fmt: skip
+    }
 
 
 def _can_prompt() -> bool:
@@ -102,7 +131,10 @@ def _ask(question: Question, default: Any, allowed: tuple[str, ...] | None = Non
 
 
 def gather_answers(
-    given: dict[str, Any], yes: bool, detected: Callable[[], str], detected_device: Callable[[str], str | None] = lambda _: None,
+    given: dict[str, Any],
+    yes: bool,
+    detected: Callable[[], str],
+    detected_device: Callable[[str], str | None] = lambda _: None,
     on_hardware: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Every field: given, else the default under --yes, else asked; without a terminal, one error naming the missing flags.
@@ -127,8 +159,11 @@ def gather_answers(
             continue
         if answers.get(question.field) is not None:
             continue
-        default = (default_title(answers["model_type"], answers["workload"], answers["hardware"])
-                   if question.field == "title" else defaults[question.field])  # fmt: skip
+        default = (
+            default_title(answers["model_type"], answers["workload"], answers["hardware"])
+            if question.field == "title"
+            else defaults[question.field]
+        )
         unread = question.field == "quantization_method" and answers.get("quantization") == "none"
         answers[question.field] = default if yes or unread else _ask(question, default)
         if question.field == "hardware" and not yes:
@@ -138,8 +173,10 @@ def gather_answers(
     return answers
 
 
-MODEL_QUESTION = ("model to estimate serving for, with advisor[serving] (an aiconfigurator model name such as "
-                  "Qwen/Qwen3-32B, or a config.json path; empty: no estimate)")  # fmt: skip
+MODEL_QUESTION = (
+    "model to estimate serving for, with advisor[serving] (an aiconfigurator model name such as "
+    "Qwen/Qwen3-32B, or a config.json path; empty: no estimate)"
+)
 
 
 def _estimable(answers: dict[str, Any]) -> bool:
@@ -222,40 +259,105 @@ TARGET_DEVICE_HELP = (
 def assess_command(
     model_type: Annotated[Optional[ModelType], typer.Option("--model-type", help=QUESTIONS["model_type"].help)] = None,
     hardware: Annotated[Optional[str], typer.Option("--hardware", metavar="FAMILY", help=HARDWARE_HELP)] = None,
-    target_device: Annotated[Optional[str], typer.Option("--target-device", metavar="ID", help=TARGET_DEVICE_HELP)] = None,
+    target_device: Annotated[
+        Optional[str], typer.Option("--target-device", metavar="ID", help=TARGET_DEVICE_HELP)
+    ] = None,
     workload: Annotated[Optional[Workload], typer.Option("--workload", help=QUESTIONS["workload"].help)] = None,
     team_skill: Annotated[Optional[TeamSkill], typer.Option("--team-skill", help=QUESTIONS["team_skill"].help)] = None,
-    dynamic_shapes: Annotated[Optional[bool], typer.Option("--dynamic-shapes/--no-dynamic-shapes", help=QUESTIONS["dynamic_shapes"].help)] = None,
-    quantization: Annotated[Optional[Quantization], typer.Option("--quantization", help=QUESTIONS["quantization"].help)] = None,
-    quantization_method: Annotated[Optional[QuantizationMethod], typer.Option("--quantization-method", help=QUESTIONS["quantization_method"].help)] = None,
-    long_context: Annotated[Optional[bool], typer.Option("--long-context/--no-long-context", help=QUESTIONS["long_context"].help)] = None,
-    devices: Annotated[Optional[int], typer.Option("--devices", metavar="N", min=1, help=QUESTIONS["devices"].help)] = None,
-    cross_platform: Annotated[Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=QUESTIONS["cross_platform"].help)] = None,
-    other_hardware: Annotated[Optional[list[str]], typer.Option("--other-hardware", metavar="FAMILY", help="With --cross-platform: another hardware family the model must also run on; repeat for several.")] = None,
+    dynamic_shapes: Annotated[
+        Optional[bool], typer.Option("--dynamic-shapes/--no-dynamic-shapes", help=QUESTIONS["dynamic_shapes"].help)
+    ] = None,
+    quantization: Annotated[
+        Optional[Quantization], typer.Option("--quantization", help=QUESTIONS["quantization"].help)
+    ] = None,
+    quantization_method: Annotated[
+        Optional[QuantizationMethod], typer.Option("--quantization-method", help=QUESTIONS["quantization_method"].help)
+    ] = None,
+    long_context: Annotated[
+        Optional[bool], typer.Option("--long-context/--no-long-context", help=QUESTIONS["long_context"].help)
+    ] = None,
+    devices: Annotated[
+        Optional[int], typer.Option("--devices", metavar="N", min=1, help=QUESTIONS["devices"].help)
+    ] = None,
+    cross_platform: Annotated[
+        Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=QUESTIONS["cross_platform"].help)
+    ] = None,
+    other_hardware: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--other-hardware",
+            metavar="FAMILY",
+            help="With --cross-platform: another hardware family the model must also run on; repeat for several.",
+        ),
+    ] = None,
     title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help=QUESTIONS["title"].help)] = None,
-    model: Annotated[Optional[str], typer.Option("--model", metavar="NAME", help="For a serving estimate (advisor[serving]): an aiconfigurator model name (Qwen/Qwen3-32B) or a config.json path.")] = None,
-    decider: Annotated[Optional[list[str]], typer.Option("--decider", metavar="NAME", help="A decision-maker's name; repeat for several (default: deciders of the project settings).")] = None,
-    profile_file: Annotated[Optional[Path], typer.Option("--profile", metavar="FILE", help="Take the profile fields from this YAML/JSON file; flags override it.")] = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Never prompt: take the defaults for anything not given.")] = False,
+    model: Annotated[
+        Optional[str],
+        typer.Option(
+            "--model",
+            metavar="NAME",
+            help="For a serving estimate (advisor[serving]): an aiconfigurator model name (Qwen/Qwen3-32B) or a config.json path.",
+        ),
+    ] = None,
+    decider: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--decider",
+            metavar="NAME",
+            help="A decision-maker's name; repeat for several (default: deciders of the project settings).",
+        ),
+    ] = None,
+    profile_file: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--profile", metavar="FILE", help="Take the profile fields from this YAML/JSON file; flags override it."
+        ),
+    ] = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Never prompt: take the defaults for anything not given.")
+    ] = False,
     budget: Budget = 60.0,
     device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
-    probe: Annotated[Optional[list[str]], typer.Option("--probe", metavar="PROBE", help="Run this probe instead of those the profile selects; repeat for several.")] = None,
-    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", metavar="FILE", help="Reuse evidence instead of probing: `--evidence a.json b.json` (several machines: a fleet); the record shows each machine and which matches the target.")] = None,
-    more_evidence: Annotated[Optional[list[Path]], typer.Argument(metavar="EVIDENCE.json", help="More evidence files, so that `--evidence a.json b.json` takes both.", show_default=False)] = None,
-    no_probes: Annotated[bool, typer.Option("--no-probes", help="Measure nothing: decide from the profile and the knowledge base.")] = False,
+    probe: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--probe", metavar="PROBE", help="Run this probe instead of those the profile selects; repeat for several."
+        ),
+    ] = None,
+    evidence: Annotated[
+        Optional[list[Path]],
+        typer.Option(
+            "--evidence",
+            metavar="FILE",
+            help="Reuse evidence instead of probing: `--evidence a.json b.json` (several machines: a fleet); the record shows each machine and which matches the target.",
+        ),
+    ] = None,
+    more_evidence: Annotated[
+        Optional[list[Path]],
+        typer.Argument(
+            metavar="EVIDENCE.json",
+            help="More evidence files, so that `--evidence a.json b.json` takes both.",
+            show_default=False,
+        ),
+    ] = None,
+    no_probes: Annotated[
+        bool, typer.Option("--no-probes", help="Measure nothing: decide from the profile and the knowledge base.")
+    ] = False,
     records_dir: RecordsDir = Path("records"),
     no_commit: Annotated[bool, typer.Option("--no-commit", help="Write the record but do not commit it.")] = False,
-    init_git: Annotated[bool, typer.Option("--init-git", help="Create a git repository in the records folder when it is in none.")] = False,
-    json_output: Annotated[bool, typer.Option("--json", help="Print what was written (id, paths, commit, tier 1) as JSON.")] = False,
+    init_git: Annotated[
+        bool, typer.Option("--init-git", help="Create a git repository in the records folder when it is in none.")
+    ] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print what was written (id, paths, commit, tier 1) as JSON.")
+    ] = False,
 ) -> None:
     """Ask for the profile, measure, recommend, and write and commit a decision record."""
-    from advisor.assessment import assess
+    from advisor.assessment import assess, check_sources
     from advisor.cli.console import console
     from advisor.cli.evidence_files import load_evidence
     from advisor.recommendation.summary import summary_lines
     from probes.harness.progress import ProbeProgress
-
-    from advisor.assessment import check_sources
     from probes.runner import check_budget
 
     check_budget(budget, "--budget")  # before any prompt
@@ -268,12 +370,22 @@ def assess_command(
         if hardware is not None and hardware != loaded.hardware:
             given["device"] = None  # the file's device belongs to the family the flag replaced
     flags = {
-        "model_type": model_type, "hardware": hardware, "device": target_device, "workload": workload,
-        "team_skill": team_skill, "dynamic_shapes": dynamic_shapes, "quantization": quantization,
-        "quantization_method": quantization_method, "long_context": long_context, "devices": devices,
-        "cross_platform": cross_platform, "title": title, "deciders": list(decider) if decider else None,
-        "other_hardware": list(other_hardware) if other_hardware else None, "model": model,
-    }  # fmt: skip
+        "model_type": model_type,
+        "hardware": hardware,
+        "device": target_device,
+        "workload": workload,
+        "team_skill": team_skill,
+        "dynamic_shapes": dynamic_shapes,
+        "quantization": quantization,
+        "quantization_method": quantization_method,
+        "long_context": long_context,
+        "devices": devices,
+        "cross_platform": cross_platform,
+        "title": title,
+        "deciders": list(decider) if decider else None,
+        "other_hardware": list(other_hardware) if other_hardware else None,
+        "model": model,
+    }
     given.update({name: value for name, value in flags.items() if value is not None})
     settings = project_settings()  # below the flags and the profile file
     for key, field in (("hardware", "hardware"), ("deciders", "deciders")):
@@ -301,8 +413,11 @@ def assess_command(
 
     def on_hardware(family: str) -> None:
         if family != detected():
-            typer.echo(f"note: this machine is {detected()}, so probes run here are proxy evidence for {family}; "
-                       "you can skip them before they start.", err=True)  # fmt: skip
+            typer.echo(
+                f"note: this machine is {detected()}, so probes run here are proxy evidence for {family}; "
+                "you can skip them before they start.",
+                err=True,
+            )
 
     answers = gather_answers(given, yes, detected, detected_device, on_hardware)
     origin = f"{profile_file} with the flags" if profile_file is not None else "the flags and answers"
@@ -314,17 +429,31 @@ def assess_command(
     # A stop signal ends in Stopped, saying where the measured evidence was kept; reports_errors prints it.
     with ProbeProgress(console(stderr=True)) as progress:
         assessment = assess(
-            chosen, evidence=[load_evidence(path) for path in files], probe=not no_probes, probe_names=probe,
-            budget_s=budget, device=device.value, records_dir=records_dir, title=answers["title"],
-            deciders=answers["deciders"], commit=not no_commit, init_git=init_git,
-            environment=environment[0] if environment else None, on_event=progress.update,
+            chosen,
+            evidence=[load_evidence(path) for path in files],
+            probe=not no_probes,
+            probe_names=probe,
+            budget_s=budget,
+            device=device.value,
+            records_dir=records_dir,
+            title=answers["title"],
+            deciders=answers["deciders"],
+            commit=not no_commit,
+            init_git=init_git,
+            environment=environment[0] if environment else None,
+            on_event=progress.update,
             progress=lambda message: console(stderr=True).print(message),
-        )  # fmt: skip
+        )
     recommendation, written = assessment.recommendation, assessment.written
     if json_output:
-        unmeasured = [{"probe": item.probe, "decides": item.decides, "reason": item.reason} for item in assessment.unmeasured]
-        budget_json = None if assessment.budget is None else {"probes": list(assessment.budget.probes),
-                                                              "suggested_budget_s": assessment.budget.suggested_s}  # fmt: skip
+        unmeasured = [
+            {"probe": item.probe, "decides": item.decides, "reason": item.reason} for item in assessment.unmeasured
+        ]
+        budget_json = (
+            None
+            if assessment.budget is None
+            else {"probes": list(assessment.budget.probes), "suggested_budget_s": assessment.budget.suggested_s}
+        )
         typer.echo(json.dumps({**written.as_json(), "unmeasured": unmeasured, "budget": budget_json}, indent=2))
         return
     typer.echo("\n".join(summary_lines(recommendation)))

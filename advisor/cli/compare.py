@@ -30,12 +30,20 @@ def compare_command(
         typer.Argument(metavar="C.json", help="More machines (a fleet): each is compared with A.", show_default=False),
     ] = None,
     target: Annotated[
-        Optional[str], typer.Option("--target", metavar="FAMILY", help="Hardware family to mark the matching machines of, e.g. nvidia-gpu.")
+        Optional[str],
+        typer.Option(
+            "--target", metavar="FAMILY", help="Hardware family to mark the matching machines of, e.g. nvidia-gpu."
+        ),
     ] = None,
     band_floor: Annotated[
         Optional[float],
-        typer.Option("--band-floor", metavar="FRACTION", min=0.0, max=1.0,
-                     help="Narrowest equivalence band as a fraction, e.g. 0.05 for +/-5% (default 0.06)."),
+        typer.Option(
+            "--band-floor",
+            metavar="FRACTION",
+            min=0.0,
+            max=1.0,
+            help="Narrowest equivalence band as a fraction, e.g. 0.05 for +/-5% (default 0.06).",
+        ),
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:
@@ -79,32 +87,69 @@ def print_fleet(fleet: FleetComparison, console: Console) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{len(fleet.members) + 1} machines, each compared with the first (ratio < 1: faster than it)",
-                  title_justify="left")  # fmt: skip
-    for column in ("file", "machine", "hardware", "device", "torch", "target", "matched", "geomean ratio", "verdicts", "controls differing"):
+    table = Table(
+        title=f"{len(fleet.members) + 1} machines, each compared with the first (ratio < 1: faster than it)",
+        title_justify="left",
+    )
+    for column in (
+        "file",
+        "machine",
+        "hardware",
+        "device",
+        "torch",
+        "target",
+        "matched",
+        "geomean ratio",
+        "verdicts",
+        "controls differing",
+    ):
         table.add_column(column, overflow="fold")
 
     def target_cell(on_target: bool | None) -> str:
         return "-" if on_target is None else ("yes" if on_target else "no")
 
     reference = fleet.reference
-    table.add_row(escape(reference.file), reference.machine, ", ".join(reference.hardware), escape(reference.device),
-                  reference.torch or "-", target_cell(reference.on_target), "reference", "1.000", "-", "-")  # fmt: skip
+    table.add_row(
+        escape(reference.file),
+        reference.machine,
+        ", ".join(reference.hardware),
+        escape(reference.device),
+        reference.torch or "-",
+        target_cell(reference.on_target),
+        "reference",
+        "1.000",
+        "-",
+        "-",
+    )
     for member in fleet.members:
         machine, comparison = member.machine, member.comparison
         counts = ", ".join(f"{verdict} {count}" for verdict, count in comparison.verdict_counts.items() if count)
         ratio = f"{member.geomean_ratio:.3f}" if member.geomean_ratio is not None else "-"
         controls = ", ".join(difference.variable for difference in comparison.controls) or "none"
-        table.add_row(escape(machine.file), machine.machine, ", ".join(machine.hardware), escape(machine.device),
-                      machine.torch or "-", target_cell(machine.on_target), str(len(comparison.cases)), ratio,
-                      counts or "-", escape(controls))  # fmt: skip
+        table.add_row(
+            escape(machine.file),
+            machine.machine,
+            ", ".join(machine.hardware),
+            escape(machine.device),
+            machine.torch or "-",
+            target_cell(machine.on_target),
+            str(len(comparison.cases)),
+            ratio,
+            counts or "-",
+            escape(controls),
+        )
     console.print(table)
     if fleet.target is not None:
         matching = fleet.on_target()
         if matching:
-            console.print(f"matches the target ({fleet.target}): " + ", ".join(escape(f"{m.file} (machine {m.machine})") for m in matching))
+            console.print(
+                f"matches the target ({fleet.target}): "
+                + ", ".join(escape(f"{m.file} (machine {m.machine})") for m in matching)
+            )
         else:
-            console.print(f"[yellow]no machine matches the target ({fleet.target}): its speed is not measured here[/yellow]")
+            console.print(
+                f"[yellow]no machine matches the target ({fleet.target}): its speed is not measured here[/yellow]"
+            )
 
 
 def load_evidence(path: Path) -> Evidence:
@@ -120,7 +165,9 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
     from rich.table import Table
 
     shown = [case for case in comparison.cases if case.verdict != "NOT-MEASURED"]
-    table = Table(title=f"{len(shown)} matched cases timed in a run, best first (B/A < 1: B faster)", title_justify="left")
+    table = Table(
+        title=f"{len(shown)} matched cases timed in a run, best first (B/A < 1: B faster)", title_justify="left"
+    )
     for column in COMPARE_COLUMNS:
         table.add_column(column.format(level=comparison.rule.confidence), overflow="fold")
     for case in shown:
@@ -130,8 +177,10 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
         table.add_row(cells[0], *(escape(cell) for cell in cells[1:]))
     console.print(table)
     if comparison.summary.not_measured:
-        console.print(f"not measured in either run: {comparison.summary.not_measured} cases (skipped, not timed or failed"
-                      " on both sides; --json lists them)")  # fmt: skip
+        console.print(
+            f"not measured in either run: {comparison.summary.not_measured} cases (skipped, not timed or failed"
+            " on both sides; --json lists them)"
+        )
     for side, unmatched in (("A", comparison.unmatched_a), ("B", comparison.unmatched_b)):
         if unmatched:
             console.print(f"only in {side} ({len(unmatched)}):")
@@ -156,8 +205,9 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
         console.print(line)
     if comparison.machine_ratios:
         moved = ", ".join(f"{escape(probe)} {ratio:.3f}" for probe, ratio in comparison.machine_ratios.items())
-        console.print(f"machine reference kernel, B/A per probe: {moved} "
-                      "(a case's band is at least as wide as its probe's moved)")
+        console.print(
+            f"machine reference kernel, B/A per probe: {moved} (a case's band is at least as wide as its probe's moved)"
+        )
     for verdict in comparison.probes:
         console.print(f"per probe: {escape(verdict.line())}")
 
@@ -166,18 +216,26 @@ def summary_lines(summary: ComparisonSummary) -> list[str]:
     """The summary in plain lines: how many cases compared, the verdicts' shares, the bands and what to re-measure."""
     if not summary.timed_cases:
         return ["no case was timed in either run"]
-    lines = [f"comparable: {summary.comparable} of {summary.timed_cases} cases timed in a run ({summary.comparable_share:.0%})"]
+    lines = [
+        f"comparable: {summary.comparable} of {summary.timed_cases} cases timed in a run ({summary.comparable_share:.0%})"
+    ]
     if summary.comparable:
-        lines.append(f"of those: SAME {summary.same_share:.0%}, FASTER/SLOWER {summary.changed_share:.0%}, "
-                     f"UNCERTAIN {summary.uncertain_share:.0%}; median B/A {summary.median_ratio:.3f}")  # fmt: skip
+        lines.append(
+            f"of those: SAME {summary.same_share:.0%}, FASTER/SLOWER {summary.changed_share:.0%}, "
+            f"UNCERTAIN {summary.uncertain_share:.0%}; median B/A {summary.median_ratio:.3f}"
+        )
         if f"{summary.band_min:.0%}" == f"{summary.band_max:.0%}":
             lines.append(f"equivalence band: +/-{summary.band_min:.0%} for every case")
         else:
-            lines.append(f"equivalence band: +/-{summary.band_min:.0%} to +/-{summary.band_max:.0%} "
-                         f"(median +/-{summary.band_median:.0%})")  # fmt: skip
+            lines.append(
+                f"equivalence band: +/-{summary.band_min:.0%} to +/-{summary.band_max:.0%} "
+                f"(median +/-{summary.band_median:.0%})"
+            )
     if summary.to_remeasure:
-        lines.append(f"to re-measure: {summary.to_remeasure} cases a rerun could settle (see 'why'; more samples, "
-                     "a quiet machine, or rounds of A and B interleaved)")  # fmt: skip
+        lines.append(
+            f"to re-measure: {summary.to_remeasure} cases a rerun could settle (see 'why'; more samples, "
+            "a quiet machine, or rounds of A and B interleaved)"
+        )
     return lines
 
 

@@ -19,9 +19,14 @@ def config_command(json_output: JsonFlag = False) -> None:
         document = {
             "root": str(settings.root) if settings.root else None,
             "file": str(settings.file) if settings.file else None,
-            "settings": {key: {"value": str(item.value) if key.endswith("_dir") and item.value is not None else item.value,
-                               "source": item.source} for key, item in effective.items()},
-        }  # fmt: skip
+            "settings": {
+                key: {
+                    "value": str(item.value) if key.endswith("_dir") and item.value is not None else item.value,
+                    "source": item.source,
+                }
+                for key, item in effective.items()
+            },
+        }
         typer.echo(json.dumps(document, indent=2))
         return
     typer.echo(f"project root: {settings.root or '(none: not in a repository; paths are relative to this folder)'}")

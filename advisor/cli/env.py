@@ -58,7 +58,10 @@ def machine_table(environment: Environment, device: str | None = None) -> Table:
     table.add_row("Python", f"{environment.python.implementation} {environment.python.version}")
     table.add_row("Host (sha256)", environment.hostname_hash)
     table.add_row("CPU", f"{_text(cpu.model_name)} ({_text(cpu.vendor)}, {cpu.architecture})")
-    table.add_row("Cores", f"{_text(cpu.physical_cores)} physical / {_text(cpu.logical_cores)} logical, {_text(cpu.sockets)} socket(s)")
+    table.add_row(
+        "Cores",
+        f"{_text(cpu.physical_cores)} physical / {_text(cpu.logical_cores)} logical, {_text(cpu.sockets)} socket(s)",
+    )
     table.add_row("Clock", f"{_text(cpu.clock_ghz)} GHz ({_text(cpu.clock_source)})")
     table.add_row("ISA", f"{' '.join(isa_flags) or '-'} (from {cpu.isa.source})")
     table.add_row("Memory", _gib(environment.memory_bytes))
@@ -68,7 +71,9 @@ def machine_table(environment: Environment, device: str | None = None) -> Table:
     accelerators = environment.accelerators
     for gpu in accelerators.gpus:
         capability = f"sm {_text(gpu.compute_capability)}, " if gpu.vendor == "nvidia" else ""
-        table.add_row(f"GPU {gpu.index}", f"{gpu.name}, {capability}{_gib(gpu.memory_bytes)} (via {accelerators.gpu_source})")
+        table.add_row(
+            f"GPU {gpu.index}", f"{gpu.name}, {capability}{_gib(gpu.memory_bytes)} (via {accelerators.gpu_source})"
+        )
     if not accelerators.gpus:
         table.add_row("GPU", "none detected")
     table.add_row("NVIDIA driver", _text(accelerators.nvidia_driver))
@@ -102,13 +107,21 @@ def software_table(environment: Environment) -> Table:
         table.add_row("CUDA runtime / cuDNN", f"{_text(torch.cuda_runtime)} / {_text(torch.cudnn_version)}")
         if torch.hip_version:
             table.add_row("HIP", torch.hip_version)
-        table.add_row("oneDNN / MKL / OpenMP", f"{_text(torch.onednn_version) if torch.onednn_available else 'no'} / {'yes' if torch.mkl_available else 'no'} / {'yes' if torch.openmp_available else 'no'}")
+        table.add_row(
+            "oneDNN / MKL / OpenMP",
+            f"{_text(torch.onednn_version) if torch.onednn_available else 'no'} / {'yes' if torch.mkl_available else 'no'} / {'yes' if torch.openmp_available else 'no'}",
+        )
         table.add_row("Quantized engines", ", ".join(torch.quantized_engines) or "-")
         table.add_row("SDPA backends", ", ".join(torch.sdpa_backends) or "-")
     triton = environment.triton
-    table.add_row("Triton", "not installed" if triton is None else f"{triton.version} (GPU backend: {triton.backend or 'inactive'})")
+    table.add_row(
+        "Triton",
+        "not installed" if triton is None else f"{triton.version} (GPU backend: {triton.backend or 'inactive'})",
+    )
     if environment.npu is not None:
-        table.add_row("torch_npu / CANN", f"{_text(environment.npu.torch_npu_version)} / {_text(environment.npu.cann_version)}")
+        table.add_row(
+            "torch_npu / CANN", f"{_text(environment.npu.torch_npu_version)} / {_text(environment.npu.cann_version)}"
+        )
     _vendor_software_rows(table, environment)
     return table
 
@@ -119,13 +132,22 @@ def _vendor_software_rows(table: Table, environment: Environment) -> None:
         table.add_row("ROCm / HIP", f"{_text(environment.rocm.rocm_version)} / {_text(environment.rocm.hip_version)}")
     if environment.gaudi is not None:
         gaudi = environment.gaudi
-        table.add_row("habana_frameworks / Gaudi software", f"{_text(gaudi.habana_frameworks_version)} / {_text(gaudi.synapseai_version)}")
+        table.add_row(
+            "habana_frameworks / Gaudi software",
+            f"{_text(gaudi.habana_frameworks_version)} / {_text(gaudi.synapseai_version)}",
+        )
     if environment.tpu is not None:
         tpu = environment.tpu
-        table.add_row("jax / torch_xla / libtpu", f"{_text(tpu.jax_version)} / {_text(tpu.torch_xla_version)} / {_text(tpu.libtpu_version)}")
+        table.add_row(
+            "jax / torch_xla / libtpu",
+            f"{_text(tpu.jax_version)} / {_text(tpu.torch_xla_version)} / {_text(tpu.libtpu_version)}",
+        )
     if environment.neuron is not None:
         neuron = environment.neuron
-        table.add_row("torch_neuronx / neuronx-cc", f"{_text(neuron.torch_neuronx_version)} / {_text(neuron.neuronx_cc_version)} (instance {_text(neuron.instance_type)})")
+        table.add_row(
+            "torch_neuronx / neuronx-cc",
+            f"{_text(neuron.torch_neuronx_version)} / {_text(neuron.neuronx_cc_version)} (instance {_text(neuron.instance_type)})",
+        )
     if environment.apple is not None:
         apple = environment.apple
         mps = "available" if apple.mps_available else ("built, not available" if apple.mps_built else "not built")

@@ -20,7 +20,11 @@ def load_evidence(path: Path) -> Evidence:
     evidence = Evidence.load(path)
     unknown = unknown_probes(evidence)
     if unknown:
-        names = ", ".join(repr(name[:40]) for name in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-        warn(f"{path}: probe(s) {names} are not probes of this advisor (nor in {EXTRA_PROBE_DIRS_ENV}): "
-             "their readings are not used and a review cannot re-run them")  # fmt: skip
+        names = ", ".join(repr(name[:40]) for name in unknown[:5]) + (
+            f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        )
+        warn(
+            f"{path}: probe(s) {names} are not probes of this advisor (nor in {EXTRA_PROBE_DIRS_ENV}): "
+            "their readings are not used and a review cannot re-run them"
+        )
     return evidence

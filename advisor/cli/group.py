@@ -15,8 +15,20 @@ if TYPE_CHECKING:
 
 # The commands of `advisor --help` in the order of the work: decide, measure, compare, review, keep and publish;
 # then the reference and the tools. A command missing here is listed after these.
-COMMAND_ORDER = ("assess", "recommend", "probe", "compare", "review", "records", "site", "kb", "env", "ops", "config",
-                 "schema")  # fmt: skip
+COMMAND_ORDER = (
+    "assess",
+    "recommend",
+    "probe",
+    "compare",
+    "review",
+    "records",
+    "site",
+    "kb",
+    "env",
+    "ops",
+    "config",
+    "schema",
+)
 
 
 class CommandGroup(TyperGroup):
@@ -34,9 +46,13 @@ class CommandGroup(TyperGroup):
         return option
 
     def main(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
-        standalone_mode: bool = True, **kwargs: Any,
-    ) -> Any:  # fmt: skip
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **kwargs: Any,
+    ) -> Any:
         """As click's, but a usage error (an unknown option, a value not among the choices, a missing
         argument) is one line on stderr, `error: ...`, exit code 2, like every other bad input; and all
         the command prints has its control characters escaped (probes/terminal_text.py says why here)."""
@@ -46,9 +62,13 @@ class CommandGroup(TyperGroup):
             return self._main(args, prog_name, complete_var, standalone_mode, **kwargs)
 
     def _main(
-        self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None, standalone_mode: bool,
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        standalone_mode: bool,
         **kwargs: Any,
-    ) -> Any:  # fmt: skip
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **kwargs)
         import sys

@@ -5,16 +5,15 @@ old that knowledge is."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-
-from probes.errors import AdvisorError
-from probes.terminal_text import one_line
 
 from advisor.cli.group import APP_SETTINGS, CommandApp
 from advisor.cli.options import JsonFlag
 from advisor.cli.output import print_json_document, reports_errors
+from probes.errors import AdvisorError
+from probes.terminal_text import one_line
 
 if TYPE_CHECKING:  # imported lazily below: `advisor --help` must not pay for pydantic and rich tables
     from rich.table import Table
@@ -30,10 +29,16 @@ app = CommandApp(
 )
 
 HardwareFilter = Annotated[
-    Optional[str], typer.Option("--hardware", metavar="FAMILY", help="Only candidates for this hardware family, e.g. nvidia-gpu, amd-gpu.")
+    Optional[str],
+    typer.Option(
+        "--hardware", metavar="FAMILY", help="Only candidates for this hardware family, e.g. nvidia-gpu, amd-gpu."
+    ),
 ]
 ConcernFilter = Annotated[
-    Optional[str], typer.Option("--concern", metavar="CONCERN", help="Only candidates serving this concern, e.g. gemm, attention, collectives.")
+    Optional[str],
+    typer.Option(
+        "--concern", metavar="CONCERN", help="Only candidates serving this concern, e.g. gemm, attention, collectives."
+    ),
 ]
 
 
@@ -102,7 +107,9 @@ def platforms_command(json_output: JsonFlag = False) -> None:
 @app.command("platform", short_help="Show one hardware family: its stack and devices.")
 @reports_errors
 def platform_command(
-    family: Annotated[str, typer.Argument(metavar="FAMILY", help="Hardware family, as printed by `advisor kb platforms`.")],
+    family: Annotated[
+        str, typer.Argument(metavar="FAMILY", help="Hardware family, as printed by `advisor kb platforms`.")
+    ],
     json_output: JsonFlag = False,
 ) -> None:
     """Show one hardware platform: its official stack per concern and what runs on it, each claim sourced."""
@@ -153,11 +160,15 @@ def stack_command(
         return
     scope = stack.applies_to
     versions = ", ".join(f"{name} {version}" for name, version in stack.validated_with.items()) or "-"
-    for line in (f"{stack.name} ({stack.id})", one_line(stack.summary.value),
-                 f"applies to: {scope.family} ({', '.join(scope.devices)}); {', '.join(scope.workloads)}; "
-                 f"{', '.join(scope.model_types)}; {', '.join(scope.precisions)}; {', '.join(scope.scale)}",
-                 f"validated with: {versions}", f"documented by: {stack.source} (checked {stack.as_of.isoformat()})",
-                 *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else [])):  # fmt: skip
+    for line in (
+        f"{stack.name} ({stack.id})",
+        one_line(stack.summary.value),
+        f"applies to: {scope.family} ({', '.join(scope.devices)}); {', '.join(scope.workloads)}; "
+        f"{', '.join(scope.model_types)}; {', '.join(scope.precisions)}; {', '.join(scope.scale)}",
+        f"validated with: {versions}",
+        f"documented by: {stack.source} (checked {stack.as_of.isoformat()})",
+        *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else []),
+    ):
         typer.echo(one_line(line))
     console().print(components_table(stack))
     if stack.caveats():
@@ -167,8 +178,13 @@ def stack_command(
 @app.command("audit", short_help="List stale, unknown and unsourced claims.")
 @reports_errors
 def audit_command(
-    as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="DATE", help="Judge ages on this date, YYYY-MM-DD (default: today).")] = None,
-    max_age: Annotated[int, typer.Option("--max-age", metavar="DAYS", min=1, help="Days after which a claim is stale.")] = 365,
+    as_of: Annotated[
+        Optional[str],
+        typer.Option("--as-of", metavar="DATE", help="Judge ages on this date, YYYY-MM-DD (default: today)."),
+    ] = None,
+    max_age: Annotated[
+        int, typer.Option("--max-age", metavar="DAYS", min=1, help="Days after which a claim is stale.")
+    ] = 365,
     json_output: JsonFlag = False,
 ) -> None:
     """List stale claims, `unknown` values and claims without a public URL; exit 1 when any claim is stale."""
@@ -187,7 +203,9 @@ def audit_command(
         table_console.print(audit_table(report))
         for finding in report.findings:
             if finding.problem != "no-url":
-                table_console.print(f"{finding.problem}: {finding.owner}.{finding.field}: {finding.detail}", markup=False)
+                table_console.print(
+                    f"{finding.problem}: {finding.owner}.{finding.field}: {finding.detail}", markup=False
+                )
         typer.echo(report.summary())
     if report.stale:
         raise typer.Exit(1)
@@ -196,7 +214,9 @@ def audit_command(
 @app.command("method", short_help="Print the method page or one of its sections.")
 @reports_errors
 def method_command(
-    anchor: Annotated[Optional[str], typer.Argument(metavar="ANCHOR", help="A section, as claims cite it (method#ANCHOR).")] = None,
+    anchor: Annotated[
+        Optional[str], typer.Argument(metavar="ANCHOR", help="A section, as claims cite it (method#ANCHOR).")
+    ] = None,
 ) -> None:
     """Print the method page ("How advisor decides") or one of its sections, which claims cite as method#ANCHOR."""
     from advisor.knowledge.method import method_section, method_text
@@ -271,9 +291,14 @@ def platforms_table(platforms: tuple[Platform, ...]) -> Table:
     for platform in platforms:
         official = platform.official
         table.add_row(
-            platform.id, escape(platform.name), official.gemm.text(), official.attention.text(),
-            platform.collective_library.text(), platform.serving_engines.text(), platform.dynamic_shapes.text(),
-        )  # fmt: skip
+            platform.id,
+            escape(platform.name),
+            official.gemm.text(),
+            official.attention.text(),
+            platform.collective_library.text(),
+            platform.serving_engines.text(),
+            platform.dynamic_shapes.text(),
+        )
     return table
 
 
@@ -289,8 +314,15 @@ def devices_table(platform: Platform) -> Table:
         table.add_column(column, overflow="fold")
     for device in platform.devices:
         memory = f"{device.memory_gb:g} GB" if device.memory_gb is not None else "-"
-        table.add_row(device.id + (" *" if device.id == default else ""), escape(device.name), escape(device.generation),
-                      escape(device.architecture), memory, device.formats_text(), escape(device.peaks or "-"))  # fmt: skip
+        table.add_row(
+            device.id + (" *" if device.id == default else ""),
+            escape(device.name),
+            escape(device.generation),
+            escape(device.architecture),
+            memory,
+            device.formats_text(),
+            escape(device.peaks or "-"),
+        )
     return table
 
 
@@ -306,9 +338,14 @@ def stacks_table(stacks: tuple[Stack, ...]) -> Table:
     for stack in stacks:
         scope = stack.applies_to
         runner = stack.runner
-        table.add_row(stack.id, f"{scope.family}: {', '.join(scope.devices)}", ", ".join(scope.workloads),
-                      ", ".join(scope.precisions), escape(runner.name if runner is not None else "-"),
-                      escape(stack.source))  # fmt: skip
+        table.add_row(
+            stack.id,
+            f"{scope.family}: {', '.join(scope.devices)}",
+            ", ".join(scope.workloads),
+            ", ".join(scope.precisions),
+            escape(runner.name if runner is not None else "-"),
+            escape(stack.source),
+        )
     return table
 
 
@@ -321,7 +358,9 @@ def components_table(stack: Stack) -> Table:
     for column in ("role", "component", "candidate", "setting"):
         table.add_column(column, overflow="fold")
     for component in stack.components:
-        setting = escape(component.setting or "-") + (f"\n[dim]{escape(component.source)}[/dim]" if component.source else "")
+        setting = escape(component.setting or "-") + (
+            f"\n[dim]{escape(component.source)}[/dim]" if component.source else ""
+        )
         table.add_row(component.role, escape(component.name), component.candidate or "-", setting)
     return table
 
@@ -355,5 +394,7 @@ def audit_table(report: AuditReport) -> Table:
         table.add_column(column, justify="right" if column not in ("entry", "kind") else "left")
     for owner in report.owners:
         if owner.stale or owner.unknown or owner.no_url:
-            table.add_row(owner.owner, owner.kind, str(owner.claims), str(owner.stale), str(owner.unknown), str(owner.no_url))
+            table.add_row(
+                owner.owner, owner.kind, str(owner.claims), str(owner.stale), str(owner.unknown), str(owner.no_url)
+            )
     return table

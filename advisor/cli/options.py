@@ -96,12 +96,21 @@ def settled(read: Callable[[], Value]) -> Value:
 RecordsDir = Annotated[
     Path,
     typer.Option(
-        "--records-dir", metavar="DIR", callback=records_folder, parser=folder_path, show_default=False,
+        "--records-dir",
+        metavar="DIR",
+        callback=records_folder,
+        parser=folder_path,
+        show_default=False,
         help="Folder of the decision records (default: records_dir of the project settings, else records/ at the project root).",
     ),
-]  # fmt: skip
+]
 Budget = Annotated[
     float,
-    typer.Option("--budget", metavar="SECONDS", callback=setting_default("budget"), show_default=False,
-                 help="Wall-clock seconds for the probes (default: budget of the project settings, else 60)."),
-]  # fmt: skip
+    typer.Option(
+        "--budget",
+        metavar="SECONDS",
+        callback=setting_default("budget"),
+        show_default=False,
+        help="Wall-clock seconds for the probes (default: budget of the project settings, else 60).",
+    ),
+]

@@ -30,12 +30,26 @@ class DeviceChoice(str, Enum):
 
 def probe_command(
     names: Annotated[
-        Optional[list[str]], typer.Argument(metavar="PROBE", help="Probes to run (default: all). `advisor probe --list` names them.")
+        Optional[list[str]],
+        typer.Argument(metavar="PROBE", help="Probes to run (default: all). `advisor probe --list` names them."),
     ] = None,
     budget: Budget = 60.0,
     device: Annotated[DeviceChoice, typer.Option("--device", help="Where to measure.")] = DeviceChoice.auto,
-    out: Annotated[Optional[Path], typer.Option("--out", metavar="FILE", help="Write the Evidence JSON to this file (an existing file must be advisor evidence, outside the records folder).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="With --out: replace the file even when it is not advisor evidence or lies in the records folder.")] = False,
+    out: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the Evidence JSON to this file (an existing file must be advisor evidence, outside the records folder).",
+        ),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="With --out: replace the file even when it is not advisor evidence or lies in the records folder.",
+        ),
+    ] = False,
     list_probes: Annotated[bool, typer.Option("--list", help="List the known probes and exit.")] = False,
     json_output: JsonFlag = False,
     **option_flags: Any,  # the probes' options (`--model-type`, `--nproc` ...): see _with_option_flags
@@ -63,7 +77,11 @@ def probe_command(
     progress_console = console(stderr=True)
     with ProbeProgress(progress_console) as progress:
         evidence = run_probes(
-            names, budget_s=budget, device=device.value, on_event=progress.update, probe_options=probe_options,
+            names,
+            budget_s=budget,
+            device=device.value,
+            on_event=progress.update,
+            probe_options=probe_options,
         )
     if out is not None:
         evidence.save(out)
@@ -90,10 +108,16 @@ def _with_option_flags(command: Any) -> inspect.Signature:
     for flag in option_flags(builtin_declarations()):
         option = typer.Option(flag.field.flag, metavar=flag.field.metavar, help=flag.help)
         annotation = Annotated[Optional[int], option] if flag.takes_int else Annotated[Optional[str], option]
-        flags.append(inspect.Parameter(flag.field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
-                                       annotation=annotation))  # fmt: skip
-    parameters = [parameter for parameter in inspect.signature(command, eval_str=True).parameters.values()
-                  if parameter.kind is not inspect.Parameter.VAR_KEYWORD]  # fmt: skip
+        flags.append(
+            inspect.Parameter(
+                flag.field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=annotation
+            )
+        )
+    parameters = [
+        parameter
+        for parameter in inspect.signature(command, eval_str=True).parameters.values()
+        if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
     last = parameters.pop()  # --json
     return inspect.Signature([*parameters, *flags, last])
 
@@ -119,8 +143,14 @@ def check_evidence_out(out: Path, force: bool) -> None:
 
     records = settled(lambda: project_settings().records_dir())
     try:
-        check_output_file(out, "--out", force=force, is_ours=is_evidence, kind="an advisor evidence file",
-                          kept_folders={records: "the decision records and their evidence"})  # fmt: skip
+        check_output_file(
+            out,
+            "--out",
+            force=force,
+            is_ours=is_evidence,
+            kind="an advisor evidence file",
+            kept_folders={records: "the decision records and their evidence"},
+        )
     except OutputPathError as error:
         fail(str(error))
 
@@ -169,8 +199,15 @@ SUMMARY_COLUMNS = ("implementation", "dtype", "case", "status", "median", "key m
 _RIGHT_ALIGNED = {"median", "key metrics", "mem +"}
 # The metrics worth a glance, in order; a case shows the first two it has.
 HEADLINE_METRICS = (
-    "tflops", "pct_of_peak", "total_s", "recompiles", "attn_extra_bytes", "max_rel_error", "rel_rmse", "gbps",
-)  # fmt: skip
+    "tflops",
+    "pct_of_peak",
+    "total_s",
+    "recompiles",
+    "attn_extra_bytes",
+    "max_rel_error",
+    "rel_rmse",
+    "gbps",
+)
 
 
 def summary_row(case: ProbeCase) -> list[str]:

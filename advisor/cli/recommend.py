@@ -19,7 +19,9 @@ def recommend_command(
     profile: Annotated[Path, typer.Option("--profile", metavar="FILE", help="The team's profile, YAML or JSON.")],
     evidence: Annotated[
         Optional[list[Path]],
-        typer.Option("--evidence", metavar="FILE", help="An evidence file from `advisor probe --out`; repeat for several."),
+        typer.Option(
+            "--evidence", metavar="FILE", help="An evidence file from `advisor probe --out`; repeat for several."
+        ),
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, set_cell_size
@@ -42,8 +41,15 @@ class RecordLine:
     def of(cls, record: DecisionRecord, committed: bool) -> RecordLine:
         """The line of a record; `committed` False adds "(not committed)"."""
         front = record.front
-        return cls(record.id, one_line(front.status), front.date.isoformat(), front.review_by.isoformat(),
-                   one_line(front.title), one_line(", ".join(front.tier1)), committed)  # fmt: skip
+        return cls(
+            record.id,
+            one_line(front.status),
+            front.date.isoformat(),
+            front.review_by.isoformat(),
+            one_line(front.title),
+            one_line(", ".join(front.tier1)),
+            committed,
+        )
 
 
 def fitted(text: str, width: int) -> str:

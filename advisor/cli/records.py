@@ -65,14 +65,25 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
             in_git = repo is not None
             pending = uncommitted_paths(repo, [r.path for r in records]) if repo is not None else set()
     rows = [
-        {"id": r.id, "title": r.front.title, "status": r.front.status, "date": r.front.date.isoformat(),
-         "review_by": r.front.review_by.isoformat(), "tier1": r.front.tier1, "file": str(r.path),
-         "committed": in_git and r.path not in pending}
+        {
+            "id": r.id,
+            "title": r.front.title,
+            "status": r.front.status,
+            "date": r.front.date.isoformat(),
+            "review_by": r.front.review_by.isoformat(),
+            "tier1": r.front.tier1,
+            "file": str(r.path),
+            "committed": in_git and r.path not in pending,
+        }
         for r in records
-    ]  # fmt: skip
+    ]
     if json_output:
-        typer.echo(json.dumps({"records": rows, "problems": [str(p) for p in problems],
-                               "link_problems": [str(p) for p in links]}, indent=2))  # fmt: skip
+        typer.echo(
+            json.dumps(
+                {"records": rows, "problems": [str(p) for p in problems], "link_problems": [str(p) for p in links]},
+                indent=2,
+            )
+        )
     else:
         import shutil
 
@@ -89,7 +100,10 @@ def list_command(records_dir: RecordsDir = Path("records"), json_output: JsonFla
 
 @app.command("show", short_help="Print a record's Markdown.")
 @reports_errors
-def show_command(record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")], records_dir: RecordsDir = Path("records")) -> None:
+def show_command(
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")],
+    records_dir: RecordsDir = Path("records"),
+) -> None:
     """Print a record's Markdown (front matter included)."""
     from advisor.records import find_record
     from advisor.records.store import read_record_text
@@ -100,7 +114,9 @@ def show_command(record_id: Annotated[int, typer.Argument(metavar="ID", help="Th
 @app.command("history", short_help="A record's versions from git log.")
 @reports_errors
 def history_command(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")], records_dir: RecordsDir = Path("records"), json_output: JsonFlag = False
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")],
+    records_dir: RecordsDir = Path("records"),
+    json_output: JsonFlag = False,
 ) -> None:
     """The versions of a record from git log: date, version, message."""
     from advisor.records import find_record
@@ -114,8 +130,15 @@ def history_command(
             raise AdvisorError(f"{records_dir} is not in a git repository: no history")
         versions = record_history(repo, record.path)
     if json_output:
-        typer.echo(json.dumps([{"sha": v.sha, "date": v.date.isoformat(), "version": v.version, "message": v.message}
-                               for v in versions], indent=2))  # fmt: skip
+        typer.echo(
+            json.dumps(
+                [
+                    {"sha": v.sha, "date": v.date.isoformat(), "version": v.version, "message": v.message}
+                    for v in versions
+                ],
+                indent=2,
+            )
+        )
         return
     for version in versions:
         shown = f"v{version.version}" if version.version is not None else "v?"
@@ -125,7 +148,9 @@ def history_command(
 @app.command("accept", short_help="Mark a proposed record accepted and commit it.")
 @reports_errors
 def accept_command(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")], records_dir: RecordsDir = Path("records"), no_commit: NoCommit = False
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record number.")],
+    records_dir: RecordsDir = Path("records"),
+    no_commit: NoCommit = False,
 ) -> None:
     """Mark a proposed record accepted (version bumped) and commit it."""
     from advisor.records import accept, find_record

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 from advisor.cli.output import fail
 
+
 def schema_models() -> dict[str, type[BaseModel]]:
     """Format name -> the pydantic model that defines it."""
     from advisor.profile import Profile
@@ -23,7 +24,9 @@ def schema_models() -> dict[str, type[BaseModel]]:
 
 
 def schema_command(
-    name: Annotated[str, typer.Argument(metavar="FORMAT", help="Which format: env, evidence, profile or recommendation.")] = "env",
+    name: Annotated[
+        str, typer.Argument(metavar="FORMAT", help="Which format: env, evidence, profile or recommendation.")
+    ] = "env",
 ) -> None:
     """Print the JSON Schema of a file format (default: env, the `advisor env --json` output)."""
     models = schema_models()

@@ -20,8 +20,16 @@ from advisor.comparison.visits import judged_visit
 from probes.models import Evidence, Measurement, ProbeCase, Stats
 
 # Best first: fixed cases, then timed verdicts by ratio, then the ones that got worse or cannot be compared.
-_RANK_GROUP = {"FIXED": 0, "FASTER": 1, "SAME": 1, "UNCERTAIN": 1, "SLOWER": 1, "NEWLY-FAILING": 2,
-               "NOT-COMPARABLE": 3, "NOT-MEASURED": 4}  # fmt: skip
+_RANK_GROUP = {
+    "FIXED": 0,
+    "FASTER": 1,
+    "SAME": 1,
+    "UNCERTAIN": 1,
+    "SLOWER": 1,
+    "NEWLY-FAILING": 2,
+    "NOT-COMPARABLE": 3,
+    "NOT-MEASURED": 4,
+}
 
 
 def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) -> Comparison:
@@ -32,8 +40,12 @@ def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) 
     busy_a, busy_b = host_was_busy(a), host_was_busy(b)
     machine = machine_ratios(a, b)
     pairs = [(case, cases_b[case_id]) for case_id, case in cases_a.items() if case_id in cases_b]
-    matched = [compare_case(case_a, case_b, rule, busy_host_a=busy_a, busy_host_b=busy_b,
-                            machine_ratio=machine.get(case_a.key.probe)) for case_a, case_b in pairs]  # fmt: skip
+    matched = [
+        compare_case(
+            case_a, case_b, rule, busy_host_a=busy_a, busy_host_b=busy_b, machine_ratio=machine.get(case_a.key.probe)
+        )
+        for case_a, case_b in pairs
+    ]
     unmatched_a = [case for case_id, case in cases_a.items() if case_id not in cases_b]
     unmatched_b = [case for case_id, case in cases_b.items() if case_id not in cases_a]
     # Cases timed in a run, matched or not: a case neither run timed cannot count against comparability.
@@ -83,8 +95,9 @@ def compare_case(
     timed_a, timed_b = is_timed(a), is_timed(b)
     timing = None
     if timed_a and timed_b and a.timing is not None and b.timing is not None:
-        timing = timing_change(a.timing, b.timing, rule, busy_host_a=busy_host_a, busy_host_b=busy_host_b,
-                               machine_ratio=machine_ratio)  # fmt: skip
+        timing = timing_change(
+            a.timing, b.timing, rule, busy_host_a=busy_host_a, busy_host_b=busy_host_b, machine_ratio=machine_ratio
+        )
     decided = status_verdict(a.status, b.status, timed_a=timed_a, timed_b=timed_b)
     samples = None
     if decided is not None:
@@ -124,8 +137,12 @@ def timing_change(
     paired = identical or (single_pass and len(samples_a) == len(samples_b))
     if identical:  # nothing to resample: every paired resample's ratio is 1
         interval = RatioInterval(ratio=1.0, low=1.0, high=1.0, confidence=rule.confidence)
-        test = MannWhitneyResult(u=len(samples_a) ** 2 / 2, z=0.0, p_value=1.0,
-                                 approximate=len(samples_a) < MIN_SAMPLES_FOR_NORMAL_APPROXIMATION)  # fmt: skip
+        test = MannWhitneyResult(
+            u=len(samples_a) ** 2 / 2,
+            z=0.0,
+            p_value=1.0,
+            approximate=len(samples_a) < MIN_SAMPLES_FOR_NORMAL_APPROXIMATION,
+        )
     else:
         test = mann_whitney_u(samples_a, samples_b)
         interval = bootstrap_ratio_of_medians(
@@ -146,8 +163,9 @@ def timing_change(
         ratio=interval.ratio,
         ratio_ci_low=interval.low,
         ratio_ci_high=interval.high,
-        band=equivalence_band(stats_a, stats_b, rule, visit_spread=max(judged_a.spread, judged_b.spread),
-                              machine_ratio=machine_ratio),
+        band=equivalence_band(
+            stats_a, stats_b, rule, visit_spread=max(judged_a.spread, judged_b.spread), machine_ratio=machine_ratio
+        ),
         paired=paired,
         identical=identical,
         p_value=test.p_value,

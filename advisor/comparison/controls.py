@@ -70,9 +70,7 @@ CONTROL_VARIABLES: dict[str, ControlReader] = {
     "host load": _host_busy,
 }
 # One variable per harness knob, so a report names the knob that changed rather than the whole block.
-CONTROL_VARIABLES.update(
-    {f"harness {name}": _harness(name) for name in HarnessSettings.model_fields}
-)
+CONTROL_VARIABLES.update({f"harness {name}": _harness(name) for name in HarnessSettings.model_fields})
 
 
 def control_differences(a: Evidence, b: Evidence) -> list[ControlDifference]:

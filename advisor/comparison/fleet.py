@@ -55,7 +55,9 @@ class FleetComparison(BaseModel):
 
     def on_target(self) -> list[Machine]:
         """The machines whose hardware is the target's."""
-        return [machine for machine in (self.reference, *(member.machine for member in self.members)) if machine.on_target]
+        return [
+            machine for machine in (self.reference, *(member.machine for member in self.members)) if machine.on_target
+        ]
 
 
 def describe_machine(file: str, evidence: Evidence, target: str | None) -> Machine:
@@ -64,10 +66,13 @@ def describe_machine(file: str, evidence: Evidence, target: str | None) -> Machi
     families = sorted({device_family(device, evidence.environment) or "unknown" for device in devices})
     environment = evidence.environment
     return Machine(
-        file=file, machine=environment.hostname_hash[:8], hardware=families, device=evidence.device_name(),
+        file=file,
+        machine=environment.hostname_hash[:8],
+        hardware=families,
+        device=evidence.device_name(),
         torch=environment.torch.version if environment.torch else None,
         on_target=None if target is None else target in families,
-    )  # fmt: skip
+    )
 
 
 def geometric_mean_ratio(comparison: Comparison) -> float | None:
@@ -76,12 +81,21 @@ def geometric_mean_ratio(comparison: Comparison) -> float | None:
     return geometric_mean(ratios) if ratios else None
 
 
-def compare_fleet(files: Sequence[tuple[str, Evidence]], target: str | None = None, rule: VerdictRule | None = None) -> FleetComparison:
+def compare_fleet(
+    files: Sequence[tuple[str, Evidence]], target: str | None = None, rule: VerdictRule | None = None
+) -> FleetComparison:
     """The first file is the reference; every other file is compared with it."""
     (reference_file, reference), *others = files
     members = []
     for file, evidence in others:
         comparison = compare_evidence(reference, evidence, rule)
-        members.append(FleetMember(machine=describe_machine(file, evidence, target), comparison=comparison,
-                                   geomean_ratio=geometric_mean_ratio(comparison)))  # fmt: skip
-    return FleetComparison(target=target, reference=describe_machine(reference_file, reference, target), members=members)
+        members.append(
+            FleetMember(
+                machine=describe_machine(file, evidence, target),
+                comparison=comparison,
+                geomean_ratio=geometric_mean_ratio(comparison),
+            )
+        )
+    return FleetComparison(
+        target=target, reference=describe_machine(reference_file, reference, target), members=members
+    )

@@ -12,11 +12,16 @@ from probes.models import CaseKey, CaseStatus, HarnessSettings
 # 2: the equivalence band (VerdictRule band_*, TimingChange.band), NOT-MEASURED, the summary.
 COMPARISON_SCHEMA_VERSION = 2
 
-Verdict = Literal[
-    "FASTER", "SAME", "SLOWER", "UNCERTAIN", "FIXED", "NEWLY-FAILING", "NOT-COMPARABLE", "NOT-MEASURED"
-]
+Verdict = Literal["FASTER", "SAME", "SLOWER", "UNCERTAIN", "FIXED", "NEWLY-FAILING", "NOT-COMPARABLE", "NOT-MEASURED"]
 VERDICTS: tuple[Verdict, ...] = (
-    "FASTER", "SAME", "SLOWER", "UNCERTAIN", "FIXED", "NEWLY-FAILING", "NOT-COMPARABLE", "NOT-MEASURED"
+    "FASTER",
+    "SAME",
+    "SLOWER",
+    "UNCERTAIN",
+    "FIXED",
+    "NEWLY-FAILING",
+    "NOT-COMPARABLE",
+    "NOT-MEASURED",
 )
 TIMED_VERDICTS: tuple[Verdict, ...] = ("FASTER", "SAME", "SLOWER", "UNCERTAIN")
 
@@ -32,7 +37,8 @@ class VerdictRule(_Model):
         default=0.06, description="Narrowest equivalence band: the drift between two quiet runs, 0.06 = 6%"
     )
     band_per_spread: float = Field(
-        default=0.6, description="Band for noisy samples: this times the larger side's IQR/median (0.6 x 10% = the floor)"
+        default=0.6,
+        description="Band for noisy samples: this times the larger side's IQR/median (0.6 x 10% = the floor)",
     )
     band_cap: float = Field(default=0.20, description="Widest equivalence band, however noisy the samples")
     alpha: float = Field(
@@ -93,7 +99,9 @@ class TimingChange(_Model):
     ratio_ci_high: float
     band: float = Field(description="Equivalence band half-width: SAME needs the CI inside [1/(1+band), 1+band]")
     paired: bool = Field(description="Samples resampled in pairs: step i of one pass against step i of the other")
-    identical: bool = Field(default=False, description="The same samples on both sides: one measurement compared with itself")
+    identical: bool = Field(
+        default=False, description="The same samples on both sides: one measurement compared with itself"
+    )
     p_value: float = Field(description="Two-sided Mann-Whitney U test on the raw samples")
     approximate: bool = Field(description="Fewer samples than the normal approximation of U needs")
     noisy_a: bool
@@ -151,7 +159,9 @@ class ComparisonSummary(_Model):
 
     timed_cases: int = Field(description="Cases timed in at least one run, unmatched ones included")
     comparable: int = Field(description="Cases timed in both runs: FASTER, SAME, SLOWER or UNCERTAIN")
-    not_measured: int = Field(description="Matched cases timed in neither run (skipped, not timed or failed on both sides)")
+    not_measured: int = Field(
+        description="Matched cases timed in neither run (skipped, not timed or failed on both sides)"
+    )
     comparable_share: float | None = Field(description="comparable / timed_cases")
     same_share: float | None = Field(description="SAME / comparable")
     changed_share: float | None = Field(description="(FASTER + SLOWER) / comparable")
@@ -183,8 +193,10 @@ class ProbeVerdict(_Model):
     def line(self) -> str:
         """'gemm SLOWER: 1.094x (CI 1.089-1.099x, band +/-6%, 17 cases, reference kernel 0.96x)'."""
         machine = f", reference kernel {self.machine_ratio:.2f}x" if self.machine_ratio else ""
-        return (f"{self.probe} {self.verdict}: {self.ratio:.3f}x (CI {self.ci_low:.3f}-{self.ci_high:.3f}x, "
-                f"band +/-{self.band:.0%}, {self.cases} cases{machine})")
+        return (
+            f"{self.probe} {self.verdict}: {self.ratio:.3f}x (CI {self.ci_low:.3f}-{self.ci_high:.3f}x, "
+            f"band +/-{self.band:.0%}, {self.cases} cases{machine})"
+        )
 
 
 class Comparison(_Model):
@@ -205,5 +217,6 @@ class Comparison(_Model):
         description="Per probe: the machine-speed reference kernel's median B/A (advisor/comparison/machine.py)",
     )
     probes: list[ProbeVerdict] = Field(
-        default_factory=list, description="Per probe with enough comparable cases: the verdict on all its cases together"
+        default_factory=list,
+        description="Per probe with enough comparable cases: the verdict on all its cases together",
     )

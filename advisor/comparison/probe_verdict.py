@@ -48,15 +48,25 @@ def probe_verdicts(
     for probe, sides in sorted(by_probe.items()):
         if len(sides) < MIN_PROBE_CASES:
             continue
-        interval = bootstrap_geometric_mean_speedup(sides, resamples=rule.resamples, confidence=rule.confidence,
-                                                    seed=rule.seed)  # fmt: skip
+        interval = bootstrap_geometric_mean_speedup(
+            sides, resamples=rule.resamples, confidence=rule.confidence, seed=rule.seed
+        )
         machine_ratio = machine.get(probe)
         verdict = _verdict(interval.low, interval.high, rule.band_floor)
         if verdict in ("FASTER", "SLOWER") and _blocked(verdict, machine_ratio, rule, busy_host):
             verdict = "UNCERTAIN"
-        verdicts.append(ProbeVerdict(probe=probe, cases=len(sides), ratio=interval.ratio, ci_low=interval.low,
-                                     ci_high=interval.high, machine_ratio=machine_ratio, band=rule.band_floor,
-                                     verdict=verdict))  # fmt: skip
+        verdicts.append(
+            ProbeVerdict(
+                probe=probe,
+                cases=len(sides),
+                ratio=interval.ratio,
+                ci_low=interval.low,
+                ci_high=interval.high,
+                machine_ratio=machine_ratio,
+                band=rule.band_floor,
+                verdict=verdict,
+            )
+        )
     return verdicts
 
 

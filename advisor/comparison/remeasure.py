@@ -29,7 +29,11 @@ def _straddle_scale(timing: TimingChange) -> float | None:
         if not timing.ratio_ci_low < edge < timing.ratio_ci_high:
             continue
         # The arm of the CI that reaches across the edge, and the room the ratio leaves it.
-        arm = math.log(timing.ratio_ci_high) - log_ratio if edge > timing.ratio else log_ratio - math.log(timing.ratio_ci_low)
+        arm = (
+            math.log(timing.ratio_ci_high) - log_ratio
+            if edge > timing.ratio
+            else log_ratio - math.log(timing.ratio_ci_low)
+        )
         room = abs(math.log(edge) - log_ratio)
         scales.append((arm / room) ** 2 if room > 0 else math.inf)
     return max(scales) if scales else None
@@ -65,15 +69,30 @@ def case_remeasure(case: CaseComparison) -> Remeasure | None:
     timing = case.timing
     if case.verdict == "UNCERTAIN" and timing is not None:
         if case.samples_to_decide is not None:
-            return Remeasure(case_id=case.key.case_id, verdict=case.verdict, need="more samples",
-                             samples_per_side=case.samples_to_decide, why=case.reason)  # fmt: skip
+            return Remeasure(
+                case_id=case.key.case_id,
+                verdict=case.verdict,
+                need="more samples",
+                samples_per_side=case.samples_to_decide,
+                why=case.reason,
+            )
         if timing.single_pass or timing.noisy_a or timing.noisy_b or timing.busy_host_a or timing.busy_host_b:
-            return Remeasure(case_id=case.key.case_id, verdict=case.verdict, need="a quiet rerun",
-                             samples_per_side=None, why=case.reason)  # fmt: skip
+            return Remeasure(
+                case_id=case.key.case_id,
+                verdict=case.verdict,
+                need="a quiet rerun",
+                samples_per_side=None,
+                why=case.reason,
+            )
         return None
     if case.verdict == "NOT-COMPARABLE" and "not-timed" in (case.status_a, case.status_b):
-        return Remeasure(case_id=case.key.case_id, verdict=case.verdict, need="a timed run on both sides",
-                         samples_per_side=None, why=case.reason)  # fmt: skip
+        return Remeasure(
+            case_id=case.key.case_id,
+            verdict=case.verdict,
+            need="a timed run on both sides",
+            samples_per_side=None,
+            why=case.reason,
+        )
     return None
 
 

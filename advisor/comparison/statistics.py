@@ -122,12 +122,16 @@ def bootstrap_geometric_mean_speedup(
     point = 0.0
     for baseline, compared in pairs:
         first, second = np.asarray(baseline, dtype=float), np.asarray(compared, dtype=float)
-        log_sums += np.log(_resampled_medians(first, resamples, generator) / _resampled_medians(second, resamples, generator))
+        log_sums += np.log(
+            _resampled_medians(first, resamples, generator) / _resampled_medians(second, resamples, generator)
+        )
         point += float(np.log(np.median(first) / np.median(second)))
     means = np.exp(log_sums / len(pairs))
     tail = (1 - confidence) / 2
     low, high = np.quantile(means, [tail, 1 - tail])
-    return RatioInterval(ratio=float(np.exp(point / len(pairs))), low=float(low), high=float(high), confidence=confidence)
+    return RatioInterval(
+        ratio=float(np.exp(point / len(pairs))), low=float(low), high=float(high), confidence=confidence
+    )
 
 
 def _chunk_rows(samples: np.ndarray) -> int:

@@ -46,7 +46,9 @@ class TimingVerdict(NamedTuple):
     samples_to_decide: int | None = None
 
 
-def status_verdict(status_a: CaseStatus, status_b: CaseStatus, timed_a: bool, timed_b: bool) -> tuple[Verdict, str] | None:
+def status_verdict(
+    status_a: CaseStatus, status_b: CaseStatus, timed_a: bool, timed_b: bool
+) -> tuple[Verdict, str] | None:
     """The verdict the statuses alone decide, or None when both sides are ok and timed."""
     if status_b == "failed" and status_a != "failed":
         return "NEWLY-FAILING", f"{status_a} in A, failed in B"
@@ -55,7 +57,10 @@ def status_verdict(status_a: CaseStatus, status_b: CaseStatus, timed_a: bool, ti
     if status_a == status_b == "ok" and timed_a and timed_b:
         return None
     if not timed_a and not timed_b:
-        return "NOT-MEASURED", f"{status_a} in A, {status_b} in B" if status_a != status_b else f"{status_a} in both runs"
+        return (
+            "NOT-MEASURED",
+            f"{status_a} in A, {status_b} in B" if status_a != status_b else f"{status_a} in both runs",
+        )
     untimed = "B" if timed_a else "A"
     status = status_b if timed_a else status_a
     return "NOT-COMPARABLE", f"timed in {'A' if timed_a else 'B'} only ({status} in {untimed})"
@@ -99,8 +104,11 @@ def _change_blockers(timing: TimingChange, rule: VerdictRule) -> str:
             reasons.append(f"{' and '.join(noisy)} noisy")
     if rule.unsteady_visits_block_change:
         change = change_either_way(timing.ratio)  # the change between the runs
-        unsteady = [f"{side}'s own visits differ by {spread:.0%}" for side, spread in
-                    (("A", timing.visit_spread_a), ("B", timing.visit_spread_b)) if spread > change]  # fmt: skip
+        unsteady = [
+            f"{side}'s own visits differ by {spread:.0%}"
+            for side, spread in (("A", timing.visit_spread_a), ("B", timing.visit_spread_b))
+            if spread > change
+        ]
         reasons.extend(unsteady)
     if rule.machine_shift_blocks_change and timing.machine_ratio is not None:
         shift = timing.machine_ratio

@@ -65,7 +65,9 @@ class AuditReport(_Model):
 
     def summary(self) -> str:
         """One line of counts."""
-        counts = {problem: sum(1 for f in self.findings if f.problem == problem) for problem in ("stale", "unknown", "no-url")}
+        counts = {
+            problem: sum(1 for f in self.findings if f.problem == problem) for problem in ("stale", "unknown", "no-url")
+        }
         return (
             f"{self.claims} claims in {len(self.owners)} entries as of {self.as_of.isoformat()} (max age {self.max_age_days} days): "
             f"{counts['stale']} stale, {counts['unknown']} unknown, {counts['no-url']} without a public URL"
@@ -101,14 +103,14 @@ def claim_findings(
     if not claim.has_url:
         found.append(("no-url", "rests on the method page, not a vendor document"))
     return [
-        ClaimFinding(owner=owner, kind=kind, field=field, problem=problem, as_of=claim.as_of, source=claim.source, detail=detail)
+        ClaimFinding(
+            owner=owner, kind=kind, field=field, problem=problem, as_of=claim.as_of, source=claim.source, detail=detail
+        )
         for problem, detail in found
     ]
 
 
-def audit_knowledge(
-    knowledge: KnowledgeBase, as_of: dt.date, max_age_days: int = DEFAULT_MAX_AGE_DAYS
-) -> AuditReport:
+def audit_knowledge(knowledge: KnowledgeBase, as_of: dt.date, max_age_days: int = DEFAULT_MAX_AGE_DAYS) -> AuditReport:
     """Every stale claim, unknown value and claim without a URL, with counts per entry."""
     findings: list[ClaimFinding] = []
     counts: dict[tuple[str, OwnerKind], list[int]] = {}
@@ -164,15 +166,39 @@ def claims_to_recheck(
         moved = snapshot is None or snapshot.get(option) != candidate_digest(candidate)
         changed = []
         for field, claim in candidate.claims().items():
-            stale = [f for f in claim_findings(option, "candidate", field, claim, today, max_age_days) if f.problem == "stale"]
+            stale = [
+                f
+                for f in claim_findings(option, "candidate", field, claim, today, max_age_days)
+                if f.problem == "stale"
+            ]
             findings += stale
             if moved and claim.as_of > decided:
-                detail = f"re-checked {claim.as_of.isoformat()}, after the decision of {decided.isoformat()}: {claim.text()}"
-                changed.append(ClaimFinding(owner=option, kind="candidate", field=field, problem="changed",
-                                            as_of=claim.as_of, source=claim.source, detail=detail))  # fmt: skip
+                detail = (
+                    f"re-checked {claim.as_of.isoformat()}, after the decision of {decided.isoformat()}: {claim.text()}"
+                )
+                changed.append(
+                    ClaimFinding(
+                        owner=option,
+                        kind="candidate",
+                        field=field,
+                        problem="changed",
+                        as_of=claim.as_of,
+                        source=claim.source,
+                        detail=detail,
+                    )
+                )
         if moved and snapshot is not None and not changed:
             detail = "its claims differ from the record's snapshot, though none is dated after the decision"
-            changed.append(ClaimFinding(owner=option, kind="candidate", field="*", problem="changed",
-                                        as_of=decided, source=candidate.summary.source, detail=detail))  # fmt: skip
+            changed.append(
+                ClaimFinding(
+                    owner=option,
+                    kind="candidate",
+                    field="*",
+                    problem="changed",
+                    as_of=decided,
+                    source=candidate.summary.source,
+                    detail=detail,
+                )
+            )
         findings += changed
     return findings

@@ -51,8 +51,10 @@ def check_files(paths: Sequence[Path]) -> list[str]:
 def _kind(path: Path) -> type[Candidate] | type[Platform] | type[Stack]:
     """What a file is by its folder (knowledge/, platforms/, stacks/), else by a field only that kind has."""
     by_folder: dict[str, type[Candidate] | type[Platform] | type[Stack]] = {
-        PLATFORMS_DIR: Platform, STACKS_DIR: Stack, CANDIDATES_DIR: Candidate,
-    }  # fmt: skip
+        PLATFORMS_DIR: Platform,
+        STACKS_DIR: Stack,
+        CANDIDATES_DIR: Candidate,
+    }
     if path.parent.name in by_folder:
         return by_folder[path.parent.name]
     try:
@@ -74,8 +76,13 @@ def _platforms_with(paths: Sequence[Path]) -> dict[str, tuple[Platform, str]]:
     return platforms
 
 
-def _check_file(path: Path, kind: type[Candidate] | type[Platform] | type[Stack], families: set[str], ids: set[str],
-                platforms: dict[str, tuple[Platform, str]]) -> None:  # fmt: skip
+def _check_file(
+    path: Path,
+    kind: type[Candidate] | type[Platform] | type[Stack],
+    families: set[str],
+    ids: set[str],
+    platforms: dict[str, tuple[Platform, str]],
+) -> None:
     origin = str(path)
     item = validate_document(kind, read_mapping(path, origin), origin)
     if item.id != path.stem:

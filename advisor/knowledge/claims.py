@@ -17,9 +17,16 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from probes.errors import AdvisorError
 
 Concern = Literal[
-    "gemm", "convolution", "attention", "fusion", "quantization", "dynamic-shapes", "collectives",
-    "training-framework", "deployment",
-]  # fmt: skip
+    "gemm",
+    "convolution",
+    "attention",
+    "fusion",
+    "quantization",
+    "dynamic-shapes",
+    "collectives",
+    "training-framework",
+    "deployment",
+]
 HardwareFamily = str  # a platform id: the hardware families are the platform data files, not a list in code
 Layer = Literal[
     "operator-library",

@@ -31,8 +31,9 @@ class Compatibility(BaseModel):
         default_factory=dict, description="Compiler or converter -> the runtimes or kernel languages its output runs on"
     )
     quantized_output_families: Relation = Field(
-        default_factory=dict, description="Quantization toolkit -> the hardware families whose builds of its loaders "
-        "document loading what it writes (where that reaches beyond the families the toolkit itself runs on)"
+        default_factory=dict,
+        description="Quantization toolkit -> the hardware families whose builds of its loaders "
+        "document loading what it writes (where that reaches beyond the families the toolkit itself runs on)",
     )
 
     @field_validator("quantized_output_loaded_by", "attention_kernels", "feeds", "quantized_output_families")
@@ -82,5 +83,8 @@ class Compatibility(BaseModel):
 
     def referenced_families(self) -> dict[str, list[str]]:
         """Every hardware family named, by relation and subject."""
-        return {f"{name}.{subject}": list(claim.value) for name in FAMILY_RELATIONS
-                for subject, claim in getattr(self, name).items()}  # fmt: skip
+        return {
+            f"{name}.{subject}": list(claim.value)
+            for name in FAMILY_RELATIONS
+            for subject, claim in getattr(self, name).items()
+        }

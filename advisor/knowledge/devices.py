@@ -25,7 +25,7 @@ _NAMED: tuple[tuple[str, str, str], ...] = (
     # EPYC 9xx4 is the 9004 series (Zen 4), 9xx5 the 9005 series (Zen 5); cloud parts such as 9R14 keep the last digit.
     ("x86-cpu", r"\bEPYC\s+9[0-9A-Z]\d4[A-Z]*\b", "epyc-9004-genoa"),
     ("x86-cpu", r"\bEPYC\s+9[0-9A-Z]\d5[A-Z]*\b", "epyc-9005-turin"),
-)  # fmt: skip
+)
 _APPLE_CHIP = re.compile(r"^Apple M(\d+)\b")
 
 

@@ -117,7 +117,11 @@ def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
     compatibility_origin = " + ".join(f"{origin}/{COMPATIBILITY_FILE}" for _, origin in roots)
     policy_entry = roots[0][0] / POLICY_FILE
     policy_origin = f"{roots[0][1]}/{POLICY_FILE}"
-    policy = validate_document(Policy, read_mapping(policy_entry, policy_origin), policy_origin) if policy_entry.is_file() else Policy()
+    policy = (
+        validate_document(Policy, read_mapping(policy_entry, policy_origin), policy_origin)
+        if policy_entry.is_file()
+        else Policy()
+    )
     knowledge = KnowledgeBase(
         candidates=tuple(item for item, _ in candidates.values()),
         platforms=tuple(item for item, _ in platforms.values()),
@@ -212,8 +216,9 @@ def _check_references(
         check_anchors(compatibility_origin, ((f"{name}.{key}", claim) for key, claim in relation.items()), anchors)
 
 
-def check_stack_references(stack: Stack, origin: str, platforms: dict[str, tuple[Platform, str]],
-                           candidate_ids: set[str]) -> None:  # fmt: skip
+def check_stack_references(
+    stack: Stack, origin: str, platforms: dict[str, tuple[Platform, str]], candidate_ids: set[str]
+) -> None:
     """KnowledgeBaseError naming the file and field when a stack names a family, device or candidate that the
     knowledge base does not have."""
     check_names(origin, "applies_to.family", [stack.applies_to.family], set(platforms), "hardware family")

@@ -17,9 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from advisor.knowledge.claims import (
     CONCERNS,
     FAMILY_PATTERN,
-    HardwareFamily,
     Claim,
     Concern,
+    HardwareFamily,
     KnowledgeBaseError,
     KnowledgeQueryError,
     Layer,
@@ -37,9 +37,15 @@ from advisor.vocabulary import TeamSkill
 from probes.vocabulary import ModelType
 
 __all__ = [
-    "CONCERNS", "Candidate", "Claim", "Concern", "HardwareFamily", "KnowledgeBase", "KnowledgeBaseError",
+    "CONCERNS",
+    "Candidate",
+    "Claim",
+    "Concern",
+    "HardwareFamily",
+    "KnowledgeBase",
+    "KnowledgeBaseError",
     "KnowledgeQueryError",
-]  # fmt: skip
+]
 
 _SUPPORTED = ("yes", "partial")
 MAX_LISTED = 12  # ids an unknown-id error lists, the closest first
@@ -183,7 +189,9 @@ class KnowledgeBase(BaseModel):
         for stack in self.stacks:
             if stack.id == stack_id:
                 return stack
-        raise KnowledgeQueryError(unknown_id("stack", stack_id, [stack.id for stack in self.stacks], "advisor kb stacks"))
+        raise KnowledgeQueryError(
+            unknown_id("stack", stack_id, [stack.id for stack in self.stacks], "advisor kb stacks")
+        )
 
     def stacks_for(self, family: str) -> tuple[Stack, ...]:
         """The stacks of one hardware family, in knowledge-base order."""

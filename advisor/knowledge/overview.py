@@ -5,7 +5,6 @@ output)."""
 from __future__ import annotations
 
 from typing import Any
-
 from urllib.parse import urlsplit
 
 from advisor.knowledge.claims import Claim, method_anchor
@@ -43,10 +42,16 @@ def markdown_tables(knowledge: KnowledgeBase) -> str:
     ]
     for platform in knowledge.platforms:
         official = platform.official
-        cells: list[Claim[Any]] = [official.gemm, official.attention, official.collectives, official.deployment,
-                                   platform.dynamic_shapes]
+        cells: list[Claim[Any]] = [
+            official.gemm,
+            official.attention,
+            official.collectives,
+            official.deployment,
+            platform.dynamic_shapes,
+        ]
         lines.append(
-            f"| `{platform.id}` | " + " | ".join(md_escape(claim.text() or "-") for claim in cells)
+            f"| `{platform.id}` | "
+            + " | ".join(md_escape(claim.text() or "-") for claim in cells)
             + f" | {source_link(platform.summary.source, GUIDE_METHOD_LINK)} | {checked(platform.claims())} |"
         )
     lines += ["", "| id | name | layer | hardware | source | checked |", "| --- | --- | --- | --- | --- | --- |"]

@@ -16,9 +16,13 @@ from advisor.knowledge.stacks import ID_PATTERN, Precision
 PlatformKind = Literal["accelerator", "cpu"]
 # The platform's lists of candidate ids besides its official stack.
 NAMED_LISTS = (
-    "deep_development", "serving_engines", "training_frameworks", "collective_library", "kernel_languages",
+    "deep_development",
+    "serving_engines",
+    "training_frameworks",
+    "collective_library",
+    "kernel_languages",
     "quantization_toolkits",
-)  # fmt: skip
+)
 
 
 class OfficialStack(BaseModel):
@@ -72,19 +76,23 @@ class Device(BaseModel):
     memory_gb: float | None = Field(None, gt=0, description="Device memory in GB, where it has its own")
     formats: list[Precision] = Field(min_length=1, description="Formats its matrix units run natively")
     formats_basis: Literal["spec", "recipes"] = Field(
-        "spec", description="Where `formats` comes from: the vendor's published specification, or (where none is "
-        "published) the formats its vendor's recipes run on it, so that a format missing there is undocumented, not absent"
+        "spec",
+        description="Where `formats` comes from: the vendor's published specification, or (where none is "
+        "published) the formats its vendor's recipes run on it, so that a format missing there is undocumented, not absent",
     )
     fp8_variant: Literal["ocp", "fnuz"] | None = Field(
         None, description="OCP FP8 (e4m3fn/e5m2) or the FNUZ variant (e4m3fnuz) where it runs fp8; absent otherwise"
     )
     peaks: str | None = Field(None, min_length=1, description="The name of its row in accelerator_peaks.yaml")
     node_devices: int | None = Field(
-        None, gt=0, description="How many of it share one fast-interconnect domain: a server or instance (16 Trainium2 in a "
-        "trn2.48xlarge) or a TPU slice over ICI (256 v6e chips), where a vendor page states it; absent: policy.NODE_DEVICES"
+        None,
+        gt=0,
+        description="How many of it share one fast-interconnect domain: a server or instance (16 Trainium2 in a "
+        "trn2.48xlarge) or a TPU slice over ICI (256 v6e chips), where a vendor page states it; absent: policy.NODE_DEVICES",
     )
     device_class: Literal["server", "mobile"] = Field(
-        "server", description="Where it runs: a data-centre or workstation part, or a phone/embedded SoC (its own stacks)"
+        "server",
+        description="Where it runs: a data-centre or workstation part, or a phone/embedded SoC (its own stacks)",
     )
     spec: Claim[str] = Field(description="One line of its specification, with the vendor page it comes from")
 
@@ -113,7 +121,9 @@ class Platform(BaseModel):
     kind: PlatformKind = Field(description="accelerator or cpu: CPUs default to fp32 GEMM until bf16 is measured")
     summary: Claim[str]
     official: OfficialStack
-    deep_development: Claim[list[str]] = Field(description="Tier 2: low-level routes for key operators, preferred first")
+    deep_development: Claim[list[str]] = Field(
+        description="Tier 2: low-level routes for key operators, preferred first"
+    )
     serving_engines: Claim[list[str]]
     training_frameworks: Claim[list[str]]
     collective_library: Claim[list[str]]

@@ -10,7 +10,9 @@ class Policy(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    dynamic_shape_modes: dict[str, str] = Field(default_factory=dict, description="Runtime id -> its dynamic-shape mode")
+    dynamic_shape_modes: dict[str, str] = Field(
+        default_factory=dict, description="Runtime id -> its dynamic-shape mode"
+    )
     measured_toolkits: dict[str, str] = Field(
         default_factory=dict, description="INT8 speed reading (name or per-model prefix) -> the toolkit it timed"
     )
@@ -21,13 +23,19 @@ class Policy(BaseModel):
     portable_kernel_language: str | None = Field(None, description="Tier 3's portable kernel language (a candidate id)")
     portable_loss_risk: str | None = Field(None, description="Words of its risk that states the per-platform loss")
     long_context_families: dict[str, list[str]] = Field(
-        default_factory=dict, description="Engine id -> the families its long_context claim documents (its in-tree "
-        "platforms); a hardware plugin elsewhere documents its own"
+        default_factory=dict,
+        description="Engine id -> the families its long_context claim documents (its in-tree "
+        "platforms); a hardware plugin elsewhere documents its own",
     )
 
     def candidate_ids(self) -> set[str]:
         """Every candidate id the policy names (each must exist)."""
-        named = {*self.dynamic_shape_modes, *self.measured_toolkits.values(), *self.measured_attention, *self.long_context_families}
+        named = {
+            *self.dynamic_shape_modes,
+            *self.measured_toolkits.values(),
+            *self.measured_attention,
+            *self.long_context_families,
+        }
         singles = {self.portable_kernel_language, self.measured_fusion} - {None}
         return named | {name for name in singles if name is not None}
 

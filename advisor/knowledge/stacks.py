@@ -21,9 +21,22 @@ from probes.vocabulary import ModelType
 # What a component does in the stack. A stack has one component per role at most, except "kernels" (the
 # kernel libraries an engine loads: aiter, DeepGEMM, FlashInfer...) and "other".
 Role = Literal[
-    "serving-engine", "training-framework", "runtime", "compiler", "attention", "gemm", "convolution", "moe",
-    "quantization", "kv-cache", "collectives", "graph", "parallelism", "kernels", "other",
-]  # fmt: skip
+    "serving-engine",
+    "training-framework",
+    "runtime",
+    "compiler",
+    "attention",
+    "gemm",
+    "convolution",
+    "moe",
+    "quantization",
+    "kv-cache",
+    "collectives",
+    "graph",
+    "parallelism",
+    "kernels",
+    "other",
+]
 REPEATABLE_ROLES = ("kernels", "other")
 RUNNER_ROLES = ("serving-engine", "training-framework", "runtime")  # what runs the model: every stack has one
 # Numeric formats a stack runs its main computation in (weights/activations), as vendors name them.
@@ -48,7 +61,9 @@ class Component(_Model):
     role: Role
     name: str = Field(min_length=1, description="What it is, as its vendor names it: 'vLLM', 'FlashAttention 3'")
     candidate: str | None = Field(None, pattern=ID_PATTERN, description="The knowledge base's candidate id, if any")
-    setting: str | None = Field(None, min_length=1, description="How the stack sets it: a flag, backend, dtype or layout")
+    setting: str | None = Field(
+        None, min_length=1, description="How the stack sets it: a flag, backend, dtype or layout"
+    )
     source: str | None = Field(None, description="A page that documents this part, when not the stack's own page")
 
     @field_validator("source")
@@ -69,7 +84,8 @@ class StackScope(_Model):
     precisions: list[Precision] = Field(min_length=1, description="The formats it runs, the default first")
     scale: list[Scale] = Field(min_length=1)
     excludes: list[str] = Field(
-        default_factory=list, description="Device ids of the family its page says it does not run on (not a partial fit)"
+        default_factory=list,
+        description="Device ids of the family its page says it does not run on (not a partial fit)",
     )
     weight_only: list[Precision] = Field(
         default_factory=list,
@@ -117,12 +133,14 @@ class Stack(_Model):
         "serving stack: the checkpoint format it loads",
     )
     preview: Claim[str] | None = Field(
-        None, description="Where the stack's page calls it a beta, preview or experimental: what it says (a chosen "
-        "preview stack lowers the confidence and is named as such in the record)"
+        None,
+        description="Where the stack's page calls it a beta, preview or experimental: what it says (a chosen "
+        "preview stack lowers the confidence and is named as such in the record)",
     )
     long_context: Claim[str] | None = Field(
-        None, description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "
-        "it documents that apart from the engine's upstream features"
+        None,
+        description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "
+        "it documents that apart from the engine's upstream features",
     )
 
     @field_validator("summary")

@@ -22,8 +22,10 @@ def operator_coverage(path: Path, target_name: str = DEFAULT_TARGET) -> Coverage
     graph = read_model(path)
     target = resolve_target(target_name)
     too_new = newer_opsets(graph)
-    verdicts = [_too_new_verdict(graph, op, too_new[op.domain]) if op.domain in too_new else _verdict(graph, target, op)
-                for op in graph.nodes]  # fmt: skip
+    verdicts = [
+        _too_new_verdict(graph, op, too_new[op.domain]) if op.domain in too_new else _verdict(graph, target, op)
+        for op in graph.nodes
+    ]
     order = {verdict: index for index, verdict in enumerate(VERDICTS)}
     verdicts.sort(key=lambda v: (order[v.verdict], -v.operator.nodes, v.operator.domain, v.operator.op_type))
     model = graph.model
@@ -54,15 +56,22 @@ def newer_opsets(graph: ModelGraph) -> dict[str, int]:
 
 def _too_new_text(domain: str, version: int, newest: int) -> str:
     onnx_version = _tool_versions().get("onnx", "?")
-    return (f"the model imports {display_domain(domain)} opset {version}, newer than onnx {onnx_version} defines "
-            f"({newest}): its operators may differ from the ones judged here, and onnxruntime may refuse the model; "
-            f"upgrade onnx and onnxruntime, or export for opset {newest} or older")  # fmt: skip
+    return (
+        f"the model imports {display_domain(domain)} opset {version}, newer than onnx {onnx_version} defines "
+        f"({newest}): its operators may differ from the ones judged here, and onnxruntime may refuse the model; "
+        f"upgrade onnx and onnxruntime, or export for opset {newest} or older"
+    )
 
 
 def _too_new_verdict(graph: ModelGraph, op: OpRef, newest: int) -> OperatorVerdict:
     """Unknown: what the operator is at an opset onnx does not define yet cannot be looked up."""
-    use = OperatorUse(domain=display_domain(op.domain), op_type=op.op_type, opset=op.opset, since_version=None,
-                      nodes=len(graph.nodes[op]))  # fmt: skip
+    use = OperatorUse(
+        domain=display_domain(op.domain),
+        op_type=op.op_type,
+        opset=op.opset,
+        since_version=None,
+        nodes=len(graph.nodes[op]),
+    )
     reason = f"opset {op.opset} of {display_domain(op.domain)} is newer than onnx defines ({newest}); not judged"
     return OperatorVerdict(operator=use, verdict="unknown", source="onnx.defs (installed onnx)", reason=reason)
 

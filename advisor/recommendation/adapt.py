@@ -45,13 +45,26 @@ MAX_REASONS = 4  # reasons of one tier-1 choice, besides its risks to watch
 MAX_KEPT_REASONS = 3  # the rule's own reasons kept with the stack's, where both choose the same option
 # The words a setting names a format by, and the precision each means (GGUF's Q4_0 is int4 weights, Q8_0 int8).
 FORMAT_WORDS: dict[str, str] = {
-    "MXFP8": "mxfp8", "MXFP4": "mxfp4", "NVFP4": "nvfp4", "FP4": "nvfp4", "FP8": "fp8", "INT8": "int8", "W8A8": "int8",
-    "Q8_0": "int8", "INT4": "int4", "W4A16": "int4", "W4A8": "int4", "W4A4": "int4", "Q4_0": "int4",
-}  # fmt: skip
+    "MXFP8": "mxfp8",
+    "MXFP4": "mxfp4",
+    "NVFP4": "nvfp4",
+    "FP4": "nvfp4",
+    "FP8": "fp8",
+    "INT8": "int8",
+    "W8A8": "int8",
+    "Q8_0": "int8",
+    "INT4": "int4",
+    "W4A16": "int4",
+    "W4A8": "int4",
+    "W4A4": "int4",
+    "Q4_0": "int4",
+}
 FORMAT_WORDS_RE = re.compile(r"\b(?:" + "|".join(FORMAT_WORDS) + r")\b", re.IGNORECASE)
 DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|tensor-core default)\b", re.IGNORECASE)
 QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a stack's own format replaces
-ACTIVATION_SETTINGS = ("layernorm",)  # a rule's activation-quantization detail, moot where only the weights are quantized
+ACTIVATION_SETTINGS = (
+    "layernorm",
+)  # a rule's activation-quantization detail, moot where only the weights are quantized
 
 
 @dataclass(frozen=True)
@@ -67,8 +80,12 @@ def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
     """The stack (or one of its parts) as documented, with the page that documents it."""
     if component is None or component not in stack.components:  # a runner's own kernels: the stack's page
         return Citation(kind="knowledge", ref=f"{stack.id}.summary", figure=stack.name, source=stack.source)
-    return Citation(kind="knowledge", ref=f"{stack.id}.{stack.component_ref(component)}", figure=component.name,
-                    source=component.source or stack.source)  # fmt: skip
+    return Citation(
+        kind="knowledge",
+        ref=f"{stack.id}.{stack.component_ref(component)}",
+        figure=component.name,
+        source=component.source or stack.source,
+    )
 
 
 def part_settings(part: Part, context: RuleContext, precision: str | None = None) -> dict[str, str]:
@@ -78,7 +95,9 @@ def part_settings(part: Part, context: RuleContext, precision: str | None = None
     if part.known and (component.candidate is None or context.knowledge.get(part.option).name not in component.name):
         settings["part"] = component.name
     documented = in_precision(component.setting, precision) if component.setting else ""
-    if not context.profile.llm:  # a clause for LLMs (torchao's LLM linear configs) says nothing to a CNN or diffusion job
+    if (
+        not context.profile.llm
+    ):  # a clause for LLMs (torchao's LLM linear configs) says nothing to a CNN or diffusion job
         documented = "; ".join(clause for clause in documented.split("; ") if not LLM_WORD.search(clause))
     if documented:
         settings["as documented"] = documented
@@ -100,8 +119,14 @@ def other_format_only(text: str, precision: str) -> bool:
     return bool(named) and precision not in named and precision.upper() not in text.upper()
 
 
-def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, previous: Choice | None,
-                stack_alternatives: dict[str, tuple[str, ...]] | None = None) -> Choice:  # fmt: skip
+def part_choice(
+    concern: str,
+    part: Part,
+    judged: Judged,
+    context: RuleContext,
+    previous: Choice | None,
+    stack_alternatives: dict[str, tuple[str, ...]] | None = None,
+) -> Choice:
     """The stack's part as the tier-1 choice; where the rule chose the same option its reasons (its evidence) and
     settings come first."""
     stack, component = judged.stack, part.component
@@ -117,8 +142,15 @@ def part_choice(concern: str, part: Part, judged: Judged, context: RuleContext, 
         skill = context.knowledge.get(part.option).skill.value
         fits = SKILL_ORDER.index(skill) <= SKILL_ORDER.index(context.profile.team_skill)
     alternatives = tuple(a for a in (stack_alternatives or {}).get(concern, ()) if a != part.option)
-    return Choice(concern=concern, option=part.option, settings=settings, rationale=tuple(reasons),  # type: ignore[arg-type]
-                  alternatives=alternatives, fits_team=fits, part_of=None if part.known else stack.id)  # fmt: skip
+    return Choice(
+        concern=concern,  # type: ignore[arg-type]
+        option=part.option,
+        settings=settings,
+        rationale=tuple(reasons),
+        alternatives=alternatives,
+        fits_team=fits,
+        part_of=None if part.known else stack.id,
+    )
 
 
 def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
@@ -166,20 +198,38 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[concern] = Part(runner.candidate, component)
         elif concern in rule_choices:  # a part the knowledge base does not list, on the rule's choice
             parts[concern] = Part(rule_choices[concern].option, component)
-        elif component.role in RUNNER_KERNEL_ROLES and runner is None and wanted:  # no rule's choice: the unvetted runner's own
+        elif (
+            component.role in RUNNER_KERNEL_ROLES and runner is None and wanted
+        ):  # no rule's choice: the unvetted runner's own
             parts[concern] = Part(component.name, component, known=False)
-    if judged.workload == "inference" and profile.needs.dynamic_shapes and "dynamic-shapes" not in parts and runner is not None \
-            and runner.candidate is not None and profile.llm and runner.role == "serving-engine":
+    if (
+        judged.workload == "inference"
+        and profile.needs.dynamic_shapes
+        and "dynamic-shapes" not in parts
+        and runner is not None
+        and runner.candidate is not None
+        and profile.llm
+        and runner.role == "serving-engine"
+    ):
         mode = context.knowledge.policy.dynamic_shape_modes.get(runner.candidate)  # an engine batches any shape itself
         name = f"{runner.name}'s own batching" + (f" ({mode})" if mode else "")
         parts["dynamic-shapes"] = Part(runner.candidate, Component(role="other", name=name, candidate=runner.candidate))
-    if judged.workload == "training" and "fusion" not in parts and "training-framework" in parts and parts["training-framework"].known:
+    if (
+        judged.workload == "training"
+        and "fusion" not in parts
+        and "training-framework" in parts
+        and parts["training-framework"].known
+    ):
         framework = parts["training-framework"]  # its layers carry the fused kernels (Transformer Engine, Primus Turbo)
-        layers = next((c for c in stack.components if c.candidate is not None and c.candidate == context.stack.layers), None)
+        layers = next(
+            (c for c in stack.components if c.candidate is not None and c.candidate == context.stack.layers), None
+        )
         kernels = stack.component("kernels")
         if layers is not None and layers.candidate is not None:
-            parts["fusion"] = Part(layers.candidate, Component(role="kernels", name=f"{layers.name} fused layers",
-                                                               candidate=layers.candidate))  # fmt: skip
+            parts["fusion"] = Part(
+                layers.candidate,
+                Component(role="kernels", name=f"{layers.name} fused layers", candidate=layers.candidate),
+            )
         else:
             name = kernels.name if kernels is not None else f"{framework.component.name}'s fused layers"
             parts["fusion"] = Part(framework.option, Component(role="kernels", name=name, candidate=framework.option))
@@ -205,7 +255,9 @@ def runtime_kernels(judged: Judged, context: RuleContext, decided: set[str]) -> 
     takes_shapes = candidate.dynamic_shapes.value in ("yes", "partial")
     if context.profile.needs.dynamic_shapes and takes_shapes and "dynamic-shapes" not in decided:
         shapes = Component(role=runner.role, name=f"{candidate.name}'s own shape handling", candidate=runner.candidate)
-        parts["dynamic-shapes"] = Part(runner.candidate, shapes)  # another runtime's shape path is no part of this stack
+        parts["dynamic-shapes"] = Part(
+            runner.candidate, shapes
+        )  # another runtime's shape path is no part of this stack
     return parts
 
 
@@ -254,32 +306,55 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
     if judged is not None and judged.workload == "training" and profile.serves and profile.needs.quantized:
         if judged.precision == profile.needs.quantization or choice.settings.get("dtype") == judged.precision:
             return choice
-        why = line(f"{judged.precision} GEMMs in training ({judged.stack.name}); the trained checkpoint is quantized to "
-                   f"{profile.needs.quantization} for serving", cite_stack(judged.stack))  # fmt: skip
+        why = line(
+            f"{judged.precision} GEMMs in training ({judged.stack.name}); the trained checkpoint is quantized to "
+            f"{profile.needs.quantization} for serving",
+            cite_stack(judged.stack),
+        )
         return with_dtype(choice, judged.precision, why)
     if judged is not None and judged.falls_back and judged.workload == "inference":
-        why = line(f"{judged.precision} GEMMs: {judged.stack.name} documents no {profile.needs.quantization} path on this "
-                   "device", cite_stack(judged.stack))  # fmt: skip
-        asked_word = re.compile(rf"\b{profile.needs.quantization}\b", re.IGNORECASE)  # "the linear layers run in FP8" goes too
-        choice = choice.model_copy(update={"rationale": tuple(r for r in choice.rationale if not asked_word.search(r.text))})
+        why = line(
+            f"{judged.precision} GEMMs: {judged.stack.name} documents no {profile.needs.quantization} path on this "
+            "device",
+            cite_stack(judged.stack),
+        )
+        asked_word = re.compile(
+            rf"\b{profile.needs.quantization}\b", re.IGNORECASE
+        )  # "the linear layers run in FP8" goes too
+        choice = choice.model_copy(
+            update={"rationale": tuple(r for r in choice.rationale if not asked_word.search(r.text))}
+        )
         return with_dtype(choice, judged.precision, why)
     if profile.needs.quantized:
-        asked = judged.precision if judged is not None and judged.precision in PRECISIONS_FOR[profile.needs.quantization] else None
+        asked = (
+            judged.precision
+            if judged is not None and judged.precision in PRECISIONS_FOR[profile.needs.quantization]
+            else None
+        )
         dtype: str = lower if lower is not None else asked or profile.needs.quantization
         if judged is not None and dtype in judged.stack.applies_to.weight_only:
-            why = line(f"GEMMs on {dtype} weights: {judged.stack.name} stores the weights in {dtype} and its kernels pick "
-                       "the compute format (float, or activations quantized on the fly)", cite_stack(judged.stack),
-                       cite_profile(profile, "needs.quantization"))  # fmt: skip
+            why = line(
+                f"GEMMs on {dtype} weights: {judged.stack.name} stores the weights in {dtype} and its kernels pick "
+                "the compute format (float, or activations quantized on the fly)",
+                cite_stack(judged.stack),
+                cite_profile(profile, "needs.quantization"),
+            )
             kept = tuple(r for r in choice.rationale if not DTYPE_WORDS.search(r.text))
             settings = {k: v for k, v in choice.settings.items() if k != "dtype"}
             return choice.model_copy(update={"settings": {**settings, "weights": dtype}, "rationale": (*kept, why)})
         if device is not None and lower is None and not device.may_run(dtype):
             return choice
-        why = line(f"{dtype} GEMMs: the profile asks {profile.needs.quantization}" + (
-            f" and the stack documents {dtype}" if dtype != profile.needs.quantization else ""),
-            cite_profile(profile, "needs.quantization"))  # fmt: skip
+        why = line(
+            f"{dtype} GEMMs: the profile asks {profile.needs.quantization}"
+            + (f" and the stack documents {dtype}" if dtype != profile.needs.quantization else ""),
+            cite_profile(profile, "needs.quantization"),
+        )
         return with_dtype(choice, dtype, why)
-    if judged is not None and stack_default in FLOAT_PRECISIONS and choice.settings.get("dtype") not in (None, stack_default):
+    if (
+        judged is not None
+        and stack_default in FLOAT_PRECISIONS
+        and choice.settings.get("dtype") not in (None, stack_default)
+    ):
         why = line(f"{stack_default}: the precision {judged.stack.name} runs by default", cite_stack(judged.stack))
         return with_dtype(choice, stack_default, why)
     return choice
@@ -303,7 +378,12 @@ def weight_only(choice: Choice, judged: Judged | None) -> Choice:
 def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
     """A job that trains and serves: the GEMM's dtype is the serving one; the training stack's format is said beside it."""
     training, serving = stacks.for_workload("training"), stacks.for_workload("inference")
-    if choice.concern != "gemm" or training is None or serving is None or choice.settings.get("dtype") == training.precision:
+    if (
+        choice.concern != "gemm"
+        or training is None
+        or serving is None
+        or choice.settings.get("dtype") == training.precision
+    ):
         return choice
     return choice.model_copy(update={"settings": {**choice.settings, "in training": training.precision}})
 
@@ -312,9 +392,14 @@ def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
     """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints."""
     if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves:
         return choice
-    why = line("a model already published in FP8 is served from that checkpoint as released; run the toolkit on a "
-               "BF16/FP16 checkpoint only", cite_profile(profile, "needs.quantization"))  # fmt: skip
-    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})  # first: a record keeps the first few
+    why = line(
+        "a model already published in FP8 is served from that checkpoint as released; run the toolkit on a "
+        "BF16/FP16 checkpoint only",
+        cite_profile(profile, "needs.quantization"),
+    )
+    return choice.model_copy(
+        update={"rationale": capped((why, *choice.rationale))}
+    )  # first: a record keeps the first few
 
 
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:
@@ -322,12 +407,16 @@ def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) 
     choice says which path of the stack this profile takes, and that the default is a decision of its own."""
     if judged is None or not judged.rank.other_default or not profile.needs.quantized or judged.workload != "inference":
         return choice
-    if judged.stack.applies_to.precisions[0] in FLOAT_PRECISIONS:  # a float default: the quantized path is the asked one
+    if (
+        judged.stack.applies_to.precisions[0] in FLOAT_PRECISIONS
+    ):  # a float default: the quantized path is the asked one
         return choice
     default, asked = judged.stack.applies_to.precisions[0], profile.needs.quantization
-    text = (f"{asked} path of {judged.stack.name}: the stack runs {default} by default and documents {asked}; "
-            f"the profile asks {asked}, so serve an {asked} checkpoint ({default} is a separate decision, after an "
-            "accuracy check against bf16)")  # fmt: skip
+    text = (
+        f"{asked} path of {judged.stack.name}: the stack runs {default} by default and documents {asked}; "
+        f"the profile asks {asked}, so serve an {asked} checkpoint ({default} is a separate decision, after an "
+        "accuracy check against bf16)"
+    )
     reasons = capped((line(text, cite_stack(judged.stack)), *choice.rationale))
     return choice.model_copy(update={"settings": {**choice.settings, "dtype": asked}, "rationale": reasons})
 
@@ -348,15 +437,26 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     serving = stacks.for_workload("inference")
     if choice.concern == "deployment" and serving is not None and serving.stack.long_context is not None:
         documented = serving.stack.long_context  # the stack's own page (vllm-ascend's context parallel) first
-        why = line(f"long context: {documented.value}", Citation(kind="knowledge", ref=f"{serving.stack.id}.long_context",
-                   figure=serving.stack.name, source=documented.source), cite_profile(profile, "needs.long_context"))  # fmt: skip
+        why = line(
+            f"long context: {documented.value}",
+            Citation(
+                kind="knowledge",
+                ref=f"{serving.stack.id}.long_context",
+                figure=serving.stack.name,
+                source=documented.source,
+            ),
+            cite_profile(profile, "needs.long_context"),
+        )
         return after_first(choice, why)
     families = context.knowledge.policy.long_context_families.get(candidate.id)
     if candidate.long_context is None or (families is not None and profile.hardware not in families):
         return choice  # the upstream engine's long-context page does not speak for a hardware plugin's build
     if choice.concern == "training-framework":  # a training framework's long sequences: context parallelism
-        why = line(f"long context: {candidate.long_context.value}", cite_claim(candidate, "long_context"),
-                   cite_profile(profile, "needs.long_context"))  # fmt: skip
+        why = line(
+            f"long context: {candidate.long_context.value}",
+            cite_claim(candidate, "long_context"),
+            cite_profile(profile, "needs.long_context"),
+        )
         return after_first(choice, why)
     text = candidate.long_context.value
     unsupported = " ".join(f"{c.name} {c.setting or ''}" for judged in stacks.chosen for c in judged.stack.components)
@@ -367,15 +467,17 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
         text = "; ".join(part for part in text.split("; ") if "fp8" not in part.lower())
     if not text:
         return choice
-    why = line(f"long context: {text}", cite_claim(candidate, "long_context"),
-               cite_profile(profile, "needs.long_context"))  # fmt: skip
+    why = line(
+        f"long context: {text}", cite_claim(candidate, "long_context"), cite_profile(profile, "needs.long_context")
+    )
     settings = dict(choice.settings)
     fp8_kv = "fp8" in (device.formats if device else ()) and "KV" in (candidate.fp8.note or "")
     if profile.needs.quantization == "fp8" and fp8_kv and "fp8" not in settings.get("kv-cache", "").lower():
         kv = f"FP8 KV cache (halves the KV memory at long context; {candidate.name} documents one)"
         settings["kv-cache"] = f"{settings['kv-cache']}; {kv}" if settings.get("kv-cache") else kv
-    return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:])),
-                                     "settings": settings})  # fmt: skip
+    return choice.model_copy(
+        update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:])), "settings": settings}
+    )
 
 
 def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) -> dict[str, tuple[str, ...]]:
@@ -386,8 +488,12 @@ def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) 
             continue
         runner = runner_of(judged.stack, workload, known)
         for component in judged.stack.components:
-            concern = ROLE_CONCERNS.get(component.role) or (runner_concern(workload) if component.role in runner_roles(workload) else None)
-            runs_it = runner is not None and component.candidate == runner.candidate and concern != runner_concern(workload)
+            concern = ROLE_CONCERNS.get(component.role) or (
+                runner_concern(workload) if component.role in runner_roles(workload) else None
+            )
+            runs_it = (
+                runner is not None and component.candidate == runner.candidate and concern != runner_concern(workload)
+            )
             if concern is not None and component.candidate in known and not runs_it:  # an engine is no quantizer
                 found.setdefault(concern, []).append(component.candidate)
     return {concern: tuple(dict.fromkeys(ids)) for concern, ids in found.items()}
@@ -408,12 +514,19 @@ def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> 
     name = context.knowledge.get(library).name if library in context.knowledge.ids() else library
     stack = serving.stack
     text = " ".join([stack.summary.value, *(f"{c.name} {c.setting or ''}" for c in stack.components)])
-    if library.lower() in text.lower() or name.split(" (")[0].lower() in text.lower() or EXPERT_PARALLEL_WORDS.search(text):
+    if (
+        library.lower() in text.lower()
+        or name.split(" (")[0].lower() in text.lower()
+        or EXPERT_PARALLEL_WORDS.search(text)
+    ):
         return choice
     settings = {k: v for k, v in choice.settings.items() if k != "expert-all-to-all"}
     kept = tuple(r for r in choice.rationale if not r.text.startswith(name))
-    why = line(f"{name.split(' (')[0]} only with expert parallelism, which {stack.name} does not set up (its layout is "
-               "tensor parallel): it comes with an expert-parallel layout, measured against this one", cite_stack(stack))  # fmt: skip
+    why = line(
+        f"{name.split(' (')[0]} only with expert parallelism, which {stack.name} does not set up (its layout is "
+        "tensor parallel): it comes with an expert-parallel layout, measured against this one",
+        cite_stack(stack),
+    )
     return choice.model_copy(update={"settings": settings, "rationale": (*kept, why)})
 
 
@@ -430,10 +543,15 @@ def runtime_owned_kernels(merged: list[Choice], context: RuleContext) -> list[Ch
     owned = []
     for c in merged:
         if c.concern in RUNTIME_KERNEL_CONCERNS and c.option != runtime.id:
-            why = line(f"{runtime.name} runs {c.concern} on its own kernels for this platform (the deployment runtime)",
-                       cite_claim(runtime, "summary"))  # fmt: skip
-            settings = {"part": f"{runtime.name}'s own kernels", "by": "runtime",
-                        **({"dtype": c.settings["dtype"]} if "dtype" in c.settings else {})}
+            why = line(
+                f"{runtime.name} runs {c.concern} on its own kernels for this platform (the deployment runtime)",
+                cite_claim(runtime, "summary"),
+            )
+            settings = {
+                "part": f"{runtime.name}'s own kernels",
+                "by": "runtime",
+                **({"dtype": c.settings["dtype"]} if "dtype" in c.settings else {}),
+            }
             c = Choice(concern=c.concern, option=runtime.id, settings=settings, rationale=(why,))
         owned.append(c)
     return owned
@@ -449,38 +567,60 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
     if choice.settings.get("method") == "fp8-training" or (profile.trains and not profile.serves):
         return choice  # a low-precision training recipe is neither PTQ nor QAT
     documented = " ".join(v for k, v in choice.settings.items() if k != "method")
-    choice = choice.model_copy(update={"settings": {**choice.settings, "method": method}})  # the method asked, always said
+    choice = choice.model_copy(
+        update={"settings": {**choice.settings, "method": method}}
+    )  # the method asked, always said
     other_flow = judged is not None and any(m.kind == "method" for m in judged.misfits)
     unnamed_qat = method == "qat" and not QAT_WORDS.search(f"{documented} {judged.stack.name if judged else ''}")
-    unnamed_qat = unnamed_qat and (judged is not None or getattr(context.knowledge.get(choice.option), method).value == "partial")
+    unnamed_qat = unnamed_qat and (
+        judged is not None or getattr(context.knowledge.get(choice.option), method).value == "partial"
+    )
     if not (other_flow or unnamed_qat):
         return choice
     candidate = context.knowledge.get(choice.option)
     claim = getattr(candidate, method)
-    how = (claim.note if claim.value == "partial" and claim.note else
-           f"{candidate.name} documents its own {method.upper()} flow (knowledge base: {claim.value}); set it up before export")
-    text = (f"{method.upper()} asked: the stack's page shows the other flow; " if other_flow else
-            f"{method.upper()} asked, and the stack's page shows no QAT step: " if judged is not None else
-            f"{method.upper()} asked: ") + how  # fmt: skip
+    how = (
+        claim.note
+        if claim.value == "partial" and claim.note
+        else f"{candidate.name} documents its own {method.upper()} flow (knowledge base: {claim.value}); set it up before export"
+    )
+    text = (
+        f"{method.upper()} asked: the stack's page shows the other flow; "
+        if other_flow
+        else f"{method.upper()} asked, and the stack's page shows no QAT step: "
+        if judged is not None
+        else f"{method.upper()} asked: "
+    ) + how
     why = line(text, cite_claim(candidate, method), cite_profile(profile, "needs.quantization_method"))
     return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
 
 
-def without_quantization_on_fallback(merged: list[Choice], choice: StackChoice,
-                                     profile: Profile) -> tuple[list[Choice], tuple[Gap, ...]]:  # fmt: skip
+def without_quantization_on_fallback(
+    merged: list[Choice], choice: StackChoice, profile: Profile
+) -> tuple[list[Choice], tuple[Gap, ...]]:
     """A serving stack that runs its float format on this device (no documented path for the asked one) quantizes
     nothing: the quantization concern is a gap that says so, not a toolkit the stack never loads."""
     serving = choice.for_workload("inference")
     if serving is None or not serving.falls_back:
         return merged, ()
-    text = (f"not on this device: {serving.stack.name} documents no {profile.needs.quantization} path on "
-            f"{choice.device.name if choice.device else profile.hardware}, so the model is served in {serving.precision}")
-    gap = Gap(concern="quantization", rationale=(line(text, cite_stack(serving.stack), cite_profile(profile, "needs.quantization")),))
+    text = (
+        f"not on this device: {serving.stack.name} documents no {profile.needs.quantization} path on "
+        f"{choice.device.name if choice.device else profile.hardware}, so the model is served in {serving.precision}"
+    )
+    gap = Gap(
+        concern="quantization",
+        rationale=(line(text, cite_stack(serving.stack), cite_profile(profile, "needs.quantization")),),
+    )
     return [c for c in merged if c.concern != "quantization"], (gap,)
 
 
-def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped: Sequence[SkippedConcern],
-                measured_out: frozenset[tuple[str, str]] = frozenset()) -> tuple[Tier, tuple[SkippedConcern, ...]]:  # fmt: skip
+def adapt_tier1(
+    tier1: Tier,
+    choice: StackChoice,
+    context: RuleContext,
+    skipped: Sequence[SkippedConcern],
+    measured_out: frozenset[tuple[str, str]] = frozenset(),
+) -> tuple[Tier, tuple[SkippedConcern, ...]]:
     """Tier 1 with the chosen stacks' parts in place (serving first), and the skipped concerns they now decide. A part
     that on-target evidence ruled out for its concern (`measured_out`: option, concern) yields to the rule's choice."""
     by_concern: dict[str, Choice] = {c.concern: c for c in tier1.choices}
@@ -493,12 +633,15 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
         others = alternatives_in_stacks(choice, judged.workload, known)
         parts.update({k: v for k, v in runtime_kernels(judged, context, set(parts)).items() if k not in parts})
         for concern, part in parts.items():
-            other_part = concern in stacked and (part.option != stacked[concern].option  # another option, or another
-                                                 or part.component.name != stacked[concern].settings.get("part", part.component.name))  # part of it  # fmt: skip
+            other_part = concern in stacked and (
+                part.option != stacked[concern].option  # another option, or another
+                or part.component.name != stacked[concern].settings.get("part", part.component.name)
+            )  # part of it
             if other_part and owner[concern].workload != judged.workload:
                 theirs = f"{part.component.name} ({part.option})" if part.known else part.component.name
                 stacked[concern] = stacked[concern].model_copy(
-                    update={"settings": {**stacked[concern].settings, f"in {judged.workload}": theirs}})
+                    update={"settings": {**stacked[concern].settings, f"in {judged.workload}": theirs}}
+                )
                 continue
             if concern in stacked or (concern in skipped_concerns and concern != "training-framework"):
                 continue
@@ -512,12 +655,15 @@ def adapt_tier1(tier1: Tier, choice: StackChoice, context: RuleContext, skipped:
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
                 article = "an" if judged.precision[0] in "aeiou" else "a"
-                extra["precision"] = (f"{judged.precision}: train in {judged.precision} (the page's example runs {default})"
-                                      if judged.workload == "training" else
-                                      f"{judged.precision}: serve {article} {judged.precision} checkpoint (the page's example "
-                                      f"runs {default})" if default in FLOAT_PRECISIONS else
-                                      f"{judged.precision}: serve {article} {judged.precision} checkpoint without the page's "
-                                      f"{default} quantization flags (its example runs {default})")  # fmt: skip
+                extra["precision"] = (
+                    f"{judged.precision}: train in {judged.precision} (the page's example runs {default})"
+                    if judged.workload == "training"
+                    else f"{judged.precision}: serve {article} {judged.precision} checkpoint (the page's example "
+                    f"runs {default})"
+                    if default in FLOAT_PRECISIONS
+                    else f"{judged.precision}: serve {article} {judged.precision} checkpoint without the page's "
+                    f"{default} quantization flags (its example runs {default})"
+                )
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]
     merged += [c for concern, c in stacked.items() if concern not in by_concern]

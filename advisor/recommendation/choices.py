@@ -22,9 +22,13 @@ MAX_REASONS = 3  # sentences before the risk to watch
 # The capability a concern leans on, when the profile asks for it.
 _RELIED_ON: dict[str, str] = {"dynamic-shapes": "dynamic_shapes", "collectives": "distributed"}
 _RISK_WORDS = {
-    "fp8": ("FP8",), "int8": ("INT8", "int8"), "dynamic_shapes": ("dynamic", "shape"), "long_context": ("long", "memory"),
-    "training": ("training", "train"), "inference": ("serving", "inference", "decode"),
-}  # fmt: skip
+    "fp8": ("FP8",),
+    "int8": ("INT8", "int8"),
+    "dynamic_shapes": ("dynamic", "shape"),
+    "long_context": ("long", "memory"),
+    "training": ("training", "train"),
+    "inference": ("serving", "inference", "decode"),
+}
 
 
 def official_line(candidate: Candidate, concern: Concern, context: RuleContext) -> Rationale | None:
@@ -97,10 +101,16 @@ def skill_gap_line(candidate: Candidate, profile: Profile) -> Rationale:
     has that) the skill to write kernels in it."""
     needed = candidate.skill.value
     if SKILL_ORDER.index(needed) <= SKILL_ORDER.index(profile.team_skill):
-        needs = f"calling it needs a {needed} team, but writing its kernels needs a {KERNEL_WRITING_SKILL} team at least"
+        needs = (
+            f"calling it needs a {needed} team, but writing its kernels needs a {KERNEL_WRITING_SKILL} team at least"
+        )
     else:
         needs = f"needs a {needed} team"
-    return line(f"{needs}; this team is {profile.team_skill}", cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))
+    return line(
+        f"{needs}; this team is {profile.team_skill}",
+        cite_claim(candidate, "skill"),
+        cite_profile(profile, "team_skill"),
+    )
 
 
 def choice_from(
@@ -119,8 +129,13 @@ def choice_from(
     reasons = list(lines)
     if not reasons:
         official = official_line(candidate, concern, context)
-        reasons.append(official if official is not None else line(
-            f"{candidate.name} for {concern} on {context.profile.hardware}", cite_claim(candidate, "hardware")))
+        reasons.append(
+            official
+            if official is not None
+            else line(
+                f"{candidate.name} for {concern} on {context.profile.hardware}", cite_claim(candidate, "hardware")
+            )
+        )
     note = relied_on_note(candidate, concern, context.profile)
     claim_text = note.text.partition(": ")[2] if note is not None else ""
     if note is not None and not any(claim_text in reason.text for reason in reasons):
@@ -132,9 +147,13 @@ def choice_from(
     if watch is not None:
         reasons.append(watch)
     return Choice(
-        concern=concern, option=candidate.id, settings=dict(settings or {}), rationale=tuple(reasons),
-        alternatives=pick.alternatives, fits_team=pick.fits_team,
-    )  # fmt: skip
+        concern=concern,
+        option=candidate.id,
+        settings=dict(settings or {}),
+        rationale=tuple(reasons),
+        alternatives=pick.alternatives,
+        fits_team=pick.fits_team,
+    )
 
 
 def engine_choice(context: RuleContext, concern: Concern, engine: Candidate) -> Choice:

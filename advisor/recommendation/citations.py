@@ -41,8 +41,9 @@ def cite_platform(platform: Platform, path: str) -> Citation:
 
 def cite_compatibility(relation: str, subject: str, claim: Claim[list[str]]) -> Citation:
     """A compatibility claim ('compatibility.attention_kernels.vllm') with the ids it lists and its source."""
-    return Citation(kind="knowledge", ref=f"compatibility.{relation}.{subject}", figure=", ".join(claim.value),
-                    source=claim.source)  # fmt: skip
+    return Citation(
+        kind="knowledge", ref=f"compatibility.{relation}.{subject}", figure=", ".join(claim.value), source=claim.source
+    )
 
 
 def cite_fact(fact: Fact) -> tuple[Citation, ...]:
@@ -84,7 +85,9 @@ def unsettled_line(fact: Fact, probe: str, keeps: str, threshold: float = 1.0) -
     if settlement is None or side in ("above", "below"):
         return None
     if side == "same":
-        text = f"{fact.figure}: no difference from {threshold:g}x within the band ({settlement.interval_text()}): {keeps}"
+        text = (
+            f"{fact.figure}: no difference from {threshold:g}x within the band ({settlement.interval_text()}): {keeps}"
+        )
     else:
         text = f"{unsettled_text(fact.figure, settlement, probe, threshold)}; {keeps}"
     return fact_line(text, fact)

@@ -9,8 +9,8 @@ from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts
-from advisor.recommendation.stack_choice import node_size, target_device
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection, SkippedConcern, SwitchCondition
+from advisor.recommendation.stack_choice import node_size, target_device
 
 TierEntry = Choice | Gap
 

@@ -12,10 +12,21 @@ from typing import get_args
 
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
+from advisor.recommendation.adapt import adapt_tier1
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import with_impact
-from advisor.recommendation.models import Choice, Rationale, Recommendation, Rejection, SwitchCondition, Tier, TierNumber
+from advisor.recommendation.models import (
+    Choice,
+    Rationale,
+    Recommendation,
+    Rejection,
+    SwitchCondition,
+    Tier,
+    TierNumber,
+)
+from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
+from advisor.recommendation.reference import cited_in_tier1, reference_figures, with_reference
 from advisor.recommendation.rules.attention import decide_attention
 from advisor.recommendation.rules.collectives import decide_collectives
 from advisor.recommendation.rules.confidence import overall_confidence
@@ -27,15 +38,12 @@ from advisor.recommendation.rules.gemm import decide_gemm
 from advisor.recommendation.rules.quantization import decide_quantization
 from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
-from advisor.recommendation.adapt import adapt_tier1
-from advisor.recommendation.tier3 import adapt_tier3
-from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
-from advisor.recommendation.reference import cited_in_tier1, reference_figures, with_reference
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
 from advisor.recommendation.stack_choice import choose_stacks, options_considered, stacks_in
 from advisor.recommendation.stack_switches import engine_alternative_switch, stack_switches, verdict
 from advisor.recommendation.switches import switch
+from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.tiers import build_tier
 from probes.models import Evidence
 
@@ -53,8 +61,11 @@ DECIDERS: tuple[Callable[[RuleContext], ConcernDecision], ...] = (
 )
 MAX_REJECTED = 6
 # Layers whose own concern is what they run, whatever their concerns list says (a training framework's is collectives).
-LAYER_CONCERNS: dict[str, Concern] = {"training-framework": "training-framework", "serving-engine": "deployment",
-                                      "runtime": "deployment"}  # fmt: skip
+LAYER_CONCERNS: dict[str, Concern] = {
+    "training-framework": "training-framework",
+    "serving-engine": "deployment",
+    "runtime": "deployment",
+}
 MAX_PROFILE_SWITCHES = 2
 MAX_KNOWLEDGE_SWITCHES = 3
 # Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
@@ -124,10 +135,15 @@ def measured_out(decisions: Sequence[ConcernDecision]) -> frozenset[tuple[str, s
     """(option, concern) pairs a rule ruled out on evidence measured on the target: no stack part overrides them."""
     return frozenset(
         (rejection.option, concern)
-        for decision in decisions for rejection in decision.rejections for concern in rejection.concerns
-        if any(cite.kind == "evidence" and "proxy" not in (cite.figure or "") for reason in rejection.reasons
-               for cite in reason.cites)
-    )  # fmt: skip
+        for decision in decisions
+        for rejection in decision.rejections
+        for concern in rejection.concerns
+        if any(
+            cite.kind == "evidence" and "proxy" not in (cite.figure or "")
+            for reason in rejection.reasons
+            for cite in reason.cites
+        )
+    )
 
 
 def capped_profile_edits(switches: Sequence[SwitchCondition]) -> tuple[SwitchCondition, ...]:
@@ -143,7 +159,9 @@ def without_repeated_risks(choices: Sequence[Choice]) -> tuple[Choice, ...]:
     for choice in choices:
         lines = [r for r in choice.rationale if not (r.text.startswith("watch: ") and r.text in said)]
         said |= {r.text for r in choice.rationale if r.text.startswith("watch: ")}
-        kept.append(choice if len(lines) == len(choice.rationale) else choice.model_copy(update={"rationale": tuple(lines)}))
+        kept.append(
+            choice if len(lines) == len(choice.rationale) else choice.model_copy(update={"rationale": tuple(lines)})
+        )
     return tuple(kept)
 
 
@@ -159,8 +177,9 @@ def own_concern(option: str, context: RuleContext) -> Concern | None:
     return LAYER_CONCERNS.get(candidate.layer.value, candidate.concerns.value[0])
 
 
-def said_for(reason: Rationale, option: str, concern: Concern, context: RuleContext,
-             skipped: Collection[str]) -> Concern | None:  # fmt: skip
+def said_for(
+    reason: Rationale, option: str, concern: Concern, context: RuleContext, skipped: Collection[str]
+) -> Concern | None:
     """The concern a rejection reason is shown under, or None for a reason a reader would not ask about: that the
     knowledge base does not list the option here. That the option does not run the workload is said only under its
     own concern (FlashInfer for attention, not for GEMM; no training framework as a serving collective), where the
@@ -175,7 +194,9 @@ def said_for(reason: Rationale, option: str, concern: Concern, context: RuleCont
     return own if own is not None and own not in skipped else None
 
 
-def merge_rejections(decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], context: RuleContext) -> tuple[Rejection, ...]:
+def merge_rejections(
+    decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], context: RuleContext
+) -> tuple[Rejection, ...]:
     """The alternatives a team would ask about, at most MAX_REJECTED, each with its specific reasons.
 
     An option any tier chooses is not rejected (for no concern: the record lists tier choices and rejections as
@@ -223,8 +244,16 @@ def knowledge_switches(context: RuleContext, tier1: Tier, rejected: Sequence[Rej
                     continue
                 concerns = ", ".join(rejection.concerns)
                 description = f"{cite.ref} becomes yes: reconsider {option} for {concerns}"
-                switches.append(switch(f"kb-{option}-{attribute}", description, f"knowledge.{cite.ref}", "==", "yes",
-                                       concern=rejection.concerns[0]))  # fmt: skip
+                switches.append(
+                    switch(
+                        f"kb-{option}-{attribute}",
+                        description,
+                        f"knowledge.{cite.ref}",
+                        "==",
+                        "yes",
+                        concern=rejection.concerns[0],
+                    )
+                )
     for choice in tier1.choices:
         if choice.part_of is not None:
             continue
@@ -232,8 +261,16 @@ def knowledge_switches(context: RuleContext, tier1: Tier, rejected: Sequence[Rej
         for attribute in RELIED_ON_CAPABILITIES:
             if getattr(candidate, attribute).value == "unknown" and _relied_on(context.profile, choice, attribute):
                 description = f"{choice.option}.{attribute} turns out no: choose another {choice.concern} option"
-                switches.append(switch(f"kb-{choice.option}-{attribute}-no", description,
-                                       f"knowledge.{choice.option}.{attribute}", "==", "no", concern=choice.concern))  # fmt: skip
+                switches.append(
+                    switch(
+                        f"kb-{choice.option}-{attribute}-no",
+                        description,
+                        f"knowledge.{choice.option}.{attribute}",
+                        "==",
+                        "no",
+                        concern=choice.concern,
+                    )
+                )
     return switches[:MAX_KNOWLEDGE_SWITCHES]
 
 
@@ -272,7 +309,9 @@ def collect_switches(
         if condition is not None and not condition.metric.startswith("profile."):
             unique.setdefault(condition.id, condition)
     edits = [c for c in [*profile_edits, *found] if c is not None and c.metric.startswith("profile.")]
-    edits.sort(key=lambda c: PROFILE_SWITCH_ORDER.index(c.id) if c.id in PROFILE_SWITCH_ORDER else len(PROFILE_SWITCH_ORDER))
+    edits.sort(
+        key=lambda c: PROFILE_SWITCH_ORDER.index(c.id) if c.id in PROFILE_SWITCH_ORDER else len(PROFILE_SWITCH_ORDER)
+    )
     for condition in edits:
         if sum(1 for c in unique.values() if c.metric.startswith("profile.")) >= MAX_PROFILE_SWITCHES:
             break

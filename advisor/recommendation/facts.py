@@ -21,6 +21,7 @@ from probes.environment.family import device_family
 from probes.models import Evidence, Measurement, ProbeCase
 from probes.reporting import ReadingSpec, declared_reading
 
+
 def is_portable(name: str) -> bool:
     """True for facts another hardware family's measurement may stand in for: the `portable` flag of the
     reading's spec, declared by the probe that produces it (an undeclared name is hardware-specific)."""
@@ -109,15 +110,24 @@ class EvidenceFacts(_Model):
 
     def observed(self) -> dict[str, float]:
         """'evidence.<name>' -> value of every usable fact: what switch conditions are checked against."""
-        return {evidence_metric(ReadingSpec(fact.name)): fact.value for fact in self.facts if self.usable(fact.name) is fact}
+        return {
+            evidence_metric(ReadingSpec(fact.name)): fact.value for fact in self.facts if self.usable(fact.name) is fact
+        }
 
 
-def _timed_pairs(pairs: Sequence[tuple[str, str]], by_id: dict[str, ProbeCase]) -> list[tuple[Measurement, Measurement]]:
+def _timed_pairs(
+    pairs: Sequence[tuple[str, str]], by_id: dict[str, ProbeCase]
+) -> list[tuple[Measurement, Measurement]]:
     """The timings of each (baseline, compared) pair of case ids where both were timed."""
     timed = []
     for baseline_id, compared_id in pairs:
         baseline, compared = by_id.get(baseline_id), by_id.get(compared_id)
-        if baseline is not None and compared is not None and baseline.timing is not None and compared.timing is not None:
+        if (
+            baseline is not None
+            and compared is not None
+            and baseline.timing is not None
+            and compared.timing is not None
+        ):
             timed.append((baseline.timing, compared.timing))
     return timed
 
@@ -142,12 +152,19 @@ def evidence_facts(evidence_list: Sequence[Evidence], target: HardwareFamily) ->
         for reading in read_cases(groups[family]):
             facts.append(
                 Fact(
-                    name=reading.name, value=reading.value, figure=reading.figure, case_ids=reading.case_ids,
-                    hardware=family, on_target=family == target, portable=is_portable(reading.name),
-                    noisy_cases=reading.noisy_cases, low=reading.low, high=reading.high,
+                    name=reading.name,
+                    value=reading.value,
+                    figure=reading.figure,
+                    case_ids=reading.case_ids,
+                    hardware=family,
+                    on_target=family == target,
+                    portable=is_portable(reading.name),
+                    noisy_cases=reading.noisy_cases,
+                    low=reading.low,
+                    high=reading.high,
                     settlement=settle(_timed_pairs(reading.pairs, by_id)),
                 )
-            )  # fmt: skip
+            )
     cases = [case for group in groups.values() for case in group]
     return EvidenceFacts(
         target=target, facts=tuple(facts), quality=quality_counts(cases), sources=tuple(sources), host_busy=busy

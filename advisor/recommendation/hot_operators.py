@@ -21,11 +21,10 @@ from advisor.profile import Profile
 from advisor.recommendation.citations import facts_line
 from advisor.recommendation.facts import EvidenceFacts, Fact, evidence_metric
 from advisor.recommendation.models import Rationale
-from probes.hotops.report import HOTOP_SHARE, parse_hotop_reading_name
+from advisor.recommendation.policy import HOT_SPOT_SHARE, MINOR_SHARE
 from probes.hotops.groups import GROUPS
 from probes.hotops.options import CUSTOM_MODEL
-from advisor.recommendation.policy import MINOR_SHARE
-from advisor.recommendation.policy import HOT_SPOT_SHARE
+from probes.hotops.report import HOTOP_SHARE, parse_hotop_reading_name
 
 # Knowledge-base concern -> the operator groups whose time it decides.
 CONCERN_GROUPS: dict[Concern, tuple[str, ...]] = {

@@ -73,13 +73,21 @@ def expected_impact(choice: Choice, context: RuleContext) -> ExpectedImpact | No
         speedup, bounds = 1 / speedup, (1 / bounds[1], 1 / bounds[0])
     step = amdahl(share, speedup)
     low, high = amdahl(share, bounds[0]), amdahl(share, bounds[1])
-    text = (f"{lever.label} {speedup:.2f}x on {share:.0%} of {shares.scope} -> ~{step:.2f}x step "
-            f"[{min(low, high):.2f}-{max(low, high):.2f}]")  # fmt: skip
+    text = (
+        f"{lever.label} {speedup:.2f}x on {share:.0%} of {shares.scope} -> ~{step:.2f}x step "
+        f"[{min(low, high):.2f}-{max(low, high):.2f}]"
+    )
     cites = cite_fact(fact) + tuple(c for f in shares.facts_for(*lever.groups) for c in cite_fact(f))
     return ExpectedImpact(
-        operator="+".join(lever.groups), operator_speedup=speedup, share=share, step_speedup=step,
-        low=min(low, high), high=max(low, high), text=text, cites=cites,
-    )  # fmt: skip
+        operator="+".join(lever.groups),
+        operator_speedup=speedup,
+        share=share,
+        step_speedup=step,
+        low=min(low, high),
+        high=max(low, high),
+        text=text,
+        cites=cites,
+    )
 
 
 def whole_model_impact(choice: Choice, context: RuleContext) -> ExpectedImpact | None:
@@ -98,10 +106,16 @@ def whole_model_impact(choice: Choice, context: RuleContext) -> ExpectedImpact |
     if estimate is not None:
         text += f" (estimate from INT8 linear layers alone: ~{estimate:.2f}x)"
     return ExpectedImpact(
-        operator="model", operator_speedup=fact.value, share=1.0, step_speedup=fact.value,
-        low=fact.low or fact.value, high=fact.high or fact.value, measured_step_speedup=fact.value, text=text,
+        operator="model",
+        operator_speedup=fact.value,
+        share=1.0,
+        step_speedup=fact.value,
+        low=fact.low or fact.value,
+        high=fact.high or fact.value,
+        measured_step_speedup=fact.value,
+        text=text,
         cites=cite_fact(fact),
-    )  # fmt: skip
+    )
 
 
 def with_impact(choice: Choice, context: RuleContext) -> Choice:

@@ -31,18 +31,31 @@ def decision_inputs(profile: Profile) -> list[DecisionInput]:
     fp8 = profile.needs.quantization == "fp8"  # read from the gemm probe's fp8 cases against bf16, not from int8
     inputs = [
         DecisionInput("hotops", "how much each concern weighs (Amdahl shares)", 1.0),
-        DecisionInput("gemm", "GEMM library and precision" + (", fp8 against bf16" if fp8 else ""),
-                      2.0 if profile.workload != "inference" or fp8 else 1.5),
+        DecisionInput(
+            "gemm",
+            "GEMM library and precision" + (", fp8 against bf16" if fp8 else ""),
+            2.0 if profile.workload != "inference" or fp8 else 1.5,
+        ),
     ]
     if profile.convolutional:
         inputs.append(DecisionInput("layout", "convolution layout (channels-last or NCHW)", 1.5))
     if profile.model_type != "cnn":
         long_context = profile.needs.long_context
-        inputs.append(DecisionInput("attention", "attention kernel" + (" at long context" if long_context else ""),
-                                    2.5 if long_context else 1.5))  # fmt: skip
+        inputs.append(
+            DecisionInput(
+                "attention",
+                "attention kernel" + (" at long context" if long_context else ""),
+                2.5 if long_context else 1.5,
+            )
+        )
     if profile.needs.dynamic_shapes or profile.serves:
-        inputs.append(DecisionInput("dynamic", "dynamic-shape strategy (bucketing, recompilation)",
-                                    1.5 if profile.needs.dynamic_shapes else 1.0))  # fmt: skip
+        inputs.append(
+            DecisionInput(
+                "dynamic",
+                "dynamic-shape strategy (bucketing, recompilation)",
+                1.5 if profile.needs.dynamic_shapes else 1.0,
+            )
+        )
     if profile.serves:
         inputs.append(DecisionInput("fusion", "fusion and launch overhead when serving", 1.0))
     if profile.needs.quantization == "int8":
@@ -76,8 +89,11 @@ def _why_no_reading(cases: Sequence[ProbeCase], evidence: Sequence[Evidence], pr
     timed = sum(1 for case in cases if case.status == "ok" and case.timing is not None)
     untimed = [case for case in cases if not (case.status == "ok" and case.timing is not None)]
     kinds = {"not-timed": "not timed", "failed": "failed", "skipped": "skipped", "ok": "without a timing"}
-    counts = ", ".join(f"{sum(1 for case in untimed if case.status == status)} {word}" for status, word in kinds.items()
-                       if any(case.status == status for case in untimed))  # fmt: skip
+    counts = ", ".join(
+        f"{sum(1 for case in untimed if case.status == status)} {word}"
+        for status, word in kinds.items()
+        if any(case.status == status for case in untimed)
+    )
     reasons = sorted({case.reason for case in untimed if case.reason})
     detail = f" ({counts}{f': {reasons[0]}' if reasons else ''})" if untimed else ""
     return f"{timed} of {len(cases)} cases timed{detail}"
@@ -107,7 +123,9 @@ def ran_out_of_time(item: UnmeasuredInput, evidence: Sequence[Evidence]) -> bool
     runs = [run for entry in evidence for run in entry.probe_runs if run.probe == item.probe]
     if not runs:
         return True
-    spent = any(TIME_SPENT in (case.reason or "") for entry in evidence for case in entry.cases if case.key.probe == item.probe)
+    spent = any(
+        TIME_SPENT in (case.reason or "") for entry in evidence for case in entry.cases if case.key.probe == item.probe
+    )
     return spent or any(run.reason == "not started" or run.wall_s >= 0.9 * run.share_s for run in runs)
 
 
@@ -121,12 +139,16 @@ class BudgetAdvice:
 
     def line(self) -> str:
         """One line for the CLI."""
-        return (f"no evidence for {', '.join(self.probes)} within {self.budget_s:g} s: a budget of about "
-                f"{self.suggested_s} s (--budget {self.suggested_s}) gives each probe at least twice its share; "
-                "on a busy host, more")  # fmt: skip
+        return (
+            f"no evidence for {', '.join(self.probes)} within {self.budget_s:g} s: a budget of about "
+            f"{self.suggested_s} s (--budget {self.suggested_s}) gives each probe at least twice its share; "
+            "on a busy host, more"
+        )
 
 
-def budget_advice(unmeasured: Sequence[UnmeasuredInput], evidence: Sequence[Evidence], budget_s: float) -> BudgetAdvice | None:
+def budget_advice(
+    unmeasured: Sequence[UnmeasuredInput], evidence: Sequence[Evidence], budget_s: float
+) -> BudgetAdvice | None:
     """What a bigger budget would buy: the unmeasured inputs whose probes ran out of time, and twice this budget
     (rounded up to 10 s), which at least doubles every probe's share; None when time was not what they lacked."""
     short = tuple(item.probe for item in unmeasured if ran_out_of_time(item, evidence))

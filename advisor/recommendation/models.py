@@ -66,7 +66,9 @@ class Choice(_Model):
     rationale: tuple[Rationale, ...] = Field(min_length=1)
     alternatives: tuple[str, ...] = Field(default=(), description="Other candidates that would also fit")
     fits_team: bool = Field(default=True, description="False when the option needs more skill than the team has")
-    impact: ExpectedImpact | None = Field(default=None, description="Expected model-level effect, from on-target evidence")
+    impact: ExpectedImpact | None = Field(
+        default=None, description="Expected model-level effect, from on-target evidence"
+    )
     part_of: str | None = Field(
         default=None,
         description="The chosen stack's id when this is a part of it the knowledge base has no candidate for "
@@ -175,7 +177,9 @@ class ChosenStack(_Model):
     validated_with: dict[str, str] = Field(default_factory=dict)
     misfits: tuple[str, ...] = Field(default=(), description="What of the profile it does not fit (empty: it fits)")
     risks: tuple[str, ...] = ()
-    preview: str | None = Field(default=None, description="What its page says where it calls the stack a beta or preview")
+    preview: str | None = Field(
+        default=None, description="What its page says where it calls the stack a beta or preview"
+    )
 
 
 class ReferenceFigure(_Model):
@@ -184,7 +188,9 @@ class ReferenceFigure(_Model):
     name: str = Field(description="'fp8_over_bf16_gemm_prefill', 'context_attention_growth', 'allreduce_busbw_gbps'")
     value: float
     figure: str = Field(description="The sentence the record quotes")
-    label: str = Field(description="'measured by NVIDIA on NVIDIA H200, aiconfigurator-core 0.12.0, TensorRT-LLM 1.3.0rc20'")
+    label: str = Field(
+        description="'measured by NVIDIA on NVIDIA H200, aiconfigurator-core 0.12.0, TensorRT-LLM 1.3.0rc20'"
+    )
 
 
 class EngineEstimate(_Model):

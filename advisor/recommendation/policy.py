@@ -15,16 +15,36 @@ from advisor.vocabulary import TEAM_SKILLS
 # a stack is only a considered option (another precision, another kind of model, a format the device lacks, or
 # several lesser misfits together); below it, a partial fit the record states.
 MISFIT_WEIGHTS: dict[str, int] = {
-    "format": 100, "other_model": 100, "excluded": 100, "device_class": 100, "method": 5, "precision": 10, "model_type": 8, "dynamic_shapes": 6, "float_fallback": 6, "skill": 5, "format_undocumented": 4,
-    "lower_precision": 4, "unlisted_runner": 4, "unvetted_runner": 3, "device": 3, "scale": 2, "general_runtime": 2, "same_generation": 1,
-}  # fmt: skip
+    "format": 100,
+    "other_model": 100,
+    "excluded": 100,
+    "device_class": 100,
+    "method": 5,
+    "precision": 10,
+    "model_type": 8,
+    "dynamic_shapes": 6,
+    "float_fallback": 6,
+    "skill": 5,
+    "format_undocumented": 4,
+    "lower_precision": 4,
+    "unlisted_runner": 4,
+    "unvetted_runner": 3,
+    "device": 3,
+    "scale": 2,
+    "general_runtime": 2,
+    "same_generation": 1,
+}
 TOO_FAR = 10
 # A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones, where the
 # stack's runner lists the profile's model type among its own (vLLM serves vision-language models; mlx-lm, text only)
 # (profile's model type, stack's model type): a partial fit weighing MISFIT_WEIGHTS["model_type"].
-NEAR_MODEL_TYPES: frozenset[tuple[str, str]] = frozenset({
-    ("moe", "dense-transformer"), ("dense-transformer", "moe"), ("multimodal", "dense-transformer"),
-})  # fmt: skip
+NEAR_MODEL_TYPES: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("moe", "dense-transformer"),
+        ("dense-transformer", "moe"),
+        ("multimodal", "dense-transformer"),
+    }
+)
 
 # The stack formats that answer the profile's precision: its quantization, or the float formats without one.
 PRECISIONS_FOR: dict[str, tuple[str, ...]] = {
@@ -46,16 +66,23 @@ LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp
 # 16 Trainium2 chips, TPU slices), so a job of several devices needs a stack documented beyond one device; one
 # documented across nodes covers it too.
 SCALE_FOR: tuple[tuple[int, str], ...] = ((1, "single-device"), (MAX_DEVICES, "multi-device"))
-NODE_DEVICES = 8  # beyond this many devices a job likely spans nodes (8 GPUs per node is the common size; TPU slices differ)
+NODE_DEVICES = (
+    8  # beyond this many devices a job likely spans nodes (8 GPUs per node is the common size; TPU slices differ)
+)
 FLOAT_PRECISIONS: tuple[str, ...] = ("bf16", "fp16", "tf32", "fp32")
-FULL_PRECISIONS: tuple[str, ...] = ("fp32", "tf32")  # not a training format for an LLM on an accelerator (mixed precision is)
+FULL_PRECISIONS: tuple[str, ...] = (
+    "fp32",
+    "tf32",
+)  # not a training format for an LLM on an accelerator (mixed precision is)
 
 SKILL_ORDER: tuple[str, ...] = tuple(TEAM_SKILLS)
 # The words that tie a risk to a quantized format: a risk naming only formats the profile does not ask (or, with no
 # quantization asked, any format or quantization at all) is not shown for it.
 FORMAT_WORDS: dict[str, tuple[str, ...]] = {
-    "fp8": ("FP8", "fp8"), "int8": ("INT8", "int8", "W8A8", "w8a8", "Q8_0"), "fp4": ("FP4", "fp4"),
-}  # fmt: skip
+    "fp8": ("FP8", "fp8"),
+    "int8": ("INT8", "int8", "W8A8", "w8a8", "Q8_0"),
+    "fp4": ("FP4", "fp4"),
+}
 QUANTIZATION_WORDS = ("quantiz", "Quantiz", "calibrat")
 
 # Writing one's own kernels (tier 2) needs at least this skill, whatever a library's own `skill` (the skill to call
@@ -64,9 +91,14 @@ KERNEL_WRITING_SKILL = "kernel"
 
 # A stack component's role -> the concern of the record it decides (roles not listed are shown with the stack).
 ROLE_CONCERNS: dict[str, str] = {
-    "attention": "attention", "gemm": "gemm", "convolution": "convolution", "quantization": "quantization",
-    "collectives": "collectives", "compiler": "fusion", "graph": "fusion",
-}  # fmt: skip
+    "attention": "attention",
+    "gemm": "gemm",
+    "convolution": "convolution",
+    "quantization": "quantization",
+    "collectives": "collectives",
+    "compiler": "fusion",
+    "graph": "fusion",
+}
 # Concerns whose kernels a graph runtime or framework brings itself when it serves the model (ONNX Runtime's MLAS,
 # Core ML, MLX, llama.cpp's ggml), and the candidate layers that do so.
 RUNTIME_KERNEL_CONCERNS: tuple[str, ...] = ("gemm", "convolution", "attention", "fusion")
@@ -130,33 +162,81 @@ class Threshold:
 THRESHOLDS: tuple[Threshold, ...] = (
     Threshold("INT8_PAYS", INT8_PAYS, "INT8 speedup over float at which INT8 is worth its accuracy risk"),
     Threshold("INT8_MAX_ERROR", INT8_MAX_ERROR, "largest relative error of an INT8 path that counts as accurate"),
-    Threshold("LAYERNORM_COLLAPSE", LAYERNORM_COLLAPSE, "relative RMS error of a quantized LayerNorm input that counts as collapse"),
-    Threshold("PER_CHANNEL_GAIN", PER_CHANNEL_GAIN, "per-tensor error this many times the per-channel error: per-channel is required"),
+    Threshold(
+        "LAYERNORM_COLLAPSE",
+        LAYERNORM_COLLAPSE,
+        "relative RMS error of a quantized LayerNorm input that counts as collapse",
+    ),
+    Threshold(
+        "PER_CHANNEL_GAIN",
+        PER_CHANNEL_GAIN,
+        "per-tensor error this many times the per-channel error: per-channel is required",
+    ),
     Threshold("LINEAR_MAX", LINEAR_MAX, "log-log slope of attention memory up to which it counts as O(N)"),
     Threshold("QUADRATIC_MIN", QUADRATIC_MIN, "log-log slope from which attention memory counts as O(N^2)"),
-    Threshold("COMPILE_PAYS", COMPILE_PAYS, "compiled small-op chain at least this much faster than eager: compilation pays"),
+    Threshold(
+        "COMPILE_PAYS", COMPILE_PAYS, "compiled small-op chain at least this much faster than eager: compilation pays"
+    ),
     Threshold("COMPILE_SLOWER", COMPILE_SLOWER, "compiled chain below this fraction of eager's speed: clearly slower"),
-    Threshold("TRITON_PARITY", TRITON_PARITY, "Triton GEMM at this fraction of the vendor GEMM or more: the portable layer costs little"),
-    Threshold("FP8_WORTH", FP8_WORTH, "FP8 GEMMs at least this fast against bf16 on the target; below, FP8 costs accuracy for nothing"),
-    Threshold("RECOMPILES_PER_100_MAX", RECOMPILES_PER_100_MAX, "recompiles per 100 new shapes beyond which static compilation recompiles too often"),
-    Threshold("PADDING_WASTE_MAX", PADDING_WASTE_MAX, "padding waste (%) beyond which shape buckets lose to dynamic kernels"),
-    Threshold("CHANNELS_LAST_PAYS", CHANNELS_LAST_PAYS, "channels-last convolutions at least this much faster than NCHW: the layout pays"),
-    Threshold("SCALING_EFFICIENCY_MIN", SCALING_EFFICIENCY_MIN, "strong-scaling efficiency below which the collectives are suspect"),
+    Threshold(
+        "TRITON_PARITY",
+        TRITON_PARITY,
+        "Triton GEMM at this fraction of the vendor GEMM or more: the portable layer costs little",
+    ),
+    Threshold(
+        "FP8_WORTH",
+        FP8_WORTH,
+        "FP8 GEMMs at least this fast against bf16 on the target; below, FP8 costs accuracy for nothing",
+    ),
+    Threshold(
+        "RECOMPILES_PER_100_MAX",
+        RECOMPILES_PER_100_MAX,
+        "recompiles per 100 new shapes beyond which static compilation recompiles too often",
+    ),
+    Threshold(
+        "PADDING_WASTE_MAX", PADDING_WASTE_MAX, "padding waste (%) beyond which shape buckets lose to dynamic kernels"
+    ),
+    Threshold(
+        "CHANNELS_LAST_PAYS",
+        CHANNELS_LAST_PAYS,
+        "channels-last convolutions at least this much faster than NCHW: the layout pays",
+    ),
+    Threshold(
+        "SCALING_EFFICIENCY_MIN",
+        SCALING_EFFICIENCY_MIN,
+        "strong-scaling efficiency below which the collectives are suspect",
+    ),
     Threshold("MINOR_SHARE", MINOR_SHARE, "share of the step below which an operator group is not a hot spot"),
     Threshold("HOT_SPOT_SHARE", HOT_SPOT_SHARE, "share of the step from which an operator group is a hot spot"),
-    Threshold("LARGE_TRAINING_DEVICES", LARGE_TRAINING_DEVICES, "devices per job from which LLM training runs in a training framework"),
+    Threshold(
+        "LARGE_TRAINING_DEVICES",
+        LARGE_TRAINING_DEVICES,
+        "devices per job from which LLM training runs in a training framework",
+    ),
 )
 
 
 def numbers_markdown() -> str:
     """The engine's numbers as a Markdown section, for the method page: what a misfit weighs against a stack, and
     the thresholds the rules read evidence with."""
-    lines = ["## The engine's numbers", "",
-             "Generated from `advisor/recommendation/policy.py`, the one place the engine keeps them.", "",
-             "| misfit of a stack | weight |", "| --- | --- |"]  # fmt: skip
-    lines += [f"| {kind.replace('_', ' ')} | {weight}{' (rules it out)' if weight >= TOO_FAR else ''} |"
-              for kind, weight in sorted(MISFIT_WEIGHTS.items(), key=lambda item: -item[1])]  # fmt: skip
-    lines += ["", f"A stack whose misfits weigh {TOO_FAR} or more is only a considered option.", "",
-              "| threshold | value | meaning |", "| --- | --- | --- |"]  # fmt: skip
+    lines = [
+        "## The engine's numbers",
+        "",
+        "Generated from `advisor/recommendation/policy.py`, the one place the engine keeps them.",
+        "",
+        "| misfit of a stack | weight |",
+        "| --- | --- |",
+    ]
+    lines += [
+        f"| {kind.replace('_', ' ')} | {weight}{' (rules it out)' if weight >= TOO_FAR else ''} |"
+        for kind, weight in sorted(MISFIT_WEIGHTS.items(), key=lambda item: -item[1])
+    ]
+    lines += [
+        "",
+        f"A stack whose misfits weigh {TOO_FAR} or more is only a considered option.",
+        "",
+        "| threshold | value | meaning |",
+        "| --- | --- | --- |",
+    ]
     lines += [f"| `{item.name}` | {item.value:g} | {item.meaning} |" for item in THRESHOLDS]
     return "\n".join(lines) + "\n"

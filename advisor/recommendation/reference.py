@@ -17,13 +17,16 @@ from advisor.recommendation.policy import REFERENCE_CAP, REFERENCE_FACTOR
 from advisor.reference.facts import device_facts
 from advisor.reference.tables import ENGINE_NAMES, reference_for, system_for, table_engine_for
 
+
 def table_engine(tier1: Tier) -> str:
     """The engine whose tables match tier 1's serving engine (the tables' default where it names none of them)."""
     deployment = next((c.option for c in tier1.choices if c.concern == "deployment"), None)
     return table_engine_for(deployment)
 
 
-def reference_figures(profile: Profile, device: str | None, tier1: Tier) -> tuple[tuple[ReferenceFigure, ...], str | None]:
+def reference_figures(
+    profile: Profile, device: str | None, tier1: Tier
+) -> tuple[tuple[ReferenceFigure, ...], str | None]:
     """The vendor's figures for the device and a one-line note on where they come from (or that none exist)."""
     reference = reference_for(device)
     if reference is None:
@@ -31,11 +34,15 @@ def reference_figures(profile: Profile, device: str | None, tier1: Tier) -> tupl
         return (), f"no vendor reference exists for {where}: only evidence measured on it would add numbers"
     engine = table_engine(tier1)
     facts = [fact for fact in device_facts(reference, engine, "fp8") if relevant(fact.name, profile)]
-    figures = tuple(ReferenceFigure(name=f.name, value=round(f.value, 4), figure=f.figure, label=f.label) for f in facts)
+    figures = tuple(
+        ReferenceFigure(name=f.name, value=round(f.value, 4), figure=f.figure, label=f.label) for f in facts
+    )
     if not figures:  # nothing in NVIDIA's tables bears on this profile (a single-device diffusion model, say)
         return (), None
-    note = (f"NVIDIA's own measurements on {reference.device_id} ({reference.package} {reference.version}, "
-            f"{ENGINE_NAMES.get(engine, engine)} tables), not this team's model or machine")  # fmt: skip
+    note = (
+        f"NVIDIA's own measurements on {reference.device_id} ({reference.package} {reference.version}, "
+        f"{ENGINE_NAMES.get(engine, engine)} tables), not this team's model or machine"
+    )
     return figures, note
 
 
@@ -53,22 +60,29 @@ def relevant(name: str, profile: Profile) -> bool:
     return needs.devices > 1
 
 
-def with_reference(confidence: float, notes: Sequence[str], figures: Sequence[ReferenceFigure], timed_on_target: bool
-                   ) -> tuple[float, tuple[str, ...]]:  # fmt: skip
+def with_reference(
+    confidence: float, notes: Sequence[str], figures: Sequence[ReferenceFigure], timed_on_target: bool
+) -> tuple[float, tuple[str, ...]]:
     """The confidence raised by the vendor's figures for the device, where no case was timed there, up to the cap."""
     if not figures or timed_on_target:
         return confidence, tuple(notes)
     raised = min(REFERENCE_CAP, round(confidence * REFERENCE_FACTOR, 2))
     if raised <= confidence:
         return confidence, tuple(notes)
-    note = (f"NVIDIA's own measurements on this device raise the confidence by a tenth, to {REFERENCE_CAP} at most: "
-            "they are not this team's model on its own machine, which only evidence timed there is")  # fmt: skip
+    note = (
+        f"NVIDIA's own measurements on this device raise the confidence by a tenth, to {REFERENCE_CAP} at most: "
+        "they are not this team's model on its own machine, which only evidence timed there is"
+    )
     return raised, (*notes, note)
 
 
 # The tier-1 concern whose choice each figure bears on.
-FIGURE_CONCERNS = {"fp8_over_bf16_gemm": "gemm", "fp8_kv_decode_speedup": "deployment", "context_attention_growth": "attention",
-                   "allreduce_busbw_gbps": "collectives"}  # fmt: skip
+FIGURE_CONCERNS = {
+    "fp8_over_bf16_gemm": "gemm",
+    "fp8_kv_decode_speedup": "deployment",
+    "context_attention_growth": "attention",
+    "allreduce_busbw_gbps": "collectives",
+}
 
 
 def cited_in_tier1(tier1: Tier, figures: Sequence[ReferenceFigure], device: str | None) -> Tier:
@@ -83,8 +97,9 @@ def cited_in_tier1(tier1: Tier, figures: Sequence[ReferenceFigure], device: str 
         index = next((i for i, c in enumerate(choices) if c.concern == concern), None)
         if index is None:
             continue
-        cite = Citation(kind="reference", ref=f"reference.{system}.{figure.name}", figure=f"{figure.value:.3g}",
-                        source=figure.label)  # fmt: skip
+        cite = Citation(
+            kind="reference", ref=f"reference.{system}.{figure.name}", figure=f"{figure.value:.3g}", source=figure.label
+        )
         why = Rationale(text=f"NVIDIA measured on this device: {figure.figure}", cites=(cite,))
         choices[index] = after_first(choices[index], why)
     return tier1.model_copy(update={"choices": tuple(choices)})

@@ -14,8 +14,15 @@ from advisor.recommendation.models import Choice, Rationale, Rejection, SwitchCo
 def foreign_terms(profile: Profile, knowledge: KnowledgeBase) -> re.Pattern[str] | None:
     """A pattern matching the terms of every family the profile does not run on (None when there are none)."""
     own = {term for family in profile.families for term in knowledge.platform(family).terms}
-    foreign = sorted({term for platform in knowledge.platforms if platform.id not in profile.families
-                      for term in platform.terms if term not in own})  # fmt: skip
+    foreign = sorted(
+        {
+            term
+            for platform in knowledge.platforms
+            if platform.id not in profile.families
+            for term in platform.terms
+            if term not in own
+        }
+    )
     if not foreign:
         return None
     # Terms are proper names, matched as written (a vendor's name, not a family id in lower case)

@@ -114,8 +114,12 @@ def pick(
     others = [
         c
         for c in knowledge.candidates
-        if consider_all and c.id in ecosystem and serves(c, profile.hardware, concern) and c not in preferred
-        and not out_of_role(c, requirements) and c.serves_model_type(profile.model_type)
+        if consider_all
+        and c.id in ecosystem
+        and serves(c, profile.hardware, concern)
+        and c not in preferred
+        and not out_of_role(c, requirements)
+        and c.serves_model_type(profile.model_type)
     ]
     fitting: list[Candidate] = []
     skill_only: list[Candidate] = []

@@ -55,8 +55,10 @@ class Settlement(BaseModel):
 
     def interval_text(self) -> str:
         """'0.97x on each case's fastest visit, 90% CI 0.61-1.52x, band +/-6%'."""
-        return (f"{self.ratio:.2f}x on each case's fastest visit, {self.confidence:.0%} CI {self.low:.2f}-{self.high:.2f}x, "
-                f"band +/-{self.band:.0%}")  # fmt: skip
+        return (
+            f"{self.ratio:.2f}x on each case's fastest visit, {self.confidence:.0%} CI {self.low:.2f}-{self.high:.2f}x, "
+            f"band +/-{self.band:.0%}"
+        )
 
     def samples_to_settle(self, threshold: float = 1.0) -> int | None:
         """About how many samples per case would narrow the CI enough to settle the ratio against `threshold`, as
@@ -79,16 +81,31 @@ def settle(pairs: Sequence[tuple[Measurement, Measurement]], rule: VerdictRule |
     for baseline, compared in pairs:
         judged_a, judged_b = judged_visit(baseline, rule.min_samples), judged_visit(compared, rule.min_samples)
         sides.append((judged_a.samples, judged_b.samples))
-        bands.append(equivalence_band(baseline.stats, compared.stats, rule, visit_spread=max(judged_a.spread, judged_b.spread)))
-    interval = bootstrap_geometric_mean_speedup(sides, resamples=rule.resamples, confidence=rule.confidence, seed=rule.seed)
-    return Settlement(ratio=interval.ratio, low=interval.low, high=interval.high, confidence=interval.confidence,
-                      band=sum(bands) / len(bands), samples=min(len(side) for pair in sides for side in pair))  # fmt: skip
+        bands.append(
+            equivalence_band(baseline.stats, compared.stats, rule, visit_spread=max(judged_a.spread, judged_b.spread))
+        )
+    interval = bootstrap_geometric_mean_speedup(
+        sides, resamples=rule.resamples, confidence=rule.confidence, seed=rule.seed
+    )
+    return Settlement(
+        ratio=interval.ratio,
+        low=interval.low,
+        high=interval.high,
+        confidence=interval.confidence,
+        band=sum(bands) / len(bands),
+        samples=min(len(side) for pair in sides for side in pair),
+    )
 
 
 def unsettled_text(figure: str, settlement: Settlement, probe: str, threshold: float = 1.0) -> str:
     """'not settled by this run: <figure> (<CI>) ...; <what would settle it>'."""
     needed = settlement.samples_to_settle(threshold)
-    more = (f"about {needed} samples per case (this run read {settlement.samples})" if needed is not None
-            else "a quiet host (the figure sits on the band's edge)")  # fmt: skip
-    return (f"not settled by this run: {figure} ({settlement.interval_text()}, against {threshold:g}x); "
-            f"{more} would settle it: a larger `advisor probe {probe} --budget`, on a quiet host")
+    more = (
+        f"about {needed} samples per case (this run read {settlement.samples})"
+        if needed is not None
+        else "a quiet host (the figure sits on the band's edge)"
+    )
+    return (
+        f"not settled by this run: {figure} ({settlement.interval_text()}, against {threshold:g}x); "
+        f"{more} would settle it: a larger `advisor probe {probe} --budget`, on a quiet host"
+    )

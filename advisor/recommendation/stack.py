@@ -14,9 +14,9 @@ from dataclasses import replace
 
 from advisor.profile import Profile
 from advisor.recommendation.context import RuleContext, StackPlan
+from advisor.recommendation.policy import LARGE_TRAINING_DEVICES
 from advisor.recommendation.selection import Pick, pick
 from advisor.recommendation.stack_choice import StackChoice, runner_of
-from advisor.recommendation.policy import LARGE_TRAINING_DEVICES
 
 FRAMEWORK_LAYERS = ("training-framework",)  # preferred over a framework adapter (torch_npu) for large training
 
@@ -116,7 +116,9 @@ def plan_stack(context: RuleContext, choice: StackChoice | None = None) -> RuleC
         chosen = framework_pick(context).chosen
         framework = chosen.id if chosen is not None else None
     plan = StackPlan(
-        runtime=runtime, serving_engine=engine, training_framework=framework,
+        runtime=runtime,
+        serving_engine=engine,
+        training_framework=framework,
         layers=layers_library(context, framework),
-    )  # fmt: skip
+    )
     return replace(context, stack=plan)

@@ -13,7 +13,6 @@ first. Every other stack of the workload is a considered option with one decisiv
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -158,11 +157,17 @@ def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> 
     known = [found for found in (platform.device(d) for d in listed) if found is not None]
     classes = {found.device_class for found in known}
     if classes and device.device_class not in classes:  # a phone runtime on a server, or a server stack on a phone
-        return Misfit("device_class", f"validated on {', '.join(listed)} ({', '.join(sorted(classes))} devices), not on "
-                                      f"a {device.device_class} device like {device.id}")  # fmt: skip
+        return Misfit(
+            "device_class",
+            f"validated on {', '.join(listed)} ({', '.join(sorted(classes))} devices), not on "
+            f"a {device.device_class} device like {device.id}",
+        )
     same = [d for d in listed if same_generation(getattr(platform.device(d), "generation", ""), device.generation)]
     if same:
-        return Misfit("same_generation", f"validated on {', '.join(same)} ({device.generation}, as {device.id}), not on {device.id} itself")
+        return Misfit(
+            "same_generation",
+            f"validated on {', '.join(same)} ({device.generation}, as {device.id}), not on {device.id} itself",
+        )
     return Misfit("device", f"validated on {', '.join(listed)}, not {device.id}")
 
 
@@ -177,7 +182,9 @@ def float_fallback(stack: Stack, profile: Profile, device: Device | None, platfo
     if not profile.needs.quantized:
         return None
     floats = float_formats(platform)
-    return next((p for p in stack.applies_to.precisions if p in floats and (device is None or p in device.formats)), None)
+    return next(
+        (p for p in stack.applies_to.precisions if p in floats and (device is None or p in device.formats)), None
+    )
 
 
 def runner_serves(stack: Stack, model_type: str, knowledge: KnowledgeBase, *, strict: bool) -> bool:
@@ -190,15 +197,23 @@ def runner_serves(stack: Stack, model_type: str, knowledge: KnowledgeBase, *, st
     return model_type in claim.value if claim is not None else not strict
 
 
-def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase,
-            workload: str = "inference", accepted: Sequence[str] | None = None) -> tuple[Misfit, ...]:  # fmt: skip
+def misfits(
+    stack: Stack,
+    profile: Profile,
+    device: Device | None,
+    platform: Platform,
+    knowledge: KnowledgeBase,
+    workload: str = "inference",
+    accepted: Sequence[str] | None = None,
+) -> tuple[Misfit, ...]:
     """What in the stack does not fit this profile on this device for this workload (empty: it fits); `accepted` is
     precisions_accepted for them, where the caller has it."""
     scope = stack.applies_to
     found: list[Misfit] = []
     if profile.model_type not in scope.model_types:
         near = any((profile.model_type, listed) in NEAR_MODEL_TYPES for listed in scope.model_types) and runner_serves(
-            stack, profile.model_type, knowledge, strict=workload == "inference")
+            stack, profile.model_type, knowledge, strict=workload == "inference"
+        )
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         found.append(Misfit("model_type" if near else "other_model", text))
     if device is not None and device.id in scope.excludes:
@@ -210,11 +225,21 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     lower = () if both_training else LOWER_PRECISIONS.get(profile.needs.quantization, ())
     fallback = float_fallback(stack, profile, device, platform)
     asked_format = profile.needs.quantization
-    unrunnable = (device is not None and profile.needs.quantized and not both_training and fallback is not None
-                  and not device.may_run(asked_format))  # no stack runs the ask natively here: each falls back  # fmt: skip
+    unrunnable = (
+        device is not None
+        and profile.needs.quantized
+        and not both_training
+        and fallback is not None
+        and not device.may_run(asked_format)
+    )  # no stack runs the ask natively here: each falls back
     if unrunnable and device is not None and not set(accepted) & set(scope.precisions):
-        found.append(Misfit("float_fallback", f"{device.name} does not run {asked_format} natively: runs in {fallback}, "
-                                              f"the fallback from {asked_format}"))  # fmt: skip
+        found.append(
+            Misfit(
+                "float_fallback",
+                f"{device.name} does not run {asked_format} natively: runs in {fallback}, "
+                f"the fallback from {asked_format}",
+            )
+        )
     elif not set(accepted) & set(scope.precisions):
         asked: str = profile.needs.quantization if profile.needs.quantized else "no quantization"
         if not profile.needs.quantized and mixed_precision_training(profile, platform, workload):
@@ -225,15 +250,29 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
             found.append(Misfit("lower_precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
         else:
             found.append(Misfit("precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
-    elif device is not None and profile.needs.quantized and not set(accepted) & set(scope.precisions) & {*device.formats, *scope.weight_only}:
+    elif (
+        device is not None
+        and profile.needs.quantized
+        and not set(accepted) & set(scope.precisions) & {*device.formats, *scope.weight_only}
+    ):
         runs = "/".join(p for p in scope.precisions if p in accepted)
         if device.formats_basis == "recipes":
-            found.append(Misfit("format_undocumented", f"{runs} is undocumented on {device.name} (no published format "
-                                                       f"list, no {runs} recipe on it): validate it there, "
-                                                       f"{fallback or 'a float format'} as the fallback"))  # fmt: skip
+            found.append(
+                Misfit(
+                    "format_undocumented",
+                    f"{runs} is undocumented on {device.name} (no published format "
+                    f"list, no {runs} recipe on it): validate it there, "
+                    f"{fallback or 'a float format'} as the fallback",
+                )
+            )
         elif fallback is not None:
-            found.append(Misfit("float_fallback", f"{device.name} does not run {runs} natively: runs in {fallback}, the "
-                                                  f"fallback from {profile.needs.quantization}"))  # fmt: skip
+            found.append(
+                Misfit(
+                    "float_fallback",
+                    f"{device.name} does not run {runs} natively: runs in {fallback}, the "
+                    f"fallback from {profile.needs.quantization}",
+                )
+            )
         else:
             found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
     if not (profile.model_type == "cnn" and workload == "inference"):  # CNN serving runs a replica per device
@@ -242,11 +281,19 @@ def misfits(stack: Stack, profile: Profile, device: Device | None, platform: Pla
     found += method_misfit(stack, profile, knowledge, workload)
     listed = runner_listed(stack, platform, knowledge)
     if not listed and unvetted(stack, knowledge):
-        found.append(Misfit("unvetted_runner", f"{stack.runner_name} has no knowledge-base entry: the stack's page alone "
-                                               "vouches for it"))  # fmt: skip
+        found.append(
+            Misfit(
+                "unvetted_runner",
+                f"{stack.runner_name} has no knowledge-base entry: the stack's page alone vouches for it",
+            )
+        )
     elif not listed:
-        found.append(Misfit("unlisted_runner", f"{stack.runner_name} is not among the platform's listed engines, "
-                                               "runtimes or frameworks"))  # fmt: skip
+        found.append(
+            Misfit(
+                "unlisted_runner",
+                f"{stack.runner_name} is not among the platform's listed engines, runtimes or frameworks",
+            )
+        )
     on_phone = device is not None and device.device_class == "mobile"  # on-device LLMs run in a general runtime there
     if profile.llm and workload == "inference" and not runs_on_engine(stack, platform) and not on_phone:
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
@@ -259,8 +306,13 @@ def scale_misfits(scope: StackScope, profile: Profile, device: Device | None) ->
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         return [Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}")]
     if profile.needs.devices > node_size(device) and "multi-node" not in scope.scale:
-        return [Misfit("scale", f"documented within one node; {profile.needs.devices} devices may span nodes, and the "
-                                "layout across them (replicas or cross-node parallelism) is not documented")]  # fmt: skip
+        return [
+            Misfit(
+                "scale",
+                f"documented within one node; {profile.needs.devices} devices may span nodes, and the "
+                "layout across them (replicas or cross-node parallelism) is not documented",
+            )
+        ]
     return []
 
 
@@ -275,14 +327,22 @@ def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, work
     documented = METHOD_WORDS.get(method)  # the part as the page sets it names the other method: a partial fit
     text = f"{part.name} {part.setting or ''}"
     if documented is not None and documented[1].search(text) and not documented[0].search(text):
-        return [Misfit("method", f"{part.name} is the page's {'PTQ' if method == 'qat' else 'QAT'} flow; the profile asks "
-                                 f"{method.upper()} (the toolkit has a {method.upper()} flow of its own to set up)")]  # fmt: skip
+        return [
+            Misfit(
+                "method",
+                f"{part.name} is the page's {'PTQ' if method == 'qat' else 'QAT'} flow; the profile asks "
+                f"{method.upper()} (the toolkit has a {method.upper()} flow of its own to set up)",
+            )
+        ]
     return []
 
 
 PTQ_WORDS = re.compile(r"post-training|\bPTQ\b|calibrat|quantize_static", re.IGNORECASE)
 QAT_WORDS = re.compile(r"quantization-aware|training-time|\bQAT\b", re.IGNORECASE)
-METHOD_WORDS = {"qat": (QAT_WORDS, PTQ_WORDS), "ptq": (PTQ_WORDS, QAT_WORDS)}  # method -> (words naming it, words naming the other)
+METHOD_WORDS = {
+    "qat": (QAT_WORDS, PTQ_WORDS),
+    "ptq": (PTQ_WORDS, QAT_WORDS),
+}  # method -> (words naming it, words naming the other)
 
 
 def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> list[Misfit]:
@@ -324,7 +384,9 @@ def runner_listed(stack: Stack, platform: Platform, knowledge: KnowledgeBase) ->
 def unvetted(stack: Stack, knowledge: KnowledgeBase) -> bool:
     """The stack's runner has no knowledge-base entry at all (plain PyTorch, xDiT, MaxDiffusion, mflux): only the
     stack's own page vouches for it, a lesser misfit than a known candidate the platform does not list."""
-    return all(c.candidate is None or c.candidate not in knowledge.ids() for c in stack.components if c.role in RUNNER_ROLES)
+    return all(
+        c.candidate is None or c.candidate not in knowledge.ids() for c in stack.components if c.role in RUNNER_ROLES
+    )
 
 
 def runs_on_engine(stack: Stack, platform: Platform) -> bool:
@@ -332,8 +394,9 @@ def runs_on_engine(stack: Stack, platform: Platform) -> bool:
     return any(component.candidate in platform.serving_engines.value for component in stack.components)
 
 
-def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform,
-          knowledge: KnowledgeBase) -> Judged:  # fmt: skip
+def judge(
+    stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase
+) -> Judged:
     """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
     LLM serving engine, the platform's own order, the most specific (fewest model types, fewest devices), its id."""
     accepted = precisions_accepted(profile, platform, workload)
@@ -341,10 +404,13 @@ def judge(stack: Stack, workload: str, profile: Profile, device: Device | None, 
     scope = stack.applies_to
     default_matches = scope.precisions[0] in accepted
     rank = Rank(
-        weight=sum(misfit.weight for misfit in found), other_default=not default_matches,
-        preference=preference_index(stack, platform, workload, profile.llm), model_types=len(scope.model_types),
-        devices=len(scope.devices), stack_id=stack.id,
-    )  # fmt: skip
+        weight=sum(misfit.weight for misfit in found),
+        other_default=not default_matches,
+        preference=preference_index(stack, platform, workload, profile.llm),
+        model_types=len(scope.model_types),
+        devices=len(scope.devices),
+        stack_id=stack.id,
+    )
     precision: str = next((p for p in scope.precisions if p in accepted), scope.precisions[0])
     if any(misfit.kind == "float_fallback" for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
@@ -371,10 +437,13 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     others: list[Judged] = []
     for workload in workloads(profile):
         judged = sorted(
-            (judge(stack, workload, profile, device, platform, knowledge)
-             for stack in knowledge.stacks_for(profile.hardware) if workload in stack.applies_to.workloads),
+            (
+                judge(stack, workload, profile, device, platform, knowledge)
+                for stack in knowledge.stacks_for(profile.hardware)
+                if workload in stack.applies_to.workloads
+            ),
             key=lambda item: item.rank,
-        )  # fmt: skip
+        )
         usable = [item for item in judged if item.weight < TOO_FAR]
         if usable:
             chosen.append(usable[0])
@@ -386,7 +455,9 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
         if item.stack.id not in picked and item.stack.id not in seen:
             seen.add(item.stack.id)
             considered.append(item)
-    return StackChoice(device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED]))
+    return StackChoice(
+        device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED])
+    )
 
 
 def decisive_reason(item: Judged, chosen: Judged | None) -> str:
@@ -404,8 +475,11 @@ def tie_break(item: Judged, chosen: Judged) -> str:
     if item.rank.other_default and not chosen.rank.other_default:
         return f"its default precision is {item.stack.applies_to.precisions[0]}, not the one asked"
     if item.stack.runner_name != chosen.stack.runner_name:
-        first = (f"{chosen.stack.runner_name} comes first in the platform's documentation" if item.rank.preference >
-                 chosen.rank.preference else "nothing documented puts one first")  # fmt: skip
+        first = (
+            f"{chosen.stack.runner_name} comes first in the platform's documentation"
+            if item.rank.preference > chosen.rank.preference
+            else "nothing documented puts one first"
+        )
         run = "a throughput run at your SLA" if item.workload == "inference" else "a training throughput run"
         return f"{first}, and {run} on the target decides (see the switch conditions)"
     if item.rank.model_types > chosen.rank.model_types:
@@ -416,12 +490,22 @@ def tie_break(item: Judged, chosen: Judged) -> str:
 def stack_option(item: Judged, chosen: Judged | None, *, picked: bool) -> StackOption:
     """One row of the record's "Stacks considered" table."""
     runner = item.stack.runner
-    reason = ("; ".join(m.text for m in item.misfits) if item.misfits else "fits the whole profile") if picked else decisive_reason(item, chosen)
+    reason = (
+        ("; ".join(m.text for m in item.misfits) if item.misfits else "fits the whole profile")
+        if picked
+        else decisive_reason(item, chosen)
+    )
     return StackOption(
-        stack=item.stack.id, name=item.stack.name, workload=item.workload, runner=runner.name if runner else "",
-        precisions=tuple(item.stack.applies_to.precisions), fits=item.fits, chosen=picked, reason=reason,
+        stack=item.stack.id,
+        name=item.stack.name,
+        workload=item.workload,
+        runner=runner.name if runner else "",
+        precisions=tuple(item.stack.applies_to.precisions),
+        fits=item.fits,
+        chosen=picked,
+        reason=reason,
         source=item.stack.source,
-    )  # fmt: skip
+    )
 
 
 def options_considered(choice: StackChoice) -> tuple[StackOption, ...]:
@@ -438,13 +522,20 @@ def chosen_stack(item: Judged) -> ChosenStack:
     parts = tuple(
         StackPart(role=c.role, name=c.name, candidate=c.candidate, setting=c.setting, source=c.source or stack.source)
         for c in stack.components
-    )  # fmt: skip
+    )
     return ChosenStack(
-        stack=stack.id, name=stack.name, workload=item.workload, source=stack.source, as_of=stack.as_of,
-        summary=stack.summary.value, parts=parts, validated_with=dict(stack.validated_with),
-        misfits=tuple(misfit.text for misfit in item.misfits), risks=tuple(risk.value for risk in stack.risks),
+        stack=stack.id,
+        name=stack.name,
+        workload=item.workload,
+        source=stack.source,
+        as_of=stack.as_of,
+        summary=stack.summary.value,
+        parts=parts,
+        validated_with=dict(stack.validated_with),
+        misfits=tuple(misfit.text for misfit in item.misfits),
+        risks=tuple(risk.value for risk in stack.risks),
         preview=stack.preview.value if stack.preview is not None else None,
-    )  # fmt: skip
+    )
 
 
 def stacks_in(choice: StackChoice) -> Sequence[ChosenStack]:

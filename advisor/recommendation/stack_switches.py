@@ -27,14 +27,18 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[
         fit = "" if judged.fits else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
         default = judged.stack.applies_to.precisions[0]
         if judged.precision != default:  # the recipe's other documented format: name the runner and the format first
-            parts.append(f"{VERBS[judged.workload]} {judged.stack.runner_name} in {judged.precision}, on the recipe "
-                         f"{judged.stack.name} (whose default is {default}){fit}")  # fmt: skip
+            parts.append(
+                f"{VERBS[judged.workload]} {judged.stack.runner_name} in {judged.precision}, on the recipe "
+                f"{judged.stack.name} (whose default is {default}){fit}"
+            )
         else:
             parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
     if not parts:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
         nearest = next(iter(choice.considered), None)
-        near = f" The nearest documented stack, {nearest.stack.name}: {decisive_reason(nearest, None)}." if nearest else ""
+        near = (
+            f" The nearest documented stack, {nearest.stack.name}: {decisive_reason(nearest, None)}." if nearest else ""
+        )
         leads = cross_platform_lead(tiers, profile)
         return f"{leads}No documented whole stack fits this profile: tier 1 assembles {options}.{near} Target: {where}"
     text = "; ".join(parts)
@@ -62,7 +66,9 @@ def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
         if training.stack.checkpoint is None:
             return ""
         then = f", then quantize it to {profile.needs.quantization}" if profile.needs.quantized else ""
-        return f" Between them: {training.stack.checkpoint.value.rstrip('.')}{then}, for tier 1's serving engine to load."
+        return (
+            f" Between them: {training.stack.checkpoint.value.rstrip('.')}{then}, for tier 1's serving engine to load."
+        )
     exports, loads = training.stack.checkpoint, serving.stack.checkpoint
     quantizer = serving.stack.component("quantization")
     quantize = ""
@@ -71,8 +77,10 @@ def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
     elif profile.needs.quantized:
         quantize = f", then quantize it to {profile.needs.quantization}" + (f" ({quantizer.name})" if quantizer else "")
     if exports is None and loads is None:
-        return (f" Between them: convert the trained checkpoint to the format {serving.stack.runner_name} loads{quantize}; "
-                "neither stack documents the converter, so check it before committing.")  # fmt: skip
+        return (
+            f" Between them: convert the trained checkpoint to the format {serving.stack.runner_name} loads{quantize}; "
+            "neither stack documents the converter, so check it before committing."
+        )
     said = "; ".join(claim.value.rstrip(".") for claim in (exports, loads) if claim is not None)
     return f" Between them: {said}{quantize}."
 
@@ -94,13 +102,17 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
             description = f"{judged.stack.name} becomes validated on {device.id}: reconsider it ({judged.workload})"
             found.append(switch(f"stack-{judged.stack.id}-on-{device.id}", description, metric, "==", "yes"))
     found = found[: MAX_STACK_SWITCHES - 1]
-    found += [s for s in (equal_engine_switch(choice, workload, profile) for workload in ("inference", "training")) if s]
+    found += [
+        s for s in (equal_engine_switch(choice, workload, profile) for workload in ("inference", "training")) if s
+    ]
     serving = choice.for_workload("inference")
     accuracy = accuracy_switch(profile) if serving is None or not serving.falls_back else None  # nothing runs quantized
     if accuracy is not None:
         found.append(accuracy)
-    description = (f"the target moves to another device generation than {device.id}: the stacks validated for it "
-                   f"differ; set the profile's `device` and re-run `advisor recommend`")  # fmt: skip
+    description = (
+        f"the target moves to another device generation than {device.id}: the stacks validated for it "
+        f"differ; set the profile's `device` and re-run `advisor recommend`"
+    )
     found.append(switch("device-generation", description, "profile.device", "!=", device.id))
     return tuple(found)
 
@@ -110,7 +122,11 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     chosen = choice.for_workload(workload)
     if chosen is None or not chosen.fits:
         return None
-    rivals = [j for j in choice.considered if j.workload == workload and j.fits and j.stack.runner_name != chosen.stack.runner_name]
+    rivals = [
+        j
+        for j in choice.considered
+        if j.workload == workload and j.fits and j.stack.runner_name != chosen.stack.runner_name
+    ]
     # one that runs the asked precision by default first; one that runs it off its default (TensorRT-LLM's NVFP4
     # recipe in FP8) still fits, and the same-precision benchmark decides between the engines
     rivals.sort(key=lambda j: j.rank.other_default != chosen.rank.other_default)
@@ -119,11 +135,17 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
         return None
     ours, theirs = chosen.stack.runner_name, rival.stack.runner_name
     llm = "tokens/s" if profile.llm else "requests/s"
-    unit = f"{llm} at your latency SLA" if workload == "inference" else f"training throughput ({llm.replace('requests', 'samples')} per device)"
+    unit = (
+        f"{llm} at your latency SLA"
+        if workload == "inference"
+        else f"training throughput ({llm.replace('requests', 'samples')} per device)"
+    )
     default = rival.stack.applies_to.precisions[0]
     path = f", run in {chosen.precision} (its recipe defaults to {default})" if rival.precision != default else ""
-    description = (f"{theirs} delivers at least {FASTER}x the {unit} of {ours} on the target, same model and devices, "
-                   f"both in {chosen.precision} (each engine's own benchmark): switch to {rival.stack.name}{path}")  # fmt: skip
+    description = (
+        f"{theirs} delivers at least {FASTER}x the {unit} of {ours} on the target, same model and devices, "
+        f"both in {chosen.precision} (each engine's own benchmark): switch to {rival.stack.name}{path}"
+    )
     metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
 
@@ -140,9 +162,11 @@ def engine_alternative_switch(
     if rival is None:
         return None
     llm = "tokens/s" if profile.llm else "requests/s"
-    description = (f"{rival} delivers at least {FASTER}x the {llm} at your latency SLA of {deployment.option} on the "
-                   f"target, same model, precision and devices: no stack of {rival} documented here fits this profile "
-                   f"as well as the chosen one, so switch only after its own accuracy and stability checks")  # fmt: skip
+    description = (
+        f"{rival} delivers at least {FASTER}x the {llm} at your latency SLA of {deployment.option} on the "
+        f"target, same model, precision and devices: no stack of {rival} documented here fits this profile "
+        f"as well as the chosen one, so switch only after its own accuracy and stability checks"
+    )
     metric = f"evidence.inference_throughput.{rival}_over_{deployment.option}"
     return switch(f"{rival}-engine-faster", description, metric, ">=", FASTER)
 
@@ -154,9 +178,13 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
         return None
     dtype = profile.needs.quantization
     if profile.trains and not profile.serves:
-        description = (f"the {dtype} run's training loss ends more than {LOSS_GAP * 100:g}% above a BF16 run's at the same "
-                       f"step (same data and seed): train in BF16, or use a finer {dtype} recipe, and re-check")  # fmt: skip
+        description = (
+            f"the {dtype} run's training loss ends more than {LOSS_GAP * 100:g}% above a BF16 run's at the same "
+            f"step (same data and seed): train in BF16, or use a finer {dtype} recipe, and re-check"
+        )
         return switch(f"{dtype}-loss-gap", description, f"evidence.{dtype}_loss_gap", ">", LOSS_GAP)
-    description = (f"the {dtype} model scores more than {ACCURACY_DROP * 100:g} point below the float model on your task evaluation "
-                   "(the same harness and data for both): keep the float model, or quantize with finer scales and re-check")  # fmt: skip
+    description = (
+        f"the {dtype} model scores more than {ACCURACY_DROP * 100:g} point below the float model on your task evaluation "
+        "(the same harness and data for both): keep the float model, or quantize with finer scales and re-check"
+    )
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

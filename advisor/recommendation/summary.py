@@ -106,9 +106,12 @@ def chosen_stack_lines(stack: ChosenStack, profile: Profile) -> list[str]:
 
 def estimate_lines(recommendation: Recommendation) -> list[str]:
     """One line per engine, best first: tokens/s per GPU, the configuration and its latencies."""
-    return [f"{e.engine} {e.engine_version}: {e.tokens_per_s_per_gpu:.0f} tokens/s per GPU, {e.mode} {e.parallel}, batch "
-            f"{e.batch}, TTFT {e.ttft_ms:.0f} ms, TPOT {e.tpot_ms:.1f} ms" + (f" (config: {e.config_file})" if e.config_file else "")
-            for e in recommendation.estimates]  # fmt: skip
+    return [
+        f"{e.engine} {e.engine_version}: {e.tokens_per_s_per_gpu:.0f} tokens/s per GPU, {e.mode} {e.parallel}, batch "
+        f"{e.batch}, TTFT {e.ttft_ms:.0f} ms, TPOT {e.tpot_ms:.1f} ms"
+        + (f" (config: {e.config_file})" if e.config_file else "")
+        for e in recommendation.estimates
+    ]
 
 
 def summary_lines(recommendation: Recommendation) -> list[str]:
@@ -125,7 +128,9 @@ def summary_lines(recommendation: Recommendation) -> list[str]:
         lines += ["", "Stacks considered"]
         for option in recommendation.stacks_considered:
             mark = "chosen" if option.chosen else "not chosen"
-            lines.append(f"  {option.stack} ({option.workload}, {', '.join(option.precisions)}): {mark}: {option.reason}")
+            lines.append(
+                f"  {option.stack} ({option.workload}, {', '.join(option.precisions)}): {mark}: {option.reason}"
+            )
     for stack in recommendation.stacks:
         lines += ["", *chosen_stack_lines(stack, profile)]
     if recommendation.estimates_note is not None:

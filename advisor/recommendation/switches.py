@@ -40,9 +40,15 @@ def switch(
 ) -> SwitchCondition:
     """A switch condition; `also` adds predicates that must hold together with the first."""
     return SwitchCondition(
-        id=condition_id, description=description, metric=metric, op=op, threshold=threshold, also=also,
-        concern=concern, rerun=rerun_for(metric),
-    )  # fmt: skip
+        id=condition_id,
+        description=description,
+        metric=metric,
+        op=op,
+        threshold=threshold,
+        also=also,
+        concern=concern,
+        rerun=rerun_for(metric),
+    )
 
 
 # Facts no advisor probe measures: what the team runs to check them.
@@ -51,7 +57,9 @@ _OUTSIDE_PROBES = (
     ("training_throughput.", "each framework's training run on the target, same model, precision and devices"),
 )
 _ACCURACY_CHECK = "your task evaluation (for example lm-evaluation-harness) on the float and the quantized model"
-_LOSS_CHECK = "a short training run in BF16 and in the low precision, same data, seed and steps, comparing the loss curves"
+_LOSS_CHECK = (
+    "a short training run in BF16 and in the low precision, same data, seed and steps, comparing the loss curves"
+)
 
 
 def rerun_for(metric: str) -> str:

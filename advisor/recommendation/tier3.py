@@ -14,8 +14,13 @@ from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
-from advisor.recommendation.policy import (MISFIT_WEIGHTS, PORTABLE_KERNEL_LAYERS, RUNTIME_KERNEL_CONCERNS, RUNTIME_KERNEL_LAYERS,
-                                          SKILL_ORDER)
+from advisor.recommendation.policy import (
+    MISFIT_WEIGHTS,
+    PORTABLE_KERNEL_LAYERS,
+    RUNTIME_KERNEL_CONCERNS,
+    RUNTIME_KERNEL_LAYERS,
+    SKILL_ORDER,
+)
 from advisor.recommendation.rules.tiers import per_platform_choices
 from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
 
@@ -34,29 +39,44 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
     """The runtime for a concern it carries itself: its kernels per platform, or its own quantizer."""
     if concern == "quantization":
         dtype = context.profile.needs.quantization
-        text = (f"{candidate.name} quantizes for its own runtime ({dtype}): one quantized model for every family, run by "
-                f"each family's backend where that backend runs {dtype} (check each target)")  # fmt: skip
+        text = (
+            f"{candidate.name} quantizes for its own runtime ({dtype}): one quantized model for every family, run by "
+            f"each family's backend where that backend runs {dtype} (check each target)"
+        )
         why = line(text, cite_claim(candidate, dtype), cite_profile(context.profile, "needs.quantization"))
         if context.profile.needs.quantization_method != "qat":
             return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
-        qat = candidate.qat  # a runtime does not train: QAT happens in the training framework, the runtime runs its export
-        how = line(f"QAT asked: the model is trained quantization-aware in the training framework, simulating "
-                   f"{candidate.name}'s own {dtype} format (QAT keeps its gain only against the rounding it trained "
-                   f"for), and exported as a quantized model that {candidate.name} runs on every family"
-                   + (f" ({qat.note})" if qat.note else f" (knowledge base: QAT {qat.value})"),
-                   cite_claim(candidate, "qat"), cite_claim(candidate, dtype),
-                   cite_profile(context.profile, "needs.quantization_method"))  # fmt: skip
-        return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype, "method": "qat"},
-                      rationale=(how,))  # fmt: skip
+        qat = (
+            candidate.qat
+        )  # a runtime does not train: QAT happens in the training framework, the runtime runs its export
+        how = line(
+            f"QAT asked: the model is trained quantization-aware in the training framework, simulating "
+            f"{candidate.name}'s own {dtype} format (QAT keeps its gain only against the rounding it trained "
+            f"for), and exported as a quantized model that {candidate.name} runs on every family"
+            + (f" ({qat.note})" if qat.note else f" (knowledge base: QAT {qat.value})"),
+            cite_claim(candidate, "qat"),
+            cite_claim(candidate, dtype),
+            cite_profile(context.profile, "needs.quantization_method"),
+        )
+        return Choice(
+            concern="quantization", option=candidate.id, settings={"dtype": dtype, "method": "qat"}, rationale=(how,)
+        )
     engine = candidate.layer.value == "serving-engine"
     text = {
-        "fusion": (f"{candidate.name} brings its own fused kernels and graph capture on each family's backend" if engine
-                   else f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's backend"),
+        "fusion": (
+            f"{candidate.name} brings its own fused kernels and graph capture on each family's backend"
+            if engine
+            else f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's backend"
+        ),
         "dynamic-shapes": f"{candidate.name} takes the shapes itself on every family (its own batching or shape handling)",
     }.get(concern, f"{candidate.name} runs {concern} on each family's own kernels (its backend there)")
     why = line(text, cite_claim(candidate, "hardware"))
-    return Choice(concern=concern, option=candidate.id, settings={"part": f"{candidate.name}'s own kernels", "by": "runtime"},  # type: ignore[arg-type]
-                  rationale=(why,))  # fmt: skip
+    return Choice(
+        concern=concern,  # type: ignore[arg-type]
+        option=candidate.id,
+        settings={"part": f"{candidate.name}'s own kernels", "by": "runtime"},
+        rationale=(why,),
+    )
 
 
 def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
@@ -74,24 +94,46 @@ def other_family_stack(context: RuleContext, family: str, runners: dict[str, str
     fit there, one run by the same engine or framework as here (tier 3's runtime, tier 1's training framework) first."""
     there = context.profile.model_copy(update={"hardware": family, "device": None})
     choice = choose_stacks(there, context.knowledge)
-    if not choice.chosen or choice.chosen[0].weight > MISFIT_WEIGHTS["device"]:  # a stack that fits there, but for the device
+    if (
+        not choice.chosen or choice.chosen[0].weight > MISFIT_WEIGHTS["device"]
+    ):  # a stack that fits there, but for the device
         return None
     known = set(context.knowledge.ids())
     picked, unmatched, wanted = [], [], runners or {}
     for judged in choice.chosen:
         want = wanted.get(judged.workload)
-        fitting = [judged, *(j for j in choice.considered if j.workload == judged.workload and j.weight <= MISFIT_WEIGHTS["device"])]
-        same = next((j for j in fitting if want is not None and getattr(runner_of(j.stack, j.workload, known), "candidate", None) == want), None)
+        fitting = [
+            judged,
+            *(j for j in choice.considered if j.workload == judged.workload and j.weight <= MISFIT_WEIGHTS["device"]),
+        ]
+        same = next(
+            (
+                j
+                for j in fitting
+                if want is not None and getattr(runner_of(j.stack, j.workload, known), "candidate", None) == want
+            ),
+            None,
+        )
         picked.append(same or judged)
         if want is not None and same is None and want in known:
             unmatched.append(judged)
-    names = "; ".join(judged.stack.name + (f" (in {judged.precision})" if judged.precision != judged.stack.applies_to.precisions[0]
-                                           else "") + (f" (no {context.knowledge.get(wanted[judged.workload]).name} stack is "
-                                                       "documented for this profile there: this one is the measured "
-                                                       "alternative)" if judged in unmatched else "")
-                      for judged in picked)  # fmt: skip
-    return line(f"on {family}, the stack documented there: {names}", cite_stack(picked[0].stack),
-                cite_profile(context.profile, "needs.other_hardware"))  # fmt: skip
+    names = "; ".join(
+        judged.stack.name
+        + (f" (in {judged.precision})" if judged.precision != judged.stack.applies_to.precisions[0] else "")
+        + (
+            f" (no {context.knowledge.get(wanted[judged.workload]).name} stack is "
+            "documented for this profile there: this one is the measured "
+            "alternative)"
+            if judged in unmatched
+            else ""
+        )
+        for judged in picked
+    )
+    return line(
+        f"on {family}, the stack documented there: {names}",
+        cite_stack(picked[0].stack),
+        cite_profile(context.profile, "needs.other_hardware"),
+    )
 
 
 def family_notes(tier: Tier, context: RuleContext, runners: dict[str, str] | None = None) -> tuple[Rationale, ...]:
@@ -104,31 +146,54 @@ def family_notes(tier: Tier, context: RuleContext, runners: dict[str, str] | Non
     return tuple(notes)
 
 
-def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContext,
-                     measured_out: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[Choice], list[Gap]]:  # fmt: skip
+def loaded_quantizer(
+    choices: list[Choice], gaps: list[Gap], context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset()
+) -> tuple[list[Choice], list[Gap]]:
     """Tier 3's quantizer is one whose output tier 3's engine loads: a portable toolkit it loads where one runs on every
     family and supports the asked format; otherwise each platform keeps a toolkit its engine loads (a gap)."""
     by_concern = {c.concern: c for c in choices}
     deployment, quantization = by_concern.get("deployment"), by_concern.get("quantization")
-    open_gap = quantization is None and context.profile.needs.quantized and any(g.concern == "quantization" for g in gaps)
+    open_gap = (
+        quantization is None and context.profile.needs.quantized and any(g.concern == "quantization" for g in gaps)
+    )
     if deployment is None or (quantization is None and not open_gap):
         return choices, gaps
     compatibility = context.knowledge.compatibility
-    engine_itself = quantization is not None and quantization.option == deployment.option and engine_only(deployment.option, context)
-    if quantization is not None and not engine_itself and (quantization.option == deployment.option
-                                                            or deployment.option in compatibility.loaders_of(quantization.option)):  # fmt: skip
+    engine_itself = (
+        quantization is not None
+        and quantization.option == deployment.option
+        and engine_only(deployment.option, context)
+    )
+    if (
+        quantization is not None
+        and not engine_itself
+        and (
+            quantization.option == deployment.option
+            or deployment.option in compatibility.loaders_of(quantization.option)
+        )
+    ):
         return choices, gaps
     families, dtype = set(context.profile.families), context.profile.needs.quantization
-    loaded = [context.knowledge.get(t) for t in compatibility.toolkits_loaded_by(deployment.option) if t in context.knowledge.ids()]
+    loaded = [
+        context.knowledge.get(t)
+        for t in compatibility.toolkits_loaded_by(deployment.option)
+        if t in context.knowledge.ids()
+    ]
+
     def reaches(family: str) -> bool:  # the family loads the output and has a device that runs the format
         return any(device.may_run(dtype) for device in context.knowledge.platform(family).devices)
 
     def portable(toolkit: Candidate) -> bool:  # tier 3 is multi-platform: a toolkit for one family only is no answer
         return len({*toolkit.hardware.value, *compatibility.output_families(toolkit.id)}) > 1
 
-    fitting = [t for t in loaded if portable(t) and all(f in t.hardware.value or (f in compatibility.output_families(t.id)
-                                                                                   and reaches(f)) for f in families)
-               and getattr(t, dtype).value in ("yes", "partial") and (t.id, "quantization") not in measured_out]  # fmt: skip
+    fitting = [
+        t
+        for t in loaded
+        if portable(t)
+        and all(f in t.hardware.value or (f in compatibility.output_families(t.id) and reaches(f)) for f in families)
+        and getattr(t, dtype).value in ("yes", "partial")
+        and (t.id, "quantization") not in measured_out
+    ]
     official = context.official("quantization")
     fitting.sort(key=lambda t: (t.id not in official, -len(t.hardware.value), t.id))
     rest = [c for c in choices if c.concern != "quantization"]
@@ -137,21 +202,36 @@ def loaded_quantizer(choices: list[Choice], gaps: list[Gap], context: RuleContex
     if fitting:
         toolkit = fitting[0]
         text = f"{toolkit.name} writes {dtype} checkpoints that {deployment.option}, tier 3's engine, loads, on {', '.join(sorted(families))}"
-        cites = [cite_compatibility("quantized_output_loaded_by", toolkit.id, compatibility.quantized_output_loaded_by[toolkit.id]),
-                 cite_claim(toolkit, dtype)]  # fmt: skip
-        if not families <= set(toolkit.hardware.value):  # the output reaches a family the toolkit itself does not run on
+        cites = [
+            cite_compatibility(
+                "quantized_output_loaded_by", toolkit.id, compatibility.quantized_output_loaded_by[toolkit.id]
+            ),
+            cite_claim(toolkit, dtype),
+        ]
+        if not families <= set(
+            toolkit.hardware.value
+        ):  # the output reaches a family the toolkit itself does not run on
             claim = compatibility.quantized_output_families[toolkit.id]
             cites.append(cite_compatibility("quantized_output_families", toolkit.id, claim))
             text += f" (it runs on {', '.join(toolkit.hardware.value)}; {', '.join(claim.value)} load its output)"
         why = line(text, *cites)
         fits = SKILL_ORDER.index(toolkit.skill.value) <= SKILL_ORDER.index(context.profile.team_skill)
-        return [*rest, Choice(concern="quantization", option=toolkit.id, settings={"dtype": dtype}, rationale=(why,),
-                              fits_team=fits)], gaps  # fmt: skip
-    text = (f"no quantization toolkit whose output {deployment.option} loads runs on {', '.join(sorted(families))} with "
-            f"{dtype}: each platform keeps its own" + (f", so each family gets its own {dtype} checkpoint and its own accuracy "
-                                                       "check" if len(families) > 1 else ""))  # fmt: skip
+        return [
+            *rest,
+            Choice(
+                concern="quantization", option=toolkit.id, settings={"dtype": dtype}, rationale=(why,), fits_team=fits
+            ),
+        ], gaps
+    text = (
+        f"no quantization toolkit whose output {deployment.option} loads runs on {', '.join(sorted(families))} with "
+        f"{dtype}: each platform keeps its own"
+        + (f", so each family gets its own {dtype} checkpoint and its own accuracy check" if len(families) > 1 else "")
+    )
     others = [g for g in gaps if g.concern != "quantization"]  # one gap per concern: this one says why
-    return rest, [*others, Gap(concern="quantization", rationale=(line(text, cite_profile(context.profile, "needs.quantization")),))]
+    return rest, [
+        *others,
+        Gap(concern="quantization", rationale=(line(text, cite_profile(context.profile, "needs.quantization")),)),
+    ]
 
 
 def engine_only(option: str, context: RuleContext) -> bool:
@@ -175,7 +255,9 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
     if profile.needs.quantized and getattr(candidate, profile.needs.quantization).value != "yes":
         return choices
     text = f"{candidate.name}, tier 1's runtime, also runs on {', '.join(context.profile.families)}: one runtime everywhere"
-    portable = Choice(concern="deployment", option=candidate.id, rationale=(line(text, cite_claim(candidate, "hardware")),))
+    portable = Choice(
+        concern="deployment", option=candidate.id, rationale=(line(text, cite_claim(candidate, "hardware")),)
+    )
     return [c for c in choices if c.concern != "deployment"] + [portable]
 
 
@@ -185,50 +267,86 @@ def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | No
     profile, knowledge = context.profile, context.knowledge
     if not (profile.trains and profile.needs.cross_platform):
         return None
-    ours = next((c.option for c in (tier1.choices if tier1 is not None else ()) if c.concern == "training-framework"), None)
+    ours = next(
+        (c.option for c in (tier1.choices if tier1 is not None else ()) if c.concern == "training-framework"), None
+    )
     listed = [ours, *context.platform.training_frameworks.value]
     found = [knowledge.get(i) for i in dict.fromkeys(listed) if i is not None and i in knowledge.ids()]
-    return next((c for c in found if c.layer.value == "training-framework"
-                 and set(profile.families) <= set(c.hardware.value) and c.serves_model_type(profile.model_type)), None)  # fmt: skip
+    return next(
+        (
+            c
+            for c in found
+            if c.layer.value == "training-framework"
+            and set(profile.families) <= set(c.hardware.value)
+            and c.serves_model_type(profile.model_type)
+        ),
+        None,
+    )
 
 
-def trainer_choices(choices: list[Choice], gaps: list[Gap], trainer: Candidate, context: RuleContext
-                    ) -> tuple[list[Choice], list[Gap]]:  # fmt: skip
+def trainer_choices(
+    choices: list[Choice], gaps: list[Gap], trainer: Candidate, context: RuleContext
+) -> tuple[list[Choice], list[Gap]]:
     """One training code path on every family: the portable framework, its own layers' kernels on each family for a
     team that writes none, and each family's collective library under the framework's process groups."""
     families = ", ".join(context.profile.families)
     kept = [c for c in choices if c.concern != "training-framework"]
-    text = (f"{trainer.name} runs on {families}: one training code path, each family keeping its own kernels and "
-            "collective library underneath")  # fmt: skip
-    added = [Choice(concern="training-framework", option=trainer.id, rationale=(line(text, cite_claim(trainer, "hardware")),))]
+    text = (
+        f"{trainer.name} runs on {families}: one training code path, each family keeping its own kernels and "
+        "collective library underneath"
+    )
+    added = [
+        Choice(
+            concern="training-framework", option=trainer.id, rationale=(line(text, cite_claim(trainer, "hardware")),)
+        )
+    ]
     # a kernel concern whose portable option is beyond the team (Triton, Pallas for a framework team), or has none
     owned = {c.concern for c in kept if c.concern in RUNTIME_KERNEL_CONCERNS and not c.fits_team}
     owned |= {g.concern for g in gaps if g.concern in RUNTIME_KERNEL_CONCERNS}
     serving = "; the serving engine brings its own for serving" if context.profile.serves else ""
     for concern in sorted(owned, key=CONCERNS.index):
-        why = line(f"{trainer.name} runs {concern} on each family's own kernels in training (its layers and PyTorch's "
-                   f"backend there){serving}", cite_claim(trainer, "hardware"))  # fmt: skip
-        added.append(Choice(concern=concern, option=trainer.id, rationale=(why,),
-                            settings={"part": f"{trainer.name}'s own kernels", "by": "training-framework"}))
+        why = line(
+            f"{trainer.name} runs {concern} on each family's own kernels in training (its layers and PyTorch's "
+            f"backend there){serving}",
+            cite_claim(trainer, "hardware"),
+        )
+        added.append(
+            Choice(
+                concern=concern,
+                option=trainer.id,
+                rationale=(why,),
+                settings={"part": f"{trainer.name}'s own kernels", "by": "training-framework"},
+            )
+        )
     if any(g.concern == "collectives" for g in gaps):
         libraries = per_platform_choices(context, "collectives", include_target=True)
-        why = line(f"{trainer.name}'s process groups call each family's own collective library ({libraries}): one API, "
-                   "no portable library needed", cite_claim(trainer, "distributed"))  # fmt: skip
-        added.append(Choice(concern="collectives", option=trainer.id, rationale=(why,),
-                            settings={"by": "training-framework"}))
+        why = line(
+            f"{trainer.name}'s process groups call each family's own collective library ({libraries}): one API, "
+            "no portable library needed",
+            cite_claim(trainer, "distributed"),
+        )
+        added.append(
+            Choice(concern="collectives", option=trainer.id, rationale=(why,), settings={"by": "training-framework"})
+        )
     done = {c.concern for c in added}
     return [c for c in kept if c.concern not in done] + added, [g for g in gaps if g.concern not in done]
 
 
-def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset(),
-                tier1: Tier | None = None, stacks: StackChoice | None = None) -> Tier:  # fmt: skip
+def adapt_tier3(
+    tier: Tier,
+    context: RuleContext,
+    measured_out: frozenset[tuple[str, str]] = frozenset(),
+    tier1: Tier | None = None,
+    stacks: StackChoice | None = None,
+) -> Tier:
     """Tier 3 with a portable runtime's own kernels and quantizer, and the other families' documented stacks noted."""
     choices = portable_tier1_runtime(list(tier.choices), tier1, context)
     choices, gaps = loaded_quantizer(choices, list(tier.gaps), context, measured_out)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
     if not context.profile.needs.cross_platform:
-        return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps),
-                                       "fits_team": all(c.fits_team for c in choices)})  # fmt: skip
+        return tier.model_copy(
+            update={"choices": tuple(choices), "gaps": tuple(gaps), "fits_team": all(c.fits_team for c in choices)}
+        )
     trainer = portable_trainer(context, tier1)
     if trainer is not None:
         choices, gaps = trainer_choices(choices, gaps, trainer, context)
@@ -252,5 +370,11 @@ def adapt_tier3(tier: Tier, context: RuleContext, measured_out: frozenset[tuple[
         runners["training"] = trainer.id
     elif runner is not None and runner.candidate is not None:
         runners["training"] = runner.candidate
-    return tier.model_copy(update={"choices": tuple(choices), "gaps": tuple(gaps), "notes": family_notes(tier, context, runners),
-                                   "fits_team": all(c.fits_team for c in choices)})  # fmt: skip
+    return tier.model_copy(
+        update={
+            "choices": tuple(choices),
+            "gaps": tuple(gaps),
+            "notes": family_notes(tier, context, runners),
+            "fits_team": all(c.fits_team for c in choices),
+        }
+    )

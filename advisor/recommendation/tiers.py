@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
-from advisor.recommendation.policy import RUNTIME_KERNEL_LAYERS
 from advisor.knowledge.models import Concern
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, serving_options
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Tier, TierNumber
+from advisor.recommendation.policy import RUNTIME_KERNEL_LAYERS
 
 TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
 
@@ -37,8 +37,10 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
     if beyond:
         skills = [cite_claim(context.knowledge.get(option), "skill") for option in beyond]
         verb = "needs" if len(beyond) == 1 else "need"
-        text = (f"writing kernels in {', '.join(beyond)} {verb} more skill than the {profile.team_skill} team has: listed "
-                "to show the gap")  # fmt: skip
+        text = (
+            f"writing kernels in {', '.join(beyond)} {verb} more skill than the {profile.team_skill} team has: listed "
+            "to show the gap"
+        )
         notes.append(line(text, cite_profile(profile, "team_skill"), *skills))
     return notes
 
@@ -72,10 +74,17 @@ def tier3_notes(context: RuleContext, choices: Sequence[Choice] = ()) -> list[Ra
         for family in profile.needs.other_hardware:
             needs = platform_needs(context, family, skip=portable)
             platform = context.knowledge.platform(family)
-            text = (f"on {family}, each platform's own underneath: {needs}" if needs else
-                    f"on {family}, {runtime}'s own backend for the family" if runtime else "")  # fmt: skip
+            text = (
+                f"on {family}, each platform's own underneath: {needs}"
+                if needs
+                else f"on {family}, {runtime}'s own backend for the family"
+                if runtime
+                else ""
+            )
             if text:
-                notes.append(line(text, cite_platform(platform, "official.gemm"), cite_profile(profile, "needs.other_hardware")))
+                notes.append(
+                    line(text, cite_platform(platform, "official.gemm"), cite_profile(profile, "needs.other_hardware"))
+                )
         return notes
     return [line("exploration only: the profile runs on one hardware family", *cites)]
 
@@ -87,8 +96,11 @@ def platform_needs(context: RuleContext, family: str, skip: Collection[str] = ()
     """'gemm hipblaslt, collectives rccl, deployment vllm': the first official option per concern the profile needs."""
     official = context.knowledge.platform(family).official
     profile = context.profile
-    wanted = [c for c in PLATFORM_NEEDS if (c != "collectives" or profile.needs.devices > 1) and (c != "deployment" or profile.serves)
-              and c not in skip]  # fmt: skip
+    wanted = [
+        c
+        for c in PLATFORM_NEEDS
+        if (c != "collectives" or profile.needs.devices > 1) and (c != "deployment" or profile.serves) and c not in skip
+    ]
     platform = context.knowledge.platform(family)
     parts = []
     for concern in wanted:

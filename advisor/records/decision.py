@@ -52,7 +52,7 @@ class WrittenDecision:
             "evidence": [str(path) for path in self.evidence], "commit": self.commit,
             "repository": str(self.repository) if self.repository else None, "tier1": self.tier1,
             "notes": self.notes,
-        }  # fmt: skip
+        }
 
 
 def clean_text(text: str, limit: int = MAX_TITLE_LENGTH) -> str:
@@ -108,7 +108,7 @@ def rejected_options(recommendation: Recommendation) -> list[str]:
 def build_front_matter(
     number: int, title: str, recommendation: Recommendation, evidence_refs: list[EvidenceRef],
     environment: Environment | None, deciders: Sequence[str], date: dt.date,
-) -> RecordFrontMatter:  # fmt: skip
+) -> RecordFrontMatter:
     """The front matter of a new record (status proposed, version 1)."""
     return RecordFrontMatter(
         id=number,
@@ -133,7 +133,7 @@ def named_options(recommendation: Recommendation) -> list[str]:
     Transformer Engine as the layers), or rejected; the knowledge snapshot keeps those the knowledge base knows."""
     chosen = [option for number in (1, 2, 3) for option in tier_options(recommendation, number)]
     in_settings = [value for choice in recommendation.tier(1).choices for value in choice.settings.values()
-                   if value and " " not in value]  # fmt: skip
+                   if value and " " not in value]
     return list(dict.fromkeys(chosen + in_settings + rejected_options(recommendation)))
 
 
@@ -188,7 +188,7 @@ def write_decision(
             record_name, evidence_names = record_file_names(number, slugify(title), len(evidence))
             evidence_texts = [item.to_text() for item in evidence]
             refs = [EvidenceRef(file=name, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
-                    for name, text in zip(evidence_names, evidence_texts)]  # fmt: skip
+                    for name, text in zip(evidence_names, evidence_texts)]
             deciders = list(deciders) or committer(records_dir, repo)
             front = build_front_matter(number, title, recommendation, refs, environment, deciders, date)
             record_path = records_dir / record_name
@@ -211,9 +211,9 @@ def write_decision(
                 raise
             if stop.requested:  # it came during the commit, which finished: the record stands, and says so
                 raise stopped(f"decision {number:04d} was being committed when the signal came, and is complete: "
-                              f"{record_path}", completed=True)  # fmt: skip
+                              f"{record_path}", completed=True)
         return WrittenDecision(
             id=number, title=title, record=record_path, evidence=evidence_paths, tier1=front.tier1, commit=sha,
             repository=Path(repo.working_tree_dir) if repo is not None and repo.working_tree_dir else None, notes=notes,
-        )  # fmt: skip
+        )
 

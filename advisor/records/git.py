@@ -119,7 +119,7 @@ def _git_alone(repo: Repo, *args: str) -> str:
 # What git says when the disk, not the commit, is the problem (its messages are not translated in pipes).
 # advisor always passes a message (-m), so git aborting on an empty one means it could not write COMMIT_EDITMSG.
 MACHINE_SIGNS = ("No space left", "Out of diskspace", "Disk quota", "File too large", "Read-only file system",
-                 "couldn't write", "unable to write", "write error", "empty commit message")  # fmt: skip
+                 "couldn't write", "unable to write", "write error", "empty commit message")
 def _restore_index(index: Path, saved: bytes | None) -> None:
     if saved is None:
         index.unlink(missing_ok=True)

@@ -103,7 +103,7 @@ def record_histories(repo: Repo, record_paths: Sequence[Path]) -> dict[Path, lis
             new_blob = fields[0].split()[3]
             found[wanted[name]].append(RecordVersion(
                 sha=sha, date=datetime.fromisoformat(date), version=blobs.version(new_blob, name), message=message.strip(),
-            ))  # fmt: skip
+            ))
     return found
 
 

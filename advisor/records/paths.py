@@ -30,7 +30,7 @@ def require_git() -> None:
     except ImportError as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise MachineError(f"git is not found (GitPython: {first[:120]}): advisor versions records with git; install "
-                           "git, put it on PATH or set GIT_PYTHON_GIT_EXECUTABLE") from None  # fmt: skip
+                           "git, put it on PATH or set GIT_PYTHON_GIT_EXECUTABLE") from None
 
 
 @contextmanager

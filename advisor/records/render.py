@@ -134,11 +134,11 @@ def target_match_text(rows: Sequence[tuple[str, ...]], target: object, timed: bo
     a run with no timed case says it measured nothing."""
     if not timed:
         return ("No case was timed (the probes failed or their time ran out): nothing was measured, and the "
-                "decision rests on the knowledge base alone; run `advisor probe` again with a larger budget.")  # fmt: skip
+                "decision rests on the knowledge base alone; run `advisor probe` again with a larger budget.")
     matching = [f"{row[0]} (machine {row[1]}, {row[3]})" for row in rows if row[-1] == "on target"]
     if not matching:
         return (f"No machine matches the target hardware ({target}): every figure above is proxy evidence, "
-                "used for what carries across hardware, never for speed.")  # fmt: skip
+                "used for what carries across hardware, never for speed.")
     return f"Matches the target hardware ({target}): {', '.join(dict.fromkeys(matching))}."
 
 
@@ -194,7 +194,7 @@ def record_risks(recommendation: Recommendation) -> list[tuple[ChosenStack, int,
     equal share of MAX_RECORD_RISKS for each stack."""
     share = MAX_RECORD_RISKS // max(1, len(recommendation.stacks))
     return [(stack, index, risk) for stack in recommendation.stacks
-            for index, risk in applying_risks(stack, recommendation.profile)[:share]]  # fmt: skip
+            for index, risk in applying_risks(stack, recommendation.profile)[:share]]
 
 
 def stacks_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
@@ -230,14 +230,14 @@ def drivers_text(profile: Profile) -> str:
         f"dynamic shapes {'yes' if needs.dynamic_shapes else 'no'}", f"quantization {quantization}",
         f"long context {'yes' if needs.long_context else 'no'}", f"{needs.devices} device(s) per job",
         "cross-platform " + (", ".join(needs.other_hardware) if needs.other_hardware else ("yes" if needs.cross_platform else "no")),
-    ]  # fmt: skip
+    ]
     return "* " + "; ".join(md_escape(part) for part in parts) + "."
 
 
 def considered_text(recommendation: Recommendation) -> str:
     """Every option named in the tiers, as alternatives or rejected, in one line."""
     named = [option for tier in recommendation.tiers for choice in tier.choices
-             for option in (choice.option, *choice.alternatives)]  # fmt: skip
+             for option in (choice.option, *choice.alternatives)]
     options = list(dict.fromkeys([*named, *(rejection.option for rejection in recommendation.rejected)]))
     listed = ", ".join(f"`{md_escape(option).replace(chr(96), '')}`" for option in options)
     return f"Named in this record: {listed}." if options else "None."
@@ -279,7 +279,7 @@ def estimates_rows(recommendation: Recommendation, config_prefix: str) -> list[t
     """The serving estimate per engine, best first; its config file as written beside the record."""
     return [(f"{e.engine} {e.engine_version}", e.mode, e.parallel, e.batch, f"{e.ttft_ms:.0f}", f"{e.tpot_ms:.1f}",
              f"{e.tokens_per_s_per_gpu:.0f}", f"{config_prefix}{e.config_file}" if e.config_file else "-")
-            for e in recommendation.estimates]  # fmt: skip
+            for e in recommendation.estimates]
 
 
 def render_body(front: RecordFrontMatter, recommendation: Recommendation, evidence: Sequence[Evidence],

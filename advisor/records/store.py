@@ -137,7 +137,7 @@ def next_id(records_dir: Path, also_taken: Iterable[int] = ()) -> int:
         named = sorted(path.name for path in records_dir.iterdir() if _number_of(path.name) == highest)
         where = named[0] if named else "a file in git history"
         raise RecordError(f"{records_dir}: no record number is left after {highest} ({where}); records are numbered "
-                          f"1 to {MAX_RECORD_ID}: rename the file numbered too high, or start a new records folder")  # fmt: skip
+                          f"1 to {MAX_RECORD_ID}: rename the file numbered too high, or start a new records folder")
     return highest + 1
 
 
@@ -153,7 +153,7 @@ def check_can_record(records_dir: Path) -> None:
                 pass
         except OSError as error:
             raise MachineError(f"cannot write into {folder} ({error.strerror or 'not writable'}): "
-                               "no record could be written there") from None  # fmt: skip
+                               "no record could be written there") from None
     next_id(records_dir)
 
 
@@ -378,9 +378,9 @@ def supersede(records_dir: Path, old: int, new: int) -> tuple[DecisionRecord, De
     old_front = old_record.front.model_copy(update={
         "status": "superseded", "version": old_record.front.version + 1,
         "superseded_by": [*old_record.front.superseded_by, new],
-    })  # fmt: skip
+    })
     new_front = new_record.front.model_copy(update={
         "version": new_record.front.version + 1,
         "supersedes": [*dict.fromkeys([*new_record.front.supersedes, old])],
-    })  # fmt: skip
+    })
     return save_front_matter(old_record, old_front), save_front_matter(new_record, new_front)

@@ -41,15 +41,22 @@ class ReferenceMatch:
 
 def gemm_rows(reference: Reference) -> dict[tuple[str, int, int, int], float]:
     table = reference.table("gemm", TABLE_ENGINE)
-    return {} if table is None else {(r["gemm_dtype"], r["m"], r["n"], r["k"]): float(r["latency"]) for r in table.records()}
+    return (
+        {}
+        if table is None
+        else {(r["gemm_dtype"], r["m"], r["n"], r["k"]): float(r["latency"]) for r in table.records()}
+    )
 
 
 def attention_rows(reference: Reference) -> dict[tuple[str, int, int, int, int], float]:
     table = reference.table("context_attention", TABLE_ENGINE)
     if table is None:
         return {}
-    return {(r["attn_dtype"], r["batch_size"], r["isl"], r["num_heads"], r["head_dim"]): float(r["latency"])
-            for r in table.records() if r["num_heads"] == r["num_key_value_heads"] and r["kv_cache_dtype"] == r["attn_dtype"]}  # fmt: skip
+    return {
+        (r["attn_dtype"], r["batch_size"], r["isl"], r["num_heads"], r["head_dim"]): float(r["latency"])
+        for r in table.records()
+        if r["num_heads"] == r["num_key_value_heads"] and r["kv_cache_dtype"] == r["attn_dtype"]
+    }
 
 
 def all_reduce_rows(reference: Reference) -> dict[tuple[int, int], float]:
@@ -57,8 +64,11 @@ def all_reduce_rows(reference: Reference) -> dict[tuple[int, int], float]:
     table = reference.table("nccl", "nccl")
     if table is None:
         return {}
-    return {(2 * int(r["message_size"]), int(r["num_gpus"])): float(r["latency"]) for r in table.records()
-            if r["op_name"] == "all_reduce" and r["nccl_dtype"] == "half"}  # fmt: skip
+    return {
+        (2 * int(r["message_size"]), int(r["num_gpus"])): float(r["latency"])
+        for r in table.records()
+        if r["op_name"] == "all_reduce" and r["nccl_dtype"] == "half"
+    }
 
 
 def reference_matches(cases: Iterable[ProbeCase], reference: Reference) -> list[ReferenceMatch]:
@@ -75,16 +85,32 @@ def reference_matches(cases: Iterable[ProbeCase], reference: Reference) -> list[
         row: float | None = None
         operator = ""
         if key.probe == "gemm" and key.implementation == "torch.matmul" and key.dtype in GEMM_DTYPES:
-            operator, row = "gemm", gemm.get((GEMM_DTYPES[key.dtype], shape.get("m", 0), shape.get("n", 0), shape.get("k", 0)))
-        elif (key.probe == "attention" and key.implementation.startswith("sdpa.") and key.dtype in ATTENTION_DTYPES
-              and key.options.get("causal") is True):  # fmt: skip
+            operator, row = (
+                "gemm",
+                gemm.get((GEMM_DTYPES[key.dtype], shape.get("m", 0), shape.get("n", 0), shape.get("k", 0))),
+            )
+        elif (
+            key.probe == "attention"
+            and key.implementation.startswith("sdpa.")
+            and key.dtype in ATTENTION_DTYPES
+            and key.options.get("causal") is True
+        ):
             operator = "attention"
-            row = attention.get((ATTENTION_DTYPES[key.dtype], shape.get("batch", 0), shape.get("seq", 0),
-                                 shape.get("heads", 0), shape.get("head_dim", 0)))  # fmt: skip
+            row = attention.get(
+                (
+                    ATTENTION_DTYPES[key.dtype],
+                    shape.get("batch", 0),
+                    shape.get("seq", 0),
+                    shape.get("heads", 0),
+                    shape.get("head_dim", 0),
+                )
+            )
         elif key.probe == "scaling" and key.implementation == "all_reduce" and key.options.get("backend") == "nccl":
             operator, row = "all_reduce", reduce.get((shape.get("bytes", 0), int(key.options.get("world", 0) or 0)))
         if row is not None and row > 0:
-            label = labels.get("nccl" if operator == "all_reduce" else ("gemm" if operator == "gemm" else "context_attention"), "")
+            label = labels.get(
+                "nccl" if operator == "all_reduce" else ("gemm" if operator == "gemm" else "context_attention"), ""
+            )
             found.append(ReferenceMatch(key.case_id, operator, measured_ms, row, label))
     return found
 
@@ -103,13 +129,19 @@ def summary_lines(matches: Sequence[ReferenceMatch], device: str) -> list[str]:
         ratios = [m.ratio for m in matches if m.operator == operator]
         if ratios:
             label = next(m.label for m in matches if m.operator == operator)
-            lines.append(f"{operator}: {len(ratios)} case(s) at reference points, measured/reference median "
-                         f"{statistics.median(ratios):.2f}x (min {min(ratios):.2f}x; reference {label})")  # fmt: skip
+            lines.append(
+                f"{operator}: {len(ratios)} case(s) at reference points, measured/reference median "
+                f"{statistics.median(ratios):.2f}x (min {min(ratios):.2f}x; reference {label})"
+            )
     slow = below_reference(matches)
     if slow:
-        named = ", ".join(f"{m.case_id} ({m.ratio:.2f}x)" for m in slow[:6]) + (f" and {len(slow) - 6} more" if len(slow) > 6 else "")
-        lines.append(f"warning: below {LOW_RATIO}x the reference on {named}: check clocks, the power cap, a MIG slice, "
-                     "or a PCIe card in place of SXM")  # fmt: skip
+        named = ", ".join(f"{m.case_id} ({m.ratio:.2f}x)" for m in slow[:6]) + (
+            f" and {len(slow) - 6} more" if len(slow) > 6 else ""
+        )
+        lines.append(
+            f"warning: below {LOW_RATIO}x the reference on {named}: check clocks, the power cap, a MIG slice, "
+            "or a PCIe card in place of SXM"
+        )
     return lines
 
 
@@ -120,7 +152,10 @@ def evidence_check_lines(cases: Sequence[ProbeCase], device: str | None) -> list
     gpu = [case for case in cases if case.key.device == "cuda"]
     if reference is None or not gpu:
         return []
-    return [f"against NVIDIA's reference for {reference.device_id}:", *summary_lines(reference_matches(gpu, reference), reference.device_id)]
+    return [
+        f"against NVIDIA's reference for {reference.device_id}:",
+        *summary_lines(reference_matches(gpu, reference), reference.device_id),
+    ]
 
 
 def evidence_reference_check(evidence: Evidence) -> list[str]:

@@ -28,28 +28,58 @@ from typing import Any
 import yaml
 
 from advisor.reference.grid import (
-    ATTENTION_BATCHES, ATTENTION_HEAD_DIMS, ATTENTION_HEADS, CONTEXT_LENGTHS, GEMM_DTYPES, GEMM_M, GEMM_NK,
-    GENERATION_BATCHES, GENERATION_STEPS, NCCL_OPS,
-)  # fmt: skip
+    ATTENTION_BATCHES,
+    ATTENTION_HEAD_DIMS,
+    ATTENTION_HEADS,
+    CONTEXT_LENGTHS,
+    GEMM_DTYPES,
+    GEMM_M,
+    GEMM_NK,
+    GENERATION_BATCHES,
+    GENERATION_STEPS,
+    NCCL_OPS,
+)
 from advisor.reference.tables import EXTRACT_SCHEMA_VERSION, SYSTEM_DEVICES
 
 PACKAGE = "aiconfigurator-core"
 MODULE = "aiconfigurator_core"
 COPYRIGHT = "Copyright (c) 2026 NVIDIA CORPORATION & AFFILIATES. All rights reserved."
-STATEMENT = ("Filtered and converted by advisor's maintainer script (advisor/reference/extract.py): exact rows of "
-             "NVIDIA's tables at the shapes listed in advisor/reference/grid.py, from parquet to JSON; no value changed, "
-             "nothing interpolated.")  # fmt: skip
+STATEMENT = (
+    "Filtered and converted by advisor's maintainer script (advisor/reference/extract.py): exact rows of "
+    "NVIDIA's tables at the shapes listed in advisor/reference/grid.py, from parquet to JSON; no value changed, "
+    "nothing interpolated."
+)
 # Table file -> (operator, the columns kept, in order). Latency is NVIDIA's, in milliseconds.
 TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "gemm_perf.parquet": ("gemm", ("gemm_dtype", "m", "n", "k", "latency")),
-    "context_attention_perf.parquet": ("context_attention", (
-        "batch_size", "isl", "num_heads", "num_key_value_heads", "head_dim", "attn_dtype", "kv_cache_dtype", "latency")),
-    "generation_attention_perf.parquet": ("generation_attention", (
-        "batch_size", "step", "num_heads", "num_key_value_heads", "head_dim", "kv_cache_dtype", "latency")),
+    "context_attention_perf.parquet": (
+        "context_attention",
+        (
+            "batch_size",
+            "isl",
+            "num_heads",
+            "num_key_value_heads",
+            "head_dim",
+            "attn_dtype",
+            "kv_cache_dtype",
+            "latency",
+        ),
+    ),
+    "generation_attention_perf.parquet": (
+        "generation_attention",
+        ("batch_size", "step", "num_heads", "num_key_value_heads", "head_dim", "kv_cache_dtype", "latency"),
+    ),
     "nccl_perf.parquet": ("nccl", ("op_name", "nccl_dtype", "num_gpus", "message_size", "latency")),
-}  # fmt: skip
-UNITS = {"latency": "ms", "m": "rows (tokens)", "n": "columns", "k": "inner dimension", "isl": "tokens",
-         "step": "tokens already in the KV cache", "message_size": "elements of nccl_dtype (half: 2 bytes, int8: 1 byte; see README)"}  # fmt: skip
+}
+UNITS = {
+    "latency": "ms",
+    "m": "rows (tokens)",
+    "n": "columns",
+    "k": "inner dimension",
+    "isl": "tokens",
+    "step": "tokens already in the KV cache",
+    "message_size": "elements of nccl_dtype (half: 2 bytes, int8: 1 byte; see README)",
+}
 
 
 @dataclass(frozen=True)
@@ -83,14 +113,22 @@ def source_tables(root: Path) -> Iterator[SourceTable]:
             meta = yaml.safe_load(meta_file.read_text(encoding="utf-8")) if meta_file.is_file() else {}
             runtime = meta.get("runtime", {}) if isinstance(meta, dict) else {}
             dated = meta.get("collected_at") or next(
-                (table.get("collected_at") for table in (meta.get("tables") or {}).values() if isinstance(table, dict)
-                 and table.get("collected_at")), None)  # fmt: skip
+                (
+                    table.get("collected_at")
+                    for table in (meta.get("tables") or {}).values()
+                    if isinstance(table, dict) and table.get("collected_at")
+                ),
+                None,
+            )
             yield SourceTable(
-                system=system, path=path, relative=path.relative_to(root.parent).as_posix(),
+                system=system,
+                path=path,
+                relative=path.relative_to(root.parent).as_posix(),
                 framework=str(runtime.get("framework") or path.parent.parent.name),
                 framework_version=str(runtime.get("version") or path.parent.name),
-                provenance=str(meta.get("provenance", "unknown")), collected_at=str(dated) if dated else "undated",
-            )  # fmt: skip
+                provenance=str(meta.get("provenance", "unknown")),
+                collected_at=str(dated) if dated else "undated",
+            )
 
 
 def newest_per_framework(tables: Sequence[SourceTable]) -> list[SourceTable]:
@@ -116,13 +154,23 @@ def kept(operator: str, row: dict[str, Any]) -> bool:
     if operator == "gemm":
         return row["gemm_dtype"] in GEMM_DTYPES and row["m"] in GEMM_M and (row["n"], row["k"]) in GEMM_NK
     if operator == "context_attention":
-        return (row["batch_size"] in ATTENTION_BATCHES and row["isl"] in CONTEXT_LENGTHS and row["head_dim"] in ATTENTION_HEAD_DIMS
-                and (row["num_heads"], row["num_key_value_heads"]) in ATTENTION_HEADS and row.get("window_size", 0) == 0
-                and row.get("beam_width", 1) == 1)  # fmt: skip
+        return (
+            row["batch_size"] in ATTENTION_BATCHES
+            and row["isl"] in CONTEXT_LENGTHS
+            and row["head_dim"] in ATTENTION_HEAD_DIMS
+            and (row["num_heads"], row["num_key_value_heads"]) in ATTENTION_HEADS
+            and row.get("window_size", 0) == 0
+            and row.get("beam_width", 1) == 1
+        )
     if operator == "generation_attention":
-        return (row["batch_size"] in GENERATION_BATCHES and row["step"] in GENERATION_STEPS
-                and row["head_dim"] in ATTENTION_HEAD_DIMS and (row["num_heads"], row["num_key_value_heads"]) in ATTENTION_HEADS
-                and row.get("window_size", 0) == 0 and row.get("beam_width", 1) == 1)  # fmt: skip
+        return (
+            row["batch_size"] in GENERATION_BATCHES
+            and row["step"] in GENERATION_STEPS
+            and row["head_dim"] in ATTENTION_HEAD_DIMS
+            and (row["num_heads"], row["num_key_value_heads"]) in ATTENTION_HEADS
+            and row.get("window_size", 0) == 0
+            and row.get("beam_width", 1) == 1
+        )
     return row["op_name"] in NCCL_OPS
 
 
@@ -143,11 +191,17 @@ def extract_table(table: SourceTable) -> dict[str, Any]:
     rows = sorted({tuple(plain(r[c]) for c in columns) for r in records if kept(operator, r)})
     devices = sorted({str(r["device"]) for r in records}) if "device" in frame.column_names else []
     return {
-        "operator": operator, "path": table.relative, "framework": table.framework,
-        "framework_version": table.framework_version, "provenance": table.provenance,
-        "collected_at": table.collected_at, "device": ", ".join(devices),
-        "units": {c: UNITS[c] for c in columns if c in UNITS}, "columns": list(columns), "rows": [list(r) for r in rows],
-    }  # fmt: skip
+        "operator": operator,
+        "path": table.relative,
+        "framework": table.framework,
+        "framework_version": table.framework_version,
+        "provenance": table.provenance,
+        "collected_at": table.collected_at,
+        "device": ", ".join(devices),
+        "units": {c: UNITS[c] for c in columns if c in UNITS},
+        "columns": list(columns),
+        "rows": [list(r) for r in rows],
+    }
 
 
 def record_hashes(root: Path) -> dict[str, str]:
@@ -173,12 +227,23 @@ def extract(root: Path, wheel_sha256: str | None) -> dict[str, dict[str, Any]]:
         if not entry["rows"]:
             continue
         entry["sha256"] = hashes.get(f"{MODULE}/{table.relative.split('/', 1)[1]}", "not recorded")
-        system = by_system.setdefault(table.system, {
-            "schema_version": EXTRACT_SCHEMA_VERSION, "system": table.system, "device_id": SYSTEM_DEVICES[table.system],
-            "source": {"package": PACKAGE, "version": version, "wheel_sha256": wheel_sha256 or "not recorded",
-                       "licence": "Apache-2.0", "copyright": COPYRIGHT},
-            "statement": STATEMENT, "tables": [],
-        })  # fmt: skip
+        system = by_system.setdefault(
+            table.system,
+            {
+                "schema_version": EXTRACT_SCHEMA_VERSION,
+                "system": table.system,
+                "device_id": SYSTEM_DEVICES[table.system],
+                "source": {
+                    "package": PACKAGE,
+                    "version": version,
+                    "wheel_sha256": wheel_sha256 or "not recorded",
+                    "licence": "Apache-2.0",
+                    "copyright": COPYRIGHT,
+                },
+                "statement": STATEMENT,
+                "tables": [],
+            },
+        )
         system["tables"].append(entry)
     return by_system
 
@@ -192,11 +257,17 @@ def file_sha256(path: Path) -> str:
 def dumps(extract_of_system: dict[str, Any]) -> str:
     """The extract as written: one table row per line, so that a diff shows rows."""
     head = {key: value for key, value in extract_of_system.items() if key != "tables"}
-    lines = ["{", *(f"  {json.dumps(key)}: {json.dumps(value, sort_keys=True)}," for key, value in head.items()), '  "tables": [']
+    lines = [
+        "{",
+        *(f"  {json.dumps(key)}: {json.dumps(value, sort_keys=True)}," for key, value in head.items()),
+        '  "tables": [',
+    ]
     for index, table in enumerate(extract_of_system["tables"]):
         meta = {key: value for key, value in table.items() if key != "rows"}
-        lines.append(f"    {{{json.dumps(meta, sort_keys=True)[1:-1]}, \"rows\": [")
-        lines += [f"      {json.dumps(row)}{',' if i < len(table['rows']) - 1 else ''}" for i, row in enumerate(table["rows"])]
+        lines.append(f'    {{{json.dumps(meta, sort_keys=True)[1:-1]}, "rows": [')
+        lines += [
+            f"      {json.dumps(row)}{',' if i < len(table['rows']) - 1 else ''}" for i, row in enumerate(table["rows"])
+        ]
         lines.append("    ]}" + ("," if index < len(extract_of_system["tables"]) - 1 else ""))
     return "\n".join([*lines, "  ]", "}"]) + "\n"
 
@@ -216,7 +287,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         target = args.out / f"{system}.json"
         target.write_text(dumps(content), encoding="utf-8")
         rows = sum(len(t["rows"]) for t in content["tables"])
-        print(f"{target}: {len(content['tables'])} tables, {rows} rows, {target.stat().st_size / 1024:.0f} KiB", file=sys.stderr)
+        print(
+            f"{target}: {len(content['tables'])} tables, {rows} rows, {target.stat().st_size / 1024:.0f} KiB",
+            file=sys.stderr,
+        )
     return 0
 
 

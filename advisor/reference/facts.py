@@ -60,8 +60,10 @@ def gemm_facts(reference: Reference, engine: str, faster: str) -> list[Reference
         return []
     parts = [f"{geomean(speedups):.2f}x bf16 in {phase}" for phase, speedups in sorted(phases.items(), reverse=True)]
     counts = " and ".join(str(len(speedups)) for _, speedups in sorted(phases.items(), reverse=True))
-    figure = (f"{faster} GEMM runs {' and '.join(parts)} on {table.device} (geometric means over {counts} layer shapes "
-              "of 8B-70B models)")  # fmt: skip
+    figure = (
+        f"{faster} GEMM runs {' and '.join(parts)} on {table.device} (geometric means over {counts} layer shapes "
+        "of 8B-70B models)"
+    )
     if "decode" in phases and geomean(phases["decode"]) < 1.0:
         figure += f"; decode GEMMs measured slower in {faster} here, so check end-to-end decode throughput before counting on it"
     main = phases.get("prefill") or next(iter(phases.values()))
@@ -76,20 +78,33 @@ def attention_facts(reference: Reference, engine: str) -> list[ReferenceFact]:
     context = reference.table("context_attention", engine)
     if context is not None:
         heads, kv = ATTENTION_HEADS
-        points = sorted((r["isl"], float(r["latency"])) for r in context.records()
-                        if r["batch_size"] == 1 and r["num_heads"] == heads and r["num_key_value_heads"] == kv
-                        and r["attn_dtype"] == "bfloat16" and r["kv_cache_dtype"] == "bfloat16")  # fmt: skip
+        points = sorted(
+            (r["isl"], float(r["latency"]))
+            for r in context.records()
+            if r["batch_size"] == 1
+            and r["num_heads"] == heads
+            and r["num_key_value_heads"] == kv
+            and r["attn_dtype"] == "bfloat16"
+            and r["kv_cache_dtype"] == "bfloat16"
+        )
         if len(points) >= 2:
             (short, t_short), (long, t_long) = points[0], points[-1]
             growth = t_long / t_short
-            figure = (f"context attention takes {growth:.0f}x as long at {long} tokens as at {short} "
-                      f"({long // short}x the prompt; {t_long:.2f} ms, batch 1, {heads} query / {kv} KV heads)")  # fmt: skip
-            facts.append(ReferenceFact("context_attention_growth", growth, figure, reference.label(context), len(points)))
+            figure = (
+                f"context attention takes {growth:.0f}x as long at {long} tokens as at {short} "
+                f"({long // short}x the prompt; {t_long:.2f} ms, batch 1, {heads} query / {kv} KV heads)"
+            )
+            facts.append(
+                ReferenceFact("context_attention_growth", growth, figure, reference.label(context), len(points))
+            )
     generation = reference.table("generation_attention", engine)
     if generation is not None:
         heads, kv = ATTENTION_HEADS
-        by_kv = {(r["step"], r["kv_cache_dtype"]): float(r["latency"]) for r in generation.records()
-                 if r["batch_size"] == 8 and r["num_heads"] == heads and r["num_key_value_heads"] == kv}  # fmt: skip
+        by_kv = {
+            (r["step"], r["kv_cache_dtype"]): float(r["latency"])
+            for r in generation.records()
+            if r["batch_size"] == 8 and r["num_heads"] == heads and r["num_key_value_heads"] == kv
+        }
         steps = sorted(step for step, dtype in by_kv if dtype == "fp8" and (step, "bfloat16") in by_kv)
         if steps:
             step = steps[-1]
@@ -104,16 +119,21 @@ def allreduce_fact(reference: Reference) -> ReferenceFact | None:
     table = reference.table("nccl", "nccl")
     if table is None:
         return None
-    rows = [r for r in table.records() if r["op_name"] == "all_reduce" and r["num_gpus"] == ALLREDUCE_GPUS
-            and r["nccl_dtype"] == "half"]  # fmt: skip
+    rows = [
+        r
+        for r in table.records()
+        if r["op_name"] == "all_reduce" and r["num_gpus"] == ALLREDUCE_GPUS and r["nccl_dtype"] == "half"
+    ]
     if not rows:
         return None
     largest = max(rows, key=lambda r: r["message_size"])
     size_bytes = 2 * int(largest["message_size"])
     seconds = float(largest["latency"]) / 1e3
     busbw = 2 * (ALLREDUCE_GPUS - 1) / ALLREDUCE_GPUS * size_bytes / seconds / 1e9
-    figure = (f"all_reduce reaches a bus bandwidth of {busbw:.0f} GB/s on {ALLREDUCE_GPUS} GPUs at "
-              f"{size_bytes / 2**20:.0f} MiB")  # fmt: skip
+    figure = (
+        f"all_reduce reaches a bus bandwidth of {busbw:.0f} GB/s on {ALLREDUCE_GPUS} GPUs at "
+        f"{size_bytes / 2**20:.0f} MiB"
+    )
     return ReferenceFact("allreduce_busbw_gbps", busbw, figure, reference.label(table), 1)
 
 

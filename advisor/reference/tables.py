@@ -22,9 +22,15 @@ EXTRACT_SCHEMA_VERSION = 1
 MAX_EXTRACT_BYTES = 2 * 1024 * 1024  # one system's file; the whole extract stays under 3 MB
 # aiconfigurator-core's system name -> advisor's device id (advisor/data/platforms/nvidia-gpu.yaml)
 SYSTEM_DEVICES: dict[str, str] = {
-    "a100_sxm": "a100-sxm", "l40s": "l40s", "h100_sxm": "h100-sxm", "h200_sxm": "h200-sxm", "b200_sxm": "b200",
-    "gb200": "gb200", "b300_sxm": "b300", "rtx_pro_6000_server": "rtx-pro-6000-server",
-}  # fmt: skip
+    "a100_sxm": "a100-sxm",
+    "l40s": "l40s",
+    "h100_sxm": "h100-sxm",
+    "h200_sxm": "h200-sxm",
+    "b200_sxm": "b200",
+    "gb200": "gb200",
+    "b300_sxm": "b300",
+    "rtx_pro_6000_server": "rtx-pro-6000-server",
+}
 ENGINE_NAMES = {"trtllm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang", "nccl": "NCCL"}
 # advisor's serving-engine candidate id -> the engine name of NVIDIA's tables; TensorRT-LLM's where none matches
 TABLE_ENGINES = {"tensorrt-llm": "trtllm", "vllm": "vllm", "sglang": "sglang"}
@@ -76,7 +82,9 @@ class Reference:
     def label(self, table: ReferenceTable) -> str:
         """'measured by NVIDIA on NVIDIA H200, aiconfigurator-core 0.12.0, TensorRT-LLM 1.3.0rc20'."""
         engine = ENGINE_NAMES.get(table.framework, table.framework)
-        return f"measured by NVIDIA on {table.device}, {self.package} {self.version}, {engine} {table.framework_version}"
+        return (
+            f"measured by NVIDIA on {table.device}, {self.package} {self.version}, {engine} {table.framework_version}"
+        )
 
     def table(self, operator: str, framework: str | None = None) -> ReferenceTable | None:
         """The operator's table of this engine (the first engine's, in extract order, when None)."""
@@ -108,15 +116,26 @@ def parse_reference(text: str, origin: str) -> Reference:
     try:
         tables = tuple(
             ReferenceTable(
-                operator=str(t["operator"]), framework=str(t["framework"]), framework_version=str(t["framework_version"]),
-                provenance=str(t["provenance"]), collected_at=str(t["collected_at"]), device=str(t["device"]),
-                path=str(t["path"]), columns=tuple(t["columns"]), rows=tuple(tuple(row) for row in t["rows"]),
+                operator=str(t["operator"]),
+                framework=str(t["framework"]),
+                framework_version=str(t["framework_version"]),
+                provenance=str(t["provenance"]),
+                collected_at=str(t["collected_at"]),
+                device=str(t["device"]),
+                path=str(t["path"]),
+                columns=tuple(t["columns"]),
+                rows=tuple(tuple(row) for row in t["rows"]),
             )
             for t in document["tables"]
-        )  # fmt: skip
+        )
         source = document["source"]
-        return Reference(system=str(document["system"]), device_id=str(document["device_id"]),
-                         package=str(source["package"]), version=str(source["version"]), tables=tables)  # fmt: skip
+        return Reference(
+            system=str(document["system"]),
+            device_id=str(document["device_id"]),
+            package=str(source["package"]),
+            version=str(source["version"]),
+            tables=tables,
+        )
     except (KeyError, TypeError) as error:
         raise ReferenceError(f"{origin}: missing or malformed field {error}") from None
 

@@ -37,13 +37,19 @@ class ReviewBatch:
 
     def as_json(self) -> dict[str, object]:
         """The `advisor review --json` document."""
-        return {"reviews": [result.as_json() for result in self.results],
-                "upcoming": [{"id": record.id, "review_by": record.front.review_by.isoformat()} for record in self.upcoming],
-                "problems": [str(problem) for problem in self.problems],
-                "failures": [{"id": failure.record_id, "error": failure.message} for failure in self.failures]}  # fmt: skip
+        return {
+            "reviews": [result.as_json() for result in self.results],
+            "upcoming": [
+                {"id": record.id, "review_by": record.front.review_by.isoformat()} for record in self.upcoming
+            ],
+            "problems": [str(problem) for problem in self.problems],
+            "failures": [{"id": failure.record_id, "error": failure.message} for failure in self.failures],
+        }
 
 
-def records_to_review(records_dir: Path, ids: list[int], *, due: bool, today: dt.date) -> tuple[list[int], list[DecisionRecord], list[RecordProblem]]:
+def records_to_review(
+    records_dir: Path, ids: list[int], *, due: bool, today: dt.date
+) -> tuple[list[int], list[DecisionRecord], list[RecordProblem]]:
     """The record numbers to review (the named ones, then those due when `due`), the upcoming records and
     the record files that did not read (so whether they are due is unknown)."""
     numbers = list(dict.fromkeys(ids))
@@ -73,11 +79,23 @@ class DueCheck:
         """The `--json` document of the check."""
 
         def listed(records: list[DecisionRecord]) -> list[dict[str, object]]:
-            return [{"id": record.id, "title": record.front.title, "review_by": record.front.review_by.isoformat(),
-                     "path": str(record.path)} for record in records]  # fmt: skip
+            return [
+                {
+                    "id": record.id,
+                    "title": record.front.title,
+                    "review_by": record.front.review_by.isoformat(),
+                    "path": str(record.path),
+                }
+                for record in records
+            ]
 
-        return {"today": self.today.isoformat(), "passed": self.passed, "overdue": listed(self.overdue),
-                "upcoming": listed(self.upcoming), "problems": [str(problem) for problem in self.problems]}  # fmt: skip
+        return {
+            "today": self.today.isoformat(),
+            "passed": self.passed,
+            "overdue": listed(self.overdue),
+            "upcoming": listed(self.upcoming),
+            "problems": [str(problem) for problem in self.problems],
+        }
 
 
 def check_due(records_dir: Path, today: dt.date | None = None) -> DueCheck:
@@ -108,8 +126,9 @@ def review_records(
     results, failures = [], []
     for number in numbers:
         try:
-            results.append(run_review(records_dir, number, today=day, budget_s=budget_s, new_evidence=new_evidence,
-                                      commit=commit))  # fmt: skip
+            results.append(
+                run_review(records_dir, number, today=day, budget_s=budget_s, new_evidence=new_evidence, commit=commit)
+            )
         except AdvisorError as error:
             if len(numbers) == 1:
                 raise

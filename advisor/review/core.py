@@ -40,9 +40,13 @@ def review_decision(
     conditions = check_conditions(old_recommendation, profile, old_evidence, new_evidence)
     tier1_before = list(record.front.tier1) or tier1_options(old_recommendation)
     tier1_after = tier1_options(new_recommendation)
-    reasons = [f"switch condition {condition.id} fired: {condition.description}" for condition in conditions if condition.fired]
+    reasons = [
+        f"switch condition {condition.id} fired: {condition.description}" for condition in conditions if condition.fired
+    ]
     if tier1_after != tier1_before:
-        reasons.append(f"tier 1 changes from {', '.join(tier1_before) or 'nothing'} to {', '.join(tier1_after) or 'nothing'}")
+        reasons.append(
+            f"tier 1 changes from {', '.join(tier1_before) or 'nothing'} to {', '.join(tier1_after) or 'nothing'}"
+        )
     comparison = compare_evidence(old_evidence, new_evidence) if old_evidence is not None else None
     matched = comparison.cases if comparison is not None else []
     improved = [delta for case in matched if (delta := case_delta(case, improved=True)) is not None]
@@ -78,9 +82,11 @@ def check_conditions(
     after = observed_values(profile, evidence_facts([new_evidence], profile.hardware), load_knowledge_base())
     return [
         ConditionCheck(
-            id=condition.id, description=condition.description,
-            before=condition_holds(condition, before), after=condition_holds(condition, after),
-        )  # fmt: skip
+            id=condition.id,
+            description=condition.description,
+            before=condition_holds(condition, before),
+            after=condition_holds(condition, after),
+        )
         for condition in old_recommendation.switch_conditions
     ]
 
@@ -96,7 +102,9 @@ def case_delta(case: CaseComparison, improved: bool) -> CaseDelta | None:
     if numeric is None:
         return None
     if not improved and numeric.accuracy_regression:
-        return CaseDelta(case_id=case.key.case_id, verdict=case.verdict, ratio=ratio, detail="newly fails its tolerance")
+        return CaseDelta(
+            case_id=case.key.case_id, verdict=case.verdict, ratio=ratio, detail="newly fails its tolerance"
+        )
     old_error, new_error = numeric.max_rel_a, numeric.max_rel_b
     if improved and old_error and new_error is not None and new_error <= ACCURACY_GAIN * old_error:
         detail = f"max relative error {old_error:.2e} -> {new_error:.2e}"

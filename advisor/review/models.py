@@ -76,7 +76,9 @@ class ReviewOutcome(_Model):
     environment_changes: list[VersionChange]
     controls: list[ControlDifference] = Field(description="Every control variable that differs between the runs")
     improved: list[CaseDelta] = Field(description="Question 1: cases significantly faster, fixed or more accurate")
-    regressed: list[CaseDelta] = Field(description="Question 1: cases significantly slower, newly failing or less accurate")
+    regressed: list[CaseDelta] = Field(
+        description="Question 1: cases significantly slower, newly failing or less accurate"
+    )
     capabilities: list[Capability] = Field(description="Question 2: new capabilities available now")
     cost: UpgradeCost = Field(description="Question 3: what the re-test cost")
     conditions: list[ConditionCheck]

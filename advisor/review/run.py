@@ -19,6 +19,7 @@ from advisor.records.decision import write_decision
 from advisor.records.git import commit_paths
 from advisor.records.models import LIVE_STATUSES, DecisionRecord, RecordError, RecordProblem, review_date
 from advisor.records.paths import open_repository
+from advisor.records.render import compose
 from advisor.records.review_history import append_review_entry, update_review_plan
 from advisor.records.store import (
     find_record,
@@ -30,16 +31,21 @@ from advisor.records.store import (
     supersede,
     write_files_atomically,
 )
-from advisor.records.render import compose
 from advisor.review.core import review_decision
 from advisor.review.models import ReviewOutcome
 from probes.models import Evidence
 
 # Python modules of knowledge-base candidates: importable now means usable without a new install.
 CANDIDATE_MODULES: dict[str, str] = {
-    "onnxruntime": "onnxruntime", "openvino": "openvino", "tensorrt": "tensorrt", "triton": "triton",
-    "flash-attention": "flash_attn", "torchao": "torchao", "vllm": "vllm", "torch-npu": "torch_npu",
-}  # fmt: skip
+    "onnxruntime": "onnxruntime",
+    "openvino": "openvino",
+    "tensorrt": "tensorrt",
+    "triton": "triton",
+    "flash-attention": "flash_attn",
+    "torchao": "torchao",
+    "vllm": "vllm",
+    "torch-npu": "torch_npu",
+}
 
 
 @dataclass(frozen=True)
@@ -56,11 +62,15 @@ class ReviewResult:
     def as_json(self) -> dict[str, object]:
         """The `--json` output of review for this record."""
         return {
-            **self.outcome.model_dump(mode="json"), "summary": self.outcome.summary(),
-            "fired": [condition.id for condition in self.outcome.fired], "record": str(self.record),
-            "evidence": str(self.evidence), "new_record": str(self.new_record) if self.new_record else None,
-            "commit": self.commit, "notes": self.notes,
-        }  # fmt: skip
+            **self.outcome.model_dump(mode="json"),
+            "summary": self.outcome.summary(),
+            "fired": [condition.id for condition in self.outcome.fired],
+            "record": str(self.record),
+            "evidence": str(self.evidence),
+            "new_record": str(self.new_record) if self.new_record else None,
+            "commit": self.commit,
+            "notes": self.notes,
+        }
 
 
 class DueRecords(NamedTuple):
@@ -169,13 +179,22 @@ def run_review(
     new_recommendation = recommend(profile, [fresh])
     front = record.front
     claims = claims_to_recheck(
-        load_knowledge_base(), [*front.tier1, *front.tier2, *front.tier3, *front.rejected], today=today,
-        decided=front.date, snapshot=front.knowledge or None,
-    )  # fmt: skip
+        load_knowledge_base(),
+        [*front.tier1, *front.tier2, *front.tier3, *front.rejected],
+        today=today,
+        decided=front.date,
+        snapshot=front.knowledge or None,
+    )
     outcome = review_decision(
-        record, old, fresh, old_recommendation, new_recommendation, today, libraries_after=importable_libraries(),
+        record,
+        old,
+        fresh,
+        old_recommendation,
+        new_recommendation,
+        today,
+        libraries_after=importable_libraries(),
         claims=claims,
-    )  # fmt: skip
+    )
     with open_repository(records_dir) if commit else nullcontext() as repo:
         notes = [] if repo is not None or not commit else [f"{records_dir} is not in a git repository: not committed"]
         if outcome.verdict == "keep":
@@ -195,8 +214,11 @@ def _keep(record: DecisionRecord, outcome: ReviewOutcome, fresh: Evidence, today
         record = read_record(record.path)  # read under the lock: a concurrent review may have added its entry
         front = record.front.model_copy(update={"review_by": review_date(today), "version": record.front.version + 1})
         title = f"{today.isoformat()}: keep (v{front.version}; review by {front.review_by.isoformat()})"
-        body = append_review_entry(update_review_plan(record.body, front.review_by, today), title,
-                                   history_lines(outcome, evidence_path.name, sha))  # fmt: skip
+        body = append_review_entry(
+            update_review_plan(record.body, front.review_by, today),
+            title,
+            history_lines(outcome, evidence_path.name, sha),
+        )
         original = record.path.read_bytes()
         write_files_atomically([(evidence_path, text)])
         try:
@@ -222,9 +244,14 @@ def _revise(records_dir, record, outcome, fresh, recommendation, today, repo, no
     with stop_deferred():  # a stop signal waits for the commit: never half a revision
         original = record.path.read_bytes()
         written = write_decision(
-            recommendation, [fresh], records_dir=records_dir, title=record.front.title,
-            deciders=record.front.decision_makers, date=today, commit=False,
-        )  # fmt: skip
+            recommendation,
+            [fresh],
+            records_dir=records_dir,
+            title=record.front.title,
+            deciders=record.front.decision_makers,
+            date=today,
+            commit=False,
+        )
         try:
             return _link_and_commit(records_dir, record, written, outcome, today, repo, notes)
         except BaseException:
@@ -248,9 +275,13 @@ def _link_and_commit(records_dir, record, written, outcome, today, repo, notes) 
         message = f"review {record.id:04d}: revise, superseded by {written.id:04d}: {record.front.title}"
         sha_commit = commit_paths(repo, [*written.evidence, written.record, record.path], message)
     return ReviewResult(
-        outcome=outcome, record=record.path, evidence=written.evidence[0], new_record=written.record,
-        commit=sha_commit, notes=notes,
-    )  # fmt: skip
+        outcome=outcome,
+        record=record.path,
+        evidence=written.evidence[0],
+        new_record=written.record,
+        commit=sha_commit,
+        notes=notes,
+    )
 
 
 def save_body(record: DecisionRecord, body: str) -> None:

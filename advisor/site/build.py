@@ -108,7 +108,7 @@ def packaged_config_text(docs_dir: Path) -> str:
         "docs_dir": str(docs_dir),
         "plugins": ["search", {"gen-files": {"scripts": [str(PACKAGE_DIR / "mkdocs_pages.py")]}}],
         "hooks": [str(PACKAGE_DIR / "mkdocs_plugin.py")],
-    }, sort_keys=False)  # fmt: skip
+    }, sort_keys=False)
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def resolved_config(config_file: Path | None, records_dir: Path | None, root: Pa
     records = records_dir or root / "records"
     if not records.is_dir():
         raise SiteError(f"no {DEFAULT_CONFIG_NAME} and no records/ folder at the project root {root}: "
-                        "pass --records-dir or --config")  # fmt: skip
+                        "pass --records-dir or --config")
     with tempfile.TemporaryDirectory(prefix="advisor-site-") as scratch:
         docs_dir = Path(scratch) / "docs"
         docs_dir.mkdir()
@@ -171,7 +171,7 @@ def _output_target(site_config: SiteConfig, config: Any, out: Path | None) -> tu
 def _protected(site_config: SiteConfig, config: Any) -> dict[Path, str]:
     records = site_config.records_dir or site_config.root / "records"
     extra = [] if site_config.packaged else [(Path(config.docs_dir), "the MkDocs docs_dir"),
-                                             (site_config.path.resolve().parent, "the MkDocs project")]  # fmt: skip
+                                             (site_config.path.resolve().parent, "the MkDocs project")]
     return protected_folders(records_dir=records, extra=extra)
 
 
@@ -203,7 +203,7 @@ def _load(config_file: Path, **overrides: Any) -> Any:
 
 
 def build_site(config_file: Path | None = None, *, out: Path | None = None, records_dir: Path | None = None,
-               strict: bool = False, today: dt.date | None = None, root: Path | None = None) -> BuildResult:  # fmt: skip
+               strict: bool = False, today: dt.date | None = None, root: Path | None = None) -> BuildResult:
     """Build the static site; SiteError when the config is bad or, with `strict`, on any warning. Defaults
     resolve from `root`, the project root (the current folder when None)."""
     with resolved_config(config_file, records_dir, root) as site_config:
@@ -259,7 +259,7 @@ def _build(site_config: SiteConfig, *, out: Path | None, strict: bool, today: dt
 
 
 def serve_site(config_file: Path | None = None, *, records_dir: Path | None = None, dev_addr: str = "127.0.0.1:8000",
-               today: dt.date | None = None, root: Path | None = None) -> None:  # fmt: skip
+               today: dt.date | None = None, root: Path | None = None) -> None:
     """Preview with live reload: edits to records, site/ and the generator rebuild the pages."""
     from mkdocs.commands.serve import serve
     from mkdocs.exceptions import MkDocsException

@@ -138,6 +138,6 @@ def build_catalog(records_dir: Path, today: dt.date) -> Catalog:
         items.append(SiteRecord(
             record=record, slug=record.path.stem, evidence=evidence, history=history.get(record.path, []),
             in_git=in_git, review_state=state, days_to_review=days,
-        ))  # fmt: skip
+        ))
     items.sort(key=lambda item: (item.record.front.date, item.record.id), reverse=True)
     return Catalog(records=items, problems=problems, today=today)

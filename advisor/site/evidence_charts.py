@@ -59,9 +59,9 @@ def reference_chart(evidence: Evidence) -> Chart | None:
         return None
     points = tuple(LabelledPoint(f"{m.operator} {m.case_id}", m.reference_ms, m.ratio) for m in matches)
     plot = ScatterPlot("Measured against NVIDIA's reference", "reference time (ms)", "measured / reference speed",
-                       points, reference_y=1.0)  # fmt: skip
+                       points, reference_y=1.0)
     caption = (f"Each case at a point of NVIDIA's tables for {reference.device_id}; the dashed line is the reference "
-               f"({next(m.label for m in matches)}); GEMM or all-reduce below {LOW_RATIO}x is named in the record.")  # fmt: skip
+               f"({next(m.label for m in matches)}); GEMM or all-reduce below {LOW_RATIO}x is named in the record.")
     return Chart("reference-check", plot.title, draw(plot), caption)
 
 

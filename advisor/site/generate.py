@@ -93,7 +93,7 @@ def write_tier_view(catalog: Catalog, knowledge: KnowledgeBase, writer: SiteWrit
 
 
 def generate_site(records_dir: Path, writer: SiteWriter, *, today: dt.date | None = None,
-                  knowledge: KnowledgeBase | None = None, markdown: MarkdownSettings | None = None) -> GenerationReport:  # fmt: skip
+                  knowledge: KnowledgeBase | None = None, markdown: MarkdownSettings | None = None) -> GenerationReport:
     """Write every generated page, chart and evidence download; problems are reported, not raised.
 
     Record and evidence pages are rendered here with `markdown` (the MkDocs build's extensions; the packaged

@@ -61,7 +61,7 @@ def devices_table(platform: Platform) -> list[str]:
         name = md_escape(device.name) + (" (default)" if device.id == default else "")
         memory = f"{device.memory_gb:g} GB" if device.memory_gb is not None else ""
         lines.append(f"| {name} (`{device.id}`) | {md_escape(device.generation)} | {md_escape(device.architecture)} "
-                     f"| {memory} | {device.formats_text()} |")  # fmt: skip
+                     f"| {memory} | {device.formats_text()} |")
     return [*lines, ""]
 
 
@@ -74,7 +74,7 @@ def stack_section(stack: Stack) -> list[str]:
         f"{', '.join(scope.workloads)}; {', '.join(scope.model_types)}; {', '.join(scope.precisions)}; "
         f"{', '.join(scope.scale)}. Documented by {_source_link(stack.source)}, checked {stack.as_of.isoformat()}.", "",
         "| Role | Component | Setting |", "| --- | --- | --- |",
-    ]  # fmt: skip
+    ]
     for component in stack.components:
         name = md_escape(component.name) + (f" ([`{component.candidate}`](#{component.candidate}))" if component.candidate else "")
         setting = md_escape(component.setting or "") + (f" ({_source_link(component.source)})" if component.source else "")
@@ -99,7 +99,7 @@ def knowledge_page(knowledge: KnowledgeBase) -> str:
         "`unknown` says what was looked for. `advisor kb audit` lists the claims older than a year.",
         "", "## Hardware platforms", "",
         "| Family | Name | GEMM | Attention | Collectives | Serving engines |", "| --- | --- | --- | --- | --- | --- |",
-    ]  # fmt: skip
+    ]
     for platform in knowledge.platforms:
         official = platform.official
         lines.append(
@@ -111,16 +111,16 @@ def knowledge_page(knowledge: KnowledgeBase) -> str:
         lines += ["", "## Whole stacks", "",
                   "Complete stacks as a vendor or project documents and validates them, for the devices named.", "",
                   "| Id | Family: devices | Workloads | Precisions | Documented by | Checked |",
-                  "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+                  "| --- | --- | --- | --- | --- | --- |"]
         for stack in knowledge.stacks:
             scope = stack.applies_to
             lines.append(f"| [`{stack.id}`](#stack-{stack.id}) | {scope.family}: {md_escape(', '.join(scope.devices))} "
                          f"| {', '.join(scope.workloads)} | {', '.join(scope.precisions)} | {_source_link(stack.source)} "
-                         f"| {checked(stack.claims())} |")  # fmt: skip
+                         f"| {checked(stack.claims())} |")
     lines += ["", "## Candidate stacks", "", "| Id | Name | Layer | Hardware | Checked |", "| --- | --- | --- | --- | --- |"]
     for candidate in knowledge.candidates:
         lines.append(f"| [`{candidate.id}`](#{candidate.id}) | {md_escape(candidate.name)} "
-                     f"| {md_escape(candidate.layer.value)} | {md_escape(candidate.hardware.text())} | {checked(candidate.claims())} |")  # fmt: skip
+                     f"| {md_escape(candidate.layer.value)} | {md_escape(candidate.hardware.text())} | {checked(candidate.claims())} |")
     lines += ["", "## Platforms in detail", ""]
     for platform in knowledge.platforms:
         lines += platform_section(platform)

@@ -90,4 +90,4 @@ def check_replaceable(folder: Path, what: str) -> None:
         change = "changed since advisor wrote it" if foreign[0] in listed else "not written by advisor"
         more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
         raise OutputPathError(f"{what} {folder}: holds {foreign[0]!r}{more}, {change}; refusing to replace the "
-                              "folder (move those files away, or choose another folder)")  # fmt: skip
+                              "folder (move those files away, or choose another folder)")

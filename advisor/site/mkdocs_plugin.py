@@ -71,7 +71,7 @@ def site_settings(config: Any) -> SiteSettings:
     advisor = (config.extra or {}).get("advisor") or {}
     today = advisor.get(TODAY_KEY)
     return SiteSettings(records_dir=config_dir / advisor.get(RECORDS_KEY, "records"),
-                        today=parse_date(str(today) if today else None, f"extra.advisor.{TODAY_KEY}"))  # fmt: skip
+                        today=parse_date(str(today) if today else None, f"extra.advisor.{TODAY_KEY}"))
 
 
 def advisor_extra(extra: Mapping[str, Any] | None, records_dir: Path | None, today: dt.date | None) -> dict[str, Any]:
@@ -91,7 +91,7 @@ def generate_pages() -> None:
 
     settings = site_settings(mkdocs_gen_files.config)
     report = generate_site(settings.records_dir, GenFilesWriter(), today=settings.today,
-                           markdown=MarkdownSettings.from_mkdocs(mkdocs_gen_files.config))  # fmt: skip
+                           markdown=MarkdownSettings.from_mkdocs(mkdocs_gen_files.config))
     settings.log_problems(report)
 
 
@@ -156,7 +156,7 @@ class RenderedPage(Page):
         def relink(tag: re.Match[str]) -> str:
             attribute = LINK_ATTRIBUTE[tag.group(1)]
             return attribute.sub(lambda value: value.group(1) + self._url(value.group(2), files, config, links_to_anchors)
-                                 + value.group(3), tag.group(0), count=1)  # fmt: skip
+                                 + value.group(3), tag.group(0), count=1)
 
         self.content = LINKING_TAG.sub(relink, self.markdown)
         self.toc = get_toc(_toc_tokens(self.content))
@@ -178,7 +178,7 @@ class RenderedPage(Page):
         target = files.get_file_from_path(target_uri)
         if target is None:
             log.log(config.validation.links.not_found, f"Doc file '{self.file.src_uri}' contains a link '{url}', but the "
-                    f"target '{target_uri}' is not found among documentation files.")  # fmt: skip
+                    f"target '{target_uri}' is not found among documentation files.")
             return url
         if anchor:
             links_to_anchors.setdefault(target, {}).setdefault(anchor, url)

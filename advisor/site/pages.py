@@ -121,18 +121,18 @@ def home_section(catalog: Catalog) -> str:
         + (f": {count_text}." if count_text else "."),
         f"Reviews as of {catalog.today.isoformat()}: {states['overdue']} overdue, {states['due-soon']} due within "
         f"{DUE_SOON_DAYS} days ([all reviews](reviews.md)).", "",
-    ]  # fmt: skip
+    ]
     if not catalog.records:
         lines.append("No decision records yet: `advisor assess` writes the first one.")
         return "\n".join(lines) + "\n"
     lines += ["| Decision | Status | Tier 1 | Target hardware | Confidence (evidence) | Decided | Review by |",
-              "| --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+              "| --- | --- | --- | --- | --- | --- | --- |"]
     for item in catalog.records:
         front = item.record.front
         tier1 = ", ".join(code_or_text(option) for option in front.tier1) or "-"
         lines.append(f"| {record_link(item)} | {status_badge(front.status)} | {tier1} | {_hardware(item)} "
                      f"| {confidence_text(item)} ({md_escape(evidence_standing(item))}) "
-                     f"| {front.date.isoformat()} | {review_text(item)} |")  # fmt: skip
+                     f"| {front.date.isoformat()} | {review_text(item)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -143,7 +143,7 @@ def _size_text(size: int) -> str:
 def _linked_records(numbers: Sequence[int], catalog: Catalog) -> str:
     known = catalog.by_id
     links = [record_link(known[number], "decisions") if number in known else f"{number:04d} (not in this site)"
-             for number in numbers]  # fmt: skip
+             for number in numbers]
     return ", ".join(links) or "-"
 
 
@@ -170,12 +170,12 @@ def record_facts(item: SiteRecord, catalog: Catalog) -> list[tuple[str, str]]:
     measured = ", ".join(rendered.text(value) for value in (environment.hardware, environment.device) if value) or "-"
     versions = ", ".join(f"{name} {rendered.text(value)}" for name, value in
                          (("torch", environment.torch), ("CUDA", environment.cuda), ("cuDNN", environment.cudnn),
-                          ("CANN", environment.cann), ("Triton", environment.triton)) if value)  # fmt: skip
+                          ("CANN", environment.cann), ("Triton", environment.triton)) if value)
     downloads = "<br>".join(
         f"{rendered.link(f'../evidence/{safe_url(file.name)}', rendered.text(file.name))} "
         f"({_size_text(file.size_bytes)}, sha256 {rendered.code(file.sha256[:12])})"
         for file in item.evidence
-    ) or "-"  # fmt: skip
+    ) or "-"
     tiers = {key: ", ".join(code_or_text_html(option) for option in getattr(front, key)) or "-" for key, _, _ in RINGS}
     return [
         ("Status", f"{status_badge(front.status)} (version {front.version})"),
@@ -190,14 +190,14 @@ def record_facts(item: SiteRecord, catalog: Catalog) -> list[tuple[str, str]]:
         ("Supersedes", _linked_records_html(front.supersedes, catalog)),
         ("Superseded by", _linked_records_html(front.superseded_by, catalog)),
         ("Evidence files", downloads),
-    ]  # fmt: skip
+    ]
 
 
 def _standing_sentence(item: SiteRecord) -> str:
     standing, target = evidence_standing(item), item.record.front.profile.get("hardware", "the target")
     if standing.startswith("proxy"):
         return (f"{standing}: measured on another hardware family than the target {target}; its speeds decide "
-                "nothing there")  # fmt: skip
+                "nothing there")
     return {"none": "none: decided from the profile and the knowledge base", "on target": f"on target ({target})"}[standing]
 
 
@@ -223,7 +223,7 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[Evide
         current_file = file.name
         proxy = _proxy_label(file, front.profile.get("hardware"))
         page.html(rendered.image(f"../{chart_path(file, chart)}", proxy + chart.title, "advisor-chart")
-                  + f"\n<p><em>{rendered.prose(proxy + chart.caption)}</em></p>")  # fmt: skip
+                  + f"\n<p><em>{rendered.prose(proxy + chart.caption)}</em></p>")
     page.markdown("## Revision history", "")
     if not item.in_git:
         page.markdown("The records folder is not in a git repository: no history.")
@@ -234,7 +234,7 @@ def record_page(item: SiteRecord, catalog: Catalog, charts: Sequence[tuple[Evide
             (version.date.date().isoformat(), rendered.text(version.version or "-"), rendered.code(version.sha[:10]),
              rendered.text(version.message.splitlines()[0] if version.message else ""))
             for version in item.history
-        ]))  # fmt: skip
+        ]))
     return rendered.rendered_page(page_meta(f"{front.id:04d}: {front.title}"), converter.convert(page))
 
 
@@ -261,7 +261,7 @@ def evidence_page(item: SiteRecord, converter: PageConverter, views: EvidenceVie
     front = item.record.front
     page = PageSource()
     page.markdown(f"# {front.id:04d}: evidence of {md_escape(front.title)}", "",
-                  f"Back to the record: [{front.id:04d}]({item.slug}.md).", "")  # fmt: skip
+                  f"Back to the record: [{front.id:04d}]({item.slug}.md).", "")
     if not item.evidence:
         page.markdown("The evidence files this record names are not in the records folder.", "")
     for file in item.evidence:
@@ -272,7 +272,7 @@ def evidence_page(item: SiteRecord, converter: PageConverter, views: EvidenceVie
         for table in views.tables(file):
             page.markdown(f"### {md_escape(table.title)}", "")
             page.html(rendered.table([rendered.text(cell) for cell in table.header],
-                                     [[rendered.text(cell) for cell in row] for row in table.rows]))  # fmt: skip
+                                     [[rendered.text(cell) for cell in row] for row in table.rows]))
             if table.findings:
                 page.html(rendered.bullets(rendered.text(finding) for finding in table.findings))
     # Left out of search: tables of figures, summarised on the record page, which search finds; parsing
@@ -289,10 +289,10 @@ def chart_path(file: EvidenceFile, chart: Chart) -> str:
 def reviews_page(catalog: Catalog) -> str:
     """Overdue, due soon and later reviews of live records, by date; closed records are left out."""
     live = sorted((item for item in catalog.records if item.review_state != "closed"),
-                  key=lambda item: (item.record.front.review_by, item.record.id))  # fmt: skip
+                  key=lambda item: (item.record.front.review_by, item.record.id))
     sections = (("overdue", "Overdue"), ("due-soon", f"Due within {DUE_SOON_DAYS} days"), ("scheduled", "Later"))
     lines = [page_front_matter("Reviews") + "# Reviews", "",
-             f"Every live decision is reviewed a year after it was made (`advisor review`). As of {catalog.today.isoformat()}.", ""]  # fmt: skip
+             f"Every live decision is reviewed a year after it was made (`advisor review`). As of {catalog.today.isoformat()}.", ""]
     for state, heading in sections:
         chosen = [item for item in live if item.review_state == state]
         lines += [f"## {heading} ({len(chosen)})", ""]
@@ -301,7 +301,7 @@ def reviews_page(catalog: Catalog) -> str:
             continue
         lines += ["| Review by | Decision | Status | Target hardware |", "| --- | --- | --- | --- |"]
         lines += [f"| {review_text(item)} | {record_link(item)} | {status_badge(item.record.front.status)} | {_hardware(item)} |"
-                  for item in chosen]  # fmt: skip
+                  for item in chosen]
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -325,7 +325,7 @@ def tiers_page(catalog: Catalog, knowledge: KnowledgeBase, radar_file: str | Non
     lines = [page_front_matter("Tier view") + "# Tier view", "",
              "Which options the live (proposed or accepted) decisions put in tier 1, 2 or 3, or rejected, "
              "in the spirit of a technology radar. An option can sit in several rings: each decision weighs its own "
-             "hardware, workload and team.", ""]  # fmt: skip
+             "hardware, workload and team.", ""]
     if radar_file:
         lines += [f"![Tier radar]({radar_file}){{ .advisor-chart }}", ""]
     for key, heading, meaning in RINGS:

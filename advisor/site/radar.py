@@ -86,7 +86,7 @@ class Geometry:
 
 
 def _slots(geometry: Geometry, sector: int, sector_angle: float, ring: int,
-           keep_clear: Sequence[Box]) -> list[tuple[float, float]]:  # fmt: skip
+           keep_clear: Sequence[Box]) -> list[tuple[float, float]]:
     """Every place a dot may go in one ring of one sector: rows from the outside in, DOT_SPACING apart, and in a row
     places DOT_SPACING apart, clear of the sector lines and of the ring names."""
     start = sector * sector_angle - math.pi / 2
@@ -120,7 +120,7 @@ def _spread(slots: list[tuple[float, float]], count: int, centre: tuple[float, f
 
 
 def _place(geometry: Geometry, cells: Mapping[tuple[int, int], Sequence[str]], sector_angle: float,
-           keep_clear: Sequence[Box]) -> dict[str, tuple[float, float]] | None:  # fmt: skip
+           keep_clear: Sequence[Box]) -> dict[str, tuple[float, float]] | None:
     """option -> dot centre, or None where some cell has too few slots at this scale."""
     where: dict[str, tuple[float, float]] = {}
     for (sector, ring), options in cells.items():
@@ -153,14 +153,14 @@ def _sector_label(geometry: Geometry, name: str, angle: float) -> str:
     else:
         first = y + SECTOR_FONT / 3 - (len(lines) - 1) * SECTOR_LINE / 2
     spans = "".join(f'<tspan x="{x:.1f}" y="{first + index * SECTOR_LINE:.1f}">{escape(line)}</tspan>'
-                    for index, line in enumerate(lines))  # fmt: skip
+                    for index, line in enumerate(lines))
     return f'<text text-anchor="{anchor}" font-size="{SECTOR_FONT}" font-weight="bold">{spans}</text>'
 
 
 def _dot(x: float, y: float, number: int, tooltip: str, radius: float = DOT_RADIUS) -> str:
     return (f'<g><title>{escape(tooltip)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="#37474f"/>'
             f'<text x="{x:.1f}" y="{y + DOT_FONT / 3 + 0.5:.1f}" text-anchor="middle" font-size="{DOT_FONT}" '
-            f'font-weight="bold" fill="#ffffff">{number}</text></g>')  # fmt: skip
+            f'font-weight="bold" fill="#ffffff">{number}</text></g>')
 
 
 def _legend(entries: Sequence[tuple[str, list[tuple[int, str, str]]]], top: float, width: float) -> tuple[list[str], float]:
@@ -173,7 +173,7 @@ def _legend(entries: Sequence[tuple[str, list[tuple[int, str, str]]]], top: floa
         column = heights.index(min(heights))
         left, y = column * column_width + 12, heights[column]
         parts.append(f'<text x="{left:.1f}" y="{y + LEGEND_FONT:.1f}" font-size="{LEGEND_FONT}" font-weight="bold">'
-                     f"{escape(sector)}</text>")  # fmt: skip
+                     f"{escape(sector)}</text>")
         y += LEGEND_ROW + 2
         for number, option, ring in options:
             label, note = _clip(option, max_chars), f" ({ring})"
@@ -181,7 +181,7 @@ def _legend(entries: Sequence[tuple[str, list[tuple[int, str, str]]]], top: floa
                 note = ""
             parts.append(_dot(left + 9, y + LEGEND_FONT / 2, number, f"{option}: {ring}", radius=DOT_RADIUS))
             parts.append(f'<text x="{left + 24:.1f}" y="{y + LEGEND_FONT - 1:.1f}" font-size="{LEGEND_FONT}">{escape(label)}'
-                         f'<tspan fill="#616161">{escape(note)}</tspan></text>')  # fmt: skip
+                         f'<tspan fill="#616161">{escape(note)}</tspan></text>')
             y += LEGEND_ROW
         heights[column] = y + 10
     return parts, max(heights)
@@ -192,7 +192,7 @@ def _clip(text: str, width: int) -> str:
 
 
 def _layout(cells: Mapping[tuple[int, int], Sequence[str]], rings: Sequence[tuple[str, Sequence[str]]],
-            sector_angle: float) -> tuple[Geometry, dict[str, tuple[float, float]]]:  # fmt: skip
+            sector_angle: float) -> tuple[Geometry, dict[str, tuple[float, float]]]:
     """The smallest scale at which every cell holds its dots, and where each dot goes."""
     for scale in SCALES:
         geometry = Geometry.at(scale, len(rings))
@@ -202,13 +202,13 @@ def _layout(cells: Mapping[tuple[int, int], Sequence[str]], rings: Sequence[tupl
             return geometry, where
     # Past any real knowledge base (hundreds of options in one cell): every dot still drawn, in its cell's middle.
     return geometry, {option: geometry.cell_middle(sector, sector_angle, ring)
-                      for (sector, ring), options in cells.items() for option in options}  # fmt: skip
+                      for (sector, ring), options in cells.items() for option in options}
 
 
 def _rings(geometry: Geometry, rings: Sequence[tuple[str, Sequence[str]]], sectors: Sequence[str]) -> list[str]:
     """The coloured rings with their names, the sector lines and the sector names."""
     parts = [f'<circle cx="{geometry.centre_x:.1f}" cy="{geometry.centre_y:.1f}" r="{geometry.radii[index]:.1f}" '
-             f'fill="{RING_FILLS[index]}" stroke="#9e9e9e"/>' for index in reversed(range(len(rings)))]  # fmt: skip
+             f'fill="{RING_FILLS[index]}" stroke="#9e9e9e"/>' for index in reversed(range(len(rings)))]
     sector_angle = 2 * math.pi / len(sectors)
     for index, sector in enumerate(sectors):
         angle = index * sector_angle - math.pi / 2
@@ -218,9 +218,9 @@ def _rings(geometry: Geometry, rings: Sequence[tuple[str, Sequence[str]]], secto
     for index, (label, _) in enumerate(rings):
         box, (x, y) = geometry.ring_label_box(index, label), geometry.ring_label(index)
         parts.append(f'<rect x="{box.left:.1f}" y="{box.top:.1f}" width="{box.right - box.left:.1f}" '
-                     f'height="{box.bottom - box.top:.1f}" rx="3" fill="{RING_FILLS[index]}"/>')  # fmt: skip
+                     f'height="{box.bottom - box.top:.1f}" rx="3" fill="{RING_FILLS[index]}"/>')
         parts.append(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="middle" font-size="{RING_FONT}" fill="#424242">'
-                     f"{escape(label)}</text>")  # fmt: skip
+                     f"{escape(label)}</text>")
     return parts
 
 
@@ -229,7 +229,7 @@ def radar_svg(rings: Sequence[tuple[str, Sequence[str]]], layer_of: Mapping[str,
     placed = placements(rings)
     sectors = [*layers, "other"] if any(layer_of.get(option) not in layers for option in placed) else list(layers)
     sector_of = {option: sectors.index(layer) if (layer := layer_of.get(option)) in sectors else len(sectors) - 1
-                 for option in placed}  # fmt: skip
+                 for option in placed}
     order = sorted(placed, key=lambda option: (sector_of[option], placed[option], option))  # numbered in this order
     numbers = {option: index + 1 for index, option in enumerate(order)}
     cells: dict[tuple[int, int], list[str]] = {}
@@ -238,7 +238,7 @@ def radar_svg(rings: Sequence[tuple[str, Sequence[str]]], layer_of: Mapping[str,
     geometry, where = _layout(cells, rings, 2 * math.pi / len(sectors))
     legend_top = geometry.centre_y + geometry.radii[-1] + SECTOR_GAP + 2 * SECTOR_LINE + 24
     entries = [(sector, [(numbers[option], option, rings[placed[option]][0]) for option in order if sector_of[option] == index])
-               for index, sector in enumerate(sectors)]  # fmt: skip
+               for index, sector in enumerate(sectors)]
     legend, bottom = _legend([(sector, options) for sector, options in entries if options], legend_top, geometry.width)
     width, height = geometry.width, bottom + 8
     parts = [
@@ -248,5 +248,5 @@ def radar_svg(rings: Sequence[tuple[str, Sequence[str]]], layer_of: Mapping[str,
         *_rings(geometry, rings, sectors),
         *(_dot(*where[option], numbers[option], f"{option}: {rings[placed[option]][0]}") for option in order),
         *legend, "</svg>",
-    ]  # fmt: skip
+    ]
     return "\n".join(parts) + "\n"

@@ -22,7 +22,7 @@ ALLOWED_TAGS = frozenset({
     "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li",
     "mark", "ol", "p", "pre", "s", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td",
     "tfoot", "th", "thead", "tr", "u", "ul",
-})  # fmt: skip
+})
 ALLOWED_ATTRIBUTES = {
     "*": {"class", "id", "title"},
     "a": {"href", "title"},
@@ -42,7 +42,7 @@ def sanitize_html(html: str) -> str:
         without_controls(html), tags=set(ALLOWED_TAGS), attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
         url_schemes=set(URL_SCHEMES), filter_style_properties=set(STYLE_PROPERTIES), link_rel=None,
         clean_content_tags={"script", "style"}, strip_comments=True,
-    )  # fmt: skip
+    )
 
 
 def on_page_content(html: str, **_: Any) -> str:

@@ -72,7 +72,7 @@ def format_tick(value: float) -> str:
 
 def _text(x: float, y: float, content: str, *, anchor: str = "middle", size: int = 12, extra: str = "") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}"{extra}>'
-            f"{escape(content)}</text>")  # fmt: skip
+            f"{escape(content)}</text>")
 
 
 def _frame(title: str, body: list[str], x_label: str, y_label: str, legend: Sequence[str]) -> str:
@@ -89,7 +89,7 @@ def _frame(title: str, body: list[str], x_label: str, y_label: str, legend: Sequ
         _text((MARGIN_LEFT + WIDTH - MARGIN_RIGHT) / 2, HEIGHT - 10, x_label),
         _text(16, (MARGIN_TOP + plot_bottom) / 2, y_label,
               extra=f' transform="rotate(-90 16 {(MARGIN_TOP + plot_bottom) / 2:.1f})"'),
-    ]  # fmt: skip
+    ]
     parts.extend(_legend(legend))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
@@ -155,7 +155,7 @@ def _value_axis(values: Sequence[float], log: bool, start_px: float, end_px: flo
 
 
 def bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Sequence[BarGroup], x_label: str = "",
-              y_max: float | None = None) -> str:  # fmt: skip
+              y_max: float | None = None) -> str:
     """Grouped vertical bars: one group per category, one bar per series, from zero (up to `y_max` when given)."""
     plot_bottom, plot_right = HEIGHT - MARGIN_BOTTOM, WIDTH - MARGIN_RIGHT
     values = [value for group in groups for value in group.values if value is not None]
@@ -174,14 +174,14 @@ def bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Seq
                 f'<rect x="{left + series_index * bar_width:.1f}" y="{top:.1f}" width="{bar_width * 0.92:.1f}" '
                 f'height="{plot_bottom - top:.1f}" fill="{colour}"><title>{escape(series_names[series_index])} '
                 f"{escape(group.label)}: {value:.4g}</title></rect>"
-            )  # fmt: skip
+            )
         for line_index, line in enumerate(group.label.split(" ", 1)):  # "512x512x512 prefill" on two lines
             body.append(_text(MARGIN_LEFT + (group_index + 0.5) * slot, plot_bottom + 16 + 12 * line_index, line[:22], size=10))
     return _frame(title, body, x_label, y_label, series_names)
 
 
 def stacked_bar_chart(title: str, y_label: str, series_names: Sequence[str], groups: Sequence[BarGroup], x_label: str = "",
-                      y_max: float | None = None) -> str:  # fmt: skip
+                      y_max: float | None = None) -> str:
     """One bar per category, its series stacked bottom-up (e.g. shares of time that add to 100%: `y_max` 100)."""
     plot_bottom, plot_right = HEIGHT - MARGIN_BOTTOM, WIDTH - MARGIN_RIGHT
     totals = [sum(value for value in group.values if value) for group in groups]
@@ -199,14 +199,14 @@ def stacked_bar_chart(title: str, y_label: str, series_names: Sequence[str], gro
                 f'<rect x="{left:.1f}" y="{top:.1f}" width="{slot * 0.6:.1f}" height="{bottom - top:.1f}" '
                 f'fill="{PALETTE[series_index % len(PALETTE)]}"><title>{escape(series_names[series_index])} '
                 f"{escape(group.label)}: {value:.4g}</title></rect>"
-            )  # fmt: skip
+            )
         for line_index, line in enumerate(group.label.split(" ", 1)):
             body.append(_text(MARGIN_LEFT + (group_index + 0.5) * slot, plot_bottom + 16 + 12 * line_index, line[:22], size=10))
     return _frame(title, body, x_label, y_label, series_names)
 
 
 def line_chart(title: str, x_label: str, y_label: str, series: Sequence[Series], *, log_x: bool = True, log_y: bool = True,
-               x_base: int = 2, x_format: Callable[[float], str] | None = None) -> str:  # fmt: skip
+               x_base: int = 2, x_format: Callable[[float], str] | None = None) -> str:
     """One polyline with markers per series; log axes by default (growth exponents read as slopes)."""
     plot_bottom, plot_right = HEIGHT - MARGIN_BOTTOM, WIDTH - MARGIN_RIGHT
     xs = [x for line in series for x, _ in line.points]
@@ -226,12 +226,12 @@ def line_chart(title: str, x_label: str, y_label: str, series: Sequence[Series],
         body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for x, y in points:
             body.append(f'<circle cx="{x_axis.to_px(x):.1f}" cy="{y_axis.to_px(y):.1f}" r="3.5" fill="{colour}">'
-                        f"<title>{escape(line.name)} at {format_tick(x)}: {y:.4g}</title></circle>")  # fmt: skip
+                        f"<title>{escape(line.name)} at {format_tick(x)}: {y:.4g}</title></circle>")
     return _frame(title, body, x_label, y_label, [line.name for line in series])
 
 
 def scatter_chart(title: str, x_label: str, y_label: str, points: Sequence[LabelledPoint], *, log_x: bool = True,
-                  reference_y: float | None = None) -> str:  # fmt: skip
+                  reference_y: float | None = None) -> str:
     """Labelled points (e.g. speedup against error); an optional dashed reference line at `reference_y`."""
     plot_bottom, plot_right = HEIGHT - MARGIN_BOTTOM, WIDTH - MARGIN_RIGHT
     xs, ys = [point.x for point in points], [point.y for point in points]
@@ -248,5 +248,5 @@ def scatter_chart(title: str, x_label: str, y_label: str, points: Sequence[Label
     for index, point in enumerate(points):
         colour = PALETTE[index % len(PALETTE)]
         body.append(f'<circle cx="{x_axis.to_px(point.x):.1f}" cy="{y_axis.to_px(point.y):.1f}" r="5" fill="{colour}">'
-                    f"<title>{escape(point.label)}: {point.y:.3g} at {point.x:.3g}</title></circle>")  # fmt: skip
+                    f"<title>{escape(point.label)}: {point.y:.3g} at {point.x:.3g}</title></circle>")
     return _frame(title, body, x_label, y_label, [point.label for point in points])

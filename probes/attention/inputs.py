@@ -65,4 +65,3 @@ def reference_rows(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, rows: slic
         key_index = torch.arange(seq, device=where)
         scores = scores.masked_fill(key_index[None, :] > row_index[:, None], float("-inf"))
     return torch.softmax(scores, dim=-1) @ values
-

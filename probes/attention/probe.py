@@ -16,20 +16,27 @@ that into Unsupported with those reasons, so the evidence says which backends ru
 from __future__ import annotations
 
 import math
-import torch
-import torch.nn.functional as F
 import warnings
 from collections.abc import Callable
+
+import torch
+import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from probes.attention.inputs import AttentionInputs, attention_inputs, checked_part, checked_rows, reference_rows
 from probes.attention.scratch_memory import require_free_memory, scratch_bytes
-from probes.attention.sizing import AttentionGeometry, CAUSAL_VARIANTS, GEOMETRIES, attention_flops, interpreter_affordable, sequence_lengths
+from probes.attention.sizing import (
+    CAUSAL_VARIANTS,
+    GEOMETRIES,
+    AttentionGeometry,
+    attention_flops,
+    interpreter_affordable,
+    sequence_lengths,
+)
 from probes.environment.models import Dtype
 from probes.harness.device import Device
 from probes.models import Metric
 from probes.registry import Bench, CaseSpec, Probe, Unsupported, implementation
-
 
 _ELEMENT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
 _IO_TENSORS = 4  # q, k, v read, out written

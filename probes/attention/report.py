@@ -12,8 +12,18 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from probes.models import ProbeCase
-from probes.reporting import (ChartSpec, LinePlot, ProbeReport, Reading, ReadingFamily, ReadingSpec, Series, Table, make_reading,
-                              timed_cases)
+from probes.reporting import (
+    ChartSpec,
+    LinePlot,
+    ProbeReport,
+    Reading,
+    ReadingFamily,
+    ReadingSpec,
+    Series,
+    Table,
+    make_reading,
+    timed_cases,
+)
 from probes.units import format_seconds
 
 
@@ -146,18 +156,43 @@ def attention_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]
     charts = []
     if times:
         series = tuple(Series(name, tuple(points)) for name, points in sorted(times.items()))
-        charts.append(ChartSpec("attention-time", "Attention time against sequence length",
-                                LinePlot(f"Attention time vs sequence length ({device}, {masking})", "sequence length",
-                                         "median ms (log)", series),
-                                "Log-log: a slope of 2 is quadratic growth."))  # fmt: skip
+        charts.append(
+            ChartSpec(
+                "attention-time",
+                "Attention time against sequence length",
+                LinePlot(
+                    f"Attention time vs sequence length ({device}, {masking})",
+                    "sequence length",
+                    "median ms (log)",
+                    series,
+                ),
+                "Log-log: a slope of 2 is quadratic growth.",
+            )
+        )
     if memory:
         series = tuple(Series(name, tuple(points)) for name, points in sorted(memory.items()))
-        charts.append(ChartSpec("attention-memory", "Attention scratch memory against sequence length",
-                                LinePlot(f"Attention scratch memory vs sequence length ({device}, {masking})",
-                                         "sequence length", "MiB allocated beyond inputs (log)", series),
-                                "Peak memory the call allocates beyond its inputs and output; materialized scores grow as N^2."))  # fmt: skip
+        charts.append(
+            ChartSpec(
+                "attention-memory",
+                "Attention scratch memory against sequence length",
+                LinePlot(
+                    f"Attention scratch memory vs sequence length ({device}, {masking})",
+                    "sequence length",
+                    "MiB allocated beyond inputs (log)",
+                    series,
+                ),
+                "Peak memory the call allocates beyond its inputs and output; materialized scores grow as N^2.",
+            )
+        )
     return charts
 
 
-REPORT = ProbeReport("attention", order=30, findings=attention_findings, table=attention_table, charts=attention_charts,
-                     readings=attention_readings, declares=(ATTENTION_MEMORY_GROWTH,))  # fmt: skip
+REPORT = ProbeReport(
+    "attention",
+    order=30,
+    findings=attention_findings,
+    table=attention_table,
+    charts=attention_charts,
+    readings=attention_readings,
+    declares=(ATTENTION_MEMORY_GROWTH,),
+)

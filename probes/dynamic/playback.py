@@ -10,9 +10,9 @@ import torch
 
 from probes.dynamic.sizing import RequestShape
 from probes.harness.device import Device
-from probes.statistics import quantile
 from probes.models import Metric
 from probes.registry import ScenarioResult
+from probes.statistics import quantile
 
 RunRequest = Callable[[torch.Tensor], torch.Tensor]
 

@@ -21,13 +21,23 @@ import functools
 import torch
 import torch._dynamo
 
-from probes.dynamic.inputs import TransformerBlock, make_block
 from probes.dynamic.bucketing import CudaGraphBuckets, PaddedRunner
 from probes.dynamic.compile_stats import CompileCounter
 from probes.dynamic.compiler_warmup import warm_compiler
+from probes.dynamic.inputs import TransformerBlock, make_block
 from probes.dynamic.playback import pass_result, play_requests, request_input, request_inputs
-from probes.dynamic.sizing import (DEFAULT_RECOMPILE_LIMIT, SCALES, RequestShape, StreamSpec, bucket_of, choose_stream,
-                                   estimated_costs, minimum_share_s, padding_waste_pct, request_shapes)
+from probes.dynamic.sizing import (
+    DEFAULT_RECOMPILE_LIMIT,
+    SCALES,
+    RequestShape,
+    StreamSpec,
+    bucket_of,
+    choose_stream,
+    estimated_costs,
+    minimum_share_s,
+    padding_waste_pct,
+    request_shapes,
+)
 from probes.harness.device import Device
 from probes.registry import CaseSpec, Probe, Scenario, ScenarioResult, Unsupported, implementation
 

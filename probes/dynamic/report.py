@@ -9,9 +9,17 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from probes.models import ProbeCase
-from probes.reporting import (BarGroup, BarPlot, ChartSpec, ProbeReport, Reading, ReadingFamily, Table, make_reading,
-                              metric_text)
-
+from probes.reporting import (
+    BarGroup,
+    BarPlot,
+    ChartSpec,
+    ProbeReport,
+    Reading,
+    ReadingFamily,
+    Table,
+    make_reading,
+    metric_text,
+)
 
 # Each strategy's readings are named <strategy prefix><suffix>: a family per metric. Recompilations, the recompile
 # limit and padding waste follow from the compiler and the shape mix, not the hardware: they are portable.
@@ -34,6 +42,7 @@ STRATEGIES = {
     "compile.bucketed": "bucketed_compile",
     "cudagraph.bucketed": "cudagraph_bucketed",
 }
+
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
@@ -99,11 +108,16 @@ def dynamic_findings(cases: Sequence[ProbeCase]) -> list[str]:
 def dynamic_table(cases: Sequence[ProbeCase]) -> Table:
     """The request stream played by each strategy: total time, recompilations, padding."""
     rows = [
-        (case.key.implementation, metric_text(case, "total_s", ".3g"), metric_text(case, "compiles", ".0f"),
-         metric_text(case, "recompiles_per_100_requests", ".1f"), metric_text(case, "padding_waste_pct", ".1f"))
+        (
+            case.key.implementation,
+            metric_text(case, "total_s", ".3g"),
+            metric_text(case, "compiles", ".0f"),
+            metric_text(case, "recompiles_per_100_requests", ".1f"),
+            metric_text(case, "padding_waste_pct", ".1f"),
+        )
         for case in cases
         if case.status == "ok"
-    ]  # fmt: skip
+    ]
     header = ("strategy", "total s", "compiles", "recompiles / 100 requests", "padding waste %")
     return Table("Dynamic shapes", header, rows)
 
@@ -114,20 +128,48 @@ def dynamic_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
     if not timed:
         return []
     percentiles = ("latency_p50_s", "latency_p90_s", "latency_p99_s")
-    latency = tuple(BarGroup(case.key.implementation, tuple(case.metrics[name].value * 1e3 if name in case.metrics else None
-                                                            for name in percentiles)) for case in timed)  # fmt: skip
-    cost = tuple(BarGroup(case.key.implementation, tuple(case.metrics[name].value if name in case.metrics else None
-                                                         for name in ("compile_s", "total_s"))) for case in timed)  # fmt: skip
+    latency = tuple(
+        BarGroup(
+            case.key.implementation,
+            tuple(case.metrics[name].value * 1e3 if name in case.metrics else None for name in percentiles),
+        )
+        for case in timed
+    )
+    cost = tuple(
+        BarGroup(
+            case.key.implementation,
+            tuple(case.metrics[name].value if name in case.metrics else None for name in ("compile_s", "total_s")),
+        )
+        for case in timed
+    )
     return [
-        ChartSpec("dynamic-latency", "Dynamic-shape request latency per strategy",
-                  BarPlot(f"Request latency per strategy ({device})", "ms", ("p50", "p90", "p99"), latency, "strategy"),
-                  "Every strategy plays the same seeded stream of request shapes; compile stalls show in p99."),
-        ChartSpec("dynamic-compile", "Dynamic-shape compile cost per strategy",
-                  BarPlot(f"Compile time and total time per strategy ({device})", "seconds", ("compile s", "total s"), cost,
-                          "strategy"),
-                  "Compile seconds include every recompilation the stream triggered."),
-    ]  # fmt: skip
+        ChartSpec(
+            "dynamic-latency",
+            "Dynamic-shape request latency per strategy",
+            BarPlot(f"Request latency per strategy ({device})", "ms", ("p50", "p90", "p99"), latency, "strategy"),
+            "Every strategy plays the same seeded stream of request shapes; compile stalls show in p99.",
+        ),
+        ChartSpec(
+            "dynamic-compile",
+            "Dynamic-shape compile cost per strategy",
+            BarPlot(
+                f"Compile time and total time per strategy ({device})",
+                "seconds",
+                ("compile s", "total s"),
+                cost,
+                "strategy",
+            ),
+            "Compile seconds include every recompilation the stream triggered.",
+        ),
+    ]
 
 
-REPORT = ProbeReport("dynamic", order=40, findings=dynamic_findings, table=dynamic_table, charts=dynamic_charts,
-                     readings=dynamic_readings, declares=(RECOMPILES_PER_100, LIMIT_HIT, TOTAL_S, PADDING_WASTE_PCT))  # fmt: skip
+REPORT = ProbeReport(
+    "dynamic",
+    order=40,
+    findings=dynamic_findings,
+    table=dynamic_table,
+    charts=dynamic_charts,
+    readings=dynamic_readings,
+    declares=(RECOMPILES_PER_100, LIMIT_HIT, TOTAL_S, PADDING_WASTE_PCT),
+)

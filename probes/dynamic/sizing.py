@@ -13,8 +13,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-
-
 MIN_BUCKET_LENGTH = 16  # shorter requests share one bucket: a few padded tokens beat another graph
 
 

@@ -126,9 +126,7 @@ def isa_from_flags(flags: set[str], torch_capabilities: Mapping[str, object] | N
     return ISAFeatures(**values, source=source)  # type: ignore[arg-type]
 
 
-def clock_ghz(
-    facts: CpuinfoFacts, max_freq_khz: int | None
-) -> tuple[float | None, str | None]:
+def clock_ghz(facts: CpuinfoFacts, max_freq_khz: int | None) -> tuple[float | None, str | None]:
     """The clock used for peak figures: cpufreq maximum, else the model name's rating, else cpu MHz."""
     if max_freq_khz:
         return round(max_freq_khz / 1e6, 3), "cpufreq cpuinfo_max_freq"

@@ -62,9 +62,14 @@ def detect_environment() -> Environment:
     )
     unknown = environment.unknown  # pydantic copied the dict: later reasons must go into the model's own
     environment.peaks = detect_peaks(cpu_info, runtime, npu, unknown, vendors.device_names(environment))
-    environment.hardware_family, environment.hardware_family_source = family.family_evidence(environment) or (None, None)
+    environment.hardware_family, environment.hardware_family_source = family.family_evidence(environment) or (
+        None,
+        None,
+    )
     if environment.hardware_family is None:
-        unknown["hardware_family"] = f"no accelerator listed and CPU architecture {cpu_info.architecture!r} is neither x86 nor Arm"
+        unknown["hardware_family"] = (
+            f"no accelerator listed and CPU architecture {cpu_info.architecture!r} is neither x86 nor Arm"
+        )
     if environment.triton is None:
         unknown["triton"] = "triton is not installed (Linux x86-64 only)"
     _note_cpu_unknowns(cpu_info, unknown)
@@ -189,7 +194,11 @@ def _torch_npu_facts(unknown: dict[str, str]) -> tuple[str | None, list[str]]:
 
 
 def detect_peaks(
-    cpu_info: CPUInfo, runtime: AcceleratorRuntime, npu: NPUInfo | None, unknown: dict[str, str], other_devices: Sequence[str] = ()
+    cpu_info: CPUInfo,
+    runtime: AcceleratorRuntime,
+    npu: NPUInfo | None,
+    unknown: dict[str, str],
+    other_devices: Sequence[str] = (),
 ) -> list[PeakFigures]:
     """Peak figures for the CPU and each distinct accelerator model present (other_devices: Gaudi, TPU, Neuron, Apple)."""
     figures: list[PeakFigures] = []
@@ -215,9 +224,7 @@ def _run_tool(tool: str, args: list[str], timeout_s: float = _TOOL_TIMEOUT_S) ->
     if executable is None:
         return None
     try:
-        done = subprocess.run(
-            [executable, *args], capture_output=True, text=True, timeout=timeout_s, check=False
-        )
+        done = subprocess.run([executable, *args], capture_output=True, text=True, timeout=timeout_s, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout if done.returncode == 0 else None

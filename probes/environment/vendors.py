@@ -177,6 +177,9 @@ def detect_apple(torch: ModuleType | None, run: ToolRunner, unknown: dict[str, s
 
 def device_names(environment: Environment) -> list[str]:
     """The Gaudi, TPU, Neuron and Apple device names that the peak table is asked about."""
-    names = [*(environment.gaudi.devices if environment.gaudi else []), *(environment.tpu.devices if environment.tpu else [])]
+    names = [
+        *(environment.gaudi.devices if environment.gaudi else []),
+        *(environment.tpu.devices if environment.tpu else []),
+    ]
     names += environment.neuron.devices if environment.neuron else []
     return names + ([environment.apple.chip] if environment.apple and environment.apple.chip else [])

@@ -54,8 +54,9 @@ def git_root_of(path: Path) -> Path | None:
     return None
 
 
-def protected_folders(records_dir: Path | None = None, project_root: Path | None = None,
-                      extra: Iterable[tuple[Path, str]] = ()) -> dict[Path, str]:  # fmt: skip
+def protected_folders(
+    records_dir: Path | None = None, project_root: Path | None = None, extra: Iterable[tuple[Path, str]] = ()
+) -> dict[Path, str]:
     """The folders no output may be, nor contain, each with its name for errors: the filesystem root,
     the home folder, the repository root and `.git` of the current folder, the project and the records
     folder, the project root and the records folder (all resolved)."""
@@ -84,7 +85,9 @@ def check_output_folder(folder: Path, what: str, protected: dict[Path, str]) -> 
     target = folder.resolve()
     instead = "choose a folder of its own, such as site-build/ in the project"
     if ".git" in target.parts:
-        raise OutputPathError(f"{what} {folder}: inside a .git folder; choose a folder outside the repository's internals")
+        raise OutputPathError(
+            f"{what} {folder}: inside a .git folder; choose a folder outside the repository's internals"
+        )
     if (target / ".git").exists():
         raise OutputPathError(f"{what} {folder}: the root of a git repository; {instead}")
     for place, name in protected.items():
@@ -101,13 +104,16 @@ def check_inside(path: Path, root: Path, what: str, hint: str = "") -> Path:
     resolved, top = absolute.resolve(), root.resolve()
     if resolved != top and top not in resolved.parents:
         shown = f"{path} (which is {resolved})" if resolved != absolute else str(path)
-        tail = hint or "a settings file may only name folders inside the project (a command-line flag may point anywhere)"
+        tail = (
+            hint or "a settings file may only name folders inside the project (a command-line flag may point anywhere)"
+        )
         raise OutputPathError(f"{what} {shown} is outside the project root {top}; {tail}")
     return absolute
 
 
-def check_output_file(path: Path, what: str, *, force: bool, is_ours: Callable[[Path], bool], kind: str,
-                      kept_folders: dict[Path, str]) -> None:  # fmt: skip
+def check_output_file(
+    path: Path, what: str, *, force: bool, is_ours: Callable[[Path], bool], kind: str, kept_folders: dict[Path, str]
+) -> None:
     """OutputPathError when writing the file `path` could destroy something of the user's: it is a folder,
     device, FIFO or socket, or lies inside a `.git` folder (always refused); it lies inside one of
     `kept_folders` (folder -> what it holds, e.g. the records folder); or it exists and `is_ours` says it is
@@ -120,8 +126,11 @@ def check_output_file(path: Path, what: str, *, force: bool, is_ours: Callable[[
         return
     for folder, holds in kept_folders.items():
         if folder.resolve() in target.parents:
-            raise OutputPathError(f"{what} {path}: inside {folder}, which holds {holds}; write it elsewhere, "
-                                  "or pass --force")  # fmt: skip
+            raise OutputPathError(
+                f"{what} {path}: inside {folder}, which holds {holds}; write it elsewhere, or pass --force"
+            )
     if target.exists() and not is_ours(target):
-        raise OutputPathError(f"{what} {path}: exists and is not {kind}; refusing to overwrite it "
-                              "(choose another file, or pass --force to replace it)")  # fmt: skip
+        raise OutputPathError(
+            f"{what} {path}: exists and is not {kind}; refusing to overwrite it "
+            "(choose another file, or pass --force to replace it)"
+        )

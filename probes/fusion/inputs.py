@@ -24,7 +24,9 @@ class ChainInputs:
 
     def to(self, device: torch.device, dtype: torch.dtype) -> ChainInputs:
         """Every tensor on `device` in `dtype`."""
-        return ChainInputs(*(tensor.to(device, dtype) for tensor in (self.x, self.scale, self.shift, self.gamma, self.beta)))
+        return ChainInputs(
+            *(tensor.to(device, dtype) for tensor in (self.x, self.scale, self.shift, self.gamma, self.beta))
+        )
 
 
 def chain_inputs(tokens: int, width: int) -> ChainInputs:
@@ -39,7 +41,9 @@ def chain_inputs(tokens: int, width: int) -> ChainInputs:
     )
 
 
-def chain(x: torch.Tensor, scale: torch.Tensor, shift: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor) -> torch.Tensor:
+def chain(
+    x: torch.Tensor, scale: torch.Tensor, shift: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor
+) -> torch.Tensor:
     """layer_norm(gelu(x * scale + shift)) + x."""
     y = F.gelu(x * scale + shift)
     return F.layer_norm(y, (x.shape[-1],), gamma, beta) + x

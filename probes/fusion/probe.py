@@ -46,12 +46,37 @@ _compile_refusal: str | None = None
 NOT_KERNELS = frozenset(
     f"aten::{name}"
     for name in (
-        "view", "reshape", "_reshape_alias", "_unsafe_view", "as_strided", "t", "transpose", "permute", "expand",
-        "unsqueeze", "squeeze", "select", "slice", "unbind", "narrow", "split", "chunk", "flatten", "detach",
-        "alias", "empty", "empty_like", "empty_strided", "resize_", "lift_fresh", "result_type", "to",
-        "contiguous", "_has_compatible_shallow_copy_type",
+        "view",
+        "reshape",
+        "_reshape_alias",
+        "_unsafe_view",
+        "as_strided",
+        "t",
+        "transpose",
+        "permute",
+        "expand",
+        "unsqueeze",
+        "squeeze",
+        "select",
+        "slice",
+        "unbind",
+        "narrow",
+        "split",
+        "chunk",
+        "flatten",
+        "detach",
+        "alias",
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "resize_",
+        "lift_fresh",
+        "result_type",
+        "to",
+        "contiguous",
+        "_has_compatible_shallow_copy_type",
     )
-)  # fmt: skip
+)
 _INDUCTOR_KERNEL = re.compile(r"^(graph_\d+_)?(cpp_fused|cpp_|triton_)")
 _DEVICE_COPIES = ("Memcpy", "Memset")
 
@@ -105,7 +130,9 @@ def fusion_cases(device: Device, share_s: float) -> list[CaseSpec]:
     if device.kind in ("cpu", "cuda"):
         warm_profiler(device)
     needed = COMPILE_NEEDS_S[device.kind]
-    _compile_refusal = f"share too small for torch.compile: {share_s:.1f} s, needs ~{needed:.0f} s" if share_s < needed else None
+    _compile_refusal = (
+        f"share too small for torch.compile: {share_s:.1f} s, needs ~{needed:.0f} s" if share_s < needed else None
+    )
     if _compile_refusal is None:
         warm_compiler(device.torch_device)
     tokens, width = SHAPES[device.kind]

@@ -12,10 +12,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from probes.models import ProbeCase
-from probes.reporting import BarGroup, BarPlot, ChartSpec, ProbeReport, Reading, ReadingSpec, Table, make_reading, metric_text, timed_cases
+from probes.reporting import (
+    BarGroup,
+    BarPlot,
+    ChartSpec,
+    ProbeReport,
+    Reading,
+    ReadingSpec,
+    Table,
+    make_reading,
+    metric_text,
+    timed_cases,
+)
 from probes.statistics import geometric_mean
 from probes.units import format_seconds
-
 
 FUSION_LAUNCH_RATIO = ReadingSpec("fusion_launch_ratio")
 FUSION_COMPILED_SPEEDUP = ReadingSpec("fusion_compiled_speedup")
@@ -63,7 +73,9 @@ def fusion_lines(cases: Sequence[ProbeCase]) -> list[str]:
     lines = []
     for case in cases:
         if case.key.implementation == "eager" and "launches_per_call" in case.metrics:
-            lines.append(f"eager {case.key.dtype} {case.key.shape_text}: {_launches(case.metrics['launches_per_call'].value)}")
+            lines.append(
+                f"eager {case.key.dtype} {case.key.shape_text}: {_launches(case.metrics['launches_per_call'].value)}"
+            )
     for pair in fusion_pairs(cases):
         ratio, speedup = pair.launch_ratio, pair.speedup
         if ratio is None:
@@ -80,7 +92,9 @@ def fusion_lines(cases: Sequence[ProbeCase]) -> list[str]:
     return lines
 
 
-def _pairs_reading(spec: ReadingSpec, measured: Sequence[tuple[FusionPair, float]], describe: Callable[[float, int], str]) -> Reading:
+def _pairs_reading(
+    spec: ReadingSpec, measured: Sequence[tuple[FusionPair, float]], describe: Callable[[float, int], str]
+) -> Reading:
     """One reading: the geometric mean over the pairs, citing both cases of each pair."""
     value = geometric_mean([ratio for _, ratio in measured])
     cases = [case for pair, _ in measured for case in (pair.eager, pair.compiled)]
@@ -94,23 +108,41 @@ def fusion_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
     timed = [(pair, speedup) for pair in pairs if (speedup := pair.speedup) is not None and speedup > 0]
     readings = []
     if launched:
-        readings.append(_pairs_reading(
-            FUSION_LAUNCH_RATIO, launched,
-            lambda ratio, count: f"torch.compile {ratio:.2f}x eager's kernel launches per call over {count} chain case(s)",
-        ))  # fmt: skip
+        readings.append(
+            _pairs_reading(
+                FUSION_LAUNCH_RATIO,
+                launched,
+                lambda ratio, count: (
+                    f"torch.compile {ratio:.2f}x eager's kernel launches per call over {count} chain case(s)"
+                ),
+            )
+        )
     if timed:
-        readings.append(_pairs_reading(
-            FUSION_COMPILED_SPEEDUP, timed,
-            lambda speedup, count: f"the compiled chain runs {speedup:.2f}x eager's speed over {count} chain case(s)",
-        ))  # fmt: skip
+        readings.append(
+            _pairs_reading(
+                FUSION_COMPILED_SPEEDUP,
+                timed,
+                lambda speedup, count: (
+                    f"the compiled chain runs {speedup:.2f}x eager's speed over {count} chain case(s)"
+                ),
+            )
+        )
     return readings
 
 
 def fusion_table(cases: Sequence[ProbeCase]) -> Table:
     """The elementwise/normalization chain eager and compiled: time, kernel launches per call, compile time."""
-    rows = [(case.key.implementation, case.key.dtype, case.key.shape_text, format_seconds(case.timing.stats.median),  # type: ignore[union-attr]
-             metric_text(case, "launches_per_call", ".0f"), metric_text(case, "compile_s", ".2f"))
-            for case in timed_cases(cases)]  # fmt: skip
+    rows = [
+        (
+            case.key.implementation,
+            case.key.dtype,
+            case.key.shape_text,
+            format_seconds(case.timing.stats.median),  # type: ignore[union-attr]
+            metric_text(case, "launches_per_call", ".0f"),
+            metric_text(case, "compile_s", ".2f"),
+        )
+        for case in timed_cases(cases)
+    ]
     header = ("implementation", "dtype", "shape", "median", "launches per call", "compile s")
     return Table("Fusion and launch count", header, rows)
 
@@ -120,13 +152,31 @@ def fusion_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
     timed = timed_cases(cases)
     if not timed:
         return []
-    bars = tuple(BarGroup(f"{case.key.implementation} ({case.metrics['launches_per_call'].value:.0f} launches)"
-                          if "launches_per_call" in case.metrics else case.key.implementation,
-                          (case.timing.stats.median * 1e6,)) for case in timed)  # type: ignore[union-attr]  # fmt: skip
-    return [ChartSpec("fusion-time", "Fusion: eager against compiled",
-                      BarPlot(f"Elementwise chain, eager vs fused ({device})", "median us", ("median",), bars, "implementation"),
-                      "Launches per call are in the labels; the method's inference target is a third of eager's launches.")]  # fmt: skip
+    bars = tuple(
+        BarGroup(
+            f"{case.key.implementation} ({case.metrics['launches_per_call'].value:.0f} launches)"
+            if "launches_per_call" in case.metrics
+            else case.key.implementation,
+            (case.timing.stats.median * 1e6,),  # type: ignore[union-attr]
+        )
+        for case in timed
+    )
+    return [
+        ChartSpec(
+            "fusion-time",
+            "Fusion: eager against compiled",
+            BarPlot(f"Elementwise chain, eager vs fused ({device})", "median us", ("median",), bars, "implementation"),
+            "Launches per call are in the labels; the method's inference target is a third of eager's launches.",
+        )
+    ]
 
 
-REPORT = ProbeReport("fusion", order=70, findings=fusion_lines, table=fusion_table, charts=fusion_charts, readings=fusion_readings,
-                     declares=(FUSION_LAUNCH_RATIO, FUSION_COMPILED_SPEEDUP))  # fmt: skip
+REPORT = ProbeReport(
+    "fusion",
+    order=70,
+    findings=fusion_lines,
+    table=fusion_table,
+    charts=fusion_charts,
+    readings=fusion_readings,
+    declares=(FUSION_LAUNCH_RATIO, FUSION_COMPILED_SPEEDUP),
+)

@@ -48,7 +48,9 @@ def matmul_inputs(case: CaseSpec, device: Device) -> tuple[torch.Tensor, torch.T
     return a.to(device.torch_device, dtype), b.to(device.torch_device, dtype)
 
 
-def fp8_format(hip_version: str | None, rocm_arch: str | None, capability: tuple[int, int] | None) -> tuple[str | None, str]:
+def fp8_format(
+    hip_version: str | None, rocm_arch: str | None, capability: tuple[int, int] | None
+) -> tuple[str | None, str]:
     """(the torch fp8 e4m3 dtype's name this GPU runs, why) or (None, why it runs none we measure).
 
     CUDA: float8_e4m3fn from compute capability 8.9. ROCm: MI300's gfx94x run the FNUZ variant

@@ -15,17 +15,25 @@ first compile of the process) is paid by `warm_up_compiler` while planning, outs
 from __future__ import annotations
 
 import time
-import torch
 from collections.abc import Callable
 
+import torch
+
 from probes.environment.models import Dtype
-from probes.gemm.inputs import device_fp8_format, dims, dtype_unsupported_reason, float64_product, fp8_inputs, fp8_unsupported_reason, matmul_inputs
+from probes.gemm.inputs import (
+    device_fp8_format,
+    dims,
+    dtype_unsupported_reason,
+    float64_product,
+    fp8_inputs,
+    fp8_unsupported_reason,
+    matmul_inputs,
+)
 from probes.gemm.sizing import DECODE_ROWS, GemmShape, gemm_shapes
 from probes.gemm.triton_tiles import DEFAULT_TILE, LARGE_TILES, SKINNY_TILE, tile_name, triton_bench
 from probes.harness.device import Device
 from probes.models import Metric, OptionValue
 from probes.registry import Bench, CaseSpec, Probe, Unsupported, implementation
-
 
 DTYPES: tuple[Dtype, ...] = ("fp32", "fp16", "bf16")
 _ELEMENT_BYTES: dict[Dtype, int] = {"fp32": 4, "fp16": 2, "bf16": 2}
@@ -72,9 +80,7 @@ def gemm_cases(device: Device, share_s: float) -> list[CaseSpec]:
     # Where fp8 cannot run, one fp8 case records why, rather than one per shape.
     fp8_runs = fp8_unsupported_reason(device) is None
     shapes = gemm_shapes(device.kind, share_s)
-    cases = [
-        case for index, shape in enumerate(shapes) for case in shape_cases(shape, with_fp8=fp8_runs or index == 0)
-    ]
+    cases = [case for index, shape in enumerate(shapes) for case in shape_cases(shape, with_fp8=fp8_runs or index == 0)]
     if device.kind == "cpu":
         # Last, where the harness's even split of the time left has grown: a CPU compile takes seconds.
         cases.sort(key=compiled_on_cpu)
@@ -217,9 +223,7 @@ def warm_up_compiler(device: Device) -> None:
         pass
 
 
-def compile_matmul(
-    a: torch.Tensor, b: torch.Tensor, device: Device
-) -> tuple[Callable[[], torch.Tensor], float]:
+def compile_matmul(a: torch.Tensor, b: torch.Tensor, device: Device) -> tuple[Callable[[], torch.Tensor], float]:
     """A zero-argument call of the compiled a @ b, and the seconds its first (compiling) call took."""
     import torch._inductor.config as inductor_config
 

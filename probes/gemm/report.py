@@ -13,8 +13,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from probes.models import ProbeCase
-from probes.reporting import (BarGroup, BarPlot, ChartSpec, ProbeReport, Reading, ReadingFamily, ReadingSpec, Table,
-                              make_reading, median_s, plural, timed_cases)
+from probes.reporting import (
+    BarGroup,
+    BarPlot,
+    ChartSpec,
+    ProbeReport,
+    Reading,
+    ReadingFamily,
+    ReadingSpec,
+    Table,
+    make_reading,
+    median_s,
+    plural,
+    timed_cases,
+)
 from probes.statistics import geometric_mean
 
 
@@ -80,16 +92,27 @@ def fp8_speedups(cases: Iterable[ProbeCase], baseline_dtype: str) -> list[DtypeS
     """Each timed fp8 GEMM (torch._scaled_mm: e4m3 in, bf16 out, B column-major) against the vendor GEMM
     (torch.matmul) of the same shape in `baseline_dtype`: their layouts and options differ by design."""
     timed = [case for case in cases if case.status == "ok" and case.timing is not None]
-    vendor = {_shape_key(case): case for case in timed
-              if case.key.implementation == VENDOR_IMPLEMENTATION and case.key.dtype == baseline_dtype}  # fmt: skip
+    vendor = {
+        _shape_key(case): case
+        for case in timed
+        if case.key.implementation == VENDOR_IMPLEMENTATION and case.key.dtype == baseline_dtype
+    }
     speedups = []
     for case in timed:
         twin = vendor.get(_shape_key(case))
         if case.key.implementation != FP8_IMPLEMENTATION or twin is None or twin.timing is None or case.timing is None:
             continue
-        speedups.append(DtypeSpeedup(case.key.implementation, dict(case.key.shape), str(case.key.options.get("kind", "")),
-                                     "fp8", baseline_dtype, twin.timing.stats.median / case.timing.stats.median,
-                                     (twin.key.case_id, case.key.case_id)))  # fmt: skip
+        speedups.append(
+            DtypeSpeedup(
+                case.key.implementation,
+                dict(case.key.shape),
+                str(case.key.options.get("kind", "")),
+                "fp8",
+                baseline_dtype,
+                twin.timing.stats.median / case.timing.stats.median,
+                (twin.key.case_id, case.key.case_id),
+            )
+        )
     return speedups
 
 
@@ -120,11 +143,22 @@ def fp8_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
         values = [pair.speedup for pair in pairs]
         mean = geometric_mean(values)
         shapes = {tuple(pair.shape.items()) for pair in pairs}
-        used = [case for case in cases if median_s(case) is not None and tuple(case.key.shape.items()) in shapes
-                and (case.key.dtype == "fp8" or (case.key.implementation == VENDOR_GEMM and case.key.dtype == baseline))]  # fmt: skip
+        used = [
+            case
+            for case in cases
+            if median_s(case) is not None
+            and tuple(case.key.shape.items()) in shapes
+            and (case.key.dtype == "fp8" or (case.key.implementation == VENDOR_GEMM and case.key.dtype == baseline))
+        ]
         figure = f"fp8 {mean:.2f}x {baseline} (torch._scaled_mm vs torch.matmul, geometric mean over {plural(len(pairs), 'shape')})"
-        readings.append(replace(make_reading(spec, mean, figure, used), low=min(values), high=max(values),
-                                pairs=tuple(pair.pair for pair in pairs)))  # fmt: skip
+        readings.append(
+            replace(
+                make_reading(spec, mean, figure, used),
+                low=min(values),
+                high=max(values),
+                pairs=tuple(pair.pair for pair in pairs),
+            )
+        )
     return readings
 
 
@@ -164,7 +198,9 @@ def triton_readings(cases: Sequence[ProbeCase], vendor: Sequence[ProbeCase]) -> 
     mean = geometric_mean(ratios)
     used = [case for _, case in fastest.values()] + [vendor_by_group[group] for group in fastest]
     figure = f"Triton {mean:.2f}x the vendor GEMM's speed (geometric mean over {plural(len(ratios), 'case')})"
-    pairs = tuple((vendor_by_group[group].key.case_id, case.key.case_id) for group, (_, case) in sorted(fastest.items()))
+    pairs = tuple(
+        (vendor_by_group[group].key.case_id, case.key.case_id) for group, (_, case) in sorted(fastest.items())
+    )
     return [replace(make_reading(TRITON_VS_VENDOR_GEMM, mean, figure, used), pairs=pairs)]
 
 
@@ -180,7 +216,9 @@ def gemm_findings(cases: Sequence[ProbeCase]) -> list[str]:
     for dtype, speedups in sorted(by_dtype.items()):
         mean = geometric_mean(speedups)
         verdict = "faster" if mean >= 1 else "SLOWER"
-        lines.append(f"torch.matmul {dtype} vs fp32: {mean:.2f}x ({verdict}; geometric mean over {len(speedups)} shapes)")
+        lines.append(
+            f"torch.matmul {dtype} vs fp32: {mean:.2f}x ({verdict}; geometric mean over {len(speedups)} shapes)"
+        )
     best = [case for case in cases if "pct_of_peak" in case.metrics]
     if best:
         top = max(best, key=lambda case: case.metrics["pct_of_peak"].value)
@@ -203,8 +241,15 @@ def gemm_table(cases: Sequence[ProbeCase]) -> Table:
     rows = []
     for (implementation, dtype), case in sorted(best.items()):
         peak = case.metrics.get("pct_of_peak")
-        rows.append((implementation, dtype, case.key.shape_text, f"{case.metrics['tflops'].value:.3g}",
-                     f"{peak.value:.1f}%" if peak else "-"))  # fmt: skip
+        rows.append(
+            (
+                implementation,
+                dtype,
+                case.key.shape_text,
+                f"{case.metrics['tflops'].value:.3g}",
+                f"{peak.value:.1f}%" if peak else "-",
+            )
+        )
     header = ("implementation", "dtype", "best shape (m x n x k)", "TFLOP/s", "% of peak")
     return Table("GEMM", header, rows)
 
@@ -233,23 +278,52 @@ def gemm_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
 
     def groups(metric: str) -> tuple[BarGroup, ...]:
         return tuple(
-            BarGroup(shape, tuple(best[(shape, dtype)].metrics[metric].value
-                                  if (shape, dtype) in best and metric in best[(shape, dtype)].metrics else None
-                                  for dtype in dtypes))  # fmt: skip
+            BarGroup(
+                shape,
+                tuple(
+                    best[(shape, dtype)].metrics[metric].value
+                    if (shape, dtype) in best and metric in best[(shape, dtype)].metrics
+                    else None
+                    for dtype in dtypes
+                ),
+            )
             for shape in shapes
         )
 
-    charts = [ChartSpec("gemm-tflops", "GEMM throughput by shape and dtype",
-                        BarPlot(f"GEMM TFLOP/s by shape and dtype ({device})", "TFLOP/s", dtypes, groups("tflops"),
-                                "shape (m x n x k)"),
-                        "Best implementation of each shape and dtype; higher is better.")]  # fmt: skip
+    charts = [
+        ChartSpec(
+            "gemm-tflops",
+            "GEMM throughput by shape and dtype",
+            BarPlot(
+                f"GEMM TFLOP/s by shape and dtype ({device})", "TFLOP/s", dtypes, groups("tflops"), "shape (m x n x k)"
+            ),
+            "Best implementation of each shape and dtype; higher is better.",
+        )
+    ]
     if any("pct_of_peak" in case.metrics for case in best.values()):
-        charts.append(ChartSpec("gemm-peak", "GEMM share of the theoretical peak",
-                                BarPlot(f"GEMM % of theoretical peak ({device})", "% of peak", dtypes, groups("pct_of_peak"),
-                                        "shape (m x n x k)"),
-                                "Measured TFLOP/s over the dtype's theoretical peak for this device (from `advisor env`)."))  # fmt: skip
+        charts.append(
+            ChartSpec(
+                "gemm-peak",
+                "GEMM share of the theoretical peak",
+                BarPlot(
+                    f"GEMM % of theoretical peak ({device})",
+                    "% of peak",
+                    dtypes,
+                    groups("pct_of_peak"),
+                    "shape (m x n x k)",
+                ),
+                "Measured TFLOP/s over the dtype's theoretical peak for this device (from `advisor env`).",
+            )
+        )
     return charts
 
 
-REPORT = ProbeReport("gemm", order=20, findings=gemm_findings, table=gemm_table, charts=gemm_charts, readings=gemm_readings,
-                     declares=(GEMM_SPEEDUP, GEMM_FP8_VS_BF16_SPEEDUP, TRITON_VS_VENDOR_GEMM))  # fmt: skip
+REPORT = ProbeReport(
+    "gemm",
+    order=20,
+    findings=gemm_findings,
+    table=gemm_table,
+    charts=gemm_charts,
+    readings=gemm_readings,
+    declares=(GEMM_SPEEDUP, GEMM_FP8_VS_BF16_SPEEDUP, TRITON_VS_VENDOR_GEMM),
+)

@@ -148,9 +148,7 @@ def gemm_shapes(device_kind: str, share_s: float) -> list[GemmShape]:
     assumed = ASSUMPTIONS[device_kind]
     count = shape_count(device_kind, share_s)
     part_s = _usable_s(assumed, share_s) / (count * assumed.pairs_per_shape)
-    width = _largest_fitting(
-        [GemmShape("prefill", PREFILL_ROWS[0], d, d) for d in assumed.widths], assumed, part_s
-    ).n
+    width = _largest_fitting([GemmShape("prefill", PREFILL_ROWS[0], d, d) for d in assumed.widths], assumed, part_s).n
     prefill = _largest_fitting([GemmShape("prefill", m, width, width) for m in PREFILL_ROWS], assumed, part_s)
     squares = [GemmShape("square", n, n, n) for n in assumed.square_sizes]
     # A prefill with m equal to the width is already a square: the large square looks elsewhere.

@@ -116,7 +116,10 @@ def serve(sock: socket.socket) -> None:
     os.set_blocking(wake_write, False)
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)  # the wakeup fd interrupts select
-    _send(sock, {"ready": True, "preloaded": loaded, "seconds": time.monotonic() - began, "threads": threading.active_count()})
+    _send(
+        sock,
+        {"ready": True, "preloaded": loaded, "seconds": time.monotonic() - began, "threads": threading.active_count()},
+    )
     while True:
         readable, _, _ = select.select([sock.fileno(), wake_read], [], [])
         if wake_read in readable:
@@ -185,9 +188,13 @@ class ForkServer:
         with log_path.open("wb") as log:
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "probes.harness.forkserver", str(theirs.fileno())],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log, pass_fds=(theirs.fileno(),),
-                start_new_session=True, env=dict(environment),
-            )  # fmt: skip
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                pass_fds=(theirs.fileno(),),
+                start_new_session=True,
+                env=dict(environment),
+            )
         theirs.close()
 
     @property
@@ -234,7 +241,13 @@ class ForkServer:
         """Fork a worker child for `job_path` that writes results to `results_fd` and logs to `log_path`;
         `module` (a built-in probe's) is imported in the server first, and stays imported for later children."""
         self.wait_ready()
-        request = {"job": str(job_path), "log": str(log_path), "env": dict(environment), "cwd": os.getcwd(), "module": module}
+        request = {
+            "job": str(job_path),
+            "log": str(log_path),
+            "env": dict(environment),
+            "cwd": os.getcwd(),
+            "module": module,
+        }
         try:
             socket.send_fds(self._sock, [json.dumps(request).encode()], [results_fd])
             while not self._pids:

@@ -51,7 +51,9 @@ def hold_freed_memory() -> str:
     kept = libc.mallopt(_M_TRIM_THRESHOLD, HELD_UP_TO_BYTES) == 1
     if not (held and kept):
         return "host allocator unchanged (glibc refused mallopt)"
-    return f"glibc malloc: freed blocks up to {HELD_UP_TO_BYTES >> 20} MiB kept for reuse (mmap and trim thresholds fixed)"
+    return (
+        f"glibc malloc: freed blocks up to {HELD_UP_TO_BYTES >> 20} MiB kept for reuse (mmap and trim thresholds fixed)"
+    )
 
 
 def release_freed_memory() -> bool:

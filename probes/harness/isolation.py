@@ -24,7 +24,6 @@ from typing import Protocol
 from pydantic import ValidationError
 
 from probes.harness import forkserver
-
 from probes.harness.protocol import (
     CaseResultMessage,
     CaseStartMessage,

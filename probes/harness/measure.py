@@ -13,9 +13,9 @@ from probes.harness.device import Device
 from probes.harness.host_allocator import release_freed_memory
 from probes.harness.numerics import compare
 from probes.harness.timer import time_run
-from probes.tolerance import tolerance_for
 from probes.models import HarnessSettings, Measurement, Metric, ProbeCase
 from probes.registry import Bench, CaseSpec, Implementation, Scenario, ScenarioResult, Unsupported
+from probes.tolerance import tolerance_for
 
 _OOM_MARKERS = ("out of memory", "can't allocate memory", "cannot allocate memory")
 

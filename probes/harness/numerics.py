@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from probes.tolerance import Tolerance
 from probes.models import NumericError
+from probes.tolerance import Tolerance
 
 
 def _as_float64(value: object) -> torch.Tensor:

@@ -15,7 +15,6 @@ from probes.harness.isolation import run_worker
 from probes.harness.protocol import CaseResultMessage, CaseStartMessage, PlanMessage, WorkerJob, WorkerMessage
 from probes.models import CaseKey, CaseStatus, HarnessSettings, OptionValue, ProbeCase, ProbeRun, ProbeStatus
 
-
 STARVED_REASONS = (
     "its time share was spent before a timed sample fit",  # measure.py: not-timed
     "the probe's time share was spent before this case",  # worker.py: skipped
@@ -108,12 +107,16 @@ class ProbeSession:
         """One child times again, in plan order, each case timed on fewer visits than `visit`; False when
         there was nothing to time or no time left. The case running when the child crashes or runs out of
         time keeps its earlier visits (an incident, not a failure); the probe's status does not change."""
-        revisits = [case for key in self._plan or [] if (case := self._results.get(key.case_id)) and _visits_short(case, visit)]
+        revisits = [
+            case for key in self._plan or [] if (case := self._results.get(key.case_id)) and _visits_short(case, visit)
+        ]
         if not revisits or time.monotonic() >= self._deadline:
             return False
         ended = run_worker(self._job(revisits=revisits), hard_deadline=self._hard_deadline, on_message=self._receive)
         if not ended.finished and not ended.out_of_time:
-            self._incidents.append(f"visit {visit} of {self._in_flight or 'the probe'}: {ended.reason or 'ended without a reason'}")
+            self._incidents.append(
+                f"visit {visit} of {self._in_flight or 'the probe'}: {ended.reason or 'ended without a reason'}"
+            )
             self._log_tail = ended.log_tail
         self._in_flight = None
         return ended.finished

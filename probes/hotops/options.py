@@ -57,12 +57,22 @@ class HotopsOptions(ProbeOptions):
     user's own model instead, given as 'module:factory' (its code is imported and run)."""
 
     # One --model-type flag for hotops and int8 (Int8Options): its help, said once, covers both.
-    model_type: ModelType | None = Field(None, json_schema_extra={"metavar": "TYPE"}, description=(
-        "profile (hotops) and quantize whole (int8) only the reference model of this profile model type, e.g. moe "
-        "(default: every model type for hotops; cnn, then dense-transformer for int8)."))  # fmt: skip
-    model: str | None = Field(None, json_schema_extra={"metavar": "MODULE:FACTORY"}, description=(
-        "profile your own model instead of the reference models. MODULE is imported and FACTORY() run in the "
-        "probe's process (this runs your code); it returns (torch.nn.Module, inputs)."))  # fmt: skip
+    model_type: ModelType | None = Field(
+        None,
+        json_schema_extra={"metavar": "TYPE"},
+        description=(
+            "profile (hotops) and quantize whole (int8) only the reference model of this profile model type, e.g. moe "
+            "(default: every model type for hotops; cnn, then dense-transformer for int8)."
+        ),
+    )
+    model: str | None = Field(
+        None,
+        json_schema_extra={"metavar": "MODULE:FACTORY"},
+        description=(
+            "profile your own model instead of the reference models. MODULE is imported and FACTORY() run in the "
+            "probe's process (this runs your code); it returns (torch.nn.Module, inputs)."
+        ),
+    )
 
     @field_validator("model")
     @classmethod

@@ -50,13 +50,15 @@ def hotops_cases(device: Device, share_s: float, options: HotopsOptions) -> list
         return [
             CaseSpec(dtype=dtype, shape={}, options={"model": CUSTOM_MODEL, "factory": options.model, "pass": p.kind})
             for p in planned
-        ]  # fmt: skip
+        ]
     models: list[str] = [options.model_type] if options.model_type is not None else list(MODEL_TYPES)
     size, planned = choose_plan(device.kind, share_s, models)
     return [
-        CaseSpec(dtype=dtype, shape=reference_shape(p.model, size), options={"model": p.model, "pass": p.kind, "size": size})
+        CaseSpec(
+            dtype=dtype, shape=reference_shape(p.model, size), options={"model": p.model, "pass": p.kind, "size": size}
+        )
         for p in planned
-    ]  # fmt: skip
+    ]
 
 
 PROBE = Probe(

@@ -101,11 +101,14 @@ def summarize(passes: Sequence[dict[str, tuple[float, int]]]) -> PassProfile:
     ranked = sorted((name for name in names if medians[name][0] > 0), key=lambda name: (-medians[name][0], name))
     operators = tuple(
         OperatorTime(
-            name=name, group=group_of(name), self_s=medians[name][0],
-            share=medians[name][0] / total if total > 0 else 0.0, calls=medians[name][1],
+            name=name,
+            group=group_of(name),
+            self_s=medians[name][0],
+            share=medians[name][0] / total if total > 0 else 0.0,
+            calls=medians[name][1],
         )
         for name in ranked
-    )  # fmt: skip
+    )
     return PassProfile(operators=operators, total_s=total)
 
 

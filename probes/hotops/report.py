@@ -13,7 +13,17 @@ from dataclasses import dataclass
 
 from probes.hotops.groups import GROUPS
 from probes.models import ProbeCase
-from probes.reporting import BarGroup, BarPlot, ChartSpec, ProbeReport, Reading, ReadingFamily, ReadingSpec, Table, make_reading
+from probes.reporting import (
+    BarGroup,
+    BarPlot,
+    ChartSpec,
+    ProbeReport,
+    Reading,
+    ReadingFamily,
+    ReadingSpec,
+    Table,
+    make_reading,
+)
 
 
 @dataclass(frozen=True)
@@ -38,15 +48,20 @@ def hotops_profiles(cases: Sequence[ProbeCase]) -> list[HotopsProfile]:
     for case in cases:
         if case.key.probe != "hotops" or case.status != "ok" or f"share_{GROUPS[0]}" not in case.metrics:
             continue
-        shares: dict[str, float] = {group: case.metrics[f"share_{group}"].value for group in GROUPS if f"share_{group}" in case.metrics}
+        shares: dict[str, float] = {
+            group: case.metrics[f"share_{group}"].value for group in GROUPS if f"share_{group}" in case.metrics
+        }
         size = case.key.options.get("size")
         profiles.append(
             HotopsProfile(
-                model=str(case.key.options.get("model")), kind=str(case.key.options.get("pass")),
-                size=str(size) if size is not None else None, shares=shares,
-                top=tuple((operator.name, operator.share) for operator in case.operators or []), case=case,
+                model=str(case.key.options.get("model")),
+                kind=str(case.key.options.get("pass")),
+                size=str(size) if size is not None else None,
+                shares=shares,
+                top=tuple((operator.name, operator.share) for operator in case.operators or []),
+                case=case,
             )
-        )  # fmt: skip
+        )
     return profiles
 
 
@@ -116,8 +131,14 @@ def hotops_table(cases: Sequence[ProbeCase]) -> Table:
     """Each profiled model and pass: the share of time in each operator group (groups with any time)."""
     profiles = hotops_profiles(cases)
     groups = shown_groups(profiles)
-    rows = [(profile.model, profile.kind, *(f"{profile.shares[group]:.0%}" if group in profile.shares else "-" for group in groups))
-            for profile in profiles]  # fmt: skip
+    rows = [
+        (
+            profile.model,
+            profile.kind,
+            *(f"{profile.shares[group]:.0%}" if group in profile.shares else "-" for group in groups),
+        )
+        for profile in profiles
+    ]
     return Table("Hot operators: share of time per group", ("model", "pass", *groups), rows)
 
 
@@ -127,13 +148,37 @@ def hotops_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
     groups = tuple(shown_groups(profiles))
     if not profiles or not groups:
         return []
-    bars = tuple(BarGroup(f"{profile.model} {profile.kind}", tuple(profile.shares[group] * 100 if group in profile.shares else None
-                                                                  for group in groups)) for profile in profiles)  # fmt: skip
-    return [ChartSpec("hotops-shares", "Share of time per operator group",
-                      BarPlot(f"Where the time goes, per model and pass ({device})", "% of profiled time", groups, bars,
-                              "reference model and pass", stacked=True, y_max=100.0),
-                      "Self time of each operator from torch.profiler, grouped by concern; the recommendation weighs evidence by these shares.")]  # fmt: skip
+    bars = tuple(
+        BarGroup(
+            f"{profile.model} {profile.kind}",
+            tuple(profile.shares[group] * 100 if group in profile.shares else None for group in groups),
+        )
+        for profile in profiles
+    )
+    return [
+        ChartSpec(
+            "hotops-shares",
+            "Share of time per operator group",
+            BarPlot(
+                f"Where the time goes, per model and pass ({device})",
+                "% of profiled time",
+                groups,
+                bars,
+                "reference model and pass",
+                stacked=True,
+                y_max=100.0,
+            ),
+            "Self time of each operator from torch.profiler, grouped by concern; the recommendation weighs evidence by these shares.",
+        )
+    ]
 
 
-REPORT = ProbeReport("hotops", order=10, findings=hotops_findings, table=hotops_table, charts=hotops_charts,
-                     readings=hotops_readings, declares=(HOTOP_SHARE,))  # fmt: skip
+REPORT = ProbeReport(
+    "hotops",
+    order=10,
+    findings=hotops_findings,
+    table=hotops_table,
+    charts=hotops_charts,
+    readings=hotops_readings,
+    declares=(HOTOP_SHARE,),
+)

@@ -21,7 +21,9 @@ def _as_inputs(value: object, spec: str) -> tuple[torch.Tensor, ...]:
         return (value,)
     if isinstance(value, (tuple, list)) and all(isinstance(item, torch.Tensor) for item in value):
         return tuple(value)
-    raise ModelSpecError(f"--model {spec!r}: the inputs must be a tensor or a tuple of tensors, got {type(value).__name__}")
+    raise ModelSpecError(
+        f"--model {spec!r}: the inputs must be a tensor or a tuple of tensors, got {type(value).__name__}"
+    )
 
 
 def as_reference_model(built: object, spec: str) -> ReferenceModel:

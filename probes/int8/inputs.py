@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import functools
 import math
-import torch
 from typing import Literal
+
+import torch
 
 from probes.harness.device import Device
 from probes.registry import CaseSpec
-
 
 TORCH_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 

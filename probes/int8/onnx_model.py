@@ -169,10 +169,19 @@ def export(model_type: str, size: str) -> ExportedModel:
         import torch.onnx
 
         # dynamo=False where the argument exists (torch 2.5+; before it the TorchScript exporter was the only one).
-        legacy: dict[str, Any] = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+        legacy: dict[str, Any] = (
+            {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+        )
         with _quiet(), torch.no_grad():
-            torch.onnx.export(built.module, inputs, buffer, input_names=names,  # type: ignore[arg-type]
-                              output_names=[OUTPUT_NAME], opset_version=OPSET, **legacy)  # fmt: skip
+            torch.onnx.export(
+                built.module,
+                inputs,
+                buffer,  # type: ignore[arg-type]
+                input_names=names,
+                output_names=[OUTPUT_NAME],
+                opset_version=OPSET,
+                **legacy,
+            )
         onnx_fp32 = materialize_shared_initializers(buffer.getvalue())
     except Exception as error:  # noqa: BLE001 - an op the exporter lacks is a skip, with its name
         raise Unsupported(f"ONNX export of the {model_type} reference model failed: {_first_line(error)}") from None
@@ -222,15 +231,23 @@ def quantize(model: ExportedModel) -> bytes:
             source, target = Path(folder, "fp32.onnx"), Path(folder, "int8.onnx")
             source.write_bytes(model.onnx_fp32)
             if recipe.method == "static":
-                quantize_static(str(source), str(target), Calibration(), quant_format=QuantFormat.QDQ,
-                                activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
-                                op_types_to_quantize=op_types)  # fmt: skip
+                quantize_static(
+                    str(source),
+                    str(target),
+                    Calibration(),
+                    quant_format=QuantFormat.QDQ,
+                    activation_type=QuantType.QUInt8,
+                    weight_type=QuantType.QInt8,
+                    per_channel=True,
+                    op_types_to_quantize=op_types,
+                )
             else:
                 quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, op_types_to_quantize=op_types)
             return target.read_bytes()
     except Exception as error:  # noqa: BLE001 - a graph the quantizer cannot handle is a skip, with why
-        raise Unsupported(f"onnxruntime {recipe.method} quantization of the {model.model_type} model failed: "
-                          f"{_first_line(error)}") from None  # fmt: skip
+        raise Unsupported(
+            f"onnxruntime {recipe.method} quantization of the {model.model_type} model failed: {_first_line(error)}"
+        ) from None
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,10 @@ any child starts.
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from probes.registry import ProbeOptions
 from probes.vocabulary import ModelType
-
-from pydantic import Field
 
 
 class Int8Options(ProbeOptions):

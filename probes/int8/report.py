@@ -18,10 +18,19 @@ from dataclasses import dataclass
 
 from probes.environment.models import Dtype
 from probes.models import OptionValue, ProbeCase
-from probes.reporting import (ChartSpec, LabelledPoint, ProbeReport, Reading, ReadingFamily, ReadingSpec, ScatterPlot,
-                              Table, make_reading, plural)
+from probes.reporting import (
+    ChartSpec,
+    LabelledPoint,
+    ProbeReport,
+    Reading,
+    ReadingFamily,
+    ReadingSpec,
+    ScatterPlot,
+    Table,
+    make_reading,
+    plural,
+)
 from probes.statistics import geometric_mean
-
 
 # Speed over the float path: hardware-specific.
 INT8_SPEEDUP = ReadingSpec("int8_speedup")  # the best whole-layer path (else the raw kernel)
@@ -123,10 +132,16 @@ def model_results(cases: Iterable[ProbeCase]) -> list[ModelResult]:
         speedup = speedups.get(case.key.case_id)
         if speedup is None and error is None:
             continue
-        results.append(ModelResult(
-            model=str(case.key.options.get("model")), int8=case, fp32=twins.get(_pairing_key(case)), speedup=speedup,
-            max_rel_error=error.value if error is not None else None, rel_rmse=rms.value if rms is not None else None,
-        ))  # fmt: skip
+        results.append(
+            ModelResult(
+                model=str(case.key.options.get("model")),
+                int8=case,
+                fp32=twins.get(_pairing_key(case)),
+                speedup=speedup,
+                max_rel_error=error.value if error is not None else None,
+                rel_rmse=rms.value if rms is not None else None,
+            )
+        )
     return results
 
 
@@ -178,7 +193,10 @@ def int8_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
 
 
 def _speedup_reading(
-    spec: ReadingSpec, implementation: str | None, means: dict[str, float], pairs: dict[str, list[tuple[ProbeCase, float]]]
+    spec: ReadingSpec,
+    implementation: str | None,
+    means: dict[str, float],
+    pairs: dict[str, list[tuple[ProbeCase, float]]],
 ) -> Reading | None:
     if implementation is None or implementation not in means:
         return None
@@ -218,11 +236,17 @@ def _model_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
         how = f"{result.int8.key.implementation}, batch {result.int8.key.shape.get('batch', '?')}"
         if result.speedup is not None and result.fp32 is not None:
             figure = f"ORT int8 {result.model} model {result.speedup:.2f}x fp32 ({how})"
-            readings.append(make_reading(INT8_MODEL_SPEEDUP.named(result.model), result.speedup, figure, [result.fp32, result.int8]))
+            readings.append(
+                make_reading(INT8_MODEL_SPEEDUP.named(result.model), result.speedup, figure, [result.fp32, result.int8])
+            )
         if result.max_rel_error is not None:
             rms = f", relative RMSE {result.rel_rmse:.2%}" if result.rel_rmse is not None else ""
-            figure = f"ORT int8 {result.model} model max relative error {result.max_rel_error:.2%}{rms} against fp32 ({how})"
-            readings.append(make_reading(INT8_MODEL_REL_ERROR.named(result.model), result.max_rel_error, figure, [result.int8]))
+            figure = (
+                f"ORT int8 {result.model} model max relative error {result.max_rel_error:.2%}{rms} against fp32 ({how})"
+            )
+            readings.append(
+                make_reading(INT8_MODEL_REL_ERROR.named(result.model), result.max_rel_error, figure, [result.int8])
+            )
     return readings
 
 
@@ -255,17 +279,27 @@ def int8_table(cases: Sequence[ProbeCase]) -> Table:
         if is_model_case(case):
             continue  # a row of its own below
         error = case.metrics.get("max_rel_error")
-        rows.append((case.key.implementation, case.key.shape_text, f"{speedup:.2f}x", f"{error.value:.2%}" if error else "-"))
+        rows.append(
+            (case.key.implementation, case.key.shape_text, f"{speedup:.2f}x", f"{error.value:.2%}" if error else "-")
+        )
     for result in model_results(cases):
         speed_text = f"{result.speedup:.2f}x" if result.speedup is not None else "-"
         error_text = f"{result.max_rel_error:.2%}" if result.max_rel_error is not None else "-"
         if result.rel_rmse is not None:
             error_text += f" ({result.rel_rmse:.2%} rms)"
-        rows.append((result.int8.key.implementation, f"{result.model} model {result.int8.key.shape_text}", speed_text,
-                     error_text))  # fmt: skip
+        rows.append(
+            (
+                result.int8.key.implementation,
+                f"{result.model} model {result.int8.key.shape_text}",
+                speed_text,
+                error_text,
+            )
+        )
     for case in cases:
         if "rel_rmse" in case.metrics and not is_model_case(case):
-            rows.append((case.key.implementation, case.key.shape_text, "-", f"{case.metrics['rel_rmse'].value:.2%} rms"))
+            rows.append(
+                (case.key.implementation, case.key.shape_text, "-", f"{case.metrics['rel_rmse'].value:.2%} rms")
+            )
     header = ("implementation", "shape", "speedup vs float", "error")
     return Table("INT8", header, rows)
 
@@ -282,12 +316,35 @@ def int8_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
             points.append(LabelledPoint(f"{case.key.implementation} {case.key.shape_text}", value * 100, speedup))
     if not points:
         return []
-    return [ChartSpec("int8-tradeoff", "INT8 speedup against error",
-                      ScatterPlot(f"INT8 speedup vs error ({device})", "max relative error % (log)", "speedup vs float",
-                                  tuple(points), reference_y=1.0),
-                      "Above the dashed line INT8 is faster than the fastest float path; further left is more accurate.")]  # fmt: skip
+    return [
+        ChartSpec(
+            "int8-tradeoff",
+            "INT8 speedup against error",
+            ScatterPlot(
+                f"INT8 speedup vs error ({device})",
+                "max relative error % (log)",
+                "speedup vs float",
+                tuple(points),
+                reference_y=1.0,
+            ),
+            "Above the dashed line INT8 is faster than the fastest float path; further left is more accurate.",
+        )
+    ]
 
 
-REPORT = ProbeReport("int8", order=50, findings=int8_findings, table=int8_table, charts=int8_charts, readings=int8_readings,
-                     declares=(INT8_SPEEDUP, INT8_KERNEL_SPEEDUP, INT8_MAX_REL_ERROR, *QDQ_READINGS.values(), INT8_MODEL_SPEEDUP,
-                               INT8_MODEL_REL_ERROR))  # fmt: skip
+REPORT = ProbeReport(
+    "int8",
+    order=50,
+    findings=int8_findings,
+    table=int8_table,
+    charts=int8_charts,
+    readings=int8_readings,
+    declares=(
+        INT8_SPEEDUP,
+        INT8_KERNEL_SPEEDUP,
+        INT8_MAX_REL_ERROR,
+        *QDQ_READINGS.values(),
+        INT8_MODEL_SPEEDUP,
+        INT8_MODEL_REL_ERROR,
+    ),
+)

@@ -211,8 +211,14 @@ def model_cases(model_types: list[str]) -> list[CaseSpec]:
         shape = {**reference_shape(model_type, MODEL_SIZE), "batch": 1}
         options: dict[str, OptionValue] = {"op": "model", "model": model_type, "size": MODEL_SIZE}
         cases.append(CaseSpec(dtype="fp32", shape=shape, options=options))
-        cases.append(CaseSpec(dtype="int8", shape=dict(shape), options={**options, "float_dtype": "fp32"},
-                              tolerance=MODEL_INT8_TOLERANCE[model_type]))  # fmt: skip
+        cases.append(
+            CaseSpec(
+                dtype="int8",
+                shape=dict(shape),
+                options={**options, "float_dtype": "fp32"},
+                tolerance=MODEL_INT8_TOLERANCE[model_type],
+            )
+        )
     return cases
 
 
@@ -224,7 +230,9 @@ def model_seconds(models: int) -> float:
 def planned_model_types(share_s: float, options: Int8Options | None) -> list[str]:
     """The profile's model type, else the defaults: the first always (a tiny share still measures it,
     as it does the narrowest GEMM), the next ones while all fit MODEL_SHARE of the share."""
-    wanted: list[str] = [options.model_type] if options is not None and options.model_type is not None else list(DEFAULT_MODEL_TYPES)
+    wanted: list[str] = (
+        [options.model_type] if options is not None and options.model_type is not None else list(DEFAULT_MODEL_TYPES)
+    )
     chosen = wanted[:1]
     for model_type in wanted[1:]:
         if model_seconds(len(chosen) + 1) > MODEL_SHARE * share_s:

@@ -223,8 +223,11 @@ def compile_all(
     workers > 1 compiles in that many fresh processes: each compile is single-threaded (ptxas, LLVM),
     and triton's log capture (stdout) and knobs are process-wide, so threads would not do.
     """
-    pairs = [(config, target) for config in (probe_configs() if configs is None else configs)
-             for target in (TARGETS.values() if targets is None else targets)]  # fmt: skip
+    pairs = [
+        (config, target)
+        for config in (probe_configs() if configs is None else configs)
+        for target in (TARGETS.values() if targets is None else targets)
+    ]
     if workers <= 1:
         return [compile_config(config, target) for config, target in pairs]
     # Largest tiles first, so that no worker is left with a slow compile while the others idle.

@@ -19,27 +19,51 @@ TRITON_VERSION = "3.9.0"  # the triton that compiled the table below
 
 FOOTPRINTS: dict[FootprintKey, Footprint] = {
     ("attention", "64x64-d128-w4-s2", "bf16", "gfx942"): Footprint(shared_bytes=40960, registers=238, threads=256),
-    ("attention", "64x64-d128-w4-s2", "bf16", "sm_100"): Footprint(shared_bytes=81952, registers=168, threads=128, tensor_memory_columns=256),
+    ("attention", "64x64-d128-w4-s2", "bf16", "sm_100"): Footprint(
+        shared_bytes=81952, registers=168, threads=128, tensor_memory_columns=256
+    ),
     ("attention", "64x64-d128-w4-s2", "bf16", "sm_80"): Footprint(shared_bytes=57344, registers=254, threads=128),
     ("attention", "64x64-d128-w4-s2", "bf16", "sm_90"): Footprint(shared_bytes=81920, registers=168, threads=128),
     ("attention", "64x64-d128-w4-s2", "fp16", "gfx942"): Footprint(shared_bytes=40960, registers=238, threads=256),
-    ("attention", "64x64-d128-w4-s2", "fp16", "sm_100"): Footprint(shared_bytes=81952, registers=168, threads=128, tensor_memory_columns=256),
+    ("attention", "64x64-d128-w4-s2", "fp16", "sm_100"): Footprint(
+        shared_bytes=81952, registers=168, threads=128, tensor_memory_columns=256
+    ),
     ("attention", "64x64-d128-w4-s2", "fp16", "sm_80"): Footprint(shared_bytes=57344, registers=254, threads=128),
     ("attention", "64x64-d128-w4-s2", "fp16", "sm_90"): Footprint(shared_bytes=81920, registers=168, threads=128),
-    ("attention", "64x64-d128-w4-s2-causal", "bf16", "gfx942"): Footprint(shared_bytes=40960, registers=242, threads=256),
-    ("attention", "64x64-d128-w4-s2-causal", "bf16", "sm_100"): Footprint(shared_bytes=81952, registers=231, threads=128, tensor_memory_columns=256),
-    ("attention", "64x64-d128-w4-s2-causal", "bf16", "sm_80"): Footprint(shared_bytes=57344, registers=255, threads=128),
-    ("attention", "64x64-d128-w4-s2-causal", "bf16", "sm_90"): Footprint(shared_bytes=81920, registers=168, threads=128),
-    ("attention", "64x64-d128-w4-s2-causal", "fp16", "gfx942"): Footprint(shared_bytes=40960, registers=256, threads=256, accumulation_registers=22),
-    ("attention", "64x64-d128-w4-s2-causal", "fp16", "sm_100"): Footprint(shared_bytes=81952, registers=231, threads=128, tensor_memory_columns=256),
-    ("attention", "64x64-d128-w4-s2-causal", "fp16", "sm_80"): Footprint(shared_bytes=57344, registers=255, threads=128),
-    ("attention", "64x64-d128-w4-s2-causal", "fp16", "sm_90"): Footprint(shared_bytes=81920, registers=168, threads=128),
+    ("attention", "64x64-d128-w4-s2-causal", "bf16", "gfx942"): Footprint(
+        shared_bytes=40960, registers=242, threads=256
+    ),
+    ("attention", "64x64-d128-w4-s2-causal", "bf16", "sm_100"): Footprint(
+        shared_bytes=81952, registers=231, threads=128, tensor_memory_columns=256
+    ),
+    ("attention", "64x64-d128-w4-s2-causal", "bf16", "sm_80"): Footprint(
+        shared_bytes=57344, registers=255, threads=128
+    ),
+    ("attention", "64x64-d128-w4-s2-causal", "bf16", "sm_90"): Footprint(
+        shared_bytes=81920, registers=168, threads=128
+    ),
+    ("attention", "64x64-d128-w4-s2-causal", "fp16", "gfx942"): Footprint(
+        shared_bytes=40960, registers=256, threads=256, accumulation_registers=22
+    ),
+    ("attention", "64x64-d128-w4-s2-causal", "fp16", "sm_100"): Footprint(
+        shared_bytes=81952, registers=231, threads=128, tensor_memory_columns=256
+    ),
+    ("attention", "64x64-d128-w4-s2-causal", "fp16", "sm_80"): Footprint(
+        shared_bytes=57344, registers=255, threads=128
+    ),
+    ("attention", "64x64-d128-w4-s2-causal", "fp16", "sm_90"): Footprint(
+        shared_bytes=81920, registers=168, threads=128
+    ),
     ("matmul", "128x128x32-w4-s4", "bf16", "gfx942"): Footprint(shared_bytes=49152, registers=142, threads=256),
-    ("matmul", "128x128x32-w4-s4", "bf16", "sm_100"): Footprint(shared_bytes=65552, registers=165, threads=128, tensor_memory_columns=128),
+    ("matmul", "128x128x32-w4-s4", "bf16", "sm_100"): Footprint(
+        shared_bytes=65552, registers=165, threads=128, tensor_memory_columns=128
+    ),
     ("matmul", "128x128x32-w4-s4", "bf16", "sm_80"): Footprint(shared_bytes=49152, registers=252, threads=128),
     ("matmul", "128x128x32-w4-s4", "bf16", "sm_90"): Footprint(shared_bytes=65536, registers=190, threads=128),
     ("matmul", "128x128x32-w4-s4", "fp16", "gfx942"): Footprint(shared_bytes=49152, registers=142, threads=256),
-    ("matmul", "128x128x32-w4-s4", "fp16", "sm_100"): Footprint(shared_bytes=65552, registers=165, threads=128, tensor_memory_columns=128),
+    ("matmul", "128x128x32-w4-s4", "fp16", "sm_100"): Footprint(
+        shared_bytes=65552, registers=165, threads=128, tensor_memory_columns=128
+    ),
     ("matmul", "128x128x32-w4-s4", "fp16", "sm_80"): Footprint(shared_bytes=49152, registers=252, threads=128),
     ("matmul", "128x128x32-w4-s4", "fp16", "sm_90"): Footprint(shared_bytes=65536, registers=190, threads=128),
     ("matmul", "128x128x32-w4-s4", "fp32", "gfx942"): Footprint(shared_bytes=98304, registers=209, threads=256),
@@ -47,11 +71,15 @@ FOOTPRINTS: dict[FootprintKey, Footprint] = {
     ("matmul", "128x128x32-w4-s4", "fp32", "sm_80"): Footprint(shared_bytes=98304, registers=255, threads=128),
     ("matmul", "128x128x32-w4-s4", "fp32", "sm_90"): Footprint(shared_bytes=98304, registers=255, threads=128),
     ("matmul", "128x256x64-w8-s3", "bf16", "gfx942"): Footprint(shared_bytes=98304, registers=180, threads=512),
-    ("matmul", "128x256x64-w8-s3", "bf16", "sm_100"): Footprint(shared_bytes=147472, registers=178, threads=256, tensor_memory_columns=256),
+    ("matmul", "128x256x64-w8-s3", "bf16", "sm_100"): Footprint(
+        shared_bytes=147472, registers=178, threads=256, tensor_memory_columns=256
+    ),
     ("matmul", "128x256x64-w8-s3", "bf16", "sm_80"): Footprint(shared_bytes=98304, registers=240, threads=256),
     ("matmul", "128x256x64-w8-s3", "bf16", "sm_90"): Footprint(shared_bytes=147456, registers=210, threads=256),
     ("matmul", "128x256x64-w8-s3", "fp16", "gfx942"): Footprint(shared_bytes=98304, registers=180, threads=512),
-    ("matmul", "128x256x64-w8-s3", "fp16", "sm_100"): Footprint(shared_bytes=147472, registers=178, threads=256, tensor_memory_columns=256),
+    ("matmul", "128x256x64-w8-s3", "fp16", "sm_100"): Footprint(
+        shared_bytes=147472, registers=178, threads=256, tensor_memory_columns=256
+    ),
     ("matmul", "128x256x64-w8-s3", "fp16", "sm_80"): Footprint(shared_bytes=98304, registers=240, threads=256),
     ("matmul", "128x256x64-w8-s3", "fp16", "sm_90"): Footprint(shared_bytes=147456, registers=210, threads=256),
     ("matmul", "128x256x64-w8-s3", "fp32", "gfx942"): Footprint(shared_bytes=196608, registers=256, threads=512),
@@ -71,11 +99,15 @@ FOOTPRINTS: dict[FootprintKey, Footprint] = {
     ("matmul", "32x64x32-w2-s5", "fp32", "sm_80"): Footprint(shared_bytes=49152, registers=198, threads=64),
     ("matmul", "32x64x32-w2-s5", "fp32", "sm_90"): Footprint(shared_bytes=49152, registers=128, threads=64),
     ("matmul", "64x64x32-w4-s3", "bf16", "gfx942"): Footprint(shared_bytes=16384, registers=60, threads=256),
-    ("matmul", "64x64x32-w4-s3", "bf16", "sm_100"): Footprint(shared_bytes=24592, registers=48, threads=128, tensor_memory_columns=64),
+    ("matmul", "64x64x32-w4-s3", "bf16", "sm_100"): Footprint(
+        shared_bytes=24592, registers=48, threads=128, tensor_memory_columns=64
+    ),
     ("matmul", "64x64x32-w4-s3", "bf16", "sm_80"): Footprint(shared_bytes=16384, registers=96, threads=128),
     ("matmul", "64x64x32-w4-s3", "bf16", "sm_90"): Footprint(shared_bytes=24576, registers=64, threads=128),
     ("matmul", "64x64x32-w4-s3", "fp16", "gfx942"): Footprint(shared_bytes=16384, registers=60, threads=256),
-    ("matmul", "64x64x32-w4-s3", "fp16", "sm_100"): Footprint(shared_bytes=24592, registers=48, threads=128, tensor_memory_columns=64),
+    ("matmul", "64x64x32-w4-s3", "fp16", "sm_100"): Footprint(
+        shared_bytes=24592, registers=48, threads=128, tensor_memory_columns=64
+    ),
     ("matmul", "64x64x32-w4-s3", "fp16", "sm_80"): Footprint(shared_bytes=16384, registers=96, threads=128),
     ("matmul", "64x64x32-w4-s3", "fp16", "sm_90"): Footprint(shared_bytes=24576, registers=64, threads=128),
     ("matmul", "64x64x32-w4-s3", "fp32", "gfx942"): Footprint(shared_bytes=32768, registers=104, threads=256),

@@ -19,15 +19,25 @@ __all__ = [
 
 # Keyword arguments of triton_matmul; each is an entry of triton_matmul.MATMUL_CONFIGS.
 MATMUL_DEFAULT_TILE: dict[str, int] = {  # triton_matmul's own defaults, used on every device
-    "block_m": 64, "block_n": 64, "block_k": 32, "group_m": 8, "num_warps": 4, "num_stages": 3,
-}  # fmt: skip
+    "block_m": 64,
+    "block_n": 64,
+    "block_k": 32,
+    "group_m": 8,
+    "num_warps": 4,
+    "num_stages": 3,
+}
 MATMUL_LARGE_TILES: tuple[dict[str, int], ...] = (  # square and prefill shapes on GPUs: the largest, a mid-size one
     {"block_m": 128, "block_n": 256, "block_k": 64, "group_m": 8, "num_warps": 8, "num_stages": 3},
     {"block_m": 128, "block_n": 128, "block_k": 32, "group_m": 8, "num_warps": 4, "num_stages": 4},
 )
 MATMUL_SKINNY_TILE: dict[str, int] = {  # decode shapes (few rows) on GPUs
-    "block_m": 32, "block_n": 64, "block_k": 32, "group_m": 8, "num_warps": 2, "num_stages": 5,
-}  # fmt: skip
+    "block_m": 32,
+    "block_n": 64,
+    "block_k": 32,
+    "group_m": 8,
+    "num_warps": 2,
+    "num_stages": 5,
+}
 # triton_attention's defaults: the one tile the attention probe launches.
 ATTENTION_TILE: dict[str, int] = {"block_m": 64, "block_n": 64, "num_warps": 4, "num_stages": 2}
 

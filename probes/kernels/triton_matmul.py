@@ -131,9 +131,7 @@ def triton_matmul(
     if a.dim() != 2 or b.dim() != 2:
         raise ValueError(f"triton_matmul: a and b must be 2-D, got shapes {tuple(a.shape)} and {tuple(b.shape)}")
     if a.shape[1] != b.shape[0]:
-        raise ValueError(
-            f"triton_matmul: inner dimensions differ: a is {tuple(a.shape)}, b is {tuple(b.shape)}"
-        )
+        raise ValueError(f"triton_matmul: inner dimensions differ: a is {tuple(a.shape)}, b is {tuple(b.shape)}")
     if a.dtype != b.dtype:
         raise ValueError(f"triton_matmul: a and b must share a dtype, got {a.dtype} and {b.dtype}")
     if a.dtype not in SUPPORTED_DTYPES:

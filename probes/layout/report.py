@@ -12,10 +12,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from probes.models import ProbeCase
-from probes.reporting import BarGroup, BarPlot, ChartSpec, ProbeReport, Reading, ReadingSpec, Table, make_reading, timed_cases
+from probes.reporting import (
+    BarGroup,
+    BarPlot,
+    ChartSpec,
+    ProbeReport,
+    Reading,
+    ReadingSpec,
+    Table,
+    make_reading,
+    timed_cases,
+)
 from probes.statistics import geometric_mean
 from probes.units import format_seconds
-
 
 LAYOUT_CHANNELS_LAST_SPEEDUP = ReadingSpec("layout_channels_last_speedup")
 LAYOUT_MISMATCH_COST = ReadingSpec("layout_mismatch_cost")
@@ -66,13 +75,17 @@ def layout_comparisons(cases: Sequence[ProbeCase]) -> list[LayoutComparison]:
             mismatch = layouts.get("mismatch")
             comparisons.append(
                 LayoutComparison(
-                    op=op, dtype=dtype, shape=shape, nchw_s=layouts["nchw"][0], nhwc_s=layouts["nhwc"][0],
+                    op=op,
+                    dtype=dtype,
+                    shape=shape,
+                    nchw_s=layouts["nchw"][0],
+                    nhwc_s=layouts["nhwc"][0],
                     mismatch_s=mismatch[0] if mismatch else None,
                     case_ids=tuple(sorted(case_id for _, case_id, _ in layouts.values())),
                     noisy=any(noisy for _, _, noisy in layouts.values()),
                     pair=(layouts["nchw"][1], layouts["nhwc"][1]),
                 )
-            )  # fmt: skip
+            )
     return comparisons
 
 
@@ -96,15 +109,29 @@ def layout_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
     by_id = {case.key.case_id: case for case in cases}
     cited = [by_id[case_id] for comparison in comparisons for case_id in comparison.case_ids]
     speedup = geometric_mean([item.nhwc_speedup for item in comparisons])
-    readings = [replace(make_reading(LAYOUT_CHANNELS_LAST_SPEEDUP, speedup,
-                                     f"channels-last {speedup:.2f}x NCHW's speed (geometric mean over {len(comparisons)} conv cases)",
-                                     cited), pairs=tuple(item.pair for item in comparisons))]  # fmt: skip
+    readings = [
+        replace(
+            make_reading(
+                LAYOUT_CHANNELS_LAST_SPEEDUP,
+                speedup,
+                f"channels-last {speedup:.2f}x NCHW's speed (geometric mean over {len(comparisons)} conv cases)",
+                cited,
+            ),
+            pairs=tuple(item.pair for item in comparisons),
+        )
+    ]
     costs = [item.mismatch_cost for item in comparisons if item.mismatch_cost is not None]
     if costs:
         cost = geometric_mean([1.0 + value for value in costs]) - 1.0  # a cost is above -1: times are positive
-        readings.append(make_reading(LAYOUT_MISMATCH_COST, cost,
-                                     f"a mismatched layout costs {cost:.0%} over the faster matched one "
-                                     f"(geometric mean over {len(costs)} conv cases)", cited))  # fmt: skip
+        readings.append(
+            make_reading(
+                LAYOUT_MISMATCH_COST,
+                cost,
+                f"a mismatched layout costs {cost:.0%} over the faster matched one "
+                f"(geometric mean over {len(costs)} conv cases)",
+                cited,
+            )
+        )
     return readings
 
 
@@ -131,15 +158,34 @@ def layout_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
     """NCHW, channels-last and mismatched median time per op and dtype."""
     cells: dict[str, dict[str, float]] = defaultdict(dict)
     for case in timed_cases(cases):
-        cells[f"{case.key.options.get('op', case.key.implementation)} {case.key.dtype}"][case.key.layout] = case.timing.stats.median * 1e6  # type: ignore[union-attr]
+        cells[f"{case.key.options.get('op', case.key.implementation)} {case.key.dtype}"][case.key.layout] = (
+            case.timing.stats.median * 1e6  # type: ignore[union-attr]
+        )
     if not cells:
         return []
     bars = tuple(BarGroup(label, tuple(by.get(layout) for layout in LAYOUTS)) for label, by in sorted(cells.items()))
-    return [ChartSpec("layout-time", "Layout: NCHW against channels-last",
-                      BarPlot(f"Convolution time by memory layout ({device})", "median us", ("NCHW", "channels-last", "mismatched"),
-                              bars, "op and dtype"),
-                      "Mismatched: channels-last weights with NCHW activations, or conversions around the block; lower is better.")]  # fmt: skip
+    return [
+        ChartSpec(
+            "layout-time",
+            "Layout: NCHW against channels-last",
+            BarPlot(
+                f"Convolution time by memory layout ({device})",
+                "median us",
+                ("NCHW", "channels-last", "mismatched"),
+                bars,
+                "op and dtype",
+            ),
+            "Mismatched: channels-last weights with NCHW activations, or conversions around the block; lower is better.",
+        )
+    ]
 
 
-REPORT = ProbeReport("layout", order=60, findings=layout_findings, table=layout_table, charts=layout_charts,
-                     readings=layout_readings, declares=(LAYOUT_CHANNELS_LAST_SPEEDUP, LAYOUT_MISMATCH_COST))  # fmt: skip
+REPORT = ProbeReport(
+    "layout",
+    order=60,
+    findings=layout_findings,
+    table=layout_table,
+    charts=layout_charts,
+    readings=layout_readings,
+    declares=(LAYOUT_CHANNELS_LAST_SPEEDUP, LAYOUT_MISMATCH_COST),
+)

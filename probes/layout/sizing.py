@@ -36,14 +36,18 @@ class LayoutCosts:
 CALLS_PER_CASE = 15  # the checked call, warmup, and at least ten timed samples
 COSTS: dict[str, LayoutCosts] = {
     "cpu": LayoutCosts(
-        flop_per_s=5e9, reference_flop_per_s=1e9, fixed_case_s=0.2,
+        flop_per_s=5e9,
+        reference_flop_per_s=1e9,
+        fixed_case_s=0.2,
         shapes=(ConvShape(2, 32, 28), ConvShape(4, 32, 28), ConvShape(8, 64, 28), ConvShape(16, 64, 56)),
     ),
     "cuda": LayoutCosts(
-        flop_per_s=5e12, reference_flop_per_s=2e11, fixed_case_s=0.3,
+        flop_per_s=5e12,
+        reference_flop_per_s=2e11,
+        fixed_case_s=0.3,
         shapes=(ConvShape(8, 64, 28), ConvShape(16, 64, 56), ConvShape(32, 128, 56), ConvShape(64, 256, 56)),
     ),
-}  # fmt: skip
+}
 COSTS["npu"] = COSTS["cuda"]
 
 

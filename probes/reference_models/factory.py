@@ -50,15 +50,19 @@ DIMS: dict[str, dict[ModelSize, Dims]] = {
         "large": MoEDims(batch=8, seq=1024, width=1024, heads=16, layers=4, experts=16, top_k=2),
     },
     "multimodal": {
-        "tiny": MultimodalDims(batch=2, image=32, patch=8, seq=16, width=64, heads=4, vision_layers=1,
-                               text_layers=2, vocab=256),
-        "small": MultimodalDims(batch=4, image=64, patch=8, seq=64, width=256, heads=4, vision_layers=2,
-                                text_layers=3, vocab=1024),
-        "medium": MultimodalDims(batch=8, image=224, patch=16, seq=256, width=512, heads=8, vision_layers=4,
-                                 text_layers=6, vocab=8192),
-        "large": MultimodalDims(batch=8, image=336, patch=14, seq=512, width=1024, heads=16, vision_layers=6,
-                                text_layers=8, vocab=32000),
-    },  # fmt: skip
+        "tiny": MultimodalDims(
+            batch=2, image=32, patch=8, seq=16, width=64, heads=4, vision_layers=1, text_layers=2, vocab=256
+        ),
+        "small": MultimodalDims(
+            batch=4, image=64, patch=8, seq=64, width=256, heads=4, vision_layers=2, text_layers=3, vocab=1024
+        ),
+        "medium": MultimodalDims(
+            batch=8, image=224, patch=16, seq=256, width=512, heads=8, vision_layers=4, text_layers=6, vocab=8192
+        ),
+        "large": MultimodalDims(
+            batch=8, image=336, patch=14, seq=512, width=1024, heads=16, vision_layers=6, text_layers=8, vocab=32000
+        ),
+    },
     "diffusion": {
         "tiny": UNetDims(batch=2, latent_channels=4, image=16, width=32, heads=2),
         "small": UNetDims(batch=2, latent_channels=4, image=32, width=64, heads=4),

@@ -28,9 +28,7 @@ class DenseTransformer(nn.Module):
     def __init__(self, dims: TransformerDims) -> None:
         super().__init__()
         self.embedding = nn.Embedding(dims.vocab, dims.width)
-        self.blocks = nn.ModuleList(
-            TransformerBlock(dims.width, dims.heads, causal=True) for _ in range(dims.layers)
-        )
+        self.blocks = nn.ModuleList(TransformerBlock(dims.width, dims.heads, causal=True) for _ in range(dims.layers))
         self.norm = nn.LayerNorm(dims.width)
         self.head = nn.Linear(dims.width, dims.vocab, bias=False)
 

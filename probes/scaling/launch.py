@@ -22,10 +22,14 @@ _TERMINATE_WAIT_S = 5.0  # torchrun, sent SIGTERM, passes it on to its processes
 def torchrun_command(launch: ResolvedLaunch, job_path: Path, folder: Path) -> list[str]:
     """`python -m torch.distributed.run ... -m probes.scaling.worker JOB FOLDER` for this node."""
     command = [
-        sys.executable, "-m", "torch.distributed.run",
-        f"--nproc_per_node={launch.nproc}", f"--nnodes={launch.nnodes}",
-        "--max_restarts=0", f"--monitor_interval={_MONITOR_INTERVAL_S}",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        f"--nproc_per_node={launch.nproc}",
+        f"--nnodes={launch.nnodes}",
+        "--max_restarts=0",
+        f"--monitor_interval={_MONITOR_INTERVAL_S}",
+    ]
     if launch.rdzv_endpoint is None:
         command.append("--standalone")  # one node: a rendezvous on a free local port
     else:

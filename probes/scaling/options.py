@@ -11,12 +11,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pydantic import Field
+
 from probes.errors import AdvisorError
 from probes.harness.device_choice import DeviceKind, accelerator_backend, parse_device
 from probes.models import OptionValue
 from probes.registry import ProbeOptions, ProbeOptionsError, validate_options
-
-from pydantic import Field
 
 # torch.distributed backend per device kind: gloo on the host, the vendor's collective library on accelerators.
 BACKENDS: dict[DeviceKind, str] = {"cpu": "gloo", "cuda": "nccl", "npu": "hccl"}
@@ -34,19 +34,34 @@ class LaunchOptions(ProbeOptions):
     None means "choose for this machine" (see `resolve_launch`).
     """
 
-    nproc: int | None = Field(None, json_schema_extra={"metavar": "N"},
-                              description="processes per node (default: one per GPU/NPU, 2 on a CPU).")  # fmt: skip
-    nnodes: int = Field(1, json_schema_extra={"metavar": "N"},
-                        description="nodes in the job (default 1); run the same command on each.")  # fmt: skip
+    nproc: int | None = Field(
+        None,
+        json_schema_extra={"metavar": "N"},
+        description="processes per node (default: one per GPU/NPU, 2 on a CPU).",
+    )
+    nnodes: int = Field(
+        1, json_schema_extra={"metavar": "N"}, description="nodes in the job (default 1); run the same command on each."
+    )
     # Given: static rendezvous (node 0 hosts it); None: c10d assigns ranks.
-    node_rank: int | None = Field(None, json_schema_extra={"metavar": "RANK"}, description=(
-        "this node's rank, 0 to nnodes-1; fixes the ranks (node 0 hosts the rendezvous and writes the results). "
-        "Without it the rendezvous numbers the nodes."))  # fmt: skip
-    rdzv_endpoint: str | None = Field(None, json_schema_extra={"metavar": "HOST:PORT"}, description=(
-        "rendezvous address every node can reach (needed with --nnodes > 1; default on one node: a free local "
-        "port)."))  # fmt: skip
-    rdzv_id: str | None = Field(None, json_schema_extra={"metavar": "ID"},
-                                description="job id for the rendezvous, the same on every node.")  # fmt: skip
+    node_rank: int | None = Field(
+        None,
+        json_schema_extra={"metavar": "RANK"},
+        description=(
+            "this node's rank, 0 to nnodes-1; fixes the ranks (node 0 hosts the rendezvous and writes the results). "
+            "Without it the rendezvous numbers the nodes."
+        ),
+    )
+    rdzv_endpoint: str | None = Field(
+        None,
+        json_schema_extra={"metavar": "HOST:PORT"},
+        description=(
+            "rendezvous address every node can reach (needed with --nnodes > 1; default on one node: a free local "
+            "port)."
+        ),
+    )
+    rdzv_id: str | None = Field(
+        None, json_schema_extra={"metavar": "ID"}, description="job id for the rendezvous, the same on every node."
+    )
 
     @classmethod
     def check_flags(cls, values: Mapping[str, OptionValue]) -> None:
@@ -116,8 +131,10 @@ def resolve_launch(options: LaunchOptions, device: str) -> ResolvedLaunch:
     default = min(DEFAULT_CPU_PROCESSES, available) if kind == "cpu" else available
     nproc = options.nproc if options.nproc is not None else default
     if nproc > available:
-        what = f"{available} CPU cores here: each gloo process needs a core" if kind == "cpu" else (
-            f"{available} {kind} device(s) on this node: one process per device"
+        what = (
+            f"{available} CPU cores here: each gloo process needs a core"
+            if kind == "cpu"
+            else (f"{available} {kind} device(s) on this node: one process per device")
         )
         raise LaunchOptionError(f"--nproc {nproc} exceeds the {what}")
     return ResolvedLaunch(

@@ -128,8 +128,12 @@ def case_key(kind: CaseKind, launch: ResolvedLaunch, world: int, shape: dict[str
         dtype="fp32",
         shape=shape,
         device=launch.device_kind,
-        options={"backend": launch.backend, "nodes": launch.nnodes, "world": world,
-                 **({"library": launch.library} if launch.library else {})},
+        options={
+            "backend": launch.backend,
+            "nodes": launch.nnodes,
+            "world": world,
+            **({"library": launch.library} if launch.library else {}),
+        },
     )
 
 
@@ -169,11 +173,15 @@ def _plan(
     skip = NEEDS_TWO if world < 2 else None
     cases = [
         PlannedCase(
-            kind="all_reduce", key=case_key("all_reduce", launch, world, {"bytes": size}), world=world,
-            message_bytes=size, skip_reason=skip, min_seconds=least_cost_s(all_reduce_call_s(kind, size), settings),
+            kind="all_reduce",
+            key=case_key("all_reduce", launch, world, {"bytes": size}),
+            world=world,
+            message_bytes=size,
+            skip_reason=skip,
+            min_seconds=least_cost_s(all_reduce_call_s(kind, size), settings),
         )
         for size in sizes
-    ]  # fmt: skip
+    ]
     shape = {"batch": model.global_batch, "width": model.width, "blocks": model.blocks}
     for processes in worlds:
         cost = least_cost_s(step_s(kind, model, processes), settings)
@@ -182,7 +190,10 @@ def _plan(
     cost = least_cost_s(step_s(kind, model, world) * 1.5, settings)
     cases.append(
         PlannedCase(
-            kind="no_overlap", key=case_key("no_overlap", launch, world, shape), world=world, skip_reason=skip,
+            kind="no_overlap",
+            key=case_key("no_overlap", launch, world, shape),
+            world=world,
+            skip_reason=skip,
             min_seconds=cost,
         )
     )

@@ -13,7 +13,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from probes.models import Metric, ProbeCase
-from probes.reporting import BarGroup, BarPlot, ChartSpec, LinePlot, ProbeReport, Reading, ReadingSpec, Series, Table, make_reading, metric_text, timed_cases
+from probes.reporting import (
+    BarGroup,
+    BarPlot,
+    ChartSpec,
+    LinePlot,
+    ProbeReport,
+    Reading,
+    ReadingSpec,
+    Series,
+    Table,
+    make_reading,
+    metric_text,
+    timed_cases,
+)
 from probes.scaling.bandwidth import algorithm_bandwidth, all_reduce_bus_bandwidth
 from probes.units import format_bytes, format_seconds
 
@@ -60,12 +73,16 @@ class ScalingPoint:
 def strong_scaling_points(cases: Iterable[ProbeCase]) -> list[ScalingPoint]:
     """Measured ddp.step cases with an efficiency, by world size; the serial point (world 1) included."""
     points = [
-        ScalingPoint(int(case.key.options["world"]), case.metrics["efficiency"].value, case.timing.stats.median,
-                     case.key.case_id)
+        ScalingPoint(
+            int(case.key.options["world"]), case.metrics["efficiency"].value, case.timing.stats.median, case.key.case_id
+        )
         for case in cases
-        if case.key.probe == "scaling" and case.key.implementation == "ddp.step" and case.status == "ok"
-        and case.timing is not None and "efficiency" in case.metrics
-    ]  # fmt: skip
+        if case.key.probe == "scaling"
+        and case.key.implementation == "ddp.step"
+        and case.status == "ok"
+        and case.timing is not None
+        and "efficiency" in case.metrics
+    ]
     return sorted(points, key=lambda point: point.world)
 
 
@@ -120,8 +137,11 @@ def scaling_readings(cases: Sequence[ProbeCase]) -> list[Reading]:
         f"strong scaling 1 -> {widest.world} processes ({backend}): efficiency {widest.efficiency:.2f}"
         f" (step {serial.seconds * 1e3:.1f} ms -> {widest.seconds * 1e3:.1f} ms, global batch fixed)"
     )
-    return [make_reading(STRONG_SCALING_EFFICIENCY, widest.efficiency, figure,
-                         [by_id[serial.case_id], by_id[widest.case_id]])]  # fmt: skip
+    return [
+        make_reading(
+            STRONG_SCALING_EFFICIENCY, widest.efficiency, figure, [by_id[serial.case_id], by_id[widest.case_id]]
+        )
+    ]
 
 
 def scaling_table(cases: Sequence[ProbeCase]) -> Table:
@@ -129,10 +149,16 @@ def scaling_table(cases: Sequence[ProbeCase]) -> Table:
     rows = []
     for case in timed_cases(cases):
         world = str(case.key.options.get("world", "-"))
-        figure = (f"{metric_text(case, 'bus_gbps', '.3g')} GB/s bus" if "bus_gbps" in case.metrics
-                  else f"efficiency {metric_text(case, 'efficiency', '.2f')}" if "efficiency" in case.metrics
-                  else f"overlap gain {metric_text(case, 'overlap_gain', '.2f')}x")  # fmt: skip
-        rows.append((case.key.implementation, world, case.key.shape_text, format_seconds(case.timing.stats.median), figure))  # type: ignore[union-attr]
+        figure = (
+            f"{metric_text(case, 'bus_gbps', '.3g')} GB/s bus"
+            if "bus_gbps" in case.metrics
+            else f"efficiency {metric_text(case, 'efficiency', '.2f')}"
+            if "efficiency" in case.metrics
+            else f"overlap gain {metric_text(case, 'overlap_gain', '.2f')}x"
+        )
+        rows.append(
+            (case.key.implementation, world, case.key.shape_text, format_seconds(case.timing.stats.median), figure)  # type: ignore[union-attr]
+        )
     header = ("measurement", "processes", "size", "median", "figure")
     return Table("Multi-device scaling", header, rows)
 
@@ -145,23 +171,51 @@ def scaling_charts(cases: Sequence[ProbeCase], device: str) -> list[ChartSpec]:
         world = case.key.options.get("world", "?")
         if "bus_gbps" in case.metrics and "bytes" in case.key.shape:
             bandwidth[f"{case.key.options.get('backend', '')} {world} procs".strip()].append(
-                (float(case.key.shape["bytes"]), case.metrics["bus_gbps"].value))
+                (float(case.key.shape["bytes"]), case.metrics["bus_gbps"].value)
+            )
         elif "efficiency" in case.metrics:
             efficiency.append(BarGroup(f"{world} procs", (case.metrics["efficiency"].value,)))
     charts = []
     if bandwidth:
         series = tuple(Series(name, tuple(points)) for name, points in sorted(bandwidth.items()))
-        charts.append(ChartSpec("scaling-bandwidth", "All-reduce bus bandwidth",
-                                LinePlot(f"All-reduce bus bandwidth vs message size ({device})", "message size", "bus GB/s (log)",
-                                         series, x_unit="bytes"),
-                                "Bus bandwidth as nccl-tests defines it: algorithm bandwidth x 2(n-1)/n."))  # fmt: skip
+        charts.append(
+            ChartSpec(
+                "scaling-bandwidth",
+                "All-reduce bus bandwidth",
+                LinePlot(
+                    f"All-reduce bus bandwidth vs message size ({device})",
+                    "message size",
+                    "bus GB/s (log)",
+                    series,
+                    x_unit="bytes",
+                ),
+                "Bus bandwidth as nccl-tests defines it: algorithm bandwidth x 2(n-1)/n.",
+            )
+        )
     if efficiency:
-        charts.append(ChartSpec("scaling-efficiency", "Strong-scaling efficiency",
-                                BarPlot(f"Strong-scaling efficiency T1 / (N x TN) ({device})", "efficiency", ("efficiency",),
-                                        tuple(efficiency), "processes"),
-                                "The global batch stays fixed; 1.0 is perfect scaling."))  # fmt: skip
+        charts.append(
+            ChartSpec(
+                "scaling-efficiency",
+                "Strong-scaling efficiency",
+                BarPlot(
+                    f"Strong-scaling efficiency T1 / (N x TN) ({device})",
+                    "efficiency",
+                    ("efficiency",),
+                    tuple(efficiency),
+                    "processes",
+                ),
+                "The global batch stays fixed; 1.0 is perfect scaling.",
+            )
+        )
     return charts
 
 
-REPORT = ProbeReport("scaling", order=80, findings=scaling_lines, table=scaling_table, charts=scaling_charts,
-                     readings=scaling_readings, declares=(STRONG_SCALING_EFFICIENCY,))  # fmt: skip
+REPORT = ProbeReport(
+    "scaling",
+    order=80,
+    findings=scaling_lines,
+    table=scaling_table,
+    charts=scaling_charts,
+    readings=scaling_readings,
+    declares=(STRONG_SCALING_EFFICIENCY,),
+)

@@ -39,9 +39,14 @@ class DistributedSession:
     """Runs the scaling probe's torchrun launch within `share_s` seconds, then reports it with `outcome()`."""
 
     def __init__(
-        self, name: str, launch: ResolvedLaunch, settings: HarnessSettings, share_s: float, emit: EventCallback,
+        self,
+        name: str,
+        launch: ResolvedLaunch,
+        settings: HarnessSettings,
+        share_s: float,
+        emit: EventCallback,
         command: CommandFactory = torchrun_command,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.name, self.launch, self.settings, self.share_s = name, launch, settings, share_s
         self._emit, self._command = emit, command
         self._started = time.monotonic()
@@ -77,8 +82,12 @@ class DistributedSession:
             with log_path.open("wb") as log:
                 process = subprocess.Popen(
                     self._command(self.launch, folder / JOB_FILE, folder),
-                    stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, env=_child_environment(),
-                )  # fmt: skip
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=log,
+                    start_new_session=True,
+                    env=_child_environment(),
+                )
             try:
                 ending = self._follow(process, ResultsReader(folder / RESULTS_FILE))
             finally:
@@ -171,11 +180,15 @@ class DistributedSession:
         cases = [self._case_or_placeholder(key, interrupted) for key in self._planned_keys()]
         status: ProbeStatus = "interrupted" if interrupted else "failed" if self._failure else "ok"
         run = ProbeRun(
-            probe=self.name, status=status,
+            probe=self.name,
+            status=status,
             reason="interrupted" if interrupted else self._failure or self._cut_short,
-            share_s=self.share_s, sized_for_s=self.share_s, wall_s=time.monotonic() - self._started,
-            incidents=self._incidents, log_tail=self._log_tail if status != "ok" or self._incidents else None,
-        )  # fmt: skip
+            share_s=self.share_s,
+            sized_for_s=self.share_s,
+            wall_s=time.monotonic() - self._started,
+            incidents=self._incidents,
+            log_tail=self._log_tail if status != "ok" or self._incidents else None,
+        )
         return run, cases
 
     def _case_or_placeholder(self, key: CaseKey, interrupted: bool) -> ProbeCase:
@@ -203,4 +216,3 @@ def _child_environment() -> dict[str, str]:
     existing = environment.get("PYTHONPATH")
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_REPOSITORY_ROOT), existing]))
     return environment
-

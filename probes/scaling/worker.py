@@ -25,9 +25,9 @@ from probes.harness.device_choice import DeviceKind, accelerator_backend
 from probes.harness.measure import describe_exception
 from probes.harness.protocol import CaseResultMessage, CaseStartMessage, DoneMessage
 from probes.models import HarnessSettings, Measurement, Metric, ProbeCase
-from probes.scaling.report import all_reduce_metrics, overlap_metrics, step_metrics
 from probes.scaling.faults import inject_fault
 from probes.scaling.plan import PlannedCase, ScalingJob, ScalingPlan
+from probes.scaling.report import all_reduce_metrics, overlap_metrics, step_metrics
 from probes.scaling.results_file import RESULTS_FILE, ResultsWriter, error_path, pid_path
 from probes.scaling.timing import DEVICE_MIN_SAMPLE_S, TimedRun, time_together
 from probes.scaling.training import training_step
@@ -64,9 +64,13 @@ class CaseRunner:
     """Runs the plan's cases on this rank; on rank 0 also shares out the time and reports the results."""
 
     def __init__(
-        self, job: ScalingJob, device: torch.device, synchronize: Callable[[], None],
-        control: dist.ProcessGroup | None, writer: ResultsWriter | None,
-    ) -> None:  # fmt: skip
+        self,
+        job: ScalingJob,
+        device: torch.device,
+        synchronize: Callable[[], None],
+        control: dist.ProcessGroup | None,
+        writer: ResultsWriter | None,
+    ) -> None:
         plan = job.plan
         self.job, self.plan, self.device, self.synchronize = job, plan, device, synchronize
         self.control, self.writer = control, writer
@@ -108,13 +112,21 @@ class CaseRunner:
             run = self._all_reduce(case.message_bytes or 0)
         elif self.rank < case.world:
             run = training_step(
-                self.plan.model, self.device, world=case.world, rank=self.rank, group=self.groups.get(case.world),
+                self.plan.model,
+                self.device,
+                world=case.world,
+                rank=self.rank,
+                group=self.groups.get(case.world),
                 overlap=case.kind == "step",
-            )  # fmt: skip
+            )
         return time_together(
-            run, self.synchronize, case_s=case_s, settings=self.job.settings, min_sample_s=self.min_sample_s,
+            run,
+            self.synchronize,
+            case_s=case_s,
+            settings=self.job.settings,
+            min_sample_s=self.min_sample_s,
             control=self.control,
-        )  # fmt: skip
+        )
 
     def _all_reduce(self, message_bytes: int) -> Callable[[], object]:
         """A sum all-reduce over every rank, checked once; the timed calls reduce zeros (no overflow, no denormals)."""
@@ -130,13 +142,22 @@ class CaseRunner:
     def _result(self, case: PlannedCase, timed: TimedRun, wall_s: float) -> ProbeCase:
         settings = self.job.settings
         timing = Measurement.from_samples(
-            timed.samples, stop_reason="share spent", calls_per_sample=timed.calls_per_sample,
-            warmup_calls=timed.warmup_calls, confidence=settings.confidence, noise_threshold=settings.noise_threshold,
-        )  # fmt: skip
+            timed.samples,
+            stop_reason="share spent",
+            calls_per_sample=timed.calls_per_sample,
+            warmup_calls=timed.warmup_calls,
+            confidence=settings.confidence,
+            noise_threshold=settings.noise_threshold,
+        )
         return ProbeCase(
-            key=case.key, status="ok", timing=timing, metrics=self._metrics(case, timing.stats.median),
-            baseline=case.kind == "step", wall_s=wall_s, reason=NO_REFERENCE[case.kind],
-        )  # fmt: skip
+            key=case.key,
+            status="ok",
+            timing=timing,
+            metrics=self._metrics(case, timing.stats.median),
+            baseline=case.kind == "step",
+            wall_s=wall_s,
+            reason=NO_REFERENCE[case.kind],
+        )
 
     def _metrics(self, case: PlannedCase, median: float) -> dict[str, Metric]:
         if case.kind == "all_reduce":
@@ -146,10 +167,13 @@ class CaseRunner:
             return overlap_metrics(median, overlapped) if overlapped else {}
         self.step_medians[case.world] = median
         return step_metrics(
-            world=case.world, seconds=median, serial_seconds=self.step_medians.get(1, median),
-            global_batch=self.plan.model.global_batch, gradient_bytes=4 * self.plan.model.parameters,
+            world=case.world,
+            seconds=median,
+            serial_seconds=self.step_medians.get(1, median),
+            global_batch=self.plan.model.global_batch,
+            gradient_bytes=4 * self.plan.model.parameters,
             threads=torch.get_num_threads(),
-        )  # fmt: skip
+        )
 
     def _send(self, message: BaseModel) -> None:
         if self.writer is not None:

@@ -55,11 +55,15 @@ def transfer_lines(cases: Iterable[ProbeCase]) -> list[str]:
     listed = list(cases)
     lines = []
     for pair in paired(listed, "pageable", "pinned"):
-        lines.append(f"{pair.label}: pinned {pair.other_gbps:.3g} GB/s vs pageable {pair.baseline_gbps:.3g} GB/s"
-                     f" ({pair.gain:.2f}x)")  # fmt: skip
+        lines.append(
+            f"{pair.label}: pinned {pair.other_gbps:.3g} GB/s vs pageable {pair.baseline_gbps:.3g} GB/s"
+            f" ({pair.gain:.2f}x)"
+        )
     for pair in paired(listed, "serial", "pipelined"):
-        lines.append(f"{pair.label} copy in, matmul, copy out: 3-stream pipeline {pair.gain:.2f}x faster than serial"
-                     " (the overlap gained)")  # fmt: skip
+        lines.append(
+            f"{pair.label} copy in, matmul, copy out: 3-stream pipeline {pair.gain:.2f}x faster than serial"
+            " (the overlap gained)"
+        )
     if not lines and listed and all(case.status == "skipped" for case in listed):
         lines.append(f"skipped: {listed[0].reason}")
     return lines
@@ -67,9 +71,16 @@ def transfer_lines(cases: Iterable[ProbeCase]) -> list[str]:
 
 def transfers_table(cases: Sequence[ProbeCase]) -> Table:
     """Host-device copies that ran (accelerators only): time and bandwidth."""
-    rows = [(case.key.implementation, str(case.key.options.get("transfer", "-")), case.key.shape_text,
-             format_seconds(case.timing.stats.median), metric_text(case, "gbps", ".3g"))  # type: ignore[union-attr]
-            for case in timed_cases(cases)]  # fmt: skip
+    rows = [
+        (
+            case.key.implementation,
+            str(case.key.options.get("transfer", "-")),
+            case.key.shape_text,
+            format_seconds(case.timing.stats.median),  # type: ignore[union-attr]
+            metric_text(case, "gbps", ".3g"),
+        )
+        for case in timed_cases(cases)
+    ]
     header = ("implementation", "transfer", "size", "median", "GB/s")
     return Table("Host-device transfers", header, rows)
 

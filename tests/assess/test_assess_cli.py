@@ -8,18 +8,39 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from advisor.cli import app
 from advisor.assessment import probes_for_profile
+from advisor.cli import app
 from advisor.cli.assess import FORCE_PROMPTS_ENV, build_profile, gather_answers
 from advisor.knowledge.loader import family_device_ids, load_knowledge_base
 from advisor.profile import Needs, Profile
 from advisor.records import find_record
 
 CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
-FLAGS = ["--model-type", "moe", "--hardware", "x86-cpu", "--workload", "training", "--team-skill", "kernel",
-         "--dynamic-shapes", "--quantization", "int8", "--quantization-method", "qat", "--long-context",
-         "--devices", "8", "--no-cross-platform", "--title", "MoE training <b>bold</b>", "--decider", "Ann",
-         "--decider", "Bo"]  # fmt: skip
+FLAGS = [
+    "--model-type",
+    "moe",
+    "--hardware",
+    "x86-cpu",
+    "--workload",
+    "training",
+    "--team-skill",
+    "kernel",
+    "--dynamic-shapes",
+    "--quantization",
+    "int8",
+    "--quantization-method",
+    "qat",
+    "--long-context",
+    "--devices",
+    "8",
+    "--no-cross-platform",
+    "--title",
+    "MoE training <b>bold</b>",
+    "--decider",
+    "Ann",
+    "--decider",
+    "Bo",
+]
 
 
 def _assess(runner: CliRunner, records_dir: Path, *args: str, input: str | None = None, prompts: bool = False):
@@ -35,29 +56,40 @@ def test_flags_path_writes_the_record(tmp_path):
     record = find_record(tmp_path / "records", 1)
     assert record.path.name == "0001-moe-training-b-bold-b.md"
     assert record.front.decision_makers == ["Ann", "Bo"]
-    assert record.front.profile["needs"] == {"dynamic_shapes": True, "quantization": "int8", "quantization_method": "qat",
-                                             "long_context": True, "devices": 8, "cross_platform": False,
-                                             "other_hardware": []}  # fmt: skip
+    assert record.front.profile["needs"] == {
+        "dynamic_shapes": True,
+        "quantization": "int8",
+        "quantization_method": "qat",
+        "long_context": True,
+        "devices": 8,
+        "cross_platform": False,
+        "other_hardware": [],
+    }
     assert "# MoE training &lt;b&gt;bold&lt;/b&gt;" in record.body
     assert Path(summary["evidence"][0]).name == "0001-moe-training-b-bold-b.evidence.json"
 
 
 def test_prompts_take_answers_and_defaults(tmp_path):
-    answers = "\n".join([
-        "cnn",         # model type
-        "",            # hardware: the detected default
-        "",            # device: this machine's, else the family's current one
-        "inference",   # workload
-        "framework",   # team skill
-        "n",           # dynamic shapes
-        "int8",        # quantization
-        "ptq",         # method
-        "n",           # long context
-        "1",           # devices
-        "y",           # cross-platform
-        "Edge CNN",    # title
-        "Ann, Bo",     # deciders
-    ]) + "\n"  # fmt: skip
+    answers = (
+        "\n".join(
+            [
+                "cnn",  # model type
+                "",  # hardware: the detected default
+                "",  # device: this machine's, else the family's current one
+                "inference",  # workload
+                "framework",  # team skill
+                "n",  # dynamic shapes
+                "int8",  # quantization
+                "ptq",  # method
+                "n",  # long context
+                "1",  # devices
+                "y",  # cross-platform
+                "Edge CNN",  # title
+                "Ann, Bo",  # deciders
+            ]
+        )
+        + "\n"
+    )
     result = _assess(CliRunner(), tmp_path / "records", "--no-probes", input=answers, prompts=True)
     assert result.exit_code == 0, result.output
     assert "model type" in result.output and "dense-transformer, moe" in result.output  # choices shown
@@ -72,7 +104,11 @@ def test_an_invalid_answer_is_asked_again(tmp_path):
     answers = "gpt\ncnn\n" + "\n" * 20
     result = _assess(CliRunner(), tmp_path / "records", "--no-probes", "--title", "t", input=answers, prompts=True)
     assert result.exit_code == 0, result.output
-    assert "is not one of" in result.output or "not a valid choice" in result.output.lower() or "invalid" in result.output.lower()
+    assert (
+        "is not one of" in result.output
+        or "not a valid choice" in result.output.lower()
+        or "invalid" in result.output.lower()
+    )
     assert find_record(tmp_path / "records", 1).front.profile["model_type"] == "cnn"
 
 
@@ -86,15 +122,33 @@ def test_yes_takes_defaults_and_never_prompts(tmp_path):
 
 
 def test_target_device_lands_in_the_profile(tmp_path):
-    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-commit", "--no-probes", "--hardware", "nvidia-gpu",
-                     "--target-device", "h200-sxm")  # fmt: skip
+    result = _assess(
+        CliRunner(),
+        tmp_path / "records",
+        "--yes",
+        "--no-commit",
+        "--no-probes",
+        "--hardware",
+        "nvidia-gpu",
+        "--target-device",
+        "h200-sxm",
+    )
     assert result.exit_code == 0, result.output
     assert find_record(tmp_path / "records", 1).front.profile["device"] == "h200-sxm"
 
 
 def test_a_bad_target_device_is_one_line_naming_the_flag_and_the_ids(tmp_path):
-    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--no-commit", "--no-probes", "--hardware", "amd-gpu",
-                     "--target-device", "h200-sxm")  # fmt: skip
+    result = _assess(
+        CliRunner(),
+        tmp_path / "records",
+        "--yes",
+        "--no-commit",
+        "--no-probes",
+        "--hardware",
+        "amd-gpu",
+        "--target-device",
+        "h200-sxm",
+    )
     assert result.exit_code == 2
     ids = ", ".join(family_device_ids("amd-gpu"))
     assert result.stderr == f"error: --target-device 'h200-sxm' is not a amd-gpu device; choose one of: {ids}\n"
@@ -103,12 +157,25 @@ def test_a_bad_target_device_is_one_line_naming_the_flag_and_the_ids(tmp_path):
 
 def test_the_profile_files_device_is_kept_unless_the_family_changes(tmp_path):
     profile = tmp_path / "profile.yaml"
-    profile.write_text("model_type: cnn\nhardware: nvidia-gpu\ndevice: h100-sxm\nworkload: inference\nteam_skill: kernel\n")
-    result = _assess(CliRunner(), tmp_path / "records", "--profile", str(profile), "--yes", "--no-commit", "--no-probes")
+    profile.write_text(
+        "model_type: cnn\nhardware: nvidia-gpu\ndevice: h100-sxm\nworkload: inference\nteam_skill: kernel\n"
+    )
+    result = _assess(
+        CliRunner(), tmp_path / "records", "--profile", str(profile), "--yes", "--no-commit", "--no-probes"
+    )
     assert result.exit_code == 0, result.output
     assert find_record(tmp_path / "records", 1).front.profile["device"] == "h100-sxm"
-    result = _assess(CliRunner(), tmp_path / "records", "--profile", str(profile), "--hardware", "intel-gaudi", "--yes",
-                     "--no-commit", "--no-probes")  # fmt: skip
+    result = _assess(
+        CliRunner(),
+        tmp_path / "records",
+        "--profile",
+        str(profile),
+        "--hardware",
+        "intel-gaudi",
+        "--yes",
+        "--no-commit",
+        "--no-probes",
+    )
     assert result.exit_code == 0, result.output
     assert find_record(tmp_path / "records", 2).front.profile["device"] is None  # no Gaudi here: left to the engine
 
@@ -143,11 +210,16 @@ def test_no_terminal_and_missing_fields_is_one_clear_error(tmp_path):
 def test_profile_file_with_flags_overriding(tmp_path):
     profile = tmp_path / "profile.yaml"
     profile.write_text("model_type: diffusion\nhardware: x86-cpu\nworkload: both\nteam_skill: hpc\ntitle: From file\n")
-    result = _assess(CliRunner(), tmp_path / "records", "--profile", str(profile), "--team-skill", "kernel",
-                     "--no-probes", "--yes")  # fmt: skip
+    result = _assess(
+        CliRunner(), tmp_path / "records", "--profile", str(profile), "--team-skill", "kernel", "--no-probes", "--yes"
+    )
     assert result.exit_code == 0, result.output
     front = find_record(tmp_path / "records", 1).front
-    assert (front.title, front.profile["model_type"], front.profile["team_skill"]) == ("From file", "diffusion", "kernel")
+    assert (front.title, front.profile["model_type"], front.profile["team_skill"]) == (
+        "From file",
+        "diffusion",
+        "kernel",
+    )
 
 
 def test_bad_values_are_one_line_errors(tmp_path):
@@ -155,7 +227,15 @@ def test_bad_values_are_one_line_errors(tmp_path):
     assert result.exit_code == 2
     assert result.stderr.startswith("error: Invalid value for '--model-type': 'gpt' is not one of 'dense-transformer'")
     assert len(result.stderr.strip().splitlines()) == 1
-    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--evidence", str(tmp_path / "missing.json"), "--hardware", "x86-cpu")
+    result = _assess(
+        CliRunner(),
+        tmp_path / "records",
+        "--yes",
+        "--evidence",
+        str(tmp_path / "missing.json"),
+        "--hardware",
+        "x86-cpu",
+    )
     assert result.exit_code == 2 and "missing.json" in result.stderr
 
 
@@ -173,22 +253,57 @@ def test_commits_in_a_repository_and_init_git(tmp_path):
 @pytest.mark.parametrize(
     "profile, expected",
     [
-        (Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), ["gemm", "layout", "hotops"]),
-        (Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework"),
-         ["gemm", "attention", "hotops", "dynamic", "fusion"]),
-        (Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
-                 needs=Needs(long_context=True)), ["attention", "gemm", "hotops", "dynamic", "fusion"]),
-        (Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="hpc",
-                 needs=Needs(dynamic_shapes=True, quantization="fp8")), ["gemm", "attention", "dynamic", "hotops"]),
+        (
+            Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"),
+            ["gemm", "layout", "hotops"],
+        ),
+        (
+            Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework"),
+            ["gemm", "attention", "hotops", "dynamic", "fusion"],
+        ),
+        (
+            Profile(
+                model_type="dense-transformer",
+                hardware="x86-cpu",
+                workload="inference",
+                team_skill="framework",
+                needs=Needs(long_context=True),
+            ),
+            ["attention", "gemm", "hotops", "dynamic", "fusion"],
+        ),
+        (
+            Profile(
+                model_type="moe",
+                hardware="x86-cpu",
+                workload="training",
+                team_skill="hpc",
+                needs=Needs(dynamic_shapes=True, quantization="fp8"),
+            ),
+            ["gemm", "attention", "dynamic", "hotops"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_probes_for_profile(profile, expected):
     assert probes_for_profile(profile) == expected
 
 
 def test_end_to_end_with_a_real_probe(tmp_path):
-    result = _assess(CliRunner(), tmp_path / "records", "--yes", "--model-type", "cnn", "--hardware", "x86-cpu",
-                     "--probe", "selftest", "--budget", "10", "--device", "cpu", "--json")  # fmt: skip
+    result = _assess(
+        CliRunner(),
+        tmp_path / "records",
+        "--yes",
+        "--model-type",
+        "cnn",
+        "--hardware",
+        "x86-cpu",
+        "--probe",
+        "selftest",
+        "--budget",
+        "10",
+        "--device",
+        "cpu",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     record = find_record(tmp_path / "records", summary["id"])

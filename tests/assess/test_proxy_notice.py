@@ -16,8 +16,9 @@ from advisor.records import find_record
 
 
 def _profile(hardware: str, device: str | None = None) -> Profile:
-    return Profile(model_type="dense-transformer", hardware=hardware, device=device, workload="inference",
-                   team_skill="framework")  # fmt: skip
+    return Profile(
+        model_type="dense-transformer", hardware=hardware, device=device, workload="inference", team_skill="framework"
+    )
 
 
 def test_the_notice_says_what_this_machine_can_still_tell(environment_factory):
@@ -35,18 +36,32 @@ def test_the_notice_says_what_this_machine_can_still_tell(environment_factory):
 
 def _prompted(hardware: str, probe_answer: str) -> str:
     answers = [
-        "dense-transformer", hardware, "",  # model type, hardware, device (the family's current one)
-        "inference", "framework", "n", "none", "n", "1", "n", "Proxy check", "",
+        "dense-transformer",
+        hardware,
+        "",  # model type, hardware, device (the family's current one)
+        "inference",
+        "framework",
+        "n",
+        "none",
+        "n",
+        "1",
+        "n",
+        "Proxy check",
+        "",
         "",  # no model to estimate serving for
         probe_answer,  # probe this machine anyway?
-    ]  # fmt: skip
+    ]
     return "\n".join(answers) + "\n"
 
 
 def test_at_a_terminal_the_user_can_decline_the_proxy_probes(tmp_path: Path):
     records = tmp_path / "records"
-    result = CliRunner().invoke(app, ["assess", "--records-dir", str(records), "--no-commit"],
-                                input=_prompted("nvidia-gpu", ""), env={FORCE_PROMPTS_ENV: "1"})  # fmt: skip
+    result = CliRunner().invoke(
+        app,
+        ["assess", "--records-dir", str(records), "--no-commit"],
+        input=_prompted("nvidia-gpu", ""),
+        env={FORCE_PROMPTS_ENV: "1"},
+    )
     assert result.exit_code == 0, result.output
     assert "note: this machine is x86-cpu, so probes run here are proxy evidence for nvidia-gpu" in result.stderr
     assert "Probe this machine anyway (proxy evidence)? [y/N]" in result.stderr
@@ -56,9 +71,25 @@ def test_at_a_terminal_the_user_can_decline_the_proxy_probes(tmp_path: Path):
 
 def test_yes_runs_say_so_before_the_first_probe(tmp_path: Path):
     records = tmp_path / "records"
-    result = CliRunner().invoke(app, ["assess", "--yes", "--hardware", "nvidia-gpu", "--probe", "selftest",
-                                      "--budget", "10", "--device", "cpu", "--records-dir", str(records),
-                                      "--no-commit", "--json"])  # fmt: skip
+    result = CliRunner().invoke(
+        app,
+        [
+            "assess",
+            "--yes",
+            "--hardware",
+            "nvidia-gpu",
+            "--probe",
+            "selftest",
+            "--budget",
+            "10",
+            "--device",
+            "cpu",
+            "--records-dir",
+            str(records),
+            "--no-commit",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     notice = result.stderr.index("warning: this machine (")
     assert "is not nvidia-gpu" in result.stderr[notice:].splitlines()[0]
@@ -68,8 +99,24 @@ def test_yes_runs_say_so_before_the_first_probe(tmp_path: Path):
 
 def test_on_the_target_nothing_is_said_or_asked(tmp_path: Path):
     records = tmp_path / "records"
-    result = CliRunner().invoke(app, ["assess", "--yes", "--hardware", "x86-cpu", "--probe", "selftest",
-                                      "--budget", "10", "--device", "cpu", "--records-dir", str(records),
-                                      "--no-commit", "--json"])  # fmt: skip
+    result = CliRunner().invoke(
+        app,
+        [
+            "assess",
+            "--yes",
+            "--hardware",
+            "x86-cpu",
+            "--probe",
+            "selftest",
+            "--budget",
+            "10",
+            "--device",
+            "cpu",
+            "--records-dir",
+            str(records),
+            "--no-commit",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "proxy" not in result.stderr

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
-from typer.testing import CliRunner, Result
 from git import Repo
+from typer.testing import CliRunner, Result
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CPU_SUITE = FIXTURES / "cpu-suite.json"
@@ -66,8 +66,14 @@ def make_project(parent: Path, name: str = "project") -> Project:
     root = Path(repo.working_tree_dir or parent / name)
     suite = Evidence.load(CPU_SUITE)
     profile = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework")
-    write_decision(recommend(profile, [suite]), [suite], records_dir=root / "records", title="Kept", deciders=["Ann"],
-                   date=dt.date(2026, 1, 2))  # fmt: skip
+    write_decision(
+        recommend(profile, [suite]),
+        [suite],
+        records_dir=root / "records",
+        title="Kept",
+        deciders=["Ann"],
+        date=dt.date(2026, 1, 2),
+    )
     (root / "profile.yaml").write_text(GOOD_PROFILE, encoding="utf-8")
     repo.git.add("-A")
     repo.index.commit("the user's project")
@@ -81,7 +87,11 @@ def tree_state(root: Path) -> dict[str, str]:
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
         # git's own scratch files (a lock, the last commit message it tried) are not the user's work
-        if relative.parts[:2] == (".git", "objects") or relative.parts[-1] in ("index.lock", ".advisor.lock", "COMMIT_EDITMSG"):
+        if relative.parts[:2] == (".git", "objects") or relative.parts[-1] in (
+            "index.lock",
+            ".advisor.lock",
+            "COMMIT_EDITMSG",
+        ):
             continue
         mode = path.lstat().st_mode
         if stat.S_ISLNK(mode):
@@ -103,8 +113,11 @@ def git_state(root: Path) -> tuple[str, str, str]:
         return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=60).stdout
 
     # --no-optional-locks: status would otherwise refresh the index, which a full disk refuses
-    return git("rev-parse", "--verify", "-q", "HEAD").strip() or "(no commit)", git("ls-files", "--stage"), \
-        git("--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
+    return (
+        git("rev-parse", "--verify", "-q", "HEAD").strip() or "(no commit)",
+        git("ls-files", "--stage"),
+        git("--no-optional-locks", "status", "--porcelain", "--untracked-files=no"),
+    )
 
 
 @dataclass
@@ -128,8 +141,9 @@ def unchanged(root: Path, tmp: Path | None = None, *, git: bool = True) -> Itera
     command's temporary folder are as they were before."""
     scratch = tmp if tmp is not None else root.parent / f"{root.name}-tmp"
     scratch.mkdir(exist_ok=True)
-    watch = Watch(root=root, tmp=scratch, tree=tree_state(root), git=git_state(root) if git else None,
-                  children=_own_descendants())  # fmt: skip
+    watch = Watch(
+        root=root, tmp=scratch, tree=tree_state(root), git=git_state(root) if git else None, children=_own_descendants()
+    )
     yield watch
     assert tree_state(root) == watch.tree, _tree_difference(watch.tree, tree_state(root))
     if git:
@@ -158,17 +172,31 @@ def child_environment(tmp: Path, **extra: str) -> dict[str, str]:
     return environment
 
 
-def run_advisor(args: Sequence[str], *, cwd: Path, tmp: Path, timeout: float = 120, input: bytes | None = None,
-                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def run_advisor(
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    tmp: Path,
+    timeout: float = 120,
+    input: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
     """`python -m advisor ARGS` in cwd; a hang past `timeout` fails the test (subprocess.TimeoutExpired)."""
-    return subprocess.run([sys.executable, "-m", "advisor", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, input=input.decode() if input is not None else None,
-                          stdin=subprocess.DEVNULL if input is None else None,
-                          env=env if env is not None else child_environment(tmp))  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "advisor", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        input=input.decode() if input is not None else None,
+        stdin=subprocess.DEVNULL if input is None else None,
+        env=env if env is not None else child_environment(tmp),
+    )
 
 
-def invoke_advisor(args: Sequence[str], *, cwd: Path, tmp: Path, input: bytes | None = None,
-                   env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def invoke_advisor(
+    args: Sequence[str], *, cwd: Path, tmp: Path, input: bytes | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`advisor ARGS` run as the console script runs it (`advisor.cli.main`), in this process, from cwd, with
     `env` as the environment (default: this one with TMPDIR=tmp) and tempfile's folder at its TMPDIR. A bug's
     traceback lands on stderr as `main` prints it, where `assert_one_line_error` finds it."""
@@ -177,8 +205,12 @@ def invoke_advisor(args: Sequence[str], *, cwd: Path, tmp: Path, input: bytes | 
     environment = env if env is not None else child_environment(tmp)
     changes: dict[str, str | None] = {name: None for name in os.environ if name not in environment}
     changes.update({name: value for name, value in environment.items() if os.environ.get(name) != value})
-    with contextlib.chdir(cwd), _temporary_folder(Path(environment.get("TMPDIR", tmp))), \
-            _argv(["advisor", *args]), CliRunner().isolation(input=input, env=changes) as (stdout, stderr, _):
+    with (
+        contextlib.chdir(cwd),
+        _temporary_folder(Path(environment.get("TMPDIR", tmp))),
+        _argv(["advisor", *args]),
+        CliRunner().isolation(input=input, env=changes) as (stdout, stderr, _),
+    ):
         try:
             main()
             code = 0

@@ -33,7 +33,7 @@ BAD_PROFILES: dict[str, tuple[bytes | None, str]] = {
     "alias-bomb.yaml": (b'a: &a ["x","x"]\nb: &b [*a,*a]\nc: [*b,*b]\n', "aliases"),
     "duplicate-key.yaml": ((GOOD_PROFILE + "workload: training\n").encode(), "duplicate key 'workload'"),
     "deep.yaml": (("a: " + "[" * 200 + "]" * 200 + "\n").encode(), "nested"),
-    "deep.json": (("{\"a\": " + "[" * 10000 + "]" * 10000 + "}").encode(), "nested too deeply"),
+    "deep.json": (('{"a": ' + "[" * 10000 + "]" * 10000 + "}").encode(), "nested too deeply"),
     "huge.yaml": ((GOOD_PROFILE + "title: " + "x" * 70000 + "\n").encode(), "larger than a profile file may be"),
     "list.yaml": (b"- model_type\n- cnn\n", "expected a mapping of profile fields"),
     "model-type.yaml": (GOOD_PROFILE.replace("dense-transformer", "rnn").encode(), "model_type: 'rnn' is not one of"),
@@ -45,12 +45,21 @@ BAD_PROFILES: dict[str, tuple[bytes | None, str]] = {
     "devices-text.yaml": ((GOOD_PROFILE + "needs: {devices: many}\n").encode(), "needs.devices"),
     "unknown-field.yaml": ((GOOD_PROFILE + "gpus: 8\n").encode(), "gpus: unknown field"),
     "other-no-cross.yaml": ((GOOD_PROFILE + "needs: {other_hardware: [arm-cpu]}\n").encode(), "cross_platform: true"),
-    "other-self.yaml": ((GOOD_PROFILE + "needs: {cross_platform: true, other_hardware: [x86-cpu]}\n").encode(), "the target 'x86-cpu' itself"),
-    "other-bad.yaml": ((GOOD_PROFILE + "needs: {cross_platform: true, other_hardware: [vax]}\n").encode(), "needs.other_hardware: 'vax'"),
+    "other-self.yaml": (
+        (GOOD_PROFILE + "needs: {cross_platform: true, other_hardware: [x86-cpu]}\n").encode(),
+        "the target 'x86-cpu' itself",
+    ),
+    "other-bad.yaml": (
+        (GOOD_PROFILE + "needs: {cross_platform: true, other_hardware: [vax]}\n").encode(),
+        "needs.other_hardware: 'vax'",
+    ),
     "long-value.yaml": (GOOD_PROFILE.replace("dense-transformer", "x" * 50000).encode(), "'xxxxxxxx"),  # echo capped
     "json-invalid.json": (b'{"model_type": }', "not valid JSON"),
     "yaml-invalid.yaml": (b"model_type: [cnn\n", "not valid YAML"),
-    "missing-field.yaml": (b"model_type: cnn\nhardware: x86-cpu\nworkload: inference\n", "team_skill: required field missing"),
+    "missing-field.yaml": (
+        b"model_type: cnn\nhardware: x86-cpu\nworkload: inference\n",
+        "team_skill: required field missing",
+    ),
     "empty.yaml": (b"", "expected a mapping of profile fields"),
     "a-folder": (None, "a folder, not a profile file"),
     "no-such-profile.yaml": (b"", "no such file"),  # removed after writing: a missing file
@@ -104,8 +113,14 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     records = Path(repo.working_tree_dir) / "records"
     suite = Evidence.load(FIXTURES / "cpu-suite.json")
     profile = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework")
-    write_decision(recommend(profile, [suite]), [suite], records_dir=records, title="Kept", deciders=["Ann"],
-                   date=dt.date(2026, 1, 2))  # fmt: skip
+    write_decision(
+        recommend(profile, [suite]),
+        [suite],
+        records_dir=records,
+        title="Kept",
+        deciders=["Ann"],
+        date=dt.date(2026, 1, 2),
+    )
     bad = root / "bad"
     bad.mkdir()
     for name, (content, _) in {**BAD_PROFILES, **_evidence_variants()}.items():
@@ -129,48 +144,93 @@ def _cases() -> list[tuple[str, list[str], str]]:
     cases: list[tuple[str, list[str], str]] = []
     for name, (_, said) in BAD_PROFILES.items():
         cases.append((f"recommend-profile-{name}", ["recommend", "--profile", "{bad}/" + name], said))
-        cases.append((f"assess-profile-{name}", ["assess", "--profile", "{bad}/" + name, "--yes", "--no-probes",
-                                                 "--records-dir", "{records}"], said))  # fmt: skip
+        cases.append(
+            (
+                f"assess-profile-{name}",
+                ["assess", "--profile", "{bad}/" + name, "--yes", "--no-probes", "--records-dir", "{records}"],
+                said,
+            )
+        )
     for name, (_, said) in _evidence_variants().items():
         evidence = "{bad}/" + name
         cases += [
             (f"recommend-evidence-{name}", ["recommend", "--profile", "{good}", "--evidence", evidence], said),
             (f"compare-first-{name}", ["compare", evidence, "{evidence}"], said),
             (f"compare-second-{name}", ["compare", "{evidence}", evidence], said),
-            (f"assess-evidence-{name}", ["assess", "--profile", "{good}", "--yes", "--evidence", evidence,
-                                         "--records-dir", "{records}"], said),  # fmt: skip
-            (f"review-evidence-{name}", ["review", "1", "--evidence", evidence, "--records-dir", "{records}",
-                                         "--today", "2027-06-01"], said),  # fmt: skip
+            (
+                f"assess-evidence-{name}",
+                ["assess", "--profile", "{good}", "--yes", "--evidence", evidence, "--records-dir", "{records}"],
+                said,
+            ),
+            (
+                f"review-evidence-{name}",
+                ["review", "1", "--evidence", evidence, "--records-dir", "{records}", "--today", "2027-06-01"],
+                said,
+            ),
         ]
-    for command in (["records", "list"], ["records", "show", "1"], ["records", "history", "1"], ["records", "accept", "1"],
-                    ["records", "supersede", "1", "2"], ["review", "--due"], ["assess", "--yes", "--no-probes"],
-                    ["site", "build"]):  # fmt: skip
-        cases.append((f"records-dir-file-{'-'.join(command)}", [*command, "--records-dir", "{root}/a-file"],
-                      "--records-dir"))  # fmt: skip
+    for command in (
+        ["records", "list"],
+        ["records", "show", "1"],
+        ["records", "history", "1"],
+        ["records", "accept", "1"],
+        ["records", "supersede", "1", "2"],
+        ["review", "--due"],
+        ["assess", "--yes", "--no-probes"],
+        ["site", "build"],
+    ):
+        cases.append(
+            (f"records-dir-file-{'-'.join(command)}", [*command, "--records-dir", "{root}/a-file"], "--records-dir")
+        )
     for name in RECORD_VARIANTS:
-        for command in (["records", "show", "1"], ["records", "accept", "1"], ["review", "1", "--evidence", "{evidence}"]):
-            cases.append((f"{name}-{'-'.join(command[:2])}", [*command, "--records-dir", "{root}/" + name],
-                          "front matter" if name in ("record-alias", "record-duplicate") else "schema_version"))  # fmt: skip
+        for command in (
+            ["records", "show", "1"],
+            ["records", "accept", "1"],
+            ["review", "1", "--evidence", "{evidence}"],
+        ):
+            cases.append(
+                (
+                    f"{name}-{'-'.join(command[:2])}",
+                    [*command, "--records-dir", "{root}/" + name],
+                    "front matter" if name in ("record-alias", "record-duplicate") else "schema_version",
+                )
+            )
     cases += [
         ("records-show-missing", ["records", "show", "42", "--records-dir", "{records}"], "no record 0042"),
         ("records-accept-missing", ["records", "accept", "42", "--records-dir", "{records}"], "no record 0042"),
         ("records-history-missing", ["records", "history", "42", "--records-dir", "{records}"], "no record 0042"),
-        ("records-supersede-missing", ["records", "supersede", "1", "42", "--records-dir", "{records}"], "no record 0042"),
+        (
+            "records-supersede-missing",
+            ["records", "supersede", "1", "42", "--records-dir", "{records}"],
+            "no record 0042",
+        ),
         ("review-missing", ["review", "42", "--records-dir", "{records}", "--evidence", "{evidence}"], "0042"),
         ("review-bad-today", ["review", "--due", "--records-dir", "{records}", "--today", "yesterday"], "--today"),
         ("assess-budget-zero", ["assess", "--yes", "--budget", "0", "--records-dir", "{records}"], "--budget"),
-        ("assess-bad-hardware", ["assess", "--yes", "--no-probes", "--hardware", "tpu-v9", "--records-dir", "{records}"],
-         "hardware: 'tpu-v9'"),
-        ("assess-other-without-cross", ["assess", "--yes", "--no-probes", "--other-hardware", "arm-cpu",
-                                        "--records-dir", "{records}"], "cross_platform: true"),  # fmt: skip
-        ("assess-bad-quantization", ["assess", "--yes", "--no-probes", "--quantization", "int4", "--records-dir",
-                                     "{records}"], "'int4'"),  # fmt: skip
+        (
+            "assess-bad-hardware",
+            ["assess", "--yes", "--no-probes", "--hardware", "tpu-v9", "--records-dir", "{records}"],
+            "hardware: 'tpu-v9'",
+        ),
+        (
+            "assess-other-without-cross",
+            ["assess", "--yes", "--no-probes", "--other-hardware", "arm-cpu", "--records-dir", "{records}"],
+            "cross_platform: true",
+        ),
+        (
+            "assess-bad-quantization",
+            ["assess", "--yes", "--no-probes", "--quantization", "int4", "--records-dir", "{records}"],
+            "'int4'",
+        ),
         ("kb-show-missing", ["kb", "show", "no-such-stack"], "no-such-stack"),
         ("kb-platform-missing", ["kb", "platform", "no-such-family"], "no-such-family"),
         ("kb-method-missing", ["kb", "method", "no-such-anchor"], "no-such-anchor"),
         ("kb-audit-bad-date", ["kb", "audit", "--as-of", "someday"], "--as-of"),
         ("kb-check-missing", ["kb", "check", "{root}/missing.yaml"], "missing.yaml"),
-        ("site-bad-today", ["site", "build", "--records-dir", "{records}", "--today", "soon", "--out", "{root}/out"], "soon"),
+        (
+            "site-bad-today",
+            ["site", "build", "--records-dir", "{records}", "--today", "soon", "--out", "{root}/out"],
+            "soon",
+        ),
         ("probe-unknown", ["probe", "no-such-probe"], "no-such-probe"),
         ("probe-model-type", ["probe", "gemm", "--model-type", "rnn"], "--model-type"),
         ("schema-unknown", ["schema", "no-such-format"], "no-such-format"),
@@ -185,14 +245,27 @@ CASES = _cases()
 
 def test_the_table_covers_every_command_many_times():
     assert len(CASES) >= 120
-    assert {args[0] for _, args, _ in CASES} >= {"recommend", "assess", "compare", "review", "records", "site", "kb",
-                                                 "probe", "schema", "ops"}  # fmt: skip
+    assert {args[0] for _, args, _ in CASES} >= {
+        "recommend",
+        "assess",
+        "compare",
+        "review",
+        "records",
+        "site",
+        "kb",
+        "probe",
+        "schema",
+        "ops",
+    }
 
 
 def _snapshot(project: dict[str, Path]) -> tuple[dict[str, str], str, str]:
     records = project["records"]
-    files = {str(p.relative_to(records)): hashlib.sha256(p.read_bytes()).hexdigest()
-             for p in sorted(records.rglob("*")) if p.is_file() and p.name != ".advisor.lock"}  # fmt: skip
+    files = {
+        str(p.relative_to(records)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(records.rglob("*"))
+        if p.is_file() and p.name != ".advisor.lock"
+    }
     repo = Repo(project["root"] / "project")
     return files, repo.git.ls_files("--stage"), repo.git.status("--porcelain", "--untracked-files=no")
 

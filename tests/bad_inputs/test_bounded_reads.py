@@ -22,14 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
-from advisor.knowledge.loader import KNOWLEDGE_FILE
-from advisor.ops.reading import MODEL_FILE
-from advisor.profile import PROFILE_FILE
-from advisor.records.store import LOCK_TIMEOUT_ENV, RECORD_FILE
-from advisor.settings import PYPROJECT, SETTINGS_FILE, SETTINGS_KINDS
-from probes.environment.peaks import PEAKS_FILE
-from probes.models import EVIDENCE_FILE, MAX_CASES_PER_FILE, MAX_SAMPLES_PER_CASE
 from harness import (
     CPU_SUITE,
     Project,
@@ -40,6 +32,14 @@ from harness import (
     run_advisor,
     unchanged,
 )
+
+from advisor.knowledge.loader import KNOWLEDGE_FILE
+from advisor.ops.reading import MODEL_FILE
+from advisor.profile import PROFILE_FILE
+from advisor.records.store import LOCK_TIMEOUT_ENV, RECORD_FILE
+from advisor.settings import PYPROJECT, SETTINGS_FILE, SETTINGS_KINDS
+from probes.environment.peaks import PEAKS_FILE
+from probes.models import EVIDENCE_FILE, MAX_CASES_PER_FILE, MAX_SAMPLES_PER_CASE
 
 # What the one error line says each bad kind of file is.
 KIND_WORDS = {
@@ -70,36 +70,72 @@ class Reader:
 
 READERS = [
     Reader("profile-recommend", "outside/bad.yaml", ("recommend", "--profile", BAD), PROFILE_FILE.cap),
-    Reader("profile-assess", "outside/bad.yaml", ("assess", "--profile", BAD, "--yes", "--no-probes"), PROFILE_FILE.cap),
-    Reader("evidence-recommend", "outside/bad.json", ("recommend", "--profile", "profile.yaml", "--evidence", BAD),
-           EVIDENCE_FILE.cap),
+    Reader(
+        "profile-assess", "outside/bad.yaml", ("assess", "--profile", BAD, "--yes", "--no-probes"), PROFILE_FILE.cap
+    ),
+    Reader(
+        "evidence-recommend",
+        "outside/bad.json",
+        ("recommend", "--profile", "profile.yaml", "--evidence", BAD),
+        EVIDENCE_FILE.cap,
+    ),
     Reader("evidence-compare-first", "outside/bad.json", ("compare", BAD, EVIDENCE), EVIDENCE_FILE.cap),
     Reader("evidence-compare-second", "outside/bad.json", ("compare", EVIDENCE, BAD), EVIDENCE_FILE.cap),
-    Reader("evidence-assess", "outside/bad.json", ("assess", "--profile", "profile.yaml", "--yes", "--evidence", BAD),
-           EVIDENCE_FILE.cap),
+    Reader(
+        "evidence-assess",
+        "outside/bad.json",
+        ("assess", "--profile", "profile.yaml", "--yes", "--evidence", BAD),
+        EVIDENCE_FILE.cap,
+    ),
     Reader("evidence-review", "outside/bad.json", ("review", "1", "--evidence", BAD, "--no-commit"), EVIDENCE_FILE.cap),
     Reader("onnx-model", "outside/model.onnx", ("ops", BAD), MODEL_FILE.cap),
     # An oversized file is a problem `kb check` reports as its verdict (exit 1): test_kb_check_reports_an_oversized_file
-    Reader("kb-check", "outside/check/extra.yaml", ("kb", "check", BAD), KNOWLEDGE_FILE.cap,
-           kinds=("fifo", "dev-zero", "folder", "socket", "dangling-link")),
-    Reader("kb-override-candidate", "outside/kb/knowledge/extra.yaml", ("kb", "list"), KNOWLEDGE_FILE.cap,
-           env={"ADVISOR_KB_DIR": "{outside}/kb"}),
-    Reader("kb-override-platform", "outside/kb/platforms/extra.yaml", ("kb", "list"), KNOWLEDGE_FILE.cap,
-           env={"ADVISOR_KB_DIR": "{outside}/kb"}),
-    Reader("kb-override-compatibility", "outside/kb/compatibility.yaml", ("kb", "list"), KNOWLEDGE_FILE.cap,
-           env={"ADVISOR_KB_DIR": "{outside}/kb"}),
-    Reader("peaks-file", "outside/peaks.yaml", ("env",), PEAKS_FILE.cap,
-           env={"ADVISOR_PEAKS_FILE": "{outside}/peaks.yaml"}),
+    Reader(
+        "kb-check",
+        "outside/check/extra.yaml",
+        ("kb", "check", BAD),
+        KNOWLEDGE_FILE.cap,
+        kinds=("fifo", "dev-zero", "folder", "socket", "dangling-link"),
+    ),
+    Reader(
+        "kb-override-candidate",
+        "outside/kb/knowledge/extra.yaml",
+        ("kb", "list"),
+        KNOWLEDGE_FILE.cap,
+        env={"ADVISOR_KB_DIR": "{outside}/kb"},
+    ),
+    Reader(
+        "kb-override-platform",
+        "outside/kb/platforms/extra.yaml",
+        ("kb", "list"),
+        KNOWLEDGE_FILE.cap,
+        env={"ADVISOR_KB_DIR": "{outside}/kb"},
+    ),
+    Reader(
+        "kb-override-compatibility",
+        "outside/kb/compatibility.yaml",
+        ("kb", "list"),
+        KNOWLEDGE_FILE.cap,
+        env={"ADVISOR_KB_DIR": "{outside}/kb"},
+    ),
+    Reader(
+        "peaks-file", "outside/peaks.yaml", ("env",), PEAKS_FILE.cap, env={"ADVISOR_PEAKS_FILE": "{outside}/peaks.yaml"}
+    ),
     Reader("record-show", "records/0002-bad.md", ("records", "show", "2"), RECORD_FILE.cap),
     # The record's own evidence, read by review as the baseline (oversized: the evidence cap is tested above,
     # and hashing a 256 MiB file inside the tree twice would only slow the suite).
-    Reader("record-baseline-review", "records/0001-kept.evidence.json", ("review", "1", "--evidence", str(CPU_SUITE),
-           "--no-commit"), EVIDENCE_FILE.cap, kinds=("fifo", "dev-zero", "folder", "socket", "dangling-link")),
+    Reader(
+        "record-baseline-review",
+        "records/0001-kept.evidence.json",
+        ("review", "1", "--evidence", str(CPU_SUITE), "--no-commit"),
+        EVIDENCE_FILE.cap,
+        kinds=("fifo", "dev-zero", "folder", "socket", "dangling-link"),
+    ),
     Reader("settings-config", SETTINGS_FILE, ("config",), SETTINGS_KINDS[SETTINGS_FILE].cap),
     Reader("settings-assess", SETTINGS_FILE, ("assess", "--yes", "--no-probes"), SETTINGS_KINDS[SETTINGS_FILE].cap),
     Reader("pyproject-config", PYPROJECT, ("config",), SETTINGS_KINDS[PYPROJECT].cap),
     Reader("pyproject-records-list", PYPROJECT, ("records", "list"), SETTINGS_KINDS[PYPROJECT].cap),
-]  # fmt: skip
+]
 
 
 def make_bad(path: Path, kind: str, cap: int, scratch: Path) -> None:
@@ -200,19 +236,25 @@ def _b64(data: bytes) -> str:
 
 BOMB = base64.b64encode(gzip.compress(b"1 " * (20 * MAX_SAMPLES_PER_CASE * 16), mtime=0)).decode()
 PACKED_EVIDENCE = {
-    "gz-not-base64": (lambda d, t: _packed(t, "not base64 at all!"),
-                      "timing.samples_gz is not valid base64 of gzipped samples"),
+    "gz-not-base64": (
+        lambda d, t: _packed(t, "not base64 at all!"),
+        "timing.samples_gz is not valid base64 of gzipped samples",
+    ),
     "gz-not-gzip": (lambda d, t: _packed(t, _b64(b"plain text")), "not valid base64 of gzipped"),
     "gz-cut-short": (lambda d, t: _packed(t, _b64(gzip.compress(b"1 2 3" * 100)[:-9])), "cut short"),
     "gz-not-numbers": (lambda d, t: _packed(t, _b64(gzip.compress(b"1 two 3"))), "does not unpack to"),
     "gz-not-a-string": (lambda d, t: _packed(t, 12), "samples_gz must be a base64 string"),  # type: ignore[arg-type]
     "gz-bomb": (lambda d, t: _packed(t, BOMB), f"more than {MAX_SAMPLES_PER_CASE} samples take"),
-    "too-many-samples": (lambda d, t: (t.pop("stats"), t.__setitem__("samples", [1e-4] * (MAX_SAMPLES_PER_CASE + 1))),
-                         f"{MAX_SAMPLES_PER_CASE + 1} samples, more than a case may hold ({MAX_SAMPLES_PER_CASE})"),
-    "too-many-cases": (lambda d, t: d.__setitem__("cases", [d["cases"][0]] * (MAX_CASES_PER_FILE + 1)),
-                       f"more than an evidence file may hold ({MAX_CASES_PER_FILE})"),
+    "too-many-samples": (
+        lambda d, t: (t.pop("stats"), t.__setitem__("samples", [1e-4] * (MAX_SAMPLES_PER_CASE + 1))),
+        f"{MAX_SAMPLES_PER_CASE + 1} samples, more than a case may hold ({MAX_SAMPLES_PER_CASE})",
+    ),
+    "too-many-cases": (
+        lambda d, t: d.__setitem__("cases", [d["cases"][0]] * (MAX_CASES_PER_FILE + 1)),
+        f"more than an evidence file may hold ({MAX_CASES_PER_FILE})",
+    ),
     "sample-too-large": (lambda d, t: (t.pop("stats"), t["samples"].__setitem__(0, 10**400)), "too large to be a time"),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", sorted(PACKED_EVIDENCE))
@@ -239,8 +281,12 @@ def test_three_million_samples_in_one_case_are_refused_at_once(tmp_path: Path) -
     text = _suite_with(lambda d, t: (t.pop("stats"), t.__setitem__("samples", "SAMPLES")))
     bad.write_text(text.replace('"SAMPLES"', "[" + ",".join(["0.0001"] * 3_000_000) + "]"), encoding="utf-8")
     with unchanged(project.root) as watch:  # the timeout only turns a hang (it ran 400 s before) into a failure
-        result = run_advisor(["recommend", "--profile", "profile.yaml", "--evidence", str(bad)], cwd=project.root,
-                             tmp=watch.tmp, timeout=240)  # fmt: skip
+        result = run_advisor(
+            ["recommend", "--profile", "profile.yaml", "--evidence", str(bad)],
+            cwd=project.root,
+            tmp=watch.tmp,
+            timeout=240,
+        )
     assert_one_line_error(result, str(bad), "cases.0 (attention/naive): 3000000 samples", f"({MAX_SAMPLES_PER_CASE})")
 
 
@@ -346,8 +392,9 @@ def test_a_profile_under_the_cap_is_read_whatever_its_json_size(tmp_path: Path) 
     profile = project.root / "wide.yaml"
     profile.write_text(project.root.joinpath("profile.yaml").read_text() + "title: " + "é" * 20_000 + "\n")
     assert profile.stat().st_size < PROFILE_FILE.cap
-    result = invoke_advisor(["assess", "--profile", str(profile), "--yes", "--no-probes", "--no-commit"],
-                            cwd=project.root, tmp=tmp_path)  # fmt: skip
+    result = invoke_advisor(
+        ["assess", "--profile", str(profile), "--yes", "--no-probes", "--no-commit"], cwd=project.root, tmp=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert "decision 0002 written" in result.stdout
 

@@ -12,7 +12,6 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from harness import assert_one_line_error, invoke_advisor, make_project, run_advisor, tree_state, unchanged
 
 SITE_BUILD = ["site", "build"]
@@ -67,7 +66,11 @@ def test_a_committed_records_dir_setting_stays_inside_the_project(project, recor
     (project.root / "advisor.toml").write_text(f'records_dir = "{records_dir}"\n')
     _commit(project, "advisor.toml")
     outside_before = sorted(os.listdir("/etc"))
-    for command in (["assess", "--profile", "profile.yaml", "--yes", "--no-probes"], ["records", "list"], ["review", "--due"]):
+    for command in (
+        ["assess", "--profile", "profile.yaml", "--yes", "--no-probes"],
+        ["records", "list"],
+        ["review", "--due"],
+    ):
         with unchanged(project.root) as watch:
             result = invoke_advisor(command, cwd=project.root, tmp=watch.tmp)
         assert_one_line_error(result, "advisor.toml: records_dir", "outside the project root")
@@ -86,7 +89,9 @@ def test_a_records_folder_linked_out_of_the_repository_is_refused_and_a_flag_may
     _commit(project, "records -> outside")
     outside_before = tree_state(outside)
     with unchanged(project.root) as watch:
-        result = invoke_advisor(["assess", "--profile", "profile.yaml", "--yes", "--no-probes"], cwd=project.root, tmp=watch.tmp)
+        result = invoke_advisor(
+            ["assess", "--profile", "profile.yaml", "--yes", "--no-probes"], cwd=project.root, tmp=watch.tmp
+        )
     assert_one_line_error(result, "records_dir", "outside the project root", f"--records-dir {outside}")
     assert tree_state(outside) == outside_before
     listed = invoke_advisor(["records", "list", "--records-dir", str(outside)], cwd=project.root, tmp=watch.tmp)
@@ -138,17 +143,25 @@ def test_a_forged_or_foreign_manifest_proves_nothing(project):
 
 
 def _evidence_out(project, out: str, *extra: str):
-    return invoke_advisor(["probe", "selftest", "--budget", "5", "--out", out, *extra], cwd=project.root, tmp=project.root.parent)
+    return invoke_advisor(
+        ["probe", "selftest", "--budget", "5", "--out", out, *extra], cwd=project.root, tmp=project.root.parent
+    )
 
 
 def test_probe_out_never_overwrites_a_decision_record_or_the_user_s_file(project):
     record = next(project.records.glob("0001-*.md")).relative_to(project.root)
     (project.root / "notes.txt").write_text("mine\n")
     _commit(project, "notes.txt")
-    for out, said in [(str(record), "records"), ("notes.txt", "is not an advisor evidence file"),
-                      (".git/evidence.json", "inside a .git folder"), ("records/new.json", "records")]:  # fmt: skip
+    for out, said in [
+        (str(record), "records"),
+        ("notes.txt", "is not an advisor evidence file"),
+        (".git/evidence.json", "inside a .git folder"),
+        ("records/new.json", "records"),
+    ]:
         with unchanged(project.root) as watch:
-            result = invoke_advisor(["probe", "selftest", "--budget", "5", "--out", out], cwd=project.root, tmp=watch.tmp)
+            result = invoke_advisor(
+                ["probe", "selftest", "--budget", "5", "--out", out], cwd=project.root, tmp=watch.tmp
+            )
         assert_one_line_error(result, "--out", said)
 
 
@@ -179,8 +192,9 @@ def test_probe_out_refuses_a_fifo_and_a_folder(project, tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     for out, said in [(fifo, "a FIFO"), (tmp_path, "is a directory")]:
-        result = run_advisor(["probe", "selftest", "--budget", "5", "--out", str(out)], cwd=project.root, tmp=tmp_path,
-                             timeout=60)
+        result = run_advisor(
+            ["probe", "selftest", "--budget", "5", "--out", str(out)], cwd=project.root, tmp=tmp_path, timeout=60
+        )
         assert_one_line_error(result, "--out", said)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
@@ -193,7 +207,9 @@ def test_probe_out_refuses_a_device_node_even_with_force(project, tmp_path):
         device = Path("/dev/full")  # not root: the real node, which a non-root rename cannot replace anyway
     before = os.lstat(device)
     for extra in ([], ["--force"]):
-        result = run_advisor(["probe", "selftest", "--budget", "5", "--out", str(device), *extra], cwd=project.root, tmp=tmp_path)
+        result = run_advisor(
+            ["probe", "selftest", "--budget", "5", "--out", str(device), *extra], cwd=project.root, tmp=tmp_path
+        )
         assert_one_line_error(result, "--out", "a character device")
     after = os.lstat(device)
     assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev and after.st_ino == before.st_ino

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import psutil
 import pytest
+from harness import Project, child_environment, git_state, make_project
 
 from advisor.interrupts import Stopped, exit_code, stop_deferred, stop_on_signals
 from probes.models import Evidence
 from probes.selftest.faults import FAULTS_ENV, HANG_MARKER
-from harness import Project, child_environment, git_state, make_project
 
 STOP_GUARD_S = 20.0  # a hang guard, not the 2 s the issue asks for: the measured figure is printed
 START_GUARD_S = 120.0  # torch's first import on a busy host
@@ -45,17 +45,35 @@ class Stop:
     commands: list[str]  # their command lines
 
 
-def _assess(project: Project, tmp: Path, *, budget: str = "20", ignore_sigint: bool = False,
-            **env: str) -> subprocess.Popen[str]:  # fmt: skip
+def _assess(
+    project: Project, tmp: Path, *, budget: str = "20", ignore_sigint: bool = False, **env: str
+) -> subprocess.Popen[str]:
     """`advisor assess` of the selftest probe in its own process group (as a shell's job), output to files."""
     environment = child_environment(tmp, **env)
     preexec = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignore_sigint else None
     return subprocess.Popen(
-        [sys.executable, "-m", "advisor", "assess", "--profile", "profile.yaml", "--yes", "--budget", budget,
-         "--probe", "selftest"],
-        cwd=project.root, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, start_new_session=True, preexec_fn=preexec,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "advisor",
+            "assess",
+            "--profile",
+            "profile.yaml",
+            "--yes",
+            "--budget",
+            budget,
+            "--probe",
+            "selftest",
+        ],
+        cwd=project.root,
+        env=environment,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=preexec,
+    )
 
 
 def _wait_for(process: subprocess.Popen[str], moment: Callable[[], bool], what: str) -> None:
@@ -251,10 +269,9 @@ def test_a_deferred_section_finishes_and_then_stops():
 
 
 def test_a_signal_between_two_probes_keeps_the_first_and_commits_nothing(project):
-    from probes.harness.events import ProbeDone, ProbeEvent
-
     from advisor.assessment import assess
     from advisor.profile import load_profile
+    from probes.harness.events import ProbeDone, ProbeEvent
 
     def signal_after_the_first_probe(event: ProbeEvent) -> None:
         if isinstance(event, ProbeDone) and event.run.probe == "selftest":
@@ -262,8 +279,13 @@ def test_a_signal_between_two_probes_keeps_the_first_and_commits_nothing(project
 
     before, records = git_state(project.root), _records(project)
     with stop_on_signals(), pytest.raises(Stopped) as stopped:
-        assess(load_profile(project.root / "profile.yaml"), probe_names=["selftest", "layout"], budget_s=8,
-               records_dir=project.records, on_event=signal_after_the_first_probe)  # fmt: skip
+        assess(
+            load_profile(project.root / "profile.yaml"),
+            probe_names=["selftest", "layout"],
+            budget_s=8,
+            records_dir=project.records,
+            on_event=signal_after_the_first_probe,
+        )
     assert exit_code(stopped.value) == 143 and "no record written" in (stopped.value.note or "")
     found = KEPT.search(stopped.value.note or "")
     assert found

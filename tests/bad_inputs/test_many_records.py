@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from harness import CPU_SUITE, Project, assert_one_line_error, invoke_advisor, make_project, unchanged
 
 BAD_DATE = "0002-bad-date.md"
@@ -96,8 +95,9 @@ def test_due_check_fails_on_a_record_it_cannot_read(broken: Project):
 
 def test_due_check_json_says_why_it_failed(broken: Project):
     with unchanged(broken.root) as watch:
-        result = invoke_advisor(["review", "--due", "--check", "--today", "2026-06-01", "--json"], cwd=broken.root,
-                                tmp=watch.tmp)  # fmt: skip
+        result = invoke_advisor(
+            ["review", "--due", "--check", "--today", "2026-06-01", "--json"], cwd=broken.root, tmp=watch.tmp
+        )
     assert result.returncode == 1
     document = json.loads(result.stdout)
     assert document["passed"] is False and document["overdue"] == [] and len(document["problems"]) == 2
@@ -106,8 +106,11 @@ def test_due_check_json_says_why_it_failed(broken: Project):
 def test_review_due_warns_and_reviews_the_readable_ones(broken: Project):
     before = broken.repo.head.commit.hexsha
     untouched = {name: (broken.records / name).read_bytes() for name in (BAD_DATE, BAD_REVIEW)}
-    result = invoke_advisor(["review", "--due", "--evidence", str(CPU_SUITE), "--today", "2027-06-01"],
-                            cwd=broken.root, tmp=broken.root.parent)  # fmt: skip
+    result = invoke_advisor(
+        ["review", "--due", "--evidence", str(CPU_SUITE), "--today", "2027-06-01"],
+        cwd=broken.root,
+        tmp=broken.root.parent,
+    )
     assert result.returncode == 0, result.stderr
     assert_names_bad_records(result.stderr)
     reviewed = [line.split()[0] for line in result.stdout.splitlines() if line[:4].isdigit()]
@@ -118,8 +121,9 @@ def test_review_due_warns_and_reviews_the_readable_ones(broken: Project):
 
 def test_review_due_with_nothing_readable_due_changes_nothing(broken: Project):
     with unchanged(broken.root) as watch:
-        result = invoke_advisor(["review", "--due", "--evidence", str(CPU_SUITE), "--today", "2026-06-01"],
-                                cwd=broken.root, tmp=watch.tmp)  # fmt: skip
+        result = invoke_advisor(
+            ["review", "--due", "--evidence", str(CPU_SUITE), "--today", "2026-06-01"], cwd=broken.root, tmp=watch.tmp
+        )
     assert result.returncode == 0, result.stderr
     assert_names_bad_records(result.stderr)
     assert "no record is due for review on 2026-06-01" in result.stdout
@@ -157,8 +161,9 @@ def test_accept_and_supersede_beside_bad_records(broken: Project):
 
 
 def test_assess_numbers_past_bad_records(broken: Project):
-    result = invoke_advisor(["assess", "--yes", "--no-probes", "--hardware", "x86-cpu"], cwd=broken.root,
-                            tmp=broken.root.parent)  # fmt: skip
+    result = invoke_advisor(
+        ["assess", "--yes", "--no-probes", "--hardware", "x86-cpu"], cwd=broken.root, tmp=broken.root.parent
+    )
     assert result.returncode == 0, result.stderr
     assert "decision 0005 written" in result.stdout
     assert not broken.repo.is_dirty(untracked_files=True)
@@ -170,8 +175,9 @@ def test_a_profile_title_that_looks_like_a_date_round_trips_as_text(tmp_path: Pa
     profile = project.root / "dated.yaml"
     profile.write_text((project.root / "profile.yaml").read_text() + f"title: {title}\n", encoding="utf-8")
     commit_all(project, "a profile titled like a date")
-    result = invoke_advisor(["assess", "--profile", str(profile), "--yes", "--no-probes"], cwd=project.root,
-                            tmp=project.root.parent)  # fmt: skip
+    result = invoke_advisor(
+        ["assess", "--profile", str(profile), "--yes", "--no-probes"], cwd=project.root, tmp=project.root.parent
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     listed = invoke_advisor(["records", "list", "--json"], cwd=project.root, tmp=project.root.parent)
     assert listed.returncode == 0 and not json.loads(listed.stdout)["problems"], listed.stderr
@@ -183,10 +189,14 @@ def test_a_profile_title_that_looks_like_a_date_round_trips_as_text(tmp_path: Pa
 def test_site_build_skips_bad_records_and_strict_fails_on_them(broken: Project, tmp_path: Path):
     out, strict_out = tmp_path / "site", tmp_path / "strict-site"
     with unchanged(broken.root) as watch:
-        built = invoke_advisor(["site", "build", "--out", str(out), "--today", "2026-06-01"], cwd=broken.root,
-                               tmp=watch.tmp)  # fmt: skip
-        strict = invoke_advisor(["site", "build", "--strict", "--out", str(strict_out), "--today", "2026-06-01"],
-                                cwd=broken.root, tmp=watch.tmp)  # fmt: skip
+        built = invoke_advisor(
+            ["site", "build", "--out", str(out), "--today", "2026-06-01"], cwd=broken.root, tmp=watch.tmp
+        )
+        strict = invoke_advisor(
+            ["site", "build", "--strict", "--out", str(strict_out), "--today", "2026-06-01"],
+            cwd=broken.root,
+            tmp=watch.tmp,
+        )
     assert built.returncode == 0, built.stderr
     assert_names_bad_records(built.stderr)
     pages = {path.parent.name for path in (out / "decisions").glob("*/index.html")}

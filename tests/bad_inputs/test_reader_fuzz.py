@@ -24,9 +24,10 @@ from unittest import mock
 
 import onnx
 import pytest
+from harness import CPU_SUITE, GOOD_PROFILE, make_project
 from hypothesis import HealthCheck, given, settings
-from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from onnx import TensorProto, helper
 
 from advisor.knowledge.check import check_files
@@ -43,7 +44,6 @@ from probes.environment.peaks import PEAKS_FILE, PEAKS_FILE_VARIABLE, PeakTableE
 from probes.errors import AdvisorError
 from probes.files.bounded_read import FileKind, read_bounded
 from probes.models import EVIDENCE_FILE, MAX_SAMPLES_PER_CASE, Evidence, EvidenceSchemaError, Measurement
-from harness import CPU_SUITE, GOOD_PROFILE, make_project
 
 FUZZ = settings(
     max_examples=60,
@@ -55,10 +55,32 @@ FUZZ = settings(
 # Text that readers have stumbled on before: YAML tags and aliases, deep nesting, numbers past a float, an
 # impossible date, terminal control sequences, TOML tables, JSON constants.
 TOKENS = [
-    b"&a [1, 2]", b"*a", b"!!python/object/apply:os.system ['true']", b"[" * 300, b"{" * 300, b"1e999",
-    b"-1", b"1" * 5000, b"2026-02-30", b"\x1b]0;x\x07", b"\r\b", b"~", b"null", b"NaN", b"Infinity",
-    b"[tool.advisor]", b'"\\ud800"', b"\xff\xfe", b"\x00", b"---\n", b"- ", b": ", b"'", b'"', b"\n" * 3,
-]  # fmt: skip
+    b"&a [1, 2]",
+    b"*a",
+    b"!!python/object/apply:os.system ['true']",
+    b"[" * 300,
+    b"{" * 300,
+    b"1e999",
+    b"-1",
+    b"1" * 5000,
+    b"2026-02-30",
+    b"\x1b]0;x\x07",
+    b"\r\b",
+    b"~",
+    b"null",
+    b"NaN",
+    b"Infinity",
+    b"[tool.advisor]",
+    b'"\\ud800"',
+    b"\xff\xfe",
+    b"\x00",
+    b"---\n",
+    b"- ",
+    b": ",
+    b"'",
+    b'"',
+    b"\n" * 3,
+]
 
 
 def _mutated(seed: bytes, operations: list[tuple[str, int, int, bytes]]) -> bytes:
@@ -95,13 +117,18 @@ def mutations(seed: bytes) -> st.SearchStrategy[bytes]:
 # JSON values a mutation puts anywhere in an evidence document; the last ones are past the count caps.
 BOMB = base64.b64encode(gzip.compress(b"1 " * (40 * MAX_SAMPLES_PER_CASE), mtime=0)).decode()
 JSON_LEAVES = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(min_value=10**300, max_value=10**400),
-    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=24),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=10**300, max_value=10**400),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=24),
     st.sampled_from(["us", "s", "ok", BOMB, "not base64!", "", "cpu", "2026-02-30T00:00:00Z"]),
     st.builds(lambda: [1] * (MAX_SAMPLES_PER_CASE + 1)),  # a fresh list each time: never one inside itself
-)  # fmt: skip
+)
 JSON_VALUES = st.recursive(
-    JSON_LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    JSON_LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=8,
 )
 
@@ -113,7 +140,9 @@ def json_mutations(draw: st.DrawFn, seed: Any) -> bytes:
     for _ in range(draw(st.integers(1, 4))):
         node: Any = document
         for step in draw(st.lists(st.integers(0, 1000), min_size=1, max_size=6)):
-            children = list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
+            children = (
+                list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
+            )
             if not children:
                 break
             child = children[step % len(children)]
@@ -151,10 +180,13 @@ def _lean_evidence_seed() -> bytes:
 
 
 def _model_seed() -> bytes:
-    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Gemm", ["y", "w"], ["z"])],
-                              "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
-                              [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)],
-                              initializer=[helper.make_tensor("w", TensorProto.FLOAT, [4, 2], [0.5] * 8)])  # fmt: skip
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Gemm", ["y", "w"], ["z"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)],
+        initializer=[helper.make_tensor("w", TensorProto.FLOAT, [4, 2], [0.5] * 8)],
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]).SerializeToString()
 
 
@@ -211,8 +243,20 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 @FUZZ
-@given(data=mutations(GOOD_PROFILE.encode()) | mutations(json.dumps({"model_type": "cnn", "hardware": "x86-cpu",
-       "workload": "both", "team_skill": "kernel", "needs": {"devices": 8}}).encode()))  # fmt: skip
+@given(
+    data=mutations(GOOD_PROFILE.encode())
+    | mutations(
+        json.dumps(
+            {
+                "model_type": "cnn",
+                "hardware": "x86-cpu",
+                "workload": "both",
+                "team_skill": "kernel",
+                "needs": {"devices": 8},
+            }
+        ).encode()
+    )
+)
 def test_profile_reader(folder: Path, data: bytes) -> None:
     path = _write(folder / "profile.yaml", data)
     only(ProfileError, lambda: load_profile(path))
@@ -220,8 +264,11 @@ def test_profile_reader(folder: Path, data: bytes) -> None:
 
 
 @FUZZ
-@given(data=mutations(EVIDENCE_SEED) | json_mutations(json.loads(EVIDENCE_SEED))
-       | json_mutations(json.loads(FULL_EVIDENCE_SEED)))  # fmt: skip
+@given(
+    data=mutations(EVIDENCE_SEED)
+    | json_mutations(json.loads(EVIDENCE_SEED))
+    | json_mutations(json.loads(FULL_EVIDENCE_SEED))
+)
 def test_evidence_reader(folder: Path, data: bytes) -> None:
     path = _write(folder / "evidence.json", data)
     only(EvidenceSchemaError, lambda: Evidence.load(path))
@@ -284,10 +331,15 @@ def test_the_seeds_read() -> None:
 
 # A file that claims a huge size (a sparse file: no disk used) is refused from st_size, before a byte is read.
 KINDS = {
-    "profile": PROFILE_FILE, "evidence": EVIDENCE_FILE, "record": RECORD_FILE, "knowledge": KNOWLEDGE_FILE,
-    "peaks": PEAKS_FILE, "model": MODEL_FILE, "settings": SETTINGS_KINDS[SETTINGS_FILE],
+    "profile": PROFILE_FILE,
+    "evidence": EVIDENCE_FILE,
+    "record": RECORD_FILE,
+    "knowledge": KNOWLEDGE_FILE,
+    "peaks": PEAKS_FILE,
+    "model": MODEL_FILE,
+    "settings": SETTINGS_KINDS[SETTINGS_FILE],
     "pyproject": SETTINGS_KINDS[PYPROJECT],
-}  # fmt: skip
+}
 
 
 @FUZZ

@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 
 import pytest
+from harness import CPU_SUITE, GOOD_PROFILE, assert_one_line_error, child_environment, make_project, tree_state
 from typer.testing import CliRunner
 
 from advisor.cli import app
-from harness import CPU_SUITE, GOOD_PROFILE, assert_one_line_error, child_environment, make_project, tree_state
 
 SUITE = json.loads(CPU_SUITE.read_text(encoding="utf-8"))
 TIMED = next(index for index, case in enumerate(SUITE["cases"]) if case.get("timing"))
@@ -37,10 +37,17 @@ EVIDENCE_CASES = {
     "negative-wall": (_edited(lambda d: d["probe_runs"][0].__setitem__("wall_s", -3.0)), "wall_s"),
     "case-negative-wall": (_edited(lambda d: d["cases"][TIMED].__setitem__("wall_s", -1.0)), "wall_s"),
     "finished-before-started": (_edited(lambda d: d.__setitem__("finished_at", "2026-11-29T20:00:00Z")), "finished_at"),
-    "metric-1e999": (_edited(lambda d: d["cases"][TIMED]["metrics"]["tflops"].__setitem__("value", 1e400)).replace(
-        "Infinity", "1e999"), "1e999"),
+    "metric-1e999": (
+        _edited(lambda d: d["cases"][TIMED]["metrics"]["tflops"].__setitem__("value", 1e400)).replace(
+            "Infinity", "1e999"
+        ),
+        "1e999",
+    ),
     "duplicate-case": (_edited(lambda d: d["cases"].append(copy.deepcopy(d["cases"][TIMED]))), "duplicate"),
-    "unknown-family": (_edited(lambda d: d["environment"].__setitem__("hardware_family", "quantum-npu")), "hardware_family"),
+    "unknown-family": (
+        _edited(lambda d: d["environment"].__setitem__("hardware_family", "quantum-npu")),
+        "hardware_family",
+    ),
 }
 
 
@@ -67,31 +74,39 @@ def test_impossible_evidence_is_refused_naming_the_file(tmp_path: Path, name: st
 
 def test_an_unknown_probe_name_in_evidence_is_a_warning_not_an_error(tmp_path: Path):
     evidence = tmp_path / "third-party.json"
-    evidence.write_text(_edited(lambda d: d["cases"][TIMED]["key"].__setitem__("probe", "vendor_probe")), encoding="utf-8")
+    evidence.write_text(
+        _edited(lambda d: d["cases"][TIMED]["key"].__setitem__("probe", "vendor_probe")), encoding="utf-8"
+    )
     profile = tmp_path / "profile.yaml"
     profile.write_text(GOOD_PROFILE, encoding="utf-8")
     result = CliRunner().invoke(app, ["recommend", "--profile", str(profile), "--evidence", str(evidence)])
     assert result.exit_code == 0, result.output
-    assert any(line.startswith("warning: ") and "vendor_probe" in line for line in result.stderr.splitlines()), result.stderr
+    assert any(line.startswith("warning: ") and "vendor_probe" in line for line in result.stderr.splitlines()), (
+        result.stderr
+    )
 
 
-@pytest.mark.parametrize("needs, said", [("{devices: 10000000000000000000000}", "needs.devices"),
-                                         ("{devices: -1}", "needs.devices")])  # fmt: skip
+@pytest.mark.parametrize(
+    "needs, said", [("{devices: 10000000000000000000000}", "needs.devices"), ("{devices: -1}", "needs.devices")]
+)
 def test_absurd_profile_numbers_are_refused(tmp_path: Path, needs: str, said: str):
     profile = tmp_path / "profile.yaml"
     profile.write_text(GOOD_PROFILE + f"needs: {needs}\n", encoding="utf-8")
     assert_one_line_error(CliRunner().invoke(app, ["recommend", "--profile", str(profile)]), str(profile), said)
 
 
-@pytest.mark.parametrize("args, said", [
-    (["assess", "--yes", "--no-probes", "--budget", "1e308"], "--budget"),
-    (["probe", "selftest", "--budget", "1e308"], "--budget"),
-    (["assess", "--yes", "--no-probes", "--budget", "inf"], "--budget"),
-    (["records", "list", "--records-dir", ""], "--records-dir"),
-    (["assess", "--yes", "--no-probes", "--records-dir", ""], "--records-dir"),
-    (["records", "show", "100000000000000000000"], "100000000000000000000"),
-    (["records", "accept", "100000000000000000000"], "100000000000000000000"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["assess", "--yes", "--no-probes", "--budget", "1e308"], "--budget"),
+        (["probe", "selftest", "--budget", "1e308"], "--budget"),
+        (["assess", "--yes", "--no-probes", "--budget", "inf"], "--budget"),
+        (["records", "list", "--records-dir", ""], "--records-dir"),
+        (["assess", "--yes", "--no-probes", "--records-dir", ""], "--records-dir"),
+        (["records", "show", "100000000000000000000"], "100000000000000000000"),
+        (["records", "accept", "100000000000000000000"], "100000000000000000000"),
+    ],
+)
 def test_absurd_flags_are_refused_and_change_nothing(project, monkeypatch, args: list[str], said: str):
     monkeypatch.chdir(project.root)
     before = tree_state(project.root)
@@ -101,18 +116,33 @@ def test_absurd_flags_are_refused_and_change_nothing(project, monkeypatch, args:
 
 def test_a_record_file_with_an_absurd_number_is_reported_and_the_rest_listed(project, monkeypatch):
     original = next(project.records.glob("0001-*.md"))
-    (project.records / "100000000000000000000-huge.md").write_text(original.read_text(encoding="utf-8"), encoding="utf-8")
+    (project.records / "100000000000000000000-huge.md").write_text(
+        original.read_text(encoding="utf-8"), encoding="utf-8"
+    )
     monkeypatch.chdir(project.root)
     result = CliRunner().invoke(app, ["records", "list"])
     assert "0001" in result.stdout
-    assert any(line.startswith("warning: ") and "100000000000000000000-huge.md" in line
-               for line in result.stderr.splitlines()), result.stderr  # fmt: skip
+    assert any(
+        line.startswith("warning: ") and "100000000000000000000-huge.md" in line for line in result.stderr.splitlines()
+    ), result.stderr
 
 
 def _second_record(project) -> None:  # type: ignore[no-untyped-def]
     profile = project.root / "profile.yaml"
-    result = CliRunner().invoke(app, ["assess", "--profile", str(profile), "--yes", "--no-probes", "--title", "Second",
-                                      "--records-dir", str(project.records)])  # fmt: skip
+    result = CliRunner().invoke(
+        app,
+        [
+            "assess",
+            "--profile",
+            str(profile),
+            "--yes",
+            "--no-probes",
+            "--title",
+            "Second",
+            "--records-dir",
+            str(project.records),
+        ],
+    )
     assert result.exit_code == 0, result.output
 
 
@@ -143,14 +173,20 @@ def test_an_onnx_model_importing_an_unknown_opset_is_not_said_to_map_directly(tm
     from onnx import TensorProto, helper
 
     node = helper.make_node("Relu", ["x"], ["y"])
-    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])  # fmt: skip
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 999)])
     path = tmp_path / "future.onnx"
     onnx.save(model, str(path))
     result = CliRunner().invoke(app, ["ops", str(path)])
     shown = result.stdout + result.stderr
-    assert any(line.startswith(("warning: ", "error: ")) and "999" in line for line in result.stderr.splitlines()), shown
+    assert any(line.startswith(("warning: ", "error: ")) and "999" in line for line in result.stderr.splitlines()), (
+        shown
+    )
 
 
 def test_site_serve_on_every_interface_says_other_machines_can_reach_it(project, tmp_path: Path):
@@ -161,9 +197,16 @@ def test_site_serve_on_every_interface_says_other_machines_can_reach_it(project,
         port = probe.getsockname()[1]
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    server = subprocess.Popen([sys.executable, "-m", "advisor", "site", "serve", "--addr", f"0.0.0.0:{port}"], cwd=project.root,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
-                              env=child_environment(scratch), start_new_session=True)  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "-m", "advisor", "site", "serve", "--addr", f"0.0.0.0:{port}"],
+        cwd=project.root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=child_environment(scratch),
+        start_new_session=True,
+    )
     seen: list[str] = []
     try:
         assert server.stderr is not None

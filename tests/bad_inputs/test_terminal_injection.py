@@ -48,7 +48,7 @@ WIDE = {"COLUMNS": "400"}  # rich tables wide enough that no escaped sequence is
 def assert_no_raw_control(text: str, where: str) -> None:
     """No control character but the newline in `text`."""
     found = RAW_CONTROL.search(text)
-    assert found is None, f"raw {found.group()!r} in {where}: {text[max(found.start() - 80, 0):found.end() + 80]!r}"
+    assert found is None, f"raw {found.group()!r} in {where}: {text[max(found.start() - 80, 0) : found.end() + 80]!r}"
 
 
 def assert_escaped(text: str, *needles: str) -> None:
@@ -94,8 +94,12 @@ def hostile_onnx(directory: Path) -> Path:
 
     domain = HOSTILE.replace("\x00", "")  # protobuf strings hold NUL, but onnx's checker is not the point here
     node = helper.make_node("Custom", ["x"], ["y"], domain=domain)
-    graph = helper.make_graph([node], "hostile", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])  # fmt: skip
+    graph = helper.make_graph(
+        [node],
+        "hostile",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid(domain, 1)])
     path = directory / "hostile.onnx"
     onnx.save(model, str(path))
@@ -142,7 +146,7 @@ def _title_flag(project: Project) -> tuple[list[str], dict[str, str]]:
 
 
 def _settings_deciders(project: Project) -> tuple[list[str], dict[str, str]]:
-    (project.root / "advisor.toml").write_text(f"deciders = [{json.dumps(HOSTILE)}, \"Bob\"]\n", encoding="utf-8")
+    (project.root / "advisor.toml").write_text(f'deciders = [{json.dumps(HOSTILE)}, "Bob"]\n', encoding="utf-8")
     return ["config"], {}
 
 
@@ -238,8 +242,23 @@ def _today_flag(project: Project) -> tuple[list[str], dict[str, str]]:
 
 
 def _prompts(project: Project) -> tuple[list[str], dict[str, str]]:
-    flags = ["--hardware", "x86-cpu", "--target-device", "epyc-9005-turin", "--workload", "inference", "--team-skill", "framework", "--no-dynamic-shapes",
-             "--quantization", "none", "--no-long-context", "--devices", "1", "--no-cross-platform"]  # fmt: skip
+    flags = [
+        "--hardware",
+        "x86-cpu",
+        "--target-device",
+        "epyc-9005-turin",
+        "--workload",
+        "inference",
+        "--team-skill",
+        "framework",
+        "--no-dynamic-shapes",
+        "--quantization",
+        "none",
+        "--no-long-context",
+        "--devices",
+        "1",
+        "--no-cross-platform",
+    ]
     return ["assess", *flags, "--no-probes", "--no-commit"], {"ADVISOR_FORCE_PROMPTS": "1"}
 
 
@@ -261,17 +280,26 @@ CASES: dict[str, Case] = {
     "record body, records show": Case(_records_show, needles=[n for n in (*ESCAPED, ESCAPED_NUL) if n != "\\r"]),
     "commit message, records history": Case(_records_history, needles=WITHOUT_NUL),
     "record title, review --due --check": Case(_review_check, code=1, needles=[*ESCAPED, ESCAPED_NUL, ONE_LINE]),
-    "malformed record's folder name, warning": Case(_malformed_record_in_hostile_folder, stream="stderr", needles=[*WITHOUT_NUL, "a\\nb"]),
-    "missing profile's name, error": Case(_missing_profile_name, code=2, stream="stderr", needles=[*WITHOUT_NUL, "a\\nb"]),
+    "malformed record's folder name, warning": Case(
+        _malformed_record_in_hostile_folder, stream="stderr", needles=[*WITHOUT_NUL, "a\\nb"]
+    ),
+    "missing profile's name, error": Case(
+        _missing_profile_name, code=2, stream="stderr", needles=[*WITHOUT_NUL, "a\\nb"]
+    ),
     "bad profile's name, error": Case(_bad_profile_name, code=2, stream="stderr", needles=[*WITHOUT_NUL, "a\\nb"]),
-    "--records-dir naming a file, error": Case(_records_dir_file, code=2, stream="stderr", needles=[*WITHOUT_NUL, "a\\nb"]),
+    "--records-dir naming a file, error": Case(
+        _records_dir_file, code=2, stream="stderr", needles=[*WITHOUT_NUL, "a\\nb"]
+    ),
     "--hardware, error": Case(_hardware_flag, code=2, stream="stderr", needles=["\\x1b]0;pwn"]),
     "--model-type, usage error": Case(_choice_flag, code=2, stream="stderr", needles=["\\x1b]0;pwn"]),
     "unknown option, usage error": Case(_unknown_option, code=2, stream="stderr", needles=["\\x1b]0;pwn", "\\x1b[2J"]),
     "--today, error": Case(_today_flag, code=2, stream="stderr", needles=[*WITHOUT_NUL, "a\\nb"]),
     # Typed at a prompt, \r and \n end the answer (as Enter does), so the typed value holds neither.
-    "prompt answers echoed": Case(_prompts, prompts=f"bad{TYPED}\ndense-transformer\nMy{TYPED}\nAnn\n",
-                                  needles=[n for n in WITHOUT_NUL if n != "\\r"]),
+    "prompt answers echoed": Case(
+        _prompts,
+        prompts=f"bad{TYPED}\ndense-transformer\nMy{TYPED}\nAnn\n",
+        needles=[n for n in WITHOUT_NUL if n != "\\r"],
+    ),
 }
 ONE_LINE_STDERR = {name for name, case in CASES.items() if case.stream == "stderr"}
 
@@ -302,13 +330,18 @@ def test_every_case_prints_the_value_it_was_given():
 # --- JSON: valid, the value unchanged once parsed, no raw control character ----------------------------------
 
 
-@pytest.mark.parametrize("args, read", [
-    (["records", "list", "--json"], lambda document: document["records"][0]["title"]),
-    (["kb", "list", "--hardware", "acme-npu", "--json"], lambda document: document[0]["name"].removeprefix("Fast")),
-    (["kb", "show", "fastblas", "--json"], lambda document: document["name"].removeprefix("Fast")),
-    (["kb", "platforms", "--json"], lambda document: next(p["name"] for p in document if p["id"] == "acme-npu")
-     .removeprefix("Acme")),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args, read",
+    [
+        (["records", "list", "--json"], lambda document: document["records"][0]["title"]),
+        (["kb", "list", "--hardware", "acme-npu", "--json"], lambda document: document[0]["name"].removeprefix("Fast")),
+        (["kb", "show", "fastblas", "--json"], lambda document: document["name"].removeprefix("Fast")),
+        (
+            ["kb", "platforms", "--json"],
+            lambda document: next(p["name"] for p in document if p["id"] == "acme-npu").removeprefix("Acme"),
+        ),
+    ],
+)
 def test_json_output_escapes_c1_and_stays_valid(args, read, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project = make_project(tmp_path)
     hostile_record_title(project)
@@ -397,8 +430,15 @@ PROBE = Probe(name="toy", description="toy", cases=toy_cases)
 def run_on_terminal(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 240) -> tuple[int, str]:
     """The CLI in a child whose stdin, stdout and stderr are a pseudo-terminal: what a user's terminal receives."""
     controller, terminal = pty.openpty()
-    child = subprocess.Popen([sys.executable, "-m", "advisor", *args], cwd=cwd, env=env, stdin=terminal,
-                             stdout=terminal, stderr=terminal, close_fds=True)  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "-m", "advisor", *args],
+        cwd=cwd,
+        env=env,
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        close_fds=True,
+    )
     os.close(terminal)
     received = b""
     deadline = time.monotonic() + timeout
@@ -464,14 +504,17 @@ def test_site_pages_hold_no_control_character(tmp_path: Path):
 # --- the pieces, and the rule that keeps new printing covered ----------------------------------------------------
 
 
-@pytest.mark.parametrize("raw, escaped, single", [
-    ("T\x1b]0;pwn\x07", "T\\x1b]0;pwn\\x07", "T\\x1b]0;pwn\\x07"),
-    ("a\rb\bc", "a\\rb\\x08c", "a\\rb\\x08c"),
-    ("\x9b31m\x85\x7f", "\\x9b31m\\x85\\x7f", "\\x9b31m\\x85\\x7f"),
-    ("\x00\x1f", "\\x00\\x1f", "\\x00\\x1f"),
-    ("a\nb\tc", "a\nb\tc", "a\\nb\\tc"),
-    ("plain ünïcode \\x1b — ok", "plain ünïcode \\x1b — ok", "plain ünïcode \\x1b — ok"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "raw, escaped, single",
+    [
+        ("T\x1b]0;pwn\x07", "T\\x1b]0;pwn\\x07", "T\\x1b]0;pwn\\x07"),
+        ("a\rb\bc", "a\\rb\\x08c", "a\\rb\\x08c"),
+        ("\x9b31m\x85\x7f", "\\x9b31m\\x85\\x7f", "\\x9b31m\\x85\\x7f"),
+        ("\x00\x1f", "\\x00\\x1f", "\\x00\\x1f"),
+        ("a\nb\tc", "a\nb\tc", "a\\nb\\tc"),
+        ("plain ünïcode \\x1b — ok", "plain ünïcode \\x1b — ok", "plain ünïcode \\x1b — ok"),
+    ],
+)
 def test_shown_and_one_line(raw: str, escaped: str, single: str):
     assert shown(raw) == escaped
     assert one_line(raw) == single
@@ -507,8 +550,11 @@ def test_a_shown_stream_is_a_text_stream_click_accepts():
 
 def test_every_rich_console_of_the_cli_comes_from_its_console_module():
     # A Console made elsewhere would write through the escaping streams: its colours shown as `\x1b[1m`.
-    offenders = [f"{path.name}:{number}" for path in sorted((ROOT / "advisor" / "cli").glob("*.py"))
-                 if path.name != "console.py"
-                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-                 if re.search(r"\bConsole\(", line)]  # fmt: skip
+    offenders = [
+        f"{path.name}:{number}"
+        for path in sorted((ROOT / "advisor" / "cli").glob("*.py"))
+        if path.name != "console.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"\bConsole\(", line)
+    ]
     assert offenders == []

@@ -20,16 +20,15 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 import harness
+import pytest
 from harness import (
     CPU_SUITE,
     Project,
     assert_one_line_error,
     child_environment,
-    make_project,
     invoke_advisor,
+    make_project,
     run_advisor,
     unchanged,
 )
@@ -153,8 +152,10 @@ def read_only_records(project: Project) -> Iterator[Project]:
 
 READ_ONLY_COMMANDS = {
     "assess": (["assess", "--yes", "--no-probes", "--hardware", "x86-cpu"], "nothing was written"),
-    "assess-probing": (["assess", "--yes", "--hardware", "x86-cpu", "--probe", "selftest", "--budget", "30"],
-                       "no record could be written there"),  # refused before the probes run
+    "assess-probing": (
+        ["assess", "--yes", "--hardware", "x86-cpu", "--probe", "selftest", "--budget", "30"],
+        "no record could be written there",
+    ),  # refused before the probes run
     "accept": (["records", "accept", "1"], "it is unchanged"),
     "supersede": (["records", "supersede", "1", "2"], "it is unchanged"),
     "review": (["review", "1", "--evidence", str(CPU_SUITE), "--today", "2027-06-01"], "nothing was written"),
@@ -198,8 +199,10 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     disk.mkdir()
     mounted = _run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk)]) if shutil.which("mount") else None
     if mounted is None or mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.strip() if mounted else 'no mount'}); "
-                    "test_file_size_limit_* cover the same writes")  # fmt: skip
+        pytest.skip(
+            f"cannot mount a tmpfs here ({mounted.stderr.strip() if mounted else 'no mount'}); "
+            "test_file_size_limit_* cover the same writes"
+        )
     try:
         yield disk
     finally:
@@ -257,9 +260,16 @@ def _run_with_file_size_limit(command: list[str], cwd: Path, tmp: Path, limit: i
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    return subprocess.run([sys.executable, "-m", "advisor", *command], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL, env=child_environment(tmp),
-                          preexec_fn=limit_file_size)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "advisor", *command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        env=child_environment(tmp),
+        preexec_fn=limit_file_size,
+    )
 
 
 FILE_SIZE_CASES = {
@@ -283,10 +293,16 @@ FAR_DATES = ["9999-12-31", "9001-01-01", "0001-01-01"]
 
 
 @pytest.mark.parametrize("day", FAR_DATES)
-@pytest.mark.parametrize("command", [
-    ["review", "--due"], ["review", "--due", "--check"], ["review", "1", "--evidence", str(CPU_SUITE)],
-    ["site", "build", "--out", "{tmp}/site"],
-], ids=["review-due", "review-due-check", "review-one", "site-build"])  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["review", "--due"],
+        ["review", "--due", "--check"],
+        ["review", "1", "--evidence", str(CPU_SUITE)],
+        ["site", "build", "--out", "{tmp}/site"],
+    ],
+    ids=["review-due", "review-due-check", "review-one", "site-build"],
+)
 def test_far_future_today_is_one_line(project: Project, tmp_path: Path, day: str, command: list[str]):
     filled = [part.format(tmp=tmp_path) for part in command]
     with unchanged(project.root) as watch:
@@ -304,8 +320,11 @@ def test_kb_audit_far_as_of_is_one_line(project: Project):
 def test_the_last_day_accepted_still_reviews(project: Project):
     from advisor.dates import LATEST_DAY
 
-    result = invoke_advisor(["review", "1", "--evidence", str(CPU_SUITE), "--today", LATEST_DAY.isoformat()],
-                            cwd=project.root, tmp=project.root.parent)  # fmt: skip
+    result = invoke_advisor(
+        ["review", "1", "--evidence", str(CPU_SUITE), "--today", LATEST_DAY.isoformat()],
+        cwd=project.root,
+        tmp=project.root.parent,
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     assert f"review_by: {LATEST_DAY.year + 1}-" in next(project.records.glob("0001-*.md")).read_text()
 
@@ -313,11 +332,19 @@ def test_the_last_day_accepted_still_reviews(project: Project):
 # --- site serve --addr ----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("address, said", [
-    ("127.0.0.1:70000", "from 1 to 65535"), ("127.0.0.1:0", "from 1 to 65535"), ("127.0.0.1:-1", "from 1 to 65535"),
-    ("localhost:http", "from 1 to 65535"), ("127.0.0.1", "use HOST:PORT"), (":8000", "use HOST:PORT"),
-    ("example.invalid:8000", "an IP address"), ("1.2.3:8000", "an IP address"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "address, said",
+    [
+        ("127.0.0.1:70000", "from 1 to 65535"),
+        ("127.0.0.1:0", "from 1 to 65535"),
+        ("127.0.0.1:-1", "from 1 to 65535"),
+        ("localhost:http", "from 1 to 65535"),
+        ("127.0.0.1", "use HOST:PORT"),
+        (":8000", "use HOST:PORT"),
+        ("example.invalid:8000", "an IP address"),
+        ("1.2.3:8000", "an IP address"),
+    ],
+)
 def test_bad_serve_address_is_one_line(project: Project, address: str, said: str):
     with unchanged(project.root) as watch:
         result = run_advisor(["site", "serve", "--addr", address], cwd=project.root, tmp=watch.tmp, timeout=60)
@@ -352,17 +379,24 @@ def test_git_missing_from_path_is_one_line_exit_1(project: Project, tmp_path: Pa
     _second_record(project)
     command = [part.format(tmp=tmp_path) for part in NEEDS_GIT[name]]
     with unchanged(project.root) as watch:
-        result = run_advisor(command, cwd=project.root, tmp=watch.tmp,
-                             env=_without_git(watch.tmp, tmp_path / "bin-without-git"))  # fmt: skip
+        result = run_advisor(
+            command, cwd=project.root, tmp=watch.tmp, env=_without_git(watch.tmp, tmp_path / "bin-without-git")
+        )
     assert_one_line_error(result, "git is not found", "PATH", code=1)
 
 
-@pytest.mark.parametrize("command", [
-    ["records", "show", "1"], ["review", "--due", "--check", "--today", "2026-06-01"],
-    ["recommend", "--profile", "profile.yaml"],
-], ids=["show", "due-check", "recommend"])  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["records", "show", "1"],
+        ["review", "--due", "--check", "--today", "2026-06-01"],
+        ["recommend", "--profile", "profile.yaml"],
+    ],
+    ids=["show", "due-check", "recommend"],
+)
 def test_commands_that_need_no_git_run_without_it(project: Project, tmp_path: Path, command: list[str]):
     with unchanged(project.root) as watch:
-        result = run_advisor(command, cwd=project.root, tmp=watch.tmp,
-                             env=_without_git(watch.tmp, tmp_path / "bin-without-git"))  # fmt: skip
+        result = run_advisor(
+            command, cwd=project.root, tmp=watch.tmp, env=_without_git(watch.tmp, tmp_path / "bin-without-git")
+        )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr

@@ -27,10 +27,16 @@ def project(empty_repo: Repo, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A repository whose settings put the records in docs/decisions, with one decision of 2025-01-10, and the
     current folder two levels down."""
     root = Path(empty_repo.working_tree_dir or "")
-    (root / "pyproject.toml").write_text('[project]\nname = "team"\n\n[tool.advisor]\nrecords_dir = "docs/decisions"\n'
-                                         'budget = 45\ndeciders = ["Ada"]\n')  # fmt: skip
-    write_decision(recommend(PROFILE, []), [], records_dir=root / "docs" / "decisions", title="Vision serving",
-                   date=dt.date(2025, 1, 10))  # fmt: skip
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "team"\n\n[tool.advisor]\nrecords_dir = "docs/decisions"\nbudget = 45\ndeciders = ["Ada"]\n'
+    )
+    write_decision(
+        recommend(PROFILE, []),
+        [],
+        records_dir=root / "docs" / "decisions",
+        title="Vision serving",
+        date=dt.date(2025, 1, 10),
+    )
     deep = root / "src" / "model"
     deep.mkdir(parents=True)
     monkeypatch.chdir(deep)
@@ -52,13 +58,18 @@ def test_config_shows_each_value_and_its_source(project: Path):
     result = CliRunner().invoke(app, ["config", "--json"])
     assert result.exit_code == 0, result.output
     settings = json.loads(result.stdout)["settings"]
-    assert settings["records_dir"] == {"value": str(project.resolve() / "docs" / "decisions"), "source": "pyproject.toml [tool.advisor]"}
+    assert settings["records_dir"] == {
+        "value": str(project.resolve() / "docs" / "decisions"),
+        "source": "pyproject.toml [tool.advisor]",
+    }
     assert settings["budget"] == {"value": 45.0, "source": "pyproject.toml [tool.advisor]"}
     assert settings["hardware"]["source"] == "default"
 
 
 def test_assess_takes_deciders_and_records_dir_from_the_settings(project: Path):
-    result = CliRunner().invoke(app, ["assess", "--yes", "--no-probes", "--hardware", "x86-cpu", "--no-commit", "--json"])
+    result = CliRunner().invoke(
+        app, ["assess", "--yes", "--no-probes", "--hardware", "x86-cpu", "--no-commit", "--json"]
+    )
     assert result.exit_code == 0, result.output
     written = json.loads(result.stdout)
     record = Path(written["record"])
@@ -70,7 +81,10 @@ def test_a_wrong_setting_is_a_one_line_error_naming_file_and_key(project: Path):
     (project / "advisor.toml").write_text("budget = 'soon'\n")
     result = CliRunner().invoke(app, ["records", "list"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"error: {project.resolve() / 'advisor.toml'}: budget must be a positive number of seconds, got 'soon'"
+    assert (
+        result.stderr.strip()
+        == f"error: {project.resolve() / 'advisor.toml'}: budget must be a positive number of seconds, got 'soon'"
+    )
 
 
 def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -103,4 +117,7 @@ def test_a_bare_group_prints_its_help_and_succeeds():
 def test_a_usage_error_is_one_line():
     result = _run("probe", "--device", "tpu")
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == "error: Invalid value for '--device': 'tpu' is not one of 'auto', 'cpu', 'cuda', 'npu'. (see `advisor probe -h`)\n"
+    assert (
+        result.stderr
+        == "error: Invalid value for '--device': 'tpu' is not one of 'auto', 'cpu', 'cuda', 'npu'. (see `advisor probe -h`)\n"
+    )

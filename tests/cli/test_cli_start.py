@@ -17,26 +17,66 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # One command of each group and module, the groups themselves, and the root.
 HELPS = [
-    [], ["assess"], ["compare"], ["env"], ["ops"], ["probe"], ["recommend"], ["review"], ["schema"],
-    ["kb"], ["kb", "check"], ["records"], ["records", "list"], ["site"], ["site", "build"],
-]  # fmt: skip
+    [],
+    ["assess"],
+    ["compare"],
+    ["env"],
+    ["ops"],
+    ["probe"],
+    ["recommend"],
+    ["review"],
+    ["schema"],
+    ["kb"],
+    ["kb", "check"],
+    ["records"],
+    ["records", "list"],
+    ["site"],
+    ["site", "build"],
+]
 # Top-level packages no help needs: torch and numpy, the models' pydantic, the site's jinja2, MkDocs and
 # Material, GitPython (`git`), YAML, the sanitizer, onnx.
-HEAVY_PACKAGES = {"torch", "numpy", "pydantic", "pydantic_core", "jinja2", "mkdocs", "material", "git", "yaml", "nh3",
-                  "onnx", "onnxruntime", "probes"}  # fmt: skip
+HEAVY_PACKAGES = {
+    "torch",
+    "numpy",
+    "pydantic",
+    "pydantic_core",
+    "jinja2",
+    "mkdocs",
+    "material",
+    "git",
+    "yaml",
+    "nh3",
+    "onnx",
+    "onnxruntime",
+    "probes",
+}
 # The project's own modules that help may import: the CLI layer, the version and the error type.
 # vocabulary (both): Literal tuples only, the choices help lists; terminal_text: the escaping streams every command
 # runs in; interrupts: the entry point's signal handlers (stdlib only); probes.declarations: the reader of the probes'
 # declarations (stdlib only), which gives `advisor probe` its options flags from the probes' source without importing
 # a probe. The rest of probes is heavy.
-LIGHT_OWN = {"advisor", "advisor.vocabulary", "advisor.interrupts", "probes", "probes._version", "probes.errors",
-             "probes.vocabulary", "probes.terminal_text", "probes.declarations"}  # fmt: skip
+LIGHT_OWN = {
+    "advisor",
+    "advisor.vocabulary",
+    "advisor.interrupts",
+    "probes",
+    "probes._version",
+    "probes.errors",
+    "probes.vocabulary",
+    "probes.terminal_text",
+    "probes.declarations",
+}
 
 
 def imported_modules(arguments: list[str]) -> set[str]:
     """The modules `python -X importtime -m advisor ARGUMENTS --help` imports (it must exit 0 and print help)."""
-    completed = subprocess.run([sys.executable, "-X", "importtime", "-m", "advisor", *arguments, "--help"],
-                               cwd=ROOT, capture_output=True, text=True, timeout=120)  # fmt: skip
+    completed = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "advisor", *arguments, "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert "Usage:" in completed.stdout
     lines = [line for line in completed.stderr.splitlines() if line.startswith("import time:") and "|" in line]
@@ -48,8 +88,11 @@ def imported_modules(arguments: list[str]) -> set[str]:
 def heavy_imports(names: set[str]) -> set[str]:
     """Those of `names` that help should not need."""
     heavy = {name for name in names if name.split(".")[0] in HEAVY_PACKAGES and name not in LIGHT_OWN}
-    advisor = {name for name in names if name.split(".")[0] == "advisor" and name not in LIGHT_OWN
-               and not name.startswith("advisor.cli")}  # fmt: skip
+    advisor = {
+        name
+        for name in names
+        if name.split(".")[0] == "advisor" and name not in LIGHT_OWN and not name.startswith("advisor.cli")
+    }
     return heavy | advisor
 
 
@@ -61,7 +104,22 @@ def test_help_imports_no_library(arguments: list[str]):
 
 
 def test_the_check_sees_a_heavy_import():
-    names = {"typer", "advisor.cli", "advisor.cli.site", "advisor.site.build", "torch._C", "git.repo", "probes.errors",
-             "probes.declarations", "probes.registry", "probes.environment.models"}  # fmt: skip
-    assert heavy_imports(names) == {"advisor.site.build", "torch._C", "git.repo", "probes.registry",
-                                    "probes.environment.models"}  # fmt: skip
+    names = {
+        "typer",
+        "advisor.cli",
+        "advisor.cli.site",
+        "advisor.site.build",
+        "torch._C",
+        "git.repo",
+        "probes.errors",
+        "probes.declarations",
+        "probes.registry",
+        "probes.environment.models",
+    }
+    assert heavy_imports(names) == {
+        "advisor.site.build",
+        "torch._C",
+        "git.repo",
+        "probes.registry",
+        "probes.environment.models",
+    }

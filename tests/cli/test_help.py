@@ -77,7 +77,9 @@ def test_help_reads_at_80_columns(path: tuple[str, ...]):
 
 
 @pytest.mark.parametrize("name", MAIN_COMMANDS)
-def test_each_main_command_shows_examples_the_parser_accepts(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_each_main_command_shows_examples_the_parser_accepts(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.chdir(tmp_path)  # the options that read the project settings read none
     examples = _examples(_help((name,)))
     assert examples, f"advisor {name} --help has no Examples block"

@@ -79,8 +79,11 @@ def test_a_probe_whose_cases_all_skip_for_one_reason_prints_one_line():
     from probes.models import Evidence
 
     evidence = Evidence.load(Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json")
-    skipped = [case.model_copy(update={"status": "skipped", "reason": "no accelerator here", "timing": None})
-               for case in evidence.cases if case.key.probe == "int8"]  # fmt: skip
+    skipped = [
+        case.model_copy(update={"status": "skipped", "reason": "no accelerator here", "timing": None})
+        for case in evidence.cases
+        if case.key.probe == "int8"
+    ]
     runs = [run for run in evidence.probe_runs if run.probe == "int8"]
     console = Console(width=160, record=True)
     print_summary(evidence.model_copy(update={"cases": skipped, "probe_runs": runs}), console)

@@ -43,8 +43,18 @@ def test_each_writing_command_writes_at_the_project_root(subdirectory: Path):
     _invoke("assess", "--yes", "--no-probes", "--hardware", "x86-cpu", "--model-type", "cnn", "--no-commit")
     _invoke("records", "accept", "1")
     _invoke("records", "supersede", "1", "2", "--no-commit")
-    review = json.loads(_invoke("review", "2", "--evidence", str(FIXTURES / "cpu-suite.json"), "--no-commit",
-                                "--today", "2027-12-10", "--json"))  # fmt: skip
+    review = json.loads(
+        _invoke(
+            "review",
+            "2",
+            "--evidence",
+            str(FIXTURES / "cpu-suite.json"),
+            "--no-commit",
+            "--today",
+            "2027-12-10",
+            "--json",
+        )
+    )
     assert review, "the review printed no outcome"
     built = _invoke("site", "build")
     assert built.rstrip().endswith(f"into {root / 'site-build'}")
@@ -57,8 +67,9 @@ def test_each_writing_command_writes_at_the_project_root(subdirectory: Path):
 def test_the_site_follows_a_mkdocs_config_at_the_project_root(subdirectory: Path):
     root = subdirectory.parents[1].resolve()
     _invoke("assess", "--yes", "--no-probes", "--hardware", "x86-cpu", "--no-commit")
-    (root / "mkdocs.yml").write_text("site_name: Team decisions\ndocs_dir: docs\nsite_dir: public\n"
-                                     "plugins:\n  - search\n")  # fmt: skip
+    (root / "mkdocs.yml").write_text(
+        "site_name: Team decisions\ndocs_dir: docs\nsite_dir: public\nplugins:\n  - search\n"
+    )
     (root / "docs").mkdir()
     (root / "docs" / "index.md").write_text("# Team decisions\n")
     built = _invoke("site", "build")

@@ -25,7 +25,9 @@ CASE_SHIFT = 0.01  # each case's own move between runs (log scale sd)
 RUN_GAP = 0.025  # the second quiet run was 2.5% faster across the board
 
 
-def run_pair(environment, seed: int, *, gap: float = RUN_GAP, slowdown: float = 1.0) -> tuple[Evidence, Evidence, list[bool]]:
+def run_pair(
+    environment, seed: int, *, gap: float = RUN_GAP, slowdown: float = 1.0
+) -> tuple[Evidence, Evidence, list[bool]]:
     """Runs A and B of CASES cases from one noise distribution, B `slowdown` times slower; and which cases
     have typical noise (sigma <= 4%, at least 20 samples)."""
     generator = np.random.default_rng(seed)
@@ -37,7 +39,9 @@ def run_pair(environment, seed: int, *, gap: float = RUN_GAP, slowdown: float = 
         key = CaseKey(probe="gemm", implementation=f"mm{index}", dtype="fp32", shape={"n": 64}, device="cpu")
         for cases, factor in ((cases_a, shift_a), (cases_b, shift_b * (1 - gap) * slowdown)):
             samples = generator.lognormal(math.log(median_s * factor), sigma, count).tolist()
-            cases.append(ProbeCase(key=key, status="ok", timing=Measurement.from_samples(samples, stop_reason="converged")))
+            cases.append(
+                ProbeCase(key=key, status="ok", timing=Measurement.from_samples(samples, stop_reason="converged"))
+            )
         typical.append(sigma <= 0.04 and count >= 20)
     return evidence(environment, cases_a), evidence(environment, cases_b), typical
 

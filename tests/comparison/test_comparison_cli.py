@@ -55,7 +55,9 @@ def test_the_table_lists_verdicts_best_first_and_unmatched_cases(runner, tmp_pat
     )
 
 
-def test_cases_no_run_timed_are_counted_not_listed_and_the_band_floor_is_an_option(runner, tmp_path, environment_factory):
+def test_cases_no_run_timed_are_counted_not_listed_and_the_band_floor_is_an_option(
+    runner, tmp_path, environment_factory
+):
     a_path, b_path = two_files(tmp_path, environment_factory)
     skipped = CaseKey(probe="gemm", implementation="unsupported", dtype="fp32", shape={"m": 64}, device="cpu")
     for path in (a_path, b_path):
@@ -67,7 +69,9 @@ def test_cases_no_run_timed_are_counted_not_listed_and_the_band_floor_is_an_opti
     assert "comparable: 2 of 4 cases timed in a run (50%)" in output
     wide = runner.invoke(app, ["compare", str(a_path), str(b_path), "--band-floor", "0.25"])
     assert wide.exit_code == 0, wide.stderr
-    assert "verdicts: SAME 2, NOT-MEASURED 1" in wide.stdout and "equivalence band: +/-25% for every case" in wide.stdout
+    assert (
+        "verdicts: SAME 2, NOT-MEASURED 1" in wide.stdout and "equivalence band: +/-25% for every case" in wide.stdout
+    )
 
 
 def test_json_output_is_the_comparison_model(runner, tmp_path, environment_factory):
@@ -100,5 +104,7 @@ def test_missing_and_malformed_files_are_one_line_errors(runner, tmp_path, envir
     invalid = tmp_path / "invalid.json"
     invalid.write_text('{"schema_version": 1}')
     result = runner.invoke(app, ["compare", str(a), str(invalid)])
-    assert result.exit_code == 2 and result.stderr.startswith(f"error: {invalid}: not an evidence file (environment: Field required)")
+    assert result.exit_code == 2 and result.stderr.startswith(
+        f"error: {invalid}: not an evidence file (environment: Field required)"
+    )
     assert len(result.stderr.strip().splitlines()) == 1

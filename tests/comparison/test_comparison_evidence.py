@@ -55,8 +55,11 @@ def evidence(environment, cases, *, threads: int = 4, probes=("gemm",)) -> Evide
     )
     return Evidence(
         environment=environment.model_copy(update={"torch": torch}),
-        config=config, started_at=started, finished_at=started, cases=cases,
-    )  # fmt: skip
+        config=config,
+        started_at=started,
+        finished_at=started,
+        cases=cases,
+    )
 
 
 def only_case(comparison) -> CaseComparison:
@@ -120,21 +123,44 @@ def test_an_accuracy_regression_is_flagged(environment_factory):
 
 def test_statuses_decide_when_a_side_is_not_timed(environment_factory):
     env = environment_factory()
-    a = evidence(env, [timed_case("breaks", 1e-3, seed=1), timed_case("heals", 1e-3, seed=2, status="failed"),
-                       timed_case("skipped", 1e-3, seed=3, status="skipped")])  # fmt: skip
-    b = evidence(env, [timed_case("breaks", 1e-3, seed=4, status="failed"), timed_case("heals", 1e-3, seed=5),
-                       timed_case("skipped", 1e-3, seed=6, status="skipped")])  # fmt: skip
+    a = evidence(
+        env,
+        [
+            timed_case("breaks", 1e-3, seed=1),
+            timed_case("heals", 1e-3, seed=2, status="failed"),
+            timed_case("skipped", 1e-3, seed=3, status="skipped"),
+        ],
+    )
+    b = evidence(
+        env,
+        [
+            timed_case("breaks", 1e-3, seed=4, status="failed"),
+            timed_case("heals", 1e-3, seed=5),
+            timed_case("skipped", 1e-3, seed=6, status="skipped"),
+        ],
+    )
     verdicts = [(case.key.implementation, case.verdict) for case in compare_evidence(a, b).cases]
     assert verdicts == [("heals", "FIXED"), ("breaks", "NEWLY-FAILING"), ("skipped", "NOT-MEASURED")]
 
 
 def test_a_case_timed_on_one_side_only_is_not_comparable_and_one_timed_on_neither_is_not_measured(environment_factory):
     env = environment_factory()
-    a = evidence(env, [timed_case("ran-out", 1e-3, seed=1), timed_case("unsupported", 1e-3, seed=2, status="skipped"),
-                       timed_case("interpreted", 1e-3, seed=3, status="not-timed")])  # fmt: skip
-    b = evidence(env, [timed_case("ran-out", 1e-3, seed=4, status="not-timed"),
-                       timed_case("unsupported", 1e-3, seed=5, status="skipped"),
-                       timed_case("interpreted", 1e-3, seed=6, status="not-timed")])  # fmt: skip
+    a = evidence(
+        env,
+        [
+            timed_case("ran-out", 1e-3, seed=1),
+            timed_case("unsupported", 1e-3, seed=2, status="skipped"),
+            timed_case("interpreted", 1e-3, seed=3, status="not-timed"),
+        ],
+    )
+    b = evidence(
+        env,
+        [
+            timed_case("ran-out", 1e-3, seed=4, status="not-timed"),
+            timed_case("unsupported", 1e-3, seed=5, status="skipped"),
+            timed_case("interpreted", 1e-3, seed=6, status="not-timed"),
+        ],
+    )
     comparison = compare_evidence(a, b)
     by_implementation = {case.key.implementation: case for case in comparison.cases}
     assert by_implementation["ran-out"].verdict == "NOT-COMPARABLE"
@@ -179,11 +205,25 @@ def test_probe_selection_and_dtype_sets_are_control_variables(environment_factor
     assert [(d.variable, d.a, d.b) for d in compare_evidence(a, b).controls] == [("probes", "gemm", "gemm, int8")]
 
 
-def timing(ratio: float, low: float, high: float, p_value: float, n: int = 100, band: float = 0.06, **flags) -> TimingChange:
+def timing(
+    ratio: float, low: float, high: float, p_value: float, n: int = 100, band: float = 0.06, **flags
+) -> TimingChange:
     values = dict(
-        n_a=n, n_b=n, median_a_s=1.0, median_b_s=ratio, ratio=ratio, ratio_ci_low=low, ratio_ci_high=high, band=band,
-        paired=False, p_value=p_value, approximate=False, noisy_a=False, noisy_b=False, single_pass=False,
-    )  # fmt: skip
+        n_a=n,
+        n_b=n,
+        median_a_s=1.0,
+        median_b_s=ratio,
+        ratio=ratio,
+        ratio_ci_low=low,
+        ratio_ci_high=high,
+        band=band,
+        paired=False,
+        p_value=p_value,
+        approximate=False,
+        noisy_a=False,
+        noisy_b=False,
+        single_pass=False,
+    )
     return TimingChange(**{**values, **flags})
 
 
@@ -224,7 +264,11 @@ def test_an_undecided_verdict_says_how_many_samples_would_decide_it():
     on_the_edge = timing_verdict(timing(1.06, 1.03, 1.09, 1e-4, n=20), VerdictRule())
     assert on_the_edge.samples_to_decide is None and on_the_edge.reason == "CI straddles the 6% band"
     blocked = timing_verdict(timing(1.50, 1.40, 1.60, 1e-9, noisy_b=True), VerdictRule())
-    assert blocked.verdict == "UNCERTAIN" and blocked.samples_to_decide is None and "rerun on a quiet machine" in blocked.reason
+    assert (
+        blocked.verdict == "UNCERTAIN"
+        and blocked.samples_to_decide is None
+        and "rerun on a quiet machine" in blocked.reason
+    )
 
 
 def test_ranking_is_fixed_then_by_ratio_then_failing_then_not_comparable(environment_factory):
@@ -233,8 +277,15 @@ def test_ranking_is_fixed_then_by_ratio_then_failing_then_not_comparable(environ
         change = timing(ratio, ratio, ratio, 0.0) if ratio is not None else None
         return CaseComparison(key=key, status_a="ok", status_b="ok", verdict=verdict, reason="", timing=change)
 
-    cases = [comparison("NOT-MEASURED"), comparison("NOT-COMPARABLE"), comparison("SLOWER", 1.3),
-             comparison("NEWLY-FAILING"), comparison("SAME", 1.0), comparison("FIXED"), comparison("FASTER", 0.7)]  # fmt: skip
+    cases = [
+        comparison("NOT-MEASURED"),
+        comparison("NOT-COMPARABLE"),
+        comparison("SLOWER", 1.3),
+        comparison("NEWLY-FAILING"),
+        comparison("SAME", 1.0),
+        comparison("FIXED"),
+        comparison("FASTER", 0.7),
+    ]
     ranked = [case.verdict for case in ranked_best_first(cases)]
     assert ranked == ["FIXED", "FASTER", "SAME", "SLOWER", "NEWLY-FAILING", "NOT-COMPARABLE", "NOT-MEASURED"]
 

@@ -53,7 +53,9 @@ def test_geometric_mean_ignores_untimed_cases(tmp_path):
 def test_compare_cli_with_three_files_and_a_target(tmp_path):
     slow = other_machine(tmp_path, "Slow Xeon", "aaaa000011112222", slowdown=2.0)
     same = other_machine(tmp_path, "Twin Xeon", "bbbb000011112222")
-    result = CliRunner().invoke(app, ["compare", str(CPU_SUITE), str(slow), str(same), "--target", "nvidia-gpu", "--json"])
+    result = CliRunner().invoke(
+        app, ["compare", str(CPU_SUITE), str(slow), str(same), "--target", "nvidia-gpu", "--json"]
+    )
     assert result.exit_code == 0, result.output
     fleet = json.loads(result.stdout)
     assert fleet["target"] == "nvidia-gpu" and len(fleet["members"]) == 2
@@ -86,6 +88,8 @@ def test_assess_takes_a_fleet_and_the_record_names_the_matching_machine(tmp_path
 
 
 def test_assess_refuses_evidence_with_no_probes(tmp_path):
-    result = CliRunner().invoke(app, ["assess", "--yes", "--no-commit", "--records-dir", str(tmp_path), "--no-probes",
-                                      "--evidence", str(CPU_SUITE)])  # fmt: skip
+    result = CliRunner().invoke(
+        app,
+        ["assess", "--yes", "--no-commit", "--records-dir", str(tmp_path), "--no-probes", "--evidence", str(CPU_SUITE)],
+    )
     assert result.exit_code == 2 and "--evidence and --no-probes exclude each other" in result.output

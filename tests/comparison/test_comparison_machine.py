@@ -8,7 +8,6 @@ from advisor.comparison.machine import machine_ratios
 from advisor.comparison.models import VerdictRule
 from probes.environment.models import TorchInfo
 from probes.models import CaseKey, Evidence, ProbeCase, ProbeRun
-
 from tests.comparison.test_comparison_aa import evidence
 from tests.comparison.test_comparison_visits import visited
 

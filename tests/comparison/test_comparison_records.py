@@ -20,8 +20,12 @@ def slowed(evidence: Evidence, factor: float) -> Evidence:
     for case in evidence.cases:
         if case.timing is not None:
             timing = case.timing
-            slower = Measurement.from_samples([sample * factor for sample in timing.samples], stop_reason=timing.stop_reason,
-                                              calls_per_sample=timing.calls_per_sample, warmup_calls=timing.warmup_calls)  # fmt: skip
+            slower = Measurement.from_samples(
+                [sample * factor for sample in timing.samples],
+                stop_reason=timing.stop_reason,
+                calls_per_sample=timing.calls_per_sample,
+                warmup_calls=timing.warmup_calls,
+            )
             case = case.model_copy(update={"timing": slower})
         cases.append(case)
     return evidence.model_copy(update={"cases": cases})
@@ -57,7 +61,11 @@ def test_two_quiet_runs_of_one_machine_are_mostly_same(quiet_runs):
 def test_a_ten_percent_slowdown_of_the_second_quiet_run_is_found_where_it_is_quiet(quiet_runs):
     first, second = quiet_runs
     comparison = compare_evidence(first, slowed(second, 1.10))
-    quiet = [case for case in comparison.cases if case.timing is not None and not (case.timing.noisy_a or case.timing.noisy_b)]
+    quiet = [
+        case
+        for case in comparison.cases
+        if case.timing is not None and not (case.timing.noisy_a or case.timing.noisy_b)
+    ]
     slower = sum(case.verdict == "SLOWER" for case in quiet)
     # The second run was 2% faster and its quiet cases moved -8% to +2% on their own, so the slowdown shows as
     # 1-12%: beyond the 6% band only for about half of them. A 5% floor finds more, and calls 2 of 57 A/A cases
@@ -65,5 +73,7 @@ def test_a_ten_percent_slowdown_of_the_second_quiet_run_is_found_where_it_is_qui
     assert slower / len(quiet) >= 0.45
     assert not any(case.verdict == "FASTER" for case in comparison.cases)
     narrower = compare_evidence(first, slowed(second, 1.10), VerdictRule(band_floor=0.05))
-    slower_at_5 = sum(case.verdict == "SLOWER" for case in narrower.cases if case.key.case_id in {q.key.case_id for q in quiet})
+    slower_at_5 = sum(
+        case.verdict == "SLOWER" for case in narrower.cases if case.key.case_id in {q.key.case_id for q in quiet}
+    )
     assert slower_at_5 / len(quiet) >= 0.65

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 from datetime import datetime, timezone
+from statistics import NormalDist
 
 import numpy as np
 
@@ -47,7 +47,9 @@ def test_the_samples_it_asks_for_decide_a_case_that_straddles_the_band():
     assert f"~{needed} samples per side would decide it" in reason
     decided = 0
     for seed in range(10):  # the same two distributions measured again with that many samples
-        rerun = timing_change(measurement(1e-3, 0.05, needed, seed=10 + seed), measurement(1.03e-3, 0.05, needed, seed=30 + seed), rule)
+        rerun = timing_change(
+            measurement(1e-3, 0.05, needed, seed=10 + seed), measurement(1.03e-3, 0.05, needed, seed=30 + seed), rule
+        )
         decided += timing_verdict(rerun, rule).verdict == "SAME"
     assert decided >= 7  # POWER is 0.8
 
@@ -57,27 +59,36 @@ def test_a_ratio_on_the_band_edge_or_a_noisy_side_asks_for_no_number_of_samples(
     on_edge = timing_change(measurement(1e-3, 0.03, 50, seed=1), measurement(1.06e-3, 0.03, 50, seed=2), rule)
     on_edge = on_edge.model_copy(update={"ratio": 1.06})
     assert samples_to_decide(on_edge, rule) is None
-    single_pass = timing_change(measurement(1e-3, 0.3, 48, seed=3, stop_reason="single pass"),
-                                measurement(1e-3, 0.3, 48, seed=4, stop_reason="single pass"), rule)  # fmt: skip
+    single_pass = timing_change(
+        measurement(1e-3, 0.3, 48, seed=3, stop_reason="single pass"),
+        measurement(1e-3, 0.3, 48, seed=4, stop_reason="single pass"),
+        rule,
+    )
     assert single_pass.paired and samples_to_decide(single_pass, rule) is None
 
 
 def test_cases_to_remeasure_say_what_each_needs(environment_factory):
     env = environment_factory()
-    a = evidence(env, [
-        case("straddles", spread_evenly(1e-3, 0.05, 10)),
-        case("noisy", measurement(1e-3, 0.4, 60, seed=2)),
-        case("ran-out", measurement(1e-3, 0.02, 30, seed=3)),
-        case("settled", measurement(1e-3, 0.02, 200, seed=4)),
-        case("unsupported", None, status="skipped"),
-    ])  # fmt: skip
-    b = evidence(env, [
-        case("straddles", spread_evenly(1.03e-3, 0.05, 10)),
-        case("noisy", measurement(1.6e-3, 0.4, 60, seed=6)),
-        case("ran-out", None, status="not-timed"),
-        case("settled", measurement(1e-3, 0.02, 200, seed=7)),
-        case("unsupported", None, status="skipped"),
-    ])  # fmt: skip
+    a = evidence(
+        env,
+        [
+            case("straddles", spread_evenly(1e-3, 0.05, 10)),
+            case("noisy", measurement(1e-3, 0.4, 60, seed=2)),
+            case("ran-out", measurement(1e-3, 0.02, 30, seed=3)),
+            case("settled", measurement(1e-3, 0.02, 200, seed=4)),
+            case("unsupported", None, status="skipped"),
+        ],
+    )
+    b = evidence(
+        env,
+        [
+            case("straddles", spread_evenly(1.03e-3, 0.05, 10)),
+            case("noisy", measurement(1.6e-3, 0.4, 60, seed=6)),
+            case("ran-out", None, status="not-timed"),
+            case("settled", measurement(1e-3, 0.02, 200, seed=7)),
+            case("unsupported", None, status="skipped"),
+        ],
+    )
     comparison = compare_evidence(a, b)
     requests = {request.case_id.split("/")[1]: request for request in cases_to_remeasure(comparison)}
     assert set(requests) == {"straddles", "noisy", "ran-out"}

@@ -14,7 +14,6 @@ from advisor.comparison import compare_evidence
 from advisor.comparison.models import VerdictRule
 from advisor.comparison.visits import judged_visit
 from probes.models import CaseKey, Measurement, ProbeCase
-
 from tests.comparison.test_comparison_aa import evidence
 
 _KEY = CaseKey(probe="attention", implementation="sdpa.flash", dtype="fp32", shape={"seq": 512}, device="cpu")

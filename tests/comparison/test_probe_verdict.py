@@ -37,8 +37,9 @@ def _run(environment, seed: int, *, code: float = 1.0, machine: float = 1.0, cas
     started = datetime(2026, 1, 2, tzinfo=timezone.utc)
     config = ProbeConfig(budget_s=60, device_requested="cpu", device="cpu", probes=["gemm"], settings=HarnessSettings())
     runs = [ProbeRun(probe="gemm", status="ok", share_s=30.0, wall_s=20.0, reference_s=reference)]
-    return Evidence(environment=environment, config=config, started_at=started, finished_at=started, cases=made,
-                    probe_runs=runs)  # fmt: skip
+    return Evidence(
+        environment=environment, config=config, started_at=started, finished_at=started, cases=made, probe_runs=runs
+    )
 
 
 def _gemm(a: Evidence, b: Evidence):
@@ -67,8 +68,10 @@ def test_the_machine_moving_the_same_way_or_a_busy_host_leaves_it_uncertain(envi
     pairs = list(zip(a.cases, b.cases))
     busy = probe_verdicts(pairs, machine_ratios(a, b), VerdictRule(), busy_host=True)
     assert [verdict.verdict for verdict in busy] == ["UNCERTAIN"]
-    assert [v.verdict for v in probe_verdicts(pairs, machine_ratios(a, b), VerdictRule(busy_host_blocks_change=False),
-                                              busy_host=True)] == ["SLOWER"]  # fmt: skip
+    assert [
+        v.verdict
+        for v in probe_verdicts(pairs, machine_ratios(a, b), VerdictRule(busy_host_blocks_change=False), busy_host=True)
+    ] == ["SLOWER"]
 
 
 def test_too_few_cases_get_no_probe_verdict(environment_factory):
@@ -82,8 +85,13 @@ def _scaled(evidence: Evidence, factor: float) -> Evidence:
     for case in evidence.cases:
         if case.timing is not None:
             stats = case.timing.stats.model_copy(update={"median": case.timing.stats.median * factor})
-            case = case.model_copy(update={"timing": case.timing.model_copy(
-                update={"samples": [sample * factor for sample in case.timing.samples], "stats": stats})})
+            case = case.model_copy(
+                update={
+                    "timing": case.timing.model_copy(
+                        update={"samples": [sample * factor for sample in case.timing.samples], "stats": stats}
+                    )
+                }
+            )
         cases.append(case)
     return evidence.model_copy(update={"cases": cases})
 

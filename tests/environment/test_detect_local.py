@@ -81,7 +81,9 @@ def test_env_names_the_matched_device_or_says_none_matched(runner, environment):
 def test_unknown_schema_is_a_one_line_error(runner):
     result = runner.invoke(app, ["schema", "nope"])
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == ["error: unknown schema 'nope'; choose one of: env, evidence, profile, recommendation"]
+    assert result.stderr.strip().splitlines() == [
+        "error: unknown schema 'nope'; choose one of: env, evidence, profile, recommendation"
+    ]
 
 
 def test_bad_peak_file_is_a_one_line_error_from_the_console_script(tmp_path):

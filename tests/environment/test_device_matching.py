@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from advisor.knowledge.devices import detect_device
+from advisor.knowledge.loader import load_knowledge_base
 from probes.environment import vendors
 from probes.environment.cpu import build_cpu_info, parse_cpuinfo
 from probes.environment.detect import detect_environment, detect_peaks
@@ -19,8 +21,6 @@ from probes.environment.models import (
     NPUInfo,
     TorchInfo,
 )
-from advisor.knowledge.devices import detect_device
-from advisor.knowledge.loader import load_knowledge_base
 
 MACHINES = Path(__file__).parent / "machines"
 ROCM_TORCH = TorchInfo(version="2.5.1+rocm6.2", build="rocm", hip_version="6.2.41133-dd7f95766")
@@ -47,9 +47,13 @@ def _detected(environment: Environment) -> Environment:
         ({"accelerators": _gpus("nvidia", "NVIDIA H100 80GB HBM3")}, "nvidia-gpu", "h100-sxm"),
         ({"accelerators": _gpus("amd", "AMD Instinct MI300X"), "torch": ROCM_TORCH}, "amd-gpu", "mi300x"),
         ({"gaudi": GaudiInfo(devices=["HL-325L"] * 8, device_source="hl-smi")}, "intel-gaudi", "gaudi3"),
-        ({"apple": AppleSiliconInfo(chip="Apple M4 Max", mps_built=True, mps_available=True)}, "apple-silicon", "apple-m4"),
+        (
+            {"apple": AppleSiliconInfo(chip="Apple M4 Max", mps_built=True, mps_available=True)},
+            "apple-silicon",
+            "apple-m4",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_accelerator_is_its_familys_device(environment_factory, fields, family, device):
     environment = _detected(environment_factory(**fields))
     assert environment.hardware_family == family
@@ -63,9 +67,12 @@ def test_an_accelerator_is_its_familys_device(environment_factory, fields, famil
         ({"accelerators": _gpus("nvidia", "NVIDIA H100 80GB HBM3", "NVIDIA H200")}, "nvidia-gpu"),  # two devices
         ({"accelerators": _gpus("nvidia", "NVIDIA H200 NVL")}, "nvidia-gpu"),  # a peak row no device names
         ({"accelerators": _gpus("nvidia", "NVIDIA GeForce GTX 1080")}, "nvidia-gpu"),  # no peak row at all
-        ({"npu": NPUInfo(devices=["Ascend 910B3"], device_source="npu-smi")}, "ascend-npu"),  # 910B and 910B4 share a row
+        (
+            {"npu": NPUInfo(devices=["Ascend 910B3"], device_source="npu-smi")},
+            "ascend-npu",
+        ),  # 910B and 910B4 share a row
     ],
-)  # fmt: skip
+)
 def test_no_device_unless_exactly_one_matches(environment_factory, fields, family):
     assert detect_device(_detected(environment_factory(**fields)), load_knowledge_base(), family) is None
 
@@ -85,7 +92,7 @@ def test_no_device_unless_exactly_one_matches(environment_factory, fields, famil
         ("AMD EPYC 7742 64-Core Processor", None),  # Rome
         ("AMD EPYC", None),  # a VM that hides the model
     ],
-)  # fmt: skip
+)
 def test_an_x86_cpu_by_its_model_string(environment_factory, model_name, device):
     environment = environment_factory()
     environment.cpu.model_name = model_name
@@ -94,7 +101,9 @@ def test_an_x86_cpu_by_its_model_string(environment_factory, model_name, device)
 
 def test_a_cpu_from_its_cpuinfo(environment_factory):
     xeon = build_cpu_info(parse_cpuinfo((MACHINES / "xeon-8480-amx.cpuinfo").read_text()), "x86_64")
-    assert detect_device(environment_factory(cpu=xeon), load_knowledge_base(), "x86-cpu") == "xeon-4th-gen-sapphire-rapids"
+    assert (
+        detect_device(environment_factory(cpu=xeon), load_knowledge_base(), "x86-cpu") == "xeon-4th-gen-sapphire-rapids"
+    )
     # A Neoverse V1 core is not only Graviton3's: Arm CPUs are never matched.
     graviton = build_cpu_info(parse_cpuinfo((MACHINES / "graviton3-neoverse-v1.cpuinfo").read_text()), "aarch64")
     assert detect_device(environment_factory(cpu=graviton), load_knowledge_base(), "arm-cpu") is None

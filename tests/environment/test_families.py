@@ -25,7 +25,9 @@ from probes.environment.models import (
 
 MACHINES = Path(__file__).parent / "machines"
 
-NVIDIA = AcceleratorRuntime(gpus=[GPUInfo(index=0, name="NVIDIA H100 80GB HBM3", vendor="nvidia")], gpu_source="torch.cuda")
+NVIDIA = AcceleratorRuntime(
+    gpus=[GPUInfo(index=0, name="NVIDIA H100 80GB HBM3", vendor="nvidia")], gpu_source="torch.cuda"
+)
 AMD = AcceleratorRuntime(gpus=[GPUInfo(index=0, name="AMD Instinct MI300X", vendor="amd")], gpu_source="torch.cuda")
 DCU = AcceleratorRuntime(gpus=[GPUInfo(index=0, name="BW200", vendor="unknown")], gpu_source="torch.cuda")
 ROCM_TORCH = TorchInfo(version="2.5.1+rocm6.2", build="rocm", hip_version="6.2.41133-dd7f95766")
@@ -62,7 +64,8 @@ def test_each_family_alone_is_detected_with_its_source(environment_factory, fami
 
 
 @pytest.mark.parametrize(
-    "first, second", [(a, b) for i, a in enumerate(PRECEDENCE) for b in PRECEDENCE[i + 1 :] if {a, b} != {"nvidia-gpu", "amd-gpu"}]
+    "first, second",
+    [(a, b) for i, a in enumerate(PRECEDENCE) for b in PRECEDENCE[i + 1 :] if {a, b} != {"nvidia-gpu", "amd-gpu"}],
 )
 def test_listed_devices_follow_the_documented_order(environment_factory, first, second):
     environment = environment_factory(**{**LISTED[second], **LISTED[first]})
@@ -79,8 +82,16 @@ def test_nvidia_gpus_beat_amd_gpus_listed_beside_them(environment_factory):
     [
         ({"torch": ROCM_TORCH}, "amd-gpu", "torch.version.hip (no device listed)"),
         ({"rocm": ROCmInfo(hip_version="6.2.41133")}, "amd-gpu", "torch.version.hip (no device listed)"),
-        ({"gaudi": GaudiInfo(habana_frameworks_version="1.18.0.524")}, "intel-gaudi", "habana_frameworks (installed, no device listed)"),
-        ({"neuron": NeuronInfo(torch_neuronx_version="2.5.1.2.4.0")}, "aws-neuron", "torch_neuronx (installed, no device listed)"),
+        (
+            {"gaudi": GaudiInfo(habana_frameworks_version="1.18.0.524")},
+            "intel-gaudi",
+            "habana_frameworks (installed, no device listed)",
+        ),
+        (
+            {"neuron": NeuronInfo(torch_neuronx_version="2.5.1.2.4.0")},
+            "aws-neuron",
+            "torch_neuronx (installed, no device listed)",
+        ),
     ],
 )
 def test_an_installed_stack_without_devices_still_names_its_family(environment_factory, fields, family, source):
@@ -98,7 +109,8 @@ def test_listed_devices_beat_an_installed_stack(environment_factory):
 
 def test_tpu_runtime_without_chips_and_mps_built_but_unusable_fall_back_to_the_cpu(environment_factory):
     environment = environment_factory(
-        tpu=TPUInfo(libtpu_version="0.0.8"), apple=AppleSiliconInfo(chip="Apple M1 Pro", mps_built=True, mps_available=False)
+        tpu=TPUInfo(libtpu_version="0.0.8"),
+        apple=AppleSiliconInfo(chip="Apple M1 Pro", mps_built=True, mps_available=False),
     )
     assert family_evidence(environment) == ("x86-cpu", "cpu.architecture")
 

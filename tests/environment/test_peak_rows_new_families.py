@@ -68,10 +68,17 @@ def test_every_new_row_says_where_and_when_its_figures_were_checked():
 
 @pytest.mark.parametrize(
     "name, memory_bandwidth_gbs",
-    [("AMD Instinct MI300X", 5300), ("Intel Gaudi 3 HL-325L (OAM)", 3670), ("Google Cloud TPU v5e", 819),
-     ("Google Cloud TPU v5p", 2765), ("Google Cloud TPU v6e (Trillium)", 1638), ("AWS Trainium2", 2900),
-     ("AWS Inferentia2", 880), ("AWS Trainium", 880),
-     ("AMD Instinct MI325X", None)],
+    [
+        ("AMD Instinct MI300X", 5300),
+        ("Intel Gaudi 3 HL-325L (OAM)", 3670),
+        ("Google Cloud TPU v5e", 819),
+        ("Google Cloud TPU v5p", 2765),
+        ("Google Cloud TPU v6e (Trillium)", 1638),
+        ("AWS Trainium2", 2900),
+        ("AWS Inferentia2", 880),
+        ("AWS Trainium", 880),
+        ("AMD Instinct MI325X", None),
+    ],
 )
 def test_memory_bandwidth_is_the_vendor_figure(name, memory_bandwidth_gbs):
     row = next(row for row in NEW_ROWS if row.name == name)

@@ -25,7 +25,14 @@ from probes.environment.detect import detect_environment
 MACHINES = Path(__file__).parent / "machines"
 VENDOR_MODULES = {"habana_frameworks", "jax", "libtpu", "torch_xla", "torch_neuronx", "torch_npu"}
 VENDOR_DISTRIBUTIONS = {
-    "habana-torch-plugin", "habana-frameworks", "jax", "libtpu", "libtpu-nightly", "torch-xla", "torch-neuronx", "neuronx-cc",
+    "habana-torch-plugin",
+    "habana-frameworks",
+    "jax",
+    "libtpu",
+    "libtpu-nightly",
+    "torch-xla",
+    "torch-neuronx",
+    "neuronx-cc",
 }
 
 
@@ -82,7 +89,10 @@ def machine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeMachine:
 
 def test_parse_rocm_smi_keeps_amd_gpus_and_skips_hygon_hcus():
     gpus = accelerators.parse_rocm_smi((MACHINES / "mi300x-box.rocm-smi.txt").read_text())
-    assert [(gpu.index, gpu.name, gpu.vendor) for gpu in gpus] == [(0, "AMD Instinct MI300X", "amd"), (1, "AMD Instinct MI300X", "amd")]
+    assert [(gpu.index, gpu.name, gpu.vendor) for gpu in gpus] == [
+        (0, "AMD Instinct MI300X", "amd"),
+        (1, "AMD Instinct MI300X", "amd"),
+    ]
     assert accelerators.parse_rocm_smi((MACHINES / "hygon-dcu-box.rocm-smi.txt").read_text()) == []
     foreign = "GPU[0] : Card Series: BW200\nGPU[0] : Card Vendor: Chengdu C-3000 IC Design Co., Ltd.\n"
     assert accelerators.parse_rocm_smi(foreign) == []
@@ -94,16 +104,27 @@ def test_parse_rocm_version_file(text, version):
 
 
 def test_parse_hl_smi_and_neuron_ls():
-    names, driver = accelerators.parse_hl_smi("index, name, driver_version\n" + (MACHINES / "gaudi3-box.hl-smi.csv").read_text())
+    names, driver = accelerators.parse_hl_smi(
+        "index, name, driver_version\n" + (MACHINES / "gaudi3-box.hl-smi.csv").read_text()
+    )
     assert names == ["HL-325L"] * 8 and driver == "1.18.0-ee698fb"
-    assert accelerators.parse_neuron_ls((MACHINES / "trn2n-48xlarge.neuron-ls.txt").read_text()) == ("trn2n.48xlarge", 4)
+    assert accelerators.parse_neuron_ls((MACHINES / "trn2n-48xlarge.neuron-ls.txt").read_text()) == (
+        "trn2n.48xlarge",
+        4,
+    )
     assert accelerators.parse_neuron_ls("garbage\n") == (None, 0)
 
 
 @pytest.mark.parametrize(
     "instance, chip",
-    [("trn2.48xlarge", "AWS Trainium2"), ("trn2u.48xlarge", "AWS Trainium2"), ("trn1n.32xlarge", "AWS Trainium"),
-     ("inf2.xlarge", "AWS Inferentia2"), ("p5.48xlarge", None), (None, None)],
+    [
+        ("trn2.48xlarge", "AWS Trainium2"),
+        ("trn2u.48xlarge", "AWS Trainium2"),
+        ("trn1n.32xlarge", "AWS Trainium"),
+        ("inf2.xlarge", "AWS Inferentia2"),
+        ("p5.48xlarge", None),
+        (None, None),
+    ],
 )
 def test_neuron_chip_from_instance_type(instance, chip):
     assert accelerators.neuron_chip_name(instance) == chip
@@ -117,7 +138,9 @@ def test_amd_box_with_a_cpu_torch(machine, tmp_path, monkeypatch):
     environment = detect_environment()
     assert environment.accelerators.gpu_source == "rocm-smi" and len(environment.accelerators.gpus) == 2
     assert (environment.hardware_family, environment.hardware_family_source) == ("amd-gpu", "rocm-smi")
-    assert environment.rocm.rocm_version == "6.2.0-66" and environment.rocm.rocm_version_source.endswith(".info/version")
+    assert environment.rocm.rocm_version == "6.2.0-66" and environment.rocm.rocm_version_source.endswith(
+        ".info/version"
+    )
     assert environment.rocm.hip_version is None and "rocm.hip_version" in environment.unknown
     assert environment.peak_for("gpu").device == "AMD Instinct MI300X"
     assert "accelerators.gpus" in environment.unknown  # this CPU torch cannot drive them
@@ -134,8 +157,12 @@ def test_rocm_torch_build_is_read_from_torch_version_hip(machine):
 
 @pytest.mark.parametrize(
     "hip, name, vendor",
-    [("6.2.41133", "AMD Instinct MI300X", "amd"), ("6.2.41133", "AMD Radeon PRO W7900", "amd"),
-     ("5.7.31921", "BW200", "unknown"), (None, "NVIDIA H100 80GB HBM3", "nvidia")],
+    [
+        ("6.2.41133", "AMD Instinct MI300X", "amd"),
+        ("6.2.41133", "AMD Radeon PRO W7900", "amd"),
+        ("5.7.31921", "BW200", "unknown"),
+        (None, "NVIDIA H100 80GB HBM3", "nvidia"),
+    ],
 )
 def test_torch_cuda_devices_get_their_vendor(hip, name, vendor):
     properties = SimpleNamespace(name=name, major=9, minor=4, total_memory=2**30)
@@ -215,14 +242,26 @@ def test_trainium2_host_from_neuron_ls(machine):
     machine.versions.update({"torch-neuronx": "2.5.1.2.6.0", "neuronx-cc": "2.18.121.0"})
     environment = detect_environment()
     neuron = environment.neuron
-    assert (neuron.instance_type, neuron.devices, neuron.device_source) == ("trn2.3xlarge", ["AWS Trainium2"], "neuron-ls")
+    assert (neuron.instance_type, neuron.devices, neuron.device_source) == (
+        "trn2.3xlarge",
+        ["AWS Trainium2"],
+        "neuron-ls",
+    )
     assert (neuron.torch_neuronx_version, neuron.neuronx_cc_version) == ("2.5.1.2.6.0", "2.18.121.0")
     assert (environment.hardware_family, environment.hardware_family_source) == ("aws-neuron", "neuron-ls")
-    assert environment.peak_for("neuron").tflops == {"fp32": 181.0, "fp16": 667.0, "bf16": 667.0, "fp8": 1299.0, "int8": None}
+    assert environment.peak_for("neuron").tflops == {
+        "fp32": 181.0,
+        "fp16": 667.0,
+        "bf16": 667.0,
+        "fp8": 1299.0,
+        "int8": None,
+    }
 
 
 def test_neuron_device_on_an_unknown_instance_type_is_explained(machine):
-    machine.tools["neuron-ls"] = (MACHINES / "trn2-3xlarge.neuron-ls.txt").read_text().replace("trn2.3xlarge", "unknown")
+    machine.tools["neuron-ls"] = (
+        (MACHINES / "trn2-3xlarge.neuron-ls.txt").read_text().replace("trn2.3xlarge", "unknown")
+    )
     environment = detect_environment()
     assert environment.neuron.devices == ["AWS Neuron device"] and "neuron.devices" in environment.unknown
     assert environment.hardware_family == "aws-neuron"
@@ -241,7 +280,12 @@ def test_apple_silicon_mac(machine, monkeypatch):
     machine.tools["sysctl"] = "Apple M4 Max\n"
     environment = detect_environment()
     apple = environment.apple
-    assert (apple.chip, apple.macos_version, apple.mps_built, apple.mps_available) == ("Apple M4 Max", "15.1", True, True)
+    assert (apple.chip, apple.macos_version, apple.mps_built, apple.mps_available) == (
+        "Apple M4 Max",
+        "15.1",
+        True,
+        True,
+    )
     assert environment.hardware_family == "apple-silicon"
     peak = next(peak for peak in environment.peaks if peak.device == "Apple M4 Max")
     assert peak.memory_bandwidth_gbs == 546 and peak.tflops["bf16"] is None
@@ -284,7 +328,12 @@ def test_env_command_prints_the_family_and_the_new_devices(machine, runner):
     machine.versions["habana-torch-plugin"] = "1.18.0.524"
     result = runner.invoke(app, ["env"])
     assert result.exit_code == 0, result.output
-    for text in ("Hardware family", "intel-gaudi (from hl-smi)", "8 x HL-325L (via hl-smi)", "1.18.0.524 / 1.18.0-ee698fb"):
+    for text in (
+        "Hardware family",
+        "intel-gaudi (from hl-smi)",
+        "8 x HL-325L (via hl-smi)",
+        "1.18.0.524 / 1.18.0-ee698fb",
+    ):
         assert text in result.stdout
     assert "gaudi3" in result.stdout  # the listed device the machine matched
     document = json.loads(runner.invoke(app, ["env", "--json"]).stdout)

@@ -14,8 +14,11 @@ def test_limits_are_the_vendor_figures() -> None:
     # CUDA C++ Programming Guide (163 KB / 227 KB per block, 255 and 64 K registers), PTX ISA (512
     # tensor-memory columns), ROCm GPU specifications (64 KiB LDS) and LLVM AMDGPU docs (256 + 256 registers).
     assert [TARGETS[name].shared_bytes_per_block for name in ("sm_80", "sm_90", "sm_100", "gfx942")] == [
-        166912, 232448, 232448, 65536
-    ]  # fmt: skip
+        166912,
+        232448,
+        232448,
+        65536,
+    ]
     assert {TARGETS[name].registers_per_thread for name in ("sm_80", "sm_90", "sm_100")} == {255}
     assert TARGETS["gfx942"].registers_per_thread == TARGETS["gfx942"].accumulation_registers_per_thread == 256
     assert TARGETS["sm_100"].tensor_memory_columns == 512 and TARGETS["sm_90"].tensor_memory_columns is None
@@ -52,9 +55,16 @@ def test_tensor_memory_on_a_target_without_it_is_a_breach() -> None:
 
 @pytest.mark.parametrize(
     "capability, gcn_arch, name",
-    [((9, 0), None, "sm_90"), ((8, 0), None, "sm_80"), ((10, 0), None, "sm_100"), ((8, 6), None, "sm_86"),
-     ((9, 4), "gfx942:sramecc+:xnack-", "gfx942"), (None, "gfx90a", "gfx90a"), (None, None, None)],
-)  # fmt: skip
+    [
+        ((9, 0), None, "sm_90"),
+        ((8, 0), None, "sm_80"),
+        ((10, 0), None, "sm_100"),
+        ((8, 6), None, "sm_86"),
+        ((9, 4), "gfx942:sramecc+:xnack-", "gfx942"),
+        (None, "gfx90a", "gfx90a"),
+        (None, None, None),
+    ],
+)
 def test_target_names_follow_the_compiler(capability, gcn_arch, name) -> None:
     assert target_name(capability, gcn_arch) == name
 

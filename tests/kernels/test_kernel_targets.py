@@ -111,9 +111,9 @@ def test_the_compiled_configs_are_the_probes_own() -> None:
     from probes.attention.sizing import GEOMETRIES
     from probes.gemm.probe import DTYPES
     from probes.gemm.triton_tiles import DEFAULT_TILE, LARGE_TILES, SKINNY_TILE
+    from probes.kernels.tiles import ATTENTION_TILE
     from probes.kernels.triton_attention import triton_attention
     from probes.kernels.triton_matmul import MATMUL_CONFIGS
-    from probes.kernels.tiles import ATTENTION_TILE
 
     assert (DEFAULT_TILE, LARGE_TILES, SKINNY_TILE) == (MATMUL_DEFAULT_TILE, MATMUL_LARGE_TILES, MATMUL_SKINNY_TILE)
     assert all(tile in MATMUL_CONFIGS for tile in (MATMUL_DEFAULT_TILE, *MATMUL_LARGE_TILES, MATMUL_SKINNY_TILE))

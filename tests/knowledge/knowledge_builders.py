@@ -12,7 +12,9 @@ CHECKED = dt.date(2026, 12, 1)
 CONCERNS = ("gemm", "attention", "fusion", "quantization", "dynamic-shapes", "collectives", "deployment")
 
 
-def claim(value: Any, source: str = "https://example.com/docs", as_of: dt.date = CHECKED, **extra: Any) -> dict[str, Any]:
+def claim(
+    value: Any, source: str = "https://example.com/docs", as_of: dt.date = CHECKED, **extra: Any
+) -> dict[str, Any]:
     """One claim as a YAML mapping."""
     return {"value": value, "source": source, "as_of": as_of, **extra}
 
@@ -27,10 +29,22 @@ def candidate_document(candidate_id: str, hardware: list[str], concerns: list[st
         "hardware": claim(hardware),
         "openness": claim("open"),
         "skill": claim("framework"),
-        **{field: claim("yes") for field in (
-            "training", "inference", "autograd", "fusion", "autotuning", "dynamic_shapes", "int8", "fp8", "qat", "ptq",
-            "distributed",
-        )},  # fmt: skip
+        **{
+            field: claim("yes")
+            for field in (
+                "training",
+                "inference",
+                "autograd",
+                "fusion",
+                "autotuning",
+                "dynamic_shapes",
+                "int8",
+                "fp8",
+                "qat",
+                "ptq",
+                "distributed",
+            )
+        },
         "maintenance_cost": claim("low"),
         "concerns": claim(concerns),
         "risks": [claim("Validate with the model.", source="method#flash-attention")],
@@ -62,12 +76,18 @@ def platform_document(family: str, official: dict[str, list[str]], **overrides: 
 def write_yaml(path: Path, document: object) -> Path:
     """A YAML file (a string is written as it is)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(document if isinstance(document, str) else yaml.safe_dump(document, allow_unicode=True, sort_keys=False))
+    path.write_text(
+        document if isinstance(document, str) else yaml.safe_dump(document, allow_unicode=True, sort_keys=False)
+    )
     return path
 
 
-def write_root(root: Path, candidates: list[dict[str, Any]], platforms: list[dict[str, Any]],
-               compatibility: dict[str, Any] | None = None) -> Path:  # fmt: skip
+def write_root(
+    root: Path,
+    candidates: list[dict[str, Any]],
+    platforms: list[dict[str, Any]],
+    compatibility: dict[str, Any] | None = None,
+) -> Path:
     """A knowledge root: knowledge/<id>.yaml, platforms/<id>.yaml and, when given, compatibility.yaml."""
     for document in candidates:
         write_yaml(root / "knowledge" / f"{document['id']}.yaml", document)

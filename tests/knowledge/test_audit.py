@@ -19,13 +19,19 @@ OLD = dt.date(2025, 6, 1)
 @pytest.fixture
 def knowledge(tmp_path):
     aged = candidate_document(
-        "oldblas", ["acme-npu"], ["gemm"],
+        "oldblas",
+        ["acme-npu"],
+        ["gemm"],
         fp8=claim("unknown", as_of=OLD, looked_for="the release notes of 1.0 and the FP8 guide"),
         summary=claim("An older library.", as_of=OLD),
-    )  # fmt: skip
+    )
     fresh = candidate_document("newblas", ["acme-npu"], ["gemm"])
-    root = write_root(tmp_path, [aged, fresh], [platform_document("acme-npu", {"gemm": ["newblas", "oldblas"]})],
-                      {"feeds": {"newblas": claim(["oldblas"], as_of=OLD)}})  # fmt: skip
+    root = write_root(
+        tmp_path,
+        [aged, fresh],
+        [platform_document("acme-npu", {"gemm": ["newblas", "oldblas"]})],
+        {"feeds": {"newblas": claim(["oldblas"], as_of=OLD)}},
+    )
     return load_knowledge_base(root)
 
 
@@ -53,8 +59,9 @@ def test_the_age_limit_and_the_date_decide(knowledge):
 def test_review_lists_stale_and_changed_claims_of_the_options(knowledge):
     decided = dt.date(2026, 1, 15)
     snapshot = {"newblas": "0" * 16, "oldblas": candidate_digest(knowledge.get("oldblas"))}
-    found = claims_to_recheck(knowledge, ["newblas", "oldblas", "not-in-kb"], today=dt.date(2026, 12, 1),
-                              decided=decided, snapshot=snapshot)  # fmt: skip
+    found = claims_to_recheck(
+        knowledge, ["newblas", "oldblas", "not-in-kb"], today=dt.date(2026, 12, 1), decided=decided, snapshot=snapshot
+    )
     changed = {f.field for f in found if f.problem == "changed"}
     assert {f.owner for f in found if f.problem == "changed"} == {"newblas"}
     assert "summary" in changed and "risks[0]" in changed  # every newblas claim was checked after the decision
@@ -64,7 +71,9 @@ def test_review_lists_stale_and_changed_claims_of_the_options(knowledge):
 def test_an_unchanged_snapshot_reports_no_change(knowledge):
     options = ["newblas", "oldblas"]
     snapshot = knowledge_snapshot(knowledge, options)
-    found = claims_to_recheck(knowledge, options, today=dt.date(2026, 12, 2), decided=dt.date(2026, 1, 15), snapshot=snapshot)
+    found = claims_to_recheck(
+        knowledge, options, today=dt.date(2026, 12, 2), decided=dt.date(2026, 1, 15), snapshot=snapshot
+    )
     assert [f for f in found if f.problem == "changed"] == []
 
 
@@ -76,8 +85,9 @@ def test_without_a_snapshot_claims_checked_after_the_decision_count_as_changed(k
 
 
 def test_a_changed_digest_with_no_new_dates_is_still_reported(knowledge):
-    found = claims_to_recheck(knowledge, ["oldblas"], today=dt.date(2026, 12, 2), decided=dt.date(2026, 12, 1),
-                              snapshot={"oldblas": "f" * 16})  # fmt: skip
+    found = claims_to_recheck(
+        knowledge, ["oldblas"], today=dt.date(2026, 12, 2), decided=dt.date(2026, 12, 1), snapshot={"oldblas": "f" * 16}
+    )
     assert [(f.field, f.problem) for f in found if f.problem == "changed"] == [("*", "changed")]
 
 
@@ -94,7 +104,10 @@ def test_audit_fails_on_stale_claims_and_names_them(runner):
     result = runner.invoke(app, ["kb", "audit", "--as-of", later], env={"COLUMNS": "200"})
     assert result.exit_code == 1
     assert "stale: cublas.summary: checked" in result.stdout
-    summary = re.match(r"^(\d+) claims in (\d+) entries as of \S+ \(max age 365 days\): (\d+) stale", result.stdout.strip().splitlines()[-1])
+    summary = re.match(
+        r"^(\d+) claims in (\d+) entries as of \S+ \(max age 365 days\): (\d+) stale",
+        result.stdout.strip().splitlines()[-1],
+    )
     assert summary is not None and int(summary.group(3)) == int(summary.group(1))
 
 

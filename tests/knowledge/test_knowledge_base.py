@@ -21,20 +21,67 @@ from advisor.knowledge.models import Candidate, KnowledgeQueryError
 from advisor.vocabulary import TEAM_SKILLS
 
 ORIGINAL_IDS = {
-    "cublas", "cudnn", "cutlass", "triton", "flash-attention", "tensorrt", "torch-compile", "onnxruntime",
-    "onednn", "openvino", "cann-builtin", "tbe", "ascend-c", "atc-acl", "cnnl-bang", "dtk-hip", "corex",
-    "nccl", "hccl", "torchao", "vllm",
-}  # fmt: skip
+    "cublas",
+    "cudnn",
+    "cutlass",
+    "triton",
+    "flash-attention",
+    "tensorrt",
+    "torch-compile",
+    "onnxruntime",
+    "onednn",
+    "openvino",
+    "cann-builtin",
+    "tbe",
+    "ascend-c",
+    "atc-acl",
+    "cnnl-bang",
+    "dtk-hip",
+    "corex",
+    "nccl",
+    "hccl",
+    "torchao",
+    "vllm",
+}
 ADDED_IDS = {
     "miopen",
-    "tensorrt-llm", "sglang", "flashinfer", "transformer-engine", "megatron-core", "modelopt", "llm-compressor",
-    "flex-attention", "deepep", "mindie", "mindspeed", "msmodelslim", "torch-npu", "arm-compute-library", "llama-cpp",
-    "hipblaslt", "composable-kernel", "aiter", "rccl", "migraphx", "synapseai", "xla", "pallas", "neuron-sdk", "mlx",
-    "coreml", "quark", "magicmind",
-    "maxtext", "torchtitan", "executorch", "litert",
-    "cncl", "ixccl", "mori",
+    "tensorrt-llm",
+    "sglang",
+    "flashinfer",
+    "transformer-engine",
+    "megatron-core",
+    "modelopt",
+    "llm-compressor",
+    "flex-attention",
+    "deepep",
+    "mindie",
+    "mindspeed",
+    "msmodelslim",
+    "torch-npu",
+    "arm-compute-library",
+    "llama-cpp",
+    "hipblaslt",
+    "composable-kernel",
+    "aiter",
+    "rccl",
+    "migraphx",
+    "synapseai",
+    "xla",
+    "pallas",
+    "neuron-sdk",
+    "mlx",
+    "coreml",
+    "quark",
+    "magicmind",
+    "maxtext",
+    "torchtitan",
+    "executorch",
+    "litert",
+    "cncl",
+    "ixccl",
+    "mori",
     "mflux",
-}  # fmt: skip
+}
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
 
@@ -65,8 +112,11 @@ def test_the_built_in_knowledge_base_is_cached(knowledge):
 
 def test_every_claim_has_a_url_or_a_method_anchor_and_a_date(knowledge):
     anchors = method_anchors()
-    claims = [(owner.id, field, claim) for owner in (*knowledge.candidates, *knowledge.platforms)
-              for field, claim in owner.claims().items()]  # fmt: skip
+    claims = [
+        (owner.id, field, claim)
+        for owner in (*knowledge.candidates, *knowledge.platforms)
+        for field, claim in owner.claims().items()
+    ]
     assert len(claims) > 1000
     for owner, field, claim in claims:
         anchor = method_anchor(claim.source)
@@ -115,7 +165,9 @@ def test_stale_points_of_the_issue_are_corrected(knowledge):
     assert knowledge.get("tensorrt").ptq.value == "partial"
     assert "arm-cpu" in knowledge.get("onednn").hardware.value
     assert knowledge.get("hccl").openness.value in ("open", "mixed")
-    assert knowledge.get("cutlass").skill.value == "kernel" and "CuTe DSL" in (knowledge.get("cutlass").skill.note or "")
+    assert knowledge.get("cutlass").skill.value == "kernel" and "CuTe DSL" in (
+        knowledge.get("cutlass").skill.note or ""
+    )
     assert knowledge.platform("ascend-npu").dynamic_shapes.value != "no"
 
 
@@ -128,7 +180,11 @@ def test_serving_engines_are_limited_to_the_models_they_serve(knowledge):
 def test_compatibility_facts(knowledge):
     relations = knowledge.compatibility
     assert set(relations.loaders_of("modelopt")) >= {"tensorrt-llm", "vllm", "sglang"}
-    assert relations.loaders_of("llm-compressor") == ("vllm", "sglang", "tensorrt-llm")  # TRT-LLM PR 15415: FP8 compressed-tensors
+    assert relations.loaders_of("llm-compressor") == (
+        "vllm",
+        "sglang",
+        "tensorrt-llm",
+    )  # TRT-LLM PR 15415: FP8 compressed-tensors
     assert set(relations.loaders_of("msmodelslim")) == {"mindie", "vllm"}
     assert "modelopt" in relations.toolkits_loaded_by("tensorrt-llm")
     assert "flashinfer" in relations.attention_kernels_of("sglang")
@@ -260,10 +316,15 @@ def test_kb_check_judges_files_one_by_one(runner, tmp_path):
     good = KNOWLEDGE_DIR / "cublas.yaml"
     bad = tmp_path / "knowledge" / "cublas.yaml"
     bad.parent.mkdir()
-    bad.write_text(good.read_text().replace("source: https://docs.nvidia.com/cuda/cublas/index.html", "source: the cuBLAS docs", 1))
+    bad.write_text(
+        good.read_text().replace("source: https://docs.nvidia.com/cuda/cublas/index.html", "source: the cuBLAS docs", 1)
+    )
     result = runner.invoke(app, ["kb", "check", str(good), str(bad)])
     assert result.exit_code == 1
-    assert result.stderr.strip() == f"{bad}: field summary.source: Value error, must be a public URL (https://...) or a method section (method#anchor) (got 'the cuBLAS docs')"
+    assert (
+        result.stderr.strip()
+        == f"{bad}: field summary.source: Value error, must be a public URL (https://...) or a method section (method#anchor) (got 'the cuBLAS docs')"
+    )
     assert runner.invoke(app, ["kb", "check", str(good)]).stdout.strip() == "1 file(s) sound"
 
 

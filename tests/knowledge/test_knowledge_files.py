@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from knowledge_builders import candidate_document, claim, platform_document, write_root, write_yaml
 
 from advisor.knowledge.claims import KnowledgeBaseError
 from advisor.knowledge.loader import load_knowledge_base
-from knowledge_builders import candidate_document, claim, platform_document, write_root, write_yaml
 
 
 def _root(tmp_path: Path, **candidate_overrides) -> Path:
@@ -39,7 +39,10 @@ def test_a_valid_root_loads(tmp_path):
     "change, expected",
     [
         (lambda d: d["layer"].update(source="method.md §4"), "field layer.source: Value error, must be a public URL"),
-        (lambda d: d["layer"].update(source="the vendor docs"), "field layer.source: Value error, must be a public URL"),
+        (
+            lambda d: d["layer"].update(source="the vendor docs"),
+            "field layer.source: Value error, must be a public URL",
+        ),
         (lambda d: d["fusion"].pop("as_of"), "field fusion.as_of: Field required"),
         (lambda d: d["fusion"].update(as_of="last year"), "field fusion.as_of: Input should be a valid date"),
         (lambda d: d["int8"].update(value="unknown"), "field int8: Value error, an 'unknown' value needs looked_for"),
@@ -47,9 +50,14 @@ def test_a_valid_root_loads(tmp_path):
         (lambda d: d["int8"].update(value=True), "field int8.value: Input should be 'yes'"),
         (lambda d: d.update(risks=[]), "field risks: List should have at least 1 item"),
         (lambda d: d["concerns"].update(value=["gemm", "gemm"]), "field concerns: Value error, duplicate values"),
-        (lambda d: d["hardware"].update(value=["Acme NPU"]), "field hardware: Value error, 'Acme NPU' is not a hardware family id"),
-        (lambda d: d["distributed"].update(value="no") or d["concerns"].update(value=["gemm", "collectives"]),
-         "field concerns: Value error, lists 'collectives' but distributed is not 'yes' or 'partial'"),
+        (
+            lambda d: d["hardware"].update(value=["Acme NPU"]),
+            "field hardware: Value error, 'Acme NPU' is not a hardware family id",
+        ),
+        (
+            lambda d: d["distributed"].update(value="no") or d["concerns"].update(value=["gemm", "collectives"]),
+            "field concerns: Value error, lists 'collectives' but distributed is not 'yes' or 'partial'",
+        ),
     ],
 )
 def test_malformed_candidates_name_file_and_field(tmp_path, change, expected):
@@ -68,13 +76,17 @@ def test_unknown_with_what_was_looked_for_is_accepted(tmp_path):
 
 def test_a_hardware_family_without_a_platform_file_is_refused(tmp_path):
     root = _root(tmp_path)
-    path = write_yaml(root / "knowledge" / "fastblas.yaml", candidate_document("fastblas", ["acme-npu", "zeta-tpu"], ["gemm"]))
+    path = write_yaml(
+        root / "knowledge" / "fastblas.yaml", candidate_document("fastblas", ["acme-npu", "zeta-tpu"], ["gemm"])
+    )
     assert _load_error(root).startswith(f"{path}: field hardware: unknown hardware family 'zeta-tpu'; known: acme-npu")
 
 
 def test_a_platform_naming_an_unknown_candidate_is_refused(tmp_path):
     root = _root(tmp_path)
-    path = write_yaml(root / "platforms" / "acme-npu.yaml", platform_document("acme-npu", {"gemm": ["fastblas", "slowblas"]}))
+    path = write_yaml(
+        root / "platforms" / "acme-npu.yaml", platform_document("acme-npu", {"gemm": ["fastblas", "slowblas"]})
+    )
     assert _load_error(root).startswith(f"{path}: field official.gemm: unknown candidate id 'slowblas'")
 
 

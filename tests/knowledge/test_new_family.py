@@ -15,9 +15,19 @@ from advisor.profile import parse_profile
 
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "advisor" / "recommendation"
 BUILTIN_FAMILIES = (
-    "nvidia-gpu", "amd-gpu", "ascend-npu", "cambricon-mlu", "hygon-dcu", "iluvatar-gpu", "intel-gaudi", "google-tpu",
-    "aws-neuron", "apple-silicon", "x86-cpu", "arm-cpu",
-)  # fmt: skip
+    "nvidia-gpu",
+    "amd-gpu",
+    "ascend-npu",
+    "cambricon-mlu",
+    "hygon-dcu",
+    "iluvatar-gpu",
+    "intel-gaudi",
+    "google-tpu",
+    "aws-neuron",
+    "apple-silicon",
+    "x86-cpu",
+    "arm-cpu",
+)
 PROFILE = "model_type: dense-transformer\nhardware: acme-npu\nworkload: inference\nteam_skill: framework\n"
 
 
@@ -29,8 +39,13 @@ def acme_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         candidate_document("acme-attention", ["acme-npu"], ["attention"]),
         candidate_document("acme-serve", ["acme-npu"], ["deployment", "dynamic-shapes"], layer=claim("runtime")),
     ]
-    official = {"gemm": ["acme-blas"], "attention": ["acme-attention"], "fusion": ["acme-blas"],
-                "deployment": ["acme-serve"], "dynamic-shapes": ["acme-serve"]}  # fmt: skip
+    official = {
+        "gemm": ["acme-blas"],
+        "attention": ["acme-attention"],
+        "fusion": ["acme-blas"],
+        "deployment": ["acme-serve"],
+        "dynamic-shapes": ["acme-serve"],
+    }
     root = write_root(tmp_path / "kb", candidates, [platform_document("acme-npu", official)])
     monkeypatch.setenv("ADVISOR_KB_DIR", str(root))
     return root
@@ -43,8 +58,13 @@ def test_a_new_family_needs_only_data_files(acme_root, runner, tmp_path):
     result = runner.invoke(app, ["recommend", "--profile", str(profile), "--json"])
     assert result.exit_code == 0, result.output
     tier1 = {choice["concern"]: choice["option"] for choice in json.loads(result.stdout)["tiers"][0]["choices"]}
-    assert tier1 == {"gemm": "acme-blas", "attention": "acme-attention", "fusion": "acme-blas",
-                     "dynamic-shapes": "acme-serve", "deployment": "acme-serve"}  # fmt: skip
+    assert tier1 == {
+        "gemm": "acme-blas",
+        "attention": "acme-attention",
+        "fusion": "acme-blas",
+        "dynamic-shapes": "acme-serve",
+        "deployment": "acme-serve",
+    }
 
     listed = runner.invoke(app, ["kb", "list", "--hardware", "acme-npu", "--json"])
     assert listed.exit_code == 0, listed.output

@@ -15,12 +15,23 @@ from advisor.recommendation.engine import recommend
 from advisor.recommendation.models import Choice
 
 FAMILIES = {
-    "nvidia-gpu", "amd-gpu", "ascend-npu", "cambricon-mlu", "hygon-dcu", "iluvatar-gpu", "intel-gaudi", "google-tpu",
-    "aws-neuron", "apple-silicon", "x86-cpu", "arm-cpu",
-}  # fmt: skip
+    "nvidia-gpu",
+    "amd-gpu",
+    "ascend-npu",
+    "cambricon-mlu",
+    "hygon-dcu",
+    "iluvatar-gpu",
+    "intel-gaudi",
+    "google-tpu",
+    "aws-neuron",
+    "apple-silicon",
+    "x86-cpu",
+    "arm-cpu",
+}
 # The concern an official list serves.
 OFFICIAL_CONCERN = {
-    field: field.replace("_long_context", "").replace("_training", "").replace("_", "-") for field in OfficialStack.model_fields
+    field: field.replace("_long_context", "").replace("_training", "").replace("_", "-")
+    for field in OfficialStack.model_fields
 }
 
 
@@ -45,8 +56,14 @@ def test_official_lists_name_candidates_that_run_there_and_serve_the_concern(kno
             candidate = knowledge.get(option)
             assert family in candidate.hardware.value, (family, field, option)
             assert OFFICIAL_CONCERN[field] in candidate.concerns.value, (family, field, option)
-    named = ("deep_development", "serving_engines", "training_frameworks", "collective_library", "kernel_languages",
-             "quantization_toolkits")  # fmt: skip
+    named = (
+        "deep_development",
+        "serving_engines",
+        "training_frameworks",
+        "collective_library",
+        "kernel_languages",
+        "quantization_toolkits",
+    )
     for field in named:
         for option in getattr(platform, field).value:
             assert family in knowledge.get(option).hardware.value, (family, field, option)
@@ -62,9 +79,18 @@ def test_serving_engines_are_listed_for_the_families_that_name_them(knowledge):
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_recommend_answers_for_every_family(knowledge, family):
-    for model_type, workload, skill in itertools.product(("dense-transformer", "cnn"), ("training", "inference"), ("framework", "hpc")):
-        profile = Profile.model_validate({"model_type": model_type, "hardware": family, "workload": workload,
-                                          "team_skill": skill, "needs": {"devices": 8, "dynamic_shapes": True}})  # fmt: skip
+    for model_type, workload, skill in itertools.product(
+        ("dense-transformer", "cnn"), ("training", "inference"), ("framework", "hpc")
+    ):
+        profile = Profile.model_validate(
+            {
+                "model_type": model_type,
+                "hardware": family,
+                "workload": workload,
+                "team_skill": skill,
+                "needs": {"devices": 8, "dynamic_shapes": True},
+            }
+        )
         recommendation = recommend(profile, [], knowledge)
         choices = {choice.concern: choice for choice in recommendation.tiers[0].choices}
         gemm = knowledge.platform(family).official.gemm.value
@@ -80,12 +106,20 @@ def from_stack(choice: Choice, knowledge: KnowledgeBase) -> bool:
     """The choice is a part of the chosen documented stack (it cites the stack), not the platform's own default."""
     stacks = {stack.id for stack in knowledge.stacks}
     return choice.part_of is not None or any(
-        cite.ref.partition(".")[0] in stacks for reason in choice.rationale for cite in reason.cites)
+        cite.ref.partition(".")[0] in stacks for reason in choice.rationale for cite in reason.cites
+    )
 
 
 def test_llm_engines_never_serve_a_cnn(knowledge):
-    profile = Profile.model_validate({"model_type": "cnn", "hardware": "nvidia-gpu", "workload": "inference",
-                                      "team_skill": "framework", "needs": {"dynamic_shapes": True}})  # fmt: skip
+    profile = Profile.model_validate(
+        {
+            "model_type": "cnn",
+            "hardware": "nvidia-gpu",
+            "workload": "inference",
+            "team_skill": "framework",
+            "needs": {"dynamic_shapes": True},
+        }
+    )
     recommendation = recommend(profile, [], knowledge)
     options = {choice.option for tier in recommendation.tiers for choice in tier.choices}
     options |= {option for tier in recommendation.tiers for choice in tier.choices for option in choice.alternatives}
@@ -99,10 +133,18 @@ def test_llm_serving_on_each_accelerator_gets_a_serving_engine(knowledge):
     # nvidia-gpu: an unquantized dense LLM on the default B200 takes the vLLM BF16 Blackwell stack (vLLM's Llama 3.3
     # 70B recipe verifies BF16 on B200/GB200, https://github.com/vllm-project/recipes/blob/main/models/meta-llama/
     # Llama-3.3-70B-Instruct.yaml); NVIDIA's TensorRT-LLM guides give dense models only as FP8/NVFP4 checkpoints.
-    expected = {"nvidia-gpu": ("tensorrt-llm", "vllm"), "amd-gpu": "vllm", "ascend-npu": ("vllm", "mindie"), "google-tpu": "vllm",
-                "aws-neuron": "vllm", "intel-gaudi": "vllm", "cambricon-mlu": "vllm"}  # fmt: skip
+    expected = {
+        "nvidia-gpu": ("tensorrt-llm", "vllm"),
+        "amd-gpu": "vllm",
+        "ascend-npu": ("vllm", "mindie"),
+        "google-tpu": "vllm",
+        "aws-neuron": "vllm",
+        "intel-gaudi": "vllm",
+        "cambricon-mlu": "vllm",
+    }
     for family, engines in expected.items():
-        profile = Profile.model_validate({"model_type": "dense-transformer", "hardware": family, "workload": "inference",
-                                          "team_skill": "framework"})  # fmt: skip
+        profile = Profile.model_validate(
+            {"model_type": "dense-transformer", "hardware": family, "workload": "inference", "team_skill": "framework"}
+        )
         tier1 = {c.concern: c.option for c in recommend(profile, [], knowledge).tiers[0].choices}
         assert tier1.get("deployment") in ((engines,) if isinstance(engines, str) else engines), (family, tier1)

@@ -19,11 +19,26 @@ from advisor.knowledge.loader import load_knowledge_base
 from advisor.site.knowledge_pages import knowledge_page
 
 DEVICES = [
-    {"id": "acme-1", "name": "Acme 1", "generation": "First", "architecture": "a1", "memory_gb": 64,
-     "formats": ["fp32", "bf16", "int8"], "spec": claim("64 GB, bf16 and int8 matrix units")},
-    {"id": "acme-2", "name": "Acme 2", "generation": "Second", "architecture": "a2", "memory_gb": 128,
-     "formats": ["fp32", "bf16", "fp8", "int8"], "fp8_variant": "ocp", "spec": claim("128 GB, OCP FP8")},
-]  # fmt: skip
+    {
+        "id": "acme-1",
+        "name": "Acme 1",
+        "generation": "First",
+        "architecture": "a1",
+        "memory_gb": 64,
+        "formats": ["fp32", "bf16", "int8"],
+        "spec": claim("64 GB, bf16 and int8 matrix units"),
+    },
+    {
+        "id": "acme-2",
+        "name": "Acme 2",
+        "generation": "Second",
+        "architecture": "a2",
+        "memory_gb": 128,
+        "formats": ["fp32", "bf16", "fp8", "int8"],
+        "fp8_variant": "ocp",
+        "spec": claim("128 GB, OCP FP8"),
+    },
+]
 
 
 def stack_document(stack_id: str = "acme-serve-fp8", **overrides: Any) -> dict[str, Any]:
@@ -32,9 +47,14 @@ def stack_document(stack_id: str = "acme-serve-fp8", **overrides: Any) -> dict[s
         "id": stack_id,
         "name": "Acme Serve with FP8",
         "summary": claim("Acme Serve runs LLMs in FP8 on Acme 2.", source="https://example.com/deploy-guide"),
-        "applies_to": {"family": "acme-npu", "devices": ["acme-2"], "workloads": ["inference"],
-                       "model_types": ["dense-transformer", "moe"], "precisions": ["fp8", "bf16"],
-                       "scale": ["single-device", "multi-device"]},
+        "applies_to": {
+            "family": "acme-npu",
+            "devices": ["acme-2"],
+            "workloads": ["inference"],
+            "model_types": ["dense-transformer", "moe"],
+            "precisions": ["fp8", "bf16"],
+            "scale": ["single-device", "multi-device"],
+        },
         "components": [
             {"role": "serving-engine", "name": "Acme Serve", "candidate": "acme-serve", "setting": "--fp8"},
             {"role": "gemm", "name": "Acme BLAS", "candidate": "acme-blas", "setting": "fp8 e4m3"},
@@ -43,7 +63,7 @@ def stack_document(stack_id: str = "acme-serve-fp8", **overrides: Any) -> dict[s
         ],
         "validated_with": {"acme-serve": "1.2.0"},
         "risks": [claim("FP8 needs calibrated scales.")],
-    }  # fmt: skip
+    }
     document.update(overrides)
     return document
 
@@ -54,8 +74,12 @@ def acme_root(root: Path, stacks: list[dict[str, Any]], devices: list[dict[str, 
         candidate_document("acme-blas", ["acme-npu"], ["gemm"]),
         candidate_document("acme-serve", ["acme-npu"], ["deployment"], layer=claim("runtime")),
     ]
-    platform = platform_document("acme-npu", {"gemm": ["acme-blas"], "deployment": ["acme-serve"]},
-                                 devices=DEVICES if devices is None else devices, default_device=claim("acme-2"))  # fmt: skip
+    platform = platform_document(
+        "acme-npu",
+        {"gemm": ["acme-blas"], "deployment": ["acme-serve"]},
+        devices=DEVICES if devices is None else devices,
+        default_device=claim("acme-2"),
+    )
     write_root(root, candidates, [platform])
     for stack in stacks:
         write_yaml(root / "stacks" / f"{stack['id']}.yaml", stack)
@@ -78,9 +102,18 @@ def test_a_stack_loads_with_its_family_devices_and_candidates(tmp_path: Path):
 @pytest.mark.parametrize(
     ("edit", "said"),
     [
-        (lambda d: d["applies_to"].update(devices=["acme-9"]), "field applies_to.devices: unknown acme-npu device 'acme-9'"),
-        (lambda d: d["applies_to"].update(family="other-npu"), "field applies_to.family: unknown hardware family 'other-npu'"),
-        (lambda d: d["components"][1].update(candidate="no-such-lib"), "field components.1.candidate: unknown candidate id"),
+        (
+            lambda d: d["applies_to"].update(devices=["acme-9"]),
+            "field applies_to.devices: unknown acme-npu device 'acme-9'",
+        ),
+        (
+            lambda d: d["applies_to"].update(family="other-npu"),
+            "field applies_to.family: unknown hardware family 'other-npu'",
+        ),
+        (
+            lambda d: d["components"][1].update(candidate="no-such-lib"),
+            "field components.1.candidate: unknown candidate id",
+        ),
         (lambda d: d["components"].append({"role": "gemm", "name": "Another BLAS"}), "more than one 'gemm'"),
         (lambda d: d["components"].pop(0), "a serving-engine, training-framework or runtime"),
         (lambda d: d["summary"].update(source="method#tiers"), "the public page that documents the stack"),
@@ -89,9 +122,19 @@ def test_a_stack_loads_with_its_family_devices_and_candidates(tmp_path: Path):
         (lambda d: d["components"][0].update(source="docs page"), "must be a public URL"),
         (lambda d: d.update(id="other-id"), "must equal the file stem"),
     ],
-    ids=["unknown-device", "unknown-family", "unknown-candidate", "two-gemm", "nothing-runs-it", "no-page",
-         "duplicate-precision", "unknown-precision", "component-source", "id-not-stem"],
-)  # fmt: skip
+    ids=[
+        "unknown-device",
+        "unknown-family",
+        "unknown-candidate",
+        "two-gemm",
+        "nothing-runs-it",
+        "no-page",
+        "duplicate-precision",
+        "unknown-precision",
+        "component-source",
+        "id-not-stem",
+    ],
+)
 def test_a_bad_stack_is_one_error_naming_its_file_and_field(tmp_path: Path, edit, said: str):
     document = stack_document()
     edit(document)
@@ -116,8 +159,12 @@ def test_a_bad_stack_is_one_error_naming_its_file_and_field(tmp_path: Path, edit
 )
 def test_bad_devices_are_one_error_naming_the_platform_file(tmp_path: Path, devices, default: str, said: str):
     root = acme_root(tmp_path / "kb", [])
-    platform = platform_document("acme-npu", {"gemm": ["acme-blas"], "deployment": ["acme-serve"]},
-                                 devices=devices, default_device=claim(default))  # fmt: skip
+    platform = platform_document(
+        "acme-npu",
+        {"gemm": ["acme-blas"], "deployment": ["acme-serve"]},
+        devices=devices,
+        default_device=claim(default),
+    )
     write_yaml(root / "platforms" / "acme-npu.yaml", platform)
     with pytest.raises(KnowledgeBaseError) as error:
         load_knowledge_base(root)

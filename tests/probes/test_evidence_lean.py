@@ -13,8 +13,12 @@ from probes.models import SAMPLE_DIGITS, Evidence
 
 ROOT = Path(__file__).resolve().parents[2]
 # The committed ones only: `bash scripts/run.sh` leaves an uncommitted (and already lean) record beside them.
-COMMITTED = sorted(ROOT / name for name in subprocess.run(["git", "ls-files", "records/*.evidence.json"], cwd=ROOT,
-                                                          capture_output=True, text=True, check=True).stdout.split())  # fmt: skip
+COMMITTED = sorted(
+    ROOT / name
+    for name in subprocess.run(
+        ["git", "ls-files", "records/*.evidence.json"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+)
 PAIRS = [(first, second) for first, second in zip(COMMITTED, COMMITTED[1:])]
 
 
@@ -45,7 +49,9 @@ def test_compare_verdicts_are_unchanged_by_the_lean_form(first: Path, second: Pa
     a, b = Evidence.load(first), Evidence.load(second)
     before = compare_evidence(a, b)
     after = compare_evidence(lean(a, tmp_path, "a.json"), lean(b, tmp_path, "b.json"))
-    assert {case.key.case_id: case.verdict for case in after.cases} == {case.key.case_id: case.verdict for case in before.cases}
+    assert {case.key.case_id: case.verdict for case in after.cases} == {
+        case.key.case_id: case.verdict for case in before.cases
+    }
     assert after.verdict_counts == before.verdict_counts
 
 
@@ -76,6 +82,6 @@ def test_long_sample_lists_are_packed_and_a_bad_pack_is_a_clear_error(tmp_path: 
     bomb = base64.b64encode(gzip.compress(b"1 " * (2 << 20))).decode()
     for packed in ("not base64!", bomb):
         start = text.index('"samples_gz":"') + len('"samples_gz":"')
-        path.write_text(text[:start] + packed + text[text.index('"', start):])
+        path.write_text(text[:start] + packed + text[text.index('"', start) :])
         with pytest.raises(EvidenceSchemaError, match="packed.json"):
             Evidence.load(path)

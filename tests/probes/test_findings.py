@@ -19,9 +19,12 @@ def case(probe, implementation, dtype, shape, median=None, baseline=False, metri
         timing = Measurement.from_samples(samples, stop_reason="converged", warmup_calls=1)
     key = CaseKey(probe=probe, implementation=implementation, dtype=dtype, shape=shape, device="cpu", options=options)
     return ProbeCase(
-        key=key, status="ok" if timing else "not-timed", timing=timing, baseline=baseline,
+        key=key,
+        status="ok" if timing else "not-timed",
+        timing=timing,
+        baseline=baseline,
         metrics={name: Metric(value=value, unit=unit) for name, (value, unit) in (metrics or {}).items()},
-    )  # fmt: skip
+    )
 
 
 def test_gemm_reports_a_slower_dtype_and_the_best_share_of_peak():
@@ -39,8 +42,28 @@ def test_attention_growth_is_quadratic_for_naive_and_linear_for_flash():
     cases = []
     for seq in (256, 512, 1024):
         shape = {"batch": 1, "heads": 2, "seq": seq, "head_dim": 64}
-        cases.append(case("attention", "naive", "fp32", shape, seq**2 * 1e-9, metrics={"attn_extra_bytes": (8.0 * seq**2, "B")}, causal=False))
-        cases.append(case("attention", "sdpa.flash", "fp32", shape, seq * 1e-6, metrics={"attn_extra_bytes": (64.0 * seq, "B")}, causal=False))
+        cases.append(
+            case(
+                "attention",
+                "naive",
+                "fp32",
+                shape,
+                seq**2 * 1e-9,
+                metrics={"attn_extra_bytes": (8.0 * seq**2, "B")},
+                causal=False,
+            )
+        )
+        cases.append(
+            case(
+                "attention",
+                "sdpa.flash",
+                "fp32",
+                shape,
+                seq * 1e-6,
+                metrics={"attn_extra_bytes": (64.0 * seq, "B")},
+                causal=False,
+            )
+        )
     lines = attention_findings(cases)
     assert "naive fp32 causal=False: scratch memory ~ N^2.00, time ~ N^2.00" in lines
     assert "sdpa.flash fp32 causal=False: scratch memory ~ N^1.00, time ~ N^1.00" in lines
@@ -61,11 +84,27 @@ def test_int8_speedup_and_error_studies():
 
 def test_dynamic_lists_recompiles_and_the_limit():
     cases = [
-        case("dynamic", "eager", "fp32", {"width": 32}, 0.001, metrics={"total_s": (0.5, "s"), "recompiles": (0, "count")}),
         case(
-            "dynamic", "compile.static", "fp32", {"width": 32}, 0.001,
-            metrics={"total_s": (9.0, "s"), "recompiles": (8, "count"), "compile_s": (7.5, "s"), "recompile_limit_hit": (1.0, "bool")},
-        ),  # fmt: skip
+            "dynamic",
+            "eager",
+            "fp32",
+            {"width": 32},
+            0.001,
+            metrics={"total_s": (0.5, "s"), "recompiles": (0, "count")},
+        ),
+        case(
+            "dynamic",
+            "compile.static",
+            "fp32",
+            {"width": 32},
+            0.001,
+            metrics={
+                "total_s": (9.0, "s"),
+                "recompiles": (8, "count"),
+                "compile_s": (7.5, "s"),
+                "recompile_limit_hit": (1.0, "bool"),
+            },
+        ),
     ]
     assert dynamic_findings(cases) == [
         "eager: total 0.50 s",

@@ -24,7 +24,9 @@ def measure(build, case: CaseSpec = CASE):
 
 def test_untimed_bench_is_checked_but_not_timed():
     a = torch.randn(8, 8)
-    result = measure(lambda case, device: Bench(run=lambda: a @ a, reference=lambda: a.double() @ a.double(), untimed="interpreter"))
+    result = measure(
+        lambda case, device: Bench(run=lambda: a @ a, reference=lambda: a.double() @ a.double(), untimed="interpreter")
+    )
     assert result.status == "not-timed" and result.reason == "interpreter"
     assert result.numeric is not None and result.numeric.passed
     assert result.timing is None
@@ -34,7 +36,9 @@ def test_untimed_bench_keeps_its_extra_metrics():
     a = torch.randn(8, 8)
     result = measure(
         lambda case, device: Bench(
-            run=lambda: a @ a, untimed="error study", extra_metrics=lambda: {"rel_rmse": Metric(value=0.25, unit="ratio")}
+            run=lambda: a @ a,
+            untimed="error study",
+            extra_metrics=lambda: {"rel_rmse": Metric(value=0.25, unit="ratio")},
         )
     )
     assert result.status == "not-timed" and result.metrics["rel_rmse"].value == 0.25
@@ -42,7 +46,11 @@ def test_untimed_bench_keeps_its_extra_metrics():
 
 def test_untimed_bench_with_a_wrong_answer_fails():
     a = torch.randn(8, 8)
-    result = measure(lambda case, device: Bench(run=lambda: a @ a + 1, reference=lambda: a.double() @ a.double(), untimed="interpreter"))
+    result = measure(
+        lambda case, device: Bench(
+            run=lambda: a @ a + 1, reference=lambda: a.double() @ a.double(), untimed="interpreter"
+        )
+    )
     assert result.status == "failed" and "tolerance" in result.reason
 
 
@@ -56,7 +64,9 @@ def test_extra_metrics_join_the_derived_ones():
 
     result = measure(
         lambda case, device: Bench(
-            run=run, reference=lambda: a.double() @ a.double(), extra_metrics=lambda: {"calls": Metric(value=len(calls), unit="calls")}
+            run=run,
+            reference=lambda: a.double() @ a.double(),
+            extra_metrics=lambda: {"calls": Metric(value=len(calls), unit="calls")},
         )
     )
     assert result.status == "ok"
@@ -134,7 +144,11 @@ def test_peak_share_and_device_name_for_the_new_device_kinds(environment_factory
     on_neuron = environment_factory(neuron=NeuronInfo(devices=["Trainium2"]))
     on_gaudi = environment_factory(gaudi=GaudiInfo(devices=["HL-325L"]))
     assert peak_kind("xla:0", on_tpu) == "tpu" and peak_kind("xla", on_neuron) == "neuron"
-    assert peak_kind("hpu", on_gaudi) == "hpu" and peak_kind("mps", on_gaudi) == "gpu" and peak_kind("cuda", on_tpu) == "gpu"
+    assert (
+        peak_kind("hpu", on_gaudi) == "hpu"
+        and peak_kind("mps", on_gaudi) == "gpu"
+        and peak_kind("cuda", on_tpu) == "gpu"
+    )
 
     result = measure(lambda case, device: Bench(run=lambda: torch.ones(1)))
     result.metrics["tflops"] = Metric(value=98.5, unit="TFLOP/s")
@@ -142,8 +156,19 @@ def test_peak_share_and_device_name_for_the_new_device_kinds(environment_factory
     add_peak_shares([result], on_tpu)
     assert result.metrics["pct_of_peak"].value == pytest.approx(100 * 98.5 / tpu_peak.tflops["bf16"])
 
-    config = ProbeConfig(budget_s=1.0, device_requested="auto", device="xla", probes=["gemm"], settings=HarnessSettings())
-    for environment, device, name in ((on_tpu, "xla", "TPU v5 lite"), (on_gaudi, "hpu", "HL-325L"), (on_neuron, "xla", "Trainium2")):
-        evidence = Evidence(environment=environment, config=config, cases=[], started_at=environment.captured_at,
-                            finished_at=environment.captured_at)  # fmt: skip
+    config = ProbeConfig(
+        budget_s=1.0, device_requested="auto", device="xla", probes=["gemm"], settings=HarnessSettings()
+    )
+    for environment, device, name in (
+        (on_tpu, "xla", "TPU v5 lite"),
+        (on_gaudi, "hpu", "HL-325L"),
+        (on_neuron, "xla", "Trainium2"),
+    ):
+        evidence = Evidence(
+            environment=environment,
+            config=config,
+            cases=[],
+            started_at=environment.captured_at,
+            finished_at=environment.captured_at,
+        )
         assert evidence.device_name(device) == name

@@ -80,7 +80,9 @@ def test_with_the_server_off_children_start_cold(monkeypatch: pytest.MonkeyPatch
     def on_event(event: ProbeEvent) -> None:
         if isinstance(event, CaseStarted):
             lines = [command_line(child) for child in psutil.Process().children() if child.pid != shared_server_pid()]
-            seen.extend(line for line in lines if "probes." in line)  # other tests may leave helpers (a resource tracker)
+            seen.extend(
+                line for line in lines if "probes." in line
+            )  # other tests may leave helpers (a resource tracker)
 
     evidence = run_probes(["selftest"], budget_s=20, device="cpu", on_event=on_event, settings=SETTINGS)
     assert seen and all("probes.harness.worker" in line for line in seen)
@@ -102,7 +104,9 @@ time.sleep(300)
 def test_the_server_dies_with_its_killed_parent(tmp_path: Path):
     root = Path(__file__).resolve().parents[2]
     environment = {**os.environ, "PYTHONPATH": str(root)}
-    parent = subprocess.Popen([sys.executable, "-c", PARENT, str(tmp_path)], stdout=subprocess.PIPE, text=True, env=environment)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(tmp_path)], stdout=subprocess.PIPE, text=True, env=environment
+    )
     try:
         server = int(parent.stdout.readline())  # type: ignore[union-attr]
         assert psutil.pid_exists(server)

@@ -173,8 +173,9 @@ def test_a_worker_dies_with_its_killed_parent():
         "print(child.pid, flush=True)\n"
         "time.sleep(300)\n"
     )
-    parent = subprocess.Popen([sys.executable, "-c", parent_code], stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": root})  # fmt: skip
+    parent = subprocess.Popen(
+        [sys.executable, "-c", parent_code], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": root}
+    )
     child_pid = int(parent.stdout.readline())
     time.sleep(1.0)  # let the child arm its death signal (a slow import only delays its own check)
     parent.send_signal(signal.SIGKILL)

@@ -12,7 +12,6 @@ from probes.models import CaseKey, ProbeCase, ProbeRun
 from probes.registry import EXTRA_PROBE_DIRS_ENV
 from probes.runner import run_probes
 
-
 QUICK_PROBE = """
 import torch
 from probes.registry import Bench, CaseSpec, Probe, implementation
@@ -29,14 +28,21 @@ PROBE = Probe(name="quick", description="One tiny add: done long before its shar
 """
 
 
-def test_time_a_probe_leaves_unused_goes_to_the_cases_another_could_not_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+def test_time_a_probe_leaves_unused_goes_to_the_cases_another_could_not_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
     (tmp_path / "quick").mkdir()
     (tmp_path / "quick" / "probe.py").write_text(QUICK_PROBE)
     monkeypatch.setenv(EXTRA_PROBE_DIRS_ENV, str(tmp_path))
     # selftest first with a sliver of the budget: its cases starve (or it cannot even start); quick then
     # finishes in well under its share, and the second round gives selftest what is left.
-    evidence = run_probes(["selftest", "quick"], budget_s=30, device="cpu", probe_weights={"selftest": 0.001},
-                          environment=detect_environment())  # fmt: skip
+    evidence = run_probes(
+        ["selftest", "quick"],
+        budget_s=30,
+        device="cpu",
+        probe_weights={"selftest": 0.001},
+        environment=detect_environment(),
+    )
     selftest = evidence.probe_runs[0]
     assert selftest.probe == "selftest" and selftest.status == "ok", selftest
     assert getattr(selftest, "second_round_s", 0) > 10  # most of the budget came back to it
@@ -46,16 +52,19 @@ def test_time_a_probe_leaves_unused_goes_to_the_cases_another_could_not_time(mon
     assert [run.probe for run in evidence.probe_runs] == ["selftest", "quick"]
 
 
-
 def _case(status: str, reason: str | None = None) -> ProbeCase:
     key = CaseKey(probe="p", implementation=f"i-{status}-{reason}", dtype="fp32", shape={"n": 1}, device="cpu")
     return ProbeCase(key=key, status=status, reason=reason)
 
 
 def test_only_cases_starved_of_time_are_measured_again():
-    cases = [_case("ok"), _case("failed", "raised"), _case("skipped", "unsupported: no fp8"),
-             _case("not-timed", "its time share was spent before a timed sample fit"),
-             _case("skipped", "the probe's time share was spent before this case")]  # fmt: skip
+    cases = [
+        _case("ok"),
+        _case("failed", "raised"),
+        _case("skipped", "unsupported: no fp8"),
+        _case("not-timed", "its time share was spent before a timed sample fit"),
+        _case("skipped", "the probe's time share was spent before this case"),
+    ]
     run = ProbeRun(probe="p", status="ok", share_s=1.0, sized_for_s=0.9, wall_s=1.0)
     again = ProbeRound.after(run, cases)
     assert again is not None and again.sized_for_s == 0.9 and len(again.plan) == 5
@@ -63,6 +72,8 @@ def test_only_cases_starved_of_time_are_measured_again():
     assert ProbeRound.after(run, cases[:3]) is None  # nothing starved
     crashed = run.model_copy(update={"status": "failed", "reason": "gave up after 3 restarts"})
     assert ProbeRound.after(crashed, cases) is None
-    late = run.model_copy(update={"status": "failed", "reason": "its time share ran out before the probe started (start-up)"})
+    late = run.model_copy(
+        update={"status": "failed", "reason": "its time share ran out before the probe started (start-up)"}
+    )
     fresh = ProbeRound.after(late, [])
     assert fresh is not None and fresh.plan == () and fresh.sized_for_s is None

@@ -17,9 +17,9 @@ import pytest
 from rich.console import Console
 
 from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
+from probes.harness.forkserver import shared_server_pid
 from probes.harness.progress import ProbeProgress
 from probes.models import CaseKey, HarnessSettings, ProbeCase, ProbeRun, ProbeStatus
-from probes.harness.forkserver import shared_server_pid
 from probes.runner import ProbeError, run_probes
 from probes.selftest.faults import FAULTS_ENV
 
@@ -85,8 +85,11 @@ def test_ctrl_c_keeps_what_was_measured_and_kills_the_child() -> None:
     assert statuses[0] == "ok" and len(statuses) == 6
     assert all(case.reason == "not run: the run was interrupted" for case in evidence.cases[2:])
     server = shared_server_pid()  # the warm fork server stays for the next probe; its children must not
-    workers = [child for child in psutil.Process().children(recursive=True)
-               if child.pid != server and "probes." in " ".join(child.cmdline())]  # other tests may leave helpers
+    workers = [
+        child
+        for child in psutil.Process().children(recursive=True)
+        if child.pid != server and "probes." in " ".join(child.cmdline())
+    ]  # other tests may leave helpers
     assert workers == []
 
 

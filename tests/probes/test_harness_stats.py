@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from probes.statistics import median_ci_ranks, quantile
 from probes.models import Stats
+from probes.statistics import median_ci_ranks, quantile
 
 
 def test_ten_samples_by_hand() -> None:

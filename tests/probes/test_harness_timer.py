@@ -38,7 +38,9 @@ def test_short_calls_are_blocked_and_the_spread_converges() -> None:
     if timing.stop_reason == "converged":
         stats = timing.stats
         assert stats.ci_level >= QUICK.confidence
-        assert stats.ci_low >= stats.median * (1 - QUICK.ci_target) and stats.ci_high <= stats.median * (1 + QUICK.ci_target)
+        assert stats.ci_low >= stats.median * (1 - QUICK.ci_target) and stats.ci_high <= stats.median * (
+            1 + QUICK.ci_target
+        )
 
 
 class SteppingClock:

@@ -17,9 +17,17 @@ import pytest
 import torch
 from torch.nn.attention import SDPBackend
 
-from probes.attention.report import fit_growth
 from probes.attention.inputs import CHECKED_ROWS, checked_rows
-from probes.attention.probe import attention_cases, first_call, naive, sdpa_efficient, sdpa_flash, sdpa_math, triton_fused
+from probes.attention.probe import (
+    attention_cases,
+    first_call,
+    naive,
+    sdpa_efficient,
+    sdpa_flash,
+    sdpa_math,
+    triton_fused,
+)
+from probes.attention.report import fit_growth
 from probes.attention.scratch_memory import require_free_memory
 from probes.attention.sizing import (
     GEOMETRIES,
@@ -31,11 +39,11 @@ from probes.attention.sizing import (
 )
 from probes.harness.device import Device
 from probes.harness.numerics import compare
-from probes.tolerance import tolerance_for
 from probes.harness.worker import plan_cases
 from probes.models import Evidence, ProbeCase
 from probes.registry import CaseSpec, Unsupported, load_probe
 from probes.runner import run_probes
+from probes.tolerance import tolerance_for
 
 IMPLEMENTATIONS = ["naive", "sdpa.math", "sdpa.flash", "sdpa.efficient", "sdpa.cudnn", "triton"]
 TIMED_ON_CPU = {"naive", "sdpa.math", "sdpa.flash"}
@@ -154,8 +162,10 @@ def test_planning_pairs_every_implementation_and_is_stable() -> None:
 
     def planned_ids(device: Any) -> list[tuple[str, str | None]]:
         planned = plan_cases(loaded, device, 20.0)
-        return [(entry.case.key("attention", entry.implementation.name, device.kind).case_id, entry.skip_reason)
-                for entry in planned]
+        return [
+            (entry.case.key("attention", entry.implementation.name, device.kind).case_id, entry.skip_reason)
+            for entry in planned
+        ]
 
     first, second = planned_ids(Device()), planned_ids(Device())
     assert first == second and len(first) == len(attention_cases(Device(), 20.0)) * len(IMPLEMENTATIONS)
@@ -280,7 +290,8 @@ def test_run_records_every_planned_pair(evidence: Evidence) -> None:
     (run,) = evidence.probe_runs
     assert run.status == "ok" and run.restarts == 0 and run.sized_for_s is not None
     planned = {
-        case.key("attention", name, "cpu").case_id for case in attention_cases(Device(), run.sized_for_s)
+        case.key("attention", name, "cpu").case_id
+        for case in attention_cases(Device(), run.sized_for_s)
         for name in IMPLEMENTATIONS
     }
     assert [case.key.case_id for case in evidence.cases] and {case.key.case_id for case in evidence.cases} == planned

@@ -95,7 +95,9 @@ def write_toy(root: Path, report: str = TOY_REPORT) -> None:
     (folder / "report.py").write_text(report)
 
 
-def test_a_toy_probe_in_its_own_folder_reaches_findings_table_chart_and_facts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+def test_a_toy_probe_in_its_own_folder_reaches_findings_table_chart_and_facts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
     write_toy(tmp_path)
     monkeypatch.setenv(EXTRA_PROBE_DIRS_ENV, str(tmp_path))
     assert "toy" in known_probes()
@@ -105,7 +107,9 @@ def test_a_toy_probe_in_its_own_folder_reaches_findings_table_chart_and_facts(mo
 
     toy_cases = [case for case in evidence.cases if case.key.probe == "toy"]
     assert {case.key.implementation for case in toy_cases} == {"toy.sum", "toy.cumsum"}
-    assert all(case.status == "ok" and case.timing is not None for case in toy_cases), [case.error for case in toy_cases]
+    assert all(case.status == "ok" and case.timing is not None for case in toy_cases), [
+        case.error for case in toy_cases
+    ]
 
     (finding,) = probe_findings("toy", toy_cases)
     assert finding.startswith("toy: cumsum takes ")
@@ -127,12 +131,25 @@ def test_a_toy_probe_in_its_own_folder_reaches_findings_table_chart_and_facts(mo
     assert fact.value > 0 and set(fact.case_ids) == {case.key.case_id for case in toy_cases}
     assert fact.portable and is_portable("toy_cumsum_vs_sum")  # its declared spec says so, not its name
     assert rerun_for("evidence.toy_cumsum_vs_sum") == "advisor probe toy on the target"
-    assert sorted(path.name for path in (tmp_path / "toy").iterdir() if path.suffix == ".py") == ["probe.py", "report.py"]
+    assert sorted(path.name for path in (tmp_path / "toy").iterdir() if path.suffix == ".py") == [
+        "probe.py",
+        "report.py",
+    ]
 
 
 def test_the_built_in_probes_each_declare_their_report_in_their_folder():
     reports = {report.probe: report for report in probe_reports()}
-    assert set(reports) == {"attention", "dynamic", "fusion", "gemm", "hotops", "int8", "layout", "scaling", "transfers"}
+    assert set(reports) == {
+        "attention",
+        "dynamic",
+        "fusion",
+        "gemm",
+        "hotops",
+        "int8",
+        "layout",
+        "scaling",
+        "transfers",
+    }
     assert set(reports) <= set(known_probes())
     assert all(report.findings is not None and report.table is not None for report in reports.values())
 
@@ -144,7 +161,9 @@ def test_the_built_in_probes_each_declare_their_report_in_their_folder():
         ("from probes.reporting import ProbeReport\nREPORT = ProbeReport('other')\n", "not the folder name"),
     ],
 )
-def test_a_malformed_report_is_refused_naming_the_probe(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, report: str, message: str):
+def test_a_malformed_report_is_refused_naming_the_probe(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, report: str, message: str
+):
     write_toy(tmp_path, report)
     monkeypatch.setenv(EXTRA_PROBE_DIRS_ENV, str(tmp_path))
     with pytest.raises(ProbeDefinitionError, match=f"probe toy: .*{message}"):

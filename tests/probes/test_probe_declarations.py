@@ -37,8 +37,14 @@ def test_the_facts_of_the_probes_advisor_ships() -> None:
 def test_each_flag_is_described_once_and_reads_its_field_type() -> None:
     flags = {flag.field.flag: flag for flag in option_flags(builtin_declarations())}
     assert list(flags) == [
-        "--model-type", "--model", "--nproc", "--nnodes", "--node-rank", "--rdzv-endpoint", "--rdzv-id"
-    ]  # fmt: skip
+        "--model-type",
+        "--model",
+        "--nproc",
+        "--nnodes",
+        "--node-rank",
+        "--rdzv-endpoint",
+        "--rdzv-id",
+    ]
     assert [probe.name for probe in flags["--model-type"].probes] == ["hotops", "int8"]
     assert flags["--model-type"].help.startswith("hotops and int8 probes: profile (hotops) and quantize whole (int8)")
     assert flags["--nproc"].takes_int and not flags["--rdzv-id"].takes_int and not flags["--model-type"].takes_int
@@ -61,29 +67,35 @@ def test_a_probe_that_does_not_parse_keeps_the_defaults_and_fails_in_its_child(t
     [
         ("PROBE = Probe(name='mine', description='', cases=f, runs_by_default=ALWAYS)\n", "as True or False"),
         ("PROBE = Probe(name='mine', description='', cases=f, options=make_options())\n", "must name its"),
-        ("from elsewhere import Mine\nPROBE = Probe(name='mine', description='', cases=f, options=Mine)\n",
-         "neither defined in probe.py nor imported"),
+        (
+            "from elsewhere import Mine\nPROBE = Probe(name='mine', description='', cases=f, options=Mine)\n",
+            "neither defined in probe.py nor imported",
+        ),
     ],
-)  # fmt: skip
+)
 def test_facts_that_cannot_be_read_unimported_are_refused(tmp_path: Path, source: str, message: str) -> None:
     with pytest.raises(DeclarationError, match=message):
         read_declaration("mine", write_probe(tmp_path, source))
 
 
 def test_a_private_probe_declares_its_options_in_its_probe_py(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    write_probe(tmp_path, (
-        "from pydantic import Field\nfrom probes.registry import Probe, ProbeOptions\n\n"
-        "class MineOptions(ProbeOptions):\n"
-        "    model_type: str | None = Field(None, description='which', json_schema_extra={'metavar': 'TYPE'})\n\n"
-        "PROBE = Probe(name='mine', description='', cases=f, options=MineOptions, runs_by_default=False)\n"
-    ))  # fmt: skip
+    write_probe(
+        tmp_path,
+        (
+            "from pydantic import Field\nfrom probes.registry import Probe, ProbeOptions\n\n"
+            "class MineOptions(ProbeOptions):\n"
+            "    model_type: str | None = Field(None, description='which', json_schema_extra={'metavar': 'TYPE'})\n\n"
+            "PROBE = Probe(name='mine', description='', cases=f, options=MineOptions, runs_by_default=False)\n"
+        ),
+    )
     monkeypatch.setenv(EXTRA_PROBE_DIRS_ENV, str(tmp_path))
     declared = probe_declarations()["mine"]
     assert not declared.runs_by_default and declared.takes("model_type") and declared.options[0].metavar == "TYPE"
     assert declared.options_model is None  # defined in probe.py: nothing to import unless the probe runs
     assert "mine" not in select_probes(None)
     assert [declaration.name for declaration in builtin_declarations()] == [  # the flags stay the built-in probes'
-        name for name in known_probes() if name != "mine"]
+        name for name in known_probes() if name != "mine"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -107,7 +119,7 @@ def test_flags_reach_the_probes_to_run_that_take_them(names, flags, options) -> 
         (None, {"rdzv_id": "job"}, "--rdzv-id applies to the scaling probe, which runs only when named: add scaling"),
         (None, {"model_type": "rnn"}, "--model-type 'rnn' is not one of dense-transformer, moe, multimodal, diffusion"),
     ],
-)  # fmt: skip
+)
 def test_flags_that_cannot_apply_name_themselves(names, flags, message) -> None:
     with pytest.raises(ProbeError) as raised:
         options_from_flags(names, flags)

@@ -13,21 +13,21 @@ import torch
 import torch._dynamo
 
 from probes.dynamic import probe as dynamic_probe
-from probes.dynamic.inputs import make_block
 from probes.dynamic.bucketing import PaddedRunner, pad_to_bucket
 from probes.dynamic.compile_stats import CompileCounter
+from probes.dynamic.inputs import make_block
 from probes.dynamic.playback import latency_metrics, pass_result, steady_seconds
 from probes.dynamic.sizing import (
+    MIN_BUCKET_LENGTH,
     SCALES,
+    RequestShape,
+    StreamSpec,
+    bucket_of,
     choose_stream,
     estimated_costs,
     expected_graphs,
     fits,
     minimum_share_s,
-    MIN_BUCKET_LENGTH,
-    RequestShape,
-    StreamSpec,
-    bucket_of,
     next_power_of_two,
     padding_waste_pct,
     request_shapes,

@@ -9,9 +9,9 @@ import probes.fusion.probe as fusion_probe
 from probes.fusion.report import fusion_lines, fusion_pairs
 from probes.harness.device import Device
 from probes.harness.numerics import compare
-from probes.tolerance import tolerance_for
 from probes.models import CaseKey, Measurement, Metric, ProbeCase
 from probes.registry import Unsupported
+from probes.tolerance import tolerance_for
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +36,19 @@ def test_compiled_chain_launches_fewer_kernels_than_eager_and_agrees(case, monke
 
 
 def _case(implementation: str, median: float, launches: float, **metrics: float) -> ProbeCase:
-    key = CaseKey(probe="fusion", implementation=implementation, dtype="fp32", shape={"tokens": 128, "width": 512},
-                  device="cpu", options={"chain": "c"})  # fmt: skip
+    key = CaseKey(
+        probe="fusion",
+        implementation=implementation,
+        dtype="fp32",
+        shape={"tokens": 128, "width": 512},
+        device="cpu",
+        options={"chain": "c"},
+    )
     timing = Measurement.from_samples([median] * 3, stop_reason="converged")
     values = {"launches_per_call": launches, **metrics}
-    return ProbeCase(key=key, status="ok", timing=timing, metrics={k: Metric(value=v, unit="") for k, v in values.items()})
+    return ProbeCase(
+        key=key, status="ok", timing=timing, metrics={k: Metric(value=v, unit="") for k, v in values.items()}
+    )
 
 
 def test_findings_pair_compiled_with_eager():

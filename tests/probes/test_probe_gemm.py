@@ -12,7 +12,6 @@ import pytest
 import torch
 
 from probes.gemm import probe as gemm_probe
-from probes.gemm.report import dtype_speedups
 from probes.gemm.inputs import dtype_unsupported_reason, fp8_unsupported_reason, matmul_inputs
 from probes.gemm.probe import (
     compiled_on_cpu,
@@ -23,6 +22,7 @@ from probes.gemm.probe import (
     torch_matmul,
     triton_default_tile,
 )
+from probes.gemm.report import dtype_speedups
 from probes.gemm.sizing import (
     ASSUMPTIONS,
     DECODE_ROWS,
@@ -353,7 +353,7 @@ def test_dtype_speedups_against_fp32_by_hand() -> None:
         ("6.2.41133", "gfx942:sramecc+:xnack-", None, "float8_e4m3fnuz"),  # MI300X, as torch.cuda reports it on ROCm
         ("6.2.41133", "gfx90a:sramecc+:xnack-", None, None),  # MI250X: not charted
     ],
-)  # fmt: skip
+)
 def test_the_fp8_format_follows_the_gpu(hip, arch, capability, expected) -> None:
     from probes.gemm.inputs import fp8_format
 

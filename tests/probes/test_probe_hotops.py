@@ -16,8 +16,8 @@ from advisor.cli import app
 from probes.harness.device import Device
 from probes.hotops.groups import GROUPS, group_of
 from probes.hotops.options import HotopsOptions, ModelSpecError, check_model_spec, parse_model_spec
-from probes.hotops.probe import eager, hotops_cases
 from probes.hotops.passes import make_pass
+from probes.hotops.probe import eager, hotops_cases
 from probes.hotops.profiling import profile_passes, summarize
 from probes.hotops.sizing import PlannedProfile, choose_plan
 from probes.hotops.user_model import load_user_model
@@ -43,8 +43,9 @@ def test_model_type_option_profiles_one_model_both_passes(evidence: Evidence, tm
     assert run.status == "ok", run.reason
     assert evidence.config.probe_options == {"hotops": {"model_type": "dense-transformer"}}
     assert [(case.key.options["model"], case.key.options["pass"]) for case in evidence.cases] == [
-        ("dense-transformer", "forward"), ("dense-transformer", "train"),
-    ]  # fmt: skip
+        ("dense-transformer", "forward"),
+        ("dense-transformer", "train"),
+    ]
     assert evidence.cases[0].status == "ok", evidence.cases[0].reason
     # On a busy machine the training step may run out of the share, but nothing may fail.
     late = [case for case in evidence.cases if case.status != "ok"]
@@ -59,8 +60,12 @@ def test_model_type_option_profiles_one_model_both_passes(evidence: Evidence, tm
         assert sum(op.share for op in operators) == pytest.approx(case.metrics["top10_share"].value)
     evidence.save(tmp_path / "evidence.json")
     loaded = Evidence.load(tmp_path / "evidence.json").cases[0].operators or []
-    assert [(op.name, op.group, op.calls) for op in loaded] == [(op.name, op.group, op.calls) for op in evidence.cases[0].operators or []]
-    assert [op.self_s for op in loaded] == pytest.approx([op.self_s for op in evidence.cases[0].operators or []], rel=1e-4)
+    assert [(op.name, op.group, op.calls) for op in loaded] == [
+        (op.name, op.group, op.calls) for op in evidence.cases[0].operators or []
+    ]
+    assert [op.self_s for op in loaded] == pytest.approx(
+        [op.self_s for op in evidence.cases[0].operators or []], rel=1e-4
+    )
 
 
 def test_options_the_probe_does_not_take_are_refused():
@@ -78,18 +83,28 @@ def test_options_the_probe_does_not_take_are_refused():
 @pytest.mark.parametrize(
     ("name", "group"),
     [
-        ("aten::addmm", "gemm"), ("AddmmBackward0", "gemm"), ("aten::bmm", "gemm"),
+        ("aten::addmm", "gemm"),
+        ("AddmmBackward0", "gemm"),
+        ("aten::bmm", "gemm"),
         ("aten::_scaled_dot_product_flash_attention_for_cpu_backward", "attention"),
-        ("aten::mkldnn_convolution", "convolution"), ("aten::convolution_backward", "convolution"),
+        ("aten::mkldnn_convolution", "convolution"),
+        ("aten::convolution_backward", "convolution"),
         ("autograd::engine::evaluate_function: NativeLayerNormBackward0", "normalization"),
-        ("aten::native_group_norm", "normalization"), ("aten::gelu_backward", "elementwise"),
-        ("aten::_foreach_add_", "elementwise"), ("Optimizer.step#AdamW.step", "elementwise"),
-        ("aten::topk", "routing"), ("aten::index_add_", "routing"), ("EmbeddingBackward0", "routing"),
-        ("c10d::allreduce_", "collectives"), ("nccl:all_gather", "collectives"),
-        ("aten::copy_", "memory"), ("Memcpy HtoD (Pageable -> Device)", "memory"),
-        ("aten::view", "other"), ("torch::autograd::AccumulateGrad", "other"),
+        ("aten::native_group_norm", "normalization"),
+        ("aten::gelu_backward", "elementwise"),
+        ("aten::_foreach_add_", "elementwise"),
+        ("Optimizer.step#AdamW.step", "elementwise"),
+        ("aten::topk", "routing"),
+        ("aten::index_add_", "routing"),
+        ("EmbeddingBackward0", "routing"),
+        ("c10d::allreduce_", "collectives"),
+        ("nccl:all_gather", "collectives"),
+        ("aten::copy_", "memory"),
+        ("Memcpy HtoD (Pageable -> Device)", "memory"),
+        ("aten::view", "other"),
+        ("torch::autograd::AccumulateGrad", "other"),
     ],
-)  # fmt: skip
+)
 def test_operator_groups(name, group):
     assert group_of(name) == group
 
@@ -142,13 +157,15 @@ def test_cases_carry_model_pass_and_size_or_the_users_factory():
 
 
 def test_a_users_factory_is_imported_built_and_profiled(tmp_path, monkeypatch):
-    (tmp_path / "user_net.py").write_text(textwrap.dedent("""
+    (tmp_path / "user_net.py").write_text(
+        textwrap.dedent("""
         import torch
         def build():
             net = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 8))
             return net, lambda: (torch.randn(16, 32),)
         NOT_A_FACTORY = 3
-    """))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(tmp_path)
     check_model_spec("user_net:build")
@@ -166,9 +183,12 @@ def test_a_users_factory_is_imported_built_and_profiled(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("user_net", "expected module:factory"), ("a b:c", "expected module:factory"),
-     ("no_such_module_here:build", "no module named 'no_such_module_here'")],
-)  # fmt: skip
+    [
+        ("user_net", "expected module:factory"),
+        ("a b:c", "expected module:factory"),
+        ("no_such_module_here:build", "no module named 'no_such_module_here'"),
+    ],
+)
 def test_bad_model_specs_name_the_flag(spec, message):
     with pytest.raises(ModelSpecError, match=message) as raised:
         check_model_spec(spec)
@@ -183,13 +203,16 @@ def test_bad_model_specs_name_the_flag(spec, message):
     [
         (["gemm", "--model-type", "moe"], "error: --model-type applies to the hotops and int8 probes; add one of them"),
         (["hotops", "--model", "nocolon"], "error: --model 'nocolon': expected module:factory"),
-        (["hotops", "--model-type", "moe", "--model", "a:b"], "error: give --model-type (a reference model) or --model"),
+        (
+            ["hotops", "--model-type", "moe", "--model", "a:b"],
+            "error: give --model-type (a reference model) or --model",
+        ),
     ],
 )
 def test_cli_flags_are_checked_before_anything_runs(runner, arguments, message):
     result = runner.invoke(app, ["probe", *arguments, "--budget", "1"])
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == [message + result.stderr.strip()[len(message):]]
+    assert result.stderr.strip().splitlines() == [message + result.stderr.strip()[len(message) :]]
     assert result.stderr.startswith(message)
 
 

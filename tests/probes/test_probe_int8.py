@@ -14,8 +14,8 @@ import pytest
 import torch
 
 from probes.harness.device import Device
-from probes.int8.report import int8_speedups
 from probes.int8.error_metrics import row_relative_errors
+from probes.int8.inputs import dequantize, fake_quantize, quantize, symmetric_scale
 from probes.int8.probe import (
     _check_int_mm_shape,
     _torchao_quantizer,
@@ -24,7 +24,7 @@ from probes.int8.probe import (
     weight_per_channel,
     weight_per_tensor,
 )
-from probes.int8.inputs import dequantize, fake_quantize, quantize, symmetric_scale
+from probes.int8.report import int8_speedups
 from probes.int8.sizing import (
     GEMM_ROWS,
     LAYERNORM_STUDY_TOLERANCE,
@@ -71,7 +71,9 @@ def test_every_implementation_is_planned_and_none_fails(evidence: Evidence) -> N
     # The CNN's pair always; the dense transformer's too when the share affords it (test_probe_int8_model.py).
     assert measured - MODEL_IMPLEMENTATIONS == IMPLEMENTATIONS
     assert {"onnxruntime", "onnxruntime.static-qdq"} <= measured <= IMPLEMENTATIONS | MODEL_IMPLEMENTATIONS
-    assert {registered.name for registered in load_probe("int8").implementations} == IMPLEMENTATIONS | MODEL_IMPLEMENTATIONS
+    assert {
+        registered.name for registered in load_probe("int8").implementations
+    } == IMPLEMENTATIONS | MODEL_IMPLEMENTATIONS
     # On a busy machine a case may run out of time (or torchao may be absent), but none may fail.
     assert all(case.status in ("ok", "not-timed", "skipped") for case in evidence.cases), [
         (case.key.case_id, case.reason) for case in evidence.cases if case.status == "failed"

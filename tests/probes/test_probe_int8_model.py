@@ -115,7 +115,9 @@ def test_a_model_that_fails_to_export_is_skipped_with_the_reason(monkeypatch: py
     onnx_model.forget_prepared()
     monkeypatch.setattr(torch.onnx, "export", unexportable)
     try:
-        with pytest.raises(Unsupported, match="ONNX export of the diffusion reference model failed: RuntimeError: ONNX"):
+        with pytest.raises(
+            Unsupported, match="ONNX export of the diffusion reference model failed: RuntimeError: ONNX"
+        ):
             model_fp32(model_cases(["diffusion"])[0], Device())
         measured = [_measure(case) for case in model_cases(["diffusion"])]
         assert [case.status for case in measured] == ["skipped", "skipped"]
@@ -143,9 +145,13 @@ def test_a_model_onnxruntime_cannot_quantize_still_runs_in_fp32(monkeypatch: pyt
 
 
 def test_the_profile_model_type_picks_the_model_and_its_recipe() -> None:
-    for model_type, implementation in (("cnn", "onnxruntime.static-qdq"), ("diffusion", "onnxruntime.static-qdq"),
-                                       ("dense-transformer", "onnxruntime.dynamic"), ("moe", "onnxruntime.dynamic"),
-                                       ("multimodal", "onnxruntime.dynamic")):  # fmt: skip
+    for model_type, implementation in (
+        ("cnn", "onnxruntime.static-qdq"),
+        ("diffusion", "onnxruntime.static-qdq"),
+        ("dense-transformer", "onnxruntime.dynamic"),
+        ("moe", "onnxruntime.dynamic"),
+        ("multimodal", "onnxruntime.dynamic"),
+    ):
         planned = int8_cases(_cuda_like(), 10.0, Int8Options(model_type=model_type))  # the CPU would prepare them all
         cases = [case for case in planned if case.options["op"] == "model"]
         assert [case.dtype for case in cases] == ["fp32", "int8"]
@@ -163,7 +169,9 @@ def test_without_a_model_type_the_defaults_fit_the_share() -> None:
     planned = int8_cases(Device(), 60.0)
     assert [case.options["op"] for case in planned[:4]] == ["model"] * 4  # first: a share that runs out spares them
     # Planned elsewhere too, to be skipped with the reason.
-    assert [case.options["model"] for case in int8_cases(_cuda_like(), 1.0) if case.options["op"] == "model"][::2] == ["cnn"]
+    assert [case.options["model"] for case in int8_cases(_cuda_like(), 1.0) if case.options["op"] == "model"][::2] == [
+        "cnn"
+    ]
 
 
 def test_the_option_is_validated_by_the_probe() -> None:

@@ -8,11 +8,11 @@ import torch
 
 from probes.harness.device import Device
 from probes.harness.numerics import compare
-from probes.tolerance import tolerance_for
-from probes.layout.report import comparison_line, layout_comparisons
 from probes.layout.probe import LAYOUTS, OPS, conv2d, conv_bn_relu, layout_cases
+from probes.layout.report import comparison_line, layout_comparisons
 from probes.layout.sizing import COSTS, choose_shape
 from probes.models import CaseKey, Measurement, ProbeCase
+from probes.tolerance import tolerance_for
 
 BUILDERS = {"conv": conv2d, "block": conv_bn_relu}
 
@@ -46,18 +46,27 @@ def test_larger_shares_and_faster_devices_get_larger_convolutions():
 
 def _timed(op: str, dtype: str, layout: str, median: float, noisy: bool = False) -> ProbeCase:
     spread = (0.5, 1.0, 1.5) if noisy else (1.0, 1.0, 1.0)
-    key = CaseKey(probe="layout", implementation="torch.conv2d", dtype=dtype, layout=layout, device="cpu",
-                  shape={"batch": 2, "channels": 32, "height": 28, "width": 28}, options={"op": op})  # fmt: skip
+    key = CaseKey(
+        probe="layout",
+        implementation="torch.conv2d",
+        dtype=dtype,
+        layout=layout,
+        device="cpu",
+        shape={"batch": 2, "channels": 32, "height": 28, "width": 28},
+        options={"op": op},
+    )
     timing = Measurement.from_samples([median * factor for factor in spread], stop_reason="converged")
     return ProbeCase(key=key, status="ok", timing=timing)
 
 
 def test_comparison_ratio_mismatch_cost_and_conversion_share():
     cases = [
-        _timed("block", "bf16", "nchw", 1.3e-3), _timed("block", "bf16", "nhwc", 1.0e-3),
-        _timed("block", "bf16", "mismatch", 1.18e-3), _timed("conv", "fp32", "nchw", 1e-3),
+        _timed("block", "bf16", "nchw", 1.3e-3),
+        _timed("block", "bf16", "nhwc", 1.0e-3),
+        _timed("block", "bf16", "mismatch", 1.18e-3),
+        _timed("conv", "fp32", "nchw", 1e-3),
         _timed("conv", "fp32", "nhwc", 2e-3, noisy=True),
-    ]  # fmt: skip
+    ]
     block, conv = layout_comparisons(cases)
     assert block.nhwc_speedup == pytest.approx(1.3) and block.mismatch_cost == pytest.approx(0.18)
     assert block.conversion_share == pytest.approx(1 - 1 / 1.18) and len(block.case_ids) == 3

@@ -16,9 +16,9 @@ import pytest
 
 from advisor.cli import app
 from advisor.recommendation.readings import read_cases
-from probes.reporting import probe_findings
 from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, Metric, ProbeCase
 from probes.registry import probe_declarations
+from probes.reporting import probe_findings
 from probes.runner import run_probes, select_probes
 from probes.scaling.bandwidth import algorithm_bandwidth, all_reduce_bus_bandwidth, all_reduce_bus_factor
 from probes.scaling.faults import FAULT_ENV
@@ -249,8 +249,15 @@ def test_torchrun_command_passes_the_rendezvous_through():
     assert single[-4:] == ["-m", "probes.scaling.worker", "job.json", "run"]
     options = LaunchOptions(nproc=1, nnodes=2, node_rank=1, rdzv_endpoint="10.0.0.1:29500", rdzv_id="job7")
     static = torchrun_command(resolve_launch(options, "cpu"), job, folder)
-    for flag in ("--nproc_per_node=1", "--nnodes=2", "--node_rank=1", "--rdzv_backend=static",
-                 "--rdzv_endpoint=10.0.0.1:29500", "--rdzv_id=job7", "--max_restarts=0"):  # fmt: skip
+    for flag in (
+        "--nproc_per_node=1",
+        "--nnodes=2",
+        "--node_rank=1",
+        "--rdzv_backend=static",
+        "--rdzv_endpoint=10.0.0.1:29500",
+        "--rdzv_id=job7",
+        "--max_restarts=0",
+    ):
         assert flag in static
     c10d = torchrun_command(resolve_launch(options.model_copy(update={"node_rank": None}), "cpu"), job, folder)
     assert "--rdzv_backend=c10d" in c10d and not any(part.startswith("--node_rank") for part in c10d)
@@ -293,8 +300,14 @@ def test_results_reader_waits_for_a_torn_line_and_first_error_finds_the_cause(tm
 
 
 def _step_case(world: int, seconds: float, efficiency: float) -> ProbeCase:
-    key = CaseKey(probe="scaling", implementation="ddp.step", dtype="fp32", shape={"batch": 8}, device="cuda",
-                  options={"backend": "nccl", "nodes": 1, "world": world})  # fmt: skip
+    key = CaseKey(
+        probe="scaling",
+        implementation="ddp.step",
+        dtype="fp32",
+        shape={"batch": 8},
+        device="cuda",
+        options={"backend": "nccl", "nodes": 1, "world": world},
+    )
     timing = Measurement.from_samples([seconds] * 10, stop_reason="share spent")
     metrics = {"efficiency": Metric(value=efficiency, unit="ratio")}
     return ProbeCase(key=key, status="ok", timing=timing, metrics=metrics)
@@ -341,4 +354,7 @@ def test_a_rocm_build_names_rccl_under_the_nccl_backend() -> None:
     key = case_key("all_reduce", rocm, 2, {"bytes": 1024})
     assert key.options == {"backend": "nccl", "nodes": 1, "world": 2, "library": "rccl"}
     assert case_key("all_reduce", resolve_launch(LaunchOptions(nproc=2), "cpu"), 2, {"bytes": 1024}).options == {
-        "backend": "gloo", "nodes": 1, "world": 2}  # case ids of CUDA and CPU runs stay as they were
+        "backend": "gloo",
+        "nodes": 1,
+        "world": 2,
+    }  # case ids of CUDA and CPU runs stay as they were

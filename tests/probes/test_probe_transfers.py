@@ -9,16 +9,16 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from probes.reporting import probe_findings
 from probes.harness.device import Device
 from probes.harness.numerics import compare
-from probes.tolerance import tolerance_for
 from probes.models import CaseKey, Measurement, Metric, ProbeCase
 from probes.registry import CaseSpec, Unsupported, load_probe
+from probes.reporting import probe_findings
 from probes.runner import run_probes, select_probes
-from probes.transfers.report import paired, transfer_lines
+from probes.tolerance import tolerance_for
 from probes.transfers.pipeline import NO_ACCELERATOR, PipelineBuffers, ThreeStreamPipeline, backend_of, run_serial
 from probes.transfers.probe import copy_bench
+from probes.transfers.report import paired, transfer_lines
 from probes.transfers.sizing import COPY_BYTES, PIPELINE_BYTES, ROUND_TRIP, chunk_rows, copy_sizes, transfer_cases
 
 
@@ -36,8 +36,11 @@ def test_on_a_cpu_every_case_is_skipped_with_the_reason():
 def test_transfers_is_in_the_default_suite_and_declares_four_implementations():
     assert "transfers" in select_probes(None)
     assert [registered.name for registered in load_probe("transfers").implementations] == [
-        "pageable", "pinned", "serial", "pipelined",
-    ]  # fmt: skip
+        "pageable",
+        "pinned",
+        "serial",
+        "pipelined",
+    ]
 
 
 def test_builders_refuse_a_cpu_before_touching_pinned_memory():
@@ -61,8 +64,14 @@ def test_sizing_drops_the_largest_copies_first_and_keeps_the_pipeline():
 
 
 def _timed(implementation: str, options: dict[str, str], seconds: float, size: int = 2**20) -> ProbeCase:
-    key = CaseKey(probe="transfers", implementation=implementation, dtype="fp32", shape={"bytes": size},
-                  device="cuda", options=options)  # fmt: skip
+    key = CaseKey(
+        probe="transfers",
+        implementation=implementation,
+        dtype="fp32",
+        shape={"bytes": size},
+        device="cuda",
+        options=options,
+    )
     timing = Measurement.from_samples([seconds] * 10, stop_reason="converged")
     metrics = {"gbps": Metric(value=size / seconds / 1e9, unit="GB/s")}
     return ProbeCase(key=key, status="ok", timing=timing, metrics=metrics)

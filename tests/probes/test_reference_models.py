@@ -43,8 +43,13 @@ def test_builds_are_seeded_and_sizes_grow():
         widths = [reference_shape(model_type, size)["width"] for size in MODEL_SIZES]
         assert widths == sorted(widths) and widths[0] < widths[-1]
     assert reference_shape("dense-transformer", "tiny") == {
-        "batch": 2, "seq": 32, "width": 64, "heads": 4, "layers": 2, "vocab": 256,
-    }  # fmt: skip
+        "batch": 2,
+        "seq": 32,
+        "width": 64,
+        "heads": 4,
+        "layers": 2,
+        "vocab": 256,
+    }
 
 
 def test_unknown_model_type_or_size_is_named():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+from advisor.profile import Needs, Profile
 from probes.environment.models import (
     AcceleratorRuntime,
     CPUInfo,
@@ -19,7 +20,6 @@ from probes.environment.models import (
     OSInfo,
     PythonInfo,
 )
-from advisor.profile import Needs, Profile
 from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, Metric, ProbeCase, ProbeConfig
 
 # The CPU suite measured on the project's 2-core x86 machine, shared with the other test folders.
@@ -70,10 +70,12 @@ def case(
     """One case; timed when `median` is given, ok unless `status` says otherwise."""
     key = CaseKey(probe=probe, implementation=implementation, dtype=dtype, shape=shape, device=device, options=options)
     return ProbeCase(
-        key=key, status=status or ("ok" if median is not None else "not-timed"),
-        timing=timing(median, noisy) if median is not None else None, baseline=baseline,
+        key=key,
+        status=status or ("ok" if median is not None else "not-timed"),
+        timing=timing(median, noisy) if median is not None else None,
+        baseline=baseline,
         metrics={name: Metric(value=value, unit="") for name, value in (metrics or {}).items()},
-    )  # fmt: skip
+    )
 
 
 def evidence(cases: list[ProbeCase], family: str = "x86-cpu", busy: bool = False) -> Evidence:
@@ -81,12 +83,23 @@ def evidence(cases: list[ProbeCase], family: str = "x86-cpu", busy: bool = False
     from probes.models import HostContention
 
     devices = sorted({c.key.device for c in cases}) or ["cpu"]
-    config = ProbeConfig(budget_s=60.0, device_requested="auto", device=devices[0],
-                         probes=sorted({c.key.probe for c in cases}), settings=HarnessSettings())  # fmt: skip
+    config = ProbeConfig(
+        budget_s=60.0,
+        device_requested="auto",
+        device=devices[0],
+        probes=sorted({c.key.probe for c in cases}),
+        settings=HarnessSettings(),
+    )
     share = 0.5 if busy else 0.0
     contention = HostContention(other_cpu_share=share, load_average_before=0.1, logical_cores=2, busy=busy)
-    return Evidence(environment=environment(family), config=config, started_at=WHEN, finished_at=WHEN,
-                    host_contention=contention, cases=cases)  # fmt: skip
+    return Evidence(
+        environment=environment(family),
+        config=config,
+        started_at=WHEN,
+        finished_at=WHEN,
+        host_contention=contention,
+        cases=cases,
+    )
 
 
 def gemm_cases(bf16_speedup: float, device: str = "cpu", triton_ratio: float | None = None) -> list[ProbeCase]:
@@ -122,9 +135,18 @@ def int8_cases(
     shape = {"tokens": 256, "d_model": 256, "d_hidden": 1024}
     cases = [
         case("int8", "torch.nn.Linear", "fp32", shape, 1e-3, device=device, baseline=True, op="mlp"),
-        case("int8", "torchao.int8_weight_only", "int8", shape, 1e-3 / layer_speedup, device=device,
-             metrics={"max_rel_error": max_rel_error}, op="mlp", float_dtype="fp32"),
-    ]  # fmt: skip
+        case(
+            "int8",
+            "torchao.int8_weight_only",
+            "int8",
+            shape,
+            1e-3 / layer_speedup,
+            device=device,
+            metrics={"max_rel_error": max_rel_error},
+            op="mlp",
+            float_dtype="fp32",
+        ),
+    ]
     if qdq:
         studies = {
             "qdq.per-tensor": 0.36,
@@ -133,15 +155,29 @@ def int8_cases(
             "qdq.layernorm-output": 0.03,
         }
         for implementation, error in studies.items():
-            cases.append(case("int8", implementation, "int8", {"rows": 8, "cols": 8}, 1e-4, device=device,
-                              metrics={"rel_rmse": error}, op="qdq"))  # fmt: skip
+            cases.append(
+                case(
+                    "int8",
+                    implementation,
+                    "int8",
+                    {"rows": 8, "cols": 8},
+                    1e-4,
+                    device=device,
+                    metrics={"rel_rmse": error},
+                    op="qdq",
+                )
+            )
     return cases
 
 
 def dynamic_cases(
-    static_per_100: float, dynamic_total: float = 2.0, bucketed_total: float = 1.0, padding: float = 20.0,
-    limit_hit: bool = False, device: str = "cpu",
-) -> list[ProbeCase]:  # fmt: skip
+    static_per_100: float,
+    dynamic_total: float = 2.0,
+    bucketed_total: float = 1.0,
+    padding: float = 20.0,
+    limit_hit: bool = False,
+    device: str = "cpu",
+) -> list[ProbeCase]:
     """One request stream played by eager, static, dynamic and bucketed compilation."""
     shape = {"width": 32, "heads": 2, "max_batch": 2, "max_len": 64}
     rate = "recompiles_per_100_requests"
@@ -151,15 +187,21 @@ def dynamic_cases(
         "compile.dynamic": {"total_s": dynamic_total, rate: 2.0},
         "compile.bucketed": {"total_s": bucketed_total, rate: 2.0, "padding_waste_pct": padding},
     }
-    return [case("dynamic", name, "fp32", shape, 1e-4, device=device, metrics=metrics, requests=48)
-            for name, metrics in figures.items()]  # fmt: skip
+    return [
+        case("dynamic", name, "fp32", shape, 1e-4, device=device, metrics=metrics, requests=48)
+        for name, metrics in figures.items()
+    ]
 
 
 def profile(**fields: object) -> Profile:
     """A profile: dense-transformer inference on nvidia-gpu by a framework team unless told otherwise."""
     needs = fields.pop("needs", {})
-    base: dict[str, object] = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "workload": "inference",
-                               "team_skill": "framework"}  # fmt: skip
+    base: dict[str, object] = {
+        "model_type": "dense-transformer",
+        "hardware": "nvidia-gpu",
+        "workload": "inference",
+        "team_skill": "framework",
+    }
     base.update(fields)
     return Profile(**base, needs=Needs(**needs))  # type: ignore[arg-type]
 

@@ -37,8 +37,12 @@ def all_text(recommendation: Recommendation) -> str:
 def test_1_trtllm_serves_with_its_own_attention_kernels():
     # TensorRT-LLM's deployment guide: attention_backend TRTLLM is the default
     # (https://nvidia.github.io/TensorRT-LLM/1.2.0rc2.post2/deployment-guide/deployment-guide-for-llama3.3-70b-on-trtllm.html)
-    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h200-sxm",
-                    needs={"quantization": "fp8", "devices": 8})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        needs={"quantization": "fp8", "devices": 8},
+    )
     chosen = tier1(result)
     assert chosen["deployment"] == "tensorrt-llm"
     attention = next(c for c in result.tier(1).choices if c.concern == "attention")
@@ -47,8 +51,13 @@ def test_1_trtllm_serves_with_its_own_attention_kernels():
 
 def test_2_cudnn_attention_is_not_ruled_out_for_long_context_unmeasured():
     # Transformer Engine prefers cuDNN fused attention on Hopper and newer (TE attention guide)
-    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="training",
-                    needs={"long_context": True, "devices": 16})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        needs={"long_context": True, "devices": 16},
+    )
     assert "cudnn" not in {rejection.option for rejection in result.rejected}
 
 
@@ -63,15 +72,21 @@ def test_3_kernels_inside_a_serving_engine_need_no_kernel_skill():
 def test_4_mi300x_fp8_is_quantized_with_quark_not_torchao():
     # AMD's vLLM V1 guide for MI300X serves Quark FP8 checkpoints
     # (https://rocm.docs.amd.com/projects/ai-ecosystem/en/latest/optimization/vllm-v1-optimization.html)
-    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x",
-                    needs={"quantization": "fp8", "devices": 8})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8}
+    )
     assert tier1(result)["quantization"] != "torchao"
     assert "quark" in all_text(result).lower() or tier1(result)["quantization"] == "quark"
 
 
 def test_5_workload_both_gets_two_stacks_and_no_junk_rejections():
-    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="both",
-                    needs={"quantization": "fp8", "devices": 16})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="both",
+        needs={"quantization": "fp8", "devices": 16},
+    )
     assert [stack.workload for stack in result.stacks] == ["inference", "training"]
     chosen = {(c.option, c.concern) for tier in result.tiers for c in tier.choices}
     rejected = {(r.option, concern) for r in result.rejected for concern in r.concerns}
@@ -82,8 +97,7 @@ def test_5_workload_both_gets_two_stacks_and_no_junk_rejections():
 @pytest.mark.parametrize("hardware, device", [("ascend-npu", "ascend-910b")])
 def test_6_diffusion_training_on_many_devices_gets_a_training_framework(hardware, device):
     # MindSpeed-MM documents SD3.5 and FLUX fine-tuning on Ascend (https://gitcode.com/Ascend/MindSpeed-MM)
-    result = answer(model_type="diffusion", hardware=hardware, device=device, workload="training",
-                    needs={"devices": 8})  # fmt: skip
+    result = answer(model_type="diffusion", hardware=hardware, device=device, workload="training", needs={"devices": 8})
     assert tier1(result).get("training-framework") == "mindspeed"
 
 
@@ -111,12 +125,21 @@ def test_8_the_gemm_runs_the_precision_asked_where_the_device_has_it():
 
 @pytest.mark.parametrize(
     "hardware, device, foreign",
-    [("arm-cpu", "graviton4", "AVX"), ("google-tpu", "tpu-v6e", "CUDA graph"), ("aws-neuron", "trn2", "CUDA graph"),
-     ("intel-gaudi", "gaudi3", "CUDA graph"), ("intel-gaudi", "gaudi3", "NVIDIA")],
-)  # fmt: skip
+    [
+        ("arm-cpu", "graviton4", "AVX"),
+        ("google-tpu", "tpu-v6e", "CUDA graph"),
+        ("aws-neuron", "trn2", "CUDA graph"),
+        ("intel-gaudi", "gaudi3", "CUDA graph"),
+        ("intel-gaudi", "gaudi3", "NVIDIA"),
+    ],
+)
 def test_9_advice_speaks_only_of_the_profiles_platforms(hardware, device, foreign):
-    result = answer(model_type="dense-transformer", hardware=hardware, device=device,
-                    needs={"quantization": "int8" if hardware == "arm-cpu" else "fp8", "dynamic_shapes": True})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware=hardware,
+        device=device,
+        needs={"quantization": "int8" if hardware == "arm-cpu" else "fp8", "dynamic_shapes": True},
+    )
     assert foreign not in all_text(result)  # the vendor's name as written ('nvidia-gpu' may be named in tier 3)
 
 
@@ -127,8 +150,12 @@ def test_9_advice_speaks_only_of_the_profiles_platforms(hardware, device, foreig
 def test_10_the_device_generation_changes_the_stack(hardware, older, newer):
     stacks = {}
     for device in (older, newer):
-        result = answer(model_type="dense-transformer", hardware=hardware, device=device,
-                        needs={"quantization": "fp8" if hardware != "aws-neuron" else "none", "devices": 8})  # fmt: skip
+        result = answer(
+            model_type="dense-transformer",
+            hardware=hardware,
+            device=device,
+            needs={"quantization": "fp8" if hardware != "aws-neuron" else "none", "devices": 8},
+        )
         assert result.device == device and not result.device_assumed
         stacks[device] = [stack.stack for stack in result.stacks]
     assert stacks[older] != stacks[newer]

@@ -23,7 +23,9 @@ def answer(**fields: object) -> Recommendation:
 def test_the_chosen_stacks_own_risks_reach_the_text_each_cited():
     # AMD's vLLM V1 MI300X guide: AITER is off unless VLLM_ROCM_USE_AITER=1
     # (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference-optimization/vllm-optimization.html)
-    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8})
+    result = answer(
+        model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8}
+    )
     stack = result.stacks[0]
     text = "\n".join(summary_lines(result))
     assert stack.risks, "the stack chosen for MI300X FP8 serving documents risks"
@@ -33,8 +35,13 @@ def test_the_chosen_stacks_own_risks_reach_the_text_each_cited():
 
 
 def profile_asking(quantization: str):
-    fields = {"model_type": "dense-transformer", "hardware": "aws-neuron", "workload": "inference",
-              "team_skill": "framework", "needs": {"quantization": quantization}}  # fmt: skip
+    fields = {
+        "model_type": "dense-transformer",
+        "hardware": "aws-neuron",
+        "workload": "inference",
+        "team_skill": "framework",
+        "needs": {"quantization": quantization},
+    }
     return parse_profile(yaml.safe_dump(fields))
 
 
@@ -53,8 +60,9 @@ def test_a_stack_its_vendor_calls_a_beta_lowers_the_confidence_and_says_so():
     knowledge = load_knowledge_base()
     stack = knowledge.stack("neuron-torchtitan-pretraining")
     assert stack.preview is not None and "beta" in stack.preview.value
-    training = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", workload="training",
-                      needs={"devices": 16})  # fmt: skip
+    training = answer(
+        model_type="dense-transformer", hardware="aws-neuron", device="trn2", workload="training", needs={"devices": 16}
+    )
     serving = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", needs={"devices": 16})
     chosen = next(item for item in training.stacks if item.workload == "training")
     assert chosen.stack == stack.id and chosen.preview == stack.preview.value
@@ -80,8 +88,9 @@ def test_writing_kernels_in_tier_2_needs_a_kernel_team_whatever_the_library_need
 
 def test_a_kernel_team_on_arm_gets_the_kleidi_micro_kernels_as_tier_2():
     # Arm's Kleidi libraries are routines for framework developers to integrate (https://developer.arm.com/ai/kleidi-libraries)
-    result = answer(model_type="dense-transformer", hardware="arm-cpu", team_skill="kernel",
-                    needs={"quantization": "int8"})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer", hardware="arm-cpu", team_skill="kernel", needs={"quantization": "int8"}
+    )
     options = {choice.option for choice in result.tier(2).choices}
     assert options == {"arm-compute-library"} and result.tier(2).fits_team
 
@@ -107,9 +116,17 @@ def test_a_stack_that_misses_as_much_as_the_chosen_one_says_what_put_the_chosen_
 def test_a_qat_ask_in_tier_3_trains_in_the_framework_and_the_runtime_runs_the_export():
     # ONNX Runtime does not run QAT; QAT models exported as QDQ graphs run directly
     # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html)
-    result = answer(model_type="cnn", hardware="x86-cpu", device="xeon-6-granite-rapids",
-                    needs={"quantization": "int8", "quantization_method": "qat", "cross_platform": True,
-                           "other_hardware": ["arm-cpu"]})  # fmt: skip
+    result = answer(
+        model_type="cnn",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        needs={
+            "quantization": "int8",
+            "quantization_method": "qat",
+            "cross_platform": True,
+            "other_hardware": ["arm-cpu"],
+        },
+    )
     quantization = next(c for c in result.tier(3).choices if c.concern == "quantization")
     assert quantization.settings.get("method") == "qat"
     assert quantization.rationale[0].text.startswith("QAT asked")
@@ -118,7 +135,9 @@ def test_a_qat_ask_in_tier_3_trains_in_the_framework_and_the_runtime_runs_the_ex
 
 def test_an_engine_named_as_an_alternative_gets_a_measurable_switch():
     # AMD's MI300X inference guides cover vLLM and SGLang (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference/index.html)
-    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8})
+    result = answer(
+        model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8}
+    )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert deployment.alternatives
     rival = deployment.alternatives[0]
@@ -130,8 +149,13 @@ def test_an_engine_named_as_an_alternative_gets_a_measurable_switch():
 def test_an_equal_engine_switch_names_the_precision_both_run_in():
     # TensorRT-LLM's DeepSeek recipe on Blackwell defaults to NVFP4 and serves FP8 too
     # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/index.html)
-    result = answer(model_type="moe", hardware="nvidia-gpu", device="b200", team_skill="hpc",
-                    needs={"quantization": "fp8", "devices": 8, "long_context": True})  # fmt: skip
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        team_skill="hpc",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
     faster = [c for c in result.switch_conditions if c.id.endswith("-faster")]
     assert faster and all("both in fp8" in c.description for c in faster)
 
@@ -139,9 +163,19 @@ def test_an_equal_engine_switch_names_the_precision_both_run_in():
 def test_tier3_for_a_framework_team_that_trains_uses_a_portable_training_framework():
     # Megatron Core trains on NVIDIA GPUs and, through AMD's Primus, on Instinct GPUs
     # (https://rocm.docs.amd.com/projects/ai-ecosystem/en/latest/training/recipes/primus-megatron.html)
-    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi355x", workload="both",
-                    needs={"quantization": "fp8", "devices": 64, "dynamic_shapes": True, "cross_platform": True,
-                           "other_hardware": ["nvidia-gpu"]})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="both",
+        needs={
+            "quantization": "fp8",
+            "devices": 64,
+            "dynamic_shapes": True,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+        },
+    )
     tier3 = result.tier(3)
     options = tier3.options()
     assert options["training-framework"] in ("megatron-core", "torchtitan")
@@ -155,8 +189,13 @@ def test_tier3_for_a_framework_team_that_trains_uses_a_portable_training_framewo
 
 def test_a_serving_need_is_not_charged_to_the_training_stack():
     # MaxText pre-trains on TPU (https://github.com/AI-Hypercomputer/maxtext#maxtext); dynamic shapes are the server's
-    result = answer(model_type="dense-transformer", hardware="google-tpu", device="tpu-v6e", workload="both",
-                    needs={"dynamic_shapes": True, "devices": 16})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="both",
+        needs={"dynamic_shapes": True, "devices": 16},
+    )
     training = next(stack for stack in result.stacks if stack.workload == "training")
     assert not any("dynamic shapes" in misfit for misfit in training.misfits)
 
@@ -164,11 +203,19 @@ def test_a_serving_need_is_not_charged_to_the_training_stack():
 def test_a_checkpoint_other_families_load_is_tier_3s_quantizer_only_in_a_format_they_run():
     # vLLM Ascend serves LLM-Compressor W8A8 models
     # (https://docs.vllm.ai/projects/ascend/en/v0.23.0/user_guide/feature_guide/quantization.html)
-    int8 = answer(model_type="dense-transformer", hardware="ascend-npu", device="ascend-910b",
-                  needs={"quantization": "int8", "devices": 8, "cross_platform": True, "other_hardware": ["nvidia-gpu"]})  # fmt: skip
+    int8 = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        needs={"quantization": "int8", "devices": 8, "cross_platform": True, "other_hardware": ["nvidia-gpu"]},
+    )
     assert int8.tier(3).options().get("quantization") == "llm-compressor"
-    fp8 = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm",
-                 needs={"quantization": "fp8", "devices": 8, "cross_platform": True, "other_hardware": ["ascend-npu"]})  # fmt: skip
+    fp8 = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        needs={"quantization": "fp8", "devices": 8, "cross_platform": True, "other_hardware": ["ascend-npu"]},
+    )
     assert fp8.tier(3).options().get("quantization") != "llm-compressor"  # Atlas NPUs run no FP8
 
 
@@ -190,11 +237,18 @@ def test_a_multimodal_model_is_told_where_its_convolutions_are():
 
 def test_a_stack_whose_page_pins_no_versions_is_trusted_less_and_says_so():
     knowledge = load_knowledge_base()
-    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8})
+    result = answer(
+        model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8}
+    )
     stack = knowledge.stack(result.stacks[0].stack)
     assert not stack.validated_with, "AMD's MI300X vLLM guide pins no versions"
     assert any("pins no versions" in note for note in result.confidence_notes)
-    pinned = answer(model_type="dense-transformer", hardware="intel-gaudi", device="gaudi3", needs={"quantization": "fp8", "devices": 8})
+    pinned = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        needs={"quantization": "fp8", "devices": 8},
+    )
     assert knowledge.stack(pinned.stacks[0].stack).validated_with
     assert not any("pins no versions" in note for note in pinned.confidence_notes)
     assert result.confidence < pinned.confidence
@@ -206,22 +260,38 @@ def test_a_named_variant_of_a_generation_counts_as_that_generation():
     from advisor.recommendation.stack_choice import same_generation
 
     assert same_generation("Blackwell Ultra", "Blackwell") and not same_generation("CDNA 4", "CDNA 3")
-    result = answer(model_type="moe", hardware="nvidia-gpu", device="b300", team_skill="kernel",
-                    needs={"quantization": "fp8", "devices": 16, "long_context": True})  # fmt: skip
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b300",
+        team_skill="kernel",
+        needs={"quantization": "fp8", "devices": 16, "long_context": True},
+    )
     assert "hopper" not in result.stacks[0].stack
 
 
 def test_a_format_the_device_cannot_run_falls_back_on_the_vendors_own_path():
     # Trn2 has no INT8 matmul; from Neuron 2.34 its serving path is the vLLM Neuron plugin
     # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-no-support-nxdi-nxd-core-inference-trn.html)
-    result = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", team_skill="kernel",
-                    needs={"quantization": "int8", "devices": 16})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        team_skill="kernel",
+        needs={"quantization": "int8", "devices": 16},
+    )
     serving = result.stacks[0]
     assert serving.stack == "neuron-vllm-neuron-serving"
     assert any("does not run int8 natively: runs in bf16" in misfit for misfit in serving.misfits)
 
 
 def test_serving_engines_tables_back_no_training_profile():
-    training = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="training",
-                      team_skill="hpc", needs={"quantization": "fp8", "devices": 64, "long_context": True})  # fmt: skip
+    training = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        team_skill="hpc",
+        needs={"quantization": "fp8", "devices": 64, "long_context": True},
+    )
     assert {figure.name for figure in training.reference} == {"allreduce_busbw_gbps"}

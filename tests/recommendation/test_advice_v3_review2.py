@@ -26,8 +26,13 @@ def choice(recommendation: Recommendation, concern: str, tier: int = 1) -> Choic
 def test_a_job_that_trains_and_serves_int8_trains_in_float():
     # INT8 W8A8 is a serving format (vLLM INT8 W8A8: https://docs.vllm.ai/en/latest/features/quantization/int8.html);
     # Megatron Core with Transformer Engine trains in BF16 or FP8 (https://docs.nvidia.com/nemo/megatron-bridge/latest/)
-    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="both",
-                    needs={"quantization": "int8", "devices": 8})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="both",
+        needs={"quantization": "int8", "devices": 8},
+    )
     training = next(stack for stack in result.stacks if stack.workload == "training")
     assert not any("the profile asks int8" in misfit for misfit in training.misfits)
     assert "in bf16" in (result.verdict or "")
@@ -38,7 +43,12 @@ def test_a_job_that_trains_and_serves_int8_trains_in_float():
 def test_a_stack_run_off_its_default_format_says_which_path():
     # The TensorRT-LLM Blackwell guide serves NVFP4 by default and the FP8 checkpoint too
     # (https://nvidia.github.io/TensorRT-LLM/1.2.0rc2.post2/deployment-guide/deployment-guide-for-llama3.3-70b-on-trtllm.html)
-    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="b200", needs={"quantization": "fp8", "devices": 8})
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="b200",
+        needs={"quantization": "fp8", "devices": 8},
+    )
     quantization = choice(result, "quantization")
     assert quantization.settings["dtype"] == "fp8"
     if "nvfp4" in result.stacks[0].name.lower():
@@ -50,20 +60,29 @@ def test_long_context_serving_names_the_engines_long_sequence_features():
     # vLLM context parallel deployment (https://docs.vllm.ai/en/latest/serving/context_parallel_deployment.html),
     # TensorRT-LLM long sequences (https://nvidia.github.io/TensorRT-LLM/features/long-sequence.html)
     short = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h200-sxm", needs={"devices": 8})
-    long = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h200-sxm",
-                  needs={"devices": 8, "long_context": True})  # fmt: skip
+    long = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        needs={"devices": 8, "long_context": True},
+    )
     engine = choice(long, "deployment")
     cited = {cite.ref for reason in engine.rationale for cite in reason.cites}
     assert f"{engine.option}.long_context" in cited
-    assert not any(cite.ref.endswith(".long_context") for r in choice(short, "deployment").rationale for cite in r.cites)
+    assert not any(
+        cite.ref.endswith(".long_context") for r in choice(short, "deployment").rationale for cite in r.cites
+    )
 
 
 def test_a_cross_platform_graph_runtime_brings_its_own_kernels_and_quantizer():
     # ONNX Runtime quantizes for its own runtime and runs on each platform's execution provider
     # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html,
     # https://onnxruntime.ai/docs/execution-providers/); TensorRT is NVIDIA's CNN runtime, not TensorRT-LLM
-    result = answer(model_type="cnn", hardware="x86-cpu",
-                    needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["arm-cpu", "nvidia-gpu"]})  # fmt: skip
+    result = answer(
+        model_type="cnn",
+        hardware="x86-cpu",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["arm-cpu", "nvidia-gpu"]},
+    )
     tier3 = result.tier(3)
     deployment = choice(result, "deployment", 3).option
     assert deployment == "onnxruntime"
@@ -79,10 +98,18 @@ def test_a_stack_validated_on_the_same_generation_is_a_lesser_misfit():
     h100_only = [s for s in knowledge.stacks_for("nvidia-gpu") if s.applies_to.devices == ["h100-sxm"]]
     assert h100_only, "the check needs a stack validated on the H100 alone"
     stack = h100_only[0]
-    profile = parse_profile(yaml.safe_dump({
-        "model_type": stack.applies_to.model_types[0], "hardware": "nvidia-gpu", "device": "h200-sxm",
-        "workload": stack.applies_to.workloads[0], "team_skill": "framework", "needs": {"devices": 8},
-    }))  # fmt: skip
+    profile = parse_profile(
+        yaml.safe_dump(
+            {
+                "model_type": stack.applies_to.model_types[0],
+                "hardware": "nvidia-gpu",
+                "device": "h200-sxm",
+                "workload": stack.applies_to.workloads[0],
+                "team_skill": "framework",
+                "needs": {"devices": 8},
+            }
+        )
+    )
     platform = knowledge.platform("nvidia-gpu")
     judged = judge(stack, stack.applies_to.workloads[0], profile, platform.device("h200-sxm"), platform, knowledge)
     kinds = {misfit.kind for misfit in judged.misfits}
@@ -94,8 +121,13 @@ def test_a_stack_validated_on_the_same_generation_is_a_lesser_misfit():
 def test_a_job_that_trains_and_serves_gets_the_path_between_its_stacks():
     # MindSpeed-LLM converts Megatron weights back to Hugging Face (https://gitcode.com/Ascend/MindSpeed-LLM/blob/master/convert_ckpt_v2.py);
     # vllm-ascend serves W8A8 quantized by msModelSlim (https://docs.vllm.ai/projects/ascend/en/latest/)
-    result = answer(model_type="dense-transformer", hardware="ascend-npu", device="ascend-910b", workload="both",
-                    needs={"quantization": "int8", "devices": 16})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="both",
+        needs={"quantization": "int8", "devices": 16},
+    )
     assert {stack.workload for stack in result.stacks} == {"inference", "training"}
     verdict = result.verdict or ""
     assert "Between them:" in verdict and "Hugging Face" in verdict and "quantize it to int8" in verdict
@@ -106,9 +138,13 @@ def test_a_job_that_trains_and_serves_gets_the_path_between_its_stacks():
 def test_a_device_the_stacks_page_excludes_rules_the_stack_out_and_is_said():
     # vLLM's INT8 W8A8 page: not supported on compute capability 10.0 and newer
     # (https://docs.vllm.ai/en/latest/features/quantization/int8/)
-    hopper = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", needs={"quantization": "int8"})
+    hopper = answer(
+        model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", needs={"quantization": "int8"}
+    )
     assert hopper.stacks and hopper.stacks[0].stack == "nvidia-vllm-int8-w8a8"
-    blackwell = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="b200", needs={"quantization": "int8"})
+    blackwell = answer(
+        model_type="dense-transformer", hardware="nvidia-gpu", device="b200", needs={"quantization": "int8"}
+    )
     assert all(stack.stack != "nvidia-vllm-int8-w8a8" for stack in blackwell.stacks)
     row = next(row for row in blackwell.stacks_considered if row.stack == "nvidia-vllm-int8-w8a8")
     assert "does not run on b200" in row.reason
@@ -116,9 +152,15 @@ def test_a_device_the_stacks_page_excludes_rules_the_stack_out_and_is_said():
 
 def test_a_quantizer_without_the_asked_method_is_a_partial_fit():
     # llm-compressor is a post-training (oneshot) toolkit (https://docs.vllm.ai/projects/llm-compressor/en/latest/)
-    qat = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="a100-sxm",
-                 needs={"quantization": "int8", "quantization_method": "qat"})  # fmt: skip
-    ptq = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="a100-sxm", needs={"quantization": "int8"})
+    qat = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="a100-sxm",
+        needs={"quantization": "int8", "quantization_method": "qat"},
+    )
+    ptq = answer(
+        model_type="dense-transformer", hardware="nvidia-gpu", device="a100-sxm", needs={"quantization": "int8"}
+    )
     assert any("no QAT flow" in misfit for stack in qat.stacks for misfit in stack.misfits)
     assert not any("flow" in misfit for stack in ptq.stacks for misfit in stack.misfits)
 
@@ -126,7 +168,9 @@ def test_a_quantizer_without_the_asked_method_is_a_partial_fit():
 def test_a_published_fp8_checkpoint_is_the_engines_not_a_toolkits():
     # SGLang serves DeepSeek-V3/R1 in the checkpoint's native FP8 with no quantization flag
     # (https://docs.sglang.io/docs/basic_usage/deepseek_v3)
-    result = answer(model_type="moe", hardware="nvidia-gpu", device="h200-sxm", needs={"quantization": "fp8", "devices": 8})
+    result = answer(
+        model_type="moe", hardware="nvidia-gpu", device="h200-sxm", needs={"quantization": "fp8", "devices": 8}
+    )
     quantization = choice(result, "quantization")
     if result.stacks and result.stacks[0].stack == "nvidia-sglang-deepseek-fp8-hopper":
         assert quantization.option == "sglang" and "native" in quantization.label
@@ -135,24 +179,37 @@ def test_a_published_fp8_checkpoint_is_the_engines_not_a_toolkits():
 
 def test_a_cross_platform_verdict_says_tier_3_leads():
     # The method: when the business must move between hardware, tier 3 is the primary tier (method#tier-3)
-    result = answer(model_type="dense-transformer", hardware="arm-cpu", device="graviton4",
-                    needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["x86-cpu"]})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["x86-cpu"]},
+    )
     assert result.tier(3).primary and (result.verdict or "").startswith("Tier 3 leads")
     assert choice(result, "deployment", 3).option == choice(result, "deployment").option  # llama.cpp runs on both
 
 
 def test_no_straw_man_rejections_of_a_training_framework_in_a_serving_record():
-    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm",
-                    needs={"quantization": "fp8", "devices": 8, "long_context": True})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
     assert not any("does not run inference" in r.text for rejection in result.rejected for r in rejection.reasons)
-    assert all(condition.rerun and "advisor probe" not in condition.rerun
-               for condition in result.switch_conditions if condition.id.endswith(("-faster", "-accuracy-drop")))
+    assert all(
+        condition.rerun and "advisor probe" not in condition.rerun
+        for condition in result.switch_conditions
+        if condition.id.endswith(("-faster", "-accuracy-drop"))
+    )
 
 
 def test_a_vision_language_model_is_near_a_dense_stack_only_where_its_runner_serves_it():
     # vLLM serves vision-language models (https://docs.vllm.ai/en/latest/models/supported_models.html); mlx-lm generates
     # text (https://github.com/ml-explore/mlx-lm), mlx-vlm serves VLMs (https://github.com/Blaizzy/mlx-vlm#readme)
-    gaudi = answer(model_type="multimodal", hardware="intel-gaudi", device="gaudi3", needs={"quantization": "fp8", "devices": 8})
+    gaudi = answer(
+        model_type="multimodal", hardware="intel-gaudi", device="gaudi3", needs={"quantization": "fp8", "devices": 8}
+    )
     assert gaudi.stacks and gaudi.stacks[0].stack == "gaudi-vllm-fp8-inc"
     apple = answer(model_type="multimodal", hardware="apple-silicon", device="apple-m4")
     assert all(stack.stack != "apple-mlx-lm-inference" for stack in apple.stacks)
@@ -169,8 +226,12 @@ def test_an_fp32_only_stack_does_not_train_an_llm():
 
 def test_a_serving_engine_batches_dynamic_shapes_itself():
     # vLLM on ROCm: continuous batching over a paged KV cache (https://docs.vllm.ai/en/latest/)
-    result = answer(model_type="dense-transformer", hardware="amd-gpu", device="mi300x",
-                    needs={"quantization": "fp8", "dynamic_shapes": True, "devices": 8})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        needs={"quantization": "fp8", "dynamic_shapes": True, "devices": 8},
+    )
     assert choice(result, "dynamic-shapes").option == choice(result, "deployment").option == "vllm"
     quantization = choice(result, "quantization")
     assert "sglang" not in quantization.alternatives and "vllm" not in quantization.alternatives
@@ -179,10 +240,14 @@ def test_a_serving_engine_batches_dynamic_shapes_itself():
 def test_settings_for_another_format_are_not_copied_in():
     # AWS's Graviton guide runs Q4_0; the profile asks int8 (Q8_0): the Q4_0 setting is the page's example, not this run
     # (https://github.com/aws/aws-graviton-getting-started/blob/main/machinelearning/llama.cpp.md)
-    result = answer(model_type="dense-transformer", hardware="arm-cpu", device="graviton4", needs={"quantization": "int8"})
+    result = answer(
+        model_type="dense-transformer", hardware="arm-cpu", device="graviton4", needs={"quantization": "int8"}
+    )
     gemm = choice(result, "gemm")
     assert "Q4_0" not in " ".join(gemm.settings.values())
-    cnn = answer(model_type="cnn", hardware="iluvatar-gpu", device="tiangai-150", workload="training", needs={"devices": 4})
+    cnn = answer(
+        model_type="cnn", hardware="iluvatar-gpu", device="tiangai-150", workload="training", needs={"devices": 4}
+    )
     assert not any("tensor parallel" in r.text for r in choice(cnn, "collectives").rationale)
 
 
@@ -191,8 +256,12 @@ def test_tier3_runs_the_asked_format_on_every_family():
     # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html); SGLang installs on AMD Instinct
     # as on NVIDIA (https://docs.sglang.io/diffusion/installation.html) and serves FP8 checkpoints
     # (https://docs.sglang.io/advanced_features/quantization.html); torchao's float8 runs on both (tier 3's quantizer)
-    result = answer(model_type="diffusion", hardware="nvidia-gpu", device="l40s",
-                    needs={"quantization": "fp8", "cross_platform": True, "other_hardware": ["amd-gpu"]})  # fmt: skip
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        needs={"quantization": "fp8", "cross_platform": True, "other_hardware": ["amd-gpu"]},
+    )
     knowledge = load_knowledge_base()
     tier3 = result.tier(3)
     deployment = choice(result, "deployment", tier=3)
@@ -209,8 +278,12 @@ def test_tier3_runs_the_asked_format_on_every_family():
 def test_a_kernel_team_serves_on_the_engines_own_kernels_and_keeps_triton_for_tier_2():
     # Corrected after review 15: vLLM picks each platform's attention backend itself
     # (https://docs.vllm.ai/en/latest/design/attention_backends/); Triton stays the team's layer for hot spots (tier 2)
-    result = answer(model_type="moe", hardware="nvidia-gpu", team_skill="kernel",
-                    needs={"devices": 8, "cross_platform": True, "other_hardware": ["amd-gpu"]})  # fmt: skip
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        team_skill="kernel",
+        needs={"devices": 8, "cross_platform": True, "other_hardware": ["amd-gpu"]},
+    )
     engine = choice(result, "deployment", tier=3).option
     assert choice(result, "gemm", tier=3).option == engine and choice(result, "attention", tier=3).option == engine
     assert "triton" in {c.option for c in result.tier(2).choices}
@@ -219,8 +292,13 @@ def test_a_kernel_team_serves_on_the_engines_own_kernels_and_keeps_triton_for_ti
 def test_a_stack_whose_runner_has_no_entry_still_names_its_own_attention_and_fused_operators():
     # PaddleNLP's Hygon DCU guide trains Llama with Paddle's flash attention and fused RMSNorm/RoPE operators
     # (https://github.com/PaddlePaddle/PaddleNLP/blob/develop/llm/devices/dcu/llama/pretrain_pp8.json)
-    result = answer(model_type="dense-transformer", hardware="hygon-dcu", device="k100-ai", workload="training",
-                    needs={"devices": 8})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        needs={"devices": 8},
+    )
     assert "flash attention" in choice(result, "attention").option.lower()
     assert "fused" in choice(result, "fusion").option.lower()
     assert not any(gap.concern in ("attention", "fusion") for gap in result.tier(1).gaps)
@@ -230,9 +308,17 @@ def test_an_inference_only_expert_all_to_all_library_is_not_named_for_training()
     # MoRI's EP guide lists inference integrations (vLLM, SGLang, ATOM) only
     # (https://github.com/ROCm/mori/blob/main/docs/MORI-EP-GUIDE.md); AMD's Primus trains MoE with Primus-Turbo's DeepEP
     # (https://rocm.docs.amd.com/projects/primus/en/latest/04-technical-guides/moe-training.html)
-    training = answer(model_type="moe", hardware="amd-gpu", device="mi355x", workload="training", team_skill="hpc",
-                      needs={"devices": 32})  # fmt: skip
-    serving = answer(model_type="moe", hardware="amd-gpu", device="mi355x", needs={"devices": 16, "quantization": "fp8"})
+    training = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="training",
+        team_skill="hpc",
+        needs={"devices": 32},
+    )
+    serving = answer(
+        model_type="moe", hardware="amd-gpu", device="mi355x", needs={"devices": 16, "quantization": "fp8"}
+    )
     assert "mori" not in str(choice(training, "collectives").settings).lower()
     assert "DeepEP" in choice(training, "training-framework").settings.get("moe", "")
     assert "mori" in str(choice(serving, "collectives").settings).lower()  # across nodes, an MoE model runs EP
@@ -241,8 +327,13 @@ def test_an_inference_only_expert_all_to_all_library_is_not_named_for_training()
 def test_an_expert_all_to_all_library_is_set_only_under_an_expert_parallel_layout():
     # SGLang uses DeepEP for the MoE all-to-all only with expert parallelism (its DeepSeek page: DP attention + EP
     # with --moe-a2a-backend deepep, https://docs.sglang.io/docs/basic_usage/deepseek_v3); its plain recipe is --tp 8
-    result = answer(model_type="moe", hardware="nvidia-gpu", device="b200", team_skill="hpc",
-                    needs={"quantization": "fp8", "devices": 8})  # fmt: skip
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        team_skill="hpc",
+        needs={"quantization": "fp8", "devices": 8},
+    )
     collectives = choice(result, "collectives")
     if result.stacks[0].stack.startswith("nvidia-sglang"):
         assert "expert-all-to-all" not in collectives.settings
@@ -265,13 +356,19 @@ def test_a_trainium2_instance_is_one_node_of_sixteen_and_a_float_fallback_quanti
     # A trn2.48xlarge holds 16 Trainium2 chips (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/
     # neuron-hardware/trn2-arch.html); the vLLM Neuron stack documents BF16 and MXFP8 (Trn3) serving
     # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/index.html)
-    result = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2",
-                    needs={"quantization": "fp8", "devices": 16})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        needs={"quantization": "fp8", "devices": 16},
+    )
     assert not any("may span nodes" in misfit for stack in result.stacks for misfit in stack.misfits)
     gemm = choice(result, "gemm")
     assert gemm.settings["dtype"] == "bf16" and not any("run in FP8" in reason.text for reason in gemm.rationale)
     assert not any(c.concern == "quantization" for c in result.tier(1).choices)
-    assert any(gap.concern == "quantization" and "served in bf16" in gap.rationale[0].text for gap in result.tier(1).gaps)
+    assert any(
+        gap.concern == "quantization" and "served in bf16" in gap.rationale[0].text for gap in result.tier(1).gaps
+    )
 
 
 def test_an_llm_scaling_switch_starts_from_the_devices_that_hold_the_model():
@@ -287,11 +384,18 @@ def test_switches_that_cannot_apply_are_not_written():
     # Transformer Engine's FP8 recipes are judged against a BF16 run in training (https://docs.nvidia.com/deeplearning/
     # transformer-engine/user-guide/examples/fp8_primer.html); a diffusion model has no context length; an LLM's
     # unquantized serving is not decided by an INT8 GEMM probe
-    pretrain = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="training",
-                      needs={"quantization": "fp8", "devices": 64})  # fmt: skip
+    pretrain = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        needs={"quantization": "fp8", "devices": 64},
+    )
     ids = {s.id for s in pretrain.switch_conditions}
     assert "fp8-loss-gap" in ids and "fp8-accuracy-drop" not in ids
-    diffusion = answer(model_type="diffusion", hardware="apple-silicon", device="apple-m4", needs={"quantization": "int8"})
+    diffusion = answer(
+        model_type="diffusion", hardware="apple-silicon", device="apple-m4", needs={"quantization": "int8"}
+    )
     assert "long-context-needed" not in {s.id for s in diffusion.switch_conditions}
     llm = answer(model_type="moe", hardware="amd-gpu", device="mi300x", needs={"devices": 8})
     assert "int8-pays-on-target" not in {s.id for s in llm.switch_conditions}
@@ -300,16 +404,24 @@ def test_switches_that_cannot_apply_are_not_written():
 def test_tier3_deployment_serves_the_model_type_before_it_ranks_ecosystems():
     # llama.cpp serves LLMs only (https://github.com/ggml-org/llama.cpp#description); ONNX Runtime runs Core ML and
     # CUDA/TensorRT execution providers (https://onnxruntime.ai/docs/execution-providers/)
-    result = answer(model_type="diffusion", hardware="apple-silicon", device="apple-m4",
-                    needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["nvidia-gpu"]})  # fmt: skip
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["nvidia-gpu"]},
+    )
     assert choice(result, "deployment", tier=3).option == "onnxruntime"
 
 
 def test_a_qat_ask_is_not_answered_by_a_pages_ptq_flow():
     # OpenVINO's NNCF page for Xeon shows post-training quantization (nncf.quantize); NNCF runs QAT in PyTorch and
     # exports to OpenVINO (https://docs.openvino.ai/2025/openvino-workflow/model-optimization-guide/compressing-models-during-training.html)
-    result = answer(model_type="cnn", hardware="x86-cpu", device="xeon-6-granite-rapids",
-                    needs={"quantization": "int8", "quantization_method": "qat"})  # fmt: skip
+    result = answer(
+        model_type="cnn",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        needs={"quantization": "int8", "quantization_method": "qat"},
+    )
     quantization = choice(result, "quantization")
     assert "QAT asked" in quantization.rationale[0].text
     assert any("PTQ flow" in misfit for misfit in result.stacks[0].misfits)
@@ -318,10 +430,18 @@ def test_a_qat_ask_is_not_answered_by_a_pages_ptq_flow():
 def test_an_upstream_engines_long_context_page_is_not_cited_for_a_hardware_plugin():
     # vLLM's context-parallel page documents the CUDA/ROCm engine (https://docs.vllm.ai/en/latest/serving/
     # context_parallel_deployment.html); vllm-gaudi documents its own configuration (https://docs.vllm.ai/projects/gaudi/)
-    gaudi = answer(model_type="dense-transformer", hardware="intel-gaudi", device="gaudi3",
-                   needs={"quantization": "fp8", "devices": 8, "long_context": True})  # fmt: skip
-    nvidia = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h200-sxm",
-                    needs={"devices": 8, "long_context": True})  # fmt: skip
+    gaudi = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
+    nvidia = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        needs={"devices": 8, "long_context": True},
+    )
     cites = lambda result: {c.ref for r in choice(result, "deployment").rationale for c in r.cites}  # noqa: E731
     # vllm-gaudi's own long-context guide (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/configuration/
     # long_context.md) is the stack's claim, cited in place of the upstream engine's
@@ -335,8 +455,14 @@ def test_a_float_fallback_is_said_the_same_way_everywhere():
     # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/index.html); its FP8 KV cache is a
     # storage format apart from the weights' (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/_sources/
     # vllm-neuron/docs/design/vllm/kv-cache-quantization.md)
-    result = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", workload="both",
-                    team_skill="kernel", needs={"quantization": "fp8", "devices": 16})  # fmt: skip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="both",
+        team_skill="kernel",
+        needs={"quantization": "fp8", "devices": 16},
+    )
     verdict = result.verdict or ""
     assert "quantize it to fp8" not in verdict and "served in bf16" in verdict
     assert "fp8-accuracy-drop" not in {s.id for s in result.switch_conditions}
@@ -349,8 +475,12 @@ def test_a_float_fallback_is_said_the_same_way_everywhere():
 def test_a_platform_plugins_quantized_checkpoint_is_not_called_portable():
     # vllm_mlu registers its own smoothquant/weightonly methods (https://github.com/Cambricon/vllm-mlu); upstream vLLM
     # on NVIDIA loads llm-compressor or ModelOpt checkpoints (https://docs.vllm.ai/en/latest/features/quantization/)
-    result = answer(model_type="moe", hardware="cambricon-mlu", device="mlu590",
-                    needs={"quantization": "int8", "devices": 4, "cross_platform": True, "other_hardware": ["nvidia-gpu"]})  # fmt: skip
+    result = answer(
+        model_type="moe",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        needs={"quantization": "int8", "devices": 4, "cross_platform": True, "other_hardware": ["nvidia-gpu"]},
+    )
     assert not any(c.concern == "quantization" and c.option == "vllm" for c in result.tier(3).choices)
     gap = next(g for g in result.tier(3).gaps if g.concern == "quantization")
     assert "its own int8 checkpoint" in gap.rationale[0].text
@@ -359,8 +489,12 @@ def test_a_platform_plugins_quantized_checkpoint_is_not_called_portable():
 def test_a_qat_ask_is_carried_into_the_quantization_choice_and_llm_clauses_leave_a_cnn():
     # ExecuTorch's XNNPACK quantization page shows the PT2E quantizer and torchao's LLM configs
     # (https://github.com/pytorch/executorch/blob/main/docs/source/backends/xnnpack/xnnpack-quantization.md)
-    result = answer(model_type="cnn", hardware="arm-cpu", device="armv9-mobile-sme2",
-                    needs={"quantization": "int8", "quantization_method": "qat"})  # fmt: skip
+    result = answer(
+        model_type="cnn",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        needs={"quantization": "int8", "quantization_method": "qat"},
+    )
     quantization = choice(result, "quantization")
     assert quantization.settings["method"] == "qat"
     assert quantization.rationale[0].text.startswith("QAT asked")
@@ -373,8 +507,14 @@ def test_long_context_training_names_the_frameworks_context_parallelism():
     # MindSpeed documents ring and Ulysses context parallelism
     # (https://github.com/Ascend/MindSpeed/blob/master/docs/features/ring-attention-context-parallel.md)
     for hardware, device in (("nvidia-gpu", "h100-sxm"), ("ascend-npu", "ascend-910c")):
-        result = answer(model_type="moe", hardware=hardware, device=device, workload="training", team_skill="hpc",
-                        needs={"devices": 64, "long_context": True})  # fmt: skip
+        result = answer(
+            model_type="moe",
+            hardware=hardware,
+            device=device,
+            workload="training",
+            team_skill="hpc",
+            needs={"devices": 64, "long_context": True},
+        )
         framework = choice(result, "training-framework")
         assert any(r.text.startswith("long context:") for r in framework.rationale), hardware
 
@@ -382,8 +522,13 @@ def test_long_context_training_names_the_frameworks_context_parallelism():
 def test_without_a_stack_a_portable_runtime_still_runs_its_own_kernels_and_a_qat_ask_is_explained():
     # ONNX Runtime's CPU execution provider runs its own kernels (MLAS) and does not run QAT; QAT models exported as
     # QDQ graphs run directly (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html)
-    result = answer(model_type="cnn", hardware="arm-cpu", device="graviton4", team_skill="kernel",
-                    needs={"quantization": "int8", "quantization_method": "qat", "dynamic_shapes": True})  # fmt: skip
+    result = answer(
+        model_type="cnn",
+        hardware="arm-cpu",
+        device="graviton4",
+        team_skill="kernel",
+        needs={"quantization": "int8", "quantization_method": "qat", "dynamic_shapes": True},
+    )
     if choice(result, "deployment").option == "onnxruntime":
         assert {choice(result, c).option for c in ("gemm", "convolution")} == {"onnxruntime"}
         assert choice(result, "quantization").rationale[0].text.startswith("QAT asked: ONNX Runtime does not run QAT")
@@ -392,7 +537,12 @@ def test_without_a_stack_a_portable_runtime_still_runs_its_own_kernels_and_a_qat
 def test_a_stacks_own_long_context_page_is_cited_for_long_context_serving():
     # vllm-ascend's long-sequence context parallel tutorial: DeepSeek-V3.1-w8a8 on Atlas 800T A3
     # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/features/long_sequence_context_parallel_multi_node.html)
-    result = answer(model_type="moe", hardware="ascend-npu", device="ascend-910c", team_skill="kernel",
-                    needs={"quantization": "int8", "devices": 16, "long_context": True})  # fmt: skip
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        team_skill="kernel",
+        needs={"quantization": "int8", "devices": 16, "long_context": True},
+    )
     cites = {c.ref for r in choice(result, "deployment").rationale for c in r.cites}
     assert any(ref.endswith(".long_context") and ref.startswith("ascend-") for ref in cites)

@@ -14,8 +14,13 @@ from probes.registry import EXTRA_PROBE_DIRS_ENV
 from probes.runner import ProbeError, run_probes
 
 CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
-LLM = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
-              needs=Needs(long_context=True, quantization="int8"))  # fmt: skip
+LLM = Profile(
+    model_type="dense-transformer",
+    hardware="x86-cpu",
+    workload="inference",
+    team_skill="framework",
+    needs=Needs(long_context=True, quantization="int8"),
+)
 
 
 def test_long_context_puts_attention_first_with_the_largest_share():
@@ -56,14 +61,18 @@ def test_the_budget_is_shared_by_weight(monkeypatch: pytest.MonkeyPatch, tmp_pat
     (tmp_path / "second").mkdir()
     (tmp_path / "second" / "probe.py").write_text(SECOND_PROBE)
     monkeypatch.setenv(EXTRA_PROBE_DIRS_ENV, str(tmp_path))
-    evidence = run_probes(["selftest", "second"], budget_s=8, device="cpu", probe_weights={"selftest": 3.0},
-                          environment=detect_environment())  # fmt: skip
+    evidence = run_probes(
+        ["selftest", "second"],
+        budget_s=8,
+        device="cpu",
+        probe_weights={"selftest": 3.0},
+        environment=detect_environment(),
+    )
     first = evidence.probe_runs[0]
     assert first.probe == "selftest" and 0.6 * 8 <= first.share_s <= 0.75 * 8  # 3/(3+1) of what was left at its start
     assert evidence.config.probe_weights == {"selftest": 3.0, "second": 1.0}
     with pytest.raises(ProbeError, match="probe weight of selftest must be a positive number"):
         run_probes(["selftest"], budget_s=8, device="cpu", probe_weights={"selftest": 0.0})
-
 
 
 def _run_of(probes: list[str], runs: list[ProbeRun], cases: list[ProbeCase]) -> Evidence:
@@ -73,16 +82,25 @@ def _run_of(probes: list[str], runs: list[ProbeRun], cases: list[ProbeCase]) -> 
 
 
 def test_the_budget_line_names_the_inputs_time_left_unmeasured_and_a_budget_for_them():
-    spent = ProbeCase(key=CaseKey(probe="fusion", implementation="compiled", dtype="fp32", shape={"n": 8}, device="cpu"),
-                      status="skipped", reason="the probe's time share was spent before this case")  # fmt: skip
-    runs = [ProbeRun(probe="fusion", status="ok", share_s=6.0, wall_s=3.0),
-            ProbeRun(probe="hotops", status="failed", reason="killed at its deadline", share_s=9.0, wall_s=9.2)]  # fmt: skip
+    spent = ProbeCase(
+        key=CaseKey(probe="fusion", implementation="compiled", dtype="fp32", shape={"n": 8}, device="cpu"),
+        status="skipped",
+        reason="the probe's time share was spent before this case",
+    )
+    runs = [
+        ProbeRun(probe="fusion", status="ok", share_s=6.0, wall_s=3.0),
+        ProbeRun(probe="hotops", status="failed", reason="killed at its deadline", share_s=9.0, wall_s=9.2),
+    ]
     run = _run_of(["attention", "hotops", "fusion"], runs, [spent])  # attention planned, never started
     missing = unmeasured_inputs(decision_inputs(LLM), [run])
-    assert "0 of 1 cases timed (1 skipped: the probe's time share was spent" in next(m.reason for m in missing if m.probe == "fusion")
+    assert "0 of 1 cases timed (1 skipped: the probe's time share was spent" in next(
+        m.reason for m in missing if m.probe == "fusion"
+    )
     advice = budget_advice(missing, [run], 60.0)
     assert advice is not None and advice.probes == ("attention", "hotops", "fusion")  # gemm was not asked for
     assert advice.suggested_s == 120
-    assert advice.line() == ("no evidence for attention, hotops, fusion within 60 s: a budget of about 120 s "
-                             "(--budget 120) gives each probe at least twice its share; on a busy host, more")  # fmt: skip
+    assert advice.line() == (
+        "no evidence for attention, hotops, fusion within 60 s: a budget of about 120 s "
+        "(--budget 120) gives each probe at least twice its share; on a busy host, more"
+    )
     assert budget_advice(missing, [_run_of([], [], [])], 60.0) is None  # nothing planned ran out of time

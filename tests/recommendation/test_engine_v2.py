@@ -33,20 +33,32 @@ def _random_profile(rng: random.Random, families: tuple[str, ...]) -> Profile:
     hardware = rng.choice(families)
     cross = rng.random() < 0.25
     others = rng.sample([f for f in families if f != hardware], rng.randint(1, 2)) if cross else []
-    return Profile.model_validate({
-        "model_type": rng.choice(MODEL_TYPES), "hardware": hardware, "workload": rng.choice(WORKLOADS),
-        "team_skill": rng.choice(TEAM_SKILLS),
-        "needs": {"dynamic_shapes": rng.random() < 0.5, "quantization": rng.choice(QUANTIZATIONS),
-                  "quantization_method": rng.choice(QUANTIZATION_METHODS), "long_context": rng.random() < 0.3,
-                  "devices": rng.choice((1, 2, 8, 256)), "cross_platform": cross, "other_hardware": others},
-    })  # fmt: skip
+    return Profile.model_validate(
+        {
+            "model_type": rng.choice(MODEL_TYPES),
+            "hardware": hardware,
+            "workload": rng.choice(WORKLOADS),
+            "team_skill": rng.choice(TEAM_SKILLS),
+            "needs": {
+                "dynamic_shapes": rng.random() < 0.5,
+                "quantization": rng.choice(QUANTIZATIONS),
+                "quantization_method": rng.choice(QUANTIZATION_METHODS),
+                "long_context": rng.random() < 0.3,
+                "devices": rng.choice((1, 2, 8, 256)),
+                "cross_platform": cross,
+                "other_hardware": others,
+            },
+        }
+    )
 
 
 @pytest.fixture(scope="module")
 def random_answers(knowledge, cpu_suite) -> list[Recommendation]:
     rng = random.Random(20261201)
     profiles = [_random_profile(rng, knowledge.families()) for _ in range(RANDOM_PROFILES)]
-    return [recommend(chosen, [cpu_suite] if index % 3 == 0 else [], knowledge) for index, chosen in enumerate(profiles)]
+    return [
+        recommend(chosen, [cpu_suite] if index % 3 == 0 else [], knowledge) for index, chosen in enumerate(profiles)
+    ]
 
 
 def test_random_profiles_keep_every_invariant(random_answers, knowledge):
@@ -70,11 +82,17 @@ def test_random_profiles_keep_every_invariant(random_answers, knowledge):
         assert not any(gap.rationale[0].text == "" for tier in answer.tiers for gap in tier.gaps)
         if not answer.evidence_used:  # a vendor-validated stack (and the vendor's reference) back it this far at most
             ceiling = round(BASE_NO_EVIDENCE * STACK_FITS, 2)
-            assert answer.confidence <= (min(REFERENCE_CAP, round(ceiling * REFERENCE_FACTOR, 2)) if answer.reference else ceiling)
+            assert answer.confidence <= (
+                min(REFERENCE_CAP, round(ceiling * REFERENCE_FACTOR, 2)) if answer.reference else ceiling
+            )
 
 
 def test_llm_serving_runs_one_engine_for_deployment_and_dynamic_shapes(random_answers):
-    served = [a for a in random_answers if a.profile.llm and a.profile.workload == "inference" and a.profile.needs.dynamic_shapes]
+    served = [
+        a
+        for a in random_answers
+        if a.profile.llm and a.profile.workload == "inference" and a.profile.needs.dynamic_shapes
+    ]
     assert served
     for answer in served:
         tier1 = answer.tier(1).options()
@@ -89,8 +107,12 @@ def test_proxy_evidence_never_raises_confidence(knowledge, cpu_suite):
 
 
 def test_a_run_with_no_timed_case_is_no_evidence(knowledge):
-    failed = evidence([case("gemm", "torch.matmul", "fp32", {"m": 64}, None, status="failed"),
-                       case("attention", "naive", "fp32", {"seq": 128}, None, status="failed")])  # fmt: skip
+    failed = evidence(
+        [
+            case("gemm", "torch.matmul", "fp32", {"m": 64}, None, status="failed"),
+            case("attention", "naive", "fp32", {"seq": 128}, None, status="failed"),
+        ]
+    )
     answer = recommend(profile(hardware="x86-cpu"), [failed], knowledge)
     assert not answer.evidence_used and answer.confidence <= round(BASE_NO_EVIDENCE * STACK_FITS, 2)
     assert "none was timed" in answer.confidence_notes[0]
@@ -100,13 +122,17 @@ def test_hygon_is_less_charted_than_nvidia(knowledge):
     nvidia = recommend(profile(device="h200-sxm", needs={"quantization": "fp8"}), [], knowledge)
     hygon = recommend(profile(hardware="hygon-dcu"), [], knowledge)
     assert hygon.confidence < nvidia.confidence
-    assert any(note.startswith("hygon-dcu: the knowledge base names no official option") for note in hygon.confidence_notes)
+    assert any(
+        note.startswith("hygon-dcu: the knowledge base names no official option") for note in hygon.confidence_notes
+    )
 
 
 def test_expected_impact_is_amdahl_over_the_measured_share(knowledge):
     more = steady(Evidence.load(FIXTURES / "cpu-more-probes.json"), "layout")  # samples that settle the layout
     # trained in PyTorch (no graph runtime of its own), so the measured oneDNN layout applies as it was measured
-    cnn = recommend(Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), [more], knowledge)
+    cnn = recommend(
+        Profile(model_type="cnn", hardware="x86-cpu", workload="training", team_skill="framework"), [more], knowledge
+    )
     convolution = next(c for c in cnn.tier(1).choices if c.concern == "convolution")
     impact = convolution.impact
     assert impact is not None and impact.operator == "convolution" and convolution.settings["layout"] == "channels-last"
@@ -127,8 +153,13 @@ def test_a_knowledge_claim_switch_fires_when_the_claim_changes(knowledge):
     assert condition_holds(condition, observed_values(answer.profile, facts, knowledge)) is False
     candidate = knowledge.get(option)
     changed_claim = getattr(candidate, attribute).model_copy(update={"value": condition.threshold})
-    changed = knowledge.model_copy(update={"candidates": tuple(
-        c.model_copy(update={attribute: changed_claim}) if c.id == option else c for c in knowledge.candidates)})
+    changed = knowledge.model_copy(
+        update={
+            "candidates": tuple(
+                c.model_copy(update={attribute: changed_claim}) if c.id == option else c for c in knowledge.candidates
+            )
+        }
+    )
     assert condition_holds(condition, observed_values(answer.profile, facts, changed)) is True
 
 
@@ -137,7 +168,9 @@ def test_every_switch_names_what_to_rerun(random_answers):
         assert all(condition.rerun for condition in answer.switch_conditions)
 
 
-@pytest.mark.parametrize("needs", [{}, {"quantization": "fp8", "dynamic_shapes": True, "devices": 8, "long_context": True}])
+@pytest.mark.parametrize(
+    "needs", [{}, {"quantization": "fp8", "dynamic_shapes": True, "devices": 8, "long_context": True}]
+)
 def test_a_typical_record_reads_in_two_minutes(knowledge, needs):
     answer = recommend(profile(needs=needs), [], knowledge)
     front = build_front_matter(7, "LLM serving", answer, [], None, ["Ann"], dt.date(2026, 12, 1))
@@ -163,21 +196,40 @@ def _fp8_evidence(fp8_vs_bf16: float) -> Evidence:
         shape = {"m": m, "n": 4096, "k": 4096}
         cases.append(case("gemm", "torch.matmul", "fp32", shape, 4e-3, device="cuda", baseline=True, kind=kind))
         cases.append(case("gemm", "torch.matmul", "bf16", shape, 1e-3, device="cuda", baseline=True, kind=kind))
-        cases.append(case("gemm", "torch._scaled_mm", "fp8", shape, 1e-3 / fp8_vs_bf16, device="cuda", baseline=True,
-                          kind=kind, scaling="per-tensor", out_dtype="bf16"))  # fmt: skip
+        cases.append(
+            case(
+                "gemm",
+                "torch._scaled_mm",
+                "fp8",
+                shape,
+                1e-3 / fp8_vs_bf16,
+                device="cuda",
+                baseline=True,
+                kind=kind,
+                scaling="per-tensor",
+                out_dtype="bf16",
+            )
+        )
     return evidence(cases, family="nvidia-gpu")
 
 
 def test_fp8_gemm_is_read_and_decides_the_dtype_where_measured(knowledge):
     facts = evidence_facts([_fp8_evidence(1.8)], "nvidia-gpu")
     vs_bf16, vs_fp32 = facts.usable("gemm_fp8_vs_bf16_speedup"), facts.usable("gemm_fp8_speedup")
-    assert vs_bf16 is not None and vs_bf16.value == pytest.approx(1.8) and vs_fp32 is not None and vs_fp32.value == pytest.approx(7.2)
+    assert (
+        vs_bf16 is not None
+        and vs_bf16.value == pytest.approx(1.8)
+        and vs_fp32 is not None
+        and vs_fp32.value == pytest.approx(7.2)
+    )
     asked = profile(needs={"quantization": "fp8"})
     faster = next(c for c in recommend(asked, [_fp8_evidence(1.8)], knowledge).tier(1).choices if c.concern == "gemm")
     assert faster.settings["dtype"] == "fp8" and any("fp8 1.80x bf16" in reason.text for reason in faster.rationale)
     slower = next(c for c in recommend(asked, [_fp8_evidence(0.8)], knowledge).tier(1).choices if c.concern == "gemm")
     assert slower.settings["dtype"] == "bf16"
-    assert any(reason.text.startswith("FP8 GEMM measured slower than bf16 on nvidia-gpu") for reason in slower.rationale)
+    assert any(
+        reason.text.startswith("FP8 GEMM measured slower than bf16 on nvidia-gpu") for reason in slower.rationale
+    )
 
 
 def test_every_record_stays_within_150_lines(random_answers, cpu_suite):

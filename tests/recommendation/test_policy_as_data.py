@@ -14,12 +14,18 @@ ENGINE = Path(__file__).resolve().parents[2] / "advisor" / "recommendation"
 def string_constants(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = {
-        id(node.body[0].value) for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
-        and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
-    }  # fmt: skip
-    return {node.value for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings}  # fmt: skip
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    }
 
 
 def test_no_candidate_or_family_id_is_a_string_in_the_engine():
@@ -32,4 +38,7 @@ def test_no_candidate_or_family_id_is_a_string_in_the_engine():
 def test_the_policy_names_only_known_candidates():
     knowledge = load_knowledge_base()
     assert knowledge.policy.candidate_ids() <= set(knowledge.ids())
-    assert knowledge.policy.measured_toolkit("int8_model_speedup_cnn") == knowledge.policy.measured_toolkits["int8_model_speedup"]
+    assert (
+        knowledge.policy.measured_toolkit("int8_model_speedup_cnn")
+        == knowledge.policy.measured_toolkits["int8_model_speedup"]
+    )

@@ -3,11 +3,11 @@ fp8 cases against bf16; int8 reads the int8 probe. INT8 speed and error never sp
 
 from __future__ import annotations
 
+from recommendation_builders import case, evidence, int8_cases, profile, rule_context
+
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.inputs import decision_inputs, probe_weights
 from advisor.recommendation.rules.quantization import quantization_lines
-
-from recommendation_builders import case, evidence, int8_cases, profile, rule_context
 
 
 def _weights(quantization: str) -> dict[str, float]:
@@ -36,8 +36,9 @@ def _fp8_gemm_cases(speedup: float) -> list:
 
 
 def test_an_fp8_decision_cites_the_fp8_gemms_and_no_int8_reading():
-    measured = evidence([*_fp8_gemm_cases(1.6), *int8_cases(2.0, max_rel_error=0.03, device="cuda:0", qdq=True)],
-                        family="nvidia-gpu")  # fmt: skip
+    measured = evidence(
+        [*_fp8_gemm_cases(1.6), *int8_cases(2.0, max_rel_error=0.03, device="cuda:0", qdq=True)], family="nvidia-gpu"
+    )
     context = rule_context(profile(needs={"quantization": "fp8", "devices": 8}), measured)
     lines = [reason.text for reason in quantization_lines(context, "fp8", None)]
     assert lines and lines[0].startswith("fp8 GEMMs measured") and "gain from fp8" in lines[0]
@@ -48,8 +49,9 @@ def test_an_fp8_decision_cites_the_fp8_gemms_and_no_int8_reading():
 
 
 def test_the_whole_fp8_recommendation_cites_no_int8_case():
-    measured = evidence([*_fp8_gemm_cases(0.8), *int8_cases(2.0, max_rel_error=0.03, device="cuda:0", qdq=True)],
-                        family="nvidia-gpu")  # fmt: skip
+    measured = evidence(
+        [*_fp8_gemm_cases(0.8), *int8_cases(2.0, max_rel_error=0.03, device="cuda:0", qdq=True)], family="nvidia-gpu"
+    )
     advice = recommend(profile(needs={"quantization": "fp8", "devices": 8}), [measured])
     quantization = [choice for tier in advice.tiers for choice in tier.choices if choice.concern == "quantization"]
     assert quantization

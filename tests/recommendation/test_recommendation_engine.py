@@ -29,10 +29,12 @@ NEEDS = [
 GRID = [
     profile(model_type=model, hardware=hardware, workload=workload, team_skill=skill, needs=needs)
     for hardware, workload, skill, (model, needs) in itertools.product(
-        hardware_families(), ("training", "inference", "both"), TEAM_SKILLS,
+        hardware_families(),
+        ("training", "inference", "both"),
+        TEAM_SKILLS,
         list(zip(("dense-transformer", "moe", "cnn", "multimodal"), NEEDS)),
     )
-]  # fmt: skip
+]
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +53,13 @@ def test_choices_only_name_candidates_the_knowledge_base_lists_for_the_target(an
                 candidate = knowledge.get(choice.option)
                 if any(cite.ref.partition(".")[0] in stack_ids for reason in choice.rationale for cite in reason.cites):
                     continue  # a part of a documented stack for this family: the stack lists it here
-                if choice.settings.get("by") in ("serving-engine", "runtime"):  # the engine or runtime carries it (its own kernels)
-                    assert answer.profile.hardware in candidate.hardware.value and "deployment" in candidate.concerns.value
+                if choice.settings.get("by") in (
+                    "serving-engine",
+                    "runtime",
+                ):  # the engine or runtime carries it (its own kernels)
+                    assert (
+                        answer.profile.hardware in candidate.hardware.value and "deployment" in candidate.concerns.value
+                    )
                     continue
                 loads_here = answer.profile.hardware in knowledge.compatibility.output_families(choice.option)
                 assert serves(candidate, answer.profile.hardware, choice.concern) or loads_here, (tier.tier, choice)
@@ -139,6 +146,8 @@ def test_json_round_trip_and_the_documented_shape(cpu_suite):
 
 
 def test_a_smaller_knowledge_base_leaves_gaps(knowledge):
-    without_cublas = knowledge.model_copy(update={"candidates": tuple(c for c in knowledge.candidates if c.id != "cublas")})
+    without_cublas = knowledge.model_copy(
+        update={"candidates": tuple(c for c in knowledge.candidates if c.id != "cublas")}
+    )
     answer = recommend(profile(), [], without_cublas)
     assert "gemm" not in answer.tier(1).options() and "gemm" in [g.concern for g in answer.tier(1).gaps]

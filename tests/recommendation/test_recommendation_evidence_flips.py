@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from advisor.knowledge.loader import load_knowledge_base
-
 from recommendation_builders import (
     attention_cases,
     case,
@@ -14,6 +12,7 @@ from recommendation_builders import (
     profile,
 )
 
+from advisor.knowledge.loader import load_knowledge_base
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Recommendation
@@ -141,8 +140,19 @@ def test_proxy_speed_informs_but_never_overrides_the_target():
 def test_noisy_and_failed_cases_lower_the_confidence_not_the_answer():
     cpu = profile(hardware="x86-cpu")
     clean = recommend(cpu, [evidence(gemm_cases(0.6))])
-    noisy_cases = [case("gemm", "torch.matmul", c.key.dtype, c.key.shape, c.timing.stats.median, baseline=True,
-                        noisy=True, **c.key.options) for c in gemm_cases(0.6)]  # fmt: skip
+    noisy_cases = [
+        case(
+            "gemm",
+            "torch.matmul",
+            c.key.dtype,
+            c.key.shape,
+            c.timing.stats.median,
+            baseline=True,
+            noisy=True,
+            **c.key.options,
+        )
+        for c in gemm_cases(0.6)
+    ]
     shape = {"m": 16, "n": 256, "k": 256}
     failed = [case("gemm", "triton.matmul-64x64x32-w4-s3", "fp32", shape, status="failed", kind="decode")]
     shaky = recommend(cpu, [evidence(noisy_cases + failed)])

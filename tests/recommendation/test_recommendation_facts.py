@@ -97,12 +97,18 @@ def test_read_cases_gives_each_probe_its_own_cases():
 @pytest.mark.parametrize(
     ("name", "portable"),
     [
-        ("gemm_bf16_speedup", False), ("int8_speedup", False), ("dynamic_compile_total_s", False),
-        ("triton_vs_vendor_gemm", False), ("naive_attention_memory_growth", True), ("int8_max_rel_error", True),
-        ("static_compile_recompiles_per_100", True), ("static_compile_limit_hit", True),
-        ("bucketed_compile_padding_waste_pct", True), ("layernorm_input_int8_rel_rmse", True),
+        ("gemm_bf16_speedup", False),
+        ("int8_speedup", False),
+        ("dynamic_compile_total_s", False),
+        ("triton_vs_vendor_gemm", False),
+        ("naive_attention_memory_growth", True),
+        ("int8_max_rel_error", True),
+        ("static_compile_recompiles_per_100", True),
+        ("static_compile_limit_hit", True),
+        ("bucketed_compile_padding_waste_pct", True),
+        ("layernorm_input_int8_rel_rmse", True),
     ],
-)  # fmt: skip
+)
 def test_speed_is_hardware_specific_and_algorithms_are_portable(name, portable):
     assert is_portable(name) is portable
 

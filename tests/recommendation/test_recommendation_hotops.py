@@ -12,22 +12,39 @@ from advisor.recommendation.engine import recommend
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.hot_operators import MINOR_SHARE, hotop_shares
 from advisor.recommendation.models import Recommendation
-from probes.hotops.report import hotops_readings
 from advisor.recommendation.switches import condition_holds, observed_values
 from probes.hotops.groups import GROUPS
+from probes.hotops.report import hotops_readings
 from probes.models import OperatorTime
 
 DENSE = {"batch": 2, "seq": 32, "width": 64, "heads": 4, "layers": 2, "vocab": 256}
 
 
-def hotops_case(shares: dict[str, float], model: str = "dense-transformer", kind: str = "train", device: str = "cpu",
-                size: str = "tiny", parameters: float = 1e5):  # fmt: skip
+def hotops_case(
+    shares: dict[str, float],
+    model: str = "dense-transformer",
+    kind: str = "train",
+    device: str = "cpu",
+    size: str = "tiny",
+    parameters: float = 1e5,
+):
     """One ok hotops case: `shares` by group (the rest of the time in "other"), its top operator."""
     full = {group: shares.get(group, 0.0) for group in GROUPS}
     full["other"] += 1.0 - sum(full.values())
     metrics = {f"share_{group}": value for group, value in full.items()} | {"parameters": parameters}
-    made = case("hotops", "eager", "fp32", DENSE, 1e-3, device=device, baseline=True, metrics=metrics,
-                model=model, size=size, **{"pass": kind})  # fmt: skip
+    made = case(
+        "hotops",
+        "eager",
+        "fp32",
+        DENSE,
+        1e-3,
+        device=device,
+        baseline=True,
+        metrics=metrics,
+        model=model,
+        size=size,
+        **{"pass": kind},
+    )
     top = max(full, key=lambda group: full[group])
     made.operators = [OperatorTime(name=f"aten::{top}-ish", group=top, self_s=1e-4, share=full[top], calls=1)]
     return made
@@ -56,8 +73,15 @@ def test_readings_name_group_model_and_pass_and_cite_the_case():
 
 
 def test_the_shares_follow_the_profile_model_workload_and_hardware():
-    files = [evidence([hotops_case({"gemm": 0.6}), hotops_case({"gemm": 0.2}, kind="forward"),
-                       hotops_case({"gemm": 0.05}, model="moe")])]  # fmt: skip
+    files = [
+        evidence(
+            [
+                hotops_case({"gemm": 0.6}),
+                hotops_case({"gemm": 0.2}, kind="forward"),
+                hotops_case({"gemm": 0.05}, model="moe"),
+            ]
+        )
+    ]
     cpu_facts = evidence_facts(files, "x86-cpu")
     training = hotop_shares(cpu_facts, profile(hardware="x86-cpu", workload="training"))
     assert training.passes == ("train",) and training.share("gemm") == 0.6
@@ -103,7 +127,10 @@ def test_minor_concerns_leave_tier2_and_hot_spots_lead_its_notes():
     attention_minor = [evidence([hotops_case({"gemm": 0.5, "attention": 0.02}, device="cuda")], "nvidia-gpu")]
     hot, minor = recommend(hpc, attention_hot), recommend(hpc, attention_minor)
     hot_attention = next(c for c in hot.tier(2).choices if c.concern == "attention")
-    assert hot_attention.rationale[0].text.startswith("attention is 35% of") and "hot spot" in hot_attention.rationale[0].text
+    assert (
+        hot_attention.rationale[0].text.startswith("attention is 35% of")
+        and "hot spot" in hot_attention.rationale[0].text
+    )
     gap = next(g for g in minor.tier(2).gaps if g.concern == "attention")
     assert gap.rationale[0].text.startswith("not a hot spot: attention is 2% of")
     assert gap.rationale[0].cites[0].ref == attention_minor[0].cases[0].key.case_id

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from recommendation_builders import steady
+
 from advisor.profile import Profile
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Choice, Recommendation
 from advisor.recommendation.switches import condition_holds, observed_values
 from probes.models import Evidence, ProbeCase
-from recommendation_builders import steady
 
 MORE_PROBES = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-more-probes.json"
 
@@ -26,7 +27,9 @@ def _scaled(evidence: Evidence, chosen: Callable[[ProbeCase], bool], factor: flo
     for case in evidence.cases:
         if chosen(case) and case.timing is not None:
             stats = case.timing.stats.model_copy(update={"median": case.timing.stats.median * factor})
-            timing = case.timing.model_copy(update={"stats": stats, "samples": [s * factor for s in case.timing.samples]})
+            timing = case.timing.model_copy(
+                update={"stats": stats, "samples": [s * factor for s in case.timing.samples]}
+            )
             case = case.model_copy(update={"timing": timing})
         cases.append(case)
     return evidence.model_copy(update={"cases": cases})
@@ -81,7 +84,9 @@ def test_fusion_evidence_is_cited_and_the_compile_switch_fires_when_it_pays():
     fusion = next(choice for choice in before.tier(1).choices if choice.concern == "fusion")
     assert fusion.option != "torch-compile"
     assert any("saved launches, not time" in item.text for item in fusion.rationale)
-    faster = _scaled(evidence, lambda case: case.key.probe == "fusion" and case.key.implementation == "torch.compile", 0.4)
+    faster = _scaled(
+        evidence, lambda case: case.key.probe == "fusion" and case.key.implementation == "torch.compile", 0.4
+    )
     assert _fired(before, "fusion-compile-pays", faster) is True
     assert _fired(before, "fusion-compile-pays", evidence) is False
     faster_answer = recommend(_profile("dense-transformer", workload="training"), [faster])

@@ -59,22 +59,34 @@ def test_quantization_method_is_ignored_without_quantization():
 # (text in the example, its replacement, the message after "<path>: ")
 ERRORS = [
     ("quantization: none", "quantization: int4", "needs.quantization: 'int4' is not one of none, int8, fp8"),
-    ("hardware: nvidia-gpu", "hardware: tpu",
-     "hardware: 'tpu' is not one of amd-gpu, apple-silicon, arm-cpu, ascend-npu, aws-neuron, cambricon-mlu, google-tpu, hygon-dcu, iluvatar-gpu, intel-gaudi, nvidia-gpu, x86-cpu"),
+    (
+        "hardware: nvidia-gpu",
+        "hardware: tpu",
+        "hardware: 'tpu' is not one of amd-gpu, apple-silicon, arm-cpu, ascend-npu, aws-neuron, cambricon-mlu, google-tpu, hygon-dcu, iluvatar-gpu, intel-gaudi, nvidia-gpu, x86-cpu",
+    ),
     ("team_skill: framework", "team_skill: expert", "team_skill: 'expert' is not one of framework, kernel, hpc"),
     ("workload: inference", "workload: serving", "workload: 'serving' is not one of training, inference, both"),
     ("quantization_method: ptq", "quantization_method: awq", "needs.quantization_method: 'awq' is not one of ptq, qat"),
     ("devices: 1", "devices: 0", "needs.devices: Input should be greater than or equal to 1 (got 0)"),
     ("devices: 1", "devices: two", "needs.devices: Input should be a valid integer (got 'two')"),
     ("long_context: false", "long_context: maybe", "needs.long_context: Input should be a valid boolean (got 'maybe')"),
-    ("  devices: 1", "  devices: 1\n  gpus: 2",
-     "needs.gpus: unknown field; known fields: dynamic_shapes, quantization, quantization_method, long_context, "
-     "devices, cross_platform, other_hardware"),
-    ("title:", "owner: me\ntitle:",
-     "owner: unknown field; known fields: model_type, hardware, device, workload, team_skill, needs, model, serving, title"),
-    ("model_type: dense-transformer", "",
-     "model_type: required field missing (one of dense-transformer, moe, multimodal, diffusion, cnn)"),
-]  # fmt: skip
+    (
+        "  devices: 1",
+        "  devices: 1\n  gpus: 2",
+        "needs.gpus: unknown field; known fields: dynamic_shapes, quantization, quantization_method, long_context, "
+        "devices, cross_platform, other_hardware",
+    ),
+    (
+        "title:",
+        "owner: me\ntitle:",
+        "owner: unknown field; known fields: model_type, hardware, device, workload, team_skill, needs, model, serving, title",
+    ),
+    (
+        "model_type: dense-transformer",
+        "",
+        "model_type: required field missing (one of dense-transformer, moe, multimodal, diffusion, cnn)",
+    ),
+]
 
 
 @pytest.mark.parametrize(("old", "new", "message"), ERRORS)
@@ -110,9 +122,15 @@ def test_a_missing_file_is_a_profile_error(tmp_path):
     [
         ("{other_hardware: [amd-gpu]}", "needs: other_hardware is read only with cross_platform: true"),
         ("{cross_platform: true, other_hardware: [tpu]}", "needs.other_hardware: 'tpu' is not one of amd-gpu"),
-        ("{cross_platform: true, other_hardware: amd-gpu}", "needs.other_hardware: expected a list of hardware families"),
+        (
+            "{cross_platform: true, other_hardware: amd-gpu}",
+            "needs.other_hardware: expected a list of hardware families",
+        ),
         ("{cross_platform: true, other_hardware: [amd-gpu, amd-gpu]}", "lists a hardware family twice"),
-        ("{cross_platform: true, other_hardware: [nvidia-gpu]}", "needs.other_hardware lists the target 'nvidia-gpu' itself"),
+        (
+            "{cross_platform: true, other_hardware: [nvidia-gpu]}",
+            "needs.other_hardware lists the target 'nvidia-gpu' itself",
+        ),
     ],
 )
 def test_other_hardware_errors_are_one_line(needs, message):

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from advisor.knowledge.loader import load_knowledge_base
-
 from recommendation_builders import attention_cases, evidence, profile, rule_context
 
+from advisor.knowledge.loader import load_knowledge_base
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.rules.attention import (
@@ -65,23 +64,37 @@ def test_tier1_preference_comes_from_the_platform():
 
 
 def test_growth_lines_and_switches():
-    assert growth_lines(_gpu_facts({"sdpa.flash": 1.0}), "flash-attention", MEASURED_AS)[0].text.startswith("measured sdpa.flash")
+    assert growth_lines(_gpu_facts({"sdpa.flash": 1.0}), "flash-attention", MEASURED_AS)[0].text.startswith(
+        "measured sdpa.flash"
+    )
     assert growth_lines(_gpu_facts({}), "flash-attention", MEASURED_AS) == []
     assert [s.id for s in attention_switches(None, False, MEASURED_AS)] == ["long-context-needed"]
     choice = decide_attention(rule_context(profile(workload="training", needs={"long_context": True}))).tier1
-    assert [s.metric for s in attention_switches(choice, True, MEASURED_AS)] == ["evidence.sdpa_flash_attention_memory_growth"]
+    assert [s.metric for s in attention_switches(choice, True, MEASURED_AS)] == [
+        "evidence.sdpa_flash_attention_memory_growth"
+    ]
 
 
 def test_decide_attention():
     assert decide_attention(rule_context(profile(model_type="cnn"))).skipped is not None
     default = decide_attention(rule_context(profile(workload="training")))
-    assert default.tier1.option == "cudnn" and {r.option for r in default.rejections} == {"cutlass", "flashinfer", "triton"}
+    assert default.tier1.option == "cudnn" and {r.option for r in default.rejections} == {
+        "cutlass",
+        "flashinfer",
+        "triton",
+    }
     long = decide_attention(rule_context(profile(workload="training", needs={"long_context": True})))
     assert isinstance(long.tier1, Choice) and long.tier1.option == "flash-attention"
     assert [r.option for r in long.rejections] == ["flashinfer", "cutlass", "triton"]
     served = decide_attention(rule_context(profile(needs={"quantization": "int8"}))).tier1  # served by vLLM
     assert served.settings == {"via": "vllm"}
-    assert served.option in ("flash-attention", "flashinfer") and served.rationale[0].cites[0].ref.startswith("compatibility.")
-    cpu = decide_attention(rule_context(profile(hardware="x86-cpu", workload="training", needs={"long_context": True}),
-                                        evidence(attention_cases({"naive": 2.0, "sdpa.flash": 1.0}))))  # fmt: skip
+    assert served.option in ("flash-attention", "flashinfer") and served.rationale[0].cites[0].ref.startswith(
+        "compatibility."
+    )
+    cpu = decide_attention(
+        rule_context(
+            profile(hardware="x86-cpu", workload="training", needs={"long_context": True}),
+            evidence(attention_cases({"naive": 2.0, "sdpa.flash": 1.0})),
+        )
+    )
     assert isinstance(cpu.tier1, Gap) and cpu.tier1.rationale[0].text.endswith("use its flash backend")

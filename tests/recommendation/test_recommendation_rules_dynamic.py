@@ -47,8 +47,13 @@ def test_mode_switches():
 def _without_dynamic_shapes(context):
     """The same context on a platform whose data says its stack runs no dynamic shapes natively."""
     platform = context.platform
-    static = platform.model_copy(update={"dynamic_shapes": platform.dynamic_shapes.model_copy(
-        update={"value": "no", "note": "compile static shapes only"})})  # fmt: skip
+    static = platform.model_copy(
+        update={
+            "dynamic_shapes": platform.dynamic_shapes.model_copy(
+                update={"value": "no", "note": "compile static shapes only"}
+            )
+        }
+    )
     platforms = tuple(static if p.id == platform.id else p for p in context.knowledge.platforms)
     return replace(context, knowledge=context.knowledge.model_copy(update={"platforms": platforms}))
 
@@ -59,7 +64,9 @@ def test_static_shape_buckets_where_the_platform_runs_no_dynamic_shapes():
     assert gap.rationale[0].text.startswith("pad inputs to a fixed set of static shapes")
     assert gap.rationale[1].text == "dynamic shapes on Huawei Ascend NPUs (CANN): compile static shapes only"
     assert gap.rationale[1].cites[0].ref == "ascend-npu.dynamic_shapes"
-    expected = sorted(c.id for c in context.knowledge.for_hardware("ascend-npu").for_concern("dynamic-shapes").candidates)
+    expected = sorted(
+        c.id for c in context.knowledge.for_hardware("ascend-npu").for_concern("dynamic-shapes").candidates
+    )
     assert sorted(r.option for r in rejected) == expected and "vllm" in expected
     decision = decide_dynamic_shapes(context)
     assert isinstance(decision.tier1, Gap) and decision.tier3 == decision.tier1

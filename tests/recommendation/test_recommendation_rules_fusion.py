@@ -8,8 +8,8 @@ from advisor.recommendation.choices import rejection
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.rules.fusion import (
     decide_fusion,
-    launch_count_line,
     fusion_gain_line,
+    launch_count_line,
     with_fusion_gain,
 )
 

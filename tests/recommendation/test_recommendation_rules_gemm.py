@@ -50,7 +50,10 @@ def test_gemm_dtype_falls_back_to_the_hardware_default():
 
 def test_dtype_switch():
     assert (dtype_switch("fp32").metric, dtype_switch("fp32").op, dtype_switch("fp32").threshold) == (
-        "evidence.gemm_bf16_speedup", ">=", 1.0)  # fmt: skip
+        "evidence.gemm_bf16_speedup",
+        ">=",
+        1.0,
+    )
     assert dtype_switch("bf16").op == "<"
 
 

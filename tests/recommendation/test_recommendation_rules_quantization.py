@@ -6,7 +6,6 @@ from recommendation_builders import case, evidence, int8_cases, profile, rule_co
 
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.rules.quantization import (
-    linear_only_note,
     accuracy_line,
     decide_quantization,
     granularity_line,
@@ -14,6 +13,7 @@ from advisor.recommendation.rules.quantization import (
     int8_pays_switch,
     int8_speed_line,
     layernorm_line,
+    linear_only_note,
 )
 
 INT8_PTQ = {"quantization": "int8", "quantization_method": "ptq"}
@@ -52,9 +52,21 @@ def test_accuracy_line():
     assert accuracy_line(_facts(*int8_cases(2.0, 0.004, device="cuda"))).text.endswith("<= 1%")
     assert accuracy_line(_facts()) is None
     shape = {"batch": 1, "image": 64}
-    model = [case("int8", "onnxruntime", "fp32", shape, 2.0, baseline=True, op="model", model="cnn", size="small"),
-             case("int8", "onnxruntime.static-qdq", "int8", shape, 1.0, metrics={"max_rel_error": 0.2},
-                  op="model", model="cnn", size="small", float_dtype="fp32")]  # fmt: skip
+    model = [
+        case("int8", "onnxruntime", "fp32", shape, 2.0, baseline=True, op="model", model="cnn", size="small"),
+        case(
+            "int8",
+            "onnxruntime.static-qdq",
+            "int8",
+            shape,
+            1.0,
+            metrics={"max_rel_error": 0.2},
+            op="model",
+            model="cnn",
+            size="small",
+            float_dtype="fp32",
+        ),
+    ]
     whole = evidence_facts([evidence(model, "x86-cpu")], "x86-cpu")
     assert whole.usable("int8_model_speedup_cnn").value == 2.0
     line = accuracy_line(whole, CNN)  # the whole CNN's error, not a layer's, judges a CNN
@@ -103,7 +115,9 @@ def test_decide_quantization_by_method_and_hardware():
     assert ptq.switch_conditions == ()  # the probe times torchao's path, not ModelOpt's
     int8_qat = {"quantization": "int8", "quantization_method": "qat"}
     qat = decide_quantization(rule_context(profile(workload="training", needs=int8_qat)))
-    assert qat.tier1.option == "modelopt" and "tensorrt" in {r.option for r in qat.rejections}  # no runtime: it does not train
+    assert qat.tier1.option == "modelopt" and "tensorrt" in {
+        r.option for r in qat.rejections
+    }  # no runtime: it does not train
     cpu = decide_quantization(rule_context(profile(hardware="x86-cpu", needs=INT8_PTQ)))
     assert cpu.tier1.option == "openvino" and "torchao" in {r.option for r in cpu.rejections}
     assert "onnxruntime" not in {r.option for r in cpu.rejections}  # another runtime: weighed as a whole stack instead

@@ -39,7 +39,10 @@ def test_decide_collectives():
 def test_runtime_requirements():
     assert runtime_requirements(profile()) == ("inference",)
     assert runtime_requirements(profile(needs={"quantization": "fp8", "dynamic_shapes": True})) == (
-        "inference", "fp8", "dynamic_shapes")  # fmt: skip
+        "inference",
+        "fp8",
+        "dynamic_shapes",
+    )
 
 
 def test_decide_deployment():
@@ -52,7 +55,9 @@ def test_decide_deployment():
     assert decide_deployment(rule_context(profile(hardware="ascend-npu"))).tier1.option == "vllm"
     assert decide_deployment(rule_context(profile(hardware="ascend-npu", model_type="cnn"))).tier1.option == "atc-acl"
     assert decide_deployment(rule_context(profile(hardware="amd-gpu", model_type="cnn"))).tier1.option == "migraphx"
-    assert decide_deployment(rule_context(profile(hardware="x86-cpu"))).tier1.option == "openvino"  # OpenVINO Model Server
+    assert (
+        decide_deployment(rule_context(profile(hardware="x86-cpu"))).tier1.option == "openvino"
+    )  # OpenVINO Model Server
     assert decide_deployment(rule_context(profile(hardware="x86-cpu", model_type="cnn"))).tier1.option == "openvino"
     assert decide_deployment(rule_context(profile(hardware="arm-cpu"))).tier1.option == "llama-cpp"
     assert decide_deployment(rule_context(profile(hardware="cambricon-mlu"))).tier1.option == "vllm"

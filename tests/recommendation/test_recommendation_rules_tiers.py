@@ -5,8 +5,8 @@ from __future__ import annotations
 from recommendation_builders import case, evidence, gemm_cases, profile, rule_context
 
 from advisor.recommendation.facts import QualityCounts, evidence_facts
-from advisor.recommendation.policy import NO_STACK
 from advisor.recommendation.models import Choice, Gap
+from advisor.recommendation.policy import NO_STACK
 from advisor.recommendation.rules.confidence import (
     case_quality_factor,
     contention_factor,
@@ -38,7 +38,9 @@ def test_tier2_entry_follows_the_team_skill():
     assert ascend_kernel.option == "triton" and ascend_kernel.fits_team  # triton-ascend; TBE no longer evolves
     hpc = tier2_entry(rule_context(profile(hardware="ascend-npu", team_skill="hpc")), "gemm")
     assert hpc.option == "ascend-c" and hpc.fits_team
-    assert tier2_entry(rule_context(profile(hardware="amd-gpu", team_skill="hpc")), "gemm").option == "composable-kernel"
+    assert (
+        tier2_entry(rule_context(profile(hardware="amd-gpu", team_skill="hpc")), "gemm").option == "composable-kernel"
+    )
     assert tier2_entry(rule_context(profile(hardware="x86-cpu")), "gemm") is None
 
 
@@ -70,7 +72,10 @@ def test_build_tier_and_notes():
     assert not tier1.primary and tier3.primary
     assert tier1.options() == {"fusion": "torch-compile"} and tier1.fits_team
     assert not tier2.fits_team
-    assert tier2.notes[1].text == "writing kernels in triton needs more skill than the framework team has: listed to show the gap"
+    assert (
+        tier2.notes[1].text
+        == "writing kernels in triton needs more skill than the framework team has: listed to show the gap"
+    )
     assert "accepting some per-platform loss" in tier3.notes[0].text
     hpc = rule_context(profile(team_skill="hpc", workload="training"))
     assert "global hot spots" in tier_notes(hpc, 2, [decide_fusion(hpc).tier2])[0].text
@@ -118,9 +123,14 @@ def test_overall_confidence_is_clamped_and_explained(knowledge):
     rationale = decide_fusion(rule_context(profile())).tier1.rationale
     gaps = [Gap(concern=concern, rationale=rationale) for concern in ("attention", "fusion")]
     value, notes = overall_confidence(facts, [], gaps, knowledge, profile(hardware="hygon-dcu"))
-    platform = 0.7 + 0.3 * (1 / 6)  # hygon-dcu's official stack names only a GEMM library; one device needs no collectives
+    platform = 0.7 + 0.3 * (
+        1 / 6
+    )  # hygon-dcu's official stack names only a GEMM library; one device needs no collectives
     # no stack chosen: the concerns are assembled one by one (NO_STACK)
-    assert value == round(0.5 * NO_STACK * platform * 0.95**2, 2) and notes[-1] == "tier 1 leaves 2 concern(s) open: attention, fusion"
+    assert (
+        value == round(0.5 * NO_STACK * platform * 0.95**2, 2)
+        and notes[-1] == "tier 1 leaves 2 concern(s) open: attention, fusion"
+    )
     assert any(note.startswith("hygon-dcu: the knowledge base names no official option") for note in notes)
     nvidia, _ = overall_confidence(evidence_facts([], "nvidia-gpu"), [], [], knowledge, profile())
     assert nvidia == round(0.5 * NO_STACK, 2) and value < nvidia

@@ -41,14 +41,23 @@ def test_workload_and_requirement_reasons(knowledge):
     reasons = workload_reasons(knowledge.get("tensorrt"), profile(workload="training"), "fusion")
     assert [r.text for r in reasons] == ["does not run training (knowledge base: no); the workload is training"]
     assert workload_reasons(knowledge.get("tensorrt"), profile(workload="training"), "deployment") == []
-    assert [r.text for r in requirement_reasons(knowledge.get("onednn"), ["int8", "ptq"])] == ["no PTQ support (knowledge base: not-applicable)"]
+    assert [r.text for r in requirement_reasons(knowledge.get("onednn"), ["int8", "ptq"])] == [
+        "no PTQ support (knowledge base: not-applicable)"
+    ]
 
 
 def test_pick_takes_the_first_preferred_candidate_within_skill():
     chosen = pick(rule_context(profile(team_skill="framework")), "fusion", ("triton", "torch-compile", "cudnn"))
     assert chosen.chosen.id == "torch-compile" and chosen.fits_team
     # preferred first, then the platform's other candidates in knowledge-base order
-    assert chosen.alternatives == ("cudnn", "flashinfer", "flex-attention", "onnxruntime", "tensorrt", "transformer-engine")
+    assert chosen.alternatives == (
+        "cudnn",
+        "flashinfer",
+        "flex-attention",
+        "onnxruntime",
+        "tensorrt",
+        "transformer-engine",
+    )
     assert [(candidate.id, [r.text for r in reasons]) for candidate, reasons in chosen.blocked] == [
         ("triton", ["needs a kernel team; this team is framework"]),
         ("cutlass", ["needs a kernel team; this team is framework"]),
@@ -66,8 +75,13 @@ def test_pick_never_chooses_a_candidate_outside_the_preference():
 def test_pick_with_a_skill_gap_allowed_says_it_does_not_fit():
     chosen = pick(rule_context(profile()), "gemm", ("cutlass",), allow_skill_gap=True, consider_all=False)
     assert chosen.chosen.id == "cutlass" and not chosen.fits_team
-    on_amd = pick(rule_context(profile(hardware="amd-gpu", team_skill="kernel")), "gemm", ("composable-kernel",),
-                  allow_skill_gap=True, consider_all=False)  # fmt: skip
+    on_amd = pick(
+        rule_context(profile(hardware="amd-gpu", team_skill="kernel")),
+        "gemm",
+        ("composable-kernel",),
+        allow_skill_gap=True,
+        consider_all=False,
+    )
     assert on_amd.chosen.id == "composable-kernel" and not on_amd.fits_team
 
 
@@ -93,7 +107,9 @@ def test_choice_gap_and_rejection_records():
     bare = choice_from(chosen, "fusion", context)
     assert bare.rationale[0].text.startswith("PyTorch") or "stack's" in bare.rationale[0].text
     rejected = rejections_from(chosen, "fusion")
-    assert rejected[0].option == "triton" and rejected[0].reasons[0].text == "needs a kernel team; this team is framework"
+    assert (
+        rejected[0].option == "triton" and rejected[0].reasons[0].text == "needs a kernel team; this team is framework"
+    )
     gap = gap_from(pick(context, "fusion", ("triton",), consider_all=False), "fusion", context, "nothing fits")
     assert [r.text for r in gap.rationale] == ["nothing fits", "Triton: needs a kernel team; this team is framework"]
     assert cite_claim(context.knowledge.get("triton"), "skill").source == "method#team-skill"

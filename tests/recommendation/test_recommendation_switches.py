@@ -16,18 +16,27 @@ def test_observed_values_flatten_the_profile_and_add_usable_facts():
     assert observed["profile.needs.long_context"] is False
     assert "evidence.gemm_bf16_speedup" not in observed  # CPU speed is no fact of the GPU target
     assert observed_values(profile(hardware="x86-cpu"), evidence_facts([evidence(gemm_cases(0.5))], "x86-cpu"))[
-        "evidence.gemm_bf16_speedup"] == pytest.approx(0.5)  # fmt: skip
+        "evidence.gemm_bf16_speedup"
+    ] == pytest.approx(0.5)
 
 
 @pytest.mark.parametrize(
     ("op", "threshold", "value", "expected"),
     [
-        (">=", 1.5, 1.5, True), (">=", 1.5, 1.4, False), ("<", 1.0, 0.9, True), (">", 4.0, 4.0, False),
-        ("<=", 0.01, 0.02, False), ("==", "hpc", "hpc", True), ("!=", "framework", "kernel", True),
-        ("==", True, True, True), ("==", True, False, False), (">", 1.0, 8, True),
-        ("==", "hpc", 3.0, False), (">=", 1.0, "fast", None),
+        (">=", 1.5, 1.5, True),
+        (">=", 1.5, 1.4, False),
+        ("<", 1.0, 0.9, True),
+        (">", 4.0, 4.0, False),
+        ("<=", 0.01, 0.02, False),
+        ("==", "hpc", "hpc", True),
+        ("!=", "framework", "kernel", True),
+        ("==", True, True, True),
+        ("==", True, False, False),
+        (">", 1.0, 8, True),
+        ("==", "hpc", 3.0, False),
+        (">=", 1.0, "fast", None),
     ],
-)  # fmt: skip
+)
 def test_predicate_holds(op, threshold, value, expected):
     assert predicate_holds(predicate("m", op, threshold), {"m": value}) is expected
 

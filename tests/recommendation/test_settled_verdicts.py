@@ -94,5 +94,7 @@ def test_the_committed_runs_five_samples_a_case_leave_the_layout_unsettled():
     convolution = next(c for c in recommend(training, [committed]).tier(1).choices if c.concern == "convolution")
     assert "layout" not in convolution.settings
     assert any(reason.text.startswith("not settled by this run: channels-last") for reason in convolution.rationale)
-    settled = next(c for c in recommend(training, [steady(committed, "layout")]).tier(1).choices if c.concern == "convolution")
+    settled = next(
+        c for c in recommend(training, [steady(committed, "layout")]).tier(1).choices if c.concern == "convolution"
+    )
     assert settled.settings["layout"] == "channels-last"

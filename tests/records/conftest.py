@@ -24,7 +24,7 @@ def suite() -> Evidence:
 @pytest.fixture(scope="session")
 def fixed_profile() -> Profile:
     return Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
-                   needs=Needs(dynamic_shapes=True, quantization="int8"))  # fmt: skip
+                   needs=Needs(dynamic_shapes=True, quantization="int8"))
 
 
 @pytest.fixture(scope="session")

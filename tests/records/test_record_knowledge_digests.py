@@ -14,7 +14,7 @@ from advisor.records.decision import named_options
 def test_the_expert_all_to_all_library_named_in_a_setting_is_digested_for_the_yearly_review():
     knowledge = load_knowledge_base()
     profile = {"model_type": "moe", "hardware": "nvidia-gpu", "device": "b200", "workload": "training",
-               "team_skill": "hpc", "needs": {"devices": 64}}  # fmt: skip
+               "team_skill": "hpc", "needs": {"devices": 64}}
     result = recommend(parse_profile(yaml.safe_dump(profile)), [], knowledge)
     collectives = next(c for c in result.tier(1).choices if c.concern == "collectives")
     assert collectives.settings.get("expert-all-to-all") == "deepep"

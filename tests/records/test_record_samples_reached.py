@@ -18,6 +18,6 @@ def test_the_ci_width_reached_is_stated_per_evidence_file():
     assert f"(median over {len(widths)} timed cases; widest +/-{widths[-1]:.1%})" in line
     assert "at 95% confidence; the harness aims at +/-2%" in line and "busy" not in line
     busy = suite.model_copy(update={"host_contention": HostContention(other_cpu_share=0.55, load_average_before=2.0,
-                                                                       logical_cores=2, busy=True)})  # fmt: skip
+                                                                       logical_cores=2, busy=True)})
     assert (confidence_reached(busy) or "").endswith("the host was busy (other processes took 55% of the CPU)")
     assert confidence_reached(suite.model_copy(update={"cases": []})) is None

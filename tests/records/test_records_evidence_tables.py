@@ -20,7 +20,7 @@ def test_tables_for_every_probe_that_measured_something():
     assert len(hotops.rows) == len(profiled) and hotops.header[:2] == ("model", "pass") and "gemm" in hotops.header
     dense = next(row for row in hotops.rows if row[:2] == ("dense-transformer", "forward"))
     share = next(case for case in profiled if case.key.options["model"] == "dense-transformer"
-                 and case.key.options["pass"] == "forward").metrics["share_gemm"].value  # fmt: skip
+                 and case.key.options["pass"] == "forward").metrics["share_gemm"].value
     assert dense[hotops.header.index("gemm")] == f"{share:.0%}"
     layout = tables["Layout: NCHW vs channels-last"]
     assert {row[0] for row in layout.rows} == {"conv", "block"} and all(cell.endswith("us") for row in layout.rows for cell in row[3:])
@@ -43,7 +43,7 @@ def test_the_context_quotes_the_measured_hot_operators_of_the_model_type():
     profile = Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="kernel")
     answer = recommend(profile, [evidence])
     front = build_front_matter(1, "MoE", answer, [EvidenceRef(file="e.json", sha256="0" * 64)], evidence.environment, [],
-                               dt.date(2026, 1, 2))  # fmt: skip
+                               dt.date(2026, 1, 2))
     body = render_record(front, answer, [evidence])
     context = body.split("## Decision Drivers")[0]
     assert "* Measured: moe forward (tiny): gemm 28%" in context and "* Measured: moe train (tiny)" in context

@@ -90,7 +90,7 @@ def test_concurrent_reviews_each_keep_their_entry(git_repo: Repo):
     days = ["2027-01-05", "2027-01-06", "2027-01-07", "2027-01-08"]
     runs = [subprocess.Popen([sys.executable, "-c", REVIEW, str(CPU_SUITE), str(records), day],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-            for day in days]  # fmt: skip
+            for day in days]
     outputs = [run.communicate(timeout=300) for run in runs]
     assert all(run.returncode == 0 for run in runs), outputs
     body = find_record(records, 1).body
@@ -106,7 +106,7 @@ def test_an_uncommitted_record_is_listed_as_such(git_repo: Repo):
     committed = _write(git_repo, "Committed")
     evidence = Evidence.load(CPU_SUITE)
     pending = write_decision(recommend(PROFILE, [evidence]), [evidence], records_dir=committed.record.parent,
-                             title="Pending", date=dt.date(2026, 1, 3), commit=False)  # fmt: skip
+                             title="Pending", date=dt.date(2026, 1, 3), commit=False)
     git_repo.git.add(str(pending.record))  # as a commit killed half-way leaves it: staged, not committed
     result = CliRunner().invoke(app, ["records", "list", "--records-dir", str(committed.record.parent), "--json"])
     rows = {row["id"]: row for row in __import__("json").loads(result.stdout)["records"]}

@@ -32,7 +32,7 @@ print(written.id)
 def _start(records_dir: Path, title: str, pause: str) -> subprocess.Popen[str]:
     env = {**os.environ, PAUSE_ENV: pause}
     return subprocess.Popen([sys.executable, "-c", WRITER, str(records_dir), str(CPU_SUITE), title],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def test_two_writers_at_once_get_different_numbers(git_repo: Repo):

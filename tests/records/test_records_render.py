@@ -36,13 +36,13 @@ def test_front_matter_round_trips_with_madr_keys(recommendation, suite):
     text = render_record(_front(recommendation, suite), recommendation, [suite])
     data, body = split_front_matter(text, "record")
     assert list(data)[:9] == ["id", "title", "status", "date", "version", "review_by", "decision-makers",
-                              "supersedes", "superseded_by"]  # fmt: skip
+                              "supersedes", "superseded_by"]
     front = RecordFrontMatter.model_validate(data)
     assert front.review_by == dt.date(2027, 1, 2) and front.status == "proposed" and front.version == 1
     assert front.tier1 == ["openvino"]  # OpenVINO Model Server's stack: its CPU plugin's kernels and its quantizer
     assert front.environment.torch and front.environment.hardware == "x86-cpu"
     for section in ("Context and Problem Statement", "Decision Drivers", "Considered Options", "Decision Outcome",
-                    "Evidence", "Rejected Options", "Switch Conditions", "Consequences", "Review Plan"):  # fmt: skip
+                    "Evidence", "Rejected Options", "Switch Conditions", "Consequences", "Review Plan"):
         assert f"\n## {section}\n" in body
 
 
@@ -85,6 +85,6 @@ def test_md_escape():
 
 def test_a_run_that_timed_nothing_says_so(recommendation, suite):
     failed = suite.model_copy(update={"cases": [case.model_copy(update={"status": "failed", "timing": None})
-                                                for case in suite.cases]})  # fmt: skip
+                                                for case in suite.cases]})
     text = render_record(_front(recommendation, suite), recommendation, [failed])
     assert "No case was timed" in text and "Matches the target hardware" not in text

@@ -12,8 +12,14 @@ from advisor.reference import extract
 from advisor.reference.facts import allreduce_fact, device_facts, gemm_facts
 from advisor.reference.grid import GEMM_NK
 from advisor.reference.tables import (
-    SYSTEM_DEVICES, ReferenceError, load_reference, parse_reference, reference_dir, reference_for, shipped_systems,
-)  # fmt: skip
+    SYSTEM_DEVICES,
+    ReferenceError,
+    load_reference,
+    parse_reference,
+    reference_dir,
+    reference_for,
+    shipped_systems,
+)
 
 SHIPPED = reference_dir()
 PROBE_SQUARES = (512, 1024, 2048, 4096, 8192)  # probes/gemm/sizing.py, cuda
@@ -32,7 +38,9 @@ def test_every_system_with_nvidia_data_is_shipped_with_its_provenance():
         assert document["source"]["package"] == "aiconfigurator-core" and document["source"]["version"] == "0.12.0"
         assert len(document["source"]["wheel_sha256"]) == 64
         for table in document["tables"]:
-            assert {"path", "framework", "framework_version", "provenance", "device", "units", "collected_at"} <= set(table)
+            assert {"path", "framework", "framework_version", "provenance", "device", "units", "collected_at"} <= set(
+                table
+            )
             assert table["units"]["latency"] == "ms" and len(table["sha256"]) == 64
             assert table["provenance"] in ("collected", "legacy", "local")
             assert table["collected_at"] == "undated" or table["collected_at"][:2] == "20"
@@ -67,9 +75,14 @@ def test_a_device_nvidia_does_not_cover_has_no_reference():
     assert gemm_facts(reference_for("l40s"), "no-such-engine", "fp8") == []
 
 
-@pytest.mark.parametrize("text, field", [
-    ("{", "not JSON"), ('{"schema_version": 9}', "schema_version"), ('{"schema_version": 1}', "missing or malformed"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, field",
+    [
+        ("{", "not JSON"),
+        ('{"schema_version": 9}', "schema_version"),
+        ('{"schema_version": 1}', "missing or malformed"),
+    ],
+)
 def test_a_broken_extract_is_refused_naming_the_file(tmp_path: Path, text: str, field: str):
     with pytest.raises(ReferenceError, match=f"broken.json: .*{field}"):
         parse_reference(text, str(tmp_path / "broken.json"))

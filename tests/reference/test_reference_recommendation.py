@@ -15,8 +15,14 @@ from advisor.recommendation.summary import summary_lines
 from advisor.records.decision import build_front_matter
 from advisor.records.render import render_record
 
-H200_FP8 = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "device": "h200-sxm", "workload": "inference",
-            "team_skill": "framework", "needs": {"quantization": "fp8", "devices": 8, "long_context": True}}  # fmt: skip
+H200_FP8 = {
+    "model_type": "dense-transformer",
+    "hardware": "nvidia-gpu",
+    "device": "h200-sxm",
+    "workload": "inference",
+    "team_skill": "framework",
+    "needs": {"quantization": "fp8", "devices": 8, "long_context": True},
+}
 LABEL = "measured by NVIDIA on NVIDIA H200, aiconfigurator-core 0.12.0, "
 
 
@@ -44,8 +50,12 @@ def test_reference_raises_the_confidence_only_up_to_its_cap_and_moves_no_choice(
     monkeypatch.setattr("advisor.recommendation.reference.reference_for", lambda device: None)
     without = answer(H200_FP8)
     assert without.reference == () and without.confidence < with_reference.confidence
+
     def decided(result):  # what each tier chooses, apart from the reasons quoted for it
-        return [[(c.concern, c.option, c.settings) for c in tier.choices] + [g.concern for g in tier.gaps] for tier in result.tiers]
+        return [
+            [(c.concern, c.option, c.settings) for c in tier.choices] + [g.concern for g in tier.gaps]
+            for tier in result.tiers
+        ]
 
     assert decided(without) == decided(with_reference) and without.rejected == with_reference.rejected
     quoted = [r for c in with_reference.tier(1).choices for r in c.rationale if r.cites[0].kind == "reference"]

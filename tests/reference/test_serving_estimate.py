@@ -5,8 +5,8 @@ Nothing is mocked: aiconfigurator 0.12.0 runs in its child process on this machi
 
 from __future__ import annotations
 
-import sys
 import datetime as dt
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,9 +20,16 @@ from advisor.records.decision import build_front_matter
 from advisor.records.render import render_record
 from advisor.serving_estimate import INSTALL_HINT, LABEL, EstimateRequest, cached, with_estimates
 
-SMALL = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "device": "h200-sxm", "workload": "inference",
-         "team_skill": "framework", "model": "Qwen/Qwen3-0.6B",
-         "serving": {"isl": 1024, "osl": 256, "ttft_ms": 1000, "tpot_ms": 20}, "needs": {"devices": 1}}  # fmt: skip
+SMALL = {
+    "model_type": "dense-transformer",
+    "hardware": "nvidia-gpu",
+    "device": "h200-sxm",
+    "workload": "inference",
+    "team_skill": "framework",
+    "model": "Qwen/Qwen3-0.6B",
+    "serving": {"isl": 1024, "osl": 256, "ttft_ms": 1000, "tpot_ms": 20},
+    "needs": {"devices": 1},
+}
 
 
 def answer(fields: dict[str, object]):
@@ -58,8 +65,11 @@ def test_a_real_small_estimate_ranks_the_engines_by_its_numbers(tmp_path: Path):
 
 
 def test_no_estimate_for_a_profile_without_a_model_or_off_nvidia(tmp_path: Path):
-    for fields in ({**SMALL, "model": None}, {**SMALL, "hardware": "amd-gpu", "device": "mi300x"},
-                   {**SMALL, "workload": "training"}):  # fmt: skip
+    for fields in (
+        {**SMALL, "model": None},
+        {**SMALL, "hardware": "amd-gpu", "device": "mi300x"},
+        {**SMALL, "workload": "training"},
+    ):
         result, estimates = with_estimates(answer(fields), None, tmp_path)
         assert estimates == [] and result.estimates == () and result.estimates_note is None
 
@@ -74,9 +84,16 @@ def test_without_the_extra_recommend_says_how_to_install_it(tmp_path: Path, monk
 def test_assess_takes_the_model_from_its_flag_or_the_profile_file():
     from advisor.cli.assess import build_profile
 
-    answers = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "workload": "inference",
-               "team_skill": "framework", "title": None, "device": "h200-sxm", "model": "Qwen/Qwen3-0.6B",
-               "serving": {"isl": 1024, "osl": 256, "ttft_ms": 1000, "tpot_ms": 20}}  # fmt: skip
+    answers = {
+        "model_type": "dense-transformer",
+        "hardware": "nvidia-gpu",
+        "workload": "inference",
+        "team_skill": "framework",
+        "title": None,
+        "device": "h200-sxm",
+        "model": "Qwen/Qwen3-0.6B",
+        "serving": {"isl": 1024, "osl": 256, "ttft_ms": 1000, "tpot_ms": 20},
+    }
     profile = build_profile(answers)
     assert profile.model == "Qwen/Qwen3-0.6B" and profile.serving is not None and profile.serving.isl == 1024
     assert build_profile({**answers, "model": None, "serving": None}).model is None

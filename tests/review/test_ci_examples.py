@@ -17,7 +17,9 @@ GITHUB, GITLAB = EXAMPLES / "advisor-review.github.yml", EXAMPLES / "advisor-rev
 @pytest.mark.parametrize(("path", "schema"), [(GITHUB, "vendor.github-workflows"), (GITLAB, "vendor.gitlab-ci")])
 def test_the_example_is_valid_for_its_ci(path: Path, schema: str):
     checker = Path(sys.executable).with_name("check-jsonschema")
-    result = subprocess.run([str(checker), "--builtin-schema", schema, str(path)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(checker), "--builtin-schema", schema, str(path)], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -16,8 +16,13 @@ from advisor.records import find_record, write_decision
 from probes.models import Evidence, Stats
 
 CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
-PROFILE = Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
-                  needs=Needs(dynamic_shapes=True))  # fmt: skip  (unquantized: the bf16/fp32 GEMM switch applies)
+PROFILE = Profile(
+    model_type="dense-transformer",
+    hardware="x86-cpu",
+    workload="inference",
+    team_skill="framework",
+    needs=Needs(dynamic_shapes=True),
+)  # (unquantized: the bf16/fp32 GEMM switch applies)
 
 
 def bf16_gemm_scaled(evidence: Evidence, factor: float) -> Evidence:
@@ -28,7 +33,11 @@ def bf16_gemm_scaled(evidence: Evidence, factor: float) -> Evidence:
             chosen = case.key.probe == "gemm" and case.key.implementation == "torch.matmul" and case.key.dtype == "bf16"
             median = case.timing.stats.median * (factor if chosen else 1.0)
             samples = [median * (1 + 0.01 * (index % 5 - 2)) for index in range(12)]
-            case = case.model_copy(update={"timing": case.timing.model_copy(update={"samples": samples, "stats": Stats.from_samples(samples)})})
+            case = case.model_copy(
+                update={
+                    "timing": case.timing.model_copy(update={"samples": samples, "stats": Stats.from_samples(samples)})
+                }
+            )
         cases.append(case)
     return evidence.model_copy(update={"cases": cases})
 
@@ -39,8 +48,9 @@ def project(empty_repo: Repo) -> tuple[Repo, Path, Evidence]:
     repo = empty_repo
     records = Path(repo.working_tree_dir) / "records"
     evidence = bf16_gemm_scaled(Evidence.load(CPU_SUITE), 1.0)
-    write_decision(recommend(PROFILE, [evidence]), [evidence], records_dir=records, title="CPU serving",
-                   date=dt.date(2026, 11, 29))  # fmt: skip
+    write_decision(
+        recommend(PROFILE, [evidence]), [evidence], records_dir=records, title="CPU serving", date=dt.date(2026, 11, 29)
+    )
     return repo, records, evidence
 
 
@@ -85,7 +95,20 @@ def test_due_reviews_only_records_past_their_date(runner, project, tmp_path):
     _, records, evidence = project
     path = tmp_path / "fresh.json"
     evidence.save(path)
-    early = runner.invoke(app, ["review", "--due", "--evidence", str(path), "--records-dir", str(records), "--today", "2027-11-15", "--no-commit"])
+    early = runner.invoke(
+        app,
+        [
+            "review",
+            "--due",
+            "--evidence",
+            str(path),
+            "--records-dir",
+            str(records),
+            "--today",
+            "2027-11-15",
+            "--no-commit",
+        ],
+    )
     assert early.exit_code == 0, early.output
     assert "no record is due" in early.output and "upcoming: 0001 review by 2027-11-29" in early.output
     due = review(runner, records, evidence, tmp_path, "--due")
@@ -99,9 +122,14 @@ def test_review_without_ids_or_due_is_an_error(runner, tmp_path):
 
 def test_a_review_that_timed_nothing_keeps_nothing(runner, project, tmp_path):
     repo, records, evidence = project
-    failed = evidence.model_copy(update={"cases": [case.model_copy(update={"status": "failed", "timing": None,
-                                                                             "reason": "time share ran out"})
-                                                   for case in evidence.cases]})  # fmt: skip
+    failed = evidence.model_copy(
+        update={
+            "cases": [
+                case.model_copy(update={"status": "failed", "timing": None, "reason": "time share ran out"})
+                for case in evidence.cases
+            ]
+        }
+    )
     before = (records / find_record(records, 1).path.name).read_text()
     head = repo.head.commit.hexsha
     result = review(runner, records, failed, tmp_path, "1")
@@ -114,10 +142,20 @@ def test_a_fleet_records_baseline_is_its_evidence_measured_on_the_target(empty_r
 
     records = Path(empty_repo.working_tree_dir) / "records"
     target = bf16_gemm_scaled(Evidence.load(CPU_SUITE), 1.0)  # x86-cpu, the profile's target
-    elsewhere = target.model_copy(update={"cases": [case.model_copy(update={"key": case.key.model_copy(
-        update={"device": "cuda"})}) for case in target.cases]})  # an NVIDIA machine of the fleet  # fmt: skip
-    written = write_decision(recommend(PROFILE, [elsewhere, target]), [elsewhere, target], records_dir=records,
-                             title="Fleet", date=dt.date(2026, 11, 29))  # fmt: skip
+    elsewhere = target.model_copy(
+        update={
+            "cases": [
+                case.model_copy(update={"key": case.key.model_copy(update={"device": "cuda"})}) for case in target.cases
+            ]
+        }
+    )  # an NVIDIA machine of the fleet
+    written = write_decision(
+        recommend(PROFILE, [elsewhere, target]),
+        [elsewhere, target],
+        records_dir=records,
+        title="Fleet",
+        date=dt.date(2026, 11, 29),
+    )
     baseline = old_evidence_of(find_record(records, written.id))
     assert baseline is not None and {case.key.device for case in baseline.cases} == {"cpu"}
 
@@ -127,8 +165,12 @@ def test_due_check_is_a_ci_gate_that_probes_and_writes_nothing(runner, project):
     head, listing = repo.head.commit.hexsha, sorted(path.name for path in records.iterdir())
     early = runner.invoke(app, ["review", "--due", "--check", "--records-dir", str(records), "--today", "2027-11-15"])
     assert early.exit_code == 0, early.output
-    assert "no record is overdue" in early.output and "upcoming: 0001 CPU serving (review by 2027-11-29)" in early.output
-    late = runner.invoke(app, ["review", "--due", "--check", "--records-dir", str(records), "--today", "2027-12-01", "--json"])
+    assert (
+        "no record is overdue" in early.output and "upcoming: 0001 CPU serving (review by 2027-11-29)" in early.output
+    )
+    late = runner.invoke(
+        app, ["review", "--due", "--check", "--records-dir", str(records), "--today", "2027-12-01", "--json"]
+    )
     assert late.exit_code == 1
     document = json.loads(late.stdout)
     assert not document["passed"] and [item["id"] for item in document["overdue"]] == [1]

@@ -26,8 +26,13 @@ def suite() -> Evidence:
 
 @pytest.fixture(scope="module")
 def profile() -> Profile:
-    return Profile(model_type="dense-transformer", hardware="x86-cpu", workload="inference", team_skill="framework",
-                   needs=Needs(dynamic_shapes=True))  # fmt: skip  (unquantized: the bf16/fp32 GEMM switch applies)
+    return Profile(
+        model_type="dense-transformer",
+        hardware="x86-cpu",
+        workload="inference",
+        team_skill="framework",
+        needs=Needs(dynamic_shapes=True),
+    )  # (unquantized: the bf16/fp32 GEMM switch applies)
 
 
 def scaled(evidence: Evidence, factor: float, implementation: str = "torch.matmul", dtype: str = "bf16") -> Evidence:
@@ -46,8 +51,14 @@ def scaled(evidence: Evidence, factor: float, implementation: str = "torch.matmu
 
 
 def written_record(tmp_path: Path, profile: Profile, evidence: Evidence):
-    written = write_decision(recommend(profile, [evidence]), [evidence], records_dir=tmp_path / "records",
-                             title="CPU serving", date=dt.date(2026, 11, 29), commit=False)  # fmt: skip
+    written = write_decision(
+        recommend(profile, [evidence]),
+        [evidence],
+        records_dir=tmp_path / "records",
+        title="CPU serving",
+        date=dt.date(2026, 11, 29),
+        commit=False,
+    )
     return find_record(tmp_path / "records", written.id)
 
 
@@ -76,17 +87,22 @@ def test_a_switch_condition_firing_revises_the_record(tmp_path, profile, suite):
 def test_regressions_are_reported_and_do_not_fire_a_condition_alone(tmp_path, profile, suite):
     record = written_record(tmp_path, profile, suite)
     before, slower_fp32 = scaled(suite, 1.0), scaled(suite, 1.5, dtype="fp32")
-    outcome = review_decision(record, before, slower_fp32, recommend(profile, [before]), recommend(profile, [slower_fp32]), TODAY)
+    outcome = review_decision(
+        record, before, slower_fp32, recommend(profile, [before]), recommend(profile, [slower_fp32]), TODAY
+    )
     assert outcome.regressed and all(delta.verdict == "SLOWER" for delta in outcome.regressed)
     assert outcome.improved == []
 
 
 def test_new_versions_and_capabilities_are_listed(tmp_path, profile, suite, environment_factory):
     record = written_record(tmp_path, profile, suite)
-    torch = suite.environment.torch.model_copy(update={
-        "version": "9.9.0", "sdpa_backends": [*suite.environment.torch.sdpa_backends, "brand-new"],
-        "quantized_engines": [*suite.environment.torch.quantized_engines, "newengine"],
-    })  # fmt: skip
+    torch = suite.environment.torch.model_copy(
+        update={
+            "version": "9.9.0",
+            "sdpa_backends": [*suite.environment.torch.sdpa_backends, "brand-new"],
+            "quantized_engines": [*suite.environment.torch.quantized_engines, "newengine"],
+        }
+    )
     newer = suite.model_copy(update={"environment": suite.environment.model_copy(update={"torch": torch})})
     recommendation = recommend(profile, [suite])
     outcome = review_decision(record, suite, newer, recommendation, recommendation, TODAY, libraries_after=["openvino"])
@@ -120,4 +136,6 @@ def test_review_history_section_is_added_once_and_entries_accumulate():
     once = append_review_entry(body, "2027-12-01: keep", ["versions: unchanged"])
     twice = append_review_entry(once, "2028-12-01: keep", ["versions: torch 2.1 -> 2.2"])
     assert twice.count(HEADING) == 1
-    assert twice.endswith("* 2027-12-01: keep\n  - versions: unchanged\n* 2028-12-01: keep\n  - versions: torch 2.1 -&gt; 2.2\n")
+    assert twice.endswith(
+        "* 2027-12-01: keep\n  - versions: unchanged\n* 2028-12-01: keep\n  - versions: torch 2.1 -&gt; 2.2\n"
+    )

@@ -28,15 +28,27 @@ def records(empty_repo: Repo) -> Path:
     """records/ in a git repository with one decision made on 2026-11-29."""
     folder = Path(empty_repo.working_tree_dir) / "records"
     evidence = Evidence.load(CPU_SUITE)
-    write_decision(recommend(PROFILE, [evidence]), [evidence], records_dir=folder, title="CPU serving",
-                   date=dt.date(2026, 11, 29))  # fmt: skip
+    write_decision(
+        recommend(PROFILE, [evidence]), [evidence], records_dir=folder, title="CPU serving", date=dt.date(2026, 11, 29)
+    )
     return folder
 
 
 def _review(runner, records: Path, today: str, tmp_path: Path) -> dict:
     fresh = tmp_path / "fresh.json"
     fresh.write_bytes(CPU_SUITE.read_bytes())
-    args = ["review", "1", "--evidence", str(fresh), "--records-dir", str(records), "--today", today, "--json", "--no-commit"]
+    args = [
+        "review",
+        "1",
+        "--evidence",
+        str(fresh),
+        "--records-dir",
+        str(records),
+        "--today",
+        today,
+        "--json",
+        "--no-commit",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)["reviews"][0]

@@ -13,8 +13,13 @@ CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 
 def test_measure_again_passes_the_old_probe_options(monkeypatch):
     old = Evidence.load(CPU_SUITE)
-    old = old.model_copy(update={"config": old.config.model_copy(update={
-        "probes": ["hotops", "gemm"], "probe_options": {"hotops": {"model_type": "moe"}}})})  # fmt: skip
+    old = old.model_copy(
+        update={
+            "config": old.config.model_copy(
+                update={"probes": ["hotops", "gemm"], "probe_options": {"hotops": {"model_type": "moe"}}}
+            )
+        }
+    )
     seen = {}
 
     def fake_run_probes(names, **kwargs):

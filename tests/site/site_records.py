@@ -39,7 +39,7 @@ class RecordsFixture:
 
 def _profile(hardware: str, quantization: str = "none") -> Profile:
     return Profile(model_type="dense-transformer", hardware=hardware, workload="inference", team_skill="framework",
-                   needs=Needs(dynamic_shapes=True, quantization=quantization, long_context=True))  # fmt: skip
+                   needs=Needs(dynamic_shapes=True, quantization=quantization, long_context=True))
 
 
 def make_records(root: Path) -> RecordsFixture:
@@ -60,7 +60,7 @@ def make_records(root: Path) -> RecordsFixture:
     titles, tier1 = {}, {}
     for title, profile, date, deciders in plans:
         written = write_decision(recommend(profile, [suite]), [suite], records_dir=records_dir, title=title, date=date,
-                                 deciders=deciders)  # fmt: skip
+                                 deciders=deciders)
         titles[written.id], tier1[written.id] = written.title, written.tier1
     old, new = supersede(records_dir, 1, 4)
     old.path.write_text(re.sub(r"(?m)^    - ", "  - ", old.path.read_text(encoding="utf-8")), encoding="utf-8")

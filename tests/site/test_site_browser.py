@@ -33,7 +33,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 # Flags from this workplace's notes: run as root, no GPU, and no background traffic to a closed network.
 CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
                   "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1280,1600")  # fmt: skip
+                  "--window-size=1280,1600")
 ARTIFACTS = Path(os.environ.get("ADVISOR_TEST_ARTIFACTS", REPO_ROOT / "test-artifacts")) / "site"
 
 
@@ -198,7 +198,7 @@ def _label_overlaps(drawing: dict) -> list[str]:
             problems.append(f"{one['text']!r} outside the picture")
         for other in texts[index + 1 :]:
             if (one["x"] < other["x"] + other["w"] and other["x"] < one["x"] + one["w"]
-                    and one["y"] < other["y"] + other["h"] and other["y"] < one["y"] + one["h"]):  # fmt: skip
+                    and one["y"] < other["y"] + other["h"] and other["y"] < one["y"] + one["h"]):
                 problems.append(f"{one['text']!r} overlaps {other['text']!r}")
     return problems
 
@@ -234,7 +234,7 @@ def test_a_crowded_radar_keeps_its_labels_apart(browser, tmp_path: Path):
 
 
 def test_an_nvidia_record_page_shows_nvidias_reference_figures_with_their_label(browser, site_url: str,
-                                                                                 site_records: RecordsFixture):  # fmt: skip
+                                                                                 site_records: RecordsFixture):
     _open(browser, f"{site_url}/{_page(site_records, 2)}", "record-0002-reference")
     text = browser.find_element(By.CSS_SELECTOR, "article").text
     assert "Reference: NVIDIA's own measurements on " in text

@@ -158,7 +158,7 @@ def test_malformed_record_warns_by_default_and_fails_strict(records_copy: Path, 
     assert any("0009-broken.md" in warning and "date" in warning for warning in result.warnings)
     assert len([p for p in (tmp_path / "lenient" / "decisions").glob("*/index.html") if not _evidence_page(p.parent)]) == 4
     outcome = runner.invoke(app, ["site", "build", "--strict", "--config", str(CONFIG), "--records-dir", str(records_copy),
-                                  "--out", str(tmp_path / "strict")])  # fmt: skip
+                                  "--out", str(tmp_path / "strict")])
     assert outcome.exit_code == 2
     assert outcome.output.startswith("error: strict build failed") and "0009-broken.md" in outcome.output
     assert len(outcome.output.strip().splitlines()) == 1 and "Traceback" not in outcome.output
@@ -188,7 +188,7 @@ def test_record_page_has_the_table_of_contents_of_its_headings(built_site: Path,
     page = (folder / "index.html").read_text()
     toc = page[page.index('data-md-component="toc"'):]
     entries = [entry for entry in ("#decision-outcome", "#tier-1-official-full-stack-primary", "#evidence-charts",
-                                   "#revision-history") if f'href="{entry}" class="md-nav__link"' in toc]  # fmt: skip
+                                   "#revision-history") if f'href="{entry}" class="md-nav__link"' in toc]
     assert len(entries) == 4  # the body's headings, nested ones included, and the generator's own
     assert toc.index("#decision-outcome") < toc.index("#tier-1-official-full-stack-primary") < toc.index("#revision-history")
 
@@ -215,7 +215,7 @@ def test_refuses_to_replace_a_folder_it_did_not_build(tmp_path: Path, runner):
     (["--config", "missing.yml"], "--config missing.yml: no such file (the MkDocs configuration, mkdocs.yml)"),
     (["--records-dir", "no/such/folder"], "--records-dir no/such/folder: not a folder"),
     (["--today", "2027-13-01"], "--today: '2027-13-01' is not a date; use YYYY-MM-DD"),
-])  # fmt: skip
+])
 def test_bad_options_give_one_line_errors(arguments, message, runner, tmp_path):
     outcome = runner.invoke(app, ["site", "build", "--out", str(tmp_path / "out"), *arguments])
     assert outcome.exit_code == 2 and outcome.output.strip() == f"error: {message}"

@@ -19,7 +19,7 @@ def _charts(name: str) -> dict:
 def test_core_suite_draws_gemm_attention_dynamic_and_int8():
     charts = _charts("cpu-suite.json")
     assert set(charts) == {"gemm-tflops", "gemm-peak", "attention-time", "attention-memory", "dynamic-latency",
-                           "dynamic-compile", "int8-tradeoff"}  # fmt: skip
+                           "dynamic-compile", "int8-tradeoff"}
     for chart in charts.values():
         ET.fromstring(chart.svg)
 

@@ -87,7 +87,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for index, title in enumerate(TITLE_PAYLOADS):
         deciders = [DECIDER_PAYLOADS[index % len(DECIDER_PAYLOADS)]]
         written.append(write_decision(answer, [suite], records_dir=records, title=title, deciders=deciders,
-                                      date=dt.date(2026, 1, 1 + index)))  # fmt: skip
+                                      date=dt.date(2026, 1, 1 + index)))
     edited = written[0].record
     edited.write_text(edited.read_text(encoding="utf-8") + "\n" + "\n\n".join(BODY_PAYLOADS) + "\n", encoding="utf-8")
     out = tmp_path_factory.mktemp("hostile-site") / "site"

@@ -34,11 +34,11 @@ def test_page_content_the_site_needs_is_kept():
             '<p><a href="../0004-x/">0004</a> <a href="https://docs.nvidia.com/cuda/cublas/">cuBLAS</a>'
             ' <span class="advisor-badge advisor-badge--proposed">proposed</span></p>'
             '<div class="admonition warning"><p class="admonition-title">Superseded</p></div>'
-            '<pre><code>advisor probe gemm</code></pre>')  # fmt: skip
+            '<pre><code>advisor probe gemm</code></pre>')
     cleaned = sanitize_html(html)
     for kept in ('id="tier-1"', 'class="headerlink"', 'style="text-align:left"', 'class="advisor-chart"',
                  'href="../0004-x/"', 'href="https://docs.nvidia.com/cuda/cublas/"', "advisor-badge--proposed",
-                 'class="admonition warning"', "<code>advisor probe gemm</code>"):  # fmt: skip
+                 'class="admonition warning"', "<code>advisor probe gemm</code>"):
         assert kept in cleaned, kept
 
 

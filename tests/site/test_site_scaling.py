@@ -63,7 +63,7 @@ def _record_paths(project: Path) -> list[Path]:
 
 
 def test_shared_evidence_is_parsed_drawn_and_tabulated_once(shared_evidence_repo: Path, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch):  # fmt: skip
+                                                             monkeypatch: pytest.MonkeyPatch):
     calls: Counter[str] = Counter()
 
     def counted(name: str, function: Callable[..., Any]) -> Callable[..., Any]:

@@ -41,7 +41,7 @@ def test_serve_previews_and_rebuilds_on_record_change(records_copy: Path):
         [sys.executable, "-m", "advisor", "site", "serve", "--config", str(CONFIG), "--records-dir", str(records_copy),
          "--addr", f"127.0.0.1:{port}"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
+    )
     try:
         _wait_for(f"http://127.0.0.1:{port}/", "NVIDIA serving from CPU proxy evidence", 90)
         record = next(records_copy.glob("0002-*.md"))

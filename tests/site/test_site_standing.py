@@ -39,7 +39,7 @@ def test_proxy_evidence_is_flagged_in_the_facts_and_on_every_chart(built_site: P
     charts = re.findall(r'<img [^>]*alt="([^"]*)"[^>]*class="advisor-chart"|<img [^>]*class="advisor-chart"[^>]*alt="([^"]*)"', proxy)
     titles = [html.unescape(first or second) for first, second in charts]
     assert titles and all(title.startswith("PROXY, measured on x86-cpu") and "not the target nvidia-gpu" in title
-                          for title in titles), titles  # fmt: skip
+                          for title in titles), titles
     on_target = _page(built_site, 4)  # an x86-cpu decision from the same suite
     assert "on target (x86-cpu)" in html.unescape(on_target) and "PROXY" not in on_target
 

@@ -5,18 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from advisor.recommendation.choices import engine_choice, entry_from, rejections_from
-from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, fact_line, facts_line, line
+from advisor.recommendation.citations import cite_compatibility, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact, evidence_metric
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Choice, Rationale, SwitchCondition
-from probes.attention.report import FUSED_ATTENTION_MEMORY_GROWTH, memory_growth_reading
+from advisor.recommendation.policy import LINEAR_MAX, QUADRATIC_MIN
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
-from advisor.recommendation.policy import LINEAR_MAX
-from advisor.recommendation.policy import QUADRATIC_MIN
-
+from probes.attention.report import FUSED_ATTENTION_MEMORY_GROWTH, memory_growth_reading
 
 
 def needs_attention(model_type: str) -> bool:
@@ -71,7 +69,9 @@ def growth_lines(facts: EvidenceFacts, option: str, measured_as: Mapping[str, st
 def attention_preference(context: RuleContext, long_context: bool) -> tuple[tuple[str, ...], Rationale | None]:
     """The platform's kernels, narrowed to those the serving engine or the training layers run."""
     preference = context.official("attention", long_context=long_context)
-    host = context.stack.runtime if context.stack.serving_engine and not context.profile.trains else context.stack.layers
+    host = (
+        context.stack.runtime if context.stack.serving_engine and not context.profile.trains else context.stack.layers
+    )
     if host is None:
         return preference, None
     runs = context.knowledge.compatibility.attention_kernels_of(host)
@@ -82,11 +82,15 @@ def attention_preference(context: RuleContext, long_context: bool) -> tuple[tupl
         return preference, None
     candidate = context.knowledge.get(host)
     claim = context.knowledge.compatibility.attention_kernels[host]
-    text = f"runs inside {candidate.name}, which ships its own attention backends" + (f": {claim.note}" if claim.note else "")
+    text = f"runs inside {candidate.name}, which ships its own attention backends" + (
+        f": {claim.note}" if claim.note else ""
+    )
     return narrowed, line(text, cite_compatibility("attention_kernels", host, claim))
 
 
-def attention_switches(entry: TierEntry | None, long_context: bool, measured_as: Mapping[str, str]) -> list[SwitchCondition]:
+def attention_switches(
+    entry: TierEntry | None, long_context: bool, measured_as: Mapping[str, str]
+) -> list[SwitchCondition]:
     """Long context not needed yet: switch when it is; needed: switch when the chosen kernel stops being O(N)."""
     if not long_context:
         description = "long context becomes a need: flash-style attention becomes mandatory"
@@ -109,8 +113,11 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
     preference, hosted = attention_preference(context, long_context)
     if not preference and context.stack.serving_engine and not profile.trains and context.stack.runtime is not None:
         engine = context.knowledge.get(context.stack.runtime)
-        return ConcernDecision(concern="attention", tier1=engine_choice(context, "attention", engine),
-                               tier3=tier3_entry(context, "attention"))  # fmt: skip
+        return ConcernDecision(
+            concern="attention",
+            tier1=engine_choice(context, "attention", engine),
+            tier3=tier3_entry(context, "attention"),
+        )
     blockers = long_context_blockers(context, preference) if long_context else {}
     chosen = pick(context, "attention", preference, extra_blockers=blockers, consider_all=hosted is None)
     evidence = quadratic_versus_linear(context.facts) if long_context else None

@@ -11,14 +11,13 @@ from advisor.profile import Profile
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
+from advisor.recommendation.facts import evidence_metric
 from advisor.recommendation.models import Choice, Rationale, SwitchCondition
+from advisor.recommendation.policy import LARGE_TRAINING_DEVICES, NODE_DEVICES, SCALING_EFFICIENCY_MIN
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
-from advisor.recommendation.policy import LARGE_TRAINING_DEVICES, NODE_DEVICES, SCALING_EFFICIENCY_MIN
-from advisor.recommendation.facts import evidence_metric
 from probes.scaling.report import STRONG_SCALING_EFFICIENCY
-
 
 
 def workload_lines(profile: Profile) -> list[Rationale]:
@@ -31,7 +30,8 @@ def workload_lines(profile: Profile) -> list[Rationale]:
     if profile.trains:
         sharded = profile.llm and profile.needs.devices >= LARGE_TRAINING_DEVICES  # a CNN or a small job: data parallel
         text = "training: gradient all-reduce (data parallel)" + (
-            " and sharded linear layers (tensor parallel)" if sharded else "")
+            " and sharded linear layers (tensor parallel)" if sharded else ""
+        )
         lines.append(line(text, cite_profile(profile, "workload")))
     return lines
 
@@ -44,15 +44,16 @@ def scaling_test_line(candidate: Candidate) -> Rationale | None:
     return None
 
 
-
-
 def scaling_switch(devices: int, node_devices: int = NODE_DEVICES, llm: bool = False) -> SwitchCondition:
     """A strong-scaling run below the efficiency floor puts the collectives in question: within a node
     first, then node by node (a 1 -> 256 strong-scaling run is not how a cluster is tested); an LLM starts from the
     fewest devices that hold it, not from one."""
     start = "the fewest devices that hold the model" if llm else "1"
-    steps = (f"{start} to {devices} devices" if devices <= node_devices
-             else f"{start} to {devices} devices, a full node ({node_devices}) first where {devices} spans several nodes")  # fmt: skip
+    steps = (
+        f"{start} to {devices} devices"
+        if devices <= node_devices
+        else f"{start} to {devices} devices, a full node ({node_devices}) first where {devices} spans several nodes"
+    )
     description = (
         f"scaling efficiency from {steps} < {SCALING_EFFICIENCY_MIN}: revisit the collectives and their "
         "overlap with compute"
@@ -109,16 +110,25 @@ def decide_collectives(context: RuleContext) -> ConcernDecision:
     expert = expert_parallel_library(context)
     if chosen.chosen is not None and expert is not None:
         settings["expert-all-to-all"] = expert.id
-        lines.append(line(f"{expert.name} for the expert-parallel all-to-all (dispatch and combine)",
-                          cite_claim(expert, "summary"), cite_profile(profile, "model_type")))  # fmt: skip
+        lines.append(
+            line(
+                f"{expert.name} for the expert-parallel all-to-all (dispatch and combine)",
+                cite_claim(expert, "summary"),
+                cite_profile(profile, "model_type"),
+            )
+        )
     reason = f"no collective library for {profile.hardware} in the knowledge base"
     tier1 = entry_from(chosen, "collectives", context, gap_reason=reason, lines=lines, settings=settings)
     if isinstance(tier1, Choice):
-        tier1 = tier1.model_copy(update={"alternatives": tuple(a for a in tier1.alternatives if is_alternative(a, context))})
+        tier1 = tier1.model_copy(
+            update={"alternatives": tuple(a for a in tier1.alternatives if is_alternative(a, context))}
+        )
     return ConcernDecision(
         concern="collectives",
         tier1=tier1,
         tier3=tier3_entry(context, "collectives"),
         rejections=rejections_from(chosen, "collectives"),
-        switch_conditions=(scaling_switch(profile.needs.devices, context.node_devices, profile.llm),) if isinstance(tier1, Choice) else (),
+        switch_conditions=(scaling_switch(profile.needs.devices, context.node_devices, profile.llm),)
+        if isinstance(tier1, Choice)
+        else (),
     )

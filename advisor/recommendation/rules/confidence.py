@@ -20,7 +20,15 @@ from advisor.recommendation.stack_choice import StackChoice
 BASE_ON_TARGET = 0.8
 BASE_NO_EVIDENCE = 0.5  # proxy-only evidence starts here too: it never raises a speed-based choice's confidence
 PLATFORM_FLOOR = 0.7  # a platform whose official stack names nothing for any concern keeps 70% of the confidence
-PLATFORM_CONCERNS: tuple[Concern, ...] = ("gemm", "attention", "fusion", "quantization", "dynamic-shapes", "collectives", "deployment")
+PLATFORM_CONCERNS: tuple[Concern, ...] = (
+    "gemm",
+    "attention",
+    "fusion",
+    "quantization",
+    "dynamic-shapes",
+    "collectives",
+    "deployment",
+)
 PER_UNKNOWN_CLAIM = 0.95
 PER_GAP = 0.95
 FLOOR, CEILING = 0.05, 0.95
@@ -126,12 +134,16 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
     if all(judged.fits for judged in choice.chosen):
         names = " and ".join(judged.stack.name for judged in choice.chosen)
         if choice.device_assumed:  # the stack fits the family's current device, which the team did not name
-            return STACK_ASSUMED, (f"backed by {names}, documented for {device}, which is assumed (no device named): "
-                                   "name the device to raise this")  # fmt: skip
+            return STACK_ASSUMED, (
+                f"backed by {names}, documented for {device}, which is assumed (no device named): "
+                "name the device to raise this"
+            )
         previews = [judged.stack.name for judged in choice.chosen if judged.stack.preview is not None]
         if previews:
-            return STACK_PREVIEW, (f"backed by {names}, documented for {device} and fitting the whole profile, but "
-                                   f"{' and '.join(previews)} is a preview on its own page")  # fmt: skip
+            return STACK_PREVIEW, (
+                f"backed by {names}, documented for {device} and fitting the whole profile, but "
+                f"{' and '.join(previews)} is a preview on its own page"
+            )
         return STACK_FITS, f"backed by {names}, documented for {device} and fitting the whole profile"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
     return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"
@@ -140,14 +152,22 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
 def pinning_factor(choice: StackChoice | None) -> tuple[float, list[str]]:
     """A chosen stack whose page pins no versions was validated with something no one can name: the review has no
     baseline to compare against."""
-    unpinned = [judged.stack.name for judged in (choice.chosen if choice is not None else ()) if not judged.stack.validated_with]
+    unpinned = [
+        judged.stack.name for judged in (choice.chosen if choice is not None else ()) if not judged.stack.validated_with
+    ]
     if not unpinned:
         return 1.0, []
-    return UNPINNED, [f"{' and '.join(unpinned)}: its page pins no versions, so record the ones installed as the baseline"]
+    return UNPINNED, [
+        f"{' and '.join(unpinned)}: its page pins no versions, so record the ones installed as the baseline"
+    ]
 
 
 def overall_confidence(
-    facts: EvidenceFacts, choices: Sequence[Choice], gaps: Sequence[Gap], knowledge: KnowledgeBase, profile: Profile,
+    facts: EvidenceFacts,
+    choices: Sequence[Choice],
+    gaps: Sequence[Gap],
+    knowledge: KnowledgeBase,
+    profile: Profile,
     stack_choice: StackChoice | None = None,
 ) -> tuple[float, tuple[str, ...]]:
     """The product of every factor, clamped to [0.05, 0.95] and rounded to two decimals, with its notes; the first
@@ -155,12 +175,22 @@ def overall_confidence(
     value, notes = evidence_base(facts)
     factor, backing = stack_factor(stack_choice)
     if profile.needs.cross_platform and factor > STACK_PARTIAL:  # tier 3 leads, and no documented stack spans families
-        factor, backing = STACK_PARTIAL, (f"{backing} on {profile.hardware}; but tier 3 leads, and no documented "
-                                          "stack spans every family the model must run on")  # fmt: skip
+        factor, backing = (
+            STACK_PARTIAL,
+            (
+                f"{backing} on {profile.hardware}; but tier 3 leads, and no documented "
+                "stack spans every family the model must run on"
+            ),
+        )
     value *= factor
     notes = [f"{backing}; {notes[0]}", *notes[1:]]
     quality = case_quality_factor(facts.quality) if facts.timed_on_target else (1.0, [])
-    for factor, more in (quality, contention_factor(facts), platform_factor(knowledge, profile), pinning_factor(stack_choice)):
+    for factor, more in (
+        quality,
+        contention_factor(facts),
+        platform_factor(knowledge, profile),
+        pinning_factor(stack_choice),
+    ):
         value *= factor
         notes += more
     unknown = unknown_claims(choices, knowledge, profile)

@@ -9,20 +9,22 @@ from __future__ import annotations
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_profile, facts_line, line, settled_figure, unsettled_line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
+from advisor.recommendation.facts import evidence_metric
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Rationale, SwitchCondition
+from advisor.recommendation.policy import CHANNELS_LAST_PAYS
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
-from advisor.recommendation.policy import CHANNELS_LAST_PAYS
-from advisor.recommendation.facts import evidence_metric
 from probes.layout.report import LAYOUT_CHANNELS_LAST_SPEEDUP, LAYOUT_MISMATCH_COST
-
 
 
 def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], list[SwitchCondition]]:
     """The measured memory layout (channels-last or NCHW) on the target, why, and its switch."""
-    speed, cost = context.facts.usable(LAYOUT_CHANNELS_LAST_SPEEDUP.name), context.facts.usable(LAYOUT_MISMATCH_COST.name)
+    speed, cost = (
+        context.facts.usable(LAYOUT_CHANNELS_LAST_SPEEDUP.name),
+        context.facts.usable(LAYOUT_MISMATCH_COST.name),
+    )
     if speed is None:
         return {}, [], []
     unsettled = unsettled_line(speed, "layout", "the model keeps the layout it has", CHANNELS_LAST_PAYS)
@@ -32,12 +34,24 @@ def conv_layout(context: RuleContext) -> tuple[dict[str, str], list[Rationale], 
     cited = [speed, *([cost] if cost is not None else [])]
     if speed.settled_side(CHANNELS_LAST_PAYS) == "above":
         text = f"on {speed.hardware}: {settled_figure(speed)}{mismatch}: run the model channels-last"
-        flip = switch("channels-last-stops-paying", "channels-last no longer faster than NCHW on the target: revisit the layout",
-                      evidence_metric(LAYOUT_CHANNELS_LAST_SPEEDUP), "<", 1.0, concern="convolution")  # fmt: skip
+        flip = switch(
+            "channels-last-stops-paying",
+            "channels-last no longer faster than NCHW on the target: revisit the layout",
+            evidence_metric(LAYOUT_CHANNELS_LAST_SPEEDUP),
+            "<",
+            1.0,
+            concern="convolution",
+        )
         return {"layout": "channels-last"}, [facts_line(text, *cited)], [flip]
     text = f"on {speed.hardware}: {settled_figure(speed)}{mismatch}: channels-last does not pay here, keep NCHW"
-    flip = switch("channels-last-pays", f"channels-last >= {CHANNELS_LAST_PAYS}x NCHW on the target: move the model to channels-last",
-                  evidence_metric(LAYOUT_CHANNELS_LAST_SPEEDUP), ">=", CHANNELS_LAST_PAYS, concern="convolution")  # fmt: skip
+    flip = switch(
+        "channels-last-pays",
+        f"channels-last >= {CHANNELS_LAST_PAYS}x NCHW on the target: move the model to channels-last",
+        evidence_metric(LAYOUT_CHANNELS_LAST_SPEEDUP),
+        ">=",
+        CHANNELS_LAST_PAYS,
+        concern="convolution",
+    )
     return {"layout": "nchw"}, [facts_line(text, *cited)], [flip]
 
 
@@ -45,17 +59,22 @@ def decide_convolution(context: RuleContext) -> ConcernDecision:
     """Tier 1 convolution library (with its layout); skipped for models without convolutions."""
     profile = context.profile
     if not profile.convolutional:
-        text = (f"a {profile.model_type} model has few or no convolutions" if profile.model_type != "multimodal" else
-                "a multimodal model's convolutions are its vision encoder's patch embedding (Conv2d, or Conv3d for "
-                "video), a small share of the compute: no library to choose, but check the target's backend runs "
-                "that operator")  # fmt: skip
+        text = (
+            f"a {profile.model_type} model has few or no convolutions"
+            if profile.model_type != "multimodal"
+            else "a multimodal model's convolutions are its vision encoder's patch embedding (Conv2d, or Conv3d for "
+            "video), a small share of the compute: no library to choose, but check the target's backend runs "
+            "that operator"
+        )
         skipped = line(text, cite_profile(profile, "model_type"))
         return skipped_decision("convolution", skipped)
     chosen = pick(context, "convolution", context.official("convolution"))
     settings, lines, switches = conv_layout(context)
     share = hot_spot_line(hotop_shares(context.facts, profile), "convolution")
     lines = ([share] if share is not None else []) + lines
-    reason = f"no convolution library for {profile.hardware} in the knowledge base: the framework's own convolutions stay"
+    reason = (
+        f"no convolution library for {profile.hardware} in the knowledge base: the framework's own convolutions stay"
+    )
     return ConcernDecision(
         concern="convolution",
         tier1=entry_from(chosen, "convolution", context, gap_reason=reason, settings=settings, lines=lines),

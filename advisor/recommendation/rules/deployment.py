@@ -19,14 +19,24 @@ def engine_line(context: RuleContext, option: str) -> Rationale:
     candidate = context.knowledge.get(option)
     profile = context.profile
     if context.stack.serving_engine:
-        text = (f"an LLM in production is served by an engine that batches concurrent requests, manages the KV cache "
-                f"and loads quantized checkpoints; {candidate.name} is the {context.platform.name} engine that carries "
-                "what this profile needs")  # fmt: skip
-        return line(text, cite_platform(context.platform, "serving_engines"), cite_claim(candidate, "summary"),
-                    cite_profile(profile, "model_type"))  # fmt: skip
+        text = (
+            f"an LLM in production is served by an engine that batches concurrent requests, manages the KV cache "
+            f"and loads quantized checkpoints; {candidate.name} is the {context.platform.name} engine that carries "
+            "what this profile needs"
+        )
+        return line(
+            text,
+            cite_platform(context.platform, "serving_engines"),
+            cite_claim(candidate, "summary"),
+            cite_profile(profile, "model_type"),
+        )
     text = f"a {profile.model_type} model is served as a compiled graph: {candidate.name} on {context.platform.name}"
-    return line(text, cite_platform(context.platform, "official.deployment"), cite_claim(candidate, "summary"),
-                cite_profile(profile, "model_type"))  # fmt: skip
+    return line(
+        text,
+        cite_platform(context.platform, "official.deployment"),
+        cite_claim(candidate, "summary"),
+        cite_profile(profile, "model_type"),
+    )
 
 
 def decide_deployment(context: RuleContext) -> ConcernDecision:
@@ -39,7 +49,8 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
     lines = [engine_line(context, chosen.chosen.id)] if chosen.chosen is not None else []
     reason = f"no deployment runtime for {profile.hardware} in the knowledge base: serve from the framework"
     return ConcernDecision(
-        concern="deployment", tier1=entry_from(chosen, "deployment", context, gap_reason=reason, lines=lines),
+        concern="deployment",
+        tier1=entry_from(chosen, "deployment", context, gap_reason=reason, lines=lines),
         tier3=tier3_entry(context, "deployment", runtime_requirements(profile)),
         rejections=rejections_from(chosen, "deployment"),
-    )  # fmt: skip
+    )

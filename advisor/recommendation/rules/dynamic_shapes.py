@@ -12,13 +12,18 @@ from advisor.recommendation.citations import cite_claim, cite_platform, cite_pro
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, evidence_metric
 from advisor.recommendation.models import Gap, Rationale, Rejection, SwitchCondition
+from advisor.recommendation.policy import PADDING_WASTE_MAX, RECOMPILES_PER_100_MAX
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick, serves
 from advisor.recommendation.switches import switch
-from advisor.recommendation.policy import RECOMPILES_PER_100_MAX
-from advisor.recommendation.policy import PADDING_WASTE_MAX
-from probes.dynamic.report import BUCKETED_COMPILE_PADDING_WASTE_PCT, BUCKETED_COMPILE_TOTAL_S, DYNAMIC_COMPILE_RECOMPILES_PER_100, DYNAMIC_COMPILE_TOTAL_S, STATIC_COMPILE_LIMIT_HIT, STATIC_COMPILE_RECOMPILES_PER_100
-
+from probes.dynamic.report import (
+    BUCKETED_COMPILE_PADDING_WASTE_PCT,
+    BUCKETED_COMPILE_TOTAL_S,
+    DYNAMIC_COMPILE_RECOMPILES_PER_100,
+    DYNAMIC_COMPILE_TOTAL_S,
+    STATIC_COMPILE_LIMIT_HIT,
+    STATIC_COMPILE_RECOMPILES_PER_100,
+)
 
 
 def static_recompiles_too_often(facts: EvidenceFacts) -> Rationale | None:
@@ -56,14 +61,22 @@ def mode_switches(mode: str) -> list[SwitchCondition]:
     if mode == "static":
         description = f"dynamic-shape recompilations > {limit} per 100 requests: use dynamic compile or bucketing"
         metric = evidence_metric(STATIC_COMPILE_RECOMPILES_PER_100)
-        return [switch("static-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes")]
+        return [
+            switch(
+                "static-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes"
+            )
+        ]
     if mode == "bucketed":
         description = f"bucket padding wastes > {PADDING_WASTE_MAX:g}% of the work: use dynamic compile"
         metric = evidence_metric(BUCKETED_COMPILE_PADDING_WASTE_PCT)
-        return [switch("bucketing-padding-waste", description, metric, ">", PADDING_WASTE_MAX, concern="dynamic-shapes")]
+        return [
+            switch("bucketing-padding-waste", description, metric, ">", PADDING_WASTE_MAX, concern="dynamic-shapes")
+        ]
     description = f"dynamic compile still recompiles > {limit} per 100 requests: bucket the shapes"
     metric = evidence_metric(DYNAMIC_COMPILE_RECOMPILES_PER_100)
-    return [switch("dynamic-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes")]
+    return [
+        switch("dynamic-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes")
+    ]
 
 
 def platform_advice(context: RuleContext) -> Rationale:

@@ -10,16 +10,15 @@ from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.recommendation.choices import engine_choice, entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, fact_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext
+from advisor.recommendation.facts import evidence_metric
 from advisor.recommendation.hot_operators import hot_spot_line, hotop_shares
 from advisor.recommendation.models import Rationale, Rejection, SwitchCondition
+from advisor.recommendation.policy import COMPILE_PAYS, COMPILE_SLOWER
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
-from probes.fusion.report import LAUNCH_TARGET
-from advisor.recommendation.policy import COMPILE_PAYS
-from advisor.recommendation.policy import COMPILE_SLOWER
-from advisor.recommendation.facts import evidence_metric
-from probes.fusion.report import FUSION_COMPILED_SPEEDUP, FUSION_LAUNCH_RATIO
+from probes.fusion.report import FUSION_COMPILED_SPEEDUP, FUSION_LAUNCH_RATIO, LAUNCH_TARGET
+
 
 def fusion_gain_line(candidate: Candidate) -> Rationale | None:
     """The fusion gain the knowledge base records for the candidate (its fusion claim's note), if any."""
@@ -51,8 +50,6 @@ def with_fusion_gain(rejections: tuple[Rejection, ...], knowledge: KnowledgeBase
     return tuple(updated)
 
 
-
-
 def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[list[Rationale], list[SwitchCondition]]:
     """What the fusion probe measured on the target (launches and speed of torch.compile's fused chain), and
     the switch that evidence makes watchable: toward torch.compile when it pays, away when it is slower.
@@ -63,9 +60,16 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
     lines: list[Rationale] = []
     if launches is not None:
         verdict = "meets" if launches.value <= LAUNCH_TARGET + 1e-9 else "misses"
-        lines.append(fact_line(f"measured on {launches.hardware}: {launches.figure}; {verdict} the method's target of a third", launches))
+        lines.append(
+            fact_line(
+                f"measured on {launches.hardware}: {launches.figure}; {verdict} the method's target of a third",
+                launches,
+            )
+        )
     if speed is not None:
-        effect = "fusion saves time here" if speed.value >= 1.0 else "fusion saved launches, not time, at the measured size"
+        effect = (
+            "fusion saves time here" if speed.value >= 1.0 else "fusion saved launches, not time, at the measured size"
+        )
         lines.append(fact_line(f"measured on {speed.hardware}: {speed.figure}: {effect}", speed))
     switches: list[SwitchCondition] = []
     if speed is None:
@@ -73,16 +77,30 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
     fuser = context.knowledge.policy.measured_fusion
     on_hardware = fuser in context.knowledge.for_hardware(context.profile.hardware).ids()
     if chosen is not None and chosen.id == fuser:
-        switches.append(switch("fusion-compile-slower",
-                               f"torch.compile's fused chain runs < {COMPILE_SLOWER}x eager's speed on the target: keep the "
-                               "small-op chains eager or revisit the fuser",
-                               evidence_metric(FUSION_COMPILED_SPEEDUP), "<", COMPILE_SLOWER, concern="fusion"))  # fmt: skip
+        switches.append(
+            switch(
+                "fusion-compile-slower",
+                f"torch.compile's fused chain runs < {COMPILE_SLOWER}x eager's speed on the target: keep the "
+                "small-op chains eager or revisit the fuser",
+                evidence_metric(FUSION_COMPILED_SPEEDUP),
+                "<",
+                COMPILE_SLOWER,
+                concern="fusion",
+            )
+        )
     elif on_hardware:
-        switches.append(switch("fusion-compile-pays",
-                               f"torch.compile's fused chain runs >= {COMPILE_PAYS}x eager with at most a third of its launches "
-                               "on the target: consider torch.compile for the small-op chains",
-                               evidence_metric(FUSION_COMPILED_SPEEDUP), ">=", COMPILE_PAYS,
-                               predicate(evidence_metric(FUSION_LAUNCH_RATIO), "<=", round(LAUNCH_TARGET, 4)), concern="fusion"))  # fmt: skip
+        switches.append(
+            switch(
+                "fusion-compile-pays",
+                f"torch.compile's fused chain runs >= {COMPILE_PAYS}x eager with at most a third of its launches "
+                "on the target: consider torch.compile for the small-op chains",
+                evidence_metric(FUSION_COMPILED_SPEEDUP),
+                ">=",
+                COMPILE_PAYS,
+                predicate(evidence_metric(FUSION_LAUNCH_RATIO), "<=", round(LAUNCH_TARGET, 4)),
+                concern="fusion",
+            )
+        )
     return lines, switches
 
 
@@ -92,8 +110,12 @@ def decide_fusion(context: RuleContext) -> ConcernDecision:
     if context.stack.serving_engine and not profile.trains and context.stack.runtime is not None:
         engine = context.knowledge.get(context.stack.runtime)
         if engine.fusion.value in ("yes", "partial"):
-            return ConcernDecision(concern="fusion", tier1=engine_choice(context, "fusion", engine),
-                                   tier2=tier2_entry(context, "fusion"), tier3=tier3_entry(context, "fusion"))  # fmt: skip
+            return ConcernDecision(
+                concern="fusion",
+                tier1=engine_choice(context, "fusion", engine),
+                tier2=tier2_entry(context, "fusion"),
+                tier3=tier3_entry(context, "fusion"),
+            )
     preference = context.official("fusion")
     chosen = pick(context, "fusion", preference)
     lines: list[Rationale] = []

@@ -22,15 +22,17 @@ from advisor.recommendation.context import ConcernDecision, RuleContext, TierEnt
 from advisor.recommendation.facts import EvidenceFacts, evidence_metric
 from advisor.recommendation.hot_operators import MINOR_SHARE, HotopShares, hot_spot_line, hotop_shares, is_minor
 from advisor.recommendation.models import Choice, Operator, Rationale, SwitchCondition
+from advisor.recommendation.policy import FP8_WORTH, TRITON_PARITY
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import predicate, switch
-from advisor.recommendation.policy import TRITON_PARITY
-from advisor.recommendation.policy import FP8_WORTH
 from probes.gemm.report import GEMM_BF16_SPEEDUP, GEMM_FP8_VS_BF16_SPEEDUP, TRITON_VS_VENDOR_GEMM
 from probes.hotops.report import HOTOP_SHARE
 
-_SPEED_SAYS: dict[str, tuple[Operator, float]] = {"bf16": (">=", 1.0), "fp32": ("<", 1.0)}  # what gemm_bf16_speedup shows when it favours a dtype
+_SPEED_SAYS: dict[str, tuple[Operator, float]] = {
+    "bf16": (">=", 1.0),
+    "fp32": ("<", 1.0),
+}  # what gemm_bf16_speedup shows when it favours a dtype
 
 
 def default_gemm_dtype(context: RuleContext) -> str:
@@ -49,16 +51,20 @@ def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
         text = f"bf16 GEMM measured slower than fp32 on {fact.hardware} ({settled_figure(fact)}): do not use bf16 here"
         return "fp32", fact_line(text, fact)
     if side == "above":
-        return "bf16", fact_line(f"bf16 GEMM measured faster than fp32 on {fact.hardware} ({settled_figure(fact)}): use bf16", fact)
+        return "bf16", fact_line(
+            f"bf16 GEMM measured faster than fp32 on {fact.hardware} ({settled_figure(fact)}): use bf16", fact
+        )
     return None
 
 
 def unsettled_gemm_line(context: RuleContext, dtype: str) -> Rationale | None:
     """bf16 against fp32 measured, but the samples leave it the same or unsettled: the default `dtype` stays."""
     fact = context.facts.usable(GEMM_BF16_SPEEDUP.name)
-    return None if fact is None else unsettled_line(fact, "gemm", f"{dtype}, the default on {context.platform.name}, stays")
-
-
+    return (
+        None
+        if fact is None
+        else unsettled_line(fact, "gemm", f"{dtype}, the default on {context.platform.name}, stays")
+    )
 
 
 def fp8_gemm(context: RuleContext, library: Candidate | None) -> Rationale | None:
@@ -81,9 +87,16 @@ def fp8_gemm(context: RuleContext, library: Candidate | None) -> Rationale | Non
 def fp8_slower_line(context: RuleContext) -> Rationale | None:
     """FP8 asked but measured slower than bf16 on the target: why the GEMMs stay in bf16."""
     measured = context.facts.usable(GEMM_FP8_VS_BF16_SPEEDUP.name)
-    if context.profile.needs.quantization != "fp8" or measured is None or not measured.on_target or measured.value >= FP8_WORTH:
+    if (
+        context.profile.needs.quantization != "fp8"
+        or measured is None
+        or not measured.on_target
+        or measured.value >= FP8_WORTH
+    ):
         return None
-    return fact_line(f"FP8 GEMM measured slower than bf16 on {measured.hardware} ({measured.figure}): kept in bf16", measured)
+    return fact_line(
+        f"FP8 GEMM measured slower than bf16 on {measured.hardware} ({measured.figure}): kept in bf16", measured
+    )
 
 
 def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[str, list[Rationale]]:
@@ -135,9 +148,14 @@ def share_weighted_dtype(
     share_line = hot_spot_line(shares, "gemm")
     if shares is None or share_line is None or measured is None or measured[0] == default:
         return None
-    metric, favours = evidence_metric(HOTOP_SHARE.named("gemm")), predicate(evidence_metric(GEMM_BF16_SPEEDUP), *_SPEED_SAYS[measured[0]])
+    metric, favours = (
+        evidence_metric(HOTOP_SHARE.named("gemm")),
+        predicate(evidence_metric(GEMM_BF16_SPEEDUP), *_SPEED_SAYS[measured[0]]),
+    )
     if not is_minor(shares, "gemm"):
-        description = f"GEMM falls below {MINOR_SHARE:.0%} of the model's time: its speed stops driving the dtype ({default})"
+        description = (
+            f"GEMM falls below {MINOR_SHARE:.0%} of the model's time: its speed stops driving the dtype ({default})"
+        )
         falls = switch("hotop-gemm-share-falls", description, metric, "<", MINOR_SHARE, concern="gemm")
         return measured[0], [share_line, measured[1]], [dtype_switch(measured[0]), falls]
     hardware = context.profile.hardware
@@ -146,7 +164,9 @@ def share_weighted_dtype(
     set_aside = fact_line(f"measured {speed.figure}, set aside: too little GEMM time for its dtype to matter", speed)
     default_line = line(f"{default} stays, the default on {hardware}", cite_profile(context.profile, "hardware"))
     lines = [share_line, set_aside, default_line]
-    description = f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with {measured[0]} measured faster: use {measured[0]}"
+    description = (
+        f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with {measured[0]} measured faster: use {measured[0]}"
+    )
     grows = switch("hotop-gemm-share-grows", description, metric, ">=", MINOR_SHARE, favours, concern="gemm")
     return default, lines, [grows]
 
@@ -179,13 +199,26 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
     if parity is not None and not parity[0] and is_minor(shares, "gemm"):
         entry = tier3_entry(context, "gemm")
         minor = hot_spot_line(shares, "gemm")
-        if isinstance(entry, Choice) and entry.option == context.knowledge.policy.portable_kernel_language and minor is not None:
+        if (
+            isinstance(entry, Choice)
+            and entry.option == context.knowledge.policy.portable_kernel_language
+            and minor is not None
+        ):
             reasons = (parity[1], minor)
-            description = (f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with Triton's GEMM below "
-                           f"{TRITON_PARITY}x the vendor's: keep the vendor GEMM in tier 3")  # fmt: skip
+            description = (
+                f"GEMM reaches {MINOR_SHARE:.0%} of the model's time with Triton's GEMM below "
+                f"{TRITON_PARITY}x the vendor's: keep the vendor GEMM in tier 3"
+            )
             behind = predicate(evidence_metric(TRITON_VS_VENDOR_GEMM), "<", TRITON_PARITY)
-            grows = switch("hotop-gemm-share-grows-triton-behind", description, evidence_metric(HOTOP_SHARE.named("gemm")), ">=",
-                           MINOR_SHARE, behind, concern="gemm")  # fmt: skip
+            grows = switch(
+                "hotop-gemm-share-grows-triton-behind",
+                description,
+                evidence_metric(HOTOP_SHARE.named("gemm")),
+                ">=",
+                MINOR_SHARE,
+                behind,
+                concern="gemm",
+            )
             return entry.model_copy(update={"rationale": reasons + entry.rationale}), grows
     if parity is not None and not parity[0]:
         vendor = pick(context, "gemm", context.official("gemm"), consider_all=False)
@@ -193,7 +226,9 @@ def tier3_gemm(context: RuleContext) -> tuple[TierEntry, SwitchCondition | None]
     entry = tier3_entry(context, "gemm")
     if isinstance(entry, Choice) and entry.option == context.knowledge.policy.portable_kernel_language:
         lines: tuple[Rationale, ...] = (parity[1],) if parity is not None else ()
-        watched = parity_switch(True) if entry.fits_team else None  # Triton beyond the team is never run: nothing to watch
+        watched = (
+            parity_switch(True) if entry.fits_team else None
+        )  # Triton beyond the team is never run: nothing to watch
         return entry.model_copy(update={"rationale": lines + entry.rationale}), watched
     return entry, None
 
@@ -222,7 +257,9 @@ def decide_gemm(context: RuleContext) -> ConcernDecision:
     if context.profile.needs.quantization == "fp8" and dtype != "fp8" and chosen.chosen is not None:
         library = chosen.chosen.id
         description = f"{library}.fp8 becomes yes in the knowledge base: run the GEMMs in FP8 as asked"
-        switches.append(switch(f"kb-{library}-fp8", description, f"knowledge.{library}.fp8", "==", "yes", concern="gemm"))
+        switches.append(
+            switch(f"kb-{library}-fp8", description, f"knowledge.{library}.fp8", "==", "yes", concern="gemm")
+        )
     settings = {"dtype": dtype}
     layers = layers_line(context)
     if layers is not None:

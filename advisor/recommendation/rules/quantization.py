@@ -6,11 +6,10 @@ depends on calibration and numeric robustness; a LayerNorm INT8 version can coll
 
 from __future__ import annotations
 
-from advisor.knowledge.policy import Policy
-
 from collections.abc import Sequence
 
 from advisor.knowledge.models import Candidate
+from advisor.knowledge.policy import Policy
 from advisor.profile import Profile
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import (
@@ -25,19 +24,21 @@ from advisor.recommendation.citations import (
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact, evidence_metric
 from advisor.recommendation.models import Rationale, SwitchCondition
+from advisor.recommendation.policy import FP8_WORTH, INT8_MAX_ERROR, INT8_PAYS, LAYERNORM_COLLAPSE, PER_CHANNEL_GAIN
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.stack_choice import runner_roles
 from advisor.recommendation.switches import predicate, switch
-from advisor.recommendation.policy import FP8_WORTH
-from advisor.recommendation.policy import INT8_PAYS
-from advisor.recommendation.policy import INT8_MAX_ERROR
-from advisor.recommendation.policy import LAYERNORM_COLLAPSE
-from advisor.recommendation.policy import PER_CHANNEL_GAIN
 from probes.gemm.report import GEMM_FP8_VS_BF16_SPEEDUP
-from probes.int8.report import INT8_MAX_REL_ERROR, INT8_MODEL_REL_ERROR, INT8_MODEL_SPEEDUP, INT8_PER_CHANNEL_REL_RMSE, INT8_PER_TENSOR_REL_RMSE, INT8_SPEEDUP, LAYERNORM_INPUT_INT8_REL_RMSE
-
-
+from probes.int8.report import (
+    INT8_MAX_REL_ERROR,
+    INT8_MODEL_REL_ERROR,
+    INT8_MODEL_SPEEDUP,
+    INT8_PER_CHANNEL_REL_RMSE,
+    INT8_PER_TENSOR_REL_RMSE,
+    INT8_SPEEDUP,
+    LAYERNORM_INPUT_INT8_REL_RMSE,
+)
 
 RUNTIME_LAYERS = ("runtime", "serving-engine")  # a runtime's quantized models load in that runtime
 
@@ -56,8 +57,10 @@ def linear_only_note(facts: EvidenceFacts, profile: Profile) -> Rationale | None
     fact = facts.usable(INT8_SPEEDUP.name)
     if not profile.convolutional or fact is None or int8_speed_fact(facts, profile) is not None:
         return None
-    text = (f"{fact.figure}: measured on linear layers, set aside for a {profile.model_type} whose time is mostly "
-            "convolutions; judge INT8 on the whole model (`advisor probe int8`)")  # fmt: skip
+    text = (
+        f"{fact.figure}: measured on linear layers, set aside for a {profile.model_type} whose time is mostly "
+        "convolutions; judge INT8 on the whole model (`advisor probe int8`)"
+    )
     return fact_line(text, fact)
 
 
@@ -114,8 +117,15 @@ def granularity_line(facts: EvidenceFacts) -> Rationale | None:
 
 def int8_pays_switch(description: str, metric: str = evidence_metric(INT8_SPEEDUP)) -> SwitchCondition:
     """INT8 fast enough and accurate enough on the target."""
-    return switch("int8-pays-on-target", description, metric, ">=", INT8_PAYS,
-                  predicate(evidence_metric(INT8_MAX_REL_ERROR), "<=", INT8_MAX_ERROR), concern="quantization")  # fmt: skip
+    return switch(
+        "int8-pays-on-target",
+        description,
+        metric,
+        ">=",
+        INT8_PAYS,
+        predicate(evidence_metric(INT8_MAX_REL_ERROR), "<=", INT8_MAX_ERROR),
+        concern="quantization",
+    )
 
 
 def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | None:
@@ -125,23 +135,39 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
         return None
     if toolkit.id == runtime and toolkit.layer.value == "serving-engine":  # it loads checkpoints others quantized
         known, hardware = context.knowledge.ids(), context.profile.hardware
-        makers = [t for t in context.knowledge.compatibility.toolkits_loaded_by(toolkit.id)
-                  if t in known and hardware in context.knowledge.get(t).hardware.value]  # fmt: skip
-        source = (f"from {', '.join(makers)}, whose output it loads" if makers
-                  else f"pre-quantized: no toolkit in the knowledge base both runs on {hardware} and writes a format it loads")  # fmt: skip
+        makers = [
+            t
+            for t in context.knowledge.compatibility.toolkits_loaded_by(toolkit.id)
+            if t in known and hardware in context.knowledge.get(t).hardware.value
+        ]
+        source = (
+            f"from {', '.join(makers)}, whose output it loads"
+            if makers
+            else f"pre-quantized: no toolkit in the knowledge base both runs on {hardware} and writes a format it loads"
+        )
         dtype = context.profile.needs.quantization
-        here = [stack for stack in context.knowledge.stacks_for(hardware)
-                if any(c.candidate == toolkit.id for c in stack.components if c.role in runner_roles("inference"))]  # fmt: skip
+        here = [
+            stack
+            for stack in context.knowledge.stacks_for(hardware)
+            if any(c.candidate == toolkit.id for c in stack.components if c.role in runner_roles("inference"))
+        ]
         unverified = ""
         if here and not any(dtype in stack.applies_to.precisions for stack in here):
-            unverified = (f"; but the {hardware} stacks that run {toolkit.name} document only "
-                          f"{', '.join(sorted({p for stack in here for p in stack.applies_to.precisions}))}: {dtype} "
-                          "there is unverified, check it before relying on it")  # fmt: skip
-        return line(f"{toolkit.name} loads {dtype} checkpoints in the formats it lists; the checkpoint comes {source}"
-                    f"{unverified}", cite_claim(toolkit, dtype))  # fmt: skip
+            unverified = (
+                f"; but the {hardware} stacks that run {toolkit.name} document only "
+                f"{', '.join(sorted({p for stack in here for p in stack.applies_to.precisions}))}: {dtype} "
+                "there is unverified, check it before relying on it"
+            )
+        return line(
+            f"{toolkit.name} loads {dtype} checkpoints in the formats it lists; the checkpoint comes {source}"
+            f"{unverified}",
+            cite_claim(toolkit, dtype),
+        )
     if toolkit.id == runtime:
-        return line(f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
-                    cite_claim(toolkit, context.profile.needs.quantization))  # fmt: skip
+        return line(
+            f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
+            cite_claim(toolkit, context.profile.needs.quantization),
+        )
     claim = context.knowledge.compatibility.quantized_output_loaded_by.get(toolkit.id)
     if claim is None or runtime not in claim.value:
         return None
@@ -153,7 +179,11 @@ def quantization_lines(context: RuleContext, dtype: str, toolkit: Candidate | No
     """The evidence on speed, accuracy, granularity and LayerNorm, and why the toolkit fits the runtime."""
     facts, profile = context.facts, context.profile
     if dtype != "int8":  # the INT8 probe's speed and error say nothing about another precision
-        return [found_line for found_line in (fp8_speed_line(facts), loader_line(context, toolkit)) if found_line is not None]
+        return [
+            found_line
+            for found_line in (fp8_speed_line(facts), loader_line(context, toolkit))
+            if found_line is not None
+        ]
     found = [  # most telling first: a choice keeps its first three reasons
         int8_speed_line(facts, profile),
         loader_line(context, toolkit),
@@ -171,8 +201,11 @@ def fp8_speed_line(facts: EvidenceFacts) -> Rationale | None:
     fact = facts.usable(GEMM_FP8_VS_BF16_SPEEDUP.name)
     if fact is None or not fact.on_target:  # speed measured elsewhere decides nothing here
         return None
-    verdict = ("the linear layers gain from fp8" if fact.value >= FP8_WORTH
-               else "no gain on these GEMMs: check the model end to end")  # fmt: skip
+    verdict = (
+        "the linear layers gain from fp8"
+        if fact.value >= FP8_WORTH
+        else "no gain on these GEMMs: check the model end to end"
+    )
     return fact_line(f"fp8 GEMMs measured {fact.figure}: {verdict}", fact)
 
 
@@ -198,7 +231,9 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
         claim = relation[option]
         if runtime not in claim.value:
             cite = cite_compatibility("quantized_output_loaded_by", option, claim)
-            blockers[option] = [line(f"its output loads in {', '.join(claim.value)}, not in {name}, the chosen runtime", cite)]
+            blockers[option] = [
+                line(f"its output loads in {', '.join(claim.value)}, not in {name}, the chosen runtime", cite)
+            ]
     return blockers
 
 
@@ -222,15 +257,23 @@ def serving_preference(context: RuleContext) -> tuple[str, ...]:
     compatibility = context.knowledge.compatibility
     loaded = [option for option in official if runtime in compatibility.loaders_of(option)]
     unrecorded = [option for option in official if not compatibility.loaders_of(option)]
-    own = [runtime] if runtime in context.knowledge.ids() and "quantization" in context.knowledge.get(runtime).concerns.value else []
+    own = (
+        [runtime]
+        if runtime in context.knowledge.ids() and "quantization" in context.knowledge.get(runtime).concerns.value
+        else []
+    )
     return tuple(dict.fromkeys([*loaded, *unrecorded, *own, *official]))
 
 
 def fp8_training_preference(context: RuleContext) -> tuple[str, ...]:
     """FP8 training: the training layers that run FP8 recipes (Transformer Engine) before the toolkits."""
-    layers = [option for option in context.platform.training_frameworks.value if option in context.knowledge.ids()
-              and context.knowledge.get(option).fp8.value == "yes"
-              and "quantization" in context.knowledge.get(option).concerns.value]  # fmt: skip
+    layers = [
+        option
+        for option in context.platform.training_frameworks.value
+        if option in context.knowledge.ids()
+        and context.knowledge.get(option).fp8.value == "yes"
+        and "quantization" in context.knowledge.get(option).concerns.value
+    ]
     return tuple(dict.fromkeys([*layers, *context.official("quantization")]))
 
 
@@ -259,8 +302,11 @@ def not_needed(profile: Profile) -> ConcernDecision:
     """No quantization asked for; a served vision or diffusion model still learns when INT8 would pay (an LLM's
     quantized serving is decided by its engine's throughput and the model's accuracy, not an INT8 GEMM probe)."""
     reason = line("no quantization asked for", cite_profile(profile, "needs.quantization"))
-    extra = [int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: consider INT8 PTQ",
-                              int8_metric(profile))]
+    extra = [
+        int8_pays_switch(
+            "INT8 >= 1.5x float with max rel error <= 1% on the target: consider INT8 PTQ", int8_metric(profile)
+        )
+    ]
     return skipped_decision("quantization", reason, *(extra if profile.serves and not profile.llm else []))
 
 
@@ -280,8 +326,11 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         measured = context.knowledge.policy.measured_toolkit(slower.name) or slower.name
         text = f"its INT8 path measured slower than float on {slower.hardware} ({slower.figure})"
         blockers.setdefault(measured, []).append(fact_line(text, slower))
-        caution = fact_line(f"{measured}'s INT8 path measured {slower.figure}: measure this toolkit's INT8 model before "
-                            "launch (`advisor probe int8`)", slower)  # fmt: skip
+        caution = fact_line(
+            f"{measured}'s INT8 path measured {slower.figure}: measure this toolkit's INT8 model before "
+            "launch (`advisor probe int8`)",
+            slower,
+        )
     chosen = pick(context, "quantization", preference, requirements=requirements, extra_blockers=blockers)
     settings = {"dtype": dtype, "method": "fp8-training" if fp8_training else method}
     if dtype == "int8":
@@ -296,8 +345,10 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     if caution is not None and chosen.chosen is not None:
         lines.insert(0, caution)
     if fp8_training and chosen.chosen is not None:
-        text = (f"FP8 training runs the forward and backward GEMMs in FP8 with scaling recipes in {chosen.chosen.name}; "
-                "it is not quantization-aware training of an INT8 model")  # fmt: skip
+        text = (
+            f"FP8 training runs the forward and backward GEMMs in FP8 with scaling recipes in {chosen.chosen.name}; "
+            "it is not quantization-aware training of an INT8 model"
+        )
         lines.insert(0, line(text, cite_claim(chosen.chosen, "fp8"), cite_profile(profile, "needs.quantization")))
     return ConcernDecision(
         concern="quantization",
@@ -305,7 +356,11 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         tier2=tier2_entry(context, "quantization", (dtype,), blockers),
         tier3=tier3_entry(context, "quantization", requirements, blockers),
         rejections=tuple(r for r in rejections_from(chosen, "quantization") if not other_runtime(r.option, context)),
-        switch_conditions=quantization_switches(dtype, slower is not None and chosen.chosen is None, profile,
-                                                chosen.chosen.id if chosen.chosen is not None else None,
-                                                context.knowledge.policy),
+        switch_conditions=quantization_switches(
+            dtype,
+            slower is not None and chosen.chosen is None,
+            profile,
+            chosen.chosen.id if chosen.chosen is not None else None,
+            context.knowledge.policy,
+        ),
     )

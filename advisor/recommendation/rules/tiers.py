@@ -46,16 +46,20 @@ def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
         known = set(context.knowledge.ids())
         official = [context.knowledge.get(option) for option in context.official("attention") if option in known]
         programmable = [candidate.id for candidate in official if is_programmable_attention(candidate)]
-        ranked = ranked[:1] + programmable + ranked[1:] if context.profile.team_skill != "hpc" else ranked + programmable
+        ranked = (
+            ranked[:1] + programmable + ranked[1:] if context.profile.team_skill != "hpc" else ranked + programmable
+        )
     return tuple(dict.fromkeys(ranked))
 
 
 def is_programmable_attention(candidate: Candidate) -> bool:
     """An open attention library that also fuses user code into its kernel and trains (FlexAttention)."""
     return (
-        "fusion" in candidate.concerns.value and candidate.layer.value == "operator-library"
-        and candidate.openness.value == "open" and candidate.autograd.value == "yes"
-    )  # fmt: skip
+        "fusion" in candidate.concerns.value
+        and candidate.layer.value == "operator-library"
+        and candidate.openness.value == "open"
+        and candidate.autograd.value == "yes"
+    )
 
 
 def tier2_entry(
@@ -75,8 +79,15 @@ def tier2_entry(
     preference = tier2_preference(context, concern)
     if not preference:
         return None
-    chosen = pick(context, concern, preference, requirements=requirements, extra_blockers=extra_blockers,
-                  allow_skill_gap=True, consider_all=False)  # fmt: skip
+    chosen = pick(
+        context,
+        concern,
+        preference,
+        requirements=requirements,
+        extra_blockers=extra_blockers,
+        allow_skill_gap=True,
+        consider_all=False,
+    )
     candidate = chosen.chosen
     if candidate is None:
         return None
@@ -97,11 +108,14 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     families = set(context.profile.families)
     named = context.platform.named_ids()
     found = [
-        candidate for candidate in context.knowledge.candidates
-        if families <= set(candidate.hardware.value) and len(candidate.hardware.value) > 1
-        and concern in candidate.concerns.value and candidate.layer.value != "training-framework"
+        candidate
+        for candidate in context.knowledge.candidates
+        if families <= set(candidate.hardware.value)
+        and len(candidate.hardware.value) > 1
+        and concern in candidate.concerns.value
+        and candidate.layer.value != "training-framework"
         and candidate.serves_model_type(context.profile.model_type)  # before the groups: llama.cpp serves no diffusion
-    ]  # fmt: skip
+    ]
     layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
     if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
         found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
@@ -140,14 +154,24 @@ def tier3_entry(
     extra_blockers: Mapping[str, Sequence[Rationale]] | None = None,
 ) -> TierEntry:
     """The portable option for the concern; a Gap (each platform keeps its own) where there is none."""
-    chosen = pick(context, concern, portable_preference(context, concern), requirements=requirements,
-                  extra_blockers=extra_blockers, allow_skill_gap=True, consider_all=False)  # fmt: skip
+    chosen = pick(
+        context,
+        concern,
+        portable_preference(context, concern),
+        requirements=requirements,
+        extra_blockers=extra_blockers,
+        allow_skill_gap=True,
+        consider_all=False,
+    )
     families = context.profile.families
     if chosen.chosen is None:
         keeps = per_platform_choices(context, concern)
         where = ", ".join(families) if len(families) > 1 else f"{families[0]} and another family"
         text = f"no {concern} option in the knowledge base runs on {where}: each platform keeps its own"
-        return Gap(concern=concern, rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),))
+        return Gap(
+            concern=concern,
+            rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),),
+        )
     candidate = chosen.chosen
     if len(families) > 1:
         text = f"{candidate.name} runs on {', '.join(families)}: one code path for every target"

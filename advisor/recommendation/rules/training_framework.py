@@ -31,12 +31,23 @@ def framework_lines(context: RuleContext, option: str) -> list[Rationale]:
     profile, candidate = context.profile, context.knowledge.get(option)
     scale = f"{profile.needs.devices} devices" + (" and a mixture of experts" if profile.model_type == "moe" else "")
     text = f"{scale}: {parallelism(context)} parallelism comes from {candidate.name}, not from hand-assembled libraries"
-    lines = [line(text, cite_platform(context.platform, "training_frameworks"), cite_claim(candidate, "summary"),
-                  cite_profile(profile, "needs.devices"), cite_profile(profile, "model_type"))]  # fmt: skip
+    lines = [
+        line(
+            text,
+            cite_platform(context.platform, "training_frameworks"),
+            cite_claim(candidate, "summary"),
+            cite_profile(profile, "needs.devices"),
+            cite_profile(profile, "model_type"),
+        )
+    ]
     if context.stack.layers is not None:
         layers = context.knowledge.get(context.stack.layers)
-        lines.append(line(f"its layers come from {layers.name} (GEMM, attention and the FP8/BF16 recipes)",
-                          cite_claim(layers, "summary")))  # fmt: skip
+        lines.append(
+            line(
+                f"its layers come from {layers.name} (GEMM, attention and the FP8/BF16 recipes)",
+                cite_claim(layers, "summary"),
+            )
+        )
     return lines
 
 
@@ -47,15 +58,23 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
         if not profile.trains:
             text = "no training: no training framework"
         else:
-            why = f"a {profile.model_type} model" if not profile.llm else f"{profile.needs.devices} device(s) and a dense model"
-            text = (f"{why}: the framework's own parallelism carries it - DDP where the model and its optimizer states "
-                    "fit one device, FSDP where they do not")  # fmt: skip
+            why = (
+                f"a {profile.model_type} model"
+                if not profile.llm
+                else f"{profile.needs.devices} device(s) and a dense model"
+            )
+            text = (
+                f"{why}: the framework's own parallelism carries it - DDP where the model and its optimizer states "
+                "fit one device, FSDP where they do not"
+            )
         skipped = line(text, cite_profile(profile, "workload"), cite_profile(profile, "needs.devices"))
         return skipped_decision("training-framework", skipped)
     chosen = framework_pick(context)
     lines = framework_lines(context, chosen.chosen.id) if chosen.chosen is not None else []
-    reason = (f"no training framework for a {profile.model_type} on {profile.hardware} in the knowledge base: "
-              "PyTorch's own FSDP/DDP carries the job")  # fmt: skip
+    reason = (
+        f"no training framework for a {profile.model_type} on {profile.hardware} in the knowledge base: "
+        "PyTorch's own FSDP/DDP carries the job"
+    )
     settings = {"parallelism": parallelism(context)} if chosen.chosen is not None else {}
     if context.stack.layers is not None:
         settings["layers"] = context.stack.layers
