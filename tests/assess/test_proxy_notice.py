@@ -69,27 +69,14 @@ def test_at_a_terminal_the_user_can_decline_the_proxy_probes(tmp_path: Path):
     assert find_record(records, 1).front.evidence == []
 
 
+def _selftest_assess(records: Path, hardware: str):
+    """`advisor assess --yes` for `hardware`, timing only the selftest probe on this CPU."""
+    arguments = ["assess", "--yes", "--hardware", hardware, "--probe", "selftest", "--budget", "10", "--device", "cpu"]
+    return CliRunner().invoke(app, [*arguments, "--records-dir", str(records), "--no-commit", "--json"])
+
+
 def test_yes_runs_say_so_before_the_first_probe(tmp_path: Path):
-    records = tmp_path / "records"
-    result = CliRunner().invoke(
-        app,
-        [
-            "assess",
-            "--yes",
-            "--hardware",
-            "nvidia-gpu",
-            "--probe",
-            "selftest",
-            "--budget",
-            "10",
-            "--device",
-            "cpu",
-            "--records-dir",
-            str(records),
-            "--no-commit",
-            "--json",
-        ],
-    )
+    result = _selftest_assess(tmp_path / "records", "nvidia-gpu")
     assert result.exit_code == 0, result.output
     notice = result.stderr.index("warning: this machine (")
     assert "is not nvidia-gpu" in result.stderr[notice:].splitlines()[0]
@@ -98,25 +85,6 @@ def test_yes_runs_say_so_before_the_first_probe(tmp_path: Path):
 
 
 def test_on_the_target_nothing_is_said_or_asked(tmp_path: Path):
-    records = tmp_path / "records"
-    result = CliRunner().invoke(
-        app,
-        [
-            "assess",
-            "--yes",
-            "--hardware",
-            "x86-cpu",
-            "--probe",
-            "selftest",
-            "--budget",
-            "10",
-            "--device",
-            "cpu",
-            "--records-dir",
-            str(records),
-            "--no-commit",
-            "--json",
-        ],
-    )
+    result = _selftest_assess(tmp_path / "records", "x86-cpu")
     assert result.exit_code == 0, result.output
     assert "proxy" not in result.stderr
