@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from advisor.comparison import Comparison, VerdictRule, compare_evidence
-from probes.models import Evidence, Measurement
+from probes.models import Evidence
 
 SLOWDOWN = 1.10
 SLOWDOWNS = (1.05, 1.10)
@@ -72,20 +72,10 @@ def interleaved(probes: list[str], budget_s: float, out: Path) -> tuple[Path, Pa
 
 def slowed(evidence: Evidence, factor: float) -> Evidence:
     """A copy whose every timing sample takes `factor` times as long (statistics derived again, visits kept)."""
-    cases = []
-    for case in evidence.cases:
-        if case.timing is not None:
-            timing = case.timing
-            slower = Measurement.from_samples(
-                [sample * factor for sample in timing.samples],
-                stop_reason=timing.stop_reason,
-                calls_per_sample=timing.calls_per_sample,
-                warmup_calls=timing.warmup_calls,
-                cache_flushed=timing.cache_flushed,
-                visits=timing.visits,
-            )
-            case = case.model_copy(update={"timing": slower})
-        cases.append(case)
+    cases = [
+        case.model_copy(update={"timing": case.timing.scaled(factor)}) if case.timing else case
+        for case in evidence.cases
+    ]
     return evidence.model_copy(update={"cases": cases})
 
 

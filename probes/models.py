@@ -239,6 +239,19 @@ class Measurement(_Model):
             visits=visits,
         )
 
+    def scaled(self, factor: float) -> Measurement:
+        """The same measurement with every sample `factor` times as long (statistics derived again, visits kept):
+        a synthetic change, for benchmarks and tests of the comparison."""
+        return Measurement.from_samples(
+            [sample * factor for sample in self.samples],
+            stop_reason=self.stop_reason,
+            calls_per_sample=self.calls_per_sample,
+            warmup_calls=self.warmup_calls,
+            cache_flushed=self.cache_flushed,
+            flush_note=self.flush_note,
+            visits=self.visits,
+        )
+
     def visit_samples(self) -> list[list[float]]:
         """The samples of each visit, in order (one list when the case was timed on one visit)."""
         if not self.visits:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from advisor.comparison import VerdictRule, compare_evidence
-from probes.models import Evidence, Measurement
+from probes.models import Evidence
 
 RECORDS = Path(__file__).resolve().parents[2] / "records"
 FIRST_RUN = RECORDS / "0001-cpu-serving-stack-for-a-dense-transformer.evidence.json"
@@ -16,18 +16,10 @@ SECOND_RUN = RECORDS / "0001-cpu-serving-stack-for-a-dense-transformer.review-20
 
 def slowed(evidence: Evidence, factor: float) -> Evidence:
     """A copy whose every timing sample takes `factor` times as long."""
-    cases = []
-    for case in evidence.cases:
-        if case.timing is not None:
-            timing = case.timing
-            slower = Measurement.from_samples(
-                [sample * factor for sample in timing.samples],
-                stop_reason=timing.stop_reason,
-                calls_per_sample=timing.calls_per_sample,
-                warmup_calls=timing.warmup_calls,
-            )
-            case = case.model_copy(update={"timing": slower})
-        cases.append(case)
+    cases = [
+        case.model_copy(update={"timing": case.timing.scaled(factor)}) if case.timing else case
+        for case in evidence.cases
+    ]
     return evidence.model_copy(update={"cases": cases})
 
 

@@ -81,18 +81,10 @@ def test_too_few_cases_get_no_probe_verdict(environment_factory):
 
 
 def _scaled(evidence: Evidence, factor: float) -> Evidence:
-    cases = []
-    for case in evidence.cases:
-        if case.timing is not None:
-            stats = case.timing.stats.model_copy(update={"median": case.timing.stats.median * factor})
-            case = case.model_copy(
-                update={
-                    "timing": case.timing.model_copy(
-                        update={"samples": [sample * factor for sample in case.timing.samples], "stats": stats}
-                    )
-                }
-            )
-        cases.append(case)
+    cases = [
+        case.model_copy(update={"timing": case.timing.scaled(factor)}) if case.timing else case
+        for case in evidence.cases
+    ]
     return evidence.model_copy(update={"cases": cases})
 
 
