@@ -44,7 +44,7 @@ def check_sources(evidence_given: bool, probe: bool) -> None:
 def proxy_notice(profile: Profile, environment: Environment) -> str | None:
     """What probing this machine can tell about the profile's target, said before the probes start; None when the
     machine is of the target's hardware family."""
-    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.knowledge.loader import device_or_default
     from advisor.records.decision import environment_summary
     from advisor.reference.tables import system_for
     from probes.reporting import PORTABLE_MEANING
@@ -53,10 +53,7 @@ def proxy_notice(profile: Profile, environment: Environment) -> str | None:
     machine_family, machine = summary.hardware, summary.device or "its CPU"
     if machine_family == profile.hardware:
         return None
-    device = profile.device
-    if device is None and profile.hardware in [platform.id for platform in load_knowledge_base().platforms]:
-        standard = load_knowledge_base().platform(profile.hardware).default_device
-        device = standard.value if standard is not None else None
+    device = device_or_default(profile.hardware, profile.device)
     reference = (
         f" NVIDIA's own measurements for {device} are quoted in the record either way."
         if system_for(device) is not None

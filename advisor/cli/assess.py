@@ -181,17 +181,13 @@ MODEL_QUESTION = (
 
 def _estimable(answers: dict[str, Any]) -> bool:
     """LLM serving on a device aiconfigurator models (the family's current one when none is named)."""
-    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.knowledge.loader import device_or_default
     from advisor.profile import LLM_MODEL_TYPES
     from advisor.reference.tables import system_for
 
     if answers.get("model_type") not in LLM_MODEL_TYPES or answers.get("workload") not in ("inference", "both"):
         return False
-    device = answers.get("device")
-    if device is None and answers.get("hardware") in [p.id for p in load_knowledge_base().platforms]:
-        standard = load_knowledge_base().platform(answers["hardware"]).default_device
-        device = standard.value if standard is not None else None
-    return system_for(device) is not None
+    return system_for(device_or_default(str(answers.get("hardware")), answers.get("device"))) is not None
 
 
 def _device_answer(answers: dict[str, Any], yes: bool, detected_device: Callable[[str], str | None]) -> str | None:

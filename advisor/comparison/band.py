@@ -28,6 +28,7 @@ does): more samples decide a case, they do not move the line it is judged agains
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from advisor.comparison.models import VerdictRule
 from probes.models import Stats
@@ -55,6 +56,23 @@ def change_either_way(ratio: float) -> float:
 def band_edges(band: float) -> tuple[float, float]:
     """The ratios B/A at the band's edges: [1 / (1 + band), 1 + band]."""
     return 1 / (1 + band), 1 + band
+
+
+BandSide = Literal["above", "below", "within", "straddles"]
+
+
+def band_side(low: float, high: float, band: float, around: float = 1.0) -> BandSide:
+    """Where a CI [low, high] of a ratio lies against the band [around / (1 + band), around x (1 + band)]: wholly
+    above or below it, wholly within it, or reaching into it and out of it. The one reading of a CI against a band
+    that a case's verdict, a probe's verdict and a settled speedup share."""
+    lower_edge, upper_edge = (around * edge for edge in band_edges(band))
+    if lower_edge <= low and high <= upper_edge:
+        return "within"
+    if low > upper_edge:
+        return "above"
+    if high < lower_edge:
+        return "below"
+    return "straddles"
 
 
 def log_distance_outside(ratio: float, band: float) -> float:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from advisor.comparison.band import band_edges, change_either_way
+from advisor.comparison.band import band_side, change_either_way
 from advisor.comparison.models import ProbeVerdict, ProbeVerdictName, VerdictRule
 from advisor.comparison.statistics import bootstrap_geometric_mean_speedup
 from advisor.comparison.visits import judged_visit
@@ -74,13 +74,16 @@ def _timed(case: ProbeCase) -> bool:
     return case.status == "ok" and case.timing is not None and bool(case.timing.samples)
 
 
+_VERDICT_OF_SIDE: dict[str, ProbeVerdictName] = {
+    "above": "SLOWER",
+    "below": "FASTER",
+    "within": "SAME",
+    "straddles": "UNCERTAIN",
+}
+
+
 def _verdict(low: float, high: float, band: float) -> ProbeVerdictName:
-    lower_edge, upper_edge = band_edges(band)
-    if low > upper_edge:
-        return "SLOWER"
-    if high < lower_edge:
-        return "FASTER"
-    return "SAME" if low >= lower_edge and high <= upper_edge else "UNCERTAIN"
+    return _VERDICT_OF_SIDE[band_side(low, high, band)]
 
 
 def _blocked(verdict: ProbeVerdictName, machine_ratio: float | None, rule: VerdictRule, busy_host: bool) -> bool:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from advisor.comparison.band import band_edges, change_either_way
+from advisor.comparison.band import band_side, change_either_way
 from advisor.comparison.models import NumericChange, TimingChange, Verdict, VerdictRule
 from advisor.comparison.remeasure import samples_to_decide
 from probes.models import CaseStatus, NumericError
@@ -73,11 +73,10 @@ def timing_verdict(timing: TimingChange, rule: VerdictRule) -> TimingVerdict:
     if min(timing.n_a, timing.n_b) < rule.min_samples:
         at_least = samples_to_decide(timing, rule) or rule.min_samples
         return TimingVerdict("UNCERTAIN", f"too few samples ({timing.n_a} vs {timing.n_b}, need {at_least})", at_least)
-    lower_edge, upper_edge = band_edges(timing.band)
-    low, high = timing.ratio_ci_low, timing.ratio_ci_high
-    if lower_edge <= low and high <= upper_edge:
+    side = band_side(timing.ratio_ci_low, timing.ratio_ci_high, timing.band)
+    if side == "within":
         return TimingVerdict("SAME", f"within {timing.band:.0%}")
-    if low <= upper_edge and high >= lower_edge:  # the CI reaches into the band and out of it
+    if side == "straddles":
         needed = samples_to_decide(timing, rule)
         more = f": ~{needed} samples per side would decide it" if needed is not None else ""
         return TimingVerdict("UNCERTAIN", f"CI straddles the {timing.band:.0%} band{more}", needed)
@@ -90,7 +89,7 @@ def timing_verdict(timing: TimingChange, rule: VerdictRule) -> TimingVerdict:
         reason = f"{timing.ratio:.2f}x, beyond the {timing.band:.0%} band, but p = {timing.p_value:.2g}"
         return TimingVerdict("UNCERTAIN", reason, samples_to_decide(timing, rule))
     beyond = f"beyond the {timing.band:.0%} band"
-    if high < lower_edge:
+    if side == "below":
         return TimingVerdict("FASTER", f"{1 - timing.ratio:.0%} less time, {beyond}")
     return TimingVerdict("SLOWER", f"{timing.ratio - 1:.0%} more time, {beyond}")
 

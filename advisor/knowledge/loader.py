@@ -76,6 +76,15 @@ def family_device_ids(family: str) -> tuple[str, ...]:
     return tuple(device.id for device in platform.devices) if platform is not None else ()
 
 
+def device_or_default(family: str, device: str | None) -> str | None:
+    """`device` when given, else the family's current generation (its platform's default_device); None for a family
+    that lists no devices or is unknown."""
+    if device is not None:
+        return device
+    platform = next((platform for platform in load_knowledge_base().platforms if platform.id == family), None)
+    return platform.default_device.value if platform is not None and platform.default_device is not None else None
+
+
 def file_ids(folder: str) -> tuple[str, ...]:
     """The ids (file stems) in one folder of the built-in knowledge and of ADVISOR_KB_DIR, without reading the files."""
     return _cached_file_ids(folder, os.environ.get(KB_DIR_VARIABLE) or None)

@@ -18,13 +18,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from advisor.comparison.band import band_edges, equivalence_band
+from advisor.comparison.band import band_side, equivalence_band
 from advisor.comparison.models import VerdictRule
 from advisor.comparison.statistics import bootstrap_geometric_mean_speedup
 from advisor.comparison.visits import judged_visit
 from probes.models import Measurement
 
 Side = Literal["above", "below", "same", "unsettled"]
+_SETTLED_SIDE: dict[str, Side] = {"above": "above", "below": "below", "within": "same", "straddles": "unsettled"}
 
 
 class Settlement(BaseModel):
@@ -44,14 +45,7 @@ class Settlement(BaseModel):
         Against 1x (is one side faster at all?) the band is compare's; a policy threshold such as Triton's parity at
         0.9x already holds its margin, so there the CI alone must clear it."""
         band = self.band if threshold == 1.0 else 0.0
-        lower_edge, upper_edge = (threshold * edge for edge in band_edges(band))
-        if self.low > upper_edge:
-            return "above"
-        if self.high < lower_edge:
-            return "below"
-        if self.low >= lower_edge and self.high <= upper_edge:
-            return "same"
-        return "unsettled"
+        return _SETTLED_SIDE[band_side(self.low, self.high, band, around=threshold)]
 
     def interval_text(self) -> str:
         """'0.97x on each case's fastest visit, 90% CI 0.61-1.52x, band +/-6%'."""
