@@ -9,8 +9,9 @@ FASTER / SLOWER of the comparable cases (timed in both runs), comparable of the 
 run. Issue 16's goals: >= 80% SAME, <= 2% FASTER/SLOWER, >= 90% comparable, and a 10% slowdown found.
 The references are measured in the same run: A against itself (every timed case SAME) and A against
 A x 1.10 (the slowdown without run-to-run noise: the most a comparison can find). Per probe (issue 32): the
-verdict on each probe's cases together, normalised by the machine-speed reference kernel, for A/A and for B made
-5% and 10% slower, and the share of probes (with enough comparable cases) found SLOWER. `--interleave` runs
+verdict on each probe's cases together (the median of their B/A against a 2.5% band; not normalised by the
+machine-speed reference kernel, which was measured to add error), for A/A and for B made 5% and 10% slower,
+and the share of probes (with enough comparable cases) found SLOWER. `--interleave` runs
 A and B probe by probe, alternating, so both sides see the same stretch of a machine whose speed drifts
 over minutes; the two whole runs one after the other are the default and the issue's figure.
 """

@@ -40,7 +40,7 @@ def equivalence_band(
     """The band's half-width for a case whose two sides have these statistics: 0.05 means within 5%.
 
     `visit_spread`: how far the case's visits in one run stray from each other (the larger side's
-    slowest visit median over its fastest, less 1): drift between runs measured inside a run, so
+    middle visit median over its fastest, less 1): drift between runs measured inside a run, so
     the band is at least that wide (up to the cap). `machine_ratio`: the reference kernel's B/A for
     the case's probe; the band is at least as wide as it moved either way (up to the cap)."""
     spread = max(a.rel_iqr, b.rel_iqr)

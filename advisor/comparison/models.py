@@ -41,6 +41,11 @@ class VerdictRule(_Model):
         description="Band for noisy samples: this times the larger side's IQR/median (0.6 x 10% = the floor)",
     )
     band_cap: float = Field(default=0.20, description="Widest equivalence band, however noisy the samples")
+    probe_band: float = Field(
+        default=0.025,
+        description="Equivalence band of a probe's verdict (the median of its cases' B/A): how far that median "
+        "drifted between two quiet runs, 0.025 = 2.5%",
+    )
     alpha: float = Field(
         default=0.01, description="FASTER/SLOWER of independent samples also needs a Mann-Whitney p-value below this"
     )
@@ -87,7 +92,7 @@ class TimingChange(_Model):
     visits_a: int = Field(default=1, description="Visits A timed the case on")
     visits_b: int = 1
     visit_spread_a: float = Field(
-        default=0.0, description="A's slowest visit median over its fastest, less 1 (0 with one visit)"
+        default=0.0, description="A's middle visit median over its fastest, less 1 (0 with one visit)"
     )
     visit_spread_b: float = 0.0
     machine_ratio: float | None = Field(
@@ -179,11 +184,11 @@ ProbeVerdictName = Literal["FASTER", "SAME", "SLOWER", "UNCERTAIN"]
 
 
 class ProbeVerdict(_Model):
-    """A probe's cases taken together: the geometric mean of their B/A (advisor/comparison/probe_verdict.py)."""
+    """A probe's cases taken together: the median of their B/A (advisor/comparison/probe_verdict.py)."""
 
     probe: str
     cases: int = Field(description="Cases timed in both runs")
-    ratio: float = Field(description="Geometric mean of B/A over the cases, each read on its judged visit")
+    ratio: float = Field(description="Median of B/A over the cases, each read on its judged visit")
     ci_low: float
     ci_high: float
     machine_ratio: float | None = Field(description="The reference kernel's B/A while the probe ran (None: not timed)")
@@ -191,11 +196,11 @@ class ProbeVerdict(_Model):
     verdict: ProbeVerdictName
 
     def line(self) -> str:
-        """'gemm SLOWER: 1.094x (CI 1.089-1.099x, band +/-6%, 17 cases, reference kernel 0.96x)'."""
+        """'gemm SLOWER: 1.094x (CI 1.089-1.099x, band +/-2.5%, 17 cases, reference kernel 0.96x)'."""
         machine = f", reference kernel {self.machine_ratio:.2f}x" if self.machine_ratio else ""
         return (
             f"{self.probe} {self.verdict}: {self.ratio:.3f}x (CI {self.ci_low:.3f}-{self.ci_high:.3f}x, "
-            f"band +/-{self.band:.0%}, {self.cases} cases{machine})"
+            f"band +/-{self.band * 100:.3g}%, {self.cases} cases{machine})"
         )
 
 

@@ -18,9 +18,15 @@ slow stretch, moved the median B/A from 1.11-1.17 to 1.02-1.11, and kept FASTER/
 2% on every pair with the machine reference; on the five quiet pairs it changed SAME by -4 to +13
 points.
 
-The visits' own disagreement (`spread`) is the run-to-run drift measured inside one run: the band
-is at least that wide (band.py, up to its 20% cap), and a change beyond the band that is still
-smaller than the spread is UNCERTAIN rather than FASTER/SLOWER (verdict.py). Both sides are judged the
+The visits' own disagreement (`spread`: the middle visit's median over the fastest's) is the run-to-run
+drift measured inside one run: the band is at least that wide (band.py, up to its 20% cap), and a change
+beyond the band that is still smaller than the spread is UNCERTAIN rather than FASTER/SLOWER (verdict.py).
+The middle visit, not the slowest: one visit in a slow spell says how slow the machine can get, not how far
+the fastest visit moves between runs. Measured on three quiet A/A pairs (two of 2026-12-04 with five
+visits, bench/bench_aa.py): with the slowest visit, B made 10% slower was found in 75.6% and 25.6% of the
+quiet cases, and A against A x 1.10, with no run-to-run noise at all, in only 39.6% of the second pair's
+(bands of 10-16% from one slow visit); with the middle visit 80.0% and 62.8% (A against A x 1.10: 81.1%),
+while A/A stayed 98.1% SAME in both pairs with no FASTER/SLOWER (the slowest gave 98.1% and 100%). Both sides are judged the
 same way, so the choice cannot favour either. A visit needs the rule's `min_samples` to be chosen;
 when none has them, all samples are read together. A regression that shows on only some visits of B
 is indistinguishable here from a spell of the machine, and is not called on its own.
@@ -40,7 +46,7 @@ class JudgedVisit(NamedTuple):
     samples: list[float]
     visit: int | None
     visits: int
-    spread: float  # the slowest usable visit's median over the fastest's, less 1: 0.0 with one usable visit
+    spread: float  # the middle usable visit's median over the fastest's, less 1: 0.0 with one usable visit
 
 
 def judged_visit(timing: Measurement, min_samples: int) -> JudgedVisit:
@@ -51,5 +57,5 @@ def judged_visit(timing: Measurement, min_samples: int) -> JudgedVisit:
         return JudgedVisit(list(timing.samples), None, len(parts), 0.0)
     usable.sort(key=lambda entry: (entry[0], entry[1]))
     fastest, index, samples = usable[0]
-    slowest = usable[-1][0]
-    return JudgedVisit(samples, index, len(parts), slowest / fastest - 1 if fastest > 0 else 0.0)
+    middle = usable[len(usable) // 2][0]
+    return JudgedVisit(samples, index, len(parts), middle / fastest - 1 if fastest > 0 else 0.0)

@@ -1,5 +1,5 @@
-"""The per-probe verdict: the geometric mean of a probe's cases sees a shift they share that no case's own band
-can; the machine-speed reference kernel moving the same way, or a busy host, leaves it UNCERTAIN."""
+"""The per-probe verdict: the median of a probe's cases sees a shift they share that no case's own band can; the
+machine-speed reference kernel moving the same way, or a busy host, leaves it UNCERTAIN."""
 
 from __future__ import annotations
 
@@ -46,16 +46,19 @@ def _gemm(a: Evidence, b: Evidence):
     return next(verdict for verdict in compare_evidence(a, b).probes if verdict.probe == "gemm")
 
 
-def test_a_and_a_is_same_and_a_shared_ten_percent_slowdown_is_found(environment_factory):
+def test_a_and_a_is_same_and_a_shared_five_or_ten_percent_slowdown_is_found(environment_factory):
     machine = environment_factory()
     same = _gemm(_run(machine, 1), _run(machine, 2))
-    assert same.verdict == "SAME" and same.band == 0.06 and abs(same.machine_ratio - 1.0) < 0.01
+    assert same.verdict == "SAME" and same.band == 0.025 and abs(same.machine_ratio - 1.0) < 0.01
     ten = _gemm(_run(machine, 1), _run(machine, 2, code=1.10))
     assert ten.verdict == "SLOWER" and abs(ten.ratio - 1.10) < 0.02
     cases = compare_evidence(_run(machine, 1), _run(machine, 2, code=1.10)).cases
     assert sum(case.verdict == "SLOWER" for case in cases) < len(cases)  # what not every case's own band shows
     five = _gemm(_run(machine, 1), _run(machine, 2, code=1.05))
-    assert five.verdict == "SAME" and abs(five.ratio - 1.05) < 0.02  # inside the 6% band: below what it can call
+    assert five.verdict == "SLOWER" and abs(five.ratio - 1.05) < 0.02  # inside every case's 6% band, outside 2.5%
+    assert not any(
+        case.verdict == "SLOWER" for case in compare_evidence(_run(machine, 1), _run(machine, 2, code=1.05)).cases
+    )
 
 
 def test_the_machine_moving_the_same_way_or_a_busy_host_leaves_it_uncertain(environment_factory):
@@ -98,7 +101,10 @@ def _probes(a: Evidence, b: Evidence) -> dict[str, str]:
 
 def test_the_committed_quiet_pair():
     a, b = Evidence.load(QUIET_A), Evidence.load(QUIET_B)
-    assert _probes(a, b) == {"gemm": "SAME", "attention": "SAME"}  # dynamic: 4 comparable cases, below the minimum
-    # B 10% slower: gemm, whose cases did not drift between the runs, is found; attention's cases ran 5% faster
-    # in B, which the slowdown only brings back to 1.04x, inside the band.
-    assert _probes(a, _scaled(b, 1.10)) == {"gemm": "SLOWER", "attention": "SAME"}
+    # dynamic: 4 comparable cases, below the minimum. attention's cases ran 2.4% faster in B (their median; three
+    # outliers at 0.38x, 0.52x and 1.96x pull the geometric mean to 0.947x): at the band's edge, so not SAME, but no
+    # change is called either.
+    assert _probes(a, b) == {"gemm": "SAME", "attention": "UNCERTAIN"}
+    assert _probes(a, _scaled(b, 1.10)) == {"gemm": "SLOWER", "attention": "SLOWER"}
+    # B 5% slower: gemm is found; attention's 2.4% drift brings it back to 1.025x, at the band's edge again.
+    assert _probes(a, _scaled(b, 1.05)) == {"gemm": "SLOWER", "attention": "UNCERTAIN"}
