@@ -74,6 +74,12 @@ class Needs(BaseModel):
     other_hardware: tuple[HardwareFamily, ...] = Field(
         (), description="With cross_platform: the other hardware families the model must also run on"
     )
+    other_devices: tuple[StrictStr, ...] = Field(
+        (),
+        description="With other_hardware: the device of each of those families where known ('a100'); a family "
+        "without one is taken at its current generation, and the record says so",
+        json_schema_extra={"examples": [["a100"], ["h100-sxm", "mi300x"]]},
+    )
 
     @field_validator("other_hardware", mode="before")
     @classmethod
@@ -93,6 +99,25 @@ class Needs(BaseModel):
         if self.other_hardware and not self.cross_platform:
             raise ValueError("other_hardware is read only with cross_platform: true")
         return self
+
+    @model_validator(mode="after")
+    def _other_devices_of_other_hardware(self) -> Needs:
+        families: dict[str, str] = {}
+        for device in self.other_devices:
+            family = next((f for f in self.other_hardware if device in family_device_ids(f)), None)
+            if family is None:
+                listed = "; ".join(f"{f}: {', '.join(family_device_ids(f)) or 'none'}" for f in self.other_hardware)
+                raise ValueError(
+                    f"other_devices: {_shown(device)} is not a device of other_hardware ({listed or 'none listed'})"
+                )
+            if family in families:
+                raise ValueError(f"other_devices: {families[family]!r} and {device!r} are both {family} devices")
+            families[family] = device
+        return self
+
+    def other_device(self, family: str) -> str | None:
+        """The device other_devices names for one of the other families, or None (its current generation)."""
+        return next((d for d in self.other_devices if d in family_device_ids(family)), None)
 
     @property
     def quantized(self) -> bool:
@@ -134,8 +159,10 @@ class Profile(BaseModel):
         None,
         min_length=1,
         max_length=300,
-        description="For a serving estimate (advisor[serving]): an aiconfigurator model name ('Qwen/Qwen3-32B') or the "
-        "path of a Hugging Face config.json",
+        description="The model, as a Hugging Face id ('Qwen/Qwen3-32B') or the path of its config.json: a stack "
+        "written for other models (a DeepSeek-V3 recipe with MLA attention) is then a partial fit, and without it such "
+        "a recipe is taken on an assumption the record states; for a serving estimate (advisor[serving]), "
+        "aiconfigurator's model name",
         json_schema_extra={"examples": ["Qwen/Qwen3-32B", "meta-llama/Meta-Llama-3.1-70B"]},
     )
     serving: ServingSLA | None = Field(
@@ -177,6 +204,13 @@ class Profile(BaseModel):
     def families(self) -> tuple[str, ...]:
         """The target first, then every other family it must run on."""
         return (self.hardware, *self.needs.other_hardware)
+
+    @property
+    def model_name(self) -> str | None:
+        """`model` where it names one ('deepseek-ai/DeepSeek-V3'); None where it is a config.json path or absent."""
+        if self.model is None or self.model.endswith(".json") or self.model.startswith(("/", ".", "~")):
+            return None
+        return self.model
 
     @property
     def llm(self) -> bool:

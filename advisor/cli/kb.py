@@ -165,6 +165,7 @@ def stack_command(
         one_line(stack.summary.value),
         f"applies to: {scope.family} ({', '.join(scope.devices)}); {', '.join(scope.workloads)}; "
         f"{', '.join(scope.model_types)}; {', '.join(scope.precisions)}; {', '.join(scope.scale)}",
+        *([f"written for: {', '.join(scope.models)}"] if scope.models else []),
         f"validated with: {versions}",
         f"documented by: {stack.source} (checked {stack.as_of.isoformat()})",
         *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else []),

@@ -92,8 +92,13 @@ class StackScope(_Model):
         description="Of its precisions, those that quantize the weights only and compute in a float format (GGUF, MLX "
         "affine): the device's matrix formats do not gate them",
     )
+    models: list[str] = Field(
+        default_factory=list,
+        description="The models its page is written for (Hugging Face ids), where its parts depend on the model "
+        "(MLA attention, a checkpoint as its publisher released it); empty: any model of its model types",
+    )
 
-    @field_validator("devices", "workloads", "model_types", "precisions", "scale")
+    @field_validator("devices", "workloads", "model_types", "precisions", "scale", "models")
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:
         if len(set(values)) != len(values):
@@ -219,3 +224,12 @@ class Stack(_Model):
             and workload in scope.workloads
             and model_type in scope.model_types
         )
+
+
+def model_matches(listed: str, model: str) -> bool:
+    """A profile's model is a listed one, or a release of it: 'deepseek-ai/DeepSeek-V3' covers
+    'deepseek-ai/DeepSeek-V3-0324' and 'DeepSeek-V3' (no organisation), not 'deepseek-ai/DeepSeek-V2'."""
+    wanted, named = listed.lower(), model.strip().lower()
+    if "/" not in named:
+        wanted = wanted.rsplit("/", 1)[-1]
+    return named == wanted or named.startswith(wanted + "-") or named.startswith(wanted + ".")

@@ -180,6 +180,17 @@ class ChosenStack(_Model):
     preview: str | None = Field(
         default=None, description="What its page says where it calls the stack a beta or preview"
     )
+    models: tuple[str, ...] = Field(default=(), description="The models its page is written for (empty: any)")
+    model_assumed: bool = Field(
+        default=False, description="It is written for named models and the profile names none: one of them is assumed"
+    )
+
+    def models_text(self) -> str | None:
+        """'written for deepseek-ai/DeepSeek-V3 (assumed: the profile names no model; set `model:` to check)'."""
+        if not self.models:
+            return None
+        assumed = " (assumed: the profile names no model; set `model:` to check)" if self.model_assumed else ""
+        return f"written for {', '.join(self.models)}{assumed}"
 
 
 class ReferenceFigure(_Model):

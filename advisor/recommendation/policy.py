@@ -22,6 +22,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "method": 5,
     "precision": 10,
     "model_type": 8,
+    "named_model": 8,  # a recipe written for other models (MLA attention, their checkpoint): the engine still serves it
     "dynamic_shapes": 6,
     "float_fallback": 6,
     "skill": 5,
@@ -127,6 +128,7 @@ STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation
 # team's model on its machine) is what goes higher.
 REFERENCE_FACTOR = 1.1
 REFERENCE_CAP = 0.7
+MODEL_ASSUMED = 0.9  # a chosen stack written for named models (a DeepSeek-V3 recipe) where the profile names none
 UNPINNED = 0.9  # a chosen stack whose page states no versions it was validated with
 NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one
 

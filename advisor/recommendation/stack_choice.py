@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
-from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
+from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope, model_matches
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
@@ -55,6 +55,7 @@ class Rank(NamedTuple):
 
     weight: int  # the misfits' total weight
     other_default: bool  # its default precision is not the one asked
+    model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     preference: int  # where its runner sits in the platform's own order
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
     devices: int  # how many devices it is validated on (fewer: more specific)
@@ -70,6 +71,11 @@ class Judged:
     misfits: tuple[Misfit, ...]
     rank: Rank
     precision: str  # the stack's format this profile runs: the first it documents that answers the profile
+
+    @property
+    def model_assumed(self) -> bool:
+        """The stack is written for named models and the profile names none: the record says it assumes one of them."""
+        return self.rank.model_assumed
 
     @property
     def fits(self) -> bool:
@@ -216,6 +222,9 @@ def misfits(
         )
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         found.append(Misfit("model_type" if near else "other_model", text))
+    named = profile.model_name
+    if scope.models and named is not None and not any(model_matches(listed, named) for listed in scope.models):
+        found.append(Misfit("named_model", f"written for {', '.join(scope.models)}, not {named}"))
     if device is not None and device.id in scope.excludes:
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
@@ -406,6 +415,7 @@ def judge(
     rank = Rank(
         weight=sum(misfit.weight for misfit in found),
         other_default=not default_matches,
+        model_assumed=bool(scope.models) and profile.model_name is None,
         preference=preference_index(stack, platform, workload, profile.llm),
         model_types=len(scope.model_types),
         devices=len(scope.devices),
@@ -474,6 +484,11 @@ def tie_break(item: Judged, chosen: Judged) -> str:
     """What put the chosen stack before one that fits as well (or misses as much)."""
     if item.rank.other_default and not chosen.rank.other_default:
         return f"its default precision is {item.stack.applies_to.precisions[0]}, not the one asked"
+    if item.model_assumed and not chosen.model_assumed:
+        return (
+            f"it is written for {', '.join(item.stack.applies_to.models)} and the profile names no model; "
+            f"{chosen.stack.name} is written for any"
+        )
     if item.stack.runner_name != chosen.stack.runner_name:
         first = (
             f"{chosen.stack.runner_name} comes first in the platform's documentation"
@@ -535,6 +550,8 @@ def chosen_stack(item: Judged) -> ChosenStack:
         misfits=tuple(misfit.text for misfit in item.misfits),
         risks=tuple(risk.value for risk in stack.risks),
         preview=stack.preview.value if stack.preview is not None else None,
+        models=tuple(stack.applies_to.models),
+        model_assumed=item.model_assumed,
     )
 
 

@@ -98,6 +98,8 @@ def applying_risks(stack: ChosenStack, profile: Profile) -> list[tuple[int, str]
 def chosen_stack_lines(stack: ChosenStack, profile: Profile) -> list[str]:
     """A chosen stack's validated versions and its own risks that concern the profile (each cited to its claim)."""
     lines = [f"Chosen: {stack.name} ({stack.workload})", f"  validated with: {versions_text(stack)}"]
+    if (models := stack.models_text()) is not None:
+        lines.append(f"  {models}")
     if stack.preview is not None:
         lines.append(f"  preview: {stack.preview} [kb: {stack.stack}.preview]")
     lines += [f"  watch: {risk} [kb: {stack.stack}.risks[{index}]]" for index, risk in applying_risks(stack, profile)]

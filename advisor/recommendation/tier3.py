@@ -21,7 +21,7 @@ from advisor.recommendation.policy import (
     RUNTIME_KERNEL_LAYERS,
     SKILL_ORDER,
 )
-from advisor.recommendation.rules.tiers import per_platform_choices
+from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices
 from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
 
 
@@ -92,7 +92,9 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
 def other_family_stack(context: RuleContext, family: str, runners: dict[str, str] | None = None) -> Rationale | None:
     """The whole stack the family's own engine chooses for the same profile, where one fits; among the stacks that
     fit there, one run by the same engine or framework as here (tier 3's runtime, tier 1's training framework) first."""
-    there = context.profile.model_copy(update={"hardware": family, "device": None})
+    there = context.profile.model_copy(
+        update={"hardware": family, "device": context.profile.needs.other_device(family)}
+    )
     choice = choose_stacks(there, context.knowledge)
     if (
         not choice.chosen or choice.chosen[0].weight > MISFIT_WEIGHTS["device"]
@@ -129,10 +131,17 @@ def other_family_stack(context: RuleContext, family: str, runners: dict[str, str
         )
         for judged in picked
     )
+    device = ""
+    if choice.device is not None:
+        device = f" for the {choice.device.name}" + (
+            " (assumed: the family's current generation; name the device in needs.other_devices)"
+            if choice.device_assumed
+            else ""
+        )
     return line(
-        f"on {family}, the stack documented there: {names}",
+        f"on {family}, the stack documented there{device}: {names}",
         cite_stack(picked[0].stack),
-        cite_profile(context.profile, "needs.other_hardware"),
+        cite_profile(context.profile, "needs.other_devices" if not choice.device_assumed else "needs.other_hardware"),
     )
 
 
@@ -251,6 +260,8 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
     candidate = context.knowledge.get(ours.option)
     if not set(context.profile.families) <= set(candidate.hardware.value):
         return choices
+    if not all(documented_runner(candidate.id, family, context) for family in context.profile.needs.other_hardware):
+        return choices  # it runs there, but no vendor documents it as that family's way to serve (llama.cpp on NVIDIA)
     profile = context.profile  # a runtime whose asked format is only 'partial' (INT8 simulated on Arm) is not portable
     if profile.needs.quantized and getattr(candidate, profile.needs.quantization).value != "yes":
         return choices
@@ -332,6 +343,51 @@ def trainer_choices(
     return [c for c in kept if c.concern not in done] + added, [g for g in gaps if g.concern not in done]
 
 
+def engines_own_kernels(
+    choices: list[Choice], gaps: list[Gap], context: RuleContext, tier1: Tier | None
+) -> tuple[list[Choice], list[Gap]]:
+    """No engine serves the LLM on every family: each family's own engine then brings its kernels, shape handling and
+    quantized checkpoint, and what the families share is the model's weights and its evaluation. A library picked for
+    a concern because it also runs elsewhere (MLX's kernels on an NVIDIA GPU) would be code no family's engine calls;
+    a kernel language (Triton) stays, for a team that writes its own kernels."""
+    concerns = (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes", "quantization")
+    language = {"kernel-language"}
+    known = set(context.knowledge.ids())
+    replaced = [
+        c
+        for c in choices
+        if c.concern in concerns and not (c.option in known and context.knowledge.get(c.option).layer.value in language)
+    ]
+    if not replaced:
+        return choices, gaps
+    ours = next((c.option for c in tier1.choices if c.concern == "deployment"), None) if tier1 is not None else None
+    engines = "; ".join(
+        f"{family}: {engine}"
+        for family in context.profile.families
+        if (engine := ours if family == context.profile.hardware else first_engine(family, context)) is not None
+    )
+    for choice in replaced:
+        what = {
+            "quantization": "quantized checkpoint, in its own format (one per family, each checked against bf16)",
+            "dynamic-shapes": "batching and shape handling",
+        }.get(choice.concern, f"{choice.concern} kernels")
+        text = (
+            f"each family's own engine brings its {what} ({engines}); the families share the weights and the evaluation"
+        )
+        gaps.append(
+            Gap(concern=choice.concern, rationale=(line(text, cite_profile(context.profile, "needs.other_hardware")),))
+        )
+    dropped = {c.concern for c in replaced}
+    gaps.sort(key=lambda g: CONCERNS.index(g.concern))
+    return [c for c in choices if c.concern not in dropped], gaps
+
+
+def first_engine(family: str, context: RuleContext) -> str | None:
+    """The family's first listed LLM serving engine."""
+    engines = context.knowledge.platform(family).serving_engines.value
+    return engines[0] if engines else None
+
+
 def adapt_tier3(
     tier: Tier,
     context: RuleContext,
@@ -362,6 +418,8 @@ def adapt_tier3(
             owned.append("quantization")
         choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
         gaps = [g for g in gaps if g.concern not in owned]
+    elif context.profile.llm and not context.profile.trains and any(g.concern == "deployment" for g in gaps):
+        choices, gaps = engines_own_kernels(choices, gaps, context, tier1)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
     runners = {"inference": c.option for c in choices if c.concern == "deployment"}
     training = stacks.for_workload("training") if stacks is not None else None  # the target's chosen training stack

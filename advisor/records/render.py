@@ -201,10 +201,13 @@ def stacks_rows(recommendation: Recommendation) -> list[tuple[str, ...]]:
     """The "Stacks considered" table: the chosen stacks first (with the versions their page validates, the review's
     baseline), then the others with their decisive reason."""
     versions = {stack.stack: versions_text(stack) for stack in recommendation.stacks}
+    written_for = {stack.stack: text for stack in recommendation.stacks if (text := stack.models_text()) is not None}
     rows: list[tuple[str, ...]] = []
     for option in recommendation.stacks_considered:
         name = f"{option.name} ({option.workload}{', chosen' if option.chosen else ''})"
         reason = f"{option.reason}; validated with: {versions[option.stack]}" if option.stack in versions else option.reason
+        if option.chosen and option.stack in written_for:
+            reason += f"; {written_for[option.stack]}"
         rows.append((name, option.runner, ", ".join(option.precisions), reason, option.source))
     return rows
 

@@ -64,6 +64,7 @@ def test_flags_path_writes_the_record(tmp_path):
         "devices": 8,
         "cross_platform": False,
         "other_hardware": [],
+        "other_devices": [],
     }
     assert "# MoE training &lt;b&gt;bold&lt;/b&gt;" in record.body
     assert Path(summary["evidence"][0]).name == "0001-moe-training-b-bold-b.evidence.json"

@@ -74,7 +74,7 @@ ERRORS = [
         "  devices: 1",
         "  devices: 1\n  gpus: 2",
         "needs.gpus: unknown field; known fields: dynamic_shapes, quantization, quantization_method, long_context, "
-        "devices, cross_platform, other_hardware",
+        "devices, cross_platform, other_hardware, other_devices",
     ),
     (
         "title:",
@@ -131,6 +131,14 @@ def test_a_missing_file_is_a_profile_error(tmp_path):
             "{cross_platform: true, other_hardware: [nvidia-gpu]}",
             "needs.other_hardware lists the target 'nvidia-gpu' itself",
         ),
+        (
+            "{cross_platform: true, other_hardware: [amd-gpu], other_devices: [a100]}",
+            "needs: other_devices: 'a100' is not a device of other_hardware (amd-gpu: mi300x",
+        ),
+        (
+            "{cross_platform: true, other_hardware: [amd-gpu], other_devices: [mi300x, mi355x]}",
+            "needs: other_devices: 'mi300x' and 'mi355x' are both amd-gpu devices",
+        ),
     ],
 )
 def test_other_hardware_errors_are_one_line(needs, message):
@@ -144,6 +152,8 @@ def test_other_hardware_lists_the_families_the_model_must_also_run_on():
     text = "model_type: moe\nhardware: nvidia-gpu\nworkload: both\nteam_skill: kernel\n"
     text += "needs: {cross_platform: true, other_hardware: [amd-gpu, ascend-npu]}\n"
     assert parse_profile(text).families == ("nvidia-gpu", "amd-gpu", "ascend-npu")
+    named = parse_profile(text.replace("ascend-npu]", "ascend-npu], other_devices: [mi355x]"))
+    assert named.needs.other_device("amd-gpu") == "mi355x" and named.needs.other_device("ascend-npu") is None
 
 
 def test_a_device_must_be_one_of_the_familys_devices():

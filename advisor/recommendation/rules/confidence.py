@@ -12,7 +12,15 @@ from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
-from advisor.recommendation.policy import NO_STACK, STACK_ASSUMED, STACK_FITS, STACK_PARTIAL, STACK_PREVIEW, UNPINNED
+from advisor.recommendation.policy import (
+    MODEL_ASSUMED,
+    NO_STACK,
+    STACK_ASSUMED,
+    STACK_FITS,
+    STACK_PARTIAL,
+    STACK_PREVIEW,
+    UNPINNED,
+)
 from advisor.recommendation.rules.attention import needs_attention
 from advisor.recommendation.selection import phases
 from advisor.recommendation.stack_choice import StackChoice
@@ -162,6 +170,19 @@ def pinning_factor(choice: StackChoice | None) -> tuple[float, list[str]]:
     ]
 
 
+def model_factor(choice: StackChoice | None) -> tuple[float, list[str]]:
+    """A chosen stack written for named models (its attention backend and checkpoint follow them) where the profile
+    names no model: the advice holds only if the team's model is one of them."""
+    assumed = [judged.stack for judged in (choice.chosen if choice is not None else ()) if judged.model_assumed]
+    if not assumed:
+        return 1.0, []
+    return MODEL_ASSUMED, [
+        f"{stack.name} is written for {', '.join(stack.applies_to.models)}; the profile names no model, so one of "
+        "them is assumed: set `model:` to check the fit"
+        for stack in assumed
+    ]
+
+
 def overall_confidence(
     facts: EvidenceFacts,
     choices: Sequence[Choice],
@@ -190,6 +211,7 @@ def overall_confidence(
         contention_factor(facts),
         platform_factor(knowledge, profile),
         pinning_factor(stack_choice),
+        model_factor(stack_choice),
     ):
         value *= factor
         notes += more

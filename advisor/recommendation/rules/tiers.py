@@ -121,6 +121,8 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
         found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
     if context.on_mobile:  # a server's serving engine does not run on a phone
         found = [candidate for candidate in found if candidate.layer.value != "serving-engine"]
+    if concern == "deployment" and len(families) > 1:  # runs there is not enough: each family documents serving with it
+        found = [c for c in found if all(documented_runner(c.id, family, context) for family in families)]
 
     def rank(candidate: Candidate) -> tuple[int, bool, bool]:
         return format_rank(candidate, concern, context), candidate.id not in named, candidate.layer.value not in layers
@@ -131,6 +133,15 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     if found:  # the best group only: a skill gap in it is shown rather than falling back to a stranger layer
         found = [candidate for candidate in found if rank(candidate) == rank(found[0])]
     return tuple(candidate.id for candidate in found)
+
+
+def documented_runner(option: str, family: str, context: RuleContext) -> bool:
+    """For an LLM served on a server, the option is one of the family's LLM serving engines: llama.cpp runs on NVIDIA
+    GPUs, but no NVIDIA page serves production LLMs with it. Other models, and LLMs on a phone, run in any runtime that
+    runs on the family (ONNX Runtime with the family's execution provider)."""
+    if not context.profile.llm or context.on_mobile:
+        return True
+    return option in context.knowledge.platform(family).serving_engines.value
 
 
 FORMAT_SUPPORT_ORDER = ("yes", "partial")  # then anything else (unknown): documented support for the asked format first
@@ -168,6 +179,8 @@ def tier3_entry(
         keeps = per_platform_choices(context, concern)
         where = ", ".join(families) if len(families) > 1 else f"{families[0]} and another family"
         text = f"no {concern} option in the knowledge base runs on {where}: each platform keeps its own"
+        if concern == "deployment" and len(families) > 1 and context.profile.llm and not context.on_mobile:
+            text = f"no LLM serving engine is documented for {where} alike: each platform keeps its own"
         return Gap(
             concern=concern,
             rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),),

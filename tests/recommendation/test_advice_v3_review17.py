@@ -1,0 +1,103 @@
+"""Round 17 of the architect's review: no silent assumption of the model or of the other families' devices, and no
+edge runtime as the one production runtime on a server family."""
+
+from __future__ import annotations
+
+import yaml
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.knowledge.stacks import model_matches
+from advisor.profile import parse_profile
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Recommendation
+from advisor.recommendation.summary import summary_lines
+
+DEEPSEEK_ON_B200 = "nvidia-sglang-deepseek-fp8-blackwell"
+
+
+def answer(**fields: object) -> Recommendation:
+    profile = {"workload": "inference", "team_skill": "hpc", **fields}
+    return recommend(parse_profile(yaml.safe_dump(profile)), [], load_knowledge_base())
+
+
+def moe_on_b200(**fields: object) -> Recommendation:
+    needs = {"quantization": "fp8", "devices": 8, "long_context": True}
+    return answer(model_type="moe", hardware="nvidia-gpu", device="b200", needs=needs, **fields)
+
+
+def test_a_model_name_covers_its_releases_and_nothing_else():
+    assert model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3")
+    assert model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3.1")
+    assert model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3-0324")
+    assert model_matches("deepseek-ai/DeepSeek-R1", "DeepSeek-R1-0528")  # no organisation: the name alone
+    assert not model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V2-Lite")
+    assert not model_matches("Qwen/Qwen3", "Qwen/Qwen2.5-72B")
+
+
+def test_an_unnamed_moe_takes_the_deepseek_recipe_on_an_assumption_it_states():
+    # SGLang's DeepSeek page and its attention-backend page: on Blackwell, MLA models default to trtllm_mla and MHA
+    # models to trtllm_mha (https://docs.sglang.io/docs/advanced_features/attention_backend), so the recipe's MLA
+    # attention holds only for a DeepSeek-style model.
+    result = moe_on_b200()
+    stack = result.stacks[0]
+    assert stack.stack == DEEPSEEK_ON_B200 and stack.model_assumed
+    assert "deepseek-ai/DeepSeek-V3" in stack.models
+    assert any("the profile names no model, so one of them is assumed" in note for note in result.confidence_notes)
+    assert "  written for deepseek-ai/DeepSeek-V3, deepseek-ai/DeepSeek-R1 (assumed:" in "\n".join(
+        summary_lines(result)
+    )
+    named = moe_on_b200(model="deepseek-ai/DeepSeek-V3.1")
+    assert named.stacks[0].stack == DEEPSEEK_ON_B200 and not named.stacks[0].model_assumed
+    assert named.confidence > result.confidence
+
+
+def test_a_named_gqa_moe_is_not_served_on_a_deepseek_recipe():
+    # NVIDIA's Qwen3 deployment guide for TensorRT-LLM serves Qwen3 MoE models on Hopper and Blackwell
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-qwen3-on-trtllm.html)
+    result = moe_on_b200(model="Qwen/Qwen3-235B-A22B-FP8")
+    assert result.stacks[0].stack == "nvidia-trtllm-qwen3-bf16" and not result.stacks[0].model_assumed
+    deepseek = next(option for option in result.stacks_considered if option.stack == DEEPSEEK_ON_B200)
+    assert not deepseek.chosen and deepseek.reason.startswith("written for deepseek-ai/DeepSeek-V3")
+
+
+def fine_tuning_on_hygon(**needs: object) -> Recommendation:
+    return answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        team_skill="framework",
+        needs={"devices": 8, "cross_platform": True, "other_hardware": ["nvidia-gpu"], **needs},
+    )
+
+
+def test_the_other_familys_device_is_named_or_said_to_be_assumed():
+    assumed = next(n.text for n in fine_tuning_on_hygon().tier(3).notes if n.text.startswith("on nvidia-gpu,"))
+    assert "(assumed: the family's current generation; name the device in needs.other_devices)" in assumed
+    named = fine_tuning_on_hygon(other_devices=["a100-sxm"])
+    note = next(n.text for n in named.tier(3).notes if n.text.startswith("on nvidia-gpu,"))
+    assert "for the NVIDIA A100" in note and "assumed" not in note and "Blackwell" not in note
+
+
+def test_an_edge_runtime_is_not_the_one_runtime_of_a_server_family():
+    # llama.cpp runs on CUDA, but NVIDIA's documented LLM serving engines are TensorRT-LLM, vLLM and SGLang
+    # (nvidia-gpu.serving_engines); a laptop assistant whose production runs on NVIDIA keeps each family's engine.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        team_skill="framework",
+        needs={
+            "quantization": "int8",
+            "dynamic_shapes": True,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+        },
+    )
+    assert "llama-cpp as the one runtime" not in (result.verdict or "")
+    assert "each family's own runtime" in (result.verdict or "")
+    tier3 = result.tier(3)
+    assert not any(choice.concern == "deployment" for choice in tier3.choices)
+    gemm = next(gap for gap in tier3.gaps if gap.concern == "gemm").rationale[0].text
+    assert gemm.startswith("each family's own engine brings its gemm kernels (apple-silicon: llama-cpp; nvidia-gpu:")
+    assert not any(choice.option == "mlx" for choice in tier3.choices)  # no kernel library no NVIDIA engine calls
