@@ -165,6 +165,13 @@ class Profile(BaseModel):
         "aiconfigurator's model name",
         json_schema_extra={"examples": ["Qwen/Qwen3-32B", "meta-llama/Meta-Llama-3.1-70B"]},
     )
+    parameters_b: float | None = Field(
+        None,
+        gt=0,
+        le=100_000,
+        description="The model's size in billions of parameters (72 for a 72B model; a MoE's total): checks that it "
+        "fits the devices' memory; without it, the size a Hugging Face id in `model` states ('...-72B-Instruct')",
+    )
     serving: ServingSLA | None = Field(
         None,
         description="For a serving estimate: request shape and latency limits (defaults: isl 4000, osl 1000, "

@@ -13,6 +13,7 @@ from typing import get_args
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.adapt import adapt_tier1
+from advisor.recommendation.capacity import capacity_lines
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import with_impact
@@ -40,7 +41,7 @@ from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_s
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
-from advisor.recommendation.stack_choice import choose_stacks, options_considered, stacks_in
+from advisor.recommendation.stack_choice import choose_stacks, node_size, options_considered, stacks_in
 from advisor.recommendation.stack_switches import engine_alternative_switch, stack_switches, verdict
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tier3 import adapt_tier3
@@ -127,6 +128,7 @@ def recommend(
         reference=figures,
         reference_note=reference_note,
         verdict=verdict(stack_choice, tier1, profile, tiers),
+        capacity=capacity_lines(profile, stack_choice.device, node_size(stack_choice.device)),
         confidence_basis=notes[0] if notes else None,
     )
 

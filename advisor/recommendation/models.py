@@ -264,6 +264,10 @@ class Recommendation(_Model):
         default=None, description="What the estimates are (their label and SLA), or why there are none for this profile"
     )
     verdict: str | None = Field(default=None, description="The decision in one line")
+    capacity: tuple[Rationale, ...] = Field(
+        default=(),
+        description="Whether the model fits the profile's devices, per workload (empty: its size or the memory unknown)",
+    )
     confidence_basis: str | None = Field(default=None, description="What the confidence rests on, in one line")
 
     def tier(self, number: int) -> Tier:

@@ -135,6 +135,8 @@ def summary_lines(recommendation: Recommendation) -> list[str]:
             )
     for stack in recommendation.stacks:
         lines += ["", *chosen_stack_lines(stack, profile)]
+    if recommendation.capacity:
+        lines += ["", *(reason.text for reason in recommendation.capacity)]
     if recommendation.estimates_note is not None:
         lines += ["", f"Serving estimate: {recommendation.estimates_note}"]
         lines += [f"  {row}" for row in estimate_lines(recommendation)]

@@ -1,0 +1,111 @@
+"""Does the model fit the devices the profile names? A memory check that comes before any stack detail.
+
+A stack can be the right one and still not hold the model: full-parameter training of a 72B model on one node of
+64 GB devices is a plan that fails at its first step. Given the model's size (the profile's `parameters_b`, or the
+size its Hugging Face id states) and the device's memory (its platform spec), the check says how much the job
+holds and against what:
+
+- training keeps about 16 bytes per parameter in mixed precision with Adam: 2 for the 16-bit weights, 2 for their
+  gradients and 12 for the optimizer's fp32 master weights, momentum and variance (ZeRO, Rajbhandari et al. 2020,
+  section 3.1: https://arxiv.org/abs/1910.02054), before activations;
+- serving keeps the weights at the profile's precision (2 bytes in bf16/fp16, 1 in fp8/int8) within the share of
+  memory an engine takes by default (vLLM's gpu_memory_utilization, 0.9:
+  https://docs.vllm.ai/en/latest/models/engine_args.html, checked 2026-12-04), the rest of that share going to the KV
+  cache.
+
+What does not fit gets what would: how many nodes a sharded run needs, or LoRA (only the frozen weights, plus small
+adapters), or more devices or a lower precision for serving.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from advisor.knowledge.platforms import Device
+from advisor.profile import Profile
+from advisor.recommendation.citations import cite_profile, line
+from advisor.recommendation.models import Rationale
+
+TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), before activations
+FROZEN_BYTES_PER_PARAMETER = 2  # LoRA: the base weights frozen in bf16; the adapters are a few percent at most
+SERVING_BYTES_PER_PARAMETER = {"none": 2, "fp8": 1, "int8": 1}
+ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
+# '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.
+SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
+
+
+def model_parameters_b(profile: Profile) -> float | None:
+    """The model's size in billions of parameters: the profile's parameters_b, else the size its model id states."""
+    if profile.parameters_b is not None:
+        return profile.parameters_b
+    name = profile.model_name
+    found = SIZE_IN_NAME.search(name.rsplit("/", 1)[-1].replace("_", "-")) if name else None
+    return float(found.group(1)) if found else None
+
+
+def capacity_lines(profile: Profile, device: Device | None, node_devices: int) -> tuple[Rationale, ...]:
+    """One line per workload on whether the model fits the profile's devices; nothing where the model's size or the
+    device's memory is unknown."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None:
+        return ()
+    cites = (
+        cite_profile(profile, "parameters_b" if profile.parameters_b is not None else "model"),
+        cite_profile(profile, "needs.devices"),
+    )
+    lines = []
+    if profile.trains:
+        lines.append(line(training_text(parameters, profile.needs.devices, device, node_devices), *cites))
+    if profile.serves:
+        lines.append(line(serving_text(parameters, profile, device), *cites))
+    return tuple(lines)
+
+
+def _gb(value: float) -> str:
+    return f"{value:,.0f} GB"
+
+
+def training_text(parameters: float, devices: int, device: Device, node_devices: int) -> str:
+    """Full-parameter training's weights, gradients and optimizer state against the devices' memory."""
+    assert device.memory_gb is not None
+    held = TRAINING_BYTES_PER_PARAMETER * parameters
+    memory = devices * device.memory_gb
+    what = (
+        f"capacity: full-parameter training of a {parameters:g}B model holds about {_gb(held)} in weights, gradients "
+        f"and Adam state ({TRAINING_BYTES_PER_PARAMETER} bytes per parameter in mixed precision, before activations)"
+    )
+    if held <= memory * ENGINE_MEMORY_SHARE:
+        return f"{what}, within the {_gb(memory)} of {devices} x {device.name}: the rest is for activations"
+    node_memory = node_devices * device.memory_gb * ENGINE_MEMORY_SHARE
+    nodes = math.ceil(held / node_memory)
+    frozen = FROZEN_BYTES_PER_PARAMETER * parameters
+    return (
+        f"{what}, more than the {_gb(memory)} of {devices} x {device.name}: shard it over at least {nodes} nodes of "
+        f"{node_devices} (ZeRO-3/FSDP, or tensor and pipeline parallelism), or fine-tune with LoRA, which holds the "
+        f"frozen weights ({_gb(frozen)} in bf16) and small adapters"
+    )
+
+
+def serving_text(parameters: float, profile: Profile, device: Device) -> str:
+    """The weights at the profile's precision against the share of memory an engine takes; the rest is KV cache."""
+    assert device.memory_gb is not None
+    devices, precision = profile.needs.devices, profile.needs.quantization
+    weights = SERVING_BYTES_PER_PARAMETER[precision] * parameters
+    usable = devices * device.memory_gb * ENGINE_MEMORY_SHARE
+    what = f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in {_format(precision)}"
+    if weights <= usable:
+        return (
+            f"{what}, of the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory), leaving about "
+            f"{_gb(usable - weights)} for the KV cache"
+        )
+    needed = math.ceil(weights / (device.memory_gb * ENGINE_MEMORY_SHARE))
+    lower = " or a lower precision" if precision == "none" else ""
+    return (
+        f"{what}, more than the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory): it needs at "
+        f"least {needed} such devices{lower}, before any KV cache"
+    )
+
+
+def _format(precision: str) -> str:
+    return "bf16" if precision == "none" else precision

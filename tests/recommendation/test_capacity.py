@@ -1,0 +1,72 @@
+"""The memory check: does the model fit the profile's devices, and what would where it does not."""
+
+from __future__ import annotations
+
+import yaml
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.profile import parse_profile
+from advisor.recommendation.capacity import model_parameters_b
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Recommendation
+from advisor.recommendation.summary import summary_lines
+
+
+def answer(**fields: object) -> Recommendation:
+    profile = {"team_skill": "framework", **fields}
+    return recommend(parse_profile(yaml.safe_dump(profile)), [], load_knowledge_base())
+
+
+def size(**fields: object) -> float | None:
+    profile = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "workload": "inference", **fields}
+    return model_parameters_b(parse_profile(yaml.safe_dump({"team_skill": "framework", **profile})))
+
+
+def test_the_size_is_given_or_read_from_the_models_id():
+    assert size(parameters_b=72) == 72
+    assert size(model="Qwen/Qwen2.5-72B-Instruct") == 72
+    assert size(model="Qwen/Qwen3-235B-A22B") == 235  # a MoE's total, which is what memory holds
+    assert size(model="meta-llama/Llama-3.1-8B") == 8
+    assert size(model="Qwen/Qwen2.5-1.5B") == 1.5
+    assert size(model="deepseek-ai/DeepSeek-V3") is None  # its id states no size
+    assert size(model="/models/llama/config.json") is None
+    assert size(parameters_b=70, model="Qwen/Qwen2.5-72B-Instruct") == 70  # the profile's own figure first
+
+
+def test_full_sft_of_a_72b_model_does_not_fit_one_node_of_64_gb_devices():
+    # ZeRO (https://arxiv.org/abs/1910.02054, section 3.1): mixed-precision Adam holds 16 bytes per parameter; the
+    # 910B has 64 GB (Huawei's Atlas 800T A2 spec), so 8 of them hold 512 GB against 72 x 16 = 1,152 GB.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="both",
+        parameters_b=72,
+        needs={"quantization": "int8", "devices": 8},
+    )
+    training, serving = (reason.text for reason in result.capacity)
+    assert "holds about 1,152 GB" in training and "more than the 512 GB of 8 x" in training
+    assert "at least 3 nodes of 8" in training and "LoRA" in training and "144 GB in bf16" in training
+    assert "weights take about 72 GB in int8" in serving and "leaving about 389 GB for the KV cache" in serving
+    assert {cite.ref for cite in result.capacity[0].cites} == {"parameters_b", "needs.devices"}
+    assert training in summary_lines(result)
+
+
+def test_serving_a_model_larger_than_the_devices_says_how_many_it_needs():
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.1-405B-Instruct",
+        needs={"devices": 8},
+    )
+    (serving,) = (reason.text for reason in result.capacity)
+    # 405B in bf16 is 810 GB; 90% of 8 x 80 GB is 576 GB; 810 / 72 GB per device = 11.25, so 12 devices
+    assert "810 GB in bf16" in serving and "it needs at least 12 such devices or a lower precision" in serving
+    assert result.capacity[0].cites[0].ref == "model"
+
+
+def test_no_size_or_no_memory_means_no_claim():
+    unsized = answer(model_type="moe", hardware="nvidia-gpu", device="b200", workload="inference")
+    assert unsized.capacity == ()
