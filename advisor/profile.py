@@ -102,14 +102,14 @@ class Needs(BaseModel):
 
     @model_validator(mode="after")
     def _other_devices_of_other_hardware(self) -> Needs:
+        if self.other_devices and not self.other_hardware:
+            raise ValueError("other_devices is read only with other_hardware")
         families: dict[str, str] = {}
         for device in self.other_devices:
             family = next((f for f in self.other_hardware if device in family_device_ids(f)), None)
             if family is None:
                 listed = "; ".join(f"{f}: {', '.join(family_device_ids(f)) or 'none'}" for f in self.other_hardware)
-                raise ValueError(
-                    f"other_devices: {_shown(device)} is not a device of other_hardware ({listed or 'none listed'})"
-                )
+                raise ValueError(f"other_devices: {_shown(device)} is not a device of other_hardware ({listed})")
             if family in families:
                 raise ValueError(f"other_devices: {families[family]!r} and {device!r} are both {family} devices")
             families[family] = device

@@ -232,7 +232,7 @@ def build_profile(answers: dict[str, Any], origin: str = "the flags and answers"
     from advisor.profile import Needs, profile_from_document
 
     document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
-    for name in ("device", "model", "serving"):  # optional: only where given
+    for name in ("device", "model", "parameters_b", "serving"):  # optional: only where given
         if answers.get(name) is not None:
             document[name] = answers[name]
     document["needs"] = {name: answers.get(name, field.default) for name, field in Needs.model_fields.items()}
@@ -287,12 +287,29 @@ def assess_command(
         ),
     ] = None,
     title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help=QUESTIONS["title"].help)] = None,
+    other_device: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--other-device",
+            metavar="ID",
+            help="With --other-hardware: that family's device (a100-sxm); repeat for several. None: its current one.",
+        ),
+    ] = None,
     model: Annotated[
         Optional[str],
         typer.Option(
             "--model",
             metavar="NAME",
-            help="For a serving estimate (advisor[serving]): an aiconfigurator model name (Qwen/Qwen3-32B) or a config.json path.",
+            help="The model's Hugging Face id (Qwen/Qwen3-32B) or config.json path: checks recipes written for "
+            "named models, sizes the memory check, and names the model of a serving estimate (advisor[serving]).",
+        ),
+    ] = None,
+    parameters_b: Annotated[
+        Optional[float],
+        typer.Option(
+            "--parameters-b",
+            metavar="BILLIONS",
+            help="The model's size in billions of parameters (72 for a 72B model): checks it fits the devices' memory.",
         ),
     ] = None,
     decider: Annotated[
@@ -380,7 +397,9 @@ def assess_command(
         "title": title,
         "deciders": list(decider) if decider else None,
         "other_hardware": list(other_hardware) if other_hardware else None,
+        "other_devices": list(other_device) if other_device else None,
         "model": model,
+        "parameters_b": parameters_b,
     }
     given.update({name: value for name, value in flags.items() if value is not None})
     settings = project_settings()  # below the flags and the profile file

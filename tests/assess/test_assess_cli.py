@@ -70,6 +70,21 @@ def test_flags_path_writes_the_record(tmp_path):
     assert Path(summary["evidence"][0]).name == "0001-moe-training-b-bold-b.evidence.json"
 
 
+def test_the_model_its_size_and_the_other_familys_device_reach_the_record(tmp_path):
+    flags = ["--yes", "--no-probes", "--no-commit", "--model-type", "dense-transformer", "--hardware", "ascend-npu"]
+    flags += ["--target-device", "ascend-910b", "--workload", "both", "--team-skill", "framework", "--devices", "8"]
+    flags += ["--model", "Qwen/Qwen2.5-72B-Instruct", "--cross-platform", "--other-hardware", "nvidia-gpu"]
+    result = _assess(CliRunner(), tmp_path / "records", *flags, "--other-device", "a100-sxm", "--parameters-b", "72")
+    assert result.exit_code == 0, result.output
+    record = find_record(tmp_path / "records", 1)
+    assert record.front.profile["model"] == "Qwen/Qwen2.5-72B-Instruct" and record.front.profile["parameters_b"] == 72
+    assert record.front.profile["needs"]["other_devices"] == ["a100-sxm"]
+    assert "* capacity: full-parameter training of a 72B model holds about 1,152 GB" in record.body
+    wrong = _assess(CliRunner(), tmp_path / "other", *flags, "--other-device", "mi300x")
+    assert wrong.exit_code != 0 and "other_devices: 'mi300x' is not a device of other_hardware" in wrong.output
+    assert not (tmp_path / "other").exists() or not list((tmp_path / "other").glob("*.md"))
+
+
 def test_prompts_take_answers_and_defaults(tmp_path):
     answers = (
         "\n".join(

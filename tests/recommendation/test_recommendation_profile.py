@@ -135,6 +135,7 @@ def test_a_missing_file_is_a_profile_error(tmp_path):
             "{cross_platform: true, other_hardware: [amd-gpu], other_devices: [a100]}",
             "needs: other_devices: 'a100' is not a device of other_hardware (amd-gpu: mi300x",
         ),
+        ("{other_devices: [a100-sxm]}", "needs: other_devices is read only with other_hardware"),
         (
             "{cross_platform: true, other_hardware: [amd-gpu], other_devices: [mi300x, mi355x]}",
             "needs: other_devices: 'mi300x' and 'mi355x' are both amd-gpu devices",
