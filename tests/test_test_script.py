@@ -56,7 +56,7 @@ def test_the_browser_is_installed_before_the_suite_runs(stand_ins: tuple[dict[st
     assert done.returncode == 0, done.stderr
     calls = log.read_text().splitlines()
     installs = [n for n, call in enumerate(calls) if call.startswith("apt-get install") and "chromium-driver" in call]
-    suite = [n for n, call in enumerate(calls) if call == "python -m pytest -q -k env"]
+    suite = [n for n, call in enumerate(calls) if call == "python -m pytest -q -n 2 --dist loadfile -k env"]
     assert installs and suite and installs[0] < suite[0], calls
 
 
@@ -64,7 +64,7 @@ def test_the_suite_still_runs_when_the_browser_cannot_be_installed(stand_ins: tu
     env, log = stand_ins
     done = _run({**env, "APT_STATUS": "100"})
     assert done.returncode == 0, done.stderr
-    assert "python -m pytest -q -k env" in log.read_text().splitlines()
+    assert "python -m pytest -q -n 2 --dist loadfile -k env" in log.read_text().splitlines()
     assert "apt-get could not install chromium" in done.stderr and "its tests will say so" in done.stderr
 
 
