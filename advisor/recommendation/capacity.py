@@ -14,7 +14,8 @@ holds and against what:
   cache.
 
 What does not fit gets what would: how many nodes a sharded run needs, or LoRA (only the frozen weights, plus small
-adapters), or more devices or a lower precision for serving.
+adapters), or more devices or a lower precision for serving. A model that fits a few of the devices with room to spare
+gets the other question a serving plan must answer: replicas (data parallel) or one model split over all of them.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), b
 FROZEN_BYTES_PER_PARAMETER = 2  # LoRA: the base weights frozen in bf16; the adapters are a few percent at most
 SERVING_BYTES_PER_PARAMETER = {"none": 2, "fp8": 1, "int8": 1}
 ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
+KV_CACHE_HALF = 0.5  # a replica keeps at least half of its engine share for the KV cache
 # '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.
 SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
 
@@ -95,16 +97,35 @@ def serving_text(parameters: float, profile: Profile, device: Device) -> str:
     usable = devices * device.memory_gb * ENGINE_MEMORY_SHARE
     what = f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in {_format(precision)}"
     if weights <= usable:
-        return (
+        text = (
             f"{what}, of the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory), leaving about "
             f"{_gb(usable - weights)} for the KV cache"
         )
+        group = replica_size(weights, device.memory_gb, devices)
+        if group < devices:
+            text += (
+                f"; they fit on {group} device{'s' if group > 1 else ''} with half of that memory left for the KV cache, "
+                f"so the {devices} devices can serve as {devices // group} replicas of {group} (data parallel), "
+                f"which a throughput run at the SLA weighs against one model split {devices} ways"
+            )
+        return text
     needed = math.ceil(weights / (device.memory_gb * ENGINE_MEMORY_SHARE))
     lower = " or a lower precision" if precision == "none" else ""
     return (
         f"{what}, more than the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory): it needs at "
         f"least {needed} such devices{lower}, before any KV cache"
     )
+
+
+def replica_size(weights_gb: float, memory_gb: float, devices: int) -> int:
+    """The fewest devices, a power of two dividing `devices`, whose engine share holds the weights in half of it (the
+    other half for the KV cache); `devices` where no smaller group does."""
+    group = 1
+    while group < devices:
+        if devices % group == 0 and weights_gb <= group * memory_gb * ENGINE_MEMORY_SHARE * KV_CACHE_HALF:
+            return group
+        group *= 2
+    return devices
 
 
 def _format(precision: str) -> str:

@@ -70,3 +70,26 @@ def test_serving_a_model_larger_than_the_devices_says_how_many_it_needs():
 def test_no_size_or_no_memory_means_no_claim():
     unsized = answer(model_type="moe", hardware="nvidia-gpu", device="b200", workload="inference")
     assert unsized.capacity == ()
+
+
+def test_a_model_that_fits_a_few_devices_asks_replicas_or_one_split():
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        parameters_b=8,
+        needs={"devices": 8, "quantization": "fp8"},
+    )
+    (serving,) = (reason.text for reason in result.capacity)
+    assert "8 GB in fp8" in serving and "8 replicas of 1 (data parallel)" in serving
+    big = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        parameters_b=70,
+        needs={"devices": 8},
+    )
+    (split,) = (reason.text for reason in big.capacity)  # 140 GB: half of 4 x 72 GB holds it, so 2 replicas of 4
+    assert "2 replicas of 4" in split
