@@ -163,7 +163,8 @@ def run_probes(
             for run in runs
             if run.probe not in launches
         }
-        waiting = [name for name in selected if rounds.get(name) is not None]
+        # The heaviest in the decision first: where the time left is short, it goes to the cases that weigh most.
+        waiting = heaviest_first([name for name in selected if rounds.get(name) is not None], weights)
         for index, name in enumerate(waiting):
             # Time other probes left unused goes to the cases their probe's own share could not time.
             share = _weighted_share(deadline, weights, waiting[index:])
@@ -220,6 +221,11 @@ def run_probes(
         probe_runs=runs,
         cases=cases,
     )
+
+
+def heaviest_first(names: list[str], weights: Mapping[str, float]) -> list[str]:
+    """The probes by their weight in the budget, heaviest first; equal weights keep the order given."""
+    return sorted(names, key=lambda name: -weights[name])
 
 
 def _weighted_share(deadline: float, weights: Mapping[str, float], names: list[str]) -> float:

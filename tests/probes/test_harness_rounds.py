@@ -10,7 +10,7 @@ from probes.environment.detect import detect_environment
 from probes.harness.session import ProbeRound, starved
 from probes.models import CaseKey, ProbeCase, ProbeRun
 from probes.registry import EXTRA_PROBE_DIRS_ENV
-from probes.runner import run_probes
+from probes.runner import heaviest_first, run_probes
 
 QUICK_PROBE = """
 import torch
@@ -77,3 +77,11 @@ def test_only_cases_starved_of_time_are_measured_again():
     )
     fresh = ProbeRound.after(late, [])
     assert fresh is not None and fresh.plan == () and fresh.sized_for_s is None
+
+
+def test_the_second_round_serves_the_heaviest_probe_first():
+    # assess weighs the probes by what the decision reads (the gemm probe 2.0 for an fp8 ask): where the time left
+    # is short, the cases that weigh most get it first; equal weights keep the order the run was given.
+    weights = {"attention": 1.0, "gemm": 2.0, "hotops": 1.0, "int8": 0.5}
+    assert heaviest_first(["attention", "gemm", "hotops", "int8"], weights) == ["gemm", "attention", "hotops", "int8"]
+    assert heaviest_first(["hotops", "attention"], weights) == ["hotops", "attention"]
