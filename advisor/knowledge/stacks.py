@@ -95,7 +95,8 @@ class StackScope(_Model):
     models: list[str] = Field(
         default_factory=list,
         description="The models its page is written for (Hugging Face ids), where its parts depend on the model "
-        "(MLA attention, a checkpoint as its publisher released it); empty: any model of its model types",
+        "(MLA attention, a checkpoint as its publisher released it), with those of the same architecture (DeepSeek-R1 "
+        "is DeepSeek-V3's, as vLLM's DeepSeek recipe serves both alike); empty: any model of its model types",
     )
 
     @field_validator("devices", "workloads", "model_types", "precisions", "scale", "models")

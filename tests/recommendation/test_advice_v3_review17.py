@@ -101,3 +101,18 @@ def test_an_edge_runtime_is_not_the_one_runtime_of_a_server_family():
     gemm = next(gap for gap in tier3.gaps if gap.concern == "gemm").rationale[0].text
     assert gemm.startswith("each family's own engine brings its gemm kernels (apple-silicon: llama-cpp; nvidia-gpu:")
     assert not any(choice.option == "mlx" for choice in tier3.choices)  # no kernel library no NVIDIA engine calls
+
+
+def test_a_recipe_for_r1_is_one_for_v3_too():
+    # vLLM's DeepSeek recipe serves DeepSeek-V3 and R1 alike: one architecture
+    # (https://docs.vllm.ai/projects/recipes/en/latest/DeepSeek/DeepSeek-V3.html); review 18 saw the 910C TorchAir
+    # recipe for R1 turned away from a V3 profile by name.
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"devices": 128, "long_context": True},
+    )
+    torchair = next(option for option in result.stacks_considered if option.stack == "ascend-torchair-deepseek-r1-a3")
+    assert "written for" not in torchair.reason
