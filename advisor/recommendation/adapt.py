@@ -450,7 +450,17 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
         return after_first(choice, why)
     families = context.knowledge.policy.long_context_families.get(candidate.id)
     if candidate.long_context is None or (families is not None and profile.hardware not in families):
-        return choice  # the upstream engine's long-context page does not speak for a hardware plugin's build
+        # the upstream engine's long-context page does not speak for a hardware plugin's build: say so, not nothing
+        if choice.concern != "deployment":
+            return choice
+        where = f" (documented for {', '.join(families)})" if families else ""
+        why = line(
+            f"long context: no long-sequence feature of {candidate.name} on {profile.hardware} is in the knowledge "
+            f"base{where}: measure time to first token and the KV-cache capacity at the longest context on the target "
+            "before relying on it",
+            cite_profile(profile, "needs.long_context"),
+        )
+        return after_first(choice, why)
     if choice.concern == "training-framework":  # a training framework's long sequences: context parallelism
         why = line(
             f"long context: {candidate.long_context.value}",

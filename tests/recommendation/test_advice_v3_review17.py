@@ -116,3 +116,18 @@ def test_a_recipe_for_r1_is_one_for_v3_too():
     )
     torchair = next(option for option in result.stacks_considered if option.stack == "ascend-torchair-deepseek-r1-a3")
     assert "written for" not in torchair.reason
+
+
+def test_long_context_asked_where_nothing_documents_it_says_so():
+    # Review 18 (TPU v6e, Llama-3.1-70B, long context): the record had no long-context line at all. vLLM's long-context
+    # features are documented for its CUDA and ROCm builds; on TPU the record says what to measure instead.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        team_skill="framework",
+        needs={"long_context": True, "devices": 8, "dynamic_shapes": True},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    texts = [reason.text for reason in deployment.rationale]
+    assert any(text.startswith("long context: no long-sequence feature of") for text in texts), texts
