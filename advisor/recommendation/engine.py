@@ -27,7 +27,7 @@ from advisor.recommendation.models import (
     TierNumber,
 )
 from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
-from advisor.recommendation.reference import cited_in_tier1, reference_figures, with_reference
+from advisor.recommendation.reference import cited_in_tier1, reference_figures, unlike_reference_layers, with_reference
 from advisor.recommendation.rules.attention import decide_attention
 from advisor.recommendation.rules.collectives import decide_collectives
 from advisor.recommendation.rules.confidence import overall_confidence
@@ -98,7 +98,8 @@ def recommend(
     confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile, stack_choice)
     device = stack_choice.device.id if stack_choice.device is not None else None
     figures, reference_note = reference_figures(profile, device, tier1)
-    confidence, notes = with_reference(confidence, notes, figures, facts.timed_on_target)
+    unlike = unlike_reference_layers(profile, stack_choice.stacks)
+    confidence, notes = with_reference(confidence, notes, figures, facts.timed_on_target, unlike)
     tiers[0] = tier1 = cited_in_tier1(tier1, figures, device)
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)

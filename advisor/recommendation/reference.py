@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import after_first
 from advisor.recommendation.models import Citation, Rationale, ReferenceFigure, Tier
@@ -61,11 +62,22 @@ def relevant(name: str, profile: Profile) -> bool:
 
 
 def with_reference(
-    confidence: float, notes: Sequence[str], figures: Sequence[ReferenceFigure], timed_on_target: bool
+    confidence: float,
+    notes: Sequence[str],
+    figures: Sequence[ReferenceFigure],
+    timed_on_target: bool,
+    unlike_model: str | None = None,
 ) -> tuple[float, tuple[str, ...]]:
-    """The confidence raised by the vendor's figures for the device, where no case was timed there, up to the cap."""
+    """The confidence raised by the vendor's figures for the device, where no case was timed there, up to the cap;
+    not where `unlike_model` says how the model differs from the dense GQA layers the figures were measured on."""
     if not figures or timed_on_target:
         return confidence, tuple(notes)
+    if unlike_model is not None:
+        note = (
+            f"NVIDIA's measurements on this device are quoted but do not raise the confidence: they time dense GQA "
+            f"layers (8B-70B shapes, 32 query / 8 KV heads), and {unlike_model}"
+        )
+        return confidence, (*notes, note)
     raised = min(REFERENCE_CAP, round(confidence * REFERENCE_FACTOR, 2))
     if raised <= confidence:
         return confidence, tuple(notes)
@@ -77,6 +89,17 @@ def with_reference(
 
 
 # The tier-1 concern whose choice each figure bears on.
+def unlike_reference_layers(profile: Profile, stacks: Sequence[Stack]) -> str | None:
+    """How the model differs from the dense GQA layers the reference figures time, or None where it does not: a MoE's
+    expert GEMMs, or attention of another kind in a stack written for named models (DeepSeek's MLA)."""
+    if profile.model_type == "moe":
+        return "a MoE model's expert GEMMs and routing are not those layers"
+    written_for = sorted({model for stack in stacks for model in stack.applies_to.models})
+    if written_for:
+        return f"the chosen stack is written for {', '.join(written_for)}, whose layers are not those"
+    return None
+
+
 FIGURE_CONCERNS = {
     "fp8_over_bf16_gemm": "gemm",
     "fp8_kv_decode_speedup": "deployment",

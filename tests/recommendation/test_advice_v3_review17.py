@@ -131,3 +131,12 @@ def test_long_context_asked_where_nothing_documents_it_says_so():
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     texts = [reason.text for reason in deployment.rationale]
     assert any(text.startswith("long context: no long-sequence feature of") for text in texts), texts
+
+
+def test_reference_figures_of_dense_layers_do_not_raise_a_moe_records_confidence():
+    # aiconfigurator's reference figures time dense GQA layers (8B-70B shapes, 32 query / 8 KV heads); review 18 saw
+    # them add a tenth to a DeepSeek-V3 record whose expert GEMMs and MLA attention they do not time.
+    moe = moe_on_b200(model="deepseek-ai/DeepSeek-V3")
+    assert moe.reference and any("do not raise the confidence" in note for note in moe.confidence_notes)
+    dense = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="b200", needs={"quantization": "fp8"})
+    assert dense.reference and any("raise the confidence by a tenth" in note for note in dense.confidence_notes)
