@@ -266,6 +266,19 @@ def sla_text(profile: Profile) -> str:
     return f"ISL {sla.isl}, OSL {sla.osl}, TTFT at most {sla.ttft_ms:g} ms, TPOT at most {sla.tpot_ms:g} ms{given}"
 
 
+def released_in_fp8(recommendation: Recommendation) -> bool:
+    """The chosen serving stack is written for the profile's model and runs FP8 by default: its checkpoint is FP8 as
+    released (DeepSeek-V3), so no FP8 checkpoint needs naming."""
+    defaults = {option.stack: option.precisions[0] for option in recommendation.stacks_considered if option.precisions}
+    return any(
+        stack.workload == "inference"
+        and stack.models
+        and not stack.model_assumed
+        and defaults.get(stack.stack) == "fp8"
+        for stack in recommendation.stacks
+    )
+
+
 def with_estimates(
     recommendation: Recommendation,
     progress: Callable[[str], None] | None = None,
@@ -282,7 +295,11 @@ def with_estimates(
     assert device is not None
     found, failed = estimates_for(profile, device, engines, progress, folder)
     note = f"{LABEL} for {profile.model} on {profile.needs.devices} x {device}, {sla_text(profile)}, in the checkpoint's own precision"
-    if profile.needs.quantization == "fp8" and "fp8" not in (profile.model or "").lower():
+    if (
+        profile.needs.quantization == "fp8"
+        and "fp8" not in (profile.model or "").lower()
+        and not released_in_fp8(recommendation)
+    ):
         note += " (the profile asks fp8: name an FP8 checkpoint, such as Qwen/Qwen3-32B-FP8, to estimate it)"
     note += "; not measured"
     if failed:

@@ -11,6 +11,7 @@ from advisor.profile import parse_profile
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.models import Recommendation
 from advisor.recommendation.summary import summary_lines
+from advisor.serving_estimate import released_in_fp8
 
 DEEPSEEK_ON_B200 = "nvidia-sglang-deepseek-fp8-blackwell"
 
@@ -140,3 +141,11 @@ def test_reference_figures_of_dense_layers_do_not_raise_a_moe_records_confidence
     assert moe.reference and any("do not raise the confidence" in note for note in moe.confidence_notes)
     dense = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="b200", needs={"quantization": "fp8"})
     assert dense.reference and any("raise the confidence by a tenth" in note for note in dense.confidence_notes)
+
+
+def test_a_model_released_in_fp8_is_not_asked_for_an_fp8_checkpoint():
+    # DeepSeek-V3's weights are FP8 as released (https://docs.sglang.io/docs/basic_usage/deepseek_v3); review 18 saw the
+    # serving estimate ask for "an FP8 checkpoint" of it.
+    assert released_in_fp8(moe_on_b200(model="deepseek-ai/DeepSeek-V3"))
+    assert not released_in_fp8(moe_on_b200())  # the model is assumed, not named
+    assert not released_in_fp8(moe_on_b200(model="Qwen/Qwen3-235B-A22B"))  # a BF16 release on a BF16-default recipe
