@@ -143,6 +143,12 @@ class Stack(_Model):
         description="Where the stack's page calls it a beta, preview or experimental: what it says (a chosen "
         "preview stack lowers the confidence and is named as such in the record)",
     )
+    restricted: Claim[str] | None = Field(
+        None,
+        description="Where the stack's software or its versions come only through the vendor's support channel: what "
+        "its page says (a chosen restricted stack lowers the confidence: no one outside can reproduce or version-check "
+        "it)",
+    )
     long_context: Claim[str] | None = Field(
         None,
         description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "
@@ -210,6 +216,7 @@ class Stack(_Model):
     def caveats(self) -> dict[str, Claim[str]]:
         """What a reader must know before adopting it, by field path: its preview status, then its risks."""
         named = {"preview": self.preview} if self.preview is not None else {}
+        named |= {"restricted": self.restricted} if self.restricted is not None else {}
         return named | {f"risks[{index}]": risk for index, risk in enumerate(self.risks)}
 
     def component_ref(self, component: Component) -> str:

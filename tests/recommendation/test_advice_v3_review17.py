@@ -149,3 +149,33 @@ def test_a_model_released_in_fp8_is_not_asked_for_an_fp8_checkpoint():
     assert released_in_fp8(moe_on_b200(model="deepseek-ai/DeepSeek-V3"))
     assert not released_in_fp8(moe_on_b200())  # the model is assumed, not named
     assert not released_in_fp8(moe_on_b200(model="Qwen/Qwen3-235B-A22B"))  # a BF16 release on a BF16-default recipe
+
+
+def test_a_stack_only_the_vendors_support_channel_ships_or_a_beta_wheel_lowers_the_confidence():
+    # Review 18: Cambricon's vllm_mlu stack (SDK and container through Cambricon's support channel only,
+    # https://raw.githubusercontent.com/Cambricon/vllm-mlu/v0.11.2-dev/README.md) scored 0.60, above an OpenVINO stack;
+    # the Hygon PaddleNLP guide's paddlepaddle-dcu 3.0.0b2 is a beta build.
+    cambricon = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        team_skill="framework",
+        needs={"quantization": "int8"},
+    )
+    assert any(note.endswith("(kb: cambricon-vllm-mlu-serving.restricted)") for note in cambricon.confidence_notes)
+    openvino = answer(
+        model_type="cnn",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        team_skill="framework",
+        needs={"quantization": "int8"},
+    )
+    assert cambricon.confidence < openvino.confidence
+    hygon = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        needs={"devices": 8},
+    )
+    assert "is a preview on its own page" in hygon.confidence_notes[0]

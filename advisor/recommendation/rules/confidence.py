@@ -15,6 +15,7 @@ from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.policy import (
     MODEL_ASSUMED,
     NO_STACK,
+    RESTRICTED,
     STACK_ASSUMED,
     STACK_FITS,
     STACK_PARTIAL,
@@ -170,6 +171,18 @@ def pinning_factor(choice: StackChoice | None) -> tuple[float, list[str]]:
     ]
 
 
+def access_factor(choice: StackChoice | None) -> tuple[float, list[str]]:
+    """A chosen stack whose software comes only through the vendor's support channel: no one outside can reproduce or
+    version-check it, so its page vouches for less."""
+    restricted = [judged.stack for judged in (choice.chosen if choice is not None else ()) if judged.stack.restricted]
+    if not restricted:
+        return 1.0, []
+    return RESTRICTED, [
+        f"{stack.name}: {stack.restricted.value if stack.restricted else ''} (kb: {stack.id}.restricted)"
+        for stack in restricted
+    ]
+
+
 def model_factor(choice: StackChoice | None) -> tuple[float, list[str]]:
     """A chosen stack written for named models (its attention backend and checkpoint follow them) where the profile
     names no model: the advice holds only if the team's model is one of them."""
@@ -212,6 +225,7 @@ def overall_confidence(
         platform_factor(knowledge, profile),
         pinning_factor(stack_choice),
         model_factor(stack_choice),
+        access_factor(stack_choice),
     ):
         value *= factor
         notes += more
