@@ -301,7 +301,7 @@ def with_estimates(
         and not released_in_fp8(recommendation)
     ):
         note += " (the profile asks fp8: name an FP8 checkpoint, such as Qwen/Qwen3-32B-FP8, to estimate it)"
-    note += "; not measured"
+    note += "; not measured, and the launch configs it writes are aiconfigurator's own, not checked against the record"
     if failed:
         note += "; " + "; ".join(failed)
     rows = tuple(estimate.row for estimate in found)  # their configs stay with the record's files

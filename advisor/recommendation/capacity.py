@@ -46,9 +46,12 @@ def model_parameters_b(profile: Profile) -> float | None:
     return float(found.group(1)) if found else None
 
 
-def capacity_lines(profile: Profile, device: Device | None, node_devices: int) -> tuple[Rationale, ...]:
+def capacity_lines(
+    profile: Profile, device: Device | None, node_devices: int, latent_kv: bool = False
+) -> tuple[Rationale, ...]:
     """One line per workload on whether the model fits the profile's devices; nothing where the model's size or the
-    device's memory is unknown."""
+    device's memory is unknown. `latent_kv`: the serving stack runs MLA attention, whose one latent KV cache tensor
+    parallelism keeps whole on every device."""
     parameters = model_parameters_b(profile)
     if parameters is None or device is None or device.memory_gb is None:
         return ()
@@ -60,7 +63,13 @@ def capacity_lines(profile: Profile, device: Device | None, node_devices: int) -
     if profile.trains:
         lines.append(line(training_text(parameters, profile.needs.devices, device, node_devices), *cites))
     if profile.serves:
-        lines.append(line(serving_text(parameters, profile, device), *cites))
+        text = serving_text(parameters, profile, device)
+        if latent_kv and profile.needs.devices > 1 and "for the KV cache" in text:
+            text += (
+                "; with MLA attention, tensor parallelism keeps the whole latent KV cache on every device, so the "
+                "distinct cache is one device's share of that: data-parallel attention splits it across them"
+            )
+        lines.append(line(text, *cites))
     return tuple(lines)
 
 

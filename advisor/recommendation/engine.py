@@ -41,7 +41,7 @@ from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_s
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
-from advisor.recommendation.stack_choice import choose_stacks, node_size, options_considered, stacks_in
+from advisor.recommendation.stack_choice import StackChoice, choose_stacks, node_size, options_considered, stacks_in
 from advisor.recommendation.stack_switches import engine_alternative_switch, stack_switches, verdict
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tier3 import adapt_tier3
@@ -129,9 +129,16 @@ def recommend(
         reference=figures,
         reference_note=reference_note,
         verdict=verdict(stack_choice, tier1, profile, tiers),
-        capacity=capacity_lines(profile, stack_choice.device, node_size(stack_choice.device)),
+        capacity=capacity_lines(profile, stack_choice.device, node_size(stack_choice.device), runs_mla(stack_choice)),
         confidence_basis=notes[0] if notes else None,
     )
+
+
+def runs_mla(stack_choice: StackChoice) -> bool:
+    """The chosen serving stack's attention is multi-head latent attention (DeepSeek's MLA)."""
+    serving = stack_choice.for_workload("inference")
+    attention = serving.stack.component("attention") if serving is not None else None
+    return attention is not None and "MLA" in attention.name
 
 
 def measured_out(decisions: Sequence[ConcernDecision]) -> frozenset[tuple[str, str]]:

@@ -93,3 +93,19 @@ def test_a_model_that_fits_a_few_devices_asks_replicas_or_one_split():
     )
     (split,) = (reason.text for reason in big.capacity)  # 140 GB: half of 4 x 72 GB holds it, so 2 replicas of 4
     assert "2 replicas of 4" in split
+
+
+def test_an_mla_model_under_tensor_parallelism_is_told_its_kv_cache_is_held_whole_on_every_device():
+    # SGLang's DP attention exists because tensor parallelism duplicates an MLA model's KV cache on every rank
+    # (https://docs.sglang.io/docs/basic_usage/deepseek_v3); review 18 saw the record count 625 GB of KV cache on 8 B200s.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3",
+        parameters_b=671,
+        needs={"devices": 8, "quantization": "fp8"},
+    )
+    (serving,) = (reason.text for reason in result.capacity)
+    assert "671 GB in fp8" in serving and "keeps the whole latent KV cache on every device" in serving
