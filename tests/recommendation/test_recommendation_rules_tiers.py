@@ -41,7 +41,9 @@ def test_tier2_entry_follows_the_team_skill():
     assert (
         tier2_entry(rule_context(profile(hardware="amd-gpu", team_skill="hpc")), "gemm").option == "composable-kernel"
     )
-    assert tier2_entry(rule_context(profile(hardware="x86-cpu")), "gemm") is None
+    x86 = tier2_entry(rule_context(profile(hardware="x86-cpu")), "gemm")  # oneDNN's primitives and BRGeMM ukernel
+    assert x86.option == "onednn" and not x86.fits_team  # writing them needs a kernel team
+    assert tier2_entry(rule_context(profile(hardware="x86-cpu", team_skill="kernel")), "gemm").fits_team
 
 
 def test_tier3_entry_runs_on_every_named_family():
