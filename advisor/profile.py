@@ -76,9 +76,9 @@ class Needs(BaseModel):
     )
     other_devices: tuple[StrictStr, ...] = Field(
         (),
-        description="With other_hardware: the device of each of those families where known ('a100'); a family "
+        description="With other_hardware: the device of each of those families where known ('a100-sxm'); a family "
         "without one is taken at its current generation, and the record says so",
-        json_schema_extra={"examples": [["a100"], ["h100-sxm", "mi300x"]]},
+        json_schema_extra={"examples": [["a100-sxm"], ["h100-sxm", "mi300x"]]},
     )
 
     @field_validator("other_hardware", mode="before")

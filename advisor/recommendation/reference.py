@@ -88,7 +88,6 @@ def with_reference(
     return raised, (*notes, note)
 
 
-# The tier-1 concern whose choice each figure bears on.
 def unlike_reference_layers(profile: Profile, stacks: Sequence[Stack]) -> str | None:
     """How the model differs from the dense GQA layers the reference figures time, or None where it does not: a MoE's
     expert GEMMs, or attention of another kind in a stack written for named models (DeepSeek's MLA)."""
@@ -100,6 +99,7 @@ def unlike_reference_layers(profile: Profile, stacks: Sequence[Stack]) -> str | 
     return None
 
 
+# The tier-1 concern whose choice each figure bears on.
 FIGURE_CONCERNS = {
     "fp8_over_bf16_gemm": "gemm",
     "fp8_kv_decode_speedup": "deployment",
