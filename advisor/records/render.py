@@ -180,9 +180,15 @@ STACKS_HEADER = ("stack", "runs the model", "precision", "fits, or why not", "do
 MAX_RECORD_REASONS = 2  # a tier-1 choice's reasons in the record (the full list is in the JSON and `recommend`)
 
 
+KEPT_IN_RECORD = ("long context: ",)  # a reason answering a need of the profile, kept within MAX_RECORD_REASONS
+
+
 def shown_reasons(rationale: Sequence[Rationale]) -> list[Rationale]:
-    """A tier-1 choice's first reasons and the risk to watch, for the record."""
-    reasons = [r for r in rationale if not r.text.startswith("watch: ")][:MAX_RECORD_REASONS]
+    """A tier-1 choice's first reasons, any reason answering a need of the profile (its long-context line), and the
+    risk to watch, for the record."""
+    plain = [r for r in rationale if not r.text.startswith("watch: ")]
+    kept = [r for r in plain[MAX_RECORD_REASONS:] if r.text.startswith(KEPT_IN_RECORD)][:1]
+    reasons = plain[: MAX_RECORD_REASONS - len(kept)] + kept  # in place of the last first reason: the record's length
     return reasons + [r for r in rationale if r.text.startswith("watch: ")][:1]
 
 

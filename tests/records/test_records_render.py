@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from advisor.markdown import md_escape
+from advisor.recommendation.models import Rationale
 from advisor.records.decision import build_front_matter, clean_text
 from advisor.records.models import EvidenceRef, RecordFrontMatter
-from advisor.markdown import md_escape
-from advisor.records.render import render_record, split_front_matter
+from advisor.records.render import render_record, shown_reasons, split_front_matter
 from advisor.records.slug import slugify
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -88,3 +89,11 @@ def test_a_run_that_timed_nothing_says_so(recommendation, suite):
                                                 for case in suite.cases]})
     text = render_record(_front(recommendation, suite), recommendation, [failed])
     assert "No case was timed" in text and "Matches the target hardware" not in text
+
+
+def test_a_long_context_reason_is_kept_in_the_record_within_its_reason_count():
+    # Review 18: the record dropped the long-context line that `recommend` prints (--dcp-size, chunked prefill).
+    made = [Rationale(text=text) for text in ("chosen because", "second", "third", "long context: chunked prefill")]
+    shown = [reason.text for reason in shown_reasons([*made, Rationale(text="watch: a risk")])]
+    assert shown == ["chosen because", "long context: chunked prefill", "watch: a risk"]
+    assert [r.text for r in shown_reasons(made[:3])] == ["chosen because", "second"]
