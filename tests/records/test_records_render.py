@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from advisor.markdown import md_escape
-from advisor.recommendation.models import Rationale
+from advisor.recommendation.models import Citation, Rationale
 from advisor.records.decision import build_front_matter, clean_text
 from advisor.records.models import EvidenceRef, RecordFrontMatter
 from advisor.records.render import render_record, shown_reasons, split_front_matter
@@ -93,7 +93,9 @@ def test_a_run_that_timed_nothing_says_so(recommendation, suite):
 
 def test_a_long_context_reason_is_kept_in_the_record_within_its_reason_count():
     # Review 18: the record dropped the long-context line that `recommend` prints (--dcp-size, chunked prefill).
-    made = [Rationale(text=text) for text in ("chosen because", "second", "third", "long context: chunked prefill")]
-    shown = [reason.text for reason in shown_reasons([*made, Rationale(text="watch: a risk")])]
+    cite = Citation(kind="profile", ref="needs.long_context", figure="true")
+    texts = ("chosen because", "second", "third", "long context: chunked prefill", "watch: a risk")
+    made = [Rationale(text=text, cites=(cite,)) for text in texts]
+    shown = [reason.text for reason in shown_reasons(made)]
     assert shown == ["chosen because", "long context: chunked prefill", "watch: a risk"]
-    assert [r.text for r in shown_reasons(made[:3])] == ["chosen because", "second"]
+    assert [reason.text for reason in shown_reasons(made[:3])] == ["chosen because", "second"]
