@@ -36,6 +36,7 @@ from advisor.recommendation.policy import (
 )
 
 MAX_CONSIDERED = 5
+MIN_CONSIDERED = 2  # stacks for another model or class of device fill the considered options only below this
 
 
 @dataclass(frozen=True)
@@ -465,6 +466,9 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
         if item.stack.id not in picked and item.stack.id not in seen:
             seen.add(item.stack.id)
             considered.append(item)
+    same_model = [item for item in considered if not other_model(item)]
+    if len(same_model) >= MIN_CONSIDERED:  # a diffusion or CNN stack is no option a team serving an LLM asks about
+        considered = same_model
     return StackChoice(
         device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED])
     )

@@ -179,3 +179,18 @@ def test_a_stack_only_the_vendors_support_channel_ships_or_a_beta_wheel_lowers_t
         needs={"devices": 8},
     )
     assert "is a preview on its own page" in hygon.confidence_notes[0]
+
+
+def test_considered_options_are_stacks_for_this_model_where_two_exist():
+    # Review 18 (MI300X, dense 70B FP8): "the alternatives list is padded with diffusion and CNN stacks".
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        team_skill="framework",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    others = [option for option in result.stacks_considered if not option.chosen]
+    assert others and not any("diffusion" in option.reason or "cnn" in option.reason for option in others), [
+        (option.stack, option.reason) for option in others
+    ]
