@@ -30,6 +30,11 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
         return [line(text, cite_profile(profile, "hardware"))]
     hot_spots = "only for the few key operators that profiling (top-10 operators by time) shows are global hot spots"
     notes = [line(f"{hot_spots}; everything else stays on tier 1", cite_profile(profile, "model_type"))]
+    route = context.platform.deep_development
+    if route.note and any(choice.option in route.value for choice in choices):  # what is written there: NKI, BRGeMM...
+        notes.append(
+            line(f"how, on {profile.hardware}: {route.note}", cite_platform(context.platform, "deep_development"))
+        )
     shares = hotop_shares(context.facts, profile)
     if shares is not None:
         notes.append(hot_spot_ranking(shares))

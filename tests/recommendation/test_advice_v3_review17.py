@@ -194,3 +194,18 @@ def test_considered_options_are_stacks_for_this_model_where_two_exist():
     assert others and not any("diffusion" in option.reason or "cnn" in option.reason for option in others), [
         (option.stack, option.reason) for option in others
     ]
+
+
+def test_tier2_says_what_a_team_writes_on_the_platform():
+    # Review 18 (Trn2 training, kernel team): tier 2 named "neuron-sdk" without NKI, the Neuron Kernel Interface
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/nki/index.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="training",
+        team_skill="kernel",
+        needs={"devices": 32},
+    )
+    how = [note.text for note in result.tier(2).notes if note.text.startswith("how, on aws-neuron: ")]
+    assert how and "NKI" in how[0]
