@@ -21,7 +21,7 @@ from advisor.knowledge.models import CONCERNS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.citations import cite_claim, cite_profile, line
+from advisor.recommendation.citations import cite_claim, cite_profile, line, note_for_family
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
@@ -624,6 +624,59 @@ def without_quantization_on_fallback(
     return [c for c in merged if c.concern != "quantization"], (gap,)
 
 
+# A candidate's claims about what it can do, whose notes a tier-1 reason may quote.
+CAPABILITY_CLAIMS: tuple[str, ...] = (
+    "training",
+    "inference",
+    "autograd",
+    "fusion",
+    "autotuning",
+    "dynamic_shapes",
+    "int8",
+    "fp8",
+    "qat",
+    "ptq",
+    "distributed",
+    "long_context",
+)
+
+
+def quoted_note(reason: Rationale, context: RuleContext) -> str | None:
+    """The capability note of a candidate that the reason quotes and cites (vLLM's dynamic shapes, torchao's INT8)."""
+    for cite in reason.cites:
+        option, _, attribute = cite.ref.partition(".")
+        if cite.kind != "knowledge" or attribute not in CAPABILITY_CLAIMS or option not in context.knowledge.ids():
+            continue
+        claim = getattr(context.knowledge.get(option), attribute)
+        quoted = [claim.note, claim.value if attribute == "long_context" else None]
+        note = next((text for text in quoted if text and text in reason.text), None)
+        if note is not None:
+            return note
+    return None
+
+
+def said_of_target(choice: Choice, context: RuleContext) -> Choice:
+    """Tier 1 is the target family's own stack: a reason quoting a candidate's capability note keeps only the clauses
+    about this family (vLLM's CUDA graphs are not how its Neuron plugin runs; torchao's 'stable on A100-class GPUs' is
+    no reason on a phone), and goes where no clause is about this family. A choice left without a reason (a risk to
+    watch is none) gets a plain line citing the same claim."""
+    kept: list[Rationale] = []
+    for reason in choice.rationale:
+        note = quoted_note(reason, context)
+        scoped = note_for_family(note, context.profile.hardware, context.knowledge) if note is not None else None
+        if note is None:
+            kept.append(reason)
+        elif scoped is not None:
+            kept.append(reason.model_copy(update={"text": reason.text.replace(note, scoped)}))
+    if len(kept) == len(choice.rationale) and all(a is b for a, b in zip(kept, choice.rationale, strict=True)):
+        return choice
+    if not any(not reason.text.startswith("watch: ") for reason in kept):  # a risk alone is no reason (nor said twice)
+        kept.insert(
+            0, Rationale(text=f"{choice.option} carries {choice.concern} here", cites=choice.rationale[0].cites)
+        )
+    return choice.model_copy(update={"rationale": tuple(kept)})
+
+
 def adapt_tier1(
     tier1: Tier,
     choice: StackChoice,
@@ -686,6 +739,7 @@ def adapt_tier1(
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
     merged = [expert_layout(c, choice, context) for c in merged]
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
+    merged = [said_of_target(c, context) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked) + fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)

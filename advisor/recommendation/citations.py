@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-from advisor.knowledge.models import Candidate, Claim
+from advisor.knowledge.models import Candidate, Claim, KnowledgeBase
 from advisor.knowledge.platforms import Platform
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, Fact
@@ -31,6 +32,54 @@ def cite_claim(candidate: Candidate, attribute: str) -> Citation:
     """A knowledge-base claim ('cublas.skill', 'cudnn.risks[0]') with its value and source."""
     claim = candidate.claims()[attribute]
     return Citation(kind="knowledge", ref=f"{candidate.id}.{attribute}", figure=claim.text(), source=claim.source)
+
+
+ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")  # 'e.g', 'i.e': no sentence ends at their last dot
+
+
+def terms_pattern(terms: Iterable[str]) -> re.Pattern[str] | None:
+    """A pattern matching any of the terms as written (proper names), None for no terms."""
+    listed = sorted(set(terms))
+    return re.compile(r"\b(?:" + "|".join(re.escape(term) for term in listed) + r")") if listed else None
+
+
+def other_families_terms(family: str, knowledge: KnowledgeBase) -> re.Pattern[str] | None:
+    """A pattern matching the terms of every family but this one (its own terms excepted): what a sentence said of
+    this family alone must not name. None when no other family has terms."""
+    own = set(knowledge.platform(family).terms)
+    return terms_pattern(
+        term for platform in knowledge.platforms if platform.id != family for term in platform.terms if term not in own
+    )
+
+
+def note_clauses(note: str) -> list[str]:
+    """A note's clauses, each with its own ending: split after '; ' and after a sentence's '. ' (before a capital, not
+    after an abbreviation), never inside brackets."""
+    clauses, depth, start = [], 0, 0
+    for index, char in enumerate(note):
+        depth += (char in "([") - (char in ")]")
+        after = note[index + 1 : index + 3]
+        abbreviation = ABBREVIATION.fullmatch(note[:index].rsplit(" ", 1)[-1]) is not None
+        ends = char == ";" or (char == "." and after[1:].isupper() and not abbreviation)
+        if depth == 0 and ends and after.startswith(" "):
+            clauses.append(note[start : index + 1])
+            start = index + 2
+    return [*clauses, note[start:]]
+
+
+def note_for_family(note: str, family: str, knowledge: KnowledgeBase) -> str | None:
+    """What a capability note says of this family: all of it where it names no other family's technology; where it
+    does (it speaks family by family), only its clauses that name this family; None when none does ('stable on
+    A100-class GPUs' is no reason on a phone, nor 'W4A8 INT8 on Arm CPUs' on Inferentia)."""
+    foreign = other_families_terms(family, knowledge)
+    if foreign is None or not foreign.search(note):
+        return note
+    own = terms_pattern(knowledge.platform(family).terms)
+    kept = [clause for clause in note_clauses(note) if own is not None and own.search(clause)]
+    if not kept:
+        return None
+    text = " ".join(kept)
+    return f"{text[:-1]}." if text.endswith(";") else text
 
 
 def cite_platform(platform: Platform, path: str) -> Citation:

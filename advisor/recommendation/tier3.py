@@ -61,22 +61,38 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
         return Choice(
             concern="quantization", option=candidate.id, settings={"dtype": dtype, "method": "qat"}, rationale=(how,)
         )
-    engine = candidate.layer.value == "serving-engine"
-    text = {
-        "fusion": (
-            f"{candidate.name} brings its own fused kernels and graph capture on each family's backend"
-            if engine
-            else f"{candidate.name} fuses the graph itself when it loads the model, then runs it on each family's backend"
-        ),
-        "dynamic-shapes": f"{candidate.name} takes the shapes itself on every family (its own batching or shape handling)",
-    }.get(concern, f"{candidate.name} runs {concern} on each family's own kernels (its backend there)")
-    why = line(text, cite_claim(candidate, "hardware"))
+    if concern == "fusion" and candidate.layer.value != "serving-engine":
+        why = own_fusion_line(candidate)
+    else:
+        text = {
+            "fusion": f"{candidate.name} brings its own fused kernels and graph capture on each family's backend",
+            "dynamic-shapes": f"{candidate.name} takes the shapes itself on every family (its own batching or shape "
+            "handling)",
+        }.get(concern, f"{candidate.name} runs {concern} on each family's own kernels (its backend there)")
+        why = line(text, cite_claim(candidate, "hardware"))
     return Choice(
         concern=concern,  # type: ignore[arg-type]
         option=candidate.id,
         settings={"part": f"{candidate.name}'s own kernels", "by": "runtime"},
         rationale=(why,),
     )
+
+
+def own_fusion_line(runtime: Candidate) -> Rationale:
+    """What a graph runtime or framework fuses on each family's backend, in its own fusion claim's words: they differ
+    (ONNX Runtime rewrites the graph when a session loads it, ExecuTorch's backends fuse ahead of time, llama.cpp has
+    hand-fused kernels and no graph compiler), so no one sentence is true of them all."""
+    fusion = runtime.fusion
+    if fusion.value in ("yes", "partial") and fusion.note:
+        text = f"{runtime.name} brings its own fusion to each family's backend: {fusion.note}"
+    elif fusion.value in ("yes", "partial"):
+        text = f"{runtime.name} brings its own fusion to each family's backend (knowledge base: fusion {fusion.value})"
+    else:
+        text = (
+            f"{runtime.name} runs the model on each family's backend; how far it fuses there is not documented "
+            f"(knowledge base: fusion {fusion.value})"
+        )
+    return line(text, cite_claim(runtime, "fusion"), cite_claim(runtime, "hardware"))
 
 
 def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:

@@ -34,6 +34,8 @@ PORTABLE_LAYERS: dict[str, tuple[str, ...]] = {
 }
 STRICT_PORTABLE = ("collectives",)  # a compiler's collectives are no portable replacement for the framework's
 DEFAULT_PORTABLE_LAYERS = ("kernel-language", "compiler")
+# Layers a model is written for or compiled from through their own front end (JAX for XLA, MLX's Python API).
+FRONT_END_LAYERS = ("compiler", "framework")
 
 
 def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
@@ -101,12 +103,11 @@ def tier2_entry(
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
 
 
-def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
-    """Candidates listed for the concern on the target and every other family the profile names, that run
-    on more than one family: the target's ecosystem first, then the concern's portable layers, then by how many
-    families they cover; only the best of those groups is kept."""
+def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidate]:
+    """Candidates listed for the concern on the target and every other family the profile names, that run on more than
+    one family and fit the job (model type, workload, a phone, each family documenting it as a runner, a collective
+    library for collectives)."""
     families = set(context.profile.families)
-    named = context.platform.named_ids()
     found = [
         candidate
         for candidate in context.knowledge.candidates
@@ -116,19 +117,37 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
         and candidate.layer.value != "training-framework"
         and candidate.serves_model_type(context.profile.model_type)  # before the groups: llama.cpp serves no diffusion
     ]
-    layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
     if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
         found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
     if context.on_mobile:  # a server's serving engine does not run on a phone
         found = [candidate for candidate in found if candidate.layer.value != "serving-engine"]
     if concern == "deployment" and len(families) > 1:  # runs there is not enough: each family documents serving with it
         found = [c for c in found if all(documented_runner(c.id, family, context) for family in families)]
+    if concern in STRICT_PORTABLE:
+        found = [c for c in found if c.layer.value in PORTABLE_LAYERS[concern]]
+    return found
+
+
+def reached_from_target(candidate: Candidate, context: RuleContext) -> bool:
+    """A compiler or framework is reached from its own front end, so it is an option only where the target's stack
+    names it: XLA on a TPU, MLX on Apple silicon. XLA also runs on NVIDIA and AMD GPUs, but from JAX (PyTorch/XLA
+    dropped its CUDA build), so for a team on the NVIDIA stack it is a port of the model, not a layer to explore under
+    it; a kernel language, library or runtime is called from the team's own framework."""
+    return candidate.layer.value not in FRONT_END_LAYERS or candidate.id in context.platform.named_ids()
+
+
+def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
+    """The portable candidates (portable_candidates) reached from the target's stack: the target's ecosystem first,
+    then the concern's portable layers, then by how many families they cover; only the best of those groups is kept."""
+    named = context.platform.named_ids()
+    found = [
+        candidate for candidate in portable_candidates(context, concern) if reached_from_target(candidate, context)
+    ]
+    layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
 
     def rank(candidate: Candidate) -> tuple[int, bool, bool]:
         return format_rank(candidate, concern, context), candidate.id not in named, candidate.layer.value not in layers
 
-    if concern in STRICT_PORTABLE:
-        found = [candidate for candidate in found if candidate.layer.value in layers]
     found.sort(key=lambda candidate: (*rank(candidate), -len(candidate.hardware.value)))
     if found:  # the best group only: a skill gap in it is shown rather than falling back to a stranger layer
         found = [candidate for candidate in found if rank(candidate) == rank(found[0])]
@@ -181,6 +200,14 @@ def tier3_entry(
         text = f"no {concern} option in the knowledge base runs on {where}: each platform keeps its own"
         if concern == "deployment" and len(families) > 1 and context.profile.llm and not context.on_mobile:
             text = f"no LLM serving engine is documented for {where} alike: each platform keeps its own"
+        unreached = [c.id for c in portable_candidates(context, concern) if not reached_from_target(c, context)]
+        if unreached:
+            text = (
+                f"no {concern} option of the {families[0]} stack also runs on "
+                f"{', '.join(families[1:]) if len(families) > 1 else 'another family'}: each platform keeps its own; "
+                f"{', '.join(unreached)} {'runs' if len(unreached) == 1 else 'run'} there too, but from "
+                f"{'its' if len(unreached) == 1 else 'their'} own front end, which the {families[0]} stack does not use"
+            )
         return Gap(
             concern=concern,
             rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),),
