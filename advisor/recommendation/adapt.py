@@ -393,8 +393,8 @@ def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
     if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves:
         return choice
     why = line(
-        "a model already published in FP8 is served from that checkpoint as released; run the toolkit on a "
-        "BF16/FP16 checkpoint only",
+        "where the model is already published in FP8 (DeepSeek-V3, or a checkpoint named -FP8), serve that checkpoint "
+        "as released; quantize a BF16/FP16 checkpoint with the toolkit otherwise",
         cite_profile(profile, "needs.quantization"),
     )
     return choice.model_copy(

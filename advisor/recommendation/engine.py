@@ -41,7 +41,14 @@ from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_s
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.stack import plan_stack
-from advisor.recommendation.stack_choice import StackChoice, choose_stacks, node_size, options_considered, stacks_in
+from advisor.recommendation.stack_choice import (
+    StackChoice,
+    choose_stacks,
+    node_size,
+    options_considered,
+    runner_of,
+    stacks_in,
+)
 from advisor.recommendation.stack_switches import engine_alternative_switch, stack_switches, verdict
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tier3 import adapt_tier3
@@ -104,6 +111,7 @@ def recommend(
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)
     runners = {c.id for c in knowledge.candidates if c.layer.value in ("serving-engine", "runtime")}
+    runners -= runners_for_other_models(stack_choice, knowledge)
     engine_switch = engine_alternative_switch(tier1, profile, stack_level, runners)
     stack_level += (engine_switch,) if engine_switch is not None else ()
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
@@ -132,6 +140,23 @@ def recommend(
         capacity=capacity_lines(profile, stack_choice.device, node_size(stack_choice.device), runs_mla(stack_choice)),
         confidence_basis=notes[0] if notes else None,
     )
+
+
+OTHER_MODEL_MISFITS = ("named_model", "other_model", "device_class")
+
+
+def runners_for_other_models(stack_choice: StackChoice, knowledge: KnowledgeBase) -> set[str]:
+    """Runners whose every considered stack here is written for other models or devices (mflux for an SDXL profile): no
+    throughput race against them is a switch condition, as they do not run this model."""
+    known = set(knowledge.ids())
+    fits: dict[str, bool] = {}
+    for judged in stack_choice.considered:
+        runner = runner_of(judged.stack, judged.workload, known)
+        if runner is None or runner.candidate is None:
+            continue
+        usable = not any(misfit.kind in OTHER_MODEL_MISFITS for misfit in judged.misfits)
+        fits[runner.candidate] = fits.get(runner.candidate, False) or usable
+    return {runner for runner, usable in fits.items() if not usable}
 
 
 def runs_mla(stack_choice: StackChoice) -> bool:

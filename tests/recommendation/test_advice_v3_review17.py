@@ -209,3 +209,18 @@ def test_tier2_says_what_a_team_writes_on_the_platform():
     )
     how = [note.text for note in result.tier(2).notes if note.text.startswith("how, on aws-neuron: ")]
     assert how and "NKI" in how[0]
+
+
+def test_sdxl_on_a_mac_is_not_offered_mflux_which_does_not_run_it():
+    # mflux ports FLUX, Qwen-Image and Z-Image to MLX (https://pypi.org/project/mflux/); reviews 18 and 19 saw it
+    # offered for SDXL as "fits as well" and as a switch target.
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        team_skill="framework",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+    )
+    mflux = next(option for option in result.stacks_considered if option.stack == "apple-mflux-image-generation")
+    assert mflux.reason.startswith("written for black-forest-labs/FLUX.1")
+    assert not any("mflux" in condition.id for condition in result.switch_conditions)
