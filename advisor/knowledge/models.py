@@ -132,6 +132,12 @@ class Candidate(BaseModel):
         return self.model_types is None or model_type in self.model_types.value
 
 
+# A candidate's claims of what it can do (yes/partial/no/unknown), read from the model's fields.
+SUPPORT_CLAIMS: tuple[str, ...] = tuple(
+    name for name, field in Candidate.model_fields.items() if field.annotation == Claim[Support]
+)
+
+
 def unknown_id(kind: str, wanted: str, known: Sequence[str], lister: str) -> str:
     """'unknown candidate 'cudaa'; known ids: cublas, cudnn, ... (37 in all: `advisor kb list`)': the closest ids
     first, at most MAX_LISTED, so that the message stays one readable line."""

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from advisor.knowledge.models import CONCERNS
+from advisor.knowledge.models import CONCERNS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
@@ -36,6 +36,7 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
     TOO_FAR,
 )
+from advisor.recommendation.scope import carried_here
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import QAT_WORDS, Judged, StackChoice, runner_concern, runner_of, runner_roles
 
@@ -625,20 +626,7 @@ def without_quantization_on_fallback(
 
 
 # A candidate's claims about what it can do, whose notes a tier-1 reason may quote.
-CAPABILITY_CLAIMS: tuple[str, ...] = (
-    "training",
-    "inference",
-    "autograd",
-    "fusion",
-    "autotuning",
-    "dynamic_shapes",
-    "int8",
-    "fp8",
-    "qat",
-    "ptq",
-    "distributed",
-    "long_context",
-)
+CAPABILITY_CLAIMS: tuple[str, ...] = (*SUPPORT_CLAIMS, "long_context")
 
 
 def quoted_note(reason: Rationale, context: RuleContext) -> str | None:
@@ -671,9 +659,7 @@ def said_of_target(choice: Choice, context: RuleContext) -> Choice:
     if len(kept) == len(choice.rationale) and all(a is b for a, b in zip(kept, choice.rationale, strict=True)):
         return choice
     if not any(not reason.text.startswith("watch: ") for reason in kept):  # a risk alone is no reason (nor said twice)
-        kept.insert(
-            0, Rationale(text=f"{choice.option} carries {choice.concern} here", cites=choice.rationale[0].cites)
-        )
+        kept.insert(0, carried_here(choice))
     return choice.model_copy(update={"rationale": tuple(kept)})
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from advisor.knowledge.models import Candidate, Claim, KnowledgeBase
 from advisor.knowledge.platforms import Platform
@@ -43,12 +43,16 @@ def terms_pattern(terms: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(r"\b(?:" + "|".join(re.escape(term) for term in listed) + r")") if listed else None
 
 
-def other_families_terms(family: str, knowledge: KnowledgeBase) -> re.Pattern[str] | None:
-    """A pattern matching the terms of every family but this one (its own terms excepted): what a sentence said of
-    this family alone must not name. None when no other family has terms."""
-    own = set(knowledge.platform(family).terms)
+def other_families_terms(families: Collection[str], knowledge: KnowledgeBase) -> re.Pattern[str] | None:
+    """A pattern matching the terms of every family but these (their own terms excepted): what a sentence said of
+    these families alone must not name. None when no other family has terms."""
+    own = {term for family in families for term in knowledge.platform(family).terms}
     return terms_pattern(
-        term for platform in knowledge.platforms if platform.id != family for term in platform.terms if term not in own
+        term
+        for platform in knowledge.platforms
+        if platform.id not in families
+        for term in platform.terms
+        if term not in own
     )
 
 
@@ -71,7 +75,7 @@ def note_for_family(note: str, family: str, knowledge: KnowledgeBase) -> str | N
     """What a capability note says of this family: all of it where it names no other family's technology; where it
     does (it speaks family by family), only its clauses that name this family; None when none does ('stable on
     A100-class GPUs' is no reason on a phone, nor 'W4A8 INT8 on Arm CPUs' on Inferentia)."""
-    foreign = other_families_terms(family, knowledge)
+    foreign = other_families_terms((family,), knowledge)
     if foreign is None or not foreign.search(note):
         return note
     own = terms_pattern(knowledge.platform(family).terms)

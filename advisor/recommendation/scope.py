@@ -8,25 +8,19 @@ from collections.abc import Sequence
 
 from advisor.knowledge.models import KnowledgeBase
 from advisor.profile import Profile
+from advisor.recommendation.citations import other_families_terms
 from advisor.recommendation.models import Choice, Rationale, Rejection, SwitchCondition, Tier
 
 
 def foreign_terms(profile: Profile, knowledge: KnowledgeBase) -> re.Pattern[str] | None:
     """A pattern matching the terms of every family the profile does not run on (None when there are none)."""
-    own = {term for family in profile.families for term in knowledge.platform(family).terms}
-    foreign = sorted(
-        {
-            term
-            for platform in knowledge.platforms
-            if platform.id not in profile.families
-            for term in platform.terms
-            if term not in own
-        }
-    )
-    if not foreign:
-        return None
-    # Terms are proper names, matched as written (a vendor's name, not a family id in lower case)
-    return re.compile(r"\b(?:" + "|".join(re.escape(term) for term in foreign) + r")")
+    return other_families_terms(profile.families, knowledge)
+
+
+def carried_here(choice: Choice) -> Rationale:
+    """The plain reason a choice keeps when every other one named another family: it carries its concern here,
+    citing what its first reason cited."""
+    return Rationale(text=f"{choice.option} carries {choice.concern} here", cites=choice.rationale[0].cites)
 
 
 def _kept(lines: Sequence[Rationale], foreign: re.Pattern[str]) -> tuple[Rationale, ...]:
@@ -35,9 +29,7 @@ def _kept(lines: Sequence[Rationale], foreign: re.Pattern[str]) -> tuple[Rationa
 
 def scoped_choice(choice: Choice, foreign: re.Pattern[str]) -> Choice:
     """The choice without reasons about other platforms (a plain line citing the same claim if every one would go)."""
-    first = choice.rationale[0]
-    plain = Rationale(text=f"{choice.option} carries {choice.concern} here", cites=first.cites)
-    kept = _kept(choice.rationale, foreign) or (plain,)
+    kept = _kept(choice.rationale, foreign) or (carried_here(choice),)
     settings = {key: value for key, value in choice.settings.items() if not foreign.search(value)}
     return choice.model_copy(update={"rationale": kept, "settings": settings})
 
