@@ -8,6 +8,8 @@ from typing import Any
 
 import yaml
 
+from advisor.knowledge.models import SUPPORT_CLAIMS
+
 CHECKED = dt.date(2026, 12, 1)
 CONCERNS = ("gemm", "attention", "fusion", "quantization", "dynamic-shapes", "collectives", "deployment")
 
@@ -29,22 +31,7 @@ def candidate_document(candidate_id: str, hardware: list[str], concerns: list[st
         "hardware": claim(hardware),
         "openness": claim("open"),
         "skill": claim("framework"),
-        **{
-            field: claim("yes")
-            for field in (
-                "training",
-                "inference",
-                "autograd",
-                "fusion",
-                "autotuning",
-                "dynamic_shapes",
-                "int8",
-                "fp8",
-                "qat",
-                "ptq",
-                "distributed",
-            )
-        },
+        **{field: claim("yes") for field in SUPPORT_CLAIMS},
         "maintenance_cost": claim("low"),
         "concerns": claim(concerns),
         "risks": [claim("Validate with the model.", source="method#flash-attention")],
