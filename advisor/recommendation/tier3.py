@@ -10,6 +10,7 @@ family, the whole stack that family's engine would choose for the same profile.
 from __future__ import annotations
 
 from advisor.knowledge.models import CONCERNS, Candidate
+from advisor.knowledge.stacks import Stack
 from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
@@ -220,7 +221,8 @@ def loaded_quantizer(
         and (t.id, "quantization") not in measured_out
     ]
     official = context.official("quantization")
-    fitting.sort(key=lambda t: (t.id not in official, -len(t.hardware.value), t.id))
+    documented = stacks_quantizing_with(deployment.option, families, dtype, context)
+    fitting.sort(key=lambda t: (-len(documented.get(t.id, ())), t.id not in official, -len(t.hardware.value), t.id))
     rest = [c for c in choices if c.concern != "quantization"]
     if fitting and open_gap:
         gaps = [g for g in gaps if g.concern != "quantization"]
@@ -233,6 +235,10 @@ def loaded_quantizer(
             ),
             cite_claim(toolkit, dtype),
         ]
+        if documented.get(toolkit.id):
+            stacks = documented[toolkit.id]
+            text += f"; the {deployment.option} stacks documented for {', '.join(sorted({s.applies_to.family for s in stacks}))} quantize with it"
+            cites.extend(cite_stack(s) for s in stacks)
         if not families <= set(
             toolkit.hardware.value
         ):  # the output reaches a family the toolkit itself does not run on
@@ -257,6 +263,22 @@ def loaded_quantizer(
         *others,
         Gap(concern="quantization", rationale=(line(text, cite_profile(context.profile, "needs.quantization")),)),
     ]
+
+
+def stacks_quantizing_with(engine: str, families: set[str], dtype: str, context: RuleContext) -> dict[str, list[Stack]]:
+    """By quantization toolkit: the stacks documented for the profile's families that run on the engine and ship a
+    checkpoint in the asked format made with that toolkit (vLLM's CPU stacks on x86 and Arm both quantize with
+    llm-compressor): the toolkit the vendors pair with the engine before one that merely writes a loadable format."""
+    found: dict[str, list[Stack]] = {}
+    for family in sorted(families):
+        for stack in context.knowledge.stacks_for(family):
+            runner = stack.runner
+            if runner is None or runner.candidate != engine or dtype not in stack.applies_to.precisions:
+                continue
+            for component in stack.components:
+                if component.role == "quantization" and component.candidate not in (None, engine):
+                    found.setdefault(component.candidate, []).append(stack)
+    return found
 
 
 def engine_only(option: str, context: RuleContext) -> bool:
