@@ -27,10 +27,25 @@ from advisor.knowledge.platforms import Device
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Rationale
+from advisor.recommendation.policy import PRECISIONS_FOR
 
 TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), before activations
 FROZEN_BYTES_PER_PARAMETER = 2  # LoRA: the base weights frozen in bf16; the adapters are a few percent at most
-SERVING_BYTES_PER_PARAMETER = {"none": 2, "fp8": 1, "int8": 1}
+# Bytes per weight in the format served: the profile's ask ("none" is bf16), or the stack's own format where the
+# device runs another (fp8 asked on a device without FP8 is served in the stack's bf16 or int8).
+SERVING_BYTES_PER_PARAMETER = {
+    "none": 2,
+    "fp32": 4,
+    "tf32": 4,
+    "bf16": 2,
+    "fp16": 2,
+    "fp8": 1,
+    "mxfp8": 1,
+    "int8": 1,
+    "nvfp4": 0.5,
+    "mxfp4": 0.5,
+    "int4": 0.5,
+}
 ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
 KV_CACHE_HALF = 0.5  # a replica keeps at least half of its engine share for the KV cache
 # '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.
@@ -47,11 +62,16 @@ def model_parameters_b(profile: Profile) -> float | None:
 
 
 def capacity_lines(
-    profile: Profile, device: Device | None, node_devices: int, latent_kv: bool = False
+    profile: Profile,
+    device: Device | None,
+    node_devices: int,
+    latent_kv: bool = False,
+    served_precision: str | None = None,
 ) -> tuple[Rationale, ...]:
     """One line per workload on whether the model fits the profile's devices; nothing where the model's size or the
     device's memory is unknown. `latent_kv`: the serving stack runs MLA attention, whose one latent KV cache tensor
-    parallelism keeps whole on every device."""
+    parallelism keeps whole on every device. `served_precision`: the format the chosen serving stack runs for this
+    profile, where it differs from the one asked."""
     parameters = model_parameters_b(profile)
     if parameters is None or device is None or device.memory_gb is None:
         return ()
@@ -63,7 +83,7 @@ def capacity_lines(
     if profile.trains:
         lines.append(line(training_text(parameters, profile.needs.devices, device, node_devices), *cites))
     if profile.serves:
-        text = serving_text(parameters, profile, device)
+        text = serving_text(parameters, profile, device, served_precision)
         if latent_kv and profile.needs.devices > 1 and "for the KV cache" in text:
             text += (
                 "; with MLA attention, tensor parallelism keeps the whole latent KV cache on every device, so the "
@@ -98,13 +118,22 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
     )
 
 
-def serving_text(parameters: float, profile: Profile, device: Device) -> str:
-    """The weights at the profile's precision against the share of memory an engine takes; the rest is KV cache."""
+def serving_text(parameters: float, profile: Profile, device: Device, served_precision: str | None = None) -> str:
+    """The weights at the precision served against the share of memory an engine takes; for an LLM the rest is KV
+    cache, for other models (a diffusion transformer, a CNN) activations."""
     assert device.memory_gb is not None
-    devices, precision = profile.needs.devices, profile.needs.quantization
-    weights = SERVING_BYTES_PER_PARAMETER[precision] * parameters
+    devices, precision = profile.needs.devices, served_precision or profile.needs.quantization
+    weights = SERVING_BYTES_PER_PARAMETER.get(precision, 2) * parameters
     usable = devices * device.memory_gb * ENGINE_MEMORY_SHARE
     what = f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in {_format(precision)}"
+    asked = profile.needs.quantization
+    if asked != "none" and precision not in PRECISIONS_FOR[asked]:
+        what += f" (the format the chosen stack serves here; {asked} was asked)"
+    if weights <= usable and not profile.llm:
+        return (
+            f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory: the rest is for "
+            "activations and the pipeline's other models"
+        )
     if weights <= usable:
         text = (
             f"{what}, of the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory), leaving about "
@@ -119,7 +148,7 @@ def serving_text(parameters: float, profile: Profile, device: Device) -> str:
             )
         return text
     needed = math.ceil(weights / (device.memory_gb * ENGINE_MEMORY_SHARE))
-    lower = " or a lower precision" if precision == "none" else ""
+    lower = " or a lower precision" if precision in ("none", "bf16", "fp16", "fp32", "tf32") else ""
     return (
         f"{what}, more than the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory): it needs at "
         f"least {needed} such devices{lower}, before any KV cache"

@@ -40,6 +40,7 @@ from advisor.recommendation.rules.quantization import decide_quantization
 from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
+from advisor.recommendation.served_format import restated, served_format
 from advisor.recommendation.stack import plan_stack
 from advisor.recommendation.stack_choice import (
     StackChoice,
@@ -89,6 +90,8 @@ def recommend(
         from advisor.knowledge.loader import load_knowledge_base
 
         knowledge = load_knowledge_base()
+    asked = profile
+    profile, served_as = served_format(asked, knowledge)  # fp8 asked on a device without FP8: planned in int8
     facts = evidence_facts(evidence_list, profile.hardware)
     stack_choice = choose_stacks(profile, knowledge)
     context = plan_stack(RuleContext(profile=profile, knowledge=knowledge, facts=facts), stack_choice)
@@ -119,8 +122,8 @@ def recommend(
     if foreign is not None:
         tiers = [scoped_tier(tier, foreign) for tier in tiers]
         rejected, switches = scoped_rejections(rejected, foreign), scoped_switches(switches, foreign)
-    return Recommendation(
-        profile=profile,
+    answer = Recommendation(
+        profile=asked,
         tiers=tuple(tiers),
         rejected=rejected,
         switch_conditions=switches,
@@ -137,9 +140,17 @@ def recommend(
         reference=figures,
         reference_note=reference_note,
         verdict=verdict(stack_choice, tier1, profile, tiers),
-        capacity=capacity_lines(profile, stack_choice.device, node_size(stack_choice.device), runs_mla(stack_choice)),
+        capacity=(() if served_as is None else (served_as,))
+        + capacity_lines(
+            profile,
+            stack_choice.device,
+            node_size(stack_choice.device),
+            runs_mla(stack_choice),
+            served_precision(stack_choice),
+        ),
         confidence_basis=notes[0] if notes else None,
     )
+    return restated(answer, asked, profile)
 
 
 OTHER_MODEL_MISFITS = ("named_model", "other_model", "device_class")
@@ -159,10 +170,22 @@ def runners_for_other_models(stack_choice: StackChoice, knowledge: KnowledgeBase
     return {runner for runner, usable in fits.items() if not usable}
 
 
-def runs_mla(stack_choice: StackChoice) -> bool:
-    """The chosen serving stack's attention is multi-head latent attention (DeepSeek's MLA)."""
+def served_precision(stack_choice: StackChoice) -> str | None:
+    """The format the chosen serving stack runs for this profile (fp8 asked on a 910B is served in bf16 or int8)."""
     serving = stack_choice.for_workload("inference")
-    attention = serving.stack.component("attention") if serving is not None else None
+    return serving.precision if serving is not None else None
+
+
+def runs_mla(stack_choice: StackChoice) -> bool:
+    """The model served runs multi-head latent attention (DeepSeek's MLA): the chosen serving stack is a recipe written
+    for named models whose attention is MLA, and the profile names one of them or none (then one is assumed). An engine
+    that merely offers an MLA backend beside others (AITER's FA and MLA) says nothing of a Llama or Qwen model."""
+    serving = stack_choice.for_workload("inference")
+    if serving is None or not serving.stack.applies_to.models:
+        return False
+    if any(misfit.kind in ("named_model", "other_model") for misfit in serving.misfits):
+        return False
+    attention = serving.stack.component("attention")
     return attention is not None and "MLA" in attention.name
 
 

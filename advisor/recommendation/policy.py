@@ -63,6 +63,10 @@ TRAINED_PRECISIONS: tuple[str, ...] = ("fp8",)
 # profile's vocabulary stops at 8 bits.
 LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp4", "mxfp4")}
 
+# An 8-bit ask the device cannot run is served in the other 8-bit format where the device runs it and a stack documents
+# it there: the same weight memory as asked (fp8 on a 910B or an A100 is served as INT8 W8A8), not a float fallback.
+SAME_WIDTH_FORMATS: dict[str, str] = {"fp8": "int8", "int8": "fp8"}
+
 # Devices per job -> the scale a stack must be documented at. How many devices share a node differs by device (8 GPUs,
 # 16 Trainium2 chips, TPU slices), so a job of several devices needs a stack documented beyond one device; one
 # documented across nodes covers it too.

@@ -1,0 +1,69 @@
+"""The 8-bit format a serving profile is planned in on its device.
+
+A team that asks for fp8 on a device without FP8 units (Ascend 910B, NVIDIA A100) wants what fp8 buys: half the weight
+memory of bf16 and 8-bit GEMMs. Where the device runs the other 8-bit format and a stack documents it on that device
+(W8A8 INT8 with msModelSlim or llm-compressor), the plan serves that format, with an accuracy gate against bf16, rather
+than falling back to a float format that doubles the memory. The record keeps the profile as asked and says so.
+"""
+
+from __future__ import annotations
+
+from advisor.knowledge.loader import KnowledgeBase
+from advisor.profile import Profile
+from advisor.recommendation.citations import cite_platform, cite_profile, line
+from advisor.recommendation.models import Rationale, Recommendation
+from advisor.recommendation.policy import SAME_WIDTH_FORMATS
+from advisor.recommendation.stack_choice import target_device
+
+
+def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, Rationale | None]:
+    """The profile to plan with (its quantization swapped for the same-width format the device runs) and the line that
+    says why; the profile itself and None where the asked format runs, or no swap is documented."""
+    asked = profile.needs.quantization
+    other = SAME_WIDTH_FORMATS.get(asked)
+    if other is None or not profile.serves:
+        return profile, None
+    platform = knowledge.platform(profile.hardware)
+    device, assumed = target_device(profile, platform)
+    if device is None or device.may_run(asked) or other not in device.formats:
+        return profile, None
+    documented = [
+        stack
+        for stack in knowledge.stacks_for(profile.hardware)
+        if "inference" in stack.applies_to.workloads
+        and other in stack.applies_to.precisions
+        and device.id in stack.applies_to.devices
+        and profile.model_type in stack.applies_to.model_types
+    ]
+    if not documented:
+        return profile, None
+    text = (
+        f"{asked} asked, and the {device.name}{' (assumed)' if assumed else ''} runs no {asked} ({device.formats_text()}): "
+        f"the plan serves {other}, which {len(documented)} stack{'s' if len(documented) > 1 else ''} documented for "
+        f"it run{'' if len(documented) > 1 else 's'}, for the same weight memory; gate it on your task evaluation "
+        "against bf16 before launch"
+    )
+    cites = [cite_profile(profile, "needs.quantization"), cite_platform(platform, f"devices.{device.id}.spec")]
+    planned = profile.model_copy(update={"needs": profile.needs.model_copy(update={"quantization": other})})
+    return planned, line(text, *cites)
+
+
+def restated(recommendation: Recommendation, asked: Profile, planned: Profile) -> Recommendation:
+    """The recommendation's reasons say what the plan serves where they would say the profile asks it: a profile that
+    asked fp8 is not told that it asks int8."""
+    if planned is asked:
+        return recommendation
+    said = f"the profile asks {planned.needs.quantization}"
+    meant = f"the plan serves {planned.needs.quantization} ({asked.needs.quantization} asked, not run on this device)"
+
+    def walk(value: object) -> object:
+        if isinstance(value, str):
+            return value.replace(said, meant)
+        if isinstance(value, dict):
+            return {key: walk(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        return value
+
+    data = recommendation.model_dump(mode="json", exclude={"profile"})
+    return Recommendation.model_validate({**walk(data), "profile": asked})  # type: ignore[dict-item]

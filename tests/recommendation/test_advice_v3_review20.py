@@ -1,0 +1,97 @@
+"""Review 20's defects, each pinned: the 8-bit ask a device cannot run is served in the other 8-bit format it runs,
+the memory check counts the format actually served and speaks of a KV cache only for LLMs, and MLA is said only of a
+model that has it."""
+
+from __future__ import annotations
+
+import yaml
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.profile import parse_profile
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Recommendation
+
+
+def answer(**fields: object) -> Recommendation:
+    return recommend(parse_profile(yaml.safe_dump({"team_skill": "framework", **fields})), [], load_knowledge_base())
+
+
+def serving(result: Recommendation) -> str:
+    return next(reason.text for reason in result.capacity if reason.text.startswith("capacity:"))
+
+
+def test_fp8_asked_on_a_910b_is_served_as_w8a8_int8_and_sized_so():
+    # The Atlas A2 (910B) runs no FP8 (Huawei's spec lists fp16, bf16, int8); vLLM Ascend's W8A8 guide and MindIE
+    # serve Qwen2.5 in W8A8 INT8 (https://docs.vllm.ai/projects/ascend/en/latest/user_guide/feature_guide/quantization.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-72B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert result.profile.needs.quantization == "fp8"  # the record keeps what was asked
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings["dtype"] == "int8"
+    assert next(c for c in result.tier(1).choices if c.concern == "quantization").option == "msmodelslim"
+    said = result.capacity[0].text
+    assert said.startswith("fp8 asked, and the Huawei Ascend 910B") and "the plan serves int8" in said
+    assert "72 GB in int8" in serving(result)
+    texts = [o.reason for o in result.stacks_considered] + [r.text for c in result.tier(1).choices for r in c.rationale]
+    assert not any("the profile asks int8" in text for text in texts)
+
+
+def test_a_float_fallback_is_sized_in_the_float_format_served():
+    # INT8 asked on the family's current Trainium, where no stack documents an int8 (or same-width fp8) route for it:
+    # the chosen stack serves bf16, so 70B weights take 140 GB, not the 70 GB int8 would.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        workload="inference",
+        parameters_b=70,
+        needs={"quantization": "int8", "devices": 8},
+    )
+    text = serving(result)
+    assert "140 GB in bf16" in text and "int8 was asked" in text
+
+
+def test_mla_is_not_said_of_a_gqa_model_served_on_an_engine_with_an_mla_backend():
+    # Llama 3.3 70B uses grouped-query attention (its model card); AITER offers FA and MLA backends beside each other.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert "MLA" not in serving(result)
+
+
+def test_mla_is_said_of_deepseek_under_tensor_parallelism():
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3",
+        parameters_b=671,
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert "with MLA attention" in serving(result)
+
+
+def test_a_diffusion_model_has_no_kv_cache_in_its_memory_line():
+    # FLUX.1-dev is a 12B diffusion transformer: no KV cache, no decode step.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        parameters_b=12,
+        needs={"quantization": "fp8"},
+    )
+    text = serving(result)
+    assert "12 GB in fp8" in text and "KV cache" not in text and "activations" in text
