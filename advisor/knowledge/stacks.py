@@ -143,6 +143,11 @@ class Stack(_Model):
         description="Where the stack's page calls it a beta, preview or experimental: what it says (a chosen "
         "preview stack lowers the confidence and is named as such in the record)",
     )
+    deprecated: Claim[str] | None = Field(
+        None,
+        description="Where the stack's own page deprecates its workflow: what it says and what replaces it (a "
+        "deprecated stack ranks after one that fits as well, and is chosen only where nothing else fits)",
+    )
     restricted: Claim[str] | None = Field(
         None,
         description="Where the stack's software or its versions come only through the vendor's support channel: what "
@@ -217,6 +222,7 @@ class Stack(_Model):
         """What a reader must know before adopting it, by field path: its preview status, then its risks."""
         named = {"preview": self.preview} if self.preview is not None else {}
         named |= {"restricted": self.restricted} if self.restricted is not None else {}
+        named |= {"deprecated": self.deprecated} if self.deprecated is not None else {}
         return named | {f"risks[{index}]": risk for index, risk in enumerate(self.risks)}
 
     def component_ref(self, component: Component) -> str:

@@ -27,6 +27,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "float_fallback": 6,
     "skill": 5,
     "format_undocumented": 4,
+    "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
     "lower_precision": 4,
     "unlisted_runner": 4,
     "unvetted_runner": 3,

@@ -49,9 +49,12 @@ def reference_figures(
 
 def relevant(name: str, profile: Profile) -> bool:
     """The figures a decision for this profile weighs: the serving engines' tables (FP8 GEMMs where FP8 is asked,
-    attention growth for long context, the FP8 KV cache for either) only where the model is served; all-reduce for a
-    job on several devices, training included."""
+    attention growth for long context, the FP8 KV cache for either) only where an LLM is served, since they time LLM
+    layers and a KV cache (a diffusion transformer has neither decode steps nor a KV cache); all-reduce for a job on
+    several devices, training included."""
     needs = profile.needs
+    if name != "allreduce_busbw_gbps" and not profile.llm:
+        return False
     if name.startswith("fp8_over_bf16_gemm"):
         return profile.serves and needs.quantization == "fp8"
     if name == "context_attention_growth":

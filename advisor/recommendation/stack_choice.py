@@ -289,6 +289,8 @@ def misfits(
         found += scale_misfits(scope, profile, device)
     found += runner_misfits(stack, profile, knowledge, workload)
     found += method_misfit(stack, profile, knowledge, workload)
+    if stack.deprecated is not None:
+        found.append(Misfit("deprecated", f"deprecated on its own page: {stack.deprecated.value}"))
     listed = runner_listed(stack, platform, knowledge)
     if not listed and unvetted(stack, knowledge):
         found.append(

@@ -95,3 +95,31 @@ def test_a_diffusion_model_has_no_kv_cache_in_its_memory_line():
     )
     text = serving(result)
     assert "12 GB in fp8" in text and "KV cache" not in text and "activations" in text
+
+
+def test_llm_reference_figures_neither_appear_nor_raise_confidence_for_a_diffusion_model():
+    # aiconfigurator's tables time LLM layers, a KV cache and decode steps: none of them is a FLUX transformer's.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        needs={"quantization": "fp8", "long_context": True},
+    )
+    assert result.reference == ()
+    assert not any("NVIDIA's own measurements" in note for note in result.confidence_notes)
+
+
+def test_a_deprecated_workflow_is_considered_but_not_chosen_where_another_stack_fits():
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8"},
+    )
+    options = {option.stack: option for option in result.stacks_considered}
+    assert options["nvidia-tensorrt-demodiffusion-flux"].chosen
+    deprecated = options["nvidia-tensorrt-diffusion-int8-fp8"]
+    assert not deprecated.chosen and deprecated.reason.startswith("deprecated on its own page: Model Optimizer 0.48.0")
