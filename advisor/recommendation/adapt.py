@@ -38,7 +38,15 @@ from advisor.recommendation.policy import (
 )
 from advisor.recommendation.scope import carried_here
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
-from advisor.recommendation.stack_choice import QAT_WORDS, Judged, StackChoice, runner_concern, runner_of, runner_roles
+from advisor.recommendation.stack_choice import (
+    QAT_WORDS,
+    Judged,
+    StackChoice,
+    quantizes_after_training,
+    runner_concern,
+    runner_of,
+    runner_roles,
+)
 
 LLM_WORD = re.compile(r"\bLLMs?\b")
 BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
@@ -304,14 +312,16 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
             return weight_only(other_default_path(choice, judged, profile), judged)
         settings = {k: v for k, v in choice.settings.items() if k not in QUANTIZED_SETTINGS}
         return weight_only(choice.model_copy(update={"settings": {**settings, "dtype": lower}}), judged)
-    if judged is not None and judged.workload == "training" and profile.serves and profile.needs.quantized:
+    if judged is not None and quantizes_after_training(profile, judged.workload):
         if judged.precision == profile.needs.quantization or choice.settings.get("dtype") == judged.precision:
             return choice
-        why = line(
-            f"{judged.precision} GEMMs in training ({judged.stack.name}); the trained checkpoint is quantized to "
-            f"{profile.needs.quantization} for serving",
-            cite_stack(judged.stack),
+        after = (
+            f"the trained checkpoint is quantized to {profile.needs.quantization} for serving"
+            if profile.serves
+            else f"QAT inserts {profile.needs.quantization} fake quantization into this float training, and "
+            f"{profile.needs.quantization} GEMMs run only in the exported model"
         )
+        why = line(f"{judged.precision} GEMMs in training ({judged.stack.name}); {after}", cite_stack(judged.stack))
         return with_dtype(choice, judged.precision, why)
     if judged is not None and judged.falls_back and judged.workload == "inference":
         why = line(

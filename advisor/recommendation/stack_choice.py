@@ -154,9 +154,20 @@ def precisions_accepted(profile: Profile, platform: Platform, workload: str = "i
     if not profile.needs.quantized:
         return floats
     asked = PRECISIONS_FOR[profile.needs.quantization]
-    if workload == "training" and profile.serves:
+    if quantizes_after_training(profile, workload):
         return (*asked, *floats) if profile.needs.quantization in TRAINED_PRECISIONS else floats
     return asked
+
+
+def quantizes_after_training(profile: Profile, workload: str) -> bool:
+    """The training side of a quantized profile trains in a float format and the model is quantized afterwards: it
+    also serves (the checkpoint is quantized for serving), or it asks a format no one trains in (INT8 QAT trains with
+    fake quantization in bf16/fp16 and runs INT8 GEMMs only once exported)."""
+    return (
+        workload == "training"
+        and profile.needs.quantized
+        and (profile.serves or profile.needs.quantization not in TRAINED_PRECISIONS)
+    )
 
 
 def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> Misfit:
@@ -231,7 +242,7 @@ def misfits(
     elif device is not None and device.id not in scope.devices:
         found.append(device_misfit(scope.devices, device, platform))
     accepted = accepted if accepted is not None else precisions_accepted(profile, platform, workload)
-    both_training = workload == "training" and profile.serves  # trains in float; the lower formats are for serving
+    both_training = quantizes_after_training(profile, workload)  # trains in float; the lower formats come after
     lower = () if both_training else LOWER_PRECISIONS.get(profile.needs.quantization, ())
     fallback = float_fallback(stack, profile, device, platform)
     asked_format = profile.needs.quantization
@@ -255,7 +266,8 @@ def misfits(
         if not profile.needs.quantized and mixed_precision_training(profile, platform, workload):
             asked = "mixed-precision (bf16/fp16) training of an LLM"
         if profile.needs.quantized and both_training:
-            asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is for serving)"
+            after = "for serving" if profile.serves else "for the exported model"
+            asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is {after})"
         if set(lower) & set(scope.precisions):
             found.append(Misfit("lower_precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
         else:

@@ -123,3 +123,20 @@ def test_a_deprecated_workflow_is_considered_but_not_chosen_where_another_stack_
     assert options["nvidia-tensorrt-demodiffusion-flux"].chosen
     deprecated = options["nvidia-tensorrt-diffusion-int8-fp8"]
     assert not deprecated.chosen and deprecated.reason.startswith("deprecated on its own page: Model Optimizer 0.48.0")
+
+
+def test_int8_qat_training_runs_float_gemms_on_the_documented_float_training_stack():
+    # QAT trains with fake quantization in a float format; INT8 GEMMs run only in the exported model. Iluvatar documents
+    # ResNet-50 training on the Tiangai 150 in FP32/AMP (DeepSparkHub), which a CNN QAT job takes as its training stack.
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        needs={"quantization": "int8", "quantization_method": "qat", "devices": 8},
+    )
+    chosen = next(option for option in result.stacks_considered if option.chosen)
+    assert chosen.stack == "iluvatar-pytorch-resnet50-training"
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings["dtype"] in ("fp16", "fp32")
+    assert any("fake quantization" in reason.text for reason in gemm.rationale)
