@@ -64,7 +64,10 @@ def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> 
 
 def risk_applies(text: str, profile: Profile) -> bool:
     """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
-    quantization asked, one about any format or about quantizing at all."""
+    quantization asked, one about any format or about quantizing at all; and for a convolutional model, one about
+    LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions)."""
+    if profile.convolutional and "LayerNorm" in text:
+        return False
     named = {name for name, words in FORMAT_WORDS.items() if any(word in text for word in words)}
     if profile.needs.quantized:
         return not named or profile.needs.quantization in named

@@ -549,8 +549,17 @@ def options_considered(choice: StackChoice) -> tuple[StackOption, ...]:
     return tuple(rows)
 
 
-def chosen_stack(item: Judged) -> ChosenStack:
-    """The chosen stack as the recommendation carries it: its parts, versions, page and what does not fit."""
+MOE_RISK = re.compile(r"\bMoE\b|\bexperts?\b")
+
+
+def risk_concerns(risk: str, model_type: str) -> bool:
+    """A stack documented for dense and MoE models warns about its MoE kernels too: not a dense model's risk."""
+    return model_type == "moe" or not MOE_RISK.search(risk)
+
+
+def chosen_stack(item: Judged, model_type: str) -> ChosenStack:
+    """The chosen stack as the recommendation carries it: its parts, versions, page, what does not fit, and the risks
+    that concern this model type."""
     stack = item.stack
     parts = tuple(
         StackPart(role=c.role, name=c.name, candidate=c.candidate, setting=c.setting, source=c.source or stack.source)
@@ -566,16 +575,16 @@ def chosen_stack(item: Judged) -> ChosenStack:
         parts=parts,
         validated_with=dict(stack.validated_with),
         misfits=tuple(misfit.text for misfit in item.misfits),
-        risks=tuple(risk.value for risk in stack.risks),
+        risks=tuple(risk.value for risk in stack.risks if risk_concerns(risk.value, model_type)),
         preview=stack.preview.value if stack.preview is not None else None,
         models=tuple(stack.applies_to.models),
         model_assumed=item.model_assumed,
     )
 
 
-def stacks_in(choice: StackChoice) -> Sequence[ChosenStack]:
+def stacks_in(choice: StackChoice, profile: Profile) -> Sequence[ChosenStack]:
     """Every chosen stack, serving first."""
-    return [chosen_stack(item) for item in choice.chosen]
+    return [chosen_stack(item, profile.model_type) for item in choice.chosen]
 
 
 def runner_roles(workload: str) -> tuple[str, ...]:

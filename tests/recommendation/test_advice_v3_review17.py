@@ -100,8 +100,8 @@ def test_an_edge_runtime_is_not_the_one_runtime_of_a_server_family():
     tier3 = result.tier(3)
     assert not any(choice.concern == "deployment" for choice in tier3.choices)
     gemm = next(gap for gap in tier3.gaps if gap.concern == "gemm").rationale[0].text
-    assert gemm.startswith("each family's own engine brings its gemm kernels (apple-silicon: llama-cpp; nvidia-gpu:")
-    assert not any(choice.option == "mlx" for choice in tier3.choices)  # no kernel library no NVIDIA engine calls
+    assert gemm.startswith("each family's own engine brings its gemm kernels (apple-silicon: mlx; nvidia-gpu:")
+    assert not any(choice.option == "mlx" for choice in tier3.choices)  # MLX is apple-silicon's engine, no NVIDIA one
 
 
 def test_a_recipe_for_r1_is_one_for_v3_too():

@@ -140,3 +140,34 @@ def test_int8_qat_training_runs_float_gemms_on_the_documented_float_training_sta
     gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
     assert gemm.settings["dtype"] in ("fp16", "fp32")
     assert any("fake quantization" in reason.text for reason in gemm.rationale)
+
+
+def test_apples_own_mlx_serves_an_llm_on_a_mac_before_llama_cpp():
+    # MLX is Apple's own framework (https://opensource.apple.com/projects/mlx); llama.cpp's Metal backend stays the
+    # considered alternative, with a throughput race as its switch.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="Qwen/Qwen3-8B",
+        needs={"quantization": "int8"},
+    )
+    options = {option.stack: option for option in result.stacks_considered}
+    assert options["apple-mlx-lm-inference"].chosen and not options["apple-llama-cpp-metal"].chosen
+
+
+def test_a_dense_model_gets_no_moe_risk_and_a_cnn_no_layernorm_risk():
+    dense = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert dense.stacks and not any("MoE" in risk for stack in dense.stacks for risk in stack.risks)
+    cnn = answer(
+        model_type="cnn", hardware="arm-cpu", device="graviton4", workload="inference", needs={"quantization": "int8"}
+    )
+    texts = [reason.text for tier in cnn.tiers for choice in tier.choices for reason in choice.rationale]
+    assert texts and not any("LayerNorm" in text for text in texts)
