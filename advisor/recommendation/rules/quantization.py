@@ -135,15 +135,18 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
         return None
     if toolkit.id == runtime and toolkit.layer.value == "serving-engine":  # it loads checkpoints others quantized
         known, hardware = context.knowledge.ids(), context.profile.hardware
-        makers = [
+        compatibility = context.knowledge.compatibility
+        makers = [  # a checkpoint writer runs on any host: what matters is that this family's build loads its output
             t
-            for t in context.knowledge.compatibility.toolkits_loaded_by(toolkit.id)
-            if t in known and hardware in context.knowledge.get(t).hardware.value
+            for t in compatibility.toolkits_loaded_by(toolkit.id)
+            if t in known
+            and (hardware in context.knowledge.get(t).hardware.value or hardware in compatibility.output_families(t))
         ]
         source = (
             f"from {', '.join(makers)}, whose output it loads"
             if makers
-            else f"pre-quantized: no toolkit in the knowledge base both runs on {hardware} and writes a format it loads"
+            else f"pre-quantized: no toolkit in the knowledge base writes a format its {hardware} build is documented "
+            "to load"
         )
         dtype = context.profile.needs.quantization
         here = [
