@@ -26,7 +26,12 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[
     for judged in choice.chosen:
         fit = "" if judged.fits else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
         default = judged.stack.applies_to.precisions[0]
-        if judged.precision != default:  # the recipe's other documented format: name the runner and the format first
+        split = (  # a job that trains and serves a quantized model: say the format each side runs
+            profile.trains and profile.serves and profile.needs.quantized and len(choice.chosen) > 1
+        )
+        if split and judged.precision == default:
+            parts.append(f"{VERBS[judged.workload]} {judged.stack.name} in {judged.precision}{fit}")
+        elif judged.precision != default:  # the recipe's other documented format: name the runner and the format first
             parts.append(
                 f"{VERBS[judged.workload]} {judged.stack.runner_name} in {judged.precision}, on the recipe "
                 f"{judged.stack.name} (whose default is {default}){fit}"
