@@ -81,6 +81,7 @@ ADDED_IDS = {
     "ixccl",
     "mori",
     "mflux",
+    "coreai",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -95,7 +96,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 37
+    assert len(ADDED_IDS) == 38
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
