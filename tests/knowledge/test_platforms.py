@@ -133,9 +133,12 @@ def test_llm_serving_on_each_accelerator_gets_a_serving_engine(knowledge):
     # nvidia-gpu: an unquantized dense LLM on the default B200 takes the vLLM BF16 Blackwell stack (vLLM's Llama 3.3
     # 70B recipe verifies BF16 on B200/GB200, https://github.com/vllm-project/recipes/blob/main/models/meta-llama/
     # Llama-3.3-70B-Instruct.yaml); NVIDIA's TensorRT-LLM guides give dense models only as FP8/NVFP4 checkpoints.
+    # amd-gpu: on the default MI355X, SGLang's cookbook serves dense Llama models in BF16
+    # (https://docs.sglang.io/cookbook/autoregressive/Llama/Llama3.1) while AMD's vLLM guide leads with MXFP4/FP8 Quark
+    # checkpoints (https://rocm.docs.amd.com/projects/ai-ecosystem/en/latest/optimization/vllm-v1-optimization.html).
     expected = {
         "nvidia-gpu": ("tensorrt-llm", "vllm"),
-        "amd-gpu": "vllm",
+        "amd-gpu": ("sglang", "vllm"),
         "ascend-npu": ("vllm", "mindie"),
         "google-tpu": "vllm",
         "aws-neuron": "vllm",

@@ -134,9 +134,11 @@ def test_a_qat_ask_in_tier_3_trains_in_the_framework_and_the_runtime_runs_the_ex
 
 
 def test_an_engine_named_as_an_alternative_gets_a_measurable_switch():
-    # AMD's MI300X inference guides cover vLLM and SGLang (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference/index.html)
+    # AMD's inference guides cover vLLM and SGLang (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference/index.html);
+    # on MI350X no SGLang stack is validated (SGLang's cookbook sets dense Llama models for MI300X/MI325X/MI355X only,
+    # https://docs.sglang.io/cookbook/autoregressive/Llama/Llama3.1), so the rival is the engine, not a stack
     result = answer(
-        model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8}
+        model_type="dense-transformer", hardware="amd-gpu", device="mi350x", needs={"quantization": "fp8", "devices": 8}
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert deployment.alternatives
@@ -144,6 +146,19 @@ def test_an_engine_named_as_an_alternative_gets_a_measurable_switch():
     condition = next(c for c in result.switch_conditions if c.id == f"{rival}-engine-faster")
     assert condition.metric == f"evidence.inference_throughput.{rival}_over_{deployment.option}"
     assert "accuracy and stability checks" in condition.description
+
+
+def test_an_engine_with_a_stack_that_fits_as_well_gets_the_stack_switch():
+    # SGLang's cookbook serves dense Llama models on MI300X in BF16 or FP8
+    # (https://docs.sglang.io/cookbook/autoregressive/Llama/Llama3.1): its stack fits an FP8 profile as well as vLLM's,
+    # so the switch measures the two stacks against each other, both in fp8
+    result = answer(
+        model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8}
+    )
+    chosen = result.stacks[0].stack
+    condition = next(c for c in result.switch_conditions if c.id == "amd-sglang-bf16-mi300x-faster")
+    assert condition.metric == f"evidence.inference_throughput.amd-sglang-bf16-mi300x_over_{chosen}"
+    assert "both in fp8" in condition.description
 
 
 def test_an_equal_engine_switch_names_the_precision_both_run_in():
