@@ -16,7 +16,7 @@ from advisor.comparison.statistics import (
 )
 from advisor.comparison.summary import comparison_summary
 from advisor.comparison.verdict import numeric_change, status_verdict, timing_verdict
-from advisor.comparison.visits import judged_visit
+from advisor.comparison.visits import is_timed, judged_visit
 from probes.models import Evidence, Measurement, ProbeCase, Stats
 
 # Best first: fixed cases, then timed verdicts by ratio, then the ones that got worse or cannot be compared.
@@ -70,11 +70,6 @@ def compare_evidence(a: Evidence, b: Evidence, rule: VerdictRule | None = None) 
         machine_ratios=machine,
         probes=probe_verdicts(pairs, machine, rule, busy_host=busy_a or busy_b),
     )
-
-
-def is_timed(case: ProbeCase) -> bool:
-    """The case ran and has timing samples."""
-    return case.status == "ok" and case.timing is not None and bool(case.timing.samples)
 
 
 def host_was_busy(evidence: Evidence) -> bool:

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from advisor.comparison.band import band_side, change_either_way
 from advisor.comparison.models import ProbeVerdict, ProbeVerdictName, VerdictRule
 from advisor.comparison.statistics import bootstrap_median_speedup
-from advisor.comparison.visits import judged_visit
+from advisor.comparison.visits import is_timed, judged_visit
 from probes.models import ProbeCase
 
 MIN_PROBE_CASES = 5  # fewer comparable cases do not average their noise out
@@ -49,7 +49,7 @@ def probe_verdicts(
     """One verdict per probe with at least MIN_PROBE_CASES cases timed in both runs, in probe name order."""
     by_probe: dict[str, list[tuple[list[float], list[float]]]] = defaultdict(list)
     for case_a, case_b in pairs:
-        if _timed(case_a) and _timed(case_b) and case_a.timing is not None and case_b.timing is not None:
+        if is_timed(case_a) and is_timed(case_b) and case_a.timing is not None and case_b.timing is not None:
             samples_a = judged_visit(case_a.timing, rule.min_samples).samples
             samples_b = judged_visit(case_b.timing, rule.min_samples).samples
             by_probe[case_a.key.probe].append((samples_b, samples_a))  # "baseline" B over "compared" A: B/A
@@ -75,10 +75,6 @@ def probe_verdicts(
             )
         )
     return verdicts
-
-
-def _timed(case: ProbeCase) -> bool:
-    return case.status == "ok" and case.timing is not None and bool(case.timing.samples)
 
 
 _VERDICT_OF_SIDE: dict[str, ProbeVerdictName] = {

@@ -37,7 +37,7 @@ from __future__ import annotations
 import statistics
 from typing import NamedTuple
 
-from probes.models import Measurement
+from probes.models import Measurement, ProbeCase
 
 
 class JudgedVisit(NamedTuple):
@@ -59,3 +59,8 @@ def judged_visit(timing: Measurement, min_samples: int) -> JudgedVisit:
     fastest, index, samples = usable[0]
     middle = usable[len(usable) // 2][0]
     return JudgedVisit(samples, index, len(parts), middle / fastest - 1 if fastest > 0 else 0.0)
+
+
+def is_timed(case: ProbeCase) -> bool:
+    """The case ran and has timing samples: the only cases a timing comparison reads."""
+    return case.status == "ok" and case.timing is not None and bool(case.timing.samples)
