@@ -45,6 +45,7 @@ from advisor.recommendation.stack import plan_stack
 from advisor.recommendation.stack_choice import (
     StackChoice,
     choose_stacks,
+    for_other_models,
     node_size,
     options_considered,
     runner_of,
@@ -153,9 +154,6 @@ def recommend(
     return restated(answer, asked, profile)
 
 
-OTHER_MODEL_MISFITS = ("named_model", "other_model", "device_class")
-
-
 def runners_for_other_models(stack_choice: StackChoice, knowledge: KnowledgeBase) -> set[str]:
     """Runners whose every considered stack here is written for other models or devices (mflux for an SDXL profile): no
     throughput race against them is a switch condition, as they do not run this model."""
@@ -165,7 +163,7 @@ def runners_for_other_models(stack_choice: StackChoice, knowledge: KnowledgeBase
         runner = runner_of(judged.stack, judged.workload, known)
         if runner is None or runner.candidate is None:
             continue
-        usable = not any(misfit.kind in OTHER_MODEL_MISFITS for misfit in judged.misfits)
+        usable = not for_other_models(judged)
         fits[runner.candidate] = fits.get(runner.candidate, False) or usable
     return {runner for runner, usable in fits.items() if not usable}
 
@@ -183,7 +181,7 @@ def runs_mla(stack_choice: StackChoice) -> bool:
     serving = stack_choice.for_workload("inference")
     if serving is None or not serving.stack.applies_to.models:
         return False
-    if any(misfit.kind in ("named_model", "other_model") for misfit in serving.misfits):
+    if for_other_models(serving):
         return False
     attention = serving.stack.component("attention")
     return attention is not None and "MLA" in attention.name

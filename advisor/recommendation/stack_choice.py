@@ -442,10 +442,20 @@ def judge(
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
 
 
+# Misfits that make a stack no stack for this model: another model type, another class of device (a phone runtime
+# for a server), or, for a recipe written for named models, another model than the one named.
+OTHER_MODEL_KINDS = ("other_model", "device_class")
+NOT_THIS_MODEL_KINDS = (*OTHER_MODEL_KINDS, "named_model")
+
+
 def other_model(item: Judged) -> bool:
-    """The stack is documented for another kind of model, or another class of device (a phone runtime for a server):
-    the last a team asks about."""
-    return any(misfit.kind in ("other_model", "device_class") for misfit in item.misfits)
+    """The stack is documented for another kind of model, or another class of device: the last a team asks about."""
+    return any(misfit.kind in OTHER_MODEL_KINDS for misfit in item.misfits)
+
+
+def for_other_models(item: Judged) -> bool:
+    """The stack does not run this model: other_model, or a recipe written for other named models."""
+    return any(misfit.kind in NOT_THIS_MODEL_KINDS for misfit in item.misfits)
 
 
 def other_precision(item: Judged) -> bool:
