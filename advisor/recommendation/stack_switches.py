@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 
 from advisor.profile import Profile
 from advisor.recommendation.models import SwitchCondition, Tier
-from advisor.recommendation.stack_choice import StackChoice, decisive_reason
+from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason, for_other_models
 from advisor.recommendation.switches import switch
 
 MAX_STACK_SWITCHES = 3
@@ -111,7 +111,11 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
         s for s in (equal_engine_switch(choice, workload, profile) for workload in ("inference", "training")) if s
     ]
     serving = choice.for_workload("inference")
-    accuracy = accuracy_switch(profile) if serving is None or not serving.falls_back else None  # nothing runs quantized
+    layout = layout_switch(serving)
+    if layout is not None:
+        found.append(layout)
+    quantized_here = serving is None or not (serving.falls_back or released_quantized(serving, profile))
+    accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
     if accuracy is not None:
         found.append(accuracy)
     description = (
@@ -174,6 +178,41 @@ def engine_alternative_switch(
     )
     metric = f"evidence.inference_throughput.{rival}_over_{deployment.option}"
     return switch(f"{rival}-engine-faster", description, metric, ">=", FASTER)
+
+
+DP_ATTENTION_FLAG = "--enable-dp-attention"
+
+
+def layout_switch(serving: Judged | None) -> SwitchCondition | None:
+    """Where the serving recipe documents data-parallel attention as its high-throughput option beside tensor
+    parallelism (SGLang's DeepSeek and Llama pages), the layout is a measured choice: the same engine, model and devices
+    in both layouts at the SLA."""
+    if serving is None:
+        return None
+    layout = next(
+        (c for c in serving.stack.components if c.role == "parallelism" and DP_ATTENTION_FLAG in (c.setting or "")),
+        None,
+    )
+    if layout is None:
+        return None
+    description = (
+        f"data-parallel attention ({DP_ATTENTION_FLAG}, as {serving.stack.name} documents: {layout.setting}) delivers "
+        f"at least {FASTER:g}x the tokens/s at your latency SLA of the tensor-parallel layout, same engine, model and "
+        "devices: serve in that layout (its page keeps it for large batches, not low-latency serving)"
+    )
+    metric = "evidence.inference_throughput.dp_attention_over_tensor_parallel"
+    return switch("dp-attention-layout", description, metric, ">=", FASTER)
+
+
+def released_quantized(serving: Judged, profile: Profile) -> bool:
+    """The serving recipe is written for the profile's model and runs the asked format by default: the model is
+    released in that format (DeepSeek-V3 in block-wise FP8), so there is no float model to keep and no quantization
+    to check against one."""
+    return (
+        bool(serving.stack.applies_to.models)
+        and not for_other_models(serving)
+        and serving.stack.applies_to.precisions[0] == profile.needs.quantization
+    )
 
 
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:

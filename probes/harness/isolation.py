@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import secrets
 import select
 import shutil
 import signal
@@ -122,14 +123,24 @@ def remove_orphaned_folders(parent: Path | None = None) -> list[Path]:
     """Delete the temporary folders of runs whose process is gone (a killed `advisor probe`)."""
     removed = []
     for folder in Path(parent or tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*"):
-        try:
-            owner = int((folder / OWNER_FILE).read_text().strip())
-        except (OSError, ValueError):
+        owner = _owner(folder)
+        if owner is None:
             continue  # not ours to judge: no owner recorded
         if not _alive(owner):
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
     return removed
+
+
+def _owner(folder: Path) -> int | None:
+    """The pid of the run that made the folder: its owner file, else the pid its name carries
+    ('advisor-probe-<pid>-<hex>', made before the owner file is written)."""
+    try:
+        return int((folder / OWNER_FILE).read_text().strip())
+    except (OSError, ValueError):
+        pass
+    pid, _, tail = folder.name.removeprefix(TEMP_PREFIX).partition("-")
+    return int(pid) if pid.isdigit() and tail else None
 
 
 def _alive(pid: int) -> bool:
@@ -161,9 +172,18 @@ def _forkserver_folder() -> Path:
     and the probe children's TMPDIR."""
     global _server_folder
     if _server_folder is None or not _server_folder.is_dir():
-        _server_folder = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
-        (_server_folder / OWNER_FILE).write_text(str(os.getpid()))
-        atexit.register(shutil.rmtree, _server_folder, True)
+        while True:
+            # Named and known before it exists: an interrupt at any point of its making (SIGTERM while the machine is
+            # detected) leaves no folder that stop_forkserver or the exit handler cannot find.
+            folder = Path(tempfile.gettempdir()) / f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+            _server_folder = folder
+            atexit.register(shutil.rmtree, folder, True)
+            try:
+                folder.mkdir(mode=0o700)
+                break
+            except FileExistsError:
+                continue
+        (folder / OWNER_FILE).write_text(str(os.getpid()))
     return _server_folder
 
 

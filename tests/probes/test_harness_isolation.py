@@ -154,6 +154,33 @@ def test_a_killed_runs_temporary_folder_is_removed_by_the_next(tmp_path):
     assert live.exists() and foreign.exists() and not orphan.exists()
 
 
+def test_a_folder_interrupted_before_its_owner_file_is_judged_by_the_pid_in_its_name(tmp_path):
+    # The run names its folder advisor-probe-<pid>-<hex> before making it: a SIGTERM between the folder and its owner
+    # file leaves a folder whose name still says whose it was.
+    from probes.harness.isolation import TEMP_PREFIX, remove_orphaned_folders
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    orphan = tmp_path / f"{TEMP_PREFIX}{dead.pid}-0a1b2c3d"
+    live = tmp_path / f"{TEMP_PREFIX}{os.getpid()}-0a1b2c3d"
+    for folder in (orphan, live):
+        folder.mkdir()
+    assert remove_orphaned_folders(tmp_path) == [orphan]
+    assert live.exists() and not orphan.exists()
+
+
+def test_the_fork_servers_folder_carries_its_owner_in_name_and_file():
+    from probes.harness import isolation
+
+    folder = isolation._forkserver_folder()
+    try:
+        assert folder.name.startswith(f"{isolation.TEMP_PREFIX}{os.getpid()}-")
+        assert (folder / isolation.OWNER_FILE).read_text() == str(os.getpid())
+    finally:
+        isolation.stop_forkserver()
+    assert not folder.exists()
+
+
 def test_a_worker_whose_parent_is_gone_exits_at_once():
     env = {**os.environ, "ADVISOR_PROBE_PARENT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     code = "from probes.harness.worker import die_with_parent; die_with_parent(); print('still here')"

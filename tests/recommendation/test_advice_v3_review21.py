@@ -1,0 +1,52 @@
+"""Review 21's defects, each pinned: a model released in FP8 gets no 'keep the float model' switch, and a recipe that
+documents data-parallel attention beside tensor parallelism makes the layout a measured switch."""
+
+from __future__ import annotations
+
+import yaml
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.profile import parse_profile
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Recommendation
+
+
+def answer(**fields: object) -> Recommendation:
+    return recommend(parse_profile(yaml.safe_dump({"team_skill": "framework", **fields})), [], load_knowledge_base())
+
+
+def deepseek_on_b200() -> Recommendation:
+    return answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
+
+
+def test_a_model_released_in_fp8_gets_no_switch_back_to_a_float_model():
+    # DeepSeek-V3 is published in block-wise FP8 (SGLang's DeepSeek page: serve the official weights as they are); its
+    # BF16 upcast does not even fit one 8-GPU node, so "keep the float model" is no action a team can take.
+    ids = [condition.id for condition in deepseek_on_b200().switch_conditions]
+    assert "fp8-accuracy-drop" not in ids
+
+
+def test_a_quantized_dense_model_keeps_its_accuracy_gate():
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 4},
+    )
+    assert "fp8-accuracy-drop" in [condition.id for condition in result.switch_conditions]
+
+
+def test_data_parallel_attention_documented_by_the_recipe_is_a_measured_layout_switch():
+    # SGLang's DeepSeek page: --tp 8, or --enable-dp-attention --tp 8 --dp 8 for high-throughput large batches.
+    condition = next(c for c in deepseek_on_b200().switch_conditions if c.id == "dp-attention-layout")
+    assert condition.metric == "evidence.inference_throughput.dp_attention_over_tensor_parallel"
+    assert "--enable-dp-attention" in condition.description and condition.threshold == 1.1
