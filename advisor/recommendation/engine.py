@@ -27,7 +27,13 @@ from advisor.recommendation.models import (
     TierNumber,
 )
 from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
-from advisor.recommendation.reference import cited_in_tier1, reference_figures, unlike_reference_layers, with_reference
+from advisor.recommendation.reference import (
+    MODEL_FREE_FIGURES,
+    cited_in_tier1,
+    reference_figures,
+    unlike_reference_layers,
+    with_reference,
+)
 from advisor.recommendation.rules.attention import decide_attention
 from advisor.recommendation.rules.collectives import decide_collectives
 from advisor.recommendation.rules.confidence import overall_confidence
@@ -111,7 +117,9 @@ def recommend(
     figures, reference_note = reference_figures(profile, device, tier1)
     unlike = unlike_reference_layers(profile, stack_choice.stacks)
     confidence, notes = with_reference(confidence, notes, figures, facts.timed_on_target, unlike)
-    tiers[0] = tier1 = cited_in_tier1(tier1, figures, device)
+    # Figures timed on dense GQA layers are not quoted as reasons for a MoE or MLA model's choices; all-reduce is.
+    quoted = figures if unlike is None else tuple(f for f in figures if f.name in MODEL_FREE_FIGURES)
+    tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)
     runners = {c.id for c in knowledge.candidates if c.layer.value in ("serving-engine", "runtime")}

@@ -25,6 +25,10 @@ def table_engine(tier1: Tier) -> str:
     return table_engine_for(deployment)
 
 
+# Figures that do not depend on the model's layers (the collective's bus bandwidth): quoted for any model.
+MODEL_FREE_FIGURES = frozenset({"allreduce_busbw_gbps"})
+
+
 def reference_figures(
     profile: Profile, device: str | None, tier1: Tier
 ) -> tuple[tuple[ReferenceFigure, ...], str | None]:
@@ -53,7 +57,7 @@ def relevant(name: str, profile: Profile) -> bool:
     layers and a KV cache (a diffusion transformer has neither decode steps nor a KV cache); all-reduce for a job on
     several devices, training included."""
     needs = profile.needs
-    if name != "allreduce_busbw_gbps" and not profile.llm:
+    if name not in MODEL_FREE_FIGURES and not profile.llm:
         return False
     if name.startswith("fp8_over_bf16_gemm"):
         return profile.serves and needs.quantization == "fp8"

@@ -190,6 +190,8 @@ def loaded_quantizer(
         and quantization.option == deployment.option
         and engine_only(deployment.option, context)
     )
+    families, dtype = set(context.profile.families), context.profile.needs.quantization
+    documented = stacks_quantizing_with(deployment.option, families, dtype, context)
     if (
         quantization is not None
         and not engine_itself
@@ -197,9 +199,9 @@ def loaded_quantizer(
             quantization.option == deployment.option
             or deployment.option in compatibility.loaders_of(quantization.option)
         )
+        and len(documented.get(quantization.option, ())) >= max(map(len, documented.values()), default=0)
     ):
-        return choices, gaps
-    families, dtype = set(context.profile.families), context.profile.needs.quantization
+        return choices, gaps  # loadable, and no toolkit the engine's documented stacks use more
     loaded = [
         context.knowledge.get(t)
         for t in compatibility.toolkits_loaded_by(deployment.option)
@@ -221,7 +223,6 @@ def loaded_quantizer(
         and (t.id, "quantization") not in measured_out
     ]
     official = context.official("quantization")
-    documented = stacks_quantizing_with(deployment.option, families, dtype, context)
     fitting.sort(key=lambda t: (-len(documented.get(t.id, ())), t.id not in official, -len(t.hardware.value), t.id))
     rest = [c for c in choices if c.concern != "quantization"]
     if fitting and open_gap:

@@ -50,3 +50,37 @@ def test_data_parallel_attention_documented_by_the_recipe_is_a_measured_layout_s
     condition = next(c for c in deepseek_on_b200().switch_conditions if c.id == "dp-attention-layout")
     assert condition.metric == "evidence.inference_throughput.dp_attention_over_tensor_parallel"
     assert "--enable-dp-attention" in condition.description and condition.threshold == 1.1
+
+
+def test_gqa_reference_figures_are_not_quoted_under_an_mla_models_choices():
+    result = deepseek_on_b200()
+    cited = {
+        cite.ref
+        for choice in result.tier(1).choices
+        for reason in choice.rationale
+        for cite in reason.cites
+        if cite.kind == "reference"
+    }
+    assert result.reference  # still listed, labelled as NVIDIA's dense-layer measurements
+    assert cited == {"reference.b200_sxm.allreduce_busbw_gbps"}  # the collective's bandwidth depends on no layer
+
+
+def test_one_fp8_checkpoint_for_vllm_on_amd_and_nvidia_comes_from_the_toolkit_its_stacks_use():
+    # vLLM's FP8 W8A8 guide quantizes with LLM Compressor (https://docs.vllm.ai/en/latest/features/quantization/fp8/),
+    # and vLLM's hardware table marks FP8 W8A8 as supported on AMD GPUs: one compressed-tensors checkpoint for both.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "devices": 8,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    tier3 = result.tier(3).options()
+    assert tier3.get("deployment") == "vllm" and tier3.get("quantization") == "llm-compressor"
