@@ -170,10 +170,15 @@ def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
     return concern == "training-framework" or context.knowledge.get(option).layer.value in BENEATH_LAYERS
 
 
-def framework_needed(judged: Judged, profile: Profile) -> bool:
-    """A training stack's framework is chosen for large or MoE training, or for a model other than an LLM trained on
-    several devices where the stack fits (the platform's general frameworks cover small LLM jobs)."""
+def framework_needed(judged: Judged, profile: Profile, known: set[str]) -> bool:
+    """A training stack's framework is chosen for large or MoE training, for a model other than an LLM trained on
+    several devices where the stack fits, or where the stack trains on a framework of its own that the knowledge base
+    does not list (PaddleNLP on PaddlePaddle: PyTorch's DDP/FSDP are not its parallelism); the platform's general
+    frameworks cover small LLM jobs otherwise."""
     if profile.needs.devices >= LARGE_TRAINING_DEVICES or profile.model_type == "moe":
+        return True
+    framework = judged.stack.component("training-framework")
+    if judged.workload == "training" and framework is not None and framework.candidate not in known:
         return True
     return not profile.llm and profile.needs.devices > 1 and judged.fits
 
@@ -184,7 +189,7 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
     known = set(context.knowledge.ids())
     runner = runner_of(stack, judged.workload, known)
     parts: dict[str, Part] = {}
-    wanted = judged.workload == "inference" or framework_needed(judged, profile)
+    wanted = judged.workload == "inference" or framework_needed(judged, profile, known)
     if runner is not None and runner.candidate is not None and wanted:
         parts[runner_concern(judged.workload)] = Part(runner.candidate, runner)
     elif wanted:

@@ -84,3 +84,18 @@ def test_one_fp8_checkpoint_for_vllm_on_amd_and_nvidia_comes_from_the_toolkit_it
     )
     tier3 = result.tier(3).options()
     assert tier3.get("deployment") == "vllm" and tier3.get("quantization") == "llm-compressor"
+
+
+def test_a_training_stack_on_a_framework_of_its_own_names_it_instead_of_ddp_or_fsdp():
+    # PaddleNLP trains on PaddlePaddle's DCU build (PaddleNLP's DCU guide): PyTorch's DDP/FSDP are not its parallelism.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="both",
+        model="Qwen/Qwen2.5-14B-Instruct",
+        needs={"devices": 4},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert "PaddleNLP" in framework.option
+    assert not any(skipped.concern == "training-framework" for skipped in result.skipped_concerns)
