@@ -99,3 +99,16 @@ def test_a_training_stack_on_a_framework_of_its_own_names_it_instead_of_ddp_or_f
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     assert "PaddleNLP" in framework.option
     assert not any(skipped.concern == "training-framework" for skipped in result.skipped_concerns)
+
+
+def test_a_one_device_training_job_is_not_told_about_ddp_or_fsdp():
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m3",
+        workload="both",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        needs={"devices": 1},
+    )
+    texts = [reason.text for skipped in result.skipped_concerns for reason in skipped.rationale]
+    assert texts and not any("DDP" in text or "FSDP" in text for text in texts)

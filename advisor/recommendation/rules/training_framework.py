@@ -64,8 +64,11 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
                 else f"{profile.needs.devices} device(s) and a dense model"
             )
             text = (
-                f"{why}: the framework's own parallelism carries it - DDP where the model and its optimizer states "
-                "fit one device, FSDP where they do not"
+                f"one device and a {profile.model_type} model: the framework's own training loop carries it, with no "
+                "parallelism to choose"
+                if profile.needs.devices == 1
+                else f"{why}: the framework's own parallelism carries it - DDP where the model and its optimizer "
+                "states fit one device, FSDP where they do not"
             )
         skipped = line(text, cite_profile(profile, "workload"), cite_profile(profile, "needs.devices"))
         return skipped_decision("training-framework", skipped)
