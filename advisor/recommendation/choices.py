@@ -7,6 +7,7 @@ one risk to watch. Citations carry the claims and cases; the sentences do not re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from advisor.knowledge.models import Candidate, Concern
@@ -62,11 +63,17 @@ def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> 
     return line(f"{label}: {claim.note}", cite_claim(candidate, attribute))
 
 
+# A risk about splitting a job over devices (tensor parallelism, scaling from 1 to 8): none for a one-device job.
+MULTI_DEVICE_RISK = re.compile(r"[Tt]ensor[- ]parallel|strong-scaling|collapse on eight")
+
+
 def risk_applies(text: str, profile: Profile) -> bool:
     """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
     quantization asked, one about any format or about quantizing at all; and for a convolutional model, one about
     LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions)."""
     if profile.convolutional and "LayerNorm" in text:
+        return False
+    if profile.needs.devices == 1 and MULTI_DEVICE_RISK.search(text):
         return False
     named = {name for name, words in FORMAT_WORDS.items() if any(word in text for word in words)}
     if profile.needs.quantized:

@@ -112,3 +112,16 @@ def test_a_one_device_training_job_is_not_told_about_ddp_or_fsdp():
     )
     texts = [reason.text for skipped in result.skipped_concerns for reason in skipped.rationale]
     assert texts and not any("DDP" in text or "FSDP" in text for text in texts)
+
+
+def test_a_one_device_service_gets_no_tensor_parallel_scaling_warning():
+    result = answer(
+        model_type="multimodal",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 1},
+    )
+    texts = [reason.text for choice in result.tier(1).choices for reason in choice.rationale]
+    assert texts and not any("strong-scaling" in text or "Tensor-parallel" in text for text in texts)
