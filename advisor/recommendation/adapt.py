@@ -71,6 +71,9 @@ FORMAT_WORDS: dict[str, str] = {
 FORMAT_WORDS_RE = re.compile(r"\b(?:" + "|".join(FORMAT_WORDS) + r")\b", re.IGNORECASE)
 DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|tensor-core default)\b", re.IGNORECASE)
 QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a stack's own format replaces
+# A weight-scale granularity a part's documented setting states ("one FP16 scale per block of 32 weights"): it replaces
+# the rule's default (per-channel INT8) for that part.
+GRANULARITY_WORDS = re.compile(r"\bper[- ](?:block|group) of \d+ weights\b", re.IGNORECASE)
 ACTIVATION_SETTINGS = (
     "layernorm",
 )  # a rule's activation-quantization detail, moot where only the weights are quantized
@@ -146,6 +149,7 @@ def part_choice(
         kept = [r for r in previous.rationale if not r.text.startswith("watch: ")][:MAX_KEPT_REASONS]
         reasons = [*kept, *reasons]
         settings = {**settings, **previous.settings}
+    settings = documented_granularity(settings)
     fits = True
     if component.role in RUNNER_ROLES and part.known:
         skill = context.knowledge.get(part.option).skill.value
@@ -160,6 +164,15 @@ def part_choice(
         fits_team=fits,
         part_of=None if part.known else stack.id,
     )
+
+
+def documented_granularity(settings: dict[str, str]) -> dict[str, str]:
+    """The rule's default scale granularity gives way to the one the part's documented setting states (llama.cpp's Q8_0
+    keeps one scale per block of 32 weights, not one per channel)."""
+    stated = GRANULARITY_WORDS.search(settings.get("as documented", ""))
+    if stated is None or "granularity" not in settings:
+        return settings
+    return {**settings, "granularity": stated.group(0)}
 
 
 def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
