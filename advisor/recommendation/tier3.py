@@ -176,7 +176,8 @@ def loaded_quantizer(
     choices: list[Choice], gaps: list[Gap], context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset()
 ) -> tuple[list[Choice], list[Gap]]:
     """Tier 3's quantizer is one whose output tier 3's engine loads: a portable toolkit it loads where one runs on every
-    family and supports the asked format; otherwise each platform keeps a toolkit its engine loads (a gap)."""
+    family, quantizes this model type and supports the asked format; otherwise each platform keeps a toolkit its
+    engine loads (a gap)."""
     by_concern = {c.concern: c for c in choices}
     deployment, quantization = by_concern.get("deployment"), by_concern.get("quantization")
     open_gap = (
@@ -218,6 +219,7 @@ def loaded_quantizer(
         t
         for t in loaded
         if portable(t)
+        and t.serves_model_type(context.profile.model_type)  # an LLM quantizer is no answer for a diffusion model
         and all(f in t.hardware.value or (f in compatibility.output_families(t.id) and reaches(f)) for f in families)
         and getattr(t, dtype).value in ("yes", "partial")
         and (t.id, "quantization") not in measured_out

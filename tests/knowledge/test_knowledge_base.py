@@ -186,7 +186,9 @@ def test_compatibility_facts(knowledge):
         "sglang",
         "tensorrt-llm",
     )  # TRT-LLM PR 15415: FP8 compressed-tensors
-    assert set(relations.loaders_of("msmodelslim")) == {"mindie", "vllm"}
+    # SGLang's Ascend build loads ModelSlim output (--quantization modelslim):
+    # https://docs.sglang.io/docs/hardware-platforms/ascend-npus/ascend_npu_quantization
+    assert set(relations.loaders_of("msmodelslim")) == {"mindie", "vllm", "sglang"}
     assert "modelopt" in relations.toolkits_loaded_by("tensorrt-llm")
     assert "flashinfer" in relations.attention_kernels_of("sglang")
     assert "torch-compile" in relations.fed_by("triton")
