@@ -106,14 +106,16 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
         f"capacity: full-parameter training of a {parameters:g}B model holds about {_gb(held)} in weights, gradients "
         f"and Adam state ({TRAINING_BYTES_PER_PARAMETER} bytes per parameter in mixed precision, before activations)"
     )
-    if held <= memory * ENGINE_MEMORY_SHARE:
+    usable = memory * ENGINE_MEMORY_SHARE
+    if held <= usable:
         return f"{what}, within the {_gb(memory)} of {devices} x {device.name}: the rest is for activations"
     node_memory = node_devices * device.memory_gb * ENGINE_MEMORY_SHARE
     nodes = math.ceil(held / node_memory)
     frozen = FROZEN_BYTES_PER_PARAMETER * parameters
     return (
-        f"{what}, more than the {_gb(memory)} of {devices} x {device.name}: shard it over at least {nodes} nodes of "
-        f"{node_devices} (ZeRO-3/FSDP, or tensor and pipeline parallelism), or fine-tune with LoRA, which holds the "
+        f"{what}, more than the {_gb(usable)} usable (90%) of the {_gb(memory)} on {devices} x {device.name}: shard it "
+        f"over at least {nodes} nodes of {node_devices} ({nodes * node_devices} devices; the profile names {devices}) "
+        f"with ZeRO-3/FSDP or tensor, pipeline and expert parallelism, or fine-tune with LoRA, which holds the "
         f"frozen weights ({_gb(frozen)} in bf16) and small adapters"
     )
 
@@ -168,3 +170,17 @@ def replica_size(weights_gb: float, memory_gb: float, devices: int) -> int:
 
 def _format(precision: str) -> str:
     return "bf16" if precision == "none" else precision
+
+
+def replica_group(profile: Profile, device: Device | None, served_precision: str | None = None) -> int | None:
+    """For an LLM served on several devices whose weights fit fewer of them with half their memory left for the KV
+    cache: the devices per replica (the serving line's 'replicas of N'); None otherwise."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None or not (profile.serves and profile.llm):
+        return None
+    precision = served_precision or profile.needs.quantization
+    weights = SERVING_BYTES_PER_PARAMETER.get(precision, 2) * parameters
+    if weights > profile.needs.devices * device.memory_gb * ENGINE_MEMORY_SHARE:
+        return None
+    group = replica_size(weights, device.memory_gb, profile.needs.devices)
+    return group if group < profile.needs.devices else None

@@ -13,7 +13,7 @@ from typing import get_args
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.adapt import adapt_tier1
-from advisor.recommendation.capacity import capacity_lines
+from advisor.recommendation.capacity import capacity_lines, replica_group
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import with_impact
@@ -83,6 +83,7 @@ LAYER_CONCERNS: dict[str, Concern] = {
     "runtime": "deployment",
 }
 MAX_PROFILE_SWITCHES = 2
+REPLICAS_FASTER = 1.1  # replicas' measured throughput over one split model from which they take over
 MAX_KNOWLEDGE_SWITCHES = 3
 # Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
 PROFILE_SWITCH_ORDER = ("team-skill-hpc", "cross-platform-needed", "long-context-needed", "dynamic-shapes-needed")
@@ -126,6 +127,8 @@ def recommend(
     runners -= runners_for_other_models(stack_choice, knowledge)
     engine_switch = engine_alternative_switch(tier1, profile, stack_level, runners)
     stack_level += (engine_switch,) if engine_switch is not None else ()
+    replicas = replica_switch(profile, stack_choice)
+    stack_level += (replicas,) if replicas is not None else ()
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:
@@ -174,6 +177,22 @@ def runners_for_other_models(stack_choice: StackChoice, knowledge: KnowledgeBase
         usable = not for_other_models(judged)
         fits[runner.candidate] = fits.get(runner.candidate, False) or usable
     return {runner for runner, usable in fits.items() if not usable}
+
+
+def replica_switch(profile: Profile, stack_choice: StackChoice) -> SwitchCondition | None:
+    """Where the weights fit a few of the devices (the capacity line's replicas), replicas against one model split
+    over all of them is a measured choice: the recipe's layout stays until replicas win at the SLA."""
+    group = replica_group(profile, stack_choice.device, served_precision(stack_choice))
+    if group is None:
+        return None
+    devices = profile.needs.devices
+    description = (
+        f"{devices // group} replicas of {group} device{'s' if group > 1 else ''} (data parallel) deliver at least "
+        f"{REPLICAS_FASTER:g}x the tokens/s at your latency SLA of one model split over all {devices}, same engine and "
+        "model: serve as replicas"
+    )
+    metric = "evidence.inference_throughput.replicas_over_single_split"
+    return switch("replicas-over-split", description, metric, ">=", REPLICAS_FASTER)
 
 
 def served_precision(stack_choice: StackChoice) -> str | None:

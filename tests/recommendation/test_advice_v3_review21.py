@@ -125,3 +125,19 @@ def test_a_one_device_service_gets_no_tensor_parallel_scaling_warning():
     )
     texts = [reason.text for choice in result.tier(1).choices for reason in choice.rationale]
     assert texts and not any("strong-scaling" in text or "Tensor-parallel" in text for text in texts)
+
+
+def test_replicas_the_memory_line_proposes_are_a_measured_switch_against_the_split_model():
+    # Review 22 (p01): 70B in FP8 fits two H200s with half their memory for the KV cache; the recipe splits the model
+    # over all four (tp_size = GPU count), so which layout serves more at the SLA is measured, not assumed.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 4},
+    )
+    condition = next(c for c in result.switch_conditions if c.id == "replicas-over-split")
+    assert condition.metric == "evidence.inference_throughput.replicas_over_single_split"
+    assert condition.description.startswith("2 replicas of 2 devices")

@@ -45,8 +45,12 @@ def test_full_sft_of_a_72b_model_does_not_fit_one_node_of_64_gb_devices():
         needs={"quantization": "int8", "devices": 8},
     )
     training, serving = (reason.text for reason in result.capacity)
-    assert "holds about 1,152 GB" in training and "more than the 512 GB of 8 x" in training
-    assert "at least 3 nodes of 8" in training and "LoRA" in training and "144 GB in bf16" in training
+    assert "holds about 1,152 GB" in training and "more than the 461 GB usable (90%) of the 512 GB on 8 x" in training
+    assert (
+        "at least 3 nodes of 8 (24 devices; the profile names 8)" in training
+        and "LoRA" in training
+        and "144 GB in bf16" in training
+    )
     assert "weights take about 72 GB in int8" in serving and "leaving about 389 GB for the KV cache" in serving
     assert {cite.ref for cite in result.capacity[0].cites} == {"parameters_b", "needs.devices"}
     assert training in summary_lines(result)
@@ -109,3 +113,19 @@ def test_an_mla_model_under_tensor_parallelism_is_told_its_kv_cache_is_held_whol
     )
     (serving,) = (reason.text for reason in result.capacity)
     assert "671 GB in fp8" in serving and "keeps the whole latent KV cache on every device" in serving
+
+
+def test_a_job_that_does_not_fit_its_usable_memory_says_so_with_the_usable_figure():
+    # Review 22 (p02): 671B x 16 B = 10,736 GB against 64 x 180 GB = 11,520 GB, of which 90% (10,368 GB) is usable:
+    # the line must compare against the usable figure, not read "10,736 GB, more than 11,520 GB".
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="training",
+        parameters_b=671,
+        needs={"quantization": "fp8", "devices": 64},
+    )
+    training = result.capacity[0].text
+    assert "about 10,736 GB" in training and "more than the 10,368 GB usable (90%) of the 11,520 GB" in training
+    assert "at least 9 nodes of 8 (72 devices; the profile names 64)" in training
