@@ -57,7 +57,7 @@ from advisor.recommendation.stack_choice import (
     runner_of,
     stacks_in,
 )
-from advisor.recommendation.stack_switches import engine_alternative_switch, stack_switches, verdict
+from advisor.recommendation.stack_switches import FASTER, engine_alternative_switch, stack_switches, verdict
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.tiers import build_tier
@@ -83,7 +83,6 @@ LAYER_CONCERNS: dict[str, Concern] = {
     "runtime": "deployment",
 }
 MAX_PROFILE_SWITCHES = 2
-REPLICAS_FASTER = 1.1  # replicas' measured throughput over one split model from which they take over
 MAX_KNOWLEDGE_SWITCHES = 3
 # Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
 PROFILE_SWITCH_ORDER = ("team-skill-hpc", "cross-platform-needed", "long-context-needed", "dynamic-shapes-needed")
@@ -188,11 +187,11 @@ def replica_switch(profile: Profile, stack_choice: StackChoice) -> SwitchConditi
     devices = profile.needs.devices
     description = (
         f"{devices // group} replicas of {group} device{'s' if group > 1 else ''} (data parallel) deliver at least "
-        f"{REPLICAS_FASTER:g}x the tokens/s at your latency SLA of one model split over all {devices}, same engine and "
+        f"{FASTER:g}x the tokens/s at your latency SLA of one model split over all {devices}, same engine and "
         "model: serve as replicas"
     )
     metric = "evidence.inference_throughput.replicas_over_single_split"
-    return switch("replicas-over-split", description, metric, ">=", REPLICAS_FASTER)
+    return switch("replicas-over-split", description, metric, ">=", FASTER)
 
 
 def served_precision(stack_choice: StackChoice) -> str | None:
