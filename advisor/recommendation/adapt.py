@@ -333,14 +333,14 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
     if judged is not None and quantizes_after_training(profile, judged.workload):
         if judged.precision == profile.needs.quantization or choice.settings.get("dtype") == judged.precision:
             return choice
-        asked = profile.needs.quantization
+        target = profile.needs.quantization
         after = (
-            f"the trained checkpoint is quantized to {asked} for serving"
+            f"the trained checkpoint is quantized to {target} for serving"
             if profile.serves
-            else f"QAT inserts {asked} fake quantization into this float training, and {asked} GEMMs run only in the "
+            else f"QAT inserts {target} fake quantization into this float training, and {target} GEMMs run only in the "
             "exported model"
             if profile.needs.quantization_method == "qat"
-            else f"the trained model is quantized to {asked} afterwards, and {asked} GEMMs run only in the exported model"
+            else f"the trained model is quantized to {target} afterwards, and {target} GEMMs run only in the exported model"
         )
         why = line(f"{judged.precision} GEMMs in training ({judged.stack.name}); {after}", cite_stack(judged.stack))
         return with_dtype(choice, judged.precision, why)
