@@ -125,7 +125,7 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
     cache, for other models (a diffusion transformer, a CNN) activations."""
     assert device.memory_gb is not None
     devices, precision = profile.needs.devices, served_precision or profile.needs.quantization
-    weights = SERVING_BYTES_PER_PARAMETER.get(precision, 2) * parameters
+    weights = served_weights_gb(parameters, precision)
     usable = devices * device.memory_gb * ENGINE_MEMORY_SHARE
     what = f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in {_format(precision)}"
     asked = profile.needs.quantization
@@ -157,6 +157,11 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
     )
 
 
+def served_weights_gb(parameters: float, precision: str) -> float:
+    """The weights' size in GB at the format served (2 bytes a weight where the format is not listed)."""
+    return SERVING_BYTES_PER_PARAMETER.get(precision, 2) * parameters
+
+
 def replica_size(weights_gb: float, memory_gb: float, devices: int) -> int:
     """The fewest devices, a power of two dividing `devices`, whose engine share holds the weights in half of it (the
     other half for the KV cache); `devices` where no smaller group does."""
@@ -178,8 +183,7 @@ def replica_group(profile: Profile, device: Device | None, served_precision: str
     parameters = model_parameters_b(profile)
     if parameters is None or device is None or device.memory_gb is None or not (profile.serves and profile.llm):
         return None
-    precision = served_precision or profile.needs.quantization
-    weights = SERVING_BYTES_PER_PARAMETER.get(precision, 2) * parameters
+    weights = served_weights_gb(parameters, served_precision or profile.needs.quantization)
     if weights > profile.needs.devices * device.memory_gb * ENGINE_MEMORY_SHARE:
         return None
     group = replica_size(weights, device.memory_gb, profile.needs.devices)

@@ -13,7 +13,7 @@ from typing import get_args
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.adapt import adapt_tier1
-from advisor.recommendation.capacity import capacity_lines, replica_group
+from advisor.recommendation.capacity import capacity_lines
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import with_impact
@@ -57,7 +57,7 @@ from advisor.recommendation.stack_choice import (
     runner_of,
     stacks_in,
 )
-from advisor.recommendation.stack_switches import FASTER, engine_alternative_switch, stack_switches, verdict
+from advisor.recommendation.stack_switches import engine_alternative_switch, replica_switch, stack_switches, verdict
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.tiers import build_tier
@@ -126,7 +126,7 @@ def recommend(
     runners -= runners_for_other_models(stack_choice, knowledge)
     engine_switch = engine_alternative_switch(tier1, profile, stack_level, runners)
     stack_level += (engine_switch,) if engine_switch is not None else ()
-    replicas = replica_switch(profile, stack_choice)
+    replicas = replica_switch(stack_choice, profile)
     stack_level += (replicas,) if replicas is not None else ()
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
@@ -157,7 +157,7 @@ def recommend(
             stack_choice.device,
             node_size(stack_choice.device),
             runs_mla(stack_choice),
-            served_precision(stack_choice),
+            stack_choice.served_precision,
         ),
         confidence_basis=notes[0] if notes else None,
     )
@@ -178,36 +178,12 @@ def runners_for_other_models(stack_choice: StackChoice, knowledge: KnowledgeBase
     return {runner for runner, usable in fits.items() if not usable}
 
 
-def replica_switch(profile: Profile, stack_choice: StackChoice) -> SwitchCondition | None:
-    """Where the weights fit a few of the devices (the capacity line's replicas), replicas against one model split
-    over all of them is a measured choice: the recipe's layout stays until replicas win at the SLA."""
-    group = replica_group(profile, stack_choice.device, served_precision(stack_choice))
-    if group is None:
-        return None
-    devices = profile.needs.devices
-    description = (
-        f"{devices // group} replicas of {group} device{'s' if group > 1 else ''} (data parallel) deliver at least "
-        f"{FASTER:g}x the tokens/s at your latency SLA of one model split over all {devices}, same engine and "
-        "model: serve as replicas"
-    )
-    metric = "evidence.inference_throughput.replicas_over_single_split"
-    return switch("replicas-over-split", description, metric, ">=", FASTER)
-
-
-def served_precision(stack_choice: StackChoice) -> str | None:
-    """The format the chosen serving stack runs for this profile (fp8 asked on a 910B is served in bf16 or int8)."""
-    serving = stack_choice.for_workload("inference")
-    return serving.precision if serving is not None else None
-
-
 def runs_mla(stack_choice: StackChoice) -> bool:
     """The model served runs multi-head latent attention (DeepSeek's MLA): the chosen serving stack is a recipe written
     for named models whose attention is MLA, and the profile names one of them or none (then one is assumed). An engine
     that merely offers an MLA backend beside others (AITER's FA and MLA) says nothing of a Llama or Qwen model."""
     serving = stack_choice.for_workload("inference")
-    if serving is None or not serving.stack.applies_to.models:
-        return False
-    if for_other_models(serving):
+    if serving is None or not serving.written_for_this_model:
         return False
     attention = serving.stack.component("attention")
     return attention is not None and "MLA" in attention.name

@@ -83,6 +83,11 @@ class Judged:
         return not self.misfits
 
     @property
+    def written_for_this_model(self) -> bool:
+        """A recipe written for named models, the profile's among them (or, naming none, one of them assumed)."""
+        return bool(self.stack.applies_to.models) and not for_other_models(self)
+
+    @property
     def weight(self) -> int:
         return sum(misfit.weight for misfit in self.misfits)
 
@@ -108,6 +113,12 @@ class StackChoice:
     @property
     def stacks(self) -> tuple[Stack, ...]:
         return tuple(judged.stack for judged in self.chosen)
+
+    @property
+    def served_precision(self) -> str | None:
+        """The format the chosen serving stack runs for this profile (fp8 asked on a 910B is served in bf16 or int8)."""
+        serving = self.for_workload("inference")
+        return serving.precision if serving is not None else None
 
 
 def node_size(device: Device | None) -> int:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from advisor.profile import Profile
+from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
-from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason, for_other_models
+from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason
 from advisor.recommendation.switches import switch
 
 MAX_STACK_SWITCHES = 3
@@ -195,24 +196,43 @@ def layout_switch(serving: Judged | None) -> SwitchCondition | None:
     )
     if layout is None:
         return None
-    description = (
-        f"data-parallel attention ({DP_ATTENTION_FLAG}, as {serving.stack.name} documents: {layout.setting}) delivers "
-        f"at least {FASTER:g}x the tokens/s at your latency SLA of the tensor-parallel layout, same engine, model and "
-        "devices: serve in that layout (its page keeps it for large batches, not low-latency serving)"
+    return layout_race(
+        "dp-attention-layout",
+        "dp_attention_over_tensor_parallel",
+        f"data-parallel attention ({DP_ATTENTION_FLAG}, as {serving.stack.name} documents: {layout.setting}) delivers",
+        "the tensor-parallel layout, same engine, model and devices",
+        "serve in that layout (its page keeps it for large batches, not low-latency serving)",
     )
-    metric = "evidence.inference_throughput.dp_attention_over_tensor_parallel"
-    return switch("dp-attention-layout", description, metric, ">=", FASTER)
+
+
+def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """Where the weights fit a few of the devices (the capacity line's replicas), replicas against one model split
+    over all of them is a measured choice: the recipe's layout stays until replicas win at the SLA."""
+    group = replica_group(profile, choice.device, choice.served_precision)
+    if group is None:
+        return None
+    devices = profile.needs.devices
+    return layout_race(
+        "replicas-over-split",
+        "replicas_over_single_split",
+        f"{devices // group} replicas of {group} device{'s' if group > 1 else ''} (data parallel) deliver",
+        f"one model split over all {devices}, same engine and model",
+        "serve as replicas",
+    )
+
+
+def layout_race(condition_id: str, metric_name: str, faster: str, slower: str, then: str) -> SwitchCondition:
+    """Another layout of the same engine and model wins when it serves FASTER times the tokens/s at the SLA: `faster`
+    names it with its verb, `slower` the layout it would replace."""
+    description = f"{faster} at least {FASTER:g}x the tokens/s at your latency SLA of {slower}: {then}"
+    return switch(condition_id, description, f"evidence.inference_throughput.{metric_name}", ">=", FASTER)
 
 
 def released_quantized(serving: Judged, profile: Profile) -> bool:
     """The serving recipe is written for the profile's model and runs the asked format by default: the model is
     released in that format (DeepSeek-V3 in block-wise FP8), so there is no float model to keep and no quantization
     to check against one."""
-    return (
-        bool(serving.stack.applies_to.models)
-        and not for_other_models(serving)
-        and serving.stack.applies_to.precisions[0] == profile.needs.quantization
-    )
+    return serving.written_for_this_model and serving.stack.applies_to.precisions[0] == profile.needs.quantization
 
 
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:
