@@ -9,7 +9,10 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+import yaml
+
 from advisor.profile import Needs, Profile
+from advisor.recommendation.models import Recommendation
 from probes.environment.models import (
     AcceleratorRuntime,
     CPUInfo,
@@ -228,3 +231,13 @@ def steady(evidence: Evidence, probe: str) -> Evidence:
             item = item.model_copy(update={"timing": item.timing.model_copy(update={"samples": samples})})
         cases.append(item)
     return evidence.model_copy(update={"cases": cases})
+
+
+def answer_for(**fields: object) -> Recommendation:
+    """The engine's answer for a profile given as its YAML fields (a framework team unless told otherwise), from the
+    built-in knowledge base, with no evidence."""
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+
+    return recommend(parse_profile(yaml.safe_dump({"team_skill": "framework", **fields})), [], load_knowledge_base())

@@ -4,16 +4,9 @@ model that has it."""
 
 from __future__ import annotations
 
-import yaml
+from recommendation_builders import answer_for as answer
 
-from advisor.knowledge.loader import load_knowledge_base
-from advisor.profile import parse_profile
-from advisor.recommendation.engine import recommend
 from advisor.recommendation.models import Recommendation
-
-
-def answer(**fields: object) -> Recommendation:
-    return recommend(parse_profile(yaml.safe_dump({"team_skill": "framework", **fields})), [], load_knowledge_base())
 
 
 def serving(result: Recommendation) -> str:

@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import yaml
+from recommendation_builders import answer_for as answer
 
-from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import parse_profile
 from advisor.recommendation.capacity import model_parameters_b
-from advisor.recommendation.engine import recommend
-from advisor.recommendation.models import Recommendation
 from advisor.recommendation.summary import summary_lines
-
-
-def answer(**fields: object) -> Recommendation:
-    profile = {"team_skill": "framework", **fields}
-    return recommend(parse_profile(yaml.safe_dump(profile)), [], load_knowledge_base())
 
 
 def size(**fields: object) -> float | None:
