@@ -542,6 +542,8 @@ def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) 
 
 
 EXPERT_PARALLEL_WORDS = re.compile(r"expert[- ]parallel|\bEP\s?\d*\b|enable-expert-parallel|--ep\b", re.IGNORECASE)
+# A serving page that sets the engine's own expert all-to-all backend (vLLM's VLLM_ALL2ALL_BACKEND / --all2all-backend)
+ALL_TO_ALL_BACKEND = re.compile(r"all2all[-_ ]backend", re.IGNORECASE)
 
 
 def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> Choice:
@@ -556,16 +558,24 @@ def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> 
     name = context.knowledge.get(library).name if library in context.knowledge.ids() else library
     stack = serving.stack
     text = " ".join([stack.summary.value, *(f"{c.name} {c.setting or ''}" for c in stack.components)])
-    if (
-        library.lower() in text.lower()
-        or name.split(" (")[0].lower() in text.lower()
-        or EXPERT_PARALLEL_WORDS.search(text)
-    ):
+    short = name.split(" (")[0]
+    named = library.lower() in text.lower() or short.lower() in text.lower()
+    own = next(
+        (c for c in stack.components if c.role == "collectives" and ALL_TO_ALL_BACKEND.search(c.setting or "")), None
+    )
+    if named or (EXPERT_PARALLEL_WORDS.search(text) and own is None):
         return choice
     settings = {k: v for k, v in choice.settings.items() if k != "expert-all-to-all"}
     kept = tuple(r for r in choice.rationale if not r.text.startswith(name))
+    if own is not None and EXPERT_PARALLEL_WORDS.search(text):  # the page names its own all-to-all backend
+        why = line(
+            f"{short} is not the expert all-to-all {stack.name} documents (its page sets {own.setting}): "
+            "an alternative backend, measured against that one",
+            cite_stack(stack),
+        )
+        return choice.model_copy(update={"settings": settings, "rationale": (*kept, why)})
     why = line(
-        f"{name.split(' (')[0]} only with expert parallelism, which {stack.name} does not set up (its layout is "
+        f"{short} only with expert parallelism, which {stack.name} does not set up (its layout is "
         "tensor parallel): it comes with an expert-parallel layout, measured against this one",
         cite_stack(stack),
     )

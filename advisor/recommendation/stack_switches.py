@@ -3,6 +3,7 @@ considered here becoming validated on this device."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from advisor.profile import Profile
@@ -181,17 +182,23 @@ def engine_alternative_switch(
     return switch(f"{rival}-engine-faster", description, metric, ">=", FASTER)
 
 
-DP_ATTENTION_FLAG = "--enable-dp-attention"
+# Data-parallel attention as a serving page writes it: SGLang's flag, or the layout named in words (vLLM turns it on with
+# --data-parallel-size plus --enable-expert-parallel, which AMD's vLLM guide calls DP attention).
+DP_ATTENTION = re.compile(r"--enable-dp-attention|\bDP[- ]attention\b|data[- ]parallel attention", re.IGNORECASE)
 
 
 def layout_switch(serving: Judged | None) -> SwitchCondition | None:
     """Where the serving recipe documents data-parallel attention as its high-throughput option beside tensor
-    parallelism (SGLang's DeepSeek and Llama pages), the layout is a measured choice: the same engine, model and devices
-    in both layouts at the SLA."""
+    parallelism (SGLang's DeepSeek and Llama pages, AMD's vLLM MoE guide), the layout is a measured choice: the same
+    engine, model and devices in both layouts at the SLA."""
     if serving is None:
         return None
     layout = next(
-        (c for c in serving.stack.components if c.role == "parallelism" and DP_ATTENTION_FLAG in (c.setting or "")),
+        (
+            c
+            for c in serving.stack.components
+            if c.role == "parallelism" and DP_ATTENTION.search(f"{c.name} {c.setting or ''}")
+        ),
         None,
     )
     if layout is None:
@@ -199,7 +206,7 @@ def layout_switch(serving: Judged | None) -> SwitchCondition | None:
     return layout_race(
         "dp-attention-layout",
         "dp_attention_over_tensor_parallel",
-        f"data-parallel attention ({DP_ATTENTION_FLAG}, as {serving.stack.name} documents: {layout.setting}) delivers",
+        f"data-parallel attention (as {serving.stack.name} documents: {layout.setting}) delivers",
         "the tensor-parallel layout, same engine, model and devices",
         "serve in that layout (its page keeps it for large batches, not low-latency serving)",
     )
