@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from advisor.profile import Profile
-from advisor.serving_task import assumed_text
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
 from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason
 from advisor.recommendation.switches import switch
+from advisor.serving_task import assumed_text
 
 MAX_STACK_SWITCHES = 3
 FASTER = 1.1  # another engine's measured throughput over the chosen one's from which it takes over
