@@ -29,13 +29,16 @@ from pydantic import (
 
 from advisor.knowledge.claims import HardwareFamily
 from advisor.knowledge.loader import family_device_ids, hardware_families
+from advisor.serving_task import serving_task
 from advisor.vocabulary import (
     QUANTIZATION_METHODS,
     QUANTIZATIONS,
+    SERVING_TASKS,
     TEAM_SKILLS,
     WORKLOADS,
     Quantization,
     QuantizationMethod,
+    ServingTask,
     TeamSkill,
     Workload,
 )
@@ -172,6 +175,14 @@ class Profile(BaseModel):
         description="The model's size in billions of parameters (72 for a 72B model; a MoE's total): checks that it "
         "fits the devices' memory; without it, the size a Hugging Face id in `model` states ('...-72B-Instruct')",
     )
+    task: ServingTask | None = Field(
+        None,
+        description="For a dense transformer served (workload inference): `generation` (a model that decodes text, the "
+        "default) or `embedding` (an encoder returning one vector per input: no decode, no KV cache, no chat endpoint); "
+        "none: `embedding` where `model` names a well-known embedding model family (BAAI/bge-, intfloat/e5-, "
+        "sentence-transformers/, a name containing 'embed'...), and the record says it was assumed",
+        json_schema_extra={"examples": ["embedding"]},
+    )
     serving: ServingSLA | None = Field(
         None,
         description="For a serving estimate: request shape and latency limits (defaults: isl 4000, osl 1000, "
@@ -207,6 +218,33 @@ class Profile(BaseModel):
             raise ValueError(f"device: {_shown(self.device)} is not a {self.hardware} device ({listed})")
         return self
 
+    @model_validator(mode="after")
+    def _task_for_served_dense_transformers(self) -> Profile:
+        if self.task == "embedding" and (self.model_type != "dense-transformer" or self.workload != "inference"):
+            raise ValueError(
+                f"task: 'embedding' is read only with model_type dense-transformer and workload inference "
+                f"(got {self.model_type}, {self.workload})"
+            )
+        return self
+
+    @property
+    def serving_task(self) -> ServingTask:
+        """What the served model returns: `embedding` (stated, or assumed from an embedding model's name, for a dense
+        transformer served on its own) or `generation`."""
+        if self.model_type != "dense-transformer" or self.workload != "inference":
+            return "generation"
+        return serving_task(self.task, self.model_name)[0]
+
+    @property
+    def task_assumed(self) -> bool:
+        """The embedding task was taken from the model's name, not stated: the record says so."""
+        return self.serving_task == "embedding" and self.task is None
+
+    @property
+    def embeds(self) -> bool:
+        """An embedding model served: one vector per input, no decode steps, no KV cache."""
+        return self.serving_task == "embedding"
+
     @property
     def families(self) -> tuple[str, ...]:
         """The target first, then every other family it must run on."""
@@ -221,8 +259,9 @@ class Profile(BaseModel):
 
     @property
     def llm(self) -> bool:
-        """A language-model family (dense transformer, MoE, multimodal LLM): served by LLM serving engines."""
-        return self.model_type in LLM_MODEL_TYPES
+        """A generative language model (dense transformer, MoE, multimodal LLM): served by LLM serving engines, with
+        decode steps and a KV cache. An embedding model is not one: it is served like other encoders."""
+        return self.model_type in LLM_MODEL_TYPES and not self.embeds
 
     @property
     def convolutional(self) -> bool:
@@ -247,6 +286,7 @@ ALLOWED_VALUES: dict[str, tuple[str, ...]] = {
     "team_skill": TEAM_SKILLS,
     "needs.quantization": QUANTIZATIONS,
     "needs.quantization_method": QUANTIZATION_METHODS,
+    "task": SERVING_TASKS,
 }
 
 
@@ -310,7 +350,7 @@ def _first_problem(error: ValidationError) -> str:
     return f"{path}: {message}{more}"
 
 
-CROSS_FIELD_PATHS = ("device: ", "needs.other_hardware ")
+CROSS_FIELD_PATHS = ("device: ", "needs.other_hardware ", "task: ")
 MAX_ECHO = 80  # characters of a bad value quoted back in an error
 
 

@@ -10,8 +10,10 @@ TeamSkill = Literal["framework", "kernel", "hpc"]
 Workload = Literal["training", "inference", "both"]
 Quantization = Literal["none", "int8", "fp8"]
 QuantizationMethod = Literal["ptq", "qat"]
+ServingTask = Literal["generation", "embedding"]  # what a served language model returns: text, or one vector per input
 
 TEAM_SKILLS: tuple[str, ...] = get_args(TeamSkill)
 WORKLOADS: tuple[str, ...] = get_args(Workload)
 QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
+SERVING_TASKS: tuple[str, ...] = get_args(ServingTask)

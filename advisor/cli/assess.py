@@ -232,7 +232,7 @@ def build_profile(answers: dict[str, Any], origin: str = "the flags and answers"
     from advisor.profile import Needs, profile_from_document
 
     document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
-    for name in ("device", "model", "parameters_b", "serving"):  # optional: only where given
+    for name in ("device", "model", "parameters_b", "task", "serving"):  # optional: only where given
         if answers.get(name) is not None:
             document[name] = answers[name]
     document["needs"] = {name: answers.get(name, field.default) for name, field in Needs.model_fields.items()}
@@ -310,6 +310,15 @@ def assess_command(
             "--parameters-b",
             metavar="BILLIONS",
             help="The model's size in billions of parameters (72 for a 72B model): checks it fits the devices' memory.",
+        ),
+    ] = None,
+    task: Annotated[
+        Optional[str],
+        typer.Option(
+            "--task",
+            metavar="TASK",
+            help="For a dense transformer served: generation (default) or embedding (an encoder returning vectors; "
+            "assumed for well-known embedding model ids such as BAAI/bge-large-en-v1.5).",
         ),
     ] = None,
     decider: Annotated[
@@ -400,6 +409,7 @@ def assess_command(
         "other_devices": list(other_device) if other_device else None,
         "model": model,
         "parameters_b": parameters_b,
+        "task": task,
     }
     given.update({name: value for name, value in flags.items() if value is not None})
     settings = project_settings()  # below the flags and the profile file

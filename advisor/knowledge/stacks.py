@@ -16,6 +16,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.knowledge.claims import FAMILY_PATTERN, Claim, field_claims, is_url
+from advisor.vocabulary import ServingTask
 from probes.vocabulary import ModelType
 
 # What a component does in the stack. A stack has one component per role at most, except "kernels" (the
@@ -99,7 +100,13 @@ class StackScope(_Model):
         "is DeepSeek-V3's, as vLLM's DeepSeek recipe serves both alike); empty: any model of its model types",
     )
 
-    @field_validator("devices", "workloads", "model_types", "precisions", "scale", "models")
+    tasks: list[ServingTask] = Field(
+        default_factory=list,
+        description="For a serving stack of language models: what it serves, `generation` (decoding text) and/or "
+        "`embedding` (one vector per input, through an embeddings endpoint); empty: generation only",
+    )
+
+    @field_validator("devices", "workloads", "model_types", "precisions", "scale", "models", "tasks")
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:
         if len(set(values)) != len(values):
@@ -228,6 +235,15 @@ class Stack(_Model):
     def component_ref(self, component: Component) -> str:
         """'components[<index>]': where a citation finds this component among the stack's claims."""
         return f"components[{self.components.index(component)}]"
+
+    @property
+    def serving_tasks(self) -> tuple[str, ...]:
+        """The serving tasks it documents: its `tasks`, generation where it lists none."""
+        return tuple(self.applies_to.tasks) or ("generation",)
+
+    def serves_task(self, task: str) -> bool:
+        """It serves this task (a training stack serves none, and is not asked)."""
+        return task in self.serving_tasks
 
     def fits(self, family: str, device: str | None, workload: str, model_type: str) -> bool:
         """It applies to this family, device (None: any of the family's), workload and model type."""

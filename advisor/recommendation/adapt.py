@@ -295,6 +295,8 @@ def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
     for component in judged.stack.components:
         if component.role == "moe" and profile.model_type != "moe":
             continue
+        if component.role == "kv-cache" and profile.embeds:  # an embedding model decodes nothing: it keeps no KV cache
+            continue
         if component.role not in SETTING_ROLES[judged.workload]:
             continue
         key, name = component.role, component.name
@@ -463,8 +465,8 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     parallelism) as a reason of the deployment choice, where the knowledge base documents them."""
     profile, known = context.profile, context.knowledge.ids()
     runs = {"deployment": profile.serves, "training-framework": profile.trains}.get(choice.concern, False)
-    if not (profile.needs.long_context and runs) or choice.option not in known:
-        return choice
+    if not (profile.needs.long_context and runs) or choice.option not in known or profile.embeds:
+        return choice  # an embedding model's long inputs need no engine's KV-cache or chunked-prefill features
     candidate = context.knowledge.get(choice.option)
     serving = stacks.for_workload("inference")
     if choice.concern == "deployment" and serving is not None and serving.stack.long_context is not None:

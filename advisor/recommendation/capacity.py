@@ -131,6 +131,11 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
     asked = profile.needs.quantization
     if asked != "none" and precision not in PRECISIONS_FOR[asked]:
         what += f" (the format the chosen stack serves here; {asked} was asked)"
+    if weights <= usable and profile.embeds:
+        return (
+            f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory: an embedding model "
+            "decodes nothing and keeps no KV cache, so the rest is for the activations of the batched inputs"
+        )
     if weights <= usable and not profile.llm:
         return (
             f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory: the rest is for "
@@ -153,7 +158,7 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
     lower = " or a lower precision" if precision in ("none", "bf16", "fp16", "fp32", "tf32") else ""
     return (
         f"{what}, more than the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory): it needs at "
-        f"least {needed} such devices{lower}, before any KV cache"
+        f"least {needed} such devices{lower}" + (", before any KV cache" if profile.llm else "")
     )
 
 

@@ -34,6 +34,7 @@ def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, 
         and other in stack.applies_to.precisions
         and device.id in stack.applies_to.devices
         and profile.model_type in stack.applies_to.model_types
+        and stack.serves_task(profile.serving_task)
     ]
     if not documented:
         return profile, None

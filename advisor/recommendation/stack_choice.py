@@ -475,6 +475,12 @@ def other_precision(item: Judged) -> bool:
     return any(misfit.kind in ("precision", "float_fallback") for misfit in item.misfits)
 
 
+def serves_the_task(stack: Stack, profile: Profile, workload: str) -> bool:
+    """A serving stack serves what the profile's model returns: an embedding model gets only stacks that document
+    embeddings, a generating model never an embedding-only stack. Training stacks are not asked."""
+    return workload != "inference" or stack.serves_task(profile.serving_task)
+
+
 def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     """The best stack per workload of the profile, and the other stacks considered (at most MAX_CONSIDERED)."""
     platform = knowledge.platform(profile.hardware)
@@ -486,7 +492,7 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
             (
                 judge(stack, workload, profile, device, platform, knowledge)
                 for stack in knowledge.stacks_for(profile.hardware)
-                if workload in stack.applies_to.workloads
+                if workload in stack.applies_to.workloads and serves_the_task(stack, profile, workload)
             ),
             key=lambda item: item.rank,
         )
@@ -571,14 +577,18 @@ def options_considered(choice: StackChoice) -> tuple[StackOption, ...]:
 
 
 MOE_RISK = re.compile(r"\bMoE\b|\bexperts?\b")
+DECODE_RISK = re.compile(r"\bKV[- ]cache\b|\bdecod(e|ing)\b|\bchat\b", re.IGNORECASE)
 
 
-def risk_concerns(risk: str, model_type: str) -> bool:
-    """A stack documented for dense and MoE models warns about its MoE kernels too: not a dense model's risk."""
+def risk_concerns(risk: str, model_type: str, embeds: bool = False) -> bool:
+    """A stack documented for dense and MoE models warns about its MoE kernels too: not a dense model's risk. A stack
+    serving both generation and embeddings warns about its KV cache and decode steps: not an embedding model's risk."""
+    if embeds and DECODE_RISK.search(risk):
+        return False
     return model_type == "moe" or not MOE_RISK.search(risk)
 
 
-def chosen_stack(item: Judged, model_type: str) -> ChosenStack:
+def chosen_stack(item: Judged, model_type: str, embeds: bool = False) -> ChosenStack:
     """The chosen stack as the recommendation carries it: its parts, versions, page, what does not fit, and the risks
     that concern this model type."""
     stack = item.stack
@@ -596,7 +606,7 @@ def chosen_stack(item: Judged, model_type: str) -> ChosenStack:
         parts=parts,
         validated_with=dict(stack.validated_with),
         misfits=tuple(misfit.text for misfit in item.misfits),
-        risks=tuple(risk.value for risk in stack.risks if risk_concerns(risk.value, model_type)),
+        risks=tuple(risk.value for risk in stack.risks if risk_concerns(risk.value, model_type, embeds)),
         preview=stack.preview.value if stack.preview is not None else None,
         models=tuple(stack.applies_to.models),
         model_assumed=item.model_assumed,
@@ -605,7 +615,7 @@ def chosen_stack(item: Judged, model_type: str) -> ChosenStack:
 
 def stacks_in(choice: StackChoice, profile: Profile) -> Sequence[ChosenStack]:
     """Every chosen stack, serving first."""
-    return [chosen_stack(item, profile.model_type) for item in choice.chosen]
+    return [chosen_stack(item, profile.model_type, profile.embeds) for item in choice.chosen]
 
 
 def runner_roles(workload: str) -> tuple[str, ...]:

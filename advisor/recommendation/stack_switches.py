@@ -11,6 +11,7 @@ from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
 from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason
 from advisor.recommendation.switches import switch
+from advisor.serving_task import assumed_text
 
 MAX_STACK_SWITCHES = 3
 FASTER = 1.1  # another engine's measured throughput over the chosen one's from which it takes over
@@ -47,11 +48,21 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[
             f" The nearest documented stack, {nearest.stack.name}: {decisive_reason(nearest, None)}." if nearest else ""
         )
         leads = cross_platform_lead(tiers, profile)
-        return f"{leads}No documented whole stack fits this profile: tier 1 assembles {options}.{near} Target: {where}"
+        return (
+            f"{leads}No documented whole stack fits this profile: tier 1 assembles {options}.{near} Target: {where}"
+            f"{task_note(profile)}"
+        )
     text = "; ".join(parts)
     bridge = checkpoint_path(choice, profile)
     leads = cross_platform_lead(tiers, profile)
-    return f"{leads}{text[0].upper()}{text[1:]}.{bridge} Target: {where}"
+    return f"{leads}{text[0].upper()}{text[1:]}.{bridge} Target: {where}{task_note(profile)}"
+
+
+def task_note(profile: Profile) -> str:
+    """Where the embedding task was assumed from the model's name: the assumption and how to override it."""
+    if not profile.task_assumed or profile.model_name is None:
+        return ""
+    return f". Task: {assumed_text(profile.model_name)}"
 
 
 def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:

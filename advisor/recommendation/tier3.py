@@ -278,6 +278,8 @@ def stacks_quantizing_with(engine: str, families: set[str], dtype: str, context:
             runner = stack.runner
             if runner is None or runner.candidate != engine or dtype not in stack.applies_to.precisions:
                 continue
+            if not stack.serves_task(context.profile.serving_task):  # a chat stack says nothing of an embedding model
+                continue
             for component in stack.components:
                 if component.role == "quantization" and component.candidate not in (None, engine):
                     found.setdefault(component.candidate, []).append(stack)

@@ -1,0 +1,57 @@
+"""The serving task of a language model: `generation` (a chat or completion model that decodes tokens, the default) or
+`embedding` (an encoder that returns one vector per input: no decode steps, no KV cache, no chat endpoint).
+
+A profile states it as `task`; where it does not and its `model` names a well-known embedding model family, the task is
+taken as `embedding` and the record says it was assumed from the model name. The families, matched on the Hugging Face
+id (case-insensitive):
+
+- any id whose model name contains "embed" (Qwen/Qwen3-Embedding-8B, nomic-ai/nomic-embed-text-v1.5,
+  Snowflake/snowflake-arctic-embed-l-v2.0, mixedbread-ai/mxbai-embed-large-v1, jinaai/jina-embeddings-v3)
+- BAAI/bge-... (but not BAAI/bge-reranker-..., a cross-encoder that scores pairs)
+- intfloat/e5-... and intfloat/multilingual-e5-...
+- thenlper/gte-... and Alibaba-NLP/gte-... (but not the gte rerankers)
+- sentence-transformers/...
+
+State `task: generation` in the profile to override the assumption.
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.vocabulary import ServingTask
+
+DEFAULT_TASK: ServingTask = "generation"
+EMBEDDING_MODEL_PATTERNS = (
+    re.compile(r"embed[^/]*$", re.IGNORECASE),  # the model's own name (after the organisation) says so
+    re.compile(r"^BAAI/bge-(?!reranker)", re.IGNORECASE),
+    re.compile(r"^intfloat/(multilingual-)?e5-", re.IGNORECASE),
+    re.compile(r"^(thenlper|Alibaba-NLP)/gte-(?!.*rerank)", re.IGNORECASE),
+    re.compile(r"^sentence-transformers/", re.IGNORECASE),
+)
+OVERRIDE_HINT = "state `task: generation` in the profile if it generates text"
+
+
+def embedding_model(model: str | None) -> bool:
+    """The Hugging Face id names a well-known embedding model family (see the module's list)."""
+    if not model:
+        return False
+    name = model.strip()
+    return any(pattern.search(name) for pattern in EMBEDDING_MODEL_PATTERNS)
+
+
+def serving_task(stated: str | None, model: str | None) -> tuple[ServingTask, bool]:
+    """The task and whether it was assumed from the model's name: the stated one, else `embedding` for a well-known
+    embedding model, else generation (not an assumption worth stating: every LLM profile before `task` meant it)."""
+    if stated == "embedding":
+        return "embedding", False
+    if stated == "generation":
+        return "generation", False
+    if embedding_model(model):
+        return "embedding", True
+    return DEFAULT_TASK, False
+
+
+def assumed_text(model: str) -> str:
+    """The record's line for a task taken from the model's name."""
+    return f"embedding, assumed from the model name {model} (a well-known embedding model family); {OVERRIDE_HINT}"

@@ -1,0 +1,113 @@
+"""The serving task: an embedding model is served by stacks that serve embeddings, with no KV cache, decode-step
+switches or chat endpoints; the task is stated in the profile or assumed from a well-known embedding model's name."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from recommendation_builders import answer_for
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.profile import ProfileError, parse_profile
+from advisor.serving_task import embedding_model, serving_task
+
+XEON = {"model_type": "dense-transformer", "hardware": "x86-cpu", "device": "xeon-6-granite-rapids"}
+BGE_INT8 = {**XEON, "workload": "inference", "model": "BAAI/bge-large-en-v1.5", "parameters_b": 0.335}
+
+
+def _profile(**fields: object):
+    return parse_profile(yaml.safe_dump({"team_skill": "framework", "workload": "inference", **fields}))
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "BAAI/bge-large-en-v1.5",
+        "intfloat/multilingual-e5-large",
+        "thenlper/gte-small",
+        "Alibaba-NLP/gte-large-en-v1.5",
+        "sentence-transformers/all-mpnet-base-v2",
+        "nomic-ai/nomic-embed-text-v1.5",
+        "mixedbread-ai/mxbai-embed-large-v1",
+        "jinaai/jina-embeddings-v3",
+        "Qwen/Qwen3-Embedding-0.6B",
+    ],
+)
+def test_well_known_embedding_models_are_recognised(model):
+    assert embedding_model(model)
+    assert serving_task(None, model) == ("embedding", True)
+
+
+@pytest.mark.parametrize(
+    "model", ["Qwen/Qwen3-32B", "meta-llama/Meta-Llama-3.1-70B", "BAAI/bge-reranker-large", "embedded-org/Llama-3-8B"]
+)
+def test_generating_models_and_rerankers_are_not(model):
+    assert not embedding_model(model)
+    assert serving_task(None, model) == ("generation", False)
+
+
+def test_a_stated_task_overrides_the_name():
+    profile = _profile(**XEON, model="BAAI/bge-large-en-v1.5", task="generation")
+    assert profile.serving_task == "generation" and not profile.task_assumed and profile.llm
+
+
+def test_task_is_validated_with_its_allowed_values():
+    with pytest.raises(ProfileError, match=r"^profile: task: 'rerank' is not one of generation, embedding$"):
+        _profile(**XEON, task="rerank")
+
+
+def test_embedding_is_read_only_for_a_served_dense_transformer():
+    with pytest.raises(
+        ProfileError, match=r"^profile: task: 'embedding' is read only with model_type dense-transformer"
+    ):
+        _profile(model_type="moe", hardware="x86-cpu", task="embedding")
+    with pytest.raises(ProfileError, match="workload inference"):
+        _profile(**XEON, task="embedding", workload="training")
+
+
+def test_an_embedding_model_gets_only_embedding_stacks_and_the_assumption_is_stated():
+    answer = answer_for(**BGE_INT8, needs={"quantization": "int8"})
+    knowledge = load_knowledge_base()
+    considered = [knowledge.stack(option.stack) for option in answer.stacks_considered]
+    assert considered and all(stack.serves_task("embedding") for stack in considered)
+    assert answer.stacks[0].stack == "x86-openvino-ovms-embeddings"
+    assert "assumed from the model name BAAI/bge-large-en-v1.5" in (answer.verdict or "")
+    assert "task: generation" in (answer.verdict or "")
+
+
+def test_a_generating_model_never_gets_an_embedding_only_stack():
+    knowledge = load_knowledge_base()
+    for hardware, model in (("x86-cpu", "Qwen/Qwen3-8B"), ("nvidia-gpu", "Qwen/Qwen3-32B"), ("arm-cpu", None)):
+        fields = {"model_type": "dense-transformer", "hardware": hardware, "workload": "inference"}
+        answer = answer_for(**fields, **({"model": model} if model else {}))
+        stacks = [knowledge.stack(option.stack) for option in answer.stacks_considered]
+        assert not [s.id for s in stacks if not s.serves_task("generation")], hardware
+
+
+H100 = {"model_type": "dense-transformer", "hardware": "nvidia-gpu", "device": "h100-sxm", "workload": "inference"}
+
+
+def test_embedding_capacity_keeps_no_kv_cache():
+    answer = answer_for(**H100, model="Qwen/Qwen3-Embedding-0.6B", parameters_b=0.6)
+    capacity = " ".join(line.text for line in answer.capacity)
+    assert "keeps no KV cache" in capacity and "for the KV cache" not in capacity
+    assert not [f for f in answer.reference if "kv" in f.name or "decode" in f.name]
+    assert answer.stacks[0].stack == "nvidia-tei-cuda"
+
+
+def test_embedding_parts_name_no_kv_cache():
+    answer = answer_for(**BGE_INT8, needs={"quantization": "int8"})
+    settings = " ".join(value for choice in answer.tier(1).choices for value in choice.settings.values())
+    assert "kv" not in settings.lower()
+
+
+def test_a_generation_profile_still_sizes_its_kv_cache():
+    answer = answer_for(**H100, model="Qwen/Qwen3-8B", parameters_b=8)
+    assert "for the KV cache" in " ".join(line.text for line in answer.capacity)
+
+
+def test_decode_risks_of_a_stack_serving_both_tasks_are_not_an_embedding_models():
+    from advisor.recommendation.stack_choice import risk_concerns
+
+    risk = "The paged KV cache needs sizing for the longest decode."
+    assert risk_concerns(risk, "dense-transformer") and not risk_concerns(risk, "dense-transformer", embeds=True)
