@@ -94,6 +94,13 @@ def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
         quantize = f", served in {serving.precision} (the serving stack documents no {profile.needs.quantization} path on this device)"
     elif profile.needs.quantized:
         quantize = f", then quantize it to {profile.needs.quantization}" + (f" ({quantizer.name})" if quantizer else "")
+    if training.stack.id == serving.stack.id:  # one stack trains and serves: its own export, or none to write
+        said = (
+            exports.value.rstrip(".")
+            if exports is not None
+            else f"one stack trains and serves, so {serving.stack.runner_name} loads the trained checkpoint as it saved it"
+        )
+        return f" Between them: {said}{quantize}."
     if exports is None and loads is None:
         return (
             f" Between them: convert the trained checkpoint to the format {serving.stack.runner_name} loads{quantize}; "
