@@ -267,15 +267,10 @@ def sla_text(profile: Profile) -> str:
 
 
 def released_in_fp8(recommendation: Recommendation) -> bool:
-    """The chosen serving stack is written for the profile's model and runs FP8 by default: its checkpoint is FP8 as
-    released (DeepSeek-V3), so no FP8 checkpoint needs naming."""
-    defaults = {option.stack: option.precisions[0] for option in recommendation.stacks_considered if option.precisions}
-    return any(
-        stack.workload == "inference"
-        and stack.models
-        and not stack.model_assumed
-        and defaults.get(stack.stack) == "fp8"
-        for stack in recommendation.stacks
+    """The chosen serving stack is written for the profile's model and serves its FP8 release (DeepSeek-V3), so no
+    FP8 checkpoint needs naming."""
+    return recommendation.profile.needs.quantization == "fp8" and any(
+        stack.released_quantized for stack in recommendation.stacks
     )
 
 

@@ -184,6 +184,11 @@ class ChosenStack(_Model):
     model_assumed: bool = Field(
         default=False, description="It is written for named models and the profile names none: one of them is assumed"
     )
+    released_quantized: bool = Field(
+        default=False,
+        description="A serving recipe written for the profile's model whose default format is the one asked: the model "
+        "is released in it (DeepSeek-V3 in FP8), so there is no float model to keep and no checkpoint to name",
+    )
 
     def models_text(self) -> str | None:
         """'written for deepseek-ai/DeepSeek-V3 (assumed: the profile names no model; set `model:` to check)'."""

@@ -588,7 +588,19 @@ def risk_concerns(risk: str, model_type: str, embeds: bool = False) -> bool:
     return model_type == "moe" or not MOE_RISK.search(risk)
 
 
-def chosen_stack(item: Judged, model_type: str, embeds: bool = False) -> ChosenStack:
+def released_quantized(item: Judged, quantization: str) -> bool:
+    """A serving recipe written for the profile's model that runs the asked quantized format by default: the model is
+    released in that format (DeepSeek-V3 in block-wise FP8), so there is no float model to keep and no quantization to
+    check against one."""
+    return (
+        item.workload == "inference"
+        and quantization != "none"
+        and item.written_for_this_model
+        and item.stack.applies_to.precisions[0] == quantization
+    )
+
+
+def chosen_stack(item: Judged, profile: Profile) -> ChosenStack:
     """The chosen stack as the recommendation carries it: its parts, versions, page, what does not fit, and the risks
     that concern this model type."""
     stack = item.stack
@@ -606,16 +618,19 @@ def chosen_stack(item: Judged, model_type: str, embeds: bool = False) -> ChosenS
         parts=parts,
         validated_with=dict(stack.validated_with),
         misfits=tuple(misfit.text for misfit in item.misfits),
-        risks=tuple(risk.value for risk in stack.risks if risk_concerns(risk.value, model_type, embeds)),
+        risks=tuple(
+            risk.value for risk in stack.risks if risk_concerns(risk.value, profile.model_type, profile.embeds)
+        ),
         preview=stack.preview.value if stack.preview is not None else None,
         models=tuple(stack.applies_to.models),
         model_assumed=item.model_assumed,
+        released_quantized=released_quantized(item, profile.needs.quantization),
     )
 
 
 def stacks_in(choice: StackChoice, profile: Profile) -> Sequence[ChosenStack]:
     """Every chosen stack, serving first."""
-    return [chosen_stack(item, profile.model_type, profile.embeds) for item in choice.chosen]
+    return [chosen_stack(item, profile) for item in choice.chosen]
 
 
 def runner_roles(workload: str) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
-from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason
+from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason, released_quantized
 from advisor.recommendation.switches import switch
 from advisor.serving_task import assumed_text
 
@@ -134,7 +134,9 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     layout = layout_switch(serving)
     if layout is not None:
         found.append(layout)
-    quantized_here = serving is None or not (serving.falls_back or released_quantized(serving, profile))
+    quantized_here = serving is None or not (
+        serving.falls_back or released_quantized(serving, profile.needs.quantization)
+    )
     accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
     if accuracy is not None:
         found.append(accuracy)
@@ -251,13 +253,6 @@ def layout_race(condition_id: str, metric_name: str, faster: str, slower: str, t
     names it with its verb, `slower` the layout it would replace."""
     description = f"{faster} at least {FASTER:g}x the tokens/s at your latency SLA of {slower}: {then}"
     return switch(condition_id, description, f"evidence.inference_throughput.{metric_name}", ">=", FASTER)
-
-
-def released_quantized(serving: Judged, profile: Profile) -> bool:
-    """The serving recipe is written for the profile's model and runs the asked format by default: the model is
-    released in that format (DeepSeek-V3 in block-wise FP8), so there is no float model to keep and no quantization
-    to check against one."""
-    return serving.written_for_this_model and serving.stack.applies_to.precisions[0] == profile.needs.quantization
 
 
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:
