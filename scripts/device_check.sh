@@ -12,7 +12,10 @@
 # Each step has a timeout; none prompts; a failed step is reported and the next one still runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-PYTHON="${ADVISOR_VENV:-.venv}/bin/python"
+# The interpreter: ADVISOR_PYTHON (a machine's own Python that already holds torch, with advisor's missing
+# dependencies on PYTHONPATH), else the virtual environment's. A symbolic link to a venv's python does not work:
+# Python finds its venv from the path it was started by, so a link elsewhere loses the venv's packages.
+PYTHON="${ADVISOR_PYTHON:-${ADVISOR_VENV:-.venv}/bin/python}"
 OUT="${1:-device-check-$(date -u +%Y%m%dT%H%M%SZ)}"
 DEVICE="${ADVISOR_CHECK_DEVICE:-cuda}"  # tests run it on cpu
 PROBE_BUDGET="${ADVISOR_CHECK_BUDGET:-300}"
