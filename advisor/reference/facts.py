@@ -114,35 +114,36 @@ def attention_facts(reference: Reference, engine: str) -> list[ReferenceFact]:
     return facts
 
 
-def allreduce_fact(reference: Reference) -> ReferenceFact | None:
-    """NCCL all_reduce bus bandwidth on 8 GPUs at the largest message measured (elements of half, 2 bytes each)."""
+def allreduce_fact(reference: Reference, gpus: int = ALLREDUCE_GPUS) -> ReferenceFact | None:
+    """NCCL all_reduce bus bandwidth at the largest message measured (elements of half, 2 bytes each), on the job's
+    GPU count where NVIDIA measured it, else on the nearest count below it (the fewest measured for a smaller job):
+    an 8-GPU figure says little about a 2-GPU job, and a PCIe box's 8-GPU ring can run far slower than its pairs."""
     table = reference.table("nccl", "nccl")
     if table is None:
         return None
-    rows = [
-        r
-        for r in table.records()
-        if r["op_name"] == "all_reduce" and r["num_gpus"] == ALLREDUCE_GPUS and r["nccl_dtype"] == "half"
-    ]
-    if not rows:
+    rows = [r for r in table.records() if r["op_name"] == "all_reduce" and r["nccl_dtype"] == "half"]
+    counts = sorted({int(r["num_gpus"]) for r in rows})
+    if not counts:
         return None
-    largest = max(rows, key=lambda r: r["message_size"])
+    below = [count for count in counts if count <= gpus]
+    measured = below[-1] if below else counts[0]
+    largest = max((r for r in rows if int(r["num_gpus"]) == measured), key=lambda r: r["message_size"])
     size_bytes = 2 * int(largest["message_size"])
     seconds = float(largest["latency"]) / 1e3
-    busbw = 2 * (ALLREDUCE_GPUS - 1) / ALLREDUCE_GPUS * size_bytes / seconds / 1e9
-    figure = (
-        f"all_reduce reaches a bus bandwidth of {busbw:.0f} GB/s on {ALLREDUCE_GPUS} GPUs at "
-        f"{size_bytes / 2**20:.0f} MiB"
-    )
+    busbw = 2 * (measured - 1) / measured * size_bytes / seconds / 1e9
+    shown = f"{busbw:.0f}" if busbw >= 10 else f"{busbw:.2g}"
+    figure = f"all_reduce reaches a bus bandwidth of {shown} GB/s on {measured} GPUs at {size_bytes / 2**20:.0f} MiB"
     return ReferenceFact("allreduce_busbw_gbps", busbw, figure, reference.label(table), 1)
 
 
-def device_facts(reference: Reference, engine: str, quantized: str | None) -> list[ReferenceFact]:
+def device_facts(
+    reference: Reference, engine: str, quantized: str | None, gpus: int = ALLREDUCE_GPUS
+) -> list[ReferenceFact]:
     """The facts a decision for this device cites: the asked format's GEMM over bf16 (fp8 when none is asked),
     attention, and all-reduce; `engine` is an aiconfigurator engine name (trtllm, vllm, sglang)."""
     engines = reference.engines("gemm")
     engine = engine if engine in engines else (engines[0] if engines else engine)
     facts = gemm_facts(reference, engine, quantized if quantized in ("fp8", "nvfp4") else "fp8")
     facts += attention_facts(reference, engine)
-    allreduce = allreduce_fact(reference)
+    allreduce = allreduce_fact(reference, gpus)
     return facts + ([allreduce] if allreduce is not None else [])

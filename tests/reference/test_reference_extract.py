@@ -97,3 +97,16 @@ def test_the_extract_regenerates_identically_from_the_installed_package():
     shipped = json.loads((SHIPPED / "h200_sxm.json").read_text(encoding="utf-8"))
     fresh = extract.extract(extract.package_root(), shipped["source"]["wheel_sha256"])["h200_sxm"]
     assert extract.dumps(fresh) == (SHIPPED / "h200_sxm.json").read_text(encoding="utf-8")
+
+
+def test_the_all_reduce_figure_is_taken_at_the_jobs_gpu_count():
+    # Review 23 saw "1 GB/s on 8 GPUs" quoted for a 2 x L40S job: NVIDIA's L40S table has the 8-GPU ring at about
+    # 1.45 GB/s but the pair at about 20 GB/s; the job's own count is the one that bears on it.
+    reference = reference_for("l40s")
+    pair, eight = allreduce_fact(reference, 2), allreduce_fact(reference, 8)
+    assert pair is not None and eight is not None
+    assert "on 2 GPUs" in pair.figure and "on 8 GPUs" in eight.figure
+    assert pair.value > 10 * eight.value
+    assert "1.4 GB/s" in eight.figure  # two significant digits below 10 GB/s, not a rounded "1 GB/s"
+    many = allreduce_fact(reference, 64)  # more GPUs than NVIDIA measured: its largest count, said as such
+    assert many is not None and "on 8 GPUs" in many.figure
