@@ -33,7 +33,7 @@ from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.platforms import Platform
 from advisor.knowledge.policy import Policy
 from advisor.knowledge.stacks import Stack
-from advisor.vocabulary import TeamSkill
+from advisor.vocabulary import ServingTask, TeamSkill
 from probes.vocabulary import ModelType
 
 __all__ = [
@@ -74,6 +74,11 @@ class Candidate(BaseModel):
     model_types: Claim[list[ModelType]] | None = Field(
         None, description="The model types it serves, where it is limited to some (absent: any model type)"
     )
+    tasks: Claim[list[ServingTask]] | None = Field(
+        None,
+        description="For a server of language models limited to some serving tasks (an embeddings server serves no "
+        "generation): those tasks (absent: any)",
+    )
     training: Claim[Support]
     inference: Claim[Support]
     autograd: Claim[Support]
@@ -93,7 +98,7 @@ class Candidate(BaseModel):
     concerns: Claim[list[Concern]]
     risks: list[Claim[str]] = Field(min_length=1)
 
-    @field_validator("hardware", "concerns", "model_types")
+    @field_validator("hardware", "concerns", "model_types", "tasks")
     @classmethod
     def _non_empty_and_unique(cls, claim: Claim[list[str]] | None) -> Claim[list[str]] | None:
         if claim is None:
@@ -130,6 +135,11 @@ class Candidate(BaseModel):
     def serves_model_type(self, model_type: str) -> bool:
         """True unless the candidate is limited to model types that exclude this one."""
         return self.model_types is None or model_type in self.model_types.value
+
+    def serves_task(self, task: str) -> bool:
+        """True unless the candidate is limited to serving tasks that exclude this one (an embeddings server and
+        generation)."""
+        return self.tasks is None or task in self.tasks.value
 
 
 # A candidate's claims of what it can do (yes/partial/no/unknown), read from the model's fields.

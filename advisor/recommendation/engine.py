@@ -122,7 +122,11 @@ def recommend(
     tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)
-    runners = {c.id for c in knowledge.candidates if c.layer.value in ("serving-engine", "runtime")}
+    runners = {
+        c.id
+        for c in knowledge.candidates
+        if c.layer.value in ("serving-engine", "runtime") and c.serves_task(profile.serving_task)
+    }
     runners -= runners_for_other_models(stack_choice, knowledge)
     engine_switch = engine_alternative_switch(tier1, profile, stack_level, runners)
     stack_level += (engine_switch,) if engine_switch is not None else ()

@@ -109,7 +109,11 @@ def pick(
     # A candidate limited to other model types (an LLM serving engine for a CNN) is out of scope, not rejected.
     known = set(knowledge.ids())
     preferred = [knowledge.get(candidate_id) for candidate_id in preference if candidate_id in known]
-    preferred = [candidate for candidate in preferred if candidate.serves_model_type(profile.model_type)]
+    preferred = [
+        candidate
+        for candidate in preferred
+        if candidate.serves_model_type(profile.model_type) and candidate.serves_task(profile.serving_task)
+    ]
     ecosystem = context.platform.named_ids()
     others = [
         c
@@ -120,6 +124,7 @@ def pick(
         and c not in preferred
         and not out_of_role(c, requirements)
         and c.serves_model_type(profile.model_type)
+        and c.serves_task(profile.serving_task)
     ]
     fitting: list[Candidate] = []
     skill_only: list[Candidate] = []

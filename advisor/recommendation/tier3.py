@@ -62,7 +62,7 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
         return Choice(
             concern="quantization", option=candidate.id, settings={"dtype": dtype, "method": "qat"}, rationale=(how,)
         )
-    if concern == "fusion" and candidate.layer.value != "serving-engine":
+    if concern == "fusion" and (candidate.layer.value != "serving-engine" or candidate.fusion.value != "yes"):
         why = own_fusion_line(candidate)
     else:
         text = {
@@ -106,12 +106,15 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
     return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
 
 
-def other_family_stack(context: RuleContext, family: str, runners: dict[str, str] | None = None) -> Rationale | None:
+def other_family_stack(
+    context: RuleContext, family: str, runners: dict[str, str] | None = None, unquantized: bool = False
+) -> Rationale | None:
     """The whole stack the family's own engine chooses for the same profile, where one fits; among the stacks that
     fit there, one run by the same engine or framework as here (tier 3's runtime, tier 1's training framework) first."""
-    there = context.profile.model_copy(
-        update={"hardware": family, "device": context.profile.needs.other_device(family)}
-    )
+    update: dict[str, object] = {"hardware": family, "device": context.profile.needs.other_device(family)}
+    if unquantized:  # tier 3's engine serves the float model: the family's float stack for it
+        update["needs"] = context.profile.needs.model_copy(update={"quantization": "none"})
+    there = context.profile.model_copy(update=update)
     choice = choose_stacks(there, context.knowledge)
     if (
         not choice.chosen or choice.chosen[0].weight > MISFIT_WEIGHTS["device"]
@@ -155,6 +158,8 @@ def other_family_stack(context: RuleContext, family: str, runners: dict[str, str
             if choice.device_assumed
             else ""
         )
+    if unquantized:
+        names += f" (unquantized: tier 3's engine documents no {context.profile.needs.quantization} serving)"
     return line(
         f"on {family}, the stack documented there{device}: {names}",
         cite_stack(picked[0].stack),
@@ -168,6 +173,9 @@ def family_notes(tier: Tier, context: RuleContext, runners: dict[str, str] | Non
     for note in tier.notes:
         family = next((f for f in context.profile.needs.other_hardware if note.text.startswith(f"on {f},")), None)
         documented = other_family_stack(context, family, runners) if family is not None else None
+        engine = (runners or {}).get("inference")
+        if family is not None and documented is None and engine is not None and serves_unquantized(engine, context):
+            documented = other_family_stack(context, family, runners, unquantized=True)
         notes.append(documented or note)
     return tuple(notes)
 
@@ -261,11 +269,46 @@ def loaded_quantizer(
         f"{dtype}: each platform keeps its own"
         + (f", so each family gets its own {dtype} checkpoint and its own accuracy check" if len(families) > 1 else "")
     )
+    cites = [cite_profile(context.profile, "needs.quantization")]
+    if serves_unquantized(deployment.option, context):
+        engine = context.knowledge.get(deployment.option)
+        claim = getattr(engine, dtype)
+        text = (
+            f"{engine.name} documents no {dtype} serving (knowledge base: {dtype} {claim.value}): tier 3 serves the "
+            f"model unquantized on every family, and {dtype} stays a per-family choice ({per_family_format(context)})"
+        )
+        cites.insert(0, cite_claim(engine, dtype))
     others = [g for g in gaps if g.concern != "quantization"]  # one gap per concern: this one says why
-    return rest, [
-        *others,
-        Gap(concern="quantization", rationale=(line(text, cite_profile(context.profile, "needs.quantization")),)),
-    ]
+    return rest, [*others, Gap(concern="quantization", rationale=(line(text, *cites),))]
+
+
+def serves_unquantized(option: str, context: RuleContext) -> bool:
+    """Tier 3's engine does not document the asked quantized format and loads no toolkit's output, so the one code path
+    serves the float model (Text Embeddings Inference: float16 or float32 only)."""
+    profile, knowledge = context.profile, context.knowledge
+    if (
+        not profile.needs.quantized
+        or option not in knowledge.ids()
+        or knowledge.compatibility.toolkits_loaded_by(option)
+    ):
+        return False
+    return getattr(knowledge.get(option), profile.needs.quantization).value not in ("yes", "partial")
+
+
+def per_family_format(context: RuleContext) -> str:
+    """'<family>: <the stack chosen there, where it runs the asked format>' for every family of the profile, or that
+    none documented there runs it."""
+    dtype, parts = context.profile.needs.quantization, []
+    for family in context.profile.families:
+        there = context.profile.model_copy(
+            update={"hardware": family, "device": context.profile.needs.other_device(family)}
+        )
+        if family == context.profile.hardware:
+            there = context.profile
+        chosen = choose_stacks(there, context.knowledge).chosen
+        fitting = next((j for j in chosen if j.precision == dtype and j.weight <= MISFIT_WEIGHTS["device"]), None)
+        parts.append(f"{family}: {fitting.stack.name}" if fitting else f"{family}: no {dtype} stack documented for it")
+    return "; ".join(parts)
 
 
 def stacks_quantizing_with(engine: str, families: set[str], dtype: str, context: RuleContext) -> dict[str, list[Stack]]:

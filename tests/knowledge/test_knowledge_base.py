@@ -82,6 +82,7 @@ ADDED_IDS = {
     "mori",
     "mflux",
     "coreai",
+    "text-embeddings-inference",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -96,7 +97,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 38
+    assert len(ADDED_IDS) == 39
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 

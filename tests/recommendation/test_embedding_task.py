@@ -111,3 +111,44 @@ def test_decode_risks_of_a_stack_serving_both_tasks_are_not_an_embedding_models(
 
     risk = "The paged KV cache needs sizing for the longest decode."
     assert risk_concerns(risk, "dense-transformer") and not risk_concerns(risk, "dense-transformer", embeds=True)
+
+
+CROSS_CPU = {"cross_platform": True, "other_hardware": ["arm-cpu"], "other_devices": ["graviton4"]}
+
+
+def test_cross_platform_embedding_tier3_is_the_runtime_documented_for_embeddings_on_each_family():
+    answer = answer_for(**BGE_INT8, needs={"quantization": "int8", "quantization_method": "ptq", **CROSS_CPU})
+    tier3 = answer.tier(3)
+    assert tier3.options().get("deployment") == "text-embeddings-inference"
+    assert "vllm" not in tier3.options().values()
+    deployment = next(c for c in tier3.choices if c.concern == "deployment")
+    documented = next(r for r in deployment.rationale if r.text.startswith("documented for embedding models"))
+    assert {c.ref for c in documented.cites} == {"x86-tei-cpu.summary", "arm-tei-cpu-graviton.summary"}
+    # TEI serves float16/float32 only: tier 3 serves the float model, and INT8 stays per family
+    gap = next(g for g in tier3.gaps if g.concern == "quantization")
+    assert "serves the model unquantized on every family" in gap.rationale[0].text
+    assert "arm-cpu: no int8 stack documented" in gap.rationale[0].text
+    assert any("Arm64 CPUs (Graviton) (unquantized" in note.text for note in tier3.notes)
+
+
+def test_a_generating_model_never_gets_the_embeddings_server():
+    knowledge = load_knowledge_base()
+    assert not knowledge.get("text-embeddings-inference").serves_task("generation")
+    answer = answer_for(**XEON, workload="inference", needs={"quantization": "int8", **CROSS_CPU})
+    for tier in answer.tiers:
+        assert "text-embeddings-inference" not in tier.options().values(), tier.tier
+    assert answer.tier(3).options().get("deployment") == "vllm"
+
+
+def test_tei_stacks_name_their_runner_in_the_knowledge_base():
+    from advisor.recommendation.stack_choice import choose_stacks
+
+    knowledge = load_knowledge_base()
+    for stack in ("x86-tei-cpu", "arm-tei-cpu-graviton", "nvidia-tei-cuda", "gaudi-tei-hpu"):
+        runner = knowledge.stack(stack).runner
+        assert runner is not None and runner.candidate == "text-embeddings-inference", stack
+    profile = _profile(
+        model_type="dense-transformer", hardware="arm-cpu", device="graviton4", model="BAAI/bge-large-en-v1.5"
+    )
+    chosen = choose_stacks(profile, knowledge).chosen
+    assert chosen[0].stack.id == "arm-tei-cpu-graviton" and not chosen[0].misfits

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from advisor.knowledge.models import Candidate, Concern
+from advisor.knowledge.stacks import Stack
+from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.choices import entry_from
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry, serving_options
@@ -116,6 +118,7 @@ def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidat
         and concern in candidate.concerns.value
         and candidate.layer.value != "training-framework"
         and candidate.serves_model_type(context.profile.model_type)  # before the groups: llama.cpp serves no diffusion
+        and candidate.serves_task(context.profile.serving_task)  # an embeddings server generates no text
     ]
     if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
         found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
@@ -145,8 +148,13 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     ]
     layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
 
-    def rank(candidate: Candidate) -> tuple[int, bool, bool]:
-        return format_rank(candidate, concern, context), candidate.id not in named, candidate.layer.value not in layers
+    def rank(candidate: Candidate) -> tuple[bool, int, bool, bool]:
+        return (
+            context.profile.embeds and not embedding_stacks(candidate.id, context),
+            format_rank(candidate, concern, context),
+            candidate.id not in named,
+            candidate.layer.value not in layers,
+        )
 
     found.sort(key=lambda candidate: (*rank(candidate), -len(candidate.hardware.value)))
     if found:  # the best group only: a skill gap in it is shown rather than falling back to a stranger layer
@@ -161,6 +169,26 @@ def documented_runner(option: str, family: str, context: RuleContext) -> bool:
     if not context.profile.llm or context.on_mobile:
         return True
     return option in context.knowledge.platform(family).serving_engines.value
+
+
+def embedding_stacks(option: str, context: RuleContext) -> tuple[Stack, ...]:
+    """For each family of the profile, the first embedding-serving stack (applies_to.tasks has embedding) that the
+    option runs; empty unless every family has one. An embedding profile's tier 3 prefers a runtime the vendors
+    document for embeddings on every family over a generic engine that merely runs the quantized format."""
+    found = []
+    for family in context.profile.families:
+        stack = next(
+            (
+                s
+                for s in context.knowledge.stacks_for(family)
+                if s.serves_task("embedding") and s.runner is not None and s.runner.candidate == option
+            ),
+            None,
+        )
+        if stack is None:
+            return ()
+        found.append(stack)
+    return tuple(found)
 
 
 FORMAT_SUPPORT_ORDER = ("yes", "partial")  # then anything else (unknown): documented support for the asked format first
@@ -217,7 +245,12 @@ def tier3_entry(
         text = f"{candidate.name} runs on {', '.join(families)}: one code path for every target"
     else:
         text = f"{candidate.name} also runs on {', '.join(f for f in candidate.hardware.value if f != families[0])}"
-    return entry_from(chosen, concern, context, gap_reason="", lines=[line(text, cite_claim(candidate, "hardware"))])
+    lines = [line(text, cite_claim(candidate, "hardware"))]
+    documented = embedding_stacks(candidate.id, context) if context.profile.embeds and concern == "deployment" else ()
+    if documented:
+        each = "; ".join(f"{stack.applies_to.family}: {stack.name}" for stack in documented)
+        lines.append(line(f"documented for embedding models on each family ({each})", *map(cite_stack, documented)))
+    return entry_from(chosen, concern, context, gap_reason="", lines=lines)
 
 
 def per_platform_choices(context: RuleContext, concern: Concern, include_target: bool = False) -> str:
