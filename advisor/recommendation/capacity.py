@@ -109,14 +109,19 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
     usable = memory * ENGINE_MEMORY_SHARE
     if held <= usable:
         return f"{what}, within the {_gb(memory)} of {devices} x {device.name}: the rest is for activations"
-    node_memory = node_devices * device.memory_gb * ENGINE_MEMORY_SHARE
-    nodes = math.ceil(held / node_memory)
+    needed = math.ceil(held / (device.memory_gb * ENGINE_MEMORY_SHARE))
+    if needed <= node_devices:  # one node holds it: say the devices, not "1 nodes"
+        where = f"at least {needed} devices (the profile names {devices})"
+    else:
+        nodes = math.ceil(held / (node_devices * device.memory_gb * ENGINE_MEMORY_SHARE))
+        where = (
+            f"at least {nodes} nodes of {node_devices} ({nodes * node_devices} devices; the profile names {devices})"
+        )
     frozen = FROZEN_BYTES_PER_PARAMETER * parameters
     return (
         f"{what}, more than the {_gb(usable)} usable (90%) of the {_gb(memory)} on {devices} x {device.name}: shard it "
-        f"over at least {nodes} nodes of {node_devices} ({nodes * node_devices} devices; the profile names {devices}) "
-        f"with ZeRO-3/FSDP or tensor, pipeline and expert parallelism, or fine-tune with LoRA, which holds the "
-        f"frozen weights ({_gb(frozen)} in bf16) and small adapters"
+        f"over {where} with ZeRO-3/FSDP or tensor, pipeline and expert parallelism, or fine-tune with LoRA, which "
+        f"holds the frozen weights ({_gb(frozen)} in bf16) and small adapters"
     )
 
 

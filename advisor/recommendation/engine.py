@@ -128,7 +128,9 @@ def recommend(
         if c.layer.value in ("serving-engine", "runtime") and c.serves_task(profile.serving_task)
     }
     runners -= runners_for_other_models(stack_choice, knowledge)
-    engine_switch = engine_alternative_switch(tier1, profile, stack_level, runners)
+    tier3 = next((t for t in tiers if t.tier == 3 and t.primary), None)
+    leading = next((c.option for c in tier3.choices if c.concern == "deployment"), None) if tier3 else None
+    engine_switch = engine_alternative_switch(tier1, profile, stack_level, runners, leading)
     stack_level += (engine_switch,) if engine_switch is not None else ()
     replicas = replica_switch(stack_choice, profile)
     stack_level += (replicas,) if replicas is not None else ()

@@ -38,7 +38,9 @@ def reference_figures(
         where = device or profile.hardware
         return (), f"no vendor reference exists for {where}: only evidence measured on it would add numbers"
     engine = table_engine(tier1)
-    facts = [fact for fact in device_facts(reference, engine, "fp8", profile.needs.devices) if relevant(fact.name, profile)]
+    facts = [
+        fact for fact in device_facts(reference, engine, "fp8", profile.needs.devices) if relevant(fact.name, profile)
+    ]
     figures = tuple(
         ReferenceFigure(name=f.name, value=round(f.value, 4), figure=f.figure, label=f.label) for f in facts
     )

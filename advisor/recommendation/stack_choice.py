@@ -57,6 +57,7 @@ class Rank(NamedTuple):
     weight: int  # the misfits' total weight
     other_default: bool  # its default precision is not the one asked
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
+    not_for_this_model: bool  # the profile names its model and this recipe is not written for it: one that is first
     preference: int  # where its runner sits in the platform's own order
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
     devices: int  # how many devices it is validated on (fewer: more specific)
@@ -433,7 +434,8 @@ def judge(
     stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase
 ) -> Judged:
     """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
-    LLM serving engine, the platform's own order, the most specific (fewest model types, fewest devices), its id."""
+    LLM serving engine, a recipe written for the model the profile names, the platform's own order, the most specific
+    (fewest model types, fewest devices), its id."""
     accepted = precisions_accepted(profile, platform, workload)
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to
@@ -442,6 +444,11 @@ def judge(
         weight=sum(misfit.weight for misfit in found),
         other_default=not default_matches,
         model_assumed=bool(scope.models) and profile.model_name is None,
+        not_for_this_model=not (
+            scope.models
+            and profile.model_name is not None
+            and any(model_matches(listed, profile.model_name) for listed in scope.models)
+        ),
         preference=preference_index(stack, platform, workload, profile.llm),
         model_types=len(scope.model_types),
         devices=len(scope.devices),
@@ -534,6 +541,8 @@ def tie_break(item: Judged, chosen: Judged) -> str:
             f"it is written for {', '.join(item.stack.applies_to.models)} and the profile names no model; "
             f"{chosen.stack.name} is written for any"
         )
+    if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:
+        return f"{chosen.stack.name} is the recipe written for the model named ({', '.join(chosen.stack.applies_to.models[:2])})"
     if item.stack.runner_name != chosen.stack.runner_name:
         first = (
             f"{chosen.stack.runner_name} comes first in the platform's documentation"

@@ -182,10 +182,16 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
 
 
 def engine_alternative_switch(
-    tier1: Tier, profile: Profile, taken: Sequence[SwitchCondition], runners: Collection[str]
+    tier1: Tier,
+    profile: Profile,
+    taken: Sequence[SwitchCondition],
+    runners: Collection[str],
+    leading: str | None = None,
 ) -> SwitchCondition | None:
     """Where tier 1 names another serving engine or runtime (one of `runners`) as an alternative and no stack of it fits
-    as well: the same throughput test, and adopting it brings its own accuracy and stability checks."""
+    as well: the same throughput test, and adopting it brings its own accuracy and stability checks. Where tier 3 leads
+    with that engine as the one runtime on every family (`leading`), the test runs the other way: tier 1's engine takes
+    the target back only where it is faster there."""
     deployment = next((c for c in tier1.choices if c.concern == "deployment"), None)
     if deployment is None or any(c.id.endswith("-faster") for c in taken):
         return None
@@ -193,6 +199,14 @@ def engine_alternative_switch(
     if rival is None:
         return None
     llm = "tokens/s" if profile.llm else "requests/s"
+    if rival == leading:
+        description = (
+            f"{deployment.option} delivers at least {FASTER}x the {llm} at your latency SLA of {rival}, tier 3's one "
+            f"runtime, on the target, same model, precision and devices: serve the target with tier 1's "
+            f"{deployment.option} and keep {rival} for the other families"
+        )
+        metric = f"evidence.inference_throughput.{deployment.option}_over_{rival}"
+        return switch(f"{deployment.option}-engine-faster", description, metric, ">=", FASTER)
     description = (
         f"{rival} delivers at least {FASTER}x the {llm} at your latency SLA of {deployment.option} on the "
         f"target, same model, precision and devices: no stack of {rival} documented here fits this profile "

@@ -23,6 +23,7 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
 )
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices
+from advisor.recommendation.stack import needs_training_framework
 from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
 
 
@@ -362,8 +363,8 @@ def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | No
     """The training framework that runs on every family the profile names: tier 1's own first (the one the target's
     stack runs), then the target's listed frameworks in their order; None where none spans them or nothing trains."""
     profile, knowledge = context.profile, context.knowledge
-    if not (profile.trains and profile.needs.cross_platform):
-        return None
+    if not (profile.trains and profile.needs.cross_platform) or not needs_training_framework(profile):
+        return None  # a job the framework's own DDP/FSDP carries needs no training framework on any family
     ours = next(
         (c.option for c in (tier1.choices if tier1 is not None else ()) if c.concern == "training-framework"), None
     )
@@ -379,6 +380,29 @@ def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | No
         ),
         None,
     )
+
+
+def framework_own_kernels(
+    choices: list[Choice], gaps: list[Gap], context: RuleContext
+) -> tuple[list[Choice], list[Gap]]:
+    """A job the framework's own DDP/FSDP carries trains on each family's own libraries: PyTorch's operators call the
+    family's GEMM and attention kernels, so tier 3 names those per family instead of a kernel language to write in
+    (that is tier 2's, for the hot spots profiling finds)."""
+    concerns = [c.concern for c in choices if c.concern in ("gemm", "convolution", "attention")]
+    added = []
+    for concern in concerns:
+        keeps = per_platform_choices(context, concern, include_target=True)
+        text = (
+            f"the framework's own training loop (DDP/FSDP) runs {concern} on each family's own kernels, with no "
+            "training framework or kernel language to port"
+        )
+        added.append(
+            Gap(
+                concern=concern,
+                rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),),
+            )
+        )
+    return [c for c in choices if c.concern not in concerns], [g for g in gaps if g.concern not in concerns] + added
 
 
 def trainer_choices(
@@ -492,6 +516,8 @@ def adapt_tier3(
     trainer = portable_trainer(context, tier1)
     if trainer is not None:
         choices, gaps = trainer_choices(choices, gaps, trainer, context)
+    elif context.profile.trains and not needs_training_framework(context.profile):
+        choices, gaps = framework_own_kernels(choices, gaps, context)
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None:
         present = {c.concern for c in choices} | {g.concern for g in gaps}

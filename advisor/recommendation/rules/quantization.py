@@ -235,7 +235,7 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
         if runtime not in claim.value:
             cite = cite_compatibility("quantized_output_loaded_by", option, claim)
             blockers[option] = [
-                line(f"its output loads in {', '.join(claim.value)}, not in {name}, the chosen runtime", cite)
+                line(f"its output loads in {', '.join(claim.value)}, not in {name}, tier 1's runtime", cite)
             ]
     return blockers
 
