@@ -107,6 +107,10 @@ def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
             "neither stack documents the converter, so check it before committing."
         )
     said = "; ".join(claim.value.rstrip(".") for claim in (exports, loads) if claim is not None)
+    if loads is not None and profile.needs.quantized and profile.needs.quantization in loads.value.lower():
+        quantize = ""  # the serving stack's own claim already says how the trained checkpoint becomes that format
+    if said[:1].isupper() and said[1:2].islower():  # a claim's own sentence, continued after "Between them:"
+        said = said[0].lower() + said[1:]
     return f" Between them: {said}{quantize}."
 
 

@@ -67,3 +67,19 @@ def test_a_recipe_written_for_the_named_model_comes_before_a_generic_one():
     assert "deepseek-ai/DeepSeek-V3" in serving.models
     generic = next(o for o in result.stacks_considered if o.stack == "amd-vllm-moe-ep-mi300x")
     assert "written for the model named" in generic.reason
+
+
+def test_the_checkpoint_path_does_not_repeat_a_quantization_the_serving_claim_already_describes():
+    # Review 23 (p09): "..., a checkpoint pre-quantized to FP8 ..., then quantize it to fp8 (INC FP8)" read garbled.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="both",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert result.verdict is not None
+    between = result.verdict.split("Between them: ")[1]
+    assert between.startswith("vllm-gaudi serves FP8 from either of two inputs")
+    assert "then quantize it to fp8" not in between
