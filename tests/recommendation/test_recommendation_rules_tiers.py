@@ -35,7 +35,7 @@ def test_tier2_entry_follows_the_team_skill():
     assert tier2_entry(rule_context(profile(team_skill="kernel")), "attention").option == "triton"
     assert tier2_entry(rule_context(profile(team_skill="hpc")), "gemm").option == "cutlass"
     ascend_kernel = tier2_entry(rule_context(profile(hardware="ascend-npu", team_skill="kernel")), "gemm")
-    assert ascend_kernel.option == "triton" and ascend_kernel.fits_team  # triton-ascend; TBE no longer evolves
+    assert ascend_kernel.option == "ascend-c" and ascend_kernel.fits_team  # Huawei: custom operators in C/C++ APIs
     hpc = tier2_entry(rule_context(profile(hardware="ascend-npu", team_skill="hpc")), "gemm")
     assert hpc.option == "ascend-c" and hpc.fits_team
     assert (
