@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from advisor.knowledge.models import CONCERNS, Candidate
 from advisor.knowledge.stacks import Stack
+from advisor.profile import Profile
 from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
@@ -363,8 +364,8 @@ def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | No
     """The training framework that runs on every family the profile names: tier 1's own first (the one the target's
     stack runs), then the target's listed frameworks in their order; None where none spans them or nothing trains."""
     profile, knowledge = context.profile, context.knowledge
-    if not (profile.trains and profile.needs.cross_platform) or not needs_training_framework(profile):
-        return None  # a job the framework's own DDP/FSDP carries needs no training framework on any family
+    if not (profile.trains and profile.needs.cross_platform) or ddp_carries_it(profile):
+        return None
     ours = next(
         (c.option for c in (tier1.choices if tier1 is not None else ()) if c.concern == "training-framework"), None
     )
@@ -382,13 +383,19 @@ def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | No
     )
 
 
+def ddp_carries_it(profile: Profile) -> bool:
+    """A multi-device training job that tier 1 leaves to the framework's own DDP/FSDP: no training framework to port
+    to the other families either (a one-device job keeps the portable trainer, as JAX has no DDP of its own)."""
+    return profile.trains and profile.needs.devices > 1 and not needs_training_framework(profile)
+
+
 def framework_own_kernels(
     choices: list[Choice], gaps: list[Gap], context: RuleContext
 ) -> tuple[list[Choice], list[Gap]]:
-    """A job the framework's own DDP/FSDP carries trains on each family's own libraries: PyTorch's operators call the
-    family's GEMM and attention kernels, so tier 3 names those per family instead of a kernel language to write in
-    (that is tier 2's, for the hot spots profiling finds)."""
-    concerns = [c.concern for c in choices if c.concern in ("gemm", "convolution", "attention")]
+    """A job the framework's own DDP/FSDP carries trains on each family's own libraries: the framework's operators
+    call the family's GEMM and attention kernels, so where tier 3's portable option for them is a kernel language the
+    team does not write, tier 3 names those libraries per family instead (the language is tier 2's, for hot spots)."""
+    concerns = [c.concern for c in choices if c.concern in ("gemm", "convolution", "attention") and not c.fits_team]
     added = []
     for concern in concerns:
         keeps = per_platform_choices(context, concern, include_target=True)
@@ -516,7 +523,7 @@ def adapt_tier3(
     trainer = portable_trainer(context, tier1)
     if trainer is not None:
         choices, gaps = trainer_choices(choices, gaps, trainer, context)
-    elif context.profile.trains and not needs_training_framework(context.profile):
+    elif ddp_carries_it(context.profile):
         choices, gaps = framework_own_kernels(choices, gaps, context)
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None:
