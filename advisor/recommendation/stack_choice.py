@@ -58,6 +58,7 @@ class Rank(NamedTuple):
     other_default: bool  # its default precision is not the one asked
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     preference: int  # where its runner sits in the platform's own order
+    third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
     devices: int  # how many devices it is validated on (fewer: more specific)
     stack_id: str
@@ -433,7 +434,8 @@ def judge(
     stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase
 ) -> Judged:
     """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
-    LLM serving engine, the platform's own order, the most specific (fewest model types, fewest devices), its id."""
+    LLM serving engine, the platform's own order, the vendor's or the runner's project's page before a third party's,
+    the most specific (fewest model types, fewest devices), its id."""
     accepted = precisions_accepted(profile, platform, workload)
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to
@@ -443,6 +445,7 @@ def judge(
         other_default=not default_matches,
         model_assumed=bool(scope.models) and profile.model_name is None,
         preference=preference_index(stack, platform, workload, profile.llm),
+        third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
         devices=len(scope.devices),
         stack_id=stack.id,
@@ -533,6 +536,13 @@ def tie_break(item: Judged, chosen: Judged) -> str:
         return (
             f"it is written for {', '.join(item.stack.applies_to.models)} and the profile names no model; "
             f"{chosen.stack.name} is written for any"
+        )
+    if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
+        documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"
+        run = "a throughput run at your SLA" if item.workload == "inference" else "a training throughput run"
+        return (
+            f"its page is a third party's ({documented}); {chosen.stack.name} is documented by the vendor or its "
+            f"runner's own project, and {run} on the target decides (see the switch conditions)"
         )
     if item.stack.runner_name != chosen.stack.runner_name:
         first = (
