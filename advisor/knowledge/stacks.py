@@ -161,6 +161,12 @@ class Stack(_Model):
         "its page says (a chosen restricted stack lowers the confidence: no one outside can reproduce or version-check "
         "it)",
     )
+    third_party: Claim[str] | None = Field(
+        None,
+        description="Where the stack's page is neither the hardware vendor's nor the project's that makes its runner "
+        "(a cluster manager's install guide): who documents it (it ranks after a stack that fits as well and is "
+        "documented by the vendor or the runner's project)",
+    )
     long_context: Claim[str] | None = Field(
         None,
         description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "

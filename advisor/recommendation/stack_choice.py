@@ -59,6 +59,7 @@ class Rank(NamedTuple):
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     not_for_this_model: bool  # the profile names its model and this recipe is not written for it: one that is first
     preference: int  # where its runner sits in the platform's own order
+    third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
     devices: int  # how many devices it is validated on (fewer: more specific)
     stack_id: str
@@ -434,8 +435,9 @@ def judge(
     stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase
 ) -> Judged:
     """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
-    LLM serving engine, a recipe written for the model the profile names, the platform's own order, the most specific
-    (fewest model types, fewest devices), its id."""
+    LLM serving engine, a recipe written for the model the profile names, the platform's own order, the vendor's or
+    the runner's project's page before a third party's, the most specific (fewest model types, fewest devices), its
+    id."""
     accepted = precisions_accepted(profile, platform, workload)
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to
@@ -450,6 +452,7 @@ def judge(
             and any(model_matches(listed, profile.model_name) for listed in scope.models)
         ),
         preference=preference_index(stack, platform, workload, profile.llm),
+        third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
         devices=len(scope.devices),
         stack_id=stack.id,
@@ -543,6 +546,13 @@ def tie_break(item: Judged, chosen: Judged) -> str:
         )
     if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:
         return f"{chosen.stack.name} is the recipe written for the model named ({', '.join(chosen.stack.applies_to.models[:2])})"
+    if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
+        documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"
+        run = "a throughput run at your SLA" if item.workload == "inference" else "a training throughput run"
+        return (
+            f"its page is a third party's ({documented}); {chosen.stack.name} is documented by the vendor or its "
+            f"runner's own project, and {run} on the target decides (see the switch conditions)"
+        )
     if item.stack.runner_name != chosen.stack.runner_name:
         first = (
             f"{chosen.stack.runner_name} comes first in the platform's documentation"
