@@ -295,7 +295,7 @@ def with_estimates(
         and "fp8" not in (profile.model or "").lower()
         and not released_in_fp8(recommendation)
     ):
-        note += " (the profile asks fp8: name an FP8 checkpoint, such as Qwen/Qwen3-32B-FP8, to estimate it)"
+        note += " (the profile asks fp8: name an FP8 checkpoint of the model, as its publisher or NVIDIA releases one, to estimate it)"
     note += "; not measured, and the launch configs it writes are aiconfigurator's own, not checked against the record"
     if failed:
         note += "; " + "; ".join(failed)
