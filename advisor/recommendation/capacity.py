@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
 from advisor.knowledge.platforms import Device
 from advisor.profile import Profile
@@ -68,13 +69,26 @@ def capacity_lines(
     latent_kv: bool = False,
     served_precision: str | None = None,
 ) -> tuple[Rationale, ...]:
-    """One line per workload on whether the model fits the profile's devices; nothing where the model's size or the
-    device's memory is unknown. `latent_kv`: the serving stack runs MLA attention, whose one latent KV cache tensor
+    """One line per workload on whether the model fits the profile's devices; where a model is named but its size or
+    the device's memory is unknown, one line saying the check was not made and why; nothing for a profile that names
+    neither a model nor a size. `latent_kv`: the serving stack runs MLA attention, whose one latent KV cache tensor
     parallelism keeps whole on every device. `served_precision`: the format the chosen serving stack runs for this
     profile, where it differs from the one asked."""
     parameters = model_parameters_b(profile)
-    if parameters is None or device is None or device.memory_gb is None:
+    if device is None or (parameters is None and profile.model is None):
         return ()
+    if parameters is None:  # a model named, its size not: say so rather than skip the check in silence
+        text = (
+            f"capacity: not checked: {profile.model_name or profile.model} states no size in its id; set "
+            "`parameters_b` (a MoE's total) to check the weights against the devices' memory"
+        )
+        return (line(text, cite_profile(profile, "model")),)
+    if device.memory_gb is None:
+        text = (
+            f"capacity: not checked: the knowledge base has no memory figure for {device.name}; compare the "
+            f"{parameters:g}B model's weights with the device's memory by hand"
+        )
+        return (line(text, cite_profile(profile, "parameters_b" if profile.parameters_b is not None else "model")),)
     cites = (
         cite_profile(profile, "parameters_b" if profile.parameters_b is not None else "model"),
         cite_profile(profile, "needs.devices"),
@@ -91,6 +105,36 @@ def capacity_lines(
             )
         lines.append(line(text, *cites))
     return tuple(lines)
+
+
+def short_of_memory(profile: Profile, device: Device | None, served_precision: str | None = None) -> tuple[str, ...]:
+    """The workloads whose model state does not fit the usable memory of the profile's devices ('training', 'serving'),
+    by the same arithmetic as the capacity lines; empty where it fits or cannot be checked."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None:
+        return ()
+    usable = profile.needs.devices * device.memory_gb * ENGINE_MEMORY_SHARE
+    short = []
+    if profile.trains and TRAINING_BYTES_PER_PARAMETER * parameters > usable:
+        short.append("training")
+    precision = served_precision or profile.needs.quantization
+    if profile.serves and served_weights_gb(parameters, precision) > usable:
+        short.append("serving")
+    return tuple(short)
+
+
+SHORT_OF_MEMORY_FACTOR = 0.8  # a plan whose devices cannot hold the model state is less sure by a fifth
+
+
+def with_capacity(confidence: float, notes: Sequence[str], short: Sequence[str]) -> tuple[float, tuple[str, ...]]:
+    """The confidence lowered where the profile's devices cannot hold the model state, with the note saying why."""
+    if not short:
+        return confidence, tuple(notes)
+    note = (
+        f"the profile's devices cannot hold the {' and '.join(short)} state (see capacity): the plan needs more devices "
+        "or a smaller footprint, which lowers the confidence by a fifth"
+    )
+    return round(confidence * SHORT_OF_MEMORY_FACTOR, 2), (*notes, note)
 
 
 def _gb(value: float) -> str:

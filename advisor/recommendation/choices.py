@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from advisor.knowledge.models import Candidate, Concern
 from advisor.profile import Profile
-from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
+from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_platform, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection
 from advisor.recommendation.policy import FORMAT_WORDS, KERNEL_WRITING_SKILL, QUANTIZATION_WORDS, SKILL_ORDER
@@ -172,8 +172,15 @@ def engine_choice(context: RuleContext, concern: Concern, engine: Candidate) -> 
     claim_field = "fusion" if concern == "fusion" else "inference"
     claim = getattr(engine, claim_field)
     text = f"done inside {engine.name}" + (f": {claim.note}" if claim.note else "")
+    cite = cite_claim(engine, claim_field)
+    kernels = context.knowledge.compatibility.attention_kernels.get(engine.id)
+    if concern == "attention" and kernels is not None and kernels.note:  # what its attention backends are, recorded
+        text, cite = (
+            f"done inside {engine.name}: {kernels.note}",
+            cite_compatibility("attention_kernels", engine.id, kernels),
+        )
     watch = risk_to_watch(engine, context.profile)
-    reasons = (line(text, cite_claim(engine, claim_field)), *([watch] if watch is not None else []))
+    reasons = (line(text, cite), *([watch] if watch is not None else []))
     return Choice(concern=concern, option=engine.id, settings={"by": "serving-engine"}, rationale=reasons)
 
 

@@ -13,7 +13,7 @@ from typing import get_args
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.adapt import adapt_tier1
-from advisor.recommendation.capacity import capacity_lines
+from advisor.recommendation.capacity import capacity_lines, short_of_memory, with_capacity
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import with_impact
@@ -117,6 +117,8 @@ def recommend(
     figures, reference_note = reference_figures(profile, device, tier1)
     unlike = unlike_reference_layers(profile, stack_choice.stacks)
     confidence, notes = with_reference(confidence, notes, figures, facts.timed_on_target, unlike)
+    short = short_of_memory(profile, stack_choice.device, stack_choice.served_precision)
+    confidence, notes = with_capacity(confidence, notes, short)
     # Figures timed on dense GQA layers are not quoted as reasons for a MoE or MLA model's choices; all-reduce is.
     quoted = figures if unlike is None else tuple(f for f in figures if f.name in MODEL_FREE_FIGURES)
     tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)
@@ -156,7 +158,7 @@ def recommend(
         stacks_considered=options_considered(stack_choice),
         reference=figures,
         reference_note=reference_note,
-        verdict=verdict(stack_choice, tier1, profile, tiers),
+        verdict=verdict(stack_choice, tier1, profile, tiers, short),
         capacity=(() if served_as is None else (served_as,))
         + capacity_lines(
             profile,

@@ -599,10 +599,16 @@ MOE_RISK = re.compile(r"\bMoE\b|\bexperts?\b")
 DECODE_RISK = re.compile(r"\bKV[- ]cache\b|\bdecod(e|ing)\b|\bchat\b", re.IGNORECASE)
 
 
+LLM_RISK = re.compile(r"\bLLMs?\b|\bLlama\b")
+
+
 def risk_concerns(risk: str, model_type: str, embeds: bool = False) -> bool:
     """A stack documented for dense and MoE models warns about its MoE kernels too: not a dense model's risk. A stack
-    serving both generation and embeddings warns about its KV cache and decode steps: not an embedding model's risk."""
+    serving both generation and embeddings warns about its KV cache and decode steps: not an embedding model's risk. A
+    stack documented for LLMs and CNNs alike warns about its LLM walkthroughs: not a CNN's or a diffusion model's."""
     if embeds and DECODE_RISK.search(risk):
+        return False
+    if model_type in ("cnn", "diffusion") and LLM_RISK.search(risk):
         return False
     return model_type == "moe" or not MOE_RISK.search(risk)
 

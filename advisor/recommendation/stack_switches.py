@@ -20,8 +20,11 @@ LOSS_GAP = 0.01  # relative gap of a low-precision training run's loss over the 
 VERBS = {"inference": "serve with", "training": "train with"}
 
 
-def verdict(choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[Tier] = ()) -> str:
-    """'Serve with <stack> on <device>; train with <stack>' or, with no documented stack, what tier 1 assembles."""
+def verdict(
+    choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[Tier] = (), short: Sequence[str] = ()
+) -> str:
+    """'Serve with <stack> on <device>; train with <stack>' or, with no documented stack, what tier 1 assembles; `short`
+    names the workloads whose model state the profile's devices cannot hold, which the verdict says first."""
     where = choice.device.name if choice.device is not None else profile.hardware
     if choice.device_assumed:
         where += " (assumed: no device named)"
@@ -49,13 +52,26 @@ def verdict(choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[
         )
         leads = cross_platform_lead(tiers, profile)
         return (
-            f"{leads}No documented whole stack fits this profile: tier 1 assembles {options}.{near} Target: {where}"
-            f"{task_note(profile)}"
+            f"{leads}{memory_note(short, profile)}No documented whole stack fits this profile: tier 1 assembles "
+            f"{options}.{near} Target: {where}{task_note(profile)}"
         )
     text = "; ".join(parts)
     bridge = checkpoint_path(choice, profile)
     leads = cross_platform_lead(tiers, profile)
-    return f"{leads}{text[0].upper()}{text[1:]}.{bridge} Target: {where}{task_note(profile)}"
+    return (
+        f"{leads}{memory_note(short, profile)}{text[0].upper()}{text[1:]}.{bridge} Target: {where}{task_note(profile)}"
+    )
+
+
+def memory_note(short: Sequence[str], profile: Profile) -> str:
+    """The verdict's first words where the profile's devices cannot hold the model state: the plan stands only with
+    more of them, or a smaller footprint (the capacity line says how many)."""
+    if not short:
+        return ""
+    return (
+        f"First, {profile.needs.devices} devices cannot hold the {' and '.join(short)} state (see capacity): add devices "
+        "or shrink the footprint. "
+    )
 
 
 def task_note(profile: Profile) -> str:

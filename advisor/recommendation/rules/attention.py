@@ -77,6 +77,8 @@ def attention_preference(context: RuleContext, long_context: bool) -> tuple[tupl
     runs = context.knowledge.compatibility.attention_kernels_of(host)
     if not runs:
         return preference, None
+    if runs[0] == host and not context.profile.trains:  # its default backend is its own kernels: those, not a library
+        return (), None
     narrowed = tuple(o for o in preference if o in runs)
     if not narrowed:  # the engine's kernels on this platform are not recorded: the platform's own apply
         return preference, None

@@ -78,11 +78,15 @@ def needed(concern: str, profile: Profile) -> bool:
     return True
 
 
-def platform_factor(knowledge: KnowledgeBase, profile: Profile) -> tuple[float, list[str]]:
-    """A platform whose official stack leaves concerns empty is less charted: less confidence, and why."""
+def platform_factor(
+    knowledge: KnowledgeBase, profile: Profile, chosen: Sequence[Choice] = ()
+) -> tuple[float, list[str]]:
+    """A platform whose official stack leaves concerns empty is less charted: less confidence, and why. A concern tier 1
+    fills anyway (from the chosen stack's own parts) is not counted empty."""
     official = knowledge.platform(profile.hardware).official
     wanted = [concern for concern in PLATFORM_CONCERNS if needed(concern, profile)]
-    empty = [concern for concern in wanted if not official.preference(concern)]
+    filled = {choice.concern for choice in chosen}
+    empty = [concern for concern in wanted if not official.preference(concern) and concern not in filled]
     if not empty:
         return 1.0, []
     factor = PLATFORM_FLOOR + (1 - PLATFORM_FLOOR) * (1 - len(empty) / len(wanted))
@@ -222,7 +226,7 @@ def overall_confidence(
     for factor, more in (
         quality,
         contention_factor(facts),
-        platform_factor(knowledge, profile),
+        platform_factor(knowledge, profile, choices),
         pinning_factor(stack_choice),
         model_factor(stack_choice),
         access_factor(stack_choice),
