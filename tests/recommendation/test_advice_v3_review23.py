@@ -38,7 +38,23 @@ def test_a_job_ddp_carries_gets_no_training_framework_in_tier_3_either():
 
 
 def test_where_tier_3_leads_with_the_rival_engine_the_test_asks_whether_tier_1_takes_the_target_back():
-    result = vl_fine_tune_on_two_l40s()
+    # A dense model: the VL fine-tune above now serves with vLLM in tier 1 too (vLLM's multimodal FP8 stack), so it
+    # no longer has a rival engine in tier 1.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="both",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "devices": 2,
+            "dynamic_shapes": True,
+            "cross_platform": True,
+            "other_hardware": ["amd-gpu"],
+            "other_devices": ["mi300x"],
+        },
+    )
     ids = {c.id: c for c in result.switch_conditions}
     assert "vllm-engine-faster" not in ids  # tier 3 already serves with vLLM: no switch "to" it
     back = ids["tensorrt-llm-engine-faster"]
