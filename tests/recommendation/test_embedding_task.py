@@ -152,3 +152,29 @@ def test_tei_stacks_name_their_runner_in_the_knowledge_base():
     )
     chosen = choose_stacks(profile, knowledge).chosen
     assert chosen[0].stack.id == "arm-tei-cpu-graviton" and not chosen[0].misfits
+
+
+def test_an_embedding_model_without_a_documented_runtime_says_so_and_names_the_engine_to_probe():
+    # review 24 p08: bge-m3 on a Hygon K100_AI, where no embedding stack or runtime is documented: the gap names the
+    # embedding task, and the family's serving engine whose own docs cover embedding models is offered as a probe
+    answer = answer_for(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        model="BAAI/bge-m3",
+    )
+    gap = next(g for g in answer.tier(1).gaps if g.concern == "deployment")
+    assert gap.rationale[0].text.startswith("no deployment runtime for embedding models on hygon-dcu")
+    probe = next(r for r in gap.rationale if "documents embedding models in general" in r.text)
+    assert probe.text.startswith("vLLM serves language models on")
+    assert {c.ref for c in probe.cites} == {"hygon-dcu.serving_engines", "vllm.tasks"}
+
+
+def test_a_generating_model_gets_no_embedding_probe_line():
+    from advisor.knowledge.loader import load_knowledge_base as load
+
+    assert load().get("vllm").serves_task("embedding") and load().get("vllm").serves_task("generation")
+    answer = answer_for(**XEON, workload="inference", model="Qwen/Qwen3-8B")
+    for gap in answer.tier(1).gaps:
+        assert not any("embedding" in r.text for r in gap.rationale)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
-from advisor.recommendation.models import Rationale
+from advisor.recommendation.models import Gap, Rationale
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.stack import runtime_pick, runtime_requirements
 
@@ -47,10 +47,35 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
         return skipped_decision("deployment", skipped)
     chosen = runtime_pick(context)
     lines = [engine_line(context, chosen.chosen.id)] if chosen.chosen is not None else []
-    reason = f"no deployment runtime for {profile.hardware} in the knowledge base: serve from the framework"
+    where = f"embedding models on {profile.hardware}" if profile.embeds else profile.hardware
+    reason = f"no deployment runtime for {where} in the knowledge base: serve from the framework"
+    tier1 = entry_from(chosen, "deployment", context, gap_reason=reason, lines=lines)
+    if isinstance(tier1, Gap) and (engines := embedding_engines_line(context)) is not None:
+        tier1 = tier1.model_copy(update={"rationale": (*tier1.rationale, engines)})
     return ConcernDecision(
         concern="deployment",
-        tier1=entry_from(chosen, "deployment", context, gap_reason=reason, lines=lines),
+        tier1=tier1,
         tier3=tier3_entry(context, "deployment", runtime_requirements(profile)),
         rejections=rejections_from(chosen, "deployment"),
     )
+
+
+def embedding_engines_line(context: RuleContext) -> Rationale | None:
+    """For an embedding model on a family where no runtime is documented for one: the family's serving engines whose
+    own documentation covers embedding models in general (their tasks claim), named as what to probe there, since
+    neither page says that the pair works on this family."""
+    if not context.profile.embeds:
+        return None
+    known = set(context.knowledge.ids())
+    engines = [context.knowledge.get(option) for option in context.platform.serving_engines.value if option in known]
+    engines = [engine for engine in engines if engine.tasks is not None and "embedding" in engine.tasks.value]
+    if not engines:
+        return None
+    names = ", ".join(engine.name for engine in engines)
+    text = (
+        f"{names} serves language models on {context.platform.name} and documents embedding models in general, but "
+        f"no page found documents it for an embedding model on {context.profile.hardware}: probe it there before "
+        "relying on it"
+    )
+    cites = [cite_platform(context.platform, "serving_engines"), *(cite_claim(e, "tasks") for e in engines)]
+    return line(text, *cites)
