@@ -23,8 +23,10 @@ from probes.registry import EXTRA_PROBE_DIRS_ENV
 from probes.runner import run_probes
 from probes.selftest.faults import FAULTS_ENV
 
-BUDGET_S = 90.0  # headroom for three cold child start-ups on a host running other suites (30 s ran out under
-# about 3x oversubscription); timed cases stop at max_samples and faults at their grace, so a quiet run stays near 12 s (warm) and 25 s (cold)
+# Headroom for three cold child start-ups on a host running other suites (30 s ran out under about 3x
+# oversubscription); timed cases stop at max_samples and faults at their grace, so a quiet run stays near 12 s warm
+# and 25 s cold.
+BUDGET_S = 90.0
 SECOND_PROBE = """
 from probes.registry import Probe
 from probes.selftest.probe import add_torch, selftest_cases
