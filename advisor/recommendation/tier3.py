@@ -302,11 +302,13 @@ def per_family_format(context: RuleContext) -> str:
     none documented there runs it."""
     dtype, parts = context.profile.needs.quantization, []
     for family in context.profile.families:
-        there = context.profile.model_copy(
-            update={"hardware": family, "device": context.profile.needs.other_device(family)}
+        there = (
+            context.profile
+            if family == context.profile.hardware
+            else context.profile.model_copy(
+                update={"hardware": family, "device": context.profile.needs.other_device(family)}
+            )
         )
-        if family == context.profile.hardware:
-            there = context.profile
         chosen = choose_stacks(there, context.knowledge).chosen
         fitting = next((j for j in chosen if j.precision == dtype and j.weight <= MISFIT_WEIGHTS["device"]), None)
         parts.append(f"{family}: {fitting.stack.name}" if fitting else f"{family}: no {dtype} stack documented for it")
