@@ -68,6 +68,7 @@ def capacity_lines(
     node_devices: int,
     latent_kv: bool = False,
     served_precision: str | None = None,
+    on_cpu: bool = False,
 ) -> tuple[Rationale, ...]:
     """One line per workload on whether the model fits the profile's devices; where a model is named but its size or
     the device's memory is unknown, one line saying the check was not made and why; nothing for a profile that names
@@ -83,6 +84,8 @@ def capacity_lines(
             "`parameters_b` (a MoE's total) to check the weights against the devices' memory"
         )
         return (line(text, cite_profile(profile, "model")),)
+    if device.memory_gb is None and on_cpu:  # a CPU's memory is the server's RAM, sized with the server: no check
+        return ()
     if device.memory_gb is None:
         text = (
             f"capacity: not checked: the knowledge base has no memory figure for {device.name}; compare the "

@@ -43,7 +43,7 @@ from advisor.recommendation.rules.dynamic_shapes import decide_dynamic_shapes
 from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.gemm import decide_gemm
 from advisor.recommendation.rules.quantization import decide_quantization
-from advisor.recommendation.rules.tiers import cross_platform_switch, team_hpc_switch
+from advisor.recommendation.rules.tiers import cross_platform_switch, team_skill_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.served_format import restated, served_format
@@ -85,7 +85,13 @@ LAYER_CONCERNS: dict[str, Concern] = {
 MAX_PROFILE_SWITCHES = 2
 MAX_KNOWLEDGE_SWITCHES = 3
 # Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
-PROFILE_SWITCH_ORDER = ("team-skill-hpc", "cross-platform-needed", "long-context-needed", "dynamic-shapes-needed")
+PROFILE_SWITCH_ORDER = (
+    "team-skill-kernel",
+    "team-skill-hpc",
+    "cross-platform-needed",
+    "long-context-needed",
+    "dynamic-shapes-needed",
+)
 _UNSUPPORTED = ("no", "unknown", "partial")
 
 
@@ -166,6 +172,7 @@ def recommend(
             node_size(stack_choice.device),
             runs_mla(stack_choice),
             stack_choice.served_precision,
+            on_cpu=knowledge.platform(profile.hardware).kind == "cpu",
         ),
         confidence_basis=notes[0] if notes else None,
     )
@@ -367,8 +374,7 @@ def collect_switches(
     ]
     found += knowledge_switches(context, tiers[0], rejected)
     profile_edits: list[SwitchCondition | None] = []
-    if any(not choice.fits_team for choice in tiers[1].choices):
-        profile_edits.append(team_hpc_switch(context))
+    profile_edits.append(team_skill_switch(context, tiers[1]))
     profile_edits.append(cross_platform_switch(context))
     unique: dict[str, SwitchCondition] = {}
     for condition in found:

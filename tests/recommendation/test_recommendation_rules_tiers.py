@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from recommendation_builders import case, evidence, gemm_cases, profile, rule_context
 
+from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.facts import QualityCounts, evidence_facts
-from advisor.recommendation.models import Choice, Gap
+from advisor.recommendation.models import Choice, Gap, Tier
 from advisor.recommendation.policy import NO_STACK
 from advisor.recommendation.rules.confidence import (
     case_quality_factor,
@@ -18,7 +19,7 @@ from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.tiers import (
     cross_platform_switch,
     portable_preference,
-    team_hpc_switch,
+    team_skill_switch,
     tier2_entry,
     tier3_entry,
 )
@@ -61,8 +62,21 @@ def test_tier3_entry_runs_on_every_named_family():
 
 
 def test_tier_level_switches():
-    assert team_hpc_switch(rule_context(profile(team_skill="hpc"))) is None
-    assert team_hpc_switch(rule_context(profile())).threshold == "hpc"
+    def tier2(option: str) -> Tier:  # a tier 2 holding one option the team cannot use yet
+        choice = Choice(
+            concern="gemm",
+            option=option,
+            rationale=(line("tier 2", cite_profile(profile(), "team_skill")),),
+            fits_team=False,
+        )
+        return Tier(tier=2, name="deep self-development", choices=(choice,), primary=False, fits_team=False)
+
+    # The switch names the least skill that uses tier 2's options (review 25: "becomes hpc" where kernel opens it).
+    assert team_skill_switch(rule_context(profile()), tier2("triton")).threshold == "kernel"
+    assert team_skill_switch(rule_context(profile(team_skill="kernel")), tier2("triton")) is None
+    assert team_skill_switch(rule_context(profile(team_skill="kernel")), tier2("composable-kernel")).threshold == "hpc"
+    open_already = Tier(tier=2, name="deep self-development", choices=(), primary=False, fits_team=True)
+    assert team_skill_switch(rule_context(profile()), open_already) is None
     assert cross_platform_switch(rule_context(profile(needs={"cross_platform": True}))) is None
     assert cross_platform_switch(rule_context(profile())).metric == "profile.needs.cross_platform"
 

@@ -93,6 +93,12 @@ def is_alternative(option: str, context: RuleContext) -> bool:
     return not (complement or trainer)
 
 
+def serves_replicas(profile: Profile) -> bool:
+    """A model that is served only, and is not an LLM (a CNN, a diffusion pipeline, an embedding encoder), fits one
+    device and scales by replicas: its devices exchange nothing per request."""
+    return profile.serves and not profile.trains and not profile.llm
+
+
 def not_needed(profile: Profile) -> ConcernDecision:
     """One device: nothing to decide until jobs span devices."""
     reason = line("one device per job: no collectives", cite_profile(profile, "needs.devices"))
@@ -104,6 +110,14 @@ def decide_collectives(context: RuleContext) -> ConcernDecision:
     profile = context.profile
     if profile.needs.devices <= 1:
         return not_needed(profile)
+    if serves_replicas(profile):
+        replicas = line(
+            f"a {profile.model_type} model served on {profile.needs.devices} devices runs as that many replicas (data "
+            "parallel): nothing passes between them per request, so no collective library is on the path",
+            cite_profile(profile, "model_type"),
+            cite_profile(profile, "needs.devices"),
+        )
+        return skipped_decision("collectives", replicas)
     chosen = pick(context, "collectives", context.official("collectives"))
     lines = workload_lines(profile)[:2]
     settings: dict[str, str] = {}

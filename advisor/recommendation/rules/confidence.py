@@ -23,6 +23,7 @@ from advisor.recommendation.policy import (
     UNPINNED,
 )
 from advisor.recommendation.rules.attention import needs_attention
+from advisor.recommendation.rules.collectives import serves_replicas
 from advisor.recommendation.selection import phases
 from advisor.recommendation.stack_choice import StackChoice
 
@@ -66,7 +67,7 @@ def needed(concern: str, profile: Profile) -> bool:
     if concern == "attention":
         return needs_attention(profile.model_type)
     if concern == "collectives":
-        return profile.needs.devices > 1
+        return profile.needs.devices > 1 and not serves_replicas(profile)
     if concern == "convolution":
         return profile.model_type in ("cnn", "diffusion", "multimodal")
     if concern == "quantization":

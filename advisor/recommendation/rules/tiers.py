@@ -20,7 +20,7 @@ from advisor.recommendation.choices import entry_from
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry, serving_options
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
-from advisor.recommendation.models import Gap, Rationale, SwitchCondition
+from advisor.recommendation.models import Gap, Rationale, SwitchCondition, Tier
 from advisor.recommendation.policy import KERNEL_WRITING_SKILL, SKILL_ORDER
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
@@ -268,12 +268,21 @@ def per_platform_choices(context: RuleContext, concern: Concern, include_target:
     return "; ".join(parts)
 
 
-def team_hpc_switch(context: RuleContext) -> SwitchCondition | None:
-    """Tier 2 becomes open to the team once it has dedicated HPC engineers."""
-    if context.profile.team_skill == "hpc":
+def team_skill_switch(context: RuleContext, tier2: Tier) -> SwitchCondition | None:
+    """Tier 2 opens to the team once it has the skill its options need: the least skill that uses every one of them
+    (writing Triton or Ascend C is kernel work, tuning assembly hpc), not always hpc."""
+    needed = [
+        context.knowledge.get(choice.option).skill.value
+        for choice in tier2.choices
+        if not choice.fits_team and choice.option in context.knowledge.ids()
+    ]
+    if not needed:
         return None
-    description = "team_skill becomes hpc: tier 2 (deep self-development of key operators) becomes available"
-    return switch("team-skill-hpc", description, "profile.team_skill", "==", "hpc")
+    skill = max(needed, key=SKILL_ORDER.index)
+    if SKILL_ORDER.index(skill) <= SKILL_ORDER.index(context.profile.team_skill):
+        return None
+    description = f"team_skill becomes {skill}: tier 2 (deep self-development of key operators) becomes available"
+    return switch(f"team-skill-{skill}", description, "profile.team_skill", "==", skill)
 
 
 def cross_platform_switch(context: RuleContext) -> SwitchCondition | None:

@@ -1,0 +1,58 @@
+"""Review 25's defects, each pinned: the team-skill switch names the skill tier 2 needs (kernel for Triton or Ascend
+C), a non-LLM model served on several devices runs replicas with no collectives to choose, and a CPU server's memory
+is not reported as an unchecked device figure."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+
+def test_a_framework_team_is_told_tier_2_opens_at_kernel_skill_where_its_options_are_kernel_work():
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-32B-Instruct",
+        needs={"quantization": "int8", "devices": 4},
+    )
+    ids = {condition.id for condition in result.switch_conditions}
+    assert "team-skill-kernel" in ids and "team-skill-hpc" not in ids
+
+
+def test_a_diffusion_model_served_on_two_devices_runs_replicas_without_collectives():
+    result = answer(
+        model_type="diffusion",
+        hardware="aws-neuron",
+        device="inf2",
+        workload="inference",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"devices": 2},
+    )
+    skipped = {item.concern: item.rationale[0].text for item in result.skipped_concerns}
+    assert "runs as that many replicas" in skipped["collectives"]
+    assert "strong-scaling-collapse" not in {condition.id for condition in result.switch_conditions}
+
+
+def test_an_llm_served_on_several_devices_keeps_its_collectives():
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        needs={"devices": 4},
+    )
+    assert "collectives" in {choice.concern for choice in result.tiers[0].choices}
+
+
+def test_a_cpu_server_gets_no_unchecked_memory_line():
+    result = answer(
+        model_type="cnn",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        model="microsoft/resnet-50",
+        parameters_b=0.025,
+        needs={"quantization": "int8"},
+    )
+    assert not any("not checked" in reason.text for reason in result.capacity)
