@@ -584,9 +584,12 @@ def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> 
     return choice.model_copy(update={"settings": settings, "rationale": (*kept, why)})
 
 
-def runtime_owned_kernels(merged: list[Choice], context: RuleContext) -> list[Choice]:
+def runtime_owned_kernels(
+    merged: list[Choice], context: RuleContext, open_concerns: Sequence[str] = ()
+) -> list[Choice]:
     """With no documented stack, a portable graph runtime chosen to serve (ONNX Runtime, llama.cpp) still runs the model
-    on its own kernels: the GEMM, convolution, attention and fusion choices are its own, not a library it never calls."""
+    on its own kernels: the GEMM, convolution, attention and fusion choices are its own, not a library it never calls,
+    and a kernel concern left open (no attention library for the family) is its own too, not "the framework's"."""
     profile = context.profile
     deployment = next((c for c in merged if c.concern == "deployment"), None)
     if profile.trains or deployment is None or deployment.option not in context.knowledge.ids():
@@ -595,8 +598,13 @@ def runtime_owned_kernels(merged: list[Choice], context: RuleContext) -> list[Ch
     if runtime.layer.value not in RUNTIME_KERNEL_LAYERS or len(runtime.hardware.value) < 2:
         return merged  # a family's own compiler-runtime (ATC, TensorRT) runs that family's libraries, named as such
     owned = []
-    for c in merged:
-        if c.concern in RUNTIME_KERNEL_CONCERNS and c.option != runtime.id:
+    placeholders = [
+        Choice(concern=concern, option=runtime.id, rationale=(line("open", cite_claim(runtime, "summary")),))  # type: ignore[arg-type]
+        for concern in open_concerns
+        if concern in RUNTIME_KERNEL_CONCERNS
+    ]
+    for c in [*merged, *placeholders]:
+        if c.concern in RUNTIME_KERNEL_CONCERNS and (c.option != runtime.id or c in placeholders):
             why = line(
                 f"{runtime.name} runs {c.concern} on its own kernels for this platform (the deployment runtime)",
                 cite_claim(runtime, "summary"),
@@ -764,13 +772,15 @@ def adapt_tier1(
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     if not choice.chosen:
-        merged = runtime_owned_kernels(merged, context)
+        merged = runtime_owned_kernels(merged, context, [gap.concern for gap in tier1.gaps])
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
     merged = [expert_layout(c, choice, context) for c in merged]
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
     merged = [said_of_target(c, context) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
-    gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked) + fallback_gaps
+    chosen_concerns = {c.concern for c in merged}
+    gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked and gap.concern not in chosen_concerns)
+    gaps += fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
     fits_team = all(c.fits_team for c in merged)
     return tier1.model_copy(update={"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team}), kept_skipped

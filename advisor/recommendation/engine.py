@@ -130,10 +130,13 @@ def recommend(
     tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)
-    runners = {
+    quantized = profile.needs.quantization if profile.needs.quantized else None
+    runners = {  # a rival engine must run the asked format as documented: OpenVINO only simulates INT8 on Arm
         c.id
         for c in knowledge.candidates
-        if c.layer.value in ("serving-engine", "runtime") and c.serves_task(profile.serving_task)
+        if c.layer.value in ("serving-engine", "runtime")
+        and c.serves_task(profile.serving_task)
+        and (quantized is None or getattr(c, quantized).value == "yes")
     }
     runners -= runners_for_other_models(stack_choice, knowledge)
     tier3 = next((t for t in tiers if t.tier == 3 and t.primary), None)

@@ -56,3 +56,27 @@ def test_a_cpu_server_gets_no_unchecked_memory_line():
         needs={"quantization": "int8"},
     )
     assert not any("not checked" in reason.text for reason in result.capacity)
+
+
+def e5_on_graviton():
+    return answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        model="intfloat/multilingual-e5-large",
+        task="embedding",
+        needs={"quantization": "int8", "dynamic_shapes": True},
+    )
+
+
+def test_an_assembled_graph_runtime_runs_attention_on_its_own_kernels():
+    # Review 25 p15: "attention (none) ... the framework's attention (SDPA) stays" beside an ONNX Runtime deployment.
+    tier1 = {choice.concern: choice for choice in e5_on_graviton().tiers[0].choices}
+    assert tier1["deployment"].option == tier1["attention"].option == "onnxruntime"
+    assert tier1["attention"].settings["by"] == "runtime"
+
+
+def test_no_engine_race_against_an_engine_that_only_simulates_the_asked_format():
+    # OpenVINO runs INT8 natively only on x86 (its CPU device page): no "openvino is faster" switch for INT8 on Arm.
+    assert not any(c.id == "openvino-engine-faster" for c in e5_on_graviton().switch_conditions)
