@@ -563,7 +563,8 @@ def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> 
     short = name.split(" (")[0]
     named = library.lower() in text.lower() or short.lower() in text.lower()
     own = next(
-        (c for c in stack.components if c.role == "collectives" and ALL_TO_ALL_BACKEND.search(c.setting or "")), None
+        (c for c in stack.components if c.role == "collectives" and ALL_TO_ALL_BACKEND.search(c.setting or "")),
+        next((c for c in stack.components if c.role == "moe" and c.setting), None),  # or its own MoE backend
     )
     if named or (EXPERT_PARALLEL_WORDS.search(text) and own is None):
         return choice

@@ -56,7 +56,8 @@ def verdict(
             f"{options}.{near} Target: {where}{task_note(profile)}"
         )
     text = "; ".join(parts)
-    bridge = checkpoint_path(choice, profile)
+    deployment = next((c.option for c in tier1.choices if c.concern == "deployment"), None)
+    bridge = checkpoint_path(choice, profile, f"tier 1's {deployment}" if deployment else None)
     leads = cross_platform_lead(tiers, profile)
     return (
         f"{leads}{memory_note(short, profile)}{text[0].upper()}{text[1:]}.{bridge} Target: {where}{task_note(profile)}"
@@ -91,18 +92,27 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
 
 
-def checkpoint_path(choice: StackChoice, profile: Profile) -> str:
-    """For a job that trains and serves: how the trained checkpoint reaches the serving stack, as the stacks document it."""
+def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | None = "tier 1's runtime") -> str:
+    """For a job that trains and serves: how the trained checkpoint reaches the serving stack, as the stacks document it;
+    `serves_with` names tier 1's deployment where no serving stack is chosen (None: tier 1 has none either)."""
     training, serving = choice.for_workload("training"), choice.for_workload("inference")
     if training is None or not profile.serves:
         return ""
     if serving is None:  # no documented serving stack: the training side's export is still the first step
         if training.stack.checkpoint is None:
             return ""
+        said = training.stack.checkpoint.value.rstrip(".")
+        if (
+            serves_with is None
+        ):  # nothing in tier 1 serves it: say so rather than hand it to an engine that is not there
+            asked = f"{profile.needs.quantization} " if profile.needs.quantized else ""
+            return (
+                f" Between them: {said}; no {asked}serving runtime for this model is documented on {profile.hardware}"
+                + (", so serve it as exported, unquantized, or leave the serving side open" if asked else "")
+                + " (see tier 1's open concerns)."
+            )
         then = f", then quantize it to {profile.needs.quantization}" if profile.needs.quantized else ""
-        return (
-            f" Between them: {training.stack.checkpoint.value.rstrip('.')}{then}, for tier 1's serving engine to load."
-        )
+        return f" Between them: {said}{then}, for {serves_with} to load."
     exports, loads = training.stack.checkpoint, serving.stack.checkpoint
     quantizer = serving.stack.component("quantization")
     quantize = ""

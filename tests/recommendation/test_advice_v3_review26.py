@@ -1,0 +1,36 @@
+"""Review 26's defects, each pinned: a train-and-serve verdict hands the checkpoint to no engine tier 1 lacks, and an
+expert all-to-all library the serving recipe does not use is not set for it."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+
+def test_the_verdict_hands_the_trained_checkpoint_to_no_engine_tier_1_lacks():
+    result = answer(
+        model_type="cnn",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="both",
+        needs={"quantization": "int8", "devices": 4},
+    )
+    assert "deployment" not in {choice.concern for choice in result.tiers[0].choices}
+    assert result.verdict is not None
+    assert "for tier 1's serving engine to load" not in result.verdict
+    assert "no int8 serving runtime for this model is documented on hygon-dcu" in result.verdict
+
+
+def test_a_recipe_with_its_own_moe_backend_gets_no_deepep_all_to_all():
+    # NVIDIA's Dynamo Qwen3-235B-A22B-FP8 recipe keeps TensorRT-LLM's default MoE backend on Hopper; no DeepEP.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    collectives = next(c for c in result.tiers[0].choices if c.concern == "collectives")
+    assert "expert-all-to-all" not in collectives.settings
+    assert any("is not the expert all-to-all" in reason.text for reason in collectives.rationale)
