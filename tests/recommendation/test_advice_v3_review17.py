@@ -35,28 +35,30 @@ def test_a_model_name_covers_its_releases_and_nothing_else():
     assert not model_matches("Qwen/Qwen3", "Qwen/Qwen2.5-72B")
 
 
-def test_an_unnamed_moe_takes_the_deepseek_recipe_on_an_assumption_it_states():
+def test_an_unnamed_moe_takes_a_named_recipe_on_an_assumption_it_states():
     # SGLang's DeepSeek page and its attention-backend page: on Blackwell, MLA models default to trtllm_mla and MHA
     # models to trtllm_mha (https://docs.sglang.io/docs/advanced_features/attention_backend), so the recipe's MLA
     # attention holds only for a DeepSeek-style model.
+    # With no model named, every MoE FP8 recipe on B200 is written for named models (DeepSeek-V3/R1 on SGLang, and
+    # Qwen3-235B-A22B on NVIDIA's Dynamo recipe, whose B100/B200 variant is documented): one of them is assumed, and
+    # the record says which and how to check it.
     result = moe_on_b200()
     stack = result.stacks[0]
-    assert stack.stack == DEEPSEEK_ON_B200 and stack.model_assumed
-    assert "deepseek-ai/DeepSeek-V3" in stack.models
+    assert stack.model_assumed and stack.models
     assert any("the profile names no model, so one of them is assumed" in note for note in result.confidence_notes)
-    assert "  written for deepseek-ai/DeepSeek-V3, deepseek-ai/DeepSeek-R1 (assumed:" in "\n".join(
-        summary_lines(result)
-    )
+    assert f"  written for {', '.join(stack.models)} (assumed:" in "\n".join(summary_lines(result))
     named = moe_on_b200(model="deepseek-ai/DeepSeek-V3.1")
     assert named.stacks[0].stack == DEEPSEEK_ON_B200 and not named.stacks[0].model_assumed
-    assert named.confidence > result.confidence
+    same = moe_on_b200(model=stack.models[0])  # the assumed model, named: the same recipe, more sure
+    assert same.stacks[0].stack == stack.stack and same.confidence > result.confidence
 
 
 def test_a_named_gqa_moe_is_not_served_on_a_deepseek_recipe():
     # NVIDIA's Qwen3 deployment guide for TensorRT-LLM serves Qwen3 MoE models on Hopper and Blackwell
     # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-qwen3-on-trtllm.html)
+    # NVIDIA's Dynamo recipe serves Qwen/Qwen3-235B-A22B-FP8 with TensorRT-LLM on B100/B200 (DEEPGEMM MoE backend).
     result = moe_on_b200(model="Qwen/Qwen3-235B-A22B-FP8")
-    assert result.stacks[0].stack == "nvidia-trtllm-qwen3-bf16" and not result.stacks[0].model_assumed
+    assert result.stacks[0].stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8" and not result.stacks[0].model_assumed
     deepseek = next(option for option in result.stacks_considered if option.stack == DEEPSEEK_ON_B200)
     assert not deepseek.chosen and deepseek.reason.startswith("written for deepseek-ai/DeepSeek-V3")
 
@@ -153,7 +155,7 @@ def test_a_model_released_in_fp8_is_not_asked_for_an_fp8_checkpoint():
     # One definition serves the estimate's note and the accuracy switch: a recipe whose model is assumed (the profile
     # names none) is taken as written for it, as the switch takes it; the estimate runs only for a named model.
     assert released_in_fp8(moe_on_b200()) == next(s.released_quantized for s in moe_on_b200().stacks)
-    assert not released_in_fp8(moe_on_b200(model="Qwen/Qwen3-235B-A22B"))  # a BF16 release on a BF16-default recipe
+    assert not released_in_fp8(moe_on_b200(model="Qwen/Qwen3-30B-A3B"))  # a BF16 release on a BF16-default recipe
 
 
 def test_a_stack_only_the_vendors_support_channel_ships_or_a_beta_wheel_lowers_the_confidence():

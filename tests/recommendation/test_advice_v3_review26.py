@@ -34,3 +34,20 @@ def test_a_recipe_with_its_own_moe_backend_gets_no_deepep_all_to_all():
     collectives = next(c for c in result.tiers[0].choices if c.concern == "collectives")
     assert "expert-all-to-all" not in collectives.settings
     assert any("is not the expert all-to-all" in reason.text for reason in collectives.rationale)
+
+
+def test_qwen3_235b_fp8_on_b200_takes_nvidias_blackwell_variant_of_the_recipe():
+    # Review 27 (p01): the Dynamo recipe's B100/B200 variant needs moe_config.backend DEEPGEMM with TensorRT-LLM 1.3.x.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    serving = next(s for s in result.stacks if s.workload == "inference")
+    assert serving.stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8" and not serving.misfits
+    moe = next(part for part in serving.parts if part.role == "moe")
+    assert "DEEPGEMM on Blackwell" in (moe.setting or "")
