@@ -300,19 +300,21 @@ def layout_race(condition_id: str, metric_name: str, faster: str, slower: str, t
 
 
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:
-    """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships; an FP8 training
-    run is held to the BF16 run's loss curve instead (pre-training has no task score yet)."""
+    """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships; a low-precision
+    training run is held to the BF16 run's loss curve instead (pre-training has no task score yet), but quantization-
+    aware training is judged, like PTQ, by the exported quantized model's accuracy."""
     if not profile.needs.quantized:
         return None
     dtype = profile.needs.quantization
-    if profile.trains and not profile.serves:
+    if profile.trains and not profile.serves and profile.needs.quantization_method != "qat":
         description = (
             f"the {dtype} run's training loss ends more than {LOSS_GAP * 100:g}% above a BF16 run's at the same "
             f"step (same data and seed): train in BF16, or use a finer {dtype} recipe, and re-check"
         )
         return switch(f"{dtype}-loss-gap", description, f"evidence.{dtype}_loss_gap", ">", LOSS_GAP)
+    what = f"the {dtype} model" if profile.needs.quantization_method != "qat" else f"the exported {dtype} QAT model"
     description = (
-        f"the {dtype} model scores more than {ACCURACY_DROP * 100:g} point below the float model on your task evaluation "
+        f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model on your task evaluation "
         "(the same harness and data for both): keep the float model, or quantize with finer scales and re-check"
     )
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

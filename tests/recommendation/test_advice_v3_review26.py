@@ -1,5 +1,6 @@
-"""Review 26's defects, each pinned: a train-and-serve verdict hands the checkpoint to no engine tier 1 lacks, and an
-expert all-to-all library the serving recipe does not use is not set for it."""
+"""Review 26's and 27's defects, each pinned: a train-and-serve verdict hands the checkpoint to no engine tier 1 lacks,
+an expert all-to-all library the serving recipe does not use is not set for it, NVIDIA's Qwen3-235B FP8 recipe covers
+B200, and quantization-aware training is gated on the exported model's accuracy."""
 
 from __future__ import annotations
 
@@ -51,3 +52,19 @@ def test_qwen3_235b_fp8_on_b200_takes_nvidias_blackwell_variant_of_the_recipe():
     assert serving.stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8" and not serving.misfits
     moe = next(part for part in serving.parts if part.role == "moe")
     assert "DEEPGEMM on Blackwell" in (moe.setting or "")
+
+
+def test_quantization_aware_training_is_judged_by_the_exported_models_accuracy():
+    # Review 27 (p08): an INT8 QAT training job was held to "the int8 run's training loss" against BF16; QAT ships a
+    # quantized model, so its gate is that model's task accuracy against the float one.
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        parameters_b=0.025,
+        needs={"quantization": "int8", "quantization_method": "qat", "devices": 8},
+    )
+    ids = {condition.id: condition for condition in result.switch_conditions}
+    assert "int8-loss-gap" not in ids
+    assert ids["int8-accuracy-drop"].description.startswith("the exported int8 QAT model")
