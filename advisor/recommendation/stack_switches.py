@@ -313,8 +313,13 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
         )
         return switch(f"{dtype}-loss-gap", description, f"evidence.{dtype}_loss_gap", ">", LOSS_GAP)
     what = f"the {dtype} model" if profile.needs.quantization_method != "qat" else f"the exported {dtype} QAT model"
+    evaluation = (
+        "your image-quality evaluation (the same prompts and seeds, scored by the same metric)"
+        if profile.model_type == "diffusion"
+        else "your task evaluation (the same harness and data for both)"
+    )
     description = (
-        f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model on your task evaluation "
-        "(the same harness and data for both): keep the float model, or quantize with finer scales and re-check"
+        f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model on {evaluation}: keep the float "
+        "model, or quantize with finer scales and re-check"
     )
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

@@ -1,6 +1,6 @@
 """Review 26's and 27's defects, each pinned: a train-and-serve verdict hands the checkpoint to no engine tier 1 lacks,
 an expert all-to-all library the serving recipe does not use is not set for it, NVIDIA's Qwen3-235B FP8 recipe covers
-B200, and quantization-aware training is gated on the exported model's accuracy."""
+B200, quantization-aware training is gated on the exported model's accuracy, and a diffusion model on image quality."""
 
 from __future__ import annotations
 
@@ -68,3 +68,16 @@ def test_quantization_aware_training_is_judged_by_the_exported_models_accuracy()
     ids = {condition.id: condition for condition in result.switch_conditions}
     assert "int8-loss-gap" not in ids
     assert ids["int8-accuracy-drop"].description.startswith("the exported int8 QAT model")
+
+
+def test_a_quantized_diffusion_model_is_gated_on_image_quality_not_a_task_score():
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-schnell",
+        needs={"quantization": "int8"},
+    )
+    gate = next(c for c in result.switch_conditions if c.id == "int8-accuracy-drop")
+    assert "image-quality evaluation (the same prompts and seeds" in gate.description
