@@ -84,6 +84,7 @@ def capacity_lines(
             "`parameters_b` (a MoE's total) to check the weights against the devices' memory"
         )
         return (line(text, cite_profile(profile, "model")),)
+    size = cite_profile(profile, "parameters_b" if profile.parameters_b is not None else "model")
     if device.memory_gb is None and on_cpu:  # a CPU's memory is the server's RAM, sized with the server: no check
         return ()
     if device.memory_gb is None:
@@ -91,11 +92,8 @@ def capacity_lines(
             f"capacity: not checked: the knowledge base has no memory figure for {device.name}; compare the "
             f"{parameters:g}B model's weights with the device's memory by hand"
         )
-        return (line(text, cite_profile(profile, "parameters_b" if profile.parameters_b is not None else "model")),)
-    cites = (
-        cite_profile(profile, "parameters_b" if profile.parameters_b is not None else "model"),
-        cite_profile(profile, "needs.devices"),
-    )
+        return (line(text, size),)
+    cites = (size, cite_profile(profile, "needs.devices"))
     lines = []
     if profile.trains:
         lines.append(line(training_text(parameters, profile.needs.devices, device, node_devices), *cites))

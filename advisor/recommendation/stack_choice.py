@@ -535,6 +535,11 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
     return f"{lead}; {tie_break(item, chosen)}"
 
 
+def throughput_run(workload: str) -> str:
+    """The measurement that decides between two stacks that fit alike."""
+    return "a throughput run at your SLA" if workload == "inference" else "a training throughput run"
+
+
 def tie_break(item: Judged, chosen: Judged) -> str:
     """What put the chosen stack before one that fits as well (or misses as much)."""
     if item.rank.other_default and not chosen.rank.other_default:
@@ -548,10 +553,9 @@ def tie_break(item: Judged, chosen: Judged) -> str:
         return f"{chosen.stack.name} is the recipe written for the model named ({', '.join(chosen.stack.applies_to.models[:2])})"
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"
-        run = "a throughput run at your SLA" if item.workload == "inference" else "a training throughput run"
         return (
             f"its page is a third party's ({documented}); {chosen.stack.name} is documented by the vendor or its "
-            f"runner's own project, and {run} on the target decides (see the switch conditions)"
+            f"runner's own project, and {throughput_run(item.workload)} on the target decides (see the switch conditions)"
         )
     if item.stack.runner_name != chosen.stack.runner_name:
         first = (
@@ -559,8 +563,7 @@ def tie_break(item: Judged, chosen: Judged) -> str:
             if item.rank.preference > chosen.rank.preference
             else "nothing documented puts one first"
         )
-        run = "a throughput run at your SLA" if item.workload == "inference" else "a training throughput run"
-        return f"{first}, and {run} on the target decides (see the switch conditions)"
+        return f"{first}, and {throughput_run(item.workload)} on the target decides (see the switch conditions)"
     if item.rank.model_types > chosen.rank.model_types:
         return f"{chosen.stack.name} is the recipe for {', '.join(chosen.stack.applies_to.model_types)} specifically"
     return f"an equal alternative to {chosen.stack.name}"

@@ -108,15 +108,22 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
     return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
 
 
+def on_family(profile: Profile, family: str) -> Profile:
+    """The profile as it stands on one of its families: itself on the target, else that family with the device the
+    profile names there (None: its current generation)."""
+    if family == profile.hardware:
+        return profile
+    return profile.model_copy(update={"hardware": family, "device": profile.needs.other_device(family)})
+
+
 def other_family_stack(
     context: RuleContext, family: str, runners: dict[str, str] | None = None, unquantized: bool = False
 ) -> Rationale | None:
     """The whole stack the family's own engine chooses for the same profile, where one fits; among the stacks that
     fit there, one run by the same engine or framework as here (tier 3's runtime, tier 1's training framework) first."""
-    update: dict[str, object] = {"hardware": family, "device": context.profile.needs.other_device(family)}
+    there = on_family(context.profile, family)
     if unquantized:  # tier 3's engine serves the float model: the family's float stack for it
-        update["needs"] = context.profile.needs.model_copy(update={"quantization": "none"})
-    there = context.profile.model_copy(update=update)
+        there = there.model_copy(update={"needs": there.needs.model_copy(update={"quantization": "none"})})
     choice = choose_stacks(there, context.knowledge)
     if (
         not choice.chosen or choice.chosen[0].weight > MISFIT_WEIGHTS["device"]
@@ -302,14 +309,7 @@ def per_family_format(context: RuleContext) -> str:
     none documented there runs it."""
     dtype, parts = context.profile.needs.quantization, []
     for family in context.profile.families:
-        there = (
-            context.profile
-            if family == context.profile.hardware
-            else context.profile.model_copy(
-                update={"hardware": family, "device": context.profile.needs.other_device(family)}
-            )
-        )
-        chosen = choose_stacks(there, context.knowledge).chosen
+        chosen = choose_stacks(on_family(context.profile, family), context.knowledge).chosen
         fitting = next((j for j in chosen if j.precision == dtype and j.weight <= MISFIT_WEIGHTS["device"]), None)
         parts.append(f"{family}: {fitting.stack.name}" if fitting else f"{family}: no {dtype} stack documented for it")
     return "; ".join(parts)
