@@ -49,6 +49,13 @@ def gemm_speedups(table: ReferenceTable, faster: str, baseline: str) -> dict[str
     return split
 
 
+def as_fast(ratio: float, baseline: str) -> str:
+    """A speed ratio that says which way it points: '1.29x as fast as bf16', '0.75x as fast as bf16 (slower: 1.33x
+    the time)'."""
+    text = f"{ratio:.2f}x as fast as {baseline}"
+    return text if round(ratio, 2) >= 1.0 else f"{text} (slower: {1 / ratio:.2f}x the time)"
+
+
 def gemm_facts(reference: Reference, engine: str, faster: str) -> list[ReferenceFact]:
     """`faster` (fp8, fp8_block, nvfp4) over bf16 GEMM on the device: the geometric mean over the measured decode and
     prefill shapes."""
@@ -58,10 +65,12 @@ def gemm_facts(reference: Reference, engine: str, faster: str) -> list[Reference
     phases = {phase: speedups for phase, speedups in gemm_speedups(table, faster, "bfloat16").items() if speedups}
     if not phases:
         return []
-    parts = [f"{geomean(speedups):.2f}x bf16 in {phase}" for phase, speedups in sorted(phases.items(), reverse=True)]
+    parts = [
+        f"{as_fast(geomean(speedups), 'bf16')} in {phase}" for phase, speedups in sorted(phases.items(), reverse=True)
+    ]
     counts = " and ".join(str(len(speedups)) for _, speedups in sorted(phases.items(), reverse=True))
     figure = (
-        f"{faster} GEMM runs {' and '.join(parts)} on {table.device} (geometric means over {counts} layer shapes "
+        f"{faster} GEMM is {' and '.join(parts)} on {table.device} (geometric means over {counts} layer shapes "
         "of 8B-70B models)"
     )
     if "decode" in phases and geomean(phases["decode"]) < 1.0:
@@ -109,7 +118,10 @@ def attention_facts(reference: Reference, engine: str) -> list[ReferenceFact]:
         if steps:
             step = steps[-1]
             value = by_kv[(step, "bfloat16")] / by_kv[(step, "fp8")]
-            figure = f"a decode step with an fp8 KV cache runs {value:.2f}x the bf16 one at {step + 1} cached tokens (batch 8)"
+            figure = (
+                f"a decode step with an fp8 KV cache is {as_fast(value, 'with a bf16 one')} at {step + 1} cached "
+                "tokens (batch 8)"
+            )
             facts.append(ReferenceFact("fp8_kv_decode_speedup", value, figure, reference.label(generation), 2))
     return facts
 

@@ -14,6 +14,7 @@ from advisor.recommendation.policy import REFERENCE_CAP
 from advisor.recommendation.summary import summary_lines
 from advisor.records.decision import build_front_matter
 from advisor.records.render import render_record
+from advisor.reference.facts import as_fast
 
 H200_FP8 = {
     "model_type": "dense-transformer",
@@ -81,3 +82,19 @@ def test_a_profile_no_reference_figure_bears_on_prints_no_empty_reference():
     diffusion = answer({**H200_FP8, "model_type": "diffusion", "device": "l40s", "needs": {"quantization": "int8"}})
     assert diffusion.reference == () and diffusion.reference_note is None
     assert not any(line.startswith("Reference:") for line in summary_lines(diffusion))
+
+
+def test_each_speed_ratio_says_which_way_it_points():
+    # Review 27: "fp8 GEMM runs 0.75x bf16 in decode" and "runs 1.83x the bf16 one" left the reader guessing whether
+    # the fp8 path was faster or slower; a ratio below one is now spelled out as the extra time it costs.
+    assert as_fast(1.83, "bf16") == "1.83x as fast as bf16"
+    assert as_fast(0.75, "bf16") == "0.75x as fast as bf16 (slower: 1.33x the time)"
+    assert as_fast(0.998, "bf16") == "1.00x as fast as bf16"
+    b200 = answer({**H200_FP8, "device": "b200"})
+    figures = {figure.name: figure.figure for figure in b200.reference}
+    assert " as fast as bf16 in prefill" in figures["fp8_over_bf16_gemm"]
+    assert "slower:" in figures["fp8_over_bf16_gemm"]  # NVIDIA's B200 decode GEMMs: fp8 measured behind bf16
+    assert (
+        "an fp8 KV cache is " in figures["fp8_kv_decode_speedup"]
+        and " as fast as with a bf16 one" in figures["fp8_kv_decode_speedup"]
+    )
