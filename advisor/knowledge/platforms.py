@@ -128,6 +128,11 @@ class Platform(BaseModel):
     training_frameworks: Claim[list[str]]
     collective_library: Claim[list[str]]
     kernel_languages: Claim[list[str]]
+    custom_kernel_concerns: Claim[list[Concern]] | None = Field(
+        None,
+        description="The concerns its custom-kernel routes can write, where they cannot write all of them (a matrix "
+        "engine no kernel language programs keeps GEMM on the vendor library); absent: every tier-2 concern",
+    )
     quantization_toolkits: Claim[list[str]]
     dynamic_shapes: Claim[Support] = Field(description="Whether its stack runs dynamic shapes natively")
     risks: list[Claim[str]] = Field(default_factory=list)

@@ -35,6 +35,10 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
         notes.append(
             line(f"how, on {profile.hardware}: {route.note}", cite_platform(context.platform, "deep_development"))
         )
+    scope = context.platform.custom_kernel_concerns
+    if scope is not None and scope.note:
+        text = f"what they can write, on {profile.hardware}: {', '.join(scope.value)}; {scope.note}"
+        notes.append(line(text, cite_platform(context.platform, "custom_kernel_concerns")))
     shares = hotop_shares(context.facts, profile)
     if shares is not None:
         notes.append(hot_spot_ranking(shares))

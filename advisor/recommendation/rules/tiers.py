@@ -17,7 +17,7 @@ from advisor.knowledge.models import Candidate, Concern
 from advisor.knowledge.stacks import Stack
 from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.choices import entry_from
-from advisor.recommendation.citations import cite_claim, cite_profile, line
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry, serving_options
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
 from advisor.recommendation.models import Gap, Rationale, SwitchCondition, Tier
@@ -80,6 +80,9 @@ def tier2_entry(
         groups = CONCERN_GROUPS[concern]
         text = f"not a hot spot: {share_text(shares, groups)}; deep self-development would not pay, tier 1 stays"
         return Gap(concern=concern, rationale=(shares.line(text, *groups),))
+    closed = closed_to_custom_kernels(context, concern)
+    if closed is not None:
+        return closed
     preference = tier2_preference(context, concern)
     if not preference:
         return None
@@ -103,6 +106,17 @@ def tier2_entry(
     text = f"{candidate.name} for the operators profiling shows are hot spots only (maintenance cost {cost.value})"
     lines.append(line(text, cite_claim(candidate, "maintenance_cost"), cite_claim(candidate, "skill")))
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
+
+
+def closed_to_custom_kernels(context: RuleContext, concern: Concern) -> Gap | None:
+    """A concern the platform's custom-kernel routes cannot write (Gaudi's TPC-C runs what does not map to its matrix
+    engine, so GEMMs stay on the vendor library): tier 2 has nothing to offer there, and says why."""
+    claim = context.platform.custom_kernel_concerns
+    if claim is None or concern in claim.value:
+        return None
+    written = ", ".join(claim.value)
+    text = f"custom kernels on {context.profile.hardware} write {written} only, not {concern}: tier 1's stays"
+    return Gap(concern=concern, rationale=(line(text, cite_platform(context.platform, "custom_kernel_concerns")),))
 
 
 def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidate]:
