@@ -264,8 +264,10 @@ class Stack(_Model):
 
 def model_matches(listed: str, model: str) -> bool:
     """A profile's model is a listed one, or a release of it: 'deepseek-ai/DeepSeek-V3' covers
-    'deepseek-ai/DeepSeek-V3-0324' and 'DeepSeek-V3' (no organisation), not 'deepseek-ai/DeepSeek-V2'."""
+    'deepseek-ai/DeepSeek-V3-0324' and 'DeepSeek-V3' (no organisation), not 'deepseek-ai/DeepSeek-V2'. A point
+    version is another model ('DeepSeek-V3.2' adds sparse attention to V3; 'Qwen3.5' is not 'Qwen3'): a page that
+    covers one lists it."""
     wanted, named = listed.lower(), model.strip().lower()
     if "/" not in named:
         wanted = wanted.rsplit("/", 1)[-1]
-    return named == wanted or named.startswith(wanted + "-") or named.startswith(wanted + ".")
+    return named == wanted or named.startswith(wanted + "-")

@@ -28,7 +28,8 @@ def moe_on_b200(**fields: object) -> Recommendation:
 
 def test_a_model_name_covers_its_releases_and_nothing_else():
     assert model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3")
-    assert model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3.1")
+    assert not model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3.2")  # sparse attention: another model
+    assert not model_matches("Qwen/Qwen3", "Qwen/Qwen3.5-27B")
     assert model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3-0324")
     assert model_matches("deepseek-ai/DeepSeek-R1", "DeepSeek-R1-0528")  # no organisation: the name alone
     assert not model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V2-Lite")
