@@ -100,13 +100,20 @@ class StackScope(_Model):
         "is DeepSeek-V3's, as vLLM's DeepSeek recipe serves both alike); empty: any model of its model types",
     )
 
+    quantized_models: list[str] = Field(
+        default_factory=list,
+        description="Where its quantized formats serve only checkpoints their publisher released (no recipe quantizes "
+        "another model): the models those checkpoints are of (Hugging Face ids); empty: any model can be quantized",
+    )
     tasks: list[ServingTask] = Field(
         default_factory=list,
         description="For a serving stack of language models: what it serves, `generation` (decoding text) and/or "
         "`embedding` (one vector per input, through an embeddings endpoint); empty: generation only",
     )
 
-    @field_validator("devices", "workloads", "model_types", "precisions", "scale", "models", "tasks")
+    @field_validator(
+        "devices", "workloads", "model_types", "precisions", "scale", "models", "quantized_models", "tasks"
+    )
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:
         if len(set(values)) != len(values):

@@ -69,7 +69,7 @@ FORMAT_WORDS: dict[str, str] = {
     "Q4_0": "int4",
 }
 FORMAT_WORDS_RE = re.compile(r"\b(?:" + "|".join(FORMAT_WORDS) + r")\b", re.IGNORECASE)
-DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|tensor-core default)\b", re.IGNORECASE)
+DTYPE_WORDS = re.compile(r"\b(?:bf16|fp16|fp32|tf32|half-precision default)\b", re.IGNORECASE)
 QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a stack's own format replaces
 # A weight-scale granularity a part's documented setting states ("one FP16 scale per block of 32 weights"): it replaces
 # the rule's default (per-channel INT8) for that part.

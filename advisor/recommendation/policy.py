@@ -25,6 +25,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "named_model": 8,  # a recipe written for other models (MLA attention, their checkpoint): the engine still serves it
     "dynamic_shapes": 6,
     "float_fallback": 6,
+    "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model
     "skill": 5,
     "format_undocumented": 4,
     "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first

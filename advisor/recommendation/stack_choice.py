@@ -23,6 +23,7 @@ from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope,
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
+    FLOAT_PRECISIONS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
@@ -195,16 +196,39 @@ def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> 
         )
     same = [d for d in listed if same_generation(getattr(platform.device(d), "generation", ""), device.generation)]
     if same:
-        return Misfit(
-            "same_generation",
-            f"validated on {', '.join(same)} ({device.generation}, as {device.id}), not on {device.id} itself",
+        theirs = sorted({getattr(platform.device(d), "generation", "") for d in same})
+        kin = (
+            f"{device.generation}, as {device.id}"
+            if theirs == [device.generation]
+            else f"{', '.join(theirs)}; {device.id} is {device.generation}"
         )
+        return Misfit("same_generation", f"validated on {', '.join(same)} ({kin}), not on {device.id} itself")
     return Misfit("device", f"validated on {', '.join(listed)}, not {device.id}")
 
 
 def same_generation(one: str, other: str) -> bool:
     """One generation, or one a named variant of the other ('Blackwell Ultra' of 'Blackwell'; 'CDNA 4' is not 'CDNA 3')."""
     return one == other or one.startswith(other + " ") or other.startswith(one + " ")
+
+
+def unpublished_checkpoint(
+    scope: StackScope, profile: Profile, accepted: Sequence[str], workload: str
+) -> Misfit | None:
+    """A stack whose quantized format serves only the checkpoints its publisher released (Hygon's INT8 W8A8 models),
+    asked that format for a model it released none for, or for no named model: no recipe quantizes the team's own."""
+    if workload != "inference" or not profile.needs.quantized or not scope.quantized_models:
+        return None
+    if not set(accepted) & (set(scope.precisions) - set(FLOAT_PRECISIONS)):
+        return None
+    named = profile.model_name
+    if named is not None and any(model_matches(listed, named) for listed in scope.quantized_models):
+        return None
+    whose = f"none of {named}" if named is not None else "the profile names no model"
+    return Misfit(
+        "unpublished_checkpoint",
+        f"its {profile.needs.quantization} route serves only published checkpoints of "
+        f"{', '.join(scope.quantized_models)}; {whose}",
+    )
 
 
 def float_fallback(stack: Stack, profile: Profile, device: Device | None, platform: Platform) -> str | None:
@@ -310,6 +334,9 @@ def misfits(
             )
         else:
             found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
+    unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
+    if unpublished is not None:
+        found.append(unpublished)
     if not (profile.model_type == "cnn" and workload == "inference"):  # CNN serving runs a replica per device
         found += scale_misfits(scope, profile, device)
     found += runner_misfits(stack, profile, knowledge, workload)
@@ -457,7 +484,9 @@ def judge(
         devices=len(scope.devices),
         stack_id=stack.id,
     )
-    precision: str = next((p for p in scope.precisions if p in accepted), scope.precisions[0])
+    answering = [p for p in scope.precisions if p in accepted]
+    native = [p for p in answering if device is None or p in device.formats or p in scope.weight_only]
+    precision: str = next(iter(native or answering), scope.precisions[0])  # one the device documents, where one is
     if any(misfit.kind == "float_fallback" for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)

@@ -36,8 +36,14 @@ _SPEED_SAYS: dict[str, tuple[Operator, float]] = {
 
 
 def default_gemm_dtype(context: RuleContext) -> str:
-    """bf16 on accelerators (tensor-core paths); fp32 on CPUs until bf16 is measured faster there."""
-    return "fp32" if context.platform.kind == "cpu" else "bf16"
+    """bf16 on accelerators (their matrix units' half-precision path), fp16 on one whose documented formats have fp16
+    and not bf16 (Apple's GPUs); fp32 on CPUs until bf16 is measured faster there."""
+    if context.platform.kind == "cpu":
+        return "fp32"
+    device = context.device
+    if device is not None and "bf16" not in device.formats and "fp16" in device.formats:
+        return "fp16"
+    return "bf16"
 
 
 def measured_gemm_dtype(facts: EvidenceFacts) -> tuple[str, Rationale] | None:
@@ -112,7 +118,9 @@ def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[
         return measured[0], [measured[1]]
     dtype = default_gemm_dtype(context)
     if dtype == "bf16":
-        text = f"bf16 on {context.platform.name}: the tensor-core default for training and serving (not measured on the target yet)"
+        text = f"bf16 on {context.platform.name}: the matrix units' half-precision default for training and serving (not measured on the target yet)"
+    elif dtype == "fp16" and context.device is not None:
+        text = f"fp16 on {context.device.name}: its documented matrix formats ({context.device.formats_text()}) have fp16, not bf16 (not measured on the target yet)"
     else:
         text = f"fp32 on {context.platform.name} until bf16 GEMM is measured faster on the target"
     lines = [line(text, cite_profile(context.profile, "hardware"))]
