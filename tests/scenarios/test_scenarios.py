@@ -117,6 +117,9 @@ def test_scenario(name, answers):
     if "min_considered" in expect:
         others = [option for option in answer.stacks_considered if not option.chosen]
         assert len(others) >= expect["min_considered"], [option.stack for option in answer.stacks_considered]
+    considered = {option.stack for option in answer.stacks_considered}
+    for stack in expect.get("considered", []):
+        assert stack in considered, (stack, sorted(considered))
 
 
 def _tier1_text(answer: Recommendation) -> str:
