@@ -1,0 +1,104 @@
+"""Review 28's defects, each pinned: a point release is another model, a stack whose quantized format exists only as
+its publisher's checkpoints is a partial fit for any other model, a same-generation reason names each side's
+generation, the RTX PRO 6000 (sm_120) is not B200's generation, and Apple's GPUs get the half format they document."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.knowledge.stacks import model_matches
+
+
+def option(result, stack_id):
+    return next(option for option in result.stacks_considered if option.stack == stack_id)
+
+
+def test_a_deepseek_v3_recipe_does_not_serve_deepseek_v3_2():
+    # DeepSeek-V3.2 adds DeepSeek Sparse Attention and has its own SGLang page (docs.sglang.io/basic_usage/
+    # deepseek_v32.html); SGLang's V3 page covers "DeepSeek V3/V3.1/R1" and the stacks from it list V3.1 by name.
+    assert not model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3.2")
+    assert model_matches("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3-0324")
+    kb = load_knowledge_base()
+    sglang = next(stack for stack in kb.stacks if stack.id == "nvidia-sglang-deepseek-fp8-blackwell")
+    assert any(model_matches(listed, "deepseek-ai/DeepSeek-V3.1") for listed in sglang.applies_to.models)
+    profile = {
+        "model_type": "moe",
+        "hardware": "nvidia-gpu",
+        "device": "b200",
+        "workload": "inference",
+        "model": "deepseek-ai/DeepSeek-V3.2",
+        "needs": {"quantization": "fp8", "devices": 8},
+    }
+    v3 = option(answer(**profile), "nvidia-sglang-deepseek-fp8-blackwell")
+    assert not v3.fits or not v3.chosen
+
+
+def test_int8_only_as_the_publishers_checkpoints_is_a_partial_fit_for_another_model():
+    # Hygon's cookbook serves INT8 W8A8 only as Hygon's own checkpoints (DeepSeek-R1-Distill-Llama-70B, GLM-4.7) and
+    # documents no way to quantize a team's model (review 28 p08: "fits the whole profile" for R1-Distill-Qwen-32B).
+    profile = {
+        "model_type": "dense-transformer",
+        "hardware": "hygon-dcu",
+        "device": "k100-ai",
+        "workload": "inference",
+        "needs": {"quantization": "int8", "devices": 2},
+    }
+    other = answer(**profile, model="deepseek-ai/DeepSeek-R1-Distill-Qwen-32B")
+    chosen = option(other, "hygon-vllm-cookbook-k100-ai")
+    assert not chosen.fits and "serves only published checkpoints of" in chosen.reason
+    assert "none of deepseek-ai/DeepSeek-R1-Distill-Qwen-32B" in chosen.reason
+    published = answer(
+        **{**profile, "needs": {"quantization": "int8", "devices": 8}},
+        model="deepseek-ai/DeepSeek-R1-Distill-Llama-70B",
+    )
+    assert option(published, "hygon-vllm-cookbook-k100-ai").fits
+    assert published.confidence > other.confidence
+    bf16 = answer(**{**profile, "needs": {"devices": 2}}, model="deepseek-ai/DeepSeek-R1-Distill-Qwen-32B")
+    assert "published checkpoints" not in option(bf16, "hygon-vllm-cookbook-k100-ai").reason
+
+
+def test_a_same_generation_reason_names_the_generation_of_each_side():
+    # Review 28 p01: "validated on b200 (Blackwell Ultra, as b300)" called B200 a Blackwell Ultra part.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b300",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-R1",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    reasons = " ".join(option.reason for option in result.stacks_considered)
+    assert "(Blackwell; b300 is Blackwell Ultra)" in reasons
+    assert "(Blackwell Ultra, as b300)" not in reasons
+
+
+def test_rtx_pro_6000_is_not_the_data_centre_blackwell_generation():
+    # Compute capability 12.0 against B200's 10.0 (NVIDIA's MIG supported-GPU list); CUTLASS: sm_100a kernels are not
+    # portable to other architectures. A recipe validated on B200 is another generation's there (review 28 p02).
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="rtx-pro-6000-server",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    assert not any("as rtx-pro-6000-server" in option.reason for option in result.stacks_considered)
+
+
+def test_an_apple_gpu_that_documents_fp16_and_not_bf16_runs_fp16():
+    # Apple's feature-set tables list no bfloat row (apple-silicon.yaml, devices); review 28 p13 was told "bf16 ... the
+    # tensor-core default" on an M4 whose formats are fp32, fp16 and int8.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 1},
+    )
+    gemm = next(choice for choice in result.tiers[0].choices if choice.concern == "gemm")
+    assert gemm.settings.get("dtype") == "fp16"
+    assert not any("tensor-core" in reason.text for reason in gemm.rationale)
+    assert result.verdict is not None and " in fp16" in result.verdict
