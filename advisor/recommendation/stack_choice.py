@@ -486,7 +486,9 @@ def judge(
     )
     answering = [p for p in scope.precisions if p in accepted]
     native = [p for p in answering if device is None or p in device.formats or p in scope.weight_only]
-    precision: str = next(iter(native or answering), scope.precisions[0])  # one the device documents, where one is
+    if workload == "training":  # a training recipe's own format (MLX trains in bf16 on GPUs whose list has no bf16)
+        native = answering
+    precision: str = next(iter(native or answering), scope.precisions[0])  # serving: one the device documents
     if any(misfit.kind == "float_fallback" for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
