@@ -100,6 +100,11 @@ class StackScope(_Model):
         "is DeepSeek-V3's, as vLLM's DeepSeek recipe serves both alike); empty: any model of its model types",
     )
 
+    released_format: Precision | None = Field(
+        None,
+        description="The format the models it is written for are released in, where that is a quantized one (gpt-oss "
+        "ships its MoE weights in MXFP4): a profile naming one of them and asking no quantization serves it so",
+    )
     quantized_models: list[str] = Field(
         default_factory=list,
         description="Where its quantized formats serve only checkpoints their publisher released (no recipe quantizes "
@@ -125,6 +130,12 @@ class StackScope(_Model):
         both = [d for d in self.excludes if d in self.devices]
         if both:
             raise ValueError(f"excludes: {both[0]!r} is also among devices")
+        return self
+
+    @model_validator(mode="after")
+    def _released_format_for_named_models(self) -> StackScope:
+        if self.released_format is not None and (not self.models or self.released_format not in self.precisions):
+            raise ValueError("released_format: needs `models` and must be among precisions")
         return self
 
     @model_validator(mode="after")

@@ -173,6 +173,23 @@ def precisions_accepted(profile: Profile, platform: Platform, workload: str = "i
     return asked
 
 
+def stack_accepts(stack: Stack, profile: Profile, platform: Platform, workload: str) -> tuple[str, ...]:
+    """precisions_accepted, and for a recipe written for the profile's model the format that model is released in
+    (gpt-oss's MXFP4 experts): asking no quantization, the team serves the checkpoint as its publisher released it."""
+    accepted = precisions_accepted(profile, platform, workload)
+    scope = stack.applies_to
+    named = profile.model_name
+    if (
+        workload == "inference"
+        and not profile.needs.quantized
+        and scope.released_format is not None
+        and named is not None
+        and any(model_matches(listed, named) for listed in scope.models)
+    ):
+        return (scope.released_format, *accepted)
+    return accepted
+
+
 def quantizes_after_training(profile: Profile, workload: str) -> bool:
     """The training side of a quantized profile trains in a float format and the model is quantized afterwards: it
     also serves (the checkpoint is quantized for serving), or it asks a format no one trains in (INT8 QAT trains with
@@ -278,7 +295,7 @@ def misfits(
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
         found.append(device_misfit(scope.devices, device, platform))
-    accepted = accepted if accepted is not None else precisions_accepted(profile, platform, workload)
+    accepted = accepted if accepted is not None else stack_accepts(stack, profile, platform, workload)
     both_training = quantizes_after_training(profile, workload)  # trains in float; the lower formats come after
     lower = () if both_training else LOWER_PRECISIONS.get(profile.needs.quantization, ())
     fallback = float_fallback(stack, profile, device, platform)
@@ -465,7 +482,7 @@ def judge(
     LLM serving engine, a recipe written for the model the profile names, the platform's own order, the vendor's or
     the runner's project's page before a third party's, the most specific (fewest model types, fewest devices), its
     id."""
-    accepted = precisions_accepted(profile, platform, workload)
+    accepted = stack_accepts(stack, profile, platform, workload)
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to
     default_matches = scope.precisions[0] in accepted
@@ -651,12 +668,14 @@ def released_quantized(item: Judged, quantization: str) -> bool:
     """A serving recipe written for the profile's model that runs the asked quantized format by default: the model is
     released in that format (DeepSeek-V3 in block-wise FP8), so there is no float model to keep and no quantization to
     check against one."""
-    return (
-        item.workload == "inference"
-        and quantization != "none"
-        and item.written_for_this_model
-        and item.stack.applies_to.precisions[0] == quantization
-    )
+    if item.workload != "inference" or not item.written_for_this_model:
+        return False
+    if quantization == "none":  # no quantization asked, and the model ships quantized (gpt-oss in MXFP4)
+        return (
+            item.stack.applies_to.released_format is not None
+            and item.precision == item.stack.applies_to.released_format
+        )
+    return item.stack.applies_to.precisions[0] == quantization
 
 
 def chosen_stack(item: Judged, profile: Profile) -> ChosenStack:
