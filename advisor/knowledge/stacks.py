@@ -105,6 +105,11 @@ class StackScope(_Model):
         description="The format the models it is written for are released in, where that is a quantized one (gpt-oss "
         "ships its MoE weights in MXFP4): a profile naming one of them and asking no quantization serves it so",
     )
+    withdrawn_models: list[str] = Field(
+        default_factory=list,
+        description="Models whose recipes the stack's current release withdrew (its release notes list them): a "
+        "profile naming one is a partial fit, to be run from the last release that kept its recipe or adapted",
+    )
     quantized_models: list[str] = Field(
         default_factory=list,
         description="Where its quantized formats serve only checkpoints their publisher released (no recipe quantizes "

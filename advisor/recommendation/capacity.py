@@ -29,6 +29,7 @@ from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Rationale
 from advisor.recommendation.policy import PRECISIONS_FOR
+from advisor.recommendation.stack_choice import node_size
 
 TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), before activations
 FROZEN_BYTES_PER_PARAMETER = 2  # LoRA: the base weights frozen in bf16; the adapters are a few percent at most
@@ -49,6 +50,7 @@ SERVING_BYTES_PER_PARAMETER = {
 }
 ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
 KV_CACHE_HALF = 0.5  # a replica keeps at least half of its engine share for the KV cache
+NODE_KV_SHARE = 0.25  # a replica of one whole node keeps at least this share for the KV cache: no cross-node traffic
 # '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.
 SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
 
@@ -196,8 +198,16 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
             f"{what}, of the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory), leaving about "
             f"{_gb(usable - weights)} for the KV cache"
         )
-        group = replica_size(weights, device.memory_gb, devices)
-        if group < devices:
+        node = node_size(device)
+        group = replica_size(weights, device.memory_gb, devices, node)
+        if group == node < devices and weights > group * device.memory_gb * ENGINE_MEMORY_SHARE * KV_CACHE_HALF:
+            left = group * device.memory_gb * ENGINE_MEMORY_SHARE - weights
+            text += (
+                f"; they fit one node of {group} with about {_gb(left)} left there for the KV cache, so the {devices} "
+                f"devices can serve as {devices // group} replicas, one per node, with no collectives across nodes, "
+                f"which a throughput run at the SLA weighs against one model split {devices} ways"
+            )
+        elif group < devices:
             text += (
                 f"; they fit on {group} device{'s' if group > 1 else ''} with half of that memory left for the KV cache, "
                 f"so the {devices} devices can serve as {devices // group} replicas of {group} (data parallel), "
@@ -217,14 +227,18 @@ def served_weights_gb(parameters: float, precision: str) -> float:
     return SERVING_BYTES_PER_PARAMETER.get(precision, 2) * parameters
 
 
-def replica_size(weights_gb: float, memory_gb: float, devices: int) -> int:
+def replica_size(weights_gb: float, memory_gb: float, devices: int, node: int | None = None) -> int:
     """The fewest devices, a power of two dividing `devices`, whose engine share holds the weights in half of it (the
-    other half for the KV cache); `devices` where no smaller group does."""
+    other half for the KV cache); else, for a job over several nodes, one whole node where it holds the weights with
+    NODE_KV_SHARE of it left (a replica per node keeps its collectives inside the node); `devices` otherwise."""
     group = 1
     while group < devices:
         if devices % group == 0 and weights_gb <= group * memory_gb * ENGINE_MEMORY_SHARE * KV_CACHE_HALF:
             return group
         group *= 2
+    whole_nodes = node is not None and node < devices and devices % node == 0
+    if whole_nodes and node is not None and weights_gb <= node * memory_gb * ENGINE_MEMORY_SHARE * (1 - NODE_KV_SHARE):
+        return node
     return devices
 
 
@@ -241,5 +255,5 @@ def replica_group(profile: Profile, device: Device | None, served_precision: str
     weights = served_weights_gb(parameters, served_precision or profile.needs.quantization)
     if weights > profile.needs.devices * device.memory_gb * ENGINE_MEMORY_SHARE:
         return None
-    group = replica_size(weights, device.memory_gb, profile.needs.devices)
+    group = replica_size(weights, device.memory_gb, profile.needs.devices, node_size(device))
     return group if group < profile.needs.devices else None

@@ -28,7 +28,8 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model
     "skill": 5,
     "format_undocumented": 4,
-    "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
+    "deprecated": 4,
+    "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
     "lower_precision": 4,
     "unlisted_runner": 4,
     "unvetted_runner": 3,

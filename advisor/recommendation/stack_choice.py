@@ -351,6 +351,8 @@ def misfits(
             )
         else:
             found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
+    if named is not None and any(model_matches(listed, named) for listed in scope.withdrawn_models):
+        found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
     if unpublished is not None:
         found.append(unpublished)

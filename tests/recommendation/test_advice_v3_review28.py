@@ -102,3 +102,31 @@ def test_an_apple_gpu_that_documents_fp16_and_not_bf16_runs_fp16():
     assert gemm.settings.get("dtype") == "fp16"
     assert not any("tensor-core" in reason.text for reason in gemm.rationale)
     assert result.verdict is not None and " in fp16" in result.verdict
+
+
+def test_a_model_that_fits_one_node_is_offered_a_replica_per_node():
+    # Review 28 p05: 235 GB of INT8 weights on 16 x 64 GB 910B; one 8-NPU node holds them with room for the KV cache,
+    # and the record never said so.
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507",
+        needs={"quantization": "int8", "devices": 16},
+    )
+    capacity = " ".join(reason.text for reason in result.capacity)
+    assert "they fit one node of 8 with about 226 GB left there for the KV cache" in capacity
+    assert "2 replicas, one per node" in capacity
+    switch = next(s for s in result.switch_conditions if s.id == "replicas-over-split")
+    assert "2 replicas of 8 devices" in switch.description
+
+
+def test_a_recipe_the_current_release_withdrew_is_a_partial_fit():
+    # MindSpeed LLM 26.2.0's release notes withdrew the Qwen3-32B recipe (review 28 p06: "fits the whole profile").
+    base = {"model_type": "dense-transformer", "hardware": "ascend-npu", "device": "ascend-910c", "workload": "training"}
+    withdrawn = answer(**base, model="Qwen/Qwen3-32B", needs={"devices": 256})
+    mindspeed = option(withdrawn, "ascend-mindspeed-llm-dense-training")
+    assert not mindspeed.fits and "withdrew the recipe for Qwen/Qwen3-32B" in mindspeed.reason
+    kept = answer(**base, model="Qwen/Qwen3-8B", needs={"devices": 8})
+    assert option(kept, "ascend-mindspeed-llm-dense-training").fits
