@@ -34,12 +34,14 @@ from advisor.vocabulary import (
     QUANTIZATION_METHODS,
     QUANTIZATIONS,
     SERVING_TASKS,
+    TRAINING_KINDS,
     TEAM_SKILLS,
     WORKLOADS,
     Quantization,
     QuantizationMethod,
     ServingTask,
     TeamSkill,
+    TrainingKind,
     Workload,
 )
 from probes.errors import AdvisorError
@@ -183,6 +185,14 @@ class Profile(BaseModel):
         "sentence-transformers/, a name containing 'embed'...), and the record says it was assumed",
         json_schema_extra={"examples": ["embedding"]},
     )
+    training: TrainingKind | None = Field(
+        None,
+        description="For a job that trains (workload training or both): `pretraining` (from scratch or continued), "
+        "`fine-tuning` (every weight of a trained model) or `lora` (adapters beside the frozen weights); none: not "
+        "said, so a stack documented for one kind only is taken as it is and the memory check assumes every weight "
+        "trains",
+        json_schema_extra={"examples": ["lora"]},
+    )
     serving: ServingSLA | None = Field(
         None,
         description="For a serving estimate: request shape and latency limits (defaults: isl 4000, osl 1000, "
@@ -225,6 +235,12 @@ class Profile(BaseModel):
                 f"task: 'embedding' is read only with model_type dense-transformer and workload inference "
                 f"(got {self.model_type}, {self.workload})"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _training_kind_for_training(self) -> Profile:
+        if self.training is not None and self.workload == "inference":
+            raise ValueError(f"training: {self.training!r} is read only with workload training or both")
         return self
 
     @property
@@ -287,6 +303,7 @@ ALLOWED_VALUES: dict[str, tuple[str, ...]] = {
     "needs.quantization": QUANTIZATIONS,
     "needs.quantization_method": QUANTIZATION_METHODS,
     "task": SERVING_TASKS,
+    "training": TRAINING_KINDS,
 }
 
 

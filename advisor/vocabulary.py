@@ -11,9 +11,13 @@ Workload = Literal["training", "inference", "both"]
 Quantization = Literal["none", "int8", "fp8"]
 QuantizationMethod = Literal["ptq", "qat"]
 ServingTask = Literal["generation", "embedding"]  # what a served language model returns: text, or one vector per input
+# What a training job does to the model: train it from scratch, update every weight of a trained one, or train LoRA
+# adapters beside its frozen weights.
+TrainingKind = Literal["pretraining", "fine-tuning", "lora"]
 
 TEAM_SKILLS: tuple[str, ...] = get_args(TeamSkill)
 WORKLOADS: tuple[str, ...] = get_args(Workload)
 QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
 SERVING_TASKS: tuple[str, ...] = get_args(ServingTask)
+TRAINING_KINDS: tuple[str, ...] = get_args(TrainingKind)

@@ -232,7 +232,7 @@ def build_profile(answers: dict[str, Any], origin: str = "the flags and answers"
     from advisor.profile import Needs, profile_from_document
 
     document = {name: answers[name] for name in ("model_type", "hardware", "workload", "team_skill", "title")}
-    for name in ("device", "model", "parameters_b", "task", "serving"):  # optional: only where given
+    for name in ("device", "model", "parameters_b", "task", "training", "serving"):  # optional: only where given
         if answers.get(name) is not None:
             document[name] = answers[name]
     document["needs"] = {name: answers.get(name, field.default) for name, field in Needs.model_fields.items()}
@@ -319,6 +319,15 @@ def assess_command(
             metavar="TASK",
             help="For a dense transformer served: generation (default) or embedding (an encoder returning vectors; "
             "assumed for well-known embedding model ids such as BAAI/bge-large-en-v1.5).",
+        ),
+    ] = None,
+    training: Annotated[
+        Optional[str],
+        typer.Option(
+            "--training",
+            metavar="KIND",
+            help="For a job that trains: pretraining, fine-tuning (every weight) or lora (adapters beside frozen "
+            "weights): picks the stacks documented for it and sizes the memory check.",
         ),
     ] = None,
     decider: Annotated[
@@ -410,6 +419,7 @@ def assess_command(
         "model": model,
         "parameters_b": parameters_b,
         "task": task,
+        "training": training,
     }
     given.update({name: value for name, value in flags.items() if value is not None})
     settings = project_settings()  # below the flags and the profile file

@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.knowledge.claims import FAMILY_PATTERN, Claim, field_claims, is_url
-from advisor.vocabulary import ServingTask
+from advisor.vocabulary import ServingTask, TrainingKind
 from probes.vocabulary import ModelType
 
 # What a component does in the stack. A stack has one component per role at most, except "kernels" (the
@@ -104,6 +104,11 @@ class StackScope(_Model):
         None,
         description="The format the models it is written for are released in, where that is a quantized one (gpt-oss "
         "ships its MoE weights in MXFP4): a profile naming one of them and asking no quantization serves it so",
+    )
+    training: list[TrainingKind] = Field(
+        default_factory=list,
+        description="For a training stack: what its page trains - `pretraining`, `fine-tuning` (every weight) and/or "
+        "`lora` - where it documents only some; empty: any. A profile whose `training` it lacks is a partial fit",
     )
     withdrawn_models: list[str] = Field(
         default_factory=list,

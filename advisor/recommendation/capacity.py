@@ -98,7 +98,8 @@ def capacity_lines(
     cites = (size, cite_profile(profile, "needs.devices"))
     lines = []
     if profile.trains:
-        lines.append(line(training_text(parameters, profile.needs.devices, device, node_devices), *cites))
+        text = training_text(parameters, profile.needs.devices, device, node_devices, profile.training == "lora")
+        lines.append(line(text, *cites, *((cite_profile(profile, "training"),) if profile.training else ())))
     if profile.serves:
         text = serving_text(parameters, profile, device, served_precision)
         if latent_kv and profile.needs.devices > 1 and "for the KV cache" in text:
@@ -118,7 +119,7 @@ def short_of_memory(profile: Profile, device: Device | None, served_precision: s
         return ()
     usable = profile.needs.devices * device.memory_gb * ENGINE_MEMORY_SHARE
     short = []
-    if profile.trains and TRAINING_BYTES_PER_PARAMETER * parameters > usable:
+    if profile.trains and training_bytes(profile.training == "lora") * parameters > usable:
         short.append("training")
     precision = served_precision or profile.needs.quantization
     if profile.serves and served_weights_gb(parameters, precision) > usable:
@@ -144,15 +145,29 @@ def _gb(value: float) -> str:
     return f"{value:,.0f} GB"
 
 
-def training_text(parameters: float, devices: int, device: Device, node_devices: int) -> str:
-    """Full-parameter training's weights, gradients and optimizer state against the devices' memory."""
+def training_bytes(lora: bool) -> int:
+    """Bytes per parameter a training job holds: the frozen bf16 weights for LoRA (its adapters are a few percent at
+    most), weights, gradients and Adam state otherwise."""
+    return FROZEN_BYTES_PER_PARAMETER if lora else TRAINING_BYTES_PER_PARAMETER
+
+
+def training_text(parameters: float, devices: int, device: Device, node_devices: int, lora: bool = False) -> str:
+    """A training job's weights (and for full-parameter training gradients and optimizer state) against the devices'
+    memory."""
     assert device.memory_gb is not None
-    held = TRAINING_BYTES_PER_PARAMETER * parameters
+    held = training_bytes(lora) * parameters
     memory = devices * device.memory_gb
-    what = (
-        f"capacity: full-parameter training of a {parameters:g}B model holds about {_gb(held)} in weights, gradients "
-        f"and Adam state ({TRAINING_BYTES_PER_PARAMETER} bytes per parameter in mixed precision, before activations)"
-    )
+    if lora:
+        what = (
+            f"capacity: LoRA fine-tuning of a {parameters:g}B model holds about {_gb(held)} of frozen bf16 weights "
+            "plus small adapters with their gradients and Adam state (before activations)"
+        )
+    else:
+        what = (
+            f"capacity: full-parameter training of a {parameters:g}B model holds about {_gb(held)} in weights, "
+            f"gradients and Adam state ({TRAINING_BYTES_PER_PARAMETER} bytes per parameter in mixed precision, before "
+            "activations)"
+        )
     usable = memory * ENGINE_MEMORY_SHARE
     if held <= usable:
         return f"{what}, within the {_gb(memory)} of {devices} x {device.name}: the rest is for activations"
@@ -165,6 +180,11 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
             f"at least {nodes} nodes of {node_devices} ({nodes * node_devices} devices; the profile names {devices})"
         )
     frozen = FROZEN_BYTES_PER_PARAMETER * parameters
+    if lora:
+        return (
+            f"{what}, more than the {_gb(usable)} usable (90%) of the {_gb(memory)} on {devices} x {device.name}: "
+            f"shard the frozen weights over {where}, or quantize them (QLoRA)"
+        )
     return (
         f"{what}, more than the {_gb(usable)} usable (90%) of the {_gb(memory)} on {devices} x {device.name}: shard it "
         f"over {where} with ZeRO-3/FSDP or tensor, pipeline and expert parallelism, or fine-tune with LoRA, which "

@@ -29,7 +29,8 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "skill": 5,
     "format_undocumented": 4,
     "deprecated": 4,
-    "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
+    "withdrawn_model": 4,
+    "training_kind": 6,  # a pre-training recipe for a LoRA job (or the reverse): another stack that trains it first  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
     "lower_precision": 4,
     "unlisted_runner": 4,
     "unvetted_runner": 3,

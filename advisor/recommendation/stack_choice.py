@@ -351,6 +351,9 @@ def misfits(
             )
         else:
             found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
+    kind = profile.training
+    if workload == "training" and kind is not None and scope.training and kind not in scope.training:
+        found.append(Misfit("training_kind", f"documented for {', '.join(scope.training)}, not {kind}"))
     if named is not None and any(model_matches(listed, named) for listed in scope.withdrawn_models):
         found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)

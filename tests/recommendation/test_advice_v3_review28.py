@@ -124,7 +124,12 @@ def test_a_model_that_fits_one_node_is_offered_a_replica_per_node():
 
 def test_a_recipe_the_current_release_withdrew_is_a_partial_fit():
     # MindSpeed LLM 26.2.0's release notes withdrew the Qwen3-32B recipe (review 28 p06: "fits the whole profile").
-    base = {"model_type": "dense-transformer", "hardware": "ascend-npu", "device": "ascend-910c", "workload": "training"}
+    base = {
+        "model_type": "dense-transformer",
+        "hardware": "ascend-npu",
+        "device": "ascend-910c",
+        "workload": "training",
+    }
     withdrawn = answer(**base, model="Qwen/Qwen3-32B", needs={"devices": 256})
     mindspeed = option(withdrawn, "ascend-mindspeed-llm-dense-training")
     assert not mindspeed.fits and "withdrew the recipe for Qwen/Qwen3-32B" in mindspeed.reason
