@@ -9,6 +9,7 @@ from collections.abc import Collection, Sequence
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
+from advisor.recommendation.policy import TRAINED_PRECISIONS
 from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason, released_quantized
 from advisor.recommendation.switches import switch
 from advisor.serving_task import assumed_text
@@ -89,6 +90,9 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     portable = next((c.option for c in tiers[2].choices if c.concern == "deployment"), None)
     families = ", ".join(profile.families)
     layer = f"{portable} as the one runtime on {families}" if portable else f"each family's own runtime on {families}"
+    toolkit = next((c for c in tiers[2].choices if c.concern == "quantization" and c.settings.get("dtype")), None)
+    if portable and toolkit is not None:  # one quantized checkpoint for every family, written by tier 3's toolkit
+        layer += f", serving one {toolkit.settings['dtype']} checkpoint written by {toolkit.option}, which it loads on each"
     return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
 
 
@@ -306,7 +310,10 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
     if not profile.needs.quantized:
         return None
     dtype = profile.needs.quantization
-    if profile.trains and not profile.serves and profile.needs.quantization_method != "qat":
+    trained_in_format = (
+        profile.needs.quantization_method != "qat" or dtype in TRAINED_PRECISIONS
+    )  # FP8 "QAT" is FP8 training
+    if profile.trains and not profile.serves and trained_in_format:
         description = (
             f"the {dtype} run's training loss ends more than {LOSS_GAP * 100:g}% above a BF16 run's at the same "
             f"step (same data and seed): train in BF16, or use a finer {dtype} recipe, and re-check"

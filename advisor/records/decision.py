@@ -62,7 +62,7 @@ def clean_text(text: str, limit: int = MAX_TITLE_LENGTH) -> str:
 
 
 PROFILE_NOT_RECORDED = {"title"}  # the record's own title carries it
-OPTIONAL_PROFILE_FIELDS = ("model", "serving", "device", "parameters_b", "task")  # written only when the profile sets them
+OPTIONAL_PROFILE_FIELDS = ("model", "serving", "device", "parameters_b", "task", "training")  # written only when the profile sets them
 
 
 def unset(profile: Profile) -> set[str]:

@@ -135,3 +135,64 @@ def test_a_recipe_the_current_release_withdrew_is_a_partial_fit():
     assert not mindspeed.fits and "withdrew the recipe for Qwen/Qwen3-32B" in mindspeed.reason
     kept = answer(**base, model="Qwen/Qwen3-8B", needs={"devices": 8})
     assert option(kept, "ascend-mindspeed-llm-dense-training").fits
+
+
+def test_fp8_asked_with_qat_for_a_training_job_is_held_to_the_loss_curve():
+    # FP8 "QAT" in a training-only job is FP8 training (method fp8-training): no exported QAT model to score (p03).
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="training",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 64},
+    )
+    ids = {s.id for s in result.switch_conditions}
+    assert "fp8-loss-gap" in ids and "fp8-accuracy-drop" not in ids
+    int8_qat = answer(
+        model_type="cnn",
+        hardware="nvidia-gpu",
+        workload="training",
+        needs={"quantization": "int8", "quantization_method": "qat"},
+    )
+    assert "int8-accuracy-drop" in {s.id for s in int8_qat.switch_conditions}
+
+
+def test_a_cross_platform_verdict_names_the_one_checkpoint_to_ship():
+    # p04: Quark in tier 1 and LLM Compressor in tier 3, and no word on which FP8 checkpoint serves both families.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "devices": 8,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    assert result.verdict is not None
+    assert "serving one fp8 checkpoint written by llm-compressor, which it loads on each" in result.verdict
+
+
+def test_a_fine_tune_prefers_a_stack_documented_for_fine_tuning_and_lora_sizes_only_the_frozen_weights():
+    profile = {
+        "model_type": "dense-transformer",
+        "hardware": "aws-neuron",
+        "device": "trn2",
+        "workload": "training",
+        "model": "Qwen/Qwen3-8B",
+        "needs": {"devices": 16},
+    }
+    unsaid = answer(**profile)
+    assert option(unsaid, "neuron-torchtitan-pretraining").fits
+    fine_tune = answer(**profile, training="fine-tuning")
+    assert "documented for pretraining, not fine-tuning" in option(fine_tune, "neuron-torchtitan-pretraining").reason
+    lora = answer(**{**profile, "model": "meta-llama/Llama-3.1-70B", "needs": {"devices": 1}}, training="lora")
+    capacity = " ".join(reason.text for reason in lora.capacity)
+    assert "LoRA fine-tuning of a 70B model holds about 140 GB of frozen bf16 weights" in capacity
+    assert "Adam state (16 bytes" not in capacity

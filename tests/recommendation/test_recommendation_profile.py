@@ -79,7 +79,7 @@ ERRORS = [
     (
         "title:",
         "owner: me\ntitle:",
-        "owner: unknown field; known fields: model_type, hardware, device, workload, team_skill, needs, model, parameters_b, task, serving, title",
+        "owner: unknown field; known fields: model_type, hardware, device, workload, team_skill, needs, model, parameters_b, task, training, serving, title",
     ),
     (
         "model_type: dense-transformer",
