@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from advisor.knowledge.platforms import Device
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
@@ -19,6 +20,12 @@ FASTER = 1.1  # another engine's measured throughput over the chosen one's from 
 ACCURACY_DROP = 0.01  # absolute drop of a quantized model's task score against bf16 from which it does not ship
 LOSS_GAP = 0.01  # relative gap of a low-precision training run's loss over the BF16 run's at the same step
 VERBS = {"inference": "serve with", "training": "train with"}
+# The formats narrower than each one a stack may run, widest first: a stack documenting one of them has that next step.
+NARROWER_FORMATS: dict[str, tuple[str, ...]] = {
+    "bf16": ("fp8", "mxfp8"),
+    "fp16": ("fp8", "mxfp8"),
+    "fp8": ("nvfp4", "mxfp4"),
+}
 
 
 def verdict(
@@ -92,7 +99,9 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     layer = f"{portable} as the one runtime on {families}" if portable else f"each family's own runtime on {families}"
     toolkit = next((c for c in tiers[2].choices if c.concern == "quantization" and c.settings.get("dtype")), None)
     if portable and toolkit is not None:  # one quantized checkpoint for every family, written by tier 3's toolkit
-        layer += f", serving one {toolkit.settings['dtype']} checkpoint written by {toolkit.option}, which it loads on each"
+        layer += (
+            f", serving one {toolkit.settings['dtype']} checkpoint written by {toolkit.option}, which it loads on each"
+        )
     return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
 
 
@@ -174,12 +183,42 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
     if accuracy is not None:
         found.append(accuracy)
+    found += [s for s in (narrower_format_switch(j, device, profile) for j in choice.chosen) if s is not None]
     description = (
         f"the target moves to another device generation than {device.id}: the stacks validated for it "
         f"differ; set the profile's `device` and re-run `advisor recommend`"
     )
     found.append(switch("device-generation", description, "profile.device", "!=", device.id))
     return tuple(found)
+
+
+def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> SwitchCondition | None:
+    """The chosen stack documents a narrower format than the one it runs for this profile, and the device runs that
+    format natively (MaxText's FP8 recipe trained in bf16, TensorRT-LLM's NVFP4 path served in FP8): the stack's own
+    path in that format, once it is faster and passes the gate, is the next step (a loss curve for training, the task
+    score for serving)."""
+    order = NARROWER_FORMATS.get(judged.precision)
+    if order is None:
+        return None
+    weight_only = set(judged.stack.applies_to.weight_only)
+    narrower = next(
+        (p for p in judged.stack.applies_to.precisions if p in order and p in device.formats and p not in weight_only),
+        None,
+    )
+    if narrower is None or (judged.workload == "inference" and profile.model_type not in ("dense-transformer", "moe")):
+        return None
+    if judged.workload == "training":
+        gate = f"its training loss stays within {LOSS_GAP * 100:g}% of the {judged.precision} run's at the same step"
+        what = "training throughput (tokens/s per device)"
+    else:
+        gate = f"the {narrower} model scores within {ACCURACY_DROP * 100:g} point of the {judged.precision} one on your task evaluation"
+        what = "tokens/s at your latency SLA"
+    description = (
+        f"{judged.stack.name}'s own {narrower} path delivers at least {FASTER:g}x the {what} of its "
+        f"{judged.precision} run on the target, and {gate}: run it in {narrower}"
+    )
+    metric = f"evidence.{judged.workload}_throughput.{narrower}_over_{judged.precision}"
+    return switch(f"{judged.workload}-in-{narrower}", description, metric, ">=", FASTER)
 
 
 def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) -> SwitchCondition | None:

@@ -136,13 +136,31 @@ def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidat
     ]
     if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
         found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
-    if context.on_mobile:  # a server's serving engine does not run on a phone
-        found = [candidate for candidate in found if candidate.layer.value != "serving-engine"]
+    if context.on_mobile:  # on a phone: only what a stack documents on one (not a server's engine, oneDNN, Inductor)
+        on_phones = documented_on_mobile(context)
+        found = [candidate for candidate in found if candidate.id in on_phones]
     if concern == "deployment" and len(families) > 1:  # runs there is not enough: each family documents serving with it
         found = [c for c in found if all(documented_runner(c.id, family, context) for family in families)]
     if concern in STRICT_PORTABLE:
         found = [c for c in found if c.layer.value in PORTABLE_LAYERS[concern]]
     return found
+
+
+def documented_on_mobile(context: RuleContext) -> frozenset[str]:
+    """The candidates a stack of the profile's families names as its parts on a mobile-class device."""
+    found: set[str] = set()
+    for stack in context.knowledge.stacks:
+        platform = (
+            context.knowledge.platform(stack.applies_to.family)
+            if stack.applies_to.family in context.profile.families
+            else None
+        )
+        if platform is None:
+            continue
+        devices = [platform.device(d) for d in stack.applies_to.devices]
+        if any(device is not None and device.device_class == "mobile" for device in devices):
+            found.update(c.candidate for c in stack.components if c.candidate is not None)
+    return frozenset(found)
 
 
 def reached_from_target(candidate: Candidate, context: RuleContext) -> bool:
