@@ -10,7 +10,7 @@ family, the whole stack that family's engine would choose for the same profile.
 from __future__ import annotations
 
 from advisor.knowledge.models import CONCERNS, Candidate
-from advisor.knowledge.stacks import Stack
+from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
@@ -42,11 +42,21 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
     """The runtime for a concern it carries itself: its kernels per platform, or its own quantizer."""
     if concern == "quantization":
         dtype = context.profile.needs.quantization
-        text = (
-            f"{candidate.name} quantizes for its own runtime ({dtype}): one quantized model for every family, run by "
-            f"each family's backend where that backend runs {dtype} (check each target)"
-        )
-        why = line(text, cite_claim(candidate, dtype), cite_profile(context.profile, "needs.quantization"))
+        documented = documented_quantizer_settings(candidate, context)
+        if documented:  # the families' stacks quantize with a setting of their own (an ISA preset): one per family
+            each = "; ".join(f"{stack.applies_to.family}: {part.setting}" for stack, part in documented)
+            text = (
+                f"{candidate.name} quantizes for its own runtime ({dtype}) with the setting each family's documented "
+                f"stack uses ({each}): one tool, and one {dtype} model per family, each checked against the float model"
+            )
+            cites = [cite_stack(stack, part) for stack, part in documented]
+        else:
+            text = (
+                f"{candidate.name} quantizes for its own runtime ({dtype}): one quantized model for every family, run "
+                f"by each family's backend where that backend runs {dtype} (check each target)"
+            )
+            cites = []
+        why = line(text, cite_claim(candidate, dtype), *cites, cite_profile(context.profile, "needs.quantization"))
         if context.profile.needs.quantization_method != "qat":
             return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
         qat = (
@@ -79,6 +89,31 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
         settings={"part": f"{candidate.name}'s own kernels", "by": "runtime"},
         rationale=(why,),
     )
+
+
+def documented_quantizer_settings(runtime: Candidate, context: RuleContext) -> list[tuple[Stack, Component]]:
+    """For each family of the profile, the quantization part (with a setting) of the first stack there that the runtime
+    runs, that fits the profile on that family and runs the asked format, where the runtime is its own quantizer
+    (Sentence Transformers' ONNX export: avx512_vnni on x86, arm64 on Arm); empty unless the settings differ between
+    families, since then one quantized model does not serve them all as documented."""
+    profile, found = context.profile, []
+    for family in profile.families:
+        device = profile.device if family == profile.hardware else profile.needs.other_device(family)
+        for stack in context.knowledge.stacks_for(family):
+            runner = stack.runner
+            if (
+                runner is None
+                or runner.candidate != runtime.id
+                or profile.needs.quantization not in stack.applies_to.precisions
+                or not stack.fits(family, device, "inference", profile.model_type)
+                or not stack.serves_task(profile.serving_task)
+            ):
+                continue
+            part = next((c for c in stack.components if c.role == "quantization" and c.candidate == runtime.id), None)
+            if part is not None and part.setting is not None:
+                found.append((stack, part))
+                break
+    return found if len({part.setting for _, part in found}) > 1 else []
 
 
 def own_fusion_line(runtime: Candidate) -> Rationale:

@@ -58,23 +58,46 @@ def test_a_cpu_server_gets_no_unchecked_memory_line():
     assert not any("not checked" in reason.text for reason in result.capacity)
 
 
-def e5_on_graviton():
-    return answer(
-        model_type="dense-transformer",
-        hardware="arm-cpu",
-        device="graviton4",
-        workload="inference",
-        model="intfloat/multilingual-e5-large",
-        task="embedding",
-        needs={"quantization": "int8", "dynamic_shapes": True},
-    )
+E5_ON_GRAVITON = {
+    "model_type": "dense-transformer",
+    "hardware": "arm-cpu",
+    "device": "graviton4",
+    "workload": "inference",
+    "model": "intfloat/multilingual-e5-large",
+    "task": "embedding",
+    "needs": {"quantization": "int8", "dynamic_shapes": True},
+}
+ARM_ORT_EMBEDDINGS = "arm-onnxruntime-sentence-transformers-int8-embeddings"
+
+
+def e5_on_graviton(*without: str):
+    """The e5 INT8 embedding profile on Graviton4, from the built-in knowledge base less the stacks named."""
+    import yaml
+
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+
+    knowledge = load_knowledge_base()
+    knowledge = knowledge.model_copy(update={"stacks": tuple(s for s in knowledge.stacks if s.id not in without)})
+    return recommend(parse_profile(yaml.safe_dump({"team_skill": "framework", **E5_ON_GRAVITON})), [], knowledge)
 
 
 def test_an_assembled_graph_runtime_runs_attention_on_its_own_kernels():
     # Review 25 p15: "attention (none) ... the framework's attention (SDPA) stays" beside an ONNX Runtime deployment.
-    tier1 = {choice.concern: choice for choice in e5_on_graviton().tiers[0].choices}
+    # Without the documented Sentence Transformers ONNX stack, tier 1 is assembled per concern.
+    tier1 = {choice.concern: choice for choice in e5_on_graviton(ARM_ORT_EMBEDDINGS).tiers[0].choices}
     assert tier1["deployment"].option == tier1["attention"].option == "onnxruntime"
     assert tier1["attention"].settings["by"] == "runtime"
+
+
+def test_the_documented_onnx_embedding_stack_runs_attention_on_the_runtimes_kernels():
+    # With it, the stack is kept whole: ONNX Runtime's own kernels, the arm64 dynamic INT8 export.
+    result = e5_on_graviton()
+    assert result.stacks[0].stack == ARM_ORT_EMBEDDINGS
+    tier1 = {choice.concern: choice for choice in result.tiers[0].choices}
+    assert tier1["deployment"].option == tier1["attention"].option == "onnxruntime"
+    assert 'quantization_config="arm64"' in tier1["quantization"].settings["as documented"]
 
 
 def test_no_engine_race_against_an_engine_that_only_simulates_the_asked_format():

@@ -116,8 +116,41 @@ def test_decode_risks_of_a_stack_serving_both_tasks_are_not_an_embedding_models(
 CROSS_CPU = {"cross_platform": True, "other_hardware": ["arm-cpu"], "other_devices": ["graviton4"]}
 
 
-def test_cross_platform_embedding_tier3_is_the_runtime_documented_for_embeddings_on_each_family():
+ORT_EMBEDDINGS = (
+    "x86-onnxruntime-sentence-transformers-int8-embeddings",
+    "arm-onnxruntime-sentence-transformers-int8-embeddings",
+)
+
+
+def test_cross_platform_int8_embedding_tier3_is_onnx_runtime_documented_for_int8_embeddings_on_each_family():
+    # Review p14: Sentence Transformers documents dynamic INT8 ONNX models for x86 (avx512_vnni) and Arm (arm64), so
+    # tier 3 keeps INT8 on both families through ONNX Runtime instead of serving TEI's float model.
     answer = answer_for(**BGE_INT8, needs={"quantization": "int8", "quantization_method": "ptq", **CROSS_CPU})
+    tier3 = answer.tier(3)
+    assert tier3.options().get("deployment") == tier3.options().get("quantization") == "onnxruntime"
+    deployment = next(c for c in tier3.choices if c.concern == "deployment")
+    documented = next(r for r in deployment.rationale if r.text.startswith("documented for embedding models"))
+    assert {c.ref for c in documented.cites} == {f"{stack}.summary" for stack in ORT_EMBEDDINGS}
+    quantization = next(c for c in tier3.choices if c.concern == "quantization")
+    text = quantization.rationale[0].text
+    assert 'x86-cpu: export_dynamic_quantized_onnx_model(model, quantization_config="avx512_vnni"' in text
+    assert 'arm-cpu: export_dynamic_quantized_onnx_model(model, quantization_config="arm64"' in text
+    assert "one int8 model per family" in text
+    assert not any(g.concern == "quantization" for g in tier3.gaps)
+    assert any("dynamic INT8 (arm64)" in note.text for note in tier3.notes)
+
+
+def test_cross_platform_embedding_tier3_is_the_runtime_documented_for_embeddings_on_each_family():
+    # Without a documented INT8 embedding route on both families, TEI (documented for embeddings on each) serves the
+    # float model and INT8 stays per family.
+    knowledge = load_knowledge_base()
+    knowledge = knowledge.model_copy(
+        update={"stacks": tuple(s for s in knowledge.stacks if s.id not in ORT_EMBEDDINGS)}
+    )
+    from advisor.recommendation.engine import recommend
+
+    profile = _profile(**BGE_INT8, needs={"quantization": "int8", "quantization_method": "ptq", **CROSS_CPU})
+    answer = recommend(profile, [], knowledge)
     tier3 = answer.tier(3)
     assert tier3.options().get("deployment") == "text-embeddings-inference"
     assert "vllm" not in tier3.options().values()
@@ -178,3 +211,17 @@ def test_a_generating_model_gets_no_embedding_probe_line():
     answer = answer_for(**XEON, workload="inference", model="Qwen/Qwen3-8B")
     for gap in answer.tier(1).gaps:
         assert not any("embedding" in r.text for r in gap.rationale)
+
+
+def test_tier3_names_per_family_quantizer_settings_only_where_each_family_documents_a_different_one():
+    from advisor.recommendation.context import RuleContext
+    from advisor.recommendation.facts import evidence_facts
+    from advisor.recommendation.tier3 import documented_quantizer_settings
+
+    knowledge = load_knowledge_base()
+    profile = _profile(**BGE_INT8, needs={"quantization": "int8", "quantization_method": "ptq", **CROSS_CPU})
+    runtime, facts = knowledge.get("onnxruntime"), evidence_facts([], profile.hardware)
+    both = documented_quantizer_settings(runtime, RuleContext(profile=profile, knowledge=knowledge, facts=facts))
+    assert [stack.id for stack, _ in both] == list(ORT_EMBEDDINGS)
+    x86_only = knowledge.model_copy(update={"stacks": tuple(s for s in knowledge.stacks if s.id != ORT_EMBEDDINGS[1])})
+    assert documented_quantizer_settings(runtime, RuleContext(profile=profile, knowledge=x86_only, facts=facts)) == []
