@@ -105,6 +105,10 @@ def tier2_entry(
     cost = candidate.maintenance_cost
     text = f"{candidate.name} for the operators profiling shows are hot spots only (maintenance cost {cost.value})"
     lines.append(line(text, cite_claim(candidate, "maintenance_cost"), cite_claim(candidate, "skill")))
+    others = [context.knowledge.get(option) for option in chosen.alternatives if option in preference]
+    if others and chosen.fits_team:  # the other routes this team could write the same operators in (CuTe DSL)
+        names = ", ".join(other.name for other in others)
+        lines.append(line(f"also within the team's skill here: {names}", *(cite_claim(o, "skill") for o in others)))
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
 
 
