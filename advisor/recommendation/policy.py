@@ -22,7 +22,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "method": 5,
     "precision": 10,
     "model_type": 8,
-    "named_model": 8,  # a recipe written for other models (MLA attention, their checkpoint): the engine still serves it
+    "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type
     "dynamic_shapes": 6,
     "float_fallback": 6,
     "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model
