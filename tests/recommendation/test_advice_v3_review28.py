@@ -30,8 +30,11 @@ def test_a_deepseek_v3_recipe_does_not_serve_deepseek_v3_2():
         "model": "deepseek-ai/DeepSeek-V3.2",
         "needs": {"quantization": "fp8", "devices": 8},
     }
-    v3 = option(answer(**profile), "nvidia-sglang-deepseek-fp8-blackwell")
-    assert not v3.fits or not v3.chosen
+    result = answer(**profile)
+    chosen = {option.stack for option in result.stacks_considered if option.chosen}
+    assert chosen and chosen <= {"nvidia-vllm-deepseek-v32", "nvidia-sglang-deepseek-v32"}
+    v3 = [option for option in result.stacks_considered if option.stack == "nvidia-sglang-deepseek-fp8-blackwell"]
+    assert all(not option.fits for option in v3)
 
 
 def test_int8_only_as_the_publishers_checkpoints_is_a_partial_fit_for_another_model():
@@ -101,6 +104,7 @@ def test_an_apple_gpu_that_documents_fp16_and_not_bf16_runs_fp16():
     gemm = next(choice for choice in result.tiers[0].choices if choice.concern == "gemm")
     assert gemm.settings.get("dtype") == "fp16"
     assert not any("tensor-core" in reason.text for reason in gemm.rationale)
+    assert any("bf16 is not listed there" in reason.text for reason in gemm.rationale)
     assert result.verdict is not None and " in fp16" in result.verdict
 
 

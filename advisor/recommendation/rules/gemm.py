@@ -120,7 +120,11 @@ def gemm_dtype(context: RuleContext, library: Candidate | None = None) -> tuple[
     if dtype == "bf16":
         text = f"bf16 on {context.platform.name}: the matrix units' half-precision default for training and serving (not measured on the target yet)"
     elif dtype == "fp16" and context.device is not None:
-        text = f"fp16 on {context.device.name}: its documented matrix formats ({context.device.formats_text()}) have fp16, not bf16 (not measured on the target yet)"
+        text = (
+            f"fp16 on {context.device.name}: the half format among its documented matrix formats "
+            f"({context.device.formats_text()}); bf16 is not listed there (a framework may still run it), so measure "
+            "both on the target before settling"
+        )
     else:
         text = f"fp32 on {context.platform.name} until bf16 GEMM is measured faster on the target"
     lines = [line(text, cite_profile(context.profile, "hardware"))]
