@@ -225,6 +225,8 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[concern] = Part(runner.candidate, component)
         elif concern in rule_choices:  # a part the knowledge base does not list, on the rule's choice
             parts[concern] = Part(rule_choices[concern].option, component)
+        elif concern == "quantization" and runner is not None and runner.candidate in known:
+            parts[concern] = Part(runner.candidate, component)  # the runner's own flow (MaxText's Qwix FP8 training)
         elif (
             component.role in RUNNER_KERNEL_ROLES and runner is None and wanted
         ):  # no rule's choice: the unvetted runner's own

@@ -60,8 +60,9 @@ def test_a_named_gqa_moe_is_not_served_on_a_deepseek_recipe():
     # NVIDIA's Dynamo recipe serves Qwen/Qwen3-235B-A22B-FP8 with TensorRT-LLM on B100/B200 (DEEPGEMM MoE backend).
     result = moe_on_b200(model="Qwen/Qwen3-235B-A22B-FP8")
     assert result.stacks[0].stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8" and not result.stacks[0].model_assumed
-    deepseek = next(option for option in result.stacks_considered if option.stack == DEEPSEEK_ON_B200)
-    assert not deepseek.chosen and deepseek.reason.startswith("written for deepseek-ai/DeepSeek-V3")
+    # a DeepSeek recipe now ranks after the generic stacks of a near model type, so it may fall off the five shown
+    deepseek = [option for option in result.stacks_considered if option.stack == DEEPSEEK_ON_B200]
+    assert all(not o.chosen and o.reason.startswith("written for deepseek-ai/DeepSeek-V3") for o in deepseek)
 
 
 def fine_tuning_on_hygon(**needs: object) -> Recommendation:

@@ -200,3 +200,30 @@ def test_a_fine_tune_prefers_a_stack_documented_for_fine_tuning_and_lora_sizes_o
     capacity = " ".join(reason.text for reason in lora.capacity)
     assert "LoRA fine-tuning of a 70B model holds about 140 GB of frozen bf16 weights" in capacity
     assert "Adam state (16 bytes" not in capacity
+
+
+def test_a_training_recipes_own_quantization_part_fills_the_concern():
+    # Review 29 p10: MaxText's Ironwood FP8 recipe quantizes with Qwix (fp8_full), yet the record said "no fp8 qat
+    # toolkit for google-tpu" and lowered the confidence for an open concern.
+    result = answer(
+        model_type="moe",
+        hardware="google-tpu",
+        device="tpu7x",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 256},
+    )
+    quantization = next(choice for choice in result.tiers[0].choices if choice.concern == "quantization")
+    assert quantization.option == "maxtext" and "fp8_full" in quantization.settings.get("as documented", "")
+    assert not any("concern(s) open" in note for note in result.confidence_notes)
+    glm = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b300",
+        workload="inference",
+        model="zai-org/GLM-4.6",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert not any(option.chosen and "deepseek" in option.stack for option in glm.stacks_considered)
