@@ -14,6 +14,7 @@ from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.adapt import adapt_tier1
 from advisor.recommendation.capacity import capacity_lines, short_of_memory, with_capacity
+from advisor.recommendation.citations import other_families_terms
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import with_impact
@@ -148,8 +149,12 @@ def recommend(
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:
-        tiers = [scoped_tier(tier, foreign) for tier in tiers]
         rejected, switches = scoped_rejections(rejected, foreign), scoped_switches(switches, foreign)
+    target_only = other_families_terms((profile.hardware,), knowledge)  # tiers 1 and 2 run on the target alone
+    tiers = [
+        scoped_tier(tier, scope) if (scope := target_only if tier.tier < 3 else foreign) is not None else tier
+        for tier in tiers
+    ]
     answer = Recommendation(
         profile=asked,
         tiers=tuple(tiers),

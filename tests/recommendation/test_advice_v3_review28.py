@@ -227,3 +227,20 @@ def test_a_training_recipes_own_quantization_part_fills_the_concern():
         needs={"quantization": "fp8", "devices": 8},
     )
     assert not any(option.chosen and "deepseek" in option.stack for option in glm.stacks_considered)
+
+
+def test_tier_1_of_a_cross_platform_job_speaks_of_the_target_alone():
+    # Review 29 p04: MI300X's tier 1 attention was justified with "flash-attn on sm8x and cuDNN fused attention on
+    # sm90", NVIDIA's text, because the profile also names NVIDIA; tiers 1 and 2 run on the target only.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"quantization": "fp8", "devices": 64, "cross_platform": True, "other_hardware": ["nvidia-gpu"]},
+    )
+    tier1 = " ".join(reason.text for choice in result.tiers[0].choices for reason in choice.rationale)
+    assert "NVIDIA" not in tier1 and "cuDNN fused attention on sm90" not in tier1
