@@ -205,14 +205,17 @@ def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> 
         (p for p in judged.stack.applies_to.precisions if p in order and p in device.formats and p not in weight_only),
         None,
     )
-    if narrower is None or (judged.workload == "inference" and profile.model_type not in ("dense-transformer", "moe")):
+    if narrower is None:
         return None
     if judged.workload == "training":
         gate = f"its training loss stays within {LOSS_GAP * 100:g}% of the {judged.precision} run's at the same step"
         what = "training throughput (tokens/s per device)"
+    elif profile.model_type == "diffusion":
+        gate = f"the {narrower} images hold your image-quality evaluation (the same prompts and seeds, one metric)"
+        what = "images per second at your latency target"
     else:
         gate = f"the {narrower} model scores within {ACCURACY_DROP * 100:g} point of the {judged.precision} one on your task evaluation"
-        what = "tokens/s at your latency SLA"
+        what = "tokens/s at your latency SLA" if profile.llm else "requests/s at your latency target"
     description = (
         f"{judged.stack.name}'s own {narrower} path delivers at least {FASTER:g}x the {what} of its "
         f"{judged.precision} run on the target, and {gate}: run it in {narrower}"

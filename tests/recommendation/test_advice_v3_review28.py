@@ -244,3 +244,17 @@ def test_tier_1_of_a_cross_platform_job_speaks_of_the_target_alone():
     )
     tier1 = " ".join(reason.text for choice in result.tiers[0].choices for reason in choice.rationale)
     assert "NVIDIA" not in tier1 and "cuDNN fused attention on sm90" not in tier1
+
+
+def test_a_diffusion_recipe_with_an_fp4_path_gets_the_switch_gated_on_image_quality():
+    # Review 29 p02: demoDiffusion runs --fp4 (NVFP4) engines on Blackwell, and the FP8 FLUX record offered no FP4 step.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    nvfp4 = next(s for s in result.switch_conditions if s.id == "inference-in-nvfp4")
+    assert "image-quality evaluation" in nvfp4.description and "images per second" in nvfp4.description
