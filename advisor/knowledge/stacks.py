@@ -127,7 +127,16 @@ class StackScope(_Model):
     )
 
     @field_validator(
-        "devices", "workloads", "model_types", "precisions", "scale", "models", "quantized_models", "tasks"
+        "devices",
+        "workloads",
+        "model_types",
+        "precisions",
+        "scale",
+        "models",
+        "quantized_models",
+        "withdrawn_models",
+        "training",
+        "tasks",
     )
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:

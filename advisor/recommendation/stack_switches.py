@@ -13,6 +13,7 @@ from advisor.recommendation.models import SwitchCondition, Tier
 from advisor.recommendation.policy import TRAINED_PRECISIONS
 from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason, released_quantized
 from advisor.recommendation.switches import switch
+from advisor.recommendation.tier3 import PER_FAMILY
 from advisor.serving_task import assumed_text
 
 MAX_STACK_SWITCHES = 3
@@ -98,7 +99,9 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     families = ", ".join(profile.families)
     layer = f"{portable} as the one runtime on {families}" if portable else f"each family's own runtime on {families}"
     toolkit = next((c for c in tiers[2].choices if c.concern == "quantization" and c.settings.get("dtype")), None)
-    if portable and toolkit is not None:  # one quantized checkpoint for every family, written by tier 3's toolkit
+    if portable and toolkit is not None and toolkit.settings.get("checkpoints") == PER_FAMILY:
+        layer += f", each family serving its own {toolkit.settings['dtype']} model written by {toolkit.option}"
+    elif portable and toolkit is not None:  # one quantized checkpoint for every family, written by tier 3's toolkit
         layer += (
             f", serving one {toolkit.settings['dtype']} checkpoint written by {toolkit.option}, which it loads on each"
         )

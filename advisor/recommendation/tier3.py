@@ -38,6 +38,9 @@ def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
     return candidate if candidate.layer.value in PORTABLE_KERNEL_LAYERS else None
 
 
+PER_FAMILY = "one per family"  # a quantization setting: each family's documented stack quantizes its own way
+
+
 def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> Choice:
     """The runtime for a concern it carries itself: its kernels per platform, or its own quantizer."""
     if concern == "quantization":
@@ -57,8 +60,9 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
             )
             cites = []
         why = line(text, cite_claim(candidate, dtype), *cites, cite_profile(context.profile, "needs.quantization"))
+        settings = {"dtype": dtype, **({"checkpoints": PER_FAMILY} if documented else {})}
         if context.profile.needs.quantization_method != "qat":
-            return Choice(concern="quantization", option=candidate.id, settings={"dtype": dtype}, rationale=(why,))
+            return Choice(concern="quantization", option=candidate.id, settings=settings, rationale=(why,))
         qat = (
             candidate.qat
         )  # a runtime does not train: QAT happens in the training framework, the runtime runs its export

@@ -258,3 +258,26 @@ def test_a_diffusion_recipe_with_an_fp4_path_gets_the_switch_gated_on_image_qual
     )
     nvfp4 = next(s for s in result.switch_conditions if s.id == "inference-in-nvfp4")
     assert "image-quality evaluation" in nvfp4.description and "images per second" in nvfp4.description
+
+
+def test_a_cross_platform_verdict_says_when_each_family_quantizes_its_own_model():
+    # ONNX Runtime's documented int8 embedding exports differ by ISA (avx512_vnni on x86, arm64 on Graviton): one model
+    # per family, not one checkpoint for all (review 28 p14, with the stacks from the sentence-transformers page).
+    result = answer(
+        model_type="dense-transformer",
+        task="embedding",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        model="Qwen/Qwen3-Embedding-0.6B",
+        needs={
+            "quantization": "int8",
+            "devices": 1,
+            "cross_platform": True,
+            "other_hardware": ["arm-cpu"],
+            "other_devices": ["graviton4"],
+        },
+    )
+    assert result.verdict is not None
+    assert "each family serving its own int8 model written by onnxruntime" in result.verdict
+    assert "serving one int8 checkpoint" not in result.verdict
