@@ -23,7 +23,7 @@ def answer(**fields: object) -> Recommendation:
 
 def moe_on_b200(**fields: object) -> Recommendation:
     needs = {"quantization": "fp8", "devices": 8, "long_context": True}
-    return answer(model_type="moe", hardware="nvidia-gpu", device="b200", needs=needs, **fields)
+    return answer(**{"model_type": "moe", "hardware": "nvidia-gpu", "device": "b200", "needs": needs, **fields})
 
 
 def test_a_model_name_covers_its_releases_and_nothing_else():
@@ -36,21 +36,26 @@ def test_a_model_name_covers_its_releases_and_nothing_else():
     assert not model_matches("Qwen/Qwen3", "Qwen/Qwen2.5-72B")
 
 
-def test_an_unnamed_moe_takes_a_named_recipe_on_an_assumption_it_states():
+def test_an_unnamed_moe_takes_a_generic_stack_first_and_a_named_recipe_only_on_an_assumption_it_states():
     # SGLang's DeepSeek page and its attention-backend page: on Blackwell, MLA models default to trtllm_mla and MHA
     # models to trtllm_mha (https://docs.sglang.io/docs/advanced_features/attention_backend), so the recipe's MLA
     # attention holds only for a DeepSeek-style model.
-    # With no model named, every MoE FP8 recipe on B200 is written for named models (DeepSeek-V3/R1 on SGLang, and
-    # Qwen3-235B-A22B on NVIDIA's Dynamo recipe, whose B100/B200 variant is documented): one of them is assumed, and
-    # the record says which and how to check it.
-    result = moe_on_b200()
+    # SGLang's expert-parallelism page is written for any MoE model and names Blackwell MoE runners
+    # (https://docs.sglang.io/docs/advanced_features/expert_parallelism): with no model named on B200, it comes first.
+    generic = moe_on_b200()
+    assert generic.stacks[0].stack == "nvidia-sglang-moe-ep" and not generic.stacks[0].model_assumed
+    assert not any("so one of them is assumed" in note for note in generic.confidence_notes)
+    # On B300 only vLLM's DeepSeek-V3.2 recipe names the device among the MoE FP8 stacks (the generic one is validated
+    # on B200, the same generation): a recipe written for named models is assumed, and the record says which and how
+    # to check it.
+    result = moe_on_b200(device="b300")
     stack = result.stacks[0]
     assert stack.model_assumed and stack.models
     assert any("the profile names no model, so one of them is assumed" in note for note in result.confidence_notes)
     assert f"  written for {', '.join(stack.models)} (assumed:" in "\n".join(summary_lines(result))
     named = moe_on_b200(model="deepseek-ai/DeepSeek-V3.1")
     assert named.stacks[0].stack == DEEPSEEK_ON_B200 and not named.stacks[0].model_assumed
-    same = moe_on_b200(model=stack.models[0])  # the assumed model, named: the same recipe, more sure
+    same = moe_on_b200(device="b300", model=stack.models[0])  # the assumed model, named: the same recipe, more sure
     assert same.stacks[0].stack == stack.stack and same.confidence > result.confidence
 
 

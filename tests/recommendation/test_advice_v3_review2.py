@@ -326,12 +326,14 @@ def test_an_inference_only_expert_all_to_all_library_is_not_named_for_training()
 
 def test_an_expert_all_to_all_library_is_set_only_under_an_expert_parallel_layout():
     # SGLang uses DeepEP for the MoE all-to-all only with expert parallelism (its DeepSeek page: DP attention + EP
-    # with --moe-a2a-backend deepep, https://docs.sglang.io/docs/basic_usage/deepseek_v3); its plain recipe is --tp 8
+    # with --moe-a2a-backend deepep, https://docs.sglang.io/docs/basic_usage/deepseek_v3); its plain recipe is --tp 8.
+    # The model is named: an unnamed MoE now takes SGLang's expert-parallel stack, whose layout does set up EP.
     result = answer(
         model_type="moe",
         hardware="nvidia-gpu",
         device="b200",
         team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
         needs={"quantization": "fp8", "devices": 8},
     )
     collectives = choice(result, "collectives")
