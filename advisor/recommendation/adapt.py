@@ -25,6 +25,7 @@ from advisor.recommendation.citations import cite_claim, cite_profile, line, not
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
+    FINE_TUNING_KINDS,
     FLOAT_PRECISIONS,
     LOWER_PRECISIONS,
     PRECISIONS_FOR,
@@ -186,9 +187,12 @@ def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
 def framework_needed(judged: Judged, profile: Profile, known: set[str]) -> bool:
     """A training stack's framework is chosen for large or MoE training, for a model other than an LLM trained on
     several devices where the stack fits, or where the stack trains on a framework of its own that the knowledge base
-    does not list (PaddleNLP on PaddlePaddle: PyTorch's DDP/FSDP are not its parallelism); the platform's general
+    does not list (PaddleNLP on PaddlePaddle: PyTorch's DDP/FSDP are not its parallelism), or for a LoRA or full
+    fine-tuning job whose stack documents that kind (its recipe is the tool at any scale); the platform's general
     frameworks cover small LLM jobs otherwise."""
     if profile.needs.devices >= LARGE_TRAINING_DEVICES or profile.model_type == "moe":
+        return True
+    if profile.training in FINE_TUNING_KINDS and profile.training in judged.stack.applies_to.training:
         return True
     framework = judged.stack.component("training-framework")
     if judged.workload == "training" and framework is not None and framework.candidate not in known:

@@ -159,6 +159,9 @@ SCALING_EFFICIENCY_MIN = 0.7
 MINOR_SHARE = 0.10
 HOT_SPOT_SHARE = 0.25
 LARGE_TRAINING_DEVICES = 8
+# Training kinds whose recipe (LoRA or full fine-tuning) names its framework at any scale: tier 1 decides the framework
+# the chosen fine-tuning stack runs in, even for a job of one or two devices.
+FINE_TUNING_KINDS: tuple[str, ...] = ("lora", "fine-tuning")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,14 @@ from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.models import Rationale
-from advisor.recommendation.stack import LARGE_TRAINING_DEVICES, framework_pick, needs_training_framework
+from advisor.recommendation.policy import FINE_TUNING_KINDS
+from advisor.recommendation.selection import pick
+from advisor.recommendation.stack import (
+    LARGE_TRAINING_DEVICES,
+    framework_pick,
+    framework_preference,
+    needs_training_framework,
+)
 
 
 def parallelism(context: RuleContext) -> str:
@@ -51,10 +58,36 @@ def framework_lines(context: RuleContext, option: str) -> list[Rationale]:
     return lines
 
 
+def fine_tuning_framework(context: RuleContext) -> str | None:
+    """For a LoRA or full fine-tuning job at any scale: the training framework the chosen training stack runs in,
+    where the platform lists it (the vendor's fine-tuning recipe is the tool, even on one or two devices)."""
+    framework = context.stack.training_framework
+    if context.profile.training not in FINE_TUNING_KINDS or framework is None:
+        return None
+    return framework if framework in framework_preference(context) else None
+
+
+def fine_tuning_lines(context: RuleContext, option: str) -> list[Rationale]:
+    """Why a fine-tuning job below the large-training scale still names its framework."""
+    profile, candidate = context.profile, context.knowledge.get(option)
+    text = f"{profile.training} training: the fine-tuning recipe documented for this job runs in {candidate.name}" + (
+        f", data parallel over {profile.needs.devices} devices" if profile.needs.devices > 1 else ", on one device"
+    )
+    return [
+        line(
+            text,
+            cite_platform(context.platform, "training_frameworks"),
+            cite_claim(candidate, "summary"),
+            cite_profile(profile, "training"),
+        )
+    ]
+
+
 def decide_training_framework(context: RuleContext) -> ConcernDecision:
-    """Tier 1 training framework for large training; skipped otherwise."""
+    """Tier 1 training framework for large training, or the one a fine-tuning recipe runs in; skipped otherwise."""
     profile = context.profile
-    if not needs_training_framework(profile):
+    documented = None if needs_training_framework(profile) else fine_tuning_framework(context)
+    if not needs_training_framework(profile) and documented is None:
         if not profile.trains:
             text = "no training: no training framework"
         else:
@@ -72,8 +105,12 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
             )
         skipped = line(text, cite_profile(profile, "workload"), cite_profile(profile, "needs.devices"))
         return skipped_decision("training-framework", skipped)
-    chosen = framework_pick(context)
-    lines = framework_lines(context, chosen.chosen.id) if chosen.chosen is not None else []
+    if documented is not None:
+        chosen = pick(context, "training-framework", (documented,), consider_all=False)
+        lines = fine_tuning_lines(context, chosen.chosen.id) if chosen.chosen is not None else []
+    else:
+        chosen = framework_pick(context)
+        lines = framework_lines(context, chosen.chosen.id) if chosen.chosen is not None else []
     reason = (
         f"no training framework for a {profile.model_type} on {profile.hardware} in the knowledge base: "
         "PyTorch's own FSDP/DDP carries the job"
