@@ -40,6 +40,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "same_generation": 1,
 }
 TOO_FAR = 10
+# A recipe written for named models, taken for a profile that names none, ranks as if it missed a little (more than a
+# same-generation device): a stack for any model that fits as nearly comes first.
+ASSUMED_MODEL_WEIGHT = 2
 # A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones, where the
 # stack's runner lists the profile's model type among its own (vLLM serves vision-language models; mlx-lm, text only)
 # (profile's model type, stack's model type): a partial fit weighing MISFIT_WEIGHTS["model_type"].

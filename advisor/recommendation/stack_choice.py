@@ -23,6 +23,7 @@ from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope,
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
+    ASSUMED_MODEL_WEIGHT,
     FLOAT_PRECISIONS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
@@ -491,10 +492,13 @@ def judge(
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to
     default_matches = scope.precisions[0] in accepted
+    model_assumed = bool(scope.models) and profile.model_name is None
     rank = Rank(
-        weight=sum(misfit.weight for misfit in found),
+        # a recipe for named models, taken for a profile that names none, weighs a little against it: a stack
+        # written for any model that fits as nearly comes first
+        weight=sum(misfit.weight for misfit in found) + (ASSUMED_MODEL_WEIGHT if model_assumed else 0),
         other_default=not default_matches,
-        model_assumed=bool(scope.models) and profile.model_name is None,
+        model_assumed=model_assumed,
         not_for_this_model=not (
             scope.models
             and profile.model_name is not None
@@ -582,6 +586,8 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
     """Why a considered stack was not taken, in one line: its heaviest misfit, or (where it fits as well as the chosen
     one, or misses as much) what put the chosen one first."""
     heaviest = max(item.misfits, key=lambda misfit: misfit.weight).text if item.misfits else None
+    if chosen is not None and heaviest is None and item.rank.weight > chosen.rank.weight and item.model_assumed:
+        return f"fits, but {tie_break(item, chosen)}"
     if chosen is None or (heaviest is not None and item.rank.weight > chosen.rank.weight):
         return heaviest or "fits"
     lead = "fits as well" if heaviest is None else f"{heaviest}, as is the chosen one"

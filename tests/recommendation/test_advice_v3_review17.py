@@ -45,18 +45,17 @@ def test_an_unnamed_moe_takes_a_generic_stack_first_and_a_named_recipe_only_on_a
     generic = moe_on_b200()
     assert generic.stacks[0].stack == "nvidia-sglang-moe-ep" and not generic.stacks[0].model_assumed
     assert not any("so one of them is assumed" in note for note in generic.confidence_notes)
-    # On B300 only vLLM's DeepSeek-V3.2 recipe names the device among the MoE FP8 stacks (the generic one is validated
-    # on B200, the same generation): a recipe written for named models is assumed, and the record says which and how
-    # to check it.
+    # On B300 vLLM's DeepSeek-V3.2 recipe names the device, the generic SGLang stack only its generation (B200): with
+    # no model named, the recipe's model would be an assumption, which weighs more than the generation, so the generic
+    # stack comes first and the recipe is considered with that reason.
     result = moe_on_b200(device="b300")
-    stack = result.stacks[0]
-    assert stack.model_assumed and stack.models
-    assert any("the profile names no model, so one of them is assumed" in note for note in result.confidence_notes)
-    assert f"  written for {', '.join(stack.models)} (assumed:" in "\n".join(summary_lines(result))
+    assert result.stacks[0].stack == "nvidia-sglang-moe-ep" and not result.stacks[0].model_assumed
+    recipe = next(o for o in result.stacks_considered if o.stack == "nvidia-vllm-deepseek-v32")
+    assert "the profile names no model" in recipe.reason
     named = moe_on_b200(model="deepseek-ai/DeepSeek-V3.1")
     assert named.stacks[0].stack == DEEPSEEK_ON_B200 and not named.stacks[0].model_assumed
-    same = moe_on_b200(device="b300", model=stack.models[0])  # the assumed model, named: the same recipe, more sure
-    assert same.stacks[0].stack == stack.stack and same.confidence > result.confidence
+    same = moe_on_b200(device="b300", model="deepseek-ai/DeepSeek-V3.2")  # the recipe's model, named: the recipe
+    assert same.stacks[0].stack == "nvidia-vllm-deepseek-v32" and same.confidence > result.confidence
 
 
 def test_a_named_gqa_moe_is_not_served_on_a_deepseek_recipe():
