@@ -10,7 +10,6 @@ from advisor.knowledge.stacks import model_matches
 from advisor.profile import parse_profile
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.models import Recommendation
-from advisor.recommendation.summary import summary_lines
 from advisor.serving_estimate import released_in_fp8
 
 DEEPSEEK_ON_B200 = "nvidia-sglang-deepseek-fp8-blackwell"

@@ -281,3 +281,17 @@ def test_a_cross_platform_verdict_says_when_each_family_quantizes_its_own_model(
     assert result.verdict is not None
     assert "each family serving its own int8 model written by onnxruntime" in result.verdict
     assert "serving one int8 checkpoint" not in result.verdict
+
+
+def test_a_recipe_taken_on_an_assumed_model_says_which_and_how_to_check():
+    # Only demoDiffusion (written for the FLUX.1, SD3.5 and SDXL checkpoints) serves diffusion on B200: with no model
+    # named, it is taken on that assumption, stated in the confidence notes and the stack's own line.
+    from advisor.recommendation.summary import summary_lines
+
+    result = answer(
+        model_type="diffusion", hardware="nvidia-gpu", device="b200", workload="inference", needs={"devices": 1}
+    )
+    stack = result.stacks[0]
+    assert stack.model_assumed and stack.models
+    assert any("the profile names no model, so one of them is assumed" in note for note in result.confidence_notes)
+    assert f"  written for {', '.join(stack.models)} (assumed:" in "\n".join(summary_lines(result))
