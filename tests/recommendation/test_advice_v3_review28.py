@@ -8,6 +8,7 @@ from recommendation_builders import answer_for as answer
 
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.knowledge.stacks import model_matches
+from advisor.recommendation.summary import summary_lines
 
 
 def option(result, stack_id):
@@ -286,8 +287,6 @@ def test_a_cross_platform_verdict_says_when_each_family_quantizes_its_own_model(
 def test_a_recipe_taken_on_an_assumed_model_says_which_and_how_to_check():
     # Only demoDiffusion (written for the FLUX.1, SD3.5 and SDXL checkpoints) serves diffusion on B200: with no model
     # named, it is taken on that assumption, stated in the confidence notes and the stack's own line.
-    from advisor.recommendation.summary import summary_lines
-
     result = answer(
         model_type="diffusion", hardware="nvidia-gpu", device="b200", workload="inference", needs={"devices": 1}
     )
