@@ -108,7 +108,24 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
 
 
+LORA_MERGE = "merge the LoRA adapters into the base model first (PEFT's merge_and_unload writes a whole checkpoint); "
+
+
 def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | None = "tier 1's runtime") -> str:
+    """checkpoint_path_as_documented, preceded for a LoRA job by the adapter merge where the training stack's own
+    export does not say it (an adapter is no checkpoint a serving engine calibrates or quantizes)."""
+    path = checkpoint_path_as_documented(choice, profile, serves_with)
+    training = choice.for_workload("training")
+    export = training.stack.checkpoint if training is not None else None
+    if not path or profile.training != "lora" or (export is not None and "merg" in export.value.lower()):
+        return path
+    lead = " Between them: "
+    return lead + LORA_MERGE + path[len(lead) :] if path.startswith(lead) else path
+
+
+def checkpoint_path_as_documented(
+    choice: StackChoice, profile: Profile, serves_with: str | None = "tier 1's runtime"
+) -> str:
     """For a job that trains and serves: how the trained checkpoint reaches the serving stack, as the stacks document it;
     `serves_with` names tier 1's deployment where no serving stack is chosen (None: tier 1 has none either)."""
     training, serving = choice.for_workload("training"), choice.for_workload("inference")

@@ -294,3 +294,20 @@ def test_a_recipe_taken_on_an_assumed_model_says_which_and_how_to_check():
     assert stack.model_assumed and stack.models
     assert any("the profile names no model, so one of them is assumed" in note for note in result.confidence_notes)
     assert f"  written for {', '.join(stack.models)} (assumed:" in "\n".join(summary_lines(result))
+
+
+def test_a_lora_job_merges_its_adapters_before_the_serving_side_takes_the_checkpoint():
+    # Review 29 p09 (the record): "a BF16 Hugging Face checkpoint (what training writes) that INC calibrates", but LoRA
+    # training writes adapters; the merge comes first unless the training stack's own export says it.
+    profile = {
+        "model_type": "dense-transformer",
+        "hardware": "intel-gaudi",
+        "device": "gaudi3",
+        "workload": "both",
+        "model": "meta-llama/Llama-3.3-70B-Instruct",
+        "needs": {"quantization": "fp8", "devices": 8},
+    }
+    lora = answer(**profile, training="lora")
+    assert lora.verdict is not None and "merge the LoRA adapters into the base model first" in lora.verdict
+    full = answer(**profile, training="fine-tuning")
+    assert full.verdict is not None and "merge the LoRA adapters" not in full.verdict
