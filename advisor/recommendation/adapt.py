@@ -177,11 +177,11 @@ def documented_granularity(settings: dict[str, str]) -> dict[str, str]:
 
 
 def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
-    """The rule's choice is what an unlisted runner runs on: any training framework choice, or a platform SDK
-    (not another runtime) for deployment."""
+    """The rule's choice is what an unlisted runner runs on: a platform SDK or compiler (PaddleNLP on the Hygon SDK),
+    never another framework (TRL's SFTTrainer does not run on Megatron-Core) or runtime."""
     if option not in context.knowledge.ids():
         return False
-    return concern == "training-framework" or context.knowledge.get(option).layer.value in BENEATH_LAYERS
+    return context.knowledge.get(option).layer.value in BENEATH_LAYERS
 
 
 def framework_needed(judged: Judged, profile: Profile, known: set[str]) -> bool:
