@@ -24,10 +24,11 @@ import math
 import re
 from collections.abc import Sequence
 
+from advisor.knowledge.model_sizes import size_of
 from advisor.knowledge.platforms import Device
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
-from advisor.recommendation.models import Rationale
+from advisor.recommendation.models import Citation, Rationale
 from advisor.recommendation.policy import PRECISIONS_FOR
 from advisor.recommendation.stack_choice import node_size
 
@@ -56,12 +57,29 @@ SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
 
 
 def model_parameters_b(profile: Profile) -> float | None:
-    """The model's size in billions of parameters: the profile's parameters_b, else the size its model id states."""
+    """The model's size in billions of parameters: the profile's parameters_b, else the model card's size for a
+    well-known model (advisor/data/models.yaml), else the size its model id states."""
     if profile.parameters_b is not None:
         return profile.parameters_b
     name = profile.model_name
+    known = size_of(name) if name else None
+    if known is not None:
+        return known.parameters_b
     found = SIZE_IN_NAME.search(name.rsplit("/", 1)[-1].replace("_", "-")) if name else None
     return float(found.group(1)) if found else None
+
+
+def size_citation(profile: Profile) -> Citation:
+    """What the size rests on: the profile's parameters_b, a model card in the catalogue, or the model's id."""
+    if profile.parameters_b is not None:
+        return cite_profile(profile, "parameters_b")
+    known = size_of(profile.model_name) if profile.model_name else None
+    if known is not None:
+        active = f", {known.active_b:g}B active" if known.active_b is not None else ""
+        return Citation(
+            kind="knowledge", ref=f"models.{known.id}", figure=f"{known.parameters_b:g}B{active}", source=known.source
+        )
+    return cite_profile(profile, "model")
 
 
 def capacity_lines(
@@ -86,7 +104,7 @@ def capacity_lines(
             "`parameters_b` (a MoE's total) to check the weights against the devices' memory"
         )
         return (line(text, cite_profile(profile, "model")),)
-    size = cite_profile(profile, "parameters_b" if profile.parameters_b is not None else "model")
+    size = size_citation(profile)
     if device.memory_gb is None and on_cpu:  # a CPU's memory is the server's RAM, sized with the server: no check
         return ()
     if device.memory_gb is None:
