@@ -21,7 +21,8 @@ def test_the_size_is_given_or_read_from_the_models_id():
     assert size(model="Qwen/Qwen3-235B-A22B") == 235  # a MoE's total, which is what memory holds
     assert size(model="meta-llama/Llama-3.1-8B") == 8
     assert size(model="Qwen/Qwen2.5-1.5B") == 1.5
-    assert size(model="deepseek-ai/DeepSeek-V3") is None  # its id states no size
+    assert size(model="deepseek-ai/DeepSeek-V3") == 671  # its id states no size: its model card, catalogued
+    assert size(model="acme/Unnamed-Chat") is None  # neither catalogued nor sized in its id
     assert size(model="/models/llama/config.json") is None
     assert size(parameters_b=70, model="Qwen/Qwen2.5-72B-Instruct") == 70  # the profile's own figure first
 
