@@ -428,10 +428,23 @@ def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
     return choice.model_copy(update={"settings": {**choice.settings, "in training": training.precision}})
 
 
+def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str, Choice]) -> Choice:
+    """A GEMM library the rules chose beside a serving stack with its own MoE backend (SGLang's deep_gemm runner,
+    TensorRT-LLM's CUTLASS MoE): it runs the dense layers; the expert GEMMs are the backend's, as the stack sets it."""
+    if choice.concern != "gemm" or serving is None or "gemm" in stacked:
+        return choice
+    moe = serving.stack.component("moe")
+    if moe is None:
+        return choice
+    text = f"the dense layers' GEMMs; the experts' grouped GEMMs run in the stack's MoE backend: {moe.name}"
+    why = line(text, cite_stack(serving.stack, moe))
+    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
+
+
 def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
     """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints."""
-    if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves:
-        return choice
+    if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves or not profile.llm:
+        return choice  # a diffusion or CNN checkpoint is not published in FP8 the way LLM releases are
     why = line(
         "where the model is already published in FP8 (DeepSeek-V3, or a checkpoint named -FP8), serve that checkpoint "
         "as released; quantize a BF16/FP16 checkpoint with the toolkit otherwise",
@@ -778,6 +791,7 @@ def adapt_tier1(
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
+    merged = [experts_elsewhere(c, choice.for_workload("inference"), stacked) for c in merged]
     if not choice.chosen:
         merged = runtime_owned_kernels(merged, context, [gap.concern for gap in tier1.gaps])
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
