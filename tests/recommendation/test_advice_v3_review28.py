@@ -4,11 +4,15 @@ generation, the RTX PRO 6000 (sm_120) is not B200's generation, and Apple's GPUs
 
 from __future__ import annotations
 
+import datetime as dt
+
 from recommendation_builders import answer_for as answer
 
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.knowledge.stacks import model_matches
 from advisor.recommendation.summary import summary_lines
+from advisor.records.decision import build_front_matter
+from advisor.records.render import render_record
 
 
 def option(result, stack_id):
@@ -311,3 +315,28 @@ def test_a_lora_job_merges_its_adapters_before_the_serving_side_takes_the_checkp
     assert lora.verdict is not None and "merge the LoRA adapters into the base model first" in lora.verdict
     full = answer(**profile, training="fine-tuning")
     assert full.verdict is not None and "merge the LoRA adapters" not in full.verdict
+
+
+def test_a_cross_platform_record_names_each_familys_stack_and_leads_its_consequences_with_tier_3():
+    # Review 30's record (MI355X with an H200 fleet): it left out the H200-side stack and said "Good, because tier 1
+    # is ..." though tier 3 was the primary tier.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "devices": 1,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h200-sxm"],
+        },
+    )
+    front = build_front_matter(1, "70B FP8 on MI355X and H200", result, [], None, ["Ann"], dt.date(2026, 12, 4))
+    record = render_record(front, result, [])
+    assert "* on nvidia-gpu, the stack documented there for the NVIDIA H200 SXM:" in record
+    consequences = record[record.index("## Consequences") :]
+    assert consequences.index("Good, because tier 3, the primary tier") < consequences.index("Good, because tier 1")
+    assert len(record.splitlines()) <= 150
