@@ -441,6 +441,22 @@ def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str,
     return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
 
 
+def unlisted_training_format(choice: Choice, stacks: StackChoice) -> Choice:
+    """A training stack's own format that the device's documented format list does not name (MLX trains in bf16 on
+    Apple GPUs, whose feature tables list no bf16): the GEMM line says the recipe runs it and the list does not."""
+    training, device = stacks.for_workload("training"), stacks.device
+    if choice.concern != "gemm" or training is None or device is None or training.precision in device.formats:
+        return choice
+    if training.precision in training.stack.applies_to.weight_only:
+        return choice
+    text = (
+        f"{training.precision}: the format {training.stack.name} trains in; {device.name}'s documented formats "
+        f"({device.formats_text()}) do not list it, so check the first steps' loss against fp32 on the target"
+    )
+    why = line(text, cite_stack(training.stack, None))
+    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
+
+
 def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
     """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints."""
     if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves or not profile.llm:
@@ -792,6 +808,7 @@ def adapt_tier1(
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     merged = [experts_elsewhere(c, choice.for_workload("inference"), stacked) for c in merged]
+    merged = [unlisted_training_format(c, choice) for c in merged]
     if not choice.chosen:
         merged = runtime_owned_kernels(merged, context, [gap.concern for gap in tier1.gaps])
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]

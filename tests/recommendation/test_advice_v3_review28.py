@@ -340,3 +340,19 @@ def test_a_cross_platform_record_names_each_familys_stack_and_leads_its_conseque
     consequences = record[record.index("## Consequences") :]
     assert consequences.index("Good, because tier 3, the primary tier") < consequences.index("Good, because tier 1")
     assert len(record.splitlines()) <= 150
+
+
+def test_a_training_format_the_device_list_does_not_name_is_said_so():
+    # Review 30 p13: MLX LoRA trains in bf16 on an M4 whose documented formats (Apple's feature tables) list no bf16.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="training",
+        training="lora",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 1},
+    )
+    gemm = next(choice for choice in result.tiers[0].choices if choice.concern == "gemm")
+    assert gemm.settings.get("dtype") == "bf16"
+    assert any("do not list it" in reason.text for reason in gemm.rationale)
