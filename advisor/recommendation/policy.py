@@ -66,6 +66,10 @@ PRECISIONS_FOR: dict[str, tuple[str, ...]] = {
 # in float and quantizes the trained checkpoint for serving.
 TRAINED_PRECISIONS: tuple[str, ...] = ("fp8",)
 
+# The training kinds that train every weight: a job naming no kind is taken as one of them (the memory check assumes
+# every weight trains), so a stack documented only for adapters (LoRA) ranks after one that fits as well.
+WHOLE_MODEL_TRAINING: tuple[str, ...] = ("pretraining", "fine-tuning")
+
 # Lower formats a vendor documents where the profile asks for 8 bits: a partial fit ("lower_precision"), since the
 # profile's vocabulary stops at 8 bits.
 LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp4", "mxfp4")}

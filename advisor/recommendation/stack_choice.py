@@ -35,6 +35,7 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
     TOO_FAR,
     TRAINED_PRECISIONS,
+    WHOLE_MODEL_TRAINING,
 )
 
 MAX_CONSIDERED = 5
@@ -60,6 +61,7 @@ class Rank(NamedTuple):
     other_default: bool  # its default precision is not the one asked
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     not_for_this_model: bool  # the profile names its model and this recipe is not written for it: one that is first
+    kind_unnamed: bool  # its page does not name the kind of training asked (LoRA), or names kinds where none is asked
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -485,7 +487,8 @@ def judge(
     stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase
 ) -> Judged:
     """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
-    LLM serving engine, a recipe written for the model the profile names, the platform's own order, the vendor's or
+    LLM serving engine, a recipe written for the model the profile names, a page naming the kind of training asked
+    (LoRA), the platform's own order, the vendor's or
     the runner's project's page before a third party's, the most specific (fewest model types, fewest devices), its
     id."""
     accepted = stack_accepts(stack, profile, platform, workload)
@@ -504,6 +507,7 @@ def judge(
             and profile.model_name is not None
             and any(model_matches(listed, profile.model_name) for listed in scope.models)
         ),
+        kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         preference=preference_index(stack, platform, workload, profile.llm),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
@@ -518,6 +522,15 @@ def judge(
     if any(misfit.kind == "float_fallback" for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
+
+
+def training_kind_unnamed(scope: StackScope, kind: str | None) -> bool:
+    """Between training stacks that fit alike, the one whose page names the kind of training asked comes first (a LoRA
+    recipe before a page that states none); a job naming no kind is taken to train every weight, so a page documented
+    for adapters only comes after one that fits as well."""
+    if kind is not None:
+        return kind not in scope.training
+    return bool(scope.training) and not any(k in WHOLE_MODEL_TRAINING for k in scope.training)
 
 
 # Misfits that make a stack no stack for this model: another model type, another class of device (a phone runtime
@@ -610,6 +623,17 @@ def tie_break(item: Judged, chosen: Judged) -> str:
         )
     if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:
         return f"{chosen.stack.name} is the recipe written for the model named ({', '.join(chosen.stack.applies_to.models[:2])})"
+    if item.rank.kind_unnamed and not chosen.rank.kind_unnamed:
+        kinds = item.stack.applies_to.training
+        if kinds and not any(kind in WHOLE_MODEL_TRAINING for kind in kinds):  # the profile names no kind
+            return (
+                f"its page trains {', '.join(kinds)} adapters only and the profile names no kind of training, taken "
+                f"as training every weight; {chosen.stack.name} is not limited to adapters"
+            )
+        return (
+            f"{chosen.stack.name} is documented for {', '.join(chosen.stack.applies_to.training)} by name; this "
+            f"stack's page does not say it trains that"
+        )
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"
         return (
