@@ -12,7 +12,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from advisor.knowledge.claims import KnowledgeBaseError, is_url
-from advisor.knowledge.stacks import model_matches
+from advisor.knowledge.stacks import Precision, model_matches
 
 MODELS_FILE = "models.yaml"
 
@@ -25,6 +25,9 @@ class ModelSize(BaseModel):
     id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="Its Hugging Face id (a release prefix)")
     parameters_b: float = Field(gt=0, description="Total parameters, in billions (a MoE's total)")
     active_b: float | None = Field(None, gt=0, description="Parameters active per token, for a mixture of experts")
+    released_format: Precision | None = Field(
+        None, description="The quantized format its publisher releases the weights in (Kimi-K2-Thinking's INT4)"
+    )
     source: str
     as_of: dt.date
 

@@ -11,6 +11,7 @@ risks. A component names the knowledge base's candidate where there is one; the 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -246,6 +247,16 @@ class Stack(_Model):
     def runner_name(self) -> str:
         """The name of what runs the model, or the stack's name."""
         return self.runner.name if self.runner is not None else self.name
+
+    @property
+    def runner_key(self) -> str:
+        """What runs the model: its candidate and its name without qualifiers ('vLLM (ROCm)' and 'vLLM (V1 engine,
+        ROCm)' alike; IGIE and ixRT, both on CoreX, apart): two stacks with one key run on the same engine."""
+        runner = self.runner
+        if runner is None:
+            return self.name
+        bare = re.sub(r"\s*\([^)]*\)", "", runner.name).strip().lower()  # 'vLLM (V1 engine, ROCm)' -> 'vllm'
+        return f"{runner.candidate}:{bare}" if runner.candidate else bare
 
     def component(self, role: str) -> Component | None:
         """The stack's component in this role (the first, for a repeatable role), or None."""

@@ -25,7 +25,8 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type
     "dynamic_shapes": 6,
     "float_fallback": 6,
-    "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model
+    "unpublished_checkpoint": 6,
+    "float_copy": 6,  # a model released quantized (Kimi-K2-Thinking in INT4) served as a float copy  # the asked format only as the publisher's own checkpoints, none for this model
     "skill": 5,
     "format_undocumented": 4,
     "deprecated": 4,
@@ -43,6 +44,8 @@ TOO_FAR = 10
 # A recipe written for named models, taken for a profile that names none, ranks as if it missed a little (more than a
 # same-generation device): a stack for any model that fits as nearly comes first.
 ASSUMED_MODEL_WEIGHT = 2
+# How many times a released format's weight memory a bf16 copy of the model takes (2 bytes against the format's).
+BF16_OVER: dict[str, int] = {"fp8": 2, "int8": 2, "mxfp8": 2, "int4": 4, "mxfp4": 4, "nvfp4": 4}
 # A stack documented for another model type is no stack for this one (TOO_FAR), except these near ones, where the
 # stack's runner lists the profile's model type among its own (vLLM serves vision-language models; mlx-lm, text only)
 # (profile's model type, stack's model type): a partial fit weighing MISFIT_WEIGHTS["model_type"].

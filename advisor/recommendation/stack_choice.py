@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from advisor.knowledge.model_sizes import size_of
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope, model_matches
@@ -24,6 +25,7 @@ from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
     ASSUMED_MODEL_WEIGHT,
+    BF16_OVER,
     FLOAT_PRECISIONS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
@@ -180,17 +182,21 @@ def stack_accepts(stack: Stack, profile: Profile, platform: Platform, workload: 
     """precisions_accepted, and for a recipe written for the profile's model the format that model is released in
     (gpt-oss's MXFP4 experts): asking no quantization, the team serves the checkpoint as its publisher released it."""
     accepted = precisions_accepted(profile, platform, workload)
-    scope = stack.applies_to
+    released = released_format(stack, profile, workload)
+    return (released, *accepted) if released is not None and released in stack.applies_to.precisions else accepted
+
+
+def released_format(stack: Stack, profile: Profile, workload: str) -> str | None:
+    """The quantized format the profile's model is released in, where it asks no quantization for serving: the stack's
+    own for the models it is written for, else the model catalogue's (advisor/data/models.yaml)."""
     named = profile.model_name
-    if (
-        workload == "inference"
-        and not profile.needs.quantized
-        and scope.released_format is not None
-        and named is not None
-        and any(model_matches(listed, named) for listed in scope.models)
-    ):
-        return (scope.released_format, *accepted)
-    return accepted
+    if workload != "inference" or profile.needs.quantized or named is None:
+        return None
+    scope = stack.applies_to
+    if scope.released_format is not None and any(model_matches(listed, named) for listed in scope.models):
+        return scope.released_format
+    known = size_of(named)
+    return known.released_format if known is not None else None
 
 
 def quantizes_after_training(profile: Profile, workload: str) -> bool:
@@ -354,6 +360,15 @@ def misfits(
             )
         else:
             found.append(Misfit("format", f"{device.name} does not run {runs} natively ({device.formats_text()})"))
+    released = released_format(stack, profile, workload)
+    if released is not None and released not in scope.precisions:
+        found.append(
+            Misfit(
+                "float_copy",
+                f"documents no {released} path: it would serve a bf16 copy of {named}, which is released in "
+                f"{released}, at {BF16_OVER.get(released, 2)}x the weight memory",
+            )
+        )
     kind = profile.training
     if workload == "training" and kind is not None and scope.training and kind not in scope.training:
         found.append(Misfit("training_kind", f"documented for {', '.join(scope.training)}, not {kind}"))
@@ -640,7 +655,7 @@ def tie_break(item: Judged, chosen: Judged) -> str:
             f"its page is a third party's ({documented}); {chosen.stack.name} is documented by the vendor or its "
             f"runner's own project, and {throughput_run(item.workload)} on the target decides (see the switch conditions)"
         )
-    if item.stack.runner_name != chosen.stack.runner_name:
+    if item.stack.runner_key != chosen.stack.runner_key:
         first = (
             f"{chosen.stack.runner_name} comes first in the platform's documentation"
             if item.rank.preference > chosen.rank.preference

@@ -252,7 +252,7 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     rivals = [
         j
         for j in choice.considered
-        if j.workload == workload and j.fits and j.stack.runner_name != chosen.stack.runner_name
+        if j.workload == workload and j.fits and j.stack.runner_key != chosen.stack.runner_key
     ]
     # one that runs the asked precision by default first; one that runs it off its default (TensorRT-LLM's NVFP4
     # recipe in FP8) still fits, and the same-precision benchmark decides between the engines

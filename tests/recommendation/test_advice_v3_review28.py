@@ -356,3 +356,29 @@ def test_a_training_format_the_device_list_does_not_name_is_said_so():
     gemm = next(choice for choice in result.tiers[0].choices if choice.concern == "gemm")
     assert gemm.settings.get("dtype") == "bf16"
     assert any("do not list it" in reason.text for reason in gemm.rationale)
+
+
+def test_a_model_released_quantized_is_not_served_as_a_float_copy_by_a_stack_that_fits_as_well():
+    # Kimi-K2-Thinking is released in INT4 (its model card: native INT4 from quantization-aware training); the generic
+    # MI355X stack "fit as well" and a switch proposed it "run in int4" (review 30 p01, the Kimi helper's note).
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        model="moonshotai/Kimi-K2-Thinking",
+        needs={"devices": 8},
+    )
+    assert result.stacks[0].stack == "amd-vllm-kimi-k2-thinking"
+    generic = option(result, "amd-vllm-aiter-mxfp4-mi355x")
+    assert (
+        not generic.fits
+        and "bf16 copy of moonshotai/Kimi-K2-Thinking, which is released in int4, at 4x" in generic.reason
+    )
+    assert not any(s.id.endswith("-faster") for s in result.switch_conditions)
+
+
+def test_two_stacks_on_one_engine_are_not_raced_as_two_engines():
+    stacks = {stack.id: stack for stack in load_knowledge_base().stacks}
+    assert stacks["amd-vllm-kimi-k2-thinking"].runner_key == stacks["amd-vllm-aiter-mxfp4-mi355x"].runner_key
+    assert stacks["iluvatar-igie-cnn-zhikai-100"].runner_key != stacks["iluvatar-ixrt-cnn-zhikai-100"].runner_key
