@@ -83,6 +83,7 @@ ADDED_IDS = {
     "mflux",
     "coreai",
     "text-embeddings-inference",
+    "kleidiai",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -97,7 +98,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 39
+    assert len(ADDED_IDS) == 40
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from recommendation_builders import case, evidence, gemm_cases, profile, rule_context
 
 from advisor.recommendation.citations import cite_profile, line
@@ -21,6 +23,7 @@ from advisor.recommendation.rules.tiers import (
     portable_preference,
     team_skill_switch,
     tier2_entry,
+    tier2_preference,
     tier3_entry,
 )
 from advisor.recommendation.tiers import build_tier, tier_notes
@@ -45,6 +48,33 @@ def test_tier2_entry_follows_the_team_skill():
     x86 = tier2_entry(rule_context(profile(hardware="x86-cpu")), "gemm")  # oneDNN's primitives and BRGeMM ukernel
     assert x86.option == "onednn" and not x86.fits_team  # writing them needs a kernel team
     assert tier2_entry(rule_context(profile(hardware="x86-cpu", team_skill="kernel")), "gemm").fits_team
+
+
+def test_tier2_on_a_phone_takes_the_routes_its_documented_stacks_name():
+    # The phone stacks (XNNPACK under ExecuTorch and LiteRT, llama.cpp's Android build) call KleidiAI's micro-kernels,
+    # not Arm Compute Library (https://github.com/ARM-software/kleidiai#what-is-the-difference-between-the-compute-
+    # library-for-the-arm-architecture-acl-and-kleidiai): on a mobile-class device tier 2 keeps only the routes a
+    # mobile stack names; a server keeps the platform's order.
+    phone = rule_context(profile(hardware="arm-cpu", device="armv9-mobile-sme2", team_skill="kernel"))
+    assert "kleidiai" in tier2_preference(phone, "gemm")
+    assert "arm-compute-library" not in tier2_preference(phone, "gemm")
+    kernel = tier2_entry(phone, "gemm")
+    assert kernel.option == "kleidiai" and kernel.fits_team
+    framework = tier2_entry(rule_context(profile(hardware="arm-cpu", device="armv9-mobile-i8mm")), "quantization")
+    assert framework.option == "kleidiai" and not framework.fits_team  # not ACL for being callable by the team
+    server = rule_context(profile(hardware="arm-cpu", device="graviton4", team_skill="kernel"))
+    assert tier2_preference(server, "gemm")[0] == "arm-compute-library"
+    assert tier2_entry(server, "gemm").option == "arm-compute-library"
+
+
+def test_tier2_on_a_phone_keeps_every_route_where_no_mobile_stack_names_one():
+    from advisor.recommendation.rules.tiers import documented_on_mobile
+
+    phone = rule_context(profile(hardware="arm-cpu", device="armv9-mobile-sme2", team_skill="kernel"))
+    bare = phone.knowledge.model_copy(update={"stacks": ()})
+    context = replace(phone, knowledge=bare)
+    assert documented_on_mobile(context) == frozenset()
+    assert tier2_preference(context, "gemm") == tuple(context.platform.deep_development.value)
 
 
 def test_tier3_entry_runs_on_every_named_family():

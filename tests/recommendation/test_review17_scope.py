@@ -69,6 +69,17 @@ def test_p15_a_phone_is_not_told_what_is_stable_on_a100_class_gpus():
     answer = recommend(serving("arm-cpu", "armv9-mobile-sme2", other=["apple-silicon"]), [], KNOWLEDGE)
     assert not [text for text in tier1_reasons(answer) if "A100" in text]
     quantization = next(choice for choice in answer.tier(1).choices if choice.concern == "quantization")
+    # llama.cpp's Android KleidiAI build (PTQ to GGUF) is an equally documented INT8 PTQ route on the phone
+    assert quantization.option in ("torchao", "llama-cpp")
+    # with QAT asked, llama.cpp's post-training GGUF flow does not fit: torchao is chosen, without the A100 note
+    needs = serving("arm-cpu", "armv9-mobile-sme2", other=["apple-silicon"]).needs.model_copy(
+        update={"quantization_method": "qat"}
+    )
+    qat = recommend(
+        serving("arm-cpu", "armv9-mobile-sme2", other=[]).model_copy(update={"needs": needs}), [], KNOWLEDGE
+    )
+    assert not [text for text in tier1_reasons(qat) if "A100" in text]
+    quantization = next(choice for choice in qat.tier(1).choices if choice.concern == "quantization")
     assert quantization.option == "torchao"  # still chosen, for the reasons that hold on the phone
 
 

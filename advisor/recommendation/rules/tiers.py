@@ -42,10 +42,15 @@ FRONT_END_LAYERS = ("compiler", "framework")
 
 def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
     """The platform's kernel routes for the team: deep-development routes first for an HPC team, kernel
-    languages first otherwise; for attention, the platform's programmable attention (FlexAttention) too."""
+    languages first otherwise; for attention, the platform's programmable attention (FlexAttention) too. On a
+    mobile-class device, only the routes a stack documented on such a device names, where it names any (a phone
+    runtime's micro-kernels, not a server framework's library), as tier 3 does."""
     platform = context.platform
     deep, languages = list(platform.deep_development.value), list(platform.kernel_languages.value)
     ranked = deep + languages if context.profile.team_skill == "hpc" else languages + deep
+    if context.on_mobile:
+        on_phones = documented_on_mobile(context)
+        ranked = [option for option in ranked if option in on_phones] or ranked
     if concern == "attention":
         known = set(context.knowledge.ids())
         official = [context.knowledge.get(option) for option in context.official("attention") if option in known]
