@@ -464,12 +464,13 @@ def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase, wor
     return found
 
 
-def preference_index(stack: Stack, platform: Platform, workload: str, llm: bool) -> int:
-    """Where the stack's runner sits in the platform's own order: LLM serving engines first for an LLM, graph
-    runtimes first for other models, training frameworks for training."""
+def preference_index(stack: Stack, platform: Platform, workload: str, llm: bool, mobile: bool = False) -> int:
+    """Where the stack's runner sits in the platform's own order: LLM serving engines first for an LLM on a server,
+    graph runtimes first for other models and on a phone (an app runs its own requests, with nothing to batch),
+    training frameworks for training."""
     if workload == "inference":
         engines, runtimes = list(platform.serving_engines.value), list(platform.official.preference("deployment"))
-        listed = [*engines, *runtimes] if llm else [*runtimes, *engines]
+        listed = [*engines, *runtimes] if llm and not mobile else [*runtimes, *engines]
     else:
         listed = list(platform.training_frameworks.value)
     for component in stack.components:
@@ -523,7 +524,9 @@ def judge(
             and any(model_matches(listed, profile.model_name) for listed in scope.models)
         ),
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
-        preference=preference_index(stack, platform, workload, profile.llm),
+        preference=preference_index(
+            stack, platform, workload, profile.llm, device is not None and device.device_class == "mobile"
+        ),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
         devices=len(scope.devices),
