@@ -428,10 +428,10 @@ def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
     return choice.model_copy(update={"settings": {**choice.settings, "in training": training.precision}})
 
 
-def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str, Choice]) -> Choice:
+def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str, Choice], profile: Profile) -> Choice:
     """A GEMM library the rules chose beside a serving stack with its own MoE backend (SGLang's deep_gemm runner,
     TensorRT-LLM's CUTLASS MoE): it runs the dense layers; the expert GEMMs are the backend's, as the stack sets it."""
-    if choice.concern != "gemm" or serving is None or "gemm" in stacked:
+    if choice.concern != "gemm" or serving is None or "gemm" in stacked or profile.model_type != "moe":
         return choice
     moe = serving.stack.component("moe")
     if moe is None:
@@ -446,6 +446,8 @@ def unlisted_training_format(choice: Choice, stacks: StackChoice) -> Choice:
     Apple GPUs, whose feature tables list no bf16): the GEMM line says the recipe runs it and the list does not."""
     training, device = stacks.for_workload("training"), stacks.device
     if choice.concern != "gemm" or training is None or device is None or training.precision in device.formats:
+        return choice
+    if device.formats_basis == "recipes":  # its list is only what recipes run: an unlisted format is not news
         return choice
     if training.precision in training.stack.applies_to.weight_only:
         return choice
@@ -807,7 +809,7 @@ def adapt_tier1(
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
-    merged = [experts_elsewhere(c, choice.for_workload("inference"), stacked) for c in merged]
+    merged = [experts_elsewhere(c, choice.for_workload("inference"), stacked, context.profile) for c in merged]
     merged = [unlisted_training_format(c, choice) for c in merged]
     if not choice.chosen:
         merged = runtime_owned_kernels(merged, context, [gap.concern for gap in tier1.gaps])

@@ -115,8 +115,8 @@ def plan_stack(context: RuleContext, choice: StackChoice | None = None) -> RuleC
     trained = choice.for_workload("training") if choice is not None else None
     own_framework = trained is not None and trained.stack.component("training-framework") is not None
     if framework is None and needs_training_framework(context.profile) and not own_framework:
-        # no stack, or one whose framework the knowledge base lists: the platform's; a stack's own unlisted
-        # framework (TRL's SFTTrainer) is not built on the platform's framework layers (Transformer Engine)
+        # the platform's framework where no chosen stack names one; a stack's own unlisted framework (TRL's
+        # SFTTrainer) is kept, and not dressed in the platform's framework layers (Transformer Engine)
         chosen = framework_pick(context).chosen
         framework = chosen.id if chosen is not None else None
     plan = StackPlan(

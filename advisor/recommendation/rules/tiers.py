@@ -159,13 +159,9 @@ def documented_on_mobile(context: RuleContext) -> frozenset[str]:
     """The candidates a stack of the profile's families names as its parts on a mobile-class device."""
     found: set[str] = set()
     for stack in context.knowledge.stacks:
-        platform = (
-            context.knowledge.platform(stack.applies_to.family)
-            if stack.applies_to.family in context.profile.families
-            else None
-        )
-        if platform is None:
+        if stack.applies_to.family not in context.profile.families:
             continue
+        platform = context.knowledge.platform(stack.applies_to.family)
         devices = [platform.device(d) for d in stack.applies_to.devices]
         if any(device is not None and device.device_class == "mobile" for device in devices):
             found.update(c.candidate for c in stack.components if c.candidate is not None)
