@@ -622,6 +622,39 @@ def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> 
     return choice.model_copy(update={"settings": settings, "rationale": (*kept, why)})
 
 
+def compiled_graph_kernels(
+    merged: Sequence[Choice], choice: StackChoice, context: RuleContext, open_concerns: Sequence[str]
+) -> list[Choice]:
+    """A model other than an LLM served by a documented stack as a compiled graph (IGIE, ixRT, ATC): the kernel
+    concerns the rules left open (no convolution library named for the family) are the runtime's own, not "the
+    framework's", since the framework does not run the served graph."""
+    serving = choice.for_workload("inference")
+    runner = serving.stack.runner if serving is not None else None
+    if (
+        context.profile.llm
+        or context.profile.trains
+        or runner is None
+        or runner.candidate not in context.knowledge.ids()
+    ):
+        return []  # a job that also trains keeps the framework's kernels for its training side
+    taken = {c.concern for c in merged}
+    candidate = context.knowledge.get(runner.candidate)
+    why = line(
+        f"{runner.name} compiles the served graph, this concern's kernels included (the deployment runtime)",
+        cite_stack(serving.stack, runner) if serving is not None else cite_claim(candidate, "summary"),
+    )
+    return [
+        Choice(
+            concern=concern,  # type: ignore[arg-type]
+            option=candidate.id,
+            settings={"part": f"{runner.name}'s own kernels", "by": "runtime"},
+            rationale=(why,),
+        )
+        for concern in open_concerns
+        if concern in RUNTIME_KERNEL_CONCERNS and concern not in taken
+    ]
+
+
 def runtime_owned_kernels(
     merged: list[Choice], context: RuleContext, open_concerns: Sequence[str] = ()
 ) -> list[Choice]:
@@ -813,6 +846,8 @@ def adapt_tier1(
     merged = [unlisted_training_format(c, choice) for c in merged]
     if not choice.chosen:
         merged = runtime_owned_kernels(merged, context, [gap.concern for gap in tier1.gaps])
+    else:
+        merged += compiled_graph_kernels(merged, choice, context, [gap.concern for gap in tier1.gaps])
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
     merged = [expert_layout(c, choice, context) for c in merged]
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)

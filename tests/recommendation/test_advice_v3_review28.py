@@ -382,3 +382,28 @@ def test_two_stacks_on_one_engine_are_not_raced_as_two_engines():
     stacks = {stack.id: stack for stack in load_knowledge_base().stacks}
     assert stacks["amd-vllm-kimi-k2-thinking"].runner_key == stacks["amd-vllm-aiter-mxfp4-mi355x"].runner_key
     assert stacks["iluvatar-igie-cnn-zhikai-100"].runner_key != stacks["iluvatar-ixrt-cnn-zhikai-100"].runner_key
+
+
+def test_a_cnn_served_as_a_compiled_graph_leaves_no_kernel_concern_to_the_framework():
+    # Review 31 p10: "convolution (none) ... the framework's own convolutions stay" beside an IGIE engine that
+    # compiles the served graph (DeepSparkInference's IGIE ResNet-50 recipe).
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    tier1 = {choice.concern: choice for choice in result.tiers[0].choices}
+    assert tier1["convolution"].option == "corex" and tier1["convolution"].settings.get("by") == "runtime"
+    assert "convolution" not in {gap.concern for gap in result.tiers[0].gaps}
+
+
+def test_hopper_devices_do_not_claim_blackwell_formats():
+    # Review 31: the H100/H200 spec notes read "BF16, FP8, MXFP8 and NVFP4 per" Transformer Engine's support matrix,
+    # which lists MXFP8 and NVFP4 for Blackwell only.
+    nvidia = load_knowledge_base().platform("nvidia-gpu")
+    for device_id in ("h100-sxm", "h200-sxm"):
+        device = nvidia.device(device_id)
+        assert device is not None and "MXFP8 and NVFP4 only from Blackwell" in (device.spec.note or "")
+        assert not {"mxfp8", "nvfp4"} & set(device.formats)
