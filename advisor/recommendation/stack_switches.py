@@ -108,7 +108,7 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
 
 
-LORA_MERGE = "merge the LoRA adapters into the base model first (PEFT's merge_and_unload writes a whole checkpoint); "
+LORA_MERGE = "merge the LoRA adapters into the base model first ({how}); "
 
 
 def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | None = "tier 1's runtime") -> str:
@@ -119,8 +119,14 @@ def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | No
     export = training.stack.checkpoint if training is not None else None
     if not path or profile.training != "lora" or (export is not None and "merg" in export.value.lower()):
         return path
+    peft = training is not None and any(
+        "peft" in f"{c.name} {c.setting or ''}".lower() for c in training.stack.components
+    )
+    how = (
+        "PEFT's merge_and_unload writes a whole checkpoint" if peft else "with the training framework's own merge step"
+    )
     lead = " Between them: "
-    return lead + LORA_MERGE + path[len(lead) :] if path.startswith(lead) else path
+    return lead + LORA_MERGE.format(how=how) + path[len(lead) :] if path.startswith(lead) else path
 
 
 def checkpoint_path_as_documented(
