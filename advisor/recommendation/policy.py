@@ -147,7 +147,8 @@ STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation
 REFERENCE_FACTOR = 1.1
 REFERENCE_CAP = 0.7
 MODEL_ASSUMED = 0.9  # a chosen stack written for named models (a DeepSeek-V3 recipe) where the profile names none
-RESTRICTED = 0.85  # a chosen stack whose software comes only through the vendor's support channel
+RESTRICTED = 0.7  # a chosen stack whose software comes only through the vendor's support channel: it cannot be
+# reproduced or version-checked from public sources, which weighs as much as a partial fit
 UNPINNED = 0.9  # a chosen stack whose page states no versions it was validated with
 NO_STACK = 0.7  # no documented whole stack: the concerns are assembled one by one
 
