@@ -453,6 +453,12 @@ def framework_own_kernels(
     return [c for c in choices if c.concern not in concerns], [g for g in gaps if g.concern not in concerns] + added
 
 
+def is_kernel_language(option: str, context: RuleContext) -> bool:
+    """The option is a language to write kernels in (Triton, Pallas), not a library or compiler that runs them."""
+    known = option in context.knowledge.ids()
+    return known and context.knowledge.get(option).layer.value == "kernel-language"
+
+
 def trainer_choices(
     choices: list[Choice], gaps: list[Gap], trainer: Candidate, context: RuleContext
 ) -> tuple[list[Choice], list[Gap]]:
@@ -469,8 +475,14 @@ def trainer_choices(
             concern="training-framework", option=trainer.id, rationale=(line(text, cite_claim(trainer, "hardware")),)
         )
     ]
-    # a kernel concern whose portable option is beyond the team (Triton, Pallas for a framework team), or has none
-    owned = {c.concern for c in kept if c.concern in RUNTIME_KERNEL_CONCERNS and not c.fits_team}
+    # the framework's layers run the kernel concerns on each family (Transformer Engine on NVIDIA, its ROCm port on
+    # AMD): a portable kernel language beside them (Triton GEMMs) is tier 2's, for the hot spots profiling shows, and
+    # one beyond the team is no option at all; a compiler the framework is written for (XLA under MaxText) stays
+    owned = {
+        c.concern
+        for c in kept
+        if c.concern in RUNTIME_KERNEL_CONCERNS and (not c.fits_team or is_kernel_language(c.option, context))
+    }
     owned |= {g.concern for g in gaps if g.concern in RUNTIME_KERNEL_CONCERNS}
     serving = "; the serving engine brings its own for serving" if context.profile.serves else ""
     for concern in sorted(owned, key=CONCERNS.index):

@@ -407,3 +407,22 @@ def test_hopper_devices_do_not_claim_blackwell_formats():
         device = nvidia.device(device_id)
         assert device is not None and "MXFP8 and NVFP4 only from Blackwell" in (device.spec.note or "")
         assert not {"mxfp8", "nvfp4"} & set(device.formats)
+
+
+def test_a_portable_training_framework_runs_the_kernels_on_each_family_not_a_kernel_language():
+    # Review 31 p03: tier 3 of an H100 + MI300X fine-tune put "gemm triton" beside "training-framework megatron-core",
+    # whose layers (Transformer Engine and its ROCm port) run the GEMMs on each family; Triton is tier 2's.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"devices": 16, "cross_platform": True, "other_hardware": ["amd-gpu"], "other_devices": ["mi300x"]},
+    )
+    tier3 = {choice.concern: choice for choice in result.tier(3).choices}
+    assert tier3["training-framework"].option == "megatron-core"
+    assert tier3["gemm"].option == "megatron-core" and tier3["gemm"].settings.get("by") == "training-framework"
+    assert "triton" not in {choice.option for choice in tier3.values()}
