@@ -426,3 +426,18 @@ def test_a_portable_training_framework_runs_the_kernels_on_each_family_not_a_ker
     assert tier3["training-framework"].option == "megatron-core"
     assert tier3["gemm"].option == "megatron-core" and tier3["gemm"].settings.get("by") == "training-framework"
     assert "triton" not in {choice.option for choice in tier3.values()}
+
+
+def test_a_document_model_recipe_does_not_serve_another_vision_language_model():
+    # Review 32 p08: PaddleOCR's Hygon page serves PaddleOCR-VL (0.9B) only, yet it "fit the whole profile" of a
+    # Qwen2.5-VL-7B team; Hygon's cookbook serves Qwen2.5-VL on the K100_AI.
+    result = answer(
+        model_type="multimodal",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 1},
+    )
+    assert result.stacks[0].stack == "hygon-vllm-cookbook-k100-ai"
+    assert "written for PaddlePaddle/PaddleOCR-VL" in option(result, "hygon-paddleocr-vl-vllm-k100-ai").reason
