@@ -20,7 +20,7 @@ from typing import NamedTuple
 from advisor.knowledge.model_sizes import size_of
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
-from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope, model_matches
+from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope, names_model
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
@@ -193,7 +193,7 @@ def released_format(stack: Stack, profile: Profile, workload: str) -> str | None
     if workload != "inference" or profile.needs.quantized or named is None:
         return None
     scope = stack.applies_to
-    if scope.released_format is not None and any(model_matches(listed, named) for listed in scope.models):
+    if scope.released_format is not None and names_model(scope.models, named):
         return scope.released_format
     known = size_of(named)
     return known.released_format if known is not None else None
@@ -247,7 +247,7 @@ def unpublished_checkpoint(
     if not set(accepted) & (set(scope.precisions) - set(FLOAT_PRECISIONS)):
         return None
     named = profile.model_name
-    if named is not None and any(model_matches(listed, named) for listed in scope.quantized_models):
+    if names_model(scope.quantized_models, named):
         return None
     whose = f"none of {named}" if named is not None else "the profile names no model"
     return Misfit(
@@ -298,7 +298,7 @@ def misfits(
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         found.append(Misfit("model_type" if near else "other_model", text))
     named = profile.model_name
-    if scope.models and named is not None and not any(model_matches(listed, named) for listed in scope.models):
+    if scope.models and named is not None and not names_model(scope.models, named):
         found.append(Misfit("named_model", f"written for {', '.join(scope.models)}, not {named}"))
     if device is not None and device.id in scope.excludes:
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
@@ -372,7 +372,7 @@ def misfits(
     kind = profile.training
     if workload == "training" and kind is not None and scope.training and kind not in scope.training:
         found.append(Misfit("training_kind", f"documented for {', '.join(scope.training)}, not {kind}"))
-    if named is not None and any(model_matches(listed, named) for listed in scope.withdrawn_models):
+    if names_model(scope.withdrawn_models, named):
         found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
     if unpublished is not None:
@@ -518,11 +518,7 @@ def judge(
         weight=sum(misfit.weight for misfit in found) + (ASSUMED_MODEL_WEIGHT if model_assumed else 0),
         other_default=not default_matches,
         model_assumed=model_assumed,
-        not_for_this_model=not (
-            scope.models
-            and profile.model_name is not None
-            and any(model_matches(listed, profile.model_name) for listed in scope.models)
-        ),
+        not_for_this_model=not names_model(scope.models, profile.model_name),
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         preference=preference_index(
             stack, platform, workload, profile.llm, device is not None and device.device_class == "mobile"

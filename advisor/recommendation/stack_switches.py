@@ -237,10 +237,13 @@ def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> 
         gate = f"its training loss stays within {LOSS_GAP * 100:g}% of the {judged.precision} run's at the same step"
         what = "training throughput (tokens/s per device)"
     elif profile.model_type == "diffusion":
-        gate = f"the {narrower} images hold your image-quality evaluation (the same prompts and seeds, one metric)"
+        gate = f"the {narrower} images hold on {quality_evaluation(profile)}"
         what = "images per second at your latency target"
     else:
-        gate = f"the {narrower} model scores within {ACCURACY_DROP * 100:g} point of the {judged.precision} one on your task evaluation"
+        gate = (
+            f"the {narrower} model scores within {ACCURACY_DROP * 100:g} point of the {judged.precision} one on "
+            f"{quality_evaluation(profile)}"
+        )
         what = "tokens/s at your latency SLA" if profile.llm else "requests/s at your latency target"
     description = (
         f"{judged.stack.name}'s own {narrower} path delivers at least {FASTER:g}x the {what} of its "
@@ -371,6 +374,14 @@ def layout_race(condition_id: str, metric_name: str, faster: str, slower: str, t
     return switch(condition_id, description, f"evidence.inference_throughput.{metric_name}", ">=", FASTER)
 
 
+def quality_evaluation(profile: Profile) -> str:
+    """The evaluation a quantized or narrower-format model is gated on: image quality for a diffusion model, the
+    team's task score otherwise."""
+    if profile.model_type == "diffusion":
+        return "your image-quality evaluation (the same prompts and seeds, scored by the same metric)"
+    return "your task evaluation (the same harness and data for both)"
+
+
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:
     """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships; a low-precision
     training run is held to the BF16 run's loss curve instead (pre-training has no task score yet), but quantization-
@@ -388,13 +399,8 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
         )
         return switch(f"{dtype}-loss-gap", description, f"evidence.{dtype}_loss_gap", ">", LOSS_GAP)
     what = f"the {dtype} model" if profile.needs.quantization_method != "qat" else f"the exported {dtype} QAT model"
-    evaluation = (
-        "your image-quality evaluation (the same prompts and seeds, scored by the same metric)"
-        if profile.model_type == "diffusion"
-        else "your task evaluation (the same harness and data for both)"
-    )
     description = (
-        f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model on {evaluation}: keep the float "
-        "model, or quantize with finer scales and re-check"
+        f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model on {quality_evaluation(profile)}: "
+        "keep the float model, or quantize with finer scales and re-check"
     )
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)
