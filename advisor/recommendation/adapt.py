@@ -428,6 +428,11 @@ def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
     return choice.model_copy(update={"settings": {**choice.settings, "in training": training.precision}})
 
 
+def reason_first(choice: Choice, why: Rationale) -> Choice:
+    """The choice with one more reason in front (a record keeps the first few)."""
+    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
+
+
 def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str, Choice], profile: Profile) -> Choice:
     """A GEMM library the rules chose beside a serving stack with its own MoE backend (SGLang's deep_gemm runner,
     TensorRT-LLM's CUTLASS MoE): it runs the dense layers; the expert GEMMs are the backend's, as the stack sets it."""
@@ -438,7 +443,7 @@ def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str,
         return choice
     text = f"the dense layers' GEMMs; the experts' grouped GEMMs run in the stack's MoE backend: {moe.name}"
     why = line(text, cite_stack(serving.stack, moe))
-    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
+    return reason_first(choice, why)
 
 
 def unlisted_training_format(choice: Choice, stacks: StackChoice) -> Choice:
@@ -456,7 +461,7 @@ def unlisted_training_format(choice: Choice, stacks: StackChoice) -> Choice:
         f"({device.formats_text()}) do not list it, so check the first steps' loss against fp32 on the target"
     )
     why = line(text, cite_stack(training.stack, None))
-    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
+    return reason_first(choice, why)
 
 
 def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
@@ -468,9 +473,7 @@ def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
         "as released; quantize a BF16/FP16 checkpoint with the toolkit otherwise",
         cite_profile(profile, "needs.quantization"),
     )
-    return choice.model_copy(
-        update={"rationale": capped((why, *choice.rationale))}
-    )  # first: a record keeps the first few
+    return reason_first(choice, why)
 
 
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:
@@ -725,7 +728,7 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
         else f"{method.upper()} asked: "
     ) + how
     why = line(text, cite_claim(candidate, method), cite_profile(profile, "needs.quantization_method"))
-    return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
+    return reason_first(choice, why)
 
 
 def without_quantization_on_fallback(
