@@ -111,6 +111,11 @@ class Device(BaseModel):
         return ", ".join(f"fp8 ({self.fp8_variant})" if item == "fp8" else item for item in self.formats)
 
 
+def is_mobile(device: Device | None) -> bool:
+    """The device is a phone-class one (its stacks run in an app, not a server)."""
+    return device is not None and device.device_class == "mobile"
+
+
 class Platform(BaseModel):
     """One hardware family: what it is, its official stack, and the engines, frameworks and libraries on it."""
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from advisor.knowledge.models import Concern, KnowledgeBase
-from advisor.knowledge.platforms import Device, Platform
+from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection, SkippedConcern, SwitchCondition
@@ -47,7 +47,7 @@ class RuleContext:
     @property
     def on_mobile(self) -> bool:
         """The target is a phone or embedded SoC: no server engines there."""
-        return self.device is not None and self.device.device_class == "mobile"
+        return is_mobile(self.device)
 
     @property
     def node_devices(self) -> int:

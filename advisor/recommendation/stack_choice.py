@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from advisor.knowledge.model_sizes import size_of
 from advisor.knowledge.models import KnowledgeBase
-from advisor.knowledge.platforms import Device, Platform
+from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope, names_model
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
@@ -398,7 +398,7 @@ def misfits(
                 f"{stack.runner_name} is not among the platform's listed engines, runtimes or frameworks",
             )
         )
-    on_phone = device is not None and device.device_class == "mobile"  # on-device LLMs run in a general runtime there
+    on_phone = is_mobile(device)  # on-device LLMs run in a general runtime there
     if profile.llm and workload == "inference" and not runs_on_engine(stack, platform) and not on_phone:
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
@@ -520,9 +520,7 @@ def judge(
         model_assumed=model_assumed,
         not_for_this_model=not names_model(scope.models, profile.model_name),
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
-        preference=preference_index(
-            stack, platform, workload, profile.llm, device is not None and device.device_class == "mobile"
-        ),
+        preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
         devices=len(scope.devices),

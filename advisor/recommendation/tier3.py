@@ -521,13 +521,7 @@ def engines_own_kernels(
     a concern because it also runs elsewhere (MLX's kernels on an NVIDIA GPU) would be code no family's engine calls;
     a kernel language (Triton) stays, for a team that writes its own kernels."""
     concerns = (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes", "quantization")
-    language = {"kernel-language"}
-    known = set(context.knowledge.ids())
-    replaced = [
-        c
-        for c in choices
-        if c.concern in concerns and not (c.option in known and context.knowledge.get(c.option).layer.value in language)
-    ]
+    replaced = [c for c in choices if c.concern in concerns and not is_kernel_language(c.option, context)]
     if not replaced:
         return choices, gaps
     ours = next((c.option for c in tier1.choices if c.concern == "deployment"), None) if tier1 is not None else None

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from advisor.knowledge.models import Candidate, Concern
+from advisor.knowledge.platforms import is_mobile
 from advisor.knowledge.stacks import Stack
 from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.choices import entry_from
@@ -163,7 +164,7 @@ def documented_on_mobile(context: RuleContext) -> frozenset[str]:
             continue
         platform = context.knowledge.platform(stack.applies_to.family)
         devices = [platform.device(d) for d in stack.applies_to.devices]
-        if any(device is not None and device.device_class == "mobile" for device in devices):
+        if any(is_mobile(device) for device in devices):
             found.update(c.candidate for c in stack.components if c.candidate is not None)
     return frozenset(found)
 
