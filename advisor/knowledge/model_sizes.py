@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -12,9 +14,26 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from advisor.knowledge.claims import KnowledgeBaseError, is_url
-from advisor.knowledge.stacks import Precision, model_matches
+from advisor.knowledge.stacks import Precision, model_matches, names_model
 
 MODELS_FILE = "models.yaml"
+
+
+class SameArchitecture(BaseModel):
+    """The earlier model a release keeps the architecture of (Llama 3.3 70B of Llama 3.1 70B): a recipe written for
+    that model configures this one, while its published checkpoints hold the earlier weights."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The earlier model's Hugging Face id")
+    source: str = Field(description="The page that says the architecture is the same")
+
+    @field_validator("source")
+    @classmethod
+    def _public_url(cls, source: str) -> str:
+        if not is_url(source):
+            raise ValueError(f"source: {source!r} is not a public URL")
+        return source
 
 
 class ModelSize(BaseModel):
@@ -27,6 +46,9 @@ class ModelSize(BaseModel):
     active_b: float | None = Field(None, gt=0, description="Parameters active per token, for a mixture of experts")
     released_format: Precision | None = Field(
         None, description="The quantized format its publisher releases the weights in (Kimi-K2-Thinking's INT4)"
+    )
+    architecture_of: SameArchitecture | None = Field(
+        None, description="An earlier model whose architecture this release keeps, with other weights"
     )
     source: str
     as_of: dt.date
@@ -49,6 +71,62 @@ def model_sizes() -> tuple[ModelSize, ...]:
         raise KnowledgeBaseError(f"advisor/data/{MODELS_FILE}: {error}") from None
 
 
+# '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.
+SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
+
+
+def stated_size(model: str) -> float | None:
+    """The size a model id states in its name ('Qwen3-235B-A22B': 235), or None."""
+    found = SIZE_IN_NAME.search(model.rsplit("/", 1)[-1].replace("_", "-"))
+    return float(found.group(1)) if found else None
+
+
 def size_of(model: str) -> ModelSize | None:
-    """The catalogue's entry for a model id or one of its releases ('...-Instruct', '...-FP8'), or None."""
-    return next((entry for entry in model_sizes() if model_matches(entry.id, model)), None)
+    """The catalogue's entry for a model id or one of its releases ('...-Instruct', '...-FP8'), or None. A release
+    naming a size of its own is another model ('DeepSeek-R1-Distill-Llama-70B' is not DeepSeek-R1)."""
+    return next(
+        (
+            entry
+            for entry in model_sizes()
+            if model_matches(entry.id, model) and stated_size(release_suffix(entry.id, model)) is None
+        ),
+        None,
+    )
+
+
+def release_suffix(listed: str, model: str) -> str:
+    """What a release's id adds to the model it matches ('-Instruct' of 'Llama-3.3-70B-Instruct' against 'Llama-3.3-70B')."""
+    return model.rsplit("/", 1)[-1][len(listed.rsplit("/", 1)[-1]) :]
+
+
+def written_for(listed: Sequence[str], model: str | None) -> bool:
+    """A recipe listing these models is written for this one: it lists the model or a release of it. Not a catalogued
+    model whose id the model's extends with a size of its own (a DeepSeek-R1 recipe is not for
+    'DeepSeek-R1-Distill-Llama-70B'), nor only an earlier model whose architecture this one keeps ('DeepSeek-R1' lists
+    R1, not R1-0528)."""
+    if model is None:
+        return False
+    known = size_of(model)
+    return any(
+        model_matches(entry, model)
+        and not another_size(entry, model)
+        and (known is None or known.architecture_of is None or model_matches(known.id, entry))
+        for entry in listed
+    )
+
+
+def another_size(listed: str, model: str) -> bool:
+    """The catalogue sizes the listed model, and what the model's id adds to it states a size: a model built from it
+    ('DeepSeek-R1-Distill-Llama-70B'), not a release of it."""
+    return size_of(listed) is not None and stated_size(release_suffix(listed, model)) is not None
+
+
+def shared_architecture(listed: Sequence[str], model: str | None) -> SameArchitecture | None:
+    """The earlier model among the listed ones whose architecture this model keeps, with other weights (a recipe
+    for Llama 3.1 70B configures Llama 3.3 70B), or None: the model is listed itself, or no listed model is one."""
+    if model is None or written_for(listed, model):
+        return None
+    known = size_of(model)
+    if known is None or known.architecture_of is None:
+        return None
+    return known.architecture_of if names_model(listed, known.architecture_of.id) else None

@@ -21,10 +21,9 @@ gets the other question a serving plan must answer: replicas (data parallel) or 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 
-from advisor.knowledge.model_sizes import size_of
+from advisor.knowledge.model_sizes import size_of, stated_size
 from advisor.knowledge.platforms import Device
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
@@ -52,8 +51,6 @@ SERVING_BYTES_PER_PARAMETER = {
 ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
 KV_CACHE_HALF = 0.5  # a replica keeps at least half of its engine share for the KV cache
 NODE_KV_SHARE = 0.25  # a replica of one whole node keeps at least this share for the KV cache: no cross-node traffic
-# '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.
-SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
 
 
 def model_parameters_b(profile: Profile) -> float | None:
@@ -65,8 +62,7 @@ def model_parameters_b(profile: Profile) -> float | None:
     known = size_of(name) if name else None
     if known is not None:
         return known.parameters_b
-    found = SIZE_IN_NAME.search(name.rsplit("/", 1)[-1].replace("_", "-")) if name else None
-    return float(found.group(1)) if found else None
+    return stated_size(name) if name else None
 
 
 def size_citation(profile: Profile) -> Citation:

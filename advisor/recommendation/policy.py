@@ -25,13 +25,13 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type
     "dynamic_shapes": 6,
     "float_fallback": 6,
-    "unpublished_checkpoint": 6,
-    "float_copy": 6,  # a model released quantized (Kimi-K2-Thinking in INT4) served as a float copy  # the asked format only as the publisher's own checkpoints, none for this model
+    "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model
+    "float_copy": 6,  # a model released quantized (Kimi-K2-Thinking in INT4) served as a float copy
     "skill": 5,
     "format_undocumented": 4,
-    "deprecated": 4,
-    "withdrawn_model": 4,
-    "training_kind": 6,  # a pre-training recipe for a LoRA job (or the reverse): another stack that trains it first  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
+    "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
+    "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first
+    "training_kind": 6,  # a pre-training recipe for a LoRA job (or the reverse): another stack that trains it first
     "lower_precision": 4,
     "unlisted_runner": 4,
     "unvetted_runner": 3,
@@ -39,6 +39,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "scale": 2,
     "general_runtime": 2,
     "same_generation": 1,
+    # a recipe written for an earlier model whose architecture this one keeps (Llama 3.3 70B on a Llama 3.1 70B
+    # recipe): as near as the model's own recipe; the record says its checkpoints are the earlier weights
+    "same_architecture": 0,
 }
 TOO_FAR = 10
 # A recipe written for named models, taken for a profile that names none, ranks as if it missed a little (more than a

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from advisor.knowledge.model_sizes import size_of
+from advisor.knowledge.model_sizes import shared_architecture, size_of, written_for
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
-from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope, names_model
+from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import Profile
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart
 from advisor.recommendation.policy import (
@@ -193,7 +193,7 @@ def released_format(stack: Stack, profile: Profile, workload: str) -> str | None
     if workload != "inference" or profile.needs.quantized or named is None:
         return None
     scope = stack.applies_to
-    if scope.released_format is not None and names_model(scope.models, named):
+    if scope.released_format is not None and written_for(scope.models, named):
         return scope.released_format
     known = size_of(named)
     return known.released_format if known is not None else None
@@ -237,6 +237,19 @@ def same_generation(one: str, other: str) -> bool:
     return one == other or one.startswith(other + " ") or other.startswith(one + " ")
 
 
+def model_misfit(listed: Sequence[str], named: str) -> Misfit:
+    """A recipe written for other models: another model, or an earlier one whose architecture the profile's model
+    keeps (the recipe's settings configure it; its published checkpoints hold the earlier weights)."""
+    same = shared_architecture(listed, named)
+    if same is None:
+        return Misfit("named_model", f"written for {', '.join(listed)}, not {named}")
+    return Misfit(
+        "same_architecture",
+        f"written for {same.id}, whose architecture {named} keeps ({same.source}): its settings apply, with "
+        "this model's own weights, not a checkpoint it names",
+    )
+
+
 def unpublished_checkpoint(
     scope: StackScope, profile: Profile, accepted: Sequence[str], workload: str
 ) -> Misfit | None:
@@ -247,7 +260,7 @@ def unpublished_checkpoint(
     if not set(accepted) & (set(scope.precisions) - set(FLOAT_PRECISIONS)):
         return None
     named = profile.model_name
-    if names_model(scope.quantized_models, named):
+    if written_for(scope.quantized_models, named):
         return None
     whose = f"none of {named}" if named is not None else "the profile names no model"
     return Misfit(
@@ -298,8 +311,8 @@ def misfits(
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         found.append(Misfit("model_type" if near else "other_model", text))
     named = profile.model_name
-    if scope.models and named is not None and not names_model(scope.models, named):
-        found.append(Misfit("named_model", f"written for {', '.join(scope.models)}, not {named}"))
+    if scope.models and named is not None and not written_for(scope.models, named):
+        found.append(model_misfit(scope.models, named))
     if device is not None and device.id in scope.excludes:
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
@@ -372,7 +385,7 @@ def misfits(
     kind = profile.training
     if workload == "training" and kind is not None and scope.training and kind not in scope.training:
         found.append(Misfit("training_kind", f"documented for {', '.join(scope.training)}, not {kind}"))
-    if names_model(scope.withdrawn_models, named):
+    if written_for(scope.withdrawn_models, named):
         found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
     if unpublished is not None:
@@ -518,7 +531,9 @@ def judge(
         weight=sum(misfit.weight for misfit in found) + (ASSUMED_MODEL_WEIGHT if model_assumed else 0),
         other_default=not default_matches,
         model_assumed=model_assumed,
-        not_for_this_model=not names_model(scope.models, profile.model_name),
+        not_for_this_model=not (
+            written_for(scope.models, profile.model_name) or shared_architecture(scope.models, profile.model_name)
+        ),
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from advisor.knowledge.model_sizes import ModelSize, model_sizes, size_of
+from advisor.knowledge.model_sizes import ModelSize, model_sizes, shared_architecture, size_of, written_for
 from advisor.profile import parse_profile
 from advisor.recommendation.capacity import model_parameters_b, size_citation
 
@@ -44,3 +44,25 @@ def test_a_longer_id_is_matched_before_the_one_it_extends_and_a_profile_size_win
 def test_an_entry_without_a_public_source_is_refused():
     with pytest.raises(ValidationError, match="not a public URL"):
         ModelSize(id="acme/model", parameters_b=1, source="our wiki", as_of=dt.date(2026, 12, 4))
+
+
+def test_a_release_naming_a_size_of_its_own_is_another_model():
+    # DeepSeek-R1-Distill-Llama-70B is a Llama 3.3 70B fine-tune (its card), not the 671B DeepSeek-R1: it was sized
+    # as 671B, and DeepSeek-R1 recipes counted as written for it.
+    assert size_of("deepseek-ai/DeepSeek-R1-Distill-Llama-70B") is None
+    assert model_parameters_b(profile("deepseek-ai/DeepSeek-R1-Distill-Llama-70B")) == 70
+    assert not written_for(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-R1-Distill-Llama-70B")
+    assert written_for(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-R1-FP8")
+    assert written_for(["Qwen/Qwen3"], "Qwen/Qwen3-32B")  # an uncatalogued family listing covers its sizes
+
+
+def test_a_release_keeping_an_earlier_architecture_is_configured_by_its_recipe_but_is_not_it():
+    # torchtune builds Llama 3.3 70B with the Llama 3.1 70B builders ("identical models apart from the checkpoints");
+    # DeepSeek-R1-0528 is a minor version upgrade of R1 run as R1's repository says (its card).
+    llama = shared_architecture(["meta-llama/Llama-3.1"], "meta-llama/Llama-3.3-70B-Instruct")
+    assert llama is not None and llama.id == "meta-llama/Llama-3.1-70B" and "torchtune" in llama.source
+    assert not written_for(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-R1-0528")
+    assert shared_architecture(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-R1-0528") is not None
+    assert written_for(["deepseek-ai/DeepSeek-R1-0528"], "deepseek-ai/DeepSeek-R1-0528")
+    assert shared_architecture(["deepseek-ai/DeepSeek-R1-0528"], "deepseek-ai/DeepSeek-R1-0528") is None
+    assert shared_architecture(["Qwen/Qwen3"], "meta-llama/Llama-3.3-70B-Instruct") is None

@@ -1,0 +1,53 @@
+"""Review 32's defects, each pinned: a LoRA job on a release that keeps an earlier model's architecture takes the
+LoRA recipe written for that model (not a pre-training recipe), and a later release served on an earlier release's
+recipe is a partial fit that says the checkpoints it names are the earlier weights."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+
+def option(result, stack_id):
+    return next(option for option in result.stacks_considered if option.stack == stack_id)
+
+
+def test_a_llama_3_3_lora_job_on_mi300x_takes_the_post_training_recipe_for_llama_3_1():
+    # AMD's Primus post-training page (rocm.docs.amd.com/projects/primus/en/latest/02-user-guide/posttraining.html)
+    # runs LoRA through Megatron Bridge (`train posttrain`, peft lora) on MI300X; its configurations name Llama 3.1
+    # 70B, whose architecture Llama 3.3 70B keeps. Review 32 p03 got the Primus pre-training recipe.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="lora",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"devices": 8, "long_context": True},
+    )
+    chosen = option(result, "amd-primus-megatron-bridge-posttrain")
+    assert chosen.chosen and not chosen.fits
+    assert "meta-llama/Llama-3.1-70B" in chosen.reason and "own weights" in chosen.reason
+    pretraining = option(result, "amd-primus-megatron-te-mi300x")
+    assert not pretraining.chosen and "not lora" in pretraining.reason
+
+
+def test_deepseek_r1_0528_on_the_r1_recipe_is_told_the_published_checkpoint_is_r1s():
+    # vllm-ascend's DeepSeek-R1 tutorial serves vllm-ascend/DeepSeek-R1-W8A8, a quantization of R1; R1-0528 is a minor
+    # version upgrade with other weights (huggingface.co/deepseek-ai/DeepSeek-R1-0528). Review 32 p05's record loaded
+    # R1's checkpoint and called the stack a whole fit.
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-R1-0528",
+        needs={"quantization": "int8", "quantization_method": "ptq", "long_context": True, "devices": 16},
+    )
+    recipe = option(result, "ascend-vllm-ascend-deepseek-a3")
+    assert recipe.chosen and not recipe.fits
+    assert "whose architecture deepseek-ai/DeepSeek-R1-0528 keeps" in recipe.reason
+    assert "not a checkpoint it names" in recipe.reason
+    generic = option(result, "ascend-vllm-ascend-moe-ep")
+    assert not generic.chosen and "recipe written for the model named" in generic.reason
