@@ -17,7 +17,7 @@ FAMILY_RELATIONS = ("quantized_output_families",)  # relations whose lists name 
 
 
 class Compatibility(BaseModel):
-    """Three relations between candidate ids, each entry a claim with its source."""
+    """Relations between candidate ids, each entry a claim with its source."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -30,13 +30,20 @@ class Compatibility(BaseModel):
     feeds: Relation = Field(
         default_factory=dict, description="Compiler or converter -> the runtimes or kernel languages its output runs on"
     )
+    layers_from: Relation = Field(
+        default_factory=dict,
+        description="Training framework -> the operator libraries its model layers are built from (Megatron Core's "
+        "from Transformer Engine); a framework not listed runs its own layers",
+    )
     quantized_output_families: Relation = Field(
         default_factory=dict,
         description="Quantization toolkit -> the hardware families whose builds of its loaders "
         "document loading what it writes (where that reaches beyond the families the toolkit itself runs on)",
     )
 
-    @field_validator("quantized_output_loaded_by", "attention_kernels", "feeds", "quantized_output_families")
+    @field_validator(
+        "quantized_output_loaded_by", "attention_kernels", "feeds", "layers_from", "quantized_output_families"
+    )
     @classmethod
     def _lists_are_clean(cls, relation: Relation) -> Relation:
         for claim in relation.values():
@@ -48,6 +55,11 @@ class Compatibility(BaseModel):
     def relations(self) -> dict[str, Relation]:
         """Every relation by name."""
         return {name: getattr(self, name) for name in type(self).model_fields}
+
+    def layers_of(self, framework: str) -> tuple[str, ...]:
+        """The operator libraries a training framework builds its layers from (empty: its own)."""
+        claim = self.layers_from.get(framework)
+        return tuple(claim.value) if claim is not None else ()
 
     def loaders_of(self, toolkit: str) -> tuple[str, ...]:
         """The runtimes that load a quantization toolkit's output (empty when not recorded)."""

@@ -81,11 +81,13 @@ def framework_pick(context: RuleContext) -> Pick:
 
 
 def layers_library(context: RuleContext, framework: str | None) -> str | None:
-    """The operator library the platform's training frameworks build their layers from (Transformer Engine)."""
+    """The operator library the chosen training framework builds its layers from, where the platform lists it
+    (Megatron Core's Transformer Engine); None for a framework with layers of its own (TorchTitan's torchao Float8)."""
     if framework is None:
         return None
+    built_from = context.knowledge.compatibility.layers_of(framework)
     for option in context.platform.training_frameworks.value:
-        if option == framework or option not in context.knowledge.ids():
+        if option == framework or option not in context.knowledge.ids() or option not in built_from:
             continue
         candidate = context.knowledge.get(option)
         if candidate.layer.value == "operator-library" and candidate.serves_model_type(context.profile.model_type):

@@ -166,15 +166,17 @@ def mixed_precision_training(profile: Profile, platform: Platform, workload: str
 
 def precisions_accepted(profile: Profile, platform: Platform, workload: str = "inference") -> tuple[str, ...]:
     """The formats that answer the precision the profile asks (no quantization: the float formats). A job that trains
-    and serves trains in float, or in the asked format where training runs it (FP8), and quantizes for serving."""
+    and serves trains in float and quantizes the trained model for serving (PTQ), or, asking FP8 by QAT, trains in FP8
+    where training runs it."""
     floats = float_formats(platform)
     if mixed_precision_training(profile, platform, workload):
         floats = tuple(p for p in floats if p not in FULL_PRECISIONS)
     if not profile.needs.quantized:
         return floats
     asked = PRECISIONS_FOR[profile.needs.quantization]
-    if quantizes_after_training(profile, workload):
-        return (*asked, *floats) if profile.needs.quantization in TRAINED_PRECISIONS else floats
+    if quantizes_after_training(profile, workload):  # trains in float and quantizes after (PTQ), or trains in FP8 (QAT)
+        trains_in_it = profile.needs.quantization in TRAINED_PRECISIONS and profile.needs.quantization_method == "qat"
+        return (*asked, *floats) if trains_in_it else floats
     return asked
 
 

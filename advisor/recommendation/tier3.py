@@ -9,7 +9,8 @@ family, the whole stack that family's engine would choose for the same profile.
 
 from __future__ import annotations
 
-from advisor.knowledge.models import CONCERNS, Candidate
+from advisor.knowledge.models import CONCERNS, Candidate, KnowledgeBase
+from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import cite_stack
@@ -24,6 +25,7 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
 )
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices
+from advisor.recommendation.served_format import served_format
 from advisor.recommendation.stack import needs_training_framework
 from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
 
@@ -147,12 +149,23 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
     return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
 
 
-def on_family(profile: Profile, family: str) -> Profile:
+def on_family(profile: Profile, family: str, knowledge: KnowledgeBase) -> Profile:
     """The profile as it stands on one of its families: itself on the target, else that family with the device the
-    profile names there (None: its current generation)."""
+    profile names there (None: its current generation), planned in the 8-bit format that device runs (fp8 asked is
+    served as INT8 W8A8 on a 910B) as it would be were that family the target."""
     if family == profile.hardware:
         return profile
-    return profile.model_copy(update={"hardware": family, "device": profile.needs.other_device(family)})
+    there = profile.model_copy(update={"hardware": family, "device": profile.needs.other_device(family)})
+    return served_format(there, knowledge)[0]
+
+
+def format_there(there: Profile, asked: Profile, device: Device | None) -> str:
+    """' (int8 served: the Huawei Ascend 910B runs no fp8)' where a family's plan serves another 8-bit format than the
+    one asked, else ''."""
+    planned, wanted = there.needs.quantization, asked.needs.quantization
+    if planned == wanted or device is None:
+        return ""
+    return f" ({planned} served: the {device.name} runs no {wanted})"
 
 
 def other_family_stack(
@@ -160,17 +173,16 @@ def other_family_stack(
 ) -> Rationale | None:
     """The whole stack the family's own engine chooses for the same profile, where one fits; among the stacks that
     fit there, one run by the same engine or framework as here (tier 3's runtime, tier 1's training framework) first."""
-    there = on_family(context.profile, family)
+    there = on_family(context.profile, family, context.knowledge)
     if unquantized:  # tier 3's engine serves the float model: the family's float stack for it
         there = there.model_copy(update={"needs": there.needs.model_copy(update={"quantization": "none"})})
     choice = choose_stacks(there, context.knowledge)
-    if (
-        not choice.chosen or choice.chosen[0].weight > MISFIT_WEIGHTS["device"]
-    ):  # a stack that fits there, but for the device
+    near = [j for j in choice.chosen if j.weight <= MISFIT_WEIGHTS["device"]]  # fits there, but for the device
+    if not near:
         return None
     known = set(context.knowledge.ids())
     picked, unmatched, wanted = [], [], runners or {}
-    for judged in choice.chosen:
+    for judged in near:
         want = wanted.get(judged.workload)
         fitting = [
             judged,
@@ -208,6 +220,8 @@ def other_family_stack(
         )
     if unquantized:
         names += f" (unquantized: tier 3's engine documents no {context.profile.needs.quantization} serving)"
+    else:
+        names += format_there(there, context.profile, choice.device)
     return line(
         f"on {family}, the stack documented there{device}: {names}",
         cite_stack(picked[0].stack),
@@ -315,7 +329,11 @@ def loaded_quantizer(
     text = (
         f"no quantization toolkit whose output {deployment.option} loads runs on {', '.join(sorted(families))} with "
         f"{dtype}: each platform keeps its own"
-        + (f", so each family gets its own {dtype} checkpoint and its own accuracy check" if len(families) > 1 else "")
+        + (
+            f", so each family gets its own checkpoint and its own accuracy check ({per_family_format(context)})"
+            if len(families) > 1
+            else ""
+        )
     )
     cites = [cite_profile(context.profile, "needs.quantization")]
     if serves_unquantized(deployment.option, context):
@@ -346,11 +364,19 @@ def serves_unquantized(option: str, context: RuleContext) -> bool:
 def per_family_format(context: RuleContext) -> str:
     """'<family>: <the stack chosen there, where it runs the asked format>' for every family of the profile, or that
     none documented there runs it."""
-    dtype, parts = context.profile.needs.quantization, []
+    parts = []
     for family in context.profile.families:
-        chosen = choose_stacks(on_family(context.profile, family), context.knowledge).chosen
-        fitting = next((j for j in chosen if j.precision == dtype and j.weight <= MISFIT_WEIGHTS["device"]), None)
-        parts.append(f"{family}: {fitting.stack.name}" if fitting else f"{family}: no {dtype} stack documented for it")
+        there = on_family(context.profile, family, context.knowledge)
+        choice = choose_stacks(there, context.knowledge)
+        dtype = there.needs.quantization
+        fitting = next(
+            (j for j in choice.chosen if j.precision == dtype and j.weight <= MISFIT_WEIGHTS["device"]), None
+        )
+        parts.append(
+            f"{family}: {fitting.stack.name}{format_there(there, context.profile, choice.device)}"
+            if fitting
+            else f"{family}: no {dtype} stack documented for it"
+        )
     return "; ".join(parts)
 
 

@@ -485,7 +485,8 @@ def test_a_platform_plugins_quantized_checkpoint_is_not_called_portable():
     )
     assert not any(c.concern == "quantization" and c.option == "vllm" for c in result.tier(3).choices)
     gap = next(g for g in result.tier(3).gaps if g.concern == "quantization")
-    assert "its own int8 checkpoint" in gap.rationale[0].text
+    assert "each family gets its own checkpoint" in gap.rationale[0].text
+    assert "cambricon-mlu: vLLM (vllm_mlu plugin)" in gap.rationale[0].text  # what each family quantizes with
 
 
 def test_a_qat_ask_is_carried_into_the_quantization_choice_and_llm_clauses_leave_a_cnn():

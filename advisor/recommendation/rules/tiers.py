@@ -261,7 +261,7 @@ def tier3_entry(
     )
     families = context.profile.families
     if chosen.chosen is None:
-        keeps = per_platform_choices(context, concern)
+        keeps = per_platform_choices(context, concern, include_target=len(families) > 1)
         where = ", ".join(families) if len(families) > 1 else f"{families[0]} and another family"
         text = f"no {concern} option in the knowledge base runs on {where}: each platform keeps its own"
         if concern == "deployment" and len(families) > 1 and context.profile.llm and not context.on_mobile:

@@ -1,0 +1,70 @@
+"""Review 33's defects, each pinned: a job that trains and serves with FP8 by post-training quantization trains in
+bf16; tier 3 names each other family's stack in the 8-bit format its device runs (INT8 W8A8 on a 910B, which runs no
+FP8) and every family's collectives, the target's too; TorchTitan is not dressed in Transformer Engine."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+SFT_AND_SERVE = {
+    "model_type": "dense-transformer",
+    "hardware": "nvidia-gpu",
+    "device": "h200-sxm",
+    "workload": "both",
+    "training": "fine-tuning",
+    "team_skill": "kernel",
+    "model": "Qwen/Qwen3-32B",
+    "needs": {
+        "quantization": "fp8",
+        "quantization_method": "ptq",
+        "long_context": True,
+        "devices": 8,
+        "cross_platform": True,
+        "other_hardware": ["amd-gpu", "ascend-npu"],
+        "other_devices": ["mi325x", "ascend-910b"],
+    },
+}
+
+
+def tier3_text(result) -> str:
+    tier = result.tier(3)
+    return " ".join([note.text for note in tier.notes] + [why.text for gap in tier.gaps for why in gap.rationale])
+
+
+def test_post_training_quantization_trains_in_bf16_and_quantizes_the_trained_model():
+    # PTQ quantizes a trained model (NVIDIA Model Optimizer's PTQ guide: nvidia.github.io/Model-Optimizer/guides/
+    # _pytorch_quantization.html); review 33 p15 asked fp8 by ptq and was told to train in FP8.
+    result = answer(**SFT_AND_SERVE)
+    assert "bf16" in result.verdict and "train with" in result.verdict
+    assert "in fp8;" not in result.verdict.split("train with", 1)[1]
+    qat = answer(**{**SFT_AND_SERVE, "needs": {**SFT_AND_SERVE["needs"], "quantization_method": "qat"}})
+    assert "fp8" in qat.verdict.split("train with", 1)[1]
+
+
+def test_tier3_serves_int8_on_a_910b_and_says_it_runs_no_fp8():
+    # vllm-ascend's quantization guide serves W8A8 INT8 (msModelSlim or LLM-Compressor) on Atlas A2/A3; the 910B
+    # runs no FP8 (docs.vllm.ai/projects/ascend/en/v0.23.0/user_guide/feature_guide/quantization.html).
+    text = tier3_text(answer(**SFT_AND_SERVE))
+    assert "on ascend-npu, the stack documented there" in text
+    assert "vLLM (vllm-ascend) serving dense LLMs with W8A8" in text
+    assert "int8 served: the Huawei Ascend 910B (Atlas A2, 64 GB) runs no fp8" in text
+    assert "each family gets its own fp8 checkpoint" not in text
+
+
+def test_a_collectives_gap_names_the_targets_library_too():
+    # NCCL on NVIDIA, RCCL on AMD, HCCL on Ascend: review 32 and 33 found the target's NCCL left out.
+    text = tier3_text(answer(**SFT_AND_SERVE))
+    assert "(nvidia-gpu: nccl; amd-gpu: rccl; ascend-npu: hccl)" in text
+
+
+def test_torchtitan_runs_its_own_float8_layers_not_transformer_engine():
+    # TorchTitan's float8 converts linears with torchao (github.com/pytorch/torchtitan/blob/main/docs/float8.md);
+    # Megatron Core builds its fused layers from Transformer Engine (Megatron-LM docs/api-guide/core/fusions.md).
+    result = answer(**SFT_AND_SERVE)
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert "via" not in gemm.settings
+    megatron = answer(
+        model_type="moe", hardware="nvidia-gpu", device="h100-sxm", workload="training", needs={"devices": 64}
+    )
+    framework = next(c for c in megatron.tier(1).choices if c.concern == "training-framework")
+    assert framework.option == "megatron-core" and framework.settings.get("layers") == "transformer-engine"
