@@ -180,9 +180,11 @@ class Profile(BaseModel):
     task: ServingTask | None = Field(
         None,
         description="For a dense transformer served (workload inference): `generation` (a model that decodes text, the "
-        "default) or `embedding` (an encoder returning one vector per input: no decode, no KV cache, no chat endpoint); "
-        "none: `embedding` where `model` names a well-known embedding model family (BAAI/bge-, intfloat/e5-, "
-        "sentence-transformers/, a name containing 'embed'...), and the record says it was assumed",
+        "default), `embedding` (an encoder returning one vector per input: no decode, no KV cache, no chat endpoint) "
+        "or `transcription` (a speech-recognition encoder-decoder such as Whisper: audio in, text out); none: "
+        "`embedding` where `model` names a well-known embedding model family (BAAI/bge-, intfloat/e5-, "
+        "sentence-transformers/, a name containing 'embed'...), `transcription` where it names Whisper, and the record "
+        "says it was assumed",
         json_schema_extra={"examples": ["embedding"]},
     )
     training: TrainingKind | None = Field(
@@ -230,9 +232,10 @@ class Profile(BaseModel):
 
     @model_validator(mode="after")
     def _task_for_served_dense_transformers(self) -> Profile:
-        if self.task == "embedding" and (self.model_type != "dense-transformer" or self.workload != "inference"):
+        stated = self.task not in (None, "generation")
+        if stated and (self.model_type != "dense-transformer" or self.workload != "inference"):
             raise ValueError(
-                f"task: 'embedding' is read only with model_type dense-transformer and workload inference "
+                f"task: {self.task!r} is read only with model_type dense-transformer and workload inference "
                 f"(got {self.model_type}, {self.workload})"
             )
         return self
@@ -245,16 +248,21 @@ class Profile(BaseModel):
 
     @property
     def serving_task(self) -> ServingTask:
-        """What the served model returns: `embedding` (stated, or assumed from an embedding model's name, for a dense
-        transformer served on its own) or `generation`."""
+        """What the served model does: `embedding` or `transcription` (stated, or assumed from the model's name, for a
+        dense transformer served on its own) or `generation`."""
         if self.model_type != "dense-transformer" or self.workload != "inference":
             return "generation"
         return serving_task(self.task, self.model_name)[0]
 
     @property
     def task_assumed(self) -> bool:
-        """The embedding task was taken from the model's name, not stated: the record says so."""
-        return self.serving_task == "embedding" and self.task is None
+        """The embedding or transcription task was taken from the model's name, not stated: the record says so."""
+        return self.serving_task != "generation" and self.task is None
+
+    @property
+    def transcribes(self) -> bool:
+        """A speech-recognition model served: audio in, text out on a transcription endpoint."""
+        return self.serving_task == "transcription"
 
     @property
     def embeds(self) -> bool:

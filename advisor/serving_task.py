@@ -1,9 +1,10 @@
-"""The serving task of a language model: `generation` (a chat or completion model that decodes tokens, the default) or
-`embedding` (an encoder that returns one vector per input: no decode steps, no KV cache, no chat endpoint).
+"""The serving task of a language model: `generation` (a chat or completion model that decodes tokens, the default),
+`embedding` (an encoder that returns one vector per input: no decode steps, no KV cache, no chat endpoint) or
+`transcription` (a speech encoder-decoder such as Whisper: audio in, text out, served on a transcription endpoint).
 
-A profile states it as `task`; where it does not and its `model` names a well-known embedding model family, the task is
-taken as `embedding` and the record says it was assumed from the model name. The families, matched on the Hugging Face
-id (case-insensitive):
+A profile states it as `task`; where it does not and its `model` names a well-known embedding or speech-recognition model
+family, the task is taken from it and the record says it was assumed from the model name. The embedding families,
+matched on the Hugging Face id (case-insensitive):
 
 - any id whose model name contains "embed" (Qwen/Qwen3-Embedding-8B, nomic-ai/nomic-embed-text-v1.5,
   Snowflake/snowflake-arctic-embed-l-v2.0, mixedbread-ai/mxbai-embed-large-v1, jinaai/jina-embeddings-v3)
@@ -11,6 +12,9 @@ id (case-insensitive):
 - intfloat/e5-... and intfloat/multilingual-e5-...
 - thenlper/gte-... and Alibaba-NLP/gte-... (but not the gte rerankers)
 - sentence-transformers/...
+
+The speech-recognition family: any id whose model name contains "whisper" (openai/whisper-large-v3,
+distil-whisper/distil-large-v3 under its organisation's name).
 
 State `task: generation` in the profile to override the assumption.
 """
@@ -29,7 +33,12 @@ EMBEDDING_MODEL_PATTERNS = (
     re.compile(r"^(thenlper|Alibaba-NLP)/gte-(?!.*rerank)", re.IGNORECASE),
     re.compile(r"^sentence-transformers/", re.IGNORECASE),
 )
+TRANSCRIPTION_MODEL_PATTERNS = (re.compile(r"whisper", re.IGNORECASE),)
 OVERRIDE_HINT = "state `task: generation` in the profile if it generates text"
+WHAT_IT_IS: dict[ServingTask, str] = {
+    "embedding": "a well-known embedding model family",
+    "transcription": "a well-known speech-recognition model family",
+}
 
 
 def embedding_model(model: str | None) -> bool:
@@ -40,18 +49,26 @@ def embedding_model(model: str | None) -> bool:
     return any(pattern.search(name) for pattern in EMBEDDING_MODEL_PATTERNS)
 
 
+def transcription_model(model: str | None) -> bool:
+    """The Hugging Face id names a well-known speech-recognition model family (Whisper)."""
+    if not model:
+        return False
+    return any(pattern.search(model.strip()) for pattern in TRANSCRIPTION_MODEL_PATTERNS)
+
+
 def serving_task(stated: str | None, model: str | None) -> tuple[ServingTask, bool]:
     """The task and whether it was assumed from the model's name: the stated one, else `embedding` for a well-known
-    embedding model, else generation (not an assumption worth stating: every LLM profile before `task` meant it)."""
-    if stated == "embedding":
-        return "embedding", False
-    if stated == "generation":
-        return "generation", False
+    embedding model or `transcription` for a speech-recognition one, else generation (not an assumption worth stating:
+    every LLM profile before `task` meant it)."""
+    if stated in ("generation", "embedding", "transcription"):
+        return stated, False  # type: ignore[return-value]
     if embedding_model(model):
         return "embedding", True
+    if transcription_model(model):
+        return "transcription", True
     return DEFAULT_TASK, False
 
 
-def assumed_text(model: str) -> str:
+def assumed_text(task: ServingTask, model: str) -> str:
     """The record's line for a task taken from the model's name."""
-    return f"embedding, assumed from the model name {model} (a well-known embedding model family); {OVERRIDE_HINT}"
+    return f"{task}, assumed from the model name {model} ({WHAT_IT_IS.get(task, task)}); {OVERRIDE_HINT}"

@@ -10,7 +10,8 @@ TeamSkill = Literal["framework", "kernel", "hpc"]
 Workload = Literal["training", "inference", "both"]
 Quantization = Literal["none", "int8", "fp8"]
 QuantizationMethod = Literal["ptq", "qat"]
-ServingTask = Literal["generation", "embedding"]  # what a served language model returns: text, or one vector per input
+# What a served language model does: generate text, return one vector per input, or transcribe speech to text.
+ServingTask = Literal["generation", "embedding", "transcription"]
 # What a training job does to the model: train it from scratch, update every weight of a trained one, or train LoRA
 # adapters beside its frozen weights.
 TrainingKind = Literal["pretraining", "fine-tuning", "lora"]

@@ -77,7 +77,7 @@ class Candidate(BaseModel):
     tasks: Claim[list[ServingTask]] | None = Field(
         None,
         description="For a server of language models limited to some serving tasks (an embeddings server serves no "
-        "generation): those tasks (absent: any)",
+        "generation), or serving speech transcription: those tasks (absent: generation and embedding)",
     )
     training: Claim[Support]
     inference: Claim[Support]
@@ -138,8 +138,15 @@ class Candidate(BaseModel):
 
     def serves_task(self, task: str) -> bool:
         """True unless the candidate is limited to serving tasks that exclude this one (an embeddings server and
-        generation)."""
-        return self.tasks is None or task in self.tasks.value
+        generation); speech transcription only where its claim lists it (llama.cpp serves no Whisper)."""
+        if self.tasks is None:
+            return task not in CLAIMED_TASKS_ONLY
+        return task in self.tasks.value
+
+
+# Serving tasks a candidate serves only where its `tasks` claim lists them: a runtime that documents no speech endpoint
+# is no transcription server.
+CLAIMED_TASKS_ONLY: tuple[str, ...] = ("transcription",)
 
 
 # A candidate's claims of what it can do (yes/partial/no/unknown), read from the model's fields.

@@ -60,9 +60,10 @@ def verdict(
             f" The nearest documented stack, {nearest.stack.name}: {decisive_reason(nearest, None)}." if nearest else ""
         )
         leads = cross_platform_lead(tiers, profile)
+        assembled = f"tier 1 assembles {options}" if options else "nothing in the knowledge base serves it there"
         return (
-            f"{leads}{memory_note(short, profile)}No documented whole stack fits this profile: tier 1 assembles "
-            f"{options}.{near} Target: {where}{task_note(profile)}"
+            f"{leads}{memory_note(short, profile)}No documented whole stack fits this profile: {assembled}.{near} "
+            f"Target: {where}{task_note(profile)}"
         )
     text = "; ".join(parts)
     deployment = next((c.option for c in tier1.choices if c.concern == "deployment"), None)
@@ -88,7 +89,7 @@ def task_note(profile: Profile) -> str:
     """Where the embedding task was assumed from the model's name: the assumption and how to override it."""
     if not profile.task_assumed or profile.model_name is None:
         return ""
-    return f". Task: {assumed_text(profile.model_name)}"
+    return f". Task: {assumed_text(profile.serving_task, profile.model_name)}"
 
 
 def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:

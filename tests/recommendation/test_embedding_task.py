@@ -52,7 +52,9 @@ def test_a_stated_task_overrides_the_name():
 
 
 def test_task_is_validated_with_its_allowed_values():
-    with pytest.raises(ProfileError, match=r"^profile: task: 'rerank' is not one of generation, embedding$"):
+    with pytest.raises(
+        ProfileError, match=r"^profile: task: 'rerank' is not one of generation, embedding, transcription$"
+    ):
         _profile(**XEON, task="rerank")
 
 
