@@ -95,6 +95,11 @@ class Device(BaseModel):
         description="Where it runs: a data-centre or workstation part, or a phone/embedded SoC (its own stacks)",
     )
     spec: Claim[str] = Field(description="One line of its specification, with the vendor page it comes from")
+    inference_only: Claim[str] | None = Field(
+        None,
+        description="Where its vendor documents it for inference only (an inference card whose runtime runs no "
+        "training): what the page says, with the page",
+    )
 
     @model_validator(mode="after")
     def _fp8_variant_with_fp8(self) -> Device:

@@ -62,7 +62,8 @@ def verdict(
         leads = cross_platform_lead(tiers, profile)
         assembled = f"tier 1 assembles {options}" if options else "nothing in the knowledge base serves it there"
         return (
-            f"{leads}{memory_note(short, profile)}No documented whole stack fits this profile: {assembled}.{near} "
+            f"{leads}{inference_part_note(profile, choice.device)}{memory_note(short, profile)}No documented whole "
+            f"stack fits this profile: {assembled}.{near} "
             f"Target: {where}{task_note(profile)}"
         )
     text = "; ".join(parts)
@@ -70,7 +71,18 @@ def verdict(
     bridge = checkpoint_path(choice, profile, f"tier 1's {deployment}" if deployment else None)
     leads = cross_platform_lead(tiers, profile)
     return (
-        f"{leads}{memory_note(short, profile)}{text[0].upper()}{text[1:]}.{bridge} Target: {where}{task_note(profile)}"
+        f"{leads}{inference_part_note(profile, choice.device)}{memory_note(short, profile)}{text[0].upper()}"
+        f"{text[1:]}.{bridge} Target: {where}{task_note(profile)}"
+    )
+
+
+def inference_part_note(profile: Profile, device: Device | None) -> str:
+    """The verdict's first words where a job trains on a device its vendor documents for inference only."""
+    if not profile.trains or device is None or device.inference_only is None:
+        return ""
+    return (
+        f"First, the {device.name} is an inference part ({device.inference_only.value.rstrip('.')}): train on a training "
+        "part of the family and serve the trained model here. "
     )
 
 

@@ -68,3 +68,22 @@ def test_torchtitan_runs_its_own_float8_layers_not_transformer_engine():
     )
     framework = next(c for c in megatron.tier(1).choices if c.concern == "training-framework")
     assert framework.option == "megatron-core" and framework.settings.get("layers") == "transformer-engine"
+
+
+def test_training_on_an_inference_card_is_said_first():
+    # CANN's installation guide calls the Atlas 300I Pro/Duo (Ascend 310P) inference cards whose runtime (nnrt) runs
+    # offline inference only (hiascend.com/document/detail/zh/canncommercial/80RC1/softwareinst/instg/instg_0010.html);
+    # review 33 p05 trained a CNN "on-box" on one and was not told.
+    result = answer(
+        model_type="cnn",
+        hardware="ascend-npu",
+        device="ascend-310p",
+        workload="both",
+        training="fine-tuning",
+        parameters_b=0.03,
+        needs={"quantization": "int8", "quantization_method": "qat"},
+    )
+    assert result.verdict.startswith("First, the Huawei Ascend 310P")
+    assert "is an inference part" in result.verdict and "train on a training part" in result.verdict
+    served = answer(model_type="cnn", hardware="ascend-npu", device="ascend-310p", workload="inference")
+    assert "inference part" not in served.verdict
