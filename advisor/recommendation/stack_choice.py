@@ -414,7 +414,8 @@ def misfits(
             )
         )
     on_phone = is_mobile(device)  # on-device LLMs run in a general runtime there
-    if profile.llm and workload == "inference" and not runs_on_engine(stack, platform) and not on_phone:
+    generates = profile.serving_task == "generation"  # a speech or embedding model is no chat LLM for an engine
+    if profile.llm and generates and workload == "inference" and not runs_on_engine(stack, platform) and not on_phone:
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
 

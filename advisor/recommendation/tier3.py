@@ -27,7 +27,7 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices
 from advisor.recommendation.served_format import served_format
 from advisor.recommendation.stack import needs_training_framework
-from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
+from advisor.recommendation.stack_choice import StackChoice, choose_stacks, other_model, runner_of
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -177,7 +177,12 @@ def other_family_stack(
     if unquantized:  # tier 3's engine serves the float model: the family's float stack for it
         there = there.model_copy(update={"needs": there.needs.model_copy(update={"quantization": "none"})})
     choice = choose_stacks(there, context.knowledge)
-    near = [j for j in choice.chosen if j.weight <= MISFIT_WEIGHTS["device"]]  # fits there, but for the device
+    # fits there, but for the device, or runs only a float format there (the line says which)
+    near = [
+        j
+        for j in choice.chosen
+        if j.weight - (MISFIT_WEIGHTS["float_fallback"] if j.falls_back else 0) <= MISFIT_WEIGHTS["device"]
+    ]
     if not near:
         return None
     known = set(context.knowledge.ids())
@@ -202,6 +207,11 @@ def other_family_stack(
     names = "; ".join(
         judged.stack.name
         + (f" (in {judged.precision})" if judged.precision != judged.stack.applies_to.precisions[0] else "")
+        + (
+            f" (in {judged.precision}: no {there.needs.quantization} path is documented there)"
+            if judged.falls_back
+            else ""
+        )
         + (
             f" (no {context.knowledge.get(wanted[judged.workload]).name} stack is "
             "documented for this profile there: this one is the measured "
@@ -238,8 +248,26 @@ def family_notes(tier: Tier, context: RuleContext, runners: dict[str, str] | Non
         engine = (runners or {}).get("inference")
         if family is not None and documented is None and engine is not None and serves_unquantized(engine, context):
             documented = other_family_stack(context, family, runners, unquantized=True)
+        if family is not None and documented is None:
+            documented = nearest_there(note, family, context)
         notes.append(documented or note)
     return tuple(notes)
+
+
+def nearest_there(note: Rationale, family: str, context: RuleContext) -> Rationale | None:
+    """A family's line where no documented stack fits the profile there, extended with the nearest one and why it does
+    not fit (Whisper on Graviton: Arm's learning path runs another Whisper in bf16), where one serves the same kind of
+    model; None where none does."""
+    choice = choose_stacks(on_family(context.profile, family, context.knowledge), context.knowledge)
+    nearest = next((j for j in (*choice.chosen, *choice.considered) if not other_model(j)), None)
+    if nearest is None:
+        return None
+    reasons = "; ".join(m.text for m in nearest.misfits[:2])
+    return line(
+        f"{note.text}; no documented stack fits there, the nearest is {nearest.stack.name} ({reasons})",
+        *note.cites,
+        cite_stack(nearest.stack),
+    )
 
 
 def loaded_quantizer(

@@ -47,3 +47,16 @@ def test_only_what_documents_transcription_serves_whisper():
     )
     assert "llama-cpp" not in deployments  # llama.cpp documents no speech endpoint (whisper.cpp is another project)
     assert "Task: transcription, assumed from the model name openai/whisper-large-v3" in result.verdict
+
+
+def test_a_cross_platform_whisper_job_keeps_each_familys_own_server_and_names_the_nearest_stack():
+    # OVMS serves Whisper on /v3/audio/transcriptions (github.com/openvinotoolkit/model_server/blob/main/demos/audio/
+    # README.md); Arm's learning path runs whisper-large-v3-turbo with Transformers in bf16 on Graviton
+    # (learn.arm.com/learning-paths/servers-and-cloud-computing/whisper/); no page serves Whisper with vLLM on CPUs.
+    result = answer(**WHISPER, device="xeon-6-granite-rapids")
+    tier3 = result.tier(3)
+    assert not any(c.concern == "deployment" for c in tier3.choices)
+    gap = next(g for g in tier3.gaps if g.concern == "deployment")
+    assert "no speech transcription server is documented for x86-cpu, arm-cpu alike" in gap.rationale[0].text
+    arm = next(note.text for note in tier3.notes if note.text.startswith("on arm-cpu,"))
+    assert "the nearest is Whisper with Hugging Face Transformers" in arm and "onnxruntime" not in arm

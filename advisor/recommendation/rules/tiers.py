@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from advisor.knowledge.models import Candidate, Concern
+from advisor.knowledge.models import CLAIMED_TASKS_ONLY, Candidate, Concern
 from advisor.knowledge.platforms import is_mobile
 from advisor.knowledge.stacks import Stack
 from advisor.recommendation.adapt import cite_stack
@@ -151,6 +151,8 @@ def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidat
         found = [candidate for candidate in found if candidate.id in on_phones]
     if concern == "deployment" and len(families) > 1:  # runs there is not enough: each family documents serving with it
         found = [c for c in found if all(documented_runner(c.id, family, context) for family in families)]
+    if concern == "deployment" and context.profile.serving_task in CLAIMED_TASKS_ONLY:  # Whisper: a stack per family
+        found = [c for c in found if task_stacks(c.id, context)]
     if concern in STRICT_PORTABLE:
         found = [c for c in found if c.layer.value in PORTABLE_LAYERS[concern]]
     return found
@@ -188,7 +190,7 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
 
     def rank(candidate: Candidate) -> tuple[bool, int, bool, bool]:
         return (
-            context.profile.embeds and not embedding_stacks(candidate.id, context),
+            context.profile.serving_task != "generation" and not task_stacks(candidate.id, context),
             format_rank(candidate, concern, context),
             candidate.id not in named,
             candidate.layer.value not in layers,
@@ -209,17 +211,18 @@ def documented_runner(option: str, family: str, context: RuleContext) -> bool:
     return option in context.knowledge.platform(family).serving_engines.value
 
 
-def embedding_stacks(option: str, context: RuleContext) -> tuple[Stack, ...]:
-    """For each family of the profile, the first embedding-serving stack (applies_to.tasks has embedding) that the
-    option runs; empty unless every family has one. An embedding profile's tier 3 prefers a runtime the vendors
-    document for embeddings on every family over a generic engine that merely runs the quantized format."""
-    found = []
+def task_stacks(option: str, context: RuleContext) -> tuple[Stack, ...]:
+    """For each family of the profile, the first stack serving the profile's task (applies_to.tasks: embedding,
+    transcription) that the option runs; empty unless every family has one. An embedding or speech profile's tier 3
+    prefers a runtime the vendors document for that task on every family over a generic engine that merely runs the
+    quantized format."""
+    task, found = context.profile.serving_task, []
     for family in context.profile.families:
         stack = next(
             (
                 s
                 for s in context.knowledge.stacks_for(family)
-                if s.serves_task("embedding") and s.runner is not None and s.runner.candidate == option
+                if task in s.applies_to.tasks and s.runner is not None and s.runner.candidate == option
             ),
             None,
         )
@@ -229,6 +232,7 @@ def embedding_stacks(option: str, context: RuleContext) -> tuple[Stack, ...]:
     return tuple(found)
 
 
+TASK_WORDS = {"embedding": "embedding models", "transcription": "speech transcription"}
 FORMAT_SUPPORT_ORDER = ("yes", "partial")  # then anything else (unknown): documented support for the asked format first
 FORMAT_CONCERNS = ("deployment", "quantization")  # the concerns whose option runs or writes the quantized model
 
@@ -265,7 +269,12 @@ def tier3_entry(
         where = ", ".join(families) if len(families) > 1 else f"{families[0]} and another family"
         text = f"no {concern} option in the knowledge base runs on {where}: each platform keeps its own"
         if concern == "deployment" and len(families) > 1 and context.profile.llm and not context.on_mobile:
-            text = f"no LLM serving engine is documented for {where} alike: each platform keeps its own"
+            engine = (
+                "LLM serving engine"
+                if context.profile.serving_task == "generation"
+                else f"{TASK_WORDS[context.profile.serving_task]} server"
+            )
+            text = f"no {engine} is documented for {where} alike: each platform keeps its own"
         unreached = [c.id for c in portable_candidates(context, concern) if not reached_from_target(c, context)]
         if unreached:
             text = (
@@ -284,10 +293,15 @@ def tier3_entry(
     else:
         text = f"{candidate.name} also runs on {', '.join(f for f in candidate.hardware.value if f != families[0])}"
     lines = [line(text, cite_claim(candidate, "hardware"))]
-    documented = embedding_stacks(candidate.id, context) if context.profile.embeds and concern == "deployment" else ()
+    documented = (
+        task_stacks(candidate.id, context)
+        if context.profile.serving_task != "generation" and concern == "deployment"
+        else ()
+    )
     if documented:
         each = "; ".join(f"{stack.applies_to.family}: {stack.name}" for stack in documented)
-        lines.append(line(f"documented for embedding models on each family ({each})", *map(cite_stack, documented)))
+        served = TASK_WORDS.get(context.profile.serving_task, context.profile.serving_task)
+        lines.append(line(f"documented for {served} on each family ({each})", *map(cite_stack, documented)))
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
 
 
@@ -301,6 +315,12 @@ def per_platform_choices(context: RuleContext, concern: Concern, include_target:
         official = list(platform.official.preference(concern, training=context.profile.trains))
         if concern in ("deployment", "dynamic-shapes"):
             official = serving_options(official, platform, context.profile.llm)
+        if (
+            concern == "deployment"
+        ):  # a runtime that serves the task (OVMS transcribes; ONNX Runtime is not documented to)
+            known = context.knowledge.ids()
+            task = context.profile.serving_task
+            official = [o for o in official if o not in known or context.knowledge.get(o).serves_task(task)]
         if official:
             parts.append(f"{family}: {official[0]}")
     return "; ".join(parts)
