@@ -194,6 +194,12 @@ class Stack(_Model):
         description="Where the stack's own page deprecates its workflow: what it says and what replaces it (a "
         "deprecated stack ranks after one that fits as well, and is chosen only where nothing else fits)",
     )
+    superseded: Claim[str] | None = Field(
+        None,
+        description="Where the vendor's current release documentation (its support matrix) no longer carries the "
+        "stack's software and its last validated release is an older one: what it says (a superseded stack ranks "
+        "after one that fits as well)",
+    )
     restricted: Claim[str] | None = Field(
         None,
         description="Where the stack's software or its versions come only through the vendor's support channel: what "
@@ -285,6 +291,7 @@ class Stack(_Model):
         named = {"preview": self.preview} if self.preview is not None else {}
         named |= {"restricted": self.restricted} if self.restricted is not None else {}
         named |= {"deprecated": self.deprecated} if self.deprecated is not None else {}
+        named |= {"superseded": self.superseded} if self.superseded is not None else {}
         return named | {f"risks[{index}]": risk for index, risk in enumerate(self.risks)}
 
     def component_ref(self, component: Component) -> str:

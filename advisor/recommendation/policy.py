@@ -32,6 +32,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
     "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first
     "training_kind": 6,  # a pre-training recipe for a LoRA job (or the reverse): another stack that trains it first
+    "training_kind_near": 2,  # a pre-training recipe for a full fine-tuning job: every weight trains (not the reverse)
     "lower_precision": 4,
     "unlisted_runner": 4,
     "unvetted_runner": 3,

@@ -64,6 +64,7 @@ class Rank(NamedTuple):
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     not_for_this_model: bool  # the profile names its model and this recipe is not written for it: one that is first
     kind_unnamed: bool  # its page does not name the kind of training asked (LoRA), or names kinds where none is asked
+    superseded: bool  # the vendor's current release documentation no longer carries it: a current one comes first
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -386,7 +387,13 @@ def misfits(
         )
     kind = profile.training
     if workload == "training" and kind is not None and scope.training and kind not in scope.training:
-        found.append(Misfit("training_kind", f"documented for {', '.join(scope.training)}, not {kind}"))
+        documented = ", ".join(scope.training)
+        if kind == "fine-tuning" and "pretraining" in scope.training:
+            # a pre-training recipe trains every weight, as a full fine-tune does, from the model's converted checkpoint
+            text = f"documented for {documented}, not {kind}: both train every weight, from the model's checkpoint here"
+            found.append(Misfit("training_kind_near", text))
+        else:
+            found.append(Misfit("training_kind", f"documented for {documented}, not {kind}"))
     if written_for(scope.withdrawn_models, named):
         found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
@@ -538,6 +545,7 @@ def judge(
             written_for(scope.models, profile.model_name) or shared_architecture(scope.models, profile.model_name)
         ),
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
+        superseded=stack.superseded is not None,
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
@@ -664,6 +672,8 @@ def tie_break(item: Judged, chosen: Judged) -> str:
             f"{chosen.stack.name} is documented for {', '.join(chosen.stack.applies_to.training)} by name; this "
             f"stack's page does not say it trains that"
         )
+    if item.rank.superseded and not chosen.rank.superseded and item.stack.superseded is not None:
+        return f"{item.stack.superseded.value}; {chosen.stack.name} is carried by the vendor's current release"
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"
         return (
