@@ -125,6 +125,15 @@ def capacity_lines(
     return tuple(lines)
 
 
+def copy_fits_one_device(profile: Profile, device: Device | None) -> bool:
+    """A served model's weights fit one device's usable memory (True where its size or the memory is unknown): a model
+    that is not an LLM is then served as a copy per device, with nothing passing between them."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None:
+        return True
+    return served_weights_gb(parameters, profile.needs.quantization) <= device.memory_gb * ENGINE_MEMORY_SHARE
+
+
 def short_of_memory(profile: Profile, device: Device | None, served_precision: str | None = None) -> tuple[str, ...]:
     """The workloads whose model state does not fit the usable memory of the profile's devices ('training', 'serving'),
     by the same arithmetic as the capacity lines; empty where it fits or cannot be checked."""
@@ -221,6 +230,19 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
         return (
             f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory: an embedding model "
             "decodes nothing and keeps no KV cache, so the rest is for the activations of the batched inputs"
+        )
+    if not profile.llm and devices > 1 and weights <= usable:  # served as a copy per device, where one fits
+        one = device.memory_gb * ENGINE_MEMORY_SHARE
+        if weights <= one:
+            return (
+                f"{what}, within one {device.name}'s {_gb(one)} usable (90% of its memory): each of the {devices} "
+                "devices serves its own copy (data parallel), and the rest of each is for activations and the "
+                "pipeline's other models (text encoders, VAE), which every copy holds too"
+            )
+        return (
+            f"{what}, more than one {device.name}'s {_gb(one)} usable (90% of its memory): a copy per device does not "
+            f"fit, so the {devices} devices serve one copy sharded across them (the stack's sharding or "
+            "tensor-parallel mode), or the pipeline's other models wait in host memory"
         )
     if weights <= usable and not profile.llm:
         return (

@@ -87,3 +87,28 @@ def test_training_on_an_inference_card_is_said_first():
     assert "is an inference part" in result.verdict and "train on a training part" in result.verdict
     served = answer(model_type="cnn", hardware="ascend-npu", device="ascend-310p", workload="inference")
     assert "inference part" not in served.verdict
+
+
+def diffusion_on_tpus(device: str):
+    return answer(
+        model_type="diffusion",
+        hardware="google-tpu",
+        device=device,
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        parameters_b=12,
+        needs={"devices": 4},
+    )
+
+
+def test_a_diffusion_model_is_served_as_a_copy_per_device_only_where_a_copy_fits_one():
+    # MaxDiffusion's FLUX README (github.com/AI-Hypercomputer/maxdiffusion#flux) replicates the model per chip by
+    # default and shards it with ici_fsdp_parallelism; review 33 p10 checked a copy per chip against pooled memory.
+    fits = diffusion_on_tpus("tpu-v6e")  # 32 GB a chip: the 24 GB transformer fits one
+    capacity = next(line.text for line in fits.capacity if line.text.startswith("capacity:"))
+    assert "within one Google Cloud TPU v6e (Trillium)'s" in capacity and "its own copy" in capacity
+    assert not any(c.concern == "collectives" for c in fits.tier(1).choices)
+    sharded = diffusion_on_tpus("tpu-v5e")  # 16 GB a chip: it does not
+    capacity = next(line.text for line in sharded.capacity if line.text.startswith("capacity:"))
+    assert "a copy per device does not fit" in capacity and "sharded across them" in capacity
+    assert any(c.concern == "collectives" for c in sharded.tier(1).choices)  # the shards exchange activations

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from advisor.knowledge.models import Candidate
 from advisor.profile import Profile
+from advisor.recommendation.capacity import copy_fits_one_device
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
@@ -94,8 +95,8 @@ def is_alternative(option: str, context: RuleContext) -> bool:
 
 
 def serves_replicas(profile: Profile) -> bool:
-    """A model that is served only, and is not an LLM (a CNN, a diffusion pipeline, an embedding encoder), fits one
-    device and scales by replicas: its devices exchange nothing per request."""
+    """A model that is served only, and is not an LLM (a CNN, a diffusion pipeline), scales by replicas where a copy
+    fits one device (capacity.copy_fits_one_device): its devices exchange nothing per request."""
     return profile.serves and not profile.trains and not profile.llm
 
 
@@ -110,7 +111,7 @@ def decide_collectives(context: RuleContext) -> ConcernDecision:
     profile = context.profile
     if profile.needs.devices <= 1:
         return not_needed(profile)
-    if serves_replicas(profile):
+    if serves_replicas(profile) and copy_fits_one_device(profile, context.device):
         replicas = line(
             f"a {profile.model_type} model served on {profile.needs.devices} devices runs as that many replicas (data "
             "parallel): nothing passes between them per request, so no collective library is on the path",
