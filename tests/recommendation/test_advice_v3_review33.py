@@ -112,3 +112,21 @@ def test_a_diffusion_model_is_served_as_a_copy_per_device_only_where_a_copy_fits
     capacity = next(line.text for line in sharded.capacity if line.text.startswith("capacity:"))
     assert "a copy per device does not fit" in capacity and "sharded across them" in capacity
     assert any(c.concern == "collectives" for c in sharded.tier(1).choices)  # the shards exchange activations
+
+
+def test_fp8_training_asked_as_qat_relies_on_no_qat_claim():
+    # Intel Gaudi's FP8 training runs the GEMMs in FP8 through its Transformer Engine (docs.habana.ai/en/latest/
+    # PyTorch/PyTorch_FP8_Training/index.html): no QAT; review 33 p09 was told "synapseai.qat is unknown: probe it".
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="training",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.1-70B",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 8},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.settings["method"] == "fp8-training"
+    assert not any(".qat is unknown" in note for note in result.confidence_notes)

@@ -126,8 +126,8 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
         relied_on = list(phases(profile, choice.concern))
         if choice.concern in ("quantization", "deployment") and profile.needs.quantized:
             relied_on.append(profile.needs.quantization)
-        if choice.concern == "quantization":
-            relied_on.append(profile.needs.quantization_method)
+        if choice.concern == "quantization":  # the method the choice runs ("fp8-training" relies on no QAT claim)
+            relied_on.append(choice.settings.get("method", profile.needs.quantization_method))
         if profile.needs.dynamic_shapes and choice.concern in ("dynamic-shapes", "deployment"):
             relied_on.append("dynamic_shapes")
         if choice.concern == "collectives":
