@@ -126,8 +126,9 @@ LORA_MERGE = "merge the LoRA adapters into the base model first ({how}); "
 
 def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | None = "tier 1's runtime") -> str:
     """checkpoint_path_as_documented, preceded for a LoRA job by the adapter merge where the training stack's own
-    export does not say it (an adapter is no checkpoint a serving engine calibrates or quantizes)."""
-    path = checkpoint_path_as_documented(choice, profile, serves_with)
+    export does not say it (an adapter is no checkpoint a serving engine calibrates or quantizes), and followed by the
+    versions the two stacks were validated with where they differ."""
+    path = checkpoint_path_as_documented(choice, profile, serves_with) + version_split(choice)
     training = choice.for_workload("training")
     export = training.stack.checkpoint if training is not None else None
     if not path or profile.training != "lora" or (export is not None and "merg" in export.value.lower()):
@@ -140,6 +141,26 @@ def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | No
     )
     lead = " Between them: "
     return lead + LORA_MERGE.format(how=how) + path[len(lead) :] if path.startswith(lead) else path
+
+
+def version_split(choice: StackChoice) -> str:
+    """' Their validated versions differ: neuron-sdk 2.26.1 (training), 2.34.0 (serving); ...' where the training and
+    serving stacks pin one package at different versions (two images, or one release validated for both), else ''."""
+    training, serving = choice.for_workload("training"), choice.for_workload("inference")
+    if training is None or serving is None or training.stack.id == serving.stack.id:
+        return ""
+    trained, served = training.stack.validated_with, serving.stack.validated_with
+    differ = [
+        f"{name} {trained[name]} (training), {served[name]} (serving)"
+        for name in trained
+        if name in served and trained[name] != served[name]
+    ]
+    if not differ:
+        return ""
+    return (
+        f" Their validated versions differ: {'; '.join(differ)}: run them as two images, or validate one release for "
+        "both before sharing a fleet."
+    )
 
 
 def checkpoint_path_as_documented(

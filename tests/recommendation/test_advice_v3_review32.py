@@ -51,3 +51,19 @@ def test_deepseek_r1_0528_on_the_r1_recipe_is_told_the_published_checkpoint_is_r
     assert "not a checkpoint it names" in recipe.reason
     generic = option(result, "ascend-vllm-ascend-moe-ep")
     assert not generic.chosen and "recipe written for the model named" in generic.reason
+
+
+def test_a_train_and_serve_job_is_told_when_its_two_stacks_pin_different_releases():
+    # Optimum Neuron's fine-tuning tutorial is validated on Neuron SDK 2.26.1 and the vLLM Neuron plugin on 2.34
+    # (awsdocs-neuron.readthedocs-hosted.com release notes); review 32 p12 was told both fit one fleet.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="both",
+        training="lora",
+        model="Qwen/Qwen3-32B",
+        needs={"devices": 16},
+    )
+    assert "Their validated versions differ: neuron-sdk" in result.verdict
+    assert "run them as two images, or validate one release for both" in result.verdict
