@@ -642,8 +642,13 @@ def compiled_graph_kernels(
         return []  # a job that also trains keeps the framework's kernels for its training side
     taken = {c.concern for c in merged}
     candidate = context.knowledge.get(runner.candidate)
+    does = (  # a serving engine runs its own kernels; a graph runtime compiles them into the served graph
+        "runs this concern's kernels itself (the serving engine)"
+        if candidate.layer.value == "serving-engine"
+        else "compiles the served graph, this concern's kernels included (the deployment runtime)"
+    )
     why = line(
-        f"{runner.name} compiles the served graph, this concern's kernels included (the deployment runtime)",
+        f"{runner.name} {does}",
         cite_stack(serving.stack, runner) if serving is not None else cite_claim(candidate, "summary"),
     )
     return [
