@@ -49,14 +49,31 @@ class RuleContext:
         """The target is a phone or embedded SoC: no server engines there."""
         return is_mobile(self.device)
 
+    def documented_on_mobile(self) -> frozenset[str]:
+        """The candidates a stack of the profile's families names as its parts on a mobile-class device: on a phone,
+        only these run (not a server's engine, oneDNN or Inductor)."""
+        found: set[str] = set()
+        for stack in self.knowledge.stacks:
+            if stack.applies_to.family not in self.profile.families:
+                continue
+            platform = self.knowledge.platform(stack.applies_to.family)
+            if any(is_mobile(platform.device(d)) for d in stack.applies_to.devices):
+                found.update(c.candidate for c in stack.components if c.candidate is not None)
+        return frozenset(found)
+
     @property
     def node_devices(self) -> int:
         """How many devices share one node or interconnect domain on the target (stack_choice.node_size)."""
         return node_size(self.device)
 
     def official(self, concern: Concern, *, long_context: bool = False) -> tuple[str, ...]:
-        """The platform's tier-1 candidate ids for a concern, most preferred first."""
-        return self.platform.official.preference(concern, long_context=long_context, training=self.profile.trains)
+        """The platform's tier-1 candidate ids for a concern, most preferred first; on a phone, only those a stack
+        documents on one (OpenVINO and vLLM run on Arm servers, not in an Android app)."""
+        listed = self.platform.official.preference(concern, long_context=long_context, training=self.profile.trains)
+        if not self.on_mobile:
+            return listed
+        on_phones = self.documented_on_mobile()  # none documented at all: every listed option stays
+        return tuple(option for option in listed if option in on_phones) if on_phones else listed
 
 
 @dataclass(frozen=True)

@@ -32,12 +32,16 @@ def runtime_requirements(profile: Profile) -> tuple[str, ...]:
 
 
 def deployment_preference(context: RuleContext) -> tuple[str, ...]:
-    """The platform's runtimes in its own order; LLM serving engines first for an LLM, graph runtimes first otherwise."""
+    """The platform's runtimes in its own order; LLM serving engines first for an LLM on a server, graph runtimes first
+    otherwise; on a phone only those a stack documents on one."""
     official = context.official("deployment")
-    if context.profile.llm:
+    if context.profile.llm and not context.on_mobile:
         ranked = [*context.platform.serving_engines.value, *official]
-    else:
+    else:  # graph runtimes first, and on a phone only the runtimes a stack documents on one (no server engine)
         ranked = sorted(official, key=lambda option: _is_serving_engine(context, option))
+    on_phones = context.documented_on_mobile() if context.on_mobile else frozenset()
+    if on_phones:
+        ranked = [option for option in ranked if option in on_phones]
     return tuple(dict.fromkeys(ranked))
 
 

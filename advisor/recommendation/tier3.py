@@ -27,7 +27,7 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices
 from advisor.recommendation.served_format import served_format
 from advisor.recommendation.stack import needs_training_framework
-from advisor.recommendation.stack_choice import StackChoice, choose_stacks, other_model, runner_of
+from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -256,10 +256,17 @@ def family_notes(tier: Tier, context: RuleContext, runners: dict[str, str] | Non
 
 def nearest_there(note: Rationale, family: str, context: RuleContext) -> Rationale | None:
     """A family's line where no documented stack fits the profile there, extended with the nearest one and why it does
-    not fit (Whisper on Graviton: Arm's learning path runs another Whisper in bf16), where one serves the same kind of
-    model; None where none does."""
+    not fit (Whisper on Graviton: Arm's learning path runs another Whisper in bf16), where one is documented for this
+    kind of model; None where none is."""
     choice = choose_stacks(on_family(context.profile, family, context.knowledge), context.knowledge)
-    nearest = next((j for j in (*choice.chosen, *choice.considered) if not other_model(j)), None)
+    nearest = next(
+        (
+            j
+            for j in (*choice.chosen, *choice.considered)
+            if not j.model_assumed and not any(m.kind in ("other_model", "model_type") for m in j.misfits)
+        ),
+        None,
+    )  # a stack for this kind of model, not a recipe for a model the profile does not name
     if nearest is None:
         return None
     reasons = "; ".join(m.text for m in nearest.misfits[:2])

@@ -68,12 +68,10 @@ def test_tier2_on_a_phone_takes_the_routes_its_documented_stacks_name():
 
 
 def test_tier2_on_a_phone_keeps_every_route_where_no_mobile_stack_names_one():
-    from advisor.recommendation.rules.tiers import documented_on_mobile
-
     phone = rule_context(profile(hardware="arm-cpu", device="armv9-mobile-sme2", team_skill="kernel"))
     bare = phone.knowledge.model_copy(update={"stacks": ()})
     context = replace(phone, knowledge=bare)
-    assert documented_on_mobile(context) == frozenset()
+    assert context.documented_on_mobile() == frozenset()
     assert tier2_preference(context, "gemm") == tuple(context.platform.deep_development.value)
 
 

@@ -60,3 +60,20 @@ def test_a_cross_platform_whisper_job_keeps_each_familys_own_server_and_names_th
     assert "no speech transcription server is documented for x86-cpu, arm-cpu alike" in gap.rationale[0].text
     arm = next(note.text for note in tier3.notes if note.text.startswith("on arm-cpu,"))
     assert "the nearest is Whisper with Hugging Face Transformers" in arm and "onnxruntime" not in arm
+
+
+def test_a_phone_gets_no_server_runtime_for_whisper():
+    # Arm documents on-device runtimes for Android (ExecuTorch with XNNPACK/KleidiAI, LiteRT, ONNX Runtime), not vLLM
+    # or OpenVINO Model Server; review 34 p13 got vLLM "on phones and Macs".
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="openai/whisper-small",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["apple-silicon"]},
+    )
+    options = {c.option for tier in result.tiers[:1] for c in tier.choices}
+    assert not options & {"vllm", "openvino", "sglang"}
+    assert "vllm as the one runtime" not in result.verdict

@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, Candidate, Concern
-from advisor.knowledge.platforms import is_mobile
 from advisor.knowledge.stacks import Stack
 from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.choices import entry_from
@@ -50,7 +49,7 @@ def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
     deep, languages = list(platform.deep_development.value), list(platform.kernel_languages.value)
     ranked = deep + languages if context.profile.team_skill == "hpc" else languages + deep
     if context.on_mobile:
-        on_phones = documented_on_mobile(context)
+        on_phones = context.documented_on_mobile()
         ranked = [option for option in ranked if option in on_phones] or ranked
     if concern == "attention":
         known = set(context.knowledge.ids())
@@ -147,7 +146,7 @@ def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidat
     if context.profile.trains and concern != "deployment":  # a runtime or serving engine does not train
         found = [candidate for candidate in found if candidate.layer.value not in ("runtime", "serving-engine")]
     if context.on_mobile:  # on a phone: only what a stack documents on one (not a server's engine, oneDNN, Inductor)
-        on_phones = documented_on_mobile(context)
+        on_phones = context.documented_on_mobile()
         found = [candidate for candidate in found if candidate.id in on_phones]
     if concern == "deployment" and len(families) > 1:  # runs there is not enough: each family documents serving with it
         found = [c for c in found if all(documented_runner(c.id, family, context) for family in families)]
@@ -156,19 +155,6 @@ def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidat
     if concern in STRICT_PORTABLE:
         found = [c for c in found if c.layer.value in PORTABLE_LAYERS[concern]]
     return found
-
-
-def documented_on_mobile(context: RuleContext) -> frozenset[str]:
-    """The candidates a stack of the profile's families names as its parts on a mobile-class device."""
-    found: set[str] = set()
-    for stack in context.knowledge.stacks:
-        if stack.applies_to.family not in context.profile.families:
-            continue
-        platform = context.knowledge.platform(stack.applies_to.family)
-        devices = [platform.device(d) for d in stack.applies_to.devices]
-        if any(is_mobile(device) for device in devices):
-            found.update(c.candidate for c in stack.components if c.candidate is not None)
-    return frozenset(found)
 
 
 def reached_from_target(candidate: Candidate, context: RuleContext) -> bool:
