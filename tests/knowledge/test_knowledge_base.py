@@ -84,6 +84,7 @@ ADDED_IDS = {
     "coreai",
     "text-embeddings-inference",
     "kleidiai",
+    "maxdiffusion",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -98,7 +99,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 40
+    assert len(ADDED_IDS) == 41
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
