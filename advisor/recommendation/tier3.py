@@ -615,7 +615,10 @@ def adapt_tier3(
 ) -> Tier:
     """Tier 3 with a portable runtime's own kernels and quantizer, and the other families' documented stacks noted."""
     choices = portable_tier1_runtime(list(tier.choices), tier1, context)
-    choices, gaps = loaded_quantizer(choices, list(tier.gaps), context, measured_out)
+    # One runtime everywhere: no 'each platform keeps its own' deployment gap beside it.
+    deploys = any(c.concern == "deployment" for c in choices)
+    tier_gaps = [g for g in tier.gaps if not (deploys and g.concern == "deployment")]
+    choices, gaps = loaded_quantizer(choices, tier_gaps, context, measured_out)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
     if not context.profile.needs.cross_platform:
         return tier.model_copy(

@@ -60,3 +60,22 @@ def test_a_cross_platform_whisper_job_keeps_each_familys_own_server_and_names_th
     assert "no speech transcription server is documented for x86-cpu, arm-cpu alike" in gap.rationale[0].text
     arm = next(note.text for note in tier3.notes if note.text.startswith("on arm-cpu,"))
     assert "the nearest is Whisper with Hugging Face Transformers" in arm and "onnxruntime" not in arm
+
+
+def test_a_portable_tier1_runtime_leaves_no_deployment_gap_beside_it():
+    # Review 34 p13: Whisper on an SME2 phone and an M3 Mac; tier 3 deployed through tier 1's runtime and also said no
+    # deployment option runs on both. Arm's learning path runs Whisper with ExecuTorch on Android
+    # (learn.arm.com/learning-paths/mobile-graphics-and-gaming/ai-portal-audio-to-text/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        model="openai/whisper-small",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["apple-silicon"]},
+    )
+    tier3 = result.tier(3)
+    deployments = [c.option for c in tier3.choices if c.concern == "deployment"]
+    assert deployments == ["executorch"]
+    assert not any(g.concern == "deployment" for g in tier3.gaps)
+    assert "vllm" not in deployments
