@@ -9,7 +9,7 @@ family, the whole stack that family's engine would choose for the same profile.
 
 from __future__ import annotations
 
-from advisor.knowledge.models import CONCERNS, Candidate, KnowledgeBase
+from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
@@ -24,7 +24,7 @@ from advisor.recommendation.policy import (
     RUNTIME_KERNEL_LAYERS,
     SKILL_ORDER,
 )
-from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices
+from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices, task_stacks
 from advisor.recommendation.served_format import served_format
 from advisor.recommendation.stack import needs_training_framework
 from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
@@ -452,6 +452,8 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
         return choices
     if not all(documented_runner(candidate.id, family, context) for family in context.profile.needs.other_hardware):
         return choices  # it runs there, but no vendor documents it as that family's way to serve (llama.cpp on NVIDIA)
+    if context.profile.serving_task in CLAIMED_TASKS_ONLY and not task_stacks(candidate.id, context):
+        return choices  # Whisper: a stack documents the task with it on every family, or each family keeps its own
     profile = context.profile  # a runtime whose asked format is only 'partial' (INT8 simulated on Arm) is not portable
     if profile.needs.quantized and getattr(candidate, profile.needs.quantization).value != "yes":
         return choices
@@ -622,7 +624,10 @@ def adapt_tier3(
 ) -> Tier:
     """Tier 3 with a portable runtime's own kernels and quantizer, and the other families' documented stacks noted."""
     choices = portable_tier1_runtime(list(tier.choices), tier1, context)
-    choices, gaps = loaded_quantizer(choices, list(tier.gaps), context, measured_out)
+    # One runtime everywhere: no 'each platform keeps its own' deployment gap beside it.
+    deploys = any(c.concern == "deployment" for c in choices)
+    tier_gaps = [g for g in tier.gaps if not (deploys and g.concern == "deployment")]
+    choices, gaps = loaded_quantizer(choices, tier_gaps, context, measured_out)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
     if not context.profile.needs.cross_platform:
         return tier.model_copy(
