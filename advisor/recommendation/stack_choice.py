@@ -621,7 +621,7 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     picked = {item.stack.id for item in chosen}
     seen: set[str] = set()
     considered = []
-    for item in sorted(others, key=lambda item: (other_model(item), other_precision(item), item.rank)):
+    for item in sorted(others, key=considered_order):
         if item.stack.id not in picked and item.stack.id not in seen:
             seen.add(item.stack.id)
             considered.append(item)
@@ -631,6 +631,14 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     return StackChoice(
         device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED])
     )
+
+
+def considered_order(item: Judged) -> tuple[bool, bool, bool, Rank]:
+    """How the options a team asks about come: stacks for this kind of model before another; in the asked precision
+    before another; a recipe for this model type (another model's: TensorRT-LLM's DeepSeek recipe for a DeepSeek-V3.1
+    job) before a stack documented for a neighbouring type (a dense-model recipe); then by rank."""
+    near_type = any(misfit.kind == "model_type" for misfit in item.misfits)
+    return (other_model(item), other_precision(item), near_type, item.rank)
 
 
 def decisive_reason(item: Judged, chosen: Judged | None) -> str:

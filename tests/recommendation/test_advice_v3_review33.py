@@ -130,3 +130,24 @@ def test_fp8_training_asked_as_qat_relies_on_no_qat_claim():
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert quantization.settings["method"] == "fp8-training"
     assert not any(".qat is unknown" in note for note in result.confidence_notes)
+
+
+def test_a_recipe_for_another_model_of_this_type_is_considered_before_a_neighbouring_types_stack():
+    # TensorRT-LLM's DeepSeek-R1 deployment guide (nvidia.github.io/TensorRT-LLM/deployment-guide/
+    # deployment-guide-for-deepseek-r1-on-trtllm.html) is the TensorRT-LLM option a DeepSeek team asks about; reviews
+    # 32 and 34 saw TensorRT-LLM only as "documented for dense-transformer, not moe".
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b300",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={"quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    considered = [option.stack for option in result.stacks_considered]
+    assert "nvidia-trtllm-deepseek-r1-fp8-blackwell" in considered
+    if "nvidia-trtllm-nvfp4-blackwell" in considered:
+        assert considered.index("nvidia-trtllm-deepseek-r1-fp8-blackwell") < considered.index(
+            "nvidia-trtllm-nvfp4-blackwell"
+        )
