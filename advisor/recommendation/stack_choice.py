@@ -340,6 +340,20 @@ def misfits(
                 f"the fallback from {asked_format}",
             )
         )
+    elif (
+        workload == "training"
+        and asked_format in TRAINED_PRECISIONS
+        and not both_training
+        and fallback is not None
+        and not set(accepted) & set(scope.precisions)
+    ):  # a training recipe documented in a float format only: it trains there, FP8 is the team's to validate
+        found.append(
+            Misfit(
+                "float_fallback",
+                f"documents no {asked_format} training: it trains in {fallback}, and {asked_format} on it is yours "
+                f"to validate against the {fallback} loss curve",
+            )
+        )
     elif not set(accepted) & set(scope.precisions):
         asked: str = profile.needs.quantization if profile.needs.quantized else "no quantization"
         if not profile.needs.quantized and mixed_precision_training(profile, platform, workload):

@@ -151,3 +151,25 @@ def test_a_recipe_for_another_model_of_this_type_is_considered_before_a_neighbou
         assert considered.index("nvidia-trtllm-deepseek-r1-fp8-blackwell") < considered.index(
             "nvidia-trtllm-nvfp4-blackwell"
         )
+
+
+def test_fp8_training_of_a_model_whose_recipe_is_bf16_keeps_the_recipe_and_a_training_toolkit():
+    # Megatron Bridge documents Wan 14B training in BF16 on H100 (docs.nvidia.com/nemo/megatron-bridge/latest/
+    # models/diffusion); FP8 training runs in Transformer Engine or torchao's float8 (github.com/pytorch/ao/tree/main/
+    # torchao/float8), not in Model Optimizer, whose training is QAT. Review 34 p15 assembled a stack and named ModelOpt.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="gb200",
+        workload="training",
+        team_skill="hpc",
+        training="fine-tuning",
+        model="Wan-AI/Wan2.1-T2V-14B",
+        parameters_b=14,
+        needs={"quantization": "fp8", "quantization_method": "qat", "long_context": True, "devices": 72},
+    )
+    chosen = next(option for option in result.stacks_considered if option.chosen)
+    assert chosen.stack == "nvidia-megatron-bridge-diffusion-h100"
+    assert "documents no fp8 training: it trains in bf16" in chosen.reason
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.option != "modelopt" and quantization.settings["method"] == "fp8-training"

@@ -269,15 +269,22 @@ def serving_preference(context: RuleContext) -> tuple[str, ...]:
 
 
 def fp8_training_preference(context: RuleContext) -> tuple[str, ...]:
-    """FP8 training: the training layers that run FP8 recipes (Transformer Engine) before the toolkits."""
+    """FP8 training: the training layers that run FP8 recipes (Transformer Engine) before the toolkits, and of those
+    only the ones that train (torchao's float8 training, not a post-training toolkit whose training is QAT only)."""
+    known = context.knowledge.ids()
     layers = [
         option
         for option in context.platform.training_frameworks.value
-        if option in context.knowledge.ids()
+        if option in known
         and context.knowledge.get(option).fp8.value == "yes"
         and "quantization" in context.knowledge.get(option).concerns.value
     ]
-    return tuple(dict.fromkeys([*layers, *context.official("quantization")]))
+    trainers = [
+        option
+        for option in context.official("quantization")
+        if option not in known or context.knowledge.get(option).training.value == "yes"
+    ]
+    return tuple(dict.fromkeys([*layers, *trainers]))
 
 
 def int8_metric(profile: Profile) -> str:
