@@ -352,10 +352,12 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
         )
         why = line(f"{judged.precision} GEMMs in training ({judged.stack.name}); {after}", cite_stack(judged.stack))
         return with_dtype(choice, judged.precision, why)
-    if judged is not None and judged.falls_back and judged.workload == "inference":
+    if judged is not None and judged.falls_back:
+        where = (
+            "on this device" if judged.workload == "inference" else "for training (yours to validate on the loss curve)"
+        )
         why = line(
-            f"{judged.precision} GEMMs: {judged.stack.name} documents no {profile.needs.quantization} path on this "
-            "device",
+            f"{judged.precision} GEMMs: {judged.stack.name} documents no {profile.needs.quantization} path {where}",
             cite_stack(judged.stack),
         )
         asked_word = re.compile(
