@@ -260,11 +260,6 @@ class Profile(BaseModel):
         return self.serving_task != "generation" and self.task is None
 
     @property
-    def transcribes(self) -> bool:
-        """A speech-recognition model served: audio in, text out on a transcription endpoint."""
-        return self.serving_task == "transcription"
-
-    @property
     def embeds(self) -> bool:
         """An embedding model served: one vector per input, no decode steps, no KV cache."""
         return self.serving_task == "embedding"

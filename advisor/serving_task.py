@@ -22,6 +22,7 @@ State `task: generation` in the profile to override the assumption.
 from __future__ import annotations
 
 import re
+from typing import get_args
 
 from advisor.vocabulary import ServingTask
 
@@ -60,8 +61,9 @@ def serving_task(stated: str | None, model: str | None) -> tuple[ServingTask, bo
     """The task and whether it was assumed from the model's name: the stated one, else `embedding` for a well-known
     embedding model or `transcription` for a speech-recognition one, else generation (not an assumption worth stating:
     every LLM profile before `task` meant it)."""
-    if stated in ("generation", "embedding", "transcription"):
-        return stated, False  # type: ignore[return-value]
+    for task in get_args(ServingTask):
+        if stated == task:
+            return task, False
     if embedding_model(model):
         return "embedding", True
     if transcription_model(model):

@@ -19,6 +19,13 @@ from advisor.knowledge.stacks import Precision, model_matches, names_model
 MODELS_FILE = "models.yaml"
 
 
+def public_url(source: str) -> str:
+    """The source, where it is a public URL (a model card, a project's page)."""
+    if not is_url(source):
+        raise ValueError(f"source: {source!r} is not a public URL")
+    return source
+
+
 class SameArchitecture(BaseModel):
     """The earlier model a release keeps the architecture of (Llama 3.3 70B of Llama 3.1 70B): a recipe written for
     that model configures this one, while its published checkpoints hold the earlier weights."""
@@ -31,9 +38,7 @@ class SameArchitecture(BaseModel):
     @field_validator("source")
     @classmethod
     def _public_url(cls, source: str) -> str:
-        if not is_url(source):
-            raise ValueError(f"source: {source!r} is not a public URL")
-        return source
+        return public_url(source)
 
 
 class ModelSize(BaseModel):
@@ -56,9 +61,7 @@ class ModelSize(BaseModel):
     @field_validator("source")
     @classmethod
     def _public_url(cls, source: str) -> str:
-        if not is_url(source):
-            raise ValueError(f"source: {source!r} is not a public URL")
-        return source
+        return public_url(source)
 
 
 @lru_cache(maxsize=1)

@@ -234,10 +234,14 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
     if not profile.llm and devices > 1 and weights <= usable:  # served as a copy per device, where one fits
         one = device.memory_gb * ENGINE_MEMORY_SHARE
         if weights <= one:
+            others = (
+                " and the pipeline's other models (text encoders, VAE), which every copy holds too"
+                if profile.model_type == "diffusion"
+                else ""
+            )
             return (
                 f"{what}, within one {device.name}'s {_gb(one)} usable (90% of its memory): each of the {devices} "
-                "devices serves its own copy (data parallel), and the rest of each is for activations and the "
-                "pipeline's other models (text encoders, VAE), which every copy holds too"
+                f"devices serves its own copy (data parallel), and the rest of each is for activations{others}"
             )
         return (
             f"{what}, more than one {device.name}'s {_gb(one)} usable (90% of its memory): a copy per device does not "

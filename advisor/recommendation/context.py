@@ -61,6 +61,13 @@ class RuleContext:
                 found.update(c.candidate for c in stack.components if c.candidate is not None)
         return frozenset(found)
 
+    def serving_the_task(self, options: Sequence[str]) -> list[str]:
+        """The options that serve the profile's task (OVMS transcribes Whisper; ONNX Runtime documents no speech
+        endpoint), in their order; one the knowledge base does not describe is kept."""
+        known = self.knowledge.ids()
+        task = self.profile.serving_task
+        return [o for o in options if o not in known or self.knowledge.get(o).serves_task(task)]
+
     @property
     def node_devices(self) -> int:
         """How many devices share one node or interconnect domain on the target (stack_choice.node_size)."""

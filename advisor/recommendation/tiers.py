@@ -116,10 +116,7 @@ def platform_needs(context: RuleContext, family: str, skip: Collection[str] = ()
         options = list(official.preference(concern))
         if concern == "deployment":
             options = serving_options(options, platform, profile.llm)
-            known = context.knowledge.ids()
-            options = [
-                o for o in options if o not in known or context.knowledge.get(o).serves_task(profile.serving_task)
-            ]
+            options = context.serving_the_task(options)
         if options:
             parts.append(f"{concern} {options[0]}")
     return ", ".join(parts)

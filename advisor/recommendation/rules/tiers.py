@@ -301,12 +301,8 @@ def per_platform_choices(context: RuleContext, concern: Concern, include_target:
         official = list(platform.official.preference(concern, training=context.profile.trains))
         if concern in ("deployment", "dynamic-shapes"):
             official = serving_options(official, platform, context.profile.llm)
-        if (
-            concern == "deployment"
-        ):  # a runtime that serves the task (OVMS transcribes; ONNX Runtime is not documented to)
-            known = context.knowledge.ids()
-            task = context.profile.serving_task
-            official = [o for o in official if o not in known or context.knowledge.get(o).serves_task(task)]
+        if concern == "deployment":
+            official = context.serving_the_task(official)
         if official:
             parts.append(f"{family}: {official[0]}")
     return "; ".join(parts)
