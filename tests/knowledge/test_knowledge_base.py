@@ -85,6 +85,7 @@ ADDED_IDS = {
     "text-embeddings-inference",
     "kleidiai",
     "maxdiffusion",
+    "diffusers",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -99,7 +100,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 41
+    assert len(ADDED_IDS) == 42
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 

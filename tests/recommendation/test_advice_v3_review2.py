@@ -405,14 +405,16 @@ def test_switches_that_cannot_apply_are_not_written():
 
 def test_tier3_deployment_serves_the_model_type_before_it_ranks_ecosystems():
     # llama.cpp serves LLMs only (https://github.com/ggml-org/llama.cpp#description); ONNX Runtime runs Core ML and
-    # CUDA/TensorRT execution providers (https://onnxruntime.ai/docs/execution-providers/)
+    # CUDA/TensorRT execution providers (https://onnxruntime.ai/docs/execution-providers/); Hugging Face Diffusers runs
+    # its pipelines on Apple's mps device (https://huggingface.co/docs/diffusers/optimization/mps) and on CUDA, and is
+    # named on apple-silicon, so it comes before ONNX Runtime; llama.cpp is never the answer
     result = answer(
         model_type="diffusion",
         hardware="apple-silicon",
         device="apple-m4",
         needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["nvidia-gpu"]},
     )
-    assert choice(result, "deployment", tier=3).option == "onnxruntime"
+    assert choice(result, "deployment", tier=3).option == "diffusers"
 
 
 def test_a_qat_ask_is_not_answered_by_a_pages_ptq_flow():
