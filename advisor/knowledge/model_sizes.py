@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -14,7 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from advisor.knowledge.claims import KnowledgeBaseError, is_url
-from advisor.knowledge.stacks import Precision, model_matches, names_model
+from advisor.knowledge.stacks import Precision, model_matches
 
 MODELS_FILE = "models.yaml"
 
@@ -124,12 +125,48 @@ def another_size(listed: str, model: str) -> bool:
     return size_of(listed) is not None and stated_size(release_suffix(listed, model)) is not None
 
 
-def shared_architecture(listed: Sequence[str], model: str | None) -> SameArchitecture | None:
-    """The earlier model among the listed ones whose architecture this model keeps, with other weights (a recipe
-    for Llama 3.1 70B configures Llama 3.3 70B), or None: the model is listed itself, or no listed model is one."""
+@dataclass(frozen=True)
+class ArchitectureKin:
+    """A listed model whose architecture the profile's model keeps: the listed one itself, or a model both descend
+    from (DeepSeek-V3.1 and DeepSeek-R1 both keep DeepSeek-V3's), with the pages that say so."""
+
+    listed: str
+    architecture: str  # the model whose architecture both keep
+    sources: tuple[str, ...]
+
+    @property
+    def direct(self) -> bool:
+        """The listed model is the one whose architecture is kept (a Llama 3.1 recipe for Llama 3.3)."""
+        return model_matches(self.listed, self.architecture)
+
+
+def ancestors(model: str) -> list[tuple[str, str]]:
+    """The earlier models whose architecture this one keeps, nearest first, each with the page that says so
+    (DeepSeek-R1-0528: R1, then V3)."""
+    found: list[tuple[str, str]] = []
+    current = model
+    while (known := size_of(current)) is not None and known.architecture_of is not None:
+        if any(known.architecture_of.id == seen for seen, _ in found):
+            break
+        found.append((known.architecture_of.id, known.architecture_of.source))
+        current = known.architecture_of.id
+    return found
+
+
+def shared_architecture(listed: Sequence[str], model: str | None) -> ArchitectureKin | None:
+    """The listed model whose architecture this model keeps with other weights (a recipe for Llama 3.1 70B configures
+    Llama 3.3 70B; one for DeepSeek-R1 configures DeepSeek-V3.1, both DeepSeek-V3's), or None: the model is listed
+    itself, or no listed model shares its architecture."""
     if model is None or written_for(listed, model):
         return None
-    known = size_of(model)
-    if known is None or known.architecture_of is None:
-        return None
-    return known.architecture_of if names_model(listed, known.architecture_of.id) else None
+    mine = ancestors(model)
+    for entry in listed:
+        for index, (earlier, _) in enumerate(mine):
+            sources = tuple(source for _, source in mine[: index + 1])
+            if model_matches(entry, earlier):
+                return ArchitectureKin(entry, earlier, sources)
+            theirs = ancestors(entry)
+            shared = next((i for i, (their, _) in enumerate(theirs) if their == earlier), None)
+            if shared is not None:
+                return ArchitectureKin(entry, earlier, sources + tuple(source for _, source in theirs[: shared + 1]))
+    return None

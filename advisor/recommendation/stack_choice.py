@@ -63,6 +63,7 @@ class Rank(NamedTuple):
     other_default: bool  # its default precision is not the one asked
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     not_for_this_model: bool  # the profile names its model and this recipe is not written for it: one that is first
+    architecture_only: bool  # written for another model of the same architecture: the one written for this model first
     kind_unnamed: bool  # its page does not name the kind of training asked (LoRA), or names kinds where none is asked
     superseded: bool  # the vendor's current release documentation no longer carries it: a current one comes first
     preference: int  # where its runner sits in the platform's own order
@@ -241,15 +242,20 @@ def same_generation(one: str, other: str) -> bool:
 
 
 def model_misfit(listed: Sequence[str], named: str) -> Misfit:
-    """A recipe written for other models: another model, or an earlier one whose architecture the profile's model
-    keeps (the recipe's settings configure it; its published checkpoints hold the earlier weights)."""
-    same = shared_architecture(listed, named)
-    if same is None:
+    """A recipe written for other models: another model, or one whose architecture the profile's model keeps (the
+    recipe's settings configure it; its published checkpoints hold the other weights)."""
+    kin = shared_architecture(listed, named)
+    if kin is None:
         return Misfit("named_model", f"written for {', '.join(listed)}, not {named}")
+    how = (
+        f"{kin.architecture}, whose architecture {named} keeps"
+        if kin.direct
+        else f"{kin.listed}, which keeps {kin.architecture}'s architecture, as {named} does"
+    )
     return Misfit(
         "same_architecture",
-        f"written for {same.id}, whose architecture {named} keeps ({same.source}): its settings apply, with "
-        "this model's own weights, not a checkpoint it names",
+        f"written for {how} ({kin.sources[0]}{' and the other model cards' if len(kin.sources) > 1 else ''}): its "
+        "settings apply, with this model's own weights, not a checkpoint it names",
     )
 
 
@@ -549,15 +555,15 @@ def judge(
     scope = stack.applies_to
     default_matches = scope.precisions[0] in accepted
     model_assumed = bool(scope.models) and profile.model_name is None
+    kin = shared_architecture(scope.models, profile.model_name)  # a recipe for a model of the same architecture
     rank = Rank(
         # a recipe for named models, taken for a profile that names none, weighs a little against it: a stack
         # written for any model that fits as nearly comes first
         weight=sum(misfit.weight for misfit in found) + (ASSUMED_MODEL_WEIGHT if model_assumed else 0),
         other_default=not default_matches,
         model_assumed=model_assumed,
-        not_for_this_model=not (
-            written_for(scope.models, profile.model_name) or shared_architecture(scope.models, profile.model_name)
-        ),
+        not_for_this_model=not (written_for(scope.models, profile.model_name) or kin is not None),
+        architecture_only=kin is not None,
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         superseded=stack.superseded is not None,
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
@@ -663,7 +669,12 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
         return f"fits, but {tie_break(item, chosen)}"
     if chosen is None or (heaviest is not None and item.rank.weight > chosen.rank.weight):
         return heaviest or "fits"
-    lead = "fits as well" if heaviest is None else f"{heaviest}, as is the chosen one"
+    if heaviest is None:
+        lead = "fits as well"
+    elif chosen.misfits:  # both miss as much
+        lead = f"{heaviest}, as is the chosen one"
+    else:  # a misfit that weighs nothing (a recipe for a model of the same architecture)
+        lead = heaviest
     return f"{lead}; {tie_break(item, chosen)}"
 
 
@@ -683,6 +694,8 @@ def tie_break(item: Judged, chosen: Judged) -> str:
         )
     if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:
         return f"{chosen.stack.name} is the recipe written for the model named ({', '.join(chosen.stack.applies_to.models[:2])})"
+    if item.rank.architecture_only and not chosen.rank.architecture_only:
+        return f"{chosen.stack.name} is the recipe written for the model named; this one is for a model of its architecture"
     if item.rank.kind_unnamed and not chosen.rank.kind_unnamed:
         kinds = item.stack.applies_to.training
         if kinds and not any(kind in WHOLE_MODEL_TRAINING for kind in kinds):  # the profile names no kind

@@ -60,9 +60,15 @@ def test_a_release_keeping_an_earlier_architecture_is_configured_by_its_recipe_b
     # torchtune builds Llama 3.3 70B with the Llama 3.1 70B builders ("identical models apart from the checkpoints");
     # DeepSeek-R1-0528 is a minor version upgrade of R1 run as R1's repository says (its card).
     llama = shared_architecture(["meta-llama/Llama-3.1"], "meta-llama/Llama-3.3-70B-Instruct")
-    assert llama is not None and llama.id == "meta-llama/Llama-3.1-70B" and "torchtune" in llama.source
+    assert llama is not None and llama.architecture == "meta-llama/Llama-3.1-70B" and llama.direct
+    assert "torchtune" in llama.sources[0]
     assert not written_for(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-R1-0528")
     assert shared_architecture(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-R1-0528") is not None
     assert written_for(["deepseek-ai/DeepSeek-R1-0528"], "deepseek-ai/DeepSeek-R1-0528")
     assert shared_architecture(["deepseek-ai/DeepSeek-R1-0528"], "deepseek-ai/DeepSeek-R1-0528") is None
     assert shared_architecture(["Qwen/Qwen3"], "meta-llama/Llama-3.3-70B-Instruct") is None
+    # DeepSeek-V3.1 is built on the original V3 base checkpoint and R1 is trained from V3-Base (their cards): an R1
+    # recipe configures V3.1 through the architecture both keep.
+    kin = shared_architecture(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-V3.1")
+    assert kin is not None and kin.architecture == "deepseek-ai/DeepSeek-V3" and not kin.direct
+    assert len(kin.sources) == 2
