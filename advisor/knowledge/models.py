@@ -138,15 +138,17 @@ class Candidate(BaseModel):
 
     def serves_task(self, task: str) -> bool:
         """True unless the candidate is limited to serving tasks that exclude this one (an embeddings server and
-        generation); speech transcription only where its claim lists it (llama.cpp serves no Whisper)."""
+        generation); a runtime or engine serves speech transcription only where its claim lists it (llama.cpp serves
+        no Whisper), while a kernel library, language or compiler is no server and serves any task."""
         if self.tasks is None:
-            return task not in CLAIMED_TASKS_ONLY
+            return task not in CLAIMED_TASKS_ONLY or self.layer.value not in SERVING_LAYERS
         return task in self.tasks.value
 
 
 # Serving tasks a candidate serves only where its `tasks` claim lists them: a runtime that documents no speech endpoint
 # is no transcription server.
 CLAIMED_TASKS_ONLY: tuple[str, ...] = ("transcription",)
+SERVING_LAYERS: tuple[str, ...] = ("serving-engine", "runtime")  # the layers that serve a model on an endpoint
 
 
 # A candidate's claims of what it can do (yes/partial/no/unknown), read from the model's fields.

@@ -9,6 +9,7 @@ than falling back to a float format that doubles the memory. The record keeps th
 from __future__ import annotations
 
 from advisor.knowledge.loader import KnowledgeBase
+from advisor.knowledge.platforms import Device
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_platform, cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
@@ -68,3 +69,22 @@ def restated(recommendation: Recommendation, asked: Profile, planned: Profile) -
 
     data = recommendation.model_dump(mode="json", exclude={"profile"})
     return Recommendation.model_validate({**walk(data), "profile": asked})  # type: ignore[dict-item]
+
+
+def on_family(profile: Profile, family: str, knowledge: KnowledgeBase) -> Profile:
+    """The profile as it stands on one of its families: itself on the target, else that family with the device the
+    profile names there (None: its current generation), planned in the 8-bit format that device runs (fp8 asked is
+    served as INT8 W8A8 on a 910B) as it would be were that family the target."""
+    if family == profile.hardware:
+        return profile
+    there = profile.model_copy(update={"hardware": family, "device": profile.needs.other_device(family)})
+    return served_format(there, knowledge)[0]
+
+
+def format_there(there: Profile, asked: Profile, device: Device | None) -> str:
+    """' (int8 served: the Huawei Ascend 910B runs no fp8)' where a family's plan serves another 8-bit format than the
+    one asked, else ''."""
+    planned, wanted = there.needs.quantization, asked.needs.quantization
+    if planned == wanted or device is None:
+        return ""
+    return f" ({planned} served: the {device.name} runs no {wanted})"

@@ -9,8 +9,7 @@ family, the whole stack that family's engine would choose for the same profile.
 
 from __future__ import annotations
 
-from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate, KnowledgeBase
-from advisor.knowledge.platforms import Device
+from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import cite_stack
@@ -25,7 +24,7 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
 )
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices, task_stacks
-from advisor.recommendation.served_format import served_format
+from advisor.recommendation.served_format import format_there, on_family
 from advisor.recommendation.stack import needs_training_framework
 from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
 
@@ -147,25 +146,6 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
     if candidate.layer.value not in RUNTIME_KERNEL_LAYERS:  # an engine loads a toolkit's checkpoint (loaded_quantizer)
         return False
     return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
-
-
-def on_family(profile: Profile, family: str, knowledge: KnowledgeBase) -> Profile:
-    """The profile as it stands on one of its families: itself on the target, else that family with the device the
-    profile names there (None: its current generation), planned in the 8-bit format that device runs (fp8 asked is
-    served as INT8 W8A8 on a 910B) as it would be were that family the target."""
-    if family == profile.hardware:
-        return profile
-    there = profile.model_copy(update={"hardware": family, "device": profile.needs.other_device(family)})
-    return served_format(there, knowledge)[0]
-
-
-def format_there(there: Profile, asked: Profile, device: Device | None) -> str:
-    """' (int8 served: the Huawei Ascend 910B runs no fp8)' where a family's plan serves another 8-bit format than the
-    one asked, else ''."""
-    planned, wanted = there.needs.quantization, asked.needs.quantization
-    if planned == wanted or device is None:
-        return ""
-    return f" ({planned} served: the {device.name} runs no {wanted})"
 
 
 def other_family_stack(

@@ -57,7 +57,7 @@ def test_a_cross_platform_whisper_job_keeps_each_familys_own_server_and_names_th
     tier3 = result.tier(3)
     assert not any(c.concern == "deployment" for c in tier3.choices)
     gap = next(g for g in tier3.gaps if g.concern == "deployment")
-    assert "no speech transcription server is documented for x86-cpu, arm-cpu alike" in gap.rationale[0].text
+    assert "no runtime is documented for speech transcription on x86-cpu, arm-cpu alike" in gap.rationale[0].text
     arm = next(note.text for note in tier3.notes if note.text.startswith("on arm-cpu,"))
     assert "the nearest is Whisper with Hugging Face Transformers" in arm and "onnxruntime" not in arm
 
@@ -83,3 +83,22 @@ def test_a_phone_gets_no_server_runtime_for_whisper_and_each_family_keeps_its_do
     assert len([g for g in tier3.gaps if g.concern == "deployment"]) == 1
     apple = next(note.text for note in tier3.notes if note.text.startswith("on apple-silicon,"))
     assert "mlx-whisper" in apple
+
+
+def test_whisper_on_a_phone_keeps_the_kernel_route_and_each_familys_own_runtime():
+    # KleidiAI is a kernel library (github.com/ARM-software/kleidiai), no server: it serves any task; review 35 p15 got
+    # "no deep self-development candidate for arm-cpu" for a kernel team and "arm-cpu: openvino" as the phone's runtime,
+    # and a long-context switch for Whisper's 30-second windows.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="openai/whisper-small",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["apple-silicon"]},
+    )
+    assert any(c.option == "kleidiai" for c in result.tier(2).choices)
+    gap = next(g for g in result.tier(3).gaps if g.concern == "deployment")
+    assert "(arm-cpu: executorch; apple-silicon: mlx)" in gap.rationale[0].text
+    assert not any(s.id == "long-context-needed" for s in result.switch_conditions)

@@ -140,5 +140,9 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
         tier2=tier2_entry(context, "attention"),
         tier3=tier3_entry(context, "attention"),
         rejections=rejections_from(chosen, "attention"),
-        switch_conditions=tuple(attention_switches(tier1, long_context, measured_as)) if profile.llm else (),
+        switch_conditions=(  # a generating LLM: an embedding encoder or Whisper (30 s windows) grows no long context
+            tuple(attention_switches(tier1, long_context, measured_as))
+            if profile.llm and profile.serving_task == "generation"
+            else ()
+        ),
     )  # a diffusion or vision model has no context length to grow

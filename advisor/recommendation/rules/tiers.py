@@ -21,8 +21,10 @@ from advisor.recommendation.citations import cite_claim, cite_platform, cite_pro
 from advisor.recommendation.context import RuleContext, TierEntry, serving_options
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
 from advisor.recommendation.models import Gap, Rationale, SwitchCondition, Tier
-from advisor.recommendation.policy import KERNEL_WRITING_SKILL, SKILL_ORDER
+from advisor.recommendation.policy import KERNEL_WRITING_SKILL, MISFIT_WEIGHTS, SKILL_ORDER
 from advisor.recommendation.selection import pick
+from advisor.recommendation.served_format import on_family
+from advisor.recommendation.stack_choice import choose_stacks, runner_of
 from advisor.recommendation.switches import switch
 
 TIER2_CONCERNS: tuple[Concern, ...] = ("gemm", "convolution", "attention", "fusion", "quantization")
@@ -254,13 +256,11 @@ def tier3_entry(
         keeps = per_platform_choices(context, concern, include_target=len(families) > 1)
         where = ", ".join(families) if len(families) > 1 else f"{families[0]} and another family"
         text = f"no {concern} option in the knowledge base runs on {where}: each platform keeps its own"
-        if concern == "deployment" and len(families) > 1 and context.profile.llm and not context.on_mobile:
-            engine = (
-                "LLM serving engine"
-                if context.profile.serving_task == "generation"
-                else f"{TASK_WORDS[context.profile.serving_task]} server"
-            )
-            text = f"no {engine} is documented for {where} alike: each platform keeps its own"
+        task = context.profile.serving_task
+        if concern == "deployment" and len(families) > 1 and task != "generation":  # Whisper: a stack on each family
+            text = f"no runtime is documented for {TASK_WORDS[task]} on {where} alike: each platform keeps its own"
+        elif concern == "deployment" and len(families) > 1 and context.profile.llm and not context.on_mobile:
+            text = f"no LLM serving engine is documented for {where} alike: each platform keeps its own"
         unreached = [c.id for c in portable_candidates(context, concern) if not reached_from_target(c, context)]
         if unreached:
             text = (
@@ -302,10 +302,21 @@ def per_platform_choices(context: RuleContext, concern: Concern, include_target:
         if concern in ("deployment", "dynamic-shapes"):
             official = serving_options(official, platform, context.profile.llm)
         if concern == "deployment":
-            official = context.serving_the_task(official)
+            official = [*family_runner(context, family), *context.serving_the_task(official)]
         if official:
             parts.append(f"{family}: {official[0]}")
     return "; ".join(parts)
+
+
+def family_runner(context: RuleContext, family: str) -> list[str]:
+    """The runner of the stack the family's own engine chooses for this profile, where one fits there but for the
+    device (ExecuTorch on an Android phone, mlx on a Mac): what that family keeps, before its listed runtimes."""
+    choice = choose_stacks(on_family(context.profile, family, context.knowledge), context.knowledge)
+    serving = choice.for_workload("inference")
+    if serving is None or serving.weight > MISFIT_WEIGHTS["device"]:
+        return []
+    runner = runner_of(serving.stack, "inference", set(context.knowledge.ids()))
+    return [runner.candidate] if runner is not None and runner.candidate is not None else []
 
 
 def team_skill_switch(context: RuleContext, tier2: Tier) -> SwitchCondition | None:
