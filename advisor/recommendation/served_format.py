@@ -9,6 +9,7 @@ than falling back to a float format that doubles the memory. The record keeps th
 from __future__ import annotations
 
 from advisor.knowledge.loader import KnowledgeBase
+from advisor.knowledge.model_sizes import shared_architecture, written_for
 from advisor.knowledge.platforms import Device
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_platform, cite_profile, line
@@ -36,6 +37,7 @@ def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, 
         and device.id in stack.applies_to.devices
         and profile.model_type in stack.applies_to.model_types
         and stack.serves_task(profile.serving_task)
+        and for_the_model(stack.applies_to.models, profile.model_name)
     ]
     if not documented:
         return profile, None
@@ -48,6 +50,12 @@ def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, 
     cites = [cite_profile(profile, "needs.quantization"), cite_platform(platform, f"devices.{device.id}.spec")]
     planned = profile.model_copy(update={"needs": profile.needs.model_copy(update={"quantization": other})})
     return planned, line(text, *cites)
+
+
+def for_the_model(listed: list[str], model: str | None) -> bool:
+    """A stack for any model, or (the profile naming one) written for it or a model of its architecture; a recipe for
+    other models documents no format for this one."""
+    return not listed or model is None or written_for(listed, model) or shared_architecture(listed, model) is not None
 
 
 def restated(recommendation: Recommendation, asked: Profile, planned: Profile) -> Recommendation:

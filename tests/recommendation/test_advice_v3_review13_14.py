@@ -293,6 +293,7 @@ def test_a_format_the_device_cannot_run_falls_back_on_the_vendors_own_path():
         hardware="aws-neuron",
         device="trn2",
         team_skill="kernel",
+        model="Qwen/Qwen3-32B",  # the Llama 3 FP8 recipe (AWS) is written for Llama only
         needs={"quantization": "int8", "devices": 16},
     )
     serving = result.stacks[0]

@@ -362,6 +362,7 @@ def test_a_trainium2_instance_is_one_node_of_sixteen_and_a_float_fallback_quanti
         model_type="dense-transformer",
         hardware="aws-neuron",
         device="trn2",
+        model="Qwen/Qwen3-32B",  # the Llama 3 FP8 recipe (AWS) is written for Llama only
         needs={"quantization": "fp8", "devices": 16},
     )
     assert not any("may span nodes" in misfit for stack in result.stacks for misfit in stack.misfits)
@@ -465,6 +466,7 @@ def test_a_float_fallback_is_said_the_same_way_everywhere():
         device="trn2",
         workload="both",
         team_skill="kernel",
+        model="Qwen/Qwen3-32B",  # the Llama 3 FP8 recipe (AWS) is written for Llama only
         needs={"quantization": "fp8", "devices": 16},
     )
     verdict = result.verdict or ""

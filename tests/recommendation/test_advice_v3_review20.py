@@ -43,6 +43,7 @@ def test_a_float_fallback_is_sized_in_the_float_format_served():
         hardware="aws-neuron",
         workload="inference",
         parameters_b=70,
+        model="Qwen/Qwen3-32B",  # the Llama 3 FP8 recipe (AWS) is written for Llama only
         needs={"quantization": "int8", "devices": 8},
     )
     text = serving(result)
