@@ -357,7 +357,7 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
             "on this device" if judged.workload == "inference" else "for training (yours to validate on the loss curve)"
         )
         why = line(
-            f"{judged.precision} GEMMs: {judged.stack.name} documents no {profile.needs.quantization} path {where}",
+            f"{judged.precision} GEMMs: {judged.fallback_reason(profile.needs.quantization, where)}",
             cite_stack(judged.stack),
         )
         asked_word = re.compile(
@@ -746,9 +746,10 @@ def without_quantization_on_fallback(
     serving = choice.for_workload("inference")
     if serving is None or not serving.falls_back:
         return merged, ()
+    where = f"on {choice.device.name if choice.device else profile.hardware}"
     text = (
-        f"not on this device: {serving.stack.name} documents no {profile.needs.quantization} path on "
-        f"{choice.device.name if choice.device else profile.hardware}, so the model is served in {serving.precision}"
+        f"not for this model here: {serving.fallback_reason(profile.needs.quantization, where)}, so the model is served "
+        f"in {serving.precision}"
     )
     gap = Gap(
         concern="quantization",

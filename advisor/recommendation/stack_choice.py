@@ -103,8 +103,20 @@ class Judged:
 
     @property
     def falls_back(self) -> bool:
-        """The stack runs its float format on this device: no documented path for the asked quantized one."""
-        return any(misfit.kind == "float_fallback" for misfit in self.misfits)
+        """The stack runs its float format: no documented path for the asked quantized one on this device, or that
+        format only as its publisher's checkpoints of other models."""
+        return any(misfit.kind in FALLBACK_KINDS for misfit in self.misfits)
+
+    def fallback_reason(self, asked: str, where: str = "on this device") -> str:
+        """Why the stack serves its float format: '<stack> documents no fp8 path on this device', or its asked format
+        exists only as its publisher's checkpoints of other models."""
+        if any(misfit.kind == "unpublished_checkpoint" for misfit in self.misfits):
+            return f"{self.stack.name} serves {asked} only as its publisher's checkpoints, none of them of this model"
+        return f"{self.stack.name} documents no {asked} path {where}"
+
+
+# Misfits under which a stack serves (or trains in) its float format instead of the asked quantized one.
+FALLBACK_KINDS = ("float_fallback", "unpublished_checkpoint")
 
 
 @dataclass(frozen=True)
@@ -577,7 +589,7 @@ def judge(
     if workload == "training":  # a training recipe's own format (MLX trains in bf16 on GPUs whose list has no bf16)
         native = answering
     precision: str = next(iter(native or answering), scope.precisions[0])  # serving: one the device documents
-    if any(misfit.kind == "float_fallback" for misfit in found):
+    if any(misfit.kind in FALLBACK_KINDS for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
 

@@ -190,7 +190,7 @@ def checkpoint_path_as_documented(
     quantizer = serving.stack.component("quantization")
     quantize = ""
     if profile.needs.quantized and serving.falls_back:
-        quantize = f", served in {serving.precision} (the serving stack documents no {profile.needs.quantization} path on this device)"
+        quantize = f", served in {serving.precision} ({serving.fallback_reason(profile.needs.quantization)})"
     elif profile.needs.quantized:
         quantize = f", then quantize it to {profile.needs.quantization}" + (f" ({quantizer.name})" if quantizer else "")
     if training.stack.id == serving.stack.id:  # one stack trains and serves: its own export, or none to write

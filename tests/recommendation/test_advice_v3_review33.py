@@ -173,3 +173,40 @@ def test_fp8_training_of_a_model_whose_recipe_is_bf16_keeps_the_recipe_and_a_tra
     assert "documents no fp8 training: it trains in bf16" in chosen.reason
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert quantization.option != "modelopt" and quantization.settings["method"] == "fp8-training"
+
+
+def test_int8_only_as_the_publishers_checkpoints_serves_another_model_in_bf16():
+    # Hygon's inference cookbook serves INT8 W8A8 only as Hygon's own checkpoints (github.com/HYGON-AI/
+    # inference-cookbook-das); review 35 p08 (GLM-4-9B) was told to serve "in int8" with no checkpoint to do it.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        model="THUDM/glm-4-9b-chat",
+        needs={"quantization": "int8", "devices": 2},
+    )
+    assert "in int8" not in result.verdict
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings["dtype"] == "bf16"
+    gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
+    assert "only as its publisher's checkpoints, none of them of this model" in gap.rationale[0].text
+
+
+def test_llama_3_3_70b_in_fp8_on_trainium2_takes_the_vllm_neuron_fp8_recipe():
+    # AWS's vLLM Neuron Llama 3 recipe serves Llama 3.3 70B on Trn2/Trn3 from static FP8 ModelOpt checkpoints
+    # (awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/model-recipes/llama-3.html); review 35 p12 was
+    # told Trn2 had no FP8 path.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 16},
+    )
+    chosen = next(option for option in result.stacks_considered if option.chosen)
+    assert chosen.stack == "neuron-vllm-neuron-llama3-fp8" and chosen.fits
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings["dtype"] == "fp8"
