@@ -60,9 +60,13 @@ def test_a_collectives_gap_names_the_targets_library_too():
 def test_torchtitan_runs_its_own_float8_layers_not_transformer_engine():
     # TorchTitan's float8 converts linears with torchao (github.com/pytorch/torchtitan/blob/main/docs/float8.md);
     # Megatron Core builds its fused layers from Transformer Engine (Megatron-LM docs/api-guide/core/fusions.md).
-    result = answer(**SFT_AND_SERVE)
-    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
-    assert "via" not in gemm.settings
+    from recommendation_builders import profile, rule_context
+
+    from advisor.recommendation.stack import layers_library
+
+    context = rule_context(profile(workload="training", needs={"devices": 8}))
+    assert layers_library(context, "torchtitan") is None
+    assert layers_library(context, "megatron-core") == "transformer-engine"
     megatron = answer(
         model_type="moe", hardware="nvidia-gpu", device="h100-sxm", workload="training", needs={"devices": 64}
     )
@@ -210,3 +214,23 @@ def test_llama_3_3_70b_in_fp8_on_trainium2_takes_the_vllm_neuron_fp8_recipe():
     assert chosen.stack == "neuron-vllm-neuron-llama3-fp8" and chosen.fits
     gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
     assert gemm.settings["dtype"] == "fp8"
+
+
+def test_a_lora_job_on_megatron_is_not_told_torchtitan_fits_nor_given_torch_compile_shapes():
+    # TorchTitan's Float8 page benchmarks training runs from scratch and names no LoRA recipe (github.com/pytorch/
+    # torchtitan/blob/main/docs/float8.md); Megatron Core packs variable-length sequences itself (developer.nvidia.com/
+    # blog/speeding-up-variable-length-training-with-dynamic-context-parallelism-and-nvidia-megatron-core/). Review 35 p02.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="lora",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    titan = next(option for option in result.stacks_considered if option.stack == "nvidia-torchtitan-float8-h100")
+    assert "documented for pretraining, not lora" in titan.reason
+    shapes = next(c for c in result.tier(1).choices if c.concern == "dynamic-shapes")
+    assert shapes.option == "megatron-core" and shapes.settings["mode"] == "sequence-packing"
+    assert not any("per 100 requests" in s.description for s in result.switch_conditions)

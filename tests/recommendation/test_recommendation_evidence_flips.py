@@ -96,7 +96,8 @@ def test_an_int8_speed_switch_only_watches_the_path_the_probe_measures():
 
 
 def test_static_compile_recompiling_on_new_shapes_moves_to_dynamic_or_bucketed():
-    training = profile(workload="training", needs={"dynamic_shapes": True})
+    # a CNN's training loop compiles with torch.compile (an LLM's Megatron stack packs its sequences instead)
+    training = profile(model_type="cnn", workload="training", needs={"dynamic_shapes": True})
     few_shapes = [evidence(dynamic_cases(2.0, device="cuda"), "nvidia-gpu")]
     many_shapes = [evidence(dynamic_cases(25.0, dynamic_total=2.0, bucketed_total=1.0, device="cuda"), "nvidia-gpu")]
     static, bucketed = recommend(training, few_shapes), recommend(training, many_shapes)

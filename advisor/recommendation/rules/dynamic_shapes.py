@@ -121,10 +121,13 @@ def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
         gap, rejected = static_shape_buckets(context)
         return ConcernDecision(concern="dynamic-shapes", tier1=gap, tier3=gap, rejections=rejected)
     preference = context.official("dynamic-shapes")
-    runtime = context.stack.runtime
+    runtime, framework = context.stack.runtime, context.stack.training_framework
     if runtime is not None and profile.serves and not profile.trains:
         # The runtime that serves the model must carry its shapes: it goes first, the rest only if it cannot.
         preference = (runtime, *[option for option in preference if option != runtime])
+    elif framework is not None and profile.trains and framework in context.knowledge.policy.dynamic_shape_modes:
+        # A training framework with its own way with variable lengths (Megatron's sequence packing) carries them.
+        preference = (framework, *[option for option in preference if option != framework])
     chosen = pick(context, "dynamic-shapes", preference)
     settings: dict[str, str] = {}
     lines: list[Rationale] = [platform_advice(context)] if native == "partial" else []
