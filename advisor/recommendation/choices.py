@@ -181,7 +181,8 @@ def engine_choice(context: RuleContext, concern: Concern, engine: Candidate) -> 
         )
     watch = risk_to_watch(engine, context.profile)
     reasons = (line(text, cite), *([watch] if watch is not None else []))
-    return Choice(concern=concern, option=engine.id, settings={"by": "serving-engine"}, rationale=reasons)
+    by = "serving-engine" if engine.layer.value == "serving-engine" else "runtime"
+    return Choice(concern=concern, option=engine.id, settings={"by": by}, rationale=reasons)
 
 
 def gap_from(pick: Pick, concern: Concern, context: RuleContext, reason: str) -> Gap:

@@ -234,3 +234,19 @@ def test_a_lora_job_on_megatron_is_not_told_torchtitan_fits_nor_given_torch_comp
     shapes = next(c for c in result.tier(1).choices if c.concern == "dynamic-shapes")
     assert shapes.option == "megatron-core" and shapes.settings["mode"] == "sequence-packing"
     assert not any("per 100 requests" in s.description for s in result.switch_conditions)
+
+
+def test_a_cnn_compiled_by_a_graph_runtime_takes_the_runtimes_fusion():
+    # ATC compiles the ONNX model into an .om offline model with its own graph fusion passes (github.com/hicann/ge/
+    # blob/master/README_en.md); review 35 p06 got torch.compile, judged "per generated token", for a YOLO model.
+    result = answer(
+        model_type="cnn",
+        hardware="ascend-npu",
+        device="ascend-310p",
+        workload="inference",
+        parameters_b=0.03,
+        needs={"quantization": "int8", "quantization_method": "ptq"},
+    )
+    fusion = next(c for c in result.tier(1).choices if c.concern == "fusion")
+    assert fusion.option == "atc-acl" and fusion.settings["by"] == "runtime"
+    assert not any("per generated token" in reason.text for reason in fusion.rationale)

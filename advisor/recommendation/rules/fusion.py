@@ -107,7 +107,12 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
 def decide_fusion(context: RuleContext) -> ConcernDecision:
     """Tier 1 fuser within the team's skill; the skilled options above it become switch conditions."""
     profile = context.profile
-    if context.stack.serving_engine and not profile.trains and context.stack.runtime is not None:
+    compiles_it = (
+        not profile.llm and context.stack.runtime in context.knowledge.ids()
+    )  # a CNN compiled by ATC, TensorRT
+    if not profile.trains and (context.stack.serving_engine or compiles_it) and context.stack.runtime is not None:
+        # a served model runs the fusion of what serves it: an LLM engine's, or the graph runtime's compiler for a
+        # model it compiles; torch.compile is not in that path
         engine = context.knowledge.get(context.stack.runtime)
         if engine.fusion.value in ("yes", "partial"):
             return ConcernDecision(
