@@ -748,7 +748,7 @@ def without_quantization_on_fallback(
         return merged, ()
     where = f"on {choice.device.name if choice.device else profile.hardware}"
     text = (
-        f"not for this model here: {serving.fallback_reason(profile.needs.quantization, where)}, so the model is served "
+        f"not served here: {serving.fallback_reason(profile.needs.quantization, where)}, so the model is served "
         f"in {serving.precision}"
     )
     gap = Gap(
