@@ -22,6 +22,7 @@ from advisor.recommendation.policy import (
     RUNTIME_KERNEL_CONCERNS,
     RUNTIME_KERNEL_LAYERS,
     SKILL_ORDER,
+    TRAINED_PRECISIONS,
 )
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices, task_stacks
 from advisor.recommendation.served_format import format_there, on_family
@@ -552,8 +553,48 @@ def trainer_choices(
         added.append(
             Choice(concern="collectives", option=trainer.id, rationale=(why,), settings={"by": "training-framework"})
         )
+    added += layers_choices(trainer, context)
     done = {c.concern for c in added}
     return [c for c in kept if c.concern not in done] + added, [g for g in gaps if g.concern not in done]
+
+
+def layers_choices(trainer: Candidate, context: RuleContext) -> list[Choice]:
+    """The operator library a portable trainer builds its layers from, where it runs on every family (Megatron Core's
+    Transformer Engine, with AMD's port on Instinct): the fused layers, and an FP8 recipe asked for training, are its,
+    not a portable compiler's or quantizer's beside the framework."""
+    knowledge, families = context.knowledge, set(context.profile.families)
+    found = [
+        knowledge.get(option)
+        for option in knowledge.compatibility.layers_of(trainer.id)
+        if option in knowledge.ids() and families <= set(knowledge.get(option).hardware.value)
+    ]
+    if not found:
+        return []
+    library = found[0]
+    fp8_training = context.profile.needs.quantization in TRAINED_PRECISIONS and not context.profile.serves
+    wanted = [
+        c for c in ("fusion", "quantization") if c in library.concerns.value and (c != "quantization" or fp8_training)
+    ]
+    claim = knowledge.compatibility.layers_from[trainer.id]
+    return [
+        Choice(
+            concern=concern,
+            option=library.id,
+            settings={
+                "via": trainer.id,
+                **({"dtype": context.profile.needs.quantization} if concern == "quantization" else {}),
+            },
+            rationale=(
+                line(
+                    f"{library.name} builds {trainer.name}'s layers on {', '.join(context.profile.families)}: its "
+                    f"{'FP8 training recipes' if concern == 'quantization' else 'fused layers'} run on each family",
+                    cite_compatibility("layers_from", trainer.id, claim),
+                    cite_claim(library, "hardware"),
+                ),
+            ),
+        )
+        for concern in wanted
+    ]
 
 
 def engines_own_kernels(

@@ -250,3 +250,30 @@ def test_a_cnn_compiled_by_a_graph_runtime_takes_the_runtimes_fusion():
     fusion = next(c for c in result.tier(1).choices if c.concern == "fusion")
     assert fusion.option == "atc-acl" and fusion.settings["by"] == "runtime"
     assert not any("per generated token" in reason.text for reason in fusion.rationale)
+
+
+def test_a_portable_megatron_keeps_transformer_engine_for_fp8_and_fusion_on_both_families():
+    # Megatron Core's FP8 recipes and fused layers come through Transformer Engine (Megatron-LM docs/api-guide/core/
+    # fusions.md), which runs on NVIDIA GPUs and, through AMD's port, on Instinct (nvidia.github.io/TransformerEngine/
+    # support_matrix.html); review 35 p04 paired Megatron with torchao and torch.compile in tier 3.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        parameters_b=13,
+        needs={
+            "quantization": "fp8",
+            "quantization_method": "qat",
+            "devices": 64,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    tier3 = {c.concern: c for c in result.tier(3).choices}
+    assert tier3["training-framework"].option == "megatron-core"
+    assert tier3["quantization"].option == "transformer-engine" and tier3["fusion"].option == "transformer-engine"
+    assert not any(s.id == "long-context-needed" for s in result.switch_conditions)  # tier 1 names its attention

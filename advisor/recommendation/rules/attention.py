@@ -93,7 +93,10 @@ def attention_preference(context: RuleContext, long_context: bool) -> tuple[tupl
 def attention_switches(
     entry: TierEntry | None, long_context: bool, measured_as: Mapping[str, str]
 ) -> list[SwitchCondition]:
-    """Long context not needed yet: switch when it is; needed: switch when the chosen kernel stops being O(N)."""
+    """Long context not needed yet: switch when it is, where tier 1 names no attention kernel yet (a chosen one is
+    already flash-style: the switch would change nothing); needed: switch when the chosen kernel stops being O(N)."""
+    if not long_context and isinstance(entry, Choice):
+        return []
     if not long_context:
         description = "long context becomes a need: flash-style attention becomes mandatory"
         metric = "profile.needs.long_context"
