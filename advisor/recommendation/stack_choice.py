@@ -698,7 +698,14 @@ def throughput_run(workload: str) -> str:
 def tie_break(item: Judged, chosen: Judged) -> str:
     """What put the chosen stack before one that fits as well (or misses as much)."""
     if item.rank.other_default and not chosen.rank.other_default:
-        return f"its default precision is {item.stack.applies_to.precisions[0]}, not the one asked"
+        default = item.stack.applies_to.precisions[0]
+        if item.precision in item.stack.applies_to.precisions[1:]:  # it documents the asked format, after another
+            return (
+                f"its page leads with {default} and documents {item.precision} beside it, while "
+                f"{chosen.stack.name} is documented for {chosen.precision} first; {throughput_run(item.workload)} on "
+                "the target decides between them"
+            )
+        return f"its default precision is {default}, not the one asked"
     if item.model_assumed and not chosen.model_assumed:
         return (
             f"it is written for {', '.join(item.stack.applies_to.models)} and the profile names no model; "

@@ -19,11 +19,15 @@ def engine_line(context: RuleContext, option: str) -> Rationale:
     candidate = context.knowledge.get(option)
     profile = context.profile
     if context.stack.serving_engine:
-        text = (
-            f"an LLM in production is served by an engine that batches concurrent requests, manages the KV cache "
-            f"and loads quantized checkpoints; {candidate.name} is the {context.platform.name} engine that carries "
-            "what this profile needs"
+        what = {
+            "embedding": "an embedding model in production is served by an engine that batches concurrent inputs",
+            "transcription": "a speech model is served by a runtime with a transcription endpoint",
+        }.get(
+            profile.serving_task,
+            "an LLM in production is served by an engine that batches concurrent requests, manages the KV cache and "
+            "loads quantized checkpoints",
         )
+        text = f"{what}; {candidate.name} is the {context.platform.name} engine that carries what this profile needs"
         return line(
             text,
             cite_platform(context.platform, "serving_engines"),
