@@ -722,11 +722,16 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
         return choice
     candidate = context.knowledge.get(choice.option)
     claim = getattr(candidate, method)
-    how = (
-        claim.note
-        if claim.value == "partial" and claim.note
-        else f"{candidate.name} documents its own {method.upper()} flow (knowledge base: {claim.value}); set it up before export"
-    )
+    if claim.value == "partial" and claim.note:
+        how = claim.note
+    elif claim.value == "yes":
+        how = f"{candidate.name} documents its own {method.upper()} flow; set it up before export"
+    else:  # nothing documented: the training framework runs it, the runtime only loads what it exports
+        how = (
+            f"{candidate.name} documents no {method.upper()} flow (knowledge base: {claim.value}): run {method.upper()} "
+            f"in the training framework and export a quantized model {candidate.name} loads, and check that it "
+            "loads before committing to it"
+        )
     text = (
         f"{method.upper()} asked: the stack's page shows the other flow; "
         if other_flow
