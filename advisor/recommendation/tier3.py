@@ -346,7 +346,8 @@ def loaded_quantizer(
         f"no quantization toolkit whose output {deployment.option} loads runs on {', '.join(sorted(families))} with "
         f"{dtype}: each platform keeps its own"
         + (
-            f", so each family gets its own checkpoint and its own accuracy check ({per_family_format(context)})"
+            f", so each family gets its own checkpoint and its own accuracy check "
+            f"({per_family_format(context, deployment.option)})"
             if len(families) > 1
             else ""
         )
@@ -357,7 +358,8 @@ def loaded_quantizer(
         claim = getattr(engine, dtype)
         text = (
             f"{engine.name} documents no {dtype} serving (knowledge base: {dtype} {claim.value}): tier 3 serves the "
-            f"model unquantized on every family, and {dtype} stays a per-family choice ({per_family_format(context)})"
+            f"model unquantized on every family, and {dtype} stays a per-family choice "
+            f"({per_family_format(context, deployment.option)})"
         )
         cites.insert(0, cite_claim(engine, dtype))
     others = [g for g in gaps if g.concern != "quantization"]  # one gap per concern: this one says why
@@ -377,16 +379,24 @@ def serves_unquantized(option: str, context: RuleContext) -> bool:
     return getattr(knowledge.get(option), profile.needs.quantization).value not in ("yes", "partial")
 
 
-def per_family_format(context: RuleContext) -> str:
-    """'<family>: <the stack chosen there, where it runs the asked format>' for every family of the profile, or that
-    none documented there runs it."""
+def per_family_format(context: RuleContext, engine: str | None = None) -> str:
+    """'<family>: <the serving stack there that runs the asked format>' for every family of the profile, one run by
+    tier 3's engine first (vLLM's own on NVIDIA beside vllm-gaudi, not TensorRT-LLM), or that none documented there
+    runs it."""
     parts = []
+    known = set(context.knowledge.ids())
     for family in context.profile.families:
         there = on_family(context.profile, family, context.knowledge)
         choice = choose_stacks(there, context.knowledge)
         dtype = there.needs.quantization
+        serving = [
+            j
+            for j in (*choice.chosen, *choice.considered)
+            if j.workload == "inference" and j.precision == dtype and j.weight <= MISFIT_WEIGHTS["device"]
+        ]
         fitting = next(
-            (j for j in choice.chosen if j.precision == dtype and j.weight <= MISFIT_WEIGHTS["device"]), None
+            (j for j in serving if getattr(runner_of(j.stack, j.workload, known), "candidate", None) == engine),
+            next(iter(serving), None),
         )
         parts.append(
             f"{family}: {fitting.stack.name}{format_there(there, context.profile, choice.device)}"
