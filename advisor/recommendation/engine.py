@@ -168,7 +168,7 @@ def recommend(
         evidence_sources=facts.sources,
         device=device,
         device_assumed=stack_choice.device_assumed,
-        stacks=tuple(stacks_in(stack_choice, profile)),
+        stacks=tuple(stacks_in(stack_choice, profile, knowledge.platform(profile.hardware).devices)),
         stacks_considered=options_considered(stack_choice),
         reference=figures,
         reference_note=reference_note,

@@ -807,9 +807,15 @@ def released_quantized(item: Judged, quantization: str) -> bool:
     return item.stack.applies_to.precisions[0] == quantization
 
 
-def chosen_stack(item: Judged, profile: Profile) -> ChosenStack:
+def names_another_device(risk: str, others: Sequence[str]) -> bool:
+    """A stack validated on several devices warns about one of them by its full name ('NVIDIA L40S'): not a risk
+    of another target device."""
+    return any(name in risk for name in others)
+
+
+def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> ChosenStack:
     """The chosen stack as the recommendation carries it: its parts, versions, page, what does not fit, and the risks
-    that concern this model type."""
+    that concern this model type and target device (`others`: the full names of the family's other devices)."""
     stack = item.stack
     parts = tuple(
         StackPart(role=c.role, name=c.name, candidate=c.candidate, setting=c.setting, source=c.source or stack.source)
@@ -826,7 +832,10 @@ def chosen_stack(item: Judged, profile: Profile) -> ChosenStack:
         validated_with=dict(stack.validated_with),
         misfits=tuple(misfit.text for misfit in item.misfits),
         risks=tuple(
-            risk.value for risk in stack.risks if risk_concerns(risk.value, profile.model_type, profile.embeds)
+            risk.value
+            for risk in stack.risks
+            if risk_concerns(risk.value, profile.model_type, profile.embeds)
+            and not names_another_device(risk.value, others)
         ),
         preview=stack.preview.value if stack.preview is not None else None,
         models=tuple(stack.applies_to.models),
@@ -835,9 +844,11 @@ def chosen_stack(item: Judged, profile: Profile) -> ChosenStack:
     )
 
 
-def stacks_in(choice: StackChoice, profile: Profile) -> Sequence[ChosenStack]:
-    """Every chosen stack, serving first."""
-    return [chosen_stack(item, profile) for item in choice.chosen]
+def stacks_in(choice: StackChoice, profile: Profile, devices: Sequence[Device] = ()) -> Sequence[ChosenStack]:
+    """Every chosen stack, serving first, without the risks that name another of the family's `devices`."""
+    target = choice.device.id if choice.device is not None else None
+    others = [device.name for device in devices if device.id != target] if target is not None else []
+    return [chosen_stack(item, profile, others) for item in choice.chosen]
 
 
 def runner_roles(workload: str) -> tuple[str, ...]:
