@@ -107,9 +107,8 @@ def measured_fusion(context: RuleContext, chosen: Candidate | None) -> tuple[lis
 def decide_fusion(context: RuleContext) -> ConcernDecision:
     """Tier 1 fuser within the team's skill; the skilled options above it become switch conditions."""
     profile = context.profile
-    compiles_it = (
-        not profile.llm and context.stack.runtime in context.knowledge.ids()
-    )  # a CNN compiled by ATC, TensorRT
+    # a CNN or diffusion model compiled by its graph runtime (ATC, TensorRT)
+    compiles_it = not profile.llm and context.stack.runtime in context.knowledge.ids()
     if not profile.trains and (context.stack.serving_engine or compiles_it) and context.stack.runtime is not None:
         # a served model runs the fusion of what serves it: an LLM engine's, or the graph runtime's compiler for a
         # model it compiles; torch.compile is not in that path
