@@ -23,6 +23,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "precision": 10,
     "model_type": 8,
     "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type
+    # a training recipe written for other models of this type: its model list is a configuration preset (layers,
+    # parallel layout) the team re-writes for its own model, not a checkpoint it serves
+    "named_model_training": 5,
     "dynamic_shapes": 6,
     "float_fallback": 6,
     "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model

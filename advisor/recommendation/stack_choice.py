@@ -253,12 +253,13 @@ def same_generation(one: str, other: str) -> bool:
     return one == other or one.startswith(other + " ") or other.startswith(one + " ")
 
 
-def model_misfit(listed: Sequence[str], named: str) -> Misfit:
+def model_misfit(listed: Sequence[str], named: str, workload: str = "inference") -> Misfit:
     """A recipe written for other models: another model, or one whose architecture the profile's model keeps (the
     recipe's settings configure it; its published checkpoints hold the other weights)."""
     kin = shared_architecture(listed, named)
     if kin is None:
-        return Misfit("named_model", f"written for {', '.join(listed)}, not {named}")
+        kind = "named_model_training" if workload == "training" else "named_model"
+        return Misfit(kind, f"written for {', '.join(listed)}, not {named}")
     how = (
         f"{kin.architecture}, whose architecture {named} keeps"
         if kin.direct
@@ -333,7 +334,7 @@ def misfits(
         found.append(Misfit("model_type" if near else "other_model", text))
     named = profile.model_name
     if scope.models and named is not None and not written_for(scope.models, named):
-        found.append(model_misfit(scope.models, named))
+        found.append(model_misfit(scope.models, named, workload))
     if device is not None and device.id in scope.excludes:
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
@@ -606,7 +607,7 @@ def training_kind_unnamed(scope: StackScope, kind: str | None) -> bool:
 # Misfits that make a stack no stack for this model: another model type, another class of device (a phone runtime
 # for a server), or, for a recipe written for named models, another model than the one named.
 OTHER_MODEL_KINDS = ("other_model", "device_class")
-NOT_THIS_MODEL_KINDS = (*OTHER_MODEL_KINDS, "named_model")
+NOT_THIS_MODEL_KINDS = (*OTHER_MODEL_KINDS, "named_model", "named_model_training")
 
 
 def other_model(item: Judged) -> bool:

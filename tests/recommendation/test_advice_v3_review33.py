@@ -303,3 +303,22 @@ def test_each_familys_own_quantized_stack_is_the_one_tier_3s_engine_runs():
     assert next(c.option for c in tier3.choices if c.concern == "deployment") == "vllm"
     gap = next(g for g in tier3.gaps if g.concern == "quantization")
     assert "TensorRT-LLM" not in gap.rationale[0].text and "nvidia-gpu: vLLM" in gap.rationale[0].text
+
+
+def test_a_training_recipe_for_another_model_of_the_type_is_a_partial_fit_not_nothing():
+    # DeepSparkHub's Llama3-8B training recipes run on the Tiangai 150 (github.com/Deep-Spark/DeepSparkHub/blob/master/
+    # models/nlp/llm/llama3_8b/); a training recipe's model list is its configuration preset. Review 37 p09 (Llama 3.1
+    # 8B pretraining on 32 cards) got no training framework at all.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"devices": 32},
+    )
+    chosen = next(option for option in result.stacks_considered if option.chosen)
+    assert chosen.stack.startswith("iluvatar-") and "written for meta-llama/Meta-Llama-3-8B" in chosen.reason
+    assert any(c.concern == "training-framework" for c in result.tier(1).choices)
