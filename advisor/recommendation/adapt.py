@@ -874,4 +874,16 @@ def adapt_tier1(
     gaps += fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
     fits_team = all(c.fits_team for c in merged)
-    return tier1.model_copy(update={"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team}), kept_skipped
+    notes = tier1.notes if choice.chosen else assembled_notes(context)
+    update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
+    return tier1.model_copy(update=update), kept_skipped
+
+
+def assembled_notes(context: RuleContext) -> tuple[Rationale, ...]:
+    """Tier 1's note where no documented stack fits: the platform's official options, assembled concern by concern,
+    are not a validated whole (review 37: an assembled stack was called 'proven, supported')."""
+    text = (
+        f"no documented stack fits this profile on {context.profile.hardware}: the platform's official options, "
+        "assembled concern by concern, which no vendor page validates together; test the whole before committing"
+    )
+    return (line(text, cite_profile(context.profile, "hardware")),)

@@ -648,6 +648,11 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
             key=lambda item: item.rank,
         )
         usable = [item for item in judged if item.weight < TOO_FAR]
+        # a speech or embedding model no stack serves in the asked format here: one documented in float does (an LLM's
+        # concerns assembled one by one still reach a quantizer and engine the knowledge base pairs)
+        if not usable and profile.needs.quantized and profile.serving_task != "generation":
+            judged = sorted((softened(item, profile, device, platform) for item in judged), key=lambda item: item.rank)
+            usable = [item for item in judged if item.weight < TOO_FAR]
         if usable:
             chosen.append(usable[0])
         others += [item for item in judged if not usable or item is not usable[0]]
@@ -663,6 +668,31 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
         considered = same_model
     return StackChoice(
         device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED])
+    )
+
+
+def softened(item: Judged, profile: Profile, device: Device | None, platform: Platform) -> Judged:
+    """Where no stack of the workload documents the asked quantized format for this speech or embedding profile, a
+    stack's other-precision misfit becomes a float fallback it states (Whisper on Graviton: Arm's page runs bf16), so a
+    documented stack in float comes before concerns assembled one by one."""
+    fallback = float_fallback(item.stack, profile, device, platform)
+    if fallback is None or not any(misfit.kind == "precision" for misfit in item.misfits):
+        return item
+    asked = profile.needs.quantization
+    misfits = (
+        *(misfit for misfit in item.misfits if misfit.kind != "precision"),
+        Misfit(
+            "float_fallback",
+            f"no stack documents {asked} for this profile here; this one serves {fallback}, {asked}'s fallback",
+        ),
+    )
+    weight = sum(misfit.weight for misfit in misfits) + (ASSUMED_MODEL_WEIGHT if item.model_assumed else 0)
+    return Judged(
+        stack=item.stack,
+        workload=item.workload,
+        misfits=misfits,
+        rank=item.rank._replace(weight=weight),
+        precision=fallback,
     )
 
 

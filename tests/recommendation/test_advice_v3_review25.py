@@ -85,8 +85,10 @@ def e5_on_graviton(*without: str):
 
 def test_an_assembled_graph_runtime_runs_attention_on_its_own_kernels():
     # Review 25 p15: "attention (none) ... the framework's attention (SDPA) stays" beside an ONNX Runtime deployment.
-    # Without the documented Sentence Transformers ONNX stack, tier 1 is assembled per concern.
-    tier1 = {choice.concern: choice for choice in e5_on_graviton(ARM_ORT_EMBEDDINGS).tiers[0].choices}
+    # Without the documented Sentence Transformers ONNX stack (and TEI's float stack, which would then serve it in
+    # float), tier 1 is assembled per concern.
+    assembled = e5_on_graviton(ARM_ORT_EMBEDDINGS, "arm-tei-cpu-graviton")
+    tier1 = {choice.concern: choice for choice in assembled.tiers[0].choices}
     assert tier1["deployment"].option == tier1["attention"].option == "onnxruntime"
     assert tier1["attention"].settings["by"] == "runtime"
 

@@ -163,7 +163,7 @@ def test_cross_platform_embedding_tier3_is_the_runtime_documented_for_embeddings
     gap = next(g for g in tier3.gaps if g.concern == "quantization")
     assert "serves the model unquantized on every family" in gap.rationale[0].text
     assert "arm-cpu: no int8 stack documented" in gap.rationale[0].text
-    assert any("Arm64 CPUs (Graviton) (unquantized" in note.text for note in tier3.notes)
+    assert any("Arm64 CPUs (Graviton) (in fp32: no int8 path is documented there)" in note.text for note in tier3.notes)
 
 
 def test_a_generating_model_never_gets_the_embeddings_server():

@@ -102,3 +102,33 @@ def test_whisper_on_a_phone_keeps_the_kernel_route_and_each_familys_own_runtime(
     gap = next(g for g in result.tier(3).gaps if g.concern == "deployment")
     assert "(arm-cpu: executorch; apple-silicon: mlx)" in gap.rationale[0].text
     assert not any(s.id == "long-context-needed" for s in result.switch_conditions)
+
+
+def test_whisper_int8_on_graviton_takes_the_documented_float_stack_over_an_assembled_one():
+    # Arm's learning path runs Whisper with Transformers in BF16 fast math on Graviton (learn.arm.com/learning-paths/
+    # servers-and-cloud-computing/whisper/); no page serves it in INT8 there. Review 37 p15 got oneDNN INT8, vLLM CPU
+    # and torchao assembled and called "proven, supported".
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="kernel",
+        model="openai/whisper-large-v3-turbo",
+        needs={"quantization": "int8"},
+    )
+    chosen = next(option for option in result.stacks_considered if option.chosen)
+    assert chosen.stack == "arm-transformers-whisper-graviton"
+    assert "no stack documents int8 for this profile here; this one serves bf16" in chosen.reason
+    # where nothing fits, tier 1 says it is assembled, not "proven, supported" (an INT8 YOLO-style CNN on a 310P: the
+    # ATC recipe there is FP16 ResNet-50)
+    assembled = answer(
+        model_type="cnn",
+        hardware="ascend-npu",
+        device="ascend-310p",
+        workload="inference",
+        parameters_b=0.03,
+        needs={"quantization": "int8"},
+    )
+    assert not any(option.chosen for option in assembled.stacks_considered)
+    assert "no documented stack fits this profile" in assembled.tier(1).notes[0].text
