@@ -389,10 +389,13 @@ def per_family_format(context: RuleContext, engine: str | None = None) -> str:
         there = on_family(context.profile, family, context.knowledge)
         choice = choose_stacks(there, context.knowledge)
         dtype = there.needs.quantization
+        target = family == context.profile.hardware  # the target keeps tier 1's stack, a partial fit included
         serving = [
             j
             for j in (*choice.chosen, *choice.considered)
-            if j.workload == "inference" and j.precision == dtype and j.weight <= MISFIT_WEIGHTS["device"]
+            if j.workload == "inference"
+            and j.precision == dtype
+            and (j.weight <= MISFIT_WEIGHTS["device"] or (target and j in choice.chosen))
         ]
         fitting = next(
             (j for j in serving if getattr(runner_of(j.stack, j.workload, known), "candidate", None) == engine),

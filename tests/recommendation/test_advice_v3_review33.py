@@ -322,3 +322,19 @@ def test_a_training_recipe_for_another_model_of_the_type_is_a_partial_fit_not_no
     chosen = next(option for option in result.stacks_considered if option.chosen)
     assert chosen.stack.startswith("iluvatar-") and "written for meta-llama/Meta-Llama-3-8B" in chosen.reason
     assert any(c.concern == "training-framework" for c in result.tier(1).choices)
+
+
+def test_the_targets_own_fp8_stack_is_named_in_tier_3_even_as_a_partial_fit():
+    # vllm-gaudi runs FP8 through Intel Neural Compressor (docs.vllm.ai/projects/gaudi/en/latest/configuration/
+    # quantization/inc.html); review 37 p10's tier 3 said "intel-gaudi: no fp8 stack documented" beside that tier 1.
+    result = answer(
+        model_type="multimodal",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"quantization": "fp8", "cross_platform": True, "other_hardware": ["nvidia-gpu"]},
+    )
+    gap = next(g for g in result.tier(3).gaps if g.concern == "quantization")
+    assert "intel-gaudi: no fp8 stack" not in gap.rationale[0].text
+    assert "intel-gaudi: vLLM with vllm-gaudi" in gap.rationale[0].text
