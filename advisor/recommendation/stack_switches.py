@@ -7,6 +7,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from advisor.knowledge.platforms import Device
+from advisor.knowledge.stacks import Component
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
@@ -143,6 +144,19 @@ def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | No
     return lead + LORA_MERGE.format(how=how) + path[len(lead) :] if path.startswith(lead) else path
 
 
+def quantizer_named(part: Component | None, serving: Judged) -> str:
+    """' (NVIDIA Model Optimizer)' for the serving stack's quantization tool; for a part that names only the formats it
+    loads (vLLM TPU's pre-quantized checkpoints), those formats and that no tool is named to write them."""
+    if part is None:
+        return ""
+    if part.candidate is None:
+        return (
+            f" in a format {serving.stack.runner_name} loads ({part.name}; the stack names no tool that writes it for "
+            "this family: check the quantizer's output loads before committing)"
+        )
+    return f" ({part.name})"
+
+
 def version_split(choice: StackChoice) -> str:
     """' Their validated versions differ: neuron-sdk 2.26.1 (training), 2.34.0 (serving); ...' where the training and
     serving stacks pin one package at different versions (two images, or one release validated for both), else ''."""
@@ -192,7 +206,7 @@ def checkpoint_path_as_documented(
     if profile.needs.quantized and serving.falls_back:
         quantize = f", served in {serving.precision} ({serving.fallback_reason(profile.needs.quantization)})"
     elif profile.needs.quantized:
-        quantize = f", then quantize it to {profile.needs.quantization}" + (f" ({quantizer.name})" if quantizer else "")
+        quantize = f", then quantize it to {profile.needs.quantization}" + quantizer_named(quantizer, serving)
     if training.stack.id == serving.stack.id:  # one stack trains and serves: its own export, or none to write
         said = (
             exports.value.rstrip(".")

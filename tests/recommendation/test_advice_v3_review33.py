@@ -338,3 +338,20 @@ def test_the_targets_own_fp8_stack_is_named_in_tier_3_even_as_a_partial_fit():
     gap = next(g for g in result.tier(3).gaps if g.concern == "quantization")
     assert "intel-gaudi: no fp8 stack" not in gap.rationale[0].text
     assert "intel-gaudi: vLLM with vllm-gaudi" in gap.rationale[0].text
+
+
+def test_a_serving_stack_that_names_only_formats_is_not_offered_as_the_quantizer():
+    # vLLM TPU loads pre-quantized checkpoints (compressed-tensors, AWQ...) and names no tool that writes them
+    # (github.com/vllm-project/tpu-inference/blob/main/docs/includes/quantization.md); review 37 p11's verdict said
+    # "then quantize it to int8 (Pre-quantized checkpoints ...)", as if that were a tool.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="both",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="google/gemma-3-27b-it",
+        needs={"quantization": "int8", "devices": 32},
+    )
+    assert "the stack names no tool that writes it for this family" in result.verdict
