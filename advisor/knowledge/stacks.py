@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -327,8 +326,3 @@ def model_matches(listed: str, model: str) -> bool:
     if "/" not in named:
         wanted = wanted.rsplit("/", 1)[-1]
     return named == wanted or named.startswith(wanted + "-")
-
-
-def names_model(listed: Sequence[str], model: str | None) -> bool:
-    """One of the listed models is the profile's model, or the model a release of it (False for no model)."""
-    return model is not None and any(model_matches(entry, model) for entry in listed)

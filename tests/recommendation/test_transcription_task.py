@@ -21,6 +21,18 @@ WHISPER = {
 }
 
 
+# Whisper-small in INT8 on an SME2 Android phone, the same model on Macs: review 34 and 35's p13/p15.
+WHISPER_ON_A_PHONE_AND_A_MAC = {
+    "model_type": "dense-transformer",
+    "hardware": "arm-cpu",
+    "device": "armv9-mobile-sme2",
+    "workload": "inference",
+    "team_skill": "kernel",
+    "model": "openai/whisper-small",
+    "needs": {"quantization": "int8", "cross_platform": True, "other_hardware": ["apple-silicon"]},
+}
+
+
 def test_a_whisper_id_is_taken_as_transcription_and_a_stated_task_wins():
     assert serving_task(None, "openai/whisper-large-v3") == ("transcription", True)
     assert serving_task(None, "distil-whisper/distil-large-v3") == ("transcription", True)
@@ -67,15 +79,7 @@ def test_a_phone_gets_no_server_runtime_for_whisper_and_each_family_keeps_its_do
     # ai-portal-audio-to-text/), MLX documents mlx-whisper on Macs (github.com/ml-explore/mlx-examples/blob/main/
     # whisper/README.md); no page runs the quantized Whisper with one runtime on both. Review 34 p13 got vLLM "on phones
     # and Macs".
-    result = answer(
-        model_type="dense-transformer",
-        hardware="arm-cpu",
-        device="armv9-mobile-sme2",
-        workload="inference",
-        team_skill="kernel",
-        model="openai/whisper-small",
-        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["apple-silicon"]},
-    )
+    result = answer(**WHISPER_ON_A_PHONE_AND_A_MAC)
     options = {c.option for c in result.tier(1).choices}
     assert "executorch" in options and not options & {"vllm", "openvino", "sglang"}
     tier3 = result.tier(3)
@@ -89,15 +93,7 @@ def test_whisper_on_a_phone_keeps_the_kernel_route_and_each_familys_own_runtime(
     # KleidiAI is a kernel library (github.com/ARM-software/kleidiai), no server: it serves any task; review 35 p15 got
     # "no deep self-development candidate for arm-cpu" for a kernel team and "arm-cpu: openvino" as the phone's runtime,
     # and a long-context switch for Whisper's 30-second windows.
-    result = answer(
-        model_type="dense-transformer",
-        hardware="arm-cpu",
-        device="armv9-mobile-sme2",
-        workload="inference",
-        team_skill="kernel",
-        model="openai/whisper-small",
-        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["apple-silicon"]},
-    )
+    result = answer(**WHISPER_ON_A_PHONE_AND_A_MAC)
     assert any(c.option == "kleidiai" for c in result.tier(2).choices)
     gap = next(g for g in result.tier(3).gaps if g.concern == "deployment")
     assert "(arm-cpu: executorch; apple-silicon: mlx)" in gap.rationale[0].text
