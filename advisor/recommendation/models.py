@@ -164,6 +164,13 @@ class StackPart(_Model):
     source: str = Field(description="The page that documents this part (the stack's own page when not its own)")
 
 
+class StackRisk(_Model):
+    """One of the chosen stack's own risks: its place among the stack's `risks` (what its citation names) and text."""
+
+    index: int = Field(description="Its index in the stack file's `risks` (cited as <stack>.risks[<index>])")
+    text: str
+
+
 class ChosenStack(_Model):
     """The whole stack tier 1 keeps, as its vendor or project documents it."""
 
@@ -176,7 +183,7 @@ class ChosenStack(_Model):
     parts: tuple[StackPart, ...]
     validated_with: dict[str, str] = Field(default_factory=dict)
     misfits: tuple[str, ...] = Field(default=(), description="What of the profile it does not fit (empty: it fits)")
-    risks: tuple[str, ...] = ()
+    risks: tuple[StackRisk, ...] = Field(default=(), description="Its risks that concern this model type and device")
     preview: str | None = Field(
         default=None, description="What its page says where it calls the stack a beta or preview"
     )

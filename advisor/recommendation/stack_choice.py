@@ -22,7 +22,7 @@ from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import Profile
-from advisor.recommendation.models import ChosenStack, StackOption, StackPart
+from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
     ASSUMED_MODEL_WEIGHT,
     BF16_OVER,
@@ -863,8 +863,8 @@ def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> 
         validated_with=dict(stack.validated_with),
         misfits=tuple(misfit.text for misfit in item.misfits),
         risks=tuple(
-            risk.value
-            for risk in stack.risks
+            StackRisk(index=index, text=risk.value)
+            for index, risk in enumerate(stack.risks)
             if risk_concerns(risk.value, profile.model_type, profile.embeds)
             and not names_another_device(risk.value, others)
         ),

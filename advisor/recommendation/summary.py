@@ -91,7 +91,7 @@ def in_sentence(text: str) -> str:
 def applying_risks(stack: ChosenStack, profile: Profile) -> list[tuple[int, str]]:
     """The chosen stack's risks that concern this profile, each with its index among the stack's risks: those that
     speak of a need of the profile first."""
-    applying = [(index, risk) for index, risk in enumerate(stack.risks) if risk_applies(risk, profile)]
+    applying = [(risk.index, risk.text) for risk in stack.risks if risk_applies(risk.text, profile)]
     return sorted(applying, key=lambda item: not names_a_need(item[1], profile))
 
 

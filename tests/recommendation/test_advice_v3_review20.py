@@ -159,7 +159,7 @@ def test_a_dense_model_gets_no_moe_risk_and_a_cnn_no_layernorm_risk():
         workload="inference",
         needs={"quantization": "fp8", "devices": 8},
     )
-    assert dense.stacks and not any("MoE" in risk for stack in dense.stacks for risk in stack.risks)
+    assert dense.stacks and not any("MoE" in risk.text for stack in dense.stacks for risk in stack.risks)
     cnn = answer(
         model_type="cnn", hardware="arm-cpu", device="graviton4", workload="inference", needs={"quantization": "int8"}
     )

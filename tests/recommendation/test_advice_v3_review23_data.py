@@ -45,7 +45,7 @@ def test_a_weight_only_int8_export_claims_no_int8_gemms():
     gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
     assert gemm.settings.get("weights") == "int8" and "dtype" not in gemm.settings
     assert not any("int8 GEMMs" in reason.text for reason in gemm.rationale)
-    assert any("--quant-mode int8" in risk for stack in result.stacks for risk in stack.risks)
+    assert any("--quant-mode int8" in risk.text for stack in result.stacks for risk in stack.risks)
 
 
 def test_a_llama_31_team_is_pointed_at_its_own_fp8_checkpoint():

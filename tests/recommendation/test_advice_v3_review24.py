@@ -84,7 +84,7 @@ def test_a_cnn_is_not_warned_about_an_llm_walkthrough():
         parameters_b=0.0055,
         needs={"quantization": "int8", "quantization_method": "qat"},
     )
-    risks = [risk for stack in result.stacks for risk in stack.risks]
+    risks = [risk.text for stack in result.stacks for risk in stack.risks]
     assert risks and not any("Llama" in risk or "LLM" in risk for risk in risks)
 
 

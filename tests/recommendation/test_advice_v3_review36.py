@@ -29,8 +29,8 @@ def test_the_l40s_warning_reaches_the_l40s_only():
     # support-matrix.html); review 36 p02 printed it for an RTX PRO 6000 target.
     rtx = answer(**FLUX_FP8, device="rtx-pro-6000-server")
     l40s = answer(**FLUX_FP8, device="l40s")
-    assert rtx.stacks and not any("L40S" in risk for risk in rtx.stacks[0].risks)
-    assert any("NVIDIA L40S" in risk for risk in l40s.stacks[0].risks)
+    assert rtx.stacks and not any("L40S" in risk.text for risk in rtx.stacks[0].risks)
+    assert any("NVIDIA L40S" in risk.text for risk in l40s.stacks[0].risks)
 
 
 def test_a_gemma3_vision_profile_on_v6e_is_a_partial_fit():

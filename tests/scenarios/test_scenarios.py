@@ -142,7 +142,7 @@ def _record_text(answer: Recommendation) -> str:
         parts += [reason.text for gap in tier.gaps for reason in gap.rationale]
     parts += [reason.text for rejection in answer.rejected for reason in rejection.reasons]
     parts += [condition.description for condition in answer.switch_conditions]
-    parts += [risk for stack in answer.stacks for risk in stack.risks]
+    parts += [risk.text for stack in answer.stacks for risk in stack.risks]
     return " ".join(parts)
 
 
