@@ -166,10 +166,13 @@ def settings_text(choice: Choice) -> str:
 
 
 def grouped_choices(tier: Tier) -> list[dict[str, Any]]:
-    """A secondary tier's choices, one line per option with every concern it covers."""
+    """A secondary tier's choices, one line per option with every concern it covers: a stack's part by its own name
+    with the candidate it runs on ('DeepSpeed (Intel Gaudi fork) (synapseai)'), apart from that candidate's other
+    concerns."""
     groups: dict[str, dict[str, Any]] = {}
     for choice in tier.choices:
-        group = groups.setdefault(choice.option, {"option": choice.option, "concerns": [], "reason": choice.rationale[-1 if len(choice.rationale) == 1 else 0].text, "fits_team": choice.fits_team})
+        label = choice.label
+        group = groups.setdefault(label, {"option": label, "concerns": [], "reason": choice.rationale[-1 if len(choice.rationale) == 1 else 0].text, "fits_team": choice.fits_team})
         group["concerns"].append(choice.concern)
     return list(groups.values())
 
