@@ -24,8 +24,8 @@ def engine_line(context: RuleContext, option: str) -> Rationale:
             "transcription": "a speech model is served by a runtime with a transcription endpoint",
         }.get(
             profile.serving_task,
-            "an LLM in production is served by an engine that batches concurrent requests, manages the KV cache and "
-            "loads quantized checkpoints",
+            "an LLM runs in an engine that manages the KV cache and loads quantized checkpoints (and, on a server, "
+            "batches concurrent requests)",
         )
         text = f"{what}; {candidate.name} is the {context.platform.name} engine that carries what this profile needs"
         return line(
