@@ -106,15 +106,16 @@ def release_suffix(listed: str, model: str) -> str:
 def written_for(listed: Sequence[str], model: str | None) -> bool:
     """A recipe listing these models is written for this one: it lists the model or a release of it. Not a catalogued
     model whose id the model's extends with a size of its own (a DeepSeek-R1 recipe is not for
-    'DeepSeek-R1-Distill-Llama-70B'), nor only an earlier model whose architecture this one keeps ('DeepSeek-R1' lists
-    R1, not R1-0528)."""
+    'DeepSeek-R1-Distill-Llama-70B'), nor one the catalogue holds as a model of its own: an earlier model whose
+    architecture this one keeps ('DeepSeek-R1' lists R1, not R1-0528) or a sibling ('GLM-4.5' lists GLM-4.5, not the
+    smaller GLM-4.5-Air)."""
     if model is None:
         return False
     known = size_of(model)
     return any(
         model_matches(entry, model)
         and not another_size(entry, model)
-        and (known is None or known.architecture_of is None or model_matches(known.id, entry))
+        and (known is None or model_matches(known.id, entry))
         for entry in listed
     )
 

@@ -114,7 +114,27 @@ def part_settings(part: Part, context: RuleContext, precision: str | None = None
         documented = "; ".join(clause for clause in documented.split("; ") if not LLM_WORD.search(clause))
     if documented:
         settings["as documented"] = documented
+    if component.role == "serving-engine" and (wider := wider_layout(documented, context.profile.needs.devices)):
+        settings["devices"] = wider
     return settings
+
+
+# A serving command's tensor-parallel size: '--tp-size 8', '--tp 8', '--tensor-parallel-size 8', '-tp 8'.
+TENSOR_PARALLEL = re.compile(r"(?:--tp-size|--tp|--tensor-parallel-size|-tp)[ =](\d+)\b")
+EXPERT_PARALLEL_SIZE = re.compile(r"(?:--ep-size|--ep|--expert-parallel-size)[ =]\d+\b")
+
+
+def wider_layout(setting: str, devices: int) -> str | None:
+    """Where every tensor-parallel size the page's command names is larger than the job's devices (SGLang's GLM-4.6
+    command with --tp-size 8 for a 4-GPU job): what to change, since the command as written does not start there."""
+    sizes = [int(size) for size in TENSOR_PARALLEL.findall(setting)]
+    if not sizes or min(sizes) <= devices:
+        return None
+    expert = " (and its expert-parallel size with it)" if EXPERT_PARALLEL_SIZE.search(setting) else ""
+    return (
+        f"the page's command splits the model {min(sizes)} ways (tensor parallel {min(sizes)}); this job has {devices} "
+        f"device(s): set it{expert} to {devices}, once the capacity check shows the weights fit there"
+    )
 
 
 def in_precision(setting: str, precision: str | None) -> str:

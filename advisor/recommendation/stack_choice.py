@@ -659,7 +659,7 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     picked = {item.stack.id for item in chosen}
     seen: set[str] = set()
     considered = []
-    for item in sorted(others, key=considered_order):
+    for item in sorted(others, key=lambda item: considered_order(item, profile.model_name)):
         if item.stack.id not in picked and item.stack.id not in seen:
             seen.add(item.stack.id)
             considered.append(item)
@@ -696,12 +696,22 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
     )
 
 
-def considered_order(item: Judged) -> tuple[bool, bool, bool, Rank]:
+def considered_order(item: Judged, model: str | None = None) -> tuple[bool, bool, bool, bool, Rank]:
     """How the options a team asks about come: stacks for this kind of model before another; in the asked precision
     before another; a recipe for this model type (another model's: TensorRT-LLM's DeepSeek recipe for a DeepSeek-V3.1
-    job) before a stack documented for a neighbouring type (a dense-model recipe); then by rank."""
+    job) before a stack documented for a neighbouring type (a dense-model recipe); among recipes for other models,
+    those for a sibling from the same publisher (GLM-4.5's for GLM-4.5-Air) first; then by rank."""
     near_type = any(misfit.kind == "model_type" for misfit in item.misfits)
-    return (other_model(item), other_precision(item), near_type, item.rank)
+    return (other_model(item), other_precision(item), near_type, not sibling_recipe(item, model), item.rank)
+
+
+def sibling_recipe(item: Judged, model: str | None) -> bool:
+    """A recipe written for other models, one of them published by the profile's model's publisher (the Hugging Face
+    organisation of its id)."""
+    if model is None or "/" not in model or not item.stack.applies_to.models:
+        return False
+    publisher = model.split("/", 1)[0].lower()
+    return any(listed.split("/", 1)[0].lower() == publisher for listed in item.stack.applies_to.models)
 
 
 def decisive_reason(item: Judged, chosen: Judged | None) -> str:

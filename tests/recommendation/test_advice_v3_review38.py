@@ -38,3 +38,37 @@ def test_a_grouped_tier_line_names_the_stack_part_and_the_candidate_it_runs_on()
     quantizer = next(option for option, concerns in lines.items() if "quantization" in concerns)
     assert "DeepSpeed" in trainer and lines[trainer] == ["training-framework"]
     assert "Neural Compressor" in quantizer and lines[quantizer] == ["quantization"]
+
+
+GLM_AIR_ON_4_B200 = {
+    "model_type": "moe",
+    "hardware": "nvidia-gpu",
+    "device": "b200",
+    "workload": "inference",
+    "team_skill": "hpc",
+    "model": "zai-org/GLM-4.5-Air",
+    "needs": {"quantization": "fp8", "quantization_method": "ptq", "long_context": True, "devices": 4},
+}
+
+
+def test_a_recipe_for_a_larger_sibling_is_not_written_for_the_smaller_model_but_is_considered_first():
+    # GLM-4.5-Air is its own model, 106B total against GLM-4.5's 355B (https://huggingface.co/zai-org/GLM-4.5-Air,
+    # https://huggingface.co/zai-org/GLM-4.5); SGLang's page is headed "GLM-4.5 / GLM-4.6"
+    # (https://docs.sglang.io/docs/basic_usage/glm45) and runs --tp-size 8.
+    from advisor.knowledge.model_sizes import written_for
+
+    assert not written_for(["zai-org/GLM-4.5", "zai-org/GLM-4.6"], "zai-org/GLM-4.5-Air")
+    assert written_for(["zai-org/GLM-4.5"], "zai-org/GLM-4.5-FP8")
+    result = answer(**GLM_AIR_ON_4_B200)
+    assert result.stacks and all("glm45" not in stack.stack for stack in result.stacks)
+    considered = [option for option in result.stacks_considered if not option.chosen]
+    assert considered[0].stack.endswith("glm45"), considered  # the publisher's other models' recipes come first
+    assert "not zai-org/GLM-4.5-Air" in considered[0].reason
+
+
+def test_a_serving_command_split_wider_than_the_job_says_what_to_change():
+    result = answer(**GLM_AIR_ON_4_B200)
+    deployment = next(c for c in result.tiers[0].choices if c.concern == "deployment")
+    assert "tensor parallel 8" in deployment.settings["devices"] and "to 4" in deployment.settings["devices"]
+    eight = answer(**{**GLM_AIR_ON_4_B200, "needs": {**GLM_AIR_ON_4_B200["needs"], "devices": 8}})
+    assert "devices" not in next(c for c in eight.tiers[0].choices if c.concern == "deployment").settings
