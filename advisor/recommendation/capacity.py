@@ -231,6 +231,12 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
             f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory: an embedding model "
             "decodes nothing and keeps no KV cache, so the rest is for the activations of the batched inputs"
         )
+    if weights <= usable and profile.serving_task == "transcription":
+        return (
+            f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory: a speech model's "
+            "decoder keeps a short cache per request (its output is capped at a few hundred tokens), so the rest is "
+            "for the activations and caches of the batched audio"
+        )
     if not profile.llm and devices > 1 and weights <= usable:  # served as a copy per device, where one fits
         one = device.memory_gb * ENGINE_MEMORY_SHARE
         if weights <= one:

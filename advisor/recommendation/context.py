@@ -61,6 +61,16 @@ class RuleContext:
                 found.update(c.candidate for c in stack.components if c.candidate is not None)
         return frozenset(found)
 
+    def task_runners(self) -> frozenset[str]:
+        """The candidates that run a stack of the target family serving the profile's task (applies_to.tasks): the
+        runtimes a vendor documents for speech transcription there, not every engine whose own page lists the task."""
+        task = self.profile.serving_task
+        return frozenset(
+            stack.runner.candidate
+            for stack in self.knowledge.stacks_for(self.profile.hardware)
+            if task in stack.applies_to.tasks and stack.runner is not None and stack.runner.candidate is not None
+        )
+
     def serving_the_task(self, options: Sequence[str]) -> list[str]:
         """The options that serve the profile's task (OVMS transcribes Whisper; ONNX Runtime documents no speech
         endpoint), in their order; one the knowledge base does not describe is kept."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from advisor.knowledge.models import CLAIMED_TASKS_ONLY
 from advisor.profile import Profile
 from advisor.recommendation.context import RuleContext, StackPlan
 from advisor.recommendation.policy import LARGE_TRAINING_DEVICES
@@ -42,6 +43,8 @@ def deployment_preference(context: RuleContext) -> tuple[str, ...]:
     on_phones = context.documented_on_mobile() if context.on_mobile else frozenset()
     if on_phones:
         ranked = [option for option in ranked if option in on_phones]
+    if context.profile.serving_task in CLAIMED_TASKS_ONLY:  # Whisper: a runtime a stack here serves the task with
+        ranked = [option for option in ranked if option in context.task_runners()]
     return tuple(dict.fromkeys(ranked))
 
 

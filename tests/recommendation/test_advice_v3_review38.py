@@ -72,3 +72,36 @@ def test_a_serving_command_split_wider_than_the_job_says_what_to_change():
     assert "tensor parallel 8" in deployment.settings["devices"] and "to 4" in deployment.settings["devices"]
     eight = answer(**{**GLM_AIR_ON_4_B200, "needs": {**GLM_AIR_ON_4_B200["needs"], "devices": 8}})
     assert "devices" not in next(c for c in eight.tiers[0].choices if c.concern == "deployment").settings
+
+
+WHISPER_ON_INF2 = {
+    "model_type": "dense-transformer",
+    "hardware": "aws-neuron",
+    "device": "inf2",
+    "workload": "inference",
+    "model": "openai/whisper-large-v3",
+    "task": "transcription",
+    "needs": {"devices": 1},
+}
+
+
+def test_a_speech_model_is_served_only_by_a_runtime_a_stack_documents_for_it_on_the_family():
+    # vLLM documents speech transcription on its own pages (https://docs.vllm.ai/en/latest/models/supported_models.html)
+    # but the Neuron plugin's page lists no Whisper (https://docs.vllm.ai/projects/neuron/en/latest/): on a family
+    # whose stacks document no runtime for it, vLLM is a thing to probe, not the deployment.
+    from advisor.knowledge.loader import load_knowledge_base
+
+    stacks = load_knowledge_base().stacks_for("aws-neuron")
+    runners = {s.runner.candidate for s in stacks if "transcription" in s.applies_to.tasks and s.runner is not None}
+    result = answer(**WHISPER_ON_INF2)
+    deployment = next(
+        (c for c in result.tiers[0].choices if c.concern == "deployment"),
+        next(g for g in result.tiers[0].gaps if g.concern == "deployment"),
+    )
+    if runners:  # a stack documents a runtime for transcription on Neuron: that runtime serves it
+        assert deployment.option in runners
+    else:
+        texts = [reason.text for reason in deployment.rationale]
+        assert "speech transcription on aws-neuron" in texts[0] and "probe it there" in texts[1]
+    serving = [reason.text for reason in result.capacity if "weights take" in reason.text]
+    assert serving and "KV cache" not in serving[0] and "a speech model's decoder" in serving[0]

@@ -51,10 +51,11 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
         return skipped_decision("deployment", skipped)
     chosen = runtime_pick(context)
     lines = [engine_line(context, chosen.chosen.id)] if chosen.chosen is not None else []
-    where = f"embedding models on {profile.hardware}" if profile.embeds else profile.hardware
+    served = {"embedding": "embedding models", "transcription": "speech transcription"}.get(profile.serving_task)
+    where = f"{served} on {profile.hardware}" if served else profile.hardware
     reason = f"no deployment runtime for {where} in the knowledge base: serve from the framework"
     tier1 = entry_from(chosen, "deployment", context, gap_reason=reason, lines=lines)
-    if isinstance(tier1, Gap) and (engines := embedding_engines_line(context)) is not None:
+    if isinstance(tier1, Gap) and (engines := task_engines_line(context)) is not None:
         tier1 = tier1.model_copy(update={"rationale": (*tier1.rationale, engines)})
     return ConcernDecision(
         concern="deployment",
@@ -64,21 +65,24 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
     )
 
 
-def embedding_engines_line(context: RuleContext) -> Rationale | None:
-    """For an embedding model on a family where no runtime is documented for one: the family's serving engines whose
-    own documentation covers embedding models in general (their tasks claim), named as what to probe there, since
-    neither page says that the pair works on this family."""
-    if not context.profile.embeds:
+def task_engines_line(context: RuleContext) -> Rationale | None:
+    """For an embedding or speech model on a family where no runtime is documented for one: the family's serving
+    engines whose own documentation covers that task in general (their tasks claim), named as what to probe there,
+    since neither page says that the pair works on this family."""
+    task = context.profile.serving_task
+    if task == "generation":
         return None
     known = set(context.knowledge.ids())
     engines = [context.knowledge.get(option) for option in context.platform.serving_engines.value if option in known]
-    engines = [engine for engine in engines if engine.tasks is not None and "embedding" in engine.tasks.value]
+    engines = [engine for engine in engines if engine.tasks is not None and task in engine.tasks.value]
     if not engines:
         return None
     names = ", ".join(engine.name for engine in engines)
+    what = {"embedding": "embedding models", "transcription": "speech transcription"}[task]
+    model = {"embedding": "an embedding model", "transcription": "a speech model"}[task]
     text = (
-        f"{names} serves language models on {context.platform.name} and documents embedding models in general, but "
-        f"no page found documents it for an embedding model on {context.profile.hardware}: probe it there before "
+        f"{names} serves language models on {context.platform.name} and documents {what} in general, but "
+        f"no page found documents it for {model} on {context.profile.hardware}: probe it there before "
         "relying on it"
     )
     cites = [cite_platform(context.platform, "serving_engines"), *(cite_claim(e, "tasks") for e in engines)]
