@@ -239,21 +239,25 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[runs_at] = Part(unnamed.name, unnamed, known=False)
     precision_fits = not any(misfit.kind in ("precision", "float_fallback") for misfit in judged.misfits)
     quantizes = profile.needs.quantized and precision_fits and (judged.workload == "inference" or not profile.serves)
+    runs_at = runner_concern(judged.workload)
+    unvetted = runs_at in parts and not parts[runs_at].known  # a runner the knowledge base does not list (MNN-LLM)
     for component in stack.components:
         concern = ROLE_CONCERNS.get(component.role)
         if concern is None or concern in parts or (concern == "quantization" and not quantizes):
             continue
+        rule = rule_choices.get(concern)
         if component.candidate in known:
             parts[concern] = Part(component.candidate, component)
         elif component.role in RUNNER_KERNEL_ROLES and runner is not None and runner.candidate is not None:
             parts[concern] = Part(runner.candidate, component)
-        elif concern in rule_choices:  # a part the knowledge base does not list, on the rule's choice
-            parts[concern] = Part(rule_choices[concern].option, component)
+        elif rule is not None and not (unvetted and another_runner(rule.option, context)):
+            parts[concern] = Part(
+                rule.option, component
+            )  # a part the knowledge base does not list, on the rule's choice
         elif concern == "quantization" and runner is not None and runner.candidate in known:
             parts[concern] = Part(runner.candidate, component)  # the runner's own flow (MaxText's Qwix FP8 training)
-        elif (
-            component.role in RUNNER_KERNEL_ROLES and runner is None and wanted
-        ):  # no rule's choice: the unvetted runner's own
+        elif (component.role in RUNNER_KERNEL_ROLES or unvetted) and runner is None and wanted:
+            # the unvetted runner's own part, never another runtime's option the rule chose (llama.cpp's for MNN's)
             parts[concern] = Part(component.name, component, known=False)
     if (
         judged.workload == "inference"
@@ -293,13 +297,26 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
     return parts
 
 
-def runtime_kernels(judged: Judged, context: RuleContext, decided: set[str]) -> dict[str, Part]:
+RUNNER_LAYERS = ("runtime", "serving-engine", "framework", "training-framework")  # what runs a model, not a library
+
+
+def another_runner(option: str, context: RuleContext) -> bool:
+    """The rule's choice runs models itself (llama.cpp, ONNX Runtime): its kernels are no part of a stack whose runner
+    is something else; a kernel library or SDK (oneDNN, the Hygon SDK) runs beneath any runner."""
+    return option in context.knowledge.ids() and context.knowledge.get(option).layer.value in RUNNER_LAYERS
+
+
+def runtime_kernels(
+    judged: Judged, context: RuleContext, decided: set[str], rule_choices: dict[str, Choice] | None = None
+) -> dict[str, Part]:
     """An inference-only graph runtime or framework (Core ML, ONNX Runtime, MLX, llama.cpp) runs the model on its
     own kernels: the concerns the stack does not name are its own."""
     known = set(context.knowledge.ids())
     runner = runner_of(judged.stack, "inference", known)
-    if runner is None or runner.candidate is None or context.profile.trains:
+    if context.profile.trains or judged.workload != "inference":
         return {}
+    if runner is None or runner.candidate is None:
+        return unvetted_runner_kernels(judged, context, decided, rule_choices or {})
     candidate = context.knowledge.get(runner.candidate)
     if candidate.layer.value not in RUNTIME_KERNEL_LAYERS:
         return {}
@@ -312,6 +329,24 @@ def runtime_kernels(judged: Judged, context: RuleContext, decided: set[str]) -> 
             runner.candidate, shapes
         )  # another runtime's shape path is no part of this stack
     return parts
+
+
+def unvetted_runner_kernels(
+    judged: Judged, context: RuleContext, decided: set[str], rule_choices: dict[str, Choice]
+) -> dict[str, Part]:
+    """A serving stack whose runner the knowledge base does not list (MNN-LLM on a phone) runs the model on that
+    runner's own kernels: the kernel concerns its page does not name are its own where the rule's choice is another
+    runner (llama.cpp's kernels are no part of MNN), not where it is a library or SDK beneath any runner (oneDNN)."""
+    unnamed = next((c for c in judged.stack.components if c.role in runner_roles("inference")), None)
+    if unnamed is None:
+        return {}
+    own = Component(role=unnamed.role, name=f"{unnamed.name}'s own kernels")
+    return {
+        concern: Part(own.name, own, known=False)
+        for concern in RUNTIME_KERNEL_CONCERNS
+        if concern not in decided
+        and (concern not in rule_choices or another_runner(rule_choices[concern].option, context))
+    }
 
 
 def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
@@ -838,7 +873,8 @@ def adapt_tier1(
     for judged in choice.chosen:
         parts = stack_parts(judged, context, by_concern)
         others = alternatives_in_stacks(choice, judged.workload, known)
-        parts.update({k: v for k, v in runtime_kernels(judged, context, set(parts)).items() if k not in parts})
+        own = runtime_kernels(judged, context, set(parts), by_concern)
+        parts.update({k: v for k, v in own.items() if k not in parts})
         for concern, part in parts.items():
             other_part = concern in stacked and (
                 part.option != stacked[concern].option  # another option, or another

@@ -105,3 +105,22 @@ def test_a_speech_model_is_served_only_by_a_runtime_a_stack_documents_for_it_on_
         assert "speech transcription on aws-neuron" in texts[0] and "probe it there" in texts[1]
     serving = [reason.text for reason in result.capacity if "weights take" in reason.text]
     assert serving and "KV cache" not in serving[0] and "a speech model's decoder" in serving[0]
+
+
+def test_a_stack_whose_runner_the_knowledge_base_does_not_list_keeps_its_own_parts():
+    # Arm's learning path runs Qwen2-VL-2B with MNN-LLM (llmexport, KleidiAI through MNN's CPU hint), no llama.cpp:
+    # https://learn.arm.com/learning-paths/mobile-graphics-and-gaming/vision-llm-inference-on-android-with-kleidiai-and-mnn/
+    result = answer(
+        model_type="multimodal",
+        hardware="arm-cpu",
+        device="armv9-mobile-i8mm",
+        workload="inference",
+        model="Qwen/Qwen2-VL-2B-Instruct",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    assert result.stacks[0].stack == "arm-mnn-kleidiai-qwen2-vl-android"
+    tier1 = {choice.concern: choice for choice in result.tiers[0].choices}
+    assert not any("llama" in choice.option.lower() for choice in tier1.values()), {
+        c: x.option for c, x in tier1.items()
+    }
+    assert tier1["attention"].option.startswith("MNN-LLM") and tier1["quantization"].option.startswith("llm-export")
