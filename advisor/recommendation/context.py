@@ -62,13 +62,17 @@ class RuleContext:
         return frozenset(found)
 
     def task_runners(self) -> frozenset[str]:
-        """The candidates that run a stack of the target family serving the profile's task (applies_to.tasks): the
-        runtimes a vendor documents for speech transcription there, not every engine whose own page lists the task."""
-        task = self.profile.serving_task
+        """The candidates that run a stack of the target family serving the profile's task (applies_to.tasks), unless
+        its page excludes the target device: the runtimes a vendor documents for speech transcription there, not every
+        engine whose own page lists the task."""
+        task, device = self.profile.serving_task, self.device.id if self.device is not None else None
         return frozenset(
             stack.runner.candidate
             for stack in self.knowledge.stacks_for(self.profile.hardware)
-            if task in stack.applies_to.tasks and stack.runner is not None and stack.runner.candidate is not None
+            if task in stack.applies_to.tasks
+            and device not in stack.applies_to.excludes  # its page says it does not run on the target
+            and stack.runner is not None
+            and stack.runner.candidate is not None
         )
 
     def serving_the_task(self, options: Sequence[str]) -> list[str]:

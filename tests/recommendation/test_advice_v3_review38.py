@@ -94,10 +94,7 @@ def test_a_speech_model_is_served_only_by_a_runtime_a_stack_documents_for_it_on_
     stacks = load_knowledge_base().stacks_for("aws-neuron")
     runners = {s.runner.candidate for s in stacks if "transcription" in s.applies_to.tasks and s.runner is not None}
     result = answer(**WHISPER_ON_INF2)
-    deployment = next(
-        (c for c in result.tiers[0].choices if c.concern == "deployment"),
-        next(g for g in result.tiers[0].gaps if g.concern == "deployment"),
-    )
+    deployment = next(c for c in (*result.tiers[0].choices, *result.tiers[0].gaps) if c.concern == "deployment")
     if runners:  # a stack documents a runtime for transcription on Neuron: that runtime serves it
         assert deployment.option in runners
     else:
@@ -124,3 +121,12 @@ def test_a_stack_whose_runner_the_knowledge_base_does_not_list_keeps_its_own_par
         c: x.option for c, x in tier1.items()
     }
     assert tier1["attention"].option.startswith("MNN-LLM") and tier1["quantization"].option.startswith("llm-export")
+
+
+def test_a_speech_stack_excluding_the_target_device_names_no_runtime_there():
+    # Optimum Neuron's Whisper runs on torch-neuronx, whose inference is unsupported on Trn2 from Neuron 2.34
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-no-support-torch-xla-inference-trn.html)
+    inf2 = answer(**WHISPER_ON_INF2)
+    trn2 = answer(**{**WHISPER_ON_INF2, "device": "trn2"})
+    assert inf2.stacks and inf2.stacks[0].stack == "neuron-optimum-whisper-inf2"
+    assert not trn2.stacks and any(gap.concern == "deployment" for gap in trn2.tiers[0].gaps)
