@@ -318,6 +318,10 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     if rival is None:
         return None
     ours, theirs = chosen.stack.runner_name, rival.stack.runner_name
+    mine, other = chosen.stack.runner, rival.stack.runner
+    if mine is not None and other is not None and mine.candidate is not None and mine.candidate == other.candidate:
+        ours, theirs = chosen.stack.name, rival.stack.name  # two recipes of one engine: named by their recipes
+    whose = "each recipe's" if theirs == rival.stack.name else "each engine's"
     llm = "tokens/s" if profile.llm else "requests/s"
     unit = (
         f"{llm} at your latency SLA"
@@ -328,7 +332,8 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     path = f", run in {chosen.precision} (its recipe defaults to {default})" if rival.precision != default else ""
     description = (
         f"{theirs} delivers at least {FASTER}x the {unit} of {ours} on the target, same model and devices, "
-        f"both in {chosen.precision} (each engine's own benchmark): switch to {rival.stack.name}{path}"
+        f"both in {chosen.precision} ({whose} own benchmark): switch to "
+        f"{rival.stack.name}{path}"
     )
     metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)

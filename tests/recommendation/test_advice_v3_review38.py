@@ -135,3 +135,21 @@ def test_a_speech_stack_excluding_the_target_device_names_no_runtime_there():
     trn2 = answer(**{**WHISPER_ON_INF2, "device": "trn2"})
     assert inf2.stacks and inf2.stacks[0].stack == "neuron-optimum-whisper-inf2"
     assert not trn2.stacks and any(gap.concern == "deployment" for gap in trn2.tiers[0].gaps)
+
+
+def test_a_throughput_race_between_two_recipes_of_one_engine_names_the_recipes():
+    # Review 38 p15 read "ExecuTorch runtime ... at least 1.1x ... of ExecuTorch LLM runner": one engine against itself.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.2-1B-Instruct",
+        needs={"quantization": "int8", "quantization_method": "qat", "devices": 1},
+    )
+    chosen = result.stacks[0]
+    race = next(c for c in result.switch_conditions if c.id.endswith("-faster"))
+    rival = race.id.removesuffix("-faster")
+    assert chosen.parts[0].candidate == "executorch" and rival.startswith("arm-executorch"), (chosen.stack, rival)
+    assert chosen.name in race.description and "each recipe's own benchmark" in race.description
