@@ -153,3 +153,25 @@ def test_a_throughput_race_between_two_recipes_of_one_engine_names_the_recipes()
     rival = race.id.removesuffix("-faster")
     assert chosen.parts[0].candidate == "executorch" and rival.startswith("arm-executorch"), (chosen.stack, rival)
     assert chosen.name in race.description and "each recipe's own benchmark" in race.description
+
+
+HYGON_LORA = {
+    "model_type": "dense-transformer",
+    "hardware": "hygon-dcu",
+    "device": "k100-ai",
+    "workload": "training",
+    "training": "lora",
+    "model": "Qwen/Qwen2.5-7B-Instruct",
+    "needs": {"dynamic_shapes": True, "devices": 8},
+}
+
+
+def test_a_recipe_shown_for_one_model_is_a_partial_fit_for_another_and_eager_training_needs_no_shape_engine():
+    # PaddleNLP's DCU configurations name meta-llama/Llama-2-13b
+    # (https://github.com/PaddlePaddle/PaddleNLP/blob/develop/llm/devices/dcu/llama/lora_argument.json)
+    result = answer(**HYGON_LORA)
+    option = next(o for o in result.stacks_considered if o.stack == "hygon-paddlenlp-llm-k100-ai")
+    assert option.chosen and not option.fits and "Llama-2-13b" in option.reason
+    gap = next(g for g in result.tiers[0].gaps if g.concern == "dynamic-shapes")
+    texts = " ".join(reason.text for reason in gap.rationale)
+    assert "pack sequences" in texts and "does not run training" not in texts

@@ -143,6 +143,13 @@ def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
             lines.append(line(chosen.chosen.dynamic_shapes.note, cite_claim(chosen.chosen, "dynamic_shapes")))
     reason = f"no dynamic-shape path for {profile.hardware} in the knowledge base: pad to fixed shape buckets"
     tier1 = entry_from(chosen, "dynamic-shapes", context, gap_reason=reason, settings=settings, lines=lines)
+    if chosen.chosen is None and profile.trains and not profile.serves:  # not "vLLM does not train": what to do
+        eager = (
+            f"no training path for dynamic shapes on {profile.hardware} in the knowledge base: a framework running "
+            "eagerly takes each batch's lengths as they come, at the cost of padding; pack sequences or bucket them "
+            "by length, and keep the lengths to a few buckets if the training step is compiled"
+        )
+        tier1 = Gap(concern="dynamic-shapes", rationale=(line(eager, cite_profile(profile, "needs.dynamic_shapes")),))
     return ConcernDecision(
         concern="dynamic-shapes",
         tier1=tier1,
