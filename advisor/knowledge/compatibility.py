@@ -38,7 +38,8 @@ class Compatibility(BaseModel):
     quantized_output_families: Relation = Field(
         default_factory=dict,
         description="Quantization toolkit -> the hardware families whose builds of its loaders "
-        "document loading what it writes (where that reaches beyond the families the toolkit itself runs on)",
+        "document loading what it writes (where that reaches beyond the families the toolkit itself runs on); "
+        "'family/model-type' where that build loads it for one model type only",
     )
 
     @field_validator(
@@ -79,10 +80,13 @@ class Compatibility(BaseModel):
         """The compilers or converters whose output runs on this runtime."""
         return tuple(compiler for compiler, claim in self.feeds.items() if runtime in claim.value)
 
-    def output_families(self, toolkit: str) -> tuple[str, ...]:
-        """The families documented to load a toolkit's output (empty when not recorded)."""
+    def output_families(self, toolkit: str, model_type: str | None = None) -> tuple[str, ...]:
+        """The families documented to load a toolkit's output (empty when not recorded); an entry 'family/model-type'
+        (vllm-gaudi loads ModelOpt's FP8 for dense models only) counts only for that model type, or for none asked."""
         claim = self.quantized_output_families.get(toolkit)
-        return tuple(claim.value) if claim is not None else ()
+        entries = [entry.partition("/") for entry in (claim.value if claim is not None else ())]
+        found = (family for family, _, only in entries if not only or model_type is None or only == model_type)
+        return tuple(dict.fromkeys(found))
 
     def referenced_ids(self) -> dict[str, list[str]]:
         """Every candidate id named (the subject and its list), by relation and subject ('feeds.torch-compile'); the
@@ -96,7 +100,7 @@ class Compatibility(BaseModel):
     def referenced_families(self) -> dict[str, list[str]]:
         """Every hardware family named, by relation and subject."""
         return {
-            f"{name}.{subject}": list(claim.value)
+            f"{name}.{subject}": list(dict.fromkeys(entry.partition("/")[0] for entry in claim.value))
             for name in FAMILY_RELATIONS
             for subject, claim in getattr(self, name).items()
         }

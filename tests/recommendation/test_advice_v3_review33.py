@@ -279,30 +279,38 @@ def test_a_portable_megatron_keeps_transformer_engine_for_fp8_and_fusion_on_both
     assert not any(s.id == "long-context-needed" for s in result.switch_conditions)  # tier 1 names its attention
 
 
+PROFILE_R36_P10 = {
+    "model_type": "dense-transformer",
+    "hardware": "intel-gaudi",
+    "device": "gaudi3",
+    "workload": "both",
+    "training": "fine-tuning",
+    "team_skill": "kernel",
+    "model": "meta-llama/Llama-3.1-8B-Instruct",
+    "needs": {
+        "quantization": "fp8",
+        "devices": 8,
+        "cross_platform": True,
+        "other_hardware": ["nvidia-gpu"],
+        "other_devices": ["h100-sxm"],
+    },
+}
+
+
 def test_each_familys_own_quantized_stack_is_the_one_tier_3s_engine_runs():
     # vllm-gaudi quantizes FP8 with Intel Neural Compressor (docs.vllm.ai/projects/gaudi/en/latest/configuration/
     # quantization/inc.html) and vLLM serves FP8 on Hopper (docs.vllm.ai/en/latest/features/quantization/fp8.html);
     # review 36 p10's tier 3 ran vLLM but named TensorRT-LLM's FP8 stack for NVIDIA.
-    result = answer(
-        model_type="dense-transformer",
-        hardware="intel-gaudi",
-        device="gaudi3",
-        workload="both",
-        training="fine-tuning",
-        team_skill="kernel",
-        model="meta-llama/Llama-3.1-8B-Instruct",
-        needs={
-            "quantization": "fp8",
-            "devices": 8,
-            "cross_platform": True,
-            "other_hardware": ["nvidia-gpu"],
-            "other_devices": ["h100-sxm"],
-        },
-    )
+    result = answer(**PROFILE_R36_P10)
     tier3 = result.tier(3)
     assert next(c.option for c in tier3.choices if c.concern == "deployment") == "vllm"
-    gap = next(g for g in tier3.gaps if g.concern == "quantization")
-    assert "TensorRT-LLM" not in gap.rationale[0].text and "nvidia-gpu: vLLM" in gap.rationale[0].text
+    # since vllm-gaudi 0.15.1 one ModelOpt FP8 checkpoint of a dense model loads on both families
+    # (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/release_notes_v0.15.1.md): tier 3 names it, citing
+    # the vLLM stack NVIDIA quantizes with, not TensorRT-LLM's
+    quantization = next(c for c in tier3.choices if c.concern == "quantization")
+    assert quantization.option == "modelopt" and "TensorRT-LLM" not in quantization.rationale[0].text
+    moe = answer(**{**PROFILE_R36_P10, "model_type": "moe", "model": "Qwen/Qwen3-30B-A3B"})
+    assert not any(c.concern == "quantization" and c.option == "modelopt" for c in moe.tier(3).choices)
 
 
 def test_a_training_recipe_for_another_model_of_the_type_is_a_partial_fit_not_nothing():

@@ -175,3 +175,26 @@ def test_a_recipe_shown_for_one_model_is_a_partial_fit_for_another_and_eager_tra
     gap = next(g for g in result.tiers[0].gaps if g.concern == "dynamic-shapes")
     texts = " ".join(reason.text for reason in gap.rationale)
     assert "pack sequences" in texts and "does not run training" not in texts
+
+
+def test_one_fp8_checkpoint_written_by_modelopt_serves_gaudi_and_nvidia_in_tier_3():
+    # vllm-gaudi 0.15.1 loads ModelOpt's FP8 format for dense models
+    # (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/release_notes_v0.15.1.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "quantization_method": "ptq",
+            "devices": 4,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    tier3 = next(tier for tier in result.tiers if tier.tier == 3)
+    quantization = next(c for c in tier3.choices if c.concern == "quantization")
+    assert quantization.option == "modelopt" and "intel-gaudi" in quantization.rationale[0].text

@@ -140,7 +140,10 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
             t
             for t in compatibility.toolkits_loaded_by(toolkit.id)
             if t in known
-            and (hardware in context.knowledge.get(t).hardware.value or hardware in compatibility.output_families(t))
+            and (
+                hardware in context.knowledge.get(t).hardware.value
+                or hardware in compatibility.output_families(t, context.profile.model_type)
+            )
         ]
         source = (
             f"from {', '.join(makers)}, whose output it loads"
