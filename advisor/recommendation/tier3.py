@@ -648,6 +648,27 @@ def engines_own_kernels(
     return [c for c in choices if c.concern not in dropped], gaps
 
 
+def runtime_owns_kernels(
+    choices: list[Choice], gaps: list[Gap], context: RuleContext, tier: Tier, graph_runtime_only: bool = False
+) -> tuple[list[Choice], list[Gap]]:
+    """Where tier 3 serves on a runtime or engine (portable_runtime), it runs its own kernels for every team (vLLM:
+    AITER on ROCm, FlashAttention or FlashInfer on CUDA; ONNX Runtime its execution provider's), and a kernel team's
+    Triton is tier 2, for the hot spots profiling finds. Exploring on one family (`graph_runtime_only`), a PyTorch
+    serving engine still hosts the unified layer (Triton kernels, torch.compile graphs, cuBLAS), while a graph runtime
+    (ONNX Runtime, llama.cpp) calls none of them: there its own kernels stand. A job that also trains keeps its kernel
+    concerns for training."""
+    runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
+    if runtime is None or (graph_runtime_only and runtime.layer.value != "runtime"):
+        return choices, gaps
+    present = {c.concern for c in choices} | {g.concern for g in gaps}
+    concerns = ("dynamic-shapes",) if context.profile.trains else (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes")
+    owned = [c for c in concerns if c in present]
+    if quantizes_itself(runtime, context):
+        owned.append("quantization")
+    choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
+    return choices, [g for g in gaps if g.concern not in owned]
+
+
 def first_engine(family: str, context: RuleContext) -> str | None:
     """The family's first listed LLM serving engine."""
     engines = context.knowledge.platform(family).serving_engines.value
@@ -668,7 +689,9 @@ def adapt_tier3(
     tier_gaps = [g for g in tier.gaps if not (deploys and g.concern == "deployment")]
     choices, gaps = loaded_quantizer(choices, tier_gaps, context, measured_out)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
-    if not context.profile.needs.cross_platform:
+    if not context.profile.needs.cross_platform:  # exploration on one family: still one runtime's kernels, not a mix
+        choices, gaps = runtime_owns_kernels(choices, gaps, context, tier, graph_runtime_only=True)
+        choices.sort(key=lambda c: CONCERNS.index(c.concern))
         return tier.model_copy(
             update={"choices": tuple(choices), "gaps": tuple(gaps), "fits_team": all(c.fits_team for c in choices)}
         )
@@ -679,16 +702,7 @@ def adapt_tier3(
         choices, gaps = framework_own_kernels(choices, gaps, context)
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None:
-        present = {c.concern for c in choices} | {g.concern for g in gaps}
-        # The runtime runs each family's tuned kernels itself for every team (vLLM: AITER on ROCm, FlashAttention or
-        # FlashInfer on CUDA): replacing them with Triton costs throughput everywhere, and a kernel team's Triton is
-        # tier 2, for the hot spots profiling finds. A job that also trains keeps its kernel concerns for training.
-        concerns = ("dynamic-shapes",) if context.profile.trains else (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes")
-        owned = [c for c in concerns if c in present]
-        if quantizes_itself(runtime, context):
-            owned.append("quantization")
-        choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
-        gaps = [g for g in gaps if g.concern not in owned]
+        choices, gaps = runtime_owns_kernels(choices, gaps, context, tier)
     elif context.profile.llm and not context.profile.trains and any(g.concern == "deployment" for g in gaps):
         choices, gaps = engines_own_kernels(choices, gaps, context, tier1)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))

@@ -198,3 +198,40 @@ def test_one_fp8_checkpoint_written_by_modelopt_serves_gaudi_and_nvidia_in_tier_
     tier3 = next(tier for tier in result.tiers if tier.tier == 3)
     quantization = next(c for c in tier3.choices if c.concern == "quantization")
     assert quantization.option == "modelopt" and "intel-gaudi" in quantization.rationale[0].text
+
+
+def test_an_exploration_tier_on_a_graph_runtime_takes_that_runtimes_kernels_not_a_mix():
+    # Review 38: "attention flex-attention ... deployment onnxruntime" (bge-m3 on Xeon), "fusion onnxruntime ...
+    # deployment llama-cpp" (Qwen3-8B on an M4), "gemm triton ... deployment onnxruntime" (YOLO on a 310P). ONNX
+    # Runtime runs a model on its execution provider's kernels (https://onnxruntime.ai/docs/execution-providers/) and
+    # llama.cpp on its own backends (https://github.com/ggml-org/llama.cpp#supported-backends).
+    profiles = [
+        dict(
+            model_type="dense-transformer",
+            hardware="x86-cpu",
+            device="xeon-6-granite-rapids",
+            team_skill="hpc",
+            model="BAAI/bge-m3",
+            task="embedding",
+            needs={"quantization": "int8", "devices": 1},
+        ),
+        dict(
+            model_type="dense-transformer",
+            hardware="apple-silicon",
+            device="apple-m4",
+            model="Qwen/Qwen3-8B",
+            needs={"quantization": "int8", "devices": 1},
+        ),
+        dict(
+            model_type="cnn",
+            hardware="ascend-npu",
+            device="ascend-310p",
+            team_skill="kernel",
+            needs={"quantization": "int8", "devices": 1},
+        ),
+    ]
+    for fields in profiles:
+        tier3 = answer(workload="inference", **fields).tier(3)
+        deployment = tier3.options()["deployment"]
+        kernels = [c for c in tier3.choices if c.concern in ("gemm", "convolution", "attention", "fusion")]
+        assert kernels and all(c.option == deployment for c in kernels), (fields["hardware"], tier3.options())
