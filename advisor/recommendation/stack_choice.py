@@ -421,7 +421,9 @@ def misfits(
     kind = profile.training
     if workload == "training" and kind is not None and scope.training and kind not in scope.training:
         documented = ", ".join(scope.training)
-        if kind == "fine-tuning" and "pretraining" in scope.training:
+        if kind == "fine-tuning" and "pretraining" in scope.training and profile.model_type == "cnn":
+            pass  # a CNN's training recipe is its fine-tuning recipe too: the same script from pretrained weights
+        elif kind == "fine-tuning" and "pretraining" in scope.training:
             # a pre-training recipe trains every weight, as a full fine-tune does, from the model's converted checkpoint
             text = f"documented for {documented}, not {kind}: both train every weight, from the model's checkpoint here"
             found.append(Misfit("training_kind_near", text))

@@ -235,3 +235,19 @@ def test_an_exploration_tier_on_a_graph_runtime_takes_that_runtimes_kernels_not_
         deployment = tier3.options()["deployment"]
         kernels = [c for c in tier3.choices if c.concern in ("gemm", "convolution", "attention", "fusion")]
         assert kernels and all(c.option == deployment for c in kernels), (fields["hardware"], tier3.options())
+
+
+def test_a_cnn_training_recipe_is_its_fine_tuning_recipe_and_names_no_hugging_face_model():
+    # DeepSparkHub's ResNet-50 recipe builds torchvision's model with --model and --pretrained
+    # (https://github.com/Deep-Spark/DeepSparkHub/blob/master/models/cv/classification/resnet50/pytorch/train.py)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        needs={"devices": 8},
+    )
+    chosen = result.stacks[0]
+    assert chosen.stack == "iluvatar-pytorch-resnet50-training" and not chosen.misfits and not chosen.models
