@@ -28,7 +28,7 @@ from advisor.knowledge.platforms import Device
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Citation, Rationale
-from advisor.recommendation.policy import PRECISIONS_FOR
+from advisor.recommendation.policy import FLOAT_PRECISIONS, PRECISIONS_FOR
 from advisor.recommendation.stack_choice import node_size
 
 TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), before activations
@@ -121,8 +121,27 @@ def capacity_lines(
                 "; with MLA attention, tensor parallelism keeps the whole latent KV cache on every device, so the "
                 "distinct cache is one device's share of that: data-parallel attention splits it across them"
             )
+        if (float_fit := float_also_fits(parameters, profile, device, served_precision)) is not None:
+            text += float_fit
         lines.append(line(text, *cites))
     return tuple(lines)
+
+
+def float_also_fits(parameters: float, profile: Profile, device: Device, served_precision: str | None) -> str | None:
+    """For a model served quantized whose bf16 weights would fit the same devices with half of their memory left:
+    the quantization buys cache room and speed here, not the fit (a 72B model in FP8 on two 192 GB cards)."""
+    served = served_precision or profile.needs.quantization
+    if not profile.needs.quantized or served in FLOAT_PRECISIONS:
+        return None
+    assert device.memory_gb is not None
+    usable = profile.needs.devices * device.memory_gb * ENGINE_MEMORY_SHARE
+    in_bf16 = served_weights_gb(parameters, "bf16")
+    if in_bf16 > usable * KV_CACHE_HALF:
+        return None
+    return (
+        f"; in bf16 they would take about {_gb(in_bf16)} and fit as well, so {served} buys room and speed here, not "
+        "the fit: weigh it against the bf16 model's accuracy"
+    )
 
 
 def copy_fits_one_device(profile: Profile, device: Device | None) -> bool:

@@ -251,3 +251,18 @@ def test_a_cnn_training_recipe_is_its_fine_tuning_recipe_and_names_no_hugging_fa
     )
     chosen = result.stacks[0]
     assert chosen.stack == "iluvatar-pytorch-resnet50-training" and not chosen.misfits and not chosen.models
+
+
+def test_a_quantized_model_whose_bf16_weights_fit_says_the_format_buys_room_not_the_fit():
+    result = answer(
+        model_type="multimodal",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-72B-Instruct",
+        needs={"quantization": "fp8", "devices": 2},
+    )
+    serving = next(reason.text for reason in result.capacity if "weights take" in reason.text)
+    assert "in bf16 they would take about 144 GB and fit as well" in serving
+    tight = answer(**{**GLM_AIR_ON_4_B200, "needs": {**GLM_AIR_ON_4_B200["needs"], "devices": 1}})
+    assert not any("fit as well" in reason.text for reason in tight.capacity)
