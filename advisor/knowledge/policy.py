@@ -22,6 +22,11 @@ class Policy(BaseModel):
     measured_fusion: str | None = Field(None, description="The compiler the fusion probe times (a candidate id)")
     portable_kernel_language: str | None = Field(None, description="Tier 3's portable kernel language (a candidate id)")
     portable_loss_risk: str | None = Field(None, description="Words of its risk that states the per-platform loss")
+    vision_tower_recipes: str | None = Field(
+        None,
+        description="The toolkit whose model_types claim documents vision-language recipes that keep the vision "
+        "encoder in float (cited for a quantized multimodal profile, whichever toolkit its stack names)",
+    )
     long_context_families: dict[str, list[str]] = Field(
         default_factory=dict,
         description="Engine id -> the families its long_context claim documents (its in-tree "
@@ -36,7 +41,7 @@ class Policy(BaseModel):
             *self.measured_attention,
             *self.long_context_families,
         }
-        singles = {self.portable_kernel_language, self.measured_fusion} - {None}
+        singles = {self.portable_kernel_language, self.measured_fusion, self.vision_tower_recipes} - {None}
         return named | {name for name in singles if name is not None}
 
     def measured_toolkit(self, reading: str) -> str | None:

@@ -181,16 +181,31 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
     return line(f"writes checkpoints {context.knowledge.get(runtime).name} loads", cite)
 
 
+def vision_tower_line(context: RuleContext) -> Rationale | None:
+    """For a vision-language model: quantize the language model's linear layers and keep the vision encoder and its
+    projector in float, as the documented recipes do."""
+    recipes = context.knowledge.policy.vision_tower_recipes
+    if context.profile.model_type != "multimodal" or recipes is None:
+        return None
+    source = context.knowledge.get(recipes)
+    return line(
+        "a vision-language model: quantize the language model's linear layers and keep the vision encoder and its "
+        f"projector in float, as the vision-language examples of {source.name} do",
+        cite_claim(source, "model_types"),
+    )
+
+
 def quantization_lines(context: RuleContext, dtype: str, toolkit: Candidate | None) -> list[Rationale]:
     """The evidence on speed, accuracy, granularity and LayerNorm, and why the toolkit fits the runtime."""
     facts, profile = context.facts, context.profile
     if dtype != "int8":  # the INT8 probe's speed and error say nothing about another precision
         return [
             found_line
-            for found_line in (fp8_speed_line(facts), loader_line(context, toolkit))
+            for found_line in (vision_tower_line(context), fp8_speed_line(facts), loader_line(context, toolkit))
             if found_line is not None
         ]
     found = [  # most telling first: a choice keeps its first three reasons
+        vision_tower_line(context),
         int8_speed_line(facts, profile),
         loader_line(context, toolkit),
         layernorm_line(facts, toolkit, profile),
