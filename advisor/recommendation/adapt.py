@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from advisor.knowledge.model_sizes import size_of
 from advisor.knowledge.models import CONCERNS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -525,12 +526,22 @@ def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
     """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints."""
     if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves or not profile.llm:
         return choice  # a diffusion or CNN checkpoint is not published in FP8 the way LLM releases are
-    why = line(
-        "where the model is already published in FP8 (DeepSeek-V3, or a checkpoint named -FP8), serve that checkpoint "
-        "as released; quantize a BF16/FP16 checkpoint with the toolkit otherwise",
-        cite_profile(profile, "needs.quantization"),
-    )
-    return reason_first(choice, why)
+    named = profile.model_name
+    known = size_of(named) if named is not None else None
+    if named is not None and (named.upper().endswith("-FP8") or (known is not None and known.released_format == "fp8")):
+        text = f"{named} is published in FP8: serve that checkpoint as released; the toolkit is for float checkpoints"
+    elif named is not None:  # the catalogue does not say it is released in FP8: its authors' -FP8 release, if any
+        text = (
+            f"if {named}'s authors publish an FP8 release of it (an -FP8 checkpoint), serve that as released; quantize "
+            "the BF16 checkpoint with the toolkit otherwise"
+        )
+    else:
+        text = (
+            "where the model is already published in FP8 (DeepSeek-V3, or a checkpoint named -FP8), serve that "
+            "checkpoint as released; quantize a BF16/FP16 checkpoint with the toolkit otherwise"
+        )
+    cites = (cite_profile(profile, "model"),) if named is not None else ()
+    return reason_first(choice, line(text, *cites, cite_profile(profile, "needs.quantization")))
 
 
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:

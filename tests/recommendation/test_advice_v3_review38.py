@@ -281,3 +281,23 @@ def test_a_quantized_vision_language_model_keeps_its_vision_encoder_in_float():
     )
     quantization = next(c for c in result.tiers[0].choices if c.concern == "quantization")
     assert any("keep the vision encoder" in reason.text for reason in quantization.rationale)
+
+
+def test_the_published_fp8_checkpoint_line_speaks_of_the_model_named():
+    # DeepSeek-V3's card publishes FP8 weights (https://huggingface.co/deepseek-ai/DeepSeek-V3); Llama 3.3's is BF16.
+    def line_for(model: str | None) -> str:
+        fields = {"model": model} if model else {}
+        result = answer(
+            model_type="dense-transformer",
+            hardware="nvidia-gpu",
+            device="h200-sxm",
+            workload="inference",
+            needs={"quantization": "fp8", "devices": 8},
+            **fields,
+        )
+        quantization = next(c for c in result.tiers[0].choices if c.concern == "quantization")
+        return next(r.text for r in quantization.rationale if "FP8" in r.text and "serve" in r.text)
+
+    assert line_for("meta-llama/Llama-3.3-70B-Instruct").startswith("if meta-llama/Llama-3.3-70B-Instruct's authors")
+    assert line_for("RedHatAI/Llama-3.3-70B-Instruct-FP8").endswith("the toolkit is for float checkpoints")
+    assert line_for(None).startswith("where the model is already published in FP8")
