@@ -314,6 +314,9 @@ def loaded_quantizer(
         and getattr(t, dtype).value in ("yes", "partial")
         and (t.id, "quantization") not in measured_out
     ]
+    if not context.profile.llm:  # the loaded-by relations speak of LLM checkpoints: a diffusion model needs a stack
+        paired = {t for t, stacks in documented.items() if any(of_model_type(s, context) for s in stacks)}
+        fitting = [t for t in fitting if t.id in paired]
     official = context.official("quantization")
     fitting.sort(key=lambda t: (-len(documented.get(t.id, ())), t.id not in official, -len(t.hardware.value), t.id))
     rest = [c for c in choices if c.concern != "quantization"]
@@ -347,15 +350,16 @@ def loaded_quantizer(
                 concern="quantization", option=toolkit.id, settings={"dtype": dtype}, rationale=(why,), fits_team=fits
             ),
         ], gaps
-    text = (
-        f"no quantization toolkit whose output {deployment.option} loads runs on {', '.join(sorted(families))} with "
-        f"{dtype}: each platform keeps its own"
-        + (
-            f", so each family gets its own checkpoint and its own accuracy check "
-            f"({per_family_format(context, deployment.option)})"
-            if len(families) > 1
-            else ""
-        )
+    what = (
+        f"whose output {deployment.option} loads runs on"
+        if context.profile.llm
+        else f"is documented with {deployment.option} for a {context.profile.model_type} model on"
+    )
+    text = f"no quantization toolkit {what} {', '.join(sorted(families))} with {dtype}: each platform keeps its own" + (
+        f", so each family gets its own checkpoint and its own accuracy check "
+        f"({per_family_format(context, deployment.option)})"
+        if len(families) > 1
+        else ""
     )
     cites = [cite_profile(context.profile, "needs.quantization")]
     if serves_unquantized(deployment.option, context):
@@ -430,6 +434,11 @@ def stacks_quantizing_with(engine: str, families: set[str], dtype: str, context:
                 if component.role == "quantization" and component.candidate not in (None, engine):
                     found.setdefault(component.candidate, []).append(stack)
     return found
+
+
+def of_model_type(stack: Stack, context: RuleContext) -> bool:
+    """The stack is documented for the profile's model type."""
+    return context.profile.model_type in stack.applies_to.model_types
 
 
 def engine_only(option: str, context: RuleContext) -> bool:
