@@ -465,6 +465,15 @@ def misfits(
 def scale_misfits(scope: StackScope, profile: Profile, device: Device | None) -> list[Misfit]:
     """The job needs more devices than the stack documents: several where it shows one, or more than one node."""
     scale = scale_needed(profile)
+    one_node = profile.needs.devices <= node_size(device)
+    if scale == "multi-device" and scope.scale == ["multi-node"] and one_node:  # a layout across nodes (PD split)
+        return [
+            Misfit(
+                "scale",
+                f"documented across several nodes only; this job's {profile.needs.devices} devices fit one node, so "
+                "its layout (what runs on which node, the parallel widths) is re-derived for one",
+            )
+        ]
     if scale not in scope.scale and not (scale == "multi-device" and "multi-node" in scope.scale):
         return [Misfit("scale", f"documented at {', '.join(scope.scale)} scale; this job needs {scale}")]
     if profile.needs.devices > node_size(device) and "multi-node" not in scope.scale:

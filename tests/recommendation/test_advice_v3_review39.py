@@ -1,0 +1,27 @@
+"""Review 39's defects, each pinned: a recipe laid out across nodes for a one-node job, dynamic shapes on an engine
+that does not serve the model, and the other engine-level findings of that round."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+R1_0528_ON_8_MI355X = {
+    "model_type": "moe",
+    "hardware": "amd-gpu",
+    "device": "mi355x",
+    "workload": "inference",
+    "team_skill": "hpc",
+    "model": "deepseek-ai/DeepSeek-R1-0528",
+    "needs": {"quantization": "fp8", "quantization_method": "ptq", "long_context": True, "devices": 8},
+}
+
+
+def test_a_recipe_laid_out_across_nodes_is_a_partial_fit_for_a_one_node_job():
+    # The MoRI recipe splits prefill and decode over separate MI355X nodes, tuned at 24 GPUs
+    # (https://lmsys.org/blog/2026-05-28-mori/); an 8-GPU job fits one node.
+    result = answer(**R1_0528_ON_8_MI355X)
+    assert result.stacks[0].stack != "amd-sglang-mori-pd-disagg-mi355x"
+    mori = next(o for o in result.stacks_considered if o.stack == "amd-sglang-mori-pd-disagg-mi355x")
+    assert "across several nodes only" in mori.reason
+    cluster = answer(**{**R1_0528_ON_8_MI355X, "needs": {**R1_0528_ON_8_MI355X["needs"], "devices": 24}})
+    assert cluster.stacks[0].stack == "amd-sglang-mori-pd-disagg-mi355x"
