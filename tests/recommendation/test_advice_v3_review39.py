@@ -25,3 +25,21 @@ def test_a_recipe_laid_out_across_nodes_is_a_partial_fit_for_a_one_node_job():
     assert "across several nodes only" in mori.reason
     cluster = answer(**{**R1_0528_ON_8_MI355X, "needs": {**R1_0528_ON_8_MI355X["needs"], "devices": 24}})
     assert cluster.stacks[0].stack == "amd-sglang-mori-pd-disagg-mi355x"
+
+
+def test_no_engine_carries_a_speech_models_shapes_where_none_serves_it():
+    # Review 39 p09 read "dynamic-shapes vllm [continuous-batching]" beside "deployment (none)" for Whisper on an
+    # Iluvatar card, where no stack documents a transcription runtime.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        model="openai/whisper-large-v3",
+        task="transcription",
+        needs={"dynamic_shapes": True, "devices": 1},
+    )
+    tier1 = result.tiers[0]
+    assert any(gap.concern == "deployment" for gap in tier1.gaps)
+    shapes = next(g for g in tier1.gaps if g.concern == "dynamic-shapes")
+    assert "eager mode" in shapes.rationale[0].text and "pad to fixed shape buckets" not in shapes.rationale[0].text

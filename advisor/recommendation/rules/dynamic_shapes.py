@@ -7,6 +7,7 @@ platform's data says its stack does not run dynamic shapes natively, pad to fixe
 
 from __future__ import annotations
 
+from advisor.knowledge.models import CLAIMED_TASKS_ONLY, SERVING_LAYERS
 from advisor.recommendation.choices import entry_from, rejection, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
@@ -111,6 +112,12 @@ def not_needed(context: RuleContext) -> ConcernDecision:
     return skipped_decision("dynamic-shapes", reason, needed)
 
 
+def runs_models(option: str, context: RuleContext) -> bool:
+    """The option serves models itself (an engine or runtime), rather than a compiler or library beneath one."""
+    known = context.knowledge.ids()
+    return option in known and context.knowledge.get(option).layer.value in SERVING_LAYERS
+
+
 def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
     """Tier 1 dynamic-shape path and its mode; static buckets where the platform has no native path."""
     profile = context.profile
@@ -128,6 +135,8 @@ def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
     elif framework is not None and profile.trains and framework in context.knowledge.policy.dynamic_shape_modes:
         # A training framework with its own way with variable lengths (Megatron's sequence packing) carries them.
         preference = (framework, *[option for option in preference if option != framework])
+    if profile.serves and profile.serving_task in CLAIMED_TASKS_ONLY:  # Whisper: an engine no stack here serves it on
+        preference = tuple(option for option in preference if not runs_models(option, context) or option == runtime)
     chosen = pick(context, "dynamic-shapes", preference)
     settings: dict[str, str] = {}
     lines: list[Rationale] = [platform_advice(context)] if native == "partial" else []
@@ -143,11 +152,16 @@ def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
             lines.append(line(chosen.chosen.dynamic_shapes.note, cite_claim(chosen.chosen, "dynamic_shapes")))
     reason = f"no dynamic-shape path for {profile.hardware} in the knowledge base: pad to fixed shape buckets"
     tier1 = entry_from(chosen, "dynamic-shapes", context, gap_reason=reason, settings=settings, lines=lines)
-    if chosen.chosen is None and profile.trains and not profile.serves:  # not "vLLM does not train": what to do
+    trains_only = profile.trains and not profile.serves
+    if chosen.chosen is None and (trains_only or (profile.serves and runtime is None)):  # the framework runs it
         eager = (
             f"no training path for dynamic shapes on {profile.hardware} in the knowledge base: a framework running "
             "eagerly takes each batch's lengths as they come, at the cost of padding; pack sequences or bucket them "
             "by length, and keep the lengths to a few buckets if the training step is compiled"
+            if trains_only
+            else f"no dynamic-shape path for {profile.hardware} in the knowledge base, and no runtime: served from the "
+            "framework in eager mode, each request's shapes run as they come; batch requests of similar length to "
+            "limit padding, and keep to a few lengths if the model is compiled"
         )
         tier1 = Gap(concern="dynamic-shapes", rationale=(line(eager, cite_profile(profile, "needs.dynamic_shapes")),))
     return ConcernDecision(
