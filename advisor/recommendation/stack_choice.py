@@ -59,7 +59,7 @@ class Misfit:
 class Rank(NamedTuple):
     """How a stack sorts among the family's stacks (smaller first)."""
 
-    weight: int  # the misfits' total weight
+    weight: int  # the misfits' total weight, in half units (rank_weight)
     other_default: bool  # its default precision is not the one asked
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     not_for_this_model: bool  # the profile names its model and this recipe is not written for it: one that is first
@@ -580,13 +580,12 @@ def judge(
     default_matches = scope.precisions[0] in accepted
     model_assumed = bool(scope.models) and profile.model_name is None
     kin = shared_architecture(scope.models, profile.model_name)  # a recipe for a model of the same architecture
+    for_this_model = written_for(scope.models, profile.model_name)
     rank = Rank(
-        # a recipe for named models, taken for a profile that names none, weighs a little against it: a stack
-        # written for any model that fits as nearly comes first
-        weight=sum(misfit.weight for misfit in found) + (ASSUMED_MODEL_WEIGHT if model_assumed else 0),
+        weight=rank_weight(found, model_assumed, for_this_model, profile.model_name is not None and kin is None),
         other_default=not default_matches,
         model_assumed=model_assumed,
-        not_for_this_model=not (written_for(scope.models, profile.model_name) or kin is not None),
+        not_for_this_model=not (for_this_model or kin is not None),
         architecture_only=kin is not None,
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         superseded=stack.superseded is not None,
@@ -604,6 +603,19 @@ def judge(
     if any(misfit.kind in FALLBACK_KINDS for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
+
+
+def rank_weight(found: Sequence[Misfit], model_assumed: bool, for_this_model: bool, model_named: bool) -> int:
+    """The misfits' weight in half units, for ranking: a recipe for named models, taken for a profile that names none,
+    weighs a little against it (a stack written for any model that fits as nearly comes first); the recipe for the
+    model the profile names, validated on a sibling of the target in its generation (B200 for a GB200), weighs half
+    its device misfit, and a stack written for no model half a unit, so that recipe comes after one for the model on
+    the target itself and before a generic stack validated there."""
+    doubled = [misfit.weight * 2 for misfit in found]
+    if for_this_model:
+        doubled = [w // 2 if m.kind == "same_generation" else w for w, m in zip(doubled, found, strict=True)]
+    generic = 1 if model_named and not for_this_model else 0
+    return sum(doubled) + (2 * ASSUMED_MODEL_WEIGHT if model_assumed else 0) + generic
 
 
 def training_kind_unnamed(scope: StackScope, kind: str | None) -> bool:
@@ -697,7 +709,9 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
             f"no stack documents {asked} for this profile here; this one serves {fallback}, {asked}'s fallback",
         ),
     )
-    weight = sum(misfit.weight for misfit in misfits) + (ASSUMED_MODEL_WEIGHT if item.model_assumed else 0)
+    weight = rank_weight(misfits, item.model_assumed, not item.rank.not_for_this_model, False) + (
+        item.rank.weight % 2  # the half unit of a generic stack where a model is named, as judge gave it
+    )
     return Judged(
         stack=item.stack,
         workload=item.workload,
@@ -734,7 +748,7 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
     if chosen is None or (heaviest is not None and item.rank.weight > chosen.rank.weight):
         return heaviest or "fits"
     if heaviest is None:
-        lead = "fits as well"
+        lead = "fits as well" if not chosen.misfits else "fits the whole profile"
     elif chosen.misfits:  # both miss as much
         lead = f"{heaviest}, as is the chosen one"
     else:  # a misfit that weighs nothing (a recipe for a model of the same architecture)

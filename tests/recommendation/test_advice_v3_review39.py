@@ -43,3 +43,30 @@ def test_no_engine_carries_a_speech_models_shapes_where_none_serves_it():
     assert any(gap.concern == "deployment" for gap in tier1.gaps)
     shapes = next(g for g in tier1.gaps if g.concern == "dynamic-shapes")
     assert "eager mode" in shapes.rationale[0].text and "pad to fixed shape buckets" not in shapes.rationale[0].text
+
+
+def test_the_recipe_for_the_model_on_a_sibling_device_comes_after_one_on_the_target_and_before_a_generic_stack():
+    # Review 39 p01: NVIDIA's Dynamo + TensorRT-LLM recipe for Qwen3-235B-A22B in FP8 runs on B200; the profile's
+    # GB200 is the same Blackwell generation. It lost to SGLang's generic expert-parallel page.
+    gb200 = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="gb200",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507",
+        needs={"quantization": "fp8", "long_context": True, "devices": 4},
+    )
+    order = [o.stack for o in gb200.stacks_considered]
+    assert order.index("nvidia-dynamo-trtllm-qwen3-235b-fp8") < order.index("nvidia-sglang-moe-ep")
+    # and where a recipe for the model is validated on the target itself, it stays first (vLLM's gpt-oss on Hopper,
+    # https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md, before TensorRT-LLM's H200 one)
+    h100 = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="openai/gpt-oss-120b",
+        needs={"devices": 1},
+    )
+    assert h100.stacks[0].stack == "nvidia-vllm-gpt-oss-hopper"
