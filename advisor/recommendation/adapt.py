@@ -22,7 +22,7 @@ from advisor.knowledge.models import CONCERNS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.citations import cite_claim, cite_profile, line, note_for_family
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line, note_for_family
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
@@ -486,6 +486,24 @@ def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
     return choice.model_copy(update={"settings": {**choice.settings, "in training": training.precision}})
 
 
+def fp8_encoding(choice: Choice, device: Device | None, context: RuleContext) -> Choice:
+    """FP8 on a device whose matrix units run the FNUZ encoding (MI300X, MI325X): the GEMM line says checkpoints and
+    kernels must be in that encoding (the platform's own risk)."""
+    fnuz = device is not None and device.fp8_variant == "fnuz"
+    if choice.concern != "gemm" or context.profile.needs.quantization != "fp8" or not fnuz:
+        return choice
+    assert device is not None
+    risks = [f"risks[{i}]" for i, risk in enumerate(context.platform.risks) if "FNUZ" in risk.value]
+    why = line(
+        f"FP8 on {device.name} is the FNUZ encoding (e4m3fnuz), not OCP FP8 (e4m3fn): checkpoints and FP8 kernels "
+        "must match it, so check that an FP8 checkpoint or recipe made for another generation is this encoding",
+        cite_platform(context.platform, f"devices.{device.id}.spec"),
+        *(cite_platform(context.platform, path) for path in risks[:1]),
+    )
+    rationale = (*choice.rationale[:1], why, *choice.rationale[1:])
+    return choice.model_copy(update={"rationale": capped(rationale)})
+
+
 def reason_first(choice: Choice, why: Rationale) -> Choice:
     """The choice with one more reason in front (a record keeps the first few)."""
     return choice.model_copy(update={"rationale": capped((why, *choice.rationale))})
@@ -925,6 +943,7 @@ def adapt_tier1(
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
+    merged = [fp8_encoding(c, choice.device, context) for c in merged]
     merged = [experts_elsewhere(c, choice.for_workload("inference"), stacked, context.profile) for c in merged]
     merged = [unlisted_training_format(c, choice) for c in merged]
     if not choice.chosen:

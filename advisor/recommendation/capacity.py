@@ -49,6 +49,9 @@ SERVING_BYTES_PER_PARAMETER = {
     "int4": 0.5,
 }
 ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
+TIGHT_TRAINING_SHARE = 0.6  # a training job's weights, gradients and optimizer state above this share of usable memory
+# leave activations little room (AMD's 70B FP8 full fine-tune guide asks for two or more MI300X nodes, where these
+# states alone take 73% of one node's usable memory)
 KV_CACHE_HALF = 0.5  # a replica keeps at least half of its engine share for the KV cache
 NODE_KV_SHARE = 0.25  # a replica of one whole node keeps at least this share for the KV cache: no cross-node traffic
 
@@ -211,8 +214,15 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
             "activations)"
         )
     usable = memory * ENGINE_MEMORY_SHARE
-    if held <= usable:
+    if held <= usable * TIGHT_TRAINING_SHARE:
         return f"{what}, within the {_gb(memory)} of {devices} x {device.name}: the rest is for activations"
+    if held <= usable:  # fits on paper, with little left for activations
+        return (
+            f"{what}, within the {_gb(memory)} of {devices} x {device.name} but leaving only about "
+            f"{_gb(usable - held)} of the usable {_gb(usable)} (90%) for activations, which long sequences or large "
+            "micro-batches exceed: plan on activation checkpointing and ZeRO-3/FSDP sharding, or more devices, and "
+            "check the first steps' peak memory"
+        )
     needed = math.ceil(held / (device.memory_gb * ENGINE_MEMORY_SHARE))
     if needed <= node_devices:  # one node holds it: say the devices, not "1 nodes"
         where = f"at least {needed} devices (the profile names {devices})"
