@@ -24,7 +24,6 @@ WITHOUT_MEMORY = {
     ("cambricon-mlu", "mlu370"),
     ("cambricon-mlu", "mlu590"),
     ("iluvatar-gpu", "tiangai-100"),
-    ("iluvatar-gpu", "tiangai-150"),
     ("hygon-dcu", "z100"),
     ("hygon-dcu", "k100"),
     ("ascend-npu", "ascend-310p"),
