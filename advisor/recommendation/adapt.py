@@ -314,7 +314,7 @@ def runtime_kernels(
     own kernels: the concerns the stack does not name are its own."""
     known = set(context.knowledge.ids())
     runner = runner_of(judged.stack, "inference", known)
-    if context.profile.trains or judged.workload != "inference":
+    if judged.workload != "inference":
         return {}
     if runner is None or runner.candidate is None:
         return unvetted_runner_kernels(judged, context, decided, rule_choices or {})
@@ -903,6 +903,7 @@ def adapt_tier1(
         parts = stack_parts(judged, context, by_concern)
         others = alternatives_in_stacks(choice, judged.workload, known)
         own = runtime_kernels(judged, context, set(parts), by_concern)
+        own_kernels = set(own) - set(parts)
         parts.update({k: v for k, v in own.items() if k not in parts})
         for concern, part in parts.items():
             other_part = concern in stacked and (
@@ -921,6 +922,14 @@ def adapt_tier1(
                 continue
             stacked[concern] = part_choice(concern, part, judged, context, by_concern.get(concern), others)
             owner[concern] = judged
+            rule = by_concern.get(concern)
+            trained_apart = (
+                context.profile.trains and judged.workload == "inference" and not choice.for_workload("training")
+            )
+            if trained_apart and rule is not None and rule.option != part.option and concern in own_kernels:
+                # the serving runtime's own kernels serve; training (no stack of its own) keeps the rule's library
+                settings = {**stacked[concern].settings, "in training": rule.option}
+                stacked[concern] = stacked[concern].model_copy(update={"settings": settings})
         runner = runner_concern(judged.workload)
         if runner in stacked and owner.get(runner) is judged:
             extra = runner_settings(judged, context.profile)

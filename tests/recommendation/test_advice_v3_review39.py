@@ -101,3 +101,22 @@ FULL_8B = {
     "training": "fine-tuning",
     "model": "meta-llama/Llama-3.1-8B-Instruct",
 }
+
+
+def test_a_graph_runtime_serving_a_trained_model_runs_its_own_kernels_and_training_keeps_the_libraries():
+    # Review 39 p03: "gemm cublas", "attention cudnn", "fusion torch-compile" beside "deployment TensorRT" for FLUX
+    # LoRA training plus FP8 serving: TensorRT builds its own engine
+    # (https://github.com/NVIDIA/TensorRT/tree/release/11.0/demo/Diffusion), while training runs in PyTorch.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="both",
+        training="lora",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    tier1 = {c.concern: c for c in result.tiers[0].choices}
+    assert tier1["deployment"].option == "tensorrt"
+    for concern in ("gemm", "attention", "fusion"):
+        assert tier1[concern].option == "tensorrt" and tier1[concern].settings.get("in training"), concern
