@@ -95,8 +95,9 @@ def test_a_kernel_team_on_arm_gets_the_kleidi_micro_kernels_as_tier_2():
     result = answer(
         model_type="dense-transformer", hardware="arm-cpu", team_skill="kernel", needs={"quantization": "int8"}
     )
+    # tier 1 is llama.cpp, which calls KleidiAI (https://github.com/ggml-org/llama.cpp/blob/master/docs/build.md#arm-kleidiai)
     options = {choice.option for choice in result.tier(2).choices}
-    assert options == {"arm-compute-library"} and result.tier(2).fits_team
+    assert options == {"kleidiai"} and result.tier(2).fits_team
 
 
 def test_cnn_serving_on_several_devices_is_replicas_not_a_scale_misfit():

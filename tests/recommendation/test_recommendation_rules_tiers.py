@@ -7,6 +7,7 @@ from dataclasses import replace
 from recommendation_builders import case, evidence, gemm_cases, profile, rule_context
 
 from advisor.recommendation.citations import cite_profile, line
+from advisor.recommendation.context import StackPlan
 from advisor.recommendation.facts import QualityCounts, evidence_facts
 from advisor.recommendation.models import Choice, Gap, Tier
 from advisor.recommendation.policy import NO_STACK
@@ -63,8 +64,10 @@ def test_tier2_on_a_phone_takes_the_routes_its_documented_stacks_name():
     framework = tier2_entry(rule_context(profile(hardware="arm-cpu", device="armv9-mobile-i8mm")), "quantization")
     assert framework.option == "kleidiai" and not framework.fits_team  # not ACL for being callable by the team
     server = rule_context(profile(hardware="arm-cpu", device="graviton4", team_skill="kernel"))
-    assert tier2_preference(server, "gemm")[0] == "arm-compute-library"
-    assert tier2_entry(server, "gemm").option == "arm-compute-library"
+    assert server.stack.runtime == "llama-cpp"  # whose Graviton stack names KleidiAI: a kernel team extends it
+    assert tier2_entry(server, "gemm").option == "kleidiai"
+    no_runtime = replace(server, stack=StackPlan())  # a server keeps the platform's order otherwise
+    assert tier2_preference(no_runtime, "gemm")[0] == "arm-compute-library"
 
 
 def test_tier2_on_a_phone_keeps_every_route_where_no_mobile_stack_names_one():

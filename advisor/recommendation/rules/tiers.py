@@ -48,7 +48,9 @@ def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
     mobile-class device, only the routes a stack documented on such a device names, where it names any (a phone
     runtime's micro-kernels, not a server framework's library), as tier 3 does."""
     platform = context.platform
-    deep, languages = list(platform.deep_development.value), list(platform.kernel_languages.value)
+    named = runtime_named(context)  # within each group, what tier 1's runtime is documented to call comes first
+    deep = sorted(platform.deep_development.value, key=lambda option: option not in named)
+    languages = sorted(platform.kernel_languages.value, key=lambda option: option not in named)
     ranked = deep + languages if context.profile.team_skill == "hpc" else languages + deep
     if context.on_mobile:
         on_phones = context.documented_on_mobile()
@@ -61,6 +63,21 @@ def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
             ranked[:1] + programmable + ranked[1:] if context.profile.team_skill != "hpc" else ranked + programmable
         )
     return tuple(dict.fromkeys(ranked))
+
+
+def runtime_named(context: RuleContext) -> frozenset[str]:
+    """The candidates the target family's stacks run by tier 1's runtime name as their parts (KleidiAI in llama.cpp's
+    Graviton build): a kernel team extends what that runtime calls, not a library it never loads (ACL)."""
+    runtime = context.stack.runtime
+    if runtime is None:
+        return frozenset()
+    return frozenset(
+        component.candidate
+        for stack in context.knowledge.stacks_for(context.profile.hardware)
+        if stack.runner is not None and stack.runner.candidate == runtime
+        for component in stack.components
+        if component.candidate is not None
+    )
 
 
 def is_programmable_attention(candidate: Candidate) -> bool:
