@@ -69,10 +69,13 @@ MULTI_DEVICE_RISK = re.compile(r"[Tt]ensor[- ]parallel|strong-scaling|collapse o
 
 def risk_applies(text: str, profile: Profile) -> bool:
     """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
-    quantization asked, one about any format or about quantizing at all; and for a convolutional model, one about
-    LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions)."""
+    quantization asked, one about any format or about quantizing at all; for a convolutional model, one about
+    LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions); and one about QLoRA for a job that
+    does not train adapters on a quantized model (a LoRA job that quantizes only for serving trains in bf16)."""
     if profile.convolutional and "LayerNorm" in text:
         return False
+    if "QLoRA" in text:  # LoRA on 4-bit frozen weights: only a LoRA job that trains on a quantized model
+        return profile.training == "lora" and profile.needs.quantized and not profile.serves
     if profile.needs.devices == 1 and MULTI_DEVICE_RISK.search(text):
         return False
     named = {name for name, words in FORMAT_WORDS.items() if any(word in text for word in words)}

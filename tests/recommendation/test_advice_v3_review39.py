@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
 
+from advisor.recommendation.summary import applying_risks
+
 R1_0528_ON_8_MI355X = {
     "model_type": "moe",
     "hardware": "amd-gpu",
@@ -120,3 +122,22 @@ def test_a_graph_runtime_serving_a_trained_model_runs_its_own_kernels_and_traini
     assert tier1["deployment"].option == "tensorrt"
     for concern in ("gemm", "attention", "fusion"):
         assert tier1[concern].option == "tensorrt" and tier1[concern].settings.get("in training"), concern
+
+
+def test_a_lora_job_that_quantizes_only_for_serving_gets_no_qlora_risk_and_lora_collectives():
+    # Review 39 p06: LLaMA-Factory's QLoRA bitsandbytes risk and "sharded linear layers (tensor parallel)" were shown for
+    # a bf16 LoRA job on eight 910B NPUs that quantizes to INT8 only for serving.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="both",
+        training="lora",
+        model="Qwen/Qwen3-14B",
+        needs={"quantization": "int8", "devices": 8},
+    )
+    risks = [risk.text for stack in result.stacks for risk in stack.risks]
+    shown = [text for stack in result.stacks for _, text in applying_risks(stack, result.profile)]
+    assert any("QLoRA" in risk for risk in risks) and not any("QLoRA" in risk for risk in shown)
+    collectives = next(c for c in result.tiers[0].choices if c.concern == "collectives")
+    assert any("adapters' gradient all-reduce" in reason.text for reason in collectives.rationale)

@@ -30,10 +30,18 @@ def workload_lines(profile: Profile) -> list[Rationale]:
         lines.append(line(text, cite_profile(profile, "model_type")))
     if profile.trains:
         sharded = profile.llm and profile.needs.devices >= LARGE_TRAINING_DEVICES  # a CNN or a small job: data parallel
-        text = "training: gradient all-reduce (data parallel)" + (
-            " and sharded linear layers (tensor parallel)" if sharded else ""
-        )
-        lines.append(line(text, cite_profile(profile, "workload")))
+        if profile.training == "lora":
+            text = (
+                "training: the adapters' gradient all-reduce (data parallel), and all-gathers of the frozen weights "
+                "where they are sharded (FSDP, ZeRO-3)"
+            )
+        else:
+            text = "training: gradient all-reduce (data parallel)" + (
+                " and sharded state or layers (all-gather and reduce-scatter under FSDP or ZeRO, or tensor parallel)"
+                if sharded
+                else ""
+            )
+        lines.append(line(text, cite_profile(profile, "training" if profile.training else "workload")))
     return lines
 
 
