@@ -252,9 +252,8 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         elif component.role in RUNNER_KERNEL_ROLES and runner is not None and runner.candidate is not None:
             parts[concern] = Part(runner.candidate, component)
         elif rule is not None and not (unvetted and another_runner(rule.option, context)):
-            parts[concern] = Part(
-                rule.option, component
-            )  # a part the knowledge base does not list, on the rule's choice
+            # a part the knowledge base does not list, on the rule's choice
+            parts[concern] = Part(rule.option, component)
         elif concern == "quantization" and runner is not None and runner.candidate in known:
             parts[concern] = Part(runner.candidate, component)  # the runner's own flow (MaxText's Qwix FP8 training)
         elif (component.role in RUNNER_KERNEL_ROLES or unvetted) and runner is None and wanted:

@@ -709,9 +709,9 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
             f"no stack documents {asked} for this profile here; this one serves {fallback}, {asked}'s fallback",
         ),
     )
-    weight = rank_weight(misfits, item.model_assumed, not item.rank.not_for_this_model, False) + (
-        item.rank.weight % 2  # the half unit of a generic stack where a model is named, as judge gave it
-    )
+    for_this_model = written_for(item.stack.applies_to.models, profile.model_name)
+    named = profile.model_name is not None and not item.rank.architecture_only  # as judge weighs it
+    weight = rank_weight(misfits, item.model_assumed, for_this_model, named)
     return Judged(
         stack=item.stack,
         workload=item.workload,
