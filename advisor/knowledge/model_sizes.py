@@ -156,8 +156,9 @@ def ancestors(model: str) -> list[tuple[str, str]]:
 
 def shared_architecture(listed: Sequence[str], model: str | None) -> ArchitectureKin | None:
     """The listed model whose architecture this model keeps with other weights (a recipe for Llama 3.1 70B configures
-    Llama 3.3 70B; one for DeepSeek-R1 configures DeepSeek-V3.1, both DeepSeek-V3's), or None: the model is listed
-    itself, or no listed model shares its architecture."""
+    Llama 3.3 70B; one for DeepSeek-R1 configures DeepSeek-V3.1, both DeepSeek-V3's; one for DeepSeek-R1 configures
+    DeepSeek-V3, whose architecture R1 keeps), or None: the model is listed itself, or no listed model shares its
+    architecture."""
     if model is None or written_for(listed, model):
         return None
     mine = ancestors(model)
@@ -170,4 +171,9 @@ def shared_architecture(listed: Sequence[str], model: str | None) -> Architectur
             shared = next((i for i, (their, _) in enumerate(theirs) if their == earlier), None)
             if shared is not None:
                 return ArchitectureKin(entry, earlier, sources + tuple(source for _, source in theirs[: shared + 1]))
+    for entry in listed:  # a recipe for a later release of this model's architecture (R1's for DeepSeek-V3 itself)
+        theirs = ancestors(entry)
+        found = next((i for i, (their, _) in enumerate(theirs) if model_matches(their, model)), None)
+        if found is not None:
+            return ArchitectureKin(entry, theirs[found][0], tuple(source for _, source in theirs[: found + 1]))
     return None

@@ -778,7 +778,10 @@ def tie_break(item: Judged, chosen: Judged) -> str:
             f"{chosen.stack.name} is written for any"
         )
     if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:
-        return f"{chosen.stack.name} is the recipe written for the model named ({', '.join(chosen.stack.applies_to.models[:2])})"
+        written = ", ".join(chosen.stack.applies_to.models[:2])
+        if chosen.rank.architecture_only:
+            return f"{chosen.stack.name} is a recipe written for a model of this one's architecture ({written})"
+        return f"{chosen.stack.name} is the recipe written for the model named ({written})"
     if item.rank.architecture_only and not chosen.rank.architecture_only:
         return f"{chosen.stack.name} is the recipe written for the model named; this one is for a model of its architecture"
     if item.rank.kind_unnamed and not chosen.rank.kind_unnamed:

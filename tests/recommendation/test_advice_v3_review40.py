@@ -1,0 +1,28 @@
+"""Review 40's defects, each pinned."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+from advisor.knowledge.model_sizes import shared_architecture
+
+
+def test_a_recipe_for_a_later_release_of_the_architecture_configures_the_base_model():
+    # DeepSeek-R1 is trained from DeepSeek-V3-Base and keeps its architecture (https://huggingface.co/deepseek-ai/DeepSeek-R1);
+    # vllm-ascend's DeepSeek-V3/3.1 tutorial serves the family on one A3 node
+    # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/DeepSeek-V3.1.html). Review 40 p05 got the
+    # Qwen3-235B tutorial's layout for DeepSeek-V3.
+    kin = shared_architecture(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-V3")
+    assert kin is not None and kin.architecture == "deepseek-ai/DeepSeek-V3"
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"quantization": "int8", "devices": 16},
+    )
+    assert result.stacks[0].stack == "ascend-vllm-ascend-deepseek-a3"
+    generic = next(o for o in result.stacks_considered if o.stack == "ascend-vllm-ascend-moe-ep")
+    assert "a recipe written for a model of this one's architecture" in generic.reason
