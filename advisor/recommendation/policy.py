@@ -41,6 +41,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "unvetted_runner": 3,
     "device": 3,
     "scale": 2,
+    "scale_data_parallel": 1,  # a one-device LoRA recipe for a multi-device LoRA job: data parallel, each a copy
     "general_runtime": 2,
     "same_generation": 1,
     # a recipe written for an earlier model whose architecture this one keeps (Llama 3.3 70B on a Llama 3.1 70B

@@ -435,7 +435,7 @@ def misfits(
     if unpublished is not None:
         found.append(unpublished)
     if not (profile.model_type == "cnn" and workload == "inference"):  # CNN serving runs a replica per device
-        found += scale_misfits(scope, profile, device)
+        found += scale_misfits(scope, profile, device, workload)
     found += runner_misfits(stack, profile, knowledge, workload)
     found += method_misfit(stack, profile, knowledge, workload)
     if stack.deprecated is not None:
@@ -462,9 +462,26 @@ def misfits(
     return tuple(found)
 
 
-def scale_misfits(scope: StackScope, profile: Profile, device: Device | None) -> list[Misfit]:
-    """The job needs more devices than the stack documents: several where it shows one, or more than one node."""
+def scale_misfits(
+    scope: StackScope, profile: Profile, device: Device | None, workload: str = "inference"
+) -> list[Misfit]:
+    """The job needs more devices than the stack documents: several where it shows one, or more than one node. A LoRA
+    recipe shown on one device scales out as plain data parallelism (each device holds the frozen model): a lesser
+    misfit."""
     scale = scale_needed(profile)
+    if (
+        workload == "training"
+        and profile.training == "lora"
+        and scope.scale == ["single-device"]
+        and profile.needs.devices > 1
+    ):
+        return [
+            Misfit(
+                "scale_data_parallel",
+                f"documented on one device; this LoRA job's {profile.needs.devices} devices run it data parallel (a "
+                "copy of the frozen model on each), which its page does not show",
+            )
+        ]
     one_node = profile.needs.devices <= node_size(device)
     if scale == "multi-device" and scope.scale == ["multi-node"] and one_node:  # a layout across nodes (PD split)
         return [

@@ -26,3 +26,21 @@ def test_a_recipe_for_a_later_release_of_the_architecture_configures_the_base_mo
     assert result.stacks[0].stack == "ascend-vllm-ascend-deepseek-a3"
     generic = next(o for o in result.stacks_considered if o.stack == "ascend-vllm-ascend-moe-ep")
     assert "a recipe written for a model of this one's architecture" in generic.reason
+
+
+def test_a_one_device_lora_recipe_is_a_partial_fit_for_a_data_parallel_lora_job():
+    # AMD's TRL + PEFT notebook LoRA-tunes Qwen2-VL-7B on one MI300X
+    # (https://rocm.docs.amd.com/projects/ai-developer-hub/en/latest/notebooks/fine_tune/fine_tuning_lora_qwen2vl.html);
+    # review 40 p04 (Qwen2.5-VL-7B LoRA on eight) got no training stack at all.
+    result = answer(
+        model_type="multimodal",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="both",
+        training="lora",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 8},
+    )
+    training = next(stack for stack in result.stacks if stack.workload == "training")
+    assert training.stack == "amd-trl-peft-vlm-lora-mi300x"
+    assert any("data parallel" in misfit for misfit in training.misfits)
