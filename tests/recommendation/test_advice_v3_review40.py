@@ -44,3 +44,20 @@ def test_a_one_device_lora_recipe_is_a_partial_fit_for_a_data_parallel_lora_job(
     training = next(stack for stack in result.stacks if stack.workload == "training")
     assert training.stack == "amd-trl-peft-vlm-lora-mi300x"
     assert any("data parallel" in misfit for misfit in training.misfits)
+
+
+def test_an_embedding_model_on_a_serving_engine_gets_the_embedding_reason_and_its_size():
+    # Review 40 p07: bge-m3 on MLU590 read "a dense-transformer model is served as a compiled graph: vLLM" and "states
+    # no size in its id"; BAAI gives 560M parameters (https://huggingface.co/BAAI/bge-m3/discussions/60).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        model="BAAI/bge-m3",
+        task="embedding",
+        needs={"devices": 1},
+    )
+    deployment = next(c for c in result.tiers[0].choices if c.concern == "deployment")
+    assert deployment.rationale[0].text.startswith("an embedding model in production is served by an engine")
+    assert not any("states no size" in reason.text for reason in result.capacity)

@@ -18,7 +18,7 @@ def engine_line(context: RuleContext, option: str) -> Rationale:
     """Why a serving engine (LLM) or a graph runtime (CNN, diffusion) carries the model."""
     candidate = context.knowledge.get(option)
     profile = context.profile
-    if context.stack.serving_engine:
+    if context.stack.serving_engine or candidate.layer.value == "serving-engine":
         what = {
             "embedding": "an embedding model in production is served by an engine that batches concurrent inputs",
             "transcription": "a speech model is served by a runtime with a transcription endpoint",
