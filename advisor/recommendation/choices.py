@@ -65,6 +65,8 @@ def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> 
 
 # A risk about splitting a job over devices (tensor parallelism, scaling from 1 to 8): none for a one-device job.
 MULTI_DEVICE_RISK = re.compile(r"[Tt]ensor[- ]parallel|strong-scaling|collapse on eight")
+# The method's one-node scaling test (1 to 8 devices): a job over more devices gets the node-by-node scaling switch.
+ONE_NODE_SCALING_RISK = re.compile(r"strong-scaling test from 1 to 8\b")
 
 
 def risk_applies(text: str, profile: Profile) -> bool:
@@ -77,6 +79,8 @@ def risk_applies(text: str, profile: Profile) -> bool:
     if "QLoRA" in text:  # LoRA on 4-bit frozen weights: only a LoRA job that trains on a quantized model
         return profile.training == "lora" and profile.needs.quantized and not profile.serves
     if profile.needs.devices == 1 and MULTI_DEVICE_RISK.search(text):
+        return False
+    if profile.needs.devices > 8 and ONE_NODE_SCALING_RISK.search(text):
         return False
     named = {name for name, words in FORMAT_WORDS.items() if any(word in text for word in words)}
     if profile.needs.quantized:

@@ -61,3 +61,19 @@ def test_an_embedding_model_on_a_serving_engine_gets_the_embedding_reason_and_it
     deployment = next(c for c in result.tiers[0].choices if c.concern == "deployment")
     assert deployment.rationale[0].text.startswith("an embedding model in production is served by an engine")
     assert not any("states no size" in reason.text for reason in result.capacity)
+
+
+def test_a_job_over_more_than_eight_devices_gets_no_one_node_scaling_risk():
+    # Review 40 p02 (72 GB200 GPUs) read "run a strong-scaling test from 1 to 8 devices"; its scaling switch already
+    # goes node by node.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="gb200",
+        workload="training",
+        team_skill="hpc",
+        needs={"quantization": "fp8", "devices": 72},
+    )
+    texts = [reason.text for tier in result.tiers for choice in tier.choices for reason in choice.rationale]
+    assert not any("from 1 to 8" in text for text in texts)
+    assert any(c.id == "strong-scaling-collapse" for c in result.switch_conditions)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from recommendation_builders import profile, rule_context
 
 from advisor.recommendation.models import Gap
-from advisor.recommendation.rules.collectives import decide_collectives, scaling_test_line, workload_lines
+from advisor.recommendation.rules.collectives import decide_collectives, workload_lines
 from advisor.recommendation.rules.deployment import decide_deployment
 from advisor.recommendation.stack import runtime_requirements
 
@@ -15,11 +15,6 @@ def test_workload_lines():
     assert moe[0] == "8 devices per job: collectives are on the critical path"
     assert any("all-to-all" in text for text in moe) and any("all-reduce" in text for text in moe)
     assert len(workload_lines(profile(needs={"devices": 2}))) == 1
-
-
-def test_scaling_test_line(knowledge):
-    assert "strong-scaling" in scaling_test_line(knowledge.get("nccl")).text
-    assert scaling_test_line(knowledge.get("cublas")) is None
 
 
 def test_decide_collectives():

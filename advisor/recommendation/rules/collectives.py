@@ -45,14 +45,6 @@ def workload_lines(profile: Profile) -> list[Rationale]:
     return lines
 
 
-def scaling_test_line(candidate: Candidate) -> Rationale | None:
-    """The candidate's own strong-scaling warning, when its risks carry one."""
-    for index, risk in enumerate(candidate.risks):
-        if "strong-scaling" in risk.value:
-            return line(risk.value, cite_claim(candidate, f"risks[{index}]"))
-    return None
-
-
 def scaling_switch(devices: int, node_devices: int = NODE_DEVICES, llm: bool = False) -> SwitchCondition:
     """A strong-scaling run below the efficiency floor puts the collectives in question: within a node
     first, then node by node (a 1 -> 256 strong-scaling run is not how a cluster is tested); an LLM starts from the
