@@ -168,8 +168,11 @@ def part_choice(
     reasons: list[Rationale] = [line(text, cite_stack(stack, component))]
     settings = part_settings(part, context, judged.precision)
     if previous is not None and previous.option == part.option:
-        kept = [r for r in previous.rationale if not r.text.startswith("watch: ")][:MAX_KEPT_REASONS]
-        reasons = [*kept, *reasons]
+        # the rule's reasons speak of the candidate as the runner: not of another framework running on it (Intel's
+        # DeepSpeed fork on SynapseAI, whose parallelism is the fork's)
+        runs_on_it = concern in ("training-framework", "deployment") and runs_beneath(part.option, concern, context)
+        kept = [] if runs_on_it else [r for r in previous.rationale if not r.text.startswith("watch: ")]
+        reasons = [*kept[:MAX_KEPT_REASONS], *reasons]
         settings = {**settings, **previous.settings}
     settings = documented_granularity(settings)
     fits = True

@@ -77,3 +77,21 @@ def test_a_job_over_more_than_eight_devices_gets_no_one_node_scaling_risk():
     texts = [reason.text for tier in result.tiers for choice in tier.choices for reason in choice.rationale]
     assert not any("from 1 to 8" in text for text in texts)
     assert any(c.id == "strong-scaling-collapse" for c in result.switch_conditions)
+
+
+def test_a_framework_running_on_a_platform_sdk_is_not_credited_to_the_sdk():
+    # Review 40 p10: "data+tensor+pipeline+context parallelism comes from Intel Gaudi software suite (SynapseAI)" for
+    # Intel's DeepSpeed fork (https://docs.habana.ai/en/latest/PyTorch/DeepSpeed/DeepSpeed_User_Guide.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"long_context": True, "devices": 8},
+    )
+    framework = next(c for c in result.tiers[0].choices if c.concern == "training-framework")
+    assert "DeepSpeed" in framework.label
+    assert not any("comes from Intel Gaudi software suite" in reason.text for reason in framework.rationale)
