@@ -832,14 +832,18 @@ def tie_break(item: Judged, chosen: Judged) -> str:
     return f"an equal alternative to {chosen.stack.name}"
 
 
-def stack_option(item: Judged, chosen: Judged | None, *, picked: bool) -> StackOption:
-    """One row of the record's "Stacks considered" table."""
+def stack_option(item: Judged, chosen: Judged | None, *, picked: bool, model: str | None = None) -> StackOption:
+    """One row of the record's "Stacks considered" table; a stack not chosen whose own risk names the profile's model
+    says what it says of it (vLLM TPU's multimodal matrix tests gemma-3-27b-it as text only)."""
     runner = item.stack.runner
     reason = (
         ("; ".join(m.text for m in item.misfits) if item.misfits else "fits the whole profile")
         if picked
         else decisive_reason(item, chosen)
     )
+    said = risk_naming(item.stack, model) if not picked else None
+    if said is not None:
+        reason += f"; its page on this model: {said}"
     return StackOption(
         stack=item.stack.id,
         name=item.stack.name,
@@ -853,11 +857,18 @@ def stack_option(item: Judged, chosen: Judged | None, *, picked: bool) -> StackO
     )
 
 
-def options_considered(choice: StackChoice) -> tuple[StackOption, ...]:
+def risk_naming(stack: Stack, model: str | None) -> str | None:
+    """The stack's first risk that names the model (its Hugging Face id), or None."""
+    if model is None:
+        return None
+    return next((risk.value for risk in stack.risks if model.lower() in risk.value.lower()), None)
+
+
+def options_considered(choice: StackChoice, model: str | None = None) -> tuple[StackOption, ...]:
     """The chosen stacks first, then the others, each with its decisive reason."""
     rows = [stack_option(item, item, picked=True) for item in choice.chosen]
     for item in choice.considered:
-        rows.append(stack_option(item, choice.for_workload(item.workload), picked=False))
+        rows.append(stack_option(item, choice.for_workload(item.workload), picked=False, model=model))
     return tuple(rows)
 
 

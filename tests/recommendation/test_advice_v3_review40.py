@@ -95,3 +95,19 @@ def test_a_framework_running_on_a_platform_sdk_is_not_credited_to_the_sdk():
     framework = next(c for c in result.tiers[0].choices if c.concern == "training-framework")
     assert "DeepSpeed" in framework.label
     assert not any("comes from Intel Gaudi software suite" in reason.text for reason in framework.rationale)
+
+
+def test_a_considered_stack_says_what_its_page_says_of_the_profiles_model():
+    # vLLM TPU's model matrices test google/gemma-3-27b-it as a Text model
+    # (https://github.com/vllm-project/tpu-inference/blob/main/support_matrices/release/v6e/default/model_support_matrix.csv);
+    # review 40 p11 never saw it.
+    result = answer(
+        model_type="multimodal",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="inference",
+        model="google/gemma-3-27b-it",
+        needs={"devices": 8},
+    )
+    multimodal = next(o for o in result.stacks_considered if o.stack == "tpu-vllm-jax-multimodal")
+    assert "its page on this model:" in multimodal.reason and "Text model" in multimodal.reason
