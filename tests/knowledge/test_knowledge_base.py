@@ -86,6 +86,7 @@ ADDED_IDS = {
     "kleidiai",
     "maxdiffusion",
     "diffusers",
+    "whisper-cpp",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -100,7 +101,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 42
+    assert len(ADDED_IDS) == 43
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 

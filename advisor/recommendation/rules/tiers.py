@@ -210,8 +210,9 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
 def documented_runner(option: str, family: str, context: RuleContext) -> bool:
     """For an LLM served on a server, the option is one of the family's LLM serving engines: llama.cpp runs on NVIDIA
     GPUs, but no NVIDIA page serves production LLMs with it. Other models, and LLMs on a phone, run in any runtime that
-    runs on the family (ONNX Runtime with the family's execution provider)."""
-    if not context.profile.llm or context.on_mobile:
+    runs on the family (ONNX Runtime with the family's execution provider). A speech model's runtime is documented by
+    a transcription stack on each family instead (task_stacks), not by the families' LLM serving-engine lists."""
+    if not context.profile.llm or context.on_mobile or context.profile.serving_task in CLAIMED_TASKS_ONLY:
         return True
     return option in context.knowledge.platform(family).serving_engines.value
 
