@@ -49,9 +49,10 @@ SERVING_BYTES_PER_PARAMETER = {
     "int4": 0.5,
 }
 ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
-TIGHT_TRAINING_SHARE = 0.6  # a training job's weights, gradients and optimizer state above this share of usable memory
-# leave activations little room (AMD's 70B FP8 full fine-tune guide asks for two or more MI300X nodes, where these
-# states alone take 73% of one node's usable memory)
+# A training job's weights, gradients and optimizer state above this share of the usable memory leave activations
+# little room (AMD's 70B FP8 full fine-tune guide asks for two or more MI300X nodes, where these states alone take 81%
+# of one node's usable memory): a judgement, said as "tight" rather than as a misfit.
+TIGHT_TRAINING_SHARE = 0.6
 KV_CACHE_HALF = 0.5  # a replica keeps at least half of its engine share for the KV cache
 NODE_KV_SHARE = 0.25  # a replica of one whole node keeps at least this share for the KV cache: no cross-node traffic
 
