@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from advisor.knowledge.claims import Claim, check_list_claim
+from probes.vocabulary import MODEL_TYPES
 
 Relation = dict[str, Claim[list[str]]]
 
@@ -51,6 +52,16 @@ class Compatibility(BaseModel):
             if not claim.value:
                 raise ValueError("list at least one id")
             check_list_claim(claim)
+        return relation
+
+    @field_validator("quantized_output_families")
+    @classmethod
+    def _model_type_qualifiers(cls, relation: Relation) -> Relation:
+        for subject, claim in relation.items():
+            for entry in claim.value:
+                only = entry.partition("/")[2]
+                if only and only not in MODEL_TYPES:
+                    raise ValueError(f"{subject}: {entry!r} names no model type ({', '.join(MODEL_TYPES)})")
         return relation
 
     def relations(self) -> dict[str, Relation]:
