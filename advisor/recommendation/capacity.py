@@ -148,6 +148,15 @@ def float_also_fits(parameters: float, profile: Profile, device: Device, served_
     )
 
 
+def frozen_copy_fits_one_device(profile: Profile, device: Device | None) -> bool:
+    """A LoRA job's frozen bf16 weights fit one device's usable memory (False where the size or memory is unknown):
+    each device then holds a copy and the job is data parallel."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None:
+        return False
+    return FROZEN_BYTES_PER_PARAMETER * parameters <= device.memory_gb * ENGINE_MEMORY_SHARE
+
+
 def copy_fits_one_device(profile: Profile, device: Device | None) -> bool:
     """A served model's weights fit one device's usable memory (True where its size or the memory is unknown): a model
     that is not an LLM is then served as a copy per device, with nothing passing between them."""

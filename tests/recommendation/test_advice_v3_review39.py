@@ -141,3 +141,24 @@ def test_a_lora_job_that_quantizes_only_for_serving_gets_no_qlora_risk_and_lora_
     assert any("QLoRA" in risk for risk in risks) and not any("QLoRA" in risk for risk in shown)
     collectives = next(c for c in result.tiers[0].choices if c.concern == "collectives")
     assert any("adapters' gradient all-reduce" in reason.text for reason in collectives.rationale)
+
+
+def test_a_lora_job_whose_frozen_model_fits_one_device_is_data_parallel_not_tensor_and_pipeline():
+    # Review 39 p02: "data+tensor+pipeline parallelism" for a 7B VLM LoRA on eight H100s; Megatron Bridge's
+    # qwen25_vl_7b_peft_config runs it on one GPU
+    # (https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/v0.6.0/src/megatron/bridge/recipes/qwen_vl/h100/qwen25_vl.py).
+    def framework_text(model: str) -> str:
+        result = answer(
+            model_type="multimodal" if "VL" in model else "dense-transformer",
+            hardware="nvidia-gpu",
+            device="h100-sxm",
+            workload="training",
+            training="lora",
+            model=model,
+            needs={"devices": 8},
+        )
+        choice = next(c for c in result.tiers[0].choices if c.concern == "training-framework")
+        return next(r.text for r in choice.rationale if "parallelism comes from" in r.text)
+
+    assert framework_text("Qwen/Qwen2.5-VL-7B-Instruct").startswith("8 devices: data parallelism")
+    assert "tensor+pipeline" in framework_text("meta-llama/Llama-3.1-405B")  # 810 GB frozen: no copy per device

@@ -7,6 +7,7 @@ NVIDIA, MindSpeed on Ascend, XLA's SPMD on TPUs, the Neuron SDK on Trainium ...)
 
 from __future__ import annotations
 
+from advisor.recommendation.capacity import frozen_copy_fits_one_device
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
@@ -22,9 +23,11 @@ from advisor.recommendation.stack import (
 
 
 def parallelism(context: RuleContext) -> str:
-    """The parallelism the job needs: data always, tensor and pipeline at scale, expert for MoE."""
+    """The parallelism the job needs: data always, tensor and pipeline at scale (not for a LoRA job whose frozen
+    weights fit one device: each holds a copy), expert for MoE."""
     parts = ["data"]
-    if context.profile.needs.devices >= LARGE_TRAINING_DEVICES:
+    copies = context.profile.training == "lora" and frozen_copy_fits_one_device(context.profile, context.device)
+    if context.profile.needs.devices >= LARGE_TRAINING_DEVICES and not copies:
         parts += ["tensor", "pipeline"]
     if context.profile.model_type == "moe":
         parts.append("expert")
