@@ -230,6 +230,11 @@ class KnowledgeBase(BaseModel):
                 return candidate
         raise KnowledgeQueryError(unknown_id("candidate", candidate_id, list(self.ids()), "advisor kb list"))
 
+    def layer_of(self, candidate_id: str) -> str | None:
+        """The layer of a candidate ('runtime', 'serving-engine', ...); None for an id the knowledge base does not list
+        (a stack part known only by its name)."""
+        return next((c.layer.value for c in self.candidates if c.id == candidate_id), None)
+
     def platform(self, family: str) -> Platform:
         """The platform of a hardware family; KnowledgeQueryError listing the families otherwise."""
         for platform in self.platforms:

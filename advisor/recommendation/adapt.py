@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from advisor.knowledge.model_sizes import size_of
-from advisor.knowledge.models import CONCERNS, SUPPORT_CLAIMS
+from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
@@ -203,9 +203,7 @@ def documented_granularity(settings: dict[str, str]) -> dict[str, str]:
 def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
     """The rule's choice is what an unlisted runner runs on: a platform SDK or compiler (PaddleNLP on the Hygon SDK),
     never another framework (TRL's SFTTrainer does not run on Megatron-Core) or runtime."""
-    if option not in context.knowledge.ids():
-        return False
-    return context.knowledge.get(option).layer.value in BENEATH_LAYERS
+    return context.knowledge.layer_of(option) in BENEATH_LAYERS
 
 
 def framework_needed(judged: Judged, profile: Profile, known: set[str]) -> bool:
@@ -300,13 +298,13 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
     return parts
 
 
-RUNNER_LAYERS = ("runtime", "serving-engine", "framework", "training-framework")  # what runs a model, not a library
+RUNNER_LAYERS = (*SERVING_LAYERS, "framework", "training-framework")  # what runs a model, not a library
 
 
 def another_runner(option: str, context: RuleContext) -> bool:
     """The rule's choice runs models itself (llama.cpp, ONNX Runtime): its kernels are no part of a stack whose runner
     is something else; a kernel library or SDK (oneDNN, the Hygon SDK) runs beneath any runner."""
-    return option in context.knowledge.ids() and context.knowledge.get(option).layer.value in RUNNER_LAYERS
+    return context.knowledge.layer_of(option) in RUNNER_LAYERS
 
 
 def runtime_kernels(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
+from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection, SkippedConcern, SwitchCondition
@@ -61,18 +62,26 @@ class RuleContext:
                 found.update(c.candidate for c in stack.components if c.candidate is not None)
         return frozenset(found)
 
+    def task_stacks_on(self, family: str) -> tuple[Stack, ...]:
+        """The family's stacks serving the profile's task (applies_to.tasks) on a runner the knowledge base lists."""
+        task = self.profile.serving_task
+        return tuple(
+            stack
+            for stack in self.knowledge.stacks_for(family)
+            if task in stack.applies_to.tasks and stack.runner is not None and stack.runner.candidate is not None
+        )
+
     def task_runners(self) -> frozenset[str]:
-        """The candidates that run a stack of the target family serving the profile's task (applies_to.tasks), unless
-        its page excludes the target device: the runtimes a vendor documents for speech transcription there, not every
-        engine whose own page lists the task."""
-        task, device = self.profile.serving_task, self.device.id if self.device is not None else None
+        """The candidates that run a stack of the target family serving the profile's task, unless its page excludes
+        the target device: the runtimes a vendor documents for speech transcription there, not every engine whose own
+        page lists the task."""
+        device = self.device.id if self.device is not None else None
         return frozenset(
             stack.runner.candidate
-            for stack in self.knowledge.stacks_for(self.profile.hardware)
-            if task in stack.applies_to.tasks
-            and device not in stack.applies_to.excludes  # its page says it does not run on the target
-            and stack.runner is not None
+            for stack in self.task_stacks_on(self.profile.hardware)
+            if stack.runner is not None
             and stack.runner.candidate is not None
+            and device not in stack.applies_to.excludes
         )
 
     def serving_the_task(self, options: Sequence[str]) -> list[str]:

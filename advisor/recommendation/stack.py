@@ -49,8 +49,7 @@ def deployment_preference(context: RuleContext) -> tuple[str, ...]:
 
 
 def _is_serving_engine(context: RuleContext, option: str) -> bool:
-    known = context.knowledge.ids()
-    return option in known and context.knowledge.get(option).layer.value == "serving-engine"
+    return context.knowledge.layer_of(option) == "serving-engine"
 
 
 def runtime_pick(context: RuleContext) -> Pick:

@@ -444,7 +444,7 @@ def of_model_type(stack: Stack, context: RuleContext) -> bool:
 def engine_only(option: str, context: RuleContext) -> bool:
     """A serving engine loads quantized checkpoints; it is no quantizer of its own for tier 3 (its methods differ per
     platform plugin: vllm_mlu's smoothquant is not upstream vLLM's)."""
-    return option in context.knowledge.ids() and context.knowledge.get(option).layer.value == "serving-engine"
+    return context.knowledge.layer_of(option) == "serving-engine"
 
 
 def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: RuleContext) -> list[Choice]:
@@ -526,8 +526,7 @@ def framework_own_kernels(
 
 def is_kernel_language(option: str, context: RuleContext) -> bool:
     """The option is a language to write kernels in (Triton, Pallas), not a library or compiler that runs them."""
-    known = option in context.knowledge.ids()
-    return known and context.knowledge.get(option).layer.value == "kernel-language"
+    return context.knowledge.layer_of(option) == "kernel-language"
 
 
 def trainer_choices(

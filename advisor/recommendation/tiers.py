@@ -78,7 +78,7 @@ def tier3_notes(context: RuleContext, choices: Sequence[Choice] = ()) -> list[Ra
         notes = [line(f"{text}; verify every target backend", *cites)]
         portable: set[str] = {c.concern for c in choices if c.concern == "deployment"}
         runtime = next((c.option for c in choices if c.concern == "deployment"), None)
-        if runtime in context.knowledge.ids() and context.knowledge.get(runtime).layer.value in RUNTIME_KERNEL_LAYERS:
+        if runtime is not None and context.knowledge.layer_of(runtime) in RUNTIME_KERNEL_LAYERS:
             portable.add("gemm")  # a graph runtime runs its own GEMM kernels on every family (ORT's MLAS on Arm)
         for family in profile.needs.other_hardware:
             needs = platform_needs(context, family, skip=portable)

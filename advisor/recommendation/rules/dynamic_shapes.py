@@ -114,8 +114,7 @@ def not_needed(context: RuleContext) -> ConcernDecision:
 
 def runs_models(option: str, context: RuleContext) -> bool:
     """The option serves models itself (an engine or runtime), rather than a compiler or library beneath one."""
-    known = context.knowledge.ids()
-    return option in known and context.knowledge.get(option).layer.value in SERVING_LAYERS
+    return context.knowledge.layer_of(option) in SERVING_LAYERS
 
 
 def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.knowledge.models import Candidate
+from advisor.knowledge.models import SERVING_LAYERS, Candidate
 from advisor.knowledge.policy import Policy
 from advisor.profile import Profile
 from advisor.recommendation.choices import entry_from, rejections_from
@@ -39,8 +39,6 @@ from probes.int8.report import (
     INT8_SPEEDUP,
     LAYERNORM_INPUT_INT8_REL_RMSE,
 )
-
-RUNTIME_LAYERS = ("runtime", "serving-engine")  # a runtime's quantized models load in that runtime
 
 
 def int8_speed_fact(facts: EvidenceFacts, profile: Profile) -> Fact | None:
@@ -243,7 +241,7 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
         if option == runtime or option not in context.knowledge.ids():
             continue
         candidate = context.knowledge.get(option)
-        if option not in relation and candidate.layer.value in RUNTIME_LAYERS:
+        if option not in relation and candidate.layer.value in SERVING_LAYERS:
             text = f"{candidate.name} quantizes for its own runtime, and {name} is the chosen one"
             blockers[option] = [line(text, cite_claim(candidate, "layer"))]  # out of the race, not a considered option
             continue
@@ -265,7 +263,7 @@ def other_runtime(option: str, context: RuleContext) -> bool:
     if runtime is None or option == runtime or option not in context.knowledge.ids() or not context.profile.serves:
         return False
     relation = context.knowledge.compatibility.quantized_output_loaded_by
-    return option not in relation and context.knowledge.get(option).layer.value in RUNTIME_LAYERS
+    return option not in relation and context.knowledge.layer_of(option) in SERVING_LAYERS
 
 
 def serving_preference(context: RuleContext) -> tuple[str, ...]:

@@ -222,15 +222,10 @@ def task_stacks(option: str, context: RuleContext) -> tuple[Stack, ...]:
     transcription) that the option runs; empty unless every family has one. An embedding or speech profile's tier 3
     prefers a runtime the vendors document for that task on every family over a generic engine that merely runs the
     quantized format."""
-    task, found = context.profile.serving_task, []
+    found = []
     for family in context.profile.families:
         stack = next(
-            (
-                s
-                for s in context.knowledge.stacks_for(family)
-                if task in s.applies_to.tasks and s.runner is not None and s.runner.candidate == option
-            ),
-            None,
+            (s for s in context.task_stacks_on(family) if s.runner is not None and s.runner.candidate == option), None
         )
         if stack is None:
             return ()
