@@ -21,7 +21,7 @@ gets the other question a serving plan must answer: replicas (data parallel) or 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from advisor.knowledge.model_sizes import size_of, stated_size
 from advisor.knowledge.platforms import Device
@@ -148,22 +148,25 @@ def float_also_fits(parameters: float, profile: Profile, device: Device, served_
     )
 
 
+def one_device_holds(profile: Profile, device: Device | None, gb_for: Callable[[float], float]) -> bool | None:
+    """Whether one device's usable memory holds `gb_for(parameters)` GB; None where the size or memory is unknown."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None:
+        return None
+    return gb_for(parameters) <= device.memory_gb * ENGINE_MEMORY_SHARE
+
+
 def frozen_copy_fits_one_device(profile: Profile, device: Device | None) -> bool:
     """A LoRA job's frozen bf16 weights fit one device's usable memory (False where the size or memory is unknown):
     each device then holds a copy and the job is data parallel."""
-    parameters = model_parameters_b(profile)
-    if parameters is None or device is None or device.memory_gb is None:
-        return False
-    return FROZEN_BYTES_PER_PARAMETER * parameters <= device.memory_gb * ENGINE_MEMORY_SHARE
+    return one_device_holds(profile, device, lambda parameters: FROZEN_BYTES_PER_PARAMETER * parameters) is True
 
 
 def copy_fits_one_device(profile: Profile, device: Device | None) -> bool:
     """A served model's weights fit one device's usable memory (True where its size or the memory is unknown): a model
     that is not an LLM is then served as a copy per device, with nothing passing between them."""
-    parameters = model_parameters_b(profile)
-    if parameters is None or device is None or device.memory_gb is None:
-        return True
-    return served_weights_gb(parameters, profile.needs.quantization) <= device.memory_gb * ENGINE_MEMORY_SHARE
+    precision = profile.needs.quantization
+    return one_device_holds(profile, device, lambda parameters: served_weights_gb(parameters, precision)) is not False
 
 
 def short_of_memory(profile: Profile, device: Device | None, served_precision: str | None = None) -> tuple[str, ...]:

@@ -657,17 +657,12 @@ def engines_own_kernels(
 
 
 def runtime_owns_kernels(
-    choices: list[Choice], gaps: list[Gap], context: RuleContext, tier: Tier, graph_runtime_only: bool = False
+    choices: list[Choice], gaps: list[Gap], context: RuleContext, runtime: Candidate
 ) -> tuple[list[Choice], list[Gap]]:
     """Where tier 3 serves on a runtime or engine (portable_runtime), it runs its own kernels for every team (vLLM:
     AITER on ROCm, FlashAttention or FlashInfer on CUDA; ONNX Runtime its execution provider's), and a kernel team's
-    Triton is tier 2, for the hot spots profiling finds. Exploring on one family (`graph_runtime_only`), a PyTorch
-    serving engine still hosts the unified layer (Triton kernels, torch.compile graphs, cuBLAS), while a graph runtime
-    (ONNX Runtime, llama.cpp) calls none of them: there its own kernels stand. A job that also trains keeps its kernel
-    concerns for training."""
-    runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
-    if runtime is None or (graph_runtime_only and runtime.layer.value != "runtime"):
-        return choices, gaps
+    Triton is tier 2, for the hot spots profiling finds. A job that also trains keeps its kernel concerns for
+    training."""
     present = {c.concern for c in choices} | {g.concern for g in gaps}
     concerns = ("dynamic-shapes",) if context.profile.trains else (*RUNTIME_KERNEL_CONCERNS, "dynamic-shapes")
     owned = [c for c in concerns if c in present]
@@ -698,7 +693,11 @@ def adapt_tier3(
     choices, gaps = loaded_quantizer(choices, tier_gaps, context, measured_out)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
     if not context.profile.needs.cross_platform:  # exploration on one family: still one runtime's kernels, not a mix
-        choices, gaps = runtime_owns_kernels(choices, gaps, context, tier, graph_runtime_only=True)
+        # a PyTorch serving engine still hosts the unified layer (Triton kernels, torch.compile graphs, cuBLAS), while
+        # a graph runtime (ONNX Runtime, llama.cpp) calls none of them: there its own kernels stand
+        runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
+        if runtime is not None and runtime.layer.value == "runtime":
+            choices, gaps = runtime_owns_kernels(choices, gaps, context, runtime)
         choices.sort(key=lambda c: CONCERNS.index(c.concern))
         return tier.model_copy(
             update={"choices": tuple(choices), "gaps": tuple(gaps), "fits_team": all(c.fits_team for c in choices)}
@@ -710,7 +709,7 @@ def adapt_tier3(
         choices, gaps = framework_own_kernels(choices, gaps, context)
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None:
-        choices, gaps = runtime_owns_kernels(choices, gaps, context, tier)
+        choices, gaps = runtime_owns_kernels(choices, gaps, context, runtime)
     elif context.profile.llm and not context.profile.trains and any(g.concern == "deployment" for g in gaps):
         choices, gaps = engines_own_kernels(choices, gaps, context, tier1)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))
