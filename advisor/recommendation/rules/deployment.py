@@ -10,7 +10,7 @@ from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.models import Gap, Rationale
-from advisor.recommendation.rules.tiers import tier3_entry
+from advisor.recommendation.rules.tiers import TASK_WORDS, tier3_entry
 from advisor.recommendation.stack import runtime_pick, runtime_requirements
 
 
@@ -51,7 +51,7 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
         return skipped_decision("deployment", skipped)
     chosen = runtime_pick(context)
     lines = [engine_line(context, chosen.chosen.id)] if chosen.chosen is not None else []
-    served = {"embedding": "embedding models", "transcription": "speech transcription"}.get(profile.serving_task)
+    served = TASK_WORDS.get(profile.serving_task)
     where = f"{served} on {profile.hardware}" if served else profile.hardware
     reason = f"no deployment runtime for {where} in the knowledge base: serve from the framework"
     tier1 = entry_from(chosen, "deployment", context, gap_reason=reason, lines=lines)
@@ -78,7 +78,7 @@ def task_engines_line(context: RuleContext) -> Rationale | None:
     if not engines:
         return None
     names = ", ".join(engine.name for engine in engines)
-    what = {"embedding": "embedding models", "transcription": "speech transcription"}[task]
+    what = TASK_WORDS[task]
     model = {"embedding": "an embedding model", "transcription": "a speech model"}[task]
     text = (
         f"{names} serves language models on {context.platform.name} and documents {what} in general, but "
