@@ -74,6 +74,16 @@ def test_the_recipe_for_the_model_on_a_sibling_device_comes_after_one_on_the_tar
     assert h100.stacks[0].stack == "nvidia-vllm-gpt-oss-hopper"
 
 
+FULL_8B = {
+    "model_type": "dense-transformer",
+    "hardware": "amd-gpu",
+    "device": "mi300x",
+    "workload": "training",
+    "training": "fine-tuning",
+    "model": "meta-llama/Llama-3.1-8B-Instruct",
+}
+
+
 def test_fp8_full_fine_tuning_of_70b_on_one_mi300x_node_is_tight_and_says_the_fnuz_encoding():
     # AMD's Primus guide asks for two or more MI300X nodes for a 70B FP8 full fine-tune; CDNA3 runs FP8 in the FNUZ
     # encoding (https://rocm.docs.amd.com/projects/hipBLASLt/en/latest/reference/data-type-support.html)
@@ -93,16 +103,6 @@ def test_fp8_full_fine_tuning_of_70b_on_one_mi300x_node_is_tight_and_says_the_fn
     assert any("FNUZ encoding" in reason.text for reason in gemm.rationale)
     small = answer(**{**FULL_8B, "needs": {"devices": 8}})
     assert any("the rest is for activations" in reason.text for reason in small.capacity)
-
-
-FULL_8B = {
-    "model_type": "dense-transformer",
-    "hardware": "amd-gpu",
-    "device": "mi300x",
-    "workload": "training",
-    "training": "fine-tuning",
-    "model": "meta-llama/Llama-3.1-8B-Instruct",
-}
 
 
 def test_a_graph_runtime_serving_a_trained_model_runs_its_own_kernels_and_training_keeps_the_libraries():
