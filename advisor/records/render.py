@@ -247,12 +247,22 @@ def drivers_text(profile: Profile) -> str:
 
 
 def considered_text(recommendation: Recommendation) -> str:
-    """Every option named in the tiers, as alternatives or rejected, in one line."""
-    named = [option for tier in recommendation.tiers for choice in tier.choices
-             for option in (choice.option, *choice.alternatives)]
-    options = list(dict.fromkeys([*named, *(rejection.option for rejection in recommendation.rejected)]))
-    listed = ", ".join(f"`{md_escape(option).replace(chr(96), '')}`" for option in options)
-    return f"Named in this record: {listed}." if options else "None."
+    """The stacks of the table above, then each concern's alternatives where a tier names any, and the rejected
+    options: every option the record names, with where it stands."""
+    def ids(options: Sequence[str]) -> str:
+        return ", ".join(f"`{md_escape(option).replace(chr(96), '')}`" for option in options)
+
+    stacks = len(recommendation.stacks_considered)
+    parts = [f"The {stacks} stacks in the table above"] if stacks else []
+    alternatives = [f"{choice.concern} (tier {tier.tier}): {ids([choice.option])} over {ids(choice.alternatives)}"
+                    for tier in recommendation.tiers for choice in tier.choices if choice.alternatives]
+    if alternatives:
+        parts.append("within the tiers, " + "; ".join(alternatives))
+    rejected = list(dict.fromkeys(rejection.option for rejection in recommendation.rejected))
+    if rejected:
+        parts.append(f"rejected (see Rejected Options): {ids(rejected)}")
+    text = "; ".join(parts)
+    return (text[:1].upper() + text[1:] + ".") if parts else "None."
 
 
 def evidence_findings(evidence: Sequence[Evidence]) -> list[str]:

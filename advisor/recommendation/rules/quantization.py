@@ -324,23 +324,45 @@ def quantization_switches(
     return ()
 
 
-def not_needed(profile: Profile) -> ConcernDecision:
-    """No quantization asked for; a served vision or diffusion model still learns when INT8 would pay (an LLM's
-    quantized serving is decided by its engine's throughput and the model's accuracy, not an INT8 GEMM probe)."""
+def int8_documented(context: RuleContext) -> bool:
+    """A stack of the target family serves the profile's model type in INT8, or a quantizer there documents INT8 PTQ
+    for it: only then is INT8 a route to watch."""
+    profile = context.profile
+    device = context.device.id if context.device is not None else None
+    stacked = any(
+        "int8" in stack.applies_to.precisions
+        and profile.model_type in stack.applies_to.model_types
+        and "inference" in stack.applies_to.workloads
+        and device not in stack.applies_to.excludes
+        for stack in context.knowledge.stacks_for(profile.hardware)
+    )
+    return stacked or any(
+        "quantization" in candidate.concerns.value
+        and profile.hardware in candidate.hardware.value
+        and candidate.serves_model_type(profile.model_type)
+        and candidate.int8.value == "yes"
+        and candidate.ptq.value == "yes"
+        for candidate in context.knowledge.candidates
+    )
+
+
+def not_needed(context: RuleContext) -> ConcernDecision:
+    """No quantization asked for; a served vision or diffusion model still learns when INT8 would pay, where a stack
+    of its family documents INT8 for it (an LLM's quantized serving is decided by its engine's throughput and the
+    model's accuracy, not an INT8 GEMM probe)."""
+    profile = context.profile
     reason = line("no quantization asked for", cite_profile(profile, "needs.quantization"))
-    extra = [
-        int8_pays_switch(
-            "INT8 >= 1.5x float with max rel error <= 1% on the target: consider INT8 PTQ", int8_metric(profile)
-        )
-    ]
-    return skipped_decision("quantization", reason, *(extra if profile.serves and not profile.llm else []))
+    if not profile.serves or profile.llm or not int8_documented(context):
+        return skipped_decision("quantization", reason)
+    description = "INT8 >= 1.5x float with max rel error <= 1% on the target: consider INT8 PTQ"
+    return skipped_decision("quantization", reason, int8_pays_switch(description, int8_metric(profile)))
 
 
 def decide_quantization(context: RuleContext) -> ConcernDecision:
     """Tier 1 toolkit for the dtype and method; INT8 measured slower on the target rejects INT8 there."""
     profile = context.profile
     if not profile.needs.quantized:
-        return not_needed(profile)
+        return not_needed(context)
     dtype, method = profile.needs.quantization, profile.needs.quantization_method
     fp8_training = dtype == "fp8" and profile.trains and not profile.serves
     requirements = (dtype,) if fp8_training else (dtype, method)

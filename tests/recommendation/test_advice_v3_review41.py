@@ -1,0 +1,44 @@
+"""Review 40's remaining defects and review 41's, each pinned."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+from advisor.records.render import considered_text
+
+
+def switch_names(result) -> set[str]:
+    return {condition.id for condition in result.switch_conditions}
+
+
+def test_int8_is_watched_only_where_the_family_documents_int8_for_the_model_type():
+    # Review 40 p12: SDXL on Inferentia2 was told to "consider INT8 PTQ", yet Optimum Neuron's SDXL guide compiles
+    # the pipeline in bf16/fp32 and names no INT8 route
+    # (https://huggingface.co/docs/optimum-neuron/model_doc/diffusers/stable_diffusion_xl).
+    neuron = answer(model_type="diffusion", hardware="aws-neuron", device="inf2", workload="inference")
+    assert "int8-pays-on-target" not in switch_names(neuron)
+    # TensorRT documents INT8 PTQ for convolutional networks
+    # (https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/work-quantized-types.html).
+    cnn = answer(model_type="cnn", hardware="nvidia-gpu", device="l40s", workload="inference")
+    assert "int8-pays-on-target" in switch_names(cnn)
+
+
+def test_considered_options_says_where_each_named_option_stands():
+    # Review 40's record 0001 listed "Named in this record: ... `tbe`, ..., `sglang`" with no word on where `tbe` or
+    # `sglang` stood; each is now given with its concern and tier.
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"quantization": "int8", "devices": 16},
+    )
+    text = considered_text(result)
+    assert text.startswith(f"The {len(result.stacks_considered)} stacks in the table above")
+    for tier in result.tiers:
+        for choice in tier.choices:
+            for alternative in choice.alternatives:
+                assert f"{choice.concern} (tier {tier.tier}): `{choice.option}` over" in text
+                assert f"`{alternative}`" in text
