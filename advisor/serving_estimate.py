@@ -18,6 +18,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.knowledge.model_sizes import published_fp8
 from advisor.profile import Profile, ServingSLA
 from advisor.recommendation.models import EngineEstimate, Recommendation
 from advisor.reference.tables import ENGINE_NAMES, system_for
@@ -203,8 +205,9 @@ def run_estimate(request: EstimateRequest, timeout_s: float = TIMEOUT_S) -> Serv
         except subprocess.TimeoutExpired:
             raise EstimateError(f"aiconfigurator took more than {timeout_s:.0f} s for {request.engine}") from None
         if done.returncode != 0:
-            last = next((line for line in reversed(done.stderr.splitlines()) if line.strip()), "no message")
-            raise EstimateError(f"aiconfigurator failed for {request.engine} (exit {done.returncode}): {last[:300]}")
+            raise EstimateError(
+                f"aiconfigurator failed for {request.engine} (exit {done.returncode}): {failure_reason(done.stdout + chr(10) + done.stderr)[:300]}"
+            )
         return parse_estimate(request, out)
 
 
@@ -226,6 +229,27 @@ def store(request: EstimateRequest, estimate: ServingEstimate, folder: Path) -> 
     write_text_atomically(folder / f"{request.key()}.json", json.dumps(document))
 
 
+# aiconfigurator's log lines: "04:06:51 [aiconfigurator] [E] [main.py:2181] Error running experiment agg: ...".
+ERROR_LINE = re.compile(r"\[E\] \[[^\]]*\]\s*(?:->\s*)?(.*)")
+
+
+def failure_reason(output: str) -> str:
+    """Why aiconfigurator failed: its first logged error (it logs to stdout) that names the failed experiment's cause,
+    else its first error, else the last line; a warning's last line ("main(sys.argv[1:])") says nothing."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [found.group(1) for line in lines if (found := ERROR_LINE.search(line)) is not None]
+    experiment = [error for error in errors if error.startswith(("Error running experiment", "Experiment"))]
+    return (experiment or errors or lines[-1:] or ["no message"])[0]
+
+
+def estimated_model(profile: Profile) -> str:
+    """The checkpoint to estimate: the publisher's FP8 release of the model where the profile asks fp8 and one is
+    known (Qwen/Qwen3-30B-A3B-FP8), else the model named."""
+    assert profile.model is not None, "estimated_model needs a model"
+    twin = published_fp8(profile.model) if profile.needs.quantization == "fp8" else None
+    return twin.checkpoint if twin is not None else profile.model
+
+
 def estimates_for(
     profile: Profile,
     device: str,
@@ -241,12 +265,13 @@ def estimates_for(
     folder = folder or cache_dir()
     found, failed = [], []
     for index, engine in enumerate(engines, 1):
-        request = EstimateRequest(profile.model, system, profile.needs.devices, sla, engine)
+        model = estimated_model(profile)
+        request = EstimateRequest(model, system, profile.needs.devices, sla, engine)
         estimate = cached(request, folder)
         if estimate is None:
             if progress is not None:
                 progress(
-                    f"estimating {ENGINE_NAMES.get(engine, engine)} ({index}/{len(engines)}): {profile.model} on "
+                    f"estimating {ENGINE_NAMES.get(engine, engine)} ({index}/{len(engines)}): {model} on "
                     f"{profile.needs.devices} x {system} ..."
                 )
             try:
@@ -289,12 +314,10 @@ def with_estimates(
         return recommendation.model_copy(update={"estimates_note": INSTALL_HINT}), []
     assert device is not None
     found, failed = estimates_for(profile, device, engines, progress, folder)
-    note = f"{LABEL} for {profile.model} on {profile.needs.devices} x {device}, {sla_text(profile)}, in the checkpoint's own precision"
-    if (
-        profile.needs.quantization == "fp8"
-        and "fp8" not in (profile.model or "").lower()
-        and not released_in_fp8(recommendation)
-    ):
+    model = estimated_model(profile)
+    named = model if model == profile.model else f"{model} (the publisher's FP8 release of {profile.model})"
+    note = f"{LABEL} for {named} on {profile.needs.devices} x {device}, {sla_text(profile)}, in the checkpoint's own precision"
+    if profile.needs.quantization == "fp8" and "fp8" not in model.lower() and not released_in_fp8(recommendation):
         note += " (the profile asks fp8: name an FP8 checkpoint of the model, as its publisher or NVIDIA releases one, to estimate it)"
     note += "; not measured, and the launch configs it writes are aiconfigurator's own, not checked against the record"
     if failed:

@@ -18,6 +18,7 @@ from advisor.knowledge.claims import KnowledgeBaseError, is_url
 from advisor.knowledge.stacks import Precision, model_matches
 
 MODELS_FILE = "models.yaml"
+FP8_CHECKPOINTS_FILE = "fp8_checkpoints.yaml"
 
 
 def public_url(source: str) -> str:
@@ -73,6 +74,38 @@ def model_sizes() -> tuple[ModelSize, ...]:
         return tuple(TypeAdapter(list[ModelSize]).validate_python(yaml.safe_load(text)))
     except Exception as error:  # a malformed file is the project's bug: say which file
         raise KnowledgeBaseError(f"advisor/data/{MODELS_FILE}: {error}") from None
+
+
+class PublishedCheckpoint(BaseModel):
+    """An FP8 checkpoint a model's publisher releases beside the BF16 weights of that exact release."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The release it quantizes (exact id)")
+    checkpoint: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The FP8 checkpoint's id")
+    format: str = Field(min_length=1, description="How its page describes the quantization")
+    source: str
+    as_of: dt.date
+
+    @field_validator("source")
+    @classmethod
+    def _public_url(cls, source: str) -> str:
+        return public_url(source)
+
+
+@lru_cache(maxsize=1)
+def fp8_checkpoints() -> tuple[PublishedCheckpoint, ...]:
+    """The publishers' FP8 checkpoints, in file order."""
+    text = resources.files("advisor.data").joinpath(FP8_CHECKPOINTS_FILE).read_text(encoding="utf-8")
+    try:
+        return tuple(TypeAdapter(list[PublishedCheckpoint]).validate_python(yaml.safe_load(text)))
+    except Exception as error:  # a malformed file is the project's bug: say which file
+        raise KnowledgeBaseError(f"advisor/data/{FP8_CHECKPOINTS_FILE}: {error}") from None
+
+
+def published_fp8(model: str) -> PublishedCheckpoint | None:
+    """The publisher's FP8 checkpoint of exactly this release (ids compared without case), or None."""
+    return next((entry for entry in fp8_checkpoints() if entry.model.lower() == model.lower()), None)
 
 
 # '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.

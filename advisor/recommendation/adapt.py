@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from advisor.knowledge.model_sizes import size_of
+from advisor.knowledge.model_sizes import published_fp8, size_of
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -546,6 +546,16 @@ def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
         return choice  # a diffusion or CNN checkpoint is not published in FP8 the way LLM releases are
     named = profile.model_name
     known = size_of(named) if named is not None else None
+    twin = published_fp8(named) if named is not None else None
+    if twin is not None:
+        text = (
+            f"{named}'s publisher releases {twin.checkpoint} ({twin.format}): serve that checkpoint as released; the "
+            "toolkit is for a float checkpoint of your own (a fine-tuned copy)"
+        )
+        release = Citation(
+            kind="knowledge", ref=f"fp8_checkpoints.{twin.model}", figure=twin.checkpoint, source=twin.source
+        )
+        return reason_first(choice, line(text, release, cite_profile(profile, "needs.quantization")))
     if named is not None and (named.upper().endswith("-FP8") or (known is not None and known.released_format == "fp8")):
         text = f"{named} is published in FP8: serve that checkpoint as released; the toolkit is for float checkpoints"
     elif named is not None:  # the catalogue does not say it is released in FP8: its authors' -FP8 release, if any

@@ -8,7 +8,15 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from advisor.knowledge.model_sizes import ModelSize, model_sizes, shared_architecture, size_of, written_for
+from advisor.knowledge.model_sizes import (
+    ModelSize,
+    fp8_checkpoints,
+    model_sizes,
+    published_fp8,
+    shared_architecture,
+    size_of,
+    written_for,
+)
 from advisor.profile import parse_profile
 from advisor.recommendation.capacity import model_parameters_b, size_citation
 
@@ -72,3 +80,23 @@ def test_a_release_keeping_an_earlier_architecture_is_configured_by_its_recipe_b
     kin = shared_architecture(["deepseek-ai/DeepSeek-R1"], "deepseek-ai/DeepSeek-V3.1")
     assert kin is not None and kin.architecture == "deepseek-ai/DeepSeek-V3" and not kin.direct
     assert len(kin.sources) == 2
+
+
+def test_a_publishers_fp8_checkpoint_belongs_to_that_exact_release():
+    # Qwen publishes an FP8 twin of each Qwen3 release (https://huggingface.co/collections/Qwen/qwen3): the twin of
+    # Qwen3-30B-A3B is not the twin of Qwen3-30B-A3B-Instruct-2507, which holds other weights.
+    base = published_fp8("qwen/qwen3-30b-a3b")
+    assert base is not None and base.checkpoint == "Qwen/Qwen3-30B-A3B-FP8"
+    release = published_fp8("Qwen/Qwen3-30B-A3B-Instruct-2507")
+    assert release is not None and release.checkpoint == "Qwen/Qwen3-30B-A3B-Instruct-2507-FP8"
+    assert published_fp8("Qwen/Qwen3-30B-A3B-Base") is None
+    assert published_fp8("Qwen/Qwen2.5-7B-Instruct") is None
+
+
+def test_every_fp8_checkpoint_is_its_models_id_with_the_fp8_suffix_and_listed_once():
+    entries = fp8_checkpoints()
+    assert entries, "advisor/data/fp8_checkpoints.yaml is empty"
+    models = [entry.model.lower() for entry in entries]
+    assert len(models) == len(set(models))
+    for entry in entries:
+        assert entry.checkpoint == f"{entry.model}-FP8", entry.model

@@ -42,3 +42,20 @@ def test_considered_options_says_where_each_named_option_stands():
             for alternative in choice.alternatives:
                 assert f"{choice.concern} (tier {tier.tier}): `{choice.option}` over" in text
                 assert f"`{alternative}`" in text
+
+
+def test_fp8_serving_names_the_publishers_fp8_checkpoint_of_the_model():
+    # Review 40 p01: "if Qwen/Qwen3-30B-A3B's authors publish an FP8 release of it ..., serve that", while Qwen
+    # publishes Qwen/Qwen3-30B-A3B-FP8 (https://huggingface.co/Qwen/Qwen3-30B-A3B-FP8).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    first = quantization.rationale[0]
+    assert first.text.startswith("Qwen/Qwen3-30B-A3B's publisher releases Qwen/Qwen3-30B-A3B-FP8")
+    assert any(c.source == "https://huggingface.co/Qwen/Qwen3-30B-A3B-FP8" for c in first.cites)

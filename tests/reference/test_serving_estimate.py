@@ -97,3 +97,21 @@ def test_assess_takes_the_model_from_its_flag_or_the_profile_file():
     profile = build_profile(answers)
     assert profile.model == "Qwen/Qwen3-0.6B" and profile.serving is not None and profile.serving.isl == 1024
     assert build_profile({**answers, "model": None, "serving": None}).model is None
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="aiconfigurator 0.12.0 needs Python 3.11 or newer")
+def test_fp8_serving_estimates_the_publishers_fp8_release_and_says_why_an_engine_failed(tmp_path: Path):
+    # Qwen publishes Qwen/Qwen3-30B-A3B-FP8 (https://huggingface.co/Qwen/Qwen3-30B-A3B-FP8); review 40 p01 was told to
+    # "name an FP8 checkpoint" instead. aiconfigurator 0.12.0 holds no vLLM data for its block-wise FP8 MoE on this
+    # card, and its own error says so (the failure once read "main(sys.argv[1:])", a warning's last line).
+    fields = {**SMALL, "model_type": "moe", "device": "rtx-pro-6000-server", "model": "Qwen/Qwen3-30B-A3B"}
+    fields["needs"] = {"devices": 1, "quantization": "fp8"}
+    messages: list[str] = []
+    result, estimates = with_estimates(answer(fields), messages.append, tmp_path, engines=("trtllm", "vllm"))
+    assert all("Qwen/Qwen3-30B-A3B-FP8" in message for message in messages)
+    note = result.estimates_note or ""
+    assert "for Qwen/Qwen3-30B-A3B-FP8 (the publisher's FP8 release of Qwen/Qwen3-30B-A3B)" in note
+    assert "name an FP8 checkpoint" not in note
+    assert [e.table_engine for e in estimates] == ["trtllm"]
+    assert "aiconfigurator failed for vllm (exit 1): Error running experiment agg: Unsupported" in note
+    assert "fp8_block" in note and "main(sys.argv" not in note
