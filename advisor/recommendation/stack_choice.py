@@ -445,7 +445,8 @@ def misfits(
         found.append(
             Misfit(
                 "unvetted_runner",
-                f"{stack.runner_name} has no knowledge-base entry: the stack's page alone vouches for it",
+                f"{stack.runner_name} rests on this stack's page alone (no knowledge-base entry checks its claims), "
+                "so it ranks after a stack whose parts are checked",
             )
         )
     elif not listed:
