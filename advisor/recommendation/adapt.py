@@ -493,12 +493,14 @@ def fp8_encoding(choice: Choice, device: Device | None, context: RuleContext) ->
     if choice.concern != "gemm" or context.profile.needs.quantization != "fp8" or not fnuz:
         return choice
     assert device is not None
-    risks = [f"risks[{i}]" for i, risk in enumerate(context.platform.risks) if "FNUZ" in risk.value]
+    risks = [(i, risk.value) for i, risk in enumerate(context.platform.risks) if "FNUZ" in risk.value]
+    text = f"FP8 on {device.name} is the FNUZ encoding (e4m3fnuz), not OCP FP8 (e4m3fn)"
+    if risks:  # the platform's own word on which kernels and checkpoints carry over
+        text = f"FP8 on {device.name}: {risks[0][1]}"
     why = line(
-        f"FP8 on {device.name} is the FNUZ encoding (e4m3fnuz), not OCP FP8 (e4m3fn): checkpoints and FP8 kernels "
-        "must match it, so check that an FP8 checkpoint or recipe made for another generation is this encoding",
+        text,
         cite_platform(context.platform, f"devices.{device.id}.spec"),
-        *(cite_platform(context.platform, path) for path in risks[:1]),
+        *(cite_platform(context.platform, f"risks[{index}]") for index, _ in risks[:1]),
     )
     rationale = (*choice.rationale[:1], why, *choice.rationale[1:])
     return choice.model_copy(update={"rationale": capped(rationale)})
