@@ -286,13 +286,13 @@ def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> 
         what = "training throughput (tokens/s per device)"
     elif profile.model_type == "diffusion":
         gate = f"the {narrower} images hold on {quality_evaluation(profile)}"
-        what = "images per second at your latency target"
+        what = f"{served_unit(profile)} at your latency target"
     else:
         gate = (
             f"the {narrower} model scores within {ACCURACY_DROP * 100:g} point of the {judged.precision} one on "
             f"{quality_evaluation(profile)}"
         )
-        what = "tokens/s at your latency SLA" if profile.llm else "requests/s at your latency target"
+        what = f"{served_unit(profile)} at your latency SLA"
     description = (
         f"{judged.stack.name}'s own {narrower} path delivers at least {FASTER:g}x the {what} of its "
         f"{judged.precision} run on the target, and {gate}: run it in {narrower}"
@@ -322,11 +322,10 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     if mine is not None and other is not None and mine.candidate is not None and mine.candidate == other.candidate:
         ours, theirs = chosen.stack.name, rival.stack.name  # two recipes of one engine: named by their recipes
     whose = "each recipe's" if theirs == rival.stack.name else "each engine's"
-    llm = "tokens/s" if profile.llm else "requests/s"
     unit = (
-        f"{llm} at your latency SLA"
+        f"{served_unit(profile)} at your latency SLA"
         if workload == "inference"
-        else f"training throughput ({llm.replace('requests', 'samples')} per device)"
+        else f"training throughput ({'tokens/s' if profile.llm else 'samples/s'} per device)"
     )
     default = rival.stack.applies_to.precisions[0]
     path = f", run in {chosen.precision} (its recipe defaults to {default})" if rival.precision != default else ""
@@ -356,7 +355,7 @@ def engine_alternative_switch(
     rival = next((option for option in deployment.alternatives if option in runners), None)
     if rival is None:
         return None
-    llm = "tokens/s" if profile.llm else "requests/s"
+    llm = served_unit(profile)
     if rival == leading:
         description = (
             f"{deployment.option} delivers at least {FASTER}x the {llm} at your latency SLA of {rival}, tier 3's one "
@@ -417,14 +416,30 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
         f"{devices // group} replicas of {group} device{'s' if group > 1 else ''} (data parallel) deliver",
         f"one model split over all {devices}, same engine and model",
         "serve as replicas",
+        served_unit(profile),
     )
 
 
-def layout_race(condition_id: str, metric_name: str, faster: str, slower: str, then: str) -> SwitchCondition:
-    """Another layout of the same engine and model wins when it serves FASTER times the tokens/s at the SLA: `faster`
-    names it with its verb, `slower` the layout it would replace."""
-    description = f"{faster} at least {FASTER:g}x the tokens/s at your latency SLA of {slower}: {then}"
+def layout_race(
+    condition_id: str, metric_name: str, faster: str, slower: str, then: str, unit: str = "tokens/s"
+) -> SwitchCondition:
+    """Another layout of the same engine and model wins when it serves FASTER times the throughput (`unit`) at the
+    SLA: `faster` names it with its verb, `slower` the layout it would replace."""
+    description = f"{faster} at least {FASTER:g}x the {unit} at your latency SLA of {slower}: {then}"
     return switch(condition_id, description, f"evidence.inference_throughput.{metric_name}", ">=", FASTER)
+
+
+def served_unit(profile: Profile) -> str:
+    """What a served model's throughput counts: tokens for a generating LLM, audio for transcription (the inverse of
+    the real-time factor), sequences for an embedding model, images for diffusion, requests otherwise."""
+    task = profile.serving_task
+    if task == "transcription":
+        return "seconds of audio transcribed per second"
+    if task == "embedding":
+        return "sequences embedded per second"
+    if profile.model_type == "diffusion":
+        return "images per second"
+    return "tokens/s" if profile.llm else "requests/s"
 
 
 def quality_evaluation(profile: Profile) -> str:
@@ -432,7 +447,19 @@ def quality_evaluation(profile: Profile) -> str:
     team's task score otherwise."""
     if profile.model_type == "diffusion":
         return "your image-quality evaluation (the same prompts and seeds, scored by the same metric)"
+    if profile.serving_task == "transcription":
+        return "your word-error-rate evaluation (the same recordings and text normalisation for both)"
+    if profile.serving_task == "embedding":
+        return "your retrieval evaluation (recall@k or nDCG on the same queries and corpus for both)"
     return "your task evaluation (the same harness and data for both)"
+
+
+def falls_short(what: str, profile: Profile) -> str:
+    """'<what> scores more than 1 point below the float model', or for transcription, where lower is better, 'has a
+    word error rate more than 1 point above the float model's'."""
+    if profile.serving_task == "transcription":
+        return f"{what} has a word error rate more than {ACCURACY_DROP * 100:g} point above the float model's"
+    return f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model"
 
 
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:
@@ -453,7 +480,7 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
         return switch(f"{dtype}-loss-gap", description, f"evidence.{dtype}_loss_gap", ">", LOSS_GAP)
     what = f"the {dtype} model" if profile.needs.quantization_method != "qat" else f"the exported {dtype} QAT model"
     description = (
-        f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model on {quality_evaluation(profile)}: "
+        f"{falls_short(what, profile)} on {quality_evaluation(profile)}: "
         "keep the float model, or quantize with finer scales and re-check"
     )
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

@@ -59,3 +59,25 @@ def test_fp8_serving_names_the_publishers_fp8_checkpoint_of_the_model():
     first = quantization.rationale[0]
     assert first.text.startswith("Qwen/Qwen3-30B-A3B's publisher releases Qwen/Qwen3-30B-A3B-FP8")
     assert any(c.source == "https://huggingface.co/Qwen/Qwen3-30B-A3B-FP8" for c in first.cites)
+
+
+def test_a_speech_profile_is_measured_in_audio_and_word_error_rate_not_tokens():
+    # Reviews 41 p12 and 42 p13: whisper.cpp against mlx-whisper was raced in "tokens/s", the INT8 gate was "1 point
+    # on task evaluation", and convolution read "a dense-transformer model has few or no convolutions" although
+    # Whisper's encoder starts with a convolutional stem (https://arxiv.org/abs/2212.04356, section 2.2).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        task="transcription",
+        model="openai/whisper-large-v3-turbo",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    texts = [condition.description for condition in result.switch_conditions]
+    assert not any("tokens/s" in text for text in texts)
+    assert any("seconds of audio transcribed per second" in text for text in texts)
+    drop = next(c.description for c in result.switch_conditions if c.id == "int8-accuracy-drop")
+    assert "word error rate more than 1 point above the float model's" in drop
+    convolution = next(s for s in result.skipped_concerns if s.concern == "convolution")
+    assert "stem that reads the spectrogram" in convolution.rationale[0].text

@@ -59,14 +59,22 @@ def decide_convolution(context: RuleContext) -> ConcernDecision:
     """Tier 1 convolution library (with its layout); skipped for models without convolutions."""
     profile = context.profile
     if not profile.convolutional:
-        text = (
-            f"a {profile.model_type} model has few or no convolutions"
-            if profile.model_type != "multimodal"
-            else "a multimodal model's convolutions are its vision encoder's patch embedding (Conv2d, or Conv3d for "
-            "video), a small share of the compute: no library to choose, but check the target's backend runs "
-            "that operator"
-        )
-        skipped = line(text, cite_profile(profile, "model_type"))
+        cites = [cite_profile(profile, "model_type")]
+        if profile.serving_task == "transcription":
+            text = (
+                "a transcription transformer's convolutions are the small stem that reads the spectrogram before its "
+                "audio encoder, a small share of the compute: no library to choose"
+            )
+            cites.append(cite_profile(profile, "task"))
+        elif profile.model_type == "multimodal":
+            text = (
+                "a multimodal model's convolutions are its vision encoder's patch embedding (Conv2d, or Conv3d for "
+                "video), a small share of the compute: no library to choose, but check the target's backend runs "
+                "that operator"
+            )
+        else:
+            text = f"a {profile.model_type} model has few or no convolutions"
+        skipped = line(text, *cites)
         return skipped_decision("convolution", skipped)
     chosen = pick(context, "convolution", context.official("convolution"))
     settings, lines, switches = conv_layout(context)
