@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from advisor.knowledge.model_sizes import published_fp8, size_of
+from advisor.knowledge.model_sizes import fp8_checkpoints, published_fp8, size_of
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -542,17 +542,35 @@ def unlisted_training_format(choice: Choice, stacks: StackChoice) -> Choice:
     return reason_first(choice, why)
 
 
-def published_checkpoint(choice: Choice, profile: Profile) -> Choice:
-    """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints."""
+def serves_published_fp8(stack: Stack) -> bool:
+    """The stack serves a publisher's FP8 checkpoint: its models are released in FP8 (DeepSeek-V3), or it names one of
+    the publishers' FP8 twins (Qwen/Qwen3-235B-A22B-FP8) among its models or parts."""
+    if stack.applies_to.released_format == "fp8":
+        return True
+    twins = {entry.checkpoint.lower() for entry in fp8_checkpoints()}
+    named = [*stack.applies_to.models, *(f"{part.name} {part.setting or ''}" for part in stack.components)]
+    return any(twin in text.lower() for text in named for twin in twins)
+
+
+def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
+    """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints.
+    A publisher's FP8 twin of the model is named; where no stack of the family documents serving a publisher's FP8
+    checkpoint, the toolkit's calibrated route stays and the twin is something to check first."""
+    profile = context.profile
     if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves or not profile.llm:
         return choice  # a diffusion or CNN checkpoint is not published in FP8 the way LLM releases are
     named = profile.model_name
     known = size_of(named) if named is not None else None
     twin = published_fp8(named) if named is not None else None
     if twin is not None:
+        loads = any(serves_published_fp8(stack) for stack in context.knowledge.stacks_for(profile.hardware))
         text = (
             f"{named}'s publisher releases {twin.checkpoint} ({twin.format}): serve that checkpoint as released; the "
             "toolkit is for a float checkpoint of your own (a fine-tuned copy)"
+            if loads
+            else f"{named}'s publisher releases {twin.checkpoint} ({twin.format}), but no {profile.hardware} stack "
+            "here documents serving a publisher's FP8 checkpoint: quantize the BF16 checkpoint with the stack's own "
+            "route, and try the FP8 release only once it loads and matches that route's accuracy"
         )
         release = Citation(
             kind="knowledge", ref=f"fp8_checkpoints.{twin.model}", figure=twin.checkpoint, source=twin.source
@@ -962,7 +980,7 @@ def adapt_tier1(
     merged += [c for concern, c in stacked.items() if concern not in by_concern]
     first = choice.chosen[0] if choice.chosen else None
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
-    merged = [published_checkpoint(with_long_context(c, context, choice), context.profile) for c in merged]
+    merged = [published_checkpoint(with_long_context(c, context, choice), context) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     merged = [fp8_encoding(c, choice.device, context) for c in merged]
     merged = [experts_elsewhere(c, choice.for_workload("inference"), stacked, context.profile) for c in merged]

@@ -58,7 +58,13 @@ from advisor.recommendation.stack_choice import (
     runner_of,
     stacks_in,
 )
-from advisor.recommendation.stack_switches import engine_alternative_switch, replica_switch, stack_switches, verdict
+from advisor.recommendation.stack_switches import (
+    engine_alternative_switch,
+    replica_switch,
+    shared_checkpoint_switch,
+    stack_switches,
+    verdict,
+)
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.tiers import build_tier
@@ -144,6 +150,8 @@ def recommend(
     leading = next((c.option for c in tier3.choices if c.concern == "deployment"), None) if tier3 else None
     engine_switch = engine_alternative_switch(tier1, profile, stack_level, runners, leading)
     stack_level += (engine_switch,) if engine_switch is not None else ()
+    shared = shared_checkpoint_switch(tiers, profile)
+    stack_level += (shared,) if shared is not None else ()
     replicas = replica_switch(stack_choice, profile)
     stack_level += (replicas,) if replicas is not None else ()
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))

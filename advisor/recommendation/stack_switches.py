@@ -13,13 +13,14 @@ from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
 from advisor.recommendation.policy import TRAINED_PRECISIONS
 from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason, released_quantized
-from advisor.recommendation.switches import switch
+from advisor.recommendation.switches import predicate, switch
 from advisor.recommendation.tier3 import PER_FAMILY
 from advisor.serving_task import assumed_text
 
 MAX_STACK_SWITCHES = 3
 FASTER = 1.1  # another engine's measured throughput over the chosen one's from which it takes over
 ACCURACY_DROP = 0.01  # absolute drop of a quantized model's task score against bf16 from which it does not ship
+SHARED_CHECKPOINT_PACE = 0.9  # the shared checkpoint's throughput over the target's own from which one checkpoint wins
 LOSS_GAP = 0.01  # relative gap of a low-precision training run's loss over the BF16 run's at the same step
 VERBS = {"inference": "serve with", "training": "train with"}
 # The formats narrower than each one a stack may run, widest first: a stack documenting one of them has that next step.
@@ -119,7 +120,55 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
         layer += (
             f", serving one {toolkit.settings['dtype']} checkpoint written by {toolkit.option}, which it loads on each"
         )
+        local = target_quantizer(tiers, toolkit.option)
+        if local is not None:
+            layer += (
+                f"; on {profile.hardware}, tier 1 quantizes with {local} instead, and the shared checkpoint replaces "
+                "it there only once measured as good (see the switch conditions)"
+            )
     return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
+
+
+def target_quantizer(tiers: Sequence[Tier], shared: str) -> str | None:
+    """Tier 1's quantization toolkit on the target, where it is not the toolkit writing tier 3's shared checkpoint:
+    its id, or the stack part's name where tier 1 takes one (Intel Neural Compressor inside SynapseAI)."""
+    local = next((c for c in tiers[0].choices if c.concern == "quantization"), None)
+    if local is None or local.option == shared:
+        return None
+    return local.settings.get("part") or local.option
+
+
+def shared_checkpoint_switch(tiers: Sequence[Tier], profile: Profile) -> SwitchCondition | None:
+    """Tier 3 leads with one quantized checkpoint for every family, written by another toolkit than the one tier 1
+    uses on the target (ModelOpt's for H100 and Gaudi, INC's on Gaudi): the shared checkpoint takes the target over
+    where it holds the local one's accuracy and nearly its throughput, so one checkpoint serves every family."""
+    if not profile.needs.cross_platform or len(tiers) < 3 or not tiers[2].primary or not profile.serves:
+        return None
+    toolkit = next((c for c in tiers[2].choices if c.concern == "quantization" and c.settings.get("dtype")), None)
+    if toolkit is None or toolkit.settings.get("checkpoints") == PER_FAMILY:
+        return None
+    local = target_quantizer(tiers, toolkit.option)
+    if local is None:
+        return None
+    dtype = toolkit.settings["dtype"]
+    description = (
+        f"the shared {dtype} checkpoint written by {toolkit.option} serves on {profile.hardware} at least "
+        f"{SHARED_CHECKPOINT_PACE:g}x the {served_unit(profile)} at your latency SLA of the one {local} writes there, "
+        f"and scores within {ACCURACY_DROP * 100:g} point of it on {quality_evaluation(profile)}: serve the shared "
+        f"checkpoint on {profile.hardware} too, one checkpoint for every family"
+    )
+    local_id = next(c.option for c in tiers[0].choices if c.concern == "quantization")
+    metric = f"evidence.inference_throughput.{toolkit.option}_over_{local_id}"
+    accuracy = predicate(f"evidence.{dtype}_accuracy_drop.{toolkit.option}_over_{local_id}", "<=", ACCURACY_DROP)
+    return switch(
+        "shared-checkpoint-on-target",
+        description,
+        metric,
+        ">=",
+        SHARED_CHECKPOINT_PACE,
+        accuracy,
+        concern="quantization",
+    )
 
 
 LORA_MERGE = "merge the LoRA adapters into the base model first ({how}); "

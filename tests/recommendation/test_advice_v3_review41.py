@@ -81,3 +81,51 @@ def test_a_speech_profile_is_measured_in_audio_and_word_error_rate_not_tokens():
     assert "word error rate more than 1 point above the float model's" in drop
     convolution = next(s for s in result.skipped_concerns if s.concern == "convolution")
     assert "stem that reads the spectrogram" in convolution.rationale[0].text
+
+
+def test_a_publishers_fp8_twin_is_served_as_released_only_where_the_family_documents_such_checkpoints():
+    # Review 42 p10: on Gaudi the line "serve the authors' FP8 release as released" sat beside vllm-gaudi's documented
+    # `--quantization inc` route, which calibrates a BF16 checkpoint
+    # (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/configuration/quantization/inc.md); no Gaudi page here serves a
+    # publisher's FP8 checkpoint. vLLM's recipe serves Qwen/Qwen3-235B-A22B-FP8 on MI300X
+    # (https://github.com/vllm-project/recipes/blob/main/models/Qwen/Qwen3-235B-A22B-Instruct-2507.yaml).
+    def first_reason(hardware: str, device: str) -> str:
+        result = answer(
+            model_type="moe",
+            hardware=hardware,
+            device=device,
+            workload="inference",
+            model="Qwen/Qwen3-30B-A3B",
+            needs={"quantization": "fp8", "devices": 1},
+        )
+        quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+        return quantization.rationale[0].text
+
+    assert "serve that checkpoint as released" in first_reason("amd-gpu", "mi300x")
+    gaudi = first_reason("intel-gaudi", "gaudi3")
+    assert "no intel-gaudi stack here documents serving a publisher's FP8 checkpoint" in gaudi
+    assert "quantize the BF16 checkpoint with the stack's own route" in gaudi
+
+
+def test_one_shared_checkpoint_over_families_is_raced_against_the_targets_own_quantizer():
+    # Review 41 p09 (Llama-3.1-70B FP8 on Gaudi 3 and H100): tier 3 said "one fp8 checkpoint written by modelopt" while
+    # tier 1 quantized with INC on Gaudi, and nothing said which Gaudi serves. vllm-gaudi loads ModelOpt FP8
+    # checkpoints (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/release_notes_v0.15.1.md).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="inference",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "devices": 4,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    assert "on intel-gaudi, tier 1 quantizes with Intel Neural Compressor (INC) FP8 instead" in (result.verdict or "")
+    shared = next(c for c in result.switch_conditions if c.id == "shared-checkpoint-on-target")
+    assert shared.metric == "evidence.inference_throughput.modelopt_over_synapseai" and shared.threshold == 0.9
+    assert shared.also and shared.also[0].metric == "evidence.fp8_accuracy_drop.modelopt_over_synapseai"
