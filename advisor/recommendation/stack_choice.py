@@ -445,8 +445,7 @@ def misfits(
         found.append(
             Misfit(
                 "unvetted_runner",
-                f"{stack.runner_name} rests on this stack's page alone (no knowledge-base entry checks its claims), "
-                "so it ranks after a stack whose parts are checked",
+                f"{stack.runner_name} rests on this stack's page alone (no knowledge-base entry checks its claims)",
             )
         )
     elif not listed:
