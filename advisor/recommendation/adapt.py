@@ -172,6 +172,13 @@ def part_choice(
         # DeepSpeed fork on SynapseAI, whose parallelism is the fork's)
         runs_on_it = concern in ("training-framework", "deployment") and runs_beneath(part.option, concern, context)
         kept = [] if runs_on_it else [r for r in previous.rationale if not r.text.startswith("watch: ")]
+        if (
+            concern == "quantization"
+            and component.setting
+            and context.profile.model_type in stack.applies_to.model_types
+        ):
+            # a stack documented for this kind of model says how its own toolkit quantizes it
+            kept = [r for r in kept if not borrowed(r, part.option, context)]
         reasons = [*kept[:MAX_KEPT_REASONS], *reasons]
         settings = {**settings, **previous.settings}
     settings = documented_granularity(settings)
@@ -189,6 +196,14 @@ def part_choice(
         fits_team=fits,
         part_of=None if part.known else stack.id,
     )
+
+
+def borrowed(reason: Rationale, option: str, context: RuleContext) -> bool:
+    """The reason rests only on another candidate's claims (a vision-language rule of thumb taken from another
+    toolkit's examples): where a stack documented for the model type sets its own toolkit, that recipe replaces it."""
+    known = set(context.knowledge.ids())
+    owners = [c.ref.split(".", 1)[0] for c in reason.cites]
+    return all(c.kind == "knowledge" for c in reason.cites) and all(o in known and o != option for o in owners)
 
 
 def documented_granularity(settings: dict[str, str]) -> dict[str, str]:
