@@ -131,7 +131,22 @@ def test_a_recipe_for_r1_is_one_for_v3_too():
 
 def test_long_context_asked_where_nothing_documents_it_says_so():
     # Review 18 (TPU v6e, Llama-3.1-70B, long context): the record had no long-context line at all. vLLM's long-context
-    # features are documented for its CUDA and ROCm builds; on TPU the record says what to measure instead.
+    # features are documented for its CUDA and ROCm builds; where nothing else documents them (Cambricon's vLLM here)
+    # the record says what to measure instead.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        team_skill="framework",
+        needs={"long_context": True, "devices": 8, "dynamic_shapes": True},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    texts = [reason.text for reason in deployment.rationale]
+    assert any(text.startswith("long context: no long-sequence feature of") for text in texts), texts
+
+
+def test_long_context_on_tpu_quotes_the_serving_stacks_own_matrix():
+    # Review 42 (p11): the TPU serving stack now carries its plugin's v6e feature matrix (chunked prefill passing,
+    # context parallelism untested), so the record quotes that instead of "not in the knowledge base".
     result = answer(
         model_type="dense-transformer",
         hardware="google-tpu",
@@ -141,7 +156,8 @@ def test_long_context_asked_where_nothing_documents_it_says_so():
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     texts = [reason.text for reason in deployment.rationale]
-    assert any(text.startswith("long context: no long-sequence feature of") for text in texts), texts
+    assert any(text.startswith("long context:") and "chunked prefill" in text for text in texts), texts
+    assert not any(text.startswith("long context: no long-sequence feature of") for text in texts), texts
 
 
 def test_reference_figures_of_dense_layers_do_not_raise_a_moe_records_confidence():
