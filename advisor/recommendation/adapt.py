@@ -182,6 +182,8 @@ def part_choice(
         reasons = [*kept[:MAX_KEPT_REASONS], *reasons]
         settings = {**settings, **previous.settings}
     settings = documented_granularity(settings)
+    if (swap := model_in_command(settings.get("as documented", ""), stack, context.profile.model_name)) is not None:
+        settings = {**settings, "model": swap}
     fits = True
     if component.role in RUNNER_ROLES and part.known:
         skill = context.knowledge.get(part.option).skill.value
@@ -196,6 +198,21 @@ def part_choice(
         fits_team=fits,
         part_of=None if part.known else stack.id,
     )
+
+
+def model_in_command(documented: str, stack: Stack, model: str | None) -> str | None:
+    """Where the page's command names one of the models it is written for and the profile serves or trains another
+    (DeepSeek-V3.1 on a recipe whose command loads DeepSeek-V3): what to put in its place."""
+    if model is None or not documented:
+        return None
+
+    def names(text: str, model_id: str) -> bool:  # the whole id: 'DeepSeek-V3' is not named by 'DeepSeek-V3.1'
+        return re.search(re.escape(model_id) + r"(?![\w.-])", text, re.IGNORECASE) is not None
+
+    named = [m for m in stack.applies_to.models if names(documented, m) and m.lower() != model.lower()]
+    if not named or names(documented, model):
+        return None
+    return f"{model} in place of {named[0]}"
 
 
 def borrowed(reason: Rationale, option: str, context: RuleContext) -> bool:
@@ -861,6 +878,8 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
             f"in the training framework and export a quantized model {candidate.name} loads, and check that it "
             "loads before committing to it"
         )
+        settings = {**choice.settings, "method": f"{method} in the training framework (this part loads its export)"}
+        choice = choice.model_copy(update={"settings": settings})
     text = (
         f"{method.upper()} asked: the stack's page shows the other flow; "
         if other_flow

@@ -200,7 +200,8 @@ def with_capacity(confidence: float, notes: Sequence[str], short: Sequence[str])
 
 
 def _gb(value: float) -> str:
-    return f"{value:,.0f} GB"
+    """'70 GB'; under 1 GB in MB ('about 0 GB' read as nothing for a ResNet-50)."""
+    return f"{value:,.0f} GB" if value >= 1 else f"{max(value * 1000, 1):,.0f} MB"
 
 
 def training_bytes(lora: bool) -> int:

@@ -226,6 +226,24 @@ def version_split(choice: StackChoice) -> str:
     )
 
 
+BRIEF_CLAIM = 480  # characters of a checkpoint claim the verdict quotes before pointing to the stack for the rest
+
+
+def brief(claim: str, stack: str) -> str:
+    """A stack's checkpoint claim for the verdict: whole where short, else its first '; '-clauses up to BRIEF_CLAIM
+    characters and where to read the rest (a MaxText conversion command runs to 400 characters)."""
+    text = claim.rstrip(".")
+    if len(text) <= BRIEF_CLAIM:
+        return text
+    clauses = text.split("; ")
+    kept = clauses[0]
+    for clause in clauses[1:]:
+        if len(kept) + 2 + len(clause) > BRIEF_CLAIM:
+            break
+        kept += "; " + clause
+    return f"{kept} (in full: `advisor kb stack {stack}`)"
+
+
 def checkpoint_path_as_documented(
     choice: StackChoice, profile: Profile, serves_with: str | None = "tier 1's runtime"
 ) -> str:
@@ -237,7 +255,7 @@ def checkpoint_path_as_documented(
     if serving is None:  # no documented serving stack: the training side's export is still the first step
         if training.stack.checkpoint is None:
             return ""
-        said = training.stack.checkpoint.value.rstrip(".")
+        said = brief(training.stack.checkpoint.value, training.stack.id)
         if (
             serves_with is None
         ):  # nothing in tier 1 serves it: say so rather than hand it to an engine that is not there
@@ -258,7 +276,7 @@ def checkpoint_path_as_documented(
         quantize = f", then quantize it to {profile.needs.quantization}" + quantizer_named(quantizer, serving)
     if training.stack.id == serving.stack.id:  # one stack trains and serves: its own export, or none to write
         said = (
-            exports.value.rstrip(".")
+            brief(exports.value, training.stack.id)
             if exports is not None
             else f"one stack trains and serves, so {serving.stack.runner_name} loads the trained checkpoint as it saved it"
         )
@@ -268,7 +286,11 @@ def checkpoint_path_as_documented(
             f" Between them: convert the trained checkpoint to the format {serving.stack.runner_name} loads{quantize}; "
             "neither stack documents the converter, so check it before committing."
         )
-    said = "; ".join(claim.value.rstrip(".") for claim in (exports, loads) if claim is not None)
+    said = "; ".join(
+        brief(claim.value, stack.id)
+        for claim, stack in ((exports, training.stack), (loads, serving.stack))
+        if claim is not None
+    )
     if loads is not None and profile.needs.quantized and profile.needs.quantization in loads.value.lower():
         quantize = ""  # the serving stack's own claim already says how the trained checkpoint becomes that format
     if said[:1].isupper() and said[1:2].islower():  # a claim's own sentence, continued after "Between them:"

@@ -129,3 +129,39 @@ def test_one_shared_checkpoint_over_families_is_raced_against_the_targets_own_qu
     shared = next(c for c in result.switch_conditions if c.id == "shared-checkpoint-on-target")
     assert shared.metric == "evidence.inference_throughput.modelopt_over_synapseai" and shared.threshold == 0.9
     assert shared.also and shared.also[0].metric == "evidence.fp8_accuracy_drop.modelopt_over_synapseai"
+
+
+def test_a_small_models_footprint_is_given_in_mb_not_as_zero_gb():
+    # Review 41 p08: a 0.03B ResNet-class detector "holds about 0 GB in weights, gradients and Adam state".
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="both",
+        parameters_b=0.03,
+        needs={"quantization": "int8", "quantization_method": "qat", "devices": 1},
+    )
+    lines = [reason.text for reason in result.capacity]
+    assert any("about 480 MB in weights, gradients and Adam state" in text for text in lines)
+    assert not any("about 0 GB" in text for text in lines)
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    # IGIE's documented INT8 step is post-training (igie_common/quantize.py): QAT runs in the training framework.
+    assert quantization.settings["method"] == "qat in the training framework (this part loads its export)"
+
+
+def test_the_documented_command_says_which_model_to_put_in_place_of_the_recipes():
+    # Review 42 p01: DeepSeek-V3.1 on 8 x B200 got SGLang's "--model deepseek-ai/DeepSeek-V3" as documented
+    # (https://docs.sglang.io/docs/basic_usage/deepseek_v3), with nothing saying V3.1 goes in its place.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={"quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "--model deepseek-ai/DeepSeek-V3 " in deployment.settings["as documented"]
+    assert deployment.settings["model"] == "deepseek-ai/DeepSeek-V3.1 in place of deepseek-ai/DeepSeek-V3"
+    assert "Xeon" not in "\n".join(r.text for c in result.tier(1).choices for r in c.rationale)
