@@ -656,15 +656,16 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     if not (profile.needs.long_context and runs) or choice.option not in known or profile.embeds:
         return choice  # an embedding model's long inputs need no engine's KV-cache or chunked-prefill features
     candidate = context.knowledge.get(choice.option)
-    serving = stacks.for_workload("inference")
-    if choice.concern == "deployment" and serving is not None and serving.stack.long_context is not None:
-        documented = serving.stack.long_context  # the stack's own page (vllm-ascend's context parallel) first
+    workload = {"deployment": "inference", "training-framework": "training"}[choice.concern]
+    chosen = stacks.for_workload(workload)  # the chosen serving stack for deployment, the training stack for training
+    if chosen is not None and chosen.stack.long_context is not None:
+        documented = chosen.stack.long_context  # the stack's own page (vllm-ascend's context parallel) first
         why = line(
             f"long context: {documented.value}",
             Citation(
                 kind="knowledge",
-                ref=f"{serving.stack.id}.long_context",
-                figure=serving.stack.name,
+                ref=f"{chosen.stack.id}.long_context",
+                figure=chosen.stack.name,
                 source=documented.source,
             ),
             cite_profile(profile, "needs.long_context"),
