@@ -1027,10 +1027,15 @@ def adapt_tier1(
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
     merged = [expert_layout(c, choice, context) for c in merged]
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
+    fallen_back = {gap.concern for gap in fallback_gaps}  # the fallback's gap says it: the rule's own gap goes
     merged = [said_of_target(c, context) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     chosen_concerns = {c.concern for c in merged}
-    gaps = tuple(gap for gap in tier1.gaps if gap.concern not in stacked and gap.concern not in chosen_concerns)
+    gaps = tuple(
+        gap
+        for gap in tier1.gaps
+        if gap.concern not in stacked and gap.concern not in chosen_concerns and gap.concern not in fallen_back
+    )
     gaps += fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
     fits_team = all(c.fits_team for c in merged)

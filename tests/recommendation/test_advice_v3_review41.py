@@ -165,3 +165,23 @@ def test_the_documented_command_says_which_model_to_put_in_place_of_the_recipes(
     assert "--model deepseek-ai/DeepSeek-V3 " in deployment.settings["as documented"]
     assert deployment.settings["model"] == "deepseek-ai/DeepSeek-V3.1 in place of deepseek-ai/DeepSeek-V3"
     assert "Xeon" not in "\n".join(r.text for c in result.tier(1).choices for r in c.rationale)
+
+
+def test_an_int8_embedding_on_tei_leaves_one_quantization_gap_and_no_compile_switch():
+    # Review 41 p02 (bge-m3 INT8 on an L40S): "tier 1 leaves 2 concern(s) open: quantization, quantization", and a
+    # "dynamic compile still recompiles" switch for TEI, which batches under --max-batch-tokens and compiles nothing
+    # (https://github.com/huggingface/text-embeddings-inference/blob/main/docs/source/en/cli_arguments.md).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        model="BAAI/bge-m3",
+        task="embedding",
+        needs={"quantization": "int8", "dynamic_shapes": True, "devices": 1},
+    )
+    tier1 = result.tier(1)
+    assert [gap.concern for gap in tier1.gaps].count("quantization") == 1
+    assert "dynamic-compile-recompiles" not in switch_names(result)
+    shapes = next(c for c in tier1.choices if c.concern == "dynamic-shapes")
+    assert shapes.settings["mode"] == "token-budget-batching"
