@@ -50,6 +50,7 @@ class Misfit:
 
     kind: str  # a key of policy.MISFIT_WEIGHTS
     text: str
+    generations: tuple[str, ...] = ()  # a device misfit: the generations the stack is validated on
 
     @property
     def weight(self) -> int:
@@ -245,7 +246,11 @@ def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> 
             else f"{', '.join(theirs)}; {device.id} is {device.generation}"
         )
         return Misfit("same_generation", f"validated on {', '.join(same)} ({kin}), not on {device.id} itself")
-    return Misfit("device", f"validated on {', '.join(listed)}, not {device.id}")
+    generations = tuple(sorted({found.generation for found in known}))
+    named = f" ({', '.join(generations)})" if generations else ""
+    return Misfit(
+        "device", f"validated on {', '.join(listed)}{named}, not {device.id} ({device.generation})", generations
+    )
 
 
 def same_generation(one: str, other: str) -> bool:

@@ -12,7 +12,7 @@ from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import SwitchCondition, Tier
 from advisor.recommendation.policy import TRAINED_PRECISIONS
-from advisor.recommendation.stack_choice import Judged, StackChoice, decisive_reason, released_quantized
+from advisor.recommendation.stack_choice import Judged, Misfit, StackChoice, decisive_reason, released_quantized
 from advisor.recommendation.switches import predicate, switch
 from advisor.recommendation.tier3 import PER_FAMILY
 from advisor.serving_task import assumed_text
@@ -310,7 +310,9 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
         if chosen is not None and chosen.fits:  # the chosen stack fits whole: another one's validation changes nothing
             continue
         runs_here = judged.stack.applies_to.precisions[0] in device.formats
-        if judged.misfits and all(m.kind == "device" for m in judged.misfits) and runs_here:
+        if judged.misfits and all(m.kind in ("device", "same_generation") for m in judged.misfits) and runs_here:
+            if any(for_its_generation(judged, m) for m in judged.misfits):
+                continue  # a recipe for another generation (Hopper's for a GB200) is not going to be validated here
             metric = f"knowledge.stack.{judged.stack.id}.validated_on.{device.id}"
             description = f"{judged.stack.name} becomes validated on {device.id}: reconsider it ({judged.workload})"
             found.append(switch(f"stack-{judged.stack.id}-on-{device.id}", description, metric, "==", "yes"))
@@ -335,6 +337,13 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     )
     found.append(switch("device-generation", description, "profile.device", "!=", device.id))
     return tuple(found)
+
+
+def for_its_generation(judged: Judged, misfit: Misfit) -> bool:
+    """A device misfit of a stack whose name says the generation it is validated on ('... on Hopper' for a GB200): a
+    recipe for that generation, not one waiting to be validated on the target's."""
+    name = judged.stack.name.lower()
+    return misfit.kind == "device" and any(generation.lower() in name for generation in misfit.generations)
 
 
 def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> SwitchCondition | None:

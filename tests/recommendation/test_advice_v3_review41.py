@@ -185,3 +185,23 @@ def test_an_int8_embedding_on_tei_leaves_one_quantization_gap_and_no_compile_swi
     assert "dynamic-compile-recompiles" not in switch_names(result)
     shapes = next(c for c in tier1.choices if c.concern == "dynamic-shapes")
     assert shapes.settings["mode"] == "token-budget-batching"
+
+
+def test_a_sibling_generation_stack_is_watched_and_another_generations_recipe_is_not():
+    # Review 41 p01 (DeepSeek-V3.1 on GB200): the switch watched "SGLang DeepSeek-V3/R1 FP8 serving on Hopper becomes
+    # validated on gb200", a Hopper recipe, while SGLang's Blackwell recipe, validated on B200
+    # (https://docs.sglang.io/docs/basic_usage/deepseek_v3), was not watched at all.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="gb200",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={"quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    names = switch_names(result)
+    assert "stack-nvidia-sglang-deepseek-fp8-blackwell-on-gb200" in names
+    assert not any(name.startswith("stack-") and "hopper" in name for name in names)
+    hopper = next(o for o in result.stacks_considered if o.stack == "nvidia-sglang-deepseek-fp8-hopper")
+    assert "(Hopper), not gb200 (Blackwell)" in hopper.reason
