@@ -28,6 +28,7 @@ from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Skip
 from advisor.recommendation.policy import (
     FINE_TUNING_KINDS,
     FLOAT_PRECISIONS,
+    FULL_PRECISIONS,
     LOWER_PRECISIONS,
     PRECISIONS_FOR,
     ROLE_CONCERNS,
@@ -44,6 +45,7 @@ from advisor.recommendation.stack_choice import (
     QAT_WORDS,
     Judged,
     StackChoice,
+    fake_quantized_training,
     quantizes_after_training,
     runner_concern,
     runner_of,
@@ -426,6 +428,18 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
             return weight_only(other_default_path(choice, judged, profile), judged)
         settings = {k: v for k, v in choice.settings.items() if k not in QUANTIZED_SETTINGS}
         return weight_only(choice.model_copy(update={"settings": {**settings, "dtype": lower}}), judged)
+    if judged is not None and fake_quantized_training(judged.stack, profile, judged.workload):
+        trained = next(p for p in FLOAT_PRECISIONS if p not in FULL_PRECISIONS)  # mixed precision: bf16
+        target = profile.needs.quantization
+        why = line(
+            f"{trained} GEMMs in training ({judged.stack.name}): QAT inserts {target} fake quantization into this "
+            f"float training, and {target} GEMMs run only in the exported model",
+            cite_stack(judged.stack),
+            cite_profile(profile, "needs.quantization_method"),
+        )
+        asked_word = re.compile(rf"\b{target}\b", re.IGNORECASE)  # "the linear layers run in FP8" goes too
+        kept = tuple(r for r in choice.rationale if not asked_word.search(r.text))
+        return with_dtype(choice.model_copy(update={"rationale": kept}), trained, why)
     if judged is not None and quantizes_after_training(profile, judged.workload):
         if judged.precision == profile.needs.quantization or choice.settings.get("dtype") == judged.precision:
             return choice

@@ -20,6 +20,8 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "excluded": 100,
     "device_class": 100,
     "method": 5,
+    # a QAT fine-tune given an FP8 training recipe (no fake quantization, no QAT flow): after a stack with a QAT flow
+    "method_training": 2,
     "precision": 10,
     "model_type": 8,
     "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type

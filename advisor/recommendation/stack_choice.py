@@ -26,6 +26,7 @@ from advisor.recommendation.models import ChosenStack, StackOption, StackPart, S
 from advisor.recommendation.policy import (
     ASSUMED_MODEL_WEIGHT,
     BF16_OVER,
+    FINE_TUNING_KINDS,
     FLOAT_PRECISIONS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
@@ -225,6 +226,16 @@ def quantizes_after_training(profile: Profile, workload: str) -> bool:
         and profile.needs.quantized
         and (profile.serves or profile.needs.quantization not in TRAINED_PRECISIONS)
     )
+
+
+def fake_quantized_training(stack: Stack, profile: Profile, workload: str) -> bool:
+    """The job asks QAT and the training stack's quantization part is a QAT flow (a toolkit inserting fake quantizers
+    into the training model): it trains in a float format, and the asked format's GEMMs run only in the exported model,
+    unlike an FP8 training recipe, whose GEMMs run in FP8."""
+    part = stack.component("quantization")
+    if workload != "training" or not profile.needs.quantized or profile.needs.quantization_method != "qat":
+        return False
+    return part is not None and bool(QAT_WORDS.search(f"{part.name} {part.setting or ''}"))
 
 
 def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> Misfit:
@@ -512,6 +523,19 @@ def scale_misfits(
 def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> list[Misfit]:
     """The stack's quantization toolkit lacks the method the profile asks (quantization-aware training, or PTQ)."""
     part = stack.component("quantization")
+    if workload == "training" and profile.needs.quantization_method == "qat" and profile.training in FINE_TUNING_KINDS:
+        asked = profile.needs.quantization
+        trains_in_it = set(PRECISIONS_FOR[asked]) & set(stack.applies_to.precisions)  # fp8 or mxfp8
+        if trains_in_it and not fake_quantized_training(stack, profile, workload):
+            # an FP8 training recipe is no QAT (a float-only recipe already counts its float fallback)
+            return [
+                Misfit(
+                    "method_training",
+                    f"an {asked} training recipe, not quantization-aware training: it trains in {asked} and exports "
+                    "no fake-quantized model",
+                )
+            ]
+        return []
     if workload != "inference" or not profile.needs.quantized or part is None or part.candidate not in knowledge.ids():
         return []
     method = profile.needs.quantization_method

@@ -205,3 +205,35 @@ def test_a_sibling_generation_stack_is_watched_and_another_generations_recipe_is
     assert not any(name.startswith("stack-") and "hopper" in name for name in names)
     hopper = next(o for o in result.stacks_considered if o.stack == "nvidia-sglang-deepseek-fp8-hopper")
     assert "(Hopper), not gb200 (Blackwell)" in hopper.reason
+
+
+def test_a_qat_fine_tune_is_answered_by_a_qat_flow_that_trains_in_float():
+    # Review 41 p15: an FP8 QAT fine-tune was answered with FP8 training (Transformer Engine), never naming a QAT flow.
+    # Model Optimizer's llm_qat example fine-tunes a fake-quantized model with QATTrainer and exports FP8/NVFP4/INT4
+    # (https://github.com/NVIDIA/Model-Optimizer/blob/0.46.0/examples/llm_qat/README.md): the training GEMMs run in
+    # bf16 and the FP8 ones only in the exported model.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="training",
+        training="lora",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-72B-Instruct",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 8},
+    )
+    tier1 = {c.concern: c for c in result.tier(1).choices}
+    assert tier1["quantization"].option == "modelopt"
+    assert tier1["gemm"].settings["dtype"] == "bf16"
+    assert "fake quantization" in tier1["gemm"].rationale[-1].text
+    assert not any("run in FP8" in r.text for r in tier1["gemm"].rationale)
+    # an FP8 pre-training job asking QAT keeps Transformer Engine's FP8 training (scenario 02): no fine-tune, no QAT flow
+    pretraining = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        team_skill="hpc",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 64},
+    )
+    assert {c.concern: c.option for c in pretraining.tier(1).choices}["quantization"] == "transformer-engine"
