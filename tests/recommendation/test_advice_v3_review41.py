@@ -168,13 +168,14 @@ def test_the_documented_command_says_which_model_to_put_in_place_of_the_recipes(
 
 
 def test_an_int8_embedding_on_tei_leaves_one_quantization_gap_and_no_compile_switch():
-    # Review 41 p02 (bge-m3 INT8 on an L40S): "tier 1 leaves 2 concern(s) open: quantization, quantization", and a
+    # Review 41 p02 (bge-m3 INT8 on TEI; an L40S now gets a TensorRT INT8 route, Gaudi keeps TEI in bf16): "tier 1
+    # leaves 2 concern(s) open: quantization, quantization", and a
     # "dynamic compile still recompiles" switch for TEI, which batches under --max-batch-tokens and compiles nothing
     # (https://github.com/huggingface/text-embeddings-inference/blob/main/docs/source/en/cli_arguments.md).
     result = answer(
         model_type="dense-transformer",
-        hardware="nvidia-gpu",
-        device="l40s",
+        hardware="intel-gaudi",
+        device="gaudi3",
         workload="inference",
         model="BAAI/bge-m3",
         task="embedding",
