@@ -20,6 +20,7 @@ from advisor.serving_task import assumed_text
 MAX_STACK_SWITCHES = 3
 FASTER = 1.1  # another engine's measured throughput over the chosen one's from which it takes over
 ACCURACY_DROP = 0.01  # absolute drop of a quantized model's task score against bf16 from which it does not ship
+ONLY_FOR = re.compile(r"\bonly for [^;]{0,40}?\b\d+(?:\.\d+)?B\b")  # a risk limiting a format to named models ("8B")
 SHARED_CHECKPOINT_PACE = 0.9  # the shared checkpoint's throughput over the target's own from which one checkpoint wins
 LOSS_GAP = 0.01  # relative gap of a low-precision training run's loss over the BF16 run's at the same step
 VERBS = {"inference": "serve with", "training": "train with"}
@@ -346,6 +347,14 @@ def for_its_generation(judged: Judged, misfit: Misfit) -> bool:
     return misfit.kind == "device" and any(generation.lower() in name for generation in misfit.generations)
 
 
+def names_format_only_for(risk: str, precision: str) -> bool:
+    """The risk names the format as a word ('MXFP4', not the 'FP8' inside 'MXFP8') and limits it to the models its
+    page publishes ('only for Llama 3.1 8B'; not 'only for NVIDIA GPUs')."""
+    return (
+        ONLY_FOR.search(risk) is not None and re.search(rf"(?<![A-Za-z]){precision}\b", risk, re.IGNORECASE) is not None
+    )
+
+
 def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> SwitchCondition | None:
     """The chosen stack documents a narrower format than the one it runs for this profile, and the device runs that
     format natively (MaxText's FP8 recipe trained in bf16, TensorRT-LLM's NVFP4 path served in FP8): the stack's own
@@ -377,6 +386,9 @@ def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> 
         f"{judged.stack.name}'s own {narrower} path delivers at least {FASTER:g}x the {what} of its "
         f"{judged.precision} run on the target, and {gate}: run it in {narrower}"
     )
+    limit = next((r.value for r in judged.stack.risks if names_format_only_for(r.value, narrower)), None)
+    if limit is not None:  # the stack's page publishes that format for some models only (MXFP4 for Llama 3.1 8B)
+        description += f", within the limit its page states: {limit}"
     metric = f"evidence.{judged.workload}_throughput.{narrower}_over_{judged.precision}"
     return switch(f"{judged.workload}-in-{narrower}", description, metric, ">=", FASTER)
 
