@@ -751,6 +751,57 @@ EXPERT_PARALLEL_WORDS = re.compile(r"expert[- ]parallel|\bEP\s?\d*\b|enable-expe
 ALL_TO_ALL_BACKEND = re.compile(r"all2all[-_ ]backend", re.IGNORECASE)
 
 
+# A training stack's parallelism part that shards the weights, gradients and optimizer state across its devices.
+SHARDED_PARALLELISM = re.compile(r"\b(FSDP2?|ZeRO-?3|fully sharded|ici_fsdp_parallelism)\b", re.IGNORECASE)
+# MaxText/MaxDiffusion's mesh axes in a command: 'ici_fsdp_parallelism=4'.
+MESH_AXIS = re.compile(r"\bici_(\w+?)_parallelism=(\d+)\b")
+
+
+def sharded_training(choice: Choice, stacks: StackChoice, context: RuleContext) -> Choice:
+    """A training stack that shards its state (MaxDiffusion's FSDP, a ZeRO-3 recipe): the collectives are its
+    all-gathers and reduce-scatters, not a data-parallel all-reduce; the framework line says the recipe's layout, and
+    where its command's mesh covers another number of devices than the job's, what to change."""
+    training = stacks.for_workload("training")
+    if training is None or choice.concern not in ("collectives", "training-framework"):
+        return choice
+    parts = [c for c in training.stack.components if c.role in ("parallelism", "training-framework")]
+    layout = " ".join(f"{c.name} {c.setting or ''}" for c in parts)
+    if not SHARDED_PARALLELISM.search(layout):
+        return choice
+    devices = context.profile.needs.devices
+    if choice.concern == "collectives":
+        old = "training: gradient all-reduce (data parallel)"
+        text = (
+            "training: all-gathers of the sharded weights and reduce-scatters of the gradients, since "
+            f"{training.stack.name} shards its state (FSDP) rather than replicating it"
+        )
+        reasons = tuple(
+            line(text, cite_stack(training.stack), *r.cites[:1]) if r.text == old else r for r in choice.rationale
+        )
+        return choice.model_copy(update={"rationale": reasons})
+    reasons = tuple(
+        r.model_copy(
+            update={
+                "text": r.text.replace(
+                    f", data parallel over {devices} devices", f", sharded (FSDP) over {devices} devices"
+                )
+            }
+        )
+        for r in choice.rationale
+    )
+    mesh = [int(size) for _, size in MESH_AXIS.findall(choice.settings.get("as documented", ""))]
+    product = 1
+    for size in mesh:
+        product *= size
+    settings = dict(choice.settings)
+    if mesh and product != devices:
+        settings["devices"] = (
+            f"the page's command lays the model over {product} devices (the product of its ici_*_parallelism "
+            f"values); this job has {devices}: scale ici_fsdp_parallelism so that the product is {devices}"
+        )
+    return choice.model_copy(update={"rationale": reasons, "settings": settings})
+
+
 def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> Choice:
     """An expert all-to-all library (DeepEP) runs only under expert parallelism: for serving within one node, it is
     named where the chosen serving stack sets up expert parallelism, and otherwise said as what EP would add."""
@@ -1040,6 +1091,7 @@ def adapt_tier1(
         merged += compiled_graph_kernels(merged, choice, context, [gap.concern for gap in tier1.gaps])
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
     merged = [expert_layout(c, choice, context) for c in merged]
+    merged = [sharded_training(c, choice, context) for c in merged]
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
     fallen_back = {gap.concern for gap in fallback_gaps}  # the fallback's gap says it: the rule's own gap goes
     merged = [said_of_target(c, context) for c in merged]

@@ -258,3 +258,26 @@ def test_a_narrower_format_switch_quotes_the_stacks_own_limit_on_that_format():
     assert "within the limit its page states: AMD publishes MXFP8 and MXFP4 training configurations only" in (
         mxfp4.description
     )
+
+
+def test_a_sharded_training_recipe_is_not_called_data_parallel_and_its_mesh_is_scaled_to_the_job():
+    # Review 41 p10 (FLUX fine-tune on TPU v6e-8): "data parallel over 8 devices" beside a capacity line asking for
+    # FSDP, and the v5p-8 command's ici_fsdp_parallelism=4 kept for eight chips
+    # (https://github.com/AI-Hypercomputer/maxdiffusion/blob/main/README.md).
+    result = answer(
+        model_type="diffusion",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        parameters_b=12,
+        needs={"devices": 8},
+    )
+    tier1 = {c.concern: c for c in result.tier(1).choices}
+    framework = tier1["training-framework"]
+    assert any("sharded (FSDP) over 8 devices" in r.text for r in framework.rationale)
+    assert "scale ici_fsdp_parallelism so that the product is 8" in framework.settings["devices"]
+    collectives = [r.text for r in tier1["collectives"].rationale]
+    assert any(text.startswith("training: all-gathers of the sharded weights") for text in collectives)
+    assert "training: gradient all-reduce (data parallel)" not in collectives
