@@ -27,6 +27,11 @@ class Policy(BaseModel):
         description="The toolkit whose model_types claim documents vision-language recipes that keep the vision "
         "encoder in float (cited for a quantized multimodal profile, whichever toolkit its stack names)",
     )
+    framework_libraries: list[str] = Field(
+        default_factory=list,
+        description="Runtimes that are libraries inside the framework (Diffusers on PyTorch): they call the "
+        "framework's kernels, so tier 3 exploring on one of them keeps its kernel concerns",
+    )
     long_context_families: dict[str, list[str]] = Field(
         default_factory=dict,
         description="Engine id -> the families its long_context claim documents (its in-tree "
@@ -40,6 +45,7 @@ class Policy(BaseModel):
             *self.measured_toolkits.values(),
             *self.measured_attention,
             *self.long_context_families,
+            *self.framework_libraries,
         }
         singles = {self.portable_kernel_language, self.measured_fusion, self.vision_tower_recipes} - {None}
         return named | {name for name in singles if name is not None}

@@ -380,13 +380,26 @@ def replaced_by_stack(condition: SwitchCondition, decision: ConcernDecision, fin
     return condition.id.startswith(f"{entry.option}-") and final.get(decision.concern) != entry.option
 
 
+def replaced_in_tier3(condition: SwitchCondition, decision: ConcernDecision, final3: Mapping[str, str]) -> bool:
+    """A rule's switch about its tier-3 option ('keep the vendor GEMM in tier 3' beside Triton) where tier 3 was
+    adapted to another option (ONNX Runtime's own kernels): it watches a choice the record does not make."""
+    entry = decision.tier3
+    if not isinstance(entry, Choice) or condition.concern != decision.concern or "tier 3" not in condition.description:
+        return False
+    return final3.get(decision.concern) != entry.option
+
+
 def collect_switches(
     context: RuleContext, decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], rejected: Sequence[Rejection]
 ) -> tuple[SwitchCondition, ...]:
     """Measurable conditions first (evidence on the target, knowledge-base claims), then at most two profile edits."""
     final: dict[str, str] = {choice.concern: choice.option for choice in tiers[0].choices}
+    final3: dict[str, str] = {choice.concern: choice.option for choice in tiers[2].choices} if len(tiers) > 2 else {}
     found: list[SwitchCondition | None] = [
-        s for decision in decisions for s in decision.switch_conditions if not replaced_by_stack(s, decision, final)
+        s
+        for decision in decisions
+        for s in decision.switch_conditions
+        if not replaced_by_stack(s, decision, final) and not replaced_in_tier3(s, decision, final3)
     ]
     found += knowledge_switches(context, tiers[0], rejected)
     profile_edits: list[SwitchCondition | None] = []

@@ -696,7 +696,11 @@ def adapt_tier3(
         # a PyTorch serving engine still hosts the unified layer (Triton kernels, torch.compile graphs, cuBLAS), while
         # a graph runtime (ONNX Runtime, llama.cpp) calls none of them: there its own kernels stand
         runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
-        if runtime is not None and runtime.layer.value == "runtime":
+        if (
+            runtime is not None
+            and runtime.layer.value == "runtime"
+            and runtime.id not in context.knowledge.policy.framework_libraries
+        ):
             choices, gaps = runtime_owns_kernels(choices, gaps, context, runtime)
         choices.sort(key=lambda c: CONCERNS.index(c.concern))
         return tier.model_copy(
@@ -708,7 +712,7 @@ def adapt_tier3(
     elif ddp_carries_it(context.profile):
         choices, gaps = framework_own_kernels(choices, gaps, context)
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
-    if runtime is not None:
+    if runtime is not None and runtime.id not in context.knowledge.policy.framework_libraries:
         choices, gaps = runtime_owns_kernels(choices, gaps, context, runtime)
     elif context.profile.llm and not context.profile.trains and any(g.concern == "deployment" for g in gaps):
         choices, gaps = engines_own_kernels(choices, gaps, context, tier1)

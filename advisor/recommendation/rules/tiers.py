@@ -171,6 +171,8 @@ def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidat
         found = [c for c in found if all(documented_runner(c.id, family, context) for family in families)]
     if concern == "deployment" and context.profile.serving_task in CLAIMED_TASKS_ONLY:  # Whisper: a stack per family
         found = [c for c in found if task_stacks(c.id, context)]
+    if concern == "deployment" and not context.profile.llm:  # an LLM engine's diffusion server is not on every family
+        found = [c for c in found if c.layer.value != "serving-engine" or model_type_stacks(c.id, context)]
     if concern in STRICT_PORTABLE:
         found = [c for c in found if c.layer.value in PORTABLE_LAYERS[concern]]
     return found
@@ -215,6 +217,19 @@ def documented_runner(option: str, family: str, context: RuleContext) -> bool:
     if not context.profile.llm or context.on_mobile or context.profile.serving_task in CLAIMED_TASKS_ONLY:
         return True
     return option in context.knowledge.platform(family).serving_engines.value
+
+
+def model_type_stacks(option: str, context: RuleContext) -> bool:
+    """A serving engine serves a model that is not an LLM (SGLang's diffusion server) only where a stack of each of
+    the profile's families runs the engine for that model type: its TPU backend serves LLMs only."""
+    model_type = context.profile.model_type
+    return all(
+        any(
+            s.runner is not None and s.runner.candidate == option and model_type in s.applies_to.model_types
+            for s in context.knowledge.stacks_for(family)
+        )
+        for family in context.profile.families
+    )
 
 
 def task_stacks(option: str, context: RuleContext) -> tuple[Stack, ...]:
