@@ -211,7 +211,14 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
     def names(text: str, model_id: str) -> bool:  # the whole id: 'DeepSeek-V3' is not named by 'DeepSeek-V3.1'
         return re.search(re.escape(model_id) + r"(?![\w.-])", text, re.IGNORECASE) is not None
 
-    named = [m for m in stack.applies_to.models if names(documented, m) and m.lower() != model.lower()]
+    short = model.rsplit("/", 1)[-1].lower()
+    named = [
+        m
+        for m in stack.applies_to.models
+        if names(documented, m)
+        and m.lower() != model.lower()
+        and not m.rsplit("/", 1)[-1].lower().startswith(short)  # a release of this model (its -FP8 checkpoint)
+    ]
     if not named or names(documented, model):
         return None
     return f"{model} in place of {named[0]}"

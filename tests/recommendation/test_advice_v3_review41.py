@@ -281,3 +281,38 @@ def test_a_sharded_training_recipe_is_not_called_data_parallel_and_its_mesh_is_s
     collectives = [r.text for r in tier1["collectives"].rationale]
     assert any(text.startswith("training: all-gathers of the sharded weights") for text in collectives)
     assert "training: gradient all-reduce (data parallel)" not in collectives
+
+
+def test_one_modelopt_fp8_checkpoint_serves_trainium_and_h100_and_a_superseded_stack_lowers_confidence():
+    # Review 44 p12: "no quantization toolkit whose output vllm loads runs on aws-neuron, nvidia-gpu with fp8", while
+    # the vLLM Neuron plugin loads ModelOpt's static FP8 checkpoints (nvidia/Llama-3.3-70B-Instruct-FP8) on Trn2
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/model-recipes/llama-3.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "devices": 16,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    assert "serving one fp8 checkpoint written by modelopt, which it loads on each" in (result.verdict or "")
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert "model" not in quantization.settings  # its FP8 checkpoint is this model's own release, nothing to swap
+    # Review 43 p05: a stack vllm-ascend no longer carries (Qwen2.5-VL W8A8, last in v0.18.0) kept confidence 0.60.
+    ascend = answer(
+        model_type="multimodal",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    assert ascend.confidence <= 0.5
+    assert any("is no longer in its software's current release" in note for note in ascend.confidence_notes)

@@ -20,6 +20,7 @@ from advisor.recommendation.policy import (
     STACK_FITS,
     STACK_PARTIAL,
     STACK_PREVIEW,
+    STACK_SUPERSEDED,
     UNPINNED,
 )
 from advisor.recommendation.rules.attention import needs_attention
@@ -157,6 +158,13 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
             return STACK_PREVIEW, (
                 f"backed by {names}, documented for {device} and fitting the whole profile, but "
                 f"{' and '.join(previews)} is a preview on its own page"
+            )
+        superseded = [judged.stack.name for judged in choice.chosen if judged.stack.superseded is not None]
+        if superseded:
+            return STACK_SUPERSEDED, (
+                f"backed by {names}, documented for {device} and fitting the whole profile, but "
+                f"{' and '.join(superseded)} is no longer in its software's current release: it holds only on the "
+                "older release its page validates"
             )
         return STACK_FITS, f"backed by {names}, documented for {device} and fitting the whole profile"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
