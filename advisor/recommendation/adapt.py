@@ -119,7 +119,28 @@ def part_settings(part: Part, context: RuleContext, precision: str | None = None
         settings["as documented"] = documented
     if component.role == "serving-engine" and (wider := wider_layout(documented, context.profile.needs.devices)):
         settings["devices"] = wider
+    if component.role == "serving-engine" and (short := shorter_context(documented, context.profile)):
+        settings["context"] = short
     return settings
+
+
+# A serving command's sequence cap: '--max-seq-len 8192', '--max-model-len 16384', '--context-length 65536'.
+SEQUENCE_CAP = re.compile(r"(?:--max-seq-len|--max-model-len|--context-length|--max_seq_len)[ =](\d+)\b")
+
+
+def shorter_context(setting: str, profile: Profile) -> str | None:
+    """Where the page's command caps sequences below what the profile serves (its ISL + OSL), what to change: the
+    recipe's cap was sized for its own benchmark's traffic."""
+    caps = [int(cap) for cap in SEQUENCE_CAP.findall(setting)]
+    if not caps or profile.serving is None:
+        return None
+    needed = profile.serving.isl + profile.serving.osl
+    if max(caps) >= needed:
+        return None
+    return (
+        f"the page's command caps sequences at {max(caps)} tokens; this profile serves {profile.serving.isl} in + "
+        f"{profile.serving.osl} out: raise the cap to at least {needed} and check that the KV cache still fits"
+    )
 
 
 # A serving command's tensor-parallel size: '--tp-size 8', '--tp 8', '--tensor-parallel-size 8', '-tp 8'.

@@ -316,3 +316,20 @@ def test_one_modelopt_fp8_checkpoint_serves_trainium_and_h100_and_a_superseded_s
     )
     assert ascend.confidence <= 0.5
     assert any("is no longer in its software's current release" in note for note in ascend.confidence_notes)
+
+
+def test_a_recipe_whose_sequence_cap_is_below_the_profiles_traffic_says_to_raise_it():
+    # Review 43 p01 (Qwen3-235B FP8 on 8 x B200, ISL 16000): the documented launch line keeps --max-seq-len 8192 from
+    # the recipe's benchmark (https://github.com/ai-dynamo/dynamo/blob/main/recipes/qwen3-235b-a22b-fp8/README.md).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="hpc",
+        model="Qwen/Qwen3-235B-A22B",
+        serving={"isl": 16000, "osl": 800, "ttft_ms": 3000, "tpot_ms": 40},
+        needs={"quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "raise the cap to at least 16800" in deployment.settings["context"]
