@@ -168,10 +168,14 @@ HYGON_LORA = {
 
 def test_a_recipe_shown_for_one_model_is_a_partial_fit_for_another_and_eager_training_needs_no_shape_engine():
     # PaddleNLP's DCU configurations name meta-llama/Llama-2-13b
-    # (https://github.com/PaddlePaddle/PaddleNLP/blob/develop/llm/devices/dcu/llama/lora_argument.json)
+    # (https://github.com/PaddlePaddle/PaddleNLP/blob/develop/llm/devices/dcu/llama/lora_argument.json); the community
+    # LLaMA-Factory LoRA walkthrough on the K100-AI runs meta-llama/Meta-Llama-3-8B-Instruct
+    # (https://github.com/FlyAIBox/dcu-in-action): a Qwen LoRA job gets the recipe that names LoRA, as a partial fit
     result = answer(**HYGON_LORA)
-    option = next(o for o in result.stacks_considered if o.stack == "hygon-paddlenlp-llm-k100-ai")
-    assert option.chosen and not option.fits and "Llama-2-13b" in option.reason
+    paddle = next(o for o in result.stacks_considered if o.stack == "hygon-paddlenlp-llm-k100-ai")
+    assert not paddle.fits and "Llama-2-13b" in paddle.reason
+    option = next(o for o in result.stacks_considered if o.stack == "hygon-llamafactory-das-community-k100-ai")
+    assert option.chosen and not option.fits and "Meta-Llama-3-8B-Instruct" in option.reason
     gap = next(g for g in result.tiers[0].gaps if g.concern == "dynamic-shapes")
     texts = " ".join(reason.text for reason in gap.rationale)
     assert "pack sequences" in texts and "does not run training" not in texts
