@@ -38,6 +38,12 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first
     "training_kind": 6,  # a pre-training recipe for a LoRA job (or the reverse): another stack that trains it first
     "training_kind_near": 2,  # a pre-training recipe for a full fine-tuning job: every weight trains (not the reverse)
+    # a LoRA recipe for a full fine-tuning job: the same framework and data path from the model's checkpoint, with
+    # every weight's gradients and optimizer state to fit besides
+    "training_kind_adapter": 4,
+    # a training stack whose own page says its checkpoints leave for no other format (PaddleNLP's stay in Paddle's),
+    # for a job that serves the result or names a Hugging Face model to give back: the pipeline breaks there
+    "no_handoff": 7,  # a broken pipeline outweighs a recipe of another training kind (LoRA for full)
     "lower_precision": 4,
     "unlisted_runner": 4,
     "unvetted_runner": 3,

@@ -42,6 +42,8 @@ from advisor.recommendation.policy import (
 )
 
 MAX_CONSIDERED = 5
+# A training stack's checkpoint claim saying its page documents no way out to a format serving engines load.
+NO_HANDOFF = re.compile(r"\bno conversion to (?:a |the )?Hugging Face\b", re.IGNORECASE)
 MIN_CONSIDERED = 2  # stacks for another model or class of device fill the considered options only below this
 
 
@@ -439,12 +441,32 @@ def misfits(
         documented = ", ".join(scope.training)
         if kind == "fine-tuning" and "pretraining" in scope.training and profile.model_type == "cnn":
             pass  # a CNN's training recipe is its fine-tuning recipe too: the same script from pretrained weights
+        elif kind == "fine-tuning" and scope.training == ["lora"]:
+            text = (
+                f"documented for lora, not {kind}: the same route from the model's checkpoint, but every weight's "
+                "gradients and optimizer state must fit besides (see capacity)"
+            )
+            found.append(Misfit("training_kind_adapter", text))
         elif kind == "fine-tuning" and "pretraining" in scope.training:
             # a pre-training recipe trains every weight, as a full fine-tune does, from the model's converted checkpoint
             text = f"documented for {documented}, not {kind}: both train every weight, from the model's checkpoint here"
             found.append(Misfit("training_kind_near", text))
         else:
             found.append(Misfit("training_kind", f"documented for {documented}, not {kind}"))
+    hands_off = profile.serves or profile.model_name is not None  # served here, or a named model to give back
+    if (
+        workload == "training"
+        and hands_off
+        and stack.checkpoint is not None
+        and NO_HANDOFF.search(stack.checkpoint.value)
+    ):
+        found.append(
+            Misfit(
+                "no_handoff",
+                "its checkpoints stay in its own framework's format: its page documents no conversion to a Hugging "
+                "Face checkpoint, which a serving engine or the team's own tools load",
+            )
+        )
     if written_for(scope.withdrawn_models, named):
         found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)

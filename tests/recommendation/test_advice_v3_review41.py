@@ -333,3 +333,27 @@ def test_a_recipe_whose_sequence_cap_is_below_the_profiles_traffic_says_to_raise
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert "raise the cap to at least 16800" in deployment.settings["context"]
+
+
+def test_a_hugging_face_model_is_not_trained_where_its_checkpoints_cannot_come_back_out():
+    # Reviews 38-44 (Hygon K100-AI, Qwen fine-tune then serve): PaddleNLP's DCU guide keeps checkpoints in Paddle's
+    # format, with "no conversion to a Hugging Face or vLLM checkpoint" documented
+    # (https://github.com/PaddlePaddle/PaddleNLP/blob/develop/llm/devices/dcu/llama/README.md), so the vLLM build
+    # cannot serve what it trains. The PyTorch route (LLaMA-Factory's DCU fork, LoRA shown on Llama-3-8B, merged into a
+    # Hugging Face model by llamafactory-cli export: https://github.com/FlyAIBox/dcu-in-action) is a nearer fit.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="both",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 8},
+    )
+    training = next(stack for stack in result.stacks if stack.workload == "training")
+    assert training.stack == "hygon-llamafactory-das-community-k100-ai"
+    assert any("every weight's gradients and optimizer state must fit besides" in m for m in training.misfits)
+    paddle = next(o for o in result.stacks_considered if o.stack == "hygon-paddlenlp-llm-k100-ai")
+    assert "documents no conversion to a Hugging Face checkpoint" in paddle.reason
+    assert "llamafactory-cli export" in (result.verdict or "")
