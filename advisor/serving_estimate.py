@@ -205,9 +205,8 @@ def run_estimate(request: EstimateRequest, timeout_s: float = TIMEOUT_S) -> Serv
         except subprocess.TimeoutExpired:
             raise EstimateError(f"aiconfigurator took more than {timeout_s:.0f} s for {request.engine}") from None
         if done.returncode != 0:
-            raise EstimateError(
-                f"aiconfigurator failed for {request.engine} (exit {done.returncode}): {failure_reason(done.stdout + chr(10) + done.stderr)[:300]}"
-            )
+            reason = failure_reason(f"{done.stdout}\n{done.stderr}")
+            raise EstimateError(f"aiconfigurator failed for {request.engine} (exit {done.returncode}): {reason[:300]}")
         return parse_estimate(request, out)
 
 

@@ -568,9 +568,11 @@ def fp8_encoding(choice: Choice, device: Device | None, context: RuleContext) ->
         return choice
     assert device is not None
     risks = [(i, risk.value) for i, risk in enumerate(context.platform.risks) if "FNUZ" in risk.value]
-    text = f"FP8 on {device.name} is the FNUZ encoding (e4m3fnuz), not OCP FP8 (e4m3fn)"
-    if risks:  # the platform's own word on which kernels and checkpoints carry over
-        text = f"FP8 on {device.name}: {risks[0][1]}"
+    text = (  # the platform's own word on which kernels and checkpoints carry over, where it has one
+        f"FP8 on {device.name}: {risks[0][1]}"
+        if risks
+        else f"FP8 on {device.name} is the FNUZ encoding (e4m3fnuz), not OCP FP8 (e4m3fn)"
+    )
     why = line(
         text,
         cite_platform(context.platform, f"devices.{device.id}.spec"),
