@@ -228,8 +228,15 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
             "activations)"
         )
     usable = memory * ENGINE_MEMORY_SHARE
+    one_device = device.memory_gb * ENGINE_MEMORY_SHARE
     if held <= usable * TIGHT_TRAINING_SHARE:
-        return f"{what}, within the {_gb(memory)} of {devices} x {device.name}: the rest is for activations"
+        sharded = (
+            f"; more than one device's usable {_gb(one_device)}, so the frozen weights are sharded (ZeRO-3/FSDP) or "
+            "split (tensor or pipeline parallel) rather than copied to each device"
+            if lora and devices > 1 and held > one_device
+            else ""
+        )
+        return f"{what}, within the {_gb(memory)} of {devices} x {device.name}{sharded}: the rest is for activations"
     if held <= usable:  # fits on paper, with little left for activations
         return (
             f"{what}, within the {_gb(memory)} of {devices} x {device.name} but leaving only about "

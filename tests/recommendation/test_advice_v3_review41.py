@@ -357,3 +357,20 @@ def test_a_hugging_face_model_is_not_trained_where_its_checkpoints_cannot_come_b
     paddle = next(o for o in result.stacks_considered if o.stack == "hygon-paddlenlp-llm-k100-ai")
     assert "documents no conversion to a Hugging Face checkpoint" in paddle.reason
     assert "llamafactory-cli export" in (result.verdict or "")
+
+
+def test_a_lora_job_whose_frozen_weights_exceed_one_device_says_they_are_sharded():
+    # Review 45 p10 (Llama-3.1-70B LoRA on 8 x Gaudi 2, 96 GB each): "140 GB ... within the 768 GB of 8 x Gaudi 2"
+    # never said the frozen weights do not fit one card (https://habana.ai/products/gaudi2/: 96 GB HBM2E).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi2",
+        workload="training",
+        training="lora",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        parameters_b=70,
+        needs={"devices": 8},
+    )
+    line = next(reason.text for reason in result.capacity if reason.text.startswith("capacity: LoRA"))
+    assert "more than one device's usable 86 GB, so the frozen weights are sharded (ZeRO-3/FSDP)" in line
