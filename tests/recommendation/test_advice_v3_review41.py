@@ -361,7 +361,8 @@ def test_a_hugging_face_model_is_not_trained_where_its_checkpoints_cannot_come_b
 
 def test_a_lora_job_whose_frozen_weights_exceed_one_device_says_they_are_sharded():
     # Review 45 p10 (Llama-3.1-70B LoRA on 8 x Gaudi 2, 96 GB each): "140 GB ... within the 768 GB of 8 x Gaudi 2"
-    # never said the frozen weights do not fit one card (https://habana.ai/products/gaudi2/: 96 GB HBM2E).
+    # never said the frozen weights do not fit one card (96 GB, per the Hot Chips 2024 Gaudi table the platform
+    # file cites: https://www.sgpjbg.com/baogao/465025.html).
     result = answer(
         model_type="dense-transformer",
         hardware="intel-gaudi",
