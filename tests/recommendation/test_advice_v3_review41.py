@@ -375,3 +375,18 @@ def test_a_lora_job_whose_frozen_weights_exceed_one_device_says_they_are_sharded
     )
     line = next(reason.text for reason in result.capacity if reason.text.startswith("capacity: LoRA"))
     assert "more than one device's usable 86 GB, so the frozen weights are sharded (ZeRO-3/FSDP)" in line
+
+
+def test_a_one_device_training_job_gets_no_parallelism_setting():
+    # Review 45 p13 (Qwen3-4B LoRA on one M4 Max): mlx_lm.lora was shown with "parallelism=data" for one device.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="training",
+        training="lora",
+        model="Qwen/Qwen3-4B",
+        needs={"devices": 1},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert "parallelism" not in framework.settings

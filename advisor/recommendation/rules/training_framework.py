@@ -118,7 +118,8 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
         f"no training framework for a {profile.model_type} on {profile.hardware} in the knowledge base: "
         "PyTorch's own FSDP/DDP carries the job"
     )
-    settings = {"parallelism": parallelism(context)} if chosen.chosen is not None else {}
+    one_device = context.profile.needs.devices == 1 and context.profile.model_type != "moe"
+    settings = {"parallelism": parallelism(context)} if chosen.chosen is not None and not one_device else {}
     if context.stack.layers is not None:
         settings["layers"] = context.stack.layers
     return ConcernDecision(
