@@ -297,7 +297,13 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         unnamed = next((c for c in stack.components if c.role in runner_roles(judged.workload)), None)
         runs_at = runner_concern(judged.workload)
         previous = rule_choices.get(runs_at)
-        if unnamed is not None and previous is not None and runs_beneath(previous.option, runs_at, context):
+        own_base = {  # the compiler or SDK the stack itself names (xDiT's torch.compile): what its runner runs on
+            c.candidate
+            for c in stack.components
+            if c.candidate in known and context.knowledge.layer_of(c.candidate) in BENEATH_LAYERS
+        }
+        beneath = previous is not None and runs_beneath(previous.option, runs_at, context)
+        if unnamed is not None and previous is not None and beneath and (not own_base or previous.option in own_base):
             parts[runs_at] = Part(previous.option, unnamed)  # MaxText on XLA, TorchTitan on the Neuron SDK
         elif unnamed is not None:
             parts[runs_at] = Part(unnamed.name, unnamed, known=False)
@@ -314,7 +320,9 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[concern] = Part(component.candidate, component)
         elif component.role in RUNNER_KERNEL_ROLES and runner is not None and runner.candidate is not None:
             parts[concern] = Part(runner.candidate, component)
-        elif rule is not None and not (unvetted and another_runner(rule.option, context)):
+        elif rule is not None and not (
+            unvetted and (another_runner(rule.option, context) or concern == "quantization")
+        ):  # an unvetted runner's own quantization flow is its own, not a toolkit the rule chose for another runtime
             # a part the knowledge base does not list, on the rule's choice
             parts[concern] = Part(rule.option, component)
         elif concern == "quantization" and runner is not None and runner.candidate in known:
@@ -987,6 +995,21 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
     return reason_first(choice, why)
 
 
+def shapes_of_unvetted_runner(merged: list[Choice], context: RuleContext) -> tuple[list[Choice], tuple[Gap, ...]]:
+    """Where the chosen stack's runner is a part the knowledge base does not list (xDiT, MNN-LLM), another runtime's
+    dynamic-shape path (an LLM engine's batching) is not what runs the model: the concern is a gap naming the runner."""
+    deployment = next((c for c in merged if c.concern == "deployment"), None)
+    shapes = next((c for c in merged if c.concern == "dynamic-shapes"), None)
+    if deployment is None or deployment.part_of is None or shapes is None or not another_runner(shapes.option, context):
+        return merged, ()
+    text = (
+        f"{deployment.option} runs the model itself and its page says nothing on varying input shapes: measure warm-up "
+        "and any recompilation at each shape served (a compiled graph may recompile per new shape)"
+    )
+    gap = Gap(concern="dynamic-shapes", rationale=(line(text, cite_profile(context.profile, "needs.dynamic_shapes")),))
+    return [c for c in merged if c.concern != "dynamic-shapes"], (gap,)
+
+
 def without_quantization_on_fallback(
     merged: list[Choice], choice: StackChoice, profile: Profile
 ) -> tuple[list[Choice], tuple[Gap, ...]]:
@@ -1122,7 +1145,9 @@ def adapt_tier1(
     merged = [method_route(c, owner.get(c.concern), context) for c in merged]
     merged = [expert_layout(c, choice, context) for c in merged]
     merged = [sharded_training(c, choice, context) for c in merged]
+    merged, shape_gaps = shapes_of_unvetted_runner(merged, context)
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
+    fallback_gaps += shape_gaps
     fallen_back = {gap.concern for gap in fallback_gaps}  # the fallback's gap says it: the rule's own gap goes
     merged = [said_of_target(c, context) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))

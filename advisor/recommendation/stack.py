@@ -17,7 +17,7 @@ from advisor.profile import Profile
 from advisor.recommendation.context import RuleContext, StackPlan
 from advisor.recommendation.policy import LARGE_TRAINING_DEVICES
 from advisor.recommendation.selection import Pick, pick
-from advisor.recommendation.stack_choice import StackChoice, runner_of
+from advisor.recommendation.stack_choice import StackChoice, runner_of, runner_roles
 
 FRAMEWORK_LAYERS = ("training-framework",)  # preferred over a framework adapter (torch_npu) for large training
 
@@ -115,7 +115,16 @@ def plan_stack(context: RuleContext, choice: StackChoice | None = None) -> RuleC
     engine = False
     if context.profile.serves:
         runtime = stack_runner(choice, "inference", context)
-        if runtime is None:
+        served = choice.for_workload("inference") if choice is not None else None
+        # a chosen stack whose runner the knowledge base does not list (xDiT on PyTorch) keeps it: the platform's
+        # graph runtime (MIGraphX) is not what it runs on, so no rule is fitted to that runtime
+        own_runtime = served is not None and runner_of(served.stack, "inference", set(context.knowledge.ids())) is None
+        own_runtime = (
+            own_runtime
+            and served is not None
+            and any(c.role in runner_roles("inference") and c.candidate is None for c in served.stack.components)
+        )
+        if runtime is None and not own_runtime:
             chosen = runtime_pick(context).chosen
             runtime = chosen.id if chosen is not None else None
         engine = runtime is not None and context.profile.llm and runtime in context.platform.serving_engines.value

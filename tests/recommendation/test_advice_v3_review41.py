@@ -390,3 +390,25 @@ def test_a_one_device_training_job_gets_no_parallelism_setting():
     )
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     assert "parallelism" not in framework.settings
+
+
+def test_an_unvetted_runner_is_not_dressed_in_the_platforms_graph_runtime():
+    # Review 46 p15 (FLUX.1-dev FP8 on MI300X): xDiT, which runs on PyTorch with torch.compile
+    # (https://rocm.docs.amd.com/projects/ai-ecosystem/en/latest/inference/xdit.html), was labelled "(migraphx)" for
+    # quantization, dynamic shapes and deployment, and Quark and torchao were rejected because MIGraphX loads neither.
+    result = answer(
+        model_type="diffusion",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        parameters_b=12,
+        needs={"quantization": "fp8", "dynamic_shapes": True, "devices": 1},
+    )
+    tier1 = result.tier(1)
+    assert not any(c.option == "migraphx" for c in tier1.choices)
+    deployment = next(c for c in tier1.choices if c.concern == "deployment")
+    assert deployment.part_of == "amd-xdit-diffusion-inference"
+    assert not any("MIGraphX" in r.rationale[0].text for r in result.rejected)
+    shapes = next(g for g in tier1.gaps if g.concern == "dynamic-shapes")
+    assert "recompilation at each shape served" in shapes.rationale[0].text
