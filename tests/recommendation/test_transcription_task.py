@@ -61,17 +61,17 @@ def test_only_what_documents_transcription_serves_whisper():
     assert "Task: transcription, assumed from the model name openai/whisper-large-v3" in result.verdict
 
 
-def test_a_cross_platform_whisper_job_keeps_each_familys_own_server_and_names_the_nearest_stack():
-    # OVMS serves Whisper on /v3/audio/transcriptions (github.com/openvinotoolkit/model_server/blob/main/demos/audio/
-    # README.md); Arm's learning path runs whisper-large-v3-turbo with Transformers in bf16 on Graviton
-    # (learn.arm.com/learning-paths/servers-and-cloud-computing/whisper/); no page serves Whisper with vLLM on CPUs.
+def test_a_cross_platform_whisper_job_on_x86_and_arm_servers_gets_whisper_cpp_in_tier_3():
+    # whisper.cpp documents CPU-only transcription with AVX on x86 and NEON on Arm, integer-quantized ggml models
+    # (q8_0) and a Docker image for linux/amd64 and linux/arm64 (github.com/ggml-org/whisper.cpp#docker); review 33
+    # found no runtime for speech on both families before it was recorded for arm-cpu (review 45 p15).
     result = answer(**WHISPER, device="xeon-6-granite-rapids")
     tier3 = result.tier(3)
-    assert not any(c.concern == "deployment" for c in tier3.choices)
-    gap = next(g for g in tier3.gaps if g.concern == "deployment")
-    assert "no runtime is documented for speech transcription on x86-cpu, arm-cpu alike" in gap.rationale[0].text
+    options = {c.concern: c.option for c in tier3.choices}
+    assert options["deployment"] == "whisper-cpp" and options["quantization"] == "whisper-cpp"
+    assert not any(g.concern == "deployment" for g in tier3.gaps)
     arm = next(note.text for note in tier3.notes if note.text.startswith("on arm-cpu,"))
-    assert "the nearest is Whisper with Hugging Face Transformers" in arm and "onnxruntime" not in arm
+    assert "whisper.cpp" in arm and "onnxruntime" not in arm
 
 
 def test_a_phone_gets_no_server_runtime_for_whisper_and_each_family_keeps_its_documented_one():
@@ -100,10 +100,11 @@ def test_whisper_on_a_phone_keeps_the_kernel_route_and_each_familys_own_runtime(
     assert not any(s.id == "long-context-needed" for s in result.switch_conditions)
 
 
-def test_whisper_int8_on_graviton_takes_the_documented_float_stack_over_an_assembled_one():
+def test_whisper_int8_on_graviton_takes_the_quantized_whisper_cpp_stack_over_the_float_one():
     # Arm's learning path runs Whisper with Transformers in BF16 fast math on Graviton (learn.arm.com/learning-paths/
-    # servers-and-cloud-computing/whisper/); no page serves it in INT8 there. Review 37 p15 got oneDNN INT8, vLLM CPU
-    # and torchao assembled and called "proven, supported".
+    # servers-and-cloud-computing/whisper/); whisper.cpp documents q8_0 ggml models CPU-only on Arm Linux
+    # (github.com/ggml-org/whisper.cpp#quantization, #docker). Review 37 p15 got oneDNN INT8, vLLM CPU and torchao
+    # assembled; review 45 p15 got the BF16 path with no quantization for an INT8 ask.
     result = answer(
         model_type="dense-transformer",
         hardware="arm-cpu",
@@ -114,8 +115,9 @@ def test_whisper_int8_on_graviton_takes_the_documented_float_stack_over_an_assem
         needs={"quantization": "int8"},
     )
     chosen = next(option for option in result.stacks_considered if option.chosen)
-    assert chosen.stack == "arm-transformers-whisper-graviton"
-    assert "no stack documents int8 for this profile here; this one serves bf16" in chosen.reason
+    assert chosen.stack == "arm-whisper-cpp-graviton"
+    floating = next(o for o in result.stacks_considered if o.stack == "arm-transformers-whisper-graviton")
+    assert not floating.chosen and "the profile asks int8" in floating.reason
     # where nothing fits, tier 1 says it is assembled, not "proven, supported" (an INT8 YOLO-style CNN on a 310P: the
     # ATC recipe there is FP16 ResNet-50)
     assembled = answer(
