@@ -412,22 +412,12 @@ def unvetted_runner_kernels(
     if unnamed is None:
         return {}
     own = Component(role=unnamed.role, name=f"{unnamed.name}'s own kernels")
-    parts = {
+    return {
         concern: Part(own.name, own, known=False)
         for concern in RUNTIME_KERNEL_CONCERNS
         if concern not in decided
         and (concern not in rule_choices or another_runner(rule_choices[concern].option, context))
     }
-    shapes = rule_choices.get("dynamic-shapes")
-    if (
-        context.profile.needs.dynamic_shapes
-        and "dynamic-shapes" not in decided
-        and shapes is not None
-        and another_runner(shapes.option, context)
-    ):  # another runtime's shape path (whisper.cpp's) is no part of a stack run by the Transformers pipeline
-        handling = Component(role=unnamed.role, name=f"{unnamed.name}'s own shape handling")
-        parts["dynamic-shapes"] = Part(handling.name, handling, known=False)
-    return parts
 
 
 def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
