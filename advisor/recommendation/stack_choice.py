@@ -373,8 +373,8 @@ def misfits(
         found.append(
             Misfit(
                 "float_fallback",
-                f"{device.name} does not run {asked_format} natively: runs in {fallback}, "
-                f"the fallback from {asked_format}",
+                f"{device.name} does not run {asked_format} natively, so for the {profile.needs.quantization} asked "
+                f"it would run in {fallback}",
             )
         )
     elif (
@@ -421,8 +421,8 @@ def misfits(
             found.append(
                 Misfit(
                     "float_fallback",
-                    f"{device.name} does not run {runs} natively: runs in {fallback}, the "
-                    f"fallback from {profile.needs.quantization}",
+                    f"{device.name} does not run {runs} natively, so for the {profile.needs.quantization} asked it "
+                    f"would run in {fallback}",
                 )
             )
         else:
@@ -952,7 +952,17 @@ def released_quantized(item: Judged, quantization: str) -> bool:
             item.stack.applies_to.released_format is not None
             and item.precision == item.stack.applies_to.released_format
         )
-    return item.stack.applies_to.precisions[0] == quantization
+    # the recipe's default format is the model's own release format (not a third party's quantized copy of it, such as
+    # NVIDIA's ModelOpt FP8 Llama checkpoint, whose accuracy against the float model is still to check)
+    released = item.stack.applies_to.released_format
+    return (
+        item.stack.applies_to.precisions[0] == quantization
+        and released in (None, quantization)
+        and (
+            released is not None
+            or not any("-" + quantization.upper() in m.upper() for m in item.stack.applies_to.models)
+        )
+    )
 
 
 def names_another_device(risk: str, others: Sequence[str]) -> bool:

@@ -303,7 +303,7 @@ def test_a_format_the_device_cannot_run_falls_back_on_the_vendors_own_path():
     )
     serving = result.stacks[0]
     assert serving.stack == "neuron-vllm-neuron-serving"
-    assert any("does not run int8 natively: runs in bf16" in misfit for misfit in serving.misfits)
+    assert any("does not run int8 natively, so for the int8 asked it would run in bf16" in m for m in serving.misfits)
 
 
 def test_serving_engines_tables_back_no_training_profile():

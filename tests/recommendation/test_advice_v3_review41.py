@@ -412,3 +412,21 @@ def test_an_unvetted_runner_is_not_dressed_in_the_platforms_graph_runtime():
     assert not any("MIGraphX" in r.rationale[0].text for r in result.rejected)
     shapes = next(g for g in tier1.gaps if g.concern == "dynamic-shapes")
     assert "recompilation at each shape served" in shapes.rationale[0].text
+
+
+def test_a_third_partys_fp8_checkpoint_is_still_gated_on_accuracy_and_the_fallback_reason_reads_plainly():
+    # Review 45 p12 (Llama-3.3-70B FP8 on trn2): the vLLM Neuron recipe serves NVIDIA's ModelOpt FP8 checkpoint
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/model-recipes/llama-3.html), a quantized
+    # copy, not Meta's release format, yet no fp8-accuracy-drop switch was written; and a rejection read "does not run
+    # mxfp8 natively: runs in bf16, the fallback from fp8".
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 16},
+    )
+    assert "fp8-accuracy-drop" in switch_names(result)
+    mxfp8 = next(o for o in result.stacks_considered if o.stack == "neuron-vllm-neuron-serving")
+    assert "does not run mxfp8 natively, so for the fp8 asked it would run in bf16" in mxfp8.reason
