@@ -430,3 +430,19 @@ def test_a_third_partys_fp8_checkpoint_is_still_gated_on_accuracy_and_the_fallba
     assert "fp8-accuracy-drop" in switch_names(result)
     mxfp8 = next(o for o in result.stacks_considered if o.stack == "neuron-vllm-neuron-serving")
     assert "does not run mxfp8 natively, so for the fp8 asked it would run in bf16" in mxfp8.reason
+
+
+def test_int8_on_an_m5_mac_runs_on_the_neural_engine_as_on_m4():
+    # Review 48 p13 (SDXL INT8 on an M5 Mac): "Apple M5 family does not run int8 natively" rejected Core ML and served
+    # fp32; coremltools puts int8-int8 compute on the Neural Engine "from iPhone 15 Pro onwards"
+    # (https://apple.github.io/coremltools/docs-guides/source/opt-quantization-api.html).
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m5",
+        workload="inference",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    assert result.stacks[0].stack == "apple-coreml-stable-diffusion"
+    assert not any("does not run int8 natively" in o.reason for o in result.stacks_considered)
