@@ -446,3 +446,23 @@ def test_int8_on_an_m5_mac_runs_on_the_neural_engine_as_on_m4():
     )
     assert result.stacks[0].stack == "apple-coreml-stable-diffusion"
     assert not any("does not run int8 natively" in o.reason for o in result.stacks_considered)
+
+
+def test_executorch_with_xnnpack_spans_android_phones_and_an_x86_test_farm():
+    # Review 47 p14 (MobileNetV3 INT8 on Android phones, also run on an x86 test farm): tier 3 said no runtime spans
+    # arm-cpu and x86-cpu, while ExecuTorch's XNNPACK backend targets x86-64 on Linux and Windows too
+    # (https://docs.pytorch.org/executorch/stable/backends-xnnpack.html).
+    result = answer(
+        model_type="cnn",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        needs={
+            "quantization": "int8",
+            "quantization_method": "qat",
+            "devices": 1,
+            "cross_platform": True,
+            "other_hardware": ["x86-cpu"],
+        },
+    )
+    assert "executorch as the one runtime on arm-cpu, x86-cpu" in (result.verdict or "")
