@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -28,14 +29,12 @@ def public_url(source: str) -> str:
     return source
 
 
-class SameArchitecture(BaseModel):
-    """The earlier model a release keeps the architecture of (Llama 3.3 70B of Llama 3.1 70B): a recipe written for
-    that model configures this one, while its published checkpoints hold the earlier weights."""
+class _Sourced(BaseModel):
+    """A catalogue entry: frozen, strict, and sourced from a public page."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The earlier model's Hugging Face id")
-    source: str = Field(description="The page that says the architecture is the same")
+    source: str
 
     @field_validator("source")
     @classmethod
@@ -43,10 +42,16 @@ class SameArchitecture(BaseModel):
         return public_url(source)
 
 
-class ModelSize(BaseModel):
-    """One model's total (and for a mixture of experts, active) size in billions of parameters, and its source."""
+class SameArchitecture(_Sourced):
+    """The earlier model a release keeps the architecture of (Llama 3.3 70B of Llama 3.1 70B): a recipe written for
+    that model configures this one, while its published checkpoints hold the earlier weights."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The earlier model's Hugging Face id")
+    source: str = Field(description="The page that says the architecture is the same")
+
+
+class ModelSize(_Sourced):
+    """One model's total (and for a mixture of experts, active) size in billions of parameters, and its source."""
 
     id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="Its Hugging Face id (a release prefix)")
     parameters_b: float = Field(gt=0, description="Total parameters, in billions (a MoE's total)")
@@ -60,26 +65,27 @@ class ModelSize(BaseModel):
     source: str
     as_of: dt.date
 
-    @field_validator("source")
-    @classmethod
-    def _public_url(cls, source: str) -> str:
-        return public_url(source)
+
+Entry = TypeVar("Entry", bound=_Sourced)
+
+
+def catalogue(file: str, entry: type[Entry]) -> tuple[Entry, ...]:
+    """The entries of one catalogue file under advisor/data, in file order."""
+    text = resources.files("advisor.data").joinpath(file).read_text(encoding="utf-8")
+    try:
+        return tuple(TypeAdapter(list[entry]).validate_python(yaml.safe_load(text)))  # type: ignore[valid-type]
+    except Exception as error:  # a malformed file is the project's bug: say which file
+        raise KnowledgeBaseError(f"advisor/data/{file}: {error}") from None
 
 
 @lru_cache(maxsize=1)
 def model_sizes() -> tuple[ModelSize, ...]:
     """The catalogue, in file order (a longer id before the one it extends)."""
-    text = resources.files("advisor.data").joinpath(MODELS_FILE).read_text(encoding="utf-8")
-    try:
-        return tuple(TypeAdapter(list[ModelSize]).validate_python(yaml.safe_load(text)))
-    except Exception as error:  # a malformed file is the project's bug: say which file
-        raise KnowledgeBaseError(f"advisor/data/{MODELS_FILE}: {error}") from None
+    return catalogue(MODELS_FILE, ModelSize)
 
 
-class PublishedCheckpoint(BaseModel):
+class PublishedCheckpoint(_Sourced):
     """An FP8 checkpoint a model's publisher releases beside the BF16 weights of that exact release."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     model: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The release it quantizes (exact id)")
     checkpoint: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The FP8 checkpoint's id")
@@ -87,20 +93,11 @@ class PublishedCheckpoint(BaseModel):
     source: str
     as_of: dt.date
 
-    @field_validator("source")
-    @classmethod
-    def _public_url(cls, source: str) -> str:
-        return public_url(source)
-
 
 @lru_cache(maxsize=1)
 def fp8_checkpoints() -> tuple[PublishedCheckpoint, ...]:
     """The publishers' FP8 checkpoints, in file order."""
-    text = resources.files("advisor.data").joinpath(FP8_CHECKPOINTS_FILE).read_text(encoding="utf-8")
-    try:
-        return tuple(TypeAdapter(list[PublishedCheckpoint]).validate_python(yaml.safe_load(text)))
-    except Exception as error:  # a malformed file is the project's bug: say which file
-        raise KnowledgeBaseError(f"advisor/data/{FP8_CHECKPOINTS_FILE}: {error}") from None
+    return catalogue(FP8_CHECKPOINTS_FILE, PublishedCheckpoint)
 
 
 def published_fp8(model: str) -> PublishedCheckpoint | None:
