@@ -26,6 +26,7 @@ from advisor.recommendation.citations import cite_claim, cite_platform, cite_pro
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
+    DATA_PARALLEL_TRAINING,
     FINE_TUNING_KINDS,
     FLOAT_PRECISIONS,
     FULL_PRECISIONS,
@@ -38,6 +39,7 @@ from advisor.recommendation.policy import (
     SETTING_ROLES,
     SKILL_ORDER,
     TOO_FAR,
+    data_parallel_over,
 )
 from advisor.recommendation.scope import carried_here
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
@@ -808,7 +810,7 @@ def sharded_training(choice: Choice, stacks: StackChoice, context: RuleContext) 
         return choice
     devices = context.profile.needs.devices
     if choice.concern == "collectives":
-        old = "training: gradient all-reduce (data parallel)"
+        old = DATA_PARALLEL_TRAINING
         text = (
             "training: all-gathers of the sharded weights and reduce-scatters of the gradients, since "
             f"{training.stack.name} shards its state (FSDP) rather than replicating it"
@@ -819,11 +821,7 @@ def sharded_training(choice: Choice, stacks: StackChoice, context: RuleContext) 
         return choice.model_copy(update={"rationale": reasons})
     reasons = tuple(
         r.model_copy(
-            update={
-                "text": r.text.replace(
-                    f", data parallel over {devices} devices", f", sharded (FSDP) over {devices} devices"
-                )
-            }
+            update={"text": r.text.replace(data_parallel_over(devices), f", sharded (FSDP) over {devices} devices")}
         )
         for r in choice.rationale
     )

@@ -282,3 +282,12 @@ def numbers_markdown() -> str:
     ]
     lines += [f"| `{item.name}` | {item.value:g} | {item.meaning} |" for item in THRESHOLDS]
     return "\n".join(lines) + "\n"
+
+
+# Wording a rule writes and the stack adaptation replaces where the chosen training stack shards its state (FSDP).
+DATA_PARALLEL_TRAINING = "training: gradient all-reduce (data parallel)"
+
+
+def data_parallel_over(devices: int) -> str:
+    """How a fine-tuning recipe's devices are laid out by default (a sharded stack says otherwise)."""
+    return f", data parallel over {devices} devices"

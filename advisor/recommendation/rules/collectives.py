@@ -14,7 +14,12 @@ from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.facts import evidence_metric
 from advisor.recommendation.models import Choice, Rationale, SwitchCondition
-from advisor.recommendation.policy import LARGE_TRAINING_DEVICES, NODE_DEVICES, SCALING_EFFICIENCY_MIN
+from advisor.recommendation.policy import (
+    DATA_PARALLEL_TRAINING,
+    LARGE_TRAINING_DEVICES,
+    NODE_DEVICES,
+    SCALING_EFFICIENCY_MIN,
+)
 from advisor.recommendation.rules.tiers import tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
@@ -36,7 +41,7 @@ def workload_lines(profile: Profile) -> list[Rationale]:
                 "where they are sharded (FSDP, ZeRO-3)"
             )
         else:
-            text = "training: gradient all-reduce (data parallel)" + (
+            text = DATA_PARALLEL_TRAINING + (
                 " and sharded state or layers (all-gather and reduce-scatter under FSDP or ZeRO, or tensor parallel)"
                 if sharded
                 else ""

@@ -12,7 +12,7 @@ from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.models import Rationale
-from advisor.recommendation.policy import FINE_TUNING_KINDS
+from advisor.recommendation.policy import FINE_TUNING_KINDS, data_parallel_over
 from advisor.recommendation.selection import pick
 from advisor.recommendation.stack import (
     LARGE_TRAINING_DEVICES,
@@ -74,7 +74,7 @@ def fine_tuning_lines(context: RuleContext, option: str) -> list[Rationale]:
     """Why a fine-tuning job below the large-training scale still names its framework."""
     profile, candidate = context.profile, context.knowledge.get(option)
     text = f"{profile.training} training: the fine-tuning recipe documented for this job runs in {candidate.name}" + (
-        f", data parallel over {profile.needs.devices} devices" if profile.needs.devices > 1 else ", on one device"
+        data_parallel_over(profile.needs.devices) if profile.needs.devices > 1 else ", on one device"
     )
     return [
         line(
