@@ -10,7 +10,7 @@ from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Component
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
-from advisor.recommendation.models import SwitchCondition, Tier
+from advisor.recommendation.models import Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import TRAINED_PRECISIONS
 from advisor.recommendation.stack_choice import Judged, Misfit, StackChoice, decisive_reason, released_quantized
 from advisor.recommendation.switches import predicate, switch
@@ -124,19 +124,22 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
         local = target_quantizer(tiers, toolkit.option)
         if local is not None:
             layer += (
-                f"; on {profile.hardware}, tier 1 quantizes with {local} instead, and the shared checkpoint replaces "
-                "it there only once measured as good (see the switch conditions)"
+                f"; on {profile.hardware}, tier 1 quantizes with {quantizer_name(local)} instead, and the shared "
+                "checkpoint replaces it there only once measured as good (see the switch conditions)"
             )
     return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
 
 
-def target_quantizer(tiers: Sequence[Tier], shared: str) -> str | None:
-    """Tier 1's quantization toolkit on the target, where it is not the toolkit writing tier 3's shared checkpoint:
-    its id, or the stack part's name where tier 1 takes one (Intel Neural Compressor inside SynapseAI)."""
+def target_quantizer(tiers: Sequence[Tier], shared: str) -> Choice | None:
+    """Tier 1's quantization choice on the target, where it is not the toolkit writing tier 3's shared checkpoint."""
     local = next((c for c in tiers[0].choices if c.concern == "quantization"), None)
-    if local is None or local.option == shared:
-        return None
-    return local.settings.get("part") or local.option
+    return None if local is None or local.option == shared else local
+
+
+def quantizer_name(choice: Choice) -> str:
+    """A quantization choice as a reader knows it: the stack part's name where tier 1 takes one (Intel Neural
+    Compressor inside SynapseAI), else its id."""
+    return choice.settings.get("part") or choice.option
 
 
 def shared_checkpoint_switch(tiers: Sequence[Tier], profile: Profile) -> SwitchCondition | None:
@@ -154,13 +157,13 @@ def shared_checkpoint_switch(tiers: Sequence[Tier], profile: Profile) -> SwitchC
     dtype = toolkit.settings["dtype"]
     description = (
         f"the shared {dtype} checkpoint written by {toolkit.option} serves on {profile.hardware} at least "
-        f"{SHARED_CHECKPOINT_PACE:g}x the {served_unit(profile)} at your latency SLA of the one {local} writes there, "
+        f"{SHARED_CHECKPOINT_PACE:g}x the {served_unit(profile)} at your latency SLA of the one {quantizer_name(local)} "
+        "writes there, "
         f"and scores within {ACCURACY_DROP * 100:g} point of it on {quality_evaluation(profile)}: serve the shared "
         f"checkpoint on {profile.hardware} too, one checkpoint for every family"
     )
-    local_id = next(c.option for c in tiers[0].choices if c.concern == "quantization")
-    metric = f"evidence.inference_throughput.{toolkit.option}_over_{local_id}"
-    accuracy = predicate(f"evidence.{dtype}_accuracy_drop.{toolkit.option}_over_{local_id}", "<=", ACCURACY_DROP)
+    metric = f"evidence.inference_throughput.{toolkit.option}_over_{local.option}"
+    accuracy = predicate(f"evidence.{dtype}_accuracy_drop.{toolkit.option}_over_{local.option}", "<=", ACCURACY_DROP)
     return switch(
         "shared-checkpoint-on-target",
         description,
