@@ -263,8 +263,8 @@ def estimates_for(
     sla = profile.serving or ServingSLA()
     folder = folder or cache_dir()
     found, failed = [], []
+    model = estimated_model(profile)
     for index, engine in enumerate(engines, 1):
-        model = estimated_model(profile)
         request = EstimateRequest(model, system, profile.needs.devices, sla, engine)
         estimate = cached(request, folder)
         if estimate is None:
