@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from advisor.knowledge.claims import Claim, check_list_claim
+from advisor.knowledge.stacks import PRECISIONS
 from probes.vocabulary import MODEL_TYPES
 
 Relation = dict[str, Claim[list[str]]]
@@ -40,7 +41,8 @@ class Compatibility(BaseModel):
         default_factory=dict,
         description="Quantization toolkit -> the hardware families whose builds of its loaders "
         "document loading what it writes (where that reaches beyond the families the toolkit itself runs on); "
-        "'family/model-type' where that build loads it for one model type only",
+        "'family/model-type' where that build loads it for one model type only, 'family/format' where it loads one of "
+        "the toolkit's formats only (vLLM's ROCm build runs llm-compressor's FP8 W8A8, not its INT8 W8A8)",
     )
 
     @field_validator(
@@ -60,8 +62,11 @@ class Compatibility(BaseModel):
         for subject, claim in relation.items():
             for entry in claim.value:
                 only = entry.partition("/")[2]
-                if only and only not in MODEL_TYPES:
-                    raise ValueError(f"{subject}: {entry!r} names no model type ({', '.join(MODEL_TYPES)})")
+                if only and only not in (*MODEL_TYPES, *PRECISIONS):
+                    raise ValueError(
+                        f"{subject}: {entry!r} names no model type ({', '.join(MODEL_TYPES)}) nor format "
+                        f"({', '.join(PRECISIONS)})"
+                    )
         return relation
 
     def relations(self) -> dict[str, Relation]:
@@ -91,13 +96,21 @@ class Compatibility(BaseModel):
         """The compilers or converters whose output runs on this runtime."""
         return tuple(compiler for compiler, claim in self.feeds.items() if runtime in claim.value)
 
-    def output_families(self, toolkit: str, model_type: str | None = None) -> tuple[str, ...]:
+    def output_families(
+        self, toolkit: str, model_type: str | None = None, precision: str | None = None
+    ) -> tuple[str, ...]:
         """The families documented to load a toolkit's output (empty when not recorded); an entry 'family/model-type'
-        (vllm-gaudi loads ModelOpt's FP8 for dense models only) counts only for that model type, or for none asked."""
+        (vllm-gaudi loads ModelOpt's FP8 for dense models only) counts only for that model type, and 'family/format'
+        (vLLM on AMD runs llm-compressor's FP8, not its INT8) only for that format, or for none asked."""
         claim = self.quantized_output_families.get(toolkit)
         entries = [entry.partition("/") for entry in (claim.value if claim is not None else ())]
-        found = (family for family, _, only in entries if not only or model_type is None or only == model_type)
-        return tuple(dict.fromkeys(found))
+
+        def counts(only: str) -> bool:
+            if only in MODEL_TYPES:
+                return model_type is None or only == model_type
+            return not only or precision is None or only == precision
+
+        return tuple(dict.fromkeys(family for family, _, only in entries if counts(only)))
 
     def referenced_ids(self) -> dict[str, list[str]]:
         """Every candidate id named (the subject and its list), by relation and subject ('feeds.torch-compile'); the

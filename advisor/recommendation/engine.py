@@ -57,6 +57,7 @@ from advisor.recommendation.stack_choice import (
     options_considered,
     runner_of,
     stacks_in,
+    workloads,
 )
 from advisor.recommendation.stack_switches import (
     engine_alternative_switch,
@@ -177,7 +178,7 @@ def recommend(
         device=device,
         device_assumed=stack_choice.device_assumed,
         stacks=tuple(stacks_in(stack_choice, profile, knowledge.platform(profile.hardware).devices)),
-        stacks_considered=options_considered(stack_choice, profile.model_name),
+        stacks_considered=options_considered(stack_choice, profile.model_name, workloads(profile)),
         reference=figures,
         reference_note=reference_note,
         verdict=verdict(stack_choice, tier1, profile, tiers, short),

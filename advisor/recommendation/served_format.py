@@ -11,6 +11,7 @@ from __future__ import annotations
 from advisor.knowledge.loader import KnowledgeBase
 from advisor.knowledge.model_sizes import shared_architecture, written_for
 from advisor.knowledge.platforms import Device
+from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_platform, cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
@@ -29,16 +30,9 @@ def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, 
     device, assumed = target_device(profile, platform)
     if device is None or device.may_run(asked) or other not in device.formats:
         return profile, None
-    documented = [
-        stack
-        for stack in knowledge.stacks_for(profile.hardware)
-        if "inference" in stack.applies_to.workloads
-        and other in stack.applies_to.precisions
-        and device.id in stack.applies_to.devices
-        and profile.model_type in stack.applies_to.model_types
-        and stack.serves_task(profile.serving_task)
-        and for_the_model(stack.applies_to.models, profile.model_name)
-    ]
+    if any(asked in stack.applies_to.weight_only for stack in serving_stacks(profile, knowledge, device, asked)):
+        return profile, None  # a stack runs the asked checkpoint weight-only here (FP8 Marlin on an A100)
+    documented = serving_stacks(profile, knowledge, device, other)
     if not documented:
         return profile, None
     text = (
@@ -50,6 +44,20 @@ def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, 
     cites = [cite_profile(profile, "needs.quantization"), cite_platform(platform, f"devices.{device.id}.spec")]
     planned = profile.model_copy(update={"needs": profile.needs.model_copy(update={"quantization": other})})
     return planned, line(text, *cites)
+
+
+def serving_stacks(profile: Profile, knowledge: KnowledgeBase, device: Device, precision: str) -> list[Stack]:
+    """The family's stacks documented to serve this profile's model type and task in a format on this device."""
+    return [
+        stack
+        for stack in knowledge.stacks_for(profile.hardware)
+        if "inference" in stack.applies_to.workloads
+        and precision in stack.applies_to.precisions
+        and device.id in stack.applies_to.devices
+        and profile.model_type in stack.applies_to.model_types
+        and stack.serves_task(profile.serving_task)
+        and for_the_model(stack.applies_to.models, profile.model_name)
+    ]
 
 
 def for_the_model(listed: list[str], model: str | None) -> bool:

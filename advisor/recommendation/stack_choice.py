@@ -915,9 +915,19 @@ def risk_naming(stack: Stack, model: str | None) -> str | None:
     return next((risk.value for risk in stack.risks if model.lower() in risk.value.lower()), None)
 
 
-def options_considered(choice: StackChoice, model: str | None = None) -> tuple[StackOption, ...]:
-    """The chosen stacks first, then the others, each with its decisive reason."""
+def options_considered(
+    choice: StackChoice, model: str | None = None, sides: Sequence[str] = ()
+) -> tuple[StackOption, ...]:
+    """The chosen stacks first, then the others, each with its decisive reason; `sides` are the profile's workloads,
+    so that a stack chosen for one side of a job that trains and serves does not read as fitting all of it."""
     rows = [stack_option(item, item, picked=True) for item in choice.chosen]
+    if any(choice.for_workload(side) is None for side in sides):
+        rows = [
+            row.model_copy(
+                update={"reason": row.reason.replace("the whole profile", f"the {row_side} side of the job")}
+            )
+            for row, row_side in zip(rows, (item.workload for item in choice.chosen), strict=True)
+        ]
     for item in choice.considered:
         rows.append(stack_option(item, choice.for_workload(item.workload), picked=False, model=model))
     return tuple(rows)

@@ -12,7 +12,14 @@ from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import TRAINED_PRECISIONS
-from advisor.recommendation.stack_choice import Judged, Misfit, StackChoice, decisive_reason, released_quantized
+from advisor.recommendation.stack_choice import (
+    Judged,
+    Misfit,
+    StackChoice,
+    decisive_reason,
+    released_quantized,
+    workloads,
+)
 from advisor.recommendation.switches import predicate, switch
 from advisor.recommendation.tier3 import PER_FAMILY
 from advisor.serving_task import assumed_text
@@ -56,6 +63,8 @@ def verdict(
             )
         else:
             parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
+    if parts:
+        parts += uncovered_side(choice, tier1, profile)
     if not parts:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
         nearest = next(iter(choice.considered), None)
@@ -77,6 +86,26 @@ def verdict(
         f"{leads}{inference_part_note(profile, choice.device)}{memory_note(short, profile)}{text[0].upper()}"
         f"{text[1:]}.{bridge} Target: {where}{task_note(profile)}"
     )
+
+
+def uncovered_side(choice: StackChoice, tier1: Tier, profile: Profile) -> list[str]:
+    """The side of a job that trains and serves with no documented stack: what tier 1 assembles for it instead."""
+    sides = []
+    for workload in workloads(profile):
+        if choice.for_workload(workload) is not None:
+            continue
+        if workload == "training":
+            framework = next((c.option for c in tier1.choices if c.concern == "training-framework"), None)
+            how = f"in {framework}" if framework else "on the framework's own DDP/FSDP"
+            job = f"the {profile.training} training" if profile.training not in (None, "none") else "the training"
+            sides.append(
+                f"for {job}, no documented stack trains a {profile.model_type} here: tier 1 runs it "
+                f"{how}; validate that run before "
+                "relying on it"
+            )
+        else:
+            sides.append(f"serve it from what tier 1 assembles: no documented stack serves a {profile.model_type} here")
+    return sides
 
 
 def inference_part_note(profile: Profile, device: Device | None) -> str:

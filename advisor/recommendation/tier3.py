@@ -308,7 +308,7 @@ def loaded_quantizer(
         and t.serves_model_type(context.profile.model_type)  # an LLM quantizer is no answer for a diffusion model
         and all(
             f in t.hardware.value
-            or (f in compatibility.output_families(t.id, context.profile.model_type) and reaches(f))
+            or (f in compatibility.output_families(t.id, context.profile.model_type, dtype) and reaches(f))
             for f in families
         )
         and getattr(t, dtype).value in ("yes", "partial")
@@ -340,7 +340,7 @@ def loaded_quantizer(
         ):  # the output reaches a family the toolkit itself does not run on
             claim = compatibility.quantized_output_families[toolkit.id]
             cites.append(cite_compatibility("quantized_output_families", toolkit.id, claim))
-            loading = compatibility.output_families(toolkit.id, context.profile.model_type)
+            loading = compatibility.output_families(toolkit.id, context.profile.model_type, dtype)
             text += f" (it runs on {', '.join(toolkit.hardware.value)}; {', '.join(loading)} load its output)"
         why = line(text, *cites)
         fits = SKILL_ORDER.index(toolkit.skill.value) <= SKILL_ORDER.index(context.profile.team_skill)

@@ -26,7 +26,7 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.rules.attention import needs_attention
 from advisor.recommendation.rules.collectives import serves_replicas
 from advisor.recommendation.selection import phases
-from advisor.recommendation.stack_choice import StackChoice
+from advisor.recommendation.stack_choice import StackChoice, workloads
 
 BASE_ON_TARGET = 0.8
 BASE_NO_EVIDENCE = 0.5  # proxy-only evidence starts here too: it never raises a speed-based choice's confidence
@@ -171,6 +171,17 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
     return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"
 
 
+def uncovered_workloads(choice: StackChoice | None, profile: Profile) -> str:
+    """The side of a job that trains and serves for which no documented stack was chosen, in words; '' where none."""
+    if choice is None or not choice.chosen:
+        return ""
+    missing = [name for name in workloads(profile) if choice.for_workload(name) is None]
+    if not missing:
+        return ""
+    sides = " and ".join("training" if name == "training" else "serving" for name in missing)
+    return f"no documented stack covers the {sides}: tier 1 assembles it concern by concern"
+
+
 def pinning_factor(choice: StackChoice | None) -> tuple[float, list[str]]:
     """A chosen stack whose page pins no versions was validated with something no one can name: the review has no
     baseline to compare against."""
@@ -221,6 +232,9 @@ def overall_confidence(
     note says in one line what the confidence rests on (the stack, then the evidence)."""
     value, notes = evidence_base(facts)
     factor, backing = stack_factor(stack_choice)
+    uncovered = uncovered_workloads(stack_choice, profile)
+    if uncovered and factor > STACK_PARTIAL:  # a job that trains and serves, with a documented stack for one side only
+        factor, backing = STACK_PARTIAL, f"{backing.replace('the whole profile', 'its side of the job')}; {uncovered}"
     if profile.needs.cross_platform and factor > STACK_PARTIAL:  # tier 3 leads, and no documented stack spans families
         factor, backing = (
             STACK_PARTIAL,

@@ -140,7 +140,8 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
             if t in known
             and (
                 hardware in context.knowledge.get(t).hardware.value
-                or hardware in compatibility.output_families(t, context.profile.model_type)
+                or hardware
+                in compatibility.output_families(t, context.profile.model_type, context.profile.needs.quantization)
             )
         ]
         source = (

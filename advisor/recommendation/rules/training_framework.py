@@ -117,6 +117,7 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
     reason = (
         f"no training framework for a {profile.model_type} on {profile.hardware} in the knowledge base: "
         "PyTorch's own FSDP/DDP carries the job"
+        + (", with a LoRA library (Hugging Face PEFT) adding the adapters" if profile.training == "lora" else "")
     )
     one_device = context.profile.needs.devices == 1 and context.profile.model_type != "moe"
     settings = {"parallelism": parallelism(context)} if chosen.chosen is not None and not one_device else {}

@@ -1,0 +1,70 @@
+"""Review 47's remaining defects and reviews 49 and 50's, each pinned."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+from advisor.knowledge.loader import load_knowledge_base
+
+
+def test_a_job_that_trains_and_serves_with_one_documented_side_does_not_read_as_a_whole_fit():
+    # Review 47 p06: a LoRA fine-tune and serve on MLU590 said "fitting the whole profile" while no training stack
+    # was chosen. Cambricon documents vLLM on MLUs (the vllm_mlu plugin) but no LLM training recipe the KB holds.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="both",
+        training="lora",
+        model="Qwen/Qwen3-14B",
+        needs={"devices": 8},
+    )
+    assert "whole profile" not in result.confidence_notes[0]
+    assert "no documented stack covers the training" in result.confidence_notes[0]
+    assert "for the lora training, no documented stack trains a dense-transformer here" in result.verdict
+    chosen = [row for row in result.stacks_considered if row.chosen]
+    assert chosen and all(row.reason == "fits the inference side of the job" for row in chosen)
+    alone = answer(model_type="dense-transformer", hardware="cambricon-mlu", device="mlu590", workload="inference")
+    assert result.confidence < alone.confidence
+
+
+def test_fp8_on_an_a100_is_served_weight_only_and_shared_with_the_amd_target():
+    # Review 47 p15: fp8 asked on an A100 portable to MI300X was planned as INT8 W8A8, which vLLM does not run on AMD
+    # GPUs (https://docs.vllm.ai/en/v0.14.0/features/quantization/, INT8 (W8A8) marked unsupported on AMD GPU), while
+    # vLLM runs FP8 checkpoints on Ampere as weight-only W8A16 through FP8 Marlin
+    # (https://docs.vllm.ai/en/v0.32.0/features/quantization/llm_compressor/fp8/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="a100-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "quantization_method": "ptq",
+            "cross_platform": True,
+            "other_hardware": ["amd-gpu"],
+            "other_devices": ["mi300x"],
+        },
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "nvidia-vllm-fp8-marlin-ampere"
+    tier3 = next(c for c in result.tier(3).choices if c.concern == "quantization")
+    assert tier3.option == "llm-compressor" and tier3.settings["dtype"] == "fp8"
+
+
+def test_int8_checkpoints_of_llm_compressor_are_not_taken_to_load_on_amd_gpus():
+    # The same vLLM table: FP8 (W8A8) runs on AMD GPUs, INT8 (W8A8) does not.
+    compatibility = load_knowledge_base().compatibility
+    assert "amd-gpu" in compatibility.output_families("llm-compressor", "dense-transformer", "fp8")
+    assert "amd-gpu" not in compatibility.output_families("llm-compressor", "dense-transformer", "int8")
+    assert "ascend-npu" in compatibility.output_families("llm-compressor", "dense-transformer", "int8")
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="a100-sxm",
+        workload="inference",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["amd-gpu"]},
+    )
+    tier3 = next(c for c in result.tier(3).choices if c.concern == "quantization")
+    assert tier3.option != "llm-compressor"
