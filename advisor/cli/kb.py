@@ -169,6 +169,11 @@ def stack_command(
         f"validated with: {versions}",
         f"documented by: {stack.source} (checked {stack.as_of.isoformat()})",
         *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else []),
+        *(
+            [f"sharded serving: {stack.sharded_serving.value} ({stack.sharded_serving.source})"]
+            if stack.sharded_serving
+            else []
+        ),
     ):
         typer.echo(one_line(line))
     console().print(components_table(stack))

@@ -216,6 +216,13 @@ class Stack(_Model):
         description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "
         "it documents that apart from the engine's upstream features",
     )
+    sharded_serving: Claim[str] | None = Field(
+        None,
+        description="A serving stack whose documented command splits one copy of the model's weights over several "
+        "devices (context, sequence or FSDP parallelism) rather than giving each device its own copy: how (the "
+        "capacity line and the collectives concern then say so, where a model that is not an LLM would otherwise be "
+        "taken as a copy per device)",
+    )
 
     @field_validator("summary")
     @classmethod

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 
 from advisor.knowledge.model_sizes import size_of, stated_size
 from advisor.knowledge.platforms import Device
+from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Citation, Rationale
@@ -89,12 +90,14 @@ def capacity_lines(
     latent_kv: bool = False,
     served_precision: str | None = None,
     on_cpu: bool = False,
+    sharded: Stack | None = None,
 ) -> tuple[Rationale, ...]:
     """One line per workload on whether the model fits the profile's devices; where a model is named but its size or
     the device's memory is unknown, one line saying the check was not made and why; nothing for a profile that names
     neither a model nor a size. `latent_kv`: the serving stack runs MLA attention, whose one latent KV cache tensor
     parallelism keeps whole on every device. `served_precision`: the format the chosen serving stack runs for this
-    profile, where it differs from the one asked."""
+    profile, where it differs from the one asked. `sharded`: the chosen serving stack, where its command splits one copy
+    of the model over several devices (its `sharded_serving` claim)."""
     parameters = model_parameters_b(profile)
     if device is None or (parameters is None and profile.model is None):
         return ()
@@ -119,7 +122,7 @@ def capacity_lines(
         text = training_text(parameters, profile.needs.devices, device, node_devices, profile.training == "lora")
         lines.append(line(text, *cites, *((cite_profile(profile, "training"),) if profile.training else ())))
     if profile.serves:
-        text = serving_text(parameters, profile, device, served_precision)
+        text = serving_text(parameters, profile, device, served_precision, sharded)
         if latent_kv and profile.needs.devices > 1 and "for the KV cache" in text:
             text += (
                 "; with MLA attention, tensor parallelism keeps the whole latent KV cache on every device, so the "
@@ -127,7 +130,8 @@ def capacity_lines(
             )
         if (float_fit := float_also_fits(parameters, profile, device, served_precision)) is not None:
             text += float_fit
-        lines.append(line(text, *cites))
+        layout = sharding_citation(sharded) if sharded is not None and sharded_copy(profile, sharded) else None
+        lines.append(line(text, *cites, *((layout,) if layout is not None else ())))
     return tuple(lines)
 
 
@@ -265,9 +269,29 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
     )
 
 
-def serving_text(parameters: float, profile: Profile, device: Device, served_precision: str | None = None) -> str:
+def sharded_copy(profile: Profile, sharded: Stack | None) -> bool:
+    """A model that is not an LLM, served on several devices by a stack that splits each copy over them."""
+    return sharded is not None and sharded.sharded_serving is not None and not profile.llm and profile.needs.devices > 1
+
+
+def sharding_citation(stack: Stack) -> Citation:
+    """The stack's `sharded_serving` claim, as the capacity line cites it."""
+    assert stack.sharded_serving is not None
+    return Citation(
+        kind="knowledge", ref=f"{stack.id}.sharded_serving", figure=stack.name, source=stack.sharded_serving.source
+    )
+
+
+def serving_text(
+    parameters: float,
+    profile: Profile,
+    device: Device,
+    served_precision: str | None = None,
+    sharded: Stack | None = None,
+) -> str:
     """The weights at the precision served against the share of memory an engine takes; for an LLM the rest is KV
-    cache, for other models (a diffusion transformer, a CNN) activations."""
+    cache, for other models (a diffusion transformer, a CNN) activations, in a copy per device unless the chosen stack
+    (`sharded`) splits each copy over several devices."""
     assert device.memory_gb is not None
     devices, precision = profile.needs.devices, served_precision or profile.needs.quantization
     weights = served_weights_gb(parameters, precision)
@@ -286,6 +310,14 @@ def serving_text(parameters: float, profile: Profile, device: Device, served_pre
             f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory: a speech model's "
             "decoder keeps a short cache per request (its output is capped at a few hundred tokens), so the rest is "
             "for the activations and caches of the batched audio"
+        )
+    if sharded_copy(profile, sharded) and weights <= usable:  # the stack's own layout, not a copy per device
+        assert sharded is not None and sharded.sharded_serving is not None
+        return (
+            f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory; the chosen stack "
+            "does not give each device its own copy but splits each copy over several devices ("
+            f"{sharded.sharded_serving.value.rstrip('.')}), so each device holds a share of the weights and the rest "
+            "of its memory is for activations"
         )
     if not profile.llm and devices > 1 and weights <= usable:  # served as a copy per device, where one fits
         one = device.memory_gb * ENGINE_MEMORY_SHARE

@@ -24,6 +24,7 @@ class StackPlan:
     serving_engine: bool = False  # the runtime is an LLM serving engine (continuous batching, its own kernels)
     training_framework: str | None = None  # for large training: Megatron-Core, MindSpeed, XLA ...
     layers: str | None = None  # the operator library the training framework builds its layers from (Transformer Engine)
+    sharded_serving: bool = False  # the chosen serving stack splits one copy of the model over its devices
 
 
 @dataclass(frozen=True)

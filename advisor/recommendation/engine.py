@@ -48,7 +48,7 @@ from advisor.recommendation.rules.tiers import cross_platform_switch, team_skill
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.served_format import restated, served_format
-from advisor.recommendation.stack import plan_stack
+from advisor.recommendation.stack import plan_stack, sharded_serving_stack
 from advisor.recommendation.stack_choice import (
     StackChoice,
     choose_stacks,
@@ -190,6 +190,7 @@ def recommend(
             runs_mla(stack_choice),
             stack_choice.served_precision,
             on_cpu=knowledge.platform(profile.hardware).kind == "cpu",
+            sharded=sharded_serving_stack(stack_choice),
         ),
         confidence_basis=notes[0] if notes else None,
     )

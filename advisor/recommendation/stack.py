@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY
+from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.context import RuleContext, StackPlan
 from advisor.recommendation.policy import LARGE_TRAINING_DEVICES
@@ -141,5 +142,13 @@ def plan_stack(context: RuleContext, choice: StackChoice | None = None) -> RuleC
         serving_engine=engine,
         training_framework=framework,
         layers=layers_library(context, framework),
+        sharded_serving=sharded_serving_stack(choice) is not None,
     )
     return replace(context, stack=plan)
+
+
+def sharded_serving_stack(choice: StackChoice | None) -> Stack | None:
+    """The chosen serving stack where its documented command splits one copy of the model over several devices
+    (`sharded_serving`): a model that is not an LLM is then not served as a copy per device."""
+    served = choice.for_workload("inference") if choice is not None else None
+    return served.stack if served is not None and served.stack.sharded_serving is not None else None

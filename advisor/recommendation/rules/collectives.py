@@ -112,11 +112,13 @@ def not_needed(profile: Profile) -> ConcernDecision:
 
 
 def decide_collectives(context: RuleContext) -> ConcernDecision:
-    """Tier 1 collective library on multi-device jobs; skipped on one device."""
+    """Tier 1 collective library on multi-device jobs; skipped on one device, and for replicas of a served model that
+    is not an LLM, unless the chosen serving stack splits each copy over its devices (`sharded_serving`)."""
     profile = context.profile
     if profile.needs.devices <= 1:
         return not_needed(profile)
-    if serves_replicas(profile) and copy_fits_one_device(profile, context.device):
+    as_replicas = serves_replicas(profile) and not context.stack.sharded_serving
+    if as_replicas and copy_fits_one_device(profile, context.device):
         replicas = line(
             f"a {profile.model_type} model served on {profile.needs.devices} devices runs as that many replicas (data "
             "parallel): nothing passes between them per request, so no collective library is on the path",
