@@ -22,7 +22,14 @@ from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line, note_for_family
+from advisor.recommendation.citations import (
+    cite_claim,
+    cite_compatibility,
+    cite_platform,
+    cite_profile,
+    line,
+    note_for_family,
+)
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
@@ -644,6 +651,8 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     profile = context.profile
     if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves or not profile.llm:
         return choice  # a diffusion or CNN checkpoint is not published in FP8 the way LLM releases are
+    if profile.trains:
+        return trained_checkpoint(choice, context)
     named = profile.model_name
     known = size_of(named) if named is not None else None
     twin = published_fp8(named) if named is not None else None
@@ -676,6 +685,60 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         )
     cites = (cite_profile(profile, "model"),) if named is not None else ()
     return reason_first(choice, line(text, *cites, cite_profile(profile, "needs.quantization")))
+
+
+def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:
+    """A job that serves the model it trains: no publisher's FP8 release is that model, so the trained float checkpoint
+    is quantized. Where the stack's quantization part is its engine serving a published checkpoint as released, the
+    family's toolkit whose output the engine loads takes the part (the engine's official quantizer first)."""
+    profile, knowledge = context.profile, context.knowledge
+    dtype, named = profile.needs.quantization, profile.model_name
+    twin = published_fp8(named) if named is not None else None
+    released = f" ({twin.checkpoint}, its publisher's FP8 release, holds the base model's weights)" if twin else ""
+    engine = knowledge.get(choice.option) if choice.option in knowledge.ids() else None
+    if engine is None or engine.layer.value != "serving-engine":
+        text = (
+            f"the model served is the checkpoint this job trains, not a published release{released}: quantize the "
+            f"trained bf16 checkpoint to {dtype} with {choice.option} and gate it on the evaluation against bf16"
+        )
+        return reason_first(choice, line(text, cite_profile(profile, "workload"), cite_profile(profile, "model")))
+    official = context.official("quantization")
+    makers = [
+        knowledge.get(t)
+        for t in knowledge.compatibility.toolkits_loaded_by(engine.id)
+        if t in knowledge.ids()
+        and profile.hardware in knowledge.get(t).hardware.value
+        and getattr(knowledge.get(t), dtype).value in ("yes", "partial")
+    ]
+    makers.sort(key=lambda t: (t.id not in official, t.id))
+    if not makers:
+        text = (
+            f"the model served is the checkpoint this job trains, not a published release{released}: no toolkit "
+            f"whose output {engine.name} loads runs on {profile.hardware}, so quantize the trained bf16 checkpoint "
+            f"with {engine.name}'s own {dtype} quantization at load and gate it on the evaluation against bf16"
+        )
+        return reason_first(choice, line(text, cite_profile(profile, "workload"), cite_claim(engine, dtype)))
+    toolkit = makers[0]
+    text = (
+        f"the model served is the checkpoint this job trains, not a published release{released}: {toolkit.name} "
+        f"quantizes the trained bf16 checkpoint to {dtype}, and {engine.name} loads what it writes"
+    )
+    why = line(
+        text,
+        cite_profile(profile, "workload"),
+        cite_claim(toolkit, dtype),
+        cite_compatibility(
+            "quantized_output_loaded_by", toolkit.id, knowledge.compatibility.quantized_output_loaded_by[toolkit.id]
+        ),
+    )
+    settings = {"dtype": dtype, "method": choice.settings.get("method", profile.needs.quantization_method)}
+    return Choice(
+        concern="quantization",
+        option=toolkit.id,
+        settings={key: value for key, value in settings.items() if value},
+        rationale=(why,),
+        fits_team=SKILL_ORDER.index(toolkit.skill.value) <= SKILL_ORDER.index(profile.team_skill),
+    )
 
 
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:

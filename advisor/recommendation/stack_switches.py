@@ -152,8 +152,13 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
         )
         local = target_quantizer(tiers, toolkit.option)
         if local is not None:
+            how = (
+                f"serves the checkpoint with {local.option} as its stack documents"
+                if engine_quantizes(tiers, local)
+                else f"quantizes with {quantizer_name(local)}"
+            )
             layer += (
-                f"; on {profile.hardware}, tier 1 quantizes with {quantizer_name(local)} instead, and the shared "
+                f"; on {profile.hardware}, tier 1 {how} instead, and the shared "
                 "checkpoint replaces it there only once measured as good (see the switch conditions)"
             )
     return f"Tier 3 leads (the model must run on {families}): {layer}. On {profile.hardware} itself: "
@@ -171,6 +176,21 @@ def quantizer_name(choice: Choice) -> str:
     return choice.settings.get("part") or choice.option
 
 
+def engine_quantizes(tiers: Sequence[Tier], local: Choice) -> bool:
+    """Tier 1's quantization part is its serving engine itself (a published FP8 checkpoint served as released, or the
+    engine's own quantization at load): no toolkit writes that checkpoint."""
+    deployment = next((c.option for c in tiers[0].choices if c.concern == "deployment"), None)
+    return local.option == deployment
+
+
+def local_checkpoint(tiers: Sequence[Tier], local: Choice) -> str:
+    """The target's own checkpoint, as a reader knows it: 'the one AMD Quark writes there', or, where the engine takes
+    the part, 'the checkpoint vllm serves there (a published release, or quantized at load)'."""
+    if engine_quantizes(tiers, local):
+        return f"the checkpoint {local.option} serves there (a published release, or quantized at load)"
+    return f"the one {quantizer_name(local)} writes there"
+
+
 def shared_checkpoint_switch(tiers: Sequence[Tier], profile: Profile) -> SwitchCondition | None:
     """Tier 3 leads with one quantized checkpoint for every family, written by another toolkit than the one tier 1
     uses on the target (ModelOpt's for H100 and Gaudi, INC's on Gaudi): the shared checkpoint takes the target over
@@ -186,8 +206,7 @@ def shared_checkpoint_switch(tiers: Sequence[Tier], profile: Profile) -> SwitchC
     dtype = toolkit.settings["dtype"]
     description = (
         f"the shared {dtype} checkpoint written by {toolkit.option} serves on {profile.hardware} at least "
-        f"{SHARED_CHECKPOINT_PACE:g}x the {served_unit(profile)} at your latency SLA of the one {quantizer_name(local)} "
-        "writes there, "
+        f"{SHARED_CHECKPOINT_PACE:g}x the {served_unit(profile)} at your latency SLA of {local_checkpoint(tiers, local)}, "
         f"and scores within {ACCURACY_DROP * 100:g} point of it on {quality_evaluation(profile)}: serve the shared "
         f"checkpoint on {profile.hardware} too, one checkpoint for every family"
     )

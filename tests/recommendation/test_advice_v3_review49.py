@@ -68,3 +68,51 @@ def test_int8_checkpoints_of_llm_compressor_are_not_taken_to_load_on_amd_gpus():
     )
     tier3 = next(c for c in result.tier(3).choices if c.concern == "quantization")
     assert tier3.option != "llm-compressor"
+
+
+def test_a_job_that_serves_what_it_trains_quantizes_its_own_checkpoint_not_the_publishers_release():
+    # Review 50 p14: a Qwen3-30B-A3B SFT served in FP8 on MI300X was told to serve Qwen's own FP8 release, the base
+    # model's weights, and the quantization part named vLLM, which writes no checkpoint. AMD Quark quantizes a model
+    # to FP8 for vLLM on Instinct GPUs (https://quark.docs.amd.com/latest/pytorch/llm/quantize_llms.html).
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="both",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={
+            "quantization": "fp8",
+            "quantization_method": "ptq",
+            "devices": 8,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert quantization.option != deployment.option
+    first = quantization.rationale[0].text
+    assert first.startswith("the model served is the checkpoint this job trains")
+    assert "serve that checkpoint as released" not in " ".join(r.text for r in quantization.rationale)
+    shared = next(s for s in result.switch_conditions if s.id == "shared-checkpoint-on-target")
+    assert shared.metric.endswith(f"_over_{quantization.option}")
+
+
+def test_the_shared_checkpoint_switch_does_not_say_a_serving_engine_writes_a_checkpoint():
+    # Where tier 1's quantization part is the engine itself (a checkpoint served as published, or quantized at load),
+    # the switch compares with the checkpoint the engine serves there, not "the one <engine> writes".
+    result = answer(
+        model_type="dense-transformer",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        model="Qwen/Qwen3-8B",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["arm-cpu"]},
+    )
+    shared = next(s for s in result.switch_conditions if s.id == "shared-checkpoint-on-target")
+    deployment = next(c.option for c in result.tier(1).choices if c.concern == "deployment")
+    assert f"the one {deployment} writes" not in shared.description
+    assert f"the checkpoint {deployment} serves there" in shared.description
