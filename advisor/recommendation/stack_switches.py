@@ -7,7 +7,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from advisor.knowledge.platforms import Device
-from advisor.knowledge.stacks import Component
+from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import Choice, SwitchCondition, Tier
@@ -382,7 +382,7 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
     if accuracy is not None:
         found.append(accuracy)
-    found += [s for s in (narrower_format_switch(j, device, profile) for j in choice.chosen) if s is not None]
+    found += narrower_format_switches(choice, device, profile)
     description = (
         f"the target moves to another device generation than {device.id}: the stacks validated for it "
         f"differ; set the profile's `device` and re-run `advisor recommend`"
@@ -406,19 +406,45 @@ def names_format_only_for(risk: str, precision: str) -> bool:
     )
 
 
-def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> SwitchCondition | None:
+def narrower_path(stack: Stack, precision: str, device: Device) -> str | None:
+    """The first format narrower than `precision` that the stack documents and the device runs natively."""
+    order = NARROWER_FORMATS.get(precision, ())
+    weight_only = set(stack.applies_to.weight_only)
+    return next(
+        (p for p in stack.applies_to.precisions if p in order and p in device.formats and p not in weight_only), None
+    )
+
+
+def narrower_format_switches(choice: StackChoice, device: Device, profile: Profile) -> list[SwitchCondition]:
+    """Per chosen stack, its own narrower path; where it documents none, the narrower path of a considered stack that
+    fits as well (an FP8-only recipe for Qwen3-235B on B200, beside TensorRT-LLM's Qwen3 page that documents NVFP4)."""
+    found = []
+    for judged in choice.chosen:
+        own = narrower_format_switch(judged, device, profile)
+        if own is None:
+            rival = next(
+                (
+                    j
+                    for j in choice.considered
+                    if j.workload == judged.workload and j.fits and narrower_path(j.stack, judged.precision, device)
+                ),
+                None,
+            )
+            own = narrower_format_switch(judged, device, profile, rival) if rival is not None else None
+        if own is not None:
+            found.append(own)
+    return found
+
+
+def narrower_format_switch(
+    judged: Judged, device: Device, profile: Profile, rival: Judged | None = None
+) -> SwitchCondition | None:
     """The chosen stack documents a narrower format than the one it runs for this profile, and the device runs that
     format natively (MaxText's FP8 recipe trained in bf16, TensorRT-LLM's NVFP4 path served in FP8): the stack's own
     path in that format, once it is faster and passes the gate, is the next step (a loss curve for training, the task
-    score for serving)."""
-    order = NARROWER_FORMATS.get(judged.precision)
-    if order is None:
-        return None
-    weight_only = set(judged.stack.applies_to.weight_only)
-    narrower = next(
-        (p for p in judged.stack.applies_to.precisions if p in order and p in device.formats and p not in weight_only),
-        None,
-    )
+    score for serving). `rival`: a considered stack that fits as well and documents the narrower path instead."""
+    path = rival if rival is not None else judged
+    narrower = narrower_path(path.stack, judged.precision, device)
     if narrower is None:
         return None
     if judged.workload == "training":
@@ -436,8 +462,11 @@ def narrower_format_switch(judged: Judged, device: Device, profile: Profile) -> 
     description = (
         f"{judged.stack.name}'s own {narrower} path delivers at least {FASTER:g}x the {what} of its "
         f"{judged.precision} run on the target, and {gate}: run it in {narrower}"
+        if rival is None
+        else f"{rival.stack.name}, which documents an {narrower} path, delivers in {narrower} at least {FASTER:g}x the "
+        f"{what} of {judged.stack.name} in {judged.precision} on the target, and {gate}: move to it in {narrower}"
     )
-    limit = next((r.value for r in judged.stack.risks if names_format_only_for(r.value, narrower)), None)
+    limit = next((r.value for r in path.stack.risks if names_format_only_for(r.value, narrower)), None)
     if limit is not None:  # the stack's page publishes that format for some models only (MXFP4 for Llama 3.1 8B)
         description += f", within the limit its page states: {limit}"
     metric = f"evidence.{judged.workload}_throughput.{narrower}_over_{judged.precision}"

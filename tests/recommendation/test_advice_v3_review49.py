@@ -116,3 +116,21 @@ def test_the_shared_checkpoint_switch_does_not_say_a_serving_engine_writes_a_che
     deployment = next(c.option for c in result.tier(1).choices if c.concern == "deployment")
     assert f"the one {deployment} writes" not in shared.description
     assert f"the checkpoint {deployment} serves there" in shared.description
+
+
+def test_a_chosen_recipe_without_a_narrower_path_gets_the_one_a_stack_that_fits_as_well_documents():
+    # Review 49 p01: Qwen3-235B-A22B in FP8 on B200 got no NVFP4 step, while TensorRT-LLM's Qwen3 deployment guide
+    # lists NVFP4 checkpoints beside FP8 on Blackwell
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-qwen3-on-trtllm.html) and the B200
+    # runs NVFP4 natively.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
+    narrower = next(s for s in result.switch_conditions if s.id == "inference-in-nvfp4")
+    assert narrower.metric == "evidence.inference_throughput.nvfp4_over_fp8"
+    assert "which documents an nvfp4 path" in narrower.description
