@@ -232,6 +232,10 @@ def part_choice(
     )
 
 
+# A checkpoint id naming its quantized format ("DeepSeek-R1-W8A8", "Qwen3-32B-AWQ"): a release quantized by its publisher.
+QUANTIZED_RELEASE = re.compile(r"[-_.](w\d+a\d+|fp8|int[48]|awq|gptq|nvfp4|mxfp4)(?![a-z0-9])", re.IGNORECASE)
+
+
 def model_in_command(documented: str, stack: Stack, model: str | None) -> str | None:
     """Where the page's command names one of the models it is written for and the profile serves or trains another
     (DeepSeek-V3.1 on a recipe whose command loads DeepSeek-V3): what to put in its place."""
@@ -251,6 +255,12 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
     ]
     if not named or names(documented, model):
         return None
+    release = QUANTIZED_RELEASE.search(named[0].rsplit("/", 1)[-1])
+    if release is not None and not QUANTIZED_RELEASE.search(short):  # the command loads a pre-quantized release
+        return (
+            f"{model} quantized to {release.group(1).upper()} first (the command loads {named[0]}, a pre-quantized "
+            f"release, so the model's own weights need the same quantization step) in place of {named[0]}"
+        )
     return f"{model} in place of {named[0]}"
 
 

@@ -481,7 +481,11 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     rivals = [
         j
         for j in choice.considered
-        if j.workload == workload and j.fits and j.stack.runner_key != chosen.stack.runner_key
+        if j.workload == workload
+        and j.fits
+        and j.stack.runner_key != chosen.stack.runner_key
+        # a recipe for named models (a YOLOv8 detector's) where the profile names none: no "same model" race
+        and not (j.model_assumed and not chosen.model_assumed)
     ]
     # one that runs the asked precision by default first; one that runs it off its default (TensorRT-LLM's NVFP4
     # recipe in FP8) still fits, and the same-precision benchmark decides between the engines
