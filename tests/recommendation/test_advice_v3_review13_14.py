@@ -174,9 +174,10 @@ def test_an_equal_engine_switch_names_the_precision_both_run_in():
         hardware="nvidia-gpu",
         device="b200",
         team_skill="hpc",
+        model="deepseek-ai/DeepSeek-R1",  # both recipes are written for it (none is raced for a model it is not for)
         needs={"quantization": "fp8", "devices": 8, "long_context": True},
     )
-    faster = [c for c in result.switch_conditions if c.id.endswith("-faster")]
+    faster = [c for c in result.switch_conditions if c.id.endswith("-faster") and "-engine-" not in c.id]
     assert faster and all("both in fp8" in c.description for c in faster)
 
 
