@@ -26,6 +26,12 @@ def test_rl_is_a_whole_model_training_kind():
     assert "rl" in FINE_TUNING_KINDS  # its recipe names the framework at any scale
 
 
+def test_an_rl_library_is_offered_to_rl_jobs_only():
+    verl = load_knowledge_base().get("verl")
+    assert verl.trains_kind("rl")
+    assert not verl.trains_kind(None) and not verl.trains_kind("pretraining")
+
+
 def test_grpo_of_qwen3_8b_on_8_h100_trains_with_verl_and_still_serves():
     result = advise(
         hardware="nvidia-gpu",
