@@ -190,7 +190,9 @@ class Profile(BaseModel):
     training: TrainingKind | None = Field(
         None,
         description="For a job that trains (workload training or both): `pretraining` (from scratch or continued), "
-        "`fine-tuning` (every weight of a trained model) or `lora` (adapters beside the frozen weights); none: not "
+        "`fine-tuning` (every weight of a trained model), `lora` (adapters beside the frozen weights) or `rl` "
+        "(reinforcement-learning post-training such as GRPO or PPO: a rollout engine generates, a trainer updates every "
+        "weight and syncs it back to the rollout engine each step; only a stack whose page names rl fits it); none: not "
         "said, so a stack documented for one kind only is taken as it is and the memory check assumes every weight "
         "trains",
         json_schema_extra={"examples": ["lora"]},

@@ -12,9 +12,10 @@ Quantization = Literal["none", "int8", "fp8"]
 QuantizationMethod = Literal["ptq", "qat"]
 # What a served language model does: generate text, return one vector per input, or transcribe speech to text.
 ServingTask = Literal["generation", "embedding", "transcription"]
-# What a training job does to the model: train it from scratch, update every weight of a trained one, or train LoRA
-# adapters beside its frozen weights.
-TrainingKind = Literal["pretraining", "fine-tuning", "lora"]
+# What a training job does to the model: train it from scratch, update every weight of a trained one, train LoRA
+# adapters beside its frozen weights, or reinforcement-learning post-training (GRPO, PPO: a rollout engine generates,
+# a trainer updates every weight, and the weights are synced back to the rollout engine each step).
+TrainingKind = Literal["pretraining", "fine-tuning", "lora", "rl"]
 
 TEAM_SKILLS: tuple[str, ...] = get_args(TeamSkill)
 WORKLOADS: tuple[str, ...] = get_args(Workload)

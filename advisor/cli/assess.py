@@ -326,8 +326,9 @@ def assess_command(
         typer.Option(
             "--training",
             metavar="KIND",
-            help="For a job that trains: pretraining, fine-tuning (every weight) or lora (adapters beside frozen "
-            "weights): picks the stacks documented for it and sizes the memory check.",
+            help="For a job that trains: pretraining, fine-tuning (every weight), lora (adapters beside frozen "
+            "weights) or rl (reinforcement-learning post-training, GRPO/PPO: rollouts, whole-model updates, weight "
+            "sync each step): picks the stacks documented for it and sizes the memory check.",
         ),
     ] = None,
     decider: Annotated[

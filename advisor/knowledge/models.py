@@ -33,7 +33,7 @@ from advisor.knowledge.compatibility import Compatibility
 from advisor.knowledge.platforms import Platform
 from advisor.knowledge.policy import Policy
 from advisor.knowledge.stacks import Stack
-from advisor.vocabulary import ServingTask, TeamSkill
+from advisor.vocabulary import ServingTask, TeamSkill, TrainingKind
 from probes.vocabulary import ModelType
 
 __all__ = [
@@ -79,6 +79,11 @@ class Candidate(BaseModel):
         description="For a server of language models limited to some serving tasks (an embeddings server serves no "
         "generation), or serving speech transcription: those tasks (absent: generation and embedding)",
     )
+    training_kinds: Claim[list[TrainingKind]] | None = Field(
+        None,
+        description="For a training framework limited to some kinds of training (an RL post-training library trains "
+        "no pre-training job): those kinds; absent: any. A job of another kind, or of no stated kind, is not offered it",
+    )
     training: Claim[Support]
     inference: Claim[Support]
     autograd: Claim[Support]
@@ -98,7 +103,7 @@ class Candidate(BaseModel):
     concerns: Claim[list[Concern]]
     risks: list[Claim[str]] = Field(min_length=1)
 
-    @field_validator("hardware", "concerns", "model_types", "tasks")
+    @field_validator("hardware", "concerns", "model_types", "tasks", "training_kinds")
     @classmethod
     def _non_empty_and_unique(cls, claim: Claim[list[str]] | None) -> Claim[list[str]] | None:
         if claim is None:
@@ -135,6 +140,11 @@ class Candidate(BaseModel):
     def serves_model_type(self, model_type: str) -> bool:
         """True unless the candidate is limited to model types that exclude this one."""
         return self.model_types is None or model_type in self.model_types.value
+
+    def trains_kind(self, kind: str | None) -> bool:
+        """True unless the candidate is limited to kinds of training that exclude this one (a job naming no kind is
+        none of them)."""
+        return self.training_kinds is None or kind in self.training_kinds.value
 
     def serves_task(self, task: str) -> bool:
         """True unless the candidate is limited to serving tasks that exclude this one (an embeddings server and

@@ -87,7 +87,7 @@ TRAINED_PRECISIONS: tuple[str, ...] = ("fp8",)
 
 # The training kinds that train every weight: a job naming no kind is taken as one of them (the memory check assumes
 # every weight trains), so a stack documented only for adapters (LoRA) ranks after one that fits as well.
-WHOLE_MODEL_TRAINING: tuple[str, ...] = ("pretraining", "fine-tuning")
+WHOLE_MODEL_TRAINING: tuple[str, ...] = ("pretraining", "fine-tuning", "rl")
 
 # Lower formats a vendor documents where the profile asks for 8 bits: a partial fit ("lower_precision"), since the
 # profile's vocabulary stops at 8 bits.
@@ -187,9 +187,12 @@ SCALING_EFFICIENCY_MIN = 0.7
 MINOR_SHARE = 0.10
 HOT_SPOT_SHARE = 0.25
 LARGE_TRAINING_DEVICES = 8
-# Training kinds whose recipe (LoRA or full fine-tuning) names its framework at any scale: tier 1 decides the framework
-# the chosen fine-tuning stack runs in, even for a job of one or two devices.
-FINE_TUNING_KINDS: tuple[str, ...] = ("lora", "fine-tuning")
+# Training kinds whose recipe (LoRA, full fine-tuning or RL post-training) names its framework at any scale: tier 1
+# decides the framework the chosen fine-tuning stack runs in, even for a job of one or two devices.
+FINE_TUNING_KINDS: tuple[str, ...] = ("lora", "fine-tuning", "rl")
+# Training kinds only a stack whose page names them fits: a page naming no kind documents no such loop (an RL job needs
+# a rollout engine and weight sync to it that no plain training recipe has).
+NAMED_ONLY_KINDS: tuple[str, ...] = ("rl",)
 
 
 @dataclass(frozen=True)

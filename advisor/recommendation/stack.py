@@ -78,7 +78,11 @@ def needs_training_framework(profile: Profile) -> bool:
 
 def framework_preference(context: RuleContext) -> tuple[str, ...]:
     """The platform's training frameworks, dedicated frameworks before framework adapters."""
-    listed = [option for option in context.platform.training_frameworks.value if option in context.knowledge.ids()]
+    listed = [
+        option
+        for option in context.platform.training_frameworks.value
+        if option in context.knowledge.ids() and context.knowledge.get(option).trains_kind(context.profile.training)
+    ]
     return tuple(sorted(listed, key=lambda option: context.knowledge.get(option).layer.value not in FRAMEWORK_LAYERS))
 
 

@@ -31,6 +31,7 @@ from advisor.recommendation.policy import (
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
+    NAMED_ONLY_KINDS,
     NEAR_MODEL_TYPES,
     NODE_DEVICES,
     PRECISIONS_FOR,
@@ -437,7 +438,9 @@ def misfits(
             )
         )
     kind = profile.training
-    if workload == "training" and kind is not None and scope.training and kind not in scope.training:
+    if workload == "training" and kind in NAMED_ONLY_KINDS and not scope.training:
+        found.append(Misfit("training_kind", f"its page names no kind of training, and none of {kind}"))
+    elif workload == "training" and kind is not None and scope.training and kind not in scope.training:
         documented = ", ".join(scope.training)
         if kind == "fine-tuning" and "pretraining" in scope.training and profile.model_type == "cnn":
             pass  # a CNN's training recipe is its fine-tuning recipe too: the same script from pretrained weights

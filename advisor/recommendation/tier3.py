@@ -490,6 +490,7 @@ def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | No
             if c.layer.value == "training-framework"
             and set(profile.families) <= set(c.hardware.value)
             and c.serves_model_type(profile.model_type)
+            and c.trains_kind(profile.training)
         ),
         None,
     )

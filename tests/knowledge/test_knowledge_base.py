@@ -87,6 +87,7 @@ ADDED_IDS = {
     "maxdiffusion",
     "diffusers",
     "whisper-cpp",
+    "verl",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -101,7 +102,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 43
+    assert len(ADDED_IDS) == 44
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
@@ -270,7 +271,7 @@ def test_kb_list_json_is_the_list_of_candidates(runner, knowledge):
 def test_kb_list_filters_by_hardware_and_concern(runner):
     result = runner.invoke(app, ["kb", "list", "--json", "--hardware", "ascend-npu", "--concern", "collectives"])
     assert result.exit_code == 0, result.output
-    assert {entry["id"] for entry in json.loads(result.stdout)} == {"hccl", "mindspeed", "torch-npu"}
+    assert {entry["id"] for entry in json.loads(result.stdout)} == {"hccl", "mindspeed", "torch-npu", "verl"}
     result = runner.invoke(app, ["kb", "list", "--hardware", "gpu"])
     assert result.exit_code == 2
     assert result.stderr.strip().startswith("error: unknown hardware family 'gpu'; choose one of:")
