@@ -96,7 +96,13 @@ def uncovered_side(choice: StackChoice, tier1: Tier, profile: Profile) -> list[s
             continue
         if workload == "training":
             framework = next((c.option for c in tier1.choices if c.concern == "training-framework"), None)
-            how = f"in {framework}" if framework else "on the framework's own DDP/FSDP"
+            how = (
+                f"in {framework}"
+                if framework
+                else "in the framework's own training loop"
+                if profile.needs.devices == 1
+                else "on the framework's own DDP/FSDP"
+            )
             job = f"the {profile.training} training" if profile.training not in (None, "none") else "the training"
             sides.append(
                 f"for {job}, no documented stack trains a {profile.model_type} here: tier 1 runs it "

@@ -670,7 +670,18 @@ def runtime_owns_kernels(
     if quantizes_itself(runtime, context):
         owned.append("quantization")
     choices = [c for c in choices if c.concern not in owned] + [runtime_choice(c, runtime, context) for c in owned]
-    return choices, [g for g in gaps if g.concern not in owned]
+    kept = [g for g in gaps if g.concern not in owned]
+    if context.profile.trains:  # the kernel gaps left are training's: serving runs on the runtime's own kernels
+        kept = [training_side(g, runtime) if g.concern in RUNTIME_KERNEL_CONCERNS else g for g in kept]
+    return choices, kept
+
+
+def training_side(gap: Gap, runtime: Candidate) -> Gap:
+    """A kernel gap of a job that trains and serves, where tier 3's runtime serves on its own kernels: the gap is the
+    training side's."""
+    first, *rest = gap.rationale
+    text = f"in training, {first.text}; serving runs on {runtime.id}'s own kernels (its backend on each family)"
+    return gap.model_copy(update={"rationale": (first.model_copy(update={"text": text}), *rest)})
 
 
 def first_engine(family: str, context: RuleContext) -> str | None:

@@ -168,3 +168,30 @@ def test_a_command_that_loads_a_pre_quantized_release_says_the_models_weights_ne
     swap = deployment.settings["model"]
     assert swap.startswith("deepseek-ai/DeepSeek-V3 quantized to W8A8 first")
     assert swap.endswith("in place of vllm-ascend/DeepSeek-R1-W8A8")
+
+
+def test_a_cross_platform_job_that_trains_and_serves_on_a_portable_runtime_says_which_side_the_kernel_gaps_are():
+    # Review 49 p13: an int8 QAT CNN for Android SME2 phones and M-series iPads on ExecuTorch printed "no gemm option
+    # ... runs on arm-cpu, apple-silicon: each platform keeps its own (arm-cpu: onednn; apple-silicon: mlx)", which
+    # contradicts one runtime (ExecuTorch's XNNPACK delegate runs on ARM64 Android and iOS,
+    # https://docs.pytorch.org/executorch/stable/backends-xnnpack.html), and one unknown claim three times.
+    result = answer(
+        model_type="cnn",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="both",
+        team_skill="kernel",
+        parameters_b=0.025,
+        needs={
+            "quantization": "int8",
+            "quantization_method": "qat",
+            "cross_platform": True,
+            "other_hardware": ["apple-silicon"],
+            "other_devices": ["apple-m4"],
+        },
+    )
+    gemm = next(g for g in result.tier(3).gaps if g.concern == "gemm")
+    assert gemm.rationale[0].text.startswith("in training, ")
+    assert "serving runs on executorch's own kernels" in gemm.rationale[0].text
+    assert len(result.confidence_notes) == len(set(result.confidence_notes))
+    assert "DDP/FSDP" not in result.verdict and "in the framework's own training loop" in result.verdict

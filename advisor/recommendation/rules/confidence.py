@@ -137,7 +137,7 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
         for attribute in dict.fromkeys(relied_on):
             if getattr(candidate, attribute).value == "unknown":
                 notes.append(f"{candidate.id}.{attribute} is unknown: probe it before relying on it")
-    return notes
+    return list(dict.fromkeys(notes))  # one claim several choices rely on is one note
 
 
 def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
