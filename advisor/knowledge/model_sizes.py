@@ -139,6 +139,14 @@ def written_for(listed: Sequence[str], model: str | None) -> bool:
     'DeepSeek-R1-Distill-Llama-70B'), nor one the catalogue holds as a model of its own: an earlier model whose
     architecture this one keeps ('DeepSeek-R1' lists R1, not R1-0528) or a sibling ('GLM-4.5' lists GLM-4.5, not the
     smaller GLM-4.5-Air)."""
+    return written_exactly_for(listed, model) or (
+        model is not None and any(tuned_release_of(entry, model) for entry in listed)
+    )
+
+
+def written_exactly_for(listed: Sequence[str], model: str | None) -> bool:
+    """written_for, not counting a recipe for the model's instruction-tuned release ('-Instruct' for a base model):
+    one that lists the model itself or a release of it comes first."""
     if model is None:
         return False
     known = size_of(model)
@@ -148,6 +156,17 @@ def written_for(listed: Sequence[str], model: str | None) -> bool:
         and (known is None or model_matches(known.id, entry))
         for entry in listed
     )
+
+
+TUNED_RELEASE = re.compile(
+    r"^-(instruct|chat|it)$", re.IGNORECASE
+)  # the tuned release of a base model, same weights' shape
+
+
+def tuned_release_of(listed: str, model: str) -> bool:
+    """The listed model is the instruction-tuned release of the model named ('Meta-Llama-3-8B-Instruct' of
+    'Meta-Llama-3-8B'): one architecture and size, so a recipe for one is written for the other."""
+    return model_matches(model, listed) and TUNED_RELEASE.match(release_suffix(model, listed)) is not None
 
 
 def another_size(listed: str, model: str) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from advisor.knowledge.model_sizes import shared_architecture, size_of, written_for
+from advisor.knowledge.model_sizes import shared_architecture, size_of, written_exactly_for, written_for
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
@@ -657,7 +657,9 @@ def judge(
         other_default=not default_matches,
         model_assumed=model_assumed,
         not_for_this_model=not (for_this_model or kin is not None),
-        architecture_only=kin is not None,
+        # a recipe for another model of this architecture, or for the model's instruction-tuned release
+        architecture_only=kin is not None
+        or (for_this_model and not written_exactly_for(scope.models, profile.model_name)),
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         superseded=stack.superseded is not None,
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),

@@ -100,3 +100,13 @@ def test_every_fp8_checkpoint_is_its_models_id_with_the_fp8_suffix_and_listed_on
     assert len(models) == len(set(models))
     for entry in entries:
         assert entry.checkpoint == f"{entry.model}-FP8", entry.model
+
+
+def test_a_recipe_for_the_instruction_tuned_release_is_written_for_its_base_model():
+    # Review 49 p07: a LoRA of meta-llama/Meta-Llama-3-8B on a LLaMA-Factory recipe written for
+    # Meta-Llama-3-8B-Instruct was called a partial fit; the Instruct release keeps the base model's architecture and
+    # size (https://huggingface.co/meta-llama/Meta-Llama-3-8B-Instruct, "Llama 3 ... pretrained and instruction tuned
+    # generative text models in 8 and 70B sizes").
+    assert written_for(["meta-llama/Meta-Llama-3-8B-Instruct"], "meta-llama/Meta-Llama-3-8B")
+    assert not written_for(["meta-llama/Meta-Llama-3-8B-Instruct"], "meta-llama/Meta-Llama-3-70B")
+    assert not written_for(["Qwen/Qwen3-235B-A22B-FP8"], "Qwen/Qwen3-235B-A22B")
