@@ -122,6 +122,7 @@ class Judged:
 
 # Misfits under which a stack serves (or trains in) its float format instead of the asked quantized one.
 FALLBACK_KINDS = ("float_fallback", "unpublished_checkpoint")
+BOOKKEEPING_MISFITS = ("unvetted_runner",)  # about the knowledge base's coverage, not the stack's fit to the profile
 
 
 @dataclass(frozen=True)
@@ -812,10 +813,21 @@ def sibling_recipe(item: Judged, model: str | None) -> bool:
     return any(listed.split("/", 1)[0].lower() == publisher for listed in item.stack.applies_to.models)
 
 
+def weightiest(found: Sequence[Misfit]) -> str | None:
+    """The heaviest misfit's text; where it is only that no knowledge-base entry checks the runner's claims, the next
+    heaviest too, which says what the stack lacks for this profile (LLaMA-Factory's one-node page for 16 devices)."""
+    if not found:
+        return None
+    ordered = sorted(found, key=lambda misfit: -misfit.weight)
+    if ordered[0].kind in BOOKKEEPING_MISFITS and len(ordered) > 1:
+        return f"{ordered[1].text}; and {ordered[0].text}"
+    return ordered[0].text
+
+
 def decisive_reason(item: Judged, chosen: Judged | None) -> str:
     """Why a considered stack was not taken, in one line: its heaviest misfit, or (where it fits as well as the chosen
     one, or misses as much) what put the chosen one first."""
-    heaviest = max(item.misfits, key=lambda misfit: misfit.weight).text if item.misfits else None
+    heaviest = weightiest(item.misfits)
     if chosen is not None and heaviest is None and item.rank.weight > chosen.rank.weight and item.model_assumed:
         return f"fits, but {tie_break(item, chosen)}"
     if chosen is None or (heaviest is not None and item.rank.weight > chosen.rank.weight):
