@@ -138,6 +138,8 @@ def recommend(
     tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)
     rejected = merge_rejections(decisions, tiers, context)
     stack_level = stack_switches(stack_choice, profile)
+    if not any(c.concern == "quantization" for c in tier1.choices):  # nothing quantized: no quantized model to gate
+        stack_level = tuple(s for s in stack_level if not s.id.endswith("-accuracy-drop"))
     quantized = profile.needs.quantization if profile.needs.quantized else None
     runners = {  # a rival engine must run the asked format as documented: OpenVINO only simulates INT8 on Arm
         c.id

@@ -195,3 +195,23 @@ def test_a_cross_platform_job_that_trains_and_serves_on_a_portable_runtime_says_
     assert "serving runs on executorch's own kernels" in gemm.rationale[0].text
     assert len(result.confidence_notes) == len(set(result.confidence_notes))
     assert "DDP/FSDP" not in result.verdict and "in the framework's own training loop" in result.verdict
+
+
+def test_a_format_the_device_does_not_run_is_not_planned_when_no_stack_documents_a_swap():
+    # Review 52 p05: Qwen2.5-VL-7B with fp8 asked on an MLU370 got "quantization vllm [dtype=fp8]" and a switch for the
+    # GEMM library gaining FP8; the MLU370's documented formats are fp32, fp16 and int8
+    # (https://github.com/Cambricon/mlu-ops/blob/master/docs/BANG-C-OPS-Develop-Guide.md lists its mtp_372 architecture;
+    # the platform file cites the format list).
+    result = answer(
+        model_type="multimodal",
+        hardware="cambricon-mlu",
+        device="mlu370",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"quantization": "fp8", "quantization_method": "ptq", "dynamic_shapes": True},
+    )
+    assert not any(c.concern == "quantization" for c in result.tier(1).choices)
+    gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
+    assert "runs no fp8 (fp32, fp16, int8)" in gap.rationale[0].text
+    ids = {s.id for s in result.switch_conditions}
+    assert "fp8-accuracy-drop" not in ids and not any(i.startswith("kb-") and i.endswith("-fp8") for i in ids)

@@ -147,13 +147,9 @@ def test_expected_impact_is_amdahl_over_the_measured_share(knowledge):
 
 
 def test_a_knowledge_claim_switch_fires_when_the_claim_changes(knowledge):
-    answer = recommend(
-        profile(hardware="cambricon-mlu", workload="training", needs={"quantization": "fp8"}), [], knowledge
-    )
+    answer = recommend(profile(hardware="hygon-dcu", workload="training", needs={"quantization": "fp8"}), [], knowledge)
     switches = [s for s in answer.switch_conditions if s.metric.startswith("knowledge.")]
-    assert "kb-cnnl-bang-fp8" in [
-        s.id for s in switches
-    ]  # FP8 training asked, the GEMM library's FP8 is not documented
+    assert "kb-dtk-hip-fp8" in [s.id for s in switches]  # FP8 training asked, the GEMM library's FP8 is not documented
     assert switches and all(s.rerun == "advisor kb audit, then advisor recommend" for s in switches)
     condition = switches[0]
     option, attribute = condition.metric.removeprefix("knowledge.").split(".", 1)

@@ -266,7 +266,9 @@ def decide_gemm(context: RuleContext) -> ConcernDecision:
         share_line = hot_spot_line(shares, "gemm")
         lines = ([share_line] if share_line is not None else []) + lines
         switches = [dtype_switch(dtype)] if dtype_switch_applies(context, dtype) else []
-    if context.profile.needs.quantization == "fp8" and dtype != "fp8" and chosen.chosen is not None:
+    device = context.device
+    runs_fp8 = device is None or device.may_run("fp8")  # a library gaining FP8 changes nothing on a device without it
+    if context.profile.needs.quantization == "fp8" and dtype != "fp8" and chosen.chosen is not None and runs_fp8:
         library = chosen.chosen.id
         description = f"{library}.fp8 becomes yes in the knowledge base: run the GEMMs in FP8 as asked"
         switches.append(

@@ -359,6 +359,28 @@ def not_needed(context: RuleContext) -> ConcernDecision:
     return skipped_decision("quantization", reason, int8_pays_switch(description, int8_metric(profile)))
 
 
+def format_not_run(context: RuleContext, dtype: str) -> str | None:
+    """Where the target device's published format list lacks the asked format and no stack of the family runs it there
+    weight-only (FP8 Marlin on an A100), why tier 1 quantizes nothing: a checkpoint in that format has nothing to run on
+    (an MLU370 lists fp32, fp16 and int8, no fp8). None where the device may run it."""
+    device = context.device
+    if device is None or device.may_run(dtype):
+        return None
+    weight_only = any(
+        dtype in stack.applies_to.weight_only and device.id in stack.applies_to.devices
+        for stack in context.knowledge.stacks_for(context.profile.hardware)
+    )
+    if weight_only:
+        return None
+    floats = [f for f in ("bf16", "fp16") if f in device.formats]
+    other = [f for f in ("int8", "fp8") if f != dtype and f in device.formats]
+    return (
+        f"the {device.name} runs no {dtype} ({device.formats_text()}): no {dtype} checkpoint runs there, so serve in "
+        f"{floats[0] if floats else device.formats[0]}"
+        + (f", or in {other[0]} once a toolkit documented for this device writes it" if other else "")
+    )
+
+
 def decide_quantization(context: RuleContext) -> ConcernDecision:
     """Tier 1 toolkit for the dtype and method; INT8 measured slower on the target rejects INT8 there."""
     profile = context.profile
@@ -379,6 +401,14 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
             f"{measured}'s INT8 path measured {slower.figure}: measure this toolkit's INT8 model before "
             "launch (`advisor probe int8`)",
             slower,
+        )
+    unrun = format_not_run(context, dtype)
+    if unrun is not None and not profile.trains:
+        return ConcernDecision(
+            concern="quantization",
+            tier1=entry_from(pick(context, "quantization", ()), "quantization", context, gap_reason=unrun),
+            tier2=tier2_entry(context, "quantization", (dtype,), blockers),
+            tier3=tier3_entry(context, "quantization", requirements, blockers),
         )
     chosen = pick(context, "quantization", preference, requirements=requirements, extra_blockers=blockers)
     settings = {"dtype": dtype, "method": "fp8-training" if fp8_training else method}
