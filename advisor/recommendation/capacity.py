@@ -200,7 +200,10 @@ def with_capacity(confidence: float, notes: Sequence[str], short: Sequence[str])
         f"the profile's devices cannot hold the {' and '.join(short)} state (see capacity): the plan needs more devices "
         "or a smaller footprint, which lowers the confidence by a fifth"
     )
-    return round(confidence * SHORT_OF_MEMORY_FACTOR, 2), (*notes, note)
+    first = [
+        n.replace("fitting the whole profile", "fitting the profile's needs but not its devices") for n in notes[:1]
+    ]
+    return round(confidence * SHORT_OF_MEMORY_FACTOR, 2), (*first, *notes[1:], note)
 
 
 def _gb(value: float) -> str:

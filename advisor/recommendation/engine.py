@@ -180,7 +180,7 @@ def recommend(
         device=device,
         device_assumed=stack_choice.device_assumed,
         stacks=tuple(stacks_in(stack_choice, profile, knowledge.platform(profile.hardware).devices)),
-        stacks_considered=options_considered(stack_choice, profile.model_name, workloads(profile)),
+        stacks_considered=options_considered(stack_choice, profile.model_name, workloads(profile), short),
         reference=figures,
         reference_note=reference_note,
         verdict=verdict(stack_choice, tier1, profile, tiers, short),

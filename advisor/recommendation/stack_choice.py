@@ -933,11 +933,26 @@ def risk_naming(stack: Stack, model: str | None) -> str | None:
 
 
 def options_considered(
-    choice: StackChoice, model: str | None = None, sides: Sequence[str] = ()
+    choice: StackChoice, model: str | None = None, sides: Sequence[str] = (), short: Sequence[str] = ()
 ) -> tuple[StackOption, ...]:
     """The chosen stacks first, then the others, each with its decisive reason; `sides` are the profile's workloads,
-    so that a stack chosen for one side of a job that trains and serves does not read as fitting all of it."""
+    so that a stack chosen for one side of a job that trains and serves does not read as fitting all of it; `short`
+    the workloads whose model state the profile's devices cannot hold, for which no stack fits the whole profile."""
     rows = [stack_option(item, item, picked=True) for item in choice.chosen]
+    rows = [
+        row.model_copy(
+            update={
+                "reason": row.reason.replace(
+                    "fits the whole profile",
+                    "fits the profile's needs, but not its device count: the model does not fit the devices named "
+                    "(see capacity)",
+                )
+            }
+        )
+        if ("serving" if item.workload == "inference" else item.workload) in short
+        else row
+        for row, item in zip(rows, choice.chosen, strict=True)
+    ]
     if any(choice.for_workload(side) is None for side in sides):
         rows = [
             row.model_copy(

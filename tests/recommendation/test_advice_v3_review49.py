@@ -215,3 +215,21 @@ def test_a_format_the_device_does_not_run_is_not_planned_when_no_stack_documents
     assert "runs no fp8 (fp32, fp16, int8)" in gap.rationale[0].text
     ids = {s.id for s in result.switch_conditions}
     assert "fp8-accuracy-drop" not in ids and not any(i.startswith("kb-") and i.endswith("-fp8") for i in ids)
+
+
+def test_a_stack_whose_model_does_not_fit_the_devices_named_is_not_called_a_whole_fit():
+    # Review 52 p09: Mixtral-8x22B (141B parameters, https://huggingface.co/mistralai/Mixtral-8x22B-v0.1) in INT8 on
+    # four TPU v5e chips of 16 GB each (https://cloud.google.com/tpu/docs/v5e) was "fits the whole profile" in the
+    # stacks table while the capacity line said it does not fit.
+    result = answer(
+        model_type="moe",
+        hardware="google-tpu",
+        device="tpu-v5e",
+        workload="inference",
+        model="mistralai/Mixtral-8x22B-Instruct-v0.1",
+        parameters_b=141,
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 4, "long_context": True},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert "whole profile" not in chosen.reason and "not its device count" in chosen.reason
+    assert "whole profile" not in result.confidence_notes[0]
