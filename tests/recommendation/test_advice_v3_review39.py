@@ -31,20 +31,24 @@ def test_a_recipe_laid_out_across_nodes_is_a_partial_fit_for_a_one_node_job():
 
 def test_no_engine_carries_a_speech_models_shapes_where_none_serves_it():
     # Review 39 p09 read "dynamic-shapes vllm [continuous-batching]" beside "deployment (none)" for Whisper on an
-    # Iluvatar card, where no stack documents a transcription runtime.
-    result = answer(
-        model_type="dense-transformer",
-        hardware="iluvatar-gpu",
-        device="tiangai-150",
-        workload="inference",
-        model="openai/whisper-large-v3",
-        task="transcription",
-        needs={"dynamic_shapes": True, "devices": 1},
-    )
-    tier1 = result.tiers[0]
+    # Iluvatar card, where no stack then documented a transcription runtime; Hygon's K100-AI still has none.
+    whisper = {
+        "model_type": "dense-transformer",
+        "workload": "inference",
+        "model": "openai/whisper-large-v3",
+        "task": "transcription",
+        "needs": {"dynamic_shapes": True, "devices": 1},
+    }
+    tier1 = answer(hardware="hygon-dcu", device="k100-ai", **whisper).tiers[0]
     assert any(gap.concern == "deployment" for gap in tier1.gaps)
     shapes = next(g for g in tier1.gaps if g.concern == "dynamic-shapes")
     assert "eager mode" in shapes.rationale[0].text and "pad to fixed shape buckets" not in shapes.rationale[0].text
+    # Iluvatar's Whisper recipe (the IXUCA SDK's vLLM on the MR-V100,
+    # https://github.com/Deep-Spark/DeepSparkInference/blob/master/models/speech/asr/whisper/vllm/README.md) now
+    # documents the runtime: the engine that deploys the model is the one that carries its shapes.
+    iluvatar = answer(hardware="iluvatar-gpu", device="tiangai-150", **whisper)
+    assert iluvatar.stacks[0].stack == "iluvatar-vllm-whisper-zhikai-100"
+    assert not any(gap.concern in ("deployment", "dynamic-shapes") for gap in iluvatar.tiers[0].gaps)
 
 
 def test_the_recipe_for_the_model_on_a_sibling_device_comes_after_one_on_the_target_and_before_a_generic_stack():
