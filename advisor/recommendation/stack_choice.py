@@ -35,6 +35,7 @@ from advisor.recommendation.policy import (
     NEAR_MODEL_TYPES,
     NODE_DEVICES,
     PRECISIONS_FOR,
+    SAME_WIDTH_FORMATS,
     SCALE_FOR,
     SKILL_ORDER,
     TOO_FAR,
@@ -763,6 +764,9 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     same_model = [item for item in considered if not other_model(item)]
     if len(same_model) >= MIN_CONSIDERED:  # a diffusion or CNN stack is no option a team serving an LLM asks about
         considered = same_model
+    native = native_alternative(chosen, considered, device)
+    if native is not None:  # the chosen stack runs the asked format weight-only: the device's own 8-bit path first
+        considered = [native, *(item for item in considered if item is not native)]
     return StackChoice(
         device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED])
     )
@@ -792,6 +796,29 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
         misfits=misfits,
         rank=item.rank._replace(weight=weight),
         precision=fallback,
+    )
+
+
+def native_alternative(chosen: Sequence[Judged], considered: Sequence[Judged], device: Device | None) -> Judged | None:
+    """Where the chosen serving stack runs the asked format weight-only on this device (FP8 through Marlin on an A100),
+    a considered stack of the same model type that documents the other 8-bit format there and the device runs it
+    natively (INT8 W8A8 on the A100's tensor cores): the option the team weighs against it."""
+    serving = next((item for item in chosen if item.workload == "inference"), None)
+    if serving is None or device is None or serving.precision not in serving.stack.applies_to.weight_only:
+        return None
+    other = SAME_WIDTH_FORMATS.get(serving.precision)
+    return next(
+        (
+            item
+            for item in considered
+            if item.workload == "inference"
+            and other in item.stack.applies_to.precisions
+            and other in device.formats
+            and other not in item.stack.applies_to.weight_only
+            and device.id in item.stack.applies_to.devices
+            and not any(m.kind in ("model_type", "named_model", "excluded") for m in item.misfits)
+        ),
+        None,
     )
 
 

@@ -17,6 +17,7 @@ from advisor.recommendation.stack_choice import (
     Misfit,
     StackChoice,
     decisive_reason,
+    native_alternative,
     released_quantized,
     workloads,
 )
@@ -389,6 +390,9 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     if accuracy is not None:
         found.append(accuracy)
     found += narrower_format_switches(choice, device, profile)
+    native = native_format_switch(choice, device, profile)
+    if native is not None:
+        found.append(native)
     description = (
         f"the target moves to another device generation than {device.id}: the stacks validated for it "
         f"differ; set the profile's `device` and re-run `advisor recommend`"
@@ -410,6 +414,27 @@ def names_format_only_for(risk: str, precision: str) -> bool:
     return (
         ONLY_FOR.search(risk) is not None and re.search(rf"(?<![A-Za-z]){precision}\b", risk, re.IGNORECASE) is not None
     )
+
+
+def native_format_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:
+    """The chosen serving stack runs the asked format weight-only here (FP8 through Marlin on an A100), and a considered
+    stack runs the other 8-bit format natively (INT8 W8A8 on its tensor cores): that one takes over where it is faster
+    at the SLA and holds the accuracy gate."""
+    serving = choice.for_workload("inference")
+    if serving is None or serving.precision not in serving.stack.applies_to.weight_only:
+        return None
+    rival = native_alternative(choice.chosen, choice.considered, device)
+    if rival is None:
+        return None
+    other = next(p for p in rival.stack.applies_to.precisions if p in device.formats and p != serving.precision)
+    description = (
+        f"{rival.stack.name} in {other} (weights and activations, on the {device.name}'s own {other} units) delivers "
+        f"at least {FASTER:g}x the {served_unit(profile)} at your latency SLA of {serving.stack.name}'s weight-only "
+        f"{serving.precision}, and the {other} model scores within {ACCURACY_DROP * 100:g} point of the float one on "
+        f"{quality_evaluation(profile)}: serve {other}"
+    )
+    metric = f"evidence.inference_throughput.{other}_over_{serving.precision}_weight_only"
+    return switch(f"inference-in-native-{other}", description, metric, ">=", FASTER)
 
 
 def narrower_path(stack: Stack, precision: str, device: Device) -> str | None:

@@ -233,3 +233,22 @@ def test_a_stack_whose_model_does_not_fit_the_devices_named_is_not_called_a_whol
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert "whole profile" not in chosen.reason and "not its device count" in chosen.reason
     assert "whole profile" not in result.confidence_notes[0]
+
+
+def test_a_weight_only_plan_is_weighed_against_the_devices_native_8_bit_path():
+    # Review 52 p01: Llama-3.3-70B with fp8 asked on A100s got only the FP8 weight-only (Marlin) path; vLLM documents
+    # INT8 W8A8 on Ampere (https://docs.vllm.ai/en/latest/features/quantization/int8/), which runs on its INT8 tensor
+    # cores, while FP8 Marlin widens the weights to 16 bits
+    # (https://docs.vllm.ai/en/v0.32.0/features/quantization/llm_compressor/fp8/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="a100-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "quantization_method": "ptq", "devices": 4},
+    )
+    rows = [row.stack for row in result.stacks_considered]
+    assert rows[:2] == ["nvidia-vllm-fp8-marlin-ampere", "nvidia-vllm-int8-w8a8"]
+    native = next(s for s in result.switch_conditions if s.id == "inference-in-native-int8")
+    assert native.metric == "evidence.inference_throughput.int8_over_fp8_weight_only"
