@@ -751,6 +751,29 @@ def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     )
 
 
+def released_weights_for_training(choice: Choice, context: RuleContext) -> Choice:
+    """A model its publisher releases only quantized (DeepSeek-V3's block-scaled FP8, Kimi-K2-Thinking's INT4), trained
+    further here: the training framework loads float weights, so the release is dequantized to bf16 first, and the
+    trained checkpoint leaves in bf16."""
+    profile = context.profile
+    named = profile.model_name
+    known = size_of(named) if named is not None else None
+    if (
+        choice.concern != "training-framework"
+        or not profile.trains
+        or profile.training == "pretraining"
+        or known is None
+        or known.released_format is None
+    ):
+        return choice
+    text = (
+        f"{named} is released in {known.released_format} only: dequantize it to bf16 before {choice.option} loads it "
+        f"for training (the publisher's card gives the format), and the trained checkpoint leaves in bf16"
+    )
+    release = Citation(kind="knowledge", ref=f"models.{known.id}", figure=known.released_format, source=known.source)
+    return after_first(choice, line(text, release, cite_profile(profile, "model")))
+
+
 def other_default_path(choice: Choice, judged: Judged | None, profile: Profile) -> Choice:
     """Where the stack runs another format by default (NVFP4) and documents the asked one too (FP8), the quantization
     choice says which path of the stack this profile takes, and that the default is a decision of its own."""
@@ -1206,6 +1229,7 @@ def adapt_tier1(
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
+    merged = [released_weights_for_training(c, context) for c in merged]
     merged = [fp8_encoding(c, choice.device, context) for c in merged]
     merged = [experts_elsewhere(c, choice.for_workload("inference"), stacked, context.profile) for c in merged]
     merged = [unlisted_training_format(c, choice) for c in merged]

@@ -119,7 +119,7 @@ def capacity_lines(
     cites = (size, cite_profile(profile, "needs.devices"))
     lines = []
     if profile.trains:
-        text = training_text(parameters, profile.needs.devices, device, node_devices, profile.training == "lora")
+        text = training_text(parameters, profile.needs.devices, device, node_devices, profile.training)
         lines.append(line(text, *cites, *((cite_profile(profile, "training"),) if profile.training else ())))
     if profile.serves:
         text = serving_text(parameters, profile, device, served_precision, sharded)
@@ -181,7 +181,7 @@ def short_of_memory(profile: Profile, device: Device | None, served_precision: s
         return ()
     usable = profile.needs.devices * device.memory_gb * ENGINE_MEMORY_SHARE
     short = []
-    if profile.trains and training_bytes(profile.training == "lora") * parameters > usable:
+    if profile.trains and training_bytes(profile.training) * parameters > usable:
         short.append("training")
     precision = served_precision or profile.needs.quantization
     if profile.serves and served_weights_gb(parameters, precision) > usable:
@@ -211,22 +211,33 @@ def _gb(value: float) -> str:
     return f"{value:,.0f} GB" if value >= 1 else f"{max(value * 1000, 1):,.0f} MB"
 
 
-def training_bytes(lora: bool) -> int:
+def training_bytes(kind: str | None) -> int:
     """Bytes per parameter a training job holds: the frozen bf16 weights for LoRA (its adapters are a few percent at
-    most), weights, gradients and Adam state otherwise."""
-    return FROZEN_BYTES_PER_PARAMETER if lora else TRAINING_BYTES_PER_PARAMETER
+    most), weights, gradients and Adam state otherwise, and for RL post-training a frozen bf16 reference copy of the
+    policy besides (the KL term's)."""
+    if kind == "lora":
+        return FROZEN_BYTES_PER_PARAMETER
+    return TRAINING_BYTES_PER_PARAMETER + (FROZEN_BYTES_PER_PARAMETER if kind == "rl" else 0)
 
 
-def training_text(parameters: float, devices: int, device: Device, node_devices: int, lora: bool = False) -> str:
-    """A training job's weights (and for full-parameter training gradients and optimizer state) against the devices'
-    memory."""
+def training_text(parameters: float, devices: int, device: Device, node_devices: int, kind: str | None = None) -> str:
+    """A training job's weights (and for full-parameter training gradients and optimizer state, for RL a reference
+    copy too) against the devices' memory."""
     assert device.memory_gb is not None
-    held = training_bytes(lora) * parameters
+    lora = kind == "lora"
+    held = training_bytes(kind) * parameters
     memory = devices * device.memory_gb
     if lora:
         what = (
             f"capacity: LoRA fine-tuning of a {parameters:g}B model holds about {_gb(held)} of frozen bf16 weights "
             "plus small adapters with their gradients and Adam state (before activations)"
+        )
+    elif kind == "rl":
+        what = (
+            f"capacity: RL post-training of a {parameters:g}B model holds about {_gb(held)} in the policy's weights, "
+            f"gradients and Adam state plus a frozen bf16 reference copy ({training_bytes(kind)} bytes per parameter, "
+            "before activations and the rollout engine's weights and KV cache, which colocated rollouts take from the "
+            "same devices)"
         )
     else:
         what = (

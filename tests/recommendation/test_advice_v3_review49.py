@@ -252,3 +252,41 @@ def test_a_weight_only_plan_is_weighed_against_the_devices_native_8_bit_path():
     assert rows[:2] == ["nvidia-vllm-fp8-marlin-ampere", "nvidia-vllm-int8-w8a8"]
     native = next(s for s in result.switch_conditions if s.id == "inference-in-native-int8")
     assert native.metric == "evidence.inference_throughput.int8_over_fp8_weight_only"
+
+
+def test_fine_tuning_a_model_released_in_fp8_dequantizes_it_first():
+    # Review 52 p02: a DeepSeek-V3 fine-tune was not told that the release is FP8 only
+    # (https://huggingface.co/deepseek-ai/DeepSeek-V3, "FP8 weights"; its inference README converts them with
+    # fp8_cast_bf16.py for BF16 use).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b300",
+        workload="training",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"quantization": "fp8", "quantization_method": "qat", "long_context": True, "devices": 64},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert any(
+        r.text.startswith("deepseek-ai/DeepSeek-V3 is released in fp8 only: dequantize it") for r in framework.rationale
+    )
+
+
+def test_rl_post_training_memory_counts_the_reference_copy_and_names_the_rollout_engine():
+    # Review 52 p04: the GRPO memory check counted 16 bytes per parameter only; verl's GRPO keeps a reference policy
+    # for its KL loss (https://verl.readthedocs.io/en/latest/algo/grpo.html) and colocates the rollout engine
+    # (https://verl.readthedocs.io/en/latest/hybrid_flow.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="training",
+        training="rl",
+        model="Qwen/Qwen3-8B",
+        parameters_b=8,
+        needs={"devices": 8},
+    )
+    line_text = next(r.text for r in result.capacity if r.text.startswith("capacity: RL post-training"))
+    assert "about 144 GB" in line_text and "18 bytes per parameter" in line_text and "rollout engine" in line_text
