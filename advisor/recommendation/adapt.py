@@ -680,9 +680,12 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         release = Citation(
             kind="knowledge", ref=f"fp8_checkpoints.{twin.model}", figure=twin.checkpoint, source=twin.source
         )
-        return reason_first(choice, line(text, release, cite_profile(profile, "needs.quantization")))
+        chosen = reason_first(choice, line(text, release, cite_profile(profile, "needs.quantization")))
+        return served_as_released(chosen, context, twin.checkpoint) if loads else chosen
     if named is not None and (named.upper().endswith("-FP8") or (known is not None and known.released_format == "fp8")):
         text = f"{named} is published in FP8: serve that checkpoint as released; the toolkit is for float checkpoints"
+        published = line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))
+        return served_as_released(reason_first(choice, published), context, named)
     elif named is not None:  # the catalogue does not say it is released in FP8: its authors' -FP8 release, if any
         text = (
             f"if {named}'s authors publish an FP8 release of it (an -FP8 checkpoint), serve that as released; quantize "
@@ -695,6 +698,20 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         )
     cites = (cite_profile(profile, "model"),) if named is not None else ()
     return reason_first(choice, line(text, *cites, cite_profile(profile, "needs.quantization")))
+
+
+def served_as_released(choice: Choice, context: RuleContext, checkpoint: str) -> Choice:
+    """A published FP8 checkpoint served as released: no toolkit runs, so the quantization part is the serving engine
+    loading it, and the toolkit the stack names stays as the route for a float copy of the team's own."""
+    runtime = context.stack.runtime
+    if runtime is None or runtime == choice.option or not context.stack.serving_engine:
+        return choice
+    settings = {
+        "dtype": choice.settings.get("dtype", context.profile.needs.quantization),
+        "checkpoint": f"{checkpoint}, as released",
+        "for a fine-tuned copy": choice.option,
+    }
+    return choice.model_copy(update={"option": runtime, "settings": settings})
 
 
 def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:

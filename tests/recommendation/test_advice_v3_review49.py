@@ -290,3 +290,22 @@ def test_rl_post_training_memory_counts_the_reference_copy_and_names_the_rollout
     )
     line_text = next(r.text for r in result.capacity if r.text.startswith("capacity: RL post-training"))
     assert "about 144 GB" in line_text and "18 bytes per parameter" in line_text and "rollout engine" in line_text
+
+
+def test_a_published_fp8_checkpoint_served_as_released_names_no_quantizer_as_tier_1s_part():
+    # Reviews 47 p04 and 51 p05: Qwen3-235B-A22B FP8 on MI355X named AMD Quark as the quantizer while telling the team
+    # to serve Qwen's own FP8 release (https://huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507-FP8) as it is.
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="hpc",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507",
+        needs={"quantization": "fp8", "quantization_method": "ptq", "devices": 8},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert quantization.option == deployment.option
+    assert quantization.settings["checkpoint"] == "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8, as released"
+    assert quantization.settings["for a fine-tuned copy"] == "quark"
