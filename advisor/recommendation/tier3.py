@@ -9,10 +9,11 @@ family, the whole stack that family's engine would choose for the same profile.
 
 from __future__ import annotations
 
+from advisor.knowledge.model_sizes import fp8_checkpoints, published_fp8, size_of
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.adapt import cite_stack
+from advisor.recommendation.adapt import cite_stack, serves_published_fp8
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Gap, Rationale, Tier
@@ -258,6 +259,47 @@ def nearest_there(note: Rationale, family: str, context: RuleContext) -> Rationa
     )
 
 
+def published_release(engine: str, context: RuleContext) -> Choice | None:
+    """FP8 serving of a model its publisher releases in FP8 (DeepSeek-V3.1 itself, Qwen3's -FP8 twins), where on every
+    family a stack running tier 3's engine documents serving such a release: one checkpoint, loaded as released, and
+    no quantizer to run. None otherwise."""
+    profile = context.profile
+    named = profile.model_name
+    if named is None or profile.needs.quantization != "fp8" or profile.trains or not profile.llm:
+        return None
+    twin = published_fp8(named)
+    known = size_of(named)
+    released = (
+        twin.checkpoint if twin is not None else named if known is not None and known.released_format == "fp8" else None
+    )
+    if released is None:
+        return None
+    twins = {entry.checkpoint.lower() for entry in fp8_checkpoints()}
+    documented = {
+        family: [
+            stack
+            for stack in context.knowledge.stacks_for(family)
+            if stack.runner is not None and stack.runner.candidate == engine and serves_published_fp8(stack, twins)
+        ]
+        for family in profile.families
+    }
+    if not all(documented.values()):
+        return None
+    stacks = [stack for found in documented.values() for stack in found[:1]]
+    text = (
+        f"{released} is the publisher's FP8 release: {engine} loads it as released on "
+        f"{', '.join(profile.families)}, as the stacks documented there do, so one checkpoint serves every family and "
+        "no quantizer runs"
+    )
+    why = line(text, *(cite_stack(stack) for stack in stacks), cite_profile(profile, "model"))
+    return Choice(
+        concern="quantization",
+        option=engine,
+        settings={"dtype": "fp8", "checkpoint": f"{released}, as released"},
+        rationale=(why,),
+    )
+
+
 def loaded_quantizer(
     choices: list[Choice], gaps: list[Gap], context: RuleContext, measured_out: frozenset[tuple[str, str]] = frozenset()
 ) -> tuple[list[Choice], list[Gap]]:
@@ -271,6 +313,10 @@ def loaded_quantizer(
     )
     if deployment is None or (quantization is None and not open_gap):
         return choices, gaps
+    release = published_release(deployment.option, context)
+    if release is not None:  # the publisher's FP8 checkpoint, which the engine loads on every family as released
+        rest = [c for c in choices if c.concern != "quantization"]
+        return [*rest, release], [g for g in gaps if g.concern != "quantization"]
     compatibility = context.knowledge.compatibility
     engine_itself = (
         quantization is not None

@@ -309,3 +309,19 @@ def test_a_published_fp8_checkpoint_served_as_released_names_no_quantizer_as_tie
     assert quantization.option == deployment.option
     assert quantization.settings["checkpoint"] == "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8, as released"
     assert quantization.settings["for a fine-tuned copy"] == "quark"
+
+
+def test_tier_3_serves_a_model_released_in_fp8_as_released_rather_than_requantizing_it():
+    # Review 51 p01: DeepSeek-V3.1 on H200 in FP8 was told in tier 1 to serve DeepSeek's FP8 weights as released
+    # (https://huggingface.co/deepseek-ai/DeepSeek-V3.1), while tier 3 proposed quantizing to FP8 with llm-compressor.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={"quantization": "fp8", "quantization_method": "ptq", "devices": 8, "long_context": True},
+    )
+    tier3 = next(c for c in result.tier(3).choices if c.concern == "quantization")
+    assert tier3.option != "llm-compressor"
+    assert tier3.settings["checkpoint"] == "deepseek-ai/DeepSeek-V3.1, as released"
