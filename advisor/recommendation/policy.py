@@ -44,6 +44,8 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a training stack whose own page says its checkpoints leave for no other format (PaddleNLP's stay in Paddle's),
     # for a job that serves the result or names a Hugging Face model to give back: the pipeline breaks there
     "no_handoff": 7,  # a broken pipeline outweighs a recipe of another training kind (LoRA for full)
+    # a serving stack that loads only its publisher's prebuilt weights, for a job that serves the model it trains
+    "no_own_weights": 7,
     "lower_precision": 4,
     "unlisted_runner": 4,
     "unvetted_runner": 3,

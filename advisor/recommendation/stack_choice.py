@@ -46,6 +46,9 @@ from advisor.recommendation.policy import (
 MAX_CONSIDERED = 5
 # A training stack's checkpoint claim saying its page documents no way out to a format serving engines load.
 NO_HANDOFF = re.compile(r"\bno conversion to (?:a |the )?Hugging Face\b", re.IGNORECASE)
+# A serving stack's checkpoint claim saying its pages document no way to load weights the team trained itself (a
+# container that serves only its publisher's prebuilt engines).
+NO_OWN_WEIGHTS = re.compile(r"\bno way to load a checkpoint the team (?:fine-tuned|trained)\b", re.IGNORECASE)
 MIN_CONSIDERED = 2  # stacks for another model or class of device fill the considered options only below this
 
 
@@ -470,6 +473,19 @@ def misfits(
                 "no_handoff",
                 "its checkpoints stay in its own framework's format: its page documents no conversion to a Hugging "
                 "Face checkpoint, which a serving engine or the team's own tools load",
+            )
+        )
+    if (
+        workload == "inference"
+        and profile.trains
+        and stack.checkpoint is not None
+        and NO_OWN_WEIGHTS.search(stack.checkpoint.value)
+    ):
+        found.append(
+            Misfit(
+                "no_own_weights",
+                "it serves its publisher's prebuilt weights: its pages document no way to load the checkpoint this "
+                "job trains",
             )
         )
     if written_for(scope.withdrawn_models, named):

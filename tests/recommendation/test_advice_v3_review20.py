@@ -114,7 +114,8 @@ def test_a_deprecated_workflow_is_considered_but_not_chosen_where_another_stack_
         needs={"quantization": "fp8"},
     )
     options = {option.stack: option for option in result.stacks_considered}
-    assert options["nvidia-tensorrt-demodiffusion-flux"].chosen
+    # Review 51 p03: NVIDIA's FLUX.1-dev NIM (FP8 TensorRT engines on the L40S) serves where demoDiffusion is a demo.
+    assert options["nvidia-nim-flux1-dev"].chosen and not options["nvidia-tensorrt-demodiffusion-flux"].chosen
     deprecated = options["nvidia-tensorrt-diffusion-int8-fp8"]
     assert not deprecated.chosen and deprecated.reason.startswith("deprecated on its own page: Model Optimizer 0.48.0")
 

@@ -30,7 +30,8 @@ def test_the_l40s_warning_reaches_the_l40s_only():
     rtx = answer(**FLUX_FP8, device="rtx-pro-6000-server")
     l40s = answer(**FLUX_FP8, device="l40s")
     assert rtx.stacks and not any("L40S" in risk.text for risk in rtx.stacks[0].risks)
-    assert any("NVIDIA L40S" in risk.text for risk in l40s.stacks[0].risks)
+    # Review 51 p03: the matrix's L40S row is now a stack of its own (the FLUX.1-dev NIM, FP8), chosen on the L40S.
+    assert l40s.stacks[0].stack == "nvidia-nim-flux1-dev"
 
 
 def test_a_gemma3_vision_profile_on_v6e_is_a_partial_fit():
