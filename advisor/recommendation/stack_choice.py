@@ -773,7 +773,8 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     picked = {item.stack.id for item in chosen}
     seen: set[str] = set()
     considered = []
-    for item in sorted(others, key=lambda item: considered_order(item, profile.model_name)):
+    training_only = profile.workload == "training"  # a job that also serves shares the list with its serving stacks
+    for item in sorted(others, key=lambda item: considered_order(item, profile.model_name, training_only)):
         if item.stack.id not in picked and item.stack.id not in seen:
             seen.add(item.stack.id)
             considered.append(item)
@@ -838,13 +839,18 @@ def native_alternative(chosen: Sequence[Judged], considered: Sequence[Judged], d
     )
 
 
-def considered_order(item: Judged, model: str | None = None) -> tuple[bool, bool, bool, bool, Rank]:
-    """How the options a team asks about come: stacks for this kind of model before another; in the asked precision
+def considered_order(
+    item: Judged, model: str | None = None, training_only: bool = False
+) -> tuple[bool, bool, bool, bool, bool, Rank]:
+    """How the options a team asks about come: stacks for this kind of model before another; in a job that only trains,
+    those for the kind of training asked (LoRA) before those documented for another kind only (pre-training); in the
+    asked precision
     before another; a recipe for this model type (another model's: TensorRT-LLM's DeepSeek recipe for a DeepSeek-V3.1
     job) before a stack documented for a neighbouring type (a dense-model recipe); among recipes for other models,
     those for a sibling from the same publisher (GLM-4.5's for GLM-4.5-Air) first; then by rank."""
     near_type = any(misfit.kind == "model_type" for misfit in item.misfits)
-    return (other_model(item), other_precision(item), near_type, not sibling_recipe(item, model), item.rank)
+    other_kind = training_only and any(misfit.kind == "training_kind" for misfit in item.misfits)
+    return (other_model(item), other_kind, other_precision(item), near_type, not sibling_recipe(item, model), item.rank)
 
 
 def sibling_recipe(item: Judged, model: str | None) -> bool:
