@@ -363,6 +363,20 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         parts["dynamic-shapes"] = Part(runner.candidate, Component(role="other", name=name, candidate=runner.candidate))
     if (
         judged.workload == "training"
+        and profile.needs.dynamic_shapes
+        and "dynamic-shapes" not in parts
+        and runner is not None
+        and runner.candidate in known
+        and runner.role == "training-framework"
+        and context.knowledge.get(runner.candidate).dynamic_shapes.value == "yes"
+    ):  # a training framework that takes variable lengths itself (verl packs rollouts and batches them by tokens)
+        trainer = context.knowledge.get(runner.candidate)
+        claim = trainer.dynamic_shapes
+        how = f": {claim.note.rstrip('.')}" if claim.note else ""
+        name = f"{trainer.name}'s own variable-length handling{how}"
+        parts["dynamic-shapes"] = Part(runner.candidate, Component(role="other", name=name, candidate=runner.candidate))
+    if (
+        judged.workload == "training"
         and "fusion" not in parts
         and "training-framework" in parts
         and parts["training-framework"].known

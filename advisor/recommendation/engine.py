@@ -40,7 +40,7 @@ from advisor.recommendation.rules.collectives import decide_collectives
 from advisor.recommendation.rules.confidence import overall_confidence
 from advisor.recommendation.rules.convolution import decide_convolution
 from advisor.recommendation.rules.deployment import decide_deployment
-from advisor.recommendation.rules.dynamic_shapes import decide_dynamic_shapes
+from advisor.recommendation.rules.dynamic_shapes import COMPILE_MODE_SWITCHES, decide_dynamic_shapes
 from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.gemm import decide_gemm
 from advisor.recommendation.rules.quantization import decide_quantization
@@ -381,7 +381,8 @@ def replaced_by_stack(condition: SwitchCondition, decision: ConcernDecision, fin
     entry = decision.tier1
     if not isinstance(entry, Choice) or condition.concern != decision.concern:
         return False
-    return condition.id.startswith(f"{entry.option}-") and final.get(decision.concern) != entry.option
+    about_it = condition.id.startswith(f"{entry.option}-") or condition.id in COMPILE_MODE_SWITCHES  # its modes
+    return about_it and final.get(decision.concern) != entry.option
 
 
 def replaced_in_tier3(condition: SwitchCondition, decision: ConcernDecision, final3: Mapping[str, str]) -> bool:

@@ -325,3 +325,24 @@ def test_tier_3_serves_a_model_released_in_fp8_as_released_rather_than_requantiz
     tier3 = next(c for c in result.tier(3).choices if c.concern == "quantization")
     assert tier3.option != "llm-compressor"
     assert tier3.settings["checkpoint"] == "deepseek-ai/DeepSeek-V3.1, as released"
+
+
+def test_an_rl_job_takes_variable_lengths_and_long_context_from_its_framework():
+    # Review 51 p02: GRPO on 16 H100s with long context got torch.compile for dynamic shapes and a recompile switch,
+    # and nothing on long context; verl packs variable-length rollouts (use_remove_padding, use_dynamic_bsz) and trains
+    # long sequences with Ulysses sequence parallelism (https://verl.readthedocs.io/en/latest/perf/perf_tuning.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-8B",
+        needs={"dynamic_shapes": True, "long_context": True, "devices": 16},
+    )
+    shapes = next(c for c in result.tier(1).choices if c.concern == "dynamic-shapes")
+    assert shapes.option == "verl"
+    assert "dynamic-compile-recompiles" not in {s.id for s in result.switch_conditions}
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert any("Ulysses sequence parallelism" in r.text for r in framework.rationale)

@@ -56,6 +56,10 @@ def compile_mode(facts: EvidenceFacts) -> tuple[str, list[Rationale]]:
     return "dynamic", lines
 
 
+# The switches that watch the compile mode the rule chose: moot where a stack's runner takes the shapes itself.
+COMPILE_MODE_SWITCHES = ("static-compile-recompiles", "bucketing-padding-waste", "dynamic-compile-recompiles")
+
+
 def mode_switches(mode: str) -> list[SwitchCondition]:
     """The measurement that would change the compile mode."""
     limit = f"{RECOMPILES_PER_100_MAX:g}"
