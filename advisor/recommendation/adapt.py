@@ -30,6 +30,7 @@ from advisor.recommendation.citations import (
     line,
     note_for_family,
 )
+from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
@@ -451,6 +452,35 @@ def unvetted_runner_kernels(
         if concern not in decided
         and (concern not in rule_choices or another_runner(rule_choices[concern].option, context))
     }
+
+
+# The tensor-parallel degree a documented serving command sets ("--tensor-parallel-size 4", "-tp 8", "TP=1"), or one GPU.
+DOCUMENTED_TP = re.compile(r"(?:--tensor-parallel-size|--tp-size|--tp|-tp|\bTP\s*=)\s*=?\s*(\d+)")
+ONE_GPU = re.compile(r"\b(?:on one GPU|single-GPU|one GPU)\b", re.IGNORECASE)
+
+
+def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> str | None:
+    """For an LLM served on several devices with a documented command set for another tensor-parallel degree (the 7B
+    recipe's one-GPU command for a 32B model on two): the layout this profile's devices take, replicas where a copy fits
+    fewer of them, else one split over all."""
+    profile = context.profile
+    if judged.workload != "inference" or not profile.llm or profile.needs.devices <= 1:
+        return None
+    runner = judged.stack.runner
+    setting = runner.setting if runner is not None and runner.setting else ""
+    found = DOCUMENTED_TP.search(setting)
+    documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
+    group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
+    if documented is None or documented == group:
+        return None
+    replicas = profile.needs.devices // group
+    split = f"tensor parallel {group}" if group > 1 else "one device each"
+    if replicas > 1:
+        return (
+            f"{replicas} replicas of {group} ({split}; the command's tensor-parallel degree is {documented}), or one "
+            f"copy over all {profile.needs.devices}: the replicas-over-split switch decides"
+        )
+    return f"tensor parallel {group} over the {group} devices (the command's degree is {documented})"
 
 
 def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
@@ -1241,6 +1271,9 @@ def adapt_tier1(
         runner = runner_concern(judged.workload)
         if runner in stacked and owner.get(runner) is judged:
             extra = runner_settings(judged, context.profile)
+            layout = layout_here(judged, context, choice)
+            if layout is not None:
+                extra["layout here"] = layout
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
                 article = "an" if judged.precision[0] in "aeiou" else "a"

@@ -34,6 +34,9 @@ from advisor.recommendation.stack_choice import node_size
 
 TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), before activations
 FROZEN_BYTES_PER_PARAMETER = 2  # LoRA: the base weights frozen in bf16; the adapters are a few percent at most
+OFFLOADED_BYTES_PER_PARAMETER = (
+    4  # ZeRO-Offload: bf16 weights and gradients stay on the device, fp32 Adam state on the host
+)
 # Bytes per weight in the format served: the profile's ask ("none" is bf16), or the stack's own format where the
 # device runs another (fp8 asked on a device without FP8 is served in the stack's bf16 or int8).
 SERVING_BYTES_PER_PARAMETER = {
@@ -279,7 +282,9 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
     return (
         f"{what}, more than the {_gb(usable)} usable (90%) of the {_gb(memory)} on {devices} x {device.name}: shard it "
         f"over {where} with ZeRO-3/FSDP or tensor, pipeline and expert parallelism, or fine-tune with LoRA, which "
-        f"holds the frozen weights ({_gb(frozen)} in bf16) and small adapters"
+        f"holds the frozen weights ({_gb(frozen)} in bf16) and small adapters; on these devices alone, offloading "
+        f"the optimizer state to host memory (ZeRO-Offload) leaves about {_gb(OFFLOADED_BYTES_PER_PARAMETER * parameters)} "
+        "of bf16 weights and gradients on them, at the cost of host-device traffic every step"
     )
 
 

@@ -346,3 +346,34 @@ def test_an_rl_job_takes_variable_lengths_and_long_context_from_its_framework():
     assert "dynamic-compile-recompiles" not in {s.id for s in result.switch_conditions}
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     assert any("Ulysses sequence parallelism" in r.text for r in framework.rationale)
+
+
+def test_a_one_gpu_command_for_a_multi_device_llm_job_gets_the_layout_this_profile_takes():
+    # Reviews 52 p14 and 54 p15: Qwen2.5-VL-32B in FP8 on two L40S was handed the Qwen2.5-VL-7B recipe's one-GPU
+    # command (https://github.com/vllm-project/recipes/blob/main/Qwen/Qwen2.5-VL.md) with no word on the two devices.
+    result = answer(
+        model_type="multimodal",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-32B-Instruct",
+        needs={"quantization": "fp8", "quantization_method": "ptq", "devices": 2},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert deployment.settings["layout here"].startswith("tensor parallel 2 over the 2 devices")
+
+
+def test_a_training_job_short_of_device_memory_is_told_what_offloading_the_optimizer_leaves():
+    # Review 53 p09: a full fine-tune of a 70B model on 8 Gaudi 3 was told only to add nodes; ZeRO-Offload keeps the
+    # fp32 optimizer state in host memory (https://www.deepspeed.ai/tutorials/zero-offload/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="training",
+        training="fine-tuning",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        needs={"devices": 8},
+    )
+    text = next(r.text for r in result.capacity if r.text.startswith("capacity: full-parameter training"))
+    assert "ZeRO-Offload" in text and "about 280 GB of bf16 weights and gradients" in text
