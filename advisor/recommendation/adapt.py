@@ -22,6 +22,7 @@ from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
+from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.citations import (
     cite_claim,
     cite_compatibility,
@@ -30,7 +31,6 @@ from advisor.recommendation.citations import (
     line,
     note_for_family,
 )
-from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (

@@ -66,6 +66,7 @@ def verdict(
             parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
     if parts:
         parts += uncovered_side(choice, tier1, profile)
+        parts += current_release_alternative(choice)
     if not parts:
         options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
         nearest = next(iter(choice.considered), None)
@@ -87,6 +88,35 @@ def verdict(
         f"{leads}{inference_part_note(profile, choice.device)}{memory_note(short, profile)}{text[0].upper()}"
         f"{text[1:]}.{bridge} Target: {where}{task_note(profile)}"
     )
+
+
+PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback")
+
+
+def current_release_alternative(choice: StackChoice) -> list[str]:
+    """Where a chosen stack holds only on an older release of its software, the stack of the current release that
+    misses only the format asked: what the team serves if it cannot stay on that release."""
+    found = []
+    for judged in choice.chosen:
+        if judged.stack.superseded is None:
+            continue
+        current = next(
+            (
+                item
+                for item in choice.considered
+                if item.workload == judged.workload
+                and item.stack.superseded is None
+                and item.misfits
+                and all(m.kind in PRECISION_MISFITS for m in item.misfits)
+            ),
+            None,
+        )
+        if current is not None:
+            found.append(
+                f"that stack holds only on the older release its page validates; on the current release "
+                f"{current.stack.name} {VERBS[judged.workload].split()[0]}s it in {current.precision} instead"
+            )
+    return found
 
 
 def uncovered_side(choice: StackChoice, tier1: Tier, profile: Profile) -> list[str]:

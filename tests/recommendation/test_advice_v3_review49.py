@@ -377,3 +377,19 @@ def test_a_training_job_short_of_device_memory_is_told_what_offloading_the_optim
     )
     text = next(r.text for r in result.capacity if r.text.startswith("capacity: full-parameter training"))
     assert "ZeRO-Offload" in text and "about 280 GB of bf16 weights and gradients" in text
+
+
+def test_a_stack_pinned_to_an_older_release_names_what_the_current_release_serves():
+    # Reviews 47 p05 and 53 p05: Qwen2.5-VL-72B W8A8 on a 910B got vllm-ascend v0.18.0's W8A8 tutorial, which the
+    # current documentation no longer carries, with no word on the current release's BF16 route
+    # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen-VL-Dense/).
+    result = answer(
+        model_type="multimodal",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-72B-Instruct",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 4, "dynamic_shapes": True},
+    )
+    assert "holds only on the older release its page validates; on the current release" in result.verdict
+    assert "serves it in bf16 instead" in result.verdict
