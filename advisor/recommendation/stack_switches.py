@@ -134,11 +134,10 @@ def uncovered_side(choice: StackChoice, tier1: Tier, profile: Profile) -> list[s
                 if profile.needs.devices == 1
                 else "on the framework's own DDP/FSDP"
             )
-            job = f"the {profile.training} training" if profile.training not in (None, "none") else "the training"
+            job = f"the {profile.training} training" if profile.training else "the training"
             sides.append(
-                f"for {job}, no documented stack trains a {profile.model_type} here: tier 1 runs it "
-                f"{how}; validate that run before "
-                "relying on it"
+                f"for {job}, no documented stack trains a {profile.model_type} here: tier 1 runs it {how}; validate "
+                "that run before relying on it"
             )
         else:
             sides.append(f"serve it from what tier 1 assembles: no documented stack serves a {profile.model_type} here")
