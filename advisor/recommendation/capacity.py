@@ -255,6 +255,9 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
             f"; more than one device's usable {_gb(one_device)}, so the frozen weights are sharded (ZeRO-3/FSDP) or "
             "split (tensor or pipeline parallel) rather than copied to each device"
             if lora and devices > 1 and held > one_device
+            else f"; more than one device's usable {_gb(one_device)}, so this state must be sharded over the devices "
+            "(ZeRO-3/FSDP, or tensor and pipeline parallel), since plain data parallelism copies it to every device"
+            if not lora and devices > 1 and held > one_device
             else ""
         )
         return f"{what}, within the {_gb(memory)} of {devices} x {device.name}{sharded}: the rest is for activations"

@@ -444,7 +444,7 @@ def misfits(
         )
     kind = profile.training
     if workload == "training" and kind in NAMED_ONLY_KINDS and not scope.training:
-        found.append(Misfit("training_kind", f"its page names no kind of training, and none of {kind}"))
+        found.append(Misfit("training_loop", f"its page names no kind of training, and none of {kind}"))
     elif workload == "training" and kind is not None and scope.training and kind not in scope.training:
         documented = ", ".join(scope.training)
         if kind == "fine-tuning" and "pretraining" in scope.training and profile.model_type == "cnn":
@@ -460,7 +460,10 @@ def misfits(
             text = f"documented for {documented}, not {kind}: both train every weight, from the model's checkpoint here"
             found.append(Misfit("training_kind_near", text))
         else:
-            found.append(Misfit("training_kind", f"documented for {documented}, not {kind}"))
+            # an RL loop and a plain training recipe are not each other's: neither has the other's loop
+            rl_only = set(scope.training) <= set(NAMED_ONLY_KINDS)
+            loop = "training_loop" if kind in NAMED_ONLY_KINDS or rl_only else "training_kind"
+            found.append(Misfit(loop, f"documented for {documented}, not {kind}"))
     hands_off = profile.serves or profile.model_name is not None  # served here, or a named model to give back
     if (
         workload == "training"
@@ -849,7 +852,7 @@ def considered_order(
     job) before a stack documented for a neighbouring type (a dense-model recipe); among recipes for other models,
     those for a sibling from the same publisher (GLM-4.5's for GLM-4.5-Air) first; then by rank."""
     near_type = any(misfit.kind == "model_type" for misfit in item.misfits)
-    other_kind = training_only and any(misfit.kind == "training_kind" for misfit in item.misfits)
+    other_kind = training_only and any(misfit.kind in ("training_kind", "training_loop") for misfit in item.misfits)
     return (other_model(item), other_kind, other_precision(item), near_type, not sibling_recipe(item, model), item.rank)
 
 

@@ -393,3 +393,61 @@ def test_a_stack_pinned_to_an_older_release_names_what_the_current_release_serve
     )
     assert "holds only on the older release its page validates; on the current release" in result.verdict
     assert "serves it in bf16 instead" in result.verdict
+
+
+def test_review_56_rl_layout_and_sharding():
+    # p04: GRPO of a MoE on MI300X took a pre-training recipe over AMD's verl route documented for a dense model
+    # (https://rocm.docs.amd.com/projects/verl/en/docs-26.09/examples/verl-async-examples.html): a recipe with no
+    # rollout loop weighs more than a neighbouring model type.
+    rl = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="both",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 8},
+    )
+    training = next(row for row in rl.stacks_considered if row.chosen and row.stack != rl.stacks[0].stack)
+    assert training.stack == "amd-verl-rl-instinct"
+    # p05: vllm-ascend's DeepSeek tutorial runs DP4 x TP4 with expert parallelism on 16 dies
+    # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/DeepSeek-R1.html): no "layout here" overrides it.
+    ascend = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-R1-0528",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 16, "long_context": True},
+    )
+    deployment = next(c for c in ascend.tier(1).choices if c.concern == "deployment")
+    assert "layout here" not in deployment.settings
+    # p07: a full fine-tune whose training state exceeds one device's memory must be sharded, not plain data parallel.
+    hygon = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="fine-tuning",
+        model="Qwen/Qwen2.5-14B-Instruct",
+        parameters_b=14.7,
+        needs={"devices": 8},
+    )
+    text = next(r.text for r in hygon.capacity if r.text.startswith("capacity: full-parameter training"))
+    assert "must be sharded over the devices" in text
+
+
+def test_an_rl_only_stack_is_no_plain_training_recipe():
+    # The reverse of review 56 p04: a LoRA of Qwen3-30B-A3B on H100s took NeMo RL's GRPO stack
+    # (https://github.com/NVIDIA-NeMo/RL/blob/main/docs/guides/grpo.md), which has a rollout loop but no LoRA recipe.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="lora",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 8},
+    )
+    assert result.stacks[0].stack != "nvidia-nemo-rl-grpo-h100"
