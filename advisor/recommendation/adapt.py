@@ -1281,7 +1281,7 @@ def adapt_tier1(
                 extra["layout here"] = layout
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
-                article = "an" if judged.precision[0] in "aeiou" else "a"
+                article = "a" if judged.precision.startswith("b") else "an"  # "an fp8", "an int8", "a bf16"
                 extra["precision"] = (
                     f"{judged.precision}: train in {judged.precision} (the page's example runs {default})"
                     if judged.workload == "training"
