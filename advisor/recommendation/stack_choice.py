@@ -777,7 +777,8 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     seen: set[str] = set()
     considered = []
     training_only = profile.workload == "training"  # a job that also serves shares the list with its serving stacks
-    for item in sorted(others, key=lambda item: considered_order(item, profile.model_name, training_only)):
+    has_units = tuple(device.formats) if device is not None else ()  # formats the target has units for
+    for item in sorted(others, key=lambda item: considered_order(item, profile.model_name, training_only, has_units)):
         if item.stack.id not in picked and item.stack.id not in seen:
             seen.add(item.stack.id)
             considered.append(item)
@@ -843,17 +844,27 @@ def native_alternative(chosen: Sequence[Judged], considered: Sequence[Judged], d
 
 
 def considered_order(
-    item: Judged, model: str | None = None, training_only: bool = False
-) -> tuple[bool, bool, bool, bool, bool, Rank]:
+    item: Judged, model: str | None = None, training_only: bool = False, native: Sequence[str] = ()
+) -> tuple[bool, bool, bool, bool, bool, bool, Rank]:
     """How the options a team asks about come: stacks for this kind of model before another; in a job that only trains,
     those for the kind of training asked (LoRA) before those documented for another kind only (pre-training); in the
-    asked precision
-    before another; a recipe for this model type (another model's: TensorRT-LLM's DeepSeek recipe for a DeepSeek-V3.1
+    asked precision before another; a native path before a weight-only one for another device; a recipe for this model type (another model's: TensorRT-LLM's DeepSeek recipe for a DeepSeek-V3.1
     job) before a stack documented for a neighbouring type (a dense-model recipe); among recipes for other models,
     those for a sibling from the same publisher (GLM-4.5's for GLM-4.5-Air) first; then by rank."""
     near_type = any(misfit.kind == "model_type" for misfit in item.misfits)
     other_kind = training_only and any(misfit.kind in ("training_kind", "training_loop") for misfit in item.misfits)
-    return (other_model(item), other_kind, other_precision(item), near_type, not sibling_recipe(item, model), item.rank)
+    # a weight-only path for a device without the format's units (FP8 Marlin on an A100), where the target has them,
+    # after the native ones
+    weight_only = item.precision in item.stack.applies_to.weight_only and item.precision in native
+    return (
+        other_model(item),
+        other_kind,
+        other_precision(item),
+        weight_only,
+        near_type,
+        not sibling_recipe(item, model),
+        item.rank,
+    )
 
 
 def sibling_recipe(item: Judged, model: str | None) -> bool:

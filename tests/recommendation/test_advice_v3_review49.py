@@ -451,3 +451,17 @@ def test_an_rl_only_stack_is_no_plain_training_recipe():
         needs={"devices": 8},
     )
     assert result.stacks[0].stack != "nvidia-nemo-rl-grpo-h100"
+
+
+def test_a_weight_only_path_for_another_device_is_not_offered_where_the_target_runs_the_format():
+    # FP8 Marlin is vLLM's weight-only route for GPUs without FP8 units
+    # (https://docs.vllm.ai/en/v0.32.0/features/quantization/llm_compressor/fp8/); on an H200, which runs FP8 natively,
+    # the native recipes are the options a team weighs.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    assert "nvidia-vllm-fp8-marlin-ampere" not in [row.stack for row in result.stacks_considered]
