@@ -848,9 +848,10 @@ def considered_order(
 ) -> tuple[bool, bool, bool, bool, bool, bool, Rank]:
     """How the options a team asks about come: stacks for this kind of model before another; in a job that only trains,
     those for the kind of training asked (LoRA) before those documented for another kind only (pre-training); in the
-    asked precision before another; a native path before a weight-only one for another device; a recipe for this model type (another model's: TensorRT-LLM's DeepSeek recipe for a DeepSeek-V3.1
-    job) before a stack documented for a neighbouring type (a dense-model recipe); among recipes for other models,
-    those for a sibling from the same publisher (GLM-4.5's for GLM-4.5-Air) first; then by rank."""
+    asked precision before another; a native path before a weight-only one for another device (`native`: the formats
+    the target has units for); a recipe for this model type (another model's: TensorRT-LLM's DeepSeek recipe for a
+    DeepSeek-V3.1 job) before a stack documented for a neighbouring type (a dense-model recipe); among recipes for
+    other models, those for a sibling from the same publisher (GLM-4.5's for GLM-4.5-Air) first; then by rank."""
     near_type = any(misfit.kind == "model_type" for misfit in item.misfits)
     other_kind = training_only and any(misfit.kind in ("training_kind", "training_loop") for misfit in item.misfits)
     # a weight-only path for a device without the format's units (FP8 Marlin on an A100), where the target has them,
