@@ -100,6 +100,12 @@ def fp8_checkpoints() -> tuple[PublishedCheckpoint, ...]:
     return catalogue(FP8_CHECKPOINTS_FILE, PublishedCheckpoint)
 
 
+@lru_cache(maxsize=1)
+def fp8_checkpoint_ids() -> frozenset[str]:
+    """The publishers' FP8 checkpoint ids, lower case (qwen/qwen3-235b-a22b-fp8)."""
+    return frozenset(entry.checkpoint.lower() for entry in fp8_checkpoints())
+
+
 def published_fp8(model: str) -> PublishedCheckpoint | None:
     """The publisher's FP8 checkpoint of exactly this release (ids compared without case), or None."""
     return next((entry for entry in fp8_checkpoints() if entry.model.lower() == model.lower()), None)

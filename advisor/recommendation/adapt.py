@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from advisor.knowledge.model_sizes import fp8_checkpoints, published_fp8, size_of
+from advisor.knowledge.model_sizes import fp8_checkpoint_ids, published_fp8, size_of
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -694,13 +694,13 @@ def unlisted_training_format(choice: Choice, stacks: StackChoice) -> Choice:
     return reason_first(choice, why)
 
 
-def serves_published_fp8(stack: Stack, twins: set[str]) -> bool:
+def serves_published_fp8(stack: Stack) -> bool:
     """The stack serves a publisher's FP8 checkpoint: its models are released in FP8 (DeepSeek-V3), or it names one of
-    the publishers' FP8 twins (`twins`, lowered ids such as qwen/qwen3-235b-a22b-fp8) among its models or parts."""
+    the publishers' FP8 twins (fp8_checkpoint_ids) among its models or parts."""
     if stack.applies_to.released_format == "fp8":
         return True
     named = [*stack.applies_to.models, *(f"{part.name} {part.setting or ''}" for part in stack.components)]
-    return any(twin in text.lower() for text in named for twin in twins)
+    return any(twin in text.lower() for text in named for twin in fp8_checkpoint_ids())
 
 
 def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
@@ -716,8 +716,7 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     known = size_of(named) if named is not None else None
     twin = published_fp8(named) if named is not None else None
     if twin is not None:
-        twins = {entry.checkpoint.lower() for entry in fp8_checkpoints()}
-        loads = any(serves_published_fp8(stack, twins) for stack in context.knowledge.stacks_for(profile.hardware))
+        loads = any(serves_published_fp8(stack) for stack in context.knowledge.stacks_for(profile.hardware))
         text = (
             f"{named}'s publisher releases {twin.checkpoint} ({twin.format}): serve that checkpoint as released; the "
             "toolkit is for a float checkpoint of your own (a fine-tuned copy)"

@@ -964,14 +964,15 @@ def tie_break(item: Judged, chosen: Judged) -> str:
     return f"an equal alternative to {chosen.stack.name}"
 
 
-def stack_option(item: Judged, chosen: Judged | None, *, picked: bool, model: str | None = None) -> StackOption:
+def stack_option(
+    item: Judged, chosen: Judged | None, *, picked: bool, model: str | None = None, fit: str = "fits the whole profile"
+) -> StackOption:
     """One row of the record's "Stacks considered" table; a stack not chosen whose own risk names the profile's model
-    says what it says of it (vLLM TPU's multimodal matrix tests gemma-3-27b-it as text only)."""
+    says what it says of it (vLLM TPU's multimodal matrix tests gemma-3-27b-it as text only); `fit`: how a chosen
+    stack with no misfit fits (whole_fit)."""
     runner = item.stack.runner
     reason = (
-        ("; ".join(m.text for m in item.misfits) if item.misfits else "fits the whole profile")
-        if picked
-        else decisive_reason(item, chosen)
+        ("; ".join(m.text for m in item.misfits) if item.misfits else fit) if picked else decisive_reason(item, chosen)
     )
     said = risk_naming(item.stack, model) if not picked else None
     if said is not None:
@@ -996,34 +997,26 @@ def risk_naming(stack: Stack, model: str | None) -> str | None:
     return next((risk.value for risk in stack.risks if model.lower() in risk.value.lower()), None)
 
 
+def whole_fit(item: Judged, choice: StackChoice, sides: Sequence[str], short: Sequence[str]) -> str:
+    """How a chosen stack with no misfit fits: the whole profile, or, where the profile's devices cannot hold the
+    model state of its workload (`short`), its needs but not its device count, or, where the other side of a job that
+    trains and serves has no documented stack (`sides`: the profile's workloads), its own side."""
+    if ("serving" if item.workload == "inference" else item.workload) in short:
+        return (
+            "fits the profile's needs, but not its device count: the model does not fit the devices named "
+            "(see capacity)"
+        )
+    if any(choice.for_workload(side) is None for side in sides):
+        return f"fits the {item.workload} side of the job"
+    return "fits the whole profile"
+
+
 def options_considered(
     choice: StackChoice, model: str | None = None, sides: Sequence[str] = (), short: Sequence[str] = ()
 ) -> tuple[StackOption, ...]:
-    """The chosen stacks first, then the others, each with its decisive reason; `sides` are the profile's workloads,
-    so that a stack chosen for one side of a job that trains and serves does not read as fitting all of it; `short`
-    the workloads whose model state the profile's devices cannot hold, for which no stack fits the whole profile."""
-    rows = [stack_option(item, item, picked=True) for item in choice.chosen]
-    rows = [
-        row.model_copy(
-            update={
-                "reason": row.reason.replace(
-                    "fits the whole profile",
-                    "fits the profile's needs, but not its device count: the model does not fit the devices named "
-                    "(see capacity)",
-                )
-            }
-        )
-        if ("serving" if item.workload == "inference" else item.workload) in short
-        else row
-        for row, item in zip(rows, choice.chosen, strict=True)
-    ]
-    if any(choice.for_workload(side) is None for side in sides):
-        rows = [
-            row.model_copy(
-                update={"reason": row.reason.replace("the whole profile", f"the {row_side} side of the job")}
-            )
-            for row, row_side in zip(rows, (item.workload for item in choice.chosen), strict=True)
-        ]
+    """The chosen stacks first, then the others, each with its decisive reason; a chosen stack's fit as whole_fit
+    words it from `sides` and `short`."""
+    rows = [stack_option(item, item, picked=True, fit=whole_fit(item, choice, sides, short)) for item in choice.chosen]
     for item in choice.considered:
         rows.append(stack_option(item, choice.for_workload(item.workload), picked=False, model=model))
     return tuple(rows)

@@ -9,7 +9,7 @@ family, the whole stack that family's engine would choose for the same profile.
 
 from __future__ import annotations
 
-from advisor.knowledge.model_sizes import fp8_checkpoints, published_fp8, size_of
+from advisor.knowledge.model_sizes import published_fp8, size_of
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
@@ -274,12 +274,11 @@ def published_release(engine: str, context: RuleContext) -> Choice | None:
     )
     if released is None:
         return None
-    twins = {entry.checkpoint.lower() for entry in fp8_checkpoints()}
     documented = {
         family: [
             stack
             for stack in context.knowledge.stacks_for(family)
-            if stack.runner is not None and stack.runner.candidate == engine and serves_published_fp8(stack, twins)
+            if stack.runner is not None and stack.runner.candidate == engine and serves_published_fp8(stack)
         ]
         for family in profile.families
     }

@@ -140,9 +140,9 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
     return list(dict.fromkeys(notes))  # one claim several choices rely on is one note
 
 
-def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
-    """What backs the choice: a documented stack validated on this device for the whole profile, one that fits
-    in part, or none (the concerns assembled one by one)."""
+def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole profile") -> tuple[float, str]:
+    """What backs the choice: a documented stack validated on this device for the whole profile (`fitting` words how
+    far it reaches), one that fits in part, or none (the concerns assembled one by one)."""
     if choice is None or not choice.chosen:
         return NO_STACK, "no documented whole stack fits this profile: the concerns are assembled one by one"
     device = choice.device.id if choice.device is not None else "this family"
@@ -156,17 +156,17 @@ def stack_factor(choice: StackChoice | None) -> tuple[float, str]:
         previews = [judged.stack.name for judged in choice.chosen if judged.stack.preview is not None]
         if previews:
             return STACK_PREVIEW, (
-                f"backed by {names}, documented for {device} and fitting the whole profile, but "
+                f"backed by {names}, documented for {device} and {fitting}, but "
                 f"{' and '.join(previews)} is a preview on its own page"
             )
         superseded = [judged.stack.name for judged in choice.chosen if judged.stack.superseded is not None]
         if superseded:
             return STACK_SUPERSEDED, (
-                f"backed by {names}, documented for {device} and fitting the whole profile, but "
+                f"backed by {names}, documented for {device} and {fitting}, but "
                 f"{' and '.join(superseded)} is no longer in its software's current release: it holds only on the "
                 "older release its page validates"
             )
-        return STACK_FITS, f"backed by {names}, documented for {device} and fitting the whole profile"
+        return STACK_FITS, f"backed by {names}, documented for {device} and {fitting}"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
     return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"
 
@@ -231,10 +231,12 @@ def overall_confidence(
     """The product of every factor, clamped to [0.05, 0.95] and rounded to two decimals, with its notes; the first
     note says in one line what the confidence rests on (the stack, then the evidence)."""
     value, notes = evidence_base(facts)
-    factor, backing = stack_factor(stack_choice)
-    uncovered = uncovered_workloads(stack_choice, profile)
-    if uncovered and factor > STACK_PARTIAL:  # a job that trains and serves, with a documented stack for one side only
-        factor, backing = STACK_PARTIAL, f"{backing.replace('the whole profile', 'its side of the job')}; {uncovered}"
+    uncovered = uncovered_workloads(stack_choice, profile)  # a job that trains and serves, one side documented
+    factor, backing = stack_factor(
+        stack_choice, "fitting its side of the job" if uncovered else "fitting the whole profile"
+    )
+    if uncovered and factor > STACK_PARTIAL:
+        factor, backing = STACK_PARTIAL, f"{backing}; {uncovered}"
     if profile.needs.cross_platform and factor > STACK_PARTIAL:  # tier 3 leads, and no documented stack spans families
         factor, backing = (
             STACK_PARTIAL,
