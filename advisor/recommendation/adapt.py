@@ -454,10 +454,10 @@ def unvetted_runner_kernels(
     }
 
 
-# The tensor-parallel degree a documented serving command sets ("--tensor-parallel-size 4", "-tp 8", "TP=1"), or one GPU.
-DOCUMENTED_TP = re.compile(r"(?:--tensor-parallel-size|--tp-size|--tp|-tp|\bTP\s*=)\s*=?\s*(\d+)")
-DOCUMENTED_DP_EP = re.compile(
-    r"(?:--data-parallel-size|--dp-size|--dp|--ep-size)[ =]\d+|--enable-expert-parallel|\bDP\d+\s*[x×]|\bEP\d+"
+# A data- or expert-parallel layout a serving command sets besides its tensor parallelism (DP4 x TP4 with EP); the
+# expert-parallel sizes themselves are EXPERT_PARALLEL_SIZE's.
+DATA_PARALLEL_LAYOUT = re.compile(
+    r"(?:--data-parallel-size|--dp-size|--dp)[ =]\d+|--enable-expert-parallel|\bDP\d+\s*[x×]|\bEP\d+"
 )
 ONE_GPU = re.compile(r"\b(?:on one GPU|single-GPU|one GPU)\b", re.IGNORECASE)
 
@@ -471,9 +471,9 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
         return None
     runner = judged.stack.runner
     setting = runner.setting if runner is not None and runner.setting else ""
-    if DOCUMENTED_DP_EP.search(setting):  # a data- or expert-parallel layout of its own (DP4 x TP4 with EP): kept
+    if DATA_PARALLEL_LAYOUT.search(setting) or EXPERT_PARALLEL_SIZE.search(setting):  # a layout of its own: kept
         return None
-    found = DOCUMENTED_TP.search(setting)
+    found = TENSOR_PARALLEL.search(setting)
     documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
     group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
     if documented is None or documented == group:
