@@ -37,18 +37,18 @@ from advisor.recommendation.reference import (
 )
 from advisor.recommendation.rules.attention import decide_attention
 from advisor.recommendation.rules.collectives import decide_collectives
-from advisor.recommendation.rules.confidence import overall_confidence
+from advisor.recommendation.rules.confidence import overall_confidence, with_task_undocumented
 from advisor.recommendation.rules.convolution import decide_convolution
 from advisor.recommendation.rules.deployment import decide_deployment
 from advisor.recommendation.rules.dynamic_shapes import COMPILE_MODE_SWITCHES, decide_dynamic_shapes
 from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.gemm import decide_gemm
 from advisor.recommendation.rules.quantization import decide_quantization
-from advisor.recommendation.rules.tiers import cross_platform_switch, team_skill_switch
+from advisor.recommendation.rules.tiers import TASK_WORDS, cross_platform_switch, team_skill_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.served_format import restated, served_format
-from advisor.recommendation.stack import plan_stack, sharded_serving_stack
+from advisor.recommendation.stack import plan_stack, sharded_serving_stack, task_engine_only
 from advisor.recommendation.stack_choice import (
     StackChoice,
     choose_stacks,
@@ -133,6 +133,11 @@ def recommend(
     confidence, notes = with_reference(confidence, notes, figures, facts.timed_on_target, unlike)
     short = short_of_memory(profile, stack_choice.device, stack_choice.served_precision)
     confidence, notes = with_capacity(confidence, notes, short)
+    served_by = next((c.option for c in tier1.choices if c.concern == "deployment"), None)
+    untested = knowledge.get(served_by).name if task_engine_only(context, served_by) and served_by else None
+    confidence, notes = with_task_undocumented(
+        confidence, notes, untested, TASK_WORDS.get(profile.serving_task, ""), profile.hardware
+    )
     # Figures timed on dense GQA layers are not quoted as reasons for a MoE or MLA model's choices; all-reduce is.
     quoted = figures if unlike is None else tuple(f for f in figures if f.name in MODEL_FREE_FIGURES)
     tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)

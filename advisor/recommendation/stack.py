@@ -34,6 +34,18 @@ def runtime_requirements(profile: Profile) -> tuple[str, ...]:
 
 
 def deployment_preference(context: RuleContext) -> tuple[str, ...]:
+    """The platform's runtimes in its own order (documented_runtimes); where none is documented for an embedding
+    model, the family's engines that document embeddings elsewhere (bge-m3 on Hygon: vLLM, to probe there first)."""
+    return documented_runtimes(context) or engines_for_the_task(context)
+
+
+def task_engine_only(context: RuleContext, option: str | None) -> bool:
+    """The runtime was chosen only because its own documentation covers the profile's task in general: no runtime is
+    documented for it on this family."""
+    return option is not None and not documented_runtimes(context) and option in engines_for_the_task(context)
+
+
+def documented_runtimes(context: RuleContext) -> tuple[str, ...]:
     """The platform's runtimes in its own order; LLM serving engines first for an LLM on a server, graph runtimes first
     otherwise; on a phone only those a stack documents on one."""
     official = context.official("deployment")
@@ -47,6 +59,24 @@ def deployment_preference(context: RuleContext) -> tuple[str, ...]:
     if context.profile.serving_task in CLAIMED_TASKS_ONLY:  # Whisper: a runtime a stack here serves the task with
         ranked = [option for option in ranked if option in context.task_runners()]
     return tuple(dict.fromkeys(ranked))
+
+
+def engines_for_the_task(context: RuleContext) -> tuple[str, ...]:
+    """For an embedding model served where no runtime is documented for one: the family's serving engines whose own
+    documentation covers the task in general (their `tasks` claim), which tier 1 names as what to probe there, since
+    no page says that the pair works on this family. Empty for text generation and for a task only a stack's page
+    may grant (speech)."""
+    task = context.profile.serving_task
+    if task == "generation" or task in CLAIMED_TASKS_ONLY:
+        return ()
+    known = set(context.knowledge.ids())
+    return tuple(
+        option
+        for option in context.platform.serving_engines.value
+        if option in known
+        and (engine := context.knowledge.get(option)).tasks is not None
+        and task in engine.tasks.value
+    )
 
 
 def _is_serving_engine(context: RuleContext, option: str) -> bool:
@@ -132,7 +162,8 @@ def plan_stack(context: RuleContext, choice: StackChoice | None = None) -> RuleC
         if runtime is None and not own_runtime:
             chosen = runtime_pick(context).chosen
             runtime = chosen.id if chosen is not None else None
-        engine = runtime is not None and context.profile.llm and runtime in context.platform.serving_engines.value
+        engine = runtime is not None and runtime in context.platform.serving_engines.value
+        engine = engine and (context.profile.llm or task_engine_only(context, runtime))
     framework: str | None = stack_runner(choice, "training", context) if context.profile.trains else None
     trained = choice.for_workload("training") if choice is not None else None
     own_framework = trained is not None and trained.stack.component("training-framework") is not None

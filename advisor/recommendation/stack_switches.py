@@ -68,7 +68,7 @@ def verdict(
         parts += uncovered_side(choice, tier1, profile)
         parts += current_release_alternative(choice)
     if not parts:
-        options = ", ".join(f"{c.concern} {c.option}" for c in tier1.choices[:4])
+        options = assembled_options(tier1)
         nearest = next(iter(choice.considered), None)
         near = (
             f" The nearest documented stack, {nearest.stack.name}: {decisive_reason(nearest, None)}." if nearest else ""
@@ -117,6 +117,17 @@ def current_release_alternative(choice: StackChoice) -> list[str]:
                 f"{current.stack.name} {VERBS[judged.workload].split()[0]}s it in {current.precision} instead"
             )
     return found
+
+
+def assembled_options(tier1: Tier, at_most: int = 4) -> str:
+    """What tier 1 assembles with no documented stack, one entry per option with the concerns it takes, the runner
+    (deployment, training framework) first: 'vllm (deployment, attention, fusion), dtk-hip (gemm)'."""
+    runners = ("deployment", "training-framework")
+    ordered = sorted(tier1.choices, key=lambda c: c.concern not in runners)
+    concerns: dict[str, list[str]] = {}
+    for choice in ordered:
+        concerns.setdefault(choice.option, []).append(choice.concern)
+    return ", ".join(f"{option} ({', '.join(taken)})" for option, taken in list(concerns.items())[:at_most])
 
 
 def uncovered_side(choice: StackChoice, tier1: Tier, profile: Profile) -> list[str]:

@@ -189,9 +189,11 @@ def test_tei_stacks_name_their_runner_in_the_knowledge_base():
     assert chosen[0].stack.id == "arm-tei-cpu-graviton" and not chosen[0].misfits
 
 
-def test_an_embedding_model_without_a_documented_runtime_says_so_and_names_the_engine_to_probe():
-    # review 24 p08: bge-m3 on a Hygon K100_AI, where no embedding stack or runtime is documented: the gap names the
-    # embedding task, and the family's serving engine whose own docs cover embedding models is offered as a probe
+def test_an_embedding_model_without_a_documented_runtime_is_served_by_the_family_engine_to_probe_first():
+    # review 24 p08, reviews 49/50/55: bge-m3 on a Hygon K100_AI, where no embedding stack or runtime is documented.
+    # Leaving deployment open gave the team nothing to run: tier 1 names the family's serving engine whose own docs
+    # cover embedding models, says that no page runs one with it there and what to fall back on, the engine's
+    # attention, fusion and dynamic-shape handling follow it, and the confidence says why it is lower
     answer = answer_for(
         model_type="dense-transformer",
         hardware="hygon-dcu",
@@ -199,11 +201,19 @@ def test_an_embedding_model_without_a_documented_runtime_says_so_and_names_the_e
         workload="inference",
         model="BAAI/bge-m3",
     )
-    gap = next(g for g in answer.tier(1).gaps if g.concern == "deployment")
-    assert gap.rationale[0].text.startswith("no deployment runtime for embedding models on hygon-dcu")
-    probe = next(r for r in gap.rationale if "documents embedding models in general" in r.text)
-    assert probe.text.startswith("vLLM serves language models on")
-    assert {c.ref for c in probe.cites} == {"hygon-dcu.serving_engines", "vllm.tasks"}
+    options = answer.tier(1).options()
+    assert options["deployment"] == "vllm" and options["attention"] == "vllm"
+    assert not answer.tier(1).gaps
+    deployment = next(c for c in answer.tier(1).choices if c.concern == "deployment")
+    watch = next(r for r in deployment.rationale if r.text.startswith("watch: vLLM is documented on"))
+    assert "no page found runs an embedding model with it on hygon-dcu" in watch.text
+    assert "Sentence Transformers" in watch.text
+    assert {c.ref for c in watch.cites} == {"hygon-dcu.serving_engines", "vllm.tasks"}
+    assert any("untested" in note and "by a fifth" in note for note in answer.confidence_notes)
+    assert "tier 1 assembles vllm (deployment, attention" in (answer.verdict or "")
+    # the same engine, documented for embeddings on the family (OVMS on a Xeon), carries no such caveat
+    xeon = answer_for(**XEON, workload="inference", model="BAAI/bge-m3")
+    assert not any("untested" in note for note in xeon.confidence_notes)
 
 
 def test_a_generating_model_gets_no_embedding_probe_line():

@@ -43,6 +43,7 @@ PLATFORM_CONCERNS: tuple[Concern, ...] = (
 PER_UNKNOWN_CLAIM = 0.95
 PER_GAP = 0.95
 FLOOR, CEILING = 0.05, 0.95
+TASK_UNDOCUMENTED_FACTOR = 0.8  # the engine serves the model's task here on its general documentation alone
 
 
 def evidence_base(facts: EvidenceFacts) -> tuple[float, list[str]]:
@@ -265,3 +266,17 @@ def overall_confidence(
         value *= PER_GAP ** len(gaps)
         notes.append(f"tier 1 leaves {len(gaps)} concern(s) open: {', '.join(gap.concern for gap in gaps)}")
     return round(min(CEILING, max(FLOOR, value)), 2), tuple(notes)
+
+
+def with_task_undocumented(
+    confidence: float, notes: Sequence[str], engine: str | None, task: str, hardware: str
+) -> tuple[float, tuple[str, ...]]:
+    """The confidence lowered where tier 1's engine serves the model's task (embeddings) on this family only on the
+    strength of its general documentation, with the note saying so; unchanged where engine is None."""
+    if engine is None:
+        return confidence, tuple(notes)
+    note = (
+        f"{engine} is documented on {hardware} for text generation, and for {task} only in general: that it serves "
+        "this model there is untested, which lowers the confidence by a fifth"
+    )
+    return round(confidence * TASK_UNDOCUMENTED_FACTOR, 2), (*notes, note)

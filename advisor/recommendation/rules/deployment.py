@@ -11,7 +11,9 @@ from advisor.recommendation.citations import cite_claim, cite_platform, cite_pro
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.models import Gap, Rationale
 from advisor.recommendation.rules.tiers import TASK_WORDS, tier3_entry
-from advisor.recommendation.stack import runtime_pick, runtime_requirements
+from advisor.recommendation.stack import runtime_pick, runtime_requirements, task_engine_only
+
+TASK_MODELS = {"embedding": "an embedding model", "transcription": "a speech model"}
 
 
 def engine_line(context: RuleContext, option: str) -> Rationale:
@@ -51,6 +53,8 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
         return skipped_decision("deployment", skipped)
     chosen = runtime_pick(context)
     lines = [engine_line(context, chosen.chosen.id)] if chosen.chosen is not None else []
+    if chosen.chosen is not None and task_engine_only(context, chosen.chosen.id):
+        lines.append(unvalidated_task_line(context, chosen.chosen.id))
     served = TASK_WORDS.get(profile.serving_task)
     where = f"{served} on {profile.hardware}" if served else profile.hardware
     reason = f"no deployment runtime for {where} in the knowledge base: serve from the framework"
@@ -66,9 +70,9 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
 
 
 def task_engines_line(context: RuleContext) -> Rationale | None:
-    """For an embedding or speech model on a family where no runtime is documented for one: the family's serving
-    engines whose own documentation covers that task in general (their tasks claim), named as what to probe there,
-    since neither page says that the pair works on this family."""
+    """For a speech model on a family where no runtime is documented for one: the family's serving engines whose own
+    documentation covers that task in general (their tasks claim), named as what to probe there, since neither page
+    says that the pair works on this family."""
     task = context.profile.serving_task
     if task == "generation":
         return None
@@ -78,12 +82,23 @@ def task_engines_line(context: RuleContext) -> Rationale | None:
     if not engines:
         return None
     names = ", ".join(engine.name for engine in engines)
-    what = TASK_WORDS[task]
-    model = {"embedding": "an embedding model", "transcription": "a speech model"}[task]
-    text = (
-        f"{names} serves language models on {context.platform.name} and documents {what} in general, but "
-        f"no page found documents it for {model} on {context.profile.hardware}: probe it there before "
-        "relying on it"
-    )
+    text = f"{names} serves language models on {context.platform.name} and documents {TASK_WORDS[task]} in general, but"
+    text += f" no page found documents it for {TASK_MODELS[task]} on {context.profile.hardware}: probe it there before"
     cites = [cite_platform(context.platform, "serving_engines"), *(cite_claim(e, "tasks") for e in engines)]
-    return line(text, *cites)
+    return line(f"{text} relying on it", *cites)
+
+
+def unvalidated_task_line(context: RuleContext, option: str) -> Rationale:
+    """The caveat of an engine chosen for an embedding model on a family where only its generation serving is
+    documented: what to check on the target before the service relies on it."""
+    engine = context.knowledge.get(option)
+    task = context.profile.serving_task
+    text = (
+        f"watch: {engine.name} is documented on {context.platform.name} for text generation and documents "
+        f"{TASK_WORDS[task]} in general, but no page found runs {TASK_MODELS[task]} with it on "
+        f"{context.profile.hardware}: before relying on it, start it there with the model and compare its outputs with "
+        "the model's own reference (Sentence Transformers on the CPU) on a sample of inputs; where it fails, serve the "
+        "model from the framework (Sentence Transformers or Transformers on the device's PyTorch build) behind your "
+        "own endpoint"
+    )
+    return line(text, cite_platform(context.platform, "serving_engines"), cite_claim(engine, "tasks"))
