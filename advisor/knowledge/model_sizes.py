@@ -181,6 +181,32 @@ def another_size(listed: str, model: str) -> bool:
     return size_of(listed) is not None and stated_size(release_suffix(listed, model)) is not None
 
 
+SIZE_TOKENS = re.compile(r"(?<![\w.])A?\d+(?:\.\d+)?B(?![A-Za-z0-9])", re.IGNORECASE)  # '32B', '235B', 'A22B'
+
+
+def size_sibling(listed: Sequence[str], model: str | None) -> str | None:
+    """The listed model that is another size of this one's series: the same organisation and name but for the size
+    tokens ('Qwen/Qwen2.5-VL-72B-Instruct' of 'Qwen/Qwen2.5-VL-32B-Instruct'; 'Qwen3-235B-A22B' of 'Qwen3-30B-A3B'), or
+    None. A recipe for it is written for the series' architecture at another size: its settings hold, its parallel
+    degree and memory figures do not."""
+    if model is None or stated_size(model) is None or written_for(listed, model):
+        return None
+
+    def series(name: str) -> str:
+        return SIZE_TOKENS.sub("{size}", name.strip().replace("_", "-")).lower()
+
+    return next(
+        (
+            entry
+            for entry in listed
+            if "/" in entry
+            and series(entry) == series(model if "/" in model else f"{entry.split('/')[0]}/{model}")
+            and stated_size(entry) != stated_size(model)
+        ),
+        None,
+    )
+
+
 @dataclass(frozen=True)
 class ArchitectureKin:
     """A listed model whose architecture the profile's model keeps: the listed one itself, or a model both descend

@@ -40,9 +40,12 @@ def deployment_preference(context: RuleContext) -> tuple[str, ...]:
 
 
 def task_engine_only(context: RuleContext, option: str | None) -> bool:
-    """The runtime was chosen only because its own documentation covers the profile's task in general: no runtime is
-    documented for it on this family."""
-    return option is not None and not documented_runtimes(context) and option in engines_for_the_task(context)
+    """The serving engine serves the profile's task (embeddings) here only on its own general documentation: no stack
+    of the family runs the task on it (vLLM for bge-m3 on a Hygon or Cambricon card, where its pages document
+    generation only)."""
+    if option is None or option not in engines_for_the_task(context):
+        return False
+    return option not in context.task_runners()
 
 
 def documented_runtimes(context: RuleContext) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from advisor.knowledge.model_sizes import shared_architecture, size_of, written_exactly_for, written_for
+from advisor.knowledge.model_sizes import shared_architecture, size_of, size_sibling, written_exactly_for, written_for
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
@@ -281,6 +281,13 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
     """A recipe written for other models: another model, or one whose architecture the profile's model keeps (the
     recipe's settings configure it; its published checkpoints hold the other weights)."""
     kin = shared_architecture(listed, named)
+    sibling = size_sibling(listed, named) if kin is None else None
+    if sibling is not None:
+        return Misfit(
+            "other_size",
+            f"written for {sibling}, another size of {named}'s series (their ids differ only in the size): its "
+            "settings apply, with this size's own weights, parallel degree and memory",
+        )
     if kin is None:
         kind = "named_model_training" if workload == "training" else "named_model"
         return Misfit(kind, f"written for {', '.join(listed)}, not {named}")
@@ -671,7 +678,8 @@ def judge(
     scope = stack.applies_to
     default_matches = scope.precisions[0] in accepted
     model_assumed = bool(scope.models) and profile.model_name is None
-    kin = shared_architecture(scope.models, profile.model_name)  # a recipe for a model of the same architecture
+    # a recipe for a model of the same architecture, or for another size of the same series
+    kin = shared_architecture(scope.models, profile.model_name) or size_sibling(scope.models, profile.model_name)
     for_this_model = written_for(scope.models, profile.model_name)
     rank = Rank(
         weight=rank_weight(found, model_assumed, for_this_model, profile.model_name is not None and kin is None),

@@ -15,6 +15,7 @@ from advisor.knowledge.model_sizes import (
     published_fp8,
     shared_architecture,
     size_of,
+    size_sibling,
     written_for,
 )
 from advisor.profile import parse_profile
@@ -110,3 +111,27 @@ def test_a_recipe_for_the_instruction_tuned_release_is_written_for_its_base_mode
     assert written_for(["meta-llama/Meta-Llama-3-8B-Instruct"], "meta-llama/Meta-Llama-3-8B")
     assert not written_for(["meta-llama/Meta-Llama-3-8B-Instruct"], "meta-llama/Meta-Llama-3-70B")
     assert not written_for(["Qwen/Qwen3-235B-A22B-FP8"], "Qwen/Qwen3-235B-A22B")
+
+
+@pytest.mark.parametrize(
+    ("listed", "model", "sibling"),
+    [
+        (
+            ["Qwen/Qwen2.5-VL-7B-Instruct", "Qwen/Qwen2.5-VL-72B-Instruct"],
+            "Qwen/Qwen2.5-VL-32B-Instruct",
+            "Qwen/Qwen2.5-VL-7B-Instruct",
+        ),
+        (["Qwen/Qwen3-235B-A22B"], "Qwen/Qwen3-30B-A3B", "Qwen/Qwen3-235B-A22B"),
+        (["meta-llama/Llama-3.1-70B-Instruct"], "Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-70B-Instruct"),
+        # not a sibling: the model itself, another series, another organisation's build, or no size in the name
+        (["Qwen/Qwen2.5-VL-7B-Instruct"], "Qwen/Qwen2.5-VL-7B-Instruct", None),
+        (["Qwen/Qwen2.5-VL-7B-Instruct"], "Qwen/Qwen2.5-7B-Instruct", None),
+        (["Qwen/Qwen2.5-VL-7B-Instruct"], "Qwen/Qwen3-VL-32B-Instruct", None),
+        (["vllm-ascend/Qwen3-235B-A22B-W8A8"], "Qwen/Qwen3-30B-A3B", None),
+        (["deepseek-ai/DeepSeek-V3"], "deepseek-ai/DeepSeek-R1", None),
+        (["meta-llama/Llama-3.2-1B", "meta-llama/Llama-3.2-3B"], "meta-llama/Llama-3.2-1B", None),
+    ],
+)
+def test_another_size_of_the_same_series_is_a_sibling_by_its_id(listed, model, sibling):
+    # review 57 p05: vllm-ascend's Qwen2.5-VL W8A8 recipe lists the 7B and 72B; the 32B differs only in its size
+    assert size_sibling(listed, model) == sibling

@@ -465,3 +465,23 @@ def test_a_weight_only_path_for_another_device_is_not_offered_where_the_target_r
         needs={"quantization": "fp8", "devices": 1},
     )
     assert "nvidia-vllm-fp8-marlin-ampere" not in [row.stack for row in result.stacks_considered]
+
+
+def test_a_recipe_for_another_size_of_the_series_comes_before_a_stack_for_another_model_type():
+    # Review 57 p05: Qwen2.5-VL-32B-Instruct in W8A8 on four 910Bs took the dense-LLM W8A8 stack ("a partial fit:
+    # documented for dense-transformer, not multimodal") over vllm-ascend's Qwen2.5-VL W8A8 recipe, set aside as
+    # "written for ... 7B, 72B, not 32B". msModelSlim's Qwen2.5-VL example and vllm-ascend's Qwen-VL tutorial serve
+    # the series (https://github.com/vllm-project/vllm-ascend/blob/v0.18.0/docs/source/tutorials/Qwen-VL-Dense.md);
+    # the 32B is the same architecture at another size, so the recipe is chosen and says what changes.
+    result = answer(
+        model_type="multimodal",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-32B-Instruct",
+        needs={"quantization": "int8", "devices": 4, "dynamic_shapes": True},
+    )
+    chosen = result.stacks[0]
+    assert chosen.stack == "ascend-vllm-ascend-qwen25vl-w8a8"
+    assert "another size of Qwen/Qwen2.5-VL-32B-Instruct's series" in (result.verdict or "")
+    assert "parallel degree and memory" in (result.verdict or "")
