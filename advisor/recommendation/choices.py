@@ -65,6 +65,8 @@ def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> 
 
 # A risk about splitting a job over devices (tensor parallelism, scaling from 1 to 8): none for a one-device job.
 MULTI_DEVICE_RISK = re.compile(r"[Tt]ensor[- ]parallel|strong-scaling|collapse on eight")
+# A risk about gradients (their all-reduce overlapping the backward pass): a job that trains only.
+TRAINING_RISK = re.compile(r"\b[Gg]radient")
 # The method's one-node scaling test (1 to 8 devices): a job over more devices gets the node-by-node scaling switch.
 ONE_NODE_SCALING_RISK = re.compile(r"strong-scaling test from 1 to 8\b")
 
@@ -72,12 +74,15 @@ ONE_NODE_SCALING_RISK = re.compile(r"strong-scaling test from 1 to 8\b")
 def risk_applies(text: str, profile: Profile) -> bool:
     """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
     quantization asked, one about any format or about quantizing at all; for a convolutional model, one about
-    LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions); and one about QLoRA for a job that
-    does not train adapters on a quantized model (a LoRA job that quantizes only for serving trains in bf16)."""
+    LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions); one about gradients for a job that
+    trains nothing; and one about QLoRA for a job that does not train adapters on a quantized model (a LoRA job that
+    quantizes only for serving trains in bf16)."""
     if profile.convolutional and "LayerNorm" in text:
         return False
     if "QLoRA" in text:  # LoRA on 4-bit frozen weights: only a LoRA job that trains on a quantized model
         return profile.training == "lora" and profile.needs.quantized and not profile.serves
+    if not profile.trains and TRAINING_RISK.search(text):
+        return False
     if profile.needs.devices == 1 and MULTI_DEVICE_RISK.search(text):
         return False
     if profile.needs.devices > 8 and ONE_NODE_SCALING_RISK.search(text):

@@ -485,3 +485,24 @@ def test_a_recipe_for_another_size_of_the_series_comes_before_a_stack_for_anothe
     assert chosen.stack == "ascend-vllm-ascend-qwen25vl-w8a8"
     assert "another size of Qwen/Qwen2.5-VL-32B-Instruct's series" in (result.verdict or "")
     assert "parallel degree and memory" in (result.verdict or "")
+
+
+def test_a_serving_job_gets_no_risk_about_gradients():
+    # Review 58 p01: DeepSeek-V3.1 served on 16 GB200s was told to "check that gradient all-reduce overlaps with
+    # backward compute" under collectives; a job that trains nothing has no gradients.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="gb200",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={"quantization": "fp8", "devices": 16},
+    )
+    texts = [reason.text for choice in result.tier(1).choices for reason in choice.rationale]
+    assert any(choice.concern == "collectives" for choice in result.tier(1).choices)
+    assert not any("gradient" in text.lower() for text in texts)
+    trained = answer(
+        model_type="moe", hardware="nvidia-gpu", device="gb200", workload="training", needs={"devices": 16}
+    )
+    collectives = next(c for c in trained.tier(1).choices if c.concern == "collectives")
+    assert any("gradient" in reason.text for reason in collectives.rationale)
