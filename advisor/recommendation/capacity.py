@@ -149,9 +149,14 @@ def float_also_fits(parameters: float, profile: Profile, device: Device, served_
     in_bf16 = served_weights_gb(parameters, "bf16")
     if in_bf16 > usable * KV_CACHE_HALF:
         return None
+    buys = (  # a float format the device has no units for runs weight-only (FP8 on an A100): its GEMMs stay 16-bit
+        "room and speed"
+        if served in device.formats or not served.startswith("fp")
+        else f"room and weight bandwidth (only the weights are {served} on the {device.name}; its GEMMs run in 16-bit)"
+    )
     return (
-        f"; in bf16 they would take about {_gb(in_bf16)} and fit as well, so {served} buys room and speed here, not "
-        "the fit: weigh it against the bf16 model's accuracy"
+        f"; in bf16 they would take about {_gb(in_bf16)} and fit as well, so {served} buys {buys} here, not the fit: "
+        "weigh it against the bf16 model's accuracy"
     )
 
 

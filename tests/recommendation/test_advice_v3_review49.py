@@ -506,3 +506,28 @@ def test_a_serving_job_gets_no_risk_about_gradients():
     )
     collectives = next(c for c in trained.tier(1).choices if c.concern == "collectives")
     assert any("gradient" in reason.text for reason in collectives.rationale)
+
+
+def test_fp8_weights_on_a_device_without_fp8_units_buy_bandwidth_not_faster_math():
+    # Review 58 p14: a 70B model served in FP8 on eight A100s read "fp8 buys room and speed here" beside the chosen
+    # stack's own watch that FP8 is weight-only on Ampere (https://docs.vllm.ai/en/latest/features/quantization/fp8/:
+    # on GPUs without FP8 support the weights are quantized and the compute stays 16-bit through FP8 Marlin).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="a100-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    text = " ".join(line.text for line in result.capacity)
+    assert "fp8 buys room and weight bandwidth (only the weights are fp8" in text
+    native = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert "fp8 buys room and speed here" in " ".join(line.text for line in native.capacity)
