@@ -452,6 +452,12 @@ def misfits(
     kind = profile.training
     if workload == "training" and kind in NAMED_ONLY_KINDS and not scope.training:
         found.append(Misfit("training_loop", f"its page names no kind of training, and none of {kind}"))
+    elif workload == "training" and kind is None and scope.training and set(scope.training) <= set(NAMED_ONLY_KINDS):
+        # a job naming no kind trains every weight on its data: an RL loop (rollouts, rewards) is no recipe for it
+        documented = ", ".join(scope.training)
+        found.append(
+            Misfit("training_loop", f"documented for {documented} only; the profile names no kind of training")
+        )
     elif workload == "training" and kind is not None and scope.training and kind not in scope.training:
         documented = ", ".join(scope.training)
         if kind == "fine-tuning" and "pretraining" in scope.training and profile.model_type == "cnn":

@@ -531,3 +531,20 @@ def test_fp8_weights_on_a_device_without_fp8_units_buy_bandwidth_not_faster_math
         needs={"quantization": "fp8", "devices": 8},
     )
     assert "fp8 buys room and speed here" in " ".join(line.text for line in native.capacity)
+
+
+def test_a_job_naming_no_kind_of_training_takes_no_rl_loop():
+    # Review 28 p06: a 32B dense pre-training on 256 910C dies (no `training` kind) was given verl's GRPO stack
+    # (https://verl.readthedocs.io/en/latest/ascend_tutorial/ascend_quick_start.html): a job naming no kind trains
+    # every weight on its data, with no rollout loop, so an RL-only stack is no recipe for it.
+    pretrain = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        model="Qwen/Qwen3-32B",
+        needs={"devices": 256},
+    )
+    assert pretrain.stacks[0].stack != "ascend-verl-grpo-vllm-ascend"
+    rl_row = next(row for row in pretrain.stacks_considered if row.stack == "ascend-verl-grpo-vllm-ascend")
+    assert "documented for rl only" in rl_row.reason
