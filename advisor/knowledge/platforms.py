@@ -90,6 +90,13 @@ class Device(BaseModel):
         description="How many of it share one fast-interconnect domain: a server or instance (16 Trainium2 in a "
         "trn2.48xlarge) or a TPU slice over ICI (256 v6e chips), where a vendor page states it; absent: policy.NODE_DEVICES",
     )
+    host_devices: int | None = Field(
+        None,
+        gt=0,
+        description="How many of it one host (a server or compute tray, one process launch's node) holds, where that "
+        "is fewer than node_devices' interconnect domain and a vendor page states it (4 GB200 per NVL72 compute tray); "
+        "absent: node_devices",
+    )
     device_class: Literal["server", "mobile"] = Field(
         "server",
         description="Where it runs: a data-centre or workstation part, or a phone/embedded SoC (its own stacks)",

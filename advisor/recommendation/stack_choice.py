@@ -159,6 +159,13 @@ def node_size(device: Device | None) -> int:
     return device.node_devices if device is not None and device.node_devices else NODE_DEVICES
 
 
+def host_size(device: Device | None) -> int:
+    """How many devices one host holds (a GB200 NVL72 compute tray: 4 of the rack's 72-GPU NVLink domain): a recipe
+    documented across several hosts is laid out for more than one, whatever interconnect joins them; node_size where the
+    device states no host of its own."""
+    return device.host_devices if device is not None and device.host_devices else node_size(device)
+
+
 def target_device(profile: Profile, platform: Platform) -> tuple[Device | None, bool]:
     """The profile's device, or the family's current generation (assumed: True); None where none are listed."""
     if profile.device is not None:
@@ -557,7 +564,7 @@ def scale_misfits(
                 "copy of the frozen model on each), which its page does not show",
             )
         ]
-    one_node = profile.needs.devices <= node_size(device)
+    one_node = profile.needs.devices <= host_size(device)  # hosts, not the NVLink domain: a rack's trays are nodes
     if scale == "multi-device" and scope.scale == ["multi-node"] and one_node:  # a layout across nodes (PD split)
         return [
             Misfit(
