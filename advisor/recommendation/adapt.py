@@ -705,8 +705,9 @@ def serves_published_fp8(stack: Stack) -> bool:
 
 def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints.
-    A publisher's FP8 twin of the model is named; where no stack of the family documents serving a publisher's FP8
-    checkpoint, the toolkit's calibrated route stays and the twin is something to check first."""
+    A publisher's FP8 twin of the model is named; where no stack of the family for the model's type documents serving a
+    publisher's FP8 checkpoint (a vision-language stack's released checkpoints say nothing of a text MoE's), the
+    toolkit's calibrated route stays and the twin is something to check first."""
     profile = context.profile
     if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves or not profile.llm:
         return choice  # a diffusion or CNN checkpoint is not published in FP8 the way LLM releases are
@@ -716,14 +717,18 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     known = size_of(named) if named is not None else None
     twin = published_fp8(named) if named is not None else None
     if twin is not None:
-        loads = any(serves_published_fp8(stack) for stack in context.knowledge.stacks_for(profile.hardware))
+        loads = any(
+            serves_published_fp8(stack) and profile.model_type in stack.applies_to.model_types
+            for stack in context.knowledge.stacks_for(profile.hardware)
+        )
         text = (
             f"{named}'s publisher releases {twin.checkpoint} ({twin.format}): serve that checkpoint as released; the "
             "toolkit is for a float checkpoint of your own (a fine-tuned copy)"
             if loads
             else f"{named}'s publisher releases {twin.checkpoint} ({twin.format}), but no {profile.hardware} stack "
-            "here documents serving a publisher's FP8 checkpoint: quantize the BF16 checkpoint with the stack's own "
-            "route, and try the FP8 release only once it loads and matches that route's accuracy"
+            f"here for {profile.model_type} models documents serving a publisher's FP8 checkpoint: quantize the BF16 "
+            "checkpoint with the stack's own route, and try the FP8 release only once it loads and matches that "
+            "route's accuracy"
         )
         release = Citation(
             kind="knowledge", ref=f"fp8_checkpoints.{twin.model}", figure=twin.checkpoint, source=twin.source

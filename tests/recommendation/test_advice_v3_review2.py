@@ -210,7 +210,9 @@ def test_a_vision_language_model_is_near_a_dense_stack_only_where_its_runner_ser
     gaudi = answer(
         model_type="multimodal", hardware="intel-gaudi", device="gaudi3", needs={"quantization": "fp8", "devices": 8}
     )
-    assert gaudi.stacks and gaudi.stacks[0].stack == "gaudi-vllm-fp8-inc"
+    # vllm-gaudi validates vision-language models in BF16 and FP8 on Gaudi 3
+    # (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/getting_started/validated_models.md)
+    assert gaudi.stacks and gaudi.stacks[0].stack == "gaudi-vllm-vlm"
     apple = answer(model_type="multimodal", hardware="apple-silicon", device="apple-m4")
     assert all(stack.stack != "apple-mlx-lm-inference" for stack in apple.stacks)
 

@@ -345,7 +345,7 @@ def test_the_targets_own_fp8_stack_is_named_in_tier_3_even_as_a_partial_fit():
     )
     gap = next(g for g in result.tier(3).gaps if g.concern == "quantization")
     assert "intel-gaudi: no fp8 stack" not in gap.rationale[0].text
-    assert "intel-gaudi: vLLM with vllm-gaudi" in gap.rationale[0].text
+    assert "intel-gaudi: vLLM with the vllm-gaudi plugin serving vision-language models" in gap.rationale[0].text
 
 
 def test_a_serving_stack_that_names_only_formats_is_not_offered_as_the_quantizer():

@@ -58,9 +58,24 @@ def test_an_embedding_model_on_a_serving_engine_gets_the_embedding_reason_and_it
         task="embedding",
         needs={"devices": 1},
     )
+    # Review 57 p07: Cambricon's MagicMind model zoo compiles Transformer encoders for embeddings (RoFormer-Sim,
+    # https://github.com/Cambricon/magicmind_cloud/blob/master/buildin/nlp/LanguageModeling/roformer-sim_tensorflow/README.md),
+    # so the documented encoder route now deploys it instead of an engine assembled with no page behind it.
     deployment = next(c for c in result.tiers[0].choices if c.concern == "deployment")
-    assert deployment.rationale[0].text.startswith("an embedding model in production is served by an engine")
+    assert deployment.option == "magicmind"
+    assert result.stacks and result.stacks[0].stack == "cambricon-magicmind-encoder-embeddings"
     assert not any("states no size" in reason.text for reason in result.capacity)
+    tpu = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="inference",
+        model="BAAI/bge-m3",
+        task="embedding",
+        needs={"devices": 1},
+    )
+    deployment = next(c for c in tpu.tiers[0].choices if c.concern == "deployment")
+    assert deployment.rationale[0].text.startswith("an embedding model in production is served by an engine")
 
 
 def test_a_job_over_more_than_eight_devices_gets_no_one_node_scaling_risk():

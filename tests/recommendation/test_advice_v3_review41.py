@@ -103,8 +103,21 @@ def test_a_publishers_fp8_twin_is_served_as_released_only_where_the_family_docum
 
     assert "serve that checkpoint as released" in first_reason("amd-gpu", "mi300x")
     gaudi = first_reason("intel-gaudi", "gaudi3")
-    assert "no intel-gaudi stack here documents serving a publisher's FP8 checkpoint" in gaudi
+    assert "no intel-gaudi stack here for moe models documents serving a publisher's FP8 checkpoint" in gaudi
     assert "quantize the BF16 checkpoint with the stack's own route" in gaudi
+    # vllm-gaudi validates Qwen's released FP8 checkpoints of Qwen3-VL-235B-A22B on Gaudi 3
+    # (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/getting_started/validated_models.md): a vision-language
+    # model is served as released there, which says nothing of a text MoE's twin.
+    vlm = answer(
+        model_type="multimodal",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="inference",
+        model="Qwen/Qwen3-VL-235B-A22B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    quantization = next(c for c in vlm.tier(1).choices if c.concern == "quantization")
+    assert "serve that checkpoint as released" in quantization.rationale[0].text
 
 
 def test_one_shared_checkpoint_over_families_is_raced_against_the_targets_own_quantizer():
