@@ -335,8 +335,8 @@ def serving_text(
     if weights <= usable and profile.serving_task == "transcription":
         return (
             f"{what}, of the {_gb(usable)} {devices} x {device.name} offer at 90% of their memory: a speech model's "
-            "decoder keeps a short cache per request (its output is capped at a few hundred tokens), so the rest is "
-            "for the activations and caches of the batched audio"
+            "decoder writes a few hundred tokens at most per request, so any cache it keeps is short, and the rest is "
+            "for the activations of the batched audio"
         )
     if sharded_copy(profile, sharded) and weights <= usable:  # the stack's own layout, not a copy per device
         assert sharded is not None and sharded.sharded_serving is not None

@@ -548,3 +548,22 @@ def test_a_job_naming_no_kind_of_training_takes_no_rl_loop():
     assert pretrain.stacks[0].stack != "ascend-verl-grpo-vllm-ascend"
     rl_row = next(row for row in pretrain.stacks_considered if row.stack == "ascend-verl-grpo-vllm-ascend")
     assert "documented for rl only" in rl_row.reason
+
+
+def test_whisper_on_inferentia2_gets_no_engine_that_serves_no_speech_and_no_cache_claim():
+    # Review 57 p12: Whisper large-v3 on an Inf2 read "tier 3: dynamic-shapes vllm" while its own watch says vLLM with
+    # NxD Inference lists no speech model (https://awsdocs-neuron.readthedocs-hosted.com/en/v2.29.1/libraries/
+    # nxd-inference/developer_guides/vllm-user-guide-v1.html), and capacity said the decoder "keeps a short cache"
+    # beside the watch that Optimum Neuron runs Whisper's decoder with no KV cache.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="inf2",
+        workload="inference",
+        task="transcription",
+        model="openai/whisper-large-v3",
+        needs={"dynamic_shapes": True, "devices": 1},
+    )
+    assert "vllm" not in result.tier(3).options().values()
+    capacity = " ".join(line.text for line in result.capacity)
+    assert "keeps a short cache" not in capacity and "any cache it keeps is short" in capacity
