@@ -44,7 +44,7 @@ from advisor.recommendation.rules.dynamic_shapes import COMPILE_MODE_SWITCHES, d
 from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.gemm import decide_gemm
 from advisor.recommendation.rules.quantization import decide_quantization
-from advisor.recommendation.rules.tiers import TASK_WORDS, cross_platform_switch, team_skill_switch
+from advisor.recommendation.rules.tiers import TASK_WORDS, team_skill_switch
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.served_format import restated, served_format
@@ -96,7 +96,6 @@ MAX_KNOWLEDGE_SWITCHES = 3
 PROFILE_SWITCH_ORDER = (
     "team-skill-kernel",
     "team-skill-hpc",
-    "cross-platform-needed",
     "long-context-needed",
     "dynamic-shapes-needed",
 )
@@ -414,7 +413,6 @@ def collect_switches(
     found += knowledge_switches(context, tiers[0], rejected)
     profile_edits: list[SwitchCondition | None] = []
     profile_edits.append(team_skill_switch(context, tiers[1]))
-    profile_edits.append(cross_platform_switch(context))
     unique: dict[str, SwitchCondition] = {}
     for condition in found:
         if condition is not None and not condition.metric.startswith("profile."):

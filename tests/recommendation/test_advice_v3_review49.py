@@ -567,3 +567,12 @@ def test_whisper_on_inferentia2_gets_no_engine_that_serves_no_speech_and_no_cach
     assert "vllm" not in result.tier(3).options().values()
     capacity = " ".join(line.text for line in result.capacity)
     assert "keeps a short cache" not in capacity and "any cache it keeps is short" in capacity
+
+
+def test_a_single_family_record_writes_no_switch_to_become_cross_platform():
+    # Review 59 (defect 10): "cross-platform-needed" stood in 10 single-family records. Issue 28's switch conditions
+    # are measurable on the target, a knowledge claim changing or a new device generation; a business deciding to run
+    # on several families is a new profile, not a condition the record can watch.
+    result = answer(model_type="dense-transformer", hardware="nvidia-gpu", workload="inference", needs={"devices": 1})
+    assert "cross-platform-needed" not in [switch.id for switch in result.switch_conditions]
+    assert any(switch.id == "device-generation" for switch in result.switch_conditions)

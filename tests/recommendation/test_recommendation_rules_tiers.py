@@ -20,7 +20,6 @@ from advisor.recommendation.rules.confidence import (
 )
 from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.tiers import (
-    cross_platform_switch,
     portable_preference,
     team_skill_switch,
     tier2_entry,
@@ -108,8 +107,6 @@ def test_tier_level_switches():
     assert team_skill_switch(rule_context(profile(team_skill="kernel")), tier2("composable-kernel")).threshold == "hpc"
     open_already = Tier(tier=2, name="deep self-development", choices=(), primary=False, fits_team=True)
     assert team_skill_switch(rule_context(profile()), open_already) is None
-    assert cross_platform_switch(rule_context(profile(needs={"cross_platform": True}))) is None
-    assert cross_platform_switch(rule_context(profile())).metric == "profile.needs.cross_platform"
 
 
 def test_build_tier_and_notes():

@@ -366,11 +366,3 @@ def team_skill_switch(context: RuleContext, tier2: Tier) -> SwitchCondition | No
         return None
     description = f"team_skill becomes {skill}: tier 2 (deep self-development of key operators) becomes available"
     return switch(f"team-skill-{skill}", description, "profile.team_skill", "==", skill)
-
-
-def cross_platform_switch(context: RuleContext) -> SwitchCondition | None:
-    """Tier 3 leads once the business must run on more than one hardware family."""
-    if context.profile.needs.cross_platform:
-        return None
-    description = "the business must run on more than one hardware family: tier 3 becomes the primary tier"
-    return switch("cross-platform-needed", description, "profile.needs.cross_platform", "==", True)
