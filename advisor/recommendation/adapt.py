@@ -237,9 +237,17 @@ def part_choice(
 QUANTIZED_RELEASE = re.compile(r"[-_.](w\d+a\d+|fp8|int[48]|awq|gptq|nvfp4|mxfp4)(?![a-z0-9])", re.IGNORECASE)
 
 
+# The Hugging Face id a serving command loads: 'vllm serve <org/model>', '--model(-path) <org/model>'.
+COMMAND_MODEL = re.compile(
+    r"(?:\bserve|--model(?:[-_]path)?|--model_name_or_path)[ =]+([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)"
+)
+
+
 def model_in_command(documented: str, stack: Stack, model: str | None) -> str | None:
-    """Where the page's command names one of the models it is written for and the profile serves or trains another
-    (DeepSeek-V3.1 on a recipe whose command loads DeepSeek-V3): what to put in its place."""
+    """Where the page's command names one of the models it is written for (or, for a recipe written for any model, the
+    example model its command serves) and the profile serves or trains another (DeepSeek-V3.1 on a recipe whose
+    command loads DeepSeek-V3; Qwen3-8B on vLLM's Hopper page, whose command serves Llama-3.3-70B): what to put in
+    its place."""
     if model is None or not documented:
         return None
 
@@ -247,9 +255,11 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
         return re.search(re.escape(model_id) + r"(?![\w.-])", text, re.IGNORECASE) is not None
 
     short = model.rsplit("/", 1)[-1].lower()
+    # the models the recipe is written for, or else the example model a generic recipe's command serves
+    listed = stack.applies_to.models or [found.group(1) for found in COMMAND_MODEL.finditer(documented)]
     named = [
         m
-        for m in stack.applies_to.models
+        for m in listed
         if names(documented, m)
         and m.lower() != model.lower()
         and not m.rsplit("/", 1)[-1].lower().startswith(short)  # a release of this model (its -FP8 checkpoint)

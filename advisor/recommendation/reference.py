@@ -78,8 +78,11 @@ def with_reference(
     unlike_model: str | None = None,
 ) -> tuple[float, tuple[str, ...]]:
     """The confidence raised by the vendor's figures for the device, where no case was timed there, up to the cap;
-    not where `unlike_model` says how the model differs from the dense GQA layers the figures were measured on."""
+    not where `unlike_model` says how the model differs from the dense GQA layers the figures were measured on, nor
+    where the only figure is the collectives' bandwidth, which times no layer of the model."""
     if not figures or timed_on_target:
+        return confidence, tuple(notes)
+    if all(figure.name in MODEL_FREE_FIGURES for figure in figures):  # an all-reduce bandwidth backs no layer choice
         return confidence, tuple(notes)
     if unlike_model is not None:
         note = (

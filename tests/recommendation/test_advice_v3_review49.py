@@ -576,3 +576,23 @@ def test_a_single_family_record_writes_no_switch_to_become_cross_platform():
     result = answer(model_type="dense-transformer", hardware="nvidia-gpu", workload="inference", needs={"devices": 1})
     assert "cross-platform-needed" not in [switch.id for switch in result.switch_conditions]
     assert any(switch.id == "device-generation" for switch in result.switch_conditions)
+
+
+def test_a_generic_recipe_command_serves_the_profile_model_and_an_all_reduce_figure_raises_no_confidence():
+    # Review 59 p02: GRPO of Qwen3-8B on 8 H100s, then serving it, read "as documented=vllm serve
+    # meta-llama/Llama-3.3-70B-Instruct ..." (vLLM's Hopper page example, https://docs.vllm.ai/projects/recipes/en/
+    # latest/) with no word of the model to serve, and NVIDIA's all-reduce bandwidth "raised the confidence by a
+    # tenth" though it times no layer of the model.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="both",
+        training="rl",
+        model="Qwen/Qwen3-8B",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "vllm serve meta-llama/Llama-3.3-70B-Instruct" in deployment.settings["as documented"]
+    assert deployment.settings["model"] == "Qwen/Qwen3-8B in place of meta-llama/Llama-3.3-70B-Instruct"
+    assert not any("raise the confidence by a tenth" in note for note in result.confidence_notes)
