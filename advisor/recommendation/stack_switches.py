@@ -38,6 +38,9 @@ NARROWER_FORMATS: dict[str, tuple[str, ...]] = {
     "fp16": ("fp8", "mxfp8"),
     "fp8": ("nvfp4", "mxfp4"),
 }
+FINER_SCALED: dict[str, tuple[str, ...]] = {  # the same width with block scales: what a scaling-sensitive run moves to
+    "fp8": ("mxfp8",),
+}
 
 
 def verdict(
@@ -430,6 +433,7 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     if accuracy is not None:
         found.append(accuracy)
     found += narrower_format_switches(choice, device, profile)
+    found += finer_scaled_switches(choice, device, profile)
     native = native_format_switch(choice, device, profile)
     if native is not None:
         found.append(native)
@@ -542,6 +546,44 @@ def narrower_format_switch(
         description += f", within the limit its page states: {limit}"
     metric = f"evidence.{judged.workload}_throughput.{narrower}_over_{judged.precision}"
     return switch(f"{judged.workload}-in-{narrower}", description, metric, ">=", FASTER)
+
+
+def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile) -> list[SwitchCondition]:
+    """The chosen stack runs the profile in a per-tensor-scaled format (FP8) and documents the same width with block
+    scales (MXFP8) that the device runs natively: where the coarse run misses its gate (the loss curve for training,
+    the task score for serving), the stack's own block-scaled path is the step before giving up the format."""
+    found = []
+    for judged in choice.chosen:
+        order = FINER_SCALED.get(judged.precision, ())
+        weight_only = set(judged.stack.applies_to.weight_only)
+        finer = next(
+            (
+                p
+                for p in judged.stack.applies_to.precisions
+                if p in order and p in device.formats and p not in weight_only
+            ),
+            None,
+        )
+        if finer is None:
+            continue
+        path = (
+            f"{judged.stack.name}'s own {finer} path (the same width, one scale per small block instead of per tensor)"
+        )
+        if judged.workload == "training":
+            miss = (
+                f"the {judged.precision} run's training loss ends more than {LOSS_GAP * 100:g}% above a BF16 run's at "
+                "the same step"
+            )
+            metric, limit_value = f"evidence.{judged.precision}_loss_gap", LOSS_GAP
+        else:
+            miss = falls_short(f"the {judged.precision} model", profile) + f" on {quality_evaluation(profile)}"
+            metric, limit_value = f"evidence.{judged.precision}_accuracy_drop", ACCURACY_DROP
+        description = f"{miss}: run {path} and re-check before falling back to BF16"
+        limit = next((r.value for r in judged.stack.risks if names_format_only_for(r.value, finer)), None)
+        if limit is not None:
+            description += f", within the limit its page states: {limit}"
+        found.append(switch(f"{judged.workload}-in-{finer}", description, metric, ">", limit_value))
+    return found
 
 
 def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) -> SwitchCondition | None:
