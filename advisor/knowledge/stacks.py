@@ -223,6 +223,12 @@ class Stack(_Model):
         "capacity line and the collectives concern then say so, where a model that is not an LLM would otherwise be "
         "taken as a copy per device)",
     )
+    script_only: Claim[str] | None = Field(
+        None,
+        description="A serving stack for server devices whose page documents a script, notebook or library call rather "
+        "than a serving endpoint: what the page ships (a service must wrap it in its own HTTP layer, queue and "
+        "batching, so it fits a service only in part)",
+    )
 
     @field_validator("summary")
     @classmethod

@@ -373,6 +373,8 @@ def misfits(
     named = profile.model_name
     if scope.models and named is not None and not written_for(scope.models, named):
         found.append(model_misfit(scope.models, named, workload))
+    if workload == "inference" and stack.script_only is not None and not is_mobile(device):
+        found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
     if device is not None and device.id in scope.excludes:
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:

@@ -596,3 +596,21 @@ def test_a_generic_recipe_command_serves_the_profile_model_and_an_all_reduce_fig
     assert "vllm serve meta-llama/Llama-3.3-70B-Instruct" in deployment.settings["as documented"]
     assert deployment.settings["model"] == "Qwen/Qwen3-8B in place of meta-llama/Llama-3.3-70B-Instruct"
     assert not any("raise the confidence by a tenth" in note for note in result.confidence_notes)
+
+
+def test_a_stack_whose_page_ships_a_script_fits_a_service_only_in_part():
+    # Review 60 p02: FLUX.1-dev on an RTX PRO 6000 Server took TensorRT for RTX's Flux.1 [dev] demo "fitting the whole
+    # profile" at 0.60, while its own risk says the demo writes images to disk and is no server
+    # (https://github.com/NVIDIA/TensorRT-RTX/blob/main/demo/README.md). Still the nearest stack, now a partial fit.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="rtx-pro-6000-server",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    chosen = result.stacks_considered[0]
+    assert chosen.chosen and chosen.stack == "nvidia-tensorrt-rtx-flux1-dev" and not chosen.fits
+    assert "a script, not a server" in chosen.reason
+    assert result.confidence < 0.6
