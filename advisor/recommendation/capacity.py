@@ -261,7 +261,8 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
             "split (tensor or pipeline parallel) rather than copied to each device"
             if lora and devices > 1 and held > one_device
             else f"; more than one device's usable {_gb(one_device)}, so this state must be sharded over the devices "
-            "(ZeRO-3/FSDP, or tensor and pipeline parallel), since plain data parallelism copies it to every device"
+            f"({sharding_needed(parameters, held, devices, one_device)}), since plain data parallelism copies it to "
+            "every device"
             if not lora and devices > 1 and held > one_device
             else ""
         )
@@ -293,6 +294,24 @@ def training_text(parameters: float, devices: int, device: Device, node_devices:
         f"holds the frozen weights ({_gb(frozen)} in bf16) and small adapters; on these devices alone, offloading "
         f"the optimizer state to host memory (ZeRO-Offload) leaves about {_gb(OFFLOADED_BYTES_PER_PARAMETER * parameters)} "
         "of bf16 weights and gradients on them, at the cost of host-device traffic every step"
+    )
+
+
+def sharding_needed(parameters: float, held: float, devices: int, one_device: float) -> str:
+    """How far a training state larger than one device must be sharded: ZeRO stage 2 (gradients and optimizer state
+    split, the bf16 weights whole on each device) where that fits a device, with what it leaves for activations (a
+    recipe running it is not contradicted), else ZeRO-3/FSDP."""
+    weights = FROZEN_BYTES_PER_PARAMETER * parameters
+    zero2 = weights + (held - weights) / devices
+    if zero2 <= one_device:
+        return (
+            f"ZeRO stage 2, which keeps the bf16 weights whole on each device and splits the rest, holds about "
+            f"{_gb(zero2)} of each device's usable {_gb(one_device)}, leaving {_gb(one_device - zero2)} for "
+            "activations; ZeRO-3/FSDP or tensor and pipeline parallel hold less"
+        )
+    return (
+        f"ZeRO-3/FSDP, or tensor and pipeline parallel: ZeRO stage 2, which keeps the bf16 weights whole on each device, "
+        f"would hold about {_gb(zero2)} per device"
     )
 
 

@@ -614,3 +614,23 @@ def test_a_stack_whose_page_ships_a_script_fits_a_service_only_in_part():
     assert chosen.chosen and chosen.stack == "nvidia-tensorrt-rtx-flux1-dev" and not chosen.fits
     assert "a script, not a server" in chosen.reason
     assert result.confidence < 0.6
+
+
+def test_a_full_fine_tune_that_zero_2_fits_is_not_told_it_needs_zero_3():
+    # Review 60 p09: a full fine-tune of Llama-3-8B on 16 BI-V150 (32 GB each) was told its state "must be sharded
+    # (ZeRO-3/FSDP ...)" beside a DeepSparkHub recipe that runs ZeRO stage 2. Per ZeRO (arXiv 1910.02054, section 5)
+    # stage 2 keeps the 2-byte weights on each device and splits the 14 bytes of gradients and Adam state:
+    # 16 + 112 / 16 = 23 GB of the 29 GB usable.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        model="meta-llama/Meta-Llama-3-8B",
+        needs={"devices": 16},
+    )
+    capacity = " ".join(line.text for line in result.capacity)
+    assert "ZeRO stage 2, which keeps the bf16 weights whole on each device and splits the rest, holds about 23 GB" in (
+        capacity
+    )
