@@ -32,7 +32,7 @@ from advisor.recommendation.citations import (
     note_for_family,
 )
 from advisor.recommendation.context import RuleContext
-from advisor.recommendation.models import Choice, Citation, Gap, Rationale, SkippedConcern, Tier
+from advisor.recommendation.models import AS_RELEASED, Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
     DATA_PARALLEL_TRAINING,
     FINE_TUNING_KINDS,
@@ -771,7 +771,7 @@ def served_as_released(choice: Choice, context: RuleContext, checkpoint: str) ->
         return choice
     settings = {
         "dtype": choice.settings.get("dtype", context.profile.needs.quantization),
-        "checkpoint": f"{checkpoint}, as released",
+        "checkpoint": f"{checkpoint}{AS_RELEASED}",
         "for a fine-tuned copy": choice.option,
     }
     return choice.model_copy(update={"option": runtime, "settings": settings})

@@ -21,6 +21,9 @@ Operator = Literal[">=", "<=", ">", "<", "==", "!="]
 Threshold = bool | float | str
 TierNumber = Literal[1, 2, 3]
 
+# The checkpoint setting of a publisher's quantized release served as it is ("Qwen/Qwen3-235B-A22B-FP8, as released").
+AS_RELEASED = ", as released"
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -10,7 +10,7 @@ from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
-from advisor.recommendation.models import Choice, SwitchCondition, Tier
+from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import TRAINED_PRECISIONS
 from advisor.recommendation.stack_choice import (
     Judged,
@@ -196,6 +196,9 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     toolkit = next((c for c in tiers[2].choices if c.concern == "quantization" and c.settings.get("dtype")), None)
     if portable and toolkit is not None and toolkit.settings.get("checkpoints") == PER_FAMILY:
         layer += f", each family serving its own {toolkit.settings['dtype']} model written by {toolkit.option}"
+    elif portable and toolkit is not None and toolkit.settings.get("checkpoint", "").endswith(AS_RELEASED):
+        release = toolkit.settings["checkpoint"].removesuffix(AS_RELEASED)  # no toolkit writes the publisher's release
+        layer += f", serving {release}, the publisher's {toolkit.settings['dtype']} release, which it loads on each"
     elif portable and toolkit is not None:  # one quantized checkpoint for every family, written by tier 3's toolkit
         layer += (
             f", serving one {toolkit.settings['dtype']} checkpoint written by {toolkit.option}, which it loads on each"
@@ -423,7 +426,7 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
         s for s in (equal_engine_switch(choice, workload, profile) for workload in ("inference", "training")) if s
     ]
     serving = choice.for_workload("inference")
-    layout = layout_switch(serving)
+    layout = layout_switch(serving, profile.needs.devices)
     if layout is not None:
         found.append(layout)
     quantized_here = serving is None or not (
@@ -667,10 +670,11 @@ def engine_alternative_switch(
 DP_ATTENTION = re.compile(r"--enable-dp-attention|\bDP[- ]attention\b|data[- ]parallel attention", re.IGNORECASE)
 
 
-def layout_switch(serving: Judged | None) -> SwitchCondition | None:
+def layout_switch(serving: Judged | None, devices: int) -> SwitchCondition | None:
     """Where the serving recipe documents data-parallel attention as its high-throughput option beside tensor
     parallelism (SGLang's DeepSeek and Llama pages, AMD's vLLM MoE guide), the layout is a measured choice: the same
-    engine, model and devices in both layouts at the SLA."""
+    engine, model and devices in both layouts at the SLA, on the job's own device count (the page's degree is its
+    example)."""
     if serving is None:
         return None
     layout = next(
@@ -687,7 +691,7 @@ def layout_switch(serving: Judged | None) -> SwitchCondition | None:
         "dp-attention-layout",
         "dp_attention_over_tensor_parallel",
         f"data-parallel attention (as {serving.stack.name} documents: {layout.setting}) delivers",
-        "the tensor-parallel layout, same engine, model and devices",
+        f"the tensor-parallel layout, same engine and model, both over this job's {devices} devices",
         "serve in that layout (its page keeps it for large batches, not low-latency serving)",
     )
 

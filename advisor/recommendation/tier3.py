@@ -16,7 +16,7 @@ from advisor.profile import Profile
 from advisor.recommendation.adapt import cite_stack, serves_published_fp8
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
 from advisor.recommendation.context import RuleContext
-from advisor.recommendation.models import Choice, Gap, Rationale, Tier
+from advisor.recommendation.models import AS_RELEASED, Choice, Gap, Rationale, Tier
 from advisor.recommendation.policy import (
     MISFIT_WEIGHTS,
     PORTABLE_KERNEL_LAYERS,
@@ -294,7 +294,7 @@ def published_release(engine: str, context: RuleContext) -> Choice | None:
     return Choice(
         concern="quantization",
         option=engine,
-        settings={"dtype": "fp8", "checkpoint": f"{released}, as released"},
+        settings={"dtype": "fp8", "checkpoint": f"{released}{AS_RELEASED}"},
         rationale=(why,),
     )
 

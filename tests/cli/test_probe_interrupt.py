@@ -7,16 +7,34 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 
 from probes.models import Evidence
+from probes.selftest.faults import FAULTS_ENV, HANG_MARKER
+
+START_GUARD_S = 300.0  # a hang guard for torch's first import and the matmul cases on a busy host, not a budget
+
+
+def _hanging(tmp: Path) -> bool:
+    """The hang case has begun: its child wrote the marker to its log in the run's temporary folder."""
+    for log in tmp.glob("advisor-probe-*/child.log"):
+        try:
+            if HANG_MARKER in log.read_text(errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def test_sigint_keeps_what_was_measured(tmp_path):
     out = tmp_path / "evidence.json"
-    # The hang fault keeps the run busy after the first cases are measured, so the signal lands mid-run.
-    environment = {**os.environ, "ADVISOR_SELFTEST_FAULTS": "hang"}
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    # The hang fault keeps the run busy after the first cases are measured, so the signal lands mid-run; a private
+    # TMPDIR holds the child's log, where the hang announces itself.
+    environment = {**os.environ, FAULTS_ENV: "hang", "TMPDIR": str(tmp)}
     process = subprocess.Popen(
         [sys.executable, "-m", "advisor", "probe", "selftest", "--budget", "60", "--out", str(out)],
         stdout=subprocess.PIPE,
@@ -27,7 +45,11 @@ def test_sigint_keeps_what_was_measured(tmp_path):
         # and Python keeps an inherited SIG_IGN: restore the default so the CLI gets its KeyboardInterrupt.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(12)  # child start-up (~2 s) and the matmul cases before the hanging one
+    deadline = time.monotonic() + START_GUARD_S
+    while not _hanging(tmp):  # the matmul cases before the hanging one are measured by then
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, f"the hang case did not start within {START_GUARD_S:.0f} s"
+        time.sleep(0.05)
     workers = psutil.Process(process.pid).children(recursive=True)
     assert workers, "the probe's child process should be running"
     process.send_signal(signal.SIGINT)
