@@ -55,6 +55,11 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
                 f"{candidate.name} quantizes for its own runtime ({dtype}) with the setting each family's documented "
                 f"stack uses ({each}): one tool, and one {dtype} model per family, each checked against the float model"
             )
+            if context.profile.serving_task == "embedding":  # one index, vectors from two differently rounded models
+                text += (
+                    "; the families' vectors then differ slightly, so an index shared between them is built from one "
+                    "family's model, and each family's recall on it is checked against the float model's"
+                )
             cites = [cite_stack(stack, part) for stack, part in documented]
         else:
             text = (

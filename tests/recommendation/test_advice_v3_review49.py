@@ -634,3 +634,20 @@ def test_a_full_fine_tune_that_zero_2_fits_is_not_told_it_needs_zero_3():
     assert "ZeRO stage 2, which keeps the bf16 weights whole on each device and splits the rest, holds about 23 GB" in (
         capacity
     )
+
+
+def test_an_embedding_index_shared_by_two_families_with_their_own_int8_models_is_checked_for_recall():
+    # Review 60 p14: bge-m3 in INT8 on a Xeon 6 and a Graviton4 got one INT8 model per family (Sentence Transformers'
+    # avx512_vnni and arm64 presets, https://sbert.net/docs/sentence_transformer/usage/efficiency.html) with no word
+    # that their vectors differ for one shared index.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        model="BAAI/bge-m3",
+        needs={"quantization": "int8", "devices": 1, "cross_platform": True, "other_hardware": ["arm-cpu"]},
+    )
+    tier3 = next(c for c in result.tier(3).choices if c.concern == "quantization")
+    assert tier3.settings.get("checkpoints") == "one per family"
+    assert any("index shared between them" in reason.text for reason in tier3.rationale)
