@@ -500,18 +500,35 @@ def narrower_format_switches(choice: StackChoice, device: Device, profile: Profi
     for judged in choice.chosen:
         own = narrower_format_switch(judged, device, profile)
         if own is None:
-            rival = next(
-                (
-                    j
-                    for j in choice.considered
-                    if j.workload == judged.workload and j.fits and narrower_path(j.stack, judged.precision, device)
-                ),
-                None,
-            )
+            rival = narrower_rival(judged, choice.considered, device)
             own = narrower_format_switch(judged, device, profile, rival) if rival is not None else None
         if own is not None:
             found.append(own)
     return found
+
+
+def narrower_rival(judged: Judged, considered: Sequence[Judged], device: Device) -> Judged | None:
+    """The considered stack whose narrower path the chosen one's switch names: first one on the same engine that
+    differs from the profile only in leading with that format (vLLM's FP8 page beside its BF16 page), else one that
+    fits as well; never one whose page keeps the format for other models ('FP8 only for the 405B')."""
+    runner = judged.stack.runner.candidate if judged.stack.runner is not None else None
+
+    def path(item: Judged) -> str | None:
+        narrower = narrower_path(item.stack, judged.precision, device)
+        if narrower is None or any(names_format_only_for(r.value, narrower) for r in item.stack.risks):
+            return None
+        return narrower
+
+    same = [j for j in considered if j.workload == judged.workload and path(j) is not None]
+    same_engine = [
+        j
+        for j in same
+        if runner is not None
+        and j.stack.runner is not None
+        and j.stack.runner.candidate == runner
+        and all(m.kind == "precision" for m in j.misfits)
+    ]
+    return next(iter(same_engine), None) or next((j for j in same if j.fits), None)
 
 
 def narrower_format_switch(

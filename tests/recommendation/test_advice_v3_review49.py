@@ -651,3 +651,23 @@ def test_an_embedding_index_shared_by_two_families_with_their_own_int8_models_is
     tier3 = next(c for c in result.tier(3).choices if c.concern == "quantization")
     assert tier3.settings.get("checkpoints") == "one per family"
     assert any("index shared between them" in reason.text for reason in tier3.rationale)
+
+
+def test_a_narrower_format_switch_never_moves_to_a_page_that_keeps_the_format_for_other_models():
+    # Review 59 p02: Qwen3-8B served in bf16 on H100s got "inference-in-fp8" towards SGLang's Llama 3.1 cookbook, whose
+    # page offers an FP8 checkpoint only for the 405B model
+    # (https://docs.sglang.io/cookbook/autoregressive/Llama/Llama3.1).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="both",
+        training="rl",
+        model="Qwen/Qwen3-8B",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    assert not any(
+        switch.id == "inference-in-fp8" and "Llama 3.1 cookbook" in switch.description
+        for switch in result.switch_conditions
+    )
+    assert any(switch.id == "device-generation" for switch in result.switch_conditions)
