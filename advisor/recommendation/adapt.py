@@ -1338,9 +1338,31 @@ def adapt_tier1(
     gaps += fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
     fits_team = all(c.fits_team for c in merged)
-    notes = tier1.notes if choice.chosen else assembled_notes(context)
+    notes = chosen_notes(choice, context) or tier1.notes if choice.chosen else assembled_notes(context)
     update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
     return tier1.model_copy(update=update), kept_skipped
+
+
+def chosen_notes(choice: StackChoice, context: RuleContext) -> tuple[Rationale, ...]:
+    """Tier 1's note where a chosen stack is not the vendor's validated whole for this profile (a partial fit, a
+    community or third-party route, a preview): what it rests on instead of 'proven, supported' (review 59); empty
+    where every chosen stack fits as documented."""
+    caveats = []
+    for judged in choice.chosen:
+        stack = judged.stack
+        if not judged.fits:
+            caveats.append(f"{stack.name} fits only in part ({judged.misfits[0].text})")
+        elif stack.third_party is not None:
+            caveats.append(f"{stack.name} is documented by a third party, not the vendor or its project")
+        elif stack.preview is not None:
+            caveats.append(f"{stack.name} is a preview on its own page")
+    if not caveats:
+        return ()
+    text = (
+        f"the stack documented for {context.profile.hardware}, but not as a validated whole for this profile: "
+        f"{'; '.join(caveats)}; test what its page does not cover before committing"
+    )
+    return (line(text, cite_profile(context.profile, "hardware")),)
 
 
 def assembled_notes(context: RuleContext) -> tuple[Rationale, ...]:

@@ -671,3 +671,29 @@ def test_a_narrower_format_switch_never_moves_to_a_page_that_keeps_the_format_fo
         for switch in result.switch_conditions
     )
     assert any(switch.id == "device-generation" for switch in result.switch_conditions)
+
+
+def test_tier_1_calls_a_partly_fitting_stack_no_proven_validated_whole():
+    # Review 59 (defect 9): "proven, supported, least to maintain" headed a community LLaMA-Factory fork on a Hygon
+    # K100_AI written for another model (the community cookbook https://github.com/FlyAIBox/dcu-in-action, written for
+    # Meta-Llama-3-8B-Instruct).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        model="Qwen/Qwen3-14B",
+        needs={"devices": 8},
+    )
+    note = result.tier(1).notes[0].text
+    assert "proven, supported" not in note
+    assert note.startswith("the stack documented for hygon-dcu, but not as a validated whole for this profile")
+    fitting = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        needs={"devices": 1},
+    )
+    assert "proven, supported, least to maintain" in fitting.tier(1).notes[0].text
