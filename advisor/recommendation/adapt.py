@@ -314,6 +314,10 @@ def framework_needed(judged: Judged, profile: Profile, known: set[str]) -> bool:
     return not profile.llm and profile.needs.devices > 1 and judged.fits
 
 
+KERNEL_CONCERNS = ("gemm", "attention", "fusion")  # a stack's kernel parts, named for the formats they run
+PARENTHESES = re.compile(r"\([^)]*\)")  # a part name's aside ('AITER linear ops (an MXFP4 checkpoint adds ...)')
+
+
 def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Choice]) -> dict[str, Part]:
     """Concern -> the part the stack puts there, for every concern the stack decides for this profile."""
     stack, profile = judged.stack, context.profile
@@ -345,6 +349,8 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         concern = ROLE_CONCERNS.get(component.role)
         if concern is None or concern in parts or (concern == "quantization" and not quantizes):
             continue
+        if concern in KERNEL_CONCERNS and other_format_only(PARENTHESES.sub("", component.name), judged.precision):
+            continue  # a kernel part for another format (AITER's FP8 linear layers in a BF16 job): the rule's stays
         rule = rule_choices.get(concern)
         if component.candidate in known:
             parts[concern] = Part(component.candidate, component)

@@ -697,3 +697,20 @@ def test_tier_1_calls_a_partly_fitting_stack_no_proven_validated_whole():
         needs={"devices": 1},
     )
     assert "proven, supported, least to maintain" in fitting.tier(1).notes[0].text
+
+
+def test_a_kernel_part_named_for_another_format_is_not_a_bf16_job_s_gemm():
+    # Review 58 p03: a bf16 GRPO job on MI300X served through SGLang's AMD stack read "gemm: AITER GEMM kernels for FP8
+    # linear layers" (https://docs.sglang.io/docs/hardware-platforms/amd_gpu names AITER for the FP8 linear layers).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="both",
+        training="rl",
+        model="Qwen/Qwen3-32B",
+        needs={"dynamic_shapes": True, "long_context": True, "devices": 8},
+    )
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    texts = " ".join(reason.text for reason in gemm.rationale)
+    assert "for FP8 linear layers" not in texts
