@@ -54,12 +54,13 @@ def test_deepseek_r1_0528_on_the_r1_recipe_is_told_the_published_checkpoint_is_r
 
 
 def test_a_train_and_serve_job_is_told_when_its_two_stacks_pin_different_releases():
-    # Optimum Neuron's fine-tuning tutorial is validated on Neuron SDK 2.26.1 and the vLLM Neuron plugin on 2.34
-    # (awsdocs-neuron.readthedocs-hosted.com release notes); review 32 p12 was told both fit one fleet.
+    # Optimum Neuron's fine-tuning tutorial is validated on Neuron SDK 2.26.1 and vLLM with NxD Inference on 2.28
+    # (awsdocs-neuron.readthedocs-hosted.com release notes); review 32 p12 was told both fit one fleet. On Trn1, where
+    # Optimum Neuron still trains (on Trn2 AWS's TorchNeuron LoRA tutorial, which pins no versions, now does).
     result = answer(
         model_type="dense-transformer",
         hardware="aws-neuron",
-        device="trn2",
+        device="trn1",
         workload="both",
         training="lora",
         model="Qwen/Qwen3-32B",
