@@ -1299,6 +1299,9 @@ def adapt_tier1(
             layout = layout_here(judged, context, choice)
             if layout is not None:
                 extra["layout here"] = layout
+            adapters = adapter_library(judged, context.profile)
+            if adapters is not None:
+                extra["adapters"] = adapters
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
                 article = "a" if judged.precision.startswith("b") else "an"  # "an fp8", "an int8", "a bf16"
@@ -1347,6 +1350,22 @@ def adapt_tier1(
     notes = chosen_notes(choice, context) or tier1.notes if choice.chosen else assembled_notes(context)
     update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
     return tier1.model_copy(update=update), kept_skipped
+
+
+ADAPTER_WORDS = re.compile(r"LoRA|PEFT|adapter", re.IGNORECASE)
+
+
+def adapter_library(judged: Judged, profile: Profile) -> str | None:
+    """A LoRA job on a training stack whose page names no adapter library (DeepSpeed's Gaudi fork, any kind of
+    training): what adds the adapters on top of it (reviews 61 p10, 62 p08: 'no LoRA tooling named')."""
+    if judged.workload != "training" or profile.training != "lora" or "lora" in judged.stack.applies_to.training:
+        return None
+    if any(ADAPTER_WORDS.search(f"{c.name} {c.setting or ''}") for c in judged.stack.components):
+        return None
+    return (
+        "Hugging Face PEFT's LoraConfig on the model before the stack's trainer takes it (the page names no adapter "
+        "library): the base weights stay frozen and only the adapters train and are saved"
+    )
 
 
 def chosen_notes(choice: StackChoice, context: RuleContext) -> tuple[Rationale, ...]:

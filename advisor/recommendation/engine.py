@@ -97,7 +97,6 @@ PROFILE_SWITCH_ORDER = (
     "team-skill-kernel",
     "team-skill-hpc",
     "long-context-needed",
-    "dynamic-shapes-needed",
 )
 _UNSUPPORTED = ("no", "unknown", "partial")
 

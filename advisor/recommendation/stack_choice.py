@@ -75,6 +75,7 @@ class Rank(NamedTuple):
     architecture_only: bool  # written for another model of the same architecture: the one written for this model first
     kind_unnamed: bool  # its page does not name the kind of training asked (LoRA), or names kinds where none is asked
     superseded: bool  # the vendor's current release documentation no longer carries it: a current one comes first
+    script_only: bool  # its page ships a script, not a server: a served stack that fits as well comes first
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -706,6 +707,7 @@ def judge(
         or (for_this_model and not written_exactly_for(scope.models, profile.model_name)),
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         superseded=stack.superseded is not None,
+        script_only=workload == "inference" and stack.script_only is not None and not is_mobile(device),
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),

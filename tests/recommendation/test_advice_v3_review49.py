@@ -714,3 +714,22 @@ def test_a_kernel_part_named_for_another_format_is_not_a_bf16_job_s_gemm():
     gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
     texts = " ".join(reason.text for reason in gemm.rationale)
     assert "for FP8 linear layers" not in texts
+
+
+def test_a_lora_job_on_a_stack_naming_no_adapter_library_is_told_which_adds_them_and_static_shapes_add_no_switch():
+    # Review 62 p08 (and 61 p10): LoRA of Llama-3.3-70B on 8 Gaudi 3 trained on Intel's DeepSpeed fork with "no LoRA
+    # tooling named" (https://docs.habana.ai/en/latest/PyTorch/DeepSpeed/DeepSpeed_User_Guide.html names
+    # none); Hugging Face PEFT adds the adapters (https://huggingface.co/docs/peft/). Review 62 also found
+    # "dynamic-shapes-needed" in records where it decided nothing.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="both",
+        training="lora",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert "PEFT" in framework.settings.get("adapters", "")
+    assert "dynamic-shapes-needed" not in [switch.id for switch in result.switch_conditions]

@@ -109,11 +109,10 @@ def static_shape_buckets(context: RuleContext) -> tuple[Gap, tuple[Rejection, ..
 
 
 def not_needed(context: RuleContext) -> ConcernDecision:
-    """Static shapes: nothing to decide until dynamic shapes become a need."""
+    """Static shapes: nothing to decide. A profile that comes to need dynamic shapes is a new profile, not a condition
+    the record watches (review 62: the switch decided nothing)."""
     reason = line("shapes are static", cite_profile(context.profile, "needs.dynamic_shapes"))
-    description = "dynamic shapes become a need: choose a dynamic-shape path"
-    needed = switch("dynamic-shapes-needed", description, "profile.needs.dynamic_shapes", "==", True)
-    return skipped_decision("dynamic-shapes", reason, needed)
+    return skipped_decision("dynamic-shapes", reason)
 
 
 def runs_models(option: str, context: RuleContext) -> bool:
