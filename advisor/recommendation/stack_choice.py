@@ -613,11 +613,18 @@ def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, work
     documented = METHOD_WORDS.get(method)  # the part as the page sets it names the other method: a partial fit
     text = f"{part.name} {part.setting or ''}"
     if documented is not None and documented[1].search(text) and not documented[0].search(text):
+        own = getattr(knowledge.get(part.candidate), method).value == "yes"
+        how = (
+            f"the toolkit has a {method.upper()} flow of its own to set up"
+            if own
+            else "the toolkit runs none: train quantization-aware in the training framework and export the model "
+            "the stack runs"
+        )
         return [
             Misfit(
                 "method",
                 f"{part.name} is the page's {'PTQ' if method == 'qat' else 'QAT'} flow; the profile asks "
-                f"{method.upper()} (the toolkit has a {method.upper()} flow of its own to set up)",
+                f"{method.upper()} ({how})",
             )
         ]
     return []

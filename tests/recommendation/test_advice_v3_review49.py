@@ -733,3 +733,21 @@ def test_a_lora_job_on_a_stack_naming_no_adapter_library_is_told_which_adds_them
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     assert "PEFT" in framework.settings.get("adapters", "")
     assert "dynamic-shapes-needed" not in [switch.id for switch in result.switch_conditions]
+
+
+def test_qat_on_a_runtime_that_runs_no_qat_says_where_the_qat_model_comes_from():
+    # Review 62 p12: an INT8 QAT CNN on EPYC with ONNX Runtime read "(the toolkit has a QAT flow of its own to set up)"
+    # and "ONNX Runtime quantizes the model it serves" beside "ONNX Runtime does not run QAT; QAT models exported from
+    # PyTorch or TensorFlow as QDQ graphs run directly" (https://onnxruntime.ai/docs/performance/model-optimizations/
+    # quantization.html).
+    result = answer(
+        model_type="cnn",
+        hardware="x86-cpu",
+        device="epyc-9005-turin",
+        workload="inference",
+        parameters_b=0.03,
+        needs={"quantization": "int8", "quantization_method": "qat", "devices": 1},
+    )
+    assert "train quantization-aware in the training framework" in (result.verdict or "")
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert not any("quantizes the model it serves" in reason.text for reason in quantization.rationale)

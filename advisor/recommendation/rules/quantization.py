@@ -168,6 +168,8 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
             f"{unverified}",
             cite_claim(toolkit, dtype),
         )
+    if toolkit.id == runtime and context.profile.needs.quantization_method == "qat" and toolkit.qat.value != "yes":
+        return None  # it runs the QAT model exported by the training framework; it does not quantize it (QAT line)
     if toolkit.id == runtime:
         return line(
             f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
