@@ -11,7 +11,7 @@ from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
-from advisor.recommendation.policy import TRAINED_PRECISIONS
+from advisor.recommendation.policy import MISFIT_WEIGHTS, TRAINED_PRECISIONS
 from advisor.recommendation.stack_choice import (
     Judged,
     Misfit,
@@ -510,7 +510,8 @@ def narrower_format_switches(choice: StackChoice, device: Device, profile: Profi
 def narrower_rival(judged: Judged, considered: Sequence[Judged], device: Device) -> Judged | None:
     """The considered stack whose narrower path the chosen one's switch names: first one on the same engine that
     differs from the profile only in leading with that format (vLLM's FP8 page beside its BF16 page), else one that
-    fits as well; never one whose page keeps the format for other models ('FP8 only for the 405B')."""
+    fits as well (missing nothing the chosen one does not: a B200 page for a B300 when the chosen one is a B200 page
+    too); never one whose page keeps the format for other models ('FP8 only for the 405B')."""
     runner = judged.stack.runner.candidate if judged.stack.runner is not None else None
 
     def path(item: Judged) -> str | None:
@@ -519,6 +520,8 @@ def narrower_rival(judged: Judged, considered: Sequence[Judged], device: Device)
             return None
         return narrower
 
+    # a rival may miss what the chosen one misses (a B200 page for a B300), and what weighs nothing (R1's architecture)
+    chosen_kinds = {m.kind for m in judged.misfits} | {kind for kind, weight in MISFIT_WEIGHTS.items() if weight == 0}
     same = [j for j in considered if j.workload == judged.workload and path(j) is not None]
     same_engine = [
         j
@@ -526,9 +529,10 @@ def narrower_rival(judged: Judged, considered: Sequence[Judged], device: Device)
         if runner is not None
         and j.stack.runner is not None
         and j.stack.runner.candidate == runner
-        and all(m.kind == "precision" for m in j.misfits)
+        and all(m.kind in chosen_kinds | {"precision"} for m in j.misfits)
     ]
-    return next(iter(same_engine), None) or next((j for j in same if j.fits), None)
+    as_well = [j for j in same if all(m.kind in chosen_kinds for m in j.misfits)]
+    return next(iter(same_engine), None) or next(iter(as_well), None)
 
 
 def narrower_format_switch(

@@ -751,3 +751,19 @@ def test_qat_on_a_runtime_that_runs_no_qat_says_where_the_qat_model_comes_from()
     assert "train quantization-aware in the training framework" in (result.verdict or "")
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert not any("quantizes the model it serves" in reason.text for reason in quantization.rationale)
+
+
+def test_an_nvfp4_page_for_the_same_generation_gives_the_narrower_format_switch_on_a_b300():
+    # Review 61 p01: DeepSeek-R1-0528 in FP8 on 8 B300s got no FP4 switch though it considered TensorRT-LLM's NVFP4
+    # DeepSeek page (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-deepseek-r1-on-trtllm.html),
+    # validated on B200 as the chosen FP8 page is: a rival missing only what the chosen one misses fits as well.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b300",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-R1-0528",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True, "dynamic_shapes": True},
+    )
+    assert any(switch.id == "inference-in-nvfp4" for switch in result.switch_conditions)
