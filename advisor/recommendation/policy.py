@@ -57,7 +57,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "scale_data_parallel": 1,  # a one-device LoRA recipe for a multi-device LoRA job: data parallel, each a copy
     "general_runtime": 2,
     "same_generation": 1,
-    "script_only": 0,  # a page's script, not a server: the fit is partial and says so, the ranking is unchanged
+    "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie
     "other_size": 1,  # a recipe for another size of the model's series: after one for the model itself
     # a recipe written for an earlier model whose architecture this one keeps (Llama 3.3 70B on a Llama 3.1 70B
     # recipe): as near as the model's own recipe; the record says its checkpoints are the earlier weights

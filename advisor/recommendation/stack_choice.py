@@ -75,7 +75,7 @@ class Rank(NamedTuple):
     architecture_only: bool  # written for another model of the same architecture: the one written for this model first
     kind_unnamed: bool  # its page does not name the kind of training asked (LoRA), or names kinds where none is asked
     superseded: bool  # the vendor's current release documentation no longer carries it: a current one comes first
-    script_only: bool  # its page ships a script, not a server: a served stack that fits as well comes first
+    script_only: bool  # serving from a page's script, not a server: a server that fits as well comes first
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -693,7 +693,7 @@ def judge(
 ) -> Judged:
     """The stack's misfits and its rank: fewest misfits, the asked precision as its default, an LLM served by an
     LLM serving engine, a recipe written for the model the profile names, a page naming the kind of training asked
-    (LoRA), the platform's own order, the vendor's or
+    (LoRA), a current stack, a server before a page's script, the platform's own order, the vendor's or
     the runner's project's page before a third party's, the most specific (fewest model types, fewest devices), its
     id."""
     accepted = stack_accepts(stack, profile, platform, workload)
@@ -714,7 +714,7 @@ def judge(
         or (for_this_model and not written_exactly_for(scope.models, profile.model_name)),
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         superseded=stack.superseded is not None,
-        script_only=workload == "inference" and stack.script_only is not None and not is_mobile(device),
+        script_only=any(misfit.kind == "script_only" for misfit in found),
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
@@ -920,12 +920,12 @@ def weightiest(found: Sequence[Misfit]) -> str | None:
     return ordered[0].text
 
 
-def decisive_reason(item: Judged, chosen: Judged | None) -> str:
+def decisive_reason(item: Judged, chosen: Judged | None, model: str | None = None) -> str:
     """Why a considered stack was not taken, in one line: its heaviest misfit, or (where it fits as well as the chosen
     one, or misses as much) what put the chosen one first."""
     heaviest = weightiest(item.misfits)
     if chosen is not None and heaviest is None and item.rank.weight > chosen.rank.weight and item.model_assumed:
-        return f"fits, but {tie_break(item, chosen)}"
+        return f"fits, but {tie_break(item, chosen, model)}"
     if chosen is None or (heaviest is not None and item.rank.weight > chosen.rank.weight):
         return heaviest or "fits"
     if heaviest is None:
@@ -934,7 +934,7 @@ def decisive_reason(item: Judged, chosen: Judged | None) -> str:
         lead = f"{heaviest}, as is the chosen one"
     else:  # a misfit that weighs nothing (a recipe for a model of the same architecture)
         lead = heaviest
-    return f"{lead}; {tie_break(item, chosen)}"
+    return f"{lead}; {tie_break(item, chosen, model)}"
 
 
 def throughput_run(workload: str) -> str:
@@ -942,8 +942,9 @@ def throughput_run(workload: str) -> str:
     return "a throughput run at your SLA" if workload == "inference" else "a training throughput run"
 
 
-def tie_break(item: Judged, chosen: Judged) -> str:
-    """What put the chosen stack before one that fits as well (or misses as much)."""
+def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
+    """What put the chosen stack before one that fits as well (or misses as much); `model`: the profile's, which a
+    recipe written for several models is named by."""
     if item.rank.other_default and not chosen.rank.other_default:
         default = item.stack.applies_to.precisions[0]
         if item.precision in item.stack.applies_to.precisions[1:]:  # it documents the asked format, after another
@@ -959,7 +960,8 @@ def tie_break(item: Judged, chosen: Judged) -> str:
             f"{chosen.stack.name} is written for any"
         )
     if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:
-        written = ", ".join(chosen.stack.applies_to.models[:2])
+        listed = chosen.stack.applies_to.models
+        written = ", ".join([m for m in listed if written_for([m], model)] or listed[:2])
         if chosen.rank.architecture_only:
             return f"{chosen.stack.name} is a recipe written for a model of this one's architecture ({written})"
         return f"{chosen.stack.name} is the recipe written for the model named ({written})"
@@ -978,6 +980,11 @@ def tie_break(item: Judged, chosen: Judged) -> str:
         )
     if item.rank.superseded and not chosen.rank.superseded and item.stack.superseded is not None:
         return f"{item.stack.superseded.value}; {chosen.stack.name} is carried by the vendor's current release"
+    if item.rank.script_only and not chosen.rank.script_only and item.stack.script_only is not None:
+        return (
+            f"its page ships a script, not a server ({item.stack.script_only.value}), where {chosen.stack.name} is "
+            f"one; {throughput_run(item.workload)} on the target decides (see the switch conditions)"
+        )
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"
         return (
@@ -1004,7 +1011,9 @@ def stack_option(
     stack with no misfit fits (whole_fit)."""
     runner = item.stack.runner
     reason = (
-        ("; ".join(m.text for m in item.misfits) if item.misfits else fit) if picked else decisive_reason(item, chosen)
+        ("; ".join(m.text for m in item.misfits) if item.misfits else fit)
+        if picked
+        else decisive_reason(item, chosen, model)
     )
     said = risk_naming(item.stack, model) if not picked else None
     if said is not None:

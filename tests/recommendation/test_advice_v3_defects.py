@@ -105,7 +105,12 @@ def test_7_a_graph_runtime_brings_its_own_kernels():
     # Core ML runs the converted model on its own kernels (https://github.com/apple/ml-stable-diffusion);
     # ONNX Runtime's CPU provider runs its own quantized kernels
     # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html)
-    apple = answer(model_type="diffusion", hardware="apple-silicon", device="apple-m2")
+    apple = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m2",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+    )
     assert tier1(apple)["deployment"] == "coreml" and "mlx" not in tier1(apple).values()
     cpu = answer(model_type="cnn", hardware="x86-cpu", needs={"quantization": "int8"})
     if tier1(cpu)["deployment"] == "onnxruntime":

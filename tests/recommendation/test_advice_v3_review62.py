@@ -1,0 +1,79 @@
+"""Review 62's FLUX and Core ML Stable Diffusion defects (p11, p15), each pinned."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+from advisor.knowledge.loader import load_knowledge_base
+
+
+def test_a_server_comes_before_a_script_that_fits_as_well():
+    # Review 62 p15: on an RTX PRO 6000 Server both FLUX.1-dev stacks name only the GeForce RTX 5090 of its generation
+    # (NIM support matrix https://docs.nvidia.com/nim/visual-genai/1.1.1/support-matrix.html; TensorRT-RTX support
+    # matrix https://docs.nvidia.com/deeplearning/tensorrt-rtx/latest/getting-started/support-matrix.html), so they miss
+    # as much; the NIM serves over HTTP and the demo writes images to disk, so the NIM comes first and the demo's row
+    # says why.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="rtx-pro-6000-server",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    rows = {option.stack: option for option in result.stacks_considered}
+    assert rows["nvidia-nim-flux1-dev"].chosen
+    assert "validated on rtx-5090 (RTX Blackwell, as rtx-pro-6000-server)" in rows["nvidia-nim-flux1-dev"].reason
+    demo = rows["nvidia-tensorrt-rtx-flux1-dev"].reason
+    assert "ships a script, not a server" in demo and "nothing documented puts one first" not in demo
+
+
+def test_the_rtx_5090_is_the_rtx_pro_6000_servers_generation():
+    # Both compute capability 12.0 (https://developer.nvidia.com/cuda-gpus)
+    nvidia = load_knowledge_base().platform("nvidia-gpu")
+    geforce, server = nvidia.device("rtx-5090"), nvidia.device("rtx-pro-6000-server")
+    assert geforce is not None and server is not None
+    assert geforce.generation == server.generation and geforce.architecture == server.architecture == "sm_120"
+
+
+def test_a_lora_job_serves_on_the_stack_that_loads_its_adapter():
+    # demoDiffusion's demo_txt2img_flux.py takes --lora-path (TensorRT 10.10 changelog, FLUX LoRA in FP16 and FP8);
+    # the NIM and TensorRT for RTX's demo document no way to load a checkpoint the team trained.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="rtx-pro-6000-server",
+        workload="both",
+        training="lora",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    rows = {option.stack: option for option in result.stacks_considered}
+    assert rows["nvidia-tensorrt-demodiffusion-flux"].chosen
+    for prebuilt in ("nvidia-nim-flux1-dev", "nvidia-tensorrt-rtx-flux1-dev"):
+        assert not rows[prebuilt].chosen and "no way to load the checkpoint this job trains" in rows[prebuilt].reason
+
+
+def test_core_ml_stable_diffusion_is_written_for_stable_diffusion_models_only():
+    # apple/ml-stable-diffusion converts SD 1.x, 2.x, SDXL and SD3 (https://github.com/apple/ml-stable-diffusion#readme)
+    flux = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-schnell",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    coreml = next(option for option in flux.stacks_considered if option.stack == "apple-coreml-stable-diffusion")
+    assert not coreml.chosen and "not black-forest-labs/FLUX.1-schnell" in coreml.reason
+    sdxl = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+    )
+    assert sdxl.stacks[0].stack == "apple-coreml-stable-diffusion"
+    # the row of a stack that fits as well names the model the chosen recipe is written for, not its first two
+    mps = next(option for option in sdxl.stacks_considered if option.stack == "apple-diffusers-mps-diffusion")
+    assert "written for the model named (stabilityai/stable-diffusion-xl-base-1.0)" in mps.reason
