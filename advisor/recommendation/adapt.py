@@ -1347,7 +1347,7 @@ def adapt_tier1(
     gaps += fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
     fits_team = all(c.fits_team for c in merged)
-    notes = chosen_notes(choice, context) or tier1.notes if choice.chosen else assembled_notes(context)
+    notes = (chosen_notes(choice, context) or tier1.notes) if choice.chosen else assembled_notes(context)
     update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
     return tier1.model_copy(update=update), kept_skipped
 

@@ -70,9 +70,13 @@ def engines_for_the_task(context: RuleContext) -> tuple[str, ...]:
     no page says that the pair works on this family. Empty for text generation and for a task only a stack's page
     may grant (speech)."""
     task = context.profile.serving_task
-    if task == "generation" or task in CLAIMED_TASKS_ONLY:
-        return ()
+    return () if task == "generation" or task in CLAIMED_TASKS_ONLY else engines_claiming_the_task(context)
+
+
+def engines_claiming_the_task(context: RuleContext) -> tuple[str, ...]:
+    """The family's serving engines whose own documentation lists the profile's task (their `tasks` claim)."""
     known = set(context.knowledge.ids())
+    task = context.profile.serving_task
     return tuple(
         option
         for option in context.platform.serving_engines.value

@@ -11,7 +11,12 @@ from advisor.recommendation.citations import cite_claim, cite_platform, cite_pro
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.models import Gap, Rationale
 from advisor.recommendation.rules.tiers import TASK_WORDS, tier3_entry
-from advisor.recommendation.stack import runtime_pick, runtime_requirements, task_engine_only
+from advisor.recommendation.stack import (
+    engines_claiming_the_task,
+    runtime_pick,
+    runtime_requirements,
+    task_engine_only,
+)
 
 TASK_MODELS = {"embedding": "an embedding model", "transcription": "a speech model"}
 
@@ -74,12 +79,8 @@ def task_engines_line(context: RuleContext) -> Rationale | None:
     documentation covers that task in general (their tasks claim), named as what to probe there, since neither page
     says that the pair works on this family."""
     task = context.profile.serving_task
-    if task == "generation":
-        return None
-    known = set(context.knowledge.ids())
-    engines = [context.knowledge.get(option) for option in context.platform.serving_engines.value if option in known]
-    engines = [engine for engine in engines if engine.tasks is not None and task in engine.tasks.value]
-    if not engines:
+    engines = [context.knowledge.get(option) for option in engines_claiming_the_task(context)]
+    if task == "generation" or not engines:
         return None
     names = ", ".join(engine.name for engine in engines)
     text = f"{names} serves language models on {context.platform.name} and documents {TASK_WORDS[task]} in general, but"

@@ -171,9 +171,8 @@ def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidat
         found = [c for c in found if all(documented_runner(c.id, family, context) for family in families)]
     if concern == "deployment" and context.profile.serving_task in CLAIMED_TASKS_ONLY:  # Whisper: a stack per family
         found = [c for c in found if task_stacks(c.id, context)]
-    if (
-        concern == "dynamic-shapes" and context.profile.serving_task in CLAIMED_TASKS_ONLY
-    ):  # nor batch it (vLLM on Inf2)
+    # nor does an engine no transcription stack runs batch it (vLLM on an Inf2)
+    if concern == "dynamic-shapes" and context.profile.serving_task in CLAIMED_TASKS_ONLY:
         found = [c for c in found if c.layer.value not in SERVING_LAYERS or task_stacks(c.id, context)]
     if concern == "deployment" and not context.profile.llm:  # an LLM engine's diffusion server is not on every family
         found = [c for c in found if c.layer.value != "serving-engine" or model_type_stacks(c.id, context)]
