@@ -121,6 +121,19 @@ def stated_size(model: str) -> float | None:
     return float(found.group(1)) if found else None
 
 
+MILLIONS_IN_NAME = re.compile(r"(?<![\w.])(\d{2,3})[Mm](?![A-Za-z0-9])")  # '300m', '33M': a small encoder's size
+
+
+def stated_parameters_b(model: str) -> float | None:
+    """The parameter count in billions a model id states: its size in billions, or in millions for a small encoder
+    ('embeddinggemma-300m': 0.3; two or three digits, so a '-1M' context-length tag is no size)."""
+    billions = stated_size(model)
+    if billions is not None:
+        return billions
+    found = MILLIONS_IN_NAME.search(model.rsplit("/", 1)[-1].replace("_", "-"))
+    return int(found.group(1)) / 1000 if found else None
+
+
 def size_of(model: str) -> ModelSize | None:
     """The catalogue's entry for a model id or one of its releases ('...-Instruct', '...-FP8'), or None. A release
     naming a size of its own is another model ('DeepSeek-R1-Distill-Llama-70B' is not DeepSeek-R1)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from advisor.knowledge.model_sizes import size_of, stated_size
+from advisor.knowledge.model_sizes import size_of, stated_parameters_b
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
@@ -70,7 +70,7 @@ def model_parameters_b(profile: Profile) -> float | None:
     known = size_of(name) if name else None
     if known is not None:
         return known.parameters_b
-    return stated_size(name) if name else None
+    return stated_parameters_b(name) if name else None
 
 
 def size_citation(profile: Profile) -> Citation:

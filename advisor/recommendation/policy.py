@@ -37,9 +37,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
     "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first
     "training_kind": 6,  # a pre-training recipe for a LoRA job (or the reverse): another stack that trains it first
-    # a recipe with no rollout engine or weight sync for an RL post-training job: it lacks the loop itself, which
-    # weighs more than a recipe for a neighbouring model type (verl's dense GRPO recipe for a MoE model)
-    "training_loop": 9,
+    # a recipe with no rollout engine or weight sync for an RL post-training job (or an RL-only recipe for plain
+    # training): it lacks the loop itself, too far to be the job's stack (review 64 p13: an SFT LoRA trainer for GRPO)
+    "training_loop": 10,
     "training_kind_near": 2,  # a pre-training recipe for a full fine-tuning job: every weight trains (not the reverse)
     # a LoRA recipe for a full fine-tuning job: the same framework and data path from the model's checkpoint, with
     # every weight's gradients and optimizer state to fit besides

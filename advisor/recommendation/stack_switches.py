@@ -11,7 +11,7 @@ from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
-from advisor.recommendation.policy import MISFIT_WEIGHTS, TRAINED_PRECISIONS
+from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, TRAINED_PRECISIONS
 from advisor.recommendation.stack_choice import (
     Judged,
     Misfit,
@@ -149,6 +149,13 @@ def uncovered_side(choice: StackChoice, tier1: Tier, profile: Profile) -> list[s
                 else "on the framework's own DDP/FSDP"
             )
             job = f"the {profile.training} training" if profile.training else "the training"
+            if profile.training in NAMED_ONLY_KINDS:  # RL: the rollout loop is what no stack here documents
+                sides.append(
+                    f"for {job}, no documented stack runs an RL loop (rollouts, rewards, weight sync into the rollout "
+                    f"engine) on {profile.hardware}: tier 1 trains the policy {how}, and the loop around it is the "
+                    "team's to build and validate"
+                )
+                continue
             sides.append(
                 f"for {job}, no documented stack trains a {profile.model_type} here: tier 1 runs it {how}; validate "
                 "that run before relying on it"
@@ -436,7 +443,11 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     if accuracy is not None:
         found.append(accuracy)
     found += narrower_format_switches(choice, device, profile)
-    found += finer_scaled_switches(choice, device, profile)
+    finer = finer_scaled_switches(choice, device, profile)
+    if finer:  # the block-scaled path is the step after a missed gate, before BF16: one switch per trigger, not two
+        watched = {switch.metric for switch in finer}
+        found = [switch for switch in found if switch.metric not in watched]
+    found += finer
     native = native_format_switch(choice, device, profile)
     if native is not None:
         found.append(native)

@@ -163,7 +163,11 @@ def test_fp8_asked_with_qat_for_a_training_job_is_held_to_the_loss_curve():
         needs={"quantization": "fp8", "quantization_method": "qat", "devices": 64},
     )
     ids = {s.id for s in result.switch_conditions}
-    assert "fp8-loss-gap" in ids and "fp8-accuracy-drop" not in ids
+    # held to the loss curve: where the stack documents MXFP8 on this device, the one switch on that gate runs the
+    # block-scaled path before BF16 (review 63 p05 found two switches on one trigger)
+    loss = [s for s in result.switch_conditions if s.metric == "evidence.fp8_loss_gap"]
+    assert len(loss) == 1 and loss[0].id in ("fp8-loss-gap", "training-in-mxfp8")
+    assert "fp8-accuracy-drop" not in ids
     int8_qat = answer(
         model_type="cnn",
         hardware="nvidia-gpu",

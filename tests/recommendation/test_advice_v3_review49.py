@@ -771,3 +771,47 @@ def test_an_nvfp4_page_for_the_same_generation_gives_the_narrower_format_switch_
         needs={"quantization": "fp8", "devices": 8, "long_context": True, "dynamic_shapes": True},
     )
     assert any(switch.id == "inference-in-nvfp4" for switch in result.switch_conditions)
+
+
+def test_an_rl_job_takes_no_supervised_trainer_and_says_the_loop_is_the_team_s_to_build():
+    # Review 64 p13: GRPO of Qwen3-8B on Trn2 read "train with TRL SFTTrainer + PEFT LoRA": AWS's TorchNeuron tutorial
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/torch/tutorials/tutorial-hf-fine-tuning.html) has no
+    # rollout engine or weight sync, so it is no RL stack.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="both",
+        training="rl",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 16},
+    )
+    assert all(
+        stack.stack != "neuron-torchneuron-hf-lora-trn" for stack in result.stacks if stack.workload == "training"
+    )
+    assert "no documented stack runs an RL loop" in (result.verdict or "")
+
+
+def test_a_small_encoder_s_size_in_millions_is_read_from_its_id():
+    # Review 64 p07: "google/embeddinggemma-300m states no size in its id" (https://huggingface.co/google/embeddinggemma-300m).
+    from advisor.knowledge.model_sizes import stated_parameters_b
+
+    assert stated_parameters_b("google/embeddinggemma-300m") == 0.3
+    assert stated_parameters_b("Qwen/Qwen2.5-7B-Instruct-1M") == 7  # a context-length tag is no size
+    assert stated_parameters_b("BAAI/bge-m3") is None
+
+
+def test_one_switch_per_trigger_where_the_stack_documents_a_block_scaled_path():
+    # Review 63 p05: "fp8-loss-gap" (fall back to BF16) and "training-in-mxfp8" (try MXFP8) both fired on
+    # evidence.fp8_loss_gap > 0.01 for a 30B MoE pre-training on 64 MI355X (Primus's MXFP8 config,
+    # https://github.com/AMD-AGI/Primus/blob/main/examples/megatron/configs/MI355X/llama3.1_8B-MXFP8-pretrain.yaml).
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="training",
+        team_skill="hpc",
+        needs={"quantization": "fp8", "devices": 64},
+    )
+    metrics = [s.metric for s in result.switch_conditions]
+    assert len(metrics) == len(set(metrics))

@@ -41,7 +41,7 @@ def engine_line(context: RuleContext, option: str) -> Rationale:
             cite_claim(candidate, "summary"),
             cite_profile(profile, "model_type"),
         )
-    text = f"a {profile.model_type} model is served as a compiled graph: {candidate.name} on {context.platform.name}"
+    text = f"a {profile.model_type} model is served by {candidate.name}, the runtime on {context.platform.name} that carries it"
     return line(
         text,
         cite_platform(context.platform, "official.deployment"),
