@@ -70,6 +70,7 @@ def verdict(
     if parts:
         parts += uncovered_side(choice, tier1, profile)
         parts += current_release_alternative(choice)
+        parts += fallback_for_the_device(choice)
     if not parts:
         options = assembled_options(tier1)
         nearest = next(iter(choice.considered), None)
@@ -94,6 +95,36 @@ def verdict(
 
 
 PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback")
+DEVICE_MISFITS = ("device", "same_generation")  # validated on another device (of the same generation or not)
+
+
+def fallback_for_the_device(choice: StackChoice) -> list[str]:
+    """Where a chosen stack misses the profile only in its device (a NIM whose matrix lists an RTX 5090, not the
+    RTX PRO 6000 Server), the next considered stack of the same workload on another runner that misses no more than
+    its device, and that device by no more: what to run if the first does not start there (reviews 63/64 p05)."""
+    found = []
+    for judged in choice.chosen:
+        kinds = {m.kind for m in judged.misfits}
+        if not kinds & set(DEVICE_MISFITS) or not kinds <= {*DEVICE_MISFITS, "script_only"}:
+            continue
+        runner = judged.stack.runner_name
+        rival = next(
+            (
+                item
+                for item in choice.considered
+                if item.workload == judged.workload
+                and item.stack.runner_name != runner
+                and {m.kind for m in item.misfits} <= {*DEVICE_MISFITS, "script_only"}
+                and item.rank.weight <= judged.rank.weight  # as near the device (another page for a sibling card)
+            ),
+            None,
+        )
+        if rival is not None and choice.device is not None:
+            found.append(
+                f"should it not run on the {choice.device.name}, the next documented stack is {rival.stack.name} "
+                f"({'; '.join(m.text for m in rival.misfits) or 'fits'})"
+            )
+    return found
 
 
 def current_release_alternative(choice: StackChoice) -> list[str]:

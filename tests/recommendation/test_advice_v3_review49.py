@@ -815,3 +815,21 @@ def test_one_switch_per_trigger_where_the_stack_documents_a_block_scaled_path():
     )
     metrics = [s.metric for s in result.switch_conditions]
     assert len(metrics) == len(set(metrics))
+
+
+def test_a_stack_chosen_for_a_sibling_card_names_what_to_run_if_it_does_not_start_there():
+    # Reviews 63 p03 and 64 p05: FLUX.1-dev FP8 on an RTX PRO 6000 Server took NVIDIA's NIM, whose 1.1.1 support
+    # matrix (https://docs.nvidia.com/nim/visual-genai/1.1.1/support-matrix.html) lists the RTX 5090 of the same
+    # generation and not this card, and said nothing of what to do if the NIM finds no engine profile for it.
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="rtx-pro-6000-server",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    verdict = result.verdict or ""
+    assert (
+        "should it not run on the NVIDIA RTX PRO 6000 Blackwell Server Edition, the next documented stack is" in verdict
+    )
