@@ -135,3 +135,11 @@ def test_a_recipe_for_the_instruction_tuned_release_is_written_for_its_base_mode
 def test_another_size_of_the_same_series_is_a_sibling_by_its_id(listed, model, sibling):
     # review 57 p05: vllm-ascend's Qwen2.5-VL W8A8 recipe lists the 7B and 72B; the 32B differs only in its size
     assert size_sibling(listed, model) == sibling
+
+
+def test_flux_1_is_sized_from_its_card_and_stays_the_family_mflux_is_written_for():
+    # Review 65 p15: a FLUX LoRA on two RTX 5090s got "capacity: not checked: ... states no size in its id"; the
+    # FLUX.1 [dev] card (https://huggingface.co/black-forest-labs/FLUX.1-dev) gives 12 billion parameters.
+    assert model_parameters_b(profile("black-forest-labs/FLUX.1-dev", model_type="diffusion")) == 12
+    assert model_parameters_b(profile("black-forest-labs/FLUX.1-schnell", model_type="diffusion")) == 12
+    assert written_for(["black-forest-labs/FLUX.1"], "black-forest-labs/FLUX.1-schnell")
