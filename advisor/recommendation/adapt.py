@@ -264,6 +264,8 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
         and m.lower() != model.lower()
         and not m.rsplit("/", 1)[-1].lower().startswith(short)  # a release of this model (its -FP8 checkpoint)
     ]
+    if not named and (converted := converted_file_swap(documented, model)) is not None:
+        return converted
     if not named or names(documented, model):
         return None
     release = QUANTIZED_RELEASE.search(named[0].rsplit("/", 1)[-1])
@@ -273,6 +275,26 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
             f"release, so the model's own weights need the same quantization step) in place of {named[0]}"
         )
     return f"{model} in place of {named[0]}"
+
+
+# A converted speech-model file a command loads ('models/ggml-large-v3-turbo-q8_0.bin'), and a model id's size name.
+CONVERTED_SPEECH_FILE = re.compile(
+    r"ggml-((?:tiny|base|small|medium|large)(?:-v\d)?(?:-turbo)?(?:\.en)?)(?:-q\d_\d)?\.bin"
+)
+SPEECH_SIZE = re.compile(r"whisper-((?:tiny|base|small|medium|large)(?:-v\d)?(?:-turbo)?(?:\.en)?)$", re.IGNORECASE)
+
+
+def converted_file_swap(documented: str, model: str) -> str | None:
+    """Where the command loads a converted file of another size of the profile's speech model (whisper.cpp's
+    ggml-large-v3-turbo-q8_0.bin for openai/whisper-small, review 65 p14): the file of the profile's own size."""
+    file = CONVERTED_SPEECH_FILE.search(documented)
+    size = SPEECH_SIZE.search(model.rsplit("/", 1)[-1])
+    if file is None or size is None or file.group(1).lower() == size.group(1).lower():
+        return None
+    return (
+        f"{model}'s own converted file (ggml-{size.group(1).lower()}.bin, fetched and quantized the same way) in place "
+        f"of {file.group(0)}"
+    )
 
 
 def borrowed(reason: Rationale, option: str, context: RuleContext) -> bool:

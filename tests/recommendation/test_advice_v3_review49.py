@@ -833,3 +833,21 @@ def test_a_stack_chosen_for_a_sibling_card_names_what_to_run_if_it_does_not_star
     assert (
         "should it not run on the NVIDIA RTX PRO 6000 Blackwell Server Edition, the next documented stack is" in verdict
     )
+
+
+def test_a_converted_speech_file_of_another_size_is_swapped_for_the_profile_s_model():
+    # Review 65 p14: whisper-small on Graviton4 got whisper.cpp's command loading ggml-large-v3-turbo-q8_0.bin with no
+    # word of the swap (https://github.com/ggml-org/whisper.cpp#quick-start: download-ggml-model.sh <model> fetches
+    # ggml-<model>.bin).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        task="transcription",
+        model="openai/whisper-small",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "ggml-large-v3-turbo-q8_0.bin" in deployment.settings["as documented"]
+    assert deployment.settings["model"].startswith("openai/whisper-small's own converted file (ggml-small.bin")
