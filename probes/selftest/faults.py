@@ -11,11 +11,13 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import psutil
 import torch
 
 from probes.harness.device import Device
+from probes.harness.isolation import TEMP_PREFIX
 from probes.registry import Bench, CaseSpec, implementation
 from probes.selftest.inputs import add_inputs
 
@@ -41,6 +43,18 @@ def segfault(case: CaseSpec, device: Device) -> Bench:
 
 
 HANG_MARKER = "selftest fault: hanging"  # in the child's log once the hang begins: tests signal at that moment
+
+
+def hang_began(temp_root: Path) -> bool:
+    """The hang fault has begun in a run whose temporary folders are under `temp_root` (its TMPDIR): a child's log
+    there holds HANG_MARKER."""
+    for log in temp_root.glob(f"{TEMP_PREFIX}*/child.log"):
+        try:
+            if HANG_MARKER in log.read_text(errors="replace"):
+                return True
+        except OSError:  # the run removed its folder between the listing and the read
+            continue
+    return False
 
 
 def _hang() -> None:

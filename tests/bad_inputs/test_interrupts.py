@@ -27,7 +27,7 @@ from harness import Project, child_environment, git_state, make_project
 
 from advisor.interrupts import Stopped, exit_code, stop_deferred, stop_on_signals
 from probes.models import Evidence
-from probes.selftest.faults import FAULTS_ENV, HANG_MARKER
+from probes.selftest.faults import FAULTS_ENV, hang_began
 
 STOP_GUARD_S = 20.0  # a hang guard, not the 2 s the issue asks for: the measured figure is printed
 START_GUARD_S = 120.0  # torch's first import on a busy host
@@ -96,16 +96,7 @@ def _forkserver_running(process: subprocess.Popen[str]) -> Callable[[], bool]:
 
 
 def _hanging(tmp: Path) -> Callable[[], bool]:
-    def hanging() -> bool:
-        for log in tmp.glob("advisor-probe-*/child.log"):
-            try:
-                if HANG_MARKER in log.read_text(errors="replace"):
-                    return True
-            except OSError:
-                continue
-        return False
-
-    return hanging
+    return lambda: hang_began(tmp)
 
 
 def _command(process: psutil.Process) -> str:

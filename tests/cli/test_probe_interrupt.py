@@ -7,25 +7,13 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import psutil
 
 from probes.models import Evidence
-from probes.selftest.faults import FAULTS_ENV, HANG_MARKER
+from probes.selftest.faults import FAULTS_ENV, hang_began
 
 START_GUARD_S = 300.0  # a hang guard for torch's first import and the matmul cases on a busy host, not a budget
-
-
-def _hanging(tmp: Path) -> bool:
-    """The hang case has begun: its child wrote the marker to its log in the run's temporary folder."""
-    for log in tmp.glob("advisor-probe-*/child.log"):
-        try:
-            if HANG_MARKER in log.read_text(errors="replace"):
-                return True
-        except OSError:
-            continue
-    return False
 
 
 def test_sigint_keeps_what_was_measured(tmp_path):
@@ -46,7 +34,7 @@ def test_sigint_keeps_what_was_measured(tmp_path):
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + START_GUARD_S
-    while not _hanging(tmp):  # the matmul cases before the hanging one are measured by then
+    while not hang_began(tmp):  # the matmul cases before the hanging one are measured by then
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, f"the hang case did not start within {START_GUARD_S:.0f} s"
         time.sleep(0.05)
