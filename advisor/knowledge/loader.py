@@ -212,6 +212,9 @@ def _check_references(
     ids, families, anchors = set(candidates), set(platforms), method_anchors()
     for candidate, origin in candidates.values():
         check_names(origin, "hardware", candidate.hardware.value, families, "hardware family")
+        if candidate.devices_listed is not None:
+            devices = {d.id for f in candidate.hardware.value if f in platforms for d in platforms[f][0].devices}
+            check_names(origin, "devices_listed", candidate.devices_listed.value, devices, "device of its hardware")
         check_anchors(origin, candidate.claims().items(), anchors)
     for platform, origin in platforms.values():
         for path, named in platform.referenced_ids().items():

@@ -84,6 +84,11 @@ class Candidate(BaseModel):
         description="For a training framework limited to some kinds of training (an RL post-training library trains "
         "no pre-training job): those kinds; absent: any. A job of another kind, or of no stated kind, is not offered it",
     )
+    devices_listed: Claim[list[str]] | None = Field(
+        None,
+        description="For a candidate whose own supported-hardware page lists devices by name and leaves the others "
+        "untested (community support only): those device ids; absent: no such list",
+    )
     training: Claim[Support]
     inference: Claim[Support]
     autograd: Claim[Support]
@@ -103,7 +108,7 @@ class Candidate(BaseModel):
     concerns: Claim[list[Concern]]
     risks: list[Claim[str]] = Field(min_length=1)
 
-    @field_validator("hardware", "concerns", "model_types", "tasks", "training_kinds")
+    @field_validator("hardware", "concerns", "model_types", "tasks", "training_kinds", "devices_listed")
     @classmethod
     def _non_empty_and_unique(cls, claim: Claim[list[str]] | None) -> Claim[list[str]] | None:
         if claim is None:
@@ -136,6 +141,13 @@ class Candidate(BaseModel):
         for index, risk in enumerate(self.risks):
             named[f"risks[{index}]"] = risk
         return named
+
+    def leaves_untested(self, device_id: str, family_devices: Sequence[str]) -> bool:
+        """Its own page lists the devices of this family it supports, and this one is not among them."""
+        if self.devices_listed is None:
+            return False
+        listed = self.devices_listed.value
+        return any(item in family_devices for item in listed) and device_id not in listed
 
     def serves_model_type(self, model_type: str) -> bool:
         """True unless the candidate is limited to model types that exclude this one."""

@@ -51,6 +51,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "no_own_weights": 7,
     "lower_precision": 4,
     "unlisted_runner": 4,
+    # its runner's own page lists the devices it is tested on, and this one is not there (TensorRT-LLM on an RTX PRO
+    # 6000): the record says so; a recipe for the model still ranks before a rival engine's recipe for another scale
+    "unlisted_device": 2,
     "unvetted_runner": 3,
     "device": 3,
     "scale": 2,

@@ -521,7 +521,7 @@ def misfits(
         found.append(unpublished)
     if not (profile.model_type == "cnn" and workload == "inference"):  # CNN serving runs a replica per device
         found += scale_misfits(scope, profile, device, workload)
-    found += runner_misfits(stack, profile, knowledge, workload)
+    found += runner_misfits(stack, profile, knowledge, workload, device, platform)
     found += method_misfit(stack, profile, knowledge, workload)
     if stack.deprecated is not None:
         found.append(Misfit("deprecated", f"deprecated on its own page: {stack.deprecated.value}"))
@@ -638,14 +638,35 @@ METHOD_WORDS = {
 }  # method -> (words naming it, words naming the other)
 
 
-def runner_misfits(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> list[Misfit]:
+def runner_misfits(
+    stack: Stack,
+    profile: Profile,
+    knowledge: KnowledgeBase,
+    workload: str,
+    device: Device | None = None,
+    platform: Platform | None = None,
+) -> list[Misfit]:
     """What the component that runs the model denies: the skill to use it, dynamic shapes (a serving need: a training
-    run packs or pads its batches)."""
+    run packs or pads its batches), the device where its own page lists the devices it is tested on and leaves this
+    one out (the stack's page validating it there overrides that)."""
     runner = next((c for c in stack.components if c.role in RUNNER_ROLES and c.candidate), None)
     if runner is None or runner.candidate not in knowledge.ids():
         return []
     candidate = knowledge.get(runner.candidate)
     found = []
+    if (
+        device is not None
+        and platform is not None
+        and device.id not in stack.applies_to.devices
+        and candidate.leaves_untested(device.id, [item.id for item in platform.devices])
+    ):
+        found.append(
+            Misfit(
+                "unlisted_device",
+                f"{candidate.name}'s supported-hardware page does not list {device.name}: untested there by its "
+                "developers (community support only)",
+            )
+        )
     if SKILL_ORDER.index(candidate.skill.value) > SKILL_ORDER.index(profile.team_skill):
         found.append(Misfit("skill", f"{candidate.name} needs a {candidate.skill.value} team to use"))
     if workload == "inference" and profile.needs.dynamic_shapes and candidate.dynamic_shapes.value == "no":

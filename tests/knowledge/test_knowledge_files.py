@@ -124,6 +124,12 @@ def test_id_must_match_the_file_stem(tmp_path):
     assert _load_error(root) == f"{path}: field id: 'fastblas' must equal the file stem 'fast-blas'"
 
 
+def test_a_listed_device_must_be_a_device_of_the_candidates_hardware(tmp_path):
+    root = _root(tmp_path, devices_listed=claim(["acme-9"]))
+    path = root / "knowledge" / "fastblas.yaml"
+    assert _load_error(root).startswith(f"{path}: field devices_listed: unknown device of its hardware 'acme-9'")
+
+
 def test_broken_yaml_and_non_mapping_name_the_file(tmp_path):
     root = _root(tmp_path)
     path = write_yaml(root / "knowledge" / "fastblas.yaml", "id: fastblas\nhardware: [acme-npu\n")
