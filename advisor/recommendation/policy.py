@@ -54,6 +54,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # its runner's own page lists the devices it is tested on, and this one is not there (TensorRT-LLM on an RTX PRO
     # 6000): the record says so; a recipe for the model still ranks before a rival engine's recipe for another scale
     "unlisted_device": 2,
+    # a weight-only path its devices take for want of the format's units (FP8 Marlin on an A100), on a device with them:
+    # after a stack that computes in the format
+    "weight_only_for_lack": 2,
     "unvetted_runner": 3,
     "device": 3,
     "scale": 2,

@@ -380,6 +380,9 @@ def misfits(
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
         found.append(device_misfit(scope.devices, device, platform))
+    weight_only = weight_only_for_lack(stack, profile, device, platform)
+    if weight_only is not None:
+        found.append(weight_only)
     accepted = accepted if accepted is not None else stack_accepts(stack, profile, platform, workload)
     both_training = quantizes_after_training(profile, workload)  # trains in float; the lower formats come after
     lower = () if both_training else LOWER_PRECISIONS.get(profile.needs.quantization, ())
@@ -545,6 +548,24 @@ def misfits(
     if profile.llm and generates and workload == "inference" and not runs_on_engine(stack, platform) and not on_phone:
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
     return tuple(found)
+
+
+def weight_only_for_lack(stack: Stack, profile: Profile, device: Device | None, platform: Platform) -> Misfit | None:
+    """A stack that runs the asked format weight-only because the devices it is validated on lack its units (FP8
+    Marlin on an A100), for a device that has them: its kernels are the wrong path there, where the format computes
+    natively."""
+    asked = profile.needs.quantization
+    scope = stack.applies_to
+    if device is None or not profile.needs.quantized or asked not in scope.weight_only or asked not in device.formats:
+        return None
+    validated = [item for item in platform.devices if item.id in scope.devices]
+    if not validated or any(asked in item.formats for item in validated):
+        return None  # weight-only by its method, not for want of units
+    return Misfit(
+        "weight_only_for_lack",
+        f"runs {asked} weight-only, as the {', '.join(item.id for item in validated)} it is validated on lack {asked} "
+        f"units; {device.name} computes in {asked}",
+    )
 
 
 def scale_misfits(
