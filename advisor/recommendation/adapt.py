@@ -906,16 +906,32 @@ def after_first(choice: Choice, why: Rationale) -> Choice:
     return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
 
 
+def untrained_length(choice: Choice, profile: Profile) -> Rationale:
+    """Long-context training on a framework whose long-sequence features the knowledge base does not hold: activation
+    memory grows with the sequence, so the longest sequence's step is what to check first."""
+    return line(
+        "long context: no context or sequence parallelism of this training route is in the knowledge base, and "
+        "activation memory grows with the sequence length: run one step at the longest sequence on the target "
+        "(activation checkpointing on) before planning the job, and compare a framework that documents context "
+        "parallelism on this platform if it does not fit",
+        cite_profile(profile, "needs.long_context"),
+    )
+
+
 def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice) -> Choice:
     """For long-context serving, the engine's own long-sequence features (chunked prefill, KV-cache format, context
     parallelism) as a reason of the deployment choice, where the knowledge base documents them."""
     profile, known = context.profile, context.knowledge.ids()
     runs = {"deployment": profile.serves, "training-framework": profile.trains}.get(choice.concern, False)
-    if not (profile.needs.long_context and runs) or choice.option not in known or profile.embeds:
+    if not (profile.needs.long_context and runs) or profile.embeds:
         return choice  # an embedding model's long inputs need no engine's KV-cache or chunked-prefill features
-    candidate = context.knowledge.get(choice.option)
     workload = {"deployment": "inference", "training-framework": "training"}[choice.concern]
     chosen = stacks.for_workload(workload)  # the chosen serving stack for deployment, the training stack for training
+    if choice.option not in known:
+        if workload == "training" and (chosen is None or chosen.stack.long_context is None):
+            return after_first(choice, untrained_length(choice, profile))
+        return choice
+    candidate = context.knowledge.get(choice.option)
     if chosen is not None and chosen.stack.long_context is not None:
         documented = chosen.stack.long_context  # the stack's own page (vllm-ascend's context parallel) first
         why = line(
@@ -933,7 +949,7 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     if candidate.long_context is None or (families is not None and profile.hardware not in families):
         # the upstream engine's long-context page does not speak for a hardware plugin's build: say so, not nothing
         if choice.concern != "deployment":
-            return choice
+            return after_first(choice, untrained_length(choice, profile))
         where = f" (documented for {', '.join(families)})" if families else ""
         why = line(
             f"long context: no long-sequence feature of {candidate.name} on {profile.hardware} is in the knowledge "

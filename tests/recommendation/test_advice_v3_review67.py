@@ -39,3 +39,39 @@ def test_a_device_list_is_read_for_its_own_family_only():
     assert trtllm.leaves_untested("rtx-5090", ["b200", "rtx-5090"])
     assert not trtllm.leaves_untested("b200", ["b200", "rtx-5090"])
     assert not trtllm.leaves_untested("mi300x", ["mi300x"])  # its list names no device of that family
+
+
+def test_a_weight_only_path_for_devices_without_fp8_units_is_not_the_choice_on_a_card_with_them():
+    # Review 68 p02: Qwen3-14B in FP8 on an RTX 5090 (FP8 GEMMs on compute capability 12.0 per the TensorRT-RTX support
+    # matrix) took vLLM's FP8 Marlin stack, which runs FP8 weight-only because the A100 lacks FP8 units; vLLM runs
+    # W8A8 from compute capability 8.9 (https://docs.vllm.ai/en/v0.32.0/features/quantization/llm_compressor/fp8/).
+    # TensorRT-LLM's supported-hardware page lists no RTX 5090, so vLLM's W8A8 stack comes first.
+    profile = {
+        "model_type": "dense-transformer",
+        "hardware": "nvidia-gpu",
+        "workload": "inference",
+        "model": "Qwen/Qwen3-14B",
+        "needs": {"quantization": "fp8"},
+    }
+    on_5090 = answer(**profile, device="rtx-5090")
+    chosen = next(row for row in on_5090.stacks_considered if row.chosen)
+    assert chosen.stack == "nvidia-vllm-fp8-hopper"
+    assert "Qwen/Qwen3-14B-FP8" in " ".join(r.text for c in on_5090.tier(1).choices for r in c.rationale)
+    on_a100 = answer(**profile, device="a100-sxm")
+    assert next(row for row in on_a100.stacks_considered if row.chosen).stack == "nvidia-vllm-fp8-marlin-ampere"
+
+
+def test_long_context_training_on_a_route_without_context_parallelism_says_what_to_check():
+    # Review 67 p06: a 32K full fine-tune of Qwen3-32B on 910C said nothing of the sequence length.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        training="fine-tuning",
+        model="Qwen/Qwen3-32B",
+        needs={"long_context": True, "devices": 16},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    texts = " ".join(r.text for r in framework.rationale)
+    assert "long context:" in texts
