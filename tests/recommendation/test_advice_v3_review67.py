@@ -75,3 +75,17 @@ def test_long_context_training_on_a_route_without_context_parallelism_says_what_
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     texts = " ".join(r.text for r in framework.rationale)
     assert "long context:" in texts
+
+
+def test_deepseek_v32_is_sized_for_the_capacity_check():
+    # Review 68 p01: "capacity: not checked: deepseek-ai/DeepSeek-V3.2 states no size in its id" for 8 x B200; its
+    # README runs it with config_671B_v3.2.json.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3.2",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert result.capacity is not None and "671B model's weights take about 671 GB in fp8" in result.capacity
