@@ -439,7 +439,8 @@ def test_a_portable_training_framework_runs_the_kernels_on_each_family_not_a_ker
 
 def test_a_document_model_recipe_does_not_serve_another_vision_language_model():
     # Review 32 p08: PaddleOCR's Hygon page serves PaddleOCR-VL (0.9B) only, yet it "fit the whole profile" of a
-    # Qwen2.5-VL-7B team; Hygon's cookbook serves Qwen2.5-VL on the K100_AI.
+    # Qwen2.5-VL-7B team; Hygon's cookbook serves Qwen2.5-VL on the K100_AI, on a page of its own (review 67 p08:
+    # https://github.com/HYGON-AI/inference-cookbook-das/blob/main/docs/model-deployment/vllm/qwen2.5-vl.md).
     result = answer(
         model_type="multimodal",
         hardware="hygon-dcu",
@@ -448,5 +449,5 @@ def test_a_document_model_recipe_does_not_serve_another_vision_language_model():
         model="Qwen/Qwen2.5-VL-7B-Instruct",
         needs={"devices": 1},
     )
-    assert result.stacks[0].stack == "hygon-vllm-cookbook-k100-ai"
+    assert result.stacks[0].stack == "hygon-vllm-qwen25-vl-cookbook-k100-ai"
     assert "written for PaddlePaddle/PaddleOCR-VL" in option(result, "hygon-paddleocr-vl-vllm-k100-ai").reason
