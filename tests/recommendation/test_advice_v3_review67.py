@@ -89,3 +89,19 @@ def test_deepseek_v32_is_sized_for_the_capacity_check():
         needs={"quantization": "fp8", "devices": 8},
     )
     assert "671B model's weights take about 671 GB in fp8" in " ".join(r.text for r in result.capacity)
+
+
+def test_no_long_context_switch_where_the_platform_has_no_attention_kernel_to_switch_to():
+    # Review 67 p09: "long-context-needed ... flash-style attention becomes mandatory" beside "no attention kernel for
+    # iluvatar-gpu" in the same record.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="lora",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 8},
+    )
+    assert any(gap.concern == "attention" for gap in result.tier(1).gaps)
+    assert "long-context-needed" not in {s.id for s in result.switch_conditions}

@@ -93,10 +93,11 @@ def attention_preference(context: RuleContext, long_context: bool) -> tuple[tupl
 def attention_switches(
     entry: TierEntry | None, long_context: bool, measured_as: Mapping[str, str]
 ) -> list[SwitchCondition]:
-    """Long context not needed yet: switch when it is, where tier 1 names no attention kernel yet (a chosen one is
-    already flash-style: the switch would change nothing); needed: switch when the chosen kernel stops being O(N)."""
-    if not long_context and isinstance(entry, Choice):
-        return []
+    """Long context not needed yet: switch when it is, where tier 1 has not decided attention yet (a chosen kernel is
+    already flash-style, and a platform with no attention kernel in the knowledge base has none to switch to: the
+    switch would change nothing); needed: switch when the chosen kernel stops being O(N)."""
+    if not long_context and entry is not None:
+        return []  # a chosen kernel is already flash-style; a gap has no kernel in the knowledge base to switch to
     if not long_context:
         description = "long context becomes a need: flash-style attention becomes mandatory"
         metric = "profile.needs.long_context"
