@@ -44,7 +44,11 @@ def test_grpo_of_qwen3_8b_on_8_h100_trains_with_verl_and_still_serves():
     chosen = {stack.workload: stack.stack for stack in result.stacks}
     assert chosen["training"] == "nvidia-verl-grpo-hopper"
     assert "inference" in chosen
-    pretraining = next(o for o in result.stacks_considered if o.stack == "nvidia-megatron-te-fp8-hopper")
+    # NeMo RL's GRPO stack, an RL stack documented for dense models too (review 68 p03), is the training option beside
+    # it; a pre-training recipe is still turned down for an rl job where the considered list has room for it
+    assert any(o.stack == "nvidia-nemo-rl-grpo-h100" for o in result.stacks_considered)
+    trains = advise(hardware="nvidia-gpu", device="h100-sxm", workload="training", training="rl", model="Qwen/Qwen3-8B")
+    pretraining = next(o for o in trains.stacks_considered if o.stack == "nvidia-megatron-te-fp8-hopper")
     assert "documented for pretraining, not rl" in pretraining.reason
     assert result.verdict is not None and "verl.model_merger" in result.verdict
 
