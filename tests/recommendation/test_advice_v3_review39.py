@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
 
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.recommendation.stack_choice import chosen_stack, judge, target_device
 from advisor.recommendation.summary import applying_risks
 
 R1_0528_ON_8_MI355X = {
@@ -143,9 +145,17 @@ def test_a_lora_job_that_quantizes_only_for_serving_gets_no_qlora_risk_and_lora_
         model="Qwen/Qwen3-14B",
         needs={"quantization": "int8", "devices": 8},
     )
-    risks = [risk.text for stack in result.stacks for risk in stack.risks]
-    shown = [text for stack in result.stacks for _, text in applying_risks(stack, result.profile)]
-    assert any("QLoRA" in risk for risk in risks) and not any("QLoRA" in risk for risk in shown)
+    # Qwen3 now trains on MindSpeed LLM's own Qwen3 recipe (review 67 p06); LLaMA-Factory's stack, judged for this
+    # profile, still keeps its QLoRA risk to itself
+    knowledge = load_knowledge_base()
+    platform = knowledge.platform("ascend-npu")
+    device, _ = target_device(result.profile, platform)
+    llamafactory = next(s for s in knowledge.stacks_for("ascend-npu") if s.id == "ascend-llamafactory-sft")
+    judged = judge(llamafactory, "training", result.profile, device, platform, knowledge)
+    stack = chosen_stack(judged, result.profile)
+    shown = [text for _, text in applying_risks(stack, result.profile)]
+    assert any("QLoRA" in risk.text for risk in stack.risks) and not any("QLoRA" in risk for risk in shown)
+    assert not any("QLoRA" in text for chosen in result.stacks for _, text in applying_risks(chosen, result.profile))
     collectives = next(c for c in result.tiers[0].choices if c.concern == "collectives")
     assert any("adapters' gradient all-reduce" in reason.text for reason in collectives.rationale)
 

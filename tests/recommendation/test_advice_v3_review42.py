@@ -29,14 +29,15 @@ def test_a_stacks_own_vision_language_recipe_replaces_another_toolkits_rule_of_t
 
 
 def test_the_rule_of_thumb_stays_where_the_stack_names_no_recipe_of_its_own():
-    # Qwen3-VL in INT8 on Atlas A3 has no documented INT8 recipe (the dense-VL tutorial is BF16 on A2/A3,
-    # https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen-VL-Dense/): the general advice still applies.
+    # InternVL3 in INT8 on Atlas A3 has no documented INT8 recipe (vllm-ascend's dense-VL tutorial is BF16 on A2/A3,
+    # https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen-VL-Dense/, and msModelSlim's W8A8 practice
+    # covers Qwen3-VL, review 68 p06): the general advice still applies.
     result = answer(
         model_type="multimodal",
         hardware="ascend-npu",
         device="ascend-910c",
         workload="inference",
-        model="Qwen/Qwen3-VL-32B-Instruct",
+        model="OpenGVLab/InternVL3-38B",
         needs={"quantization": "int8", "quantization_method": "ptq", "devices": 2},
     )
     assert result.stacks[0].stack != "ascend-vllm-ascend-qwen25vl-w8a8"
