@@ -326,8 +326,12 @@ def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | No
     export = training.stack.checkpoint if training is not None else None
     if not path or profile.training != "lora" or (export is not None and "merg" in export.value.lower()):
         return path
-    peft = training is not None and any(
-        "peft" in f"{c.name} {c.setting or ''}".lower() for c in training.stack.components
+    # the Hugging Face PEFT library as a part of the stack, not the word in a setting (Primus's "overrides peft lora"
+    # configures Megatron Bridge's own LoRA layers, which PEFT does not merge)
+    peft = training is not None and (
+        "peft" in training.stack.validated_with
+        or any(c.candidate == "peft" or re.search(r"\bPEFT\b", c.name) for c in training.stack.components)
+        or (export is not None and re.search(r"\bPEFT format\b", export.value) is not None)
     )
     how = (
         "PEFT's merge_and_unload writes a whole checkpoint" if peft else "with the training framework's own merge step"

@@ -105,3 +105,27 @@ def test_no_long_context_switch_where_the_platform_has_no_attention_kernel_to_sw
     )
     assert any(gap.concern == "attention" for gap in result.tier(1).gaps)
     assert "long-context-needed" not in {s.id for s in result.switch_conditions}
+
+
+def test_the_peft_merge_is_named_for_the_peft_library_not_for_the_word_in_a_setting():
+    # Review 68 p05: Primus post-training's setting "overrides peft lora" (Megatron Bridge's own LoRA layers) made the
+    # record say "PEFT's merge_and_unload writes a whole checkpoint" beside Megatron Bridge's own export.
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+
+    knowledge = load_knowledge_base()
+    primus = next(s for s in knowledge.stacks if s.id == "amd-primus-megatron-bridge-posttrain")
+    assert any("peft" in (c.setting or "").lower() for c in primus.components)  # the word is there
+    without_export = knowledge.model_copy(
+        update={
+            "stacks": tuple(s.model_copy(update={"checkpoint": None}) if s is primus else s for s in knowledge.stacks)
+        }
+    )
+    profile = parse_profile(
+        "model_type: dense-transformer\nhardware: amd-gpu\ndevice: mi300x\nworkload: both\nteam_skill: framework\n"
+        "training: lora\nmodel: meta-llama/Llama-3.3-70B-Instruct\nneeds: {devices: 8}\n"
+    )
+    result = recommend(profile, [], without_export)
+    assert next(s for s in result.stacks if s.workload == "training").stack == primus.id
+    assert result.verdict is not None and "merge the LoRA adapters into the base model first" in result.verdict
+    assert "merge_and_unload" not in result.verdict and "training framework's own merge step" in result.verdict
