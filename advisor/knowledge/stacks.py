@@ -229,6 +229,11 @@ class Stack(_Model):
         "than a serving endpoint: what the page ships (a service must wrap it in its own HTTP layer, queue and "
         "batching, so it fits a service only in part)",
     )
+    builds_from: Literal["onnx"] | None = Field(
+        None,
+        description="A serving stack whose page exports the model to an exchange format that its runtime builds or runs "
+        "from (onnx): one export then feeds every family whose stack builds from the same format",
+    )
 
     @field_validator("summary")
     @classmethod

@@ -9,6 +9,8 @@ family, the whole stack that family's engine would choose for the same profile.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from advisor.knowledge.model_sizes import published_fp8, size_of
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate
 from advisor.knowledge.stacks import Component, Stack
@@ -28,7 +30,7 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices, task_stacks
 from advisor.recommendation.served_format import format_there, on_family
 from advisor.recommendation.stack import needs_training_framework
-from advisor.recommendation.stack_choice import StackChoice, choose_stacks, runner_of
+from advisor.recommendation.stack_choice import Judged, StackChoice, choose_stacks, runner_of
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -219,10 +221,30 @@ def other_family_stack(
         names += f" (unquantized: tier 3's engine documents no {context.profile.needs.quantization} serving)"
     else:
         names += format_there(there, context.profile, choice.device)
+    names += shared_export(context, picked)
     return line(
         f"on {family}, the stack documented there{device}: {names}",
         cite_stack(picked[0].stack),
         cite_profile(context.profile, "needs.other_devices" if not choice.device_assumed else "needs.other_hardware"),
+    )
+
+
+EXPORT_NAMES: dict[str, str] = {"onnx": "ONNX"}
+
+
+def shared_export(context: RuleContext, there: Sequence[Judged]) -> str:
+    """'; like <the target's stack>, it builds from an ONNX export of the model: ...' where the family's serving stack
+    and the target's build from the same exchange format, so one export is the portable artifact."""
+    served = next((judged for judged in there if judged.workload == "inference"), None)
+    here = choose_stacks(context.profile, context.knowledge).for_workload("inference")
+    if served is None or here is None or here.stack.builds_from is None:
+        return ""
+    if served.stack.builds_from != here.stack.builds_from:
+        return ""
+    name = EXPORT_NAMES.get(here.stack.builds_from, here.stack.builds_from)
+    return (
+        f"; like {here.stack.name} on {context.profile.hardware}, it builds from an {name} export of the model: one "
+        "export feeds both, each family calibrating and building its own engine from it"
     )
 
 

@@ -129,3 +129,32 @@ def test_the_peft_merge_is_named_for_the_peft_library_not_for_the_word_in_a_sett
     assert next(s for s in result.stacks if s.workload == "training").stack == primus.id
     assert result.verdict is not None and "merge the LoRA adapters into the base model first" in result.verdict
     assert "merge_and_unload" not in result.verdict and "training framework's own merge step" in result.verdict
+
+
+def test_a_cnn_on_two_families_whose_runtimes_both_build_from_onnx_names_the_shared_export():
+    # Review 68 p09: a CNN in INT8 on an Iluvatar Zhikai 100 that must also run on an L40S got an empty tier 3, though
+    # IGIE builds from the ONNX file its recipe exports (DeepSparkInference's igie_common/export.py) and TensorRT builds
+    # its engine from the Q/DQ ONNX model (Model Optimizer's onnx_ptq example).
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="zhikai-100",
+        workload="inference",
+        team_skill="kernel",
+        needs={
+            "quantization": "int8",
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["l40s"],
+        },
+    )
+    note = next(n.text for n in result.tier(3).notes if n.text.startswith("on nvidia-gpu,"))
+    assert "TensorRT INT8 CNN inference" in note and "builds from an ONNX export of the model" in note
+    alone = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="zhikai-100",
+        workload="inference",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["intel-gaudi"]},
+    )
+    assert not any("ONNX export" in n.text for n in alone.tier(3).notes)
