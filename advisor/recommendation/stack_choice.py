@@ -17,7 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from advisor.knowledge.model_sizes import shared_architecture, size_of, size_sibling, written_exactly_for, written_for
+from advisor.knowledge.model_sizes import (
+    shared_architecture,
+    size_of,
+    size_sibling,
+    stated_size,
+    written_exactly_for,
+    written_for,
+)
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
@@ -522,8 +529,8 @@ def misfits(
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
     if unpublished is not None:
         found.append(unpublished)
-    if not (profile.model_type == "cnn" and workload == "inference"):  # CNN serving runs a replica per device
-        found += scale_misfits(scope, profile, device, workload)
+    if not (profile.model_type == "cnn" and workload == "inference") and not smaller_sibling_on_one(scope, profile):
+        found += scale_misfits(scope, profile, device, workload)  # CNN serving runs a replica per device
     found += runner_misfits(stack, profile, knowledge, workload, device, platform)
     found += method_misfit(stack, profile, knowledge, workload)
     if stack.deprecated is not None:
@@ -566,6 +573,17 @@ def weight_only_for_lack(stack: Stack, profile: Profile, device: Device | None, 
         f"runs {asked} weight-only, as the {', '.join(item.id for item in validated)} it is validated on lack {asked} "
         f"units; {device.name} computes in {asked}",
     )
+
+
+def smaller_sibling_on_one(scope: StackScope, profile: Profile) -> bool:
+    """A one-device job on a recipe for a larger size of its model's series (Qwen2.5-VL-32B on 4 cards for the 7B on
+    one): the recipe's device count is its size's, not a layout this smaller model needs; the capacity line checks that
+    it fits one device. The recipe is already a near fit for another size."""
+    sibling = size_sibling(scope.models, profile.model_name)
+    if sibling is None or profile.model_name is None or scale_needed(profile) != "single-device":
+        return False
+    mine, theirs = stated_size(profile.model_name), stated_size(sibling)
+    return mine is not None and theirs is not None and mine < theirs
 
 
 def scale_misfits(

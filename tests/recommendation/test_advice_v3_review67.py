@@ -158,3 +158,27 @@ def test_a_cnn_on_two_families_whose_runtimes_both_build_from_onnx_names_the_sha
         needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["intel-gaudi"]},
     )
     assert not any("ONNX export" in n.text for n in alone.tier(3).notes)
+
+
+def test_a_larger_sizes_multi_device_recipe_is_no_scale_misfit_for_a_smaller_model_on_one_device():
+    # Review 67 p08: Qwen2.5-VL-7B on one K100_AI; Hygon's Qwen2.5-VL page runs the 32B on 4 cards and the 72B on 8
+    # (https://github.com/HYGON-AI/inference-cookbook-das/blob/ad2a8ffae71a43eb655296ecf562a35c2c5a0bd6/docs/model-deployment/vllm/qwen2.5-vl.md).
+    result = answer(
+        model_type="multimodal",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 1},
+    )
+    assert result.stacks[0].stack == "hygon-vllm-qwen25-vl-cookbook-k100-ai"
+    assert result.verdict is not None and "this job needs single-device" not in result.verdict
+    larger = answer(
+        model_type="multimodal",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-72B-Instruct",
+        needs={"devices": 1},
+    )
+    assert larger.verdict is not None and "this job needs single-device" in larger.verdict
