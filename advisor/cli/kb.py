@@ -167,6 +167,16 @@ def stack_command(
         f"{', '.join(scope.model_types)}; {', '.join(scope.precisions)}; {', '.join(scope.scale)}",
         *([f"written for: {', '.join(scope.models)}"] if scope.models else []),
         f"validated with: {versions}",
+        *(
+            [f"maintained until: {stack.maintained_until.value.isoformat()} ({stack.maintained_until.source})"]
+            if stack.maintained_until
+            else []
+        ),
+        *(
+            [f"builds from: {stack.builds_from} (one export for every family whose stack builds from it)"]
+            if stack.builds_from
+            else []
+        ),
         f"documented by: {stack.source} (checked {stack.as_of.isoformat()})",
         *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else []),
         *(

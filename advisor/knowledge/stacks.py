@@ -229,6 +229,11 @@ class Stack(_Model):
         "than a serving endpoint: what the page ships (a service must wrap it in its own HTTP layer, queue and "
         "batching, so it fits a service only in part)",
     )
+    maintained_until: Claim[dt.date] | None = Field(
+        None,
+        description="Where the stack's page pins a release with a stated end of maintenance: that date (a record "
+        "choosing the stack is reviewed by then, not a year out)",
+    )
     builds_from: Literal["onnx"] | None = Field(
         None,
         description="A serving stack whose page exports the model to an exchange format that its runtime builds or runs "

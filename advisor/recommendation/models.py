@@ -191,6 +191,9 @@ class ChosenStack(_Model):
         default=None, description="What its page says where it calls the stack a beta or preview"
     )
     models: tuple[str, ...] = Field(default=(), description="The models its page is written for (empty: any)")
+    maintained_until: dt.date | None = Field(
+        default=None, description="When the release its page pins leaves maintenance, where the page says"
+    )
     model_assumed: bool = Field(
         default=False, description="It is written for named models and the profile names none: one of them is assumed"
     )
@@ -288,3 +291,9 @@ class Recommendation(_Model):
     def tier(self, number: int) -> Tier:
         """The tier with this number."""
         return next(tier for tier in self.tiers if tier.tier == number)
+
+    def maintenance_end(self) -> tuple[dt.date, str] | None:
+        """The earliest date a chosen stack's pinned release leaves maintenance, with that stack's name; None where no
+        chosen stack's page states one."""
+        ends = [(stack.maintained_until, stack.name) for stack in self.stacks if stack.maintained_until is not None]
+        return min(ends) if ends else None

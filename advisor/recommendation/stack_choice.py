@@ -450,6 +450,16 @@ def misfits(
                     f"{fallback or 'a float format'} as the fallback",
                 )
             )
+        elif fallback is not None and runs != asked_format and asked_format in device.formats:
+            # the device runs the asked format, the stack documents it only in another variant (MXFP8 on Trn3 only)
+            found.append(
+                Misfit(
+                    "float_fallback",
+                    f"documents {asked_format} only as {runs}, which {device.name} does not run natively; "
+                    f"{device.name} runs {asked_format}, but this stack's page has no {asked_format} path for it there, "
+                    f"so it would run in {fallback}",
+                )
+            )
         elif fallback is not None:
             found.append(
                 Misfit(
@@ -1197,6 +1207,7 @@ def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> 
         ),
         preview=stack.preview.value if stack.preview is not None else None,
         models=tuple(stack.applies_to.models),
+        maintained_until=stack.maintained_until.value if stack.maintained_until is not None else None,
         model_assumed=item.model_assumed,
         released_quantized=released_quantized(item, profile.needs.quantization),
     )

@@ -102,6 +102,11 @@ def chosen_stack_lines(stack: ChosenStack, profile: Profile) -> list[str]:
         lines.append(f"  {models}")
     if stack.preview is not None:
         lines.append(f"  preview: {stack.preview} [kb: {stack.stack}.preview]")
+    if stack.maintained_until is not None:
+        lines.append(
+            f"  maintained until: {stack.maintained_until.isoformat()}: the record is reviewed by then "
+            f"[kb: {stack.stack}.maintained_until]"
+        )
     lines += [f"  watch: {risk} [kb: {stack.stack}.risks[{index}]]" for index, risk in applying_risks(stack, profile)]
     return lines
 

@@ -597,6 +597,35 @@ def framework_own_kernels(
     return [c for c in choices if c.concern not in concerns], [g for g in gaps if g.concern not in concerns] + added
 
 
+def training_stacks_own_kernels(
+    choices: list[Choice], gaps: list[Gap], context: RuleContext
+) -> tuple[list[Choice], list[Gap]]:
+    """A training job no one framework carries across its families: each family trains with its own documented stack,
+    whose framework calls that family's kernels, so a kernel language the team does not write is no portable layer
+    for it (review 69 p07: Triton for GEMM, attention and fusion as the 'primary' tier of a framework team)."""
+    kernel_concerns = ("gemm", "convolution", "attention", "fusion")
+    concerns = [
+        c.concern
+        for c in choices
+        if c.concern in kernel_concerns and not c.fits_team and is_kernel_language(c.option, context)
+    ]
+    added = []
+    for concern in concerns:
+        keeps = per_platform_choices(context, concern, include_target=True)
+        text = (
+            f"no training framework in the knowledge base runs on {', '.join(context.profile.families)} alike: each "
+            f"family trains with its own documented stack, whose framework runs {concern} on that family's own "
+            "kernels; writing portable kernels needs a kernel team (tier 2, for measured hot spots only)"
+        )
+        added.append(
+            Gap(
+                concern=concern,
+                rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "team_skill")),),
+            )
+        )
+    return [c for c in choices if c.concern not in concerns], [g for g in gaps if g.concern not in concerns] + added
+
+
 def is_kernel_language(option: str, context: RuleContext) -> bool:
     """The option is a language to write kernels in (Triton, Pallas), not a library or compiler that runs them."""
     return context.knowledge.layer_of(option) == "kernel-language"
@@ -795,6 +824,8 @@ def adapt_tier3(
         choices, gaps = trainer_choices(choices, gaps, trainer, context)
     elif ddp_carries_it(context.profile):
         choices, gaps = framework_own_kernels(choices, gaps, context)
+    elif context.profile.trains:
+        choices, gaps = training_stacks_own_kernels(choices, gaps, context)
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None and runtime.id not in context.knowledge.policy.framework_libraries:
         choices, gaps = runtime_owns_kernels(choices, gaps, context, runtime)

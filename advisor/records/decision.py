@@ -105,6 +105,14 @@ def rejected_options(recommendation: Recommendation) -> list[str]:
     return list(dict.fromkeys(rejection.option for rejection in recommendation.rejected))
 
 
+def review_by_for(decided: dt.date, recommendation: Recommendation) -> dt.date:
+    """A year after the decision, or sooner where a chosen stack's release leaves maintenance before then (never
+    before the decision itself: a release already out of maintenance is reviewed at once)."""
+    yearly = review_date(decided)
+    ending = recommendation.maintenance_end()
+    return yearly if ending is None else max(decided, min(yearly, ending[0]))
+
+
 def build_front_matter(
     number: int, title: str, recommendation: Recommendation, evidence_refs: list[EvidenceRef],
     environment: Environment | None, deciders: Sequence[str], date: dt.date,
@@ -114,7 +122,7 @@ def build_front_matter(
         id=number,
         title=title,
         date=date,
-        review_by=review_date(date),
+        review_by=review_by_for(date, recommendation),
         decision_makers=[clean_text(name, 200) for name in deciders if clean_text(name, 200)],
         profile=recommendation.profile.model_dump(mode="json", exclude=PROFILE_NOT_RECORDED | unset(recommendation.profile)),
         environment=environment_summary(environment),

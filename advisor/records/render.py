@@ -337,6 +337,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
                                        any(item.has_timed_case() for item in evidence)),
         tier1_options=", ".join(f"{c.concern} {c.option}" for c in tier1.choices) or "empty",
         questions=YEARLY_QUESTIONS,
+        maintenance=recommendation.maintenance_end(),
         stack_risks=record_risks(recommendation),
         reference_lines=quoted(recommendation.reference),
         estimates_header=ESTIMATES_HEADER,

@@ -182,3 +182,48 @@ def test_a_larger_sizes_multi_device_recipe_is_no_scale_misfit_for_a_smaller_mod
         needs={"devices": 1},
     )
     assert larger.verdict is not None and "this job needs single-device" in larger.verdict
+
+
+def test_fp8_on_trn2_is_not_said_to_be_unrunnable_where_the_stack_documents_only_mxfp8():
+    # Review 70 p08: "AWS Trainium2 does not run mxfp8 natively, so for the fp8 asked it would run in bf16" read as fp8
+    # being impossible on Trn2, which runs static FP8 checkpoints (vLLM Neuron's Llama 3 recipe,
+    # https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/model-recipes/llama-3.html); its Qwen3
+    # recipes run BF16 on Trn2 and MXFP8 on Trn3 only.
+    result = answer(
+        model_type="moe",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 16},
+    )
+    assert result.verdict is not None
+    assert "documents fp8 only as mxfp8" in result.verdict and "AWS Trainium2 runs fp8" in result.verdict
+
+
+def test_a_stack_leaving_maintenance_before_the_year_is_out_sets_the_review_date():
+    # Review 69 p04: MindSpeed LLM 26.1.0 leaves maintenance from 2026-12-30 (its README's maintenance table), yet the
+    # record chose it with review_by a year out and never said so.
+    import datetime as dt
+
+    from advisor.records.decision import build_front_matter, review_by_for
+    from advisor.records.render import render_record
+
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        training="lora",
+        model="Qwen/Qwen3-32B",
+        needs={"devices": 16},
+    )
+    assert result.maintenance_end() is not None and result.maintenance_end()[0] == dt.date(2026, 12, 30)
+    front = build_front_matter(1, "Qwen3-32B LoRA", result, [], None, ["Ann"], dt.date(2026, 12, 5))
+    assert front.review_by == dt.date(2026, 12, 30)
+    assert "Review by 2026-12-30 (when MindSpeed LLM 26.1.0" in render_record(front, result, [])
+    assert review_by_for(dt.date(2027, 1, 4), result) == dt.date(2027, 1, 4)  # already out of maintenance: at once
+    elsewhere = answer(
+        model_type="dense-transformer", hardware="ascend-npu", device="ascend-910c", workload="inference"
+    )
+    assert review_by_for(dt.date(2026, 12, 5), elsewhere) == dt.date(2027, 12, 5)
