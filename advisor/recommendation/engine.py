@@ -186,7 +186,7 @@ def recommend(
         stacks_considered=options_considered(stack_choice, profile.model_name, workloads(profile), short),
         reference=figures,
         reference_note=reference_note,
-        verdict=verdict(stack_choice, tier1, profile, tiers, short),
+        verdict=verdict(stack_choice, tier1, profile, tiers, short, knowledge),
         capacity=(() if served_as is None else (served_as,))
         + capacity_lines(
             profile,

@@ -6,16 +6,19 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, TRAINED_PRECISIONS
+from advisor.recommendation.served_format import on_family
 from advisor.recommendation.stack_choice import (
     Judged,
     Misfit,
     StackChoice,
+    choose_stacks,
     decisive_reason,
     native_alternative,
     released_quantized,
@@ -44,7 +47,12 @@ FINER_SCALED: dict[str, tuple[str, ...]] = {  # the same width with block scales
 
 
 def verdict(
-    choice: StackChoice, tier1: Tier, profile: Profile, tiers: Sequence[Tier] = (), short: Sequence[str] = ()
+    choice: StackChoice,
+    tier1: Tier,
+    profile: Profile,
+    tiers: Sequence[Tier] = (),
+    short: Sequence[str] = (),
+    knowledge: KnowledgeBase | None = None,
 ) -> str:
     """'Serve with <stack> on <device>; train with <stack>' or, with no documented stack, what tier 1 assembles; `short`
     names the workloads whose model state the profile's devices cannot hold, which the verdict says first."""
@@ -68,7 +76,7 @@ def verdict(
         else:
             parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
     if parts:
-        parts += uncovered_side(choice, tier1, profile)
+        parts += uncovered_side(choice, tier1, profile, knowledge)
         parts += current_release_alternative(choice)
         parts += fallback_for_the_device(choice)
     if not parts:
@@ -164,8 +172,11 @@ def assembled_options(tier1: Tier, at_most: int = 4) -> str:
     return ", ".join(f"{option} ({', '.join(taken)})" for option, taken in list(concerns.items())[:at_most])
 
 
-def uncovered_side(choice: StackChoice, tier1: Tier, profile: Profile) -> list[str]:
-    """The side of a job that trains and serves with no documented stack: what tier 1 assembles for it instead."""
+def uncovered_side(
+    choice: StackChoice, tier1: Tier, profile: Profile, knowledge: KnowledgeBase | None = None
+) -> list[str]:
+    """The side of a job that trains and serves with no documented stack: what tier 1 assembles for it instead, and
+    where one of the profile's other families documents that side, which stack there."""
     sides = []
     for workload in workloads(profile):
         if choice.for_workload(workload) is not None:
@@ -184,16 +195,32 @@ def uncovered_side(choice: StackChoice, tier1: Tier, profile: Profile) -> list[s
                 sides.append(
                     f"for {job}, no documented stack runs an RL loop (rollouts, rewards, weight sync into the rollout "
                     f"engine) on {profile.hardware}: tier 1 trains the policy {how}, and the loop around it is the "
-                    "team's to build and validate"
+                    "team's to build and validate" + elsewhere_side(profile, workload, knowledge)
                 )
                 continue
             sides.append(
                 f"for {job}, no documented stack trains a {profile.model_type} here: tier 1 runs it {how}; validate "
-                "that run before relying on it"
+                "that run before relying on it" + elsewhere_side(profile, workload, knowledge)
             )
         else:
             sides.append(f"serve it from what tier 1 assembles: no documented stack serves a {profile.model_type} here")
     return sides
+
+
+def elsewhere_side(profile: Profile, workload: str, knowledge: KnowledgeBase | None) -> str:
+    """'; <family>, which the profile also names, documents it: <stack> (run this side there ...)' where a family the
+    model must also run on has a stack that fits this side of the job, else ''."""
+    if knowledge is None:
+        return ""
+    for family in profile.needs.other_hardware:
+        there = choose_stacks(on_family(profile, family, knowledge), knowledge)
+        judged = there.for_workload(workload)
+        if judged is not None and judged.weight <= MISFIT_WEIGHTS["device"]:
+            return (
+                f"; {family}, which the profile also names, documents it: {judged.stack.name} (run this side there "
+                f"and bring its checkpoint here, or pilot the loop here against that run)"
+            )
+    return ""
 
 
 def inference_part_note(profile: Profile, device: Device | None) -> str:

@@ -227,3 +227,32 @@ def test_a_stack_leaving_maintenance_before_the_year_is_out_sets_the_review_date
         model_type="dense-transformer", hardware="ascend-npu", device="ascend-910c", workload="inference"
     )
     assert review_by_for(dt.date(2026, 12, 5), elsewhere) == dt.date(2027, 12, 5)
+
+
+def test_an_uncovered_training_side_names_the_other_familys_documented_stack():
+    # Review 69 p09: GRPO of Llama-3.1-8B with FP8 serving on Gaudi 3, moving off H100: no Gaudi page runs an RL loop,
+    # and the verdict left the loop to the team without saying that NVIDIA's side documents one (NeMo RL's GRPO guide
+    # runs Llama-3.1-8B-Instruct, https://docs.nvidia.com/nemo/rl/latest/about/algorithms/grpo.html).
+    fields = {
+        "model_type": "dense-transformer",
+        "hardware": "intel-gaudi",
+        "device": "gaudi3",
+        "workload": "both",
+        "training": "rl",
+        "model": "meta-llama/Llama-3.1-8B-Instruct",
+    }
+    result = answer(
+        **fields,
+        needs={
+            "quantization": "fp8",
+            "devices": 8,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    assert result.verdict is not None and "nvidia-gpu, which the profile also names, documents it: NVIDIA NeMo RL" in (
+        result.verdict
+    )
+    alone = answer(**fields, needs={"quantization": "fp8", "devices": 8})
+    assert alone.verdict is not None and "which the profile also names" not in alone.verdict
