@@ -461,15 +461,27 @@ def checkpoint_path_as_documented(
             "neither stack documents the converter, so check it before committing."
         )
     said = "; ".join(
-        brief(claim.value, stack.id)
+        continued(brief(claim.value, stack.id))
         for claim, stack in ((exports, training.stack), (loads, serving.stack))
         if claim is not None
     )
     if loads is not None and profile.needs.quantized and profile.needs.quantization in loads.value.lower():
         quantize = ""  # the serving stack's own claim already says how the trained checkpoint becomes that format
-    if said[:1].isupper() and said[1:2].islower():  # a claim's own sentence, continued after "Between them:"
-        said = said[0].lower() + said[1:]
     return f" Between them: {said}{quantize}."
+
+
+# The words a checkpoint claim's sentence starts with that are not names: lower-cased where it continues another
+# sentence ('The plugin loads' after 'Between them:' or a semicolon); a name (TorchTitan, Megatron, MaxText) keeps its
+# case.
+SENTENCE_STARTS = frozenset(
+    {"The", "A", "An", "It", "Its", "Each", "Every", "Both", "Runs", "Training", "Checkpoints", "With", "Without", "At"}
+)
+
+
+def continued(sentence: str) -> str:
+    """A claim's own sentence continued inside another: its first word lower-cased where that is no name."""
+    first = sentence.split(" ", 1)[0]
+    return sentence[0].lower() + sentence[1:] if first in SENTENCE_STARTS else sentence
 
 
 def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchCondition, ...]:

@@ -256,3 +256,22 @@ def test_an_uncovered_training_side_names_the_other_familys_documented_stack():
     )
     alone = answer(**fields, needs={"quantization": "fp8", "devices": 8})
     assert alone.verdict is not None and "which the profile also names" not in alone.verdict
+
+
+def test_each_joined_checkpoint_claim_continues_the_sentence_and_names_keep_their_case():
+    # Review 68 p12's verdict read "...check both in the Neuron fork; The plugin loads a BF16 Hugging Face checkpoint".
+    from advisor.recommendation.stack_switches import continued
+
+    assert continued("The plugin loads a BF16 checkpoint") == "the plugin loads a BF16 checkpoint"
+    assert continued("TorchTitan saves DCP shards") == "TorchTitan saves DCP shards"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="both",
+        training="fine-tuning",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 16},
+    )
+    assert result.verdict is not None and "Between them:" in result.verdict
+    assert "; The plugin loads" not in result.verdict and "; the plugin loads" in result.verdict
