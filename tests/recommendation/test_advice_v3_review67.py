@@ -275,3 +275,30 @@ def test_each_joined_checkpoint_claim_continues_the_sentence_and_names_keep_thei
     )
     assert result.verdict is not None and "Between them:" in result.verdict
     assert "; The plugin loads" not in result.verdict and "; the plugin loads" in result.verdict
+
+
+def test_replicas_of_a_model_that_fits_one_device_need_no_multi_node_page():
+    # Review 70 p13: Qwen3-8B served on 16 x 910B (16 replicas of one NPU, as the capacity line says) rejected
+    # vllm-ascend with "documented within one node; 16 devices may span nodes"; vllm-ascend's Qwen3-Dense tutorial
+    # serves Qwen3-8B on one Atlas A2 (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3-Dense/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 16},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "ascend-vllm-ascend-w8a8-dense" and chosen.reason == "fits the whole profile"
+    big = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"devices": 16},
+    )
+    assert not any(
+        row.reason == "fits the whole profile" and "w8a8-dense" in row.stack for row in big.stacks_considered
+    )
