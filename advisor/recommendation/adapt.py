@@ -815,6 +815,19 @@ def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     released = f" ({twin.checkpoint}, its publisher's FP8 release, holds the base model's weights)" if twin else ""
     engine = knowledge.get(choice.option) if choice.option in knowledge.ids() else None
     if engine is None or engine.layer.value != "serving-engine":
+        toolkit_qat = choice.option in knowledge.ids() and knowledge.get(choice.option).qat.value in ("yes", "partial")
+        if profile.needs.quantization_method == "qat" and toolkit_qat:
+            # QAT: the toolkit inserts the fake quantizers before the fine-tune, not after it
+            text = (
+                f"the model served is the checkpoint this job trains, not a published release{released}: for the QAT "
+                f"asked, quantize the model with {choice.option} before the fine-tune (its fake quantizers then train "
+                f"in the loop), train, and export the {dtype} checkpoint; gate it on the evaluation against bf16"
+            )
+            cites = (
+                cite_profile(profile, "needs.quantization_method"),
+                cite_claim(knowledge.get(choice.option), "qat"),
+            )
+            return reason_first(choice, line(text, *cites))
         text = (
             f"the model served is the checkpoint this job trains, not a published release{released}: quantize the "
             f"trained bf16 checkpoint to {dtype} with {choice.option} and gate it on the evaluation against bf16"

@@ -302,3 +302,22 @@ def test_replicas_of_a_model_that_fits_one_device_need_no_multi_node_page():
     assert not any(
         row.reason == "fits the whole profile" and "w8a8-dense" in row.stack for row in big.stacks_considered
     )
+
+
+def test_qat_asked_for_a_model_that_trains_and_serves_quantizes_before_the_fine_tune():
+    # Review 70 p15: "method=qat" beside "quantize the trained bf16 checkpoint to fp8" (post-training); Model Optimizer's
+    # QAT inserts its fake quantizers before the fine-tune
+    # (https://github.com/NVIDIA/Model-Optimizer/blob/0.46.0/examples/llm_qat/README.md).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="both",
+        team_skill="hpc",
+        training="fine-tuning",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 8},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    text = quantization.rationale[0].text
+    assert "before the fine-tune" in text and "quantize the trained bf16 checkpoint" not in text
