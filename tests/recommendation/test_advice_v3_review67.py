@@ -321,3 +321,19 @@ def test_qat_asked_for_a_model_that_trains_and_serves_quantizes_before_the_fine_
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     text = quantization.rationale[0].text
     assert "before the fine-tune" in text and "quantize the trained bf16 checkpoint" not in text
+
+
+def test_a_runtime_on_every_family_that_one_family_does_not_document_as_a_server_is_named_as_such():
+    # Review 69 p12: "no LLM serving engine is documented for apple-silicon, nvidia-gpu alike" read as false, since
+    # llama.cpp serves Qwen2.5-VL on Metal and CUDA (https://github.com/ggml-org/llama.cpp/blob/master/docs/multimodal.md);
+    # NVIDIA's pages serve LLMs with TensorRT-LLM, vLLM and SGLang, so the record now says which is which.
+    result = answer(
+        model_type="multimodal",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["nvidia-gpu"]},
+    )
+    gap = next(g for g in result.tier(3).gaps if g.concern == "deployment")
+    assert "llama.cpp (ggml-org) runs on every one of them" in gap.rationale[0].text

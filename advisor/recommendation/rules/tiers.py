@@ -212,6 +212,31 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     return tuple(candidate.id for candidate in found)
 
 
+def undocumented_everywhere(context: RuleContext) -> str:
+    """'; <runtime> runs on every one of them, but <family>'s pages serve LLMs with <its engines>: ...' for a runtime
+    that runs the LLM on each of the profile's families where some family does not list it among its LLM serving
+    engines (review 69 p12: a GGUF runtime on Metal and CUDA), else ''."""
+    families = context.profile.families
+    found = [
+        candidate
+        for candidate in context.knowledge.candidates
+        if set(families) <= set(candidate.hardware.value)
+        and "deployment" in candidate.concerns.value
+        and candidate.layer.value in ("serving-engine", "runtime")
+        and candidate.serves_model_type(context.profile.model_type)
+        and candidate.serves_task(context.profile.serving_task)
+    ]
+    for candidate in found:
+        missing = [f for f in families if not documented_runner(candidate.id, f, context)]
+        if missing:
+            engines = ", ".join(context.knowledge.platform(missing[0]).serving_engines.value)
+            return (
+                f"; {candidate.name} runs on every one of them, but {missing[0]}'s pages serve LLMs with {engines}, so "
+                "it is a portability option to measure there, not a documented server"
+            )
+    return ""
+
+
 def documented_runner(option: str, family: str, context: RuleContext) -> bool:
     """For an LLM served on a server, the option is one of the family's LLM serving engines: llama.cpp runs on NVIDIA
     GPUs, but no NVIDIA page serves production LLMs with it. Other models, and LLMs on a phone, run in any runtime that
@@ -292,6 +317,7 @@ def tier3_entry(
             text = f"no runtime is documented for {TASK_WORDS[task]} on {where} alike: each platform keeps its own"
         elif concern == "deployment" and len(families) > 1 and context.profile.llm and not context.on_mobile:
             text = f"no LLM serving engine is documented for {where} alike: each platform keeps its own"
+            text += undocumented_everywhere(context)
         unreached = [c.id for c in portable_candidates(context, concern) if not reached_from_target(c, context)]
         if unreached:
             text = (
