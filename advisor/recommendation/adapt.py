@@ -919,7 +919,7 @@ def after_first(choice: Choice, why: Rationale) -> Choice:
     return choice.model_copy(update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:]))})
 
 
-def untrained_length(choice: Choice, profile: Profile) -> Rationale:
+def untrained_length(profile: Profile) -> Rationale:
     """Long-context training on a framework whose long-sequence features the knowledge base does not hold: activation
     memory grows with the sequence, so the longest sequence's step is what to check first."""
     return line(
@@ -942,7 +942,7 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     chosen = stacks.for_workload(workload)  # the chosen serving stack for deployment, the training stack for training
     if choice.option not in known:
         if workload == "training" and (chosen is None or chosen.stack.long_context is None):
-            return after_first(choice, untrained_length(choice, profile))
+            return after_first(choice, untrained_length(profile))
         return choice
     candidate = context.knowledge.get(choice.option)
     if chosen is not None and chosen.stack.long_context is not None:
@@ -962,7 +962,7 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     if candidate.long_context is None or (families is not None and profile.hardware not in families):
         # the upstream engine's long-context page does not speak for a hardware plugin's build: say so, not nothing
         if choice.concern != "deployment":
-            return after_first(choice, untrained_length(choice, profile))
+            return after_first(choice, untrained_length(profile))
         where = f" (documented for {', '.join(families)})" if families else ""
         why = line(
             f"long context: no long-sequence feature of {candidate.name} on {profile.hardware} is in the knowledge "

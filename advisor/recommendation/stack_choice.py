@@ -539,8 +539,9 @@ def misfits(
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
     if unpublished is not None:
         found.append(unpublished)
+    # CNN serving runs a replica per device; a larger size's recipe sets no layout for a smaller model on one device
     if not (profile.model_type == "cnn" and workload == "inference") and not smaller_sibling_on_one(scope, profile):
-        found += scale_misfits(scope, profile, device, workload)  # CNN serving runs a replica per device
+        found += scale_misfits(scope, profile, device, workload)
     found += runner_misfits(stack, profile, knowledge, workload, device, platform)
     found += method_misfit(stack, profile, knowledge, workload)
     if stack.deprecated is not None:

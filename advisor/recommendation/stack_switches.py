@@ -218,7 +218,7 @@ def elsewhere_side(profile: Profile, workload: str, knowledge: KnowledgeBase | N
         if judged is not None and judged.weight <= MISFIT_WEIGHTS["device"]:
             return (
                 f"; {family}, which the profile also names, documents it: {judged.stack.name} (run this side there "
-                f"and bring its checkpoint here, or pilot the loop here against that run)"
+                f"and bring its checkpoint here, or pilot it here against that run)"
             )
     return ""
 
