@@ -337,3 +337,14 @@ def test_a_runtime_on_every_family_that_one_family_does_not_document_as_a_server
     )
     gap = next(g for g in result.tier(3).gaps if g.concern == "deployment")
     assert "llama.cpp (ggml-org) runs on every one of them" in gap.rationale[0].text
+
+
+def test_no_int8_switch_for_a_cnn_on_a_device_whose_formats_list_no_int8():
+    # Review 71 p15: ResNet-50 on an Iluvatar Tiangai 150 (formats fp32, fp16, bf16 from Iluvatar's recipes) was told
+    # "consider INT8 PTQ" once INT8 pays; Iluvatar's INT8 CNN recipes run on the Zhikai 100.
+    def switches(device: str) -> set[str]:
+        result = answer(model_type="cnn", hardware="iluvatar-gpu", device=device, workload="inference")
+        return {s.id for s in result.switch_conditions}
+
+    assert "int8-pays-on-target" not in switches("tiangai-150")
+    assert "int8-pays-on-target" in switches("zhikai-100")

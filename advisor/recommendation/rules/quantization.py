@@ -329,8 +329,10 @@ def quantization_switches(
 
 def int8_documented(context: RuleContext) -> bool:
     """A stack of the target family serves the profile's model type in INT8, or a quantizer there documents INT8 PTQ
-    for it: only then is INT8 a route to watch."""
+    for it, and the device's format list names INT8: only then is INT8 a route to watch."""
     profile = context.profile
+    if context.device is not None and "int8" not in context.device.formats:
+        return False  # the device's format list has no INT8 (review 71 p15: Tiangai 150): no INT8 route to watch there
     device = context.device.id if context.device is not None else None
     stacked = any(
         "int8" in stack.applies_to.precisions
