@@ -22,6 +22,7 @@ from advisor.recommendation.stack_choice import (
     decisive_reason,
     native_alternative,
     released_quantized,
+    risk_naming,
     workloads,
 )
 from advisor.recommendation.switches import predicate, switch
@@ -79,6 +80,7 @@ def verdict(
         parts += uncovered_side(choice, tier1, profile, knowledge)
         parts += current_release_alternative(choice)
         parts += fallback_for_the_device(choice)
+        parts += model_named_elsewhere(choice, profile)
     if not parts:
         options = assembled_options(tier1)
         nearest = next(iter(choice.considered), None)
@@ -205,6 +207,19 @@ def uncovered_side(
         else:
             sides.append(f"serve it from what tier 1 assembles: no documented stack serves a {profile.model_type} here")
     return sides
+
+
+def model_named_elsewhere(choice: StackChoice, profile: Profile) -> list[str]:
+    """Where the chosen stack says nothing of the profile's model but a considered stack's page does (vLLM TPU's matrix
+    tests gemma-3-27b-it as a text model only, review 71 p07): that page's word, in the verdict rather than only in a
+    rejection line."""
+    if any(risk_naming(judged.stack, profile.model_name) for judged in choice.chosen):
+        return []
+    for item in choice.considered:
+        said = risk_naming(item.stack, profile.model_name)
+        if said is not None:
+            return [f"{item.stack.name}'s page says of {profile.model_name}: {said.rstrip('.')}"]
+    return []
 
 
 def elsewhere_side(profile: Profile, workload: str, knowledge: KnowledgeBase | None) -> str:

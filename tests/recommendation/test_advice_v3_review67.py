@@ -348,3 +348,19 @@ def test_no_int8_switch_for_a_cnn_on_a_device_whose_formats_list_no_int8():
 
     assert "int8-pays-on-target" not in switches("tiangai-150")
     assert "int8-pays-on-target" in switches("zhikai-100")
+
+
+def test_a_considered_stacks_word_on_the_profiles_model_reaches_the_verdict():
+    # Review 71 p07: gemma-3-27b-it on TPU v6e; "tests google/gemma-3-27b-it as a Text model" (vLLM TPU's
+    # recommended-models matrix, https://docs.vllm.ai/projects/tpu/en/latest/recommended_models_features/) appeared only
+    # in another stack's rejection line, not in the verdict.
+    result = answer(
+        model_type="multimodal",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="inference",
+        model="google/gemma-3-27b-it",
+        needs={"devices": 4},
+    )
+    assert result.verdict is not None and "'s page says of google/gemma-3-27b-it:" in result.verdict
+    assert "as a Text model" in result.verdict
