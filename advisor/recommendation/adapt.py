@@ -266,7 +266,7 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
     ]
     if not named and (converted := converted_file_swap(documented, model)) is not None:
         return converted
-    if not named or names(documented, model):
+    if not named or names(documented, model) or names_own_release(documented, short):
         return None
     release = QUANTIZED_RELEASE.search(named[0].rsplit("/", 1)[-1])
     if release is not None and not QUANTIZED_RELEASE.search(short):  # the command loads a pre-quantized release
@@ -275,6 +275,19 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
             f"release, so the model's own weights need the same quantization step) in place of {named[0]}"
         )
     return f"{model} in place of {named[0]}"
+
+
+HF_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+
+
+def names_own_release(documented: str, short: str) -> bool:
+    """The setting names a quantized release of the profile's own model ('vllm-ascend/DeepSeek-R1-W8A8' for
+    DeepSeek-R1, review 72 p05): that checkpoint is the one to load, not the example another model's command names."""
+    for found in HF_ID.finditer(documented):
+        tail = found.group(0).rsplit("/", 1)[-1].lower()
+        if tail.startswith(short) and QUANTIZED_RELEASE.match(tail[len(short) :]):
+            return True
+    return False
 
 
 # A converted speech-model file a command loads ('models/ggml-large-v3-turbo-q8_0.bin'), and a model id's size name.

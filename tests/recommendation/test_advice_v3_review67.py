@@ -364,3 +364,18 @@ def test_a_considered_stacks_word_on_the_profiles_model_reaches_the_verdict():
     )
     assert result.verdict is not None and "'s page says of google/gemma-3-27b-it:" in result.verdict
     assert "as a Text model" in result.verdict
+
+
+def test_a_setting_that_names_the_models_own_quantized_release_keeps_it():
+    # Review 72 p05: DeepSeek-R1 W8A8 on 910B was told "deepseek-ai/DeepSeek-R1 quantized to W8A8 first" in the field that
+    # names the pre-quantized vllm-ascend/DeepSeek-R1-W8A8 (vllm-ascend's DeepSeek tutorial links it).
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-R1",
+        needs={"quantization": "int8", "devices": 16},
+    )
+    settings = " ".join(str(value) for choice in result.tier(1).choices for value in choice.settings.values())
+    assert "vllm-ascend/DeepSeek-R1-W8A8" in settings and "quantized to W8A8 first" not in settings
