@@ -29,8 +29,7 @@ from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Citation, Rationale
-from advisor.recommendation.policy import FLOAT_PRECISIONS, PRECISIONS_FOR
-from advisor.recommendation.stack_choice import node_size
+from advisor.recommendation.policy import FLOAT_PRECISIONS, PRECISIONS_FOR, node_size
 
 TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), before activations
 FROZEN_BYTES_PER_PARAMETER = 2  # LoRA: the base weights frozen in bf16; the adapters are a few percent at most

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.knowledge.platforms import Device
 from advisor.profile import MAX_DEVICES
 from advisor.vocabulary import TEAM_SKILLS
 
@@ -307,3 +308,16 @@ DATA_PARALLEL_TRAINING = "training: gradient all-reduce (data parallel)"
 def data_parallel_over(devices: int) -> str:
     """How a fine-tuning recipe's devices are laid out by default (a sharded stack says otherwise)."""
     return f", data parallel over {devices} devices"
+
+
+def node_size(device: Device | None) -> int:
+    """How many devices share one node or interconnect domain: the device's own count where its spec states one (16
+    Trainium2 in a trn2.48xlarge, 72 GB200 in an NVL72 rack), policy.NODE_DEVICES otherwise."""
+    return device.node_devices if device is not None and device.node_devices else NODE_DEVICES
+
+
+def host_size(device: Device | None) -> int:
+    """How many devices one host holds (a GB200 NVL72 compute tray: 4 of the rack's 72-GPU NVLink domain): a recipe
+    documented across several hosts is laid out for more than one, whatever interconnect joins them; node_size where the
+    device states no host of its own."""
+    return device.host_devices if device is not None and device.host_devices else node_size(device)

@@ -29,6 +29,7 @@ from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import Profile
+from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
     ASSUMED_MODEL_WEIGHT,
@@ -40,7 +41,6 @@ from advisor.recommendation.policy import (
     MISFIT_WEIGHTS,
     NAMED_ONLY_KINDS,
     NEAR_MODEL_TYPES,
-    NODE_DEVICES,
     PRECISIONS_FOR,
     SAME_WIDTH_FORMATS,
     SCALE_FOR,
@@ -48,6 +48,8 @@ from advisor.recommendation.policy import (
     TOO_FAR,
     TRAINED_PRECISIONS,
     WHOLE_MODEL_TRAINING,
+    host_size,
+    node_size,
 )
 
 MAX_CONSIDERED = 5
@@ -159,19 +161,6 @@ class StackChoice:
         """The format the chosen serving stack runs for this profile (fp8 asked on a 910B is served in bf16 or int8)."""
         serving = self.for_workload("inference")
         return serving.precision if serving is not None else None
-
-
-def node_size(device: Device | None) -> int:
-    """How many devices share one node or interconnect domain: the device's own count where its spec states one (16
-    Trainium2 in a trn2.48xlarge, 72 GB200 in an NVL72 rack), policy.NODE_DEVICES otherwise."""
-    return device.node_devices if device is not None and device.node_devices else NODE_DEVICES
-
-
-def host_size(device: Device | None) -> int:
-    """How many devices one host holds (a GB200 NVL72 compute tray: 4 of the rack's 72-GPU NVLink domain): a recipe
-    documented across several hosts is laid out for more than one, whatever interconnect joins them; node_size where the
-    device states no host of its own."""
-    return device.host_devices if device is not None and device.host_devices else node_size(device)
 
 
 def target_device(profile: Profile, platform: Platform) -> tuple[Device | None, bool]:
@@ -600,8 +589,6 @@ def smaller_sibling_on_one(scope: StackScope, profile: Profile) -> bool:
 def serving_replicas(profile: Profile, device: Device | None) -> int | None:
     """The devices per replica where the profile's devices serve copies of a model that fits fewer of them (capacity's
     'replicas of N'); None otherwise."""
-    from advisor.recommendation.capacity import replica_group  # capacity reads this module's node sizes
-
     return replica_group(profile, device)
 
 

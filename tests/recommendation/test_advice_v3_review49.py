@@ -552,7 +552,9 @@ def test_a_job_naming_no_kind_of_training_takes_no_rl_loop():
     knowledge = load_knowledge_base()
     platform = knowledge.platform("ascend-npu")
     verl = next(s for s in knowledge.stacks_for("ascend-npu") if s.id == "ascend-verl-grpo-vllm-ascend")
-    judged = judge(verl, "training", pretrain.profile, target_device(pretrain.profile, platform)[0], platform, knowledge)
+    judged = judge(
+        verl, "training", pretrain.profile, target_device(pretrain.profile, platform)[0], platform, knowledge
+    )
     assert any("documented for rl only" in misfit.text for misfit in judged.misfits)
 
 
