@@ -88,6 +88,7 @@ ADDED_IDS = {
     "diffusers",
     "whisper-cpp",
     "verl",
+    "llama-factory",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -102,7 +103,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 44
+    assert len(ADDED_IDS) == 45
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
