@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from advisor.knowledge.model_sizes import fp8_checkpoint_ids, published_fp8, size_of
-from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS
+from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, KnowledgeBase
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
@@ -333,7 +333,7 @@ def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
     return context.knowledge.layer_of(option) in BENEATH_LAYERS
 
 
-def framework_needed(judged: Judged, profile: Profile, known: set[str]) -> bool:
+def framework_needed(judged: Judged, profile: Profile, knowledge: KnowledgeBase) -> bool:
     """A training stack's framework is chosen for large or MoE training, for a model other than an LLM trained on
     several devices where the stack fits, or where the stack trains on a framework of its own that the knowledge base
     does not list (PaddleNLP on PaddlePaddle: PyTorch's DDP/FSDP are not its parallelism), or for a LoRA or full
@@ -344,9 +344,21 @@ def framework_needed(judged: Judged, profile: Profile, known: set[str]) -> bool:
     if profile.training in FINE_TUNING_KINDS and profile.training in judged.stack.applies_to.training:
         return True
     framework = judged.stack.component("training-framework")
-    if judged.workload == "training" and framework is not None and framework.candidate not in known:
+    if judged.workload == "training" and framework is not None and framework.candidate not in knowledge.ids():
         return True
+    if judged.workload == "training" and framework is not None and fine_tuning_tool(framework.candidate, knowledge):
+        return True  # a fine-tuning tool (LLaMA-Factory) is the stack's route at any scale, not DDP/FSDP under it
     return not profile.llm and profile.needs.devices > 1 and judged.fits
+
+
+def fine_tuning_tool(candidate_id: str | None, knowledge: KnowledgeBase) -> bool:
+    """The candidate is a training framework limited to fine-tuning kinds (its `training_kinds` names no
+    pre-training): a tool that carries its own recipes and launcher, whatever the job's size."""
+    if candidate_id is None or candidate_id not in knowledge.ids():
+        return False
+    candidate = knowledge.get(candidate_id)
+    kinds = candidate.training_kinds.value if candidate.training_kinds is not None else None
+    return kinds is not None and "pretraining" not in kinds and "rl" not in kinds
 
 
 KERNEL_CONCERNS = ("gemm", "attention", "fusion")  # a stack's kernel parts, named for the formats they run
@@ -359,7 +371,7 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
     known = set(context.knowledge.ids())
     runner = runner_of(stack, judged.workload, known)
     parts: dict[str, Part] = {}
-    wanted = judged.workload == "inference" or framework_needed(judged, profile, known)
+    wanted = judged.workload == "inference" or framework_needed(judged, profile, context.knowledge)
     if runner is not None and runner.candidate is not None and wanted:
         parts[runner_concern(judged.workload)] = Part(runner.candidate, runner)
     elif wanted:

@@ -271,8 +271,13 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     if not profile.needs.cross_platform or len(tiers) < 3:
         return ""
     portable = next((c.option for c in tiers[2].choices if c.concern == "deployment"), None)
+    trainer = next((c.option for c in tiers[2].choices if c.concern == "training-framework"), None)
     families = ", ".join(profile.families)
     layer = f"{portable} as the one runtime on {families}" if portable else f"each family's own runtime on {families}"
+    if trainer is not None and not profile.serves:  # a training job: the one training framework is what moves
+        layer = f"{trainer} as the one training framework on {families}"
+    elif trainer is not None:
+        layer += f", trained with {trainer} on each"
     toolkit = next((c for c in tiers[2].choices if c.concern == "quantization" and c.settings.get("dtype")), None)
     if portable and toolkit is not None and toolkit.settings.get("checkpoints") == PER_FAMILY:
         layer += f", each family serving its own {toolkit.settings['dtype']} model written by {toolkit.option}"

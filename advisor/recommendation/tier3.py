@@ -548,12 +548,17 @@ def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | No
     """The training framework that runs on every family the profile names: tier 1's own first (the one the target's
     stack runs), then the target's listed frameworks in their order; None where none spans them or nothing trains."""
     profile, knowledge = context.profile, context.knowledge
-    if not (profile.trains and profile.needs.cross_platform) or ddp_carries_it(profile):
+    if not (profile.trains and profile.needs.cross_platform):
         return None
     ours = next(
         (c.option for c in (tier1.choices if tier1 is not None else ()) if c.concern == "training-framework"), None
     )
-    listed = [ours, *context.platform.training_frameworks.value]
+    if ddp_carries_it(profile):  # a small job on DDP/FSDP: only the framework tier 1's own stack runs, if any
+        if ours is None:
+            return None
+        listed = [ours]
+    else:
+        listed = [ours, *context.platform.training_frameworks.value]
     found = [knowledge.get(i) for i in dict.fromkeys(listed) if i is not None and i in knowledge.ids()]
     return next(
         (

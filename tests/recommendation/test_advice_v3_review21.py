@@ -94,7 +94,8 @@ def test_a_training_stack_on_a_framework_of_its_own_names_it_instead_of_ddp_or_f
     # chosen for a job that serves what it trains: PaddleNLP's page keeps its checkpoints in Paddle's format
     # (https://github.com/PaddlePaddle/PaddleNLP/blob/develop/llm/devices/dcu/llama/README.md). Either way the
     # framework is named, not DDP or FSDP.
-    assert "LLaMA-Factory" in framework.option
+    # LLaMA-Factory is a knowledge-base candidate since review 72 p08 (its id, the fork named in the part)
+    assert framework.option == "llama-factory" and "OpenDAS DCU fork" in framework.settings["part"]
     assert "DDP" not in framework.option and "FSDP" not in framework.option
     assert not any(skipped.concern == "training-framework" for skipped in result.skipped_concerns)
 

@@ -379,3 +379,23 @@ def test_a_setting_that_names_the_models_own_quantized_release_keeps_it():
     )
     settings = " ".join(str(value) for choice in result.tier(1).choices for value in choice.settings.values())
     assert "vllm-ascend/DeepSeek-R1-W8A8" in settings and "quantized to W8A8 first" not in settings
+
+
+def test_a_small_cross_platform_lora_job_ports_the_fine_tuning_tool_its_stack_runs():
+    # Review 72 p08: LoRA of Qwen2.5-7B on 4 x K100_AI that must also run on NVIDIA: one llamafactory-cli route on both
+    # (upstream LLaMA-Factory on NVIDIA, https://github.com/hiyouga/LLaMA-Factory; the OpenDAS DCU fork on Hygon, per
+    # the community cookbook the Hygon stack cites), not "each family's own runtime" with Triton beyond the team.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 4, "cross_platform": True, "other_hardware": ["nvidia-gpu"]},
+    )
+    tier3 = {c.concern: c.option for c in result.tier(3).choices}
+    assert tier3.get("training-framework") == "llama-factory" and result.tier(3).fits_team
+    assert result.verdict is not None and "llama-factory as the one training framework on hygon-dcu, nvidia-gpu" in (
+        result.verdict
+    )
