@@ -455,8 +455,12 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
                 layers.candidate,
                 Component(role="kernels", name=f"{layers.name} fused layers", candidate=layers.candidate),
             )
-        else:
-            name = kernels.name if kernels is not None else f"{framework.component.name}'s fused layers"
+        elif kernels is not None or context.knowledge.get(framework.option).fusion.value != "no":
+            claim = context.knowledge.get(framework.option).fusion.value  # 'partial': kernels the team switches on
+            fused = (
+                "optional fused kernels (off until its config enables them)" if claim == "partial" else "fused layers"
+            )
+            name = kernels.name if kernels is not None else f"{framework.component.name}'s {fused}"
             parts["fusion"] = Part(framework.option, Component(role="kernels", name=name, candidate=framework.option))
     elif judged.workload == "training" and "fusion" not in parts and "training-framework" in parts:
         kernels = stack.component("kernels")  # an unvetted framework's fused operators, as its page names them
