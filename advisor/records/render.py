@@ -195,7 +195,7 @@ def shown_reasons(rationale: Sequence[Rationale]) -> list[Rationale]:
     return reasons + [r for r in rationale if r.text.startswith("watch: ")][:1]
 
 
-MAX_RECORD_RISKS = 3  # the chosen stacks' own risks in the record, shared among them (all in `recommend` and the JSON)
+MAX_RECORD_RISKS = 4  # the chosen stacks' own risks in the record, shared among them (all in `recommend` and the JSON)
 
 
 def record_risks(recommendation: Recommendation) -> list[tuple[ChosenStack, int, str]]:
