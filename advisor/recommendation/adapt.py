@@ -456,9 +456,9 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
                 Component(role="kernels", name=f"{layers.name} fused layers", candidate=layers.candidate),
             )
         elif kernels is not None or context.knowledge.get(framework.option).fusion.value != "no":
-            claim = context.knowledge.get(framework.option).fusion.value  # 'partial': kernels the team switches on
+            support = context.knowledge.get(framework.option).fusion.value  # 'partial': kernels the team switches on
             fused = (
-                "optional fused kernels (off until its config enables them)" if claim == "partial" else "fused layers"
+                "optional fused kernels (off until its config enables them)" if support == "partial" else "fused layers"
             )
             name = kernels.name if kernels is not None else f"{framework.component.name}'s {fused}"
             parts["fusion"] = Part(framework.option, Component(role="kernels", name=name, candidate=framework.option))

@@ -553,12 +553,11 @@ def portable_trainer(context: RuleContext, tier1: Tier | None) -> Candidate | No
     ours = next(
         (c.option for c in (tier1.choices if tier1 is not None else ()) if c.concern == "training-framework"), None
     )
+    listed: list[str | None] = [ours, *context.platform.training_frameworks.value]
     if ddp_carries_it(profile):  # a small job on DDP/FSDP: only the framework tier 1's own stack runs, if any
         if ours is None:
             return None
         listed = [ours]
-    else:
-        listed = [ours, *context.platform.training_frameworks.value]
     found = [knowledge.get(i) for i in dict.fromkeys(listed) if i is not None and i in knowledge.ids()]
     return next(
         (
