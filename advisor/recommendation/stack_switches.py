@@ -218,7 +218,7 @@ def model_named_elsewhere(choice: StackChoice, profile: Profile) -> list[str]:
     for item in choice.considered:
         said = risk_naming(item.stack, profile.model_name)
         if said is not None:
-            return [f"{item.stack.name}'s page says of {profile.model_name}: {said.rstrip('.')}"]
+            return [f"a considered stack's page ({item.stack.name}) says of {profile.model_name}: {said.rstrip('.')}"]
     return []
 
 

@@ -362,7 +362,8 @@ def test_a_considered_stacks_word_on_the_profiles_model_reaches_the_verdict():
         model="google/gemma-3-27b-it",
         needs={"devices": 4},
     )
-    assert result.verdict is not None and "'s page says of google/gemma-3-27b-it:" in result.verdict
+    assert result.verdict is not None and ") says of google/gemma-3-27b-it:" in result.verdict
+    assert "a considered stack's page (vLLM JAX multimodal serving" in result.verdict
     assert "as a Text model" in result.verdict
 
 
