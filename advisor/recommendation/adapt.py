@@ -455,13 +455,17 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
                 layers.candidate,
                 Component(role="kernels", name=f"{layers.name} fused layers", candidate=layers.candidate),
             )
-        elif kernels is not None or context.knowledge.get(framework.option).fusion.value != "no":
-            support = context.knowledge.get(framework.option).fusion.value  # 'partial': kernels the team switches on
+        else:
+            # a fusion claim of 'partial': kernels the team switches on, not layers that always run fused
+            support = context.knowledge.get(framework.option).fusion.value
             fused = (
                 "optional fused kernels (off until its config enables them)" if support == "partial" else "fused layers"
             )
-            name = kernels.name if kernels is not None else f"{framework.component.name}'s {fused}"
-            parts["fusion"] = Part(framework.option, Component(role="kernels", name=name, candidate=framework.option))
+            if kernels is not None or support != "no":
+                name = kernels.name if kernels is not None else f"{framework.component.name}'s {fused}"
+                parts["fusion"] = Part(
+                    framework.option, Component(role="kernels", name=name, candidate=framework.option)
+                )
     elif judged.workload == "training" and "fusion" not in parts and "training-framework" in parts:
         kernels = stack.component("kernels")  # an unvetted framework's fused operators, as its page names them
         if kernels is not None:

@@ -586,12 +586,6 @@ def smaller_sibling_on_one(scope: StackScope, profile: Profile) -> bool:
     return mine is not None and theirs is not None and mine < theirs
 
 
-def serving_replicas(profile: Profile, device: Device | None) -> int | None:
-    """The devices per replica where the profile's devices serve copies of a model that fits fewer of them (capacity's
-    'replicas of N'); None otherwise."""
-    return replica_group(profile, device)
-
-
 def scale_misfits(
     scope: StackScope, profile: Profile, device: Device | None, workload: str = "inference"
 ) -> list[Misfit]:
@@ -621,7 +615,7 @@ def scale_misfits(
                 "its layout (what runs on which node, the parallel widths) is re-derived for one",
             )
         ]
-    group = serving_replicas(profile, device) if workload == "inference" else None
+    group = replica_group(profile, device) if workload == "inference" else None  # capacity's 'replicas of N'
     within_node = group is not None and group <= node_size(device)
     if within_node and ("multi-device" in scope.scale or (group == 1 and "single-device" in scope.scale)):
         return []  # independent replicas of a model that fits a few devices of one node: the page's scale is a replica's

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.knowledge.model_sizes import published_fp8, size_of
-from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate
+from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate, Concern
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import cite_stack, serves_published_fp8
@@ -158,7 +158,11 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
 
 
 def other_family_stack(
-    context: RuleContext, family: str, runners: dict[str, str] | None = None, unquantized: bool = False
+    context: RuleContext,
+    family: str,
+    runners: dict[str, str] | None = None,
+    unquantized: bool = False,
+    here: Judged | None = None,
 ) -> Rationale | None:
     """The whole stack the family's own engine chooses for the same profile, where one fits; among the stacks that
     fit there, one run by the same engine or framework as here (tier 3's runtime, tier 1's training framework) first."""
@@ -221,7 +225,7 @@ def other_family_stack(
         names += f" (unquantized: tier 3's engine documents no {context.profile.needs.quantization} serving)"
     else:
         names += format_there(there, context.profile, choice.device)
-    names += shared_export(context, picked)
+    names += shared_export(context, picked, here)
     return line(
         f"on {family}, the stack documented there{device}: {names}",
         cite_stack(picked[0].stack),
@@ -232,11 +236,11 @@ def other_family_stack(
 EXPORT_NAMES: dict[str, str] = {"onnx": "ONNX"}
 
 
-def shared_export(context: RuleContext, there: Sequence[Judged]) -> str:
+def shared_export(context: RuleContext, there: Sequence[Judged], here: Judged | None) -> str:
     """'; like <the target's stack>, it builds from an ONNX export of the model: ...' where the family's serving stack
-    and the target's build from the same exchange format, so one export is the portable artifact."""
+    and the target's (`here`, the serving stack chosen on the target) build from the same exchange format, so one
+    export is the portable artifact."""
     served = next((judged for judged in there if judged.workload == "inference"), None)
-    here = choose_stacks(context.profile, context.knowledge).for_workload("inference")
     if served is None or here is None or here.stack.builds_from is None:
         return ""
     if served.stack.builds_from != here.stack.builds_from:
@@ -248,15 +252,18 @@ def shared_export(context: RuleContext, there: Sequence[Judged]) -> str:
     )
 
 
-def family_notes(tier: Tier, context: RuleContext, runners: dict[str, str] | None = None) -> tuple[Rationale, ...]:
-    """Tier 3's notes, each other family's line naming its documented stack where it has one."""
+def family_notes(
+    tier: Tier, context: RuleContext, runners: dict[str, str] | None = None, here: Judged | None = None
+) -> tuple[Rationale, ...]:
+    """Tier 3's notes, each other family's line naming its documented stack where it has one (`here`: the serving stack
+    chosen on the target, whose export another family's stack may share)."""
     notes = []
     for note in tier.notes:
         family = next((f for f in context.profile.needs.other_hardware if note.text.startswith(f"on {f},")), None)
-        documented = other_family_stack(context, family, runners) if family is not None else None
+        documented = other_family_stack(context, family, runners, here=here) if family is not None else None
         engine = (runners or {}).get("inference")
         if family is not None and documented is None and engine is not None and serves_unquantized(engine, context):
-            documented = other_family_stack(context, family, runners, unquantized=True)
+            documented = other_family_stack(context, family, runners, unquantized=True, here=here)
         if family is not None and documented is None:
             documented = nearest_there(note, family, context)
         notes.append(documented or note)
@@ -585,20 +592,15 @@ def framework_own_kernels(
     call the family's GEMM and attention kernels, so where tier 3's portable option for them is a kernel language the
     team does not write, tier 3 names those libraries per family instead (the language is tier 2's, for hot spots)."""
     concerns = [c.concern for c in choices if c.concern in ("gemm", "convolution", "attention") and not c.fits_team]
-    added = []
-    for concern in concerns:
-        keeps = per_platform_choices(context, concern, include_target=True)
-        text = (
-            f"the framework's own training loop (DDP/FSDP) runs {concern} on each family's own kernels, with no "
-            "training framework or kernel language to port"
-        )
-        added.append(
-            Gap(
-                concern=concern,
-                rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),),
-            )
-        )
-    return [c for c in choices if c.concern not in concerns], [g for g in gaps if g.concern not in concerns] + added
+    return family_kernel_gaps(
+        choices,
+        gaps,
+        context,
+        concerns,
+        "the framework's own training loop (DDP/FSDP) runs {concern} on each family's own kernels, with no training "
+        "framework or kernel language to port",
+        "hardware",
+    )
 
 
 def training_stacks_own_kernels(
@@ -613,20 +615,28 @@ def training_stacks_own_kernels(
         for c in choices
         if c.concern in kernel_concerns and not c.fits_team and is_kernel_language(c.option, context)
     ]
+    return family_kernel_gaps(
+        choices,
+        gaps,
+        context,
+        concerns,
+        f"no training framework in the knowledge base runs on {', '.join(context.profile.families)} alike: each "
+        "family trains with its own documented stack, whose framework runs {concern} on that family's own kernels; "
+        "writing portable kernels needs a kernel team (tier 2, for measured hot spots only)",
+        "team_skill",
+    )
+
+
+def family_kernel_gaps(
+    choices: list[Choice], gaps: list[Gap], context: RuleContext, concerns: Sequence[Concern], says: str, cited: str
+) -> tuple[list[Choice], list[Gap]]:
+    """Tier 3 with `concerns` taken out of its choices and each made a gap that names the library every family keeps
+    for it; `says` is the gap's reason, with '{concern}' in it, citing the profile field `cited`."""
     added = []
     for concern in concerns:
         keeps = per_platform_choices(context, concern, include_target=True)
-        text = (
-            f"no training framework in the knowledge base runs on {', '.join(context.profile.families)} alike: each "
-            f"family trains with its own documented stack, whose framework runs {concern} on that family's own "
-            "kernels; writing portable kernels needs a kernel team (tier 2, for measured hot spots only)"
-        )
-        added.append(
-            Gap(
-                concern=concern,
-                rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "team_skill")),),
-            )
-        )
+        text = says.replace("{concern}", concern) + (f" ({keeps})" if keeps else "")
+        added.append(Gap(concern=concern, rationale=(line(text, cite_profile(context.profile, cited)),)))
     return [c for c in choices if c.concern not in concerns], [g for g in gaps if g.concern not in concerns] + added
 
 
@@ -847,7 +857,7 @@ def adapt_tier3(
         update={
             "choices": tuple(choices),
             "gaps": tuple(gaps),
-            "notes": family_notes(tier, context, runners),
+            "notes": family_notes(tier, context, runners, stacks.for_workload("inference") if stacks else None),
             "fits_team": all(c.fits_team for c in choices),
         }
     )

@@ -79,8 +79,10 @@ def task_engines_line(context: RuleContext) -> Rationale | None:
     documentation covers that task in general (their tasks claim), named as what to probe there, since neither page
     says that the pair works on this family."""
     task = context.profile.serving_task
+    if task == "generation":
+        return None
     engines = [context.knowledge.get(option) for option in engines_claiming_the_task(context)]
-    if task == "generation" or not engines:
+    if not engines:
         return None
     names = ", ".join(engine.name for engine in engines)
     text = f"{names} serves language models on {context.platform.name} and documents {TASK_WORDS[task]} in general, but"
