@@ -165,6 +165,11 @@ def stack_command(
         one_line(stack.summary.value),
         f"applies to: {scope.family} ({', '.join(scope.devices)}); {', '.join(scope.workloads)}; "
         f"{', '.join(scope.model_types)}; {', '.join(scope.precisions)}; {', '.join(scope.scale)}",
+        *(
+            [f"devices unnamed: {stack.devices_unnamed.value} ({stack.devices_unnamed.source})"]
+            if stack.devices_unnamed
+            else []
+        ),
         *([f"written for: {', '.join(scope.models)}"] if scope.models else []),
         f"validated with: {versions}",
         *(

@@ -89,6 +89,12 @@ class Candidate(BaseModel):
         description="For a candidate whose own supported-hardware page lists devices by name and leaves the others "
         "untested (community support only): those device ids; absent: no such list",
     )
+    independent: Claim[str] | None = Field(
+        None,
+        description="For a project no hardware vendor publishes (whisper.cpp, mflux): who does, from its own page; "
+        "where its own kernels run a stack, the record says they are not the vendor's libraries. Absent: a vendor's "
+        "product, or one the vendors build into their stacks",
+    )
     training: Claim[Support]
     inference: Claim[Support]
     autograd: Claim[Support]

@@ -211,6 +211,12 @@ class Stack(_Model):
         "(a cluster manager's install guide): who documents it (it ranks after a stack that fits as well and is "
         "documented by the vendor or the runner's project)",
     )
+    devices_unnamed: Claim[str] | None = Field(
+        None,
+        description="Where the stack's page names no device of its family (a project's 'aarch64 CPUs'): what it "
+        "states instead (the devices listed are then the family's that it runs on, not ones its page validated, and "
+        "a chosen stack's confidence says so)",
+    )
     long_context: Claim[str] | None = Field(
         None,
         description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "

@@ -14,11 +14,11 @@ stack's default float format.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from advisor.knowledge.model_sizes import fp8_checkpoint_ids, published_fp8, size_of
-from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, KnowledgeBase
+from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
@@ -56,6 +56,7 @@ from advisor.recommendation.stack_choice import (
     Judged,
     StackChoice,
     fake_quantized_training,
+    fine_tuning_tool,
     quantizes_after_training,
     runner_concern,
     runner_of,
@@ -351,18 +352,56 @@ def framework_needed(judged: Judged, profile: Profile, knowledge: KnowledgeBase)
     return not profile.llm and profile.needs.devices > 1 and judged.fits
 
 
-def fine_tuning_tool(candidate_id: str | None, knowledge: KnowledgeBase) -> bool:
-    """The candidate is a training framework limited to fine-tuning kinds (its `training_kinds` names no
-    pre-training): a tool that carries its own recipes and launcher, whatever the job's size."""
-    if candidate_id is None or candidate_id not in knowledge.ids():
-        return False
-    candidate = knowledge.get(candidate_id)
-    kinds = candidate.training_kinds.value if candidate.training_kinds is not None else None
-    return kinds is not None and "pretraining" not in kinds and "rl" not in kinds
-
-
 KERNEL_CONCERNS = ("gemm", "attention", "fusion")  # a stack's kernel parts, named for the formats they run
 PARENTHESES = re.compile(r"\([^)]*\)")  # a part name's aside ('AITER linear ops (an MXFP4 checkpoint adds ...)')
+
+
+def for_other_generation(component: Component, judged: Judged, context: RuleContext) -> bool:
+    """A kernel part whose page ties it to the generation the stack was validated on ('FA3 is the default version on
+    Hopper'), where the target is another generation: the part is not the stack's on this device (review 78 p07)."""
+    device = context.device
+    if device is None or not any(misfit.kind == "device" for misfit in judged.misfits):
+        return False
+    platform = context.platform
+    theirs = {
+        found.generation
+        for found in (platform.device(d) for d in judged.stack.applies_to.devices)
+        if found is not None and found.generation != device.generation
+    }
+    text = f"{component.name} {component.setting or ''}".replace(device.generation, "")
+    return any(re.search(rf"\b{re.escape(generation)}\b", text) for generation in theirs)
+
+
+def other_generation_part(
+    choice: Choice, stack_choice: StackChoice, context: RuleContext, stacked: Mapping[str, Choice]
+) -> Choice:
+    """The rule's choice for a kernel concern whose stack part is another generation's (for_other_generation) says why
+    the stack's part is not taken: what the stack's page names, and that the runner picks its own on this device."""
+    if choice.concern in stacked or context.device is None:
+        return choice
+    for judged in stack_choice.chosen:
+        part = next(
+            (
+                component
+                for component in judged.stack.components
+                if ROLE_CONCERNS.get(component.role) == choice.concern
+                and for_other_generation(component, judged, context)
+            ),
+            None,
+        )
+        if part is None:
+            continue
+        runner = runner_of(judged.stack, judged.workload, set(context.knowledge.ids()))
+        who = runner.name if runner is not None else "the runtime"
+        text = (
+            f"{judged.stack.name} names {part.name} ({part.setting or 'its page'}), which is for the generation it "
+            f"was validated on, not {context.device.generation}: {who} picks its own {choice.concern} backend on "
+            f"{context.device.id}; check the one it logs at start"
+        )
+        return choice.model_copy(
+            update={"rationale": capped((line(text, cite_stack(judged.stack, part)), *choice.rationale))}
+        )
+    return choice
 
 
 def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Choice]) -> dict[str, Part]:
@@ -398,6 +437,8 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             continue
         if concern in KERNEL_CONCERNS and other_format_only(PARENTHESES.sub("", component.name), judged.precision):
             continue  # a kernel part for another format (AITER's FP8 linear layers in a BF16 job): the rule's stays
+        if concern in KERNEL_CONCERNS and for_other_generation(component, judged, context):
+            continue  # FlashAttention 3 "on Hopper" from a Hopper stack taken for an RTX 5090: the rule's stays
         rule = rule_choices.get(concern)
         if component.candidate in known:
             parts[concern] = Part(component.candidate, component)
@@ -1421,6 +1462,7 @@ def adapt_tier1(
     fallback_gaps += shape_gaps
     fallen_back = {gap.concern for gap in fallback_gaps}  # the fallback's gap says it: the rule's own gap goes
     merged = [said_of_target(c, context) for c in merged]
+    merged = [other_generation_part(c, choice, context, stacked) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))
     chosen_concerns = {c.concern for c in merged}
     gaps = tuple(
@@ -1431,7 +1473,7 @@ def adapt_tier1(
     gaps += fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
     fits_team = all(c.fits_team for c in merged)
-    notes = (chosen_notes(choice, context) or tier1.notes) if choice.chosen else assembled_notes(context)
+    notes = (chosen_notes(choice, context, merged) or tier1.notes) if choice.chosen else assembled_notes(context)
     update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
     return tier1.model_copy(update=update), kept_skipped
 
@@ -1452,10 +1494,11 @@ def adapter_library(judged: Judged, profile: Profile) -> str | None:
     )
 
 
-def chosen_notes(choice: StackChoice, context: RuleContext) -> tuple[Rationale, ...]:
+def chosen_notes(choice: StackChoice, context: RuleContext, merged: Sequence[Choice] = ()) -> tuple[Rationale, ...]:
     """Tier 1's note where a chosen stack is not the vendor's validated whole for this profile (a partial fit, a
-    community or third-party route, a preview): what it rests on instead of 'proven, supported' (review 59); empty
-    where every chosen stack fits as documented."""
+    community or third-party route, a preview): what it rests on instead of 'proven, supported' (review 59); where it
+    fits but its GEMMs run its runtime's own kernels, none of the vendor's libraries (whisper.cpp's ggml kernels on a
+    Graviton, review 76), whose kernels they are; empty where every chosen stack fits as documented."""
     caveats = []
     for judged in choice.chosen:
         stack = judged.stack
@@ -1466,12 +1509,61 @@ def chosen_notes(choice: StackChoice, context: RuleContext) -> tuple[Rationale, 
         elif stack.preview is not None:
             caveats.append(f"{stack.name} is a preview on its own page")
     if not caveats:
-        return ()
+        return independent_kernels_note(merged, choice, context)
     text = (
         f"the stack documented for {context.profile.hardware}, but not as a validated whole for this profile: "
         f"{'; '.join(caveats)}; test what its page does not cover before committing"
     )
     return (line(text, cite_profile(context.profile, "hardware")),)
+
+
+def independent_kernels_note(
+    merged: Sequence[Choice], choice: StackChoice, context: RuleContext
+) -> tuple[Rationale, ...]:
+    """Where tier 1 runs an independent project (whisper.cpp, mflux), whose it is instead of 'the vendor's own
+    libraries: proven, supported': on its own kernels where its GEMMs are none of the vendor's libraries (whisper.cpp's
+    ggml kernels on a Graviton, review 76), or on the vendor's libraries under it (mflux on MLX); empty otherwise."""
+    hardware = context.profile.hardware
+    own = independent_part(merged, ("gemm",), context)
+    if own is not None and own.independent is not None and not builds_in_vendor_kernels(choice, context):
+        text = (
+            f"the stack documented for {hardware}, on {own.name}'s own kernels rather than the vendor's libraries; it "
+            f"is {own.independent.value}, so that project, not the vendor, supports it"
+        )
+        return (line(text, cite_profile(context.profile, "hardware"), cite_claim(own, "independent")),)
+    runner = independent_part(merged, ("deployment", "training-framework"), context)
+    if runner is None or runner.independent is None:
+        return ()
+    text = (
+        f"the stack documented for {hardware}, on the vendor's own libraries under {runner.name}; it is "
+        f"{runner.independent.value}, so that project, not the vendor, supports it"
+    )
+    return (line(text, cite_profile(context.profile, "hardware"), cite_claim(runner, "independent")),)
+
+
+def independent_part(merged: Sequence[Choice], concerns: Sequence[str], context: RuleContext) -> Candidate | None:
+    """The first independent project chosen in tier 1 for one of these concerns that is none of the platform's
+    official GEMM libraries."""
+    vendor = set(context.official("gemm"))
+    known = set(context.knowledge.ids())
+    for chosen in merged:
+        if chosen.concern in concerns and chosen.option in known and chosen.option not in vendor:
+            candidate = context.knowledge.get(chosen.option)
+            if candidate.independent is not None:
+                return candidate
+    return None
+
+
+def builds_in_vendor_kernels(choice: StackChoice, context: RuleContext) -> bool:
+    """A chosen stack names one of the vendor's kernel libraries as its GEMM or kernels part (llama.cpp's Android
+    build with KleidiAI)."""
+    vendor = {*context.official("gemm"), *context.platform.deep_development.value}
+    return any(
+        component.candidate in vendor
+        for judged in choice.chosen
+        for component in judged.stack.components
+        if component.role in ("gemm", "kernels")
+    )
 
 
 def assembled_notes(context: RuleContext) -> tuple[Rationale, ...]:

@@ -170,6 +170,7 @@ RELIED_ON_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "dynamic_shapes", "dis
 STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
 STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the profile names no device
 STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or experimental
+STACK_UNNAMED_DEVICE = 1.0  # such a stack whose page names no device of its family (it runs there, unvalidated)
 STACK_SUPERSEDED = 1.0  # such a stack whose software's current release no longer carries it (pinned to an older one)
 STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
 # Reference evidence (the device vendor's own measurements, advisor/data/reference/): it may raise a confidence that

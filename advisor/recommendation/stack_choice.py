@@ -338,6 +338,26 @@ def float_fallback(stack: Stack, profile: Profile, device: Device | None, platfo
     )
 
 
+def fine_tuning_tool(candidate_id: str | None, knowledge: KnowledgeBase) -> bool:
+    """The candidate is a training framework limited to fine-tuning kinds (its `training_kinds` names no
+    pre-training): a tool that carries its own recipes and launcher, whatever the job's size."""
+    if candidate_id is None or candidate_id not in knowledge.ids():
+        return False
+    candidate = knowledge.get(candidate_id)
+    kinds = candidate.training_kinds.value if candidate.training_kinds is not None else None
+    return kinds is not None and "pretraining" not in kinds and "rl" not in kinds
+
+
+def tool_trains_type(stack: Stack, model_type: str, knowledge: KnowledgeBase) -> str | None:
+    """A fine-tuning tool's recipe for another model type whose tool lists this one (LLaMA-Factory's model table has
+    vision-language models): the tool's name; None otherwise."""
+    framework = next((c for c in stack.components if c.role == "training-framework"), None)
+    if framework is None or framework.candidate is None or not fine_tuning_tool(framework.candidate, knowledge):
+        return None
+    tool = knowledge.get(framework.candidate)
+    return tool.name if tool.model_types is not None and model_type in tool.model_types.value else None
+
+
 def runner_serves(stack: Stack, model_type: str, knowledge: KnowledgeBase, *, strict: bool) -> bool:
     """The stack's runner takes this model type (a near stack only counts where it does): a serving runner must list it
     (vLLM serves vision-language models; mlx-lm, text only); a training framework with no list takes any model."""
@@ -366,9 +386,13 @@ def misfits(
             stack, profile.model_type, knowledge, strict=workload == "inference"
         )
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
+        tool = tool_trains_type(stack, profile.model_type, knowledge) if near and workload == "training" else None
+        if tool is not None and scope.models:  # the tool's own table covers the model; this page ran another
+            text += f" (its page runs {', '.join(scope.models)}; {tool} itself lists {profile.model_type} models)"
         found.append(Misfit("model_type" if near else "other_model", text))
     named = profile.model_name
-    if scope.models and named is not None and not written_for(scope.models, named):
+    tool_covers = tool is not None if profile.model_type not in scope.model_types else False
+    if scope.models and named is not None and not written_for(scope.models, named) and not tool_covers:
         found.append(model_misfit(scope.models, named, workload))
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))

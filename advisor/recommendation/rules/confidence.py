@@ -21,6 +21,7 @@ from advisor.recommendation.policy import (
     STACK_PARTIAL,
     STACK_PREVIEW,
     STACK_SUPERSEDED,
+    STACK_UNNAMED_DEVICE,
     UNPINNED,
 )
 from advisor.recommendation.rules.attention import needs_attention
@@ -159,6 +160,17 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
             return STACK_PREVIEW, (
                 f"backed by {names}, documented for {device} and {fitting}, but "
                 f"{' and '.join(previews)} is a preview on its own page"
+            )
+        unnamed = [judged.stack for judged in choice.chosen if judged.stack.devices_unnamed is not None]
+        if unnamed:
+            whose = (
+                "its page names"
+                if len(choice.chosen) == 1
+                else f"{' and '.join(stack.name for stack in unnamed)} name{'s' if len(unnamed) == 1 else ''}"
+            )
+            return STACK_UNNAMED_DEVICE, (
+                f"backed by {names}, {fitting}, but {whose} no device of the family, so {device} is one it runs on, "
+                "not one it was validated on: measure there first"
             )
         superseded = [judged.stack.name for judged in choice.chosen if judged.stack.superseded is not None]
         if superseded:
