@@ -211,6 +211,12 @@ class Stack(_Model):
         "(a cluster manager's install guide): who documents it (it ranks after a stack that fits as well and is "
         "documented by the vendor or the runner's project)",
     )
+    models_only: Claim[str] | None = Field(
+        None,
+        description="Where the stack's runner runs only the models it implements one by one (mflux's ports), so that "
+        "`models` is the whole of what it can load: what its page says (a model of another architecture is then no "
+        "fit at all, not a recipe to re-write)",
+    )
     devices_unnamed: Claim[str] | None = Field(
         None,
         description="Where the stack's page names no device of its family (a project's 'aarch64 CPUs'): what it "

@@ -360,7 +360,7 @@ def for_other_generation(component: Component, judged: Judged, context: RuleCont
     """A kernel part whose page ties it to the generation the stack was validated on ('FA3 is the default version on
     Hopper'), where the target is another generation: the part is not the stack's on this device (review 78 p07)."""
     device = context.device
-    if device is None or not any(misfit.kind == "device" for misfit in judged.misfits):
+    if device is None or not any(misfit.kind in ("device", "device_line") for misfit in judged.misfits):
         return False
     platform = context.platform
     theirs = {

@@ -60,6 +60,10 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "weight_only_for_lack": 2,
     "unvetted_runner": 3,
     "device": 3,
+    # validated only on the family's other line (training parts for an inference-only card such as the Ascend 310P,
+    # or the reverse): their runtime builds differ (the 310P runs vllm-ascend in float16, without Triton or graph mode),
+    # so a stack documented on the card itself, even in part, comes first
+    "device_line": 7,
     "scale": 2,
     "scale_data_parallel": 1,  # a one-device LoRA recipe for a multi-device LoRA job: data parallel, each a copy
     "general_runtime": 2,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from advisor.knowledge.model_sizes import (
@@ -78,6 +78,9 @@ class Rank(NamedTuple):
     """How a stack sorts among the family's stacks (smaller first)."""
 
     weight: int  # the misfits' total weight, in half units (rank_weight)
+    # a job that trains with a recipe running a serving engine for its rollouts (NeMo RL on vLLM) and also serves: a
+    # serving stack on another engine comes after one on that engine (set by choose_stacks)
+    apart_from_rollouts: bool
     other_default: bool  # its default precision is not the one asked
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     not_for_this_model: bool  # the profile names its model and this recipe is not written for it: one that is first
@@ -271,14 +274,28 @@ def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> 
         return Misfit("same_generation", f"validated on {', '.join(same)} ({kin}), not on {device.id} itself")
     generations = tuple(sorted({found.generation for found in known}))
     named = f" ({', '.join(generations)})" if generations else ""
-    return Misfit(
-        "device", f"validated on {', '.join(listed)}{named}, not {device.id} ({device.generation})", generations
-    )
+    text = f"validated on {', '.join(listed)}{named}, not {device.id} ({device.generation})"
+    if known and all((found.inference_only is None) != (device.inference_only is None) for found in known):
+        # an inference-only card (Ascend 310P) and the training line's parts run different builds of the runtime
+        line = "an inference-only part" if device.inference_only is not None else "a training-line part"
+        return Misfit("device_line", f"{text}, {line} whose runtime build differs from theirs", generations)
+    return Misfit("device", text, generations)
 
 
 def same_generation(one: str, other: str) -> bool:
     """One generation, or one a named variant of the other ('Blackwell Ultra' of 'Blackwell'; 'CDNA 4' is not 'CDNA 3')."""
     return one == other or one.startswith(other + " ") or other.startswith(one + " ")
+
+
+MODELS_NAMED = 5  # a recipe's model list is quoted up to this many; a longer one gives its first few and a count
+
+
+def few_of(models: Sequence[str]) -> str:
+    """'a, b, c, d and 9 more' for a long model list (vllm-gaudi's table of 13 checkpoints); the whole of a short one."""
+    if len(models) <= MODELS_NAMED:
+        return ", ".join(models)
+    shown = MODELS_NAMED - 1
+    return f"{', '.join(models[:shown])} and {len(models) - shown} more"
 
 
 def model_misfit(listed: Sequence[str], named: str, workload: str = "inference") -> Misfit:
@@ -294,7 +311,7 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
         )
     if kin is None:
         kind = "named_model_training" if workload == "training" else "named_model"
-        return Misfit(kind, f"written for {', '.join(listed)}, not {named}")
+        return Misfit(kind, f"written for {few_of(listed)}, not {named}")
     how = (
         f"{kin.architecture}, whose architecture {named} keeps"
         if kin.direct
@@ -393,7 +410,10 @@ def misfits(
     named = profile.model_name
     tool_covers = tool is not None if profile.model_type not in scope.model_types else False
     if scope.models and named is not None and not written_for(scope.models, named) and not tool_covers:
-        found.append(model_misfit(scope.models, named, workload))
+        other = model_misfit(scope.models, named, workload)
+        if stack.models_only is not None and other.kind in ("named_model", "named_model_training"):
+            other = Misfit("other_model", f"{other.text}: {stack.models_only.value}")
+        found.append(other)
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
     if device is not None and device.id in scope.excludes:
@@ -435,6 +455,20 @@ def misfits(
                 "float_fallback",
                 f"documents no {asked_format} training: it trains in {fallback}, and {asked_format} on it is yours "
                 f"to validate against the {fallback} loss curve",
+            )
+        )
+    elif (
+        workload == "inference"
+        and fallback is not None
+        and not both_training
+        and not set(accepted) & set(scope.precisions)
+        and written_exactly_for(scope.models, profile.model_name)
+    ):  # the model's own validated recipe, in float only: it serves there; the asked format is not validated for it
+        found.append(
+            Misfit(
+                "float_fallback",
+                f"its page validates {profile.model_name} in {', '.join(scope.precisions)} only; "
+                f"{asked_format} is not validated for it there, so it would serve in {fallback}",
             )
         )
     elif not set(accepted) & set(scope.precisions):
@@ -794,6 +828,7 @@ def judge(
     for_this_model = written_for(scope.models, profile.model_name)
     rank = Rank(
         weight=rank_weight(found, model_assumed, for_this_model, profile.model_name is not None and kin is None),
+        apart_from_rollouts=False,
         other_default=not default_matches,
         model_assumed=model_assumed,
         not_for_this_model=not (for_this_model or kin is not None),
@@ -875,14 +910,17 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     device, assumed = target_device(profile, platform)
     chosen: list[Judged] = []
     others: list[Judged] = []
-    for workload in workloads(profile):
+    rollouts: frozenset[str] = frozenset()
+    for workload in sorted(workloads(profile), key=lambda name: name != "training"):  # rollout engines first
         judged = sorted(
             (
-                judge(stack, workload, profile, device, platform, knowledge)
+                beside_rollouts(judge(stack, workload, profile, device, platform, knowledge), rollouts)
                 for stack in knowledge.stacks_for(profile.hardware)
                 if workload in stack.applies_to.workloads and serves_the_task(stack, profile, workload)
             ),
-            key=lambda item: item.rank,
+            # beside the rollouts' engine, a serving stack on it goes first among those that fit alike (a generic
+            # stack's half unit against a recipe written for the model does not outweigh one engine for both)
+            key=lambda item: (item.weight, item.rank.apart_from_rollouts, item.rank) if rollouts else (item.rank,),
         )
         usable = [item for item in judged if item.weight < TOO_FAR]
         # a speech or embedding model no stack serves in the asked format here: one documented in float does (an LLM's
@@ -892,7 +930,9 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
             usable = [item for item in judged if item.weight < TOO_FAR]
         if usable:
             chosen.append(usable[0])
+            rollouts = rollout_engines(usable[0], knowledge) if workload == "training" else rollouts
         others += [item for item in judged if not usable or item is not usable[0]]
+    chosen.sort(key=lambda item: item.workload != "inference")  # serving first, as the record reads
     picked = {item.stack.id for item in chosen}
     seen: set[str] = set()
     considered = []
@@ -911,6 +951,27 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     return StackChoice(
         device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED])
     )
+
+
+def rollout_engines(trained: Judged, knowledge: KnowledgeBase) -> frozenset[str]:
+    """The serving engines a chosen training stack runs for its own rollouts (NeMo RL's and verl's vLLM generation)."""
+    known = set(knowledge.ids())
+    return frozenset(
+        component.candidate
+        for component in trained.stack.components
+        if component.candidate in known and knowledge.layer_of(component.candidate) == "serving-engine"
+    )
+
+
+def beside_rollouts(item: Judged, rollouts: frozenset[str]) -> Judged:
+    """A serving stack judged for a job whose training recipe runs a serving engine for its rollouts: one on another
+    engine ranks after one on that engine (one engine to build, version and tune, and the trained weights load where
+    they were generated)."""
+    if item.workload != "inference" or not rollouts:
+        return item
+    runner = item.stack.runner
+    apart = runner is None or runner.candidate not in rollouts
+    return replace(item, rank=item.rank._replace(apart_from_rollouts=apart)) if apart else item
 
 
 def softened(item: Judged, profile: Profile, device: Device | None, platform: Platform) -> Judged:
@@ -1033,6 +1094,12 @@ def throughput_run(workload: str) -> str:
 def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
     """What put the chosen stack before one that fits as well (or misses as much); `model`: the profile's, which a
     recipe written for several models is named by."""
+    if item.rank.apart_from_rollouts and not chosen.rank.apart_from_rollouts:
+        return (
+            f"{chosen.stack.runner_name} is the engine the training recipe already runs for its rollouts: one engine "
+            "to build, version and tune, and the trained weights load where they were generated; "
+            f"{throughput_run(item.workload)} on the target decides"
+        )
     if item.rank.other_default and not chosen.rank.other_default:
         default = item.stack.applies_to.precisions[0]
         if item.precision in item.stack.applies_to.precisions[1:]:  # it documents the asked format, after another
@@ -1044,7 +1111,7 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
         return f"its default precision is {default}, not the one asked"
     if item.model_assumed and not chosen.model_assumed:
         return (
-            f"it is written for {', '.join(item.stack.applies_to.models)} and the profile names no model; "
+            f"it is written for {few_of(item.stack.applies_to.models)} and the profile names no model; "
             f"{chosen.stack.name} is written for any"
         )
     if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:

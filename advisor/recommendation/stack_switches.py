@@ -105,7 +105,11 @@ def verdict(
 
 
 PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback")
-DEVICE_MISFITS = ("device", "same_generation")  # validated on another device (of the same generation or not)
+DEVICE_MISFITS = (
+    "device",
+    "device_line",
+    "same_generation",
+)  # validated on another device (of the same generation or not)
 
 
 def fallback_for_the_device(choice: StackChoice) -> list[str]:
@@ -516,7 +520,7 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
         if chosen is not None and chosen.fits:  # the chosen stack fits whole: another one's validation changes nothing
             continue
         runs_here = judged.stack.applies_to.precisions[0] in device.formats
-        if judged.misfits and all(m.kind in ("device", "same_generation") for m in judged.misfits) and runs_here:
+        if judged.misfits and all(m.kind in DEVICE_MISFITS for m in judged.misfits) and runs_here:
             if any(for_its_generation(judged, m) for m in judged.misfits):
                 continue  # a recipe for another generation (Hopper's for a GB200) is not going to be validated here
             metric = f"knowledge.stack.{judged.stack.id}.validated_on.{device.id}"
@@ -557,7 +561,9 @@ def for_its_generation(judged: Judged, misfit: Misfit) -> bool:
     """A device misfit of a stack whose name says the generation it is validated on ('... on Hopper' for a GB200): a
     recipe for that generation, not one waiting to be validated on the target's."""
     name = judged.stack.name.lower()
-    return misfit.kind == "device" and any(generation.lower() in name for generation in misfit.generations)
+    return misfit.kind in ("device", "device_line") and any(
+        generation.lower() in name for generation in misfit.generations
+    )
 
 
 def names_format_only_for(risk: str, precision: str) -> bool:

@@ -442,8 +442,18 @@ def test_a_third_partys_fp8_checkpoint_is_still_gated_on_accuracy_and_the_fallba
         needs={"quantization": "fp8", "devices": 16},
     )
     assert "fp8-accuracy-drop" in switch_names(result)
-    mxfp8 = next(o for o in result.stacks_considered if o.stack == "neuron-vllm-neuron-serving")
-    # since review 70 p08 the reason also says Trainium2 runs fp8, which this stack documents only as MXFP8 (Trn3)
+    # since scenario 576 the general plugin stack names its recipes' models (GPT-OSS, Qwen3-32B), so for Qwen3-32B,
+    # one of them, its fallback reason is the decisive one; since review 70 p08 it also says Trainium2 runs fp8, which
+    # this stack documents only as MXFP8 (Trn3)
+    qwen = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        model="Qwen/Qwen3-32B",
+        needs={"quantization": "fp8", "devices": 4},
+    )
+    mxfp8 = next(o for o in qwen.stacks_considered if o.stack == "neuron-vllm-neuron-serving")
     assert "documents fp8 only as mxfp8, which AWS Trainium2 does not run natively" in mxfp8.reason
     assert mxfp8.reason.endswith("so it would run in bf16")
 

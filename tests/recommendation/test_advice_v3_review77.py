@@ -113,3 +113,83 @@ def test_a_fine_tuning_tools_recipe_for_a_text_model_serves_a_vision_language_jo
     assert "itself lists multimodal models" in chosen.reason
     assert "a partial fit" in result.verdict
     assert any(c.concern == "training-framework" and c.option == "llama-factory" for c in result.tier(1).choices)
+
+
+def test_a_job_that_trains_with_vllm_rollouts_serves_on_vllm_when_it_fits_as_well():
+    # Review 77 p02: GRPO of Qwen3-30B-A3B with NeMo RL (vLLM generates its rollouts) served the result on TensorRT-LLM
+    # for "its page leads with fp8"; NeMo RL's GRPO runs vLLM as its generation backend
+    # (https://github.com/NVIDIA-NeMo/RL/blob/main/docs/about/algorithms/grpo.md), so one engine serves both.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="both",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 8, "long_context": True},
+    )
+    serving = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert serving.option == "vllm"
+    rival = next(row for row in result.stacks_considered if row.stack == "nvidia-trtllm-qwen3-bf16")
+    assert "the engine the training recipe already runs for its rollouts" in rival.reason
+    served_alone = answer(
+        model_type="moe", hardware="nvidia-gpu", device="h100-sxm", workload="inference", model="Qwen/Qwen3-30B-A3B"
+    )
+    assert not any("rollouts" in row.reason for row in served_alone.stacks_considered)
+
+
+def test_the_models_own_validated_float_recipe_comes_before_a_generic_one_for_another_model_type():
+    # Review 77 p10: Llama 4 Scout in FP8 on four Gaudi 3 got a recipe written for Qwen-VL models as "fitting the whole
+    # profile"; vllm-gaudi's validated-models table lists Llama-4-Scout-17B-16E-Instruct on Gaudi 3 at 4 or 8 HPUs in
+    # BF16 only (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/getting_started/validated_models.md).
+    result = answer(
+        model_type="multimodal",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="inference",
+        model="meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        needs={"quantization": "fp8", "devices": 4},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "gaudi-vllm-llama4"
+    assert (
+        "validates meta-llama/Llama-4-Scout-17B-16E-Instruct in bf16 only; fp8 is not validated for it" in chosen.reason
+    )
+    vlm = next(row for row in result.stacks_considered if row.stack == "gaudi-vllm-vlm")
+    assert " and 9 more, not meta-llama/Llama-4-Scout-17B-16E-Instruct" in vlm.reason  # 13 checkpoints, four named
+
+
+def test_an_inference_card_takes_its_own_stack_before_one_for_the_training_line():
+    # Review 78 p10: Qwen2.5-7B INT8 on two Ascend 310P; after the 310P W8A8SC stack was scoped to its published Qwen3
+    # checkpoints (https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/tutorials/hardwares/310p.md), an
+    # Atlas A2/A3 recipe would have been chosen for the inference card, whose vllm-ascend build runs float16 without
+    # Triton or graph mode (https://docs.vllm.ai/projects/ascend/en/latest/quick_start.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-310p",
+        workload="inference",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"quantization": "int8", "devices": 2},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "ascend-vllm-ascend-310p-w8a8sc"
+    assert "serve with" in result.verdict.lower() and "in fp16" in result.verdict
+    a2 = next(row for row in result.stacks_considered if row.stack == "ascend-vllm-ascend-w8a8-dense")
+    assert "an inference-only part whose runtime build differs" in a2.reason
+
+
+def test_a_stack_that_runs_only_its_own_ports_is_no_trainer_for_another_model():
+    # Review 78 p02: mflux was chosen to train SDXL; it runs only the model families it has ported
+    # (https://github.com/filipstrand/mflux#readme).
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m5",
+        workload="both",
+        training="lora",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+    )
+    assert not any(row.stack == "apple-mflux-image-generation" and row.chosen for row in result.stacks_considered)
+    assert "mflux" not in result.verdict
