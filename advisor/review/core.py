@@ -43,6 +43,9 @@ def review_decision(
     reasons = [
         f"switch condition {condition.id} fired: {condition.description}" for condition in conditions if condition.fired
     ]
+    ended = maintenance_ended(old_recommendation, today)
+    if ended is not None:
+        reasons.append(ended)
     if tier1_after != tier1_before:
         reasons.append(
             f"tier 1 changes from {', '.join(tier1_before) or 'nothing'} to {', '.join(tier1_after) or 'nothing'}"
@@ -68,6 +71,19 @@ def review_decision(
         tier1_after=tier1_after,
         knowledge=list(claims),
         probes=comparison.probes if comparison is not None else [],
+    )
+
+
+def maintenance_ended(recommendation: Recommendation, today: dt.date) -> str | None:
+    """Where a stack the decision chose pins a release that has left maintenance by today, why the record is revised
+    (the review date was set to that day for this); None otherwise."""
+    ending = recommendation.maintenance_end()
+    if ending is None or ending[0] > today:
+        return None
+    day, stack = ending
+    return (
+        f"{stack} pins a release that left maintenance on {day.isoformat()}: move to a maintained release "
+        "(its page's successor) and re-run the recommendation before keeping it"
     )
 
 

@@ -139,3 +139,26 @@ def test_review_history_section_is_added_once_and_entries_accumulate():
     assert twice.endswith(
         "* 2027-12-01: keep\n  - versions: unchanged\n* 2028-12-01: keep\n  - versions: torch 2.1 -&gt; 2.2\n"
     )
+
+
+def test_a_chosen_release_out_of_maintenance_revises_the_record(tmp_path, suite):
+    # MindSpeed LLM 26.1.0 (its README's maintenance table) leaves maintenance on 2026-12-30: the record chose it with
+    # review_by that day, and the review on or after it must not keep it unchanged.
+    trained = Profile(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        team_skill="framework",
+        model="Qwen/Qwen3-32B",
+        needs=Needs(long_context=True, devices=32),
+    )
+    recommendation = recommend(trained, [])
+    ending = recommendation.maintenance_end()
+    assert ending is not None  # the chosen MindSpeed-LLM 26.1.0 stack states its end of maintenance
+    record = written_record(tmp_path, trained, suite)
+    before = review_decision(record, suite, suite, recommendation, recommendation, ending[0] - dt.timedelta(days=1))
+    assert not any("left maintenance" in reason for reason in before.reasons)
+    after = review_decision(record, suite, suite, recommendation, recommendation, ending[0])
+    assert after.verdict == "revise"
+    assert any(f"left maintenance on {ending[0].isoformat()}" in reason for reason in after.reasons)
