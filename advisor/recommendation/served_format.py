@@ -104,3 +104,20 @@ def format_there(there: Profile, asked: Profile, device: Device | None) -> str:
     if planned == wanted or device is None:
         return ""
     return f" ({planned} served: the {device.name} runs no {wanted})"
+
+
+def checkpoint_makers(knowledge: KnowledgeBase, runtime: str, hardware: str, model_type: str, dtype: str) -> list[str]:
+    """The toolkits whose output this family's build of a serving engine is documented to load in this format (a
+    checkpoint writer runs on any host: what matters is that the family's build loads its output); empty where the
+    checkpoint has to come pre-quantized from elsewhere."""
+    known = knowledge.ids()
+    compatibility = knowledge.compatibility
+    return [
+        toolkit
+        for toolkit in compatibility.toolkits_loaded_by(runtime)
+        if toolkit in known
+        and (
+            hardware in knowledge.get(toolkit).hardware.value
+            or hardware in compatibility.output_families(toolkit, model_type, dtype)
+        )
+    ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from advisor.knowledge.model_sizes import written_for
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Component, Stack
@@ -13,13 +14,14 @@ from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, TRAINED_PRECISIONS
-from advisor.recommendation.served_format import on_family
+from advisor.recommendation.served_format import checkpoint_makers, on_family
 from advisor.recommendation.stack_choice import (
     Judged,
     Misfit,
     StackChoice,
     choose_stacks,
     decisive_reason,
+    float_fallback,
     native_alternative,
     released_quantized,
     risk_naming,
@@ -80,6 +82,7 @@ def verdict(
         parts += uncovered_side(choice, tier1, profile, knowledge)
         parts += current_release_alternative(choice)
         parts += fallback_for_the_device(choice)
+        parts += checkpoint_from_nowhere(choice, tier1, profile, knowledge)
         parts += model_named_elsewhere(choice, profile)
     if not parts:
         options = assembled_options(tier1)
@@ -110,6 +113,40 @@ DEVICE_MISFITS = (
     "device_line",
     "same_generation",
 )  # validated on another device (of the same generation or not)
+
+
+def checkpoint_from_nowhere(
+    choice: StackChoice, tier1: Tier, profile: Profile, knowledge: KnowledgeBase | None
+) -> list[str]:
+    """Where the chosen engine serves the asked quantized format only from a checkpoint quantized elsewhere, no toolkit
+    the knowledge base lists writes one its build loads, and no release of the model in that format is known (vllm_mlu's
+    INT8 on Cambricon, review 77 p07): where the checkpoint must come from, and the float format to serve meanwhile."""
+    serving = choice.for_workload("inference")
+    if knowledge is None or serving is None or not profile.needs.quantized or serving.falls_back:
+        return []
+    asked = profile.needs.quantization
+    runner = serving.stack.runner
+    quantization = next((c for c in tier1.choices if c.concern == "quantization"), None)
+    if runner is None or runner.candidate is None or quantization is None or quantization.option != runner.candidate:
+        return []
+    if knowledge.layer_of(runner.candidate) != "serving-engine":  # a runtime that quantizes what it runs writes it
+        return []
+    if serving.precision != asked or quantization.settings.get("checkpoint"):
+        return []
+    if written_for(serving.stack.applies_to.quantized_models, profile.model_name):
+        return []
+    if checkpoint_makers(knowledge, runner.candidate, profile.hardware, profile.model_type, asked):
+        return []
+    platform = knowledge.platform(profile.hardware)
+    fallback = float_fallback(serving.stack, profile, choice.device, platform)
+    if fallback is None:
+        return []
+    model = profile.model_name or "the model"
+    return [
+        f"no toolkit here writes the {asked} checkpoint {runner.name} loads and no {asked} release of {model} is "
+        f"catalogued here, so the checkpoint has to come from the vendor or another publisher: serve {fallback} until "
+        "it does"
+    ]
 
 
 def fallback_for_the_device(choice: StackChoice) -> list[str]:

@@ -193,3 +193,27 @@ def test_a_stack_that_runs_only_its_own_ports_is_no_trainer_for_another_model():
     )
     assert not any(row.stack == "apple-mflux-image-generation" and row.chosen for row in result.stacks_considered)
     assert "mflux" not in result.verdict
+
+
+def test_an_engine_that_only_loads_a_quantized_checkpoint_no_one_writes_says_to_serve_float_meanwhile():
+    # Review 77 p07: Qwen3-14B INT8 on two MLU590 was told to serve vllm_mlu in int8 although Cambricon publishes no
+    # tool that writes vllm_mlu's quantize_config.json checkpoints
+    # (https://github.com/Cambricon/vllm-mlu/blob/b9925203b89ca6e57dcdc0fb3680bd037d796823/vllm_mlu/model_executor/layers/quantization/__init__.py).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        model="Qwen/Qwen3-14B",
+        needs={"quantization": "int8", "devices": 2},
+    )
+    assert "the checkpoint has to come from the vendor or another publisher: serve bf16 until it does" in result.verdict
+    # a runtime that writes its own quantized model (OpenVINO with NNCF) gets no such clause
+    openvino = answer(
+        model_type="cnn",
+        hardware="x86-cpu",
+        workload="inference",
+        model="microsoft/resnet-50",
+        needs={"quantization": "int8"},
+    )
+    assert "has to come from the vendor" not in openvino.verdict

@@ -27,6 +27,7 @@ from advisor.recommendation.models import Rationale, SwitchCondition
 from advisor.recommendation.policy import FP8_WORTH, INT8_MAX_ERROR, INT8_PAYS, LAYERNORM_COLLAPSE, PER_CHANNEL_GAIN
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
+from advisor.recommendation.served_format import checkpoint_makers
 from advisor.recommendation.stack_choice import runner_roles
 from advisor.recommendation.switches import predicate, switch
 from probes.gemm.report import GEMM_FP8_VS_BF16_SPEEDUP
@@ -132,18 +133,10 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
     if toolkit is None or runtime is None:
         return None
     if toolkit.id == runtime and toolkit.layer.value == "serving-engine":  # it loads checkpoints others quantized
-        known, hardware = context.knowledge.ids(), context.profile.hardware
-        compatibility = context.knowledge.compatibility
-        makers = [  # a checkpoint writer runs on any host: what matters is that this family's build loads its output
-            t
-            for t in compatibility.toolkits_loaded_by(toolkit.id)
-            if t in known
-            and (
-                hardware in context.knowledge.get(t).hardware.value
-                or hardware
-                in compatibility.output_families(t, context.profile.model_type, context.profile.needs.quantization)
-            )
-        ]
+        hardware = context.profile.hardware
+        makers = checkpoint_makers(
+            context.knowledge, toolkit.id, hardware, context.profile.model_type, context.profile.needs.quantization
+        )
         source = (
             f"from {', '.join(makers)}, whose output it loads"
             if makers
