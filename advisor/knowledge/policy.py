@@ -32,6 +32,12 @@ class Policy(BaseModel):
         description="Runtimes that are libraries inside the framework (Diffusers on PyTorch): they call the "
         "framework's kernels, so tier 3 exploring on one of them keeps its kernel concerns",
     )
+    runtime_micro_kernels: list[str] = Field(
+        default_factory=list,
+        description="Kernel libraries written for runtimes that keep their own memory, threads and fusion (Arm's "
+        "KleidiAI): tier 2 for a stack whose GEMMs run its runtime's own kernels starts there, not at a library a "
+        "framework hands whole models to",
+    )
     long_context_families: dict[str, list[str]] = Field(
         default_factory=dict,
         description="Engine id -> the families its long_context claim documents (its in-tree "
@@ -46,6 +52,7 @@ class Policy(BaseModel):
             *self.measured_attention,
             *self.long_context_families,
             *self.framework_libraries,
+            *self.runtime_micro_kernels,
         }
         singles = {self.portable_kernel_language, self.measured_fusion, self.vision_tower_recipes} - {None}
         return named | {name for name in singles if name is not None}

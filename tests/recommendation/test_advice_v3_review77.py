@@ -217,3 +217,21 @@ def test_an_engine_that_only_loads_a_quantized_checkpoint_no_one_writes_says_to_
         needs={"quantization": "int8"},
     )
     assert "has to come from the vendor" not in openvino.verdict
+
+
+def test_tier2_for_a_runtime_on_its_own_kernels_starts_from_micro_kernels():
+    # Review 78 p04: bge-m3 INT8 on Graviton4 served by ONNX Runtime (its MLAS kernels) sent a kernel team to Arm
+    # Compute Library, which suits frameworks that hand it whole models; KleidiAI is for runtimes with their own
+    # threads and memory (https://github.com/ARM-software/kleidiai#what-is-the-difference-between-the-compute-library-for-the-arm-architecture-acl-and-kleidiai).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="kernel",
+        model="BAAI/bge-m3",
+        task="embedding",
+        needs={"quantization": "int8"},
+    )
+    assert any(c.concern == "deployment" and c.option == "onnxruntime" for c in result.tier(1).choices)
+    assert next(c.option for c in result.tier(2).choices if c.concern == "gemm") == "kleidiai"

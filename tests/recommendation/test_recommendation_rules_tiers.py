@@ -74,7 +74,8 @@ def test_tier2_on_a_phone_keeps_every_route_where_no_mobile_stack_names_one():
     bare = phone.knowledge.model_copy(update={"stacks": ()})
     context = replace(phone, knowledge=bare)
     assert context.documented_on_mobile() == frozenset()
-    assert tier2_preference(context, "gemm") == tuple(context.platform.deep_development.value)
+    # every route stays (the phone's runtime keeps its own kernels, so the micro-kernel library leads the order)
+    assert sorted(tier2_preference(context, "gemm")) == sorted(context.platform.deep_development.value)
 
 
 def test_tier3_entry_runs_on_every_named_family():

@@ -21,7 +21,7 @@ from advisor.recommendation.citations import cite_claim, cite_platform, cite_pro
 from advisor.recommendation.context import RuleContext, TierEntry, serving_options
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
 from advisor.recommendation.models import Gap, Rationale, SwitchCondition, Tier
-from advisor.recommendation.policy import KERNEL_WRITING_SKILL, MISFIT_WEIGHTS, SKILL_ORDER
+from advisor.recommendation.policy import KERNEL_WRITING_SKILL, MISFIT_WEIGHTS, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
 from advisor.recommendation.selection import pick
 from advisor.recommendation.served_format import on_family
 from advisor.recommendation.stack_choice import choose_stacks, runner_of
@@ -49,6 +49,8 @@ def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
     runtime's micro-kernels, not a server framework's library), as tier 3 does."""
     platform = context.platform
     named = runtime_named(context)  # within each group, what tier 1's runtime is documented to call comes first
+    if own_runtime_kernels(context):  # ONNX Runtime's MLAS, ggml: the micro-kernels such runtimes integrate next
+        named |= frozenset(context.knowledge.policy.runtime_micro_kernels)
     deep = sorted(platform.deep_development.value, key=lambda option: option not in named)
     languages = sorted(platform.kernel_languages.value, key=lambda option: option not in named)
     ranked = deep + languages if context.profile.team_skill == "hpc" else languages + deep
@@ -78,6 +80,13 @@ def runtime_named(context: RuleContext) -> frozenset[str]:
         for component in stack.components
         if component.candidate is not None
     )
+
+
+def own_runtime_kernels(context: RuleContext) -> bool:
+    """Tier 1's runtime runs the model on kernels of its own (a runtime or framework layer, with no library its stacks
+    name under it): a kernel team extends those with micro-kernels rather than handing the model to a library."""
+    runtime = context.stack.runtime
+    return runtime is not None and context.knowledge.layer_of(runtime) in RUNTIME_KERNEL_LAYERS
 
 
 def is_programmable_attention(candidate: Candidate) -> bool:
