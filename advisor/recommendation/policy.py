@@ -25,6 +25,10 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "method_training": 2,
     "precision": 10,
     "model_type": 8,
+    # a training recipe documented for a neighbouring model type whose framework trains this one (verl's dense GRPO
+    # example for a MoE, LLaMA-Factory's text recipe for a vision-language model): the framework carries over, the
+    # recipe's layout is the team's to re-write (expert parallelism, the vision tower), as with another model's preset
+    "model_type_training": 7,  # after a recipe for this very type that trains another kind (a full fine-tune for LoRA)
     "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type
     # a training recipe written for other models of this type: its model list is a configuration preset (layers,
     # parallel layout) the team re-writes for its own model, not a checkpoint it serves

@@ -137,6 +137,7 @@ class Judged:
         return f"{self.stack.name} documents no {asked} path {where}"
 
 
+NEAR_TYPE_KINDS = ("model_type", "model_type_training")  # a stack documented for a neighbouring model type
 # Misfits under which a stack serves (or trains in) its float format instead of the asked quantized one.
 FALLBACK_KINDS = ("float_fallback", "unpublished_checkpoint")
 BOOKKEEPING_MISFITS = ("unvetted_runner",)  # about the knowledge base's coverage, not the stack's fit to the profile
@@ -404,9 +405,14 @@ def misfits(
         )
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         tool = tool_trains_type(stack, profile.model_type, knowledge) if near and workload == "training" else None
-        if tool is not None and scope.models:  # the tool's own table covers the model; this page ran another
-            text += f" (its page runs {', '.join(scope.models)}; {tool} itself lists {profile.model_type} models)"
-        found.append(Misfit("model_type" if near else "other_model", text))
+        if tool is not None:  # the tool's own table covers the model type; this page ran another
+            ran = f"its page runs {few_of(scope.models)}; " if scope.models else ""
+            text += f" ({ran}{tool} itself lists {profile.model_type} models)"
+        # a training framework that lists this model type itself carries over (verl and LLaMA-Factory list MoE and
+        # vision-language models); one with no list of its own is only taken to run it
+        lists_it = workload == "training" and runner_serves(stack, profile.model_type, knowledge, strict=True)
+        kind = ("model_type_training" if lists_it else "model_type") if near else "other_model"
+        found.append(Misfit(kind, text))
     named = profile.model_name
     tool_covers = tool is not None if profile.model_type not in scope.model_types else False
     if scope.models and named is not None and not written_for(scope.models, named) and not tool_covers:
@@ -1018,7 +1024,7 @@ def native_alternative(chosen: Sequence[Judged], considered: Sequence[Judged], d
             and other in device.formats
             and other not in item.stack.applies_to.weight_only
             and device.id in item.stack.applies_to.devices
-            and not any(m.kind in ("model_type", "named_model", "excluded") for m in item.misfits)
+            and not any(m.kind in (*NEAR_TYPE_KINDS, "named_model", "excluded") for m in item.misfits)
         ),
         None,
     )
@@ -1033,7 +1039,7 @@ def considered_order(
     the target has units for); a recipe for this model type (another model's: TensorRT-LLM's DeepSeek recipe for a
     DeepSeek-V3.1 job) before a stack documented for a neighbouring type (a dense-model recipe); among recipes for
     other models, those for a sibling from the same publisher (GLM-4.5's for GLM-4.5-Air) first; then by rank."""
-    near_type = any(misfit.kind == "model_type" for misfit in item.misfits)
+    near_type = any(misfit.kind in NEAR_TYPE_KINDS for misfit in item.misfits)
     other_kind = training_only and any(misfit.kind in ("training_kind", "training_loop") for misfit in item.misfits)
     # a weight-only path for a device without the format's units (FP8 Marlin on an A100), where the target has them,
     # after the native ones

@@ -30,7 +30,7 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices, task_stacks
 from advisor.recommendation.served_format import format_there, on_family
 from advisor.recommendation.stack import needs_training_framework
-from advisor.recommendation.stack_choice import Judged, StackChoice, choose_stacks, runner_of
+from advisor.recommendation.stack_choice import NEAR_TYPE_KINDS, Judged, StackChoice, choose_stacks, runner_of
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -279,7 +279,7 @@ def nearest_there(note: Rationale, family: str, context: RuleContext) -> Rationa
         (
             j
             for j in (*choice.chosen, *choice.considered)
-            if not j.model_assumed and not any(m.kind in ("other_model", "model_type") for m in j.misfits)
+            if not j.model_assumed and not any(m.kind in ("other_model", *NEAR_TYPE_KINDS) for m in j.misfits)
         ),
         None,
     )  # a stack for this kind of model, not a recipe for a model the profile does not name

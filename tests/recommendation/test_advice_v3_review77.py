@@ -235,3 +235,23 @@ def test_tier2_for_a_runtime_on_its_own_kernels_starts_from_micro_kernels():
     )
     assert any(c.concern == "deployment" and c.option == "onnxruntime" for c in result.tier(1).choices)
     assert next(c.option for c in result.tier(2).choices if c.concern == "gemm") == "kleidiai"
+
+
+def test_rl_of_a_moe_on_amd_takes_verl_whose_framework_trains_moe():
+    # Review 80 p03: GRPO of Qwen3-235B-A22B on 16 x MI355X was told "no documented stack runs an RL loop on amd-gpu",
+    # though AMD documents verl on MI300X-MI355X (https://rocm.docs.amd.com/projects/verl/en/docs-26.09/install/verl-install.html)
+    # and verl lists MoE models among those it trains (https://github.com/volcengine/verl#key-features).
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="both",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 16, "long_context": True},
+    )
+    trained = next(row for row in result.stacks_considered if row.chosen and row.workload == "training")
+    assert trained.stack == "amd-verl-rl-instinct"
+    assert "documented for dense-transformer, not moe" in trained.reason
+    assert "no documented stack runs an RL loop" not in result.verdict
