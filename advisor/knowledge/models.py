@@ -89,6 +89,12 @@ class Candidate(BaseModel):
         description="For a candidate whose own supported-hardware page lists devices by name and leaves the others "
         "untested (community support only): those device ids; absent: no such list",
     )
+    adapters: Claim[str] | None = Field(
+        None,
+        description="For a training framework with LoRA of its own (MaxText's enable_lora on Tunix): how a run switches "
+        "it on and where the adapters go; a LoRA job on a stack whose page names no adapter route uses it rather than "
+        "Hugging Face PEFT, which wraps PyTorch models only",
+    )
     independent: Claim[str] | None = Field(
         None,
         description="For a project no hardware vendor publishes (whisper.cpp, mflux): who does, from its own page; "

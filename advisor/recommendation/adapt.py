@@ -1424,7 +1424,7 @@ def adapt_tier1(
             layout = layout_here(judged, context, choice)
             if layout is not None:
                 extra["layout here"] = layout
-            adapters = adapter_library(judged, context.profile)
+            adapters = adapter_library(judged, context.profile, context.knowledge)
             if adapters is not None:
                 extra["adapters"] = adapters
             default = judged.stack.applies_to.precisions[0]
@@ -1481,13 +1481,18 @@ def adapt_tier1(
 ADAPTER_WORDS = re.compile(r"LoRA|PEFT|adapter", re.IGNORECASE)
 
 
-def adapter_library(judged: Judged, profile: Profile) -> str | None:
+def adapter_library(judged: Judged, profile: Profile, knowledge: KnowledgeBase) -> str | None:
     """A LoRA job on a training stack whose page names no adapter library (DeepSpeed's Gaudi fork, any kind of
-    training): what adds the adapters on top of it (reviews 61 p10, 62 p08: 'no LoRA tooling named')."""
+    training): what adds the adapters on top of it (reviews 61 p10, 62 p08: 'no LoRA tooling named'); a framework
+    with LoRA of its own (MaxText on JAX, which PEFT cannot wrap: review 80 p05) uses that."""
     if judged.workload != "training" or profile.training != "lora" or "lora" in judged.stack.applies_to.training:
         return None
     if any(ADAPTER_WORDS.search(f"{c.name} {c.setting or ''}") for c in judged.stack.components):
         return None
+    framework = runner_of(judged.stack, judged.workload, set(knowledge.ids()))
+    own = knowledge.get(framework.candidate).adapters if framework is not None and framework.candidate else None
+    if own is not None:
+        return f"{own.value} (the page names no adapter route; its framework's own LoRA, not PEFT)"
     return (
         "Hugging Face PEFT's LoraConfig on the model before the stack's trainer takes it (the page names no adapter "
         "library): the base weights stay frozen and only the adapters train and are saved"

@@ -255,3 +255,22 @@ def test_rl_of_a_moe_on_amd_takes_verl_whose_framework_trains_moe():
     assert trained.stack == "amd-verl-rl-instinct"
     assert "documented for dense-transformer, not moe" in trained.reason
     assert "no documented stack runs an RL loop" not in result.verdict
+
+
+def test_a_lora_job_on_maxtext_uses_its_own_lora_not_peft():
+    # Review 80 p05: Gemma 3 27B LoRA on TPU v6e with MaxText was told to add "Hugging Face PEFT's LoraConfig", which
+    # wraps PyTorch models only; MaxText has its own LoRA (enable_lora=True through Tunix,
+    # https://github.com/AI-Hypercomputer/maxtext/blob/main/docs/tutorials/posttraining/lora.md).
+    result = answer(
+        model_type="multimodal",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="training",
+        training="lora",
+        model="google/gemma-3-27b-it",
+        needs={"devices": 16},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert framework.option == "maxtext"
+    assert "enable_lora=True" in framework.settings["adapters"]
+    assert "PEFT's LoraConfig" not in framework.settings["adapters"]
