@@ -1316,23 +1316,43 @@ def shapes_of_unvetted_runner(merged: list[Choice], context: RuleContext) -> tup
 
 
 def without_quantization_on_fallback(
-    merged: list[Choice], choice: StackChoice, profile: Profile
+    merged: list[Choice], choice: StackChoice, context: RuleContext
 ) -> tuple[list[Choice], tuple[Gap, ...]]:
     """A serving stack that runs its float format on this device (no documented path for the asked one) quantizes
-    nothing: the quantization concern is a gap that says so, not a toolkit the stack never loads."""
+    nothing: the quantization concern is a gap that says so, not a toolkit the stack never loads. Where its engine
+    itself runs the asked format on this device (vLLM's FP8 on an MI300X), the gap says that path is there to try
+    behind the accuracy gate, undocumented for this model (review 80 p14)."""
+    profile = context.profile
     serving = choice.for_workload("inference")
     if serving is None or not serving.falls_back:
         return merged, ()
+    asked = profile.needs.quantization
     where = f"on {choice.device.name if choice.device else profile.hardware}"
-    text = (
-        f"not served here: {serving.fallback_reason(profile.needs.quantization, where)}, so the model is served "
-        f"in {serving.precision}"
-    )
-    gap = Gap(
-        concern="quantization",
-        rationale=(line(text, cite_stack(serving.stack), cite_profile(profile, "needs.quantization")),),
-    )
+    text = f"not served here: {serving.fallback_reason(asked, where)}, so the model is served in {serving.precision}"
+    cites = [cite_stack(serving.stack), cite_profile(profile, "needs.quantization")]
+    engine = engine_runs_format(serving, choice, context)
+    if engine is not None:
+        text += (
+            f"; {engine.name} itself runs {asked} on this device, undocumented for this model: try it (a quantized "
+            f"checkpoint, or the engine's own {asked} option) behind the accuracy gate before serving it"
+        )
+        cites.append(cite_claim(engine, asked))
+    gap = Gap(concern="quantization", rationale=(line(text, *cites),))
     return [c for c in merged if c.concern != "quantization"], (gap,)
+
+
+def engine_runs_format(serving: Judged, choice: StackChoice, context: RuleContext) -> Candidate | None:
+    """The serving stack's engine, where its own claim runs the asked quantized format ('yes') on this family and the
+    device has units for it; None otherwise."""
+    asked = context.profile.needs.quantization
+    runner = runner_of(serving.stack, "inference", set(context.knowledge.ids()))
+    if runner is None or runner.candidate is None or asked not in SUPPORT_CLAIMS:
+        return None
+    engine = context.knowledge.get(runner.candidate)
+    device = choice.device
+    if getattr(engine, asked).value != "yes" or context.profile.hardware not in engine.hardware.value:
+        return None
+    return engine if device is None or asked in device.formats else None
 
 
 # A candidate's claims about what it can do, whose notes a tier-1 reason may quote.
@@ -1458,7 +1478,7 @@ def adapt_tier1(
     merged = [expert_layout(c, choice, context) for c in merged]
     merged = [sharded_training(c, choice, context) for c in merged]
     merged, shape_gaps = shapes_of_unvetted_runner(merged, context)
-    merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context.profile)
+    merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context)
     fallback_gaps += shape_gaps
     fallen_back = {gap.concern for gap in fallback_gaps}  # the fallback's gap says it: the rule's own gap goes
     merged = [said_of_target(c, context) for c in merged]

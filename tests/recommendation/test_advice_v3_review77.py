@@ -274,3 +274,20 @@ def test_a_lora_job_on_maxtext_uses_its_own_lora_not_peft():
     assert framework.option == "maxtext"
     assert "enable_lora=True" in framework.settings["adapters"]
     assert "PEFT's LoraConfig" not in framework.settings["adapters"]
+
+
+def test_a_float_fallback_says_where_the_engine_itself_runs_the_asked_format():
+    # Review 80 p14: Qwen2.5-VL-72B in FP8 on MI300X fell back to BF16 because vLLM's Qwen2.5-VL recipe has no FP8 path,
+    # and the record never said that vLLM itself runs FP8 on MI300X (https://docs.vllm.ai/en/stable/features/quantization/fp8/).
+    result = answer(
+        model_type="multimodal",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-VL-72B-Instruct",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
+    gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
+    assert "so the model is served in bf16" in gap.rationale[0].text
+    assert "vLLM itself runs fp8 on this device, undocumented for this model" in gap.rationale[0].text
