@@ -411,8 +411,8 @@ def misfits(
         # a training framework that lists this model type itself carries over (verl and LLaMA-Factory list MoE and
         # vision-language models); one with no list of its own is only taken to run it
         lists_it = workload == "training" and runner_serves(stack, profile.model_type, knowledge, strict=True)
-        kind = ("model_type_training" if lists_it else "model_type") if near else "other_model"
-        found.append(Misfit(kind, text))
+        type_misfit = ("model_type_training" if lists_it else "model_type") if near else "other_model"
+        found.append(Misfit(type_misfit, text))
     named = profile.model_name
     tool_covers = tool is not None if profile.model_type not in scope.model_types else False
     if scope.models and named is not None and not written_for(scope.models, named) and not tool_covers:
