@@ -97,6 +97,16 @@ class Device(BaseModel):
         "is fewer than node_devices' interconnect domain and a vendor page states it (4 GB200 per NVL72 compute tray); "
         "absent: node_devices",
     )
+    ranks_per_device: int | None = Field(
+        None,
+        gt=1,
+        description="How many ranks one device presents to a framework's parallel degrees, where more than one and a "
+        "vendor page states it (a Trainium2 chip is four logical NeuronCores at the default LNC=2): a command's "
+        "--tensor-parallel-size counts these, not devices; absent: one",
+    )
+    rank_name: str | None = Field(
+        None, min_length=1, description="What one such rank is called ('logical NeuronCores'); with ranks_per_device"
+    )
     device_class: Literal["server", "mobile"] = Field(
         "server",
         description="Where it runs: a data-centre or workstation part, or a phone/embedded SoC (its own stacks)",
@@ -107,6 +117,12 @@ class Device(BaseModel):
         description="Where its vendor documents it for inference only (an inference card whose runtime runs no "
         "training): what the page says, with the page",
     )
+
+    @model_validator(mode="after")
+    def _ranks_named(self) -> Device:
+        if (self.ranks_per_device is None) != (self.rank_name is None):
+            raise ValueError("ranks_per_device and rank_name go together")
+        return self
 
     @model_validator(mode="after")
     def _fp8_variant_with_fp8(self) -> Device:

@@ -128,7 +128,9 @@ def part_settings(part: Part, context: RuleContext, precision: str | None = None
         documented = "; ".join(clause for clause in documented.split("; ") if not LLM_WORD.search(clause))
     if documented:
         settings["as documented"] = documented
-    if component.role == "serving-engine" and (wider := wider_layout(documented, context.profile.needs.devices)):
+    if component.role == "serving-engine" and (
+        wider := wider_layout(documented, context.profile.needs.devices, context.device)
+    ):
         settings["devices"] = wider
     if component.role == "serving-engine" and (short := shorter_context(documented, context.profile)):
         settings["context"] = short
@@ -159,15 +161,24 @@ TENSOR_PARALLEL = re.compile(r"(?:--tp-size|--tp|--tensor-parallel-size|-tp)[ =]
 EXPERT_PARALLEL_SIZE = re.compile(r"(?:--ep-size|--ep|--expert-parallel-size)[ =]\d+\b")
 
 
-def wider_layout(setting: str, devices: int) -> str | None:
+def wider_layout(setting: str, devices: int, device: Device | None = None) -> str | None:
     """Where every tensor-parallel size the page's command names is larger than the job's devices (SGLang's GLM-4.6
-    command with --tp-size 8 for a 4-GPU job): what to change, since the command as written does not start there."""
+    command with --tp-size 8 for a 4-GPU job): what to change, since the command as written does not start there. On a
+    device that presents several ranks (a Trainium2 chip's four logical NeuronCores) the sizes count ranks."""
     sizes = [int(size) for size in TENSOR_PARALLEL.findall(setting)]
-    if not sizes or min(sizes) <= devices:
+    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    if not sizes or min(sizes) <= devices * ranks:
         return None
     expert = " (and its expert-parallel size with it)" if EXPERT_PARALLEL_SIZE.search(setting) else ""
+    size = min(sizes)
+    if device is not None and ranks > 1:
+        return (
+            f"the page's command splits the model over {size} {device.rank_name} ({size / ranks:g} devices at "
+            f"{ranks} each); this job has {devices} device(s), {devices * ranks} {device.rank_name}: set it{expert} "
+            f"to {devices * ranks}, once the capacity check shows the weights fit there"
+        )
     return (
-        f"the page's command splits the model {min(sizes)} ways (tensor parallel {min(sizes)}); this job has {devices} "
+        f"the page's command splits the model {size} ways (tensor parallel {size}); this job has {devices} "
         f"device(s): set it{expert} to {devices}, once the capacity check shows the weights fit there"
     )
 
@@ -588,16 +599,23 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     found = TENSOR_PARALLEL.search(setting)
     documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
     group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
-    if documented is None or documented == group:
+    device = choice.device
+    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    if documented is None or documented == group * ranks:
         return None
     replicas = profile.needs.devices // group
-    split = f"tensor parallel {group}" if group > 1 else "one device each"
+    if device is not None and ranks > 1:  # the degree counts ranks (logical NeuronCores), not devices
+        split = f"tensor parallel {group * ranks}: {group} device(s) of {ranks} {device.rank_name}"
+        theirs = f"{documented} {device.rank_name}, {documented / ranks:g} devices"
+    else:
+        split = f"tensor parallel {group}" if group > 1 else "one device each"
+        theirs = f"{documented}"
     if replicas > 1:
         return (
-            f"{replicas} replicas of {group} ({split}; the command's tensor-parallel degree is {documented}), or one "
+            f"{replicas} replicas of {group} ({split}; the command's tensor-parallel degree is {theirs}), or one "
             f"copy over all {profile.needs.devices}: the replicas-over-split switch decides"
         )
-    return f"tensor parallel {group} over the {group} devices (the command's degree is {documented})"
+    return f"tensor parallel {group * ranks} over the {group} devices (the command's degree is {theirs})"
 
 
 def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:

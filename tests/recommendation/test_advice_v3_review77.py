@@ -291,3 +291,22 @@ def test_a_float_fallback_says_where_the_engine_itself_runs_the_asked_format():
     gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
     assert "so the model is served in bf16" in gap.rationale[0].text
     assert "vLLM itself runs fp8 on this device, undocumented for this model" in gap.rationale[0].text
+
+
+def test_a_neuron_tensor_parallel_degree_counts_neuroncores_not_chips():
+    # Review 79 p12: Llama-3.3-70B FP8 on 8 Trainium2 chips was told "set it to 8" and "4 replicas of 2 (tensor parallel
+    # 2 ...)"; the tutorial's --tensor-parallel-size 16 counts NeuronCores, and at the default LNC=2 a chip is four
+    # logical NeuronCores (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/training/best-practices.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    layout = deployment.settings["layout here"]
+    assert "tensor parallel 8: 2 device(s) of 4 logical NeuronCores" in layout
+    assert "16 logical NeuronCores, 4 devices" in layout
+    assert "set it to 8" not in deployment.settings.get("devices", "")
