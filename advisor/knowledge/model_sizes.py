@@ -134,6 +134,23 @@ def stated_parameters_b(model: str) -> float | None:
     return int(found.group(1)) / 1000 if found else None
 
 
+# The id suffixes publishers give a weight-quantized release of a model on Hugging Face, and the format of its weights:
+# Qwen's '-AWQ' (4-bit AWQ, https://huggingface.co/Qwen/Qwen2.5-32B-Instruct-AWQ), '-GPTQ-Int4' and '-GPTQ-Int8'
+# (https://huggingface.co/Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8). FP8 and W8A8 releases are read from the FP8 catalogue and
+# the stacks' own quantized_models instead.
+QUANTIZED_RELEASE = re.compile(r"-(AWQ|GPTQ-Int4|GPTQ-Int8)$", re.IGNORECASE)
+QUANTIZED_FORMATS: dict[str, Precision] = {"awq": "int4", "gptq-int4": "int4", "gptq-int8": "int8"}
+
+
+def quantized_release(model: str | None) -> tuple[Precision, str] | None:
+    """A model id naming a quantized release by its suffix ('Qwen/Qwen2.5-32B-Instruct-AWQ'): the format of its weights
+    and the id of the float release it was made from; None for any other id."""
+    found = QUANTIZED_RELEASE.search(model or "")
+    if model is None or found is None:
+        return None
+    return QUANTIZED_FORMATS[found.group(1).lower()], model[: found.start()]
+
+
 def size_of(model: str) -> ModelSize | None:
     """The catalogue's entry for a model id or one of its releases ('...-Instruct', '...-FP8'), or None. A release
     naming a size of its own is another model ('DeepSeek-R1-Distill-Llama-70B' is not DeepSeek-R1)."""

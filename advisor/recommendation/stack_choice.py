@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from advisor.knowledge.model_sizes import (
+    quantized_release,
     shared_architecture,
     size_of,
     size_sibling,
@@ -230,7 +231,23 @@ def released_format(stack: Stack, profile: Profile, workload: str) -> str | None
     if scope.released_format is not None and written_for(scope.models, named):
         return scope.released_format
     known = size_of(named)
-    return known.released_format if known is not None else None
+    if known is not None and known.released_format is not None:
+        return known.released_format
+    release = quantized_release(named)  # 'Qwen/Qwen2.5-32B-Instruct-AWQ': 4-bit weights by its id
+    return release[0] if release is not None else None
+
+
+def copy_text(named: str | None, released: str) -> str:
+    """Why a stack with no path for the model's released format is a float copy: of a model released quantized
+    (Kimi-K2-Thinking), or of the float release behind a quantized one the profile names ('...-AWQ')."""
+    times = BF16_OVER.get(released, 2)
+    release = quantized_release(named)
+    if release is not None:
+        return (
+            f"documents no {release[0]} path for {named} ({release[0]} weights): it would serve the bf16 {release[1]} "
+            f"instead, at {times}x the weight memory"
+        )
+    return f"documents no {released} path: it would serve a bf16 copy of {named}, which is released in {released}, at {times}x the weight memory"
 
 
 def quantizes_after_training(profile: Profile, workload: str) -> bool:
@@ -528,8 +545,7 @@ def misfits(
         found.append(
             Misfit(
                 "float_copy",
-                f"documents no {released} path: it would serve a bf16 copy of {named}, which is released in "
-                f"{released}, at {BF16_OVER.get(released, 2)}x the weight memory",
+                copy_text(named, released),
             )
         )
     kind = profile.training

@@ -310,3 +310,20 @@ def test_a_neuron_tensor_parallel_degree_counts_neuroncores_not_chips():
     assert "tensor parallel 8: 2 device(s) of 4 logical NeuronCores" in layout
     assert "16 logical NeuronCores, 4 devices" in layout
     assert "set it to 8" not in deployment.settings.get("devices", "")
+
+
+def test_a_model_named_as_its_awq_release_is_read_as_int4_weights():
+    # Review 79 p07: Qwen/Qwen2.5-32B-Instruct-AWQ on a Hygon K100_AI was sized and served as bf16, "fitting the whole
+    # profile", with AWQ nowhere in the output; the id names Qwen's 4-bit AWQ release
+    # (https://huggingface.co/Qwen/Qwen2.5-32B-Instruct-AWQ), and Hygon's cookbook lists BF16 and W8A8 rows only
+    # (https://github.com/HYGON-AI/inference-cookbook-das/blob/main/docs/model-deployment/vllm/qwen2.md).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        model="Qwen/Qwen2.5-32B-Instruct-AWQ",
+        needs={"devices": 2},
+    )
+    assert "documents no int4 path for Qwen/Qwen2.5-32B-Instruct-AWQ (int4 weights)" in result.verdict
+    assert "it would serve the bf16 Qwen/Qwen2.5-32B-Instruct instead, at 4x the weight memory" in result.verdict
