@@ -327,3 +327,23 @@ def test_a_model_named_as_its_awq_release_is_read_as_int4_weights():
     )
     assert "documents no int4 path for Qwen/Qwen2.5-32B-Instruct-AWQ (int4 weights)" in result.verdict
     assert "it would serve the bf16 Qwen/Qwen2.5-32B-Instruct instead, at 4x the weight memory" in result.verdict
+
+
+def test_a_fine_tuning_tool_shards_data_parallelism_instead_of_splitting_layers():
+    # Review 80 p09: a LoRA job of a 32B model on 8 Hygon K100_AI with LLaMA-Factory read "data+tensor+pipeline+context
+    # parallelism comes from LLaMA-Factory"; the Hygon recipe itself runs data parallel with DeepSpeed ZeRO-3 for a full
+    # fine-tune (the community cookbook in advisor/data/stacks/hygon-llamafactory-das-community-k100-ai.yaml), and
+    # LLaMA-Factory's examples distribute with DeepSpeed or FSDP, not tensor or pipeline parallelism.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        model="deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
+        needs={"devices": 8, "long_context": True},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    text = " ".join(r.text for r in framework.rationale)
+    assert "sharded data (DeepSpeed ZeRO-3 or FSDP" in text
+    assert "tensor+pipeline" not in text

@@ -20,13 +20,17 @@ from advisor.recommendation.stack import (
     framework_preference,
     needs_training_framework,
 )
+from advisor.recommendation.stack_choice import fine_tuning_tool
 
 
-def parallelism(context: RuleContext) -> str:
+def parallelism(context: RuleContext, option: str | None = None) -> str:
     """The parallelism the job needs: data always, tensor and pipeline at scale (not for a LoRA job whose frozen
-    weights fit one device: each holds a copy), expert for MoE."""
-    parts = ["data"]
+    weights fit one device: each holds a copy), expert for MoE. A fine-tuning tool (LLaMA-Factory) shards data
+    parallelism through DeepSpeed ZeRO or FSDP instead of splitting layers (review 80 p09)."""
     copies = context.profile.training == "lora" and frozen_copy_fits_one_device(context.profile, context.device)
+    if fine_tuning_tool(option, context.knowledge):
+        return "data" if copies else "sharded data (DeepSpeed ZeRO-3 or FSDP, where a copy does not fit one device)"
+    parts = ["data"]
     if context.profile.needs.devices >= LARGE_TRAINING_DEVICES and not copies:
         parts += ["tensor", "pipeline"]
     if context.profile.model_type == "moe":
@@ -40,7 +44,7 @@ def framework_lines(context: RuleContext, option: str) -> list[Rationale]:
     """Why the job trains inside this framework, and which layers it builds on."""
     profile, candidate = context.profile, context.knowledge.get(option)
     scale = f"{profile.needs.devices} devices" + (" and a mixture of experts" if profile.model_type == "moe" else "")
-    text = f"{scale}: {parallelism(context)} parallelism comes from {candidate.name}, not from hand-assembled libraries"
+    text = f"{scale}: {parallelism(context, option)} parallelism comes from {candidate.name}, not from hand-assembled libraries"
     lines = [
         line(
             text,
@@ -120,7 +124,9 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
         + (", with a LoRA library (Hugging Face PEFT) adding the adapters" if profile.training == "lora" else "")
     )
     one_device = context.profile.needs.devices == 1 and context.profile.model_type != "moe"
-    settings = {"parallelism": parallelism(context)} if chosen.chosen is not None and not one_device else {}
+    settings = (
+        {"parallelism": parallelism(context, chosen.chosen.id)} if chosen.chosen is not None and not one_device else {}
+    )
     if context.stack.layers is not None:
         settings["layers"] = context.stack.layers
     return ConcernDecision(
