@@ -30,7 +30,7 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices, task_stacks
 from advisor.recommendation.served_format import format_there, on_family
 from advisor.recommendation.stack import needs_training_framework
-from advisor.recommendation.stack_choice import NEAR_TYPE_KINDS, Judged, StackChoice, choose_stacks, runner_of
+from advisor.recommendation.stack_choice import NEAR_TYPE_KINDS, Judged, StackChoice, choose_stacks, judge, runner_of
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -157,6 +157,32 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
     return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
 
 
+def unmatched_note(judged: Judged, choice: StackChoice, want: str, context: RuleContext, there: Profile) -> str:
+    """Why the family's stack named is not run by tier 3's engine: the nearest stack of that engine there and what it
+    misses ('nvidia-vllm-int8-w8a8: documented for dense-transformer, not moe'), or that none is documented."""
+    knowledge = context.knowledge
+    known = set(knowledge.ids())
+    engine = knowledge.get(want).name
+    platform = knowledge.platform(there.hardware)
+    theirs = min(
+        (
+            judge(stack, judged.workload, there, choice.device, platform, knowledge)
+            for stack in knowledge.stacks_for(there.hardware)
+            if judged.workload in stack.applies_to.workloads
+            and getattr(runner_of(stack, judged.workload, known), "candidate", None) == want
+        ),
+        key=lambda item: item.rank,
+        default=None,
+    )
+    if theirs is None:
+        return f" (no {engine} stack is documented for this profile there: this one is the measured alternative)"
+    miss = "; ".join(m.text for m in theirs.misfits) or "it fits less well"
+    return (
+        f" (the nearest {engine} stack there, {theirs.stack.id}, misses this profile: {miss}; this one is the "
+        "measured alternative)"
+    )
+
+
 def other_family_stack(
     context: RuleContext,
     family: str,
@@ -205,13 +231,7 @@ def other_family_stack(
             if judged.falls_back
             else ""
         )
-        + (
-            f" (no {context.knowledge.get(wanted[judged.workload]).name} stack is "
-            "documented for this profile there: this one is the measured "
-            "alternative)"
-            if judged in unmatched
-            else ""
-        )
+        + (unmatched_note(judged, choice, wanted[judged.workload], context, there) if judged in unmatched else "")
         for judged in picked
     )
     device = ""

@@ -347,3 +347,25 @@ def test_a_fine_tuning_tool_shards_data_parallelism_instead_of_splitting_layers(
     text = " ".join(r.text for r in framework.rationale)
     assert "sharded data (DeepSpeed ZeRO-3 or FSDP" in text
     assert "tensor+pipeline" not in text
+
+
+def test_another_familys_stack_says_why_tier_3s_engine_has_none_there():
+    # Review 80 p04: Qwen3-30B-A3B INT8 on Atlas A3, portable to H100, read "no vLLM stack is documented for this profile
+    # there" beside a quantization row citing the vLLM INT8 stack; that stack is written for dense models.
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="both",
+        training="lora",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={
+            "quantization": "int8",
+            "devices": 16,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    notes = " ".join(r.text for r in result.tier(3).notes)
+    assert "the nearest vLLM stack there, nvidia-vllm-int8-w8a8, misses this profile: documented for dense" in notes
