@@ -211,6 +211,12 @@ class Stack(_Model):
         "(a cluster manager's install guide): who documents it (it ranks after a stack that fits as well and is "
         "documented by the vendor or the runner's project)",
     )
+    example_models: Claim[str] | None = Field(
+        None,
+        description="Where the page's `models` are the example checkpoint of a generic route that takes any model of "
+        "its task by id (a Transformers pipeline call): what the page runs; another model of the task is then a "
+        "lesser misfit (sized and timed there by the team), not a recipe written for someone else",
+    )
     models_only: Claim[str] | None = Field(
         None,
         description="Where the stack's runner runs only the models it implements one by one (mflux's ports), so that "

@@ -33,6 +33,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a training recipe written for other models of this type: its model list is a configuration preset (layers,
     # parallel layout) the team re-writes for its own model, not a checkpoint it serves
     "named_model_training": 5,
+    # the page's example checkpoint of a generic route (a pipeline taking any model of the task by id): the same code
+    # runs the profile's model, whose memory and speed the page does not give
+    "example_model": 3,
     "dynamic_shapes": 6,
     "float_fallback": 6,
     "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model

@@ -436,6 +436,12 @@ def misfits(
         other = model_misfit(scope.models, named, workload)
         if stack.models_only is not None and other.kind in ("named_model", "named_model_training"):
             other = Misfit("other_model", f"{other.text}: {stack.models_only.value}")
+        elif stack.example_models is not None and other.kind in ("named_model", "named_model_training"):
+            other = Misfit(
+                "example_model",
+                f"its page runs {few_of(scope.models)} as the example of a generic route "
+                f"({stack.example_models.value}): {named} loads the same way, at its own memory and speed",
+            )
         found.append(other)
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
@@ -501,7 +507,11 @@ def misfits(
         if profile.needs.quantized and both_training:
             after = "for serving" if profile.serves else "for the exported model"
             asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is {after})"
-        if set(lower) & set(scope.precisions):
+        lower_here = set(lower) & set(scope.precisions)
+        # on an accelerator a weight-only INT4 recipe runs its GEMMs in 16 bits: no answer to an INT8 ask (a CPU's
+        # INT4 weights with dynamic INT8 activations, KleidiAI's, are one)
+        weight_only_16 = platform.kind == "accelerator" and lower_here <= set(scope.weight_only)
+        if lower_here and not weight_only_16:
             found.append(Misfit("lower_precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
         else:
             found.append(Misfit("precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))

@@ -369,3 +369,35 @@ def test_another_familys_stack_says_why_tier_3s_engine_has_none_there():
     )
     notes = " ".join(r.text for r in result.tier(3).notes)
     assert "the nearest vLLM stack there, nvidia-vllm-int8-w8a8, misses this profile: documented for dense" in notes
+
+
+def test_a_generic_pipelines_example_checkpoint_does_not_rule_out_another_of_its_task():
+    # Review 81 p14: Whisper large-v3 on Graviton4 with no quantization got "no documented whole stack", Arm's learning
+    # path rejected as "written for openai/whisper-large-v3-turbo"; its script passes the checkpoint id to the
+    # Transformers pipeline (https://learn.arm.com/learning-paths/servers-and-cloud-computing/whisper/whisper/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="hpc",
+        model="openai/whisper-large-v3",
+        task="transcription",
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "arm-transformers-whisper-graviton"
+    assert "as the example of a generic route" in chosen.reason
+    assert not result.verdict.startswith("No documented whole stack")
+
+
+def test_a_weight_only_int4_gpu_recipe_is_no_partial_fit_for_an_int8_ask():
+    # The vLLM AWQ/GPTQ stack runs W4A16 (16-bit GEMMs, https://docs.vllm.ai/en/latest/features/quantization/): an INT8
+    # QAT job on an A100 keeps the W8A8 stack (a partial fit for its missing QAT flow) instead.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="a100-sxm",
+        needs={"quantization": "int8", "quantization_method": "qat"},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "nvidia-vllm-int8-w8a8"
