@@ -397,6 +397,7 @@ def test_a_weight_only_int4_gpu_recipe_is_no_partial_fit_for_an_int8_ask():
         model_type="dense-transformer",
         hardware="nvidia-gpu",
         device="a100-sxm",
+        workload="inference",
         needs={"quantization": "int8", "quantization_method": "qat"},
     )
     chosen = next(row for row in result.stacks_considered if row.chosen)
