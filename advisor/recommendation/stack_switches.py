@@ -574,6 +574,8 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
     quantized_here = serving is None or not (
         serving.falls_back or released_quantized(serving, profile.needs.quantization)
     )
+    if profile.trains and not profile.serves and not device.may_run(profile.needs.quantization):
+        quantized_here = False  # an FP8 training ask on a device with no FP8 units trains in bf16: no loss gap to watch
     accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
     if accuracy is not None:
         found.append(accuracy)

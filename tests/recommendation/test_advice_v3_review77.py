@@ -402,3 +402,24 @@ def test_a_weight_only_int4_gpu_recipe_is_no_partial_fit_for_an_int8_ask():
     )
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert chosen.stack == "nvidia-vllm-int8-w8a8"
+
+
+def test_fp8_training_on_a_device_without_fp8_units_trains_in_bf16():
+    # Review 82 p02: an FP8 full fine-tune of Qwen3-30B-A3B on 8 A100s got "gemm cublas [dtype=fp8] ... the linear
+    # layers run in FP8"; Transformer Engine's support matrix lists no FP8 on compute capability 8.0
+    # (https://nvidia.github.io/TransformerEngine/support_matrix.html).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="a100-sxm",
+        workload="training",
+        team_skill="hpc",
+        training="fine-tuning",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 8, "long_context": True},
+    )
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings["dtype"] == "bf16"
+    gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
+    assert "runs no fp8" in gap.rationale[0].text and "the training runs in bf16" in gap.rationale[0].text
+    assert "fp8-loss-gap" not in {s.id for s in result.switch_conditions}

@@ -80,6 +80,8 @@ def fp8_gemm(context: RuleContext, library: Candidate | None) -> Rationale | Non
         return None
     if library.fp8.value not in ("yes", "partial"):
         return None
+    if context.device is not None and not context.device.may_run("fp8"):  # an A100 has no FP8 units (review 82 p02)
+        return None
     measured = context.facts.usable(GEMM_FP8_VS_BF16_SPEEDUP.name)
     if measured is not None and measured.on_target and measured.value < FP8_WORTH:
         return None  # measured slower than bf16 here: bf16 it is (fp8_slower_line says so)

@@ -400,7 +400,15 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
             slower,
         )
     unrun = format_not_run(context, dtype)
-    if unrun is not None and not profile.trains:
+    device = context.device
+    if fp8_training and device is not None and not device.may_run(dtype):  # FP8 training needs FP8 units
+        floats = [f for f in ("bf16", "fp16") if f in device.formats]
+        unrun = (
+            f"the {device.name} runs no {dtype} ({device.formats_text()}): the training runs in "
+            f"{floats[0] if floats else device.formats[0]}, and {dtype} training (or an {dtype} model to deploy) "
+            "needs a device whose matrix units run it"
+        )
+    if unrun is not None and (not profile.trains or fp8_training):
         return ConcernDecision(
             concern="quantization",
             tier1=entry_from(pick(context, "quantization", ()), "quantization", context, gap_reason=unrun),
