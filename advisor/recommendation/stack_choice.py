@@ -138,6 +138,18 @@ class Judged:
         return f"{self.stack.name} documents no {asked} path {where}"
 
 
+# What an RL recipe may miss and still carry a job nothing else fits: the team adapts the layout, precision or scale.
+LOOP_ADAPTABLE = frozenset(
+    {
+        "model_type_training",
+        "float_fallback",
+        "scale",
+        "device",
+        "same_generation",
+        "named_model_training",
+        "other_size",
+    }
+)
 NEAR_TYPE_KINDS = ("model_type", "model_type_training")  # a stack documented for a neighbouring model type
 # Misfits under which a stack serves (or trains in) its float format instead of the asked quantized one.
 FALLBACK_KINDS = ("float_fallback", "unpublished_checkpoint")
@@ -960,6 +972,11 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
         if not usable and profile.needs.quantized and profile.serving_task != "generation":
             judged = sorted((softened(item, profile, device, platform) for item in judged), key=lambda item: item.rank)
             usable = [item for item in judged if item.weight < TOO_FAR]
+        if not usable and workload == "training" and profile.training in NAMED_ONLY_KINDS:
+            # an RL job that nothing fits within reach: the recipe that has the loop itself (rollouts, weight sync),
+            # missing only in ways the team adapts (verl's dense BF16 GRPO for an FP8 MoE), before an assembled stack
+            # with no loop at all (review 82 p15)
+            usable = [item for item in judged if {m.kind for m in item.misfits} <= LOOP_ADAPTABLE]
         if usable:
             chosen.append(usable[0])
             rollouts = rollout_engines(usable[0], knowledge) if workload == "training" else rollouts

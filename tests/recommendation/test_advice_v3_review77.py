@@ -423,3 +423,22 @@ def test_fp8_training_on_a_device_without_fp8_units_trains_in_bf16():
     gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
     assert "runs no fp8" in gap.rationale[0].text and "the training runs in bf16" in gap.rationale[0].text
     assert "fp8-loss-gap" not in {s.id for s in result.switch_conditions}
+
+
+def test_an_rl_job_nothing_fits_takes_the_recipe_with_the_loop_over_an_assembled_stack():
+    # Review 82 p15: GRPO of Qwen3-30B-A3B in FP8 on 8 AMD GPUs got "no deployment runtime" and no rollout engine;
+    # verl's ROCm recipe has the loop (https://rocm.docs.amd.com/projects/verl/en/docs-26.09/install/verl-install.html),
+    # dense and BF16 on its page, which the team adapts (expert parallelism, BF16 first).
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        workload="training",
+        team_skill="hpc",
+        training="rl",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "amd-verl-rl-instinct"
+    assert "documents no fp8 training: it trains in bf16" in result.verdict
+    assert "Continued pre-training" not in result.verdict
