@@ -589,6 +589,12 @@ def misfits(
                 "gradients and optimizer state must fit besides (see capacity)"
             )
             found.append(Misfit("training_kind_adapter", text))
+        elif kind == "lora" and "fine-tuning" in scope.training:
+            text = (
+                f"documented for {documented}, not {kind}: the same fine-tuning route from the model's checkpoint, "
+                "with adapters added (the framework's own LoRA, or PEFT on a PyTorch one) and only they trained"
+            )
+            found.append(Misfit("training_kind_lora", text))
         elif kind == "fine-tuning" and "pretraining" in scope.training:
             # a pre-training recipe trains every weight, as a full fine-tune does, from the model's converted checkpoint
             text = f"documented for {documented}, not {kind}: both train every weight, from the model's checkpoint here"

@@ -442,3 +442,21 @@ def test_an_rl_job_nothing_fits_takes_the_recipe_with_the_loop_over_an_assembled
     assert chosen.stack == "amd-verl-rl-instinct"
     assert "documents no fp8 training: it trains in bf16" in result.verdict
     assert "Continued pre-training" not in result.verdict
+
+
+def test_a_lora_job_takes_the_fine_tuning_recipe_before_the_pre_training_one():
+    # Review 82 p10: Gemma 3 27B LoRA on TPU v5e got MaxText's pre-training recipe, its SFT recipe rejected as "documented
+    # for fine-tuning, not lora, as is the chosen one"; MaxText's LoRA runs through the same SFT trainer
+    # (https://github.com/AI-Hypercomputer/maxtext/blob/main/docs/tutorials/posttraining/lora.md).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v5e",
+        workload="both",
+        training="lora",
+        model="google/gemma-3-27b-it",
+        needs={"devices": 4, "long_context": True},
+    )
+    trained = next(row for row in result.stacks_considered if row.chosen and row.workload == "training")
+    assert trained.stack == "tpu-maxtext-sft"
+    assert "the same fine-tuning route from the model's checkpoint, with adapters added" in trained.reason
