@@ -191,9 +191,25 @@ def short_of_memory(profile: Profile, device: Device | None, served_precision: s
     if profile.trains and training_bytes(profile.training) * parameters > usable:
         short.append("training")
     precision = served_precision or profile.needs.quantization
-    if profile.serves and served_weights_gb(parameters, precision) > usable:
+    served = served_weights_gb(parameters, precision)
+    if profile.serves and (served > usable or cramped_for_long_context(profile, usable, served)):
         short.append("serving")
     return tuple(short)
+
+
+# A long-context LLM service whose weights leave less than this share of the engine's memory for the KV cache cannot
+# hold its long sequences: the capacity line says so and the verdict puts it first.
+LONG_CONTEXT_KV_SHARE = 0.15
+
+
+def cramped_for_long_context(profile: Profile, usable: float, weights: float) -> bool:
+    """A long-context LLM served where the weights leave less than LONG_CONTEXT_KV_SHARE of the engine's memory."""
+    return (
+        profile.llm
+        and profile.needs.long_context
+        and weights <= usable
+        and usable - weights < usable * LONG_CONTEXT_KV_SHARE
+    )
 
 
 SHORT_OF_MEMORY_FACTOR = 0.8  # a plan whose devices cannot hold the model state is less sure by a fifth
@@ -391,6 +407,12 @@ def serving_text(
             f"{what}, of the {_gb(usable)} an engine uses on {devices} x {device.name} (90% of their memory), leaving about "
             f"{_gb(usable - weights)} for the KV cache"
         )
+        if cramped_for_long_context(profile, usable, weights):
+            text += (
+                f", under {LONG_CONTEXT_KV_SHARE:.0%} of the engine's share: too little for the long context asked, "
+                "since each long sequence holds gigabytes of KV cache; add devices or serve a lower-precision "
+                "checkpoint first"
+            )
         node = node_size(device)
         group = replica_size(weights, device.memory_gb, devices, node)
         if group == node < devices and weights > group * device.memory_gb * ENGINE_MEMORY_SHARE * KV_CACHE_HALF:

@@ -460,3 +460,27 @@ def test_a_lora_job_takes_the_fine_tuning_recipe_before_the_pre_training_one():
     trained = next(row for row in result.stacks_considered if row.chosen and row.workload == "training")
     assert trained.stack == "tpu-maxtext-sft"
     assert "the same fine-tuning route from the model's checkpoint, with adapters added" in trained.reason
+
+
+def test_a_long_context_service_with_no_room_for_its_kv_cache_is_flagged_first():
+    # Review 82 p10: Gemma 3 27B in bf16 on 4 x TPU v5e (16 GB each) for long context left "about 4 GB for the KV
+    # cache" without saying that this cannot hold long sequences.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v5e",
+        workload="inference",
+        model="google/gemma-3-27b-it",
+        needs={"devices": 4, "long_context": True},
+    )
+    assert result.verdict.startswith("First, 4 devices cannot hold the serving state")
+    assert any("too little for the long context asked" in line.text for line in result.capacity)
+    roomy = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v5e",
+        workload="inference",
+        model="google/gemma-3-27b-it",
+        needs={"devices": 8, "long_context": True},
+    )
+    assert not roomy.verdict.startswith("First,")
