@@ -877,7 +877,9 @@ def judge(
     kin = shared_architecture(scope.models, profile.model_name) or size_sibling(scope.models, profile.model_name)
     for_this_model = written_for(scope.models, profile.model_name)
     rank = Rank(
-        weight=rank_weight(found, model_assumed, for_this_model, profile.model_name is not None and kin is None),
+        weight=rank_weight(
+            found, model_assumed, for_this_model or kin is not None, profile.model_name is not None and kin is None
+        ),
         apart_from_rollouts=False,
         other_default=not default_matches,
         model_assumed=model_assumed,
@@ -907,8 +909,8 @@ def judge(
 def rank_weight(found: Sequence[Misfit], model_assumed: bool, for_this_model: bool, model_named: bool) -> int:
     """The misfits' weight in half units, for ranking: a recipe for named models, taken for a profile that names none,
     weighs a little against it (a stack written for any model that fits as nearly comes first); the recipe for the
-    model the profile names, validated on a sibling of the target in its generation (B200 for a GB200), weighs half
-    its device misfit, and a stack written for no model half a unit, so that recipe comes after one for the model on
+    model the profile names (or a model of its architecture or series: DeepSeek-R1's for DeepSeek-V3), validated on a
+    sibling of the target in its generation (B200 for a GB200), weighs half its device misfit, and a stack written for no model half a unit, so that recipe comes after one for the model on
     the target itself and before a generic stack validated there."""
     doubled = [misfit.weight * 2 for misfit in found]
     if for_this_model:

@@ -484,3 +484,19 @@ def test_a_long_context_service_with_no_room_for_its_kv_cache_is_flagged_first()
         needs={"devices": 8, "long_context": True},
     )
     assert not roomy.verdict.startswith("First,")
+
+
+def test_a_recipe_for_the_models_architecture_on_a_sibling_device_beats_a_generic_one():
+    # Review 82 p04: DeepSeek-V3 INT8 on 910B4 took the generic MoE stack (its example layout is Qwen3-235B's) over
+    # vllm-ascend's DeepSeek recipe, which runs DeepSeek-V3's MLA/MoE layout
+    # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/DeepSeek-V3.1.html), validated on the 910B.
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b4",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"quantization": "int8", "devices": 8, "long_context": True},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "ascend-vllm-ascend-deepseek-a3"
