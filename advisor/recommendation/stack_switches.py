@@ -430,6 +430,9 @@ def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | No
     return lead + LORA_MERGE.format(how=how) + path[len(lead) :] if path.startswith(lead) else path
 
 
+AS_RELEASED_PART = re.compile(r"\bas released\b|\bnative FP8 checkpoint\b", re.IGNORECASE)
+
+
 def quantizer_named(part: Component | None, serving: Judged) -> str:
     """' (NVIDIA Model Optimizer)' for the serving stack's quantization tool; for a part that names only the formats it
     loads (vLLM TPU's pre-quantized checkpoints), those formats and that no tool is named to write them."""
@@ -439,6 +442,11 @@ def quantizer_named(part: Component | None, serving: Judged) -> str:
         return (
             f" in a format {serving.stack.runner_name} loads ({part.name}; the stack names no tool that writes it for "
             "this family: check the quantizer's output loads before committing)"
+        )
+    if AS_RELEASED_PART.search(f"{part.name} {part.setting or ''}"):  # the page serves the publisher's own release
+        return (
+            f" in the format of the release the serving page loads ({part.name}): the trained weights are no release, "
+            "so tier 1's quantization toolkit writes them in that format, checked to load before committing"
         )
     return f" ({part.name})"
 

@@ -500,3 +500,22 @@ def test_a_recipe_for_the_models_architecture_on_a_sibling_device_beats_a_generi
     )
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert chosen.stack == "ascend-vllm-ascend-deepseek-a3"
+
+
+def test_a_trained_model_is_not_served_as_its_publishers_release():
+    # Review 80 p01: a full fine-tune of DeepSeek-V3 then FP8 serving on B200 read "then quantize it to fp8 (DeepSeek's
+    # block-wise FP8 checkpoint, served as released)": the fine-tuned weights are no release, and TensorRT-LLM's
+    # DeepSeek guide serves the block-scale FP8 checkpoint
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/quick-start-recipe-for-deepseek-r1-on-trtllm.html).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="both",
+        team_skill="hpc",
+        training="fine-tuning",
+        model="deepseek-ai/DeepSeek-V3",
+        parameters_b=671,
+        needs={"quantization": "fp8", "devices": 128, "long_context": True},
+    )
+    assert "the trained weights are no release" in result.verdict
