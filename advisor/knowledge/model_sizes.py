@@ -142,19 +142,32 @@ QUANTIZED_RELEASE = re.compile(r"-(AWQ|GPTQ-Int4|GPTQ-Int8)$", re.IGNORECASE)
 QUANTIZED_FORMATS: dict[str, Precision] = {"awq": "int4", "gptq-int4": "int4", "gptq-int8": "int8"}
 
 
+# NVIDIA's Model Optimizer releases of other publishers' models: 'nvidia/<model>-FP4' holds NVFP4 weights
+# (https://huggingface.co/nvidia/DeepSeek-R1-0528-FP4, quantized with TensorRT Model Optimizer to NVFP4).
+NVFP4_RELEASE = re.compile(r"^nvidia/(.+)-FP4$", re.IGNORECASE)
+
+
 def quantized_release(model: str | None) -> tuple[Precision, str] | None:
-    """A model id naming a quantized release by its suffix ('Qwen/Qwen2.5-32B-Instruct-AWQ'): the format of its weights
-    and the id of the float release it was made from; None for any other id."""
-    found = QUANTIZED_RELEASE.search(model or "")
-    if model is None or found is None:
+    """A model id naming a quantized release by its suffix ('Qwen/Qwen2.5-32B-Instruct-AWQ', NVIDIA's
+    'nvidia/DeepSeek-R1-0528-FP4'): the format of its weights and the id of the float release it was made from (for
+    another publisher's release, the model's name without an organisation); None for any other id."""
+    if model is None:
+        return None
+    nvfp4 = NVFP4_RELEASE.match(model)
+    if nvfp4 is not None:
+        return "nvfp4", nvfp4.group(1)
+    found = QUANTIZED_RELEASE.search(model)
+    if found is None:
         return None
     return QUANTIZED_FORMATS[found.group(1).lower()], model[: found.start()]
 
 
 def size_of(model: str) -> ModelSize | None:
     """The catalogue's entry for a model id or one of its releases ('...-Instruct', '...-FP8'), or None. A release
-    naming a size of its own is another model ('DeepSeek-R1-Distill-Llama-70B' is not DeepSeek-R1)."""
-    return next(
+    naming a size of its own is another model ('DeepSeek-R1-Distill-Llama-70B' is not DeepSeek-R1). Another
+    publisher's quantized release ('nvidia/DeepSeek-R1-0528-FP4') takes the size of the model it names, not its
+    released format."""
+    found = next(
         (
             entry
             for entry in model_sizes()
@@ -162,6 +175,11 @@ def size_of(model: str) -> ModelSize | None:
         ),
         None,
     )
+    release = quantized_release(model)
+    if found is not None or release is None or "/" not in model:
+        return found
+    base = size_of(release[1].rsplit("/", 1)[-1])  # the model's name without the re-publisher's organisation
+    return base.model_copy(update={"released_format": None}) if base is not None else None
 
 
 def release_suffix(listed: str, model: str) -> str:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from advisor.knowledge.model_sizes import fp8_checkpoint_ids, published_fp8, size_of
+from advisor.knowledge.model_sizes import fp8_checkpoint_ids, published_fp8, quantized_release, size_of
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -865,6 +865,22 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         )
         chosen = reason_first(choice, line(text, release, cite_profile(profile, "needs.quantization")))
         return served_as_released(chosen, context, twin.checkpoint) if loads else chosen
+    other_release = quantized_release(named)
+    if named is not None and other_release is not None and other_release[0] != "fp8":  # an NVFP4 or AWQ release named
+        fmt, base = other_release
+        base_size = size_of(base)
+        text = (
+            f"{named} is {'an' if fmt[0] in 'aefhilmnorsx' else 'a'} {fmt} release of {base}, not an fp8 one: "
+            + (
+                f"{base_size.id} itself is released in FP8, so serve that checkpoint as released for the fp8 asked"
+                if base_size is not None and base_size.released_format == "fp8"
+                else f"quantize {base}'s float checkpoint for the fp8 asked"
+            )
+            + f", or serve {named} as released in {fmt} on a stack that documents {fmt}"
+        )
+        return reason_first(
+            choice, line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))
+        )
     if named is not None and (named.upper().endswith("-FP8") or (known is not None and known.released_format == "fp8")):
         text = f"{named} is published in FP8: serve that checkpoint as released; the toolkit is for float checkpoints"
         published = line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))

@@ -519,3 +519,31 @@ def test_a_trained_model_is_not_served_as_its_publishers_release():
         needs={"quantization": "fp8", "devices": 128, "long_context": True},
     )
     assert "the trained weights are no release" in result.verdict
+
+
+def test_nvidias_nvfp4_release_is_read_as_nvfp4_weights_of_the_model_it_names():
+    # Review 83 p01: nvidia/DeepSeek-R1-0528-FP4 (NVFP4 weights from Model Optimizer,
+    # https://huggingface.co/nvidia/DeepSeek-R1-0528-FP4) was not sized ("states no size in its id") and, with no
+    # quantization asked, was served as a bf16 recipe.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b300",
+        workload="inference",
+        team_skill="hpc",
+        model="nvidia/DeepSeek-R1-0528-FP4",
+        needs={"devices": 16, "long_context": True},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "nvidia-trtllm-deepseek-blackwell"
+    assert any("671B model's weights take about 336 GB in nvfp4" in line.text for line in result.capacity)
+    fp8 = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b300",
+        workload="inference",
+        model="nvidia/DeepSeek-R1-0528-FP4",
+        needs={"quantization": "fp8", "devices": 16},
+    )
+    quantization = next(c for c in fp8.tier(1).choices if c.concern == "quantization")
+    assert "is an nvfp4 release of DeepSeek-R1-0528, not an fp8 one" in quantization.rationale[0].text
