@@ -75,7 +75,8 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # so a stack documented on the card itself, even in part, comes first
     "device_line": 7,
     "scale": 2,
-    "scale_data_parallel": 1,  # a one-device LoRA recipe for a multi-device LoRA job: data parallel, each a copy
+    "scale_data_parallel": 1,
+    "scale_one_device": 1,  # an LLM engine's multi-device serving recipe on one device, at parallel degree 1  # a one-device LoRA recipe for a multi-device LoRA job: data parallel, each a copy
     "general_runtime": 2,
     "same_generation": 1,
     "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie

@@ -30,7 +30,7 @@ from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import Profile
-from advisor.recommendation.capacity import replica_group
+from advisor.recommendation.capacity import ENGINE_MEMORY_SHARE, model_parameters_b, replica_group, served_weights_gb
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
     ASSUMED_MODEL_WEIGHT,
@@ -694,6 +694,14 @@ def smaller_sibling_on_one(scope: StackScope, profile: Profile) -> bool:
     return mine is not None and theirs is not None and mine < theirs
 
 
+def fits_one_device(profile: Profile, device: Device | None) -> bool:
+    """The served weights fit one device's engine share (capacity's arithmetic); False where that cannot be checked."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None:
+        return False
+    return served_weights_gb(parameters, profile.needs.quantization) <= device.memory_gb * ENGINE_MEMORY_SHARE
+
+
 def scale_misfits(
     scope: StackScope, profile: Profile, device: Device | None, workload: str = "inference"
 ) -> list[Misfit]:
@@ -724,6 +732,22 @@ def scale_misfits(
             )
         ]
     group = replica_group(profile, device) if workload == "inference" else None  # capacity's 'replicas of N'
+    if (
+        workload == "inference"
+        and profile.needs.devices == 1
+        and scope.scale == ["multi-device"]
+        and profile.llm
+        and fits_one_device(profile, device)
+    ):
+        # an LLM engine's multi-device recipe runs one device at parallel degree 1 (capacity checks the fit): a lesser
+        # misfit than a scale it cannot reach, after a page that shows one device
+        return [
+            Misfit(
+                "scale_one_device",
+                "documented on several devices; this one-device job runs it at parallel degree 1, which its page does "
+                "not show",
+            )
+        ]
     within_node = group is not None and group <= node_size(device)
     if within_node and ("multi-device" in scope.scale or (group == 1 and "single-device" in scope.scale)):
         return []  # independent replicas of a model that fits a few devices of one node: the page's scale is a replica's

@@ -547,3 +547,20 @@ def test_nvidias_nvfp4_release_is_read_as_nvfp4_weights_of_the_model_it_names():
     )
     quantization = next(c for c in fp8.tier(1).choices if c.concern == "quantization")
     assert "is an nvfp4 release of DeepSeek-R1-0528, not an fp8 one" in quantization.rationale[0].text
+
+
+def test_a_multi_device_serving_recipe_on_one_device_is_a_lesser_misfit_said_plainly():
+    # Review 84 p04: Qwen2.5-7B on one 910B rejected vllm-ascend as "documented at multi-device scale; this job needs
+    # single-device"; vllm-ascend runs a model that fits one NPU at parallel degree 1
+    # (https://docs.vllm.ai/projects/ascend/en/v0.7.3/tutorials/single_npu.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 1, "long_context": True},
+    )
+    vllm = next(row for row in result.stacks_considered if row.stack == "ascend-vllm-ascend-w8a8-dense")
+    assert vllm.reason.startswith("documented on several devices; this one-device job runs it at parallel degree 1")
+    assert "this job needs single-device" not in result.verdict
