@@ -564,3 +564,21 @@ def test_a_multi_device_serving_recipe_on_one_device_is_a_lesser_misfit_said_pla
     vllm = next(row for row in result.stacks_considered if row.stack == "ascend-vllm-ascend-w8a8-dense")
     assert vllm.reason.startswith("documented on several devices; this one-device job runs it at parallel degree 1")
     assert "this job needs single-device" not in result.verdict
+
+
+def test_a_lora_job_asking_no_quantization_takes_the_bf16_trainer_not_qlora():
+    # Review 84 p08: Mistral-7B LoRA then serving on one Gaudi 2 with no quantization got QLoRA (an NF4 base) and "convert
+    # the trained checkpoint ... neither stack documents the converter"; Trainer.save_model writes a Hugging Face
+    # checkpoint (https://huggingface.co/docs/transformers/main_classes/trainer#transformers.Trainer.save_model).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi2",
+        workload="both",
+        training="lora",
+        model="mistralai/Mistral-7B-Instruct-v0.3",
+    )
+    trained = next(row for row in result.stacks_considered if row.chosen and row.workload == "training")
+    assert trained.stack == "gaudi-transformers-trainer-bf16"
+    assert "merge_and_unload() folds into a standalone Hugging Face checkpoint" in result.verdict
+    assert "neither stack documents the converter" not in result.verdict

@@ -50,15 +50,17 @@ def test_a_page_naming_the_kind_asked_is_not_unnamed():
     assert not training_kind_unnamed(scope([]), None)
 
 
-def test_a_lora_job_takes_the_lora_recipe_over_a_page_of_no_stated_kind():
+def test_a_lora_job_asking_no_quantization_takes_the_bf16_trainer_over_qlora():
+    # The QLoRA page names LoRA, but its base model is quantized to NF4 (int4 leads its formats since review 84 p08):
+    # a LoRA job that asks no quantization trains on the BF16 base, and QLoRA is the option for want of memory.
     result = one_gaudi3(training="lora")
-    assert result.stacks[0].stack == "gaudi-qlora-bitsandbytes-peft"
-    other = next(o for o in result.stacks_considered if o.stack == "gaudi-transformers-trainer-bf16")
-    assert "documented for lora by name" in other.reason
+    assert result.stacks[0].stack == "gaudi-transformers-trainer-bf16"
+    other = next(o for o in result.stacks_considered if o.stack == "gaudi-qlora-bitsandbytes-peft")
+    assert "its page leads with int4 and documents bf16 beside it" in other.reason
 
 
 def test_a_job_of_no_stated_kind_takes_the_stack_written_for_any():
     result = one_gaudi3()
     assert result.stacks[0].stack == "gaudi-transformers-trainer-bf16"
     other = next(o for o in result.stacks_considered if o.stack == "gaudi-qlora-bitsandbytes-peft")
-    assert "adapters only and the profile names no kind of training" in other.reason
+    assert "its page leads with int4" in other.reason  # its NF4 base decides before its adapters-only page does
