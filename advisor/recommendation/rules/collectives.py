@@ -31,7 +31,11 @@ def workload_lines(profile: Profile) -> list[Rationale]:
     text = f"{profile.needs.devices} devices per job: collectives are on the critical path"
     lines = [line(text, cite_profile(profile, "needs.devices"))]
     if profile.model_type == "moe":
-        text = "MoE: expert routing adds all-to-all exchanges and sharded expert compute"
+        text = (
+            "MoE: with expert parallelism, expert routing adds all-to-all exchanges (dispatch and combine) and "
+            "sharded expert compute; under tensor parallelism alone the experts are split like dense layers and "
+            "all-reduced"
+        )
         lines.append(line(text, cite_profile(profile, "model_type")))
     if profile.trains:
         sharded = profile.llm and profile.needs.devices >= LARGE_TRAINING_DEVICES  # a CNN or a small job: data parallel
