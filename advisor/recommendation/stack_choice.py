@@ -89,6 +89,7 @@ class Rank(NamedTuple):
     kind_unnamed: bool  # its page does not name the kind of training asked (LoRA), or names kinds where none is asked
     superseded: bool  # the vendor's current release documentation no longer carries it: a current one comes first
     script_only: bool  # serving from a page's script, not a server: a server that fits as well comes first
+    preview: bool  # its page calls it a preview, beta or demo: a released route that fits as well comes first
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -868,7 +869,12 @@ def runner_listed(stack: Stack, platform: Platform, knowledge: KnowledgeBase) ->
     """What runs the stack's model is a candidate the platform lists (its engines, runtimes, training frameworks or
     official stack), not a project the knowledge base does not vet."""
     listed = {*platform.serving_engines.value, *platform.training_frameworks.value, *platform.named_ids()}
-    return any(c.candidate in listed for c in stack.components if c.role in RUNNER_ROLES)
+    known = set(knowledge.ids())
+    return any(
+        c.candidate in listed or (c.candidate in known and platform.id in knowledge.get(c.candidate).hardware.value)
+        for c in stack.components
+        if c.role in RUNNER_ROLES
+    )  # a runner the knowledge base vets for this family (Diffusers on CUDA) counts as listed too
 
 
 def unvetted(stack: Stack, knowledge: KnowledgeBase) -> bool:
@@ -914,6 +920,7 @@ def judge(
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         superseded=stack.superseded is not None,
         script_only=any(misfit.kind == "script_only" for misfit in found),
+        preview=stack.preview is not None,
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
@@ -1216,6 +1223,8 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
         )
     if item.rank.superseded and not chosen.rank.superseded and item.stack.superseded is not None:
         return f"{item.stack.superseded.value}; {chosen.stack.name} is carried by the vendor's current release"
+    if item.rank.preview and not chosen.rank.preview and item.stack.preview is not None:
+        return f"its page calls it a preview ({item.stack.preview.value}); {chosen.stack.name} is a released route"
     if item.rank.script_only and not chosen.rank.script_only and item.stack.script_only is not None:
         return (
             f"its page ships a script, not a server ({item.stack.script_only.value}), where {chosen.stack.name} is "

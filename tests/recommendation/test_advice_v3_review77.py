@@ -582,3 +582,19 @@ def test_a_lora_job_asking_no_quantization_takes_the_bf16_trainer_not_qlora():
     assert trained.stack == "gaudi-transformers-trainer-bf16"
     assert "merge_and_unload() folds into a standalone Hugging Face checkpoint" in result.verdict
     assert "neither stack documents the converter" not in result.verdict
+
+
+def test_a_released_library_route_comes_before_a_demo_script_that_fits_as_well():
+    # Review 84 p02: FLUX.1-dev in bf16 on one L40S got NVIDIA's demoDiffusion, which its README calls a demo
+    # application (https://github.com/NVIDIA/TensorRT/blob/main/demo/Diffusion/README.md), and Diffusers was never weighed
+    # (https://huggingface.co/docs/diffusers/main/en/api/pipelines/flux).
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "nvidia-diffusers-cuda-diffusion"
+    assert "a script, not a server" in result.verdict
