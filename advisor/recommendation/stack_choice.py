@@ -429,6 +429,7 @@ def misfits(
     precisions_accepted for them, where the caller has it."""
     scope = stack.applies_to
     found: list[Misfit] = []
+    carried = False  # a training framework that lists the profile's model type carries it over (its misfit says so)
     if profile.model_type not in scope.model_types:
         near = any((profile.model_type, listed) in NEAR_MODEL_TYPES for listed in scope.model_types) and runner_serves(
             stack, profile.model_type, knowledge, strict=workload == "inference"
@@ -443,9 +444,11 @@ def misfits(
         lists_it = workload == "training" and runner_serves(stack, profile.model_type, knowledge, strict=True)
         type_misfit = ("model_type_training" if lists_it else "model_type") if near else "other_model"
         found.append(Misfit(type_misfit, text))
+        # the recipe for another type's model is that misfit, not a second one: for a fine-tuning tool's table, or an
+        # RL framework that lists the type (verl's dense GRPO examples for a MoE)
+        carried = tool is not None or (near and lists_it and profile.training in NAMED_ONLY_KINDS)
     named = profile.model_name
-    tool_covers = tool is not None if profile.model_type not in scope.model_types else False
-    if scope.models and named is not None and not written_for(scope.models, named) and not tool_covers:
+    if scope.models and named is not None and not written_for(scope.models, named) and not carried:
         other = model_misfit(scope.models, named, workload)
         if stack.models_only is not None and other.kind in ("named_model", "named_model_training"):
             other = Misfit("other_model", f"{other.text}: {stack.models_only.value}")

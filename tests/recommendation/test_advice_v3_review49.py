@@ -410,7 +410,8 @@ def test_review_56_rl_layout_and_sharding():
         needs={"devices": 8},
     )
     training = next(row for row in rl.stacks_considered if row.chosen and row.stack != rl.stacks[0].stack)
-    assert training.stack == "amd-verl-rl-instinct"
+    # since review 85 p04 verl's colocated GRPO (its own AMD quick start) comes before the experimental fully-async one
+    assert training.stack == "amd-verl-grpo-colocated-instinct"
     # p05: vllm-ascend's DeepSeek tutorial runs DP4 x TP4 with expert parallelism on 16 dies
     # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/DeepSeek-R1.html): no "layout here" overrides it.
     ascend = answer(

