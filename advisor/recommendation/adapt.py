@@ -833,6 +833,25 @@ def serves_published_fp8(stack: Stack) -> bool:
     return any(twin in text.lower() for text in named for twin in fp8_checkpoint_ids())
 
 
+def named_weight_release(choice: Choice, context: RuleContext) -> Choice:
+    """An INT8 or INT4 ask naming a weight-quantized release ('...-GPTQ-Int8', review 86 p05): that checkpoint holds
+    16-bit activations and its own format, not the one the stack's quantization route writes, so the route quantizes
+    the release's float base and the named checkpoint is the team's to check on the engine."""
+    profile = context.profile
+    release = quantized_release(profile.model_name)
+    if choice.concern != "quantization" or not profile.needs.quantized or release is None or profile.trains:
+        return choice
+    fmt, base = release
+    if fmt == "nvfp4":  # NVIDIA's release is read by published_checkpoint's FP8 branch and the stack's own formats
+        return choice
+    text = (
+        f"{profile.model_name} is a weight-only {fmt} release of {base} (16-bit activations, its own checkpoint "
+        f"format): the stack's route quantizes {base}'s float weights in its own format instead; serve that, or check "
+        f"that the engine loads {profile.model_name} as it is before relying on it (this stack's page does not show it)"
+    )
+    return reason_first(choice, line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization")))
+
+
 def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints.
     A publisher's FP8 twin of the model is named; where no stack of the family for the model's type documents serving a
@@ -1499,6 +1518,7 @@ def adapt_tier1(
     first = choice.chosen[0] if choice.chosen else None
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context) for c in merged]
+    merged = [named_weight_release(c, context) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     merged = [released_weights_for_training(c, context) for c in merged]
     merged = [fp8_encoding(c, choice.device, context) for c in merged]

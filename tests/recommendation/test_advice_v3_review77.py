@@ -617,3 +617,19 @@ def test_moe_grpo_on_amd_takes_verls_colocated_trainer_before_its_experimental_a
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert chosen.stack == "amd-verl-grpo-colocated-instinct"
     assert chosen.reason == "documented for dense-transformer, not moe"
+
+
+def test_an_int8_ask_naming_a_gptq_release_says_the_route_quantizes_its_float_base():
+    # Review 86 p05: Qwen2.5-72B-Instruct-GPTQ-Int8 on 4 x 910B got msModelSlim W8A8 with no word that the named
+    # checkpoint is GPTQ weight-only INT8 (https://huggingface.co/Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8), which vllm-ascend's
+    # quantization guide does not list (https://docs.vllm.ai/projects/ascend/en/latest/user_guide/feature_guide/quantization.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8",
+        needs={"quantization": "int8", "devices": 4},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert "is a weight-only int8 release of Qwen/Qwen2.5-72B-Instruct" in quantization.rationale[0].text
