@@ -373,6 +373,10 @@ def for_other_generation(component: Component, judged: Judged, context: RuleCont
     device = context.device
     if device is None or not any(misfit.kind in ("device", "device_line") for misfit in judged.misfits):
         return False
+    if component.candidate in context.knowledge.ids() and context.knowledge.layer_of(component.candidate) != (
+        "operator-library"
+    ):  # a kernel language's kernels (vLLM's Triton attention) compile for each generation (review 88 p15)
+        return False
     platform = context.platform
     theirs = {
         found.generation

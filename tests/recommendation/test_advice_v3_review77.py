@@ -633,3 +633,18 @@ def test_an_int8_ask_naming_a_gptq_release_says_the_route_quantizes_its_float_ba
     )
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert "is a weight-only int8 release of Qwen/Qwen2.5-72B-Instruct" in quantization.rationale[0].text
+
+
+def test_a_kernel_languages_attention_part_is_kept_on_another_generation():
+    # Review 88 p15: gpt-oss-120b on an RTX PRO 6000 dropped the recipe's TRITON_ATTN ("selected by default on Ampere")
+    # for FlashAttention, which vLLM rejects for gpt-oss's attention sinks (https://github.com/vllm-project/vllm/issues/40153);
+    # Triton kernels compile for each generation, unlike FlashAttention 3's Hopper kernels.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="rtx-pro-6000-server",
+        workload="inference",
+        model="openai/gpt-oss-120b",
+    )
+    attention = next(c for c in result.tier(1).choices if c.concern == "attention")
+    assert attention.option == "triton"
