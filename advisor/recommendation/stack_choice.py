@@ -1316,6 +1316,7 @@ DECODE_RISK = re.compile(r"\bKV[- ]cache\b|\bdecod(e|ing)\b|\bchat\b", re.IGNORE
 
 
 LLM_RISK = re.compile(r"\bLLMs?\b|\bLlama\b")
+VISION_LANGUAGE_RISK = re.compile(r"^A vision-language model\b")  # a risk about vision-language models only
 
 
 def risk_concerns(risk: str, model_type: str, embeds: bool = False) -> bool:
@@ -1325,6 +1326,8 @@ def risk_concerns(risk: str, model_type: str, embeds: bool = False) -> bool:
     if embeds and DECODE_RISK.search(risk):
         return False
     if model_type in ("cnn", "diffusion") and LLM_RISK.search(risk):
+        return False
+    if model_type != "multimodal" and VISION_LANGUAGE_RISK.search(risk):  # a text model has no vision encoder to export
         return False
     return model_type == "moe" or not MOE_RISK.search(risk)
 

@@ -648,3 +648,27 @@ def test_a_kernel_languages_attention_part_is_kept_on_another_generation():
     )
     attention = next(c for c in result.tier(1).choices if c.concern == "attention")
     assert attention.option == "triton"
+
+
+def test_a_vision_language_model_on_ovms_is_told_the_vlm_pipeline_and_a_text_model_is_not():
+    # Review 88 p12: Qwen2.5-VL-7B INT8 on a Xeon got OVMS's text-generation export with no word of its VLM pipeline;
+    # the VLM demo exports with --pipeline_type VLM and warns that VLM_CB loses accuracy on Qwen2.5
+    # (https://github.com/openvinotoolkit/model_server/blob/main/demos/continuous_batching/vlm/README.md).
+    vl = answer(
+        model_type="multimodal",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"quantization": "int8"},
+    )
+    assert any("--pipeline_type VLM" in risk.text for stack in vl.stacks for risk in stack.risks)
+    text = answer(
+        model_type="dense-transformer",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"quantization": "int8"},
+    )
+    assert not any("--pipeline_type VLM" in risk.text for stack in text.stacks for risk in stack.risks)
