@@ -1129,8 +1129,11 @@ def considered_order(
     # a weight-only path for a device without the format's units (FP8 Marlin on an A100), where the target has them,
     # after the native ones
     weight_only = item.precision in item.stack.applies_to.weight_only and item.precision in native
+    # a recipe for other named models that is validated on another generation too is two steps away: with the
+    # stacks for other models, at the end
+    far_recipe = for_other_models(item) and any(misfit.kind in ("device", "device_line") for misfit in item.misfits)
     return (
-        other_model(item),
+        other_model(item) or far_recipe,
         other_kind,
         other_precision(item),
         weight_only,
