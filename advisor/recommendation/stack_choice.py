@@ -30,7 +30,7 @@ from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import Profile
-from advisor.recommendation.capacity import ENGINE_MEMORY_SHARE, model_parameters_b, replica_group, served_weights_gb
+from advisor.recommendation.capacity import one_device_holds, replica_group, served_weights_gb
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
     ASSUMED_MODEL_WEIGHT,
@@ -698,14 +698,6 @@ def smaller_sibling_on_one(scope: StackScope, profile: Profile) -> bool:
     return mine is not None and theirs is not None and mine < theirs
 
 
-def fits_one_device(profile: Profile, device: Device | None) -> bool:
-    """The served weights fit one device's engine share (capacity's arithmetic); False where that cannot be checked."""
-    parameters = model_parameters_b(profile)
-    if parameters is None or device is None or device.memory_gb is None:
-        return False
-    return served_weights_gb(parameters, profile.needs.quantization) <= device.memory_gb * ENGINE_MEMORY_SHARE
-
-
 def scale_misfits(
     scope: StackScope, profile: Profile, device: Device | None, workload: str = "inference"
 ) -> list[Misfit]:
@@ -741,7 +733,7 @@ def scale_misfits(
         and profile.needs.devices == 1
         and scope.scale == ["multi-device"]
         and profile.llm
-        and fits_one_device(profile, device)
+        and one_device_holds(profile, device, lambda b: served_weights_gb(b, profile.needs.quantization)) is True
     ):
         # an LLM engine's multi-device recipe runs one device at parallel degree 1 (capacity checks the fit): a lesser
         # misfit than a scale it cannot reach, after a page that shows one device
