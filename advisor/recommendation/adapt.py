@@ -52,6 +52,7 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.scope import carried_here
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import (
+    OTHER_GENERATION_KINDS,
     QAT_WORDS,
     Judged,
     StackChoice,
@@ -371,7 +372,7 @@ def for_other_generation(component: Component, judged: Judged, context: RuleCont
     """A kernel part whose page ties it to the generation the stack was validated on ('FA3 is the default version on
     Hopper'), where the target is another generation: the part is not the stack's on this device (review 78 p07)."""
     device = context.device
-    if device is None or not any(misfit.kind in ("device", "device_line") for misfit in judged.misfits):
+    if device is None or not any(misfit.kind in OTHER_GENERATION_KINDS for misfit in judged.misfits):
         return False
     if component.candidate in context.knowledge.ids() and context.knowledge.layer_of(component.candidate) != (
         "operator-library"

@@ -151,6 +151,7 @@ LOOP_ADAPTABLE = frozenset(
         "other_size",
     }
 )
+OTHER_GENERATION_KINDS = ("device", "device_line")  # validated on another generation or line of the family
 NEAR_TYPE_KINDS = ("model_type", "model_type_training")  # a stack documented for a neighbouring model type
 # Misfits under which a stack serves (or trains in) its float format instead of the asked quantized one.
 FALLBACK_KINDS = ("float_fallback", "unpublished_checkpoint")
@@ -1123,7 +1124,7 @@ def considered_order(
     weight_only = item.precision in item.stack.applies_to.weight_only and item.precision in native
     # a recipe for other named models that is validated on another generation too is two steps away: with the
     # stacks for other models, at the end
-    far_recipe = for_other_models(item) and any(misfit.kind in ("device", "device_line") for misfit in item.misfits)
+    far_recipe = for_other_models(item) and any(misfit.kind in OTHER_GENERATION_KINDS for misfit in item.misfits)
     return (
         other_model(item) or far_recipe,
         other_kind,

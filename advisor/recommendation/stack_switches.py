@@ -16,6 +16,7 @@ from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, 
 from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, TRAINED_PRECISIONS
 from advisor.recommendation.served_format import checkpoint_makers, on_family
 from advisor.recommendation.stack_choice import (
+    OTHER_GENERATION_KINDS,
     Judged,
     Misfit,
     StackChoice,
@@ -108,11 +109,7 @@ def verdict(
 
 
 PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback")
-DEVICE_MISFITS = (
-    "device",
-    "device_line",
-    "same_generation",
-)  # validated on another device (of the same generation or not)
+DEVICE_MISFITS = (*OTHER_GENERATION_KINDS, "same_generation")  # validated on another device, of this generation or not
 
 
 def checkpoint_from_nowhere(
@@ -610,7 +607,7 @@ def for_its_generation(judged: Judged, misfit: Misfit) -> bool:
     """A device misfit of a stack whose name says the generation it is validated on ('... on Hopper' for a GB200): a
     recipe for that generation, not one waiting to be validated on the target's."""
     name = judged.stack.name.lower()
-    return misfit.kind in ("device", "device_line") and any(
+    return misfit.kind in OTHER_GENERATION_KINDS and any(
         generation.lower() in name for generation in misfit.generations
     )
 
