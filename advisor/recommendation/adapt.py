@@ -838,6 +838,11 @@ def serves_published_fp8(stack: Stack) -> bool:
     return any(twin in text.lower() for text in named for twin in fp8_checkpoint_ids())
 
 
+def format_article(precision: str) -> str:
+    """The article before a format's name as it is read aloud: 'a bf16', 'an fp8', 'an int8', 'an nvfp4'."""
+    return "a" if precision.startswith("b") else "an"
+
+
 def named_weight_release(choice: Choice, context: RuleContext) -> Choice:
     """An INT8 or INT4 ask naming a weight-quantized release ('...-GPTQ-Int8', review 86 p05): that checkpoint holds
     16-bit activations and its own format, not the one the stack's quantization route writes, so the route quantizes
@@ -894,7 +899,7 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         fmt, base = other_release
         base_size = size_of(base)
         text = (
-            f"{named} is {'an' if fmt[0] in 'aefhilmnorsx' else 'a'} {fmt} release of {base}, not an fp8 one: "
+            f"{named} is {format_article(fmt)} {fmt} release of {base}, not an fp8 one: "
             + (
                 f"{base_size.id} itself is released in FP8, so serve that checkpoint as released for the fp8 asked"
                 if base_size is not None and base_size.released_format == "fp8"
@@ -1507,7 +1512,7 @@ def adapt_tier1(
                 extra["adapters"] = adapters
             default = judged.stack.applies_to.precisions[0]
             if judged.precision != default:
-                article = "a" if judged.precision.startswith("b") else "an"  # "an fp8", "an int8", "a bf16"
+                article = format_article(judged.precision)
                 extra["precision"] = (
                     f"{judged.precision}: train in {judged.precision} (the page's example runs {default})"
                     if judged.workload == "training"
