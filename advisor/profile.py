@@ -2,9 +2,9 @@
 
 A `Profile` is read from YAML or JSON (told apart by content). Errors are one line naming the file,
 the field path and the allowed values, e.g.
-`profile.yaml: needs.quantization: 'int4' is not one of none, int8, fp8`.
+`profile.yaml: needs.quantization: 'int2' is not one of none, int8, fp8, int4, fp4`.
 
-`needs.quantization_method` is read only when `needs.quantization` is int8 or fp8; with `none` it is
+`needs.quantization_method` is read only when `needs.quantization` names a format; with `none` it is
 accepted and ignored (the documented example profile spells out the default `ptq` beside `none`).
 """
 
@@ -70,7 +70,7 @@ class Needs(BaseModel):
 
     dynamic_shapes: StrictBool = False
     quantization: Quantization = "none"
-    quantization_method: QuantizationMethod = Field("ptq", description="Read only with int8 or fp8")
+    quantization_method: QuantizationMethod = Field("ptq", description="Read only with a quantization")
     long_context: StrictBool = False
     devices: StrictInt = Field(
         1, ge=1, le=MAX_DEVICES, description="Devices per job; more than one means collectives matter"
@@ -126,7 +126,7 @@ class Needs(BaseModel):
 
     @property
     def quantized(self) -> bool:
-        """True when the workload asks for int8 or fp8."""
+        """True when the workload asks for a quantized format (int8, fp8, int4, fp4)."""
         return self.quantization != "none"
 
 

@@ -8,7 +8,7 @@ from typing import Literal, get_args
 
 TeamSkill = Literal["framework", "kernel", "hpc"]
 Workload = Literal["training", "inference", "both"]
-Quantization = Literal["none", "int8", "fp8"]
+Quantization = Literal["none", "int8", "fp8", "int4", "fp4"]
 QuantizationMethod = Literal["ptq", "qat"]
 # What a served language model does: generate text, return one vector per input, or transcribe speech to text.
 ServingTask = Literal["generation", "embedding", "transcription"]
@@ -23,3 +23,17 @@ QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
 SERVING_TASKS: tuple[str, ...] = get_args(ServingTask)
 TRAINING_KINDS: tuple[str, ...] = get_args(TrainingKind)
+
+# The formats that answer each quantization a profile may ask: fp8 as FP8 (OCP or FNUZ) or MXFP8; fp4 as NVFP4 (NVIDIA
+# Blackwell) or MXFP4 (OCP microscaling: AMD MI355X, gpt-oss's release); int4 as 4-bit integer weights (AWQ, GPTQ,
+# GGUF Q4, MLX 4-bit).
+ASKED_FORMATS: dict[str, tuple[str, ...]] = {
+    "int8": ("int8",),
+    "fp8": ("fp8", "mxfp8"),
+    "int4": ("int4",),
+    "fp4": ("nvfp4", "mxfp4"),
+}
+# The asks that quantize the weights only: kernels widen 4-bit integer weights to the compute format as they load them
+# (W4A16 on GPUs and NPUs, W4A8 on Arm and x86 CPUs), so a device needs no INT4 units to run them, only a stack that
+# documents the format on it.
+WEIGHT_ONLY_ASKS: tuple[str, ...] = ("int4",)

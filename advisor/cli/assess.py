@@ -146,7 +146,7 @@ def gather_answers(
     from advisor.assessment import default_title
 
     needed = [q for q in QUESTIONS.values() if given.get(q.field) is None and q.field != "device"]
-    if given.get("quantization") == "none":  # the method is read only with int8 or fp8
+    if given.get("quantization") == "none":  # the method is read only with a quantization
         needed = [q for q in needed if q.field != "quantization_method"]
     if not yes and needed and not _can_prompt():
         flags = ", ".join(q.flag for q in needed)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from advisor.knowledge.claims import FAMILY_PATTERN, Claim, Concern, Support, check_list_claim, field_claims
 from advisor.knowledge.stacks import ID_PATTERN, Precision
+from advisor.vocabulary import ASKED_FORMATS, WEIGHT_ONLY_ASKS
 
 PlatformKind = Literal["accelerator", "cpu"]
 # The platform's lists of candidate ids besides its official stack.
@@ -131,8 +132,16 @@ class Device(BaseModel):
         return self
 
     def may_run(self, precision: str) -> bool:
-        """It runs this format, or its vendor publishes no format list that would say it does not."""
-        return precision in self.formats or self.formats_basis == "recipes"
+        """It runs this format (or, for an ask that names a kind of format, fp4, one of its formats), the format is
+        weight-only (int4), or its vendor publishes no format list that would say it does not."""
+        if precision in self.formats or precision in WEIGHT_ONLY_ASKS or self.formats_basis == "recipes":
+            return True
+        kinds = ASKED_FORMATS.get(precision, ())
+        return precision not in kinds and any(kind in self.formats for kind in kinds)
+
+    def runs_natively(self, precision: str) -> bool:
+        """It runs this stack format: it lists it, or the format is weight-only (int4 weights widened as loaded)."""
+        return precision in self.formats or precision in WEIGHT_ONLY_ASKS
 
     def formats_text(self) -> str:
         """Its formats as one line, fp8 with its variant: 'bf16, fp8 (ocp), int8'."""

@@ -26,8 +26,11 @@ from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.citations import (
     cite_claim,
     cite_compatibility,
+    cite_format,
     cite_platform,
     cite_profile,
+    cite_stack,
+    format_support,
     line,
     note_for_family,
 )
@@ -102,18 +105,6 @@ class Part:
     option: str
     component: Component
     known: bool = True
-
-
-def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
-    """The stack (or one of its parts) as documented, with the page that documents it."""
-    if component is None or component not in stack.components:  # a runner's own kernels: the stack's page
-        return Citation(kind="knowledge", ref=f"{stack.id}.summary", figure=stack.name, source=stack.source)
-    return Citation(
-        kind="knowledge",
-        ref=f"{stack.id}.{stack.component_ref(component)}",
-        figure=component.name,
-        source=component.source or stack.source,
-    )
 
 
 def part_settings(part: Part, context: RuleContext, precision: str | None = None) -> dict[str, str]:
@@ -976,7 +967,7 @@ def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         for t in knowledge.compatibility.toolkits_loaded_by(engine.id)
         if t in knowledge.ids()
         and profile.hardware in knowledge.get(t).hardware.value
-        and getattr(knowledge.get(t), dtype).value in ("yes", "partial")
+        and format_support(knowledge.get(t), dtype, knowledge) in ("yes", "partial")
     ]
     makers.sort(key=lambda t: (t.id not in official, t.id))
     if not makers:
@@ -985,7 +976,9 @@ def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:
             f"whose output {engine.name} loads runs on {profile.hardware}, so quantize the trained bf16 checkpoint "
             f"with {engine.name}'s own {dtype} quantization at load and gate it on the evaluation against bf16"
         )
-        return reason_first(choice, line(text, cite_profile(profile, "workload"), cite_claim(engine, dtype)))
+        return reason_first(
+            choice, line(text, cite_profile(profile, "workload"), cite_format(engine, dtype, knowledge))
+        )
     toolkit = makers[0]
     text = (
         f"the model served is the checkpoint this job trains, not a published release{released}: {toolkit.name} "
@@ -994,7 +987,7 @@ def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     why = line(
         text,
         cite_profile(profile, "workload"),
-        cite_claim(toolkit, dtype),
+        cite_format(toolkit, dtype, knowledge),
         cite_compatibility(
             "quantized_output_loaded_by", toolkit.id, knowledge.compatibility.quantized_output_loaded_by[toolkit.id]
         ),

@@ -50,6 +50,7 @@ SERVING_BYTES_PER_PARAMETER = {
     "nvfp4": 0.5,
     "mxfp4": 0.5,
     "int4": 0.5,
+    "fp4": 0.5,  # the ask: NVFP4 or MXFP4, 4 bits a weight before their block scales
 }
 ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
 # A training job's weights, gradients and optimizer state above this share of the usable memory leave activations

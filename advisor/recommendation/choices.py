@@ -15,7 +15,13 @@ from advisor.profile import Profile
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_platform, cite_profile, line
 from advisor.recommendation.context import RuleContext, TierEntry
 from advisor.recommendation.models import Choice, Gap, Rationale, Rejection
-from advisor.recommendation.policy import FORMAT_WORDS, KERNEL_WRITING_SKILL, QUANTIZATION_WORDS, SKILL_ORDER
+from advisor.recommendation.policy import (
+    FORMAT_WORDS,
+    KERNEL_WRITING_SKILL,
+    QUANTIZATION_WORDS,
+    SKILL_ORDER,
+    claimed_format,
+)
 from advisor.recommendation.selection import Pick
 
 MAX_REASONS = 3  # sentences before the risk to watch
@@ -47,7 +53,7 @@ def official_line(candidate: Candidate, concern: Concern, context: RuleContext) 
 def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> Rationale | None:
     """The knowledge base's note on the capability the profile relies on (the quantized dtype, dynamic shapes)."""
     attribute: str | None = (
-        profile.needs.quantization if concern in ("quantization", "deployment") and profile.needs.quantized else None
+        claimed_format(profile.needs.quantization) if concern in ("quantization", "deployment") else None
     )
     if attribute is None and concern in _RELIED_ON:
         attribute = _RELIED_ON[concern]

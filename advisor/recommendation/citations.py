@@ -7,9 +7,11 @@ from collections.abc import Collection, Iterable
 
 from advisor.knowledge.models import Candidate, Claim, KnowledgeBase
 from advisor.knowledge.platforms import Platform
+from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.models import Citation, Rationale
+from advisor.recommendation.policy import PRECISIONS_FOR, claimed_format
 from advisor.recommendation.settled import unsettled_text
 
 
@@ -32,6 +34,48 @@ def cite_claim(candidate: Candidate, attribute: str) -> Citation:
     """A knowledge-base claim ('cublas.skill', 'cudnn.risks[0]') with its value and source."""
     claim = candidate.claims()[attribute]
     return Citation(kind="knowledge", ref=f"{candidate.id}.{attribute}", figure=claim.text(), source=claim.source)
+
+
+def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
+    """The stack (or one of its parts) as documented, with the page that documents it."""
+    if component is None or component not in stack.components:  # a runner's own kernels: the stack's page
+        return Citation(kind="knowledge", ref=f"{stack.id}.summary", figure=stack.name, source=stack.source)
+    return Citation(
+        kind="knowledge",
+        ref=f"{stack.id}.{stack.component_ref(component)}",
+        figure=component.name,
+        source=component.source or stack.source,
+    )
+
+
+def format_stacks(candidate: Candidate, asked: str, knowledge: KnowledgeBase) -> list[Stack]:
+    """The stacks that run the candidate as one of their parts in one of the asked quantization's formats (AWQ INT4 on
+    vLLM, NVFP4 on TensorRT-LLM): for a 4-bit ask, which no candidate claim speaks of, what documents it."""
+    formats = set(PRECISIONS_FOR[asked])
+    return [
+        stack
+        for stack in knowledge.stacks
+        if formats & set(stack.applies_to.precisions) and any(c.candidate == candidate.id for c in stack.components)
+    ]
+
+
+def format_support(candidate: Candidate, asked: str, knowledge: KnowledgeBase) -> str:
+    """How the knowledge base says the candidate supports the asked quantization: its own claim for an 8-bit format; for
+    a 4-bit one, 'yes' where a stack runs it in that format, else 'unknown'."""
+    claimed = claimed_format(asked)
+    if claimed is not None:
+        return str(getattr(candidate, claimed).value)
+    return "yes" if format_stacks(candidate, asked, knowledge) else "unknown"
+
+
+def cite_format(candidate: Candidate, asked: str, knowledge: KnowledgeBase) -> Citation:
+    """What documents the candidate's support for the asked quantization: its claim, or the first stack that runs it in
+    that format (its summary claim where none does)."""
+    claimed = claimed_format(asked)
+    if claimed is not None:
+        return cite_claim(candidate, claimed)
+    stacks = format_stacks(candidate, asked, knowledge)
+    return cite_stack(stacks[0]) if stacks else cite_claim(candidate, "summary")
 
 
 ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")  # 'e.g', 'i.e': no sentence ends at their last dot

@@ -14,7 +14,7 @@ from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.adapt import adapt_tier1
 from advisor.recommendation.capacity import capacity_lines, short_of_memory, with_capacity
-from advisor.recommendation.citations import other_families_terms
+from advisor.recommendation.citations import format_support, other_families_terms
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import with_impact
@@ -149,7 +149,7 @@ def recommend(
         for c in knowledge.candidates
         if c.layer.value in ("serving-engine", "runtime")
         and c.serves_task(profile.serving_task)
-        and (quantized is None or getattr(c, quantized).value == "yes")
+        and (quantized is None or format_support(c, quantized, knowledge) == "yes")
     }
     runners -= runners_for_other_models(stack_choice, knowledge)
     tier3 = next((t for t in tiers if t.tier == 3 and t.primary), None)

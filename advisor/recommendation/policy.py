@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from advisor.knowledge.platforms import Device
 from advisor.profile import MAX_DEVICES
-from advisor.vocabulary import TEAM_SKILLS
+from advisor.vocabulary import ASKED_FORMATS, TEAM_SKILLS
 
 # What does not fit, and how much it counts against a stack (the chosen stack has the smallest total). From TOO_FAR on
 # a stack is only a considered option (another precision, another kind of model, a format the device lacks, or
@@ -106,9 +106,18 @@ NEAR_MODEL_TYPES: frozenset[tuple[str, str]] = frozenset(
 PRECISIONS_FOR: dict[str, tuple[str, ...]] = {
     "none": ("bf16", "fp16", "tf32", "fp32"),
     "cpu": ("fp32", "bf16", "fp16"),
-    "fp8": ("fp8", "mxfp8"),
-    "int8": ("int8",),
+    **ASKED_FORMATS,
 }
+
+# The asks each candidate carries a claim for (its `int8` and `fp8` fields): a 4-bit ask (int4, fp4) is documented per
+# stack (applies_to.precisions), so no candidate claim is required or cited for it.
+CANDIDATE_FORMAT_CLAIMS: tuple[str, ...] = ("int8", "fp8")
+
+
+def claimed_format(quantization: str) -> str | None:
+    """The candidate claim that documents the asked format, or None (no quantization, or a 4-bit ask)."""
+    return quantization if quantization in CANDIDATE_FORMAT_CLAIMS else None
+
 
 # The quantized formats a training job runs in (FP8 recipes); a job that trains and serves with another (INT8) trains
 # in float and quantizes the trained checkpoint for serving.
@@ -118,13 +127,15 @@ TRAINED_PRECISIONS: tuple[str, ...] = ("fp8",)
 # every weight trains), so a stack documented only for adapters (LoRA) ranks after one that fits as well.
 WHOLE_MODEL_TRAINING: tuple[str, ...] = ("pretraining", "fine-tuning", "rl")
 
-# Lower formats a vendor documents where the profile asks for 8 bits: a partial fit ("lower_precision"), since the
-# profile's vocabulary stops at 8 bits.
+# Lower formats a vendor documents where the profile asks for 8 bits: a partial fit ("lower_precision"), a format the
+# team did not ask for (asking int4 or fp4 names them).
 LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp4", "mxfp4")}
 
 # An 8-bit ask the device cannot run is served in the other 8-bit format where the device runs it and a stack documents
 # it there: the same weight memory as asked (fp8 on a 910B or an A100 is served as INT8 W8A8), not a float fallback.
-SAME_WIDTH_FORMATS: dict[str, str] = {"fp8": "int8", "int8": "fp8"}
+# fp4 asked on a device without FP4 units (Hopper, MI300X) is served as 4-bit integer weights (AWQ/GPTQ), which any
+# device runs weight-only.
+SAME_WIDTH_FORMATS: dict[str, str] = {"fp8": "int8", "int8": "fp8", "fp4": "int4"}
 
 # Devices per job -> the scale a stack must be documented at. How many devices share a node differs by device (8 GPUs,
 # 16 Trainium2 chips, TPU slices), so a job of several devices needs a stack documented beyond one device; one

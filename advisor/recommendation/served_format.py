@@ -1,9 +1,11 @@
-"""The 8-bit format a serving profile is planned in on its device.
+"""The format of the same width a serving profile is planned in on its device.
 
 A team that asks for fp8 on a device without FP8 units (Ascend 910B, NVIDIA A100) wants what fp8 buys: half the weight
 memory of bf16 and 8-bit GEMMs. Where the device runs the other 8-bit format and a stack documents it on that device
 (W8A8 INT8 with msModelSlim or llm-compressor), the plan serves that format, with an accuracy gate against bf16, rather
-than falling back to a float format that doubles the memory. The record keeps the profile as asked and says so.
+than falling back to a float format that doubles the memory. Likewise fp4 asked where the device has no FP4 units
+(Hopper, MI300X) is served as 4-bit integer weights (AWQ/GPTQ), which run weight-only. The record keeps the profile as
+asked and says so.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_platform, cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
-from advisor.recommendation.policy import SAME_WIDTH_FORMATS
+from advisor.recommendation.policy import PRECISIONS_FOR, SAME_WIDTH_FORMATS
 from advisor.recommendation.stack_choice import target_device
 
 
@@ -28,9 +30,14 @@ def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, 
         return profile, None
     platform = knowledge.platform(profile.hardware)
     device, assumed = target_device(profile, platform)
-    if device is None or device.may_run(asked) or other not in device.formats:
+    if device is None or device.may_run(asked) or not device.runs_natively(other):
         return profile, None
-    if any(asked in stack.applies_to.weight_only for stack in serving_stacks(profile, knowledge, device, asked)):
+    formats = PRECISIONS_FOR[asked]  # fp4: NVFP4 or MXFP4
+    if any(
+        set(formats) & set(stack.applies_to.weight_only)
+        for precision in formats
+        for stack in serving_stacks(profile, knowledge, device, precision)
+    ):
         return profile, None  # a stack runs the asked checkpoint weight-only here (FP8 Marlin on an A100)
     documented = serving_stacks(profile, knowledge, device, other)
     if not documented:

@@ -16,7 +16,7 @@ from advisor.knowledge.models import CLAIMED_TASKS_ONLY
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.context import RuleContext, StackPlan
-from advisor.recommendation.policy import LARGE_TRAINING_DEVICES
+from advisor.recommendation.policy import LARGE_TRAINING_DEVICES, claimed_format
 from advisor.recommendation.selection import Pick, pick
 from advisor.recommendation.stack_choice import StackChoice, runner_of, runner_roles
 
@@ -26,8 +26,9 @@ FRAMEWORK_LAYERS = ("training-framework",)  # preferred over a framework adapter
 def runtime_requirements(profile: Profile) -> tuple[str, ...]:
     """Capabilities the runtime must not deny: inference, the quantized dtype, dynamic shapes."""
     needed = ["inference"]
-    if profile.needs.quantized:
-        needed.append(profile.needs.quantization)
+    claimed = claimed_format(profile.needs.quantization)
+    if claimed is not None:
+        needed.append(claimed)
     if profile.needs.dynamic_shapes:
         needed.append("dynamic_shapes")
     return tuple(needed)

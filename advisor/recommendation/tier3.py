@@ -15,8 +15,16 @@ from advisor.knowledge.model_sizes import published_fp8, size_of
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate, Concern
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.adapt import cite_stack, serves_published_fp8
-from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_profile, line
+from advisor.recommendation.adapt import serves_published_fp8
+from advisor.recommendation.citations import (
+    cite_claim,
+    cite_compatibility,
+    cite_format,
+    cite_profile,
+    cite_stack,
+    format_support,
+    line,
+)
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import AS_RELEASED, Choice, Gap, Rationale, Tier
 from advisor.recommendation.policy import (
@@ -69,7 +77,12 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
                 f"by each family's backend where that backend runs {dtype} (check each target)"
             )
             cites = []
-        why = line(text, cite_claim(candidate, dtype), *cites, cite_profile(context.profile, "needs.quantization"))
+        why = line(
+            text,
+            cite_format(candidate, dtype, context.knowledge),
+            *cites,
+            cite_profile(context.profile, "needs.quantization"),
+        )
         settings = {"dtype": dtype, **({"checkpoints": PER_FAMILY} if documented else {})}
         if context.profile.needs.quantization_method != "qat":
             return Choice(concern="quantization", option=candidate.id, settings=settings, rationale=(why,))
@@ -82,7 +95,7 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
             f"for), and exported as a quantized model that {candidate.name} runs on every family"
             + (f" ({qat.note})" if qat.note else f" (knowledge base: QAT {qat.value})"),
             cite_claim(candidate, "qat"),
-            cite_claim(candidate, dtype),
+            cite_format(candidate, dtype, context.knowledge),
             cite_profile(context.profile, "needs.quantization_method"),
         )
         return Choice(
@@ -154,7 +167,7 @@ def quantizes_itself(candidate: Candidate, context: RuleContext) -> bool:
         return False
     if candidate.layer.value not in RUNTIME_KERNEL_LAYERS:  # an engine loads a toolkit's checkpoint (loaded_quantizer)
         return False
-    return getattr(candidate, profile.needs.quantization).value in ("yes", "partial")
+    return format_support(candidate, profile.needs.quantization, context.knowledge) in ("yes", "partial")
 
 
 def unmatched_note(judged: Judged, choice: StackChoice, want: str, context: RuleContext, there: Profile) -> str:
@@ -410,7 +423,7 @@ def loaded_quantizer(
             or (f in compatibility.output_families(t.id, context.profile.model_type, dtype) and reaches(f))
             for f in families
         )
-        and getattr(t, dtype).value in ("yes", "partial")
+        and format_support(t, dtype, context.knowledge) in ("yes", "partial")
         and (t.id, "quantization") not in measured_out
     ]
     if not context.profile.llm:  # the loaded-by relations speak of LLM checkpoints: a diffusion model needs a stack
@@ -428,7 +441,7 @@ def loaded_quantizer(
             cite_compatibility(
                 "quantized_output_loaded_by", toolkit.id, compatibility.quantized_output_loaded_by[toolkit.id]
             ),
-            cite_claim(toolkit, dtype),
+            cite_format(toolkit, dtype, context.knowledge),
         ]
         if documented.get(toolkit.id):
             stacks = documented[toolkit.id]
@@ -463,13 +476,13 @@ def loaded_quantizer(
     cites = [cite_profile(context.profile, "needs.quantization")]
     if serves_unquantized(deployment.option, context):
         engine = context.knowledge.get(deployment.option)
-        claim = getattr(engine, dtype)
+        support = format_support(engine, dtype, context.knowledge)
         text = (
-            f"{engine.name} documents no {dtype} serving (knowledge base: {dtype} {claim.value}): tier 3 serves the "
+            f"{engine.name} documents no {dtype} serving (knowledge base: {dtype} {support}): tier 3 serves the "
             f"model unquantized on every family, and {dtype} stays a per-family choice "
             f"({per_family_format(context, deployment.option)})"
         )
-        cites.insert(0, cite_claim(engine, dtype))
+        cites.insert(0, cite_format(engine, dtype, context.knowledge))
     others = [g for g in gaps if g.concern != "quantization"]  # one gap per concern: this one says why
     return rest, [*others, Gap(concern="quantization", rationale=(line(text, *cites),))]
 
@@ -484,7 +497,7 @@ def serves_unquantized(option: str, context: RuleContext) -> bool:
         or knowledge.compatibility.toolkits_loaded_by(option)
     ):
         return False
-    return getattr(knowledge.get(option), profile.needs.quantization).value not in ("yes", "partial")
+    return format_support(knowledge.get(option), profile.needs.quantization, knowledge) not in ("yes", "partial")
 
 
 def per_family_format(context: RuleContext, engine: str | None = None) -> str:
@@ -562,7 +575,7 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
     if context.profile.serving_task in CLAIMED_TASKS_ONLY and not task_stacks(candidate.id, context):
         return choices  # Whisper: a stack documents the task with it on every family, or each family keeps its own
     profile = context.profile  # a runtime whose asked format is only 'partial' (INT8 simulated on Arm) is not portable
-    if profile.needs.quantized and getattr(candidate, profile.needs.quantization).value != "yes":
+    if profile.needs.quantized and format_support(candidate, profile.needs.quantization, context.knowledge) != "yes":
         return choices
     text = f"{candidate.name}, tier 1's runtime, also runs on {', '.join(context.profile.families)}: one runtime everywhere"
     portable = Choice(

@@ -105,7 +105,7 @@ def test_help_fits_80_columns_and_names_every_option_whole(command: list[str]):
 def test_assess_help_lists_the_choices():
     text = _run("assess", "--help").stdout
     assert "--model-type <dense-transformer|moe|multimodal|diffusion|cnn>" in text
-    assert "--quantization <none|int8|fp8>" in text and "nvidia-gpu" in text
+    assert "--quantization <none|int8|fp8|int4|fp4>" in text and "nvidia-gpu" in text
 
 
 def test_a_bare_group_prints_its_help_and_succeeds():

@@ -80,10 +80,10 @@ def test_without_evidence(cli, runner, profile_file):
 
 def test_a_bad_profile_is_one_line_and_exit_code_2(cli, runner, tmp_path):
     bad = tmp_path / "profile.yaml"
-    bad.write_text(PROFILE.replace("quantization: int8", "quantization: int4"))
+    bad.write_text(PROFILE.replace("quantization: int8", "quantization: int2"))
     result = runner.invoke(cli, ["recommend", "--profile", str(bad)])
     assert result.exit_code == 2
-    assert result.output.strip() == f"error: {bad}: needs.quantization: 'int4' is not one of none, int8, fp8"
+    assert result.output.strip() == f"error: {bad}: needs.quantization: 'int2' is not one of none, int8, fp8, int4, fp4"
 
 
 @pytest.mark.parametrize(

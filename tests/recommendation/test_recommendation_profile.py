@@ -58,7 +58,7 @@ def test_quantization_method_is_ignored_without_quantization():
 
 # (text in the example, its replacement, the message after "<path>: ")
 ERRORS = [
-    ("quantization: none", "quantization: int4", "needs.quantization: 'int4' is not one of none, int8, fp8"),
+    ("quantization: none", "quantization: int2", "needs.quantization: 'int2' is not one of none, int8, fp8, int4, fp4"),
     (
         "hardware: nvidia-gpu",
         "hardware: tpu",

@@ -23,6 +23,7 @@ from advisor.recommendation.policy import (
     STACK_SUPERSEDED,
     STACK_UNNAMED_DEVICE,
     UNPINNED,
+    claimed_format,
 )
 from advisor.recommendation.rules.attention import needs_attention
 from advisor.recommendation.rules.collectives import serves_replicas
@@ -127,8 +128,9 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
             continue
         candidate = knowledge.get(choice.option)
         relied_on = list(phases(profile, choice.concern))
-        if choice.concern in ("quantization", "deployment") and profile.needs.quantized:
-            relied_on.append(profile.needs.quantization)
+        claimed = claimed_format(profile.needs.quantization)
+        if choice.concern in ("quantization", "deployment") and claimed is not None:
+            relied_on.append(claimed)
         if choice.concern == "quantization":  # the method the choice runs ("fp8-training" relies on no QAT claim)
             relied_on.append(choice.settings.get("method", profile.needs.quantization_method))
         if profile.needs.dynamic_shapes and choice.concern in ("dynamic-shapes", "deployment"):

@@ -15,6 +15,7 @@ from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import (
     cite_claim,
     cite_compatibility,
+    cite_format,
     cite_profile,
     fact_line,
     facts_line,
@@ -24,7 +25,14 @@ from advisor.recommendation.citations import (
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
 from advisor.recommendation.facts import EvidenceFacts, Fact, evidence_metric
 from advisor.recommendation.models import Rationale, SwitchCondition
-from advisor.recommendation.policy import FP8_WORTH, INT8_MAX_ERROR, INT8_PAYS, LAYERNORM_COLLAPSE, PER_CHANNEL_GAIN
+from advisor.recommendation.policy import (
+    FP8_WORTH,
+    INT8_MAX_ERROR,
+    INT8_PAYS,
+    LAYERNORM_COLLAPSE,
+    PER_CHANNEL_GAIN,
+    claimed_format,
+)
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.served_format import checkpoint_makers
@@ -159,14 +167,14 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
         return line(
             f"{toolkit.name} loads {dtype} checkpoints in the formats it lists; the checkpoint comes {source}"
             f"{unverified}",
-            cite_claim(toolkit, dtype),
+            cite_format(toolkit, dtype, context.knowledge),
         )
     if toolkit.id == runtime and context.profile.needs.quantization_method == "qat" and toolkit.qat.value != "yes":
         return None  # it runs the QAT model exported by the training framework; it does not quantize it (QAT line)
     if toolkit.id == runtime:
         return line(
             f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
-            cite_claim(toolkit, context.profile.needs.quantization),
+            cite_format(toolkit, context.profile.needs.quantization, context.knowledge),
         )
     claim = context.knowledge.compatibility.quantized_output_loaded_by.get(toolkit.id)
     if claim is None or runtime not in claim.value:
@@ -385,7 +393,8 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         return not_needed(context)
     dtype, method = profile.needs.quantization, profile.needs.quantization_method
     fp8_training = dtype == "fp8" and profile.trains and not profile.serves
-    requirements = (dtype,) if fp8_training else (dtype, method)
+    claimed = tuple(c for c in (claimed_format(dtype),) if c is not None)  # a 4-bit format: the stacks document it
+    requirements = claimed if fp8_training else (*claimed, method)
     slower = int8_measured_slower(context.facts, profile) if dtype == "int8" else None
     preference = fp8_training_preference(context) if fp8_training else serving_preference(context)
     blockers = loader_blockers(context, preference)
@@ -412,7 +421,7 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
         return ConcernDecision(
             concern="quantization",
             tier1=entry_from(pick(context, "quantization", ()), "quantization", context, gap_reason=unrun),
-            tier2=tier2_entry(context, "quantization", (dtype,), blockers),
+            tier2=tier2_entry(context, "quantization", claimed, blockers),
             tier3=tier3_entry(context, "quantization", requirements, blockers),
         )
     chosen = pick(context, "quantization", preference, requirements=requirements, extra_blockers=blockers)
@@ -437,7 +446,7 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
     return ConcernDecision(
         concern="quantization",
         tier1=entry_from(chosen, "quantization", context, gap_reason=reason, settings=settings, lines=lines),
-        tier2=tier2_entry(context, "quantization", (dtype,), blockers),
+        tier2=tier2_entry(context, "quantization", claimed, blockers),
         tier3=tier3_entry(context, "quantization", requirements, blockers),
         rejections=tuple(r for r in rejections_from(chosen, "quantization") if not other_runtime(r.option, context)),
         switch_conditions=quantization_switches(

@@ -15,13 +15,18 @@ from dataclasses import replace
 
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, SERVING_LAYERS, Candidate, Concern
 from advisor.knowledge.stacks import Stack
-from advisor.recommendation.adapt import cite_stack
 from advisor.recommendation.choices import entry_from
-from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, cite_stack, line
 from advisor.recommendation.context import RuleContext, TierEntry, serving_options
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
 from advisor.recommendation.models import Gap, Rationale, SwitchCondition, Tier
-from advisor.recommendation.policy import KERNEL_WRITING_SKILL, MISFIT_WEIGHTS, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
+from advisor.recommendation.policy import (
+    KERNEL_WRITING_SKILL,
+    MISFIT_WEIGHTS,
+    RUNTIME_KERNEL_LAYERS,
+    SKILL_ORDER,
+    claimed_format,
+)
 from advisor.recommendation.selection import pick
 from advisor.recommendation.served_format import on_family
 from advisor.recommendation.stack_choice import choose_stacks, runner_of
@@ -294,9 +299,10 @@ def format_rank(candidate: Candidate, concern: Concern, context: RuleContext) ->
     """0 where the candidate documents the asked quantized format, 1 where only in part, 2 otherwise (or 0 unquantized):
     one runtime for every family must first of all run the format the model ships in."""
     profile = context.profile
-    if not profile.needs.quantized or concern not in FORMAT_CONCERNS:
+    claimed = claimed_format(profile.needs.quantization)
+    if claimed is None or concern not in FORMAT_CONCERNS:
         return 0
-    value = getattr(candidate, profile.needs.quantization).value
+    value = getattr(candidate, claimed).value
     return FORMAT_SUPPORT_ORDER.index(value) if value in FORMAT_SUPPORT_ORDER else len(FORMAT_SUPPORT_ORDER)
 
 

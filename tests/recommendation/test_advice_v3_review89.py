@@ -1,0 +1,75 @@
+"""Reviews 89 and 90's defects, each pinned."""
+
+from __future__ import annotations
+
+import pytest
+from recommendation_builders import answer_for as answer
+
+from advisor.profile import ProfileError, parse_profile
+
+
+def chosen_serving(result):
+    return next(row for row in result.stacks_considered if row.chosen and row.workload == "inference")
+
+
+@pytest.mark.parametrize(
+    ("hardware", "device", "served"),
+    [("nvidia-gpu", "b200", "nvfp4"), ("amd-gpu", "mi355x", "mxfp4")],
+)
+def test_fp4_is_asked_and_answered_in_the_devices_own_four_bit_float(hardware, device, served):
+    # Review 89, defect 4: "The profile can't ask for FP4" while the device tables list nvfp4 and mxfp4. NVIDIA's
+    # TensorRT-LLM and vLLM document NVFP4 on Blackwell
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/quick-start-recipe-for-llama3.3-70b-on-trtllm.html), AMD's
+    # MXFP4 on MI355X (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference/vllm-mxfp4.html).
+    result = answer(
+        model_type="dense-transformer",
+        workload="inference",
+        hardware=hardware,
+        device=device,
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp4"},
+    )
+    row = chosen_serving(result)
+    assert served in row.precisions
+    capacity = " ".join(r.text for r in result.capacity)
+    assert f"about 35 GB in {served}" in capacity  # 70B at 4 bits a weight
+
+
+def test_fp4_on_a_device_without_fp4_units_is_served_as_int4_weights():
+    # An H100 lists no FP4 format; the 4-bit answer there is INT4 weights through vLLM's Marlin kernels
+    # (https://docs.vllm.ai/en/latest/features/quantization/), the same weight memory, not bf16 at four times it.
+    result = answer(
+        model_type="dense-transformer",
+        workload="inference",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp4", "devices": 2},
+    )
+    row = chosen_serving(result)
+    assert row.precisions == ("int4",)
+    texts = result.model_dump_json()
+    assert "fp4 asked, and the NVIDIA H100 SXM runs no fp4" in texts
+    assert "the plan serves int4" in texts
+    assert "about 35 GB in int4" in " ".join(r.text for r in result.capacity)
+    assert result.profile.needs.quantization == "fp4"  # the record keeps what was asked
+
+
+def test_int4_on_a_cpu_takes_an_int4_route_and_no_route_without_it_fits():
+    result = answer(
+        model_type="dense-transformer",
+        workload="inference",
+        hardware="arm-cpu",
+        device="graviton4",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"quantization": "int4"},
+    )
+    row = chosen_serving(result)
+    assert "int4" in row.precisions
+    assert not any(row.stack == "arm-onnxruntime-graviton" and row.fits for row in result.stacks_considered)
+
+
+def test_a_quantization_outside_the_vocabulary_is_still_one_line_naming_the_choices():
+    text = "model_type: dense-transformer\nhardware: nvidia-gpu\nworkload: inference\nteam_skill: framework\n"
+    with pytest.raises(ProfileError, match="needs.quantization: 'int2' is not one of none, int8, fp8, int4, fp4"):
+        parse_profile(text + "needs: {quantization: int2}\n", "p.yaml")
