@@ -762,6 +762,36 @@ def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
     return choice.model_copy(update={"settings": {**choice.settings, "in training": training.precision}})
 
 
+def framework_fp8(choice: Choice, stacks: StackChoice, context: RuleContext) -> Choice:
+    """FP8 training on a stack whose page has no quantization part: the FP8 recipes of the stack's own training
+    framework where the knowledge base says it has them (Megatron Core's, through Transformer Engine), not a toolkit that
+    framework does not use (torchao's float8 linears under Megatron Core, review 90 p02)."""
+    training = stacks.for_workload("training")
+    if choice.concern != "quantization" or choice.settings.get("method") != "fp8-training" or training is None:
+        return choice
+    part = training.stack.component("training-framework")
+    if training.stack.component("quantization") is not None or part is None or part.candidate is None:
+        return choice
+    if part.candidate == choice.option or part.candidate not in context.knowledge.ids():
+        return choice
+    framework = context.knowledge.get(part.candidate)
+    if framework.fp8.value != "yes":
+        return choice
+    text = (
+        f"FP8 training runs in {framework.name}'s own FP8 recipes, the stack's framework rather than a separate toolkit"
+        + (f" ({framework.fp8.note.rstrip('.')})" if framework.fp8.note else "")
+        + f"; the stack's page trains in {training.precision} only, so fp8 on it is yours to validate against the "
+        f"{training.precision} loss curve"
+    )
+    return Choice(
+        concern="quantization",
+        option=framework.id,
+        settings={"dtype": choice.settings.get("dtype", "fp8"), "method": "fp8-training"},
+        rationale=(line(text, cite_claim(framework, "fp8"), cite_stack(training.stack)),),
+        fits_team=SKILL_ORDER.index(framework.skill.value) <= SKILL_ORDER.index(context.profile.team_skill),
+    )
+
+
 def fp8_encoding(choice: Choice, device: Device | None, context: RuleContext) -> Choice:
     """FP8 on a device whose matrix units run the FNUZ encoding (MI300X, MI325X): the GEMM line says checkpoints and
     kernels must be in that encoding (the platform's own risk)."""
@@ -1523,6 +1553,7 @@ def adapt_tier1(
     merged = [published_checkpoint(with_long_context(c, context, choice), context) for c in merged]
     merged = [named_weight_release(c, context) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
+    merged = [framework_fp8(c, choice, context) for c in merged]
     merged = [released_weights_for_training(c, context) for c in merged]
     merged = [fp8_encoding(c, choice.device, context) for c in merged]
     merged = [experts_elsewhere(c, choice.for_workload("inference"), stacked, context.profile) for c in merged]

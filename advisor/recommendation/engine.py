@@ -69,6 +69,7 @@ from advisor.recommendation.stack_switches import (
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.tiers import build_tier
+from advisor.recommendation.vision_model import planned_model_type, restated_type
 from probes.models import Evidence
 
 # In the knowledge base's concern order: every list in the output follows it.
@@ -110,7 +111,8 @@ def recommend(
 
         knowledge = load_knowledge_base()
     asked = profile
-    profile, served_as = served_format(asked, knowledge)  # fp8 asked on a device without FP8: planned in int8
+    typed, vision = planned_model_type(asked)  # a ViT given as a dense transformer: planned on the vision stacks
+    profile, served_as = served_format(typed, knowledge)  # fp8 asked on a device without FP8: planned in int8
     facts = evidence_facts(evidence_list, profile.hardware)
     stack_choice = choose_stacks(profile, knowledge)
     context = plan_stack(RuleContext(profile=profile, knowledge=knowledge, facts=facts), stack_choice)
@@ -187,7 +189,7 @@ def recommend(
         reference=figures,
         reference_note=reference_note,
         verdict=verdict(stack_choice, tier1, profile, tiers, short, knowledge),
-        capacity=(() if served_as is None else (served_as,))
+        capacity=tuple(note for note in (vision, served_as) if note is not None)
         + capacity_lines(
             profile,
             stack_choice.device,
@@ -199,7 +201,7 @@ def recommend(
         ),
         confidence_basis=notes[0] if notes else None,
     )
-    return restated(answer, asked, profile)
+    return restated_type(restated(answer, typed, profile), asked, typed)
 
 
 def runners_for_other_models(stack_choice: StackChoice, knowledge: KnowledgeBase) -> set[str]:

@@ -7,6 +7,7 @@ rename them; a change that old readers cannot ignore bumps RECOMMENDATION_SCHEMA
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -291,6 +292,22 @@ class Recommendation(_Model):
     def tier(self, number: int) -> Tier:
         """The tier with this number."""
         return next(tier for tier in self.tiers if tier.tier == number)
+
+    def with_texts(self, rewrite: Callable[[str], str], profile: Profile) -> Recommendation:
+        """A copy whose every text is rewritten (what the plan serves, said where the engine's reasons name the profile
+        it planned with) and whose profile is the one given: the profile as asked."""
+
+        def walk(value: object) -> object:
+            if isinstance(value, str):
+                return rewrite(value)
+            if isinstance(value, dict):
+                return {key: walk(item) for key, item in value.items()}
+            if isinstance(value, list):
+                return [walk(item) for item in value]
+            return value
+
+        data = self.model_dump(mode="json", exclude={"profile"})
+        return Recommendation.model_validate({**walk(data), "profile": profile})  # type: ignore[dict-item]
 
     def maintenance_end(self) -> tuple[dt.date, str] | None:
         """The earliest date a chosen stack's pinned release leaves maintenance, with that stack's name; None where no

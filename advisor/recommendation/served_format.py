@@ -80,18 +80,7 @@ def restated(recommendation: Recommendation, asked: Profile, planned: Profile) -
         return recommendation
     said = f"the profile asks {planned.needs.quantization}"
     meant = f"the plan serves {planned.needs.quantization} ({asked.needs.quantization} asked, not run on this device)"
-
-    def walk(value: object) -> object:
-        if isinstance(value, str):
-            return value.replace(said, meant)
-        if isinstance(value, dict):
-            return {key: walk(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [walk(item) for item in value]
-        return value
-
-    data = recommendation.model_dump(mode="json", exclude={"profile"})
-    return Recommendation.model_validate({**walk(data), "profile": asked})  # type: ignore[dict-item]
+    return recommendation.with_texts(lambda text: text.replace(said, meant), asked)
 
 
 def on_family(profile: Profile, family: str, knowledge: KnowledgeBase) -> Profile:

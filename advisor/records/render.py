@@ -168,12 +168,15 @@ def settings_text(choice: Choice) -> str:
 def grouped_choices(tier: Tier) -> list[dict[str, Any]]:
     """A secondary tier's choices, one line per option with every concern it covers: a stack's part by its own name
     with the candidate it runs on ('DeepSpeed (Intel Gaudi fork) (synapseai)'), apart from that candidate's other
-    concerns."""
+    concerns; `settings` are theirs, which tier 1's line keeps when another tier leads (the AITER switch, the KV-cache format)."""
     groups: dict[str, dict[str, Any]] = {}
     for choice in tier.choices:
         label = choice.label
-        group = groups.setdefault(label, {"option": label, "concerns": [], "reason": choice.rationale[-1 if len(choice.rationale) == 1 else 0].text, "fits_team": choice.fits_team})
+        group = groups.setdefault(label, {"option": label, "concerns": [], "reason": choice.rationale[-1 if len(choice.rationale) == 1 else 0].text, "fits_team": choice.fits_team, "settings": ""})
         group["concerns"].append(choice.concern)
+        shown = settings_text(choice)
+        if shown not in group["settings"]:
+            group["settings"] += shown
     return list(groups.values())
 
 

@@ -73,3 +73,55 @@ def test_a_quantization_outside_the_vocabulary_is_still_one_line_naming_the_choi
     text = "model_type: dense-transformer\nhardware: nvidia-gpu\nworkload: inference\nteam_skill: framework\n"
     with pytest.raises(ProfileError, match="needs.quantization: 'int2' is not one of none, int8, fp8, int4, fp4"):
         parse_profile(text + "needs: {quantization: int2}\n", "p.yaml")
+
+
+VIT_ON_GRAVITON = {
+    "model_type": "dense-transformer",
+    "hardware": "arm-cpu",
+    "device": "graviton4",
+    "workload": "inference",
+    "model": "google/vit-base-patch16-224",
+    "needs": {"quantization": "int8"},
+}
+
+
+def test_a_vision_transformer_given_as_a_dense_transformer_is_planned_on_the_vision_stacks_not_an_llm_engine():
+    # Review 90 p15 (scored 0): ViT-B/16 INT8 on Graviton4 was sent to llama.cpp. AWS's Graviton guide serves such
+    # models with ONNX Runtime or PyTorch (https://github.com/aws/aws-graviton-getting-started/blob/main/machinelearning/onnx.md).
+    result = answer(**VIT_ON_GRAVITON)
+    row = chosen_serving(result)
+    assert row.runner in ("ONNX Runtime", "onnxruntime") or "ONNX Runtime" in row.name
+    assert "llama" not in row.name.lower()
+    said = " ".join(r.text for r in result.capacity)
+    assert "google/vit-base-patch16-224 is a well-known vision model family, not a language model" in said
+    assert result.profile.model_type == "dense-transformer"  # the record keeps what was asked
+    reasons = [r.reason for r in result.stacks_considered if not r.chosen]
+    assert any("not vision (cnn)" in reason for reason in reasons)
+    assert any(r.stack == "arm-onnxruntime-int8-cnn-graviton" for r in result.stacks_considered)  # ids untouched
+
+
+def test_a_vision_id_with_task_generation_stays_a_language_model():
+    result = answer(**{**VIT_ON_GRAVITON, "task": "generation"})
+    assert "well-known vision model family" not in " ".join(r.text for r in result.capacity)
+    assert "llama" in chosen_serving(result).name.lower() or "vllm" in chosen_serving(result).name.lower()
+
+
+def test_fp8_training_on_a_megatron_recipe_without_fp8_uses_megatron_cores_own_fp8_not_torchao():
+    # Review 90 p02: "torchao [dtype=fp8, method=fp8-training]" inside a Megatron Core stack; Megatron Bridge's FP8 runs
+    # through Transformer Engine (https://docs.nvidia.com/nemo/megatron-bridge/latest/training/mixed-precision.html).
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    training = next(row for row in result.stacks_considered if row.chosen and row.workload == "training")
+    assert training.stack == "nvidia-megatron-bridge-diffusion-h100"
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.option == "megatron-core"
+    assert quantization.settings["method"] == "fp8-training"
+    assert "yours to validate against the bf16 loss curve" in quantization.rationale[0].text

@@ -99,3 +99,23 @@ def test_a_long_context_reason_is_kept_in_the_record_within_its_reason_count():
     shown = [reason.text for reason in shown_reasons(made)]
     assert shown == ["chosen because", "long context: chunked prefill", "watch: a risk"]
     assert [reason.text for reason in shown_reasons(made[:3])] == ["chosen because", "second"]
+
+
+def test_tier1_keeps_its_launch_settings_when_tier3_leads(suite):
+    # Review 89: with tier 3 primary (cross-platform), the record's tier-1 lines dropped the settings `recommend` prints
+    # (VLLM_ROCM_USE_AITER=1, which AMD's vLLM guide says is off by default, and the FP8 KV cache).
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+
+    profile = parse_profile(
+        "model_type: dense-transformer\nhardware: amd-gpu\ndevice: mi300x\nworkload: inference\nteam_skill: framework\n"
+        "model: meta-llama/Llama-3.3-70B-Instruct\n"
+        "needs: {quantization: fp8, devices: 2, cross_platform: true, other_hardware: [nvidia-gpu]}\n"
+    )
+    recommendation = recommend(profile, [], load_knowledge_base())
+    assert recommendation.tier(3).primary
+    text = render_record(_front(recommendation, suite, "Llama on MI300X"), recommendation, [])
+    tier1 = text.split("### Tier 1")[1].split("### Tier 2")[0]
+    assert "VLLM\\_ROCM\\_USE\\_AITER=1" in tier1
+    assert len(text.splitlines()) <= 150

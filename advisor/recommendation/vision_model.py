@@ -1,0 +1,58 @@
+"""A vision model given as a dense transformer is planned on the stacks for vision models.
+
+The profile's model types have one type for image models, `cnn`, whose stacks are the general runtimes that serve and
+train them (ONNX Runtime, OpenVINO, TensorRT, PyTorch, MagicMind...). A vision transformer (ViT, DeiT, Swin, BEiT,
+DINOv2, SegFormer, DETR) is a transformer, so a team may well call it `dense-transformer`; the stacks of that type are
+LLM engines and trainers (llama.cpp, vLLM, Megatron), which decode text and do not load an image model. Where a
+dense-transformer profile states no task and its `model` names a well-known vision model family (the patterns below,
+matched on the Hugging Face id, case-insensitive), the plan takes the vision stacks and the record says so in one line;
+`task: generation` in the profile overrides it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.profile import Profile
+from advisor.recommendation.citations import cite_profile, line
+from advisor.recommendation.models import Rationale, Recommendation
+
+VISION_MODEL_TYPE = "cnn"  # the profile's type for image models, whose stacks are the general runtimes
+VISION_MODEL_PATTERNS = (
+    re.compile(r"^google/(vit|deit)-", re.IGNORECASE),
+    re.compile(r"^facebook/(deit|dinov2|dino-vit|vit-mae|detr|sam-vit|mask2former|convnext)", re.IGNORECASE),
+    re.compile(r"^microsoft/(swin|beit|resnet|cvt|conditional-detr|table-transformer)", re.IGNORECASE),
+    re.compile(r"^nvidia/(segformer|mit-b)", re.IGNORECASE),
+    re.compile(r"^(apple/mobilevit|hustvl/yolos|PekingU/rtdetr|Ultralytics/|timm/)", re.IGNORECASE),
+)
+# 'cnn' where the engine's texts name the planned type (not inside an id such as arm-onnxruntime-int8-cnn-graviton).
+CNN_WORD = re.compile(r"(?<![\w`-])cnn(?![\w`-])")
+
+
+def vision_model(model: str | None) -> bool:
+    """The Hugging Face id names a well-known vision model family (see the module's list)."""
+    return model is not None and any(pattern.search(model.strip()) for pattern in VISION_MODEL_PATTERNS)
+
+
+def planned_model_type(profile: Profile) -> tuple[Profile, Rationale | None]:
+    """The profile to plan with (a vision model given as a dense transformer: the vision type) and the line that says
+    why; the profile itself and None otherwise."""
+    if profile.model_type != "dense-transformer" or profile.task is not None or not vision_model(profile.model_name):
+        return profile, None
+    text = (
+        f"{profile.model_name} is a well-known vision model family, not a language model: it is planned on the stacks "
+        f"for vision models (model type `{VISION_MODEL_TYPE}`: general runtimes that run its attention and GEMMs), not on "
+        "the LLM engines and trainers a dense transformer is otherwise given, which do not load an image model; state "
+        "`task: generation` in the profile if it generates text"
+    )
+    planned = profile.model_copy(update={"model_type": VISION_MODEL_TYPE})
+    return planned, line(text, cite_profile(profile, "model"), cite_profile(profile, "model_type"))
+
+
+def restated_type(recommendation: Recommendation, asked: Profile, planned: Profile) -> Recommendation:
+    """The recommendation's texts name the planned vision type as what it stands for ('vision (cnn)'), so a profile that
+    said dense-transformer is not told its model is a CNN."""
+    if planned.model_type == asked.model_type:
+        return recommendation
+
+    return recommendation.with_texts(lambda text: CNN_WORD.sub(f"vision ({VISION_MODEL_TYPE})", text), asked)
