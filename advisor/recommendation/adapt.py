@@ -60,6 +60,7 @@ from advisor.recommendation.stack_choice import (
     Judged,
     StackChoice,
     fake_quantized_training,
+    few_of,
     fine_tuning_tool,
     quantizes_after_training,
     runner_concern,
@@ -1423,8 +1424,37 @@ def without_quantization_on_fallback(
             f"checkpoint, or the engine's own {asked} option) behind the accuracy gate before serving it"
         )
         cites.append(cite_claim(engine, asked))
+        recipe = format_recipe_here(serving, choice, context)
+        if recipe is not None:
+            text += (
+                f"; {recipe.name} runs {asked} on this device for {few_of(recipe.applies_to.models)}: its "
+                "quantization step is the one to follow"
+            )
+            cites.append(cite_stack(recipe))
     gap = Gap(concern="quantization", rationale=(line(text, *cites),))
     return [c for c in merged if c.concern != "quantization"], (gap,)
+
+
+def format_recipe_here(serving: Judged, choice: StackChoice, context: RuleContext) -> Stack | None:
+    """A considered serving stack on the same engine that documents the asked format on this device for other models
+    (Neuron's Llama 3 FP8 recipe on Trainium2, for a Qwen3 served in bf16 there); None where none does."""
+    device, runner = choice.device, runner_of(serving.stack, "inference", set(context.knowledge.ids()))
+    if device is None or runner is None:
+        return None
+    formats = set(PRECISIONS_FOR[context.profile.needs.quantization])
+    for judged in choice.considered:
+        theirs = runner_of(judged.stack, "inference", set(context.knowledge.ids()))
+        scope = judged.stack.applies_to
+        if (
+            judged.workload == "inference"
+            and theirs is not None
+            and theirs.candidate == runner.candidate
+            and scope.models
+            and device.id in scope.devices
+            and formats & set(scope.precisions) & set(device.formats)
+        ):
+            return judged.stack
+    return None
 
 
 def engine_runs_format(serving: Judged, choice: StackChoice, context: RuleContext) -> Candidate | None:

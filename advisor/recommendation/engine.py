@@ -142,7 +142,7 @@ def recommend(
     quoted = figures if unlike is None else tuple(f for f in figures if f.name in MODEL_FREE_FIGURES)
     tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)
     rejected = merge_rejections(decisions, tiers, context)
-    stack_level = stack_switches(stack_choice, profile)
+    stack_level = stack_switches(stack_choice, profile, knowledge.platform(profile.hardware))
     if not any(c.concern == "quantization" for c in tier1.choices):  # nothing quantized: no quantized model to gate
         stack_level = tuple(s for s in stack_level if not s.id.endswith("-accuracy-drop"))
     quantized = profile.needs.quantization if profile.needs.quantized else None

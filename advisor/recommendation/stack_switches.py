@@ -8,12 +8,12 @@ from collections.abc import Collection, Sequence
 
 from advisor.knowledge.model_sizes import written_for
 from advisor.knowledge.models import KnowledgeBase
-from advisor.knowledge.platforms import Device
+from advisor.knowledge.platforms import Device, Platform
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
-from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, TRAINED_PRECISIONS
+from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, PRECISIONS_FOR, TRAINED_PRECISIONS
 from advisor.recommendation.served_format import checkpoint_makers, on_family
 from advisor.recommendation.stack_choice import (
     OTHER_GENERATION_KINDS,
@@ -552,7 +552,7 @@ def continued(sentence: str) -> str:
     return sentence[0].lower() + sentence[1:] if first in SENTENCE_STARTS else sentence
 
 
-def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchCondition, ...]:
+def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) -> tuple[SwitchCondition, ...]:
     """A new device generation re-opens the choice; a stack passed over only for its device is reconsidered once
     it is validated on this one."""
     found: list[SwitchCondition] = []
@@ -597,10 +597,33 @@ def stack_switches(choice: StackChoice, profile: Profile) -> tuple[SwitchConditi
         found.append(native)
     description = (
         f"the target moves to another device generation than {device.id}: the stacks validated for it "
-        f"differ; set the profile's `device` and re-run `advisor recommend`"
+        f"differ{asked_format_elsewhere(choice, device, profile, platform)}; set the profile's `device` and re-run "
+        "`advisor recommend`"
     )
     found.append(switch("device-generation", description, "profile.device", "!=", device.id))
     return tuple(found)
+
+
+def asked_format_elsewhere(choice: StackChoice, device: Device, profile: Profile, platform: Platform) -> str:
+    """', and on <device> <stack> runs <format>, the <ask> asked' where a chosen stack falls back to its float format
+    here and its own page runs the asked quantization on another device of the family whose units run it (the vLLM
+    Neuron plugin's MXFP8 on Trainium3, for fp8 asked on a Trainium2); '' otherwise."""
+    if not profile.needs.quantized:
+        return ""
+    asked = set(PRECISIONS_FOR[profile.needs.quantization])
+    for judged in choice.chosen:
+        formats = [p for p in judged.stack.applies_to.precisions if p in asked]
+        if not judged.falls_back or not formats:
+            continue
+        for other in judged.stack.applies_to.devices:
+            there = platform.device(other)
+            runs = [p for p in formats if there is not None and p in there.formats]
+            if other != device.id and there is not None and runs:
+                return (
+                    f", and on the {there.name} ({other}) {judged.stack.name} runs {runs[0]}, the "
+                    f"{profile.needs.quantization} asked, on its own units"
+                )
+    return ""
 
 
 def for_its_generation(judged: Judged, misfit: Misfit) -> bool:

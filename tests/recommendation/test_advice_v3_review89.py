@@ -125,3 +125,21 @@ def test_fp8_training_on_a_megatron_recipe_without_fp8_uses_megatron_cores_own_f
     assert quantization.option == "megatron-core"
     assert quantization.settings["method"] == "fp8-training"
     assert "yours to validate against the bf16 loss curve" in quantization.rationale[0].text
+
+
+def test_fp8_on_trainium2_names_the_neuron_fp8_recipe_here_and_trainium3s_own_mxfp8():
+    # Review 89 p08: tier 1 said the stack "documents no fp8 path on AWS Trainium2" while tier 3 offered ModelOpt FP8,
+    # and no switch named Trainium3's MXFP8. Neuron documents static FP8 for Llama 3 on Trn2 with ModelOpt checkpoints
+    # and MXFP8 on Trn3 (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/libraries/nxd-inference/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        model="Qwen/Qwen3-32B",
+        needs={"quantization": "fp8", "devices": 16},
+    )
+    gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
+    assert "runs fp8 on this device for meta-llama/" in gap.rationale[0].text
+    generation = next(s for s in result.switch_conditions if s.id == "device-generation")
+    assert "on the AWS Trainium3 (trn3)" in generation.description and "runs mxfp8, the fp8 asked" in generation.description
