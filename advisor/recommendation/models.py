@@ -309,6 +309,12 @@ class Recommendation(_Model):
         data = self.model_dump(mode="json", exclude={"profile"})
         return Recommendation.model_validate({**walk(data), "profile": profile})  # type: ignore[dict-item]
 
+    def early_review(self) -> str | None:
+        """Why the record is reviewed after six months rather than a year, or None: a chosen stack its own page calls a
+        beta, preview or experimental (it changes, or leaves that status, before a year is out)."""
+        previews = [stack.name for stack in self.stacks if stack.preview is not None]
+        return f"{previews[0]} is a preview on its own page, so it changes before a year is out" if previews else None
+
     def maintenance_end(self) -> tuple[dt.date, str] | None:
         """The earliest date a chosen stack's pinned release leaves maintenance, with that stack's name; None where no
         chosen stack's page states one."""

@@ -901,7 +901,8 @@ def judge(
     model_assumed = bool(scope.models) and profile.model_name is None
     # a recipe for a model of the same architecture, or for another size of the same series
     kin = shared_architecture(scope.models, profile.model_name) or size_sibling(scope.models, profile.model_name)
-    for_this_model = written_for(scope.models, profile.model_name)
+    # a generic route whose page runs this model as its example is no recipe written for it (vLLM's pooling page)
+    for_this_model = written_for(scope.models, profile.model_name) and stack.example_models is None
     rank = Rank(
         weight=rank_weight(
             found, model_assumed, for_this_model or kin is not None, profile.model_name is not None and kin is None
@@ -1073,7 +1074,7 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
             f"no stack documents {asked} for this profile here; this one serves {fallback}, {asked}'s fallback",
         ),
     )
-    for_this_model = written_for(item.stack.applies_to.models, profile.model_name)
+    for_this_model = written_for(item.stack.applies_to.models, profile.model_name) and item.stack.example_models is None
     named = profile.model_name is not None and not item.rank.architecture_only  # as judge weighs it
     weight = rank_weight(misfits, item.model_assumed, for_this_model, named)
     return Judged(

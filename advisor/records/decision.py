@@ -17,7 +17,7 @@ from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import Profile
 from advisor.recommendation.models import Recommendation
 from advisor.records.git import commit_paths, ids_in_history, init_repository
-from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordFrontMatter, review_date
+from advisor.records.models import EnvironmentSummary, EvidenceRef, RecordFrontMatter, early_review_date, review_date
 from advisor.records.paths import open_repository
 from advisor.records.render import render_record
 from advisor.records.slug import slugify
@@ -106,11 +106,11 @@ def rejected_options(recommendation: Recommendation) -> list[str]:
 
 
 def review_by_for(decided: dt.date, recommendation: Recommendation) -> dt.date:
-    """A year after the decision, or sooner where a chosen stack's release leaves maintenance before then (never
+    """A year after the decision, six months after it where a chosen stack is a preview (Recommendation.early_review), or sooner where a chosen stack's release leaves maintenance before then (never
     before the decision itself: a release already out of maintenance is reviewed at once)."""
-    yearly = review_date(decided)
+    due = early_review_date(decided) if recommendation.early_review() is not None else review_date(decided)
     ending = recommendation.maintenance_end()
-    return yearly if ending is None else max(decided, min(yearly, ending[0]))
+    return due if ending is None else max(decided, min(due, ending[0]))
 
 
 def build_front_matter(

@@ -130,6 +130,16 @@ class RecordProblem(BaseModel):
         return f"{self.path}: {self.problem}"
 
 
+def early_review_date(decided: dt.date) -> dt.date:
+    """Six months after the decision (a day the month lacks moves to the 28th)."""
+    month = decided.month + 6
+    year, month = decided.year + (month - 1) // 12, (month - 1) % 12 + 1
+    try:
+        return decided.replace(year=year, month=month)
+    except ValueError:
+        return decided.replace(year=year, month=month, day=28)
+
+
 def review_date(decided: dt.date) -> dt.date:
     """A year after the decision (29 February moves to 28 February)."""
     try:

@@ -341,6 +341,7 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         tier1_options=", ".join(f"{c.concern} {c.option}" for c in tier1.choices) or "empty",
         questions=YEARLY_QUESTIONS,
         maintenance=recommendation.maintenance_end(),
+        early=recommendation.early_review() if front.review_by != front.date else None,
         stack_risks=record_risks(recommendation),
         reference_lines=quoted(recommendation.reference),
         estimates_header=ESTIMATES_HEADER,

@@ -142,4 +142,7 @@ def test_fp8_on_trainium2_names_the_neuron_fp8_recipe_here_and_trainium3s_own_mx
     gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
     assert "runs fp8 on this device for meta-llama/" in gap.rationale[0].text
     generation = next(s for s in result.switch_conditions if s.id == "device-generation")
-    assert "on the AWS Trainium3 (trn3)" in generation.description and "runs mxfp8, the fp8 asked" in generation.description
+    assert (
+        "on the AWS Trainium3 (trn3)" in generation.description
+        and "runs mxfp8, the fp8 asked" in generation.description
+    )

@@ -119,3 +119,26 @@ def test_tier1_keeps_its_launch_settings_when_tier3_leads(suite):
     tier1 = text.split("### Tier 1")[1].split("### Tier 2")[0]
     assert "VLLM\\_ROCM\\_USE\\_AITER=1" in tier1
     assert len(text.splitlines()) <= 150
+
+
+def test_a_record_whose_stack_is_a_preview_is_reviewed_after_six_months(recommendation, suite):
+    # Reviews 85 to 90 asked for a review sooner than a year for fast-moving stacks; a stack its own page calls a preview
+    # changes (or leaves preview) before a year is out.
+    stack = recommendation.stacks[0].model_copy(update={"preview": "its page calls it experimental"})
+    previewed = recommendation.model_copy(update={"stacks": (stack, *recommendation.stacks[1:])})
+    front = _front(previewed, suite)
+    assert front.review_by == dt.date(2026, 7, 2)
+    text = render_record(front, previewed, [suite])
+    assert f"Review by 2026-07-02 (six months after 2026-01-02, not a year: {stack.name} is a preview" in text
+    assert _front(recommendation, suite).review_by == dt.date(2027, 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("decided", "due"),
+    [(dt.date(2026, 8, 31), dt.date(2027, 2, 28)), (dt.date(2026, 12, 5), dt.date(2027, 6, 5)),
+     (dt.date(2026, 6, 30), dt.date(2026, 12, 30))],
+)
+def test_six_months_after_a_date_keeps_the_day_or_takes_the_28th(decided, due):
+    from advisor.records.models import early_review_date
+
+    assert early_review_date(decided) == due
