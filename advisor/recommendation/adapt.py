@@ -775,6 +775,8 @@ def framework_fp8(choice: Choice, stacks: StackChoice, context: RuleContext) -> 
         return choice
     if part.candidate == choice.option or part.candidate not in context.knowledge.ids():
         return choice
+    if choice.option in context.platform.training_frameworks.value:  # a training layer's FP8 (Transformer Engine's)
+        return choice
     framework = context.knowledge.get(part.candidate)
     if framework.fp8.value != "yes":
         return choice

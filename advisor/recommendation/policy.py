@@ -74,9 +74,11 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # or the reverse): their runtime builds differ (the 310P runs vllm-ascend in float16, without Triton or graph mode),
     # so a stack documented on the card itself, even in part, comes first
     "device_line": 7,
-    "scale": 2,
-    "scale_data_parallel": 1,
-    "scale_one_device": 1,  # an LLM engine's multi-device serving recipe on one device, at parallel degree 1  # a one-device LoRA recipe for a multi-device LoRA job: data parallel, each a copy
+    # a page documented at one device for a job of several: as far as another generation of the family (an 8-GPU
+    # diffusion training takes Megatron Bridge's H100 recipe on a B200 before a one-GPU DreamBooth script)
+    "scale": 3,
+    "scale_data_parallel": 1,  # a one-device LoRA recipe for a multi-device LoRA job: data parallel, each a copy
+    "scale_one_device": 1,  # an LLM engine's multi-device serving recipe on one device, at parallel degree 1
     "general_runtime": 2,
     "same_generation": 1,
     "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie

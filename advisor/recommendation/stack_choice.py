@@ -90,6 +90,9 @@ class Rank(NamedTuple):
     superseded: bool  # the vendor's current release documentation no longer carries it: a current one comes first
     script_only: bool  # serving from a page's script, not a server: a server that fits as well comes first
     preview: bool  # its page calls it a preview, beta or demo: a released route that fits as well comes first
+    # an embedding model served by a general LLM engine's pooling mode (vLLM's page offers it for convenience, with no
+    # speed-up promised): a server built for embeddings that fits as well comes first
+    general_engine: bool
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -846,6 +849,18 @@ def runner_misfits(
     return found
 
 
+def general_engine(stack: Stack, workload: str, profile: Profile, knowledge: KnowledgeBase) -> bool:
+    """For an embedding model served: the stack's runner also serves generation (an LLM engine's pooling mode), not a
+    server whose tasks claim is embedding only (Text Embeddings Inference)."""
+    if workload != "inference" or profile.serving_task != "embedding":
+        return False
+    runner = runner_of(stack, "inference", set(knowledge.ids()))
+    if runner is None or runner.candidate is None:
+        return False
+    tasks = knowledge.get(runner.candidate).tasks
+    return tasks is None or "generation" in tasks.value
+
+
 def preference_index(stack: Stack, platform: Platform, workload: str, llm: bool, mobile: bool = False) -> int:
     """Where the stack's runner sits in the platform's own order: LLM serving engines first for an LLM on a server,
     graph runtimes first for other models and on a phone (an app runs its own requests, with nothing to batch),
@@ -901,8 +916,9 @@ def judge(
     model_assumed = bool(scope.models) and profile.model_name is None
     # a recipe for a model of the same architecture, or for another size of the same series
     kin = shared_architecture(scope.models, profile.model_name) or size_sibling(scope.models, profile.model_name)
-    # a generic route whose page runs this model as its example is no recipe written for it (vLLM's pooling page)
-    for_this_model = written_for(scope.models, profile.model_name) and stack.example_models is None
+    # a generic route whose page runs this model as its example is no recipe written for it (vLLM's pooling page), nor
+    # is a demo script (TensorRT's FLUX demo, review 84 p02): a released route for any model comes first
+    for_this_model = written_for(scope.models, profile.model_name) and not generic_route(stack)
     rank = Rank(
         weight=rank_weight(
             found, model_assumed, for_this_model or kin is not None, profile.model_name is not None and kin is None
@@ -918,6 +934,7 @@ def judge(
         superseded=stack.superseded is not None,
         script_only=any(misfit.kind == "script_only" for misfit in found),
         preview=stack.preview is not None,
+        general_engine=general_engine(stack, workload, profile, knowledge),
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
@@ -932,6 +949,12 @@ def judge(
     if any(misfit.kind in FALLBACK_KINDS for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
+
+
+def generic_route(stack: Stack) -> bool:
+    """Its models are examples, not the models it is written for: a generic route's example checkpoint, or a preview
+    demo script's."""
+    return stack.example_models is not None or (stack.preview is not None and stack.script_only is not None)
 
 
 def rank_weight(found: Sequence[Misfit], model_assumed: bool, for_this_model: bool, model_named: bool) -> int:
@@ -1074,7 +1097,7 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
             f"no stack documents {asked} for this profile here; this one serves {fallback}, {asked}'s fallback",
         ),
     )
-    for_this_model = written_for(item.stack.applies_to.models, profile.model_name) and item.stack.example_models is None
+    for_this_model = written_for(item.stack.applies_to.models, profile.model_name) and not generic_route(item.stack)
     named = profile.model_name is not None and not item.rank.architecture_only  # as judge weighs it
     weight = rank_weight(misfits, item.model_assumed, for_this_model, named)
     return Judged(
@@ -1229,6 +1252,12 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
         return (
             f"its page ships a script, not a server ({item.stack.script_only.value}), where {chosen.stack.name} is "
             f"one; {throughput_run(item.workload)} on the target decides (see the switch conditions)"
+        )
+    if item.rank.general_engine and not chosen.rank.general_engine:
+        return (
+            f"{item.stack.runner_name} serves embeddings as a mode of an engine built for generation; "
+            f"{chosen.stack.runner_name} is built for them, and {throughput_run(item.workload)} on the target decides "
+            "(see the switch conditions)"
         )
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"

@@ -410,8 +410,10 @@ def test_review_56_rl_layout_and_sharding():
         needs={"devices": 8},
     )
     training = next(row for row in rl.stacks_considered if row.chosen and row.stack != rl.stacks[0].stack)
-    # since review 85 p04 verl's colocated GRPO (its own AMD quick start) comes before the experimental fully-async one
-    assert training.stack == "amd-verl-grpo-colocated-instinct"
+    # since review 85 p04 verl's colocated GRPO (its own AMD quick start) comes before the experimental fully-async one,
+    # and since review 89 p04 the quick start's Megatron MoE workflow before its dense FSDP one
+    # (https://verl.readthedocs.io/en/latest/amd_tutorial/amd_quick_start.html)
+    assert training.stack == "amd-verl-megatron-moe-grpo-instinct"
     # p05: vllm-ascend's DeepSeek tutorial runs DP4 x TP4 with expert parallelism on 16 dies
     # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/DeepSeek-R1.html): no "layout here" overrides it.
     ascend = answer(

@@ -252,8 +252,10 @@ def test_rl_of_a_moe_on_amd_takes_verl_whose_framework_trains_moe():
         needs={"quantization": "fp8", "devices": 16, "long_context": True},
     )
     trained = next(row for row in result.stacks_considered if row.chosen and row.workload == "training")
-    assert trained.stack == "amd-verl-grpo-colocated-instinct"  # verl's own AMD GRPO, not the experimental async one
-    assert "documented for dense-transformer, not moe" in trained.reason
+    # verl's own AMD GRPO, not the experimental async one; since review 89 p04 its Megatron MoE workflow on the AMD quick
+    # start (https://verl.readthedocs.io/en/latest/amd_tutorial/amd_quick_start.html), written for another MoE
+    assert trained.stack == "amd-verl-megatron-moe-grpo-instinct"
+    assert "written for Qwen/Qwen3.5-35B-A3B, not Qwen/Qwen3-235B-A22B" in trained.reason
     assert "no documented stack runs an RL loop" not in result.verdict
 
 
@@ -439,7 +441,8 @@ def test_an_rl_job_nothing_fits_takes_the_recipe_with_the_loop_over_an_assembled
         needs={"quantization": "fp8", "devices": 8, "long_context": True},
     )
     chosen = next(row for row in result.stacks_considered if row.chosen)
-    assert chosen.stack in ("amd-verl-grpo-colocated-instinct", "amd-verl-rl-instinct")  # verl, dense BF16 on its page
+    # verl's loop, BF16 on its page; since review 89 p04 its Megatron MoE workflow (verl's AMD quick start)
+    assert chosen.stack == "amd-verl-megatron-moe-grpo-instinct"
     assert "it trains in bf16" in result.verdict
     assert "Continued pre-training" not in result.verdict
 
@@ -615,8 +618,11 @@ def test_moe_grpo_on_amd_takes_verls_colocated_trainer_before_its_experimental_a
         needs={"devices": 8},
     )
     chosen = next(row for row in result.stacks_considered if row.chosen)
-    assert chosen.stack == "amd-verl-grpo-colocated-instinct"
-    assert chosen.reason == "documented for dense-transformer, not moe"
+    # since review 89 p04 the quick start's colocated Megatron MoE workflow, before its dense FSDP one
+    assert chosen.stack == "amd-verl-megatron-moe-grpo-instinct"
+    assert chosen.reason == "written for Qwen/Qwen3.5-35B-A3B, not Qwen/Qwen3-30B-A3B"
+    dense = next(row for row in result.stacks_considered if row.stack == "amd-verl-grpo-colocated-instinct")
+    assert dense.reason == "documented for dense-transformer, not moe"
 
 
 def test_an_int8_ask_naming_a_gptq_release_says_the_route_quantizes_its_float_base():
