@@ -90,6 +90,12 @@ class PublishedCheckpoint(_Sourced):
     model: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The release it quantizes (exact id)")
     checkpoint: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The FP8 checkpoint's id")
     format: str = Field(min_length=1, description="How its page describes the quantization")
+    family: str | None = Field(
+        None,
+        min_length=1,
+        description="Where a hardware vendor, not the model's publisher, releases it for its own devices (AMD's Quark "
+        "FP8-KV checkpoints for Instinct): the hardware family it is for, and read only there",
+    )
     source: str
     as_of: dt.date
 
@@ -108,7 +114,16 @@ def fp8_checkpoint_ids() -> frozenset[str]:
 
 def published_fp8(model: str) -> PublishedCheckpoint | None:
     """The publisher's FP8 checkpoint of exactly this release (ids compared without case), or None."""
-    return next((entry for entry in fp8_checkpoints() if entry.model.lower() == model.lower()), None)
+    return next(
+        (entry for entry in fp8_checkpoints() if entry.model.lower() == model.lower() and entry.family is None), None
+    )
+
+
+def vendor_fp8(model: str, family: str) -> PublishedCheckpoint | None:
+    """A hardware vendor's FP8 checkpoint of exactly this release for its own family's devices, or None."""
+    return next(
+        (entry for entry in fp8_checkpoints() if entry.model.lower() == model.lower() and entry.family == family), None
+    )
 
 
 # '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.

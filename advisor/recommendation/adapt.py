@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from advisor.knowledge.model_sizes import fp8_checkpoint_ids, published_fp8, quantized_release, size_of
+from advisor.knowledge.model_sizes import fp8_checkpoint_ids, published_fp8, quantized_release, size_of, vendor_fp8
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -898,17 +898,22 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         return trained_checkpoint(choice, context)
     named = profile.model_name
     known = size_of(named) if named is not None else None
-    twin = published_fp8(named) if named is not None else None
+    twin = (published_fp8(named) or vendor_fp8(named, profile.hardware)) if named is not None else None
     if twin is not None:
+        who = (
+            f"{named}'s publisher releases"
+            if twin.family is None
+            else f"the hardware vendor releases, for {twin.family} devices,"
+        )
         loads = any(
             serves_published_fp8(stack) and profile.model_type in stack.applies_to.model_types
             for stack in context.knowledge.stacks_for(profile.hardware)
         )
         text = (
-            f"{named}'s publisher releases {twin.checkpoint} ({twin.format}): serve that checkpoint as released; the "
+            f"{who} {twin.checkpoint} ({twin.format}): serve that checkpoint as released; the "
             "toolkit is for a float checkpoint of your own (a fine-tuned copy)"
             if loads
-            else f"{named}'s publisher releases {twin.checkpoint} ({twin.format}), but no {profile.hardware} stack "
+            else f"{who} {twin.checkpoint} ({twin.format}), but no {profile.hardware} stack "
             f"here for {profile.model_type} models documents serving a publisher's FP8 checkpoint: quantize the BF16 "
             "checkpoint with the stack's own route, and try the FP8 release only once it loads and matches that "
             "route's accuracy"
