@@ -112,7 +112,13 @@ def capacity_lines(
         return (line(text, cite_profile(profile, "model")),)
     size = size_citation(profile)
     if device.memory_gb is None and on_cpu:  # a CPU's memory is the server's RAM, sized with the server: no check
-        return ()
+        weights = served_weights_gb(parameters, served_precision or profile.needs.quantization)
+        text = (
+            f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in "
+            f"{_format(served_precision or profile.needs.quantization)}; a CPU's memory is the server's RAM, sized "
+            "with the server, so size it for these weights and the activations of the batch"
+        )
+        return (line(text, size),)
     if device.memory_gb is None:
         text = (
             f"capacity: not checked: the knowledge base has no memory figure for {device.name}; compare the "

@@ -146,3 +146,11 @@ def test_fp8_on_trainium2_names_the_neuron_fp8_recipe_here_and_trainium3s_own_mx
         "on the AWS Trainium3 (trn3)" in generation.description
         and "runs mxfp8, the fp8 asked" in generation.description
     )
+
+
+def test_a_cpu_target_says_the_weights_it_sizes_the_servers_memory_for():
+    # Review 90 p15 (helper's note): on a CPU the capacity line vanished once the model's size was known.
+    result = answer(**VIT_ON_GRAVITON)
+    capacity = " ".join(r.text for r in result.capacity)
+    assert "capacity: the 0.086B model's weights take about 86 MB in int8" in capacity
+    assert "sized with the server" in capacity
