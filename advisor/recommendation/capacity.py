@@ -327,13 +327,14 @@ def sharding_needed(parameters: float, held: float, devices: int, one_device: fl
     zero2 = weights + (held - weights) / devices
     if zero2 <= one_device:
         return (
-            f"ZeRO stage 2, which keeps the bf16 weights whole on each device and splits the rest, holds about "
-            f"{_gb(zero2)} of each device's usable {_gb(one_device)}, leaving {_gb(one_device - zero2)} for "
-            "activations; ZeRO-3/FSDP or tensor and pipeline parallel hold less"
+            "by the training framework's own scheme; even one that keeps the bf16 weights whole on each device and "
+            f"splits the rest (ZeRO stage 2, or a distributed optimizer alone) holds about {_gb(zero2)} of each "
+            f"device's usable {_gb(one_device)}, leaving {_gb(one_device - zero2)} for activations, and tensor, "
+            "pipeline or fully sharded data parallelism (FSDP, ZeRO-3) holds less"
         )
     return (
-        f"ZeRO-3/FSDP, or tensor and pipeline parallel: ZeRO stage 2, which keeps the bf16 weights whole on each device, "
-        f"would hold about {_gb(zero2)} per device"
+        "by tensor and pipeline parallelism or fully sharded data parallelism (FSDP, ZeRO-3): a scheme that keeps the "
+        f"bf16 weights whole on each device (ZeRO stage 2) would hold about {_gb(zero2)} per device"
     )
 
 

@@ -646,8 +646,9 @@ def test_a_full_fine_tune_that_zero_2_fits_is_not_told_it_needs_zero_3():
         needs={"devices": 16},
     )
     capacity = " ".join(line.text for line in result.capacity)
-    assert "ZeRO stage 2, which keeps the bf16 weights whole on each device and splits the rest, holds about 23 GB" in (
-        capacity
+    assert (
+        "keeps the bf16 weights whole on each device and splits the rest (ZeRO stage 2, or a distributed optimizer "
+        "alone) holds about 23 GB" in capacity
     )
 
 
