@@ -67,6 +67,7 @@ from advisor.recommendation.stack_choice import (
     runner_of,
     runner_roles,
 )
+from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 LLM_WORD = re.compile(r"\bLLMs?\b")
 BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
@@ -707,11 +708,13 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
             else None
         )
         dtype: str = lower if lower is not None else asked or profile.needs.quantization
-        if judged is not None and dtype in judged.stack.applies_to.weight_only:
+        if (judged is not None and dtype in judged.stack.applies_to.weight_only) or dtype in WEIGHT_ONLY_ASKS:
+            # 4-bit integer weights are widened as they load (AWQ, GPTQ, GGUF Q4): no INT4 GEMM units are involved
+            who = judged.stack.name if judged is not None else "the runtime"
             why = line(
-                f"GEMMs on {dtype} weights: {judged.stack.name} stores the weights in {dtype} and its kernels pick "
+                f"GEMMs on {dtype} weights: {who} stores the weights in {dtype} and its kernels pick "
                 "the compute format (float, or activations quantized on the fly)",
-                cite_stack(judged.stack),
+                *((cite_stack(judged.stack),) if judged is not None else ()),
                 cite_profile(profile, "needs.quantization"),
             )
             kept = tuple(r for r in choice.rationale if not DTYPE_WORDS.search(r.text))
@@ -1418,7 +1421,14 @@ def without_quantization_on_fallback(
     behind the accuracy gate, undocumented for this model (review 80 p14)."""
     profile = context.profile
     serving = choice.for_workload("inference")
-    if serving is None or not serving.falls_back:
+    # a stack with no path for the asked format serves its float one (review 91 p09: int8 asked, a bf16/AWQ-int4 recipe)
+    in_float = (
+        serving is not None
+        and profile.needs.quantized
+        and serving.precision in FLOAT_PRECISIONS
+        and any(m.kind == "precision" for m in serving.misfits)
+    )
+    if serving is None or not (serving.falls_back or in_float):
         return merged, ()
     asked = profile.needs.quantization
     where = f"on {choice.device.name if choice.device else profile.hardware}"

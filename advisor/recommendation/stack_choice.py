@@ -948,6 +948,9 @@ def judge(
     precision: str = next(iter(native or answering), scope.precisions[0])  # serving: one the device documents
     if any(misfit.kind in FALLBACK_KINDS for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
+    elif any(misfit.kind == "lower_precision" for misfit in found):  # it serves the lower format it documents (int4)
+        lower = LOWER_PRECISIONS.get(profile.needs.quantization, ())
+        precision = next((p for p in scope.precisions if p in lower), precision)
     return Judged(stack=stack, workload=workload, misfits=found, rank=rank, precision=precision)
 
 

@@ -16,22 +16,11 @@ import re
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
+from advisor.vision_models import vision_model
 
 VISION_MODEL_TYPE = "cnn"  # the profile's type for image models, whose stacks are the general runtimes
-VISION_MODEL_PATTERNS = (
-    re.compile(r"^google/(vit|deit)-", re.IGNORECASE),
-    re.compile(r"^facebook/(deit|dinov2|dino-vit|vit-mae|detr|sam-vit|mask2former|convnext)", re.IGNORECASE),
-    re.compile(r"^microsoft/(swin|beit|resnet|cvt|conditional-detr|table-transformer)", re.IGNORECASE),
-    re.compile(r"^nvidia/(segformer|mit-b)", re.IGNORECASE),
-    re.compile(r"^(apple/mobilevit|hustvl/yolos|PekingU/rtdetr|Ultralytics/|timm/)", re.IGNORECASE),
-)
 # 'cnn' where the engine's texts name the planned type (not inside an id such as arm-onnxruntime-int8-cnn-graviton).
 CNN_WORD = re.compile(r"(?<![\w`-])cnn(?![\w`-])")
-
-
-def vision_model(model: str | None) -> bool:
-    """The Hugging Face id names a well-known vision model family (see the module's list)."""
-    return model is not None and any(pattern.search(model.strip()) for pattern in VISION_MODEL_PATTERNS)
 
 
 def planned_model_type(profile: Profile) -> tuple[Profile, Rationale | None]:

@@ -154,3 +154,33 @@ def test_a_cpu_target_says_the_weights_it_sizes_the_servers_memory_for():
     capacity = " ".join(r.text for r in result.capacity)
     assert "capacity: the 0.086B model's weights take about 86 MB in int8" in capacity
     assert "sized with the server" in capacity
+
+
+def test_a_vision_transformer_given_as_cnn_keeps_its_attention_and_float_layernorm():
+    # Review 91 p15 (DINOv2) and review 92 p13 (ViT-L): "attention: a CNN has no attention layers" for a ViT. AWS's
+    # Graviton ONNX guide quantizes transformers' MatMuls (https://github.com/aws/aws-graviton-getting-started/blob/main/machinelearning/onnx.md).
+    result = answer(**{**VIT_ON_GRAVITON, "model_type": "cnn", "model": "facebook/dinov2-base"})
+    assert not any(s.concern == "attention" for s in result.skipped_concerns)
+    assert any(c.concern == "attention" for c in result.tier(1).choices)
+    assert not any("a CNN has no attention layers" in r.text for s in result.skipped_concerns for r in s.rationale)
+    assert not result.profile.convolutional
+
+
+def test_int4_weights_are_not_called_int4_gemms_and_an_int8_ask_served_as_int4_says_int4_throughout():
+    # Review 91 p08/p09: "int4 GEMMs: the profile asks int4" for AWQ weight-only on devices without INT4 units, and a
+    # verdict "in bf16" beside an AWQ INT4 quantization part.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        model="Qwen/Qwen3-8B",
+        needs={"quantization": "int8", "devices": 8},
+    )
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings.get("weights") == "int4" and "dtype" not in gemm.settings
+    assert not any("int4 GEMMs" in r.text for r in gemm.rationale)
+    assert " in int4, on the recipe " in (result.verdict or "")
+    assert "in int4 (the format the chosen stack serves here; int8 was asked)" in " ".join(
+        r.text for r in result.capacity
+    )

@@ -25,7 +25,23 @@ def _gpu_facts(growth):
 
 
 def test_needs_attention():
-    assert needs_attention("dense-transformer") and needs_attention("diffusion") and not needs_attention("cnn")
+    from advisor.profile import Needs, Profile
+
+    def profile(model_type: str, model: str | None = None) -> Profile:
+        return Profile(
+            model_type=model_type,
+            hardware="arm-cpu",
+            workload="inference",
+            team_skill="framework",
+            needs=Needs(),
+            model=model,
+        )
+
+    assert needs_attention(profile("dense-transformer")) and needs_attention(profile("diffusion"))
+    assert not needs_attention(profile("cnn")) and not needs_attention(profile("cnn", "microsoft/resnet-50"))
+    # reviews 91 p15 and 92 p13: DINOv2 and ViT-L given as cnn still have attention layers
+    assert needs_attention(profile("cnn", "facebook/dinov2-base"))
+    assert needs_attention(profile("cnn", "google/vit-large-patch16-224"))
 
 
 def test_measured_growth_maps_options_to_probe_implementations():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from advisor.profile import Profile
 from advisor.recommendation.choices import engine_choice, entry_from, rejections_from
 from advisor.recommendation.citations import cite_compatibility, cite_profile, fact_line, facts_line, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, TierEntry, skipped_decision
@@ -14,12 +15,14 @@ from advisor.recommendation.policy import LINEAR_MAX, QUADRATIC_MIN
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
+from advisor.vision_models import vision_transformer
 from probes.attention.report import FUSED_ATTENTION_MEMORY_GROWTH, memory_growth_reading
 
 
-def needs_attention(model_type: str) -> bool:
-    """Every model type but the CNN has attention layers."""
-    return model_type != "cnn"
+def needs_attention(profile: Profile) -> bool:
+    """Every model type but the CNN has attention layers, and so does a vision transformer planned on the CNN's stacks
+    (ViT, DINOv2: its patches' attention)."""
+    return profile.model_type != "cnn" or vision_transformer(profile.model_name)
 
 
 def measured_growth(facts: EvidenceFacts, option: str, measured_as: Mapping[str, str]) -> Fact | None:
@@ -113,7 +116,7 @@ def attention_switches(
 def decide_attention(context: RuleContext) -> ConcernDecision:
     """Tier 1 attention kernel; long context rules out whatever is not O(N) in memory."""
     profile = context.profile
-    if not needs_attention(profile.model_type):
+    if not needs_attention(profile):
         return skipped_decision("attention", line("a CNN has no attention layers", cite_profile(profile, "model_type")))
     long_context = profile.needs.long_context
     preference, hosted = attention_preference(context, long_context)

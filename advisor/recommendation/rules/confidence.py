@@ -69,7 +69,7 @@ def evidence_base(facts: EvidenceFacts) -> tuple[float, list[str]]:
 def needed(concern: str, profile: Profile) -> bool:
     """Whether the profile needs the concern decided at all (no attention in a CNN, no collectives on one device)."""
     if concern == "attention":
-        return needs_attention(profile.model_type)
+        return needs_attention(profile)
     if concern == "collectives":
         return profile.needs.devices > 1 and not serves_replicas(profile)
     if concern == "convolution":

@@ -1,0 +1,36 @@
+"""Well-known vision model families, told apart by their Hugging Face ids (case-insensitive): vision transformers,
+which have attention layers over image patches (ViT, DeiT, DINOv2, Swin, BEiT, DETR, SegFormer...), and convolutional
+vision models (ResNet, ConvNeXt, Ultralytics YOLO). A profile's `cnn` type covers both for its stacks; what a vision
+transformer has that a CNN lacks (attention, LayerNorm, linear layers doing most of the work) is read from here."""
+
+from __future__ import annotations
+
+import re
+
+# Vision transformers: attention layers over image patches (their attention is planned, unlike a CNN's).
+VISION_TRANSFORMER_PATTERNS = (
+    re.compile(r"^google/(vit|deit)-", re.IGNORECASE),
+    re.compile(r"^facebook/(deit|dinov2|dino-vit|vit-mae|detr|sam-vit|mask2former)", re.IGNORECASE),
+    re.compile(r"^microsoft/(swin|beit|cvt|conditional-detr|table-transformer)", re.IGNORECASE),
+    re.compile(r"^nvidia/(segformer|mit-b)", re.IGNORECASE),
+    re.compile(r"^(apple/mobilevit|hustvl/yolos|PekingU/rtdetr)", re.IGNORECASE),
+    re.compile(r"^timm/(vit|deit|swin|beit|eva)", re.IGNORECASE),
+)
+# Convolutional vision models a team might still call a transformer by mistake.
+VISION_CNN_PATTERNS = (
+    re.compile(r"^facebook/convnext", re.IGNORECASE),
+    re.compile(r"^microsoft/resnet", re.IGNORECASE),
+    re.compile(r"^(Ultralytics/|timm/)", re.IGNORECASE),
+)
+VISION_MODEL_PATTERNS = (*VISION_TRANSFORMER_PATTERNS, *VISION_CNN_PATTERNS)
+
+
+def vision_model(model: str | None) -> bool:
+    """The Hugging Face id names a well-known vision model family (see the module's list)."""
+    return model is not None and any(pattern.search(model.strip()) for pattern in VISION_MODEL_PATTERNS)
+
+
+def vision_transformer(model: str | None) -> bool:
+    """The Hugging Face id names a well-known vision transformer family (ViT, DINOv2, Swin, DETR...): an image model
+    with attention layers."""
+    return model is not None and any(pattern.search(model.strip()) for pattern in VISION_TRANSFORMER_PATTERNS)
