@@ -16,6 +16,7 @@ from advisor.knowledge.model_sizes import (
     shared_architecture,
     size_of,
     size_sibling,
+    vendor_fp8,
     written_for,
 )
 from advisor.profile import parse_profile
@@ -97,10 +98,31 @@ def test_a_publishers_fp8_checkpoint_belongs_to_that_exact_release():
 def test_every_fp8_checkpoint_is_its_models_id_with_the_fp8_suffix_and_listed_once():
     entries = fp8_checkpoints()
     assert entries, "advisor/data/fp8_checkpoints.yaml is empty"
-    models = [entry.model.lower() for entry in entries]
+    publishers = [entry for entry in entries if entry.family is None]
+    models = [entry.model.lower() for entry in publishers]
     assert len(models) == len(set(models))
-    for entry in entries:
+    for entry in publishers:
         assert entry.checkpoint == f"{entry.model}-FP8", entry.model
+    # A hardware vendor's own release (family set) is under the vendor's name, once per model and family:
+    # amd/Llama-3.3-70B-Instruct-FP8-KV (https://huggingface.co/amd/Llama-3.3-70B-Instruct-FP8-KV).
+    vendors = [(entry.model.lower(), entry.family) for entry in entries if entry.family is not None]
+    assert len(vendors) == len(set(vendors))
+    for entry in entries:
+        if entry.family is not None:
+            assert entry.checkpoint.split("/")[0] != entry.model.split("/")[0], entry.checkpoint
+            assert entry.model.split("/")[1].lower() in entry.checkpoint.lower(), entry.checkpoint
+
+
+def test_a_hardware_vendors_fp8_release_is_read_only_for_its_family():
+    # AMD's Quark FP8-KV checkpoint and NVIDIA's Model Optimizer FP8 checkpoint of Llama 3.3 70B Instruct
+    # (https://huggingface.co/amd/Llama-3.3-70B-Instruct-FP8-KV, https://huggingface.co/nvidia/Llama-3.3-70B-Instruct-FP8)
+    # are each for their own devices; neither is Meta's release.
+    assert published_fp8("meta-llama/Llama-3.3-70B-Instruct") is None
+    amd = vendor_fp8("meta-llama/Llama-3.3-70B-Instruct", "amd-gpu")
+    assert amd is not None and amd.checkpoint == "amd/Llama-3.3-70B-Instruct-FP8-KV"
+    nvidia = vendor_fp8("meta-llama/Llama-3.3-70B-Instruct", "nvidia-gpu")
+    assert nvidia is not None and nvidia.checkpoint == "nvidia/Llama-3.3-70B-Instruct-FP8"
+    assert vendor_fp8("meta-llama/Llama-3.3-70B-Instruct", "intel-gaudi") is None
 
 
 def test_a_recipe_for_the_instruction_tuned_release_is_written_for_its_base_model():

@@ -293,7 +293,9 @@ def test_a_quantized_vision_language_model_keeps_its_vision_encoder_in_float():
 
 
 def test_the_published_fp8_checkpoint_line_speaks_of_the_model_named():
-    # DeepSeek-V3's card publishes FP8 weights (https://huggingface.co/deepseek-ai/DeepSeek-V3); Llama 3.3's is BF16.
+    # DeepSeek-V3's card publishes FP8 weights (https://huggingface.co/deepseek-ai/DeepSeek-V3); Llama 3.1 8B's is BF16,
+    # and no FP8 release of the base model is listed. Llama 3.3 70B Instruct's FP8 release on NVIDIA GPUs is NVIDIA's own
+    # (https://huggingface.co/nvidia/Llama-3.3-70B-Instruct-FP8, review 90), named as the hardware vendor's.
     def line_for(model: str | None) -> str:
         fields = {"model": model} if model else {}
         result = answer(
@@ -307,6 +309,9 @@ def test_the_published_fp8_checkpoint_line_speaks_of_the_model_named():
         quantization = next(c for c in result.tiers[0].choices if c.concern == "quantization")
         return next(r.text for r in quantization.rationale if "FP8" in r.text and "serve" in r.text)
 
-    assert line_for("meta-llama/Llama-3.3-70B-Instruct").startswith("if meta-llama/Llama-3.3-70B-Instruct's authors")
+    assert line_for("meta-llama/Llama-3.1-8B").startswith("if meta-llama/Llama-3.1-8B's authors")
+    assert line_for("meta-llama/Llama-3.3-70B-Instruct").startswith(
+        "the hardware vendor releases, for nvidia-gpu devices, nvidia/Llama-3.3-70B-Instruct-FP8"
+    )
     assert line_for("RedHatAI/Llama-3.3-70B-Instruct-FP8").endswith("the toolkit is for float checkpoints")
     assert line_for(None).startswith("where the model is already published in FP8")
