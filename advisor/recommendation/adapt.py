@@ -1018,7 +1018,8 @@ def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:
             f"with {engine.name}'s own {dtype} quantization at load and gate it on the evaluation against bf16"
         )
         return reason_first(
-            choice, line(text, cite_profile(profile, "workload"), cite_format(engine, dtype, knowledge))
+            choice,
+            line(text, cite_profile(profile, "workload"), cite_format(engine, dtype, knowledge, profile.hardware)),
         )
     toolkit = makers[0]
     text = (
@@ -1028,7 +1029,7 @@ def trained_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     why = line(
         text,
         cite_profile(profile, "workload"),
-        cite_format(toolkit, dtype, knowledge),
+        cite_format(toolkit, dtype, knowledge, profile.hardware),
         cite_compatibility(
             "quantized_output_loaded_by", toolkit.id, knowledge.compatibility.quantized_output_loaded_by[toolkit.id]
         ),

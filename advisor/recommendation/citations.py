@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable
 
 from advisor.knowledge.models import Candidate, Claim, KnowledgeBase
 from advisor.knowledge.platforms import Platform
-from advisor.knowledge.stacks import Component, Stack
+from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, Fact
 from advisor.recommendation.models import Citation, Rationale
@@ -52,11 +52,16 @@ def format_stacks(candidate: Candidate, asked: str, knowledge: KnowledgeBase) ->
     """The stacks that run the candidate as one of their parts in one of the asked quantization's formats (AWQ INT4 on
     vLLM, NVFP4 on TensorRT-LLM): for a 4-bit ask, which no candidate claim speaks of, what documents it."""
     formats = set(PRECISIONS_FOR[asked])
-    return [
+    found = [
         stack
         for stack in knowledge.stacks
         if formats & set(stack.applies_to.precisions) and any(c.candidate == candidate.id for c in stack.components)
     ]
+    # a stack the candidate runs (MLX LM's own) before one where it is a lesser part (an export step of ExecuTorch's)
+    return sorted(
+        found,
+        key=lambda stack: not any(c.candidate == candidate.id and c.role in RUNNER_ROLES for c in stack.components),
+    )
 
 
 def format_support(candidate: Candidate, asked: str, knowledge: KnowledgeBase) -> str:
@@ -68,13 +73,18 @@ def format_support(candidate: Candidate, asked: str, knowledge: KnowledgeBase) -
     return "yes" if format_stacks(candidate, asked, knowledge) else "unknown"
 
 
-def cite_format(candidate: Candidate, asked: str, knowledge: KnowledgeBase) -> Citation:
+def cite_format(candidate: Candidate, asked: str, knowledge: KnowledgeBase, family: str | None = None) -> Citation:
     """What documents the candidate's support for the asked quantization: its claim, or the first stack that runs it in
-    that format (its summary claim where none does)."""
+    that format, on `family` where one is given (its summary claim where none does: another family's stack says
+    nothing of this one)."""
     claimed = claimed_format(asked)
     if claimed is not None:
         return cite_claim(candidate, claimed)
-    stacks = format_stacks(candidate, asked, knowledge)
+    stacks = [
+        stack
+        for stack in format_stacks(candidate, asked, knowledge)
+        if family is None or stack.applies_to.family == family
+    ]
     return cite_stack(stacks[0]) if stacks else cite_claim(candidate, "summary")
 
 

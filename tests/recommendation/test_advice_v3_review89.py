@@ -184,3 +184,28 @@ def test_int4_weights_are_not_called_int4_gemms_and_an_int8_ask_served_as_int4_s
     assert "in int4 (the format the chosen stack serves here; int8 was asked)" in " ".join(
         r.text for r in result.capacity
     )
+
+
+def test_a_four_bit_ask_is_cited_by_a_stack_of_the_target_family_that_the_candidate_runs():
+    # Review 91 defect 4: an MLX int4 line cited ExecuTorch's stack, and a Hygon line an AMD stack.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="Qwen/Qwen3-8B",
+        needs={"quantization": "int4"},
+    )
+    refs = [c.ref for t in result.tiers if t.tier == 1 for ch in t.choices for r in ch.rationale for c in r.cites]
+    assert "apple-mlx-lm-inference.summary" in refs
+    assert "apple-executorch-llm-xnnpack.summary" not in refs
+    hygon = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        model="Qwen/Qwen2.5-72B-Instruct-AWQ",
+        needs={"quantization": "int4", "devices": 4},
+    )
+    cited = [c.ref for t in hygon.tiers if t.tier == 1 for ch in t.choices for r in ch.rationale for c in r.cites]
+    assert not any(ref.startswith("amd-") for ref in cited)

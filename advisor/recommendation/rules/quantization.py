@@ -167,14 +167,14 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
         return line(
             f"{toolkit.name} loads {dtype} checkpoints in the formats it lists; the checkpoint comes {source}"
             f"{unverified}",
-            cite_format(toolkit, dtype, context.knowledge),
+            cite_format(toolkit, dtype, context.knowledge, context.profile.hardware),
         )
     if toolkit.id == runtime and context.profile.needs.quantization_method == "qat" and toolkit.qat.value != "yes":
         return None  # it runs the QAT model exported by the training framework; it does not quantize it (QAT line)
     if toolkit.id == runtime:
         return line(
             f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
-            cite_format(toolkit, context.profile.needs.quantization, context.knowledge),
+            cite_format(toolkit, context.profile.needs.quantization, context.knowledge, context.profile.hardware),
         )
     claim = context.knowledge.compatibility.quantized_output_loaded_by.get(toolkit.id)
     if claim is None or runtime not in claim.value:
