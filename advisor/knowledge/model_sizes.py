@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from advisor.knowledge.claims import KnowledgeBaseError, is_url
 from advisor.knowledge.stacks import Precision, model_matches
@@ -96,8 +96,19 @@ class PublishedCheckpoint(_Sourced):
         description="Where a hardware vendor, not the model's publisher, releases it for its own devices (AMD's Quark "
         "FP8-KV checkpoints for Instinct): the hardware family it is for, and read only there",
     )
+    precision: Literal["fp8", "nvfp4", "mxfp4"] = Field(
+        "fp8",
+        description="The format its weights are released in: FP8 (the default), or a 4-bit float a hardware vendor "
+        "releases for its own devices (NVIDIA's NVFP4 checkpoints, AMD's MXFP4 ones)",
+    )
     source: str
     as_of: dt.date
+
+    @model_validator(mode="after")
+    def _four_bit_from_a_vendor(self) -> PublishedCheckpoint:
+        if self.precision != "fp8" and self.family is None:
+            raise ValueError("a 4-bit checkpoint here is a hardware vendor's: give its family")
+        return self
 
 
 @lru_cache(maxsize=1)
@@ -109,20 +120,36 @@ def fp8_checkpoints() -> tuple[PublishedCheckpoint, ...]:
 @lru_cache(maxsize=1)
 def fp8_checkpoint_ids() -> frozenset[str]:
     """The publishers' FP8 checkpoint ids, lower case (qwen/qwen3-235b-a22b-fp8)."""
-    return frozenset(entry.checkpoint.lower() for entry in fp8_checkpoints())
+    return frozenset(entry.checkpoint.lower() for entry in fp8_checkpoints() if entry.precision == "fp8")
 
 
 def published_fp8(model: str) -> PublishedCheckpoint | None:
     """The publisher's FP8 checkpoint of exactly this release (ids compared without case), or None."""
     return next(
-        (entry for entry in fp8_checkpoints() if entry.model.lower() == model.lower() and entry.family is None), None
+        (
+            entry
+            for entry in fp8_checkpoints()
+            if entry.model.lower() == model.lower() and entry.family is None and entry.precision == "fp8"
+        ),
+        None,
     )
 
 
 def vendor_fp8(model: str, family: str) -> PublishedCheckpoint | None:
     """A hardware vendor's FP8 checkpoint of exactly this release for its own family's devices, or None."""
+    return vendor_release(model, family, ("fp8",))
+
+
+def vendor_release(model: str, family: str, precisions: Sequence[str]) -> PublishedCheckpoint | None:
+    """A hardware vendor's checkpoint of exactly this release for its own family's devices in one of these formats (the
+    first in the file), or None."""
     return next(
-        (entry for entry in fp8_checkpoints() if entry.model.lower() == model.lower() and entry.family == family), None
+        (
+            entry
+            for entry in fp8_checkpoints()
+            if entry.model.lower() == model.lower() and entry.family == family and entry.precision in precisions
+        ),
+        None,
     )
 
 

@@ -17,7 +17,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from advisor.knowledge.model_sizes import fp8_checkpoint_ids, published_fp8, quantized_release, size_of, vendor_fp8
+from advisor.knowledge.model_sizes import (
+    fp8_checkpoint_ids,
+    published_fp8,
+    quantized_release,
+    size_of,
+    vendor_fp8,
+    vendor_release,
+)
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -960,6 +967,30 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     return reason_first(choice, line(text, *cites, cite_profile(profile, "needs.quantization")))
 
 
+def vendor_four_bit(choice: Choice, context: RuleContext, serving: Judged | None) -> Choice:
+    """fp4 serving of a model whose hardware vendor releases a 4-bit float checkpoint of it for its devices (NVIDIA's
+    NVFP4, AMD's MXFP4) in a format the chosen serving stack runs: that checkpoint, served as released, is named."""
+    profile = context.profile
+    named = profile.model_name
+    if choice.concern != "quantization" or profile.needs.quantization != "fp4" or not profile.serves or named is None:
+        return choice
+    if serving is None or profile.trains:
+        return choice
+    runs = [p for p in PRECISIONS_FOR["fp4"] if p in serving.stack.applies_to.precisions]
+    release = vendor_release(named, profile.hardware, runs)
+    if release is None:
+        return choice
+    text = (
+        f"the hardware vendor releases, for {release.family} devices, {release.checkpoint} ({release.format}): serve "
+        f"that {release.precision} checkpoint as released; the toolkit is for a float checkpoint of your own"
+    )
+    cite = Citation(
+        kind="knowledge", ref=f"fp8_checkpoints.{release.model}", figure=release.checkpoint, source=release.source
+    )
+    chosen = reason_first(choice, line(text, cite, cite_profile(profile, "needs.quantization")))
+    return served_as_released(chosen, context, release.checkpoint)
+
+
 def served_as_released(choice: Choice, context: RuleContext, checkpoint: str) -> Choice:
     """A published FP8 checkpoint served as released: no toolkit runs, so the quantization part is the serving engine
     loading it, and the toolkit the stack names stays as the route for a float copy of the team's own."""
@@ -1600,6 +1631,7 @@ def adapt_tier1(
     merged = [precision_settings(c, owner.get(c.concern, first), context.profile, choice.device) for c in merged]
     merged = [published_checkpoint(with_long_context(c, context, choice), context) for c in merged]
     merged = [named_weight_release(c, context) for c in merged]
+    merged = [vendor_four_bit(c, context, choice.for_workload("inference")) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     merged = [framework_fp8(c, choice, context) for c in merged]
     merged = [released_weights_for_training(c, context) for c in merged]
