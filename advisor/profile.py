@@ -184,7 +184,8 @@ class Profile(BaseModel):
         "default), `embedding` (an encoder returning one vector per input: no decode, no KV cache, no chat endpoint) "
         "or `transcription` (a speech-recognition encoder-decoder such as Whisper: audio in, text out); none: "
         "`embedding` where `model` names a well-known embedding model family (BAAI/bge-, intfloat/e5-, "
-        "sentence-transformers/, a name containing 'embed'...), `transcription` where it names Whisper, and the record "
+        "sentence-transformers/, a name containing 'embed'...) or a reranker (a name containing 'rerank'), `transcription` "
+        "where it names Whisper, and the record "
         "says it was assumed",
         json_schema_extra={"examples": ["embedding"]},
     )

@@ -13,6 +13,10 @@ matched on the Hugging Face id (case-insensitive):
 - thenlper/gte-... and Alibaba-NLP/gte-... (but not the gte rerankers)
 - sentence-transformers/...
 
+A reranker (a cross-encoder that scores query-document pairs: any id whose model name contains "rerank", and the
+cross-encoder/ organisation) decodes nothing either; a profile has no rerank task, so it takes the embedding task, whose
+stacks include the rerank endpoints (OpenVINO Model Server's /v3/rerank), and the record says so.
+
 The speech-recognition family: any id whose model name contains "whisper" (openai/whisper-large-v3,
 distil-whisper/distil-large-v3 under its organisation's name).
 
@@ -34,6 +38,10 @@ EMBEDDING_MODEL_PATTERNS = (
     re.compile(r"^(thenlper|Alibaba-NLP)/gte-(?!.*rerank)", re.IGNORECASE),
     re.compile(r"^sentence-transformers/", re.IGNORECASE),
 )
+RERANKER_MODEL_PATTERNS = (
+    re.compile(r"rerank[^/]*$", re.IGNORECASE),  # bge-reranker-v2-m3, Qwen3-Reranker-0.6B, jina-reranker-v2
+    re.compile(r"^cross-encoder/", re.IGNORECASE),
+)
 TRANSCRIPTION_MODEL_PATTERNS = (re.compile(r"whisper", re.IGNORECASE),)
 OVERRIDE_HINT = "state `task: generation` in the profile if it generates text"
 WHAT_IT_IS: dict[ServingTask, str] = {
@@ -50,6 +58,11 @@ def embedding_model(model: str | None) -> bool:
     return any(pattern.search(name) for pattern in EMBEDDING_MODEL_PATTERNS)
 
 
+def reranker_model(model: str | None) -> bool:
+    """The Hugging Face id names a well-known reranker (cross-encoder) family (see the module's list)."""
+    return bool(model) and any(pattern.search(str(model).strip()) for pattern in RERANKER_MODEL_PATTERNS)
+
+
 def transcription_model(model: str | None) -> bool:
     """The Hugging Face id names a well-known speech-recognition model family (Whisper)."""
     if not model:
@@ -64,7 +77,7 @@ def serving_task(stated: str | None, model: str | None) -> tuple[ServingTask, bo
     for task in get_args(ServingTask):
         if stated == task:
             return task, False
-    if embedding_model(model):
+    if embedding_model(model) or reranker_model(model):
         return "embedding", True
     if transcription_model(model):
         return "transcription", True
@@ -73,4 +86,10 @@ def serving_task(stated: str | None, model: str | None) -> tuple[ServingTask, bo
 
 def assumed_text(task: ServingTask, model: str) -> str:
     """The record's line for a task taken from the model's name."""
-    return f"{task}, assumed from the model name {model} ({WHAT_IT_IS.get(task, task)}); {OVERRIDE_HINT}"
+    what = (
+        "a well-known reranker family, a cross-encoder that scores query-document pairs: the embedding task's "
+        "stacks, rerank endpoints among them, serve it"
+        if reranker_model(model)
+        else WHAT_IT_IS.get(task, task)
+    )
+    return f"{task}, assumed from the model name {model} ({what}); {OVERRIDE_HINT}"

@@ -36,6 +36,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # the page's example checkpoint of a generic route (a pipeline taking any model of the task by id): the same code
     # runs the profile's model, whose memory and speed the page does not give
     "example_model": 3,
+    # a vision transformer on a recipe written for convolutional networks (a ResNet-50 training page): one that ran a
+    # vision transformer, even another one, comes first
+    "convolutional_recipe": 3,
     "dynamic_shapes": 6,
     "float_fallback": 6,
     "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model

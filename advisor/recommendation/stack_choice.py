@@ -52,6 +52,7 @@ from advisor.recommendation.policy import (
     host_size,
     node_size,
 )
+from advisor.vision_models import vision_model, vision_transformer
 
 MAX_CONSIDERED = 5
 # A training stack's checkpoint claim saying its page documents no way out to a format serving engines load.
@@ -463,6 +464,18 @@ def misfits(
                 f"({stack.example_models.value}): {named} loads the same way, at its own memory and speed",
             )
         found.append(other)
+    if (
+        scope.models
+        and vision_transformer(named)
+        and all(vision_model(m) and not vision_transformer(m) for m in scope.models)
+    ):  # a ViT on a ResNet recipe: its attention, LayerNorm and patch embedding are not what the recipe tunes
+        found.append(
+            Misfit(
+                "convolutional_recipe",
+                f"written for convolutional networks ({few_of(scope.models)}), not a vision transformer like {named}: "
+                "its attention and LayerNorm layers are not what the recipe was run with",
+            )
+        )
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
     if device is not None and device.id in scope.excludes:

@@ -38,12 +38,25 @@ def test_well_known_embedding_models_are_recognised(model):
     assert serving_task(None, model) == ("embedding", True)
 
 
-@pytest.mark.parametrize(
-    "model", ["Qwen/Qwen3-32B", "meta-llama/Meta-Llama-3.1-70B", "BAAI/bge-reranker-large", "embedded-org/Llama-3-8B"]
-)
-def test_generating_models_and_rerankers_are_not(model):
+@pytest.mark.parametrize("model", ["Qwen/Qwen3-32B", "meta-llama/Meta-Llama-3.1-70B", "embedded-org/Llama-3-8B"])
+def test_generating_models_are_not(model):
     assert not embedding_model(model)
     assert serving_task(None, model) == ("generation", False)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "BAAI/bge-reranker-large",
+        "BAAI/bge-reranker-v2-m3",
+        "Qwen/Qwen3-Reranker-0.6B",
+        "cross-encoder/ms-marco-MiniLM-L6-v2",
+    ],
+)
+def test_rerankers_are_no_embedding_model_but_take_the_embedding_task(model):
+    # Reviews 93 p14 and 94 p07: bge-reranker-v2-m3 was planned as a chat LLM (OVMS text_generation, vLLM TP 4)
+    assert not embedding_model(model)
+    assert serving_task(None, model) == ("embedding", True)
 
 
 def test_a_stated_task_overrides_the_name():
