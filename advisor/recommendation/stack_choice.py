@@ -926,7 +926,8 @@ def judge(
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to
     default_matches = scope.precisions[0] in accepted
-    model_assumed = bool(scope.models) and profile.model_name is None
+    # a generic route's example models are no assumption: the route is for any model (example_models)
+    model_assumed = bool(scope.models) and profile.model_name is None and stack.example_models is None
     # a recipe for a model of the same architecture, or for another size of the same series
     kin = shared_architecture(scope.models, profile.model_name) or size_sibling(scope.models, profile.model_name)
     # a generic route whose page runs this model as its example is no recipe written for it (vLLM's pooling page), nor
@@ -1429,7 +1430,7 @@ def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> 
             and not names_another_device(risk.value, others)
         ),
         preview=stack.preview.value if stack.preview is not None else None,
-        models=tuple(stack.applies_to.models),
+        models=() if stack.example_models is not None else tuple(stack.applies_to.models),  # examples: any model
         maintained_until=stack.maintained_until.value if stack.maintained_until is not None else None,
         model_assumed=item.model_assumed,
         released_quantized=released_quantized(item, profile.needs.quantization),
