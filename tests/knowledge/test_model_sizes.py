@@ -17,6 +17,7 @@ from advisor.knowledge.model_sizes import (
     size_of,
     size_sibling,
     vendor_fp8,
+    vendor_release,
     written_for,
 )
 from advisor.profile import parse_profile
@@ -103,10 +104,15 @@ def test_every_fp8_checkpoint_is_its_models_id_with_the_fp8_suffix_and_listed_on
     assert len(models) == len(set(models))
     for entry in publishers:
         assert entry.checkpoint == f"{entry.model}-FP8", entry.model
-    # A hardware vendor's own release (family set) is under the vendor's name, once per model and family:
-    # amd/Llama-3.3-70B-Instruct-FP8-KV (https://huggingface.co/amd/Llama-3.3-70B-Instruct-FP8-KV).
-    vendors = [(entry.model.lower(), entry.family) for entry in entries if entry.family is not None]
+    # A hardware vendor's own release (family set) is under the vendor's name, once per model, family and format:
+    # amd/Llama-3.3-70B-Instruct-FP8-KV (https://huggingface.co/amd/Llama-3.3-70B-Instruct-FP8-KV) beside
+    # amd/Llama-3.3-70B-Instruct-MXFP4-Preview (https://huggingface.co/amd/Llama-3.3-70B-Instruct-MXFP4-Preview).
+    vendors = [(entry.model.lower(), entry.family, entry.precision) for entry in entries if entry.family is not None]
     assert len(vendors) == len(set(vendors))
+    # A 4-bit float release is in the format of its vendor's devices: NVIDIA's NVFP4, AMD's MXFP4.
+    for entry in entries:
+        if entry.precision != "fp8":
+            assert (entry.family, entry.precision) in {("nvidia-gpu", "nvfp4"), ("amd-gpu", "mxfp4")}, entry.checkpoint
     for entry in entries:
         if entry.family is not None:
             assert entry.checkpoint.split("/")[0] != entry.model.split("/")[0], entry.checkpoint
@@ -165,3 +171,17 @@ def test_flux_1_is_sized_from_its_card_and_stays_the_family_mflux_is_written_for
     assert model_parameters_b(profile("black-forest-labs/FLUX.1-dev", model_type="diffusion")) == 12
     assert model_parameters_b(profile("black-forest-labs/FLUX.1-schnell", model_type="diffusion")) == 12
     assert written_for(["black-forest-labs/FLUX.1"], "black-forest-labs/FLUX.1-schnell")
+
+
+def test_a_hardware_vendors_four_bit_release_is_found_by_its_format():
+    # Review 91: an fp4 ask for DeepSeek-V3.1 on B200 names NVIDIA's NVFP4 checkpoint of it
+    # (https://huggingface.co/nvidia/DeepSeek-V3.1-NVFP4); AMD's MXFP4 one of DeepSeek-R1 is for Instinct
+    # (https://huggingface.co/amd/DeepSeek-R1-MXFP4/blob/main/README.md). Neither is an FP8 release.
+    nvidia = vendor_release("deepseek-ai/DeepSeek-V3.1", "nvidia-gpu", ("nvfp4", "mxfp4"))
+    assert nvidia is not None and nvidia.checkpoint == "nvidia/DeepSeek-V3.1-NVFP4"
+    amd = vendor_release("deepseek-ai/DeepSeek-R1", "amd-gpu", ("nvfp4", "mxfp4"))
+    assert amd is not None and amd.checkpoint == "amd/DeepSeek-R1-MXFP4"
+    assert vendor_release("deepseek-ai/DeepSeek-V3.1", "amd-gpu", ("nvfp4", "mxfp4")) is None
+    assert vendor_fp8("deepseek-ai/DeepSeek-V3.1", "nvidia-gpu") is None
+    fp8 = vendor_fp8("meta-llama/Llama-3.3-70B-Instruct", "nvidia-gpu")
+    assert fp8 is not None and fp8.checkpoint == "nvidia/Llama-3.3-70B-Instruct-FP8"
