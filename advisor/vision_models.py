@@ -34,3 +34,18 @@ def vision_transformer(model: str | None) -> bool:
     """The Hugging Face id names a well-known vision transformer family (ViT, DINOv2, Swin, DETR...): an image model
     with attention layers."""
     return model is not None and any(pattern.search(model.strip()) for pattern in VISION_TRANSFORMER_PATTERNS)
+
+
+# Vision-language models: a vision encoder and projector beside a language model (Qwen2.5-VL, InternVL, LLaVA...).
+VISION_LANGUAGE_PATTERNS = (
+    re.compile(r"[-_]VL\d*(?:[-_.]|$)", re.IGNORECASE),  # Qwen2-VL, Qwen2.5-VL-7B-Instruct, Qwen3-VL-8B, DeepSeek-VL2
+    re.compile(
+        r"/(InternVL|llava|Pixtral|paligemma|idefics|MiniCPM-V|Phi-3\.5-vision|Phi-4-multimodal)", re.IGNORECASE
+    ),
+    re.compile(r"-Vision(?:-|$)", re.IGNORECASE),  # Llama-3.2-11B-Vision-Instruct
+)
+
+
+def vision_language_model(model: str | None) -> bool:
+    """The Hugging Face id names a well-known vision-language model family (see VISION_LANGUAGE_PATTERNS)."""
+    return model is not None and any(pattern.search(model.strip()) for pattern in VISION_LANGUAGE_PATTERNS)

@@ -16,7 +16,7 @@ import re
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
-from advisor.vision_models import vision_model
+from advisor.vision_models import vision_language_model, vision_model
 
 VISION_MODEL_TYPE = "cnn"  # the profile's type for image models, whose stacks are the general runtimes
 # 'cnn' where the engine's texts name the planned type (not inside an id such as arm-onnxruntime-int8-cnn-graviton).
@@ -26,13 +26,23 @@ CNN_WORD = re.compile(r"(?<![\w`-])cnn(?![\w`-])")
 def planned_model_type(profile: Profile) -> tuple[Profile, Rationale | None]:
     """The profile to plan with (a vision model given as a dense transformer: the vision type) and the line that says
     why; the profile itself and None otherwise."""
-    if profile.model_type != "dense-transformer" or profile.task is not None or not vision_model(profile.model_name):
+    if profile.model_type != "dense-transformer" or profile.task is not None:
+        return profile, None
+    if vision_language_model(profile.model_name):  # Qwen2.5-VL given as dense: its vision tower needs VLM stacks
+        text = (
+            f"{profile.model_name} is a well-known vision-language model family: it is planned as `multimodal` (a "
+            "vision encoder and projector beside the language model), on the stacks documented for such models, not "
+            "as a text-only dense transformer; state `model_type: multimodal` in the profile to say so"
+        )
+        planned = profile.model_copy(update={"model_type": "multimodal"})
+        return planned, line(text, cite_profile(profile, "model"), cite_profile(profile, "model_type"))
+    if not vision_model(profile.model_name):
         return profile, None
     text = (
         f"{profile.model_name} is a well-known vision model family, not a language model: it is planned on the stacks "
         f"for vision models (model type `{VISION_MODEL_TYPE}`: general runtimes that run its attention and GEMMs), not on "
         "the LLM engines and trainers a dense transformer is otherwise given, which do not load an image model; state "
-        "`task: generation` in the profile if it generates text"
+        "`model_type: cnn` to say so (or `task: generation` should this id be a language model after all)"
     )
     planned = profile.model_copy(update={"model_type": VISION_MODEL_TYPE})
     return planned, line(text, cite_profile(profile, "model"), cite_profile(profile, "model_type"))
@@ -41,7 +51,10 @@ def planned_model_type(profile: Profile) -> tuple[Profile, Rationale | None]:
 def restated_type(recommendation: Recommendation, asked: Profile, planned: Profile) -> Recommendation:
     """The recommendation's texts name the planned vision type as what it stands for ('vision (cnn)'), so a profile that
     said dense-transformer is not told its model is a CNN."""
-    if planned.model_type == asked.model_type:
-        return recommendation
+    if planned.model_type != VISION_MODEL_TYPE or planned.model_type == asked.model_type:
+        # a vision-language model's texts say multimodal, which it is; the record keeps the profile as asked
+        return (
+            recommendation if recommendation.profile == asked else recommendation.model_copy(update={"profile": asked})
+        )
 
     return recommendation.with_texts(lambda text: CNN_WORD.sub(f"vision ({VISION_MODEL_TYPE})", text), asked)

@@ -209,3 +209,26 @@ def test_a_four_bit_ask_is_cited_by_a_stack_of_the_target_family_that_the_candid
     )
     cited = [c.ref for t in hygon.tiers if t.tier == 1 for ch in t.choices for r in ch.rationale for c in r.cites]
     assert not any(ref.startswith("amd-") for ref in cited)
+
+
+def test_a_vision_language_model_given_as_dense_is_planned_as_multimodal():
+    # Review 94 p04: Qwen2.5-VL-7B given as dense-transformer got MindIE's text W8A8 route; vllm-ascend serves it as a
+    # vision-language model (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/single_npu_multimodal.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"quantization": "fp8"},
+    )
+    said = " ".join(r.text for r in result.capacity)
+    assert "is a well-known vision-language model family: it is planned as `multimodal`" in said
+    assert "vision-language" in chosen_serving(result).name
+    assert result.profile.model_type == "dense-transformer"
+
+
+def test_a_vision_transformers_convolution_is_its_patch_embedding():
+    result = answer(**{**VIT_ON_GRAVITON, "model_type": "cnn", "model": "facebook/dinov2-base"})
+    skipped = next(s for s in result.skipped_concerns if s.concern == "convolution")
+    assert "patch embedding" in skipped.rationale[0].text

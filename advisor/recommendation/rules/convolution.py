@@ -16,6 +16,7 @@ from advisor.recommendation.policy import CHANNELS_LAST_PAYS
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
 from advisor.recommendation.switches import switch
+from advisor.vision_models import vision_transformer
 from probes.layout.report import LAYOUT_CHANNELS_LAST_SPEEDUP, LAYOUT_MISMATCH_COST
 
 
@@ -66,6 +67,12 @@ def decide_convolution(context: RuleContext) -> ConcernDecision:
                 "audio encoder, a small share of the compute: no library to choose"
             )
             cites.append(cite_profile(profile, "task"))
+        elif vision_transformer(profile.model_name):
+            text = (
+                "a vision transformer's one convolution is its patch embedding (a strided Conv2d over the image), a "
+                "small share of the compute next to its attention and linear layers: no library to choose"
+            )
+            cites.append(cite_profile(profile, "model"))
         elif profile.model_type == "multimodal":
             text = (
                 "a multimodal model's convolutions are its vision encoder's patch embedding (Conv2d, or Conv3d for "
