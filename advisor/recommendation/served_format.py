@@ -10,6 +10,8 @@ asked and says so.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from advisor.knowledge.loader import KnowledgeBase
 from advisor.knowledge.model_sizes import shared_architecture, written_for
 from advisor.knowledge.platforms import Device
@@ -17,7 +19,7 @@ from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_platform, cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
-from advisor.recommendation.policy import PRECISIONS_FOR, SAME_WIDTH_FORMATS
+from advisor.recommendation.policy import PRECISIONS_FOR, SAME_WIDTH_FORMATS, claimed_format
 from advisor.recommendation.stack_choice import target_device
 
 
@@ -108,6 +110,7 @@ def checkpoint_makers(knowledge: KnowledgeBase, runtime: str, hardware: str, mod
     checkpoint has to come pre-quantized from elsewhere."""
     known = knowledge.ids()
     compatibility = knowledge.compatibility
+    four_bit = dtype in PRECISIONS_FOR and claimed_format(dtype) is None  # the loader relation speaks of 8-bit output
     return [
         toolkit
         for toolkit in compatibility.toolkits_loaded_by(runtime)
@@ -116,4 +119,15 @@ def checkpoint_makers(knowledge: KnowledgeBase, runtime: str, hardware: str, mod
             hardware in knowledge.get(toolkit).hardware.value
             or hardware in compatibility.output_families(toolkit, model_type, dtype)
         )
+        and (not four_bit or paired(knowledge, toolkit, runtime, PRECISIONS_FOR[dtype]))
     ]
+
+
+def paired(knowledge: KnowledgeBase, toolkit: str, runtime: str, formats: Sequence[str]) -> bool:
+    """A stack of the knowledge base runs the toolkit and the runtime together in one of these formats (ModelOpt's
+    INT4 is TensorRT-LLM's, not vLLM's)."""
+    return any(
+        set(formats) & set(stack.applies_to.precisions)
+        and {toolkit, runtime} <= {c.candidate for c in stack.components if c.candidate is not None}
+        for stack in knowledge.stacks
+    )

@@ -232,3 +232,21 @@ def test_a_vision_transformers_convolution_is_its_patch_embedding():
     result = answer(**{**VIT_ON_GRAVITON, "model_type": "cnn", "model": "facebook/dinov2-base"})
     skipped = next(s for s in result.skipped_concerns if s.concern == "convolution")
     assert "patch embedding" in skipped.rationale[0].text
+
+
+def test_an_int4_checkpoint_for_vllm_comes_from_a_toolkit_a_stack_pairs_with_it_not_modelopt():
+    # Review 94 p01: "quantization modelopt [dtype=int4] - writes checkpoints vLLM loads", while vLLM's ModelOpt loader
+    # takes FP8, NVFP4 and MXFP8 only (https://docs.vllm.ai/en/latest/features/quantization/modelopt/); vLLM's INT4 page
+    # makes the checkpoint with LLM Compressor (https://docs.vllm.ai/en/latest/features/quantization/llm_compressor/int4/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="Qwen/Qwen3-32B",
+        needs={"quantization": "fp4", "long_context": True},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.option != "modelopt"
+    text = " ".join(r.text for r in quantization.rationale)
+    assert "llm-compressor" in text and "modelopt" not in text

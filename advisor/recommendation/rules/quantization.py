@@ -31,11 +31,12 @@ from advisor.recommendation.policy import (
     INT8_PAYS,
     LAYERNORM_COLLAPSE,
     PER_CHANNEL_GAIN,
+    PRECISIONS_FOR,
     claimed_format,
 )
 from advisor.recommendation.rules.tiers import tier2_entry, tier3_entry
 from advisor.recommendation.selection import pick
-from advisor.recommendation.served_format import checkpoint_makers
+from advisor.recommendation.served_format import checkpoint_makers, paired
 from advisor.recommendation.stack_choice import runner_roles
 from advisor.recommendation.switches import predicate, switch
 from probes.gemm.report import GEMM_FP8_VS_BF16_SPEEDUP
@@ -257,7 +258,20 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
             blockers[option] = [
                 line(f"its output loads in {', '.join(claim.value)}, not in {name}, tier 1's runtime", cite)
             ]
+        elif claimed_format(context.profile.needs.quantization) is None and not paired_in_format(
+            option, runtime, context
+        ):  # a 4-bit checkpoint: loaded only where a stack pairs the two in it (ModelOpt's INT4 is TensorRT-LLM's)
+            text = (
+                f"no stack here pairs its {context.profile.needs.quantization} output with {name}: the loader relation "
+                "speaks of its 8-bit checkpoints"
+            )
+            blockers[option] = [line(text, cite_compatibility("quantized_output_loaded_by", option, claim))]
     return blockers
+
+
+def paired_in_format(toolkit: str, runtime: str, context: RuleContext) -> bool:
+    """A stack of the knowledge base runs the toolkit and the runtime together in one of the asked formats."""
+    return paired(context.knowledge, toolkit, runtime, PRECISIONS_FOR[context.profile.needs.quantization])
 
 
 def other_runtime(option: str, context: RuleContext) -> bool:
