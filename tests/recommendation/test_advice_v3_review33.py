@@ -233,8 +233,10 @@ def test_a_lora_job_on_megatron_is_not_told_torchtitan_fits_nor_given_torch_comp
         model="meta-llama/Llama-3.3-70B-Instruct",
         needs={"dynamic_shapes": True, "devices": 8},
     )
-    titan = next(option for option in result.stacks_considered if option.stack == "nvidia-torchtitan-float8-h100")
-    assert "documented for pretraining, not lora" in titan.reason
+    # TorchTitan is never called a fit; it may fall out of the five options shown behind nearer LoRA recipes
+    titan = next((o for o in result.stacks_considered if o.stack == "nvidia-torchtitan-float8-h100"), None)
+    assert titan is None or "documented for pretraining, not lora" in titan.reason
+    assert not any(o.fits and "torchtitan" in o.stack for o in result.stacks_considered)
     shapes = next(c for c in result.tier(1).choices if c.concern == "dynamic-shapes")
     assert shapes.option == "megatron-core" and shapes.settings["mode"] == "sequence-packing"
     assert not any("per 100 requests" in s.description for s in result.switch_conditions)

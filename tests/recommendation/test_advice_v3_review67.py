@@ -231,13 +231,14 @@ def test_a_stack_leaving_maintenance_before_the_year_is_out_sets_the_review_date
 
 
 def test_an_uncovered_training_side_names_the_other_familys_documented_stack():
-    # Review 69 p09: GRPO of Llama-3.1-8B with FP8 serving on Gaudi 3, moving off H100: no Gaudi page runs an RL loop,
-    # and the verdict left the loop to the team without saying that NVIDIA's side documents one (NeMo RL's GRPO guide
-    # runs Llama-3.1-8B-Instruct, https://docs.nvidia.com/nemo/rl/latest/about/algorithms/grpo.html).
+    # Review 69 p09: GRPO of Llama-3.1-8B moving off H100 to a family with no page running an RL loop (Gaudi then; since
+    # review 94 p08 optimum-habana's GaudiGRPOTrainer covers Gaudi, so a Cambricon MLU590 stands in): the verdict left the
+    # loop to the team without saying that NVIDIA's side documents one (NeMo RL's GRPO guide runs Llama-3.1-8B-Instruct,
+    # https://docs.nvidia.com/nemo/rl/latest/about/algorithms/grpo.html).
     fields = {
         "model_type": "dense-transformer",
-        "hardware": "intel-gaudi",
-        "device": "gaudi3",
+        "hardware": "cambricon-mlu",
+        "device": "mlu590",
         "workload": "both",
         "training": "rl",
         "model": "meta-llama/Llama-3.1-8B-Instruct",
@@ -245,7 +246,6 @@ def test_an_uncovered_training_side_names_the_other_familys_documented_stack():
     result = answer(
         **fields,
         needs={
-            "quantization": "fp8",
             "devices": 8,
             "cross_platform": True,
             "other_hardware": ["nvidia-gpu"],
@@ -255,7 +255,7 @@ def test_an_uncovered_training_side_names_the_other_familys_documented_stack():
     assert result.verdict is not None and "nvidia-gpu, which the profile also names, documents it: NVIDIA NeMo RL" in (
         result.verdict
     )
-    alone = answer(**fields, needs={"quantization": "fp8", "devices": 8})
+    alone = answer(**fields, needs={"devices": 8})
     assert alone.verdict is not None and "which the profile also names" not in alone.verdict
 
 
