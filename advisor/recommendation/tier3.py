@@ -38,7 +38,15 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices, task_stacks
 from advisor.recommendation.served_format import format_there, on_family
 from advisor.recommendation.stack import needs_training_framework
-from advisor.recommendation.stack_choice import NEAR_TYPE_KINDS, Judged, StackChoice, choose_stacks, judge, runner_of
+from advisor.recommendation.stack_choice import (
+    NEAR_TYPE_KINDS,
+    OTHER_GENERATION_KINDS,
+    Judged,
+    StackChoice,
+    choose_stacks,
+    judge,
+    runner_of,
+)
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -244,6 +252,7 @@ def other_family_stack(
             if judged.falls_back
             else ""
         )
+        + "".join(f" ({m.text})" for m in judged.misfits if m.kind in DEVICE_KINDS)  # an Intel stack for an EPYC
         + (unmatched_note(judged, choice, wanted[judged.workload], context, there) if judged in unmatched else "")
         for judged in picked
     )
@@ -267,6 +276,7 @@ def other_family_stack(
 
 
 EXPORT_NAMES: dict[str, str] = {"onnx": "ONNX"}
+DEVICE_KINDS = (*OTHER_GENERATION_KINDS, "same_generation")  # validated on another device of that family
 
 
 def shared_export(context: RuleContext, there: Sequence[Judged], here: Judged | None) -> str:
