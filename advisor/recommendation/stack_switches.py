@@ -300,10 +300,17 @@ def memory_note(short: Sequence[str], profile: Profile) -> str:
 
 
 def task_note(profile: Profile) -> str:
-    """Where the embedding task was assumed from the model's name: the assumption and how to override it."""
+    """Where the embedding task was assumed from the model's name: the assumption and how to override it; where a job
+    that trains names no kind of training: what it is taken as (review 94 p05)."""
+    untold = (
+        ". Training: taken as training every weight (the profile names no `training:` kind: pretraining, fine-tuning, "
+        "lora or rl)"
+        if profile.trains and profile.training is None
+        else ""
+    )
     if not profile.task_assumed or profile.model_name is None:
-        return ""
-    return f". Task: {assumed_text(profile.serving_task, profile.model_name)}"
+        return untold
+    return f". Task: {assumed_text(profile.serving_task, profile.model_name)}{untold}"
 
 
 def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
