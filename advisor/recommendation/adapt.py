@@ -949,7 +949,11 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         return reason_first(
             choice, line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))
         )
-    if named is not None and (named.upper().endswith("-FP8") or (known is not None and known.released_format == "fp8")):
+    if named is not None and (
+        named.upper().endswith("-FP8")
+        or named.lower() in fp8_checkpoint_ids()  # a catalogued FP8 release itself (amd/...-FP8-KV, review 96 p04)
+        or (known is not None and known.released_format == "fp8")
+    ):
         text = f"{named} is published in FP8: serve that checkpoint as released; the toolkit is for float checkpoints"
         published = line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))
         return served_as_released(reason_first(choice, published), context, named)

@@ -113,10 +113,16 @@ def capacity_lines(
     size = size_citation(profile)
     if device.memory_gb is None and on_cpu:  # a CPU's memory is the server's RAM, sized with the server: no check
         weights = served_weights_gb(parameters, served_precision or profile.needs.quantization)
+        where = (
+            "a phone's memory is shared with the system and other apps, so keep these weights, the KV cache and the "
+            "activations within the app's share of it (measure it on the oldest phone you ship to)"
+            if device.device_class == "mobile"
+            else "a CPU's memory is the server's RAM, sized with the server, so size it for these weights and the "
+            "activations of the batch"
+        )
         text = (
             f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in "
-            f"{_format(served_precision or profile.needs.quantization)}; a CPU's memory is the server's RAM, sized "
-            "with the server, so size it for these weights and the activations of the batch"
+            f"{_format(served_precision or profile.needs.quantization)}; {where}"
         )
         return (line(text, size),)
     if device.memory_gb is None:

@@ -53,6 +53,7 @@ from advisor.recommendation.policy import (
     node_size,
 )
 from advisor.vision_models import vision_model, vision_transformer
+from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 MAX_CONSIDERED = 5
 # A training stack's checkpoint claim saying its page documents no way out to a format serving engines load.
@@ -466,6 +467,7 @@ def misfits(
         found.append(other)
     if (
         scope.models
+        and stack.example_models is None  # a generic route builds any network by name (torchvision's ViT too)
         and vision_transformer(named)
         and all(vision_model(m) and not vision_transformer(m) for m in scope.models)
     ):  # a ViT on a ResNet recipe: its attention, LayerNorm and patch embedding are not what the recipe tunes
@@ -551,7 +553,7 @@ def misfits(
     elif (
         device is not None
         and profile.needs.quantized
-        and not set(accepted) & set(scope.precisions) & {*device.formats, *scope.weight_only}
+        and not set(accepted) & set(scope.precisions) & {*device.formats, *scope.weight_only, *WEIGHT_ONLY_ASKS}
     ):
         runs = "/".join(p for p in scope.precisions if p in accepted)
         if device.formats_basis == "recipes":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from advisor.knowledge.model_sizes import written_for
+from advisor.knowledge.model_sizes import quantized_release, written_for
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
 from advisor.knowledge.stacks import Component, Stack
@@ -131,6 +131,9 @@ def checkpoint_from_nowhere(
     if serving.precision != asked or quantization.settings.get("checkpoint"):
         return []
     if written_for(serving.stack.applies_to.quantized_models, profile.model_name):
+        return []
+    release = quantized_release(profile.model_name)  # the id names a release in the asked format (...-GPTQ-Int8)
+    if release is not None and release[0] == asked:
         return []
     if checkpoint_makers(knowledge, runner.candidate, profile.hardware, profile.model_type, asked):
         return []

@@ -250,3 +250,69 @@ def test_an_int4_checkpoint_for_vllm_comes_from_a_toolkit_a_stack_pairs_with_it_
     assert quantization.option != "modelopt"
     text = " ".join(r.text for r in quantization.rationale)
     assert "llm-compressor" in text and "modelopt" not in text
+
+
+def test_a_vendor_fp8_release_named_by_id_is_served_as_released():
+    # Review 96 p04: "if amd/Llama-3.3-70B-Instruct-FP8-KV's authors publish an FP8 release of it" for that very release
+    # (https://huggingface.co/amd/Llama-3.3-70B-Instruct-FP8-KV).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        model="amd/Llama-3.3-70B-Instruct-FP8-KV",
+        needs={"quantization": "fp8", "devices": 2},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    text = " ".join(r.text for r in quantization.rationale)
+    assert "is published in FP8: serve that checkpoint as released" in text and "authors publish" not in text
+
+
+def test_an_int8_release_named_by_id_is_not_said_to_be_missing():
+    # Review 96 p07: "no int8 release of Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8 is catalogued here ... serve bf16", while
+    # vllm_mlu registers gptq_mlu (https://github.com/Cambricon/vllm-mlu).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        model="Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8",
+        needs={"quantization": "int8", "devices": 4},
+    )
+    assert "is catalogued here" not in (result.verdict or "")
+
+
+def test_a_vit_fine_tune_on_iluvatar_takes_the_torchvision_trainer_that_builds_it():
+    # Review 96 p09: the Swin recipe's main.py builds Swin models only; DeepSparkHub's classification train.py builds any
+    # torchvision model by name (https://github.com/Deep-Spark/DeepSparkHub/blob/master/models/cv/classification/resnet50/pytorch/train.py).
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        model="google/vit-base-patch16-224",
+        needs={"devices": 8},
+    )
+    trained = next(row for row in result.stacks_considered if row.chosen)
+    assert trained.stack == "iluvatar-pytorch-resnet50-training"
+    assert "builds the network by its torchvision name" in trained.reason
+
+
+def test_int4_on_an_android_phone_takes_executorch_and_sizes_the_apps_share():
+    # Review 96 p15: ExecuTorch "does not run int4 natively, so ... bf16" and "the server's RAM" for a phone; Arm's
+    # learning path runs 4-bit Llama 3.2 with ExecuTorch + XNNPACK + KleidiAI on Android
+    # (https://learn.arm.com/learning-paths/smartphones-and-mobile/build-llama3-chat-android-app-using-executorch-and-xnnpack/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        needs={"quantization": "int4"},
+    )
+    executorch = next(r for r in result.stacks_considered if r.stack == "arm-executorch-llama-xnnpack-android")
+    assert "does not run int4 natively" not in executorch.reason
+    capacity = " ".join(r.text for r in result.capacity)
+    assert "a phone's memory is shared" in capacity and "server" not in capacity
