@@ -841,6 +841,14 @@ def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str,
     if moe is None:
         return choice
     text = f"the dense layers' GEMMs; the experts' grouped GEMMs run in the stack's MoE backend: {moe.name}"
+    dtype = choice.settings.get("dtype")
+    if dtype in PRECISIONS_FOR["fp4"]:  # a 4-bit float release quantizes the experts (gpt-oss's MXFP4 experts)
+        text += (
+            f"; the {dtype} weights are the experts', and the layers outside them (attention, router, embeddings) keep "
+            "the checkpoint's higher precision"
+        )
+        settings = {k: v for k, v in choice.settings.items() if k != "dtype"}
+        choice = choice.model_copy(update={"settings": {**settings, "experts": dtype}})
     why = line(text, cite_stack(serving.stack, moe))
     return reason_first(choice, why)
 

@@ -316,3 +316,20 @@ def test_int4_on_an_android_phone_takes_executorch_and_sizes_the_apps_share():
     assert "does not run int4 natively" not in executorch.reason
     capacity = " ".join(r.text for r in result.capacity)
     assert "a phone's memory is shared" in capacity and "server" not in capacity
+
+
+def test_a_moe_released_in_a_four_bit_float_keeps_its_dense_layers_out_of_it():
+    # Reviews 95 p01 and 96 p05: "gemm cublas [dtype=mxfp4] - the dense layers' GEMMs" for gpt-oss, whose checkpoint
+    # leaves attention, router and embeddings unquantized (https://huggingface.co/docs/transformers/quantization/mxfp4).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="openai/gpt-oss-120b",
+        needs={"quantization": "fp4"},
+    )
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings.get("dtype") != "mxfp4"
+    if "experts" in gemm.settings:
+        assert "the layers outside them (attention, router, embeddings)" in gemm.rationale[0].text
