@@ -623,6 +623,9 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     return f"tensor parallel {group * ranks} over the {group} devices (the command's degree is {theirs})"
 
 
+KV_FP8 = re.compile(r"\bFP8\b", re.IGNORECASE)
+
+
 def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
     """The stack's parts that belong to no concern (KV cache, MoE kernels, parallelism), as the runner's settings; MoE
     kernels only for a mixture of experts."""
@@ -635,6 +638,9 @@ def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
         if component.role not in SETTING_ROLES[judged.workload]:
             continue
         key, name = component.role, component.name
+        if key == "kv-cache" and not profile.needs.quantized and KV_FP8.search(name):
+            # the page's FP8 KV cache is a quantization the profile did not ask for (review 95 p04)
+            name = f"{name} on the page; with no quantization asked, keep the KV cache in the model's dtype until an accuracy check clears FP8"
         if key != "kv-cache":  # a KV-cache format is a storage choice apart from the weights' (FP8 KV beside BF16)
             name = in_precision(name, judged.precision)
             if not name or other_format_only(name, judged.precision):
