@@ -195,6 +195,10 @@ class ChosenStack(_Model):
     maintained_until: dt.date | None = Field(
         default=None, description="When the release its page pins leaves maintenance, where the page says"
     )
+    superseded: str | None = Field(
+        default=None,
+        description="Where the vendor's current release no longer carries the stack's software: what its page says",
+    )
     model_assumed: bool = Field(
         default=False, description="It is written for named models and the profile names none: one of them is assumed"
     )

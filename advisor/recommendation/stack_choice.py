@@ -1434,6 +1434,7 @@ def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> 
         preview=stack.preview.value if stack.preview is not None else None,
         models=() if stack.example_models is not None else tuple(stack.applies_to.models),  # examples: any model
         maintained_until=stack.maintained_until.value if stack.maintained_until is not None else None,
+        superseded=stack.superseded.value if stack.superseded is not None else None,
         model_assumed=item.model_assumed,
         released_quantized=released_quantized(item, profile.needs.quantization),
     )

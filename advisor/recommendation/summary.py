@@ -102,6 +102,8 @@ def chosen_stack_lines(stack: ChosenStack, profile: Profile) -> list[str]:
         lines.append(f"  {models}")
     if stack.preview is not None:
         lines.append(f"  preview: {stack.preview} [kb: {stack.stack}.preview]")
+    if stack.superseded is not None:
+        lines.append(f"  superseded: {stack.superseded} [kb: {stack.stack}.superseded]")
     if stack.maintained_until is not None:
         lines.append(
             f"  maintained until: {stack.maintained_until.isoformat()}: the record is reviewed by then "

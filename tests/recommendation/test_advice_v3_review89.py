@@ -333,3 +333,22 @@ def test_a_moe_released_in_a_four_bit_float_keeps_its_dense_layers_out_of_it():
     assert gemm.settings.get("dtype") != "mxfp4"
     if "experts" in gemm.settings:
         assert "the layers outside them (attention, router, embeddings)" in gemm.rationale[0].text
+
+
+def test_a_chosen_stack_whose_software_left_the_vendors_release_says_so():
+    # Review 95 p12: FLUX.1-dev on Trn2 got no route; NxD Inference's FLUX tutorial is the documented one, and from Neuron
+    # 2.34 AWS no longer supports NxD Inference on Trn2 (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-no-support-nxdi-nxd-core-inference-trn.html).
+    from advisor.recommendation.summary import summary_lines
+
+    result = answer(
+        model_type="diffusion",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="kernel",
+        model="black-forest-labs/FLUX.1-dev",
+    )
+    chosen = result.stacks[0]
+    assert chosen.stack == "neuron-nxdi-flux-trn2" and chosen.superseded is not None
+    assert any(text.startswith("  superseded: From Neuron 2.34") for text in summary_lines(result))
+    assert "vLLM Neuron" not in " ".join(c.option for c in result.tier(1).choices)
