@@ -776,7 +776,11 @@ def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
         or choice.settings.get("dtype") == training.precision
     ):
         return choice
-    return choice.model_copy(update={"settings": {**choice.settings, "in training": training.precision}})
+    settings = {k: v for k, v in choice.settings.items() if k != "via"}
+    via = choice.settings.get("via")  # the training layers' route (Transformer Engine), not the serving engine's
+    return choice.model_copy(
+        update={"settings": {**settings, "in training": training.precision + (f" via {via}" if via else "")}}
+    )
 
 
 def framework_fp8(choice: Choice, stacks: StackChoice, context: RuleContext) -> Choice:
@@ -848,7 +852,9 @@ def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str,
         return choice
     text = f"the dense layers' GEMMs; the experts' grouped GEMMs run in the stack's MoE backend: {moe.name}"
     dtype = choice.settings.get("dtype")
-    if dtype in PRECISIONS_FOR["fp4"]:  # a 4-bit float release quantizes the experts (gpt-oss's MXFP4 experts)
+    known = size_of(profile.model_name) if profile.model_name is not None else None
+    released = serving.stack.applies_to.released_format or (known.released_format if known is not None else None)
+    if dtype in PRECISIONS_FOR["fp4"] and dtype == released:  # its publisher's release: gpt-oss's MXFP4 experts
         text += (
             f"; the {dtype} weights are the experts', and the layers outside them (attention, router, embeddings) keep "
             "the checkpoint's higher precision"
