@@ -19,8 +19,9 @@ from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_platform, cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
-from advisor.recommendation.policy import PRECISIONS_FOR, SAME_WIDTH_FORMATS, claimed_format
+from advisor.recommendation.policy import PRECISIONS_FOR, SAME_WIDTH_FORMATS
 from advisor.recommendation.stack_choice import target_device
+from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 
 def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, Rationale | None]:
@@ -110,7 +111,9 @@ def checkpoint_makers(knowledge: KnowledgeBase, runtime: str, hardware: str, mod
     checkpoint has to come pre-quantized from elsewhere."""
     known = knowledge.ids()
     compatibility = knowledge.compatibility
-    four_bit = dtype in PRECISIONS_FOR and claimed_format(dtype) is None  # the loader relation speaks of 8-bit output
+    four_bit = (
+        dtype in WEIGHT_ONLY_ASKS
+    )  # 4-bit integer weights: each toolkit's own scheme, loaded where a stack pairs them
     return [
         toolkit
         for toolkit in compatibility.toolkits_loaded_by(runtime)

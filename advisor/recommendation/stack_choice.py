@@ -462,7 +462,8 @@ def misfits(
             other = Misfit(
                 "example_model",
                 f"its page runs {few_of(scope.models)} as the example of a generic route "
-                f"({stack.example_models.value}): {named} loads the same way, at its own memory and speed",
+                f"({stack.example_models.value}): {named} takes the same route where the runner loads it as that says, "
+                "at its own memory and speed",
             )
         found.append(other)
     if (

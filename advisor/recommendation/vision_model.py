@@ -1,4 +1,5 @@
-"""A vision model given as a dense transformer is planned on the stacks for vision models.
+"""A model given as a dense transformer that its id shows to be another kind is planned as that kind: a vision model on
+the stacks for vision models, a vision-language model as multimodal, a mixture of experts as moe.
 
 The profile's model types have one type for image models, `cnn`, whose stacks are the general runtimes that serve and
 train them (ONNX Runtime, OpenVINO, TensorRT, PyTorch, MagicMind...). A vision transformer (ViT, DeiT, Swin, BEiT,
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.knowledge.model_sizes import size_of
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
@@ -28,6 +30,14 @@ def planned_model_type(profile: Profile) -> tuple[Profile, Rationale | None]:
     why; the profile itself and None otherwise."""
     if profile.model_type != "dense-transformer" or profile.task is not None:
         return profile, None
+    if mixture_of_experts(profile.model_name):  # Qwen3-30B-A3B given as dense: its recipes are MoE ones (review 97 p03)
+        text = (
+            f"{profile.model_name} is a mixture of experts (its id or the model catalogue gives an active size besides "
+            "the total): it is planned as `moe`, on the stacks documented for such models (expert parallelism, fused "
+            "MoE kernels), not as a dense transformer; state `model_type: moe` in the profile to say so"
+        )
+        planned = profile.model_copy(update={"model_type": "moe"})
+        return planned, line(text, cite_profile(profile, "model"), cite_profile(profile, "model_type"))
     if vision_language_model(profile.model_name):  # Qwen2.5-VL given as dense: its vision tower needs VLM stacks
         text = (
             f"{profile.model_name} is a well-known vision-language model family: it is planned as `multimodal` (a "
@@ -46,6 +56,20 @@ def planned_model_type(profile: Profile) -> tuple[Profile, Rationale | None]:
     )
     planned = profile.model_copy(update={"model_type": VISION_MODEL_TYPE})
     return planned, line(text, cite_profile(profile, "model"), cite_profile(profile, "model_type"))
+
+
+ACTIVE_SIZE = re.compile(r"-A\d+(?:\.\d+)?B(?![A-Za-z0-9])", re.IGNORECASE)  # Qwen3-30B-A3B: 3B active of 30B
+
+
+def mixture_of_experts(model: str | None) -> bool:
+    """The id states an active size beside the total (Qwen3-235B-A22B), or the model catalogue gives one (DeepSeek-V3,
+    Kimi-K2): a mixture of experts."""
+    if model is None:
+        return False
+    known = size_of(model)
+    return ACTIVE_SIZE.search(model.rsplit("/", 1)[-1]) is not None or (
+        known is not None and known.active_b is not None
+    )
 
 
 def restated_type(recommendation: Recommendation, asked: Profile, planned: Profile) -> Recommendation:

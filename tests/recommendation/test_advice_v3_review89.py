@@ -352,3 +352,34 @@ def test_a_chosen_stack_whose_software_left_the_vendors_release_says_so():
     assert chosen.stack == "neuron-nxdi-flux-trn2" and chosen.superseded is not None
     assert any(text.startswith("  superseded: From Neuron 2.34") for text in summary_lines(result))
     assert "vLLM Neuron" not in " ".join(c.option for c in result.tier(1).choices)
+
+
+def test_a_mixture_of_experts_given_as_dense_is_planned_as_moe():
+    # Review 97 p03: Qwen3-30B-A3B declared dense got vllm-ascend's dense W8A8 page, its own MoE recipe rejected as
+    # "documented for moe" (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3-30B-A3B/).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen3-30B-A3B-Instruct-2507",
+        needs={"quantization": "fp8", "devices": 2},
+    )
+    assert "is a mixture of experts" in " ".join(r.text for r in result.capacity)
+    assert chosen_serving(result).stack == "ascend-vllm-ascend-qwen3-30b-a3b"
+    assert result.profile.model_type == "dense-transformer"
+
+
+def test_an_fp4_checkpoint_toolkit_is_not_blocked_by_the_int4_pairing_rule():
+    # Review 98 p01/p04: Quark (MXFP4) and LLM Compressor (NVFP4) were rejected as "no stack here pairs its fp4 output
+    # with vLLM"; vLLM loads both (https://docs.vllm.ai/en/latest/features/quantization/quark.html).
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="kernel",
+        model="openai/gpt-oss-120b",
+        needs={"quantization": "fp4"},
+    )
+    assert not any("pairs its fp4 output" in r.text for j in result.rejected for r in j.reasons)

@@ -39,6 +39,7 @@ from advisor.recommendation.selection import pick
 from advisor.recommendation.served_format import checkpoint_makers, paired
 from advisor.recommendation.stack_choice import runner_roles
 from advisor.recommendation.switches import predicate, switch
+from advisor.vocabulary import WEIGHT_ONLY_ASKS
 from probes.gemm.report import GEMM_FP8_VS_BF16_SPEEDUP
 from probes.int8.report import (
     INT8_MAX_REL_ERROR,
@@ -258,9 +259,10 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
             blockers[option] = [
                 line(f"its output loads in {', '.join(claim.value)}, not in {name}, tier 1's runtime", cite)
             ]
-        elif claimed_format(context.profile.needs.quantization) is None and not paired_in_format(
+        elif context.profile.needs.quantization in WEIGHT_ONLY_ASKS and not paired_in_format(
             option, runtime, context
-        ):  # a 4-bit checkpoint: loaded only where a stack pairs the two in it (ModelOpt's INT4 is TensorRT-LLM's)
+        ):  # 4-bit integer weights come in each toolkit's own scheme: loaded only where a stack pairs the two in it
+            # (ModelOpt's INT4 AWQ is TensorRT-LLM's; vLLM's ModelOpt loader takes its FP8 and NVFP4)
             text = (
                 f"no stack here pairs its {context.profile.needs.quantization} output with {name}: the loader relation "
                 "speaks of its 8-bit checkpoints"
