@@ -28,8 +28,10 @@ def test_a_llama_3_3_lora_job_on_mi300x_takes_the_post_training_recipe_for_llama
     chosen = option(result, "amd-primus-megatron-bridge-posttrain")
     assert chosen.chosen and not chosen.fits
     assert "meta-llama/Llama-3.1-70B" in chosen.reason and "own weights" in chosen.reason
-    pretraining = option(result, "amd-primus-megatron-te-mi300x")
-    assert not pretraining.chosen and "not lora" in pretraining.reason
+    # the pre-training recipe is never chosen; since review 98 p05 it may fall out of the five options shown behind
+    # Primus's native SFT-LoRA route
+    pretraining = next((o for o in result.stacks_considered if o.stack == "amd-primus-megatron-te-mi300x"), None)
+    assert pretraining is None or (not pretraining.chosen and "not lora" in pretraining.reason)
 
 
 def test_deepseek_r1_0528_on_the_r1_recipe_is_told_the_published_checkpoint_is_r1s():
