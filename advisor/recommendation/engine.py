@@ -27,6 +27,7 @@ from advisor.recommendation.models import (
     Tier,
     TierNumber,
 )
+from advisor.recommendation.planned_type import planned_model_type, restated_type
 from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
 from advisor.recommendation.reference import (
     MODEL_FREE_FIGURES,
@@ -69,7 +70,6 @@ from advisor.recommendation.stack_switches import (
 from advisor.recommendation.switches import switch
 from advisor.recommendation.tier3 import adapt_tier3
 from advisor.recommendation.tiers import build_tier
-from advisor.recommendation.vision_model import planned_model_type, restated_type
 from probes.models import Evidence
 
 # In the knowledge base's concern order: every list in the output follows it.

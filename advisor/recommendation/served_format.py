@@ -111,9 +111,7 @@ def checkpoint_makers(knowledge: KnowledgeBase, runtime: str, hardware: str, mod
     checkpoint has to come pre-quantized from elsewhere."""
     known = knowledge.ids()
     compatibility = knowledge.compatibility
-    four_bit = (
-        dtype in WEIGHT_ONLY_ASKS
-    )  # 4-bit integer weights: each toolkit's own scheme, loaded where a stack pairs them
+    four_bit = dtype in WEIGHT_ONLY_ASKS  # integer 4-bit weights: each toolkit's scheme, loaded where a stack pairs it
     return [
         toolkit
         for toolkit in compatibility.toolkits_loaded_by(runtime)

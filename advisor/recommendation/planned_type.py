@@ -5,9 +5,11 @@ The profile's model types have one type for image models, `cnn`, whose stacks ar
 train them (ONNX Runtime, OpenVINO, TensorRT, PyTorch, MagicMind...). A vision transformer (ViT, DeiT, Swin, BEiT,
 DINOv2, SegFormer, DETR) is a transformer, so a team may well call it `dense-transformer`; the stacks of that type are
 LLM engines and trainers (llama.cpp, vLLM, Megatron), which decode text and do not load an image model. Where a
-dense-transformer profile states no task and its `model` names a well-known vision model family (the patterns below,
+dense-transformer profile states no task and its `model` names a well-known vision model family (advisor/vision_models.py,
 matched on the Hugging Face id, case-insensitive), the plan takes the vision stacks and the record says so in one line;
-`task: generation` in the profile overrides it.
+`task: generation` in the profile overrides it. Likewise a vision-language family (Qwen2.5-VL, InternVL, LLaVA) is
+planned as `multimodal`, and a mixture of experts (an active size in its id, Qwen3-30B-A3B, or in the model catalogue)
+as `moe`.
 """
 
 from __future__ import annotations
