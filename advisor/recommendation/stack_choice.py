@@ -554,6 +554,8 @@ def misfits(
     elif (
         device is not None
         and profile.needs.quantized
+        and not both_training  # training in float before quantizing: the recipe's own float format (MLX's bf16 on
+        # Apple GPUs whose tables list no bf16, review 100 p12), not the device's list, says what it trains in
         and not set(accepted) & set(scope.precisions) & {*device.formats, *scope.weight_only, *WEIGHT_ONLY_ASKS}
     ):
         runs = "/".join(p for p in scope.precisions if p in accepted)
