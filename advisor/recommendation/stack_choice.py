@@ -759,11 +759,16 @@ def scale_misfits(
     ):
         # an LLM engine's multi-device recipe runs one device at parallel degree 1 (capacity checks the fit): a lesser
         # misfit than a scale it cannot reach, after a page that shows one device
+        ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+        degree = (
+            f"tensor parallel {ranks} over the device's {ranks} {device.rank_name}"
+            if device is not None and ranks > 1
+            else "parallel degree 1"
+        )  # an Inferentia2 chip is two NeuronCores: one chip runs at tp_degree 2 (review 99 p12)
         return [
             Misfit(
                 "scale_one_device",
-                "documented on several devices; this one-device job runs it at parallel degree 1, which its page does "
-                "not show",
+                f"documented on several devices; this one-device job runs it at {degree}, which its page does not show",
             )
         ]
     within_node = group is not None and group <= node_size(device)

@@ -383,3 +383,35 @@ def test_an_fp4_checkpoint_toolkit_is_not_blocked_by_the_int4_pairing_rule():
         needs={"quantization": "fp4"},
     )
     assert not any("pairs its fp4 output" in r.text for j in result.rejected for r in j.reasons)
+
+
+def test_a_vision_language_lora_on_an_m4_takes_mlx_vlm_whose_bf16_training_the_recipe_runs():
+    # Review 100 p12: mlx-vlm LoRA was rejected because the M4's list has no bf16, and a text-only mlx-lm trainer was
+    # kept; mlx-vlm's LoRA guide trains Qwen2-VL on M1-M4 (https://github.com/Blaizzy/mlx-vlm/blob/main/mlx_vlm/LORA.MD).
+    result = answer(
+        model_type="multimodal",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="both",
+        training="lora",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"quantization": "int4"},
+    )
+    trained = next(row for row in result.stacks_considered if row.chosen and row.workload == "training")
+    assert trained.stack == "apple-mlx-vlm-lora" and trained.fits
+
+
+def test_one_inferentia2_chip_runs_a_multi_device_recipe_over_its_two_neuroncores():
+    # Review 99 p12: "this one-device job runs it at parallel degree 1" on an Inf2 chip, which is two NeuronCores
+    # (tensor_parallel_size maps to NxD Inference's tp_degree).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="inf2",
+        workload="inference",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"quantization": "int8"},
+    )
+    reasons = " ".join(r.reason for r in result.stacks_considered)
+    assert "parallel degree 1" not in reasons
+    assert "tensor parallel 2 over the device's 2 NeuronCores" in reasons
