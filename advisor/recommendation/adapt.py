@@ -743,7 +743,19 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
         return with_dtype(choice, dtype, why)
     if (
         judged is not None
+        and judged.precision != stack_default
+        and judged.precision in FLOAT_PRECISIONS
+        and choice.settings.get("dtype") not in (None, judged.precision)
+    ):  # the stack's other float format, the one this device runs (fp16 where an MLU370 runs no bf16; review 99 p06)
+        why = line(
+            f"{judged.precision}: the format {judged.stack.name} runs on this device ({stack_default} is its default)",
+            cite_stack(judged.stack),
+        )
+        return with_dtype(choice, judged.precision, why)
+    if (
+        judged is not None
         and stack_default in FLOAT_PRECISIONS
+        and judged.precision == stack_default
         and choice.settings.get("dtype") not in (None, stack_default)
     ):
         why = line(f"{stack_default}: the precision {judged.stack.name} runs by default", cite_stack(judged.stack))

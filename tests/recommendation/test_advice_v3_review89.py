@@ -415,3 +415,17 @@ def test_one_inferentia2_chip_runs_a_multi_device_recipe_over_its_two_neuroncore
     reasons = " ".join(r.reason for r in result.stacks_considered)
     assert "parallel degree 1" not in reasons
     assert "tensor parallel 2 over the device's 2 NeuronCores" in reasons
+
+
+def test_the_gemm_row_says_the_float_format_the_device_runs_not_the_stacks_default():
+    # Review 99 p06: "cnnl-bang [dtype=bf16]" on an MLU370, which runs fp16 (the verdict said fp16).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu370",
+        workload="inference",
+        model="Qwen/Qwen2.5-7B-Instruct",
+    )
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings.get("dtype") == "fp16"
+    assert " in fp16, on the recipe " in (result.verdict or "")
