@@ -125,24 +125,17 @@ def fp8_checkpoint_ids() -> frozenset[str]:
 
 def published_fp8(model: str) -> PublishedCheckpoint | None:
     """The publisher's FP8 checkpoint of exactly this release (ids compared without case), or None."""
-    return next(
-        (
-            entry
-            for entry in fp8_checkpoints()
-            if entry.model.lower() == model.lower() and entry.family is None and entry.precision == "fp8"
-        ),
-        None,
-    )
+    return catalogued_release(model, None, ("fp8",))
 
 
 def vendor_fp8(model: str, family: str) -> PublishedCheckpoint | None:
     """A hardware vendor's FP8 checkpoint of exactly this release for its own family's devices, or None."""
-    return vendor_release(model, family, ("fp8",))
+    return catalogued_release(model, family, ("fp8",))
 
 
-def vendor_release(model: str, family: str, precisions: Sequence[str]) -> PublishedCheckpoint | None:
-    """A hardware vendor's checkpoint of exactly this release for its own family's devices in one of these formats (the
-    first in the file), or None."""
+def catalogued_release(model: str, family: str | None, precisions: Sequence[str]) -> PublishedCheckpoint | None:
+    """The catalogued checkpoint of exactly this release in one of these formats (the first in the file): the
+    publisher's (family None) or a hardware vendor's for its own family's devices; None where there is none."""
     return next(
         (
             entry

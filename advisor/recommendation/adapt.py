@@ -18,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from advisor.knowledge.model_sizes import (
+    PublishedCheckpoint,
+    catalogued_release,
     fp8_checkpoint_ids,
     published_fp8,
     quantized_release,
     size_of,
     vendor_fp8,
-    vendor_release,
 )
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device
@@ -36,6 +37,7 @@ from advisor.recommendation.citations import (
     cite_format,
     cite_platform,
     cite_profile,
+    cite_release,
     cite_stack,
     format_support,
     line,
@@ -941,12 +943,8 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     named = profile.model_name
     known = size_of(named) if named is not None else None
     twin = (published_fp8(named) or vendor_fp8(named, profile.hardware)) if named is not None else None
-    if twin is not None:
-        who = (
-            f"{named}'s publisher releases"
-            if twin.family is None
-            else f"the hardware vendor releases, for {twin.family} devices,"
-        )
+    if twin is not None and named is not None:
+        who = released_by(twin, named)
         loads = any(
             serves_published_fp8(stack) and profile.model_type in stack.applies_to.model_types
             for stack in context.knowledge.stacks_for(profile.hardware)
@@ -960,10 +958,7 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
             "checkpoint with the stack's own route, and try the FP8 release only once it loads and matches that "
             "route's accuracy"
         )
-        release = Citation(
-            kind="knowledge", ref=f"fp8_checkpoints.{twin.model}", figure=twin.checkpoint, source=twin.source
-        )
-        chosen = reason_first(choice, line(text, release, cite_profile(profile, "needs.quantization")))
+        chosen = reason_first(choice, line(text, cite_release(twin), cite_profile(profile, "needs.quantization")))
         return served_as_released(chosen, context, twin.checkpoint) if loads else chosen
     other_release = quantized_release(named)
     if named is not None and other_release is not None and other_release[0] != "fp8":  # an NVFP4 or AWQ release named
@@ -1013,18 +1008,22 @@ def vendor_four_bit(choice: Choice, context: RuleContext, serving: Judged | None
     if serving is None or profile.trains:
         return choice
     runs = [p for p in PRECISIONS_FOR["fp4"] if p in serving.stack.applies_to.precisions]
-    release = vendor_release(named, profile.hardware, runs)
+    release = catalogued_release(named, profile.hardware, runs)
     if release is None:
         return choice
     text = (
-        f"the hardware vendor releases, for {release.family} devices, {release.checkpoint} ({release.format}): serve "
-        f"that {release.precision} checkpoint as released; the toolkit is for a float checkpoint of your own"
+        f"{released_by(release, named)} {release.checkpoint} ({release.format}): serve that {release.precision} "
+        "checkpoint as released; the toolkit is for a float checkpoint of your own"
     )
-    cite = Citation(
-        kind="knowledge", ref=f"fp8_checkpoints.{release.model}", figure=release.checkpoint, source=release.source
-    )
-    chosen = reason_first(choice, line(text, cite, cite_profile(profile, "needs.quantization")))
+    chosen = reason_first(choice, line(text, cite_release(release), cite_profile(profile, "needs.quantization")))
     return served_as_released(chosen, context, release.checkpoint)
+
+
+def released_by(release: PublishedCheckpoint, named: str) -> str:
+    """Who releases a catalogued checkpoint, as the start of a sentence: the model's publisher, or a hardware vendor."""
+    if release.family is None:
+        return f"{named}'s publisher releases"
+    return f"the hardware vendor releases, for {release.family} devices,"
 
 
 def served_as_released(choice: Choice, context: RuleContext, checkpoint: str) -> Choice:

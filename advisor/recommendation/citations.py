@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
+from advisor.knowledge.model_sizes import PublishedCheckpoint
 from advisor.knowledge.models import Candidate, Claim, KnowledgeBase
 from advisor.knowledge.platforms import Platform
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -45,6 +46,13 @@ def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
         ref=f"{stack.id}.{stack.component_ref(component)}",
         figure=component.name,
         source=component.source or stack.source,
+    )
+
+
+def cite_release(release: PublishedCheckpoint) -> Citation:
+    """A catalogued checkpoint release (advisor/data/fp8_checkpoints.yaml), with the card that names it."""
+    return Citation(
+        kind="knowledge", ref=f"fp8_checkpoints.{release.model}", figure=release.checkpoint, source=release.source
     )
 
 

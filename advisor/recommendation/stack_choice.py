@@ -157,6 +157,7 @@ LOOP_ADAPTABLE = frozenset(
     }
 )
 OTHER_GENERATION_KINDS = ("device", "device_line")  # validated on another generation or line of the family
+DEVICE_MISFITS = (*OTHER_GENERATION_KINDS, "same_generation")  # validated on another device, of this generation or not
 NEAR_TYPE_KINDS = ("model_type", "model_type_training")  # a stack documented for a neighbouring model type
 # Misfits under which a stack serves (or trains in) its float format instead of the asked quantized one.
 FALLBACK_KINDS = ("float_fallback", "unpublished_checkpoint")

@@ -16,6 +16,7 @@ from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, 
 from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, PRECISIONS_FOR, TRAINED_PRECISIONS
 from advisor.recommendation.served_format import checkpoint_makers, on_family
 from advisor.recommendation.stack_choice import (
+    DEVICE_MISFITS,
     OTHER_GENERATION_KINDS,
     Judged,
     Misfit,
@@ -109,7 +110,6 @@ def verdict(
 
 
 PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback")
-DEVICE_MISFITS = (*OTHER_GENERATION_KINDS, "same_generation")  # validated on another device, of this generation or not
 
 
 def checkpoint_from_nowhere(

@@ -39,8 +39,8 @@ from advisor.recommendation.rules.tiers import documented_runner, per_platform_c
 from advisor.recommendation.served_format import format_there, on_family
 from advisor.recommendation.stack import needs_training_framework
 from advisor.recommendation.stack_choice import (
+    DEVICE_MISFITS,
     NEAR_TYPE_KINDS,
-    OTHER_GENERATION_KINDS,
     Judged,
     StackChoice,
     choose_stacks,
@@ -252,7 +252,7 @@ def other_family_stack(
             if judged.falls_back
             else ""
         )
-        + "".join(f" ({m.text})" for m in judged.misfits if m.kind in DEVICE_KINDS)  # an Intel stack for an EPYC
+        + "".join(f" ({m.text})" for m in judged.misfits if m.kind in DEVICE_MISFITS)  # an Intel stack for an EPYC
         + (unmatched_note(judged, choice, wanted[judged.workload], context, there) if judged in unmatched else "")
         for judged in picked
     )
@@ -276,7 +276,6 @@ def other_family_stack(
 
 
 EXPORT_NAMES: dict[str, str] = {"onnx": "ONNX"}
-DEVICE_KINDS = (*OTHER_GENERATION_KINDS, "same_generation")  # validated on another device of that family
 
 
 def shared_export(context: RuleContext, there: Sequence[Judged], here: Judged | None) -> str:

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from advisor.knowledge.model_sizes import (
     ModelSize,
+    catalogued_release,
     fp8_checkpoints,
     model_sizes,
     published_fp8,
@@ -17,7 +18,6 @@ from advisor.knowledge.model_sizes import (
     size_of,
     size_sibling,
     vendor_fp8,
-    vendor_release,
     written_for,
 )
 from advisor.profile import parse_profile
@@ -177,11 +177,11 @@ def test_a_hardware_vendors_four_bit_release_is_found_by_its_format():
     # Review 91: an fp4 ask for DeepSeek-V3.1 on B200 names NVIDIA's NVFP4 checkpoint of it
     # (https://huggingface.co/nvidia/DeepSeek-V3.1-NVFP4); AMD's MXFP4 one of DeepSeek-R1 is for Instinct
     # (https://huggingface.co/amd/DeepSeek-R1-MXFP4/blob/main/README.md). Neither is an FP8 release.
-    nvidia = vendor_release("deepseek-ai/DeepSeek-V3.1", "nvidia-gpu", ("nvfp4", "mxfp4"))
+    nvidia = catalogued_release("deepseek-ai/DeepSeek-V3.1", "nvidia-gpu", ("nvfp4", "mxfp4"))
     assert nvidia is not None and nvidia.checkpoint == "nvidia/DeepSeek-V3.1-NVFP4"
-    amd = vendor_release("deepseek-ai/DeepSeek-R1", "amd-gpu", ("nvfp4", "mxfp4"))
+    amd = catalogued_release("deepseek-ai/DeepSeek-R1", "amd-gpu", ("nvfp4", "mxfp4"))
     assert amd is not None and amd.checkpoint == "amd/DeepSeek-R1-MXFP4"
-    assert vendor_release("deepseek-ai/DeepSeek-V3.1", "amd-gpu", ("nvfp4", "mxfp4")) is None
+    assert catalogued_release("deepseek-ai/DeepSeek-V3.1", "amd-gpu", ("nvfp4", "mxfp4")) is None
     assert vendor_fp8("deepseek-ai/DeepSeek-V3.1", "nvidia-gpu") is None
     fp8 = vendor_fp8("meta-llama/Llama-3.3-70B-Instruct", "nvidia-gpu")
     assert fp8 is not None and fp8.checkpoint == "nvidia/Llama-3.3-70B-Instruct-FP8"

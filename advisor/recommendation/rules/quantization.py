@@ -259,8 +259,8 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
             blockers[option] = [
                 line(f"its output loads in {', '.join(claim.value)}, not in {name}, tier 1's runtime", cite)
             ]
-        elif context.profile.needs.quantization in WEIGHT_ONLY_ASKS and not paired_in_format(
-            option, runtime, context
+        elif context.profile.needs.quantization in WEIGHT_ONLY_ASKS and not paired(
+            context.knowledge, option, runtime, PRECISIONS_FOR[context.profile.needs.quantization]
         ):  # 4-bit integer weights come in each toolkit's own scheme: loaded only where a stack pairs the two in it
             # (ModelOpt's INT4 AWQ is TensorRT-LLM's; vLLM's ModelOpt loader takes its FP8 and NVFP4)
             text = (
@@ -269,11 +269,6 @@ def loader_blockers(context: RuleContext, preference: Sequence[str]) -> dict[str
             )
             blockers[option] = [line(text, cite_compatibility("quantized_output_loaded_by", option, claim))]
     return blockers
-
-
-def paired_in_format(toolkit: str, runtime: str, context: RuleContext) -> bool:
-    """A stack of the knowledge base runs the toolkit and the runtime together in one of the asked formats."""
-    return paired(context.knowledge, toolkit, runtime, PRECISIONS_FOR[context.profile.needs.quantization])
 
 
 def other_runtime(option: str, context: RuleContext) -> bool:
