@@ -6,7 +6,7 @@ Read from advisor/data/compatibility.yaml; every id named must be a candidate (c
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.knowledge.claims import Claim, check_list_claim
 from advisor.knowledge.stacks import PRECISIONS
@@ -16,6 +16,7 @@ Relation = dict[str, Claim[list[str]]]
 
 
 FAMILY_RELATIONS = ("quantized_output_families",)  # relations whose lists name hardware families, not candidates
+ARCHITECTURE_RELATIONS = ("attention_first_on",)  # relations whose entries are 'candidate/architecture'
 
 
 class Compatibility(BaseModel):
@@ -28,6 +29,12 @@ class Compatibility(BaseModel):
     )
     attention_kernels: Relation = Field(
         default_factory=dict, description="Serving engine or runtime -> the attention kernels it runs"
+    )
+    attention_first_on: Relation = Field(
+        default_factory=dict,
+        description="Engine or layer library whose attention backend order differs by architecture -> "
+        "'kernel/architecture' entries: the kernel of its attention_kernels it tries first on that compiler target "
+        "(Transformer Engine: flash-attention on sm_80, cuDNN on sm_90)",
     )
     feeds: Relation = Field(
         default_factory=dict, description="Compiler or converter -> the runtimes or kernel languages its output runs on"
@@ -46,7 +53,12 @@ class Compatibility(BaseModel):
     )
 
     @field_validator(
-        "quantized_output_loaded_by", "attention_kernels", "feeds", "layers_from", "quantized_output_families"
+        "quantized_output_loaded_by",
+        "attention_kernels",
+        "attention_first_on",
+        "feeds",
+        "layers_from",
+        "quantized_output_families",
     )
     @classmethod
     def _lists_are_clean(cls, relation: Relation) -> Relation:
@@ -68,6 +80,28 @@ class Compatibility(BaseModel):
                         f"({', '.join(PRECISIONS)})"
                     )
         return relation
+
+    @field_validator("attention_first_on")
+    @classmethod
+    def _architecture_qualifiers(cls, relation: Relation) -> Relation:
+        for subject, claim in relation.items():
+            for entry in claim.value:
+                if not entry.partition("/")[2]:
+                    raise ValueError(f"{subject}: {entry!r} names no architecture: write 'kernel/architecture'")
+        return relation
+
+    @model_validator(mode="after")
+    def _first_kernels_are_run(self) -> Compatibility:
+        for subject, claim in self.attention_first_on.items():
+            runs = self.attention_kernels_of(subject)
+            for entry in claim.value:
+                kernel = entry.partition("/")[0]
+                if kernel not in runs:
+                    raise ValueError(
+                        f"attention_first_on.{subject}: {kernel!r} is not among its attention_kernels "
+                        f"({', '.join(runs) or 'none recorded'})"
+                    )
+        return self
 
     def relations(self) -> dict[str, Relation]:
         """Every relation by name."""
@@ -91,6 +125,15 @@ class Compatibility(BaseModel):
         """The attention kernels a serving engine or runtime runs (empty when not recorded)."""
         claim = self.attention_kernels.get(engine)
         return tuple(claim.value) if claim is not None else ()
+
+    def attention_first(self, host: str, architecture: str) -> str | None:
+        """The attention kernel a host tries first on this architecture, where its order differs by architecture."""
+        claim = self.attention_first_on.get(host)
+        for entry in claim.value if claim is not None else ():
+            kernel, _, on = entry.partition("/")
+            if on == architecture:
+                return kernel
+        return None
 
     def fed_by(self, runtime: str) -> tuple[str, ...]:
         """The compilers or converters whose output runs on this runtime."""
@@ -118,8 +161,21 @@ class Compatibility(BaseModel):
         named: dict[str, list[str]] = {}
         for name, relation in self.relations().items():
             for subject, claim in relation.items():
-                named[f"{name}.{subject}"] = [subject] if name in FAMILY_RELATIONS else [subject, *claim.value]
+                listed = (
+                    [entry.partition("/")[0] for entry in claim.value]
+                    if name in ARCHITECTURE_RELATIONS
+                    else claim.value
+                )
+                named[f"{name}.{subject}"] = [subject] if name in FAMILY_RELATIONS else [subject, *listed]
         return named
+
+    def referenced_architectures(self) -> dict[str, list[str]]:
+        """Every architecture (compiler target) named, by relation and subject."""
+        return {
+            f"{name}.{subject}": [entry.partition("/")[2] for entry in claim.value]
+            for name in ARCHITECTURE_RELATIONS
+            for subject, claim in getattr(self, name).items()
+        }
 
     def referenced_families(self) -> dict[str, list[str]]:
         """Every hardware family named, by relation and subject."""

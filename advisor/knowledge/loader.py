@@ -224,6 +224,9 @@ def _check_references(
         check_names(compatibility_origin, path, named, ids, "candidate id")
     for path, named in knowledge.compatibility.referenced_families().items():
         check_names(compatibility_origin, path, named, families, "hardware family")
+    architectures = {device.architecture for platform, _ in platforms.values() for device in platform.devices}
+    for path, named in knowledge.compatibility.referenced_architectures().items():
+        check_names(compatibility_origin, path, named, architectures, "device architecture")
     for name, relation in knowledge.compatibility.relations().items():
         check_anchors(compatibility_origin, ((f"{name}.{key}", claim) for key, claim in relation.items()), anchors)
 

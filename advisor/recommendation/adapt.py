@@ -381,13 +381,15 @@ def for_other_generation(component: Component, judged: Judged, context: RuleCont
     ):  # a kernel language's kernels (vLLM's Triton attention) compile for each generation (review 88 p15)
         return False
     platform = context.platform
-    theirs = {
-        found.generation
+    others = [
+        found
         for found in (platform.device(d) for d in judged.stack.applies_to.devices)
         if found is not None and found.generation != device.generation
-    }
-    text = f"{component.name} {component.setting or ''}".replace(device.generation, "")
-    return any(re.search(rf"\b{re.escape(generation)}\b", text) for generation in theirs)
+    ]
+    # by generation ('on Hopper') or compiler target ('on sm90', written with or without its underscore)
+    theirs = {found.generation for found in others} | {found.architecture.replace("_", "") for found in others}
+    text = f"{component.name} {component.setting or ''}".replace(device.generation, "").replace("_", "")
+    return any(re.search(rf"\b{re.escape(name)}\b", text) for name in theirs)
 
 
 def other_generation_part(

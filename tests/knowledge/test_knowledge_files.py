@@ -159,3 +159,30 @@ def test_kb_dir_that_is_not_a_directory_is_a_one_line_error(tmp_path, monkeypatc
     monkeypatch.setenv("ADVISOR_KB_DIR", str(tmp_path / "missing"))
     with pytest.raises(KnowledgeBaseError, match=r"^ADVISOR_KB_DIR=.*missing: not a directory$"):
         load_knowledge_base()
+
+
+def test_an_attention_order_must_name_an_architecture_of_a_listed_device(tmp_path):
+    candidates = [candidate_document(name, ["acme-npu"], ["gemm"]) for name in ("server", "fastattn")]
+    platform = platform_document("acme-npu", {})
+    platform["default_device"] = claim("acme-9")
+    platform["devices"] = [
+        {
+            "id": "acme-9",
+            "name": "Acme 9",
+            "generation": "Nine",
+            "architecture": "acme9",
+            "formats": ["bf16"],
+            "spec": claim("64 GB, bf16 matrix units"),
+        }
+    ]
+    compatibility = {
+        "attention_kernels": {"server": claim(["fastattn"])},
+        "attention_first_on": {"server": claim(["fastattn/acme9", "fastattn/acme10"])},
+    }
+    root = write_root(tmp_path, candidates, [platform], compatibility)
+    assert _load_error(root).startswith(
+        f"{root}/compatibility.yaml: field attention_first_on.server: unknown device architecture 'acme10'; known: acme9"
+    )
+    compatibility["attention_first_on"] = {"server": claim(["fastattn/acme9"])}
+    root = write_root(tmp_path / "fixed", candidates, [platform], compatibility)
+    assert load_knowledge_base(root).compatibility.attention_first("server", "acme9") == "fastattn"

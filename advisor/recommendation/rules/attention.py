@@ -90,7 +90,16 @@ def attention_preference(context: RuleContext, long_context: bool) -> tuple[tupl
     text = f"runs inside {candidate.name}, which ships its own attention backends" + (
         f": {claim.note}" if claim.note else ""
     )
-    return narrowed, line(text, cite_compatibility("attention_kernels", host, claim))
+    cites = [cite_compatibility("attention_kernels", host, claim)]
+    device = context.device
+    first = context.knowledge.compatibility.attention_first(host, device.architecture) if device is not None else None
+    if first in narrowed and device is not None:  # its own order on this architecture (TE: cuDNN first on sm_90+)
+        narrowed = (first, *(option for option in narrowed if option != first))
+        text += f" On {device.name} ({device.architecture}) it tries {context.knowledge.get(first).name} first."
+        cites.append(
+            cite_compatibility("attention_first_on", host, context.knowledge.compatibility.attention_first_on[host])
+        )
+    return narrowed, line(text, *cites)
 
 
 def attention_switches(
