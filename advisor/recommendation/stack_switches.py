@@ -850,15 +850,19 @@ def engine_alternative_switch(
 ) -> SwitchCondition | None:
     """Where tier 1 names another serving engine or runtime (one of `runners`) as an alternative and no stack of it fits
     as well: the same throughput test, and adopting it brings its own accuracy and stability checks. Where tier 3 leads
-    with that engine as the one runtime on every family (`leading`), the test runs the other way: tier 1's engine takes
-    the target back only where it is faster there."""
+    with another engine as the one runtime on every family (`leading`), the test measures what that costs on the target,
+    the other way round: tier 1's engine takes the target back only where it is faster there (review 101: the buyer's
+    number), whatever other switch is written."""
     deployment = next((c for c in tier1.choices if c.concern == "deployment"), None)
-    if deployment is None or any(c.id.endswith("-faster") for c in taken):
-        return None
-    rival = next((option for option in deployment.alternatives if option in runners), None)
-    if rival is None:
+    if deployment is None:
         return None
     llm = served_unit(profile)
+    rival: str | None = leading if leading != deployment.option else None  # what tier 3's one runtime costs here
+    if rival is None and any(c.id.endswith("-faster") for c in taken):
+        return None
+    rival = rival or next((option for option in deployment.alternatives if option in runners), None)
+    if rival is None:
+        return None
     if rival == leading:
         description = (
             f"{deployment.option} delivers at least {FASTER}x the {llm} at your latency SLA of {rival}, tier 3's one "

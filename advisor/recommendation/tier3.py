@@ -335,29 +335,41 @@ def nearest_there(note: Rationale, family: str, context: RuleContext) -> Rationa
     )
 
 
-def published_release(engine: str, context: RuleContext) -> Choice | None:
-    """FP8 serving of a model its publisher releases in FP8 (DeepSeek-V3.1 itself, Qwen3's -FP8 twins), where on every
-    family a stack running tier 3's engine documents serving such a release: one checkpoint, loaded as released, and
-    no quantizer to run. None otherwise."""
+def fp8_release(context: RuleContext) -> str | None:
+    """The publisher's FP8 checkpoint of the profile's model, where FP8 serving of an LLM is asked: its -FP8 twin, or
+    the model itself where it is released in FP8 (DeepSeek-V3.1)."""
     profile = context.profile
     named = profile.model_name
     if named is None or profile.needs.quantization != "fp8" or profile.trains or not profile.llm:
         return None
     twin = published_fp8(named)
     known = size_of(named)
-    released = (
+    return (
         twin.checkpoint if twin is not None else named if known is not None and known.released_format == "fp8" else None
     )
-    if released is None:
-        return None
-    documented = {
+
+
+def release_stacks(engine: str, context: RuleContext) -> dict[str, list[Stack]]:
+    """Per family of the profile, the stacks running tier 3's engine that document serving a publisher's FP8 release."""
+    return {
         family: [
             stack
             for stack in context.knowledge.stacks_for(family)
             if stack.runner is not None and stack.runner.candidate == engine and serves_published_fp8(stack)
         ]
-        for family in profile.families
+        for family in context.profile.families
     }
+
+
+def published_release(engine: str, context: RuleContext) -> Choice | None:
+    """FP8 serving of a model its publisher releases in FP8 (DeepSeek-V3.1 itself, Qwen3's -FP8 twins), where on every
+    family a stack running tier 3's engine documents serving such a release: one checkpoint, loaded as released, and
+    no quantizer to run. None otherwise."""
+    profile = context.profile
+    released = fp8_release(context)
+    if released is None:
+        return None
+    documented = release_stacks(engine, context)
     if not all(documented.values()):
         return None
     stacks = [stack for found in documented.values() for stack in found[:1]]
@@ -476,13 +488,23 @@ def loaded_quantizer(
         if context.profile.llm
         else f"is documented with {deployment.option} for a {context.profile.model_type} model on"
     )
+    cites = [cite_profile(context.profile, "needs.quantization")]
+    released = fp8_release(context)
+    serving_it = {family: found for family, found in release_stacks(deployment.option, context).items() if found}
+    if released is not None and serving_it and len(families) > 1:  # the release serves some families as it is
+        each = (
+            f", but {released}, the publisher's FP8 release, loads as released in {deployment.option} on "
+            f"{', '.join(sorted(serving_it))}: one checkpoint there, and only "
+            f"{', '.join(sorted(families - set(serving_it)))} quantizes a checkpoint of its own"
+        )
+        cites += [cite_stack(found[0]) for found in serving_it.values()]
+    else:
+        each = ", so each family gets its own checkpoint" if len(families) > 1 else ""
     text = f"no quantization toolkit {what} {', '.join(sorted(families))} with {dtype}: each platform keeps its own" + (
-        f", so each family gets its own checkpoint and its own accuracy check "
-        f"({per_family_format(context, deployment.option)})"
+        f"{each}; every family runs its own accuracy check ({per_family_format(context, deployment.option)})"
         if len(families) > 1
         else ""
     )
-    cites = [cite_profile(context.profile, "needs.quantization")]
     if serves_unquantized(deployment.option, context):
         engine = context.knowledge.get(deployment.option)
         support = format_support(engine, dtype, context.knowledge)

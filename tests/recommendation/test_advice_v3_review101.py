@@ -33,3 +33,65 @@ def test_transformer_engine_attention_follows_its_order_on_the_devices_architect
     assert chosen.settings.get("via") == "transformer-engine"
     cited = [cite.ref for reason in chosen.rationale for cite in reason.cites]
     assert "compatibility.attention_first_on.transformer-engine" in cited
+
+
+def test_a_diffusion_model_on_two_families_keeps_the_runtime_both_families_stacks_run():
+    # Review 101 p15: FLUX.1-dev served on MI300X and H100 got ONNX Runtime "as the one runtime", though AMD documents
+    # FLUX serving with xDiT on Diffusers pipelines (https://rocm.docs.amd.com/projects/ai-ecosystem/en/latest/inference/xdit.html)
+    # and NVIDIA-side FLUX runs on Diffusers (https://huggingface.co/docs/diffusers/main/en/api/pipelines/flux); no AMD
+    # page serves FLUX through ONNX Runtime, whose ROCm execution provider left in 1.23.
+    result = answer(
+        model_type="diffusion",
+        workload="inference",
+        hardware="amd-gpu",
+        device="mi300x",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"devices": 8, "cross_platform": True, "other_hardware": ["nvidia-gpu"], "other_devices": ["h100-sxm"]},
+    )
+    deployment = next(choice for choice in result.tier(3).choices if choice.concern == "deployment")
+    assert deployment.option == "diffusers"
+    assert "diffusers as the one runtime on amd-gpu, nvidia-gpu" in result.verdict
+
+
+def bake_off():
+    # Review 101 p01: Qwen3-235B-A22B in FP8 on 8 x H200, with MI355X and Ascend 910B quoted beside it.
+    return answer(
+        model_type="moe",
+        workload="inference",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507",
+        needs={
+            "quantization": "fp8",
+            "devices": 8,
+            "cross_platform": True,
+            "other_hardware": ["amd-gpu", "ascend-npu"],
+            "other_devices": ["mi355x", "ascend-910b"],
+        },
+    )
+
+
+def test_the_publishers_fp8_release_is_one_checkpoint_where_it_loads_and_only_the_rest_quantize():
+    # Qwen publishes Qwen3-235B-A22B-Instruct-2507-FP8 (https://huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507-FP8),
+    # which vLLM serves on NVIDIA and AMD; the Atlas A2 runs no FP8, so only Ascend serves a W8A8 model of its own
+    # (https://docs.vllm.ai/projects/ascend/en/latest/user_guide/feature_guide/quantization.html). The reviewer read
+    # "each family gets its own checkpoint" as wrong.
+    result = bake_off()
+    gap = next(g for g in result.tier(3).gaps if g.concern == "quantization")
+    text = gap.rationale[0].text
+    assert "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8, the publisher's FP8 release, loads as released" in text
+    assert "only ascend-npu quantizes a checkpoint of its own" in text
+    assert "each family gets its own checkpoint" not in text
+
+
+def test_when_tier_3_leads_with_another_engine_its_cost_on_the_target_is_a_switch():
+    # Review 101 (defect 3): tier 3 leads "accepting some per-platform loss", but no switch measured that loss; a buyer
+    # needs the portable engine's throughput against tier 1's on the target (method: switch conditions measurable on
+    # the target).
+    result = bake_off()
+    tier1 = next(c.option for c in result.tier(1).choices if c.concern == "deployment")
+    leading = next(c.option for c in result.tier(3).choices if c.concern == "deployment")
+    assert tier1 != leading
+    cost = next(s for s in result.switch_conditions if s.id == f"{tier1}-engine-faster")
+    assert cost.metric == f"evidence.inference_throughput.{tier1}_over_{leading}"
+    assert "tier 3's one runtime" in cost.description

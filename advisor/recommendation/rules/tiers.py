@@ -204,17 +204,25 @@ def reached_from_target(candidate: Candidate, context: RuleContext) -> bool:
 
 
 def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
-    """The portable candidates (portable_candidates) reached from the target's stack: the target's ecosystem first,
-    then the concern's portable layers, then by how many families they cover; only the best of those groups is kept."""
+    """The portable candidates (portable_candidates) reached from the target's stack: one documented for the task or
+    model type on every family first, then the target's ecosystem, then the concern's portable layers, then by how many
+    families they cover; only the best of those groups is kept."""
     named = context.platform.named_ids()
     found = [
         candidate for candidate in portable_candidates(context, concern) if reached_from_target(candidate, context)
     ]
     layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
 
-    def rank(candidate: Candidate) -> tuple[bool, int, bool, bool]:
+    def rank(candidate: Candidate) -> tuple[bool, bool, int, bool, bool]:
         return (
             context.profile.serving_task != "generation" and not task_stacks(candidate.id, context),
+            # a model that is not an LLM on several families: a runtime every family's stacks run it with (Diffusers,
+            # under xDiT on AMD) before one that merely runs there (ONNX Runtime, no diffusion stack on AMD; review 101
+            # p15); one family's exploration keeps a graph runtime that carries the other concerns too
+            concern == "deployment"
+            and len(context.profile.families) > 1
+            and not context.profile.llm
+            and not model_type_stacks(candidate.id, context),
             format_rank(candidate, concern, context),
             candidate.id not in named,
             candidate.layer.value not in layers,
