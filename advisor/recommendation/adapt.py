@@ -867,7 +867,7 @@ def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str,
     if moe is None:
         return choice
     text = f"the dense layers' GEMMs; the experts' grouped GEMMs run in the stack's MoE backend: {moe.name}"
-    dtype = choice.settings.get("dtype")
+    dtype = choice.settings.get("dtype") or choice.settings.get("weights")  # 'weights' where stored 4-bit, weight-only
     known = size_of(profile.model_name) if profile.model_name is not None else None
     released = serving.stack.applies_to.released_format or (known.released_format if known is not None else None)
     if dtype in PRECISIONS_FOR["fp4"] and dtype == released:  # its publisher's release: gpt-oss's MXFP4 experts
@@ -875,8 +875,9 @@ def experts_elsewhere(choice: Choice, serving: Judged | None, stacked: dict[str,
             f"; the {dtype} weights are the experts', and the layers outside them (attention, router, embeddings) keep "
             "the checkpoint's higher precision"
         )
-        settings = {k: v for k, v in choice.settings.items() if k != "dtype"}
-        choice = choice.model_copy(update={"settings": {**settings, "experts": dtype}})
+        settings = {k: v for k, v in choice.settings.items() if k not in ("dtype", "weights")}
+        kept = tuple(r for r in choice.rationale if not r.text.startswith(f"GEMMs on {dtype} weights"))
+        choice = choice.model_copy(update={"settings": {**settings, "experts": dtype}, "rationale": kept})
     why = line(text, cite_stack(serving.stack, moe))
     return reason_first(choice, why)
 
@@ -932,12 +933,41 @@ def named_weight_release(choice: Choice, context: RuleContext) -> Choice:
     return reason_first(choice, line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization")))
 
 
+def released_four_bit(choice: Choice, context: RuleContext) -> Choice | None:
+    """A 4-bit ask for a model its publisher releases in that 4-bit format (gpt-oss's MXFP4 experts): the engine
+    serves the release as it is and no toolkit runs, so the quantization part is the engine's, not a quantizer the rules
+    chose for float checkpoints (review 102 p07: 'OpenAI's released MXFP4 expert weights (modelopt)'). None otherwise."""
+    profile = context.profile
+    if choice.concern != "quantization" or profile.trains or not profile.llm or profile.model_name is None:
+        return None
+    known = size_of(profile.model_name)
+    released = known.released_format if known is not None else None
+    if released is None or released == "fp8" or released not in PRECISIONS_FOR.get(profile.needs.quantization, ()):
+        return None
+    runtime = context.stack.runtime
+    if runtime is None or not context.stack.serving_engine:
+        return None
+    text = f"{profile.model_name} is released in {released}: serve it as released; no quantizer runs"
+    why = line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))
+    # the stack's own lines stay (its part, as documented); a toolkit's 'writes checkpoints ...' line does not
+    kept = tuple(r for r in choice.rationale if not r.text.startswith("writes checkpoints"))
+    settings = {
+        **{k: v for k, v in choice.settings.items() if k not in ("dtype", "method", "granularity", "layernorm")},
+        "dtype": released,
+        "checkpoint": f"{profile.model_name}{AS_RELEASED}",
+    }
+    return choice.model_copy(update={"option": runtime, "settings": settings, "rationale": capped((why, *kept))})
+
+
 def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     """FP8 serving: a model its authors publish in FP8 is served as released; the toolkit is for float checkpoints.
     A publisher's FP8 twin of the model is named; where no stack of the family for the model's type documents serving a
     publisher's FP8 checkpoint (a vision-language stack's released checkpoints say nothing of a text MoE's), the
     toolkit's calibrated route stays and the twin is something to check first."""
     profile = context.profile
+    four_bit = released_four_bit(choice, context)
+    if four_bit is not None:
+        return four_bit
     if choice.concern != "quantization" or profile.needs.quantization != "fp8" or not profile.serves or not profile.llm:
         return choice  # a diffusion or CNN checkpoint is not published in FP8 the way LLM releases are
     if profile.trains:

@@ -95,3 +95,28 @@ def test_when_tier_3_leads_with_another_engine_its_cost_on_the_target_is_a_switc
     cost = next(s for s in result.switch_conditions if s.id == f"{tier1}-engine-faster")
     assert cost.metric == f"evidence.inference_throughput.{tier1}_over_{leading}"
     assert "tier 3's one runtime" in cost.description
+
+
+def test_gpt_oss_on_an_rtx_5090_serves_its_released_mxfp4_experts_with_dense_layers_outside_them():
+    # Review 102 p07: gpt-oss-20b, 4-bit asked, on one RTX 5090. The record said the card "does not run mxfp4 natively"
+    # (CUTLASS lists sm_120's block-scaled mxf8f6f4/mxf4 MMAs:
+    # https://github.com/NVIDIA/cutlass/blob/main/media/docs/cpp/blackwell_functionality.md), put "weights=mxfp4" on
+    # the dense layers' GEMM (gpt-oss keeps them in BF16: https://huggingface.co/openai/gpt-oss-20b) and labelled the
+    # released weights "(modelopt)", a toolkit that plays no part in serving them.
+    result = answer(
+        model_type="moe",
+        workload="inference",
+        hardware="nvidia-gpu",
+        device="rtx-5090",
+        team_skill="kernel",
+        model="openai/gpt-oss-20b",
+        needs={"quantization": "fp4", "long_context": True, "devices": 1},
+    )
+    assert "does not run mxfp4 natively" not in result.model_dump_json()
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings.get("experts") == "mxfp4" and "weights" not in gemm.settings
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.option == "vllm"
+    assert quantization.settings["dtype"] == "mxfp4"
+    assert quantization.settings["checkpoint"].startswith("openai/gpt-oss-20b")
+    assert not any(r.text.startswith("writes checkpoints") for r in quantization.rationale)
