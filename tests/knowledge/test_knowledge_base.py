@@ -89,6 +89,7 @@ ADDED_IDS = {
     "whisper-cpp",
     "verl",
     "llama-factory",
+    "transformers",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -103,7 +104,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 45
+    assert len(ADDED_IDS) == 46
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
