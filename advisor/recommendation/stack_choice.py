@@ -95,6 +95,10 @@ class Rank(NamedTuple):
     # an embedding model served by a general LLM engine's pooling mode (vLLM's page offers it for convenience, with no
     # speed-up promised): a server built for embeddings that fits as well comes first
     general_engine: bool
+    # a training job that must run on several families: a recipe whose framework runs on only some of them comes after
+    # one whose framework runs on all (Hugging Face's Trainer before Intel's DeepSpeed fork for Gaudi + H100; review
+    # 101 p06), so that tier 3's one training framework is tier 1's own
+    framework_apart: bool
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -873,6 +877,17 @@ def runner_misfits(
     return found
 
 
+def framework_apart(stack: Stack, workload: str, profile: Profile, knowledge: KnowledgeBase) -> bool:
+    """A training stack, for a job that must run on several families, whose framework is not one listed to run on all
+    of them (or is not listed at all)."""
+    if workload != "training" or not profile.needs.cross_platform or len(profile.families) < 2:
+        return False
+    runner = runner_of(stack, workload, set(knowledge.ids()))
+    if runner is None or runner.candidate is None:
+        return True
+    return not set(profile.families) <= set(knowledge.get(runner.candidate).hardware.value)
+
+
 def general_engine(stack: Stack, workload: str, profile: Profile, knowledge: KnowledgeBase) -> bool:
     """For an embedding model served: the stack's runner also serves generation (an LLM engine's pooling mode), not a
     server whose tasks claim is embedding only (Text Embeddings Inference)."""
@@ -960,6 +975,7 @@ def judge(
         script_only=any(misfit.kind == "script_only" for misfit in found),
         preview=stack.preview is not None,
         general_engine=general_engine(stack, workload, profile, knowledge),
+        framework_apart=framework_apart(stack, workload, profile, knowledge),
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
@@ -1286,6 +1302,12 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             f"{item.stack.runner_name} serves embeddings as a mode of an engine built for generation; "
             f"{chosen.stack.runner_name} is built for them, and {throughput_run(item.workload)} on the target decides "
             "(see the switch conditions)"
+        )
+    if item.rank.framework_apart and not chosen.rank.framework_apart:
+        return (
+            f"{item.stack.runner_name} does not run on every family this job must run on; {chosen.stack.runner_name} "
+            f"does, so one training code path serves them all, and {throughput_run(item.workload)} on the target "
+            "decides (see the switch conditions)"
         )
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"

@@ -1,4 +1,4 @@
-"""The shipped knowledge base: 47 candidates, every claim sourced and dated, queries, and `advisor kb`."""
+"""The shipped knowledge base: 48 candidates, every claim sourced and dated, queries, and `advisor kb`."""
 
 from __future__ import annotations
 
@@ -90,6 +90,7 @@ ADDED_IDS = {
     "verl",
     "llama-factory",
     "faster-whisper",
+    "transformers",
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -104,7 +105,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 46
+    assert len(ADDED_IDS) == 47
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 

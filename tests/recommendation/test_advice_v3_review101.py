@@ -120,3 +120,27 @@ def test_gpt_oss_on_an_rtx_5090_serves_its_released_mxfp4_experts_with_dense_lay
     assert quantization.settings["dtype"] == "mxfp4"
     assert quantization.settings["checkpoint"].startswith("openai/gpt-oss-20b")
     assert not any(r.text.startswith("writes checkpoints") for r in quantization.rationale)
+
+
+def test_a_lora_that_must_also_run_on_h100_trains_on_gaudi_with_the_framework_both_families_run():
+    # Review 101 p06: Llama-3.1-8B LoRA on 8 x Gaudi 3 that must also run on H100. Tier 3 led with "each family's own
+    # runtime", though Hugging Face's Trainer runs on both: Transformers' Gaudi page has TrainingArguments and Trainer
+    # detect the hpu device with no other change (https://huggingface.co/docs/transformers/perf_train_gaudi), and
+    # TRL's SFTTrainer with PEFT is the same script on CUDA (https://huggingface.co/docs/trl/sft_trainer). Intel's
+    # DeepSpeed fork runs on Gaudi only.
+    result = answer(
+        model_type="dense-transformer",
+        workload="training",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        training="lora",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 8, "cross_platform": True, "other_hardware": ["nvidia-gpu"], "other_devices": ["h100-sxm"]},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "gaudi-transformers-trainer-bf16"
+    deepspeed = next(row for row in result.stacks_considered if row.stack == "gaudi-deepspeed-training")
+    assert "does not run on every family this job must run on" in deepspeed.reason
+    trainer = next(c for c in result.tier(3).choices if c.concern == "training-framework")
+    assert trainer.option == "transformers"
+    assert "transformers as the one training framework on intel-gaudi, nvidia-gpu" in result.verdict

@@ -36,7 +36,10 @@ def test_a_grouped_tier_line_names_the_stack_part_and_the_candidate_it_runs_on()
     lines = {group["option"]: group["concerns"] for group in grouped_choices(tier1)}
     trainer = next(option for option, concerns in lines.items() if "training-framework" in concerns)
     quantizer = next(option for option, concerns in lines.items() if "quantization" in concerns)
-    assert "DeepSpeed" in trainer and lines[trainer] == ["training-framework"]
+    # the job must also run on H100: Hugging Face's Trainer, which runs on both families
+    # (https://huggingface.co/docs/transformers/perf_train_gaudi), trains it rather than Intel's Gaudi-only fork (review 101)
+    assert "Transformers Trainer" in trainer and trainer.endswith("(transformers)")
+    assert lines[trainer] == ["training-framework"]
     assert "Neural Compressor" in quantizer and lines[quantizer] == ["quantization"]
 
 
