@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from advisor.knowledge.model_sizes import published_fp8
 from advisor.profile import Profile, ServingSLA
 from advisor.recommendation.models import EngineEstimate, Recommendation
-from advisor.reference.tables import ENGINE_NAMES, system_for
+from advisor.reference.tables import ENGINE_NAMES, SYSTEM_DEVICES, system_for
 from probes.errors import AdvisorError
 from probes.files.atomic_write import write_text_atomically
 
@@ -298,6 +298,24 @@ def released_in_fp8(recommendation: Recommendation) -> bool:
     )
 
 
+def unchecked_sla(profile: Profile, device: str | None) -> str | None:
+    """Where the profile states a latency SLA that no estimate checks, why not and what checks it instead (review 102:
+    a stated TTFT/TPOT passed over in silence); None where no SLA is stated."""
+    if profile.serving is None or not profile.serves:
+        return None
+    if not profile.llm:
+        why = f"aiconfigurator estimates LLM serving only, not a {profile.model_type} model"
+    elif profile.model is None:
+        why = "no `model` is named to estimate"
+    else:
+        modelled_devices = ", ".join(SYSTEM_DEVICES.values())
+        why = f"aiconfigurator models only NVIDIA's {modelled_devices}, not {device or profile.hardware}"
+    return (
+        f"the latency SLA ({sla_text(profile)}) is not estimated here: {why}; measure it on the target with the chosen "
+        "engine's own benchmark at that traffic before committing"
+    )
+
+
 def with_estimates(
     recommendation: Recommendation,
     progress: Callable[[str], None] | None = None,
@@ -308,7 +326,8 @@ def with_estimates(
     served on a modelled device, a `model` named), or a note saying how to get them; and the estimates themselves."""
     profile, device = recommendation.profile, recommendation.device
     if not modelled(profile, device):
-        return recommendation, []
+        unchecked = unchecked_sla(profile, device)
+        return (recommendation.model_copy(update={"estimates_note": unchecked}) if unchecked else recommendation), []
     if not available():
         return recommendation.model_copy(update={"estimates_note": INSTALL_HINT}), []
     assert device is not None

@@ -65,13 +65,21 @@ def test_a_real_small_estimate_ranks_the_engines_by_its_numbers(tmp_path: Path):
 
 
 def test_no_estimate_for_a_profile_without_a_model_or_off_nvidia(tmp_path: Path):
-    for fields in (
-        {**SMALL, "model": None},
-        {**SMALL, "hardware": "amd-gpu", "device": "mi300x"},
-        {**SMALL, "workload": "training"},
+    # a stated SLA no estimate checks is said to be unchecked, with why and what checks it (review 102)
+    for fields, why in (
+        ({**SMALL, "model": None}, "no `model` is named to estimate"),
+        ({**SMALL, "hardware": "amd-gpu", "device": "mi300x"}, "not mi300x"),
     ):
         result, estimates = with_estimates(answer(fields), None, tmp_path)
-        assert estimates == [] and result.estimates == () and result.estimates_note is None
+        assert estimates == [] and result.estimates == ()
+        note = result.estimates_note or ""
+        assert note.startswith("the latency SLA (ISL 1024, OSL 256, TTFT at most 1000 ms, TPOT at most 20 ms)")
+        assert why in note and "measure it on the target" in note
+    for fields in ({**SMALL, "workload": "training"}, {key: value for key, value in SMALL.items() if key != "serving"}):
+        result, estimates = with_estimates(answer({**fields, "model": None}), None, tmp_path)
+        assert (
+            estimates == [] and result.estimates == () and result.estimates_note is None
+        )  # no SLA stated, or no serving
 
 
 def test_without_the_extra_recommend_says_how_to_install_it(tmp_path: Path, monkeypatch):
