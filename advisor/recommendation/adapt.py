@@ -191,8 +191,29 @@ def in_precision(setting: str, precision: str | None) -> str:
     a BF16 run, Q4_0 weights in an int8 one); empty where every clause is about another format."""
     if precision is None:
         return setting
-    clauses = setting.split("; ")
-    return "; ".join(c for c in clauses if not other_format_only(c, precision))
+    clauses = top_level_clauses(setting)
+    return "; ".join(c for c in clauses if launch_command(c) or not other_format_only(c, precision))
+
+
+def top_level_clauses(setting: str) -> list[str]:
+    """A setting's '; '-separated clauses, a parenthesis kept whole with the clause it belongs to."""
+    clauses, depth, start = [], 0, 0
+    for index, char in enumerate(setting):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and setting.startswith("; ", index):
+            clauses.append(setting[start:index])
+            start = index + 2
+    return [*clauses, setting[start:]]
+
+
+LAUNCH = re.compile(r"\b(?:vllm|sglang|trtllm-)?serve\b[^;]*\s--[a-z]", re.IGNORECASE)
+
+
+def launch_command(clause: str) -> bool:
+    """A clause holding the page's serving launch ('vllm serve <model> --tensor-parallel-size 16 ...'): kept whatever
+    format its checkpoint is in, since its layout flags hold for the format run too, and the precision setting says
+    which quantization flags to leave out (review 101 p05: the TP 16 NeuronCore launch dropped for a BF16 run)."""
+    return LAUNCH.search(clause) is not None
 
 
 def other_format_only(text: str, precision: str) -> bool:

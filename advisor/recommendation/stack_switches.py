@@ -481,6 +481,19 @@ def version_split(choice: StackChoice) -> str:
 BRIEF_CLAIM = 480  # characters of a checkpoint claim the verdict quotes before pointing to the stack for the rest
 
 
+ADAPTER_WORDS = re.compile(r"\bLoRA\b|\badapters?\b", re.IGNORECASE)
+
+
+def adapters_only_export(claim: str, kinds: Sequence[str], profile: Profile) -> bool:
+    """The export claim of a stack documented for LoRA only (`kinds`: the training it documents), speaking of
+    adapters, for a job that trains every weight (review 101 p09: a full fine-tune told to merge adapters it never
+    wrote)."""
+    # a job naming no kind runs the LoRA-only recipe as it is: adapters are what it writes
+    whole_model = profile.training in ("fine-tuning", "pretraining")
+    only_adapters = "lora" in kinds and not any(kind in ("fine-tuning", "pretraining") for kind in kinds)
+    return whole_model and only_adapters and ADAPTER_WORDS.search(claim) is not None
+
+
 def brief(claim: str, stack: str) -> str:
     """A stack's checkpoint claim for the verdict: whole where short, else its first '; '-clauses up to BRIEF_CLAIM
     characters and where to read the rest (a MaxText conversion command runs to 400 characters)."""
@@ -520,6 +533,12 @@ def checkpoint_path_as_documented(
         then = f", then quantize it to {profile.needs.quantization}" if profile.needs.quantized else ""
         return f" Between them: {said}{then}, for {serves_with} to load."
     exports, loads = training.stack.checkpoint, serving.stack.checkpoint
+    if exports is not None and adapters_only_export(exports.value, training.stack.applies_to.training, profile):
+        whole = (
+            f"a full fine-tune saves every weight, so take the run's whole checkpoint as {training.stack.runner_name} "
+            "writes it (its page's export speaks of LoRA adapters and a merge step, which a full fine-tune does not need)"
+        )
+        exports = exports.model_copy(update={"value": whole})
     quantizer = serving.stack.component("quantization")
     quantize = ""
     if profile.needs.quantized and serving.falls_back:

@@ -144,3 +144,44 @@ def test_a_lora_that_must_also_run_on_h100_trains_on_gaudi_with_the_framework_bo
     trainer = next(c for c in result.tier(3).choices if c.concern == "training-framework")
     assert trainer.option == "transformers"
     assert "transformers as the one training framework on intel-gaudi, nvidia-gpu" in result.verdict
+
+
+def test_a_full_fine_tune_on_a_lora_recipe_is_not_told_to_merge_adapters():
+    # Review 101 p09: Qwen2.5-7B full fine-tune then serving on Hygon K100_AI; the handoff said to merge LoRA adapters
+    # (llamafactory-cli export examples/merge_lora/...), which a full fine-tune never writes: LLaMA-Factory's merge
+    # example is for adapters (https://github.com/hiyouga/LlamaFactory/blob/main/examples/README.md).
+    result = answer(
+        model_type="dense-transformer",
+        workload="both",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        training="fine-tuning",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 8},
+    )
+    assert result.verdict is not None
+    between = result.verdict.partition("Between them:")[2]
+    assert "a full fine-tune saves every weight" in between
+    assert "merges them into the base model" not in between
+
+
+def test_a_bf16_run_keeps_the_pages_launch_command_and_its_neuroncore_note():
+    # Review 101 p05: Llama-3.3-70B in BF16 on 4 x Trn2. The text output kept only "the 1B and 8B models take the same
+    # path..." and dropped the tutorial's launch (--tensor-parallel-size 16, "TP 16 counts NeuronCores, not chips";
+    # https://github.com/aws-neuron/aws-neuron-sdk/blob/master/vllm-neuron/docs/tutorials/tutorial-llama3-70b.md)
+    # because the command serves an FP8 checkpoint; the precision setting already says to leave the FP8 flags out.
+    result = answer(
+        model_type="dense-transformer",
+        workload="inference",
+        hardware="aws-neuron",
+        device="trn2",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"devices": 4},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    documented = deployment.settings["as documented"]
+    assert "--tensor-parallel-size 16" in documented
+    assert "(TP 16 counts NeuronCores, not chips; no --quantization flag" in documented
+    assert documented.count("(") == documented.count(")")
+    assert "without the page's fp8 quantization flags" in deployment.settings["precision"]
