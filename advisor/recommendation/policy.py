@@ -204,6 +204,9 @@ STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or e
 STACK_UNNAMED_DEVICE = 1.0  # such a stack whose page names no device of its family (it runs there, unvalidated)
 STACK_SUPERSEDED = 1.0  # such a stack whose software's current release no longer carries it (pinned to an older one)
 STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
+PARTIAL_PER_WEIGHT = 0.03  # and less for each unit of misfit weight beyond the lightest (a device's, 3)
+PARTIAL_FLOOR = 0.6  # never below a stack's worst partial fit (another model type, a pretraining page for a LoRA)
+CROSS_FAMILY = 0.8  # tier 3 leads: the target's stack holds for the target only; each other family's is unmeasured
 # Reference evidence (the device vendor's own measurements, advisor/data/reference/): it may raise a confidence that
 # rests on the knowledge base alone by REFERENCE_FACTOR, never above REFERENCE_CAP; evidence timed on the target (the
 # team's model on its machine) is what goes higher.

@@ -9,6 +9,7 @@ family, the whole stack that family's engine would choose for the same profile.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from advisor.knowledge.model_sizes import published_fp8, size_of
@@ -148,7 +149,14 @@ def documented_quantizer_settings(runtime: Candidate, context: RuleContext) -> l
             if part is not None and part.setting is not None:
                 found.append((stack, part))
                 break
-    return found if len({part.setting for _, part in found}) > 1 else []
+    presets = {frozenset(ISA_PRESET.findall(part.setting or "")) for _, part in found}
+    return found if len(presets) > 1 else []
+
+
+# The words by which a quantizer's setting targets one instruction set (Sentence Transformers' avx512_vnni and arm64
+# presets): settings that differ in these write a model per family; settings that differ only in wording (ONNX
+# Runtime's QDQ S8S8 on x86 and Arm) write one model that serves both (review 101 p14).
+ISA_PRESET = re.compile(r"\b(?:avx512\w*|avx2|vnni|amx\w*|arm64|neon|sve2?|sme2?|reduce_range=True)\b", re.IGNORECASE)
 
 
 def own_fusion_line(runtime: Candidate) -> Rationale:

@@ -185,3 +185,47 @@ def test_a_bf16_run_keeps_the_pages_launch_command_and_its_neuroncore_note():
     assert "(TP 16 counts NeuronCores, not chips; no --quantization flag" in documented
     assert documented.count("(") == documented.count(")")
     assert "without the page's fp8 quantization flags" in deployment.settings["precision"]
+
+
+def test_one_onnx_int8_model_serves_x86_and_arm_where_the_settings_differ_only_in_words():
+    # Review 101 p14: DINOv2 in INT8 on a Graviton4 and a Xeon got "checkpoints=one per family", though both families'
+    # ONNX Runtime pages quantize to QDQ with S8S8 (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html):
+    # one model runs on both; a model per family is for instruction-set presets (avx512_vnni, arm64).
+    result = answer(
+        model_type="cnn",
+        workload="inference",
+        hardware="arm-cpu",
+        device="graviton4",
+        team_skill="kernel",
+        model="facebook/dinov2-base",
+        needs={
+            "quantization": "int8",
+            "devices": 1,
+            "cross_platform": True,
+            "other_hardware": ["x86-cpu"],
+            "other_devices": ["xeon-4th-gen-sapphire-rapids"],
+        },
+    )
+    quantization = next(c for c in result.tier(3).choices if c.concern == "quantization")
+    assert quantization.option == "onnxruntime"
+    assert "checkpoints" not in quantization.settings
+    assert "one quantized model for every family" in quantization.rationale[0].text
+
+
+def test_confidence_tells_a_whole_fit_from_a_heavy_partial_fit_when_tier_3_leads():
+    # Review 101 (defect 5): 0.42 for the full fits and the partial fits alike. The method's confidence separates what
+    # backs the choice (advisor/data/method.md, confidence): a stack fitting the whole profile on the target ranks above
+    # a pretraining recipe taken for a LoRA job on another model, both with tier 3 leading.
+    whole = bake_off()
+    partial = answer(
+        model_type="diffusion",
+        workload="both",
+        hardware="amd-gpu",
+        device="mi300x",
+        team_skill="kernel",
+        training="lora",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"devices": 8, "cross_platform": True, "other_hardware": ["nvidia-gpu"], "other_devices": ["h100-sxm"]},
+    )
+    assert whole.confidence > partial.confidence + 0.1
+    assert "tier 3 leads" in whole.confidence_notes[0]

@@ -13,8 +13,12 @@ from advisor.profile import Profile
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.policy import (
+    CROSS_FAMILY,
+    MISFIT_WEIGHTS,
     MODEL_ASSUMED,
     NO_STACK,
+    PARTIAL_FLOOR,
+    PARTIAL_PER_WEIGHT,
     RESTRICTED,
     STACK_ASSUMED,
     STACK_FITS,
@@ -183,7 +187,15 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
             )
         return STACK_FITS, f"backed by {names}, documented for {device} and {fitting}"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
-    return STACK_PARTIAL, f"the documented stack fits only in part ({misfits})"
+    return partial_fit(choice), f"the documented stack fits only in part ({misfits})"
+
+
+def partial_fit(choice: StackChoice) -> float:
+    """A partial fit's factor: less the more its misfits weigh (another generation's page costs less than another model
+    type's or another kind of training's), so that partial fits are told apart (review 101: 0.42 for every one)."""
+    weight = max(judged.weight for judged in choice.chosen)
+    beyond = max(0, weight - MISFIT_WEIGHTS["device"])
+    return max(PARTIAL_FLOOR, STACK_PARTIAL - PARTIAL_PER_WEIGHT * beyond)
 
 
 def uncovered_workloads(choice: StackChoice | None, profile: Profile) -> str:
@@ -252,13 +264,11 @@ def overall_confidence(
     )
     if uncovered and factor > STACK_PARTIAL:
         factor, backing = STACK_PARTIAL, f"{backing}; {uncovered}"
-    if profile.needs.cross_platform and factor > STACK_PARTIAL:  # tier 3 leads, and no documented stack spans families
+    if profile.needs.cross_platform:  # tier 3 leads: the target's stack backs the target alone
         factor, backing = (
-            STACK_PARTIAL,
-            (
-                f"{backing} on {profile.hardware}; but tier 3 leads, and no documented "
-                "stack spans every family the model must run on"
-            ),
+            factor * CROSS_FAMILY,
+            f"{backing} on {profile.hardware}; but tier 3 leads, and no documented stack spans every family the model "
+            "must run on",
         )
     value *= factor
     notes = [f"{backing}; {notes[0]}", *notes[1:]]
