@@ -30,7 +30,7 @@ from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, C
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.capacity import replica_group
+from advisor.recommendation.capacity import replica_group, training_state_outgrows_one_device
 from advisor.recommendation.citations import (
     cite_claim,
     cite_compatibility,
@@ -1330,9 +1330,9 @@ def sharded_training(choice: Choice, stacks: StackChoice, context: RuleContext) 
         return choice
     parts = [c for c in training.stack.components if c.role in ("parallelism", "training-framework")]
     layout = " ".join(f"{c.name} {c.setting or ''}" for c in parts)
-    if not SHARDED_PARALLELISM.search(layout):
-        return choice
     devices = context.profile.needs.devices
+    if not SHARDED_PARALLELISM.search(layout):
+        return replicated_but_too_large(choice, training, context)
     if choice.concern == "collectives":
         old = DATA_PARALLEL_TRAINING
         text = (
@@ -1360,6 +1360,27 @@ def sharded_training(choice: Choice, stacks: StackChoice, context: RuleContext) 
             f"values); this job has {devices}: scale ici_fsdp_parallelism so that the product is {devices}"
         )
     return choice.model_copy(update={"rationale": reasons, "settings": settings})
+
+
+def replicated_but_too_large(choice: Choice, training: Judged, context: RuleContext) -> Choice:
+    """A recipe that copies the training state to every device (data parallel), for a job whose state outgrows one of
+    its devices (a v5p recipe on 32 GB v6e chips; review 102 p14): the framework line says the layout must change to a
+    sharded one, as the capacity line does, instead of calling the job data parallel."""
+    if choice.concern != "training-framework" or not training_state_outgrows_one_device(
+        context.profile, context.device
+    ):
+        return choice
+    devices = context.profile.needs.devices
+    sharded = f", sharded over {devices} devices (the page's recipe copies the state to each; see capacity)"
+    reasons = tuple(
+        r.model_copy(update={"text": r.text.replace(data_parallel_over(devices), sharded)}) for r in choice.rationale
+    )
+    layout = (
+        f"the page's recipe is data parallel, which copies the whole training state to every device, and this job's "
+        f"state does not fit one device: switch to the framework's own sharding (FSDP-style, or tensor/pipeline "
+        f"parallel) over the {devices} devices before running it"
+    )
+    return choice.model_copy(update={"rationale": reasons, "settings": {**choice.settings, "layout": layout}})
 
 
 def expert_layout(choice: Choice, stacks: StackChoice, context: RuleContext) -> Choice:

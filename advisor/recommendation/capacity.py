@@ -186,6 +186,15 @@ def frozen_copy_fits_one_device(profile: Profile, device: Device | None) -> bool
     return one_device_holds(profile, device, lambda parameters: FROZEN_BYTES_PER_PARAMETER * parameters) is True
 
 
+def training_state_outgrows_one_device(profile: Profile, device: Device | None) -> bool:
+    """A job training every weight whose weights, gradients and optimizer state exceed one device's usable memory (False
+    where the size or memory is unknown, or for LoRA, whose frozen weights capacity_lines weighs apart): a recipe that
+    copies the state to every device (plain data parallelism) does not start as written."""
+    if profile.training == "lora" or profile.needs.devices < 2:
+        return False
+    return one_device_holds(profile, device, lambda parameters: training_bytes(profile.training) * parameters) is False
+
+
 def copy_fits_one_device(profile: Profile, device: Device | None) -> bool:
     """A served model's weights fit one device's usable memory (True where its size or the memory is unknown): a model
     that is not an LLM is then served as a copy per device, with nothing passing between them."""

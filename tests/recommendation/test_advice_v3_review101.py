@@ -229,3 +229,23 @@ def test_confidence_tells_a_whole_fit_from_a_heavy_partial_fit_when_tier_3_leads
     )
     assert whole.confidence > partial.confidence + 0.1
     assert "tier 3 leads" in whole.confidence_notes[0]
+
+
+def test_a_data_parallel_recipe_for_a_state_larger_than_one_device_says_to_shard_it():
+    # Review 102 p14: SDXL fine-tuning on 8 x TPU v6e (32 GB each) with MaxDiffusion's v5p recipe, which shards the
+    # batch only (ici_data_parallelism=-1: https://github.com/AI-Hypercomputer/tpu-recipes/tree/main/training/v5p):
+    # capacity said the 42 GB state must be sharded while the framework line said "data parallel over 8 devices".
+    result = answer(
+        model_type="diffusion",
+        workload="training",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        team_skill="hpc",
+        training="fine-tuning",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"devices": 8},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert "switch to the framework's own sharding" in framework.settings["layout"]
+    assert not any("data parallel over 8 devices" in r.text for r in framework.rationale)
+    assert any("must be sharded" in r.text for r in result.capacity)
