@@ -341,3 +341,22 @@ def shared_architecture(listed: Sequence[str], model: str | None) -> Architectur
         if found is not None:
             return ArchitectureKin(entry, theirs[found][0], tuple(source for _, source in theirs[: found + 1]))
     return None
+
+
+SERIES = re.compile(r"^([A-Za-z]+)[- ]?(\d+(?:\.\d+)?)")  # 'Qwen' 2.5 of Qwen2.5-7B, 'Llama' 3.1 of Llama-3.1-8B
+
+
+def about_another_series(text: str, model: str | None) -> bool:
+    """A sentence that opens on another version of the named model's own series ('A Qwen2.5 fine-tune checks ...' for
+    Qwen3-8B, Qwen3.5's caveats for Qwen3-30B-A3B): it is about another model (review 103 p06). A less specific
+    version ('Llama 3' for Llama-3.3-70B) is the model's own series and still applies."""
+    found = SERIES.match(model.rpartition("/")[2]) if model is not None else None
+    if found is None:
+        return False
+    name, version = found.groups()
+    lead = " ".join(text.split()[:3])
+    for other in re.finditer(rf"(?<![\w.-]){re.escape(name)}[- ]?(\d+(?:\.\d+)?)(?![\w.])", lead, re.IGNORECASE):
+        said = other.group(1)
+        if said != version and not version.startswith(said + "."):
+            return True
+    return False

@@ -195,6 +195,16 @@ def training_state_outgrows_one_device(profile: Profile, device: Device | None) 
     return one_device_holds(profile, device, lambda parameters: training_bytes(profile.training) * parameters) is False
 
 
+def devices_to_hold(profile: Profile, device: Device | None, precision: str) -> tuple[float, int] | None:
+    """The served weights' size in GB and the fewest of these devices whose usable memory holds them (before any KV
+    cache); None where the model's size or the device's memory is unknown."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None:
+        return None
+    weights = served_weights_gb(parameters, precision)
+    return weights, max(1, math.ceil(weights / (device.memory_gb * ENGINE_MEMORY_SHARE)))
+
+
 def copy_fits_one_device(profile: Profile, device: Device | None) -> bool:
     """A served model's weights fit one device's usable memory (True where its size or the memory is unknown): a model
     that is not an LLM is then served as a copy per device, with nothing passing between them."""

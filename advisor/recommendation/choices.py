@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from advisor.knowledge.model_sizes import about_another_series
 from advisor.knowledge.models import Candidate, Concern
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_platform, cite_profile, line
@@ -81,9 +82,11 @@ def risk_applies(text: str, profile: Profile) -> bool:
     """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
     quantization asked, one about any format or about quantizing at all; for a convolutional model, one about
     LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions); one about gradients for a job that
-    trains nothing; and one about QLoRA for a job that does not train adapters on a quantized model (a LoRA job that
+    trains nothing; one that opens on another model series than the one named; and one about QLoRA for a job that does not train adapters on a quantized model (a LoRA job that
     quantizes only for serving trains in bf16)."""
     if profile.convolutional and "LayerNorm" in text:
+        return False
+    if about_another_series(text, profile.model_name):
         return False
     if "QLoRA" in text:  # LoRA on 4-bit frozen weights: only a LoRA job that trains on a quantized model
         return profile.training == "lora" and profile.needs.quantized and not profile.serves

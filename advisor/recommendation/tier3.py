@@ -17,6 +17,7 @@ from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate, Co
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import serves_published_fp8
+from advisor.recommendation.capacity import devices_to_hold
 from advisor.recommendation.citations import (
     cite_claim,
     cite_compatibility,
@@ -36,7 +37,12 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
     TRAINED_PRECISIONS,
 )
-from advisor.recommendation.rules.tiers import documented_runner, per_platform_choices, task_stacks
+from advisor.recommendation.rules.tiers import (
+    documented_runner,
+    near_stack_everywhere,
+    per_platform_choices,
+    task_stacks,
+)
 from advisor.recommendation.served_format import format_there, on_family
 from advisor.recommendation.stack import needs_training_framework
 from advisor.recommendation.stack_choice import (
@@ -275,11 +281,29 @@ def other_family_stack(
         names += f" (unquantized: tier 3's engine documents no {context.profile.needs.quantization} serving)"
     else:
         names += format_there(there, context.profile, choice.device)
+    names += devices_there(there, choice, picked)
     names += shared_export(context, picked, here)
     return line(
         f"on {family}, the stack documented there{device}: {names}",
         cite_stack(picked[0].stack),
         cite_profile(context.profile, "needs.other_devices" if not choice.device_assumed else "needs.other_hardware"),
+    )
+
+
+def devices_there(there: Profile, choice: StackChoice, picked: Sequence[Judged]) -> str:
+    """'; the weights take about 671 GB in int8 there, more than 8 x 64 GB: at least 12 of them before the KV cache'
+    where serving the model on the other family's device needs more devices than the job has on the target (review
+    104 p08: DeepSeek-V3.1 on 8 x 910B), else ''."""
+    served = next((judged for judged in picked if judged.workload == "inference"), None)
+    if served is None or not there.serves:
+        return ""
+    held = devices_to_hold(there, choice.device, served.precision)
+    if held is None or held[1] <= there.needs.devices or choice.device is None:
+        return ""
+    weights, fewest = held
+    return (
+        f"; the weights take about {weights:,.0f} GB in {served.precision} there, more than {there.needs.devices} x "
+        f"{choice.device.memory_gb:g} GB of {choice.device.name}: at least {fewest} of them before the KV cache"
     )
 
 
@@ -613,6 +637,8 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
         return choices  # it runs there, but no vendor documents it as that family's way to serve (llama.cpp on NVIDIA)
     if context.profile.serving_task in CLAIMED_TASKS_ONLY and not task_stacks(candidate.id, context):
         return choices  # Whisper: a stack documents the task with it on every family, or each family keeps its own
+    if context.profile.llm and not near_stack_everywhere(candidate.id, context):
+        return choices  # its pages on another family are for other models (SGLang's Qwen3 A3 page for DeepSeek-V3.1)
     profile = context.profile  # a runtime whose asked format is only 'partial' (INT8 simulated on Arm) is not portable
     if profile.needs.quantized and format_support(candidate, profile.needs.quantization, context.knowledge) != "yes":
         return choices

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 from recommendation_builders import answer_for as answer
 
+from advisor.profile import Profile
+from advisor.recommendation.choices import risk_applies
+
 
 def attention(result):
     return next(choice for choice in result.tier(1).choices if choice.concern == "attention")
@@ -249,3 +252,49 @@ def test_a_data_parallel_recipe_for_a_state_larger_than_one_device_says_to_shard
     assert "switch to the framework's own sharding" in framework.settings["layout"]
     assert not any("data parallel over 8 devices" in r.text for r in framework.rationale)
     assert any("must be sharded" in r.text for r in result.capacity)
+
+
+def test_a_risk_about_another_version_of_the_models_series_stays_out_of_its_record():
+    # Review 103 p06: a Qwen3-8B LoRA record on 910B carried "A Qwen2.5 fine-tune checks that its size still has a tune
+    # script ..." (MindSpeed LLM's Qwen2.5 note: https://github.com/Ascend/MindSpeed-LLM/blob/master/docs/zh/pytorch/models/supported_models.md).
+    qwen3 = Profile(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        workload="training",
+        team_skill="framework",
+        model="Qwen/Qwen3-8B",
+    )
+    risk = "A Qwen2.5 fine-tune checks that its size still has a tune script on the release it pins."
+    assert not risk_applies(risk, qwen3)
+    assert risk_applies(risk, qwen3.model_copy(update={"model": "Qwen/Qwen2.5-7B-Instruct"}))
+    assert risk_applies(
+        "Llama 3 checkpoints need the chat template.", qwen3.model_copy(update={"model": "meta-llama/Llama-3.3-70B"})
+    )
+
+
+def test_tier_3_leads_with_the_engine_that_has_a_stack_for_the_model_on_each_family_and_checks_its_memory_there():
+    # Review 104 p08: DeepSeek-V3.1 in FP8 on 8 x H200 that must also run on a 910B pool. Tier 3 led with "sglang as
+    # the one runtime" while naming a vllm-ascend stack for Ascend (SGLang's Ascend page is for Qwen3-235B on A3), and
+    # never said that 671 GB of W8A8 weights need more than 8 x 64 GB there (vllm-ascend's DeepSeek tutorials run two
+    # A2 nodes or one A3: https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/DeepSeek-V3.2.html).
+    result = answer(
+        model_type="moe",
+        workload="inference",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        team_skill="kernel",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={
+            "quantization": "fp8",
+            "long_context": True,
+            "devices": 8,
+            "cross_platform": True,
+            "other_hardware": ["ascend-npu"],
+            "other_devices": ["ascend-910b"],
+        },
+    )
+    deployment = next(c for c in result.tier(3).choices if c.concern == "deployment")
+    assert deployment.option == "vllm"
+    ascend = next(n.text for n in result.tier(3).notes if n.text.startswith("on ascend-npu"))
+    assert "vllm-ascend" in ascend
+    assert "the weights take about 671 GB in int8 there, more than 8 x 64 GB" in ascend

@@ -213,9 +213,16 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     ]
     layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
 
-    def rank(candidate: Candidate) -> tuple[bool, bool, int, bool, bool]:
+    def rank(candidate: Candidate) -> tuple[bool, bool, bool, int, bool, bool]:
         return (
             context.profile.serving_task != "generation" and not task_stacks(candidate.id, context),
+            # an LLM on several families: an engine with a stack near this profile on each other family before one
+            # whose stacks there are for other models (SGLang's Qwen3 A3 page for DeepSeek-V3.1 on a 910B; review
+            # 104 p08): tier 3 names the stack it runs on each family, not another engine's
+            concern == "deployment"
+            and context.profile.llm
+            and len(context.profile.families) > 1
+            and not near_stack_everywhere(candidate.id, context),
             # a model that is not an LLM on several families: a runtime every family's stacks run it with (Diffusers,
             # under xDiT on AMD) before one that merely runs there (ONNX Runtime, no diffusion stack on AMD; review 101
             # p15); one family's exploration keeps a graph runtime that carries the other concerns too
@@ -232,6 +239,25 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     if found:  # the best group only: a skill gap in it is shown rather than falling back to a stranger layer
         found = [candidate for candidate in found if rank(candidate) == rank(found[0])]
     return tuple(candidate.id for candidate in found)
+
+
+def near_stack_everywhere(option: str, context: RuleContext) -> bool:
+    """On every other family of the profile, a stack the option runs that the family's own choice would chose or
+    consider as nearly fitting (misfits no heavier than another device generation's)."""
+    known = set(context.knowledge.ids())
+    for family in context.profile.families:
+        if family == context.profile.hardware:
+            continue
+        choice = choose_stacks(on_family(context.profile, family, context.knowledge), context.knowledge)
+        if not any(
+            judged.workload == "inference"
+            and judged.weight - (MISFIT_WEIGHTS["float_fallback"] if judged.falls_back else 0)
+            <= MISFIT_WEIGHTS["device"]
+            and getattr(runner_of(judged.stack, judged.workload, known), "candidate", None) == option
+            for judged in (*choice.chosen, *choice.considered)
+        ):
+            return False
+    return True
 
 
 def undocumented_everywhere(context: RuleContext) -> str:
