@@ -1332,7 +1332,7 @@ def sharded_training(choice: Choice, stacks: StackChoice, context: RuleContext) 
     layout = " ".join(f"{c.name} {c.setting or ''}" for c in parts)
     devices = context.profile.needs.devices
     if not SHARDED_PARALLELISM.search(layout):
-        return replicated_but_too_large(choice, training, context)
+        return replicated_but_too_large(choice, training, context) if replicated_only(layout) else choice
     if choice.concern == "collectives":
         old = DATA_PARALLEL_TRAINING
         text = (
@@ -1360,6 +1360,21 @@ def sharded_training(choice: Choice, stacks: StackChoice, context: RuleContext) 
             f"values); this job has {devices}: scale ici_fsdp_parallelism so that the product is {devices}"
         )
     return choice.model_copy(update={"rationale": reasons, "settings": settings})
+
+
+# A layout that copies the model to every device (data parallelism alone), and the words of any layout that splits it.
+REPLICATED = re.compile(r"\bdata[- ]parallel|\bDDP\b|\bici_data_parallelism\b", re.IGNORECASE)
+SPLIT_LAYOUT = re.compile(
+    r"\btensor|\bpipeline|\bexpert|\b[TPE]P ?\d|\bdistributed[- ]optimizer|\bcontext[- ]parallel|\bsequence[- ]parallel"
+    r"|\bZeRO|\bmegatron",
+    re.IGNORECASE,
+)
+
+
+def replicated_only(layout: str) -> bool:
+    """The stack's documented layout is data parallelism alone: no tensor, pipeline, expert or sequence split, no
+    distributed optimizer or ZeRO stage (review 103's verl MoE recipe, TP2 EP8 on Megatron, is no replica per device)."""
+    return REPLICATED.search(layout) is not None and SPLIT_LAYOUT.search(layout) is None
 
 
 def replicated_but_too_large(choice: Choice, training: Judged, context: RuleContext) -> Choice:

@@ -298,3 +298,20 @@ def test_tier_3_leads_with_the_engine_that_has_a_stack_for_the_model_on_each_fam
     ascend = next(n.text for n in result.tier(3).notes if n.text.startswith("on ascend-npu"))
     assert "vllm-ascend" in ascend
     assert "the weights take about 671 GB in int8 there, more than 8 x 64 GB" in ascend
+
+
+def test_a_megatron_layout_is_not_called_data_parallel_when_the_state_outgrows_one_device():
+    # The layout note is for a recipe that copies the state to every device; verl's Megatron MoE recipe splits it
+    # (TP and EP: https://github.com/verl-project/verl/blob/main/examples/grpo_trainer/run_qwen3_5_35b_megatron.sh).
+    result = answer(
+        model_type="moe",
+        workload="both",
+        hardware="amd-gpu",
+        device="mi355x",
+        team_skill="hpc",
+        training="rl",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 8},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert "layout" not in framework.settings
