@@ -1395,6 +1395,13 @@ LLM_RISK = re.compile(r"\bLLMs?\b|\bLlama\b")
 VISION_LANGUAGE_RISK = re.compile(r"^A vision-language model\b")  # a risk about vision-language models only
 
 
+def experts_model_type(profile: Profile) -> str:
+    """The model type a stack's risks are read for: 'moe' for any model with experts (a vision-language MoE such as
+    Llama 4 Scout, planned as multimodal, keeps its stack's MoE warnings), else the profile's own."""
+    known = size_of(profile.model_name) if profile.model_name is not None else None
+    return "moe" if known is not None and known.active_b is not None else profile.model_type
+
+
 def risk_concerns(risk: str, model_type: str, embeds: bool = False) -> bool:
     """A stack documented for dense and MoE models warns about its MoE kernels too: not a dense model's risk. A stack
     serving both generation and embeddings warns about its KV cache and decode steps: not an embedding model's risk. A
@@ -1459,7 +1466,7 @@ def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> 
         risks=tuple(
             StackRisk(index=index, text=risk.value)
             for index, risk in enumerate(stack.risks)
-            if risk_concerns(risk.value, profile.model_type, profile.embeds)
+            if risk_concerns(risk.value, experts_model_type(profile), profile.embeds)
             and not names_another_device(risk.value, others)
         ),
         preview=stack.preview.value if stack.preview is not None else None,

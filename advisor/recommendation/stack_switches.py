@@ -67,6 +67,10 @@ def verdict(
     parts = []
     for judged in choice.chosen:
         fit = "" if judged.fits else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
+        if (
+            judged.stack.superseded is not None
+        ):  # the verdict, not only the stack's lines, says it is an older release's
+            fit += " (superseded: its software's current release no longer carries it; see the stack's note)"
         default = judged.stack.applies_to.precisions[0]
         split = (  # a job that trains and serves a quantized model: say the format each side runs
             profile.trains and profile.serves and profile.needs.quantized and len(choice.chosen) > 1
