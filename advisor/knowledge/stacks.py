@@ -116,6 +116,12 @@ class StackScope(_Model):
         description="Models whose recipes the stack's current release withdrew (its release notes list them): a "
         "profile naming one is a partial fit, to be run from the last release that kept its recipe or adapted",
     )
+    unserved_models: list[str] = Field(
+        default_factory=list,
+        description="Models its page says it does not serve, sending them to another route (Hugging Face ids; vLLM "
+        "JAX serves models it implements in JAX and sends PyTorch-only ones such as Gemma 3 to vLLM TorchTPU): a "
+        "profile naming one is a partial fit",
+    )
     quantized_models: list[str] = Field(
         default_factory=list,
         description="Where its quantized formats serve only checkpoints their publisher released (no recipe quantizes "
@@ -136,6 +142,7 @@ class StackScope(_Model):
         "models",
         "quantized_models",
         "withdrawn_models",
+        "unserved_models",
         "training",
         "tasks",
     )

@@ -47,6 +47,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "format_undocumented": 4,
     "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
     "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first
+    # its page says it does not serve this model and sends it to another route (vLLM JAX sends PyTorch-only models
+    # such as Gemma 3 to vLLM TorchTPU): that route, where documented, first
+    "unserved_model": 5,
     "training_kind": 6,  # a pre-training recipe for a LoRA job (or the reverse): another stack that trains it first
     # a recipe with no rollout engine or weight sync for an RL post-training job (or an RL-only recipe for plain
     # training): it lacks the loop itself, too far to be the job's stack (review 64 p13: an SFT LoRA trainer for GRPO)

@@ -664,6 +664,8 @@ def misfits(
         )
     if written_for(scope.withdrawn_models, named):
         found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
+    if written_for(scope.unserved_models, named):
+        found.append(Misfit("unserved_model", f"its page says it does not serve {named} and sends it to another route"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
     if unpublished is not None:
         found.append(unpublished)

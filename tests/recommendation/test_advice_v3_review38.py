@@ -288,9 +288,17 @@ def test_a_quantized_model_whose_bf16_weights_fit_says_the_format_buys_room_not_
 def test_a_quantized_vision_language_model_keeps_its_vision_encoder_in_float():
     # llm-compressor's Qwen2.5-VL example quantizes Linear layers with ignore=["lm_head", "re:visual.*", ...]
     # (https://github.com/vllm-project/llm-compressor/blob/main/examples/multimodal_vision/qwen_2_5_vl_example.py)
-    # Gaudi 3 now has a vision-language stack of its own (vllm-gaudi's VLM calibration route), so the line is checked
-    # where a text-LLM stack serves the VLM in FP8: vLLM TPU on TPU7x (tpu-vllm-jax-serving).
-    result = answer(**{**QWEN25_VL_72B_FP8_ON_4_GAUDI3, "hardware": "google-tpu", "device": "tpu7x"})
+    # Gaudi 3 now has a vision-language stack of its own (vllm-gaudi's VLM calibration route), and on TPU7x vLLM
+    # TorchTPU serves vLLM's own multimodal definitions (review 104), so the line is checked where a text-LLM stack
+    # serves the VLM quantized: vllm_mlu on an MLU590 in INT8 (cambricon-vllm-mlu-serving).
+    result = answer(
+        **{
+            **QWEN25_VL_72B_FP8_ON_4_GAUDI3,
+            "hardware": "cambricon-mlu",
+            "device": "mlu590",
+            "needs": {**QWEN25_VL_72B_FP8_ON_4_GAUDI3["needs"], "quantization": "int8"},
+        }
+    )
     quantization = next(c for c in result.tiers[0].choices if c.concern == "quantization")
     assert any("keep the vision encoder" in reason.text for reason in quantization.rationale)
 
