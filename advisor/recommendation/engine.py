@@ -141,7 +141,13 @@ def recommend(
     # Figures timed on dense GQA layers are not quoted as reasons for a MoE or MLA model's choices; all-reduce is.
     quoted = figures if unlike is None else tuple(f for f in figures if f.name in MODEL_FREE_FIGURES)
     tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)
-    rejected = merge_rejections(decisions, tiers, context)
+    shipped = frozenset(
+        component.candidate
+        for judged in stack_choice.chosen
+        for component in judged.stack.components
+        if component.candidate is not None
+    )
+    rejected = merge_rejections(decisions, tiers, context, shipped)
     stack_level = stack_switches(stack_choice, profile, knowledge.platform(profile.hardware))
     if not any(c.concern == "quantization" for c in tier1.choices):  # nothing quantized: no quantized model to gate
         stack_level = tuple(s for s in stack_level if not s.id.endswith("-accuracy-drop"))
@@ -292,14 +298,24 @@ def said_for(
     return own if own is not None and own not in skipped else None
 
 
+def skill_reason(reason: Rationale) -> bool:
+    """A rejection reason resting on the team's skill (the candidate's `skill` claim against `team_skill`)."""
+    return any(cite.ref.endswith(".skill") or cite.ref.endswith("team_skill") for cite in reason.cites)
+
+
 def merge_rejections(
-    decisions: Sequence[ConcernDecision], tiers: Sequence[Tier], context: RuleContext
+    decisions: Sequence[ConcernDecision],
+    tiers: Sequence[Tier],
+    context: RuleContext,
+    shipped: frozenset[str] = frozenset(),
 ) -> tuple[Rejection, ...]:
     """The alternatives a team would ask about, at most MAX_REJECTED, each with its specific reasons.
 
     An option any tier chooses is not rejected (for no concern: the record lists tier choices and rejections as
     flat lists of options, and a review diffs them; a choice beyond the team's skill says so in its tier); generic
-    reasons are dropped; the platform's own official options come first, then the others, each group by id.
+    reasons are dropped; the platform's own official options come first, then the others, each group by id. A part
+    the chosen stacks ship (`shipped`: KleidiAI inside llama.cpp's Arm build) is used, not written, so it is not
+    rejected for the skill its own kernels would take to write (the issue's defect 3).
     """
     chosen_options = {option for option, _ in _chosen_pairs(tiers)}
     skipped = {decision.concern for decision in decisions if decision.skipped is not None}
@@ -310,6 +326,8 @@ def merge_rejections(
                 for reason in rejection.reasons:
                     concern = said_for(reason, rejection.option, listed, context, skipped)
                     if concern is None or rejection.option in chosen_options:
+                        continue
+                    if rejection.option in shipped and skill_reason(reason):
                         continue
                     entry = per_option.setdefault(rejection.option, {}).setdefault(reason.text, (reason, []))
                     entry[1].append(concern)

@@ -315,3 +315,20 @@ def test_a_megatron_layout_is_not_called_data_parallel_when_the_state_outgrows_o
     )
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     assert "layout" not in framework.settings
+
+
+def test_a_kernel_library_the_chosen_stack_ships_is_not_rejected_for_the_skill_to_write_it():
+    # Review 104 p15 and the defect 3: llama.cpp's Arm build runs KleidiAI's micro-kernels
+    # (https://github.com/ggml-org/llama.cpp/blob/master/docs/build.md#arm-kleidiai), yet the record rejected KleidiAI
+    # because it "needs a kernel team": using kernels that ship inside the runtime needs none.
+    result = answer(
+        model_type="dense-transformer",
+        workload="inference",
+        hardware="arm-cpu",
+        device="graviton4",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        needs={"quantization": "int4", "devices": 1},
+    )
+    shipped = {part.candidate for stack in result.stacks for part in stack.parts if part.candidate}
+    assert "kleidiai" in shipped
+    assert not any(rejection.option == "kleidiai" for rejection in result.rejected)
