@@ -49,6 +49,7 @@ from advisor.recommendation.policy import (
     TOO_FAR,
     TRAINED_PRECISIONS,
     WHOLE_MODEL_TRAINING,
+    claimed_format,
     host_size,
     node_size,
 )
@@ -407,6 +408,22 @@ def fine_tuning_tool(candidate_id: str | None, knowledge: KnowledgeBase) -> bool
     return kinds is not None and "pretraining" not in kinds and "rl" not in kinds
 
 
+def toolchain_quantizes(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> str | None:
+    """For a CNN served quantized: the name of the stack's compiler or runtime where that candidate documents the asked
+    format ('yes') though the page runs float (the 310P ResNet-50 guide in fp16, whose ATC toolchain takes AMCT's INT8
+    models; review 104 p03); None otherwise. An LLM engine's format support is per family and model, not this."""
+    claimed = claimed_format(profile.needs.quantization)
+    if workload != "inference" or profile.model_type != "cnn" or claimed is None:
+        return None
+    known = set(knowledge.ids())
+    for component in stack.components:
+        if component.role in ("compiler", "runtime") and component.candidate in known:
+            candidate = knowledge.get(component.candidate)
+            if getattr(candidate, claimed).value == "yes":
+                return candidate.name
+    return None
+
+
 def tool_trains_type(stack: Stack, model_type: str, knowledge: KnowledgeBase) -> str | None:
     """A fine-tuning tool's recipe for another model type whose tool lists this one (LLaMA-Factory's model table has
     vision-language models): the tool's name; None otherwise."""
@@ -552,8 +569,17 @@ def misfits(
         # on an accelerator a weight-only INT4 recipe runs its GEMMs in 16 bits: no answer to an INT8 ask (a CPU's
         # INT4 weights with dynamic INT8 activations, KleidiAI's, are one)
         weight_only_16 = platform.kind == "accelerator" and lower_here <= set(scope.weight_only)
+        toolchain = toolchain_quantizes(stack, profile, knowledge, workload)
         if lower_here and not weight_only_16:
             found.append(Misfit("lower_precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
+        elif toolchain is not None:
+            found.append(
+                Misfit(
+                    "toolchain_format",
+                    f"its page runs {', '.join(scope.precisions)}; its toolchain ({toolchain}) documents "
+                    f"{profile.needs.quantization}: quantize with it and check accuracy against the page's model",
+                )
+            )
         else:
             found.append(Misfit("precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
     elif (

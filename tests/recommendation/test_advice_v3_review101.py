@@ -332,3 +332,21 @@ def test_a_kernel_library_the_chosen_stack_ships_is_not_rejected_for_the_skill_t
     shipped = {part.candidate for stack in result.stacks for part in stack.parts if part.candidate}
     assert "kleidiai" in shipped
     assert not any(rejection.option == "kleidiai" for rejection in result.rejected)
+
+
+def test_a_cnn_page_in_float_is_a_near_fit_where_its_own_toolchain_documents_int8():
+    # Review 104 p03: ResNet-50 in INT8 on a 310P got "no documented whole stack fits" because Huawei's ModelZoo guide
+    # runs fp16 (https://github.com/Ascend/ModelZoo-PyTorch/blob/master/ACL_PyTorch/built-in/cv/Resnet50_Pytorch_Infer/README.md),
+    # though AMCT's INT8 deploy model is compiled by that same ATC (https://github.com/hicann/amct/blob/master/docs/README.md).
+    result = answer(
+        model_type="cnn",
+        workload="inference",
+        hardware="ascend-npu",
+        device="ascend-310p",
+        model="microsoft/resnet-50",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    assert result.stacks and result.stacks[0].stack == "ascend-atc-acl-resnet50-310p"
+    assert "its toolchain (Ascend ATC + ACL" in result.stacks[0].misfits[0]
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.settings["dtype"] == "int8"
