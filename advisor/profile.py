@@ -76,6 +76,12 @@ class Needs(BaseModel):
     devices: StrictInt = Field(
         1, ge=1, le=MAX_DEVICES, description="Devices per job; more than one means collectives matter"
     )
+    in_app: StrictBool = Field(
+        False,
+        description="The model runs inside the team's own application on the device (a Mac or PC app), not behind a "
+        "server: a route its page embeds in an app (a Swift package, a C API) comes first, and an LLM may run in a "
+        "general runtime rather than a serving engine (always so on a phone)",
+    )
     cross_platform: StrictBool = Field(False, description="Must run on more than one hardware family")
     other_hardware: tuple[HardwareFamily, ...] = Field(
         (), description="With cross_platform: the other hardware families the model must also run on"

@@ -275,6 +275,13 @@ def assess_command(
     devices: Annotated[
         Optional[int], typer.Option("--devices", metavar="N", min=1, help=QUESTIONS["devices"].help)
     ] = None,
+    in_app: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--in-app/--no-in-app",
+            help="The model runs inside the team's own app on the device (a Mac or PC app), not behind a server",
+        ),
+    ] = None,
     cross_platform: Annotated[
         Optional[bool], typer.Option("--cross-platform/--no-cross-platform", help=QUESTIONS["cross_platform"].help)
     ] = None,
@@ -413,6 +420,7 @@ def assess_command(
         "long_context": long_context,
         "devices": devices,
         "cross_platform": cross_platform,
+        "in_app": in_app,
         "title": title,
         "deciders": list(decider) if decider else None,
         "other_hardware": list(other_hardware) if other_hardware else None,

@@ -254,6 +254,11 @@ class Stack(_Model):
         "than a serving endpoint: what the page ships (a service must wrap it in its own HTTP layer, queue and "
         "batching, so it fits a service only in part)",
     )
+    in_app: Claim[str] | None = Field(
+        None,
+        description="A serving stack whose page embeds the model in an application on the device: how (a Swift "
+        "package, a framework, a C API); a profile with needs.in_app prefers it to a server or a Python process",
+    )
     maintained_until: Claim[dt.date] | None = Field(
         None,
         description="Where the stack's page pins a release with a stated end of maintenance: that date (a record "

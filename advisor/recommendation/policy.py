@@ -48,6 +48,8 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
     # a CNN page in float whose own compiler or runtime documents the asked format (AMCT INT8 models through ATC)
     "toolchain_format": 4,
+    # an app that embeds the model (needs.in_app), on a stack whose page serves it from a server or a Python process
+    "out_of_app": 3,
     "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first
     # its page says it does not serve this model and sends it to another route (vLLM JAX sends PyTorch-only models
     # such as Gemma 3 to vLLM TorchTPU): that route, where documented, first

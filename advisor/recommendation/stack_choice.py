@@ -718,9 +718,17 @@ def misfits(
             )
         )
     on_phone = is_mobile(device)  # on-device LLMs run in a general runtime there
+    in_app = on_phone or profile.needs.in_app  # and inside an app on any device (an in-app model needs no server)
     generates = profile.serving_task == "generation"  # a speech or embedding model is no chat LLM for an engine
-    if profile.llm and generates and workload == "inference" and not runs_on_engine(stack, platform) and not on_phone:
+    if profile.llm and generates and workload == "inference" and not runs_on_engine(stack, platform) and not in_app:
         found.append(Misfit("general_runtime", "serves the LLM from a general runtime, not an LLM serving engine"))
+    if profile.needs.in_app and workload == "inference" and not on_phone and stack.in_app is None:
+        found.append(
+            Misfit(
+                "out_of_app",
+                "its page documents no way to run the model inside an app (needs.in_app): a server or a script",
+            )
+        )
     return tuple(found)
 
 

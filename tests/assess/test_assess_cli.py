@@ -62,6 +62,7 @@ def test_flags_path_writes_the_record(tmp_path):
         "quantization_method": "qat",
         "long_context": True,
         "devices": 8,
+        "in_app": False,
         "cross_platform": False,
         "other_hardware": [],
         "other_devices": [],
@@ -337,3 +338,25 @@ def test_hotops_profiles_the_profiles_model_type():
     profile = Profile(model_type="moe", hardware="x86-cpu", workload="training", team_skill="kernel")
     assert probe_options_for_profile(profile, probes_for_profile(profile)) == {"hotops": {"model_type": "moe"}}
     assert probe_options_for_profile(profile, ["gemm"]) == {}
+
+
+def test_the_in_app_flag_reaches_the_records_profile(tmp_path):
+    # needs.in_app (review 105 p13: a model inside a Mac app) is a flag like the other needs
+    inference = [
+        "--model-type",
+        "dense-transformer",
+        "--hardware",
+        "x86-cpu",
+        "--workload",
+        "inference",
+        "--team-skill",
+        "framework",
+        "--in-app",
+        "--yes",
+        "--no-probes",
+        "--no-commit",
+        "--json",
+    ]
+    result = _assess(CliRunner(), tmp_path / "records", *inference)
+    assert result.exit_code == 0, result.output
+    assert find_record(tmp_path / "records", 1).front.profile["needs"]["in_app"] is True

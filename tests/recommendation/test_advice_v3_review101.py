@@ -350,3 +350,24 @@ def test_a_cnn_page_in_float_is_a_near_fit_where_its_own_toolchain_documents_int
     assert "its toolchain (Ascend ATC + ACL" in result.stacks[0].misfits[0]
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert quantization.settings["dtype"] == "int8"
+
+
+def test_a_model_inside_a_mac_app_runs_on_a_route_its_page_embeds_in_an_app():
+    # Reviews 102 p01/p02, 103 p13 and 105 p13: an on-device Mac assistant got mlx-lm's Python server ("not
+    # recommended for production" in its own README) and Core AI rejected as "a general runtime, not an LLM serving
+    # engine". Apple's coreai-models runs the exported model in an app through its Swift package
+    # (https://github.com/apple/coreai-models#requirements-running-and-app-integration); needs.in_app says so.
+    fields = {
+        "model_type": "dense-transformer",
+        "workload": "inference",
+        "hardware": "apple-silicon",
+        "device": "apple-m4",
+        "model": "Qwen/Qwen3-4B-Instruct-2507",
+    }
+    server = answer(**fields, needs={"quantization": "int4", "devices": 1})
+    app = answer(**fields, needs={"quantization": "int4", "devices": 1, "in_app": True})
+    assert next(row for row in server.stacks_considered if row.chosen).stack == "apple-mlx-lm-inference"
+    assert next(row for row in app.stacks_considered if row.chosen).stack == "apple-coreai-llm-inference"
+    mlx = next(row for row in app.stacks_considered if row.stack == "apple-mlx-lm-inference")
+    assert "no way to run the model inside an app" in mlx.reason
+    assert not any("general runtime" in m for stack in app.stacks for m in stack.misfits)

@@ -74,7 +74,7 @@ ERRORS = [
         "  devices: 1",
         "  devices: 1\n  gpus: 2",
         "needs.gpus: unknown field; known fields: dynamic_shapes, quantization, quantization_method, long_context, "
-        "devices, cross_platform, other_hardware, other_devices",
+        "devices, in_app, cross_platform, other_hardware, other_devices",
     ),
     (
         "title:",
