@@ -146,10 +146,15 @@ def checkpoint_from_nowhere(
     if fallback is None:
         return []
     model = profile.model_name or "the model"
+    weight_only = (
+        f" (a publisher's weight-only release such as {model}-GPTQ-Int8, where one exists, is read as such when named)"
+        if asked == "int8" and profile.model_name is not None
+        else ""
+    )
     return [
         f"no toolkit here writes the {asked} checkpoint {runner.name} loads and no {asked} release of {model} is "
-        f"catalogued here, so the checkpoint has to come from the vendor or another publisher: serve {fallback} until "
-        "it does"
+        f"catalogued here, so the checkpoint has to come from the vendor or another publisher: name it as `model` to "
+        f"plan on it{weight_only}, and serve {fallback} until then"
     ]
 
 
