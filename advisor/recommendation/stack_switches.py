@@ -656,7 +656,12 @@ def asked_format_elsewhere(choice: StackChoice, device: Device, profile: Profile
         for other in judged.stack.applies_to.devices:
             there = platform.device(other)
             runs = [p for p in formats if there is not None and p in there.formats]
-            if other != device.id and there is not None and runs:
+            # a device whose units the target shares (the MI325X beside an MI300X, both gfx942 with FNUZ FP8) is no
+            # other generation that runs the format: the fallback here is not about units (review 106/108 p04)
+            same_units = there is not None and (
+                there.architecture == device.architecture or runs[:1] == [p for p in runs[:1] if p in device.formats]
+            )
+            if other != device.id and there is not None and runs and not same_units:
                 return (
                     f", and on the {there.name} ({other}) {judged.stack.name} runs {runs[0]}, the "
                     f"{profile.needs.quantization} asked, on its own units"

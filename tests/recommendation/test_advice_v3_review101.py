@@ -371,3 +371,18 @@ def test_a_model_inside_a_mac_app_runs_on_a_route_its_page_embeds_in_an_app():
     mlx = next(row for row in app.stacks_considered if row.stack == "apple-mlx-lm-inference")
     assert "no way to run the model inside an app" in mlx.reason
     assert not any("general runtime" in m for stack in app.stacks for m in stack.misfits)
+
+
+def test_a_fallback_names_no_sibling_with_the_same_units_as_another_generation():
+    # Reviews 106 and 108 p04: Qwen2.5-VL-72B in FP8 on MI300X said "on the AMD Instinct MI325X ... runs fp8, the fp8
+    # asked, on its own units", though the MI325X is the same gfx942 with the same FNUZ FP8
+    # (https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html): the fallback is about the page, not the units.
+    result = answer(
+        model_type="multimodal",
+        workload="inference",
+        hardware="amd-gpu",
+        device="mi300x",
+        model="Qwen/Qwen2.5-VL-72B-Instruct",
+        needs={"quantization": "fp8", "long_context": True, "devices": 2},
+    )
+    assert "on its own units" not in result.model_dump_json()
