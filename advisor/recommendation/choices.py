@@ -82,8 +82,8 @@ def risk_applies(text: str, profile: Profile) -> bool:
     """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
     quantization asked, one about any format or about quantizing at all; for a convolutional model, one about
     LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions); one about gradients for a job that
-    trains nothing; one that opens on another model series than the one named; and one about QLoRA for a job that does not train adapters on a quantized model (a LoRA job that
-    quantizes only for serving trains in bf16)."""
+    trains nothing; one that opens on another version of the named model's series; and one about QLoRA for a job that
+    does not train adapters on a quantized model (a LoRA job that quantizes only for serving trains in bf16)."""
     if profile.convolutional and "LayerNorm" in text:
         return False
     if about_another_series(text, profile.model_name):

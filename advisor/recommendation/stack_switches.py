@@ -659,7 +659,7 @@ def asked_format_elsewhere(choice: StackChoice, device: Device, profile: Profile
             # a device whose units the target shares (the MI325X beside an MI300X, both gfx942 with FNUZ FP8) is no
             # other generation that runs the format: the fallback here is not about units (review 106/108 p04)
             same_units = there is not None and (
-                there.architecture == device.architecture or runs[:1] == [p for p in runs[:1] if p in device.formats]
+                there.architecture == device.architecture or any(p in device.formats for p in runs[:1])
             )
             if other != device.id and there is not None and runs and not same_units:
                 return (

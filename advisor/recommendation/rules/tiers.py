@@ -242,7 +242,7 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
 
 
 def near_stack_everywhere(option: str, context: RuleContext) -> bool:
-    """On every other family of the profile, a stack the option runs that the family's own choice would chose or
+    """On every other family of the profile, a stack the option runs that the family's own choice would choose or
     consider as nearly fitting (misfits no heavier than another device generation's)."""
     known = set(context.knowledge.ids())
     for family in context.profile.families:
