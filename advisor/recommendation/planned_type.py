@@ -38,16 +38,14 @@ def planned_model_type(profile: Profile) -> tuple[Profile, Rationale | None]:
             "the total): it is planned as `moe`, on the stacks documented for such models (expert parallelism, fused "
             "MoE kernels), not as a dense transformer; state `model_type: moe` in the profile to say so"
         )
-        planned = profile.model_copy(update={"model_type": "moe"})
-        return planned, line(text, cite_profile(profile, "model"), cite_profile(profile, "model_type"))
+        return planned_as("moe", profile, text)
     if vision_language_model(profile.model_name):  # Qwen2.5-VL given as dense: its vision tower needs VLM stacks
         text = (
             f"{profile.model_name} is a well-known vision-language model family: it is planned as `multimodal` (a "
             "vision encoder and projector beside the language model), on the stacks documented for such models, not "
             "as a text-only dense transformer; state `model_type: multimodal` in the profile to say so"
         )
-        planned = profile.model_copy(update={"model_type": "multimodal"})
-        return planned, line(text, cite_profile(profile, "model"), cite_profile(profile, "model_type"))
+        return planned_as("multimodal", profile, text)
     if not vision_model(profile.model_name):
         return profile, None
     text = (
@@ -56,7 +54,12 @@ def planned_model_type(profile: Profile) -> tuple[Profile, Rationale | None]:
         "the LLM engines and trainers a dense transformer is otherwise given, which do not load an image model; state "
         "`model_type: cnn` to say so (or `task: generation` should this id be a language model after all)"
     )
-    planned = profile.model_copy(update={"model_type": VISION_MODEL_TYPE})
+    return planned_as(VISION_MODEL_TYPE, profile, text)
+
+
+def planned_as(model_type: str, profile: Profile, text: str) -> tuple[Profile, Rationale]:
+    """The profile planned as another model type, with the line (citing its model and model type) that says why."""
+    planned = profile.model_copy(update={"model_type": model_type})
     return planned, line(text, cite_profile(profile, "model"), cite_profile(profile, "model_type"))
 
 

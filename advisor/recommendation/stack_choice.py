@@ -136,6 +136,13 @@ class Judged:
         return sum(misfit.weight for misfit in self.misfits)
 
     @property
+    def nearly_fits(self) -> bool:
+        """Its misfits weigh no more than another device generation's, a float fallback not counted: the stack a family
+        would run the job on (tier 3's line for another family, and the engines that have one there)."""
+        fallback = MISFIT_WEIGHTS["float_fallback"] if self.falls_back else 0
+        return self.weight - fallback <= MISFIT_WEIGHTS["device"]
+
+    @property
     def falls_back(self) -> bool:
         """The stack runs its float format: no documented path for the asked quantized one on this device, or that
         format only as its publisher's checkpoints of other models."""

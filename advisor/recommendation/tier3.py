@@ -232,11 +232,7 @@ def other_family_stack(
         there = there.model_copy(update={"needs": there.needs.model_copy(update={"quantization": "none"})})
     choice = choose_stacks(there, context.knowledge)
     # fits there, but for the device, or runs only a float format there (the line says which)
-    near = [
-        j
-        for j in choice.chosen
-        if j.weight - (MISFIT_WEIGHTS["float_fallback"] if j.falls_back else 0) <= MISFIT_WEIGHTS["device"]
-    ]
+    near = [j for j in choice.chosen if j.nearly_fits]
     if not near:
         return None
     known = set(context.knowledge.ids())

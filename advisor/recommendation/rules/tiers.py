@@ -251,8 +251,7 @@ def near_stack_everywhere(option: str, context: RuleContext) -> bool:
         choice = choose_stacks(on_family(context.profile, family, context.knowledge), context.knowledge)
         if not any(
             judged.workload == "inference"
-            and judged.weight - (MISFIT_WEIGHTS["float_fallback"] if judged.falls_back else 0)
-            <= MISFIT_WEIGHTS["device"]
+            and judged.nearly_fits
             and getattr(runner_of(judged.stack, judged.workload, known), "candidate", None) == option
             for judged in (*choice.chosen, *choice.considered)
         ):
