@@ -19,6 +19,7 @@ from rich.console import Console
 from probes.harness.events import CaseDone, CasesPlanned, CaseStarted, ProbeDone, ProbeEvent, ProbeFailed, ProbeStarted
 from probes.harness.forkserver import shared_server_pid
 from probes.harness.progress import ProbeProgress
+from probes.harness.session import NEVER_STARTED, starved
 from probes.models import CaseKey, HarnessSettings, ProbeCase, ProbeRun, ProbeStatus
 from probes.runner import ProbeError, run_probes
 from probes.selftest.faults import FAULTS_ENV
@@ -60,10 +61,17 @@ def test_a_three_second_budget_is_honoured() -> None:
     run = evidence.probe_runs[0]
     assert run.share_s <= 3.0
     assert evidence.config.device == "cpu" and evidence.config.budget_s == 3.0
+    assert "selftest" in output.getvalue()
+    if run.status == "failed":
+        # A busy host's start-up (torch's import in the child) took the whole share (CI saw it once): the run
+        # says so, and the progress display shows that one failure, rather than an empty success.
+        assert (run.reason or "").startswith(NEVER_STARTED) and evidence.cases == []
+        assert progress.failures == [f"selftest: {run.reason}"]
+        return
     # Whatever start-up left is shared by the cases: each is measured, or skipped for lack of time.
     assert evidence.cases and all(case.status in ("ok", "skipped", "not-timed") for case in evidence.cases)
-    assert any(case.status == "ok" for case in evidence.cases)
-    assert "selftest" in output.getvalue() and progress.failures == []
+    assert all(case.status == "ok" or starved(case) for case in evidence.cases)
+    assert progress.failures == [] and run.status == "ok"
 
 
 def test_ctrl_c_keeps_what_was_measured_and_kills_the_child() -> None:
@@ -93,11 +101,12 @@ def test_ctrl_c_keeps_what_was_measured_and_kills_the_child() -> None:
 
 
 def test_a_case_still_running_when_the_budget_ends_is_cut_off_on_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The hang outlives the budget (its own hang limit is 5 s past its part): the probe's deadline kills it.
+    # The hang outlives the budget (its own limit is 5 s past 1.25 x its part, and at least one case follows it):
+    # the probe's deadline kills it. 8 s, not less, so that a busy host's slow start-up still leaves the hang its turn.
     monkeypatch.setenv(FAULTS_ENV, "hang")
     began = time.monotonic()
-    evidence = run_probes(["selftest"], budget_s=4.0, device="cpu")
-    assert time.monotonic() - began <= 4.0 * 1.10
+    evidence = run_probes(["selftest"], budget_s=8.0, device="cpu")
+    assert time.monotonic() - began <= 8.0 * 1.10
     hang = next(case for case in evidence.cases if case.key.implementation == "fault.hang")
     assert hang.status == "not-timed" and hang.reason == "the probe's time share ran out while it ran; killed"
     after = evidence.cases[evidence.cases.index(hang) + 1 :]
