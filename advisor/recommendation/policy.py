@@ -51,6 +51,14 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # an app that embeds the model (needs.in_app), on a stack whose page serves it from a server or a Python process
     "out_of_app": 3,
     "withdrawn_model": 4,  # its release withdrew the recipe for this model: one that keeps it, or fits as well, first
+    # a long-context training job on a recipe whose page and framework document no context or sequence parallelism:
+    # one that does comes first where it fits as well (review 71 p06: MindSpeed's 32K recipe with Ulysses CP before
+    # LLaMA-Factory for a 72B 32K fine-tune)
+    "long_context_undocumented": 1,
+    # pinned to a release with a stated end of maintenance (MindSpeed LLM 26.1.0, kept for recipes its successor
+    # withdrew): a maintained route that fits as well comes first, even one not written for the model (review 108 p06:
+    # LLaMA-Factory for a Qwen3-32B LoRA)
+    "maintenance_ends": 1,
     # its page says it does not serve this model and sends it to another route (vLLM JAX sends PyTorch-only models
     # such as Gemma 3 to vLLM TorchTPU): that route, where documented, first
     "unserved_model": 5,

@@ -166,6 +166,8 @@ LOOP_ADAPTABLE = frozenset(
         "same_generation",
         "named_model_training",
         "other_size",
+        "long_context_undocumented",
+        "maintenance_ends",
     }
 )
 OTHER_GENERATION_KINDS = ("device", "device_line")  # validated on another generation or line of the family
@@ -697,6 +699,17 @@ def misfits(
         )
     if written_for(scope.withdrawn_models, named):
         found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
+    if workload == "training" and profile.needs.long_context and not long_sequences_documented(stack, knowledge):
+        found.append(
+            Misfit(
+                "long_context_undocumented",
+                "neither its page nor its framework's documents context or sequence parallelism for the long "
+                "sequences asked (needs.long_context)",
+            )
+        )
+    if stack.maintained_until is not None:
+        ends = stack.maintained_until.value.isoformat()
+        found.append(Misfit("maintenance_ends", f"pinned to a release whose maintenance ends on {ends} (its page)"))
     if written_for(scope.unserved_models, named):
         found.append(Misfit("unserved_model", f"its page says it does not serve {named} and sends it to another route"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
@@ -882,6 +895,20 @@ METHOD_WORDS = {
     "qat": (QAT_WORDS, PTQ_WORDS),
     "ptq": (PTQ_WORDS, QAT_WORDS),
 }  # method -> (words naming it, words naming the other)
+
+
+def long_sequences_documented(stack: Stack, knowledge: KnowledgeBase) -> bool:
+    """The stack's page, or the knowledge base's entry for the framework that runs it, says how it trains long
+    sequences (context or sequence parallelism): MindSpeed's Ulysses and ring attention, Megatron-Core's context
+    parallel. An engine's upstream claim that speaks only for some families (policy.long_context_families) is a
+    serving claim and not read here."""
+    if stack.long_context is not None:
+        return True
+    runner = stack.runner
+    if runner is None or runner.candidate is None or runner.candidate not in knowledge.ids():
+        return False
+    framework = knowledge.get(runner.candidate)
+    return framework.long_context is not None and runner.candidate not in knowledge.policy.long_context_families
 
 
 def runner_misfits(

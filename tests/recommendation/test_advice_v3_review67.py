@@ -204,7 +204,8 @@ def test_fp8_on_trn2_is_not_said_to_be_unrunnable_where_the_stack_documents_only
 
 def test_a_stack_leaving_maintenance_before_the_year_is_out_sets_the_review_date():
     # Review 69 p04: MindSpeed LLM 26.1.0 leaves maintenance from 2026-12-30 (its README's maintenance table), yet the
-    # record chose it with review_by a year out and never said so.
+    # record chose it with review_by a year out and never said so. (For a short-context LoRA, LLaMA-Factory now comes
+    # first, review 108 p06; a long-context one keeps MindSpeed's recipe with its context parallelism.)
     import datetime as dt
 
     from advisor.records.decision import build_front_matter, review_by_for
@@ -217,7 +218,7 @@ def test_a_stack_leaving_maintenance_before_the_year_is_out_sets_the_review_date
         workload="training",
         training="lora",
         model="Qwen/Qwen3-32B",
-        needs={"devices": 16},
+        needs={"devices": 16, "long_context": True},
     )
     assert result.maintenance_end() is not None and result.maintenance_end()[0] == dt.date(2026, 12, 30)
     front = build_front_matter(1, "Qwen3-32B LoRA", result, [], None, ["Ann"], dt.date(2026, 12, 5))

@@ -1,0 +1,46 @@
+"""Defects of reviews 107-110 (and earlier leftovers), each pinned."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+
+def trained_with(result) -> str:
+    return next(row.stack for row in result.stacks_considered if row.chosen and row.workload == "training")
+
+
+def test_a_short_context_lora_takes_a_maintained_framework_over_a_release_leaving_maintenance():
+    # Review 108 p06: a Qwen3-32B LoRA on 8 x 910B took MindSpeed LLM 26.1.0's recipe (26.2.0 withdrew it; 26.1.0 leaves
+    # maintenance on 2026-12-30, its README's table) over LLaMA-Factory, which trains it on torch_npu and hands vLLM
+    # Ascend its checkpoint (https://docs.vllm.ai/projects/ascend/zh-cn/latest/community/user_stories/llamafactory.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="both",
+        training="lora",
+        team_skill="framework",
+        model="Qwen/Qwen3-32B",
+        needs={"quantization": "int8", "devices": 8},
+    )
+    assert trained_with(result) == "ascend-llamafactory-sft"
+    row = next(row for row in result.stacks_considered if row.stack == "ascend-mindspeed-llm-qwen3-32b")
+    assert "maintenance ends on 2026-12-30" in row.reason
+
+
+def test_a_long_context_fine_tune_keeps_the_recipe_with_context_parallelism_though_its_release_ends():
+    # The same release's 32K Qwen2.5-72B recipe runs Ulysses context parallelism (tune_qwen25_72b_32k_full_pack.sh);
+    # LLaMA-Factory documents none here, so for a 32K full fine-tune the recipe stays first (scenario 568).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="Qwen/Qwen2.5-72B-Instruct",
+        needs={"long_context": True, "devices": 16},
+    )
+    assert trained_with(result) == "ascend-mindspeed-llm-qwen25-72b"
+    row = next(row for row in result.stacks_considered if row.stack == "ascend-llamafactory-sft")
+    assert "context or sequence parallelism" in row.reason
