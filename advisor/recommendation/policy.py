@@ -217,8 +217,10 @@ STACK_FITS = 1.2  # a vendor-documented stack validated on this device generatio
 STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the profile names no device
 STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or experimental
 STACK_UNNAMED_DEVICE = 1.0  # such a stack whose page names no device of its family (it runs there, unvalidated)
-STACK_SUPERSEDED = 1.0  # such a stack whose software's current release no longer carries it (pinned to an older one)
 STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
+# a stack whose software's current release no longer carries it (pinned to an older one, with no releases, fixes or
+# security patches to come): as unsure as a partial fit, below a preview of a supported route (review 109 p11)
+STACK_SUPERSEDED = STACK_PARTIAL
 PARTIAL_PER_WEIGHT = 0.03  # and less for each unit of misfit weight beyond the lightest (a device's, 3)
 PARTIAL_FLOOR = 0.6  # never below a stack's worst partial fit (another model type, a pretraining page for a LoRA)
 CROSS_FAMILY = 0.8  # tier 3 leads: the target's stack holds for the target only; each other family's is unmeasured

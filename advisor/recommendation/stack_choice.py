@@ -1031,7 +1031,12 @@ def judge(
     for_this_model = written_for(scope.models, profile.model_name) and not generic_route(stack)
     rank = Rank(
         weight=rank_weight(
-            found, model_assumed, for_this_model or kin is not None, profile.model_name is not None and kin is None
+            found,
+            model_assumed,
+            for_this_model or kin is not None,
+            profile.model_name is not None and kin is None,
+            preview=stack.preview is not None,
+            superseded=stack.superseded is not None,
         ),
         apart_from_rollouts=False,
         other_default=not default_matches,
@@ -1071,17 +1076,28 @@ def generic_route(stack: Stack) -> bool:
     return stack.example_models is not None or (stack.preview is not None and stack.script_only is not None)
 
 
-def rank_weight(found: Sequence[Misfit], model_assumed: bool, for_this_model: bool, model_named: bool) -> int:
+def rank_weight(
+    found: Sequence[Misfit],
+    model_assumed: bool,
+    for_this_model: bool,
+    model_named: bool,
+    *,
+    preview: bool = False,
+    superseded: bool = False,
+) -> int:
     """The misfits' weight in half units, for ranking: a recipe for named models, taken for a profile that names none,
     weighs a little against it (a stack written for any model that fits as nearly comes first); the recipe for the
     model the profile names (or a model of its architecture or series: DeepSeek-R1's for DeepSeek-V3), validated on a
     sibling of the target in its generation (B200 for a GB200), weighs half its device misfit, and a stack written for no model half a unit, so that recipe comes after one for the model on
-    the target itself and before a generic stack validated there."""
+    the target itself and before a generic stack validated there. A preview (its page calls it experimental) weighs
+    half a unit too, as does a route its vendor's current release no longer carries: a released, supported recipe for
+    another size of the model comes first (review 110 p04: verl's experimental fully-async trainer over its main GRPO
+    recipe for Qwen3-8B, for a Qwen3-32B job), and between a preview and a superseded route the tie-break decides."""
     doubled = [misfit.weight * 2 for misfit in found]
     if for_this_model:
         doubled = [w // 2 if m.kind == "same_generation" else w for w, m in zip(doubled, found, strict=True)]
     generic = 1 if model_named and not for_this_model else 0
-    return sum(doubled) + (2 * ASSUMED_MODEL_WEIGHT if model_assumed else 0) + generic
+    return sum(doubled) + (2 * ASSUMED_MODEL_WEIGHT if model_assumed else 0) + generic + int(preview) + int(superseded)
 
 
 def training_kind_unnamed(scope: StackScope, kind: str | None) -> bool:
@@ -1213,7 +1229,14 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
     )
     for_this_model = written_for(item.stack.applies_to.models, profile.model_name) and not generic_route(item.stack)
     named = profile.model_name is not None and not item.rank.architecture_only  # as judge weighs it
-    weight = rank_weight(misfits, item.model_assumed, for_this_model, named)
+    weight = rank_weight(
+        misfits,
+        item.model_assumed,
+        for_this_model,
+        named,
+        preview=item.stack.preview is not None,
+        superseded=item.stack.superseded is not None,
+    )
     return Judged(
         stack=item.stack,
         workload=item.workload,
@@ -1339,6 +1362,12 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             f"it is written for {few_of(item.stack.applies_to.models)} and the profile names no model; "
             f"{chosen.stack.name} is written for any"
         )
+    # a preview or superseded route weighs half a unit (rank_weight): that, not the model, is what put it after
+    if item.rank.superseded and not chosen.rank.superseded and item.stack.superseded is not None:
+        return f"{item.stack.superseded.value}; {chosen.stack.name} is carried by the vendor's current release"
+    if item.rank.preview and not chosen.rank.preview and item.stack.preview is not None:
+        preview = item.stack.preview.value.rstrip(".")
+        return f"its page calls it a preview ({preview}); {chosen.stack.name} is a released route"
     if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:
         listed = chosen.stack.applies_to.models
         written = ", ".join([m for m in listed if written_for([m], model)] or listed[:2])
@@ -1358,10 +1387,6 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             f"{chosen.stack.name} is documented for {', '.join(chosen.stack.applies_to.training)} by name; this "
             f"stack's page does not say it trains that"
         )
-    if item.rank.superseded and not chosen.rank.superseded and item.stack.superseded is not None:
-        return f"{item.stack.superseded.value}; {chosen.stack.name} is carried by the vendor's current release"
-    if item.rank.preview and not chosen.rank.preview and item.stack.preview is not None:
-        return f"its page calls it a preview ({item.stack.preview.value}); {chosen.stack.name} is a released route"
     if item.rank.script_only and not chosen.rank.script_only and item.stack.script_only is not None:
         return (
             f"its page ships a script, not a server ({item.stack.script_only.value}), where {chosen.stack.name} is "

@@ -44,3 +44,50 @@ def test_a_long_context_fine_tune_keeps_the_recipe_with_context_parallelism_thou
     assert trained_with(result) == "ascend-mindspeed-llm-qwen25-72b"
     row = next(row for row in result.stacks_considered if row.stack == "ascend-llamafactory-sft")
     assert "context or sequence parallelism" in row.reason
+
+
+def test_a_route_its_vendor_no_longer_supports_is_as_unsure_as_a_partial_fit():
+    # Review 109 p11: Llama 4 Scout on Trn2 took NxD Inference at Neuron 2.28 (AWS ends NxD Inference on Trn2 from 2.34,
+    # https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-no-support-nxdi-nxd-core-inference-trn.html)
+    # at confidence 0.50, the same as a supported preview; it is the only route, and it now says how unsure it is.
+    supported = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"devices": 16},
+    )
+    frozen = answer(
+        model_type="multimodal",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="hpc",
+        model="meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        needs={"devices": 16},
+    )
+    assert next(row.stack for row in frozen.stacks_considered if row.chosen) == "neuron-nxdi-llama4-trn2"
+    assert frozen.confidence < supported.confidence
+    assert "no longer in its software's current release" in frozen.confidence_notes[0]
+    assert "with no fixes to come, and a preview on its own page" in frozen.confidence_notes[0]
+
+
+def test_an_experimental_trainer_comes_after_the_released_recipe_for_another_size():
+    # Review 110 p04: GRPO of Qwen3-32B on 8 x MI355X took verl's experimental fully-async trainer (a preview on
+    # https://verl.readthedocs.io/en/latest/advance/fully_async.html) over verl's main colocated GRPO recipe, written for
+    # Qwen3-8B (https://rocm.docs.amd.com/projects/verl/en/docs-26.09/install/verl-install.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="both",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-32B",
+        needs={"devices": 8},
+    )
+    assert trained_with(result) == "amd-verl-grpo-colocated-instinct"
+    row = next(row for row in result.stacks_considered if row.stack == "amd-verl-rl-instinct")
+    assert "its page calls it a preview" in row.reason and "is a released route" in row.reason

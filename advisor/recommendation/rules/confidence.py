@@ -161,11 +161,22 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
                 f"backed by {names}, documented for {device}, which is assumed (no device named): "
                 "name the device to raise this"
             )
+        superseded = [judged.stack.name for judged in choice.chosen if judged.stack.superseded is not None]
+        if superseded:  # before a preview: a route its vendor no longer supports is the graver (review 109 p11)
+            also = [judged.stack.name for judged in choice.chosen if judged.stack.preview is not None]
+            return STACK_SUPERSEDED, (
+                f"backed by {names}, documented for {device} and {fitting}, but "
+                f"{'it' if len(choice.chosen) == 1 else ' and '.join(superseded)} is no longer in its software's "
+                "current release: it holds only on the "
+                "older release its page validates, with no fixes to come"
+                + (", and a preview on its own page" if also == superseded else "")
+                + (f", and {' and '.join(also)} is a preview on its own page" if also and also != superseded else "")
+            )
         previews = [judged.stack.name for judged in choice.chosen if judged.stack.preview is not None]
         if previews:
             return STACK_PREVIEW, (
                 f"backed by {names}, documented for {device} and {fitting}, but "
-                f"{' and '.join(previews)} is a preview on its own page"
+                f"{'it' if len(choice.chosen) == 1 else ' and '.join(previews)} is a preview on its own page"
             )
         unnamed = [judged.stack for judged in choice.chosen if judged.stack.devices_unnamed is not None]
         if unnamed:
@@ -177,13 +188,6 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
             return STACK_UNNAMED_DEVICE, (
                 f"backed by {names}, {fitting}, but {whose} no device of the family, so {device} is one it runs on, "
                 "not one it was validated on: measure there first"
-            )
-        superseded = [judged.stack.name for judged in choice.chosen if judged.stack.superseded is not None]
-        if superseded:
-            return STACK_SUPERSEDED, (
-                f"backed by {names}, documented for {device} and {fitting}, but "
-                f"{' and '.join(superseded)} is no longer in its software's current release: it holds only on the "
-                "older release its page validates"
             )
         return STACK_FITS, f"backed by {names}, documented for {device} and {fitting}"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
