@@ -251,7 +251,7 @@ def part_choice(
         reasons = [*kept[:MAX_KEPT_REASONS], *reasons]
         settings = {**settings, **previous.settings}
     settings = documented_granularity(settings)
-    if (swap := model_in_command(settings.get("as documented", ""), stack, context.profile.model_name)) is not None:
+    if (swap := model_in_command(settings.get("as documented", ""), stack, served_model(context))) is not None:
         settings = {**settings, "model": swap}
     fits = True
     if component.role in RUNNER_ROLES and part.known:
@@ -279,6 +279,17 @@ COMMAND_MODEL = re.compile(
 )
 
 
+def served_model(context: RuleContext) -> str | None:
+    """The model id a serving command loads for this profile: the publisher's FP8 release of the model named, where
+    FP8 is asked and it is released so (Qwen3-235B-A22B-Instruct-2507-FP8), else the model named."""
+    profile = context.profile
+    named = profile.model_name
+    if named is None or profile.needs.quantization != "fp8" or profile.trains or not profile.llm:
+        return named
+    twin = published_fp8(named) or vendor_fp8(named, profile.hardware)
+    return twin.checkpoint if twin is not None else named
+
+
 def model_in_command(documented: str, stack: Stack, model: str | None) -> str | None:
     """Where the page's command names one of the models it is written for (or, for a recipe written for any model, the
     example model its command serves) and the profile serves or trains another (DeepSeek-V3.1 on a recipe whose
@@ -293,13 +304,16 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
     short = model.rsplit("/", 1)[-1].lower()
     # the models the recipe is written for, or else the example model a generic recipe's command serves
     listed = stack.applies_to.models or [found.group(1) for found in COMMAND_MODEL.finditer(documented)]
-    named = [
-        m
-        for m in listed
-        if names(documented, m)
-        and m.lower() != model.lower()
-        and not m.rsplit("/", 1)[-1].lower().startswith(short)  # a release of this model (its -FP8 checkpoint)
-    ]
+
+    def another_model(model_id: str) -> bool:
+        return model_id.lower() != model.lower() and not model_id.rsplit("/", 1)[-1].lower().startswith(short)
+
+    # (not a release of this model: its -FP8 checkpoint)
+    named = [m for m in listed if names(documented, m) and another_model(m)]
+    if not named and stack.applies_to.models:
+        # a recipe written for a series ('Qwen/Qwen3') or for a model whose release its command loads
+        # ('Qwen/Qwen3-235B-A22B-FP8' for Qwen/Qwen3-235B-A22B): the command's own model (reviews 109/110 p01)
+        named = [found.group(1) for found in COMMAND_MODEL.finditer(documented) if another_model(found.group(1))]
     if not named and (converted := converted_file_swap(documented, model)) is not None:
         return converted
     if not named or names(documented, model) or names_own_release(documented, short):

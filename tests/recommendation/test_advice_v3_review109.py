@@ -91,3 +91,25 @@ def test_an_experimental_trainer_comes_after_the_released_recipe_for_another_siz
     assert trained_with(result) == "amd-verl-grpo-colocated-instinct"
     row = next(row for row in result.stacks_considered if row.stack == "amd-verl-rl-instinct")
     assert "its page calls it a preview" in row.reason and "is a released route" in row.reason
+
+
+def test_one_node_of_a_moe_takes_the_engines_guide_and_its_command_loads_the_models_own_fp8_release():
+    # Reviews 109 and 110 p01: Qwen3-235B-A22B-Instruct-2507 in FP8 on one 8 x H200 node took NVIDIA's Dynamo recipe,
+    # sized for 16 GPUs on Kubernetes (https://docs.nvidia.com/dynamo/latest/recipes/qwen3-235b-a22b-fp8), and its
+    # command served Qwen3-235B-A22B-FP8 rather than the release named. TensorRT-LLM's Qwen3 guide sets TP and EP to one
+    # instance's GPUs (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-qwen3-on-trtllm.html)
+    # and Qwen publishes Qwen3-235B-A22B-Instruct-2507-FP8.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
+    assert result.stacks[0].stack == "nvidia-trtllm-qwen3-bf16"
+    dynamo = next(row for row in result.stacks_considered if row.stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8")
+    assert "documented across several nodes only" in dynamo.reason
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert deployment.settings["model"] == "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 in place of Qwen/Qwen3-30B-A3B"

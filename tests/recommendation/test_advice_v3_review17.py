@@ -61,8 +61,13 @@ def test_a_named_gqa_moe_is_not_served_on_a_deepseek_recipe():
     # NVIDIA's Qwen3 deployment guide for TensorRT-LLM serves Qwen3 MoE models on Hopper and Blackwell
     # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-qwen3-on-trtllm.html)
     # NVIDIA's Dynamo recipe serves Qwen/Qwen3-235B-A22B-FP8 with TensorRT-LLM on B100/B200 (DEEPGEMM MoE backend).
+    # On one 8-GPU node the guide's trtllm-serve route, not the Dynamo recipe sized for 16 GPUs (reviews 109/110 p01).
     result = moe_on_b200(model="Qwen/Qwen3-235B-A22B-FP8")
-    assert result.stacks[0].stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8" and not result.stacks[0].model_assumed
+    assert result.stacks[0].stack == "nvidia-trtllm-qwen3-bf16" and not result.stacks[0].model_assumed
+    dynamo = next(
+        option for option in result.stacks_considered if option.stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8"
+    )
+    assert not dynamo.chosen and "this job's 8 devices fit one node" in dynamo.reason
     # a DeepSeek recipe now ranks after the generic stacks of a near model type, so it may fall off the five shown
     deepseek = [option for option in result.stacks_considered if option.stack == DEEPSEEK_ON_B200]
     assert all(not o.chosen and o.reason.startswith("written for deepseek-ai/DeepSeek-V3") for o in deepseek)

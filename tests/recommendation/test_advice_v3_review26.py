@@ -39,6 +39,7 @@ def test_a_recipe_with_its_own_moe_backend_gets_no_deepep_all_to_all():
 
 def test_qwen3_235b_fp8_on_b200_takes_nvidias_blackwell_variant_of_the_recipe():
     # Review 27 (p01): the Dynamo recipe's B100/B200 variant needs moe_config.backend DEEPGEMM with TensorRT-LLM 1.3.x.
+    # The recipe is sized for 16 GPUs (two nodes; reviews 109/110 p01 took it for one 8-GPU node), so 16 here.
     result = answer(
         model_type="moe",
         hardware="nvidia-gpu",
@@ -46,7 +47,7 @@ def test_qwen3_235b_fp8_on_b200_takes_nvidias_blackwell_variant_of_the_recipe():
         workload="inference",
         team_skill="kernel",
         model="Qwen/Qwen3-235B-A22B",
-        needs={"quantization": "fp8", "devices": 8},
+        needs={"quantization": "fp8", "devices": 16},
     )
     serving = next(s for s in result.stacks if s.workload == "inference")
     assert serving.stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8" and not serving.misfits

@@ -343,7 +343,11 @@ def test_a_recipe_whose_sequence_cap_is_below_the_profiles_traffic_says_to_raise
         team_skill="hpc",
         model="Qwen/Qwen3-235B-A22B",
         serving={"isl": 16000, "osl": 800, "ttft_ms": 3000, "tpot_ms": 40},
-        needs={"quantization": "fp8", "long_context": True, "devices": 8},
+        needs={
+            "quantization": "fp8",
+            "long_context": True,
+            "devices": 16,
+        },  # the recipe's 16 GPUs (reviews 109/110 p01)
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert "raise the cap to at least 16800" in deployment.settings["context"]

@@ -129,11 +129,22 @@ def test_a_chosen_recipe_without_a_narrower_path_gets_the_one_a_stack_that_fits_
         device="b200",
         workload="inference",
         model="Qwen/Qwen3-235B-A22B",
-        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+        needs={"quantization": "fp8", "devices": 16, "long_context": True},  # the Dynamo recipe's 16 GPUs
     )
     narrower = next(s for s in result.switch_conditions if s.id == "inference-in-nvfp4")
     assert narrower.metric == "evidence.inference_throughput.nvfp4_over_fp8"
     assert "which documents an nvfp4 path" in narrower.description
+    # on one 8-GPU node the guide's own route is chosen, and its nvfp4 path is its own
+    one_node = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 8, "long_context": True},
+    )
+    own = next(s for s in one_node.switch_conditions if s.id == "inference-in-nvfp4")
+    assert "own nvfp4 path" in own.description
 
 
 def test_no_throughput_race_against_a_recipe_written_for_other_models_when_the_profile_names_none():
