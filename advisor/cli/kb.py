@@ -185,6 +185,11 @@ def stack_command(
         f"documented by: {stack.source} (checked {stack.as_of.isoformat()})",
         *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else []),
         *(
+            [f"prebuilt engines: {stack.prebuilt_engines.value} ({stack.prebuilt_engines.source})"]
+            if stack.prebuilt_engines
+            else []
+        ),
+        *(
             [f"sharded serving: {stack.sharded_serving.value} ({stack.sharded_serving.source})"]
             if stack.sharded_serving
             else []

@@ -334,6 +334,17 @@ def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> 
     return Misfit("device", text, generations)
 
 
+def prebuilt_for_others(misfit: Misfit, stack: Stack) -> Misfit:
+    """A same-generation device is a near fit only where the stack builds for the device it runs on: a stack serving
+    engines prebuilt per listed GPU (a NIM's profiles) has none for another card of that generation (review 110 p03:
+    the FLUX NIM, listed for the RTX 5090, on an RTX PRO 6000), so it weighs as another generation's device."""
+    if misfit.kind != "same_generation" or stack.prebuilt_engines is None:
+        return misfit
+    return Misfit(
+        "device", f"{misfit.text}; its engines are prebuilt for the GPUs it lists, so it may have none to serve"
+    )
+
+
 def same_generation(one: str, other: str) -> bool:
     """One generation, or one a named variant of the other ('Blackwell Ultra' of 'Blackwell'; 'CDNA 4' is not 'CDNA 3')."""
     return one == other or one.startswith(other + " ") or other.startswith(one + " ")
@@ -515,7 +526,7 @@ def misfits(
     if device is not None and device.id in scope.excludes:
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
-        found.append(device_misfit(scope.devices, device, platform))
+        found.append(prebuilt_for_others(device_misfit(scope.devices, device, platform), stack))
     weight_only = weight_only_for_lack(stack, profile, device, platform)
     if weight_only is not None:
         found.append(weight_only)
@@ -1323,12 +1334,18 @@ def decisive_reason(item: Judged, chosen: Judged | None, model: str | None = Non
     heaviest = weightiest(item.misfits)
     if chosen is not None and heaviest is None and item.rank.weight > chosen.rank.weight and item.model_assumed:
         return f"fits, but {tie_break(item, chosen, model)}"
-    if chosen is None or (heaviest is not None and item.rank.weight > chosen.rank.weight):
+    # its misfits outweigh the chosen one's: they are the reason (where they weigh no more, half units put it after:
+    # a preview, a route for any model against the recipe for this one)
+    if chosen is None or (
+        heaviest is not None and item.rank.weight > chosen.rank.weight and item.weight > chosen.weight
+    ):
         return heaviest or "fits"
     if heaviest is None:
         lead = "fits as well" if not chosen.misfits else "fits the whole profile"
     elif chosen.misfits:  # both miss as much
-        lead = f"{heaviest}, as is the chosen one"
+        top = max(item.misfits, key=lambda misfit: misfit.weight).kind
+        shared = any(misfit.kind == top for misfit in chosen.misfits)
+        lead = f"{heaviest}, as is the chosen one" if shared else f"{heaviest}; the chosen one misses as much or more"
     else:  # a misfit that weighs nothing (a recipe for a model of the same architecture)
         lead = heaviest
     return f"{lead}; {tie_break(item, chosen, model)}"

@@ -175,7 +175,7 @@ def fallback_for_the_device(choice: StackChoice) -> list[str]:
                 if item.workload == judged.workload
                 and item.stack.runner_name != runner
                 and {m.kind for m in item.misfits} <= {*DEVICE_MISFITS, "script_only"}
-                and item.rank.weight <= judged.rank.weight  # as near the device (another page for a sibling card)
+                and device_distance(item) <= device_distance(judged)  # as near the device (a sibling card's page)
             ),
             None,
         )
@@ -185,6 +185,12 @@ def fallback_for_the_device(choice: StackChoice) -> list[str]:
                 f"({'; '.join(m.text for m in rival.misfits) or 'fits'})"
             )
     return found
+
+
+def device_distance(item: Judged) -> int:
+    """How far a stack's pages are from the target device: the weight of its device misfits (none where it is listed
+    there; a sibling card of the same generation weighs less than another generation)."""
+    return sum(misfit.weight for misfit in item.misfits if misfit.kind in DEVICE_MISFITS)
 
 
 def current_release_alternative(choice: StackChoice) -> list[str]:

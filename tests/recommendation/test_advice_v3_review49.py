@@ -632,13 +632,12 @@ def test_a_stack_whose_page_ships_a_script_fits_a_service_only_in_part():
         model="black-forest-labs/FLUX.1-dev",
         needs={"quantization": "fp8", "devices": 1},
     )
-    # Review 62 p15: the demo's pages name the RTX 5090, as the NIM's matrix does, so both are same-generation fits
-    # there, and the NIM, a server, comes first; the demo stays a partial fit that says it is a script.
+    # Review 110 p03: the NIM's engines are prebuilt for the GPUs its matrix lists, so the demo, which builds on the
+    # card, leads again; it stays a partial fit that says it is a script.
     rows = {option.stack: option for option in result.stacks_considered}
-    assert rows["nvidia-nim-flux1-dev"].chosen
     demo = rows["nvidia-tensorrt-rtx-flux1-dev"]
-    assert not demo.chosen and not demo.fits
-    assert "ships a script, not a server" in demo.reason
+    assert demo.chosen and not demo.fits
+    assert "a script, not a server" in demo.reason
     assert result.confidence < 0.6
 
 

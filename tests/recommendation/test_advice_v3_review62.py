@@ -7,12 +7,12 @@ from recommendation_builders import answer_for as answer
 from advisor.knowledge.loader import load_knowledge_base
 
 
-def test_a_server_comes_before_a_script_that_fits_as_well():
-    # Review 62 p15: on an RTX PRO 6000 Server both FLUX.1-dev stacks name only the GeForce RTX 5090 of its generation
-    # (NIM support matrix https://docs.nvidia.com/nim/visual-genai/1.1.1/support-matrix.html; TensorRT-RTX support
-    # matrix https://docs.nvidia.com/deeplearning/tensorrt-rtx/latest/getting-started/support-matrix.html), so they miss
-    # as much; the NIM serves over HTTP and the demo writes images to disk, so the NIM comes first and the demo's row
-    # says why.
+def test_a_server_whose_engines_are_prebuilt_for_other_cards_comes_after_a_script_that_builds_on_this_one():
+    # Review 62 p15 put the NIM (a server) first, as both FLUX.1-dev stacks name only the GeForce RTX 5090 of the RTX
+    # PRO 6000 Server's generation. Review 110 p03: the NIM serves engine profiles NVIDIA builds per GPU model
+    # (https://docs.nvidia.com/nim/visual-genai/1.0.0/customization.html; the card is not in the 1.1.1 support matrix),
+    # so it may have none for this card, while TensorRT for RTX builds its engines on the card just in time
+    # (https://docs.nvidia.com/deeplearning/tensorrt-rtx/latest/getting-started/support-matrix.html).
     result = answer(
         model_type="diffusion",
         hardware="nvidia-gpu",
@@ -22,10 +22,10 @@ def test_a_server_comes_before_a_script_that_fits_as_well():
         needs={"quantization": "fp8", "devices": 1},
     )
     rows = {option.stack: option for option in result.stacks_considered}
-    assert rows["nvidia-nim-flux1-dev"].chosen
-    assert "validated on rtx-5090 (RTX Blackwell, as rtx-pro-6000-server)" in rows["nvidia-nim-flux1-dev"].reason
-    demo = rows["nvidia-tensorrt-rtx-flux1-dev"].reason
-    assert "ships a script, not a server" in demo and "nothing documented puts one first" not in demo
+    assert rows["nvidia-tensorrt-rtx-flux1-dev"].chosen
+    nim = rows["nvidia-nim-flux1-dev"].reason
+    assert "validated on rtx-5090 (RTX Blackwell, as rtx-pro-6000-server)" in nim
+    assert "its engines are prebuilt for the GPUs it lists, so it may have none to serve" in nim
 
 
 def test_the_rtx_5090_is_the_rtx_pro_6000_servers_generation():
