@@ -326,9 +326,9 @@ def shared_architecture(listed: Sequence[str], model: str | None) -> Architectur
     if model is None or written_for(listed, model):
         return None
     mine = ancestors(model)
-    for entry in listed:
-        for index, (earlier, _) in enumerate(mine):
-            sources = tuple(source for _, source in mine[: index + 1])
+    for index, (earlier, _) in enumerate(mine):  # the nearest ancestor a listed model is, or shares, first
+        sources = tuple(source for _, source in mine[: index + 1])
+        for entry in listed:
             if model_matches(entry, earlier):
                 return ArchitectureKin(entry, earlier, sources)
             theirs = ancestors(entry)

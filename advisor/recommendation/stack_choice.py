@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from advisor.knowledge.model_sizes import (
+    ArchitectureKin,
     quantized_release,
     shared_architecture,
     size_of,
@@ -89,6 +90,8 @@ class Rank(NamedTuple):
     model_assumed: bool  # written for named models and the profile names none: a stack for any model comes first
     not_for_this_model: bool  # the profile names its model and this recipe is not written for it: one that is first
     architecture_only: bool  # written for another model of the same architecture: the one written for this model first
+    # among those, how many releases apart the two are (a Llama 3.1 recipe for Llama 3.3 before a Llama 3 one)
+    architecture_hops: int
     kind_unnamed: bool  # its page does not name the kind of training asked (LoRA), or names kinds where none is asked
     superseded: bool  # the vendor's current release documentation no longer carries it: a current one comes first
     script_only: bool  # serving from a page's script, not a server: a server that fits as well comes first
@@ -1056,6 +1059,7 @@ def judge(
         # a recipe for another model of this architecture, or for the model's instruction-tuned release
         architecture_only=kin is not None
         or (for_this_model and not written_exactly_for(scope.models, profile.model_name)),
+        architecture_hops=len(kin.sources) if isinstance(kin, ArchitectureKin) else 0,
         kind_unnamed=workload == "training" and training_kind_unnamed(scope, profile.training),
         superseded=stack.superseded is not None,
         script_only=any(misfit.kind == "script_only" for misfit in found),

@@ -135,3 +135,37 @@ def test_a_card_a_prebuilt_engine_server_does_not_list_takes_a_stack_that_builds
     # a demo that fits as far as the chosen one, after it only for its preview status: not "a script" alone
     demo = rows["nvidia-tensorrt-demodiffusion-flux"].reason
     assert "as is the chosen one" in demo and "its page calls it a preview" in demo
+
+
+def test_llama_3_1_70b_pretraining_takes_the_llama_3_70b_recipe_for_its_device():
+    # Review 110 p02: Llama-3.1-70B pretraining in FP8 on 64 B200 rejected Megatron Bridge's
+    # llama3_70b_pretrain_64gpu_b200_fp8mx_config as "written for Meta-Llama-3-70B"; Megatron Bridge gives
+    # "Llama 3 / 3.1 (70B)" one table of parallel layouts (docs/fern/versions/nightly/pages/models/llama/llama3.mdx).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.1-70B",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 64},
+    )
+    assert trained_with(result) == "nvidia-megatron-bridge-llama3-70b-b200"
+    assert "whose architecture meta-llama/Llama-3.1-70B keeps" in (result.verdict or "")
+
+
+def test_a_recipe_for_the_nearer_release_of_an_architecture_comes_first():
+    # Llama 3.3 70B keeps Llama 3.1 70B's architecture (torchtune's builders), which keeps Llama 3's: a recipe listing
+    # Llama 3.1 (AMD Primus's Megatron Bridge post-training) comes before one listing Llama 3 70B (its native SFT).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="lora",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"devices": 8, "long_context": True},
+    )
+    assert trained_with(result) == "amd-primus-megatron-bridge-posttrain"
