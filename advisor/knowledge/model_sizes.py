@@ -20,6 +20,7 @@ from advisor.knowledge.stacks import Precision, model_matches
 
 MODELS_FILE = "models.yaml"
 FP8_CHECKPOINTS_FILE = "fp8_checkpoints.yaml"
+QAT_CHECKPOINTS_FILE = "qat_checkpoints.yaml"
 
 
 def public_url(source: str) -> str:
@@ -144,6 +145,33 @@ def catalogued_release(model: str, family: str | None, precisions: Sequence[str]
         ),
         None,
     )
+
+
+class QatRelease(_Sourced):
+    """A checkpoint a model's publisher trained quantization-aware, from that exact release (Gemma 3's QAT GGUFs)."""
+
+    model: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The release it was trained from")
+    checkpoint: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The QAT checkpoint's id")
+    precision: Literal["int4", "int8"] = Field(description="The format it was trained for")
+    format: str = Field(min_length=1, description="How its page describes the file")
+    loaded_by: list[str] = Field(
+        description="Candidates that load it as released (llama.cpp for a GGUF); empty: float weights to quantize"
+    )
+    source: str
+    as_of: dt.date
+
+
+@lru_cache(maxsize=1)
+def qat_checkpoints() -> tuple[QatRelease, ...]:
+    """The publishers' QAT checkpoints, in file order."""
+    return catalogue(QAT_CHECKPOINTS_FILE, QatRelease)
+
+
+def published_qat(model: str | None, precision: str | None) -> tuple[QatRelease, ...]:
+    """The publisher's QAT checkpoints of exactly this release for this format (ids compared without case)."""
+    if model is None or precision is None:
+        return ()
+    return tuple(e for e in qat_checkpoints() if e.model.lower() == model.lower() and e.precision == precision)
 
 
 # '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.

@@ -22,6 +22,7 @@ from advisor.knowledge.model_sizes import (
     catalogued_release,
     fp8_checkpoint_ids,
     published_fp8,
+    published_qat,
     quantized_release,
     size_of,
     vendor_fp8,
@@ -37,6 +38,7 @@ from advisor.recommendation.citations import (
     cite_format,
     cite_platform,
     cite_profile,
+    cite_qat_release,
     cite_release,
     cite_stack,
     format_support,
@@ -1522,6 +1524,33 @@ def runtime_owned_kernels(
     return owned
 
 
+def qat_release_route(choice: Choice, context: RuleContext) -> Choice | None:
+    """QAT asked for serving a model whose publisher releases QAT-trained checkpoints for the format: the one this
+    toolkit loads as released, or else the float QAT-trained weights it quantizes, is where the model comes from (no
+    QAT run of the team's own); None where the publisher releases none."""
+    profile = context.profile
+    releases = published_qat(profile.model_name, profile.needs.quantization)
+    loaded = next((r for r in releases if choice.option in r.loaded_by), None)
+    unquantized = next((r for r in releases if not r.loaded_by), None)
+    release = loaded or unquantized
+    if release is None:
+        return None
+    candidate = context.knowledge.get(choice.option)
+    text = (
+        f"QAT asked: the publisher releases {release.model} trained quantization-aware as {release.checkpoint} ({release.format}): "
+        + (
+            f"{candidate.name} loads it as released, so serve it rather than running QAT of your own"
+            if release is loaded
+            else f"quantize those weights to {release.precision} with {candidate.name}'s own flow rather than running QAT "
+            "of your own"
+        )
+        + " (a fine-tuned copy of the model needs its own QAT)"
+    )
+    settings = {**choice.settings, "method": "qat (the publisher's QAT release)", "checkpoint": release.checkpoint}
+    why = line(text, cite_qat_release(release), cite_profile(profile, "needs.quantization_method"))
+    return reason_first(choice.model_copy(update={"settings": settings}), why)
+
+
 def method_route(choice: Choice, judged: Judged | None, context: RuleContext) -> Choice:
     """The stack's page sets the other quantization method (PTQ where QAT is asked): the quantization choice says how
     the toolkit runs the asked one, from its own claim, instead of leaving the page's flow as if it answered."""
@@ -1535,6 +1564,10 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
     choice = choice.model_copy(
         update={"settings": {**choice.settings, "method": method}}
     )  # the method asked, always said
+    if method == "qat" and not profile.trains:
+        released = qat_release_route(choice, context)
+        if released is not None:
+            return released
     other_flow = judged is not None and any(m.kind == "method" for m in judged.misfits)
     unnamed_qat = method == "qat" and not QAT_WORDS.search(f"{documented} {judged.stack.name if judged else ''}")
     unnamed_qat = unnamed_qat and (

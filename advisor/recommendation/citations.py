@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
-from advisor.knowledge.model_sizes import PublishedCheckpoint
+from advisor.knowledge.model_sizes import PublishedCheckpoint, QatRelease
 from advisor.knowledge.models import Candidate, Claim, KnowledgeBase
 from advisor.knowledge.platforms import Platform
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
@@ -53,6 +53,13 @@ def cite_release(release: PublishedCheckpoint) -> Citation:
     """A catalogued checkpoint release (advisor/data/fp8_checkpoints.yaml), with the card that names it."""
     return Citation(
         kind="knowledge", ref=f"fp8_checkpoints.{release.model}", figure=release.checkpoint, source=release.source
+    )
+
+
+def cite_qat_release(release: QatRelease) -> Citation:
+    """A publisher's QAT checkpoint (advisor/data/qat_checkpoints.yaml), with the page that names it."""
+    return Citation(
+        kind="knowledge", ref=f"qat_checkpoints.{release.model}", figure=release.checkpoint, source=release.source
     )
 
 

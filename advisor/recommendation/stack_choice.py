@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from advisor.knowledge.model_sizes import (
     ArchitectureKin,
+    published_qat,
     quantized_release,
     shared_architecture,
     size_of,
@@ -862,6 +863,14 @@ def scale_misfits(
     return []
 
 
+def qat_release_answers(toolkit: str, profile: Profile) -> bool:
+    """The model's publisher releases it trained quantization-aware for the asked format, in a file this toolkit loads
+    as released or as float QAT-trained weights any toolkit quantizes (Gemma 3's QAT GGUFs and unquantized QAT weights):
+    a QAT ask for serving is answered without a QAT run of the team's own (review 109 p14)."""
+    releases = published_qat(profile.model_name, profile.needs.quantization)
+    return any(not release.loaded_by or toolkit in release.loaded_by for release in releases)
+
+
 def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> list[Misfit]:
     """The stack's quantization toolkit lacks the method the profile asks (quantization-aware training, or PTQ)."""
     part = stack.component("quantization")
@@ -881,6 +890,8 @@ def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, work
     if workload != "inference" or not profile.needs.quantized or part is None or part.candidate not in knowledge.ids():
         return []
     method = profile.needs.quantization_method
+    if method == "qat" and qat_release_answers(part.candidate, profile):
+        return []
     if getattr(knowledge.get(part.candidate), method).value == "no":
         return [Misfit("method", f"{part.name} has no {method.upper()} flow; the profile asks {method.upper()}")]
     documented = METHOD_WORDS.get(method)  # the part as the page sets it names the other method: a partial fit

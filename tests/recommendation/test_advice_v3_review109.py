@@ -169,3 +169,37 @@ def test_a_recipe_for_the_nearer_release_of_an_architecture_comes_first():
         needs={"devices": 8, "long_context": True},
     )
     assert trained_with(result) == "amd-primus-megatron-bridge-posttrain"
+
+
+def test_a_qat_ask_for_a_model_released_quantization_aware_starts_from_the_release():
+    # Review 109 p14: Gemma 3 1B in int4 with QAT asked, in an Android app: llama.cpp was rejected as "the toolkit runs
+    # no QAT" and the team told to run QAT itself, while Google publishes Gemma 3 QAT checkpoints: Q4_0 GGUFs for
+    # llama.cpp and the QAT-trained weights in float for other toolkits (https://huggingface.co/collections/google/gemma-3-qat).
+    # LiteRT-LM, Google's on-device LLM runtime (https://ai.google.dev/edge/litert-lm/android), is chosen (scenario 657).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="google/gemma-3-1b-it",
+        needs={"quantization": "int4", "quantization_method": "qat", "devices": 1, "in_app": True},
+    )
+    rows = {row.stack: row for row in result.stacks_considered}
+    assert rows["arm-litert-lm-gemma3-android"].chosen
+    assert "QAT" not in rows["arm-llamacpp-android"].reason
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.settings["checkpoint"] == "google/gemma-3-1b-it-qat-q4_0-unquantized"
+    assert quantization.rationale[0].text.startswith("QAT asked: the publisher releases google/gemma-3-1b-it")
+    on_llama_cpp = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="framework",
+        model="google/gemma-3-4b-it",
+        needs={"quantization": "int4", "quantization_method": "qat", "devices": 1},
+    )
+    loaded = next(c for c in on_llama_cpp.tier(1).choices if c.concern == "quantization")
+    assert loaded.option == "llama-cpp" and loaded.settings["checkpoint"] == "google/gemma-3-4b-it-qat-q4_0-gguf"
+    assert "loads it as released" in loaded.rationale[0].text
