@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 bash scripts/install_browser.sh || printf 'test: the browser could not be installed; its tests will say so\n' >&2
-# Two worker processes (pytest-xdist), each test file on one of them so a module's fixtures run once: about 6 minutes
-# on a 2-core host against 9-11 in one process. `-n 0` among the extra arguments runs it in one process.
+# Two worker processes (pytest-xdist), each test file on one of them so a module's fixtures run once: 12-15 minutes
+# on a 2-core host (CI, December 2026). `-n 0` among the extra arguments runs it in one process, more slowly.
 exec "${ADVISOR_VENV:-.venv}/bin/python" -m pytest -q -n 2 --dist loadfile "$@"
