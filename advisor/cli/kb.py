@@ -185,8 +185,8 @@ def stack_command(
         f"documented by: {stack.source} (checked {stack.as_of.isoformat()})",
         *([f"checkpoint: {stack.checkpoint.value} ({stack.checkpoint.source})"] if stack.checkpoint else []),
         *(
-            [f"prebuilt engines: {stack.prebuilt_engines.value} ({stack.prebuilt_engines.source})"]
-            if stack.prebuilt_engines
+            [f"listed devices only: {stack.listed_devices_only.value} ({stack.listed_devices_only.source})"]
+            if stack.listed_devices_only
             else []
         ),
         *(

@@ -225,6 +225,7 @@ def quantized_release(model: str | None) -> tuple[Precision, str] | None:
     return QUANTIZED_FORMATS[found.group(1).lower()], model[: found.start()]
 
 
+@lru_cache(maxsize=4096)  # the engine asks for the same few ids thousands of times per record (every stack judged)
 def size_of(model: str) -> ModelSize | None:
     """The catalogue's entry for a model id or one of its releases ('...-Instruct', '...-FP8'), or None. A release
     naming a size of its own is another model ('DeepSeek-R1-Distill-Llama-70B' is not DeepSeek-R1). Another

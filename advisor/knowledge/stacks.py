@@ -236,11 +236,12 @@ class Stack(_Model):
         "states instead (the devices listed are then the family's that it runs on, not ones its page validated, and "
         "a chosen stack's confidence says so)",
     )
-    prebuilt_engines: Claim[str] | None = Field(
+    listed_devices_only: Claim[str] | None = Field(
         None,
-        description="Where the stack serves engines its vendor built ahead of time for each GPU model it lists (a NIM's "
-        "model profiles): how; another device of the same generation then has none to serve, so it is no nearer a fit "
-        "than another generation",
+        description="Why only the devices it lists count, in a few words: engines its vendor builds ahead of time per "
+        "GPU model (a NIM's model profiles), or a runtime made for another class of machine (TensorRT for RTX: "
+        "desktops, laptops and workstations); another device of the same generation is then no nearer a fit than "
+        "another generation",
     )
     long_context: Claim[str] | None = Field(
         None,

@@ -338,15 +338,14 @@ def device_misfit(listed: Sequence[str], device: Device, platform: Platform) -> 
     return Misfit("device", text, generations)
 
 
-def prebuilt_for_others(misfit: Misfit, stack: Stack) -> Misfit:
-    """A same-generation device is a near fit only where the stack builds for the device it runs on: a stack serving
-    engines prebuilt per listed GPU (a NIM's profiles) has none for another card of that generation (review 110 p03:
-    the FLUX NIM, listed for the RTX 5090, on an RTX PRO 6000), so it weighs as another generation's device."""
-    if misfit.kind != "same_generation" or stack.prebuilt_engines is None:
+def listed_only(misfit: Misfit, stack: Stack) -> Misfit:
+    """A same-generation device is a near fit only where the stack carries over to a sibling card: one serving engines
+    prebuilt per listed GPU (the FLUX NIM, listed for the RTX 5090) has none for an RTX PRO 6000, and a runtime made for
+    desktops and workstations (TensorRT for RTX) is not one for a data-centre card (reviews 110 and 112 p03), so the
+    sibling weighs as another generation's device."""
+    if misfit.kind != "same_generation" or stack.listed_devices_only is None:
         return misfit
-    return Misfit(
-        "device", f"{misfit.text}; its engines are prebuilt for the GPUs it lists, so it may have none to serve"
-    )
+    return Misfit("device", f"{misfit.text}; {stack.listed_devices_only.value}")
 
 
 def same_generation(one: str, other: str) -> bool:
@@ -530,7 +529,7 @@ def misfits(
     if device is not None and device.id in scope.excludes:
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
-        found.append(prebuilt_for_others(device_misfit(scope.devices, device, platform), stack))
+        found.append(listed_only(device_misfit(scope.devices, device, platform), stack))
     weight_only = weight_only_for_lack(stack, profile, device, platform)
     if weight_only is not None:
         found.append(weight_only)

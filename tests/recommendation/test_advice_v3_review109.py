@@ -115,11 +115,13 @@ def test_one_node_of_a_moe_takes_the_engines_guide_and_its_command_loads_the_mod
     assert deployment.settings["model"] == "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 in place of Qwen/Qwen3-30B-A3B"
 
 
-def test_a_card_a_prebuilt_engine_server_does_not_list_takes_a_stack_that_builds_on_it_and_names_the_next():
-    # Review 110 p03: FLUX.1-dev in FP4 on an RTX PRO 6000 Server took the NIM, whose engines NVIDIA builds per GPU model
-    # (https://docs.nvidia.com/nim/visual-genai/1.0.0/customization.html) for the GPUs of its matrix, which names no RTX
-    # PRO 6000 (https://docs.nvidia.com/nim/visual-genai/1.1.1/support-matrix.html); TensorRT's demoDiffusion builds FP4
-    # engines on Blackwell cards (https://github.com/NVIDIA/TensorRT/blob/main/demo/Diffusion/README.md).
+def test_a_card_no_listed_stack_names_takes_the_stack_that_builds_its_engines_there():
+    # Reviews 110 and 112 p03: FLUX.1-dev on an RTX PRO 6000 Server took the NIM, whose engines NVIDIA builds per GPU
+    # model (https://docs.nvidia.com/nim/visual-genai/1.0.0/customization.html) for the GPUs of its matrix, which names
+    # no RTX PRO 6000 (https://docs.nvidia.com/nim/visual-genai/1.1.1/support-matrix.html), then TensorRT for RTX, made
+    # for desktops, laptops and workstations
+    # (https://docs.nvidia.com/deeplearning/tensorrt-rtx/1.4/installing-tensorrt-rtx/installation-overview.html).
+    # TensorRT's demoDiffusion builds FP4 engines on Blackwell cards (https://github.com/NVIDIA/TensorRT/blob/main/demo/Diffusion/README.md).
     result = answer(
         model_type="diffusion",
         hardware="nvidia-gpu",
@@ -129,12 +131,19 @@ def test_a_card_a_prebuilt_engine_server_does_not_list_takes_a_stack_that_builds
         needs={"quantization": "fp4", "devices": 1},
     )
     rows = {row.stack: row for row in result.stacks_considered}
-    assert not rows["nvidia-nim-flux1-dev"].chosen
-    assert "prebuilt for the GPUs it lists" in rows["nvidia-nim-flux1-dev"].reason
-    assert "the next documented stack is TensorRT demoDiffusion" in (result.verdict or "")
-    # a demo that fits as far as the chosen one, after it only for its preview status: not "a script" alone
-    demo = rows["nvidia-tensorrt-demodiffusion-flux"].reason
-    assert "as is the chosen one" in demo and "its page calls it a preview" in demo
+    assert rows["nvidia-tensorrt-demodiffusion-flux"].chosen
+    assert "prebuilt by NVIDIA per GPU model" in rows["nvidia-nim-flux1-dev"].reason
+    assert "desktops, laptops and workstations" in rows["nvidia-tensorrt-rtx-flux1-dev"].reason
+    # on the RTX 5090 its matrix lists, the NIM server is chosen
+    listed = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="rtx-5090",
+        workload="inference",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp4", "devices": 1},
+    )
+    assert next(row.stack for row in listed.stacks_considered if row.chosen) == "nvidia-nim-flux1-dev"
 
 
 def test_llama_3_1_70b_pretraining_takes_the_llama_3_70b_recipe_for_its_device():

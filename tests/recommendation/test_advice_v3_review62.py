@@ -7,12 +7,14 @@ from recommendation_builders import answer_for as answer
 from advisor.knowledge.loader import load_knowledge_base
 
 
-def test_a_server_whose_engines_are_prebuilt_for_other_cards_comes_after_a_script_that_builds_on_this_one():
+def test_on_a_card_no_listed_stack_names_the_stack_that_builds_its_engines_there_leads():
     # Review 62 p15 put the NIM (a server) first, as both FLUX.1-dev stacks name only the GeForce RTX 5090 of the RTX
-    # PRO 6000 Server's generation. Review 110 p03: the NIM serves engine profiles NVIDIA builds per GPU model
+    # PRO 6000 Server's generation. Reviews 110 and 112 p03: the NIM serves engine profiles NVIDIA builds per GPU model
     # (https://docs.nvidia.com/nim/visual-genai/1.0.0/customization.html; the card is not in the 1.1.1 support matrix),
-    # so it may have none for this card, while TensorRT for RTX builds its engines on the card just in time
-    # (https://docs.nvidia.com/deeplearning/tensorrt-rtx/latest/getting-started/support-matrix.html).
+    # and TensorRT for RTX is made for desktops, laptops and workstations
+    # (https://docs.nvidia.com/deeplearning/tensorrt-rtx/1.4/installing-tensorrt-rtx/installation-overview.html); TensorRT's
+    # demoDiffusion runs FP8 and FP4 FLUX on Blackwell and builds on the card
+    # (https://github.com/NVIDIA/TensorRT/blob/main/demo/Diffusion/README.md).
     result = answer(
         model_type="diffusion",
         hardware="nvidia-gpu",
@@ -22,10 +24,11 @@ def test_a_server_whose_engines_are_prebuilt_for_other_cards_comes_after_a_scrip
         needs={"quantization": "fp8", "devices": 1},
     )
     rows = {option.stack: option for option in result.stacks_considered}
-    assert rows["nvidia-tensorrt-rtx-flux1-dev"].chosen
+    assert rows["nvidia-tensorrt-demodiffusion-flux"].chosen
     nim = rows["nvidia-nim-flux1-dev"].reason
     assert "validated on rtx-5090 (RTX Blackwell, as rtx-pro-6000-server)" in nim
-    assert "its engines are prebuilt for the GPUs it lists, so it may have none to serve" in nim
+    assert "prebuilt by NVIDIA per GPU model" in nim
+    assert "desktops, laptops and workstations" in rows["nvidia-tensorrt-rtx-flux1-dev"].reason
 
 
 def test_the_rtx_5090_is_the_rtx_pro_6000_servers_generation():
