@@ -255,6 +255,10 @@ def part_choice(
     settings = documented_granularity(settings)
     if (swap := model_in_command(settings.get("as documented", ""), stack, served_model(context))) is not None:
         settings = {**settings, "model": swap}
+    elif (
+        other := another_releases_download(settings.get("as documented", ""), context.profile.model_name)
+    ) is not None:
+        settings = {**settings, "checkpoint": other}
     fits = True
     if component.role in RUNNER_ROLES and part.known:
         skill = context.knowledge.get(part.option).skill.value
@@ -330,6 +334,27 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
 
 
 HF_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+
+
+def another_releases_download(documented: str, model: str | None) -> str | None:
+    """Where a page's setting names a quantized download of the model's base release ('Eco-Tech/Qwen3-30B-A3B-w8a8')
+    and the profile names a later release of it with other weights (Qwen3-30B-A3B-Instruct-2507): that the download
+    holds the other weights, and what to do instead (review 112 p06)."""
+    if model is None or not documented:
+        return None
+    short = model.rsplit("/", 1)[-1].lower()
+    for found in HF_ID.finditer(documented):
+        tail = found.group(0).rsplit("/", 1)[-1]
+        release = QUANTIZED_RELEASE.search(tail)
+        if release is None:
+            continue
+        base = tail[: release.start()]
+        if short.startswith(base.lower() + "-") and not short.startswith(tail.lower()):
+            return (
+                f"make it from {model} with the page's own quantization flow: the {found.group(0)} download it names "
+                f"holds {base}'s weights, not those of {model.rsplit('/', 1)[-1]}"
+            )
+    return None
 
 
 def names_own_release(documented: str, short: str) -> bool:

@@ -212,3 +212,34 @@ def test_a_qat_ask_for_a_model_released_quantization_aware_starts_from_the_relea
     loaded = next(c for c in on_llama_cpp.tier(1).choices if c.concern == "quantization")
     assert loaded.option == "llama-cpp" and loaded.settings["checkpoint"] == "google/gemma-3-4b-it-qat-q4_0-gguf"
     assert "loads it as released" in loaded.rationale[0].text
+
+
+def test_a_quantized_download_of_the_base_release_is_not_the_later_releases_checkpoint():
+    # Review 112 p06: Qwen3-30B-A3B-Instruct-2507 in W8A8 on 910B was pointed to "W8A8 weights from the
+    # Eco-Tech/Qwen3-30B-A3B-w8a8 download", which holds Qwen3-30B-A3B's weights, never saying so; the vllm-ascend
+    # tutorial (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3-30B-A3B.html) also makes W8A8 weights
+    # from the BF16 model with msModelSlim.
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-30B-A3B-Instruct-2507",
+        needs={"quantization": "int8", "devices": 2},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.settings["checkpoint"].startswith("make it from Qwen/Qwen3-30B-A3B-Instruct-2507")
+    assert (
+        "holds Qwen3-30B-A3B's weights, not those of Qwen3-30B-A3B-Instruct-2507" in quantization.settings["checkpoint"]
+    )
+    base = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "int8", "devices": 2},
+    )
+    assert "checkpoint" not in next(c for c in base.tier(1).choices if c.concern == "quantization").settings
