@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from advisor.knowledge.model_sizes import quantized_release, written_for
+from advisor.knowledge.model_sizes import quantized_release, size_of, written_for
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
 from advisor.knowledge.stacks import Component, Stack
@@ -1016,6 +1016,12 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
     if not profile.needs.quantized:
         return None
     dtype = profile.needs.quantization
+    known = size_of(profile.model_name) if profile.model_name is not None else None
+    released = known.released_format if known is not None else None
+    if released is not None and released in PRECISIONS_FOR[dtype] and not profile.trains:
+        return (
+            None  # served as its publisher released it (gpt-oss in MXFP4): no float model to keep (reviews 111/112 p01)
+        )
     trained_in_format = (
         profile.needs.quantization_method != "qat" or dtype in TRAINED_PRECISIONS
     )  # FP8 "QAT" is FP8 training

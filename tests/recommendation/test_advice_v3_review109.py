@@ -243,3 +243,28 @@ def test_a_quantized_download_of_the_base_release_is_not_the_later_releases_chec
         needs={"quantization": "int8", "devices": 2},
     )
     assert "checkpoint" not in next(c for c in base.tier(1).choices if c.concern == "quantization").settings
+
+
+def test_a_model_served_as_released_in_the_asked_format_has_no_float_model_to_fall_back_to():
+    # Reviews 111 and 112 p01: gpt-oss-120b in fp4 on an H100 got "fp4-accuracy-drop ... keep the float model" beside
+    # its own line that the model is released in MXFP4 (https://huggingface.co/openai/gpt-oss-120b): there is none.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="openai/gpt-oss-120b",
+        needs={"quantization": "fp4", "devices": 1},
+    )
+    assert "fp4-accuracy-drop" not in {condition.id for condition in result.switch_conditions}
+    quantized_here = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp4", "devices": 8},
+    )
+    assert "fp4-accuracy-drop" in {condition.id for condition in quantized_here.switch_conditions}
