@@ -284,8 +284,12 @@ def decide_gemm(context: RuleContext) -> ConcernDecision:
     reason = f"no GEMM library for {context.profile.hardware} in the knowledge base"
     tier1 = entry_from(chosen, "gemm", context, gap_reason=reason, settings=settings, lines=lines)
     tier3, parity_switch = tier3_gemm(context)
-    tier3_matters = context.profile.needs.cross_platform or context.profile.team_skill != "framework"
-    if parity_switch is not None and tier3_matters:  # a framework team exploring tier 3 alone would act on nothing
+    # tier 3 matters where the job runs on several families, or where a team that writes kernels measured Triton's
+    # GEMM; for one family and no such reading it is exploration only, and a switch about its GEMM reads as noise
+    # beside a stack with no Triton GEMM in it (review 111 p02, p04)
+    measured = context.facts.usable(TRITON_VS_VENDOR_GEMM.name) is not None
+    tier3_matters = context.profile.needs.cross_platform or (context.profile.team_skill != "framework" and measured)
+    if parity_switch is not None and tier3_matters:
         switches.append(parity_switch)
     return ConcernDecision(
         concern="gemm",
