@@ -268,3 +268,20 @@ def test_a_model_served_as_released_in_the_asked_format_has_no_float_model_to_fa
         needs={"quantization": "fp4", "devices": 8},
     )
     assert "fp4-accuracy-drop" in {condition.id for condition in quantized_here.switch_conditions}
+
+
+def test_a_tier_3_triton_gemm_switch_is_written_only_where_tier_3_is_more_than_exploration():
+    # Review 111 p02 and p04: "triton-gemm-behind ... keep the vendor GEMM in tier 3" for one-family jobs of an HPC team
+    # whose stacks have no Triton GEMM and for which nothing measured Triton: noise. (A kernel team's measured Triton
+    # GEMM keeps its switch: test_recommendation_evidence_flips.test_triton_gemm_parity_decides_the_tier3_gemm.)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        needs={"devices": 64},
+    )
+    assert next(c for c in result.tier(3).choices if c.concern == "gemm").option == "triton"
+    assert not {"triton-gemm-behind", "triton-gemm-parity"} & {c.id for c in result.switch_conditions}
