@@ -253,11 +253,11 @@ def part_choice(
         reasons = [*kept[:MAX_KEPT_REASONS], *reasons]
         settings = {**settings, **previous.settings}
     settings = documented_granularity(settings)
-    if (swap := model_in_command(settings.get("as documented", ""), stack, served_model(context))) is not None:
+    documented_line = settings.get("as documented", "")
+    quantized = context.profile.needs.quantized
+    if (swap := model_in_command(documented_line, stack, served_model(context), quantized)) is not None:
         settings = {**settings, "model": swap}
-    elif (
-        other := another_releases_download(settings.get("as documented", ""), context.profile.model_name)
-    ) is not None:
+    elif (other := another_releases_download(documented_line, context.profile.model_name)) is not None:
         settings = {**settings, "checkpoint": other}
     fits = True
     if component.role in RUNNER_ROLES and part.known:
@@ -296,11 +296,13 @@ def served_model(context: RuleContext) -> str | None:
     return twin.checkpoint if twin is not None else named
 
 
-def model_in_command(documented: str, stack: Stack, model: str | None) -> str | None:
+def model_in_command(documented: str, stack: Stack, model: str | None, quantized: bool = True) -> str | None:
     """Where the page's command names one of the models it is written for (or, for a recipe written for any model, the
     example model its command serves) and the profile serves or trains another (DeepSeek-V3.1 on a recipe whose
     command loads DeepSeek-V3; Qwen3-8B on vLLM's Hopper page, whose command serves Llama-3.3-70B): what to put in
-    its place."""
+    its place. A pre-quantized release in the command is quantized likewise only where the profile asks a quantized
+    format (`quantized`); otherwise the model goes in as it is (review 112 p12: "quantized to FP8 first" beside a bf16
+    plan)."""
     if model is None or not documented:
         return None
 
@@ -325,7 +327,7 @@ def model_in_command(documented: str, stack: Stack, model: str | None) -> str | 
     if not named or names(documented, model) or names_own_release(documented, short):
         return None
     release = QUANTIZED_RELEASE.search(named[0].rsplit("/", 1)[-1])
-    if release is not None and not QUANTIZED_RELEASE.search(short):  # the command loads a pre-quantized release
+    if release is not None and quantized and not QUANTIZED_RELEASE.search(short):  # it loads a pre-quantized release
         return (
             f"{model} quantized to {release.group(1).upper()} first (the command loads {named[0]}, a pre-quantized "
             f"release, so the model's own weights need the same quantization step) in place of {named[0]}"

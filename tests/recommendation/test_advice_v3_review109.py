@@ -285,3 +285,22 @@ def test_a_tier_3_triton_gemm_switch_is_written_only_where_tier_3_is_more_than_e
     )
     assert next(c for c in result.tier(3).choices if c.concern == "gemm").option == "triton"
     assert not {"triton-gemm-behind", "triton-gemm-parity"} & {c.id for c in result.switch_conditions}
+
+
+def test_a_float_plan_on_a_recipe_whose_command_loads_an_fp8_release_is_not_told_to_quantize():
+    # Review 112 p12: Llama-3.1-8B-Instruct served in bf16 on Trn2 read "quantized to FP8 first (the command loads
+    # nvidia/Llama-3.3-70B-Instruct-FP8 ...)" beside "precision=bf16" in the same row.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="both",
+        training="lora",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 16},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert (
+        deployment.settings["model"] == "meta-llama/Llama-3.1-8B-Instruct in place of nvidia/Llama-3.3-70B-Instruct-FP8"
+    )
