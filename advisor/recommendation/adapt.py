@@ -684,9 +684,20 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
         split = f"tensor parallel {group}" if group > 1 else "one device each"
         theirs = f"{documented}"
     if replicas > 1:
+        # the page's own degree, where the page is written for this model and it divides the devices: its validated
+        # layout as a third option (review 111 p12: TP 16 NeuronCores on 4 Trn2 chips, so 4 replicas on 16)
+        pages = documented / ranks
+        as_page = (
+            f", {profile.needs.devices // int(pages)} replicas of {int(pages)} as the command runs it"
+            if judged.written_for_this_model
+            and pages.is_integer()
+            and group < pages < profile.needs.devices
+            and profile.needs.devices % int(pages) == 0
+            else ""
+        )
         return (
-            f"{replicas} replicas of {group} ({split}; the command's tensor-parallel degree is {theirs}), or one "
-            f"copy over all {profile.needs.devices}: the replicas-over-split switch decides"
+            f"{replicas} replicas of {group} ({split}; the command's tensor-parallel degree is {theirs}){as_page}, or "
+            f"one copy over all {profile.needs.devices}: the replicas-over-split switch decides"
         )
     return f"tensor parallel {group * ranks} over the {group} devices (the command's degree is {theirs})"
 
