@@ -31,14 +31,16 @@ def test_a_recipe_for_a_later_release_of_the_architecture_configures_the_base_mo
 def test_a_one_device_lora_recipe_is_a_partial_fit_for_a_data_parallel_lora_job():
     # AMD's TRL + PEFT notebook LoRA-tunes Qwen2-VL-7B on one MI300X
     # (https://rocm.docs.amd.com/projects/ai-developer-hub/en/latest/notebooks/fine_tune/fine_tuning_lora_qwen2vl.html);
-    # review 40 p04 (Qwen2.5-VL-7B LoRA on eight) got no training stack at all.
+    # review 40 p04 (Qwen2.5-VL-7B LoRA on eight) got no training stack at all. The notebook's own model on eight GPUs
+    # takes it, data parallel; Qwen2.5-VL now takes LLaMA-Factory's ROCm 7.2 route, whose model table lists it
+    # (review 112 p05; the notebook is written for Qwen2-VL on ROCm 6.2.3).
     result = answer(
         model_type="multimodal",
         hardware="amd-gpu",
         device="mi300x",
         workload="both",
         training="lora",
-        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        model="Qwen/Qwen2-VL-7B-Instruct",
         needs={"devices": 8},
     )
     training = next(stack for stack in result.stacks if stack.workload == "training")
