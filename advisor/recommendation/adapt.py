@@ -259,6 +259,8 @@ def part_choice(
         settings = {**settings, "model": swap}
     elif (other := another_releases_download(documented_line, context.profile.model_name)) is not None:
         settings = {**settings, "checkpoint": other}
+    if (template := other_models_template(documented_line, context.profile.model_name)) is not None:
+        settings = {**settings, "template": template}
     fits = True
     if component.role in RUNNER_ROLES and part.known:
         skill = context.knowledge.get(part.option).skill.value
@@ -336,6 +338,30 @@ def model_in_command(documented: str, stack: Stack, model: str | None, quantized
 
 
 HF_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+
+
+# A training config's chat template ('template: llama3' in LLaMA-Factory's examples): its family is its leading letters.
+CHAT_TEMPLATE = re.compile(r"\btemplate: ([a-z][a-z0-9_]*)(?=[,;)])")
+
+
+def other_models_template(documented: str, model: str | None) -> str | None:
+    """Where a page's training config sets the chat template of another model family (a Llama 3 cookbook's
+    'template: llama3') and the profile names a model of another family (Qwen2.5): what to set instead, since the
+    template formats every training sample (reviews 109 p07, 112 p08)."""
+    if model is None or not documented:
+        return None
+    found = CHAT_TEMPLATE.search(documented)
+    if found is None:
+        return None
+    family = re.match(r"[a-z]+", found.group(1))
+    name = model.rsplit("/", 1)[-1].lower().replace("-", "")
+    if family is None or family.group(0) in name:
+        return None
+    return (
+        f"the template LLaMA-Factory's supported-models table gives {model.rsplit('/', 1)[-1]}, not the page's "
+        f"{found.group(1)}, which formats {family.group(0).capitalize()} conversations: a wrong template mis-formats every "
+        "training sample"
+    )
 
 
 def another_releases_download(documented: str, model: str | None) -> str | None:

@@ -304,3 +304,33 @@ def test_a_float_plan_on_a_recipe_whose_command_loads_an_fp8_release_is_not_told
     assert (
         deployment.settings["model"] == "meta-llama/Llama-3.1-8B-Instruct in place of nvidia/Llama-3.3-70B-Instruct-FP8"
     )
+
+
+def test_a_training_config_for_another_model_family_says_to_change_its_chat_template():
+    # Reviews 109 p07 and 112 p08: Qwen2.5-7B-Instruct LoRA on Hygon K100-AI kept the Llama-3 cookbook's
+    # "template: llama3"; LLaMA-Factory's supported-models table gives each family its own template
+    # (https://github.com/hiyouga/LLaMA-Factory#supported-models: qwen for Qwen2/Qwen2.5).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 4},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert "template: llama3" in framework.settings["as documented"]
+    assert framework.settings["template"].startswith("the template LLaMA-Factory's supported-models table gives")
+    llama = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        team_skill="kernel",
+        model="meta-llama/Meta-Llama-3-8B-Instruct",
+        needs={"devices": 4},
+    )
+    assert "template" not in next(c for c in llama.tier(1).choices if c.concern == "training-framework").settings
