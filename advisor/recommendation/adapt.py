@@ -1898,6 +1898,9 @@ def adapt_tier1(
     fits_team = all(c.fits_team for c in merged)
     notes = (chosen_notes(choice, context, merged) or tier1.notes) if choice.chosen else assembled_notes(context)
     update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
+    if choice.chosen and all(judged.stack.third_party is not None for judged in choice.chosen):
+        # a community route is no official stack: the tier says what it holds (review 109 p07)
+        update["name"] = "documented full stack (a community route; no vendor page fits)"
     return tier1.model_copy(update=update), kept_skipped
 
 

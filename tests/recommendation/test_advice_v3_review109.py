@@ -334,3 +334,21 @@ def test_a_training_config_for_another_model_family_says_to_change_its_chat_temp
         needs={"devices": 4},
     )
     assert "template" not in next(c for c in llama.tier(1).choices if c.concern == "training-framework").settings
+
+
+def test_a_community_route_is_not_called_the_official_stack():
+    # Review 109 p07: Hygon K100-AI LoRA took a community cookbook under "Tier 1: official full stack" while its own
+    # note said no Hygon page backs PyTorch training on the K100_AI.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 4},
+    )
+    assert result.tier(1).name == "documented full stack (a community route; no vendor page fits)"
+    official = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="inference")
+    assert official.tier(1).name == "official full stack"
