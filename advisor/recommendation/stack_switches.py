@@ -499,13 +499,20 @@ BRIEF_CLAIM = 480  # characters of a checkpoint claim the verdict quotes before 
 ADAPTER_WORDS = re.compile(r"\bLoRA\b|\badapters?\b", re.IGNORECASE)
 
 
+WHOLE_MODEL_SAVE = re.compile(r"\b(full|whole|every weight|all weights)\b", re.IGNORECASE)
+
+
 def adapters_only_export(claim: str, kinds: Sequence[str], profile: Profile) -> bool:
     """The export claim of a stack documented for LoRA only (`kinds`: the training it documents), speaking of
     adapters, for a job that trains every weight (review 101 p09: a full fine-tune told to merge adapters it never
     wrote)."""
     # a job naming no kind runs the LoRA-only recipe as it is: adapters are what it writes
     whole_model = profile.training in ("fine-tuning", "pretraining")
-    only_adapters = "lora" in kinds and not any(kind in ("fine-tuning", "pretraining") for kind in kinds)
+    # documented for LoRA only, or for more but with an export claim that speaks of adapters alone (AWS's TorchNeuron
+    # tutorial saves a LoRA adapter; its training page gives the same libraries for full fine-tuning: review 113 p13)
+    only_adapters = "lora" in kinds and (
+        not any(kind in ("fine-tuning", "pretraining") for kind in kinds) or WHOLE_MODEL_SAVE.search(claim) is None
+    )
     return whole_model and only_adapters and ADAPTER_WORDS.search(claim) is not None
 
 

@@ -352,3 +352,22 @@ def test_a_community_route_is_not_called_the_official_stack():
     assert result.tier(1).name == "documented full stack (a community route; no vendor page fits)"
     official = answer(model_type="dense-transformer", hardware="nvidia-gpu", device="h100-sxm", workload="inference")
     assert official.tier(1).name == "official full stack"
+
+
+def test_a_full_fine_tune_on_trainium_takes_the_hugging_face_route_aws_gives_for_fine_tuning():
+    # Review 113 p13: a full fine-tune of Llama-3.1-8B-Instruct on 16 Trn2 took TorchTitan Neuron, "for large-scale
+    # pre-training", over the Hugging Face libraries AWS's training page gives "for fine-tuning and training"
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/training.html).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 16},
+    )
+    assert trained_with(result) == "neuron-torchneuron-hf-lora-trn"
+    titan = next(row for row in result.stacks_considered if row.stack == "neuron-torchtitan-pretraining")
+    assert "documented for pretraining, not fine-tuning" in titan.reason

@@ -64,8 +64,15 @@ def test_a_stack_its_vendor_calls_a_beta_lowers_the_confidence_and_says_so():
     knowledge = load_knowledge_base()
     stack = knowledge.stack("neuron-torchtitan-pretraining")
     assert stack.preview is not None and "beta" in stack.preview.value
-    training = answer(
-        model_type="dense-transformer", hardware="aws-neuron", device="trn2", workload="training", needs={"devices": 16}
+    training = (
+        answer(  # pre-training: AWS's path for it (fine-tuning goes to the Hugging Face libraries, review 113 p13)
+            model_type="dense-transformer",
+            hardware="aws-neuron",
+            device="trn2",
+            workload="training",
+            training="pretraining",
+            needs={"devices": 16},
+        )
     )
     serving = answer(model_type="dense-transformer", hardware="aws-neuron", device="trn2", needs={"devices": 16})
     chosen = next(item for item in training.stacks if item.workload == "training")
