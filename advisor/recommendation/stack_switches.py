@@ -1025,10 +1025,9 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
     dtype = profile.needs.quantization
     known = size_of(profile.model_name) if profile.model_name is not None else None
     released = known.released_format if known is not None else None
+    # served as its publisher released it (gpt-oss in MXFP4): no float model to keep (reviews 111/112 p01)
     if released is not None and released in PRECISIONS_FOR[dtype] and not profile.trains:
-        return (
-            None  # served as its publisher released it (gpt-oss in MXFP4): no float model to keep (reviews 111/112 p01)
-        )
+        return None
     trained_in_format = (
         profile.needs.quantization_method != "qat" or dtype in TRAINED_PRECISIONS
     )  # FP8 "QAT" is FP8 training

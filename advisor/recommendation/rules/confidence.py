@@ -167,8 +167,7 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
             return STACK_SUPERSEDED, (
                 f"backed by {names}, documented for {device} and {fitting}, but "
                 f"{'it' if len(choice.chosen) == 1 else ' and '.join(superseded)} is no longer in its software's "
-                "current release: it holds only on the "
-                "older release its page validates, with no fixes to come"
+                "current release: it holds only on the older release its page validates, with no fixes to come"
                 + (", and a preview on its own page" if also == superseded else "")
                 + (f", and {' and '.join(also)} is a preview on its own page" if also and also != superseded else "")
             )
