@@ -167,11 +167,15 @@ def qat_checkpoints() -> tuple[QatRelease, ...]:
     return catalogue(QAT_CHECKPOINTS_FILE, QatRelease)
 
 
-def published_qat(model: str | None, precision: str | None) -> tuple[QatRelease, ...]:
-    """The publisher's QAT checkpoints of exactly this release for this format (ids compared without case)."""
+def published_qat(model: str | None, precision: str | None, toolkit: str) -> QatRelease | None:
+    """The publisher's QAT checkpoint of exactly this release for this format (ids compared without case) that this
+    toolkit serves from: one it loads as released first, else the float QAT-trained weights any toolkit quantizes;
+    None where there is neither."""
     if model is None or precision is None:
-        return ()
-    return tuple(e for e in qat_checkpoints() if e.model.lower() == model.lower() and e.precision == precision)
+        return None
+    releases = [e for e in qat_checkpoints() if e.model.lower() == model.lower() and e.precision == precision]
+    loaded = next((release for release in releases if toolkit in release.loaded_by), None)
+    return loaded or next((release for release in releases if not release.loaded_by), None)
 
 
 # '...-72B', '...-235B-A22B', '...-1.5B-Instruct': the first size a Hugging Face id states, in billions.

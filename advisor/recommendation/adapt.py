@@ -78,6 +78,7 @@ from advisor.recommendation.stack_choice import (
     runner_of,
     runner_roles,
 )
+from advisor.recommendation.tiers import COMMUNITY_TIER1_NAME
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 LLM_WORD = re.compile(r"\bLLMs?\b")
@@ -1593,10 +1594,7 @@ def qat_release_route(choice: Choice, context: RuleContext) -> Choice | None:
     toolkit loads as released, or else the float QAT-trained weights it quantizes, is where the model comes from (no
     QAT run of the team's own); None where the publisher releases none."""
     profile = context.profile
-    releases = published_qat(profile.model_name, profile.needs.quantization)
-    loaded = next((r for r in releases if choice.option in r.loaded_by), None)
-    unquantized = next((r for r in releases if not r.loaded_by), None)
-    release = loaded or unquantized
+    release = published_qat(profile.model_name, profile.needs.quantization, choice.option)
     if release is None:
         return None
     candidate = context.knowledge.get(choice.option)
@@ -1604,7 +1602,7 @@ def qat_release_route(choice: Choice, context: RuleContext) -> Choice | None:
         f"QAT asked: the publisher releases {release.model} trained quantization-aware as {release.checkpoint} ({release.format}): "
         + (
             f"{candidate.name} loads it as released, so serve it rather than running QAT of your own"
-            if release is loaded
+            if release.loaded_by
             else f"quantize those weights to {release.precision} with {candidate.name}'s own flow rather than running QAT "
             "of your own"
         )
@@ -1899,8 +1897,7 @@ def adapt_tier1(
     notes = (chosen_notes(choice, context, merged) or tier1.notes) if choice.chosen else assembled_notes(context)
     update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
     if choice.chosen and all(judged.stack.third_party is not None for judged in choice.chosen):
-        # a community route is no official stack: the tier says what it holds (review 109 p07)
-        update["name"] = "documented full stack (a community route; no vendor page fits)"
+        update["name"] = COMMUNITY_TIER1_NAME  # a community route is no official stack: the tier says what it holds
     return tier1.model_copy(update=update), kept_skipped
 
 

@@ -862,14 +862,6 @@ def scale_misfits(
     return []
 
 
-def qat_release_answers(toolkit: str, profile: Profile) -> bool:
-    """The model's publisher releases it trained quantization-aware for the asked format, in a file this toolkit loads
-    as released or as float QAT-trained weights any toolkit quantizes (Gemma 3's QAT GGUFs and unquantized QAT weights):
-    a QAT ask for serving is answered without a QAT run of the team's own (review 109 p14)."""
-    releases = published_qat(profile.model_name, profile.needs.quantization)
-    return any(not release.loaded_by or toolkit in release.loaded_by for release in releases)
-
-
 def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, workload: str) -> list[Misfit]:
     """The stack's quantization toolkit lacks the method the profile asks (quantization-aware training, or PTQ)."""
     part = stack.component("quantization")
@@ -889,7 +881,9 @@ def method_misfit(stack: Stack, profile: Profile, knowledge: KnowledgeBase, work
     if workload != "inference" or not profile.needs.quantized or part is None or part.candidate not in knowledge.ids():
         return []
     method = profile.needs.quantization_method
-    if method == "qat" and qat_release_answers(part.candidate, profile):
+    # the publisher releases the model trained quantization-aware in a file this toolkit serves from (Gemma 3's QAT
+    # GGUFs, its float QAT weights): the QAT ask is answered without a QAT run of the team's own (review 109 p14)
+    if method == "qat" and published_qat(profile.model_name, profile.needs.quantization, part.candidate) is not None:
         return []
     if getattr(knowledge.get(part.candidate), method).value == "no":
         return [Misfit("method", f"{part.name} has no {method.upper()} flow; the profile asks {method.upper()}")]
@@ -1059,8 +1053,7 @@ def judge(
             model_assumed,
             for_this_model or kin is not None,
             profile.model_name is not None and kin is None,
-            preview=stack.preview is not None,
-            superseded=stack.superseded is not None,
+            stack,
         ),
         apart_from_rollouts=False,
         other_default=not default_matches,
@@ -1102,13 +1095,7 @@ def generic_route(stack: Stack) -> bool:
 
 
 def rank_weight(
-    found: Sequence[Misfit],
-    model_assumed: bool,
-    for_this_model: bool,
-    model_named: bool,
-    *,
-    preview: bool = False,
-    superseded: bool = False,
+    found: Sequence[Misfit], model_assumed: bool, for_this_model: bool, model_named: bool, stack: Stack
 ) -> int:
     """The misfits' weight in half units, for ranking: a recipe for named models, taken for a profile that names none,
     weighs a little against it (a stack written for any model that fits as nearly comes first); the recipe for the
@@ -1122,7 +1109,8 @@ def rank_weight(
     if for_this_model:
         doubled = [w // 2 if m.kind == "same_generation" else w for w, m in zip(doubled, found, strict=True)]
     generic = 1 if model_named and not for_this_model else 0
-    return sum(doubled) + (2 * ASSUMED_MODEL_WEIGHT if model_assumed else 0) + generic + int(preview) + int(superseded)
+    unsettled = int(stack.preview is not None) + int(stack.superseded is not None)
+    return sum(doubled) + (2 * ASSUMED_MODEL_WEIGHT if model_assumed else 0) + generic + unsettled
 
 
 def training_kind_unnamed(scope: StackScope, kind: str | None) -> bool:
@@ -1254,14 +1242,7 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
     )
     for_this_model = written_for(item.stack.applies_to.models, profile.model_name) and not generic_route(item.stack)
     named = profile.model_name is not None and not item.rank.architecture_only  # as judge weighs it
-    weight = rank_weight(
-        misfits,
-        item.model_assumed,
-        for_this_model,
-        named,
-        preview=item.stack.preview is not None,
-        superseded=item.stack.superseded is not None,
-    )
+    weight = rank_weight(misfits, item.model_assumed, for_this_model, named, item.stack)
     return Judged(
         stack=item.stack,
         workload=item.workload,

@@ -12,6 +12,8 @@ from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Tier
 from advisor.recommendation.policy import RUNTIME_KERNEL_LAYERS
 
 TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
+# tier 1's name where every chosen stack is a community route: no official stack (review 109 p07)
+COMMUNITY_TIER1_NAME = "documented full stack (a community route; no vendor page fits)"
 
 
 def tier1_notes(context: RuleContext) -> list[Rationale]:
