@@ -130,7 +130,8 @@ ALLOWED: dict[str, str] = {
     "probes/harness/forkserver.py: tempfile.tempdir =": "_child(): child-only (the server's cached TMPDIR)",
     "probes/harness/forkserver.py: atexit.register": "shared_server(): stops the fork server this process "
     "started when it exits; undoes advisor's own resource",
-    "probes/harness/isolation.py: atexit.register": "_forkserver_folder(): removes the folder this process made",
+    "probes/harness/isolation.py: atexit.register": "_remove_own_folders(): removes at exit the folders this process "
+    "made and had not yet removed",
     "probes/hotops/options.py: sys.path.insert": "check_model_spec: removed again in `finally`",
     "probes/hotops/options.py: sys.path.remove": "check_model_spec: the restore",
     "probes/kernels/__init__.py: os.environ[...] =": "interpreted(): a context manager that restores the value",

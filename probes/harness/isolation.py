@@ -165,25 +165,43 @@ class ChildProcess(Protocol):
 
 
 _server_folder: Path | None = None
+_own_folders: set[Path] = set()  # this process's folders, each entered here before it exists; what is left goes at exit
+
+
+def _make_own_folder() -> Path:
+    """A new private folder, named with this process's pid (so an orphan is cleaned up) and known before it exists:
+    a signal at any point of its making (SIGTERM while the machine is detected) leaves nothing that
+    `_remove_own_folder` or the exit handler cannot find."""
+    while True:
+        folder = Path(tempfile.gettempdir()) / f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+        _own_folders.add(folder)
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            _own_folders.discard(folder)  # another's: a new name
+            continue
+        (folder / OWNER_FILE).write_text(str(os.getpid()))
+        return folder
+
+
+def _remove_own_folder(folder: Path) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    _own_folders.discard(folder)
+
+
+def _remove_own_folders() -> None:
+    for folder in list(_own_folders):
+        _remove_own_folder(folder)
+
+
+atexit.register(_remove_own_folders)
 
 
 def _forkserver_folder() -> Path:
-    """This process's temporary folder (with its owner's pid, so an orphan is cleaned up): the fork server's log
-    and the probe children's TMPDIR."""
+    """This process's temporary folder for the fork server's log and the probe children's TMPDIR."""
     global _server_folder
     if _server_folder is None or not _server_folder.is_dir():
-        while True:
-            # Named and known before it exists: an interrupt at any point of its making (SIGTERM while the machine is
-            # detected) leaves no folder that stop_forkserver or the exit handler cannot find.
-            folder = Path(tempfile.gettempdir()) / f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
-            _server_folder = folder
-            atexit.register(shutil.rmtree, folder, True)
-            try:
-                folder.mkdir(mode=0o700)
-                break
-            except FileExistsError:
-                continue
-        (folder / OWNER_FILE).write_text(str(os.getpid()))
+        _server_folder = _make_own_folder()
     return _server_folder
 
 
@@ -201,7 +219,7 @@ def stop_forkserver() -> None:
     global _server_folder
     forkserver.drop_shared_server(at_once=True)  # its children are dead already; nothing of it is worth waiting for
     if _server_folder is not None:
-        shutil.rmtree(_server_folder, ignore_errors=True)
+        _remove_own_folder(_server_folder)
         _server_folder = None
 
 
@@ -235,9 +253,9 @@ def _start_child(job_path: Path, log_path: Path, write_fd: int, probe: str) -> C
 def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[WorkerMessage], None]) -> WorkerExit:
     """Run `job` in a child until it says "done", dies, or a deadline (time.monotonic) passes."""
     remove_orphaned_folders()
-    with tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as folder:
-        Path(folder, OWNER_FILE).write_text(str(os.getpid()))
-        job_path, log_path = Path(folder, "job.json"), Path(folder, "child.log")
+    folder = _make_own_folder()
+    try:
+        job_path, log_path = folder / "job.json", folder / "child.log"
         job_path.write_text(job.model_dump_json())
         read_fd, write_fd = os.pipe()
         try:
@@ -257,6 +275,8 @@ def run_worker(job: WorkerJob, *, hard_deadline: float, on_message: Callable[[Wo
         if not outcome.finished:
             outcome.log_tail = log_tail(log_path)
         return outcome
+    finally:
+        _remove_own_folder(folder)
 
 
 def _follow(

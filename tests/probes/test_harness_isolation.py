@@ -184,6 +184,24 @@ def test_the_fork_servers_folder_carries_its_owner_in_name_and_file():
     assert not folder.exists()
 
 
+def test_a_folder_made_just_before_an_interrupt_is_removed_when_the_process_exits(tmp_path):
+    from probes.harness.isolation import TEMP_PREFIX
+
+    # The window CI once hit: SIGTERM after a run's folder exists and before the code that removes it is entered.
+    code = (
+        "import os, signal\n"
+        "from probes.harness.isolation import _make_own_folder\n"
+        "print(_make_own_folder(), flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+    )
+    env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert "KeyboardInterrupt" in result.stderr, result.stderr
+    made = Path(result.stdout.strip())
+    assert made.parent == tmp_path and made.name.startswith(TEMP_PREFIX)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_worker_whose_parent_is_gone_exits_at_once():
     env = {**os.environ, "ADVISOR_PROBE_PARENT": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     code = "from probes.harness.worker import die_with_parent; die_with_parent(); print('still here')"
