@@ -171,6 +171,16 @@ def stack_command(
             else []
         ),
         *([f"written for: {', '.join(scope.models)}"] if scope.models else []),
+        *([f"trains: {', '.join(scope.training)} (its page's run)"] if scope.training else []),
+        *(
+            [
+                f"named for in general: {', '.join(stack.training_named.value)}, with no run of it "
+                f"({stack.training_named.source})"
+            ]
+            if stack.training_named
+            else []
+        ),
+        *([f"starts from: {stack.starts_from.value} ({stack.starts_from.source})"] if stack.starts_from else []),
         f"validated with: {versions}",
         *(
             [f"maintained until: {stack.maintained_until.value.isoformat()} ({stack.maintained_until.source})"]

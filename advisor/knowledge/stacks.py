@@ -243,6 +243,18 @@ class Stack(_Model):
         "desktops, laptops and workstations); another device of the same generation is then no nearer a fit than "
         "another generation",
     )
+    training_named: Claim[list[TrainingKind]] | None = Field(
+        None,
+        description="Kinds of training its vendor's general pages name the stack for (AWS's training page gives the "
+        "Hugging Face libraries on TorchNeuron 'for fine-tuning and training') where its own page runs only "
+        "`applies_to.training` (a LoRA tutorial): a profile of such a kind is a partial fit, one a recipe that runs "
+        "it, even written for another kind, may come before",
+    )
+    starts_from: Claim[str] | None = Field(
+        None,
+        description="For a pre-training stack: how its trainer starts from a model's published weights, so that a full "
+        "fine-tune can take it (TorchTitan's --checkpoint.initial_load_in_hf); the partial fit says so",
+    )
     long_context: Claim[str] | None = Field(
         None,
         description="How this stack's own page runs long sequences (context parallelism, KV-cache handling), where "

@@ -70,6 +70,10 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a LoRA recipe for a full fine-tuning job: the same framework and data path from the model's checkpoint, with
     # every weight's gradients and optimizer state to fit besides
     "training_kind_adapter": 4,
+    # a LoRA tutorial whose vendor names its libraries for full fine-tuning in general (AWS's training page): nearer
+    # than a LoRA-only recipe, yet after a recipe whose page lays out every weight's sharded state, even one written for
+    # pre-training (reviews 115, 117, 118 p12: TorchTitan Neuron's TP4 x FSDP16 on one Trn2 node for a full fine-tune)
+    "training_kind_named": 3,
     # a full fine-tuning recipe for a LoRA job: the same data path and trainer, with adapters on and the weights frozen
     # (less memory than the page's run), before a pre-training recipe or one for another model type
     "training_kind_lora": 5,

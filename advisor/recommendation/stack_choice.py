@@ -664,11 +664,16 @@ def misfits(
         if kind == "fine-tuning" and "pretraining" in scope.training and profile.model_type == "cnn":
             pass  # a CNN's training recipe is its fine-tuning recipe too: the same script from pretrained weights
         elif kind == "fine-tuning" and scope.training == ["lora"]:
+            in_general = stack.training_named is not None and kind in stack.training_named.value
             text = (
-                f"documented for lora, not {kind}: the same route from the model's checkpoint, but every weight's "
-                "gradients and optimizer state must fit besides (see capacity)"
+                f"its page runs lora only; its vendor names it for {kind} in general terms, with no run that trains "
+                "every weight, whose gradients and optimizer state must fit besides, laid out (sharded) as no page "
+                "of it shows (see capacity)"
+                if in_general
+                else f"documented for lora, not {kind}: the same route from the model's checkpoint, but every "
+                "weight's gradients and optimizer state must fit besides (see capacity)"
             )
-            found.append(Misfit("training_kind_adapter", text))
+            found.append(Misfit("training_kind_named" if in_general else "training_kind_adapter", text))
         elif kind == "lora" and "fine-tuning" in scope.training:
             text = (
                 f"documented for {documented}, not {kind}: the same fine-tuning route from the model's checkpoint, "
@@ -678,6 +683,8 @@ def misfits(
         elif kind == "fine-tuning" and "pretraining" in scope.training:
             # a pre-training recipe trains every weight, as a full fine-tune does, from the model's converted checkpoint
             text = f"documented for {documented}, not {kind}: both train every weight, from the model's checkpoint here"
+            if stack.starts_from is not None:
+                text += f"; {stack.starts_from.value}"
             found.append(Misfit("training_kind_near", text))
         else:
             # an RL loop and a plain training recipe are not each other's: neither has the other's loop
