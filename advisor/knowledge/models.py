@@ -95,6 +95,12 @@ class Candidate(BaseModel):
         "it on and where the adapters go; a LoRA job on a stack whose page names no adapter route uses it rather than "
         "Hugging Face PEFT, which wraps PyTorch models only",
     )
+    adapters_absent: Claim[str] | None = Field(
+        None,
+        description="For a training framework that trains no adapters and that PEFT cannot wrap (MaxDiffusion's JAX "
+        "trainers, whose LoRAs load at generation only): what its page offers instead; a LoRA job on it trains every "
+        "weight, or trains its adapters on another stack, and merges nothing",
+    )
     independent: Claim[str] | None = Field(
         None,
         description="For a project no hardware vendor publishes (whisper.cpp, mflux): who does, from its own page; "

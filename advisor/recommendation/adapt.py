@@ -70,6 +70,7 @@ from advisor.recommendation.stack_choice import (
     QAT_WORDS,
     Judged,
     StackChoice,
+    adapters_absent,
     fake_quantized_training,
     few_of,
     fine_tuning_tool,
@@ -1912,6 +1913,9 @@ def adapter_library(judged: Judged, profile: Profile, knowledge: KnowledgeBase) 
         return None
     if any(ADAPTER_WORDS.search(f"{c.name} {c.setting or ''}") for c in judged.stack.components):
         return None
+    absent = adapters_absent(judged.stack, knowledge)
+    if absent is not None:
+        return f"none: {absent.value}; the run trains every weight, or the adapters train on another stack"
     framework = runner_of(judged.stack, judged.workload, set(knowledge.ids()))
     own = knowledge.get(framework.candidate).adapters if framework is not None and framework.candidate else None
     if own is not None:

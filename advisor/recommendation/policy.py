@@ -77,6 +77,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a full fine-tuning recipe for a LoRA job: the same data path and trainer, with adapters on and the weights frozen
     # (less memory than the page's run), before a pre-training recipe or one for another model type
     "training_kind_lora": 5,
+    # the same for a framework that trains no adapters (MaxDiffusion's LoRAs load at generation only): the page's full
+    # fine-tune, or the adapters trained elsewhere; no merge follows
+    "training_kind_no_adapters": 5,
     # a training stack whose own page says its checkpoints leave for no other format (PaddleNLP's stay in Paddle's),
     # for a job that serves the result or names a Hugging Face model to give back: the pipeline breaks there
     "no_handoff": 7,  # a broken pipeline outweighs a recipe of another training kind (LoRA for full)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from advisor.knowledge.claims import Claim
 from advisor.knowledge.model_sizes import (
     ArchitectureKin,
     published_qat,
@@ -674,6 +675,12 @@ def misfits(
                 "weight's gradients and optimizer state must fit besides (see capacity)"
             )
             found.append(Misfit("training_kind_named" if in_general else "training_kind_adapter", text))
+        elif kind == "lora" and "fine-tuning" in scope.training and (absent := adapters_absent(stack, knowledge)):
+            text = (
+                f"documented for {documented}, not {kind}: {absent.value}, so this route trains every weight, or the "
+                "adapters train on another stack"
+            )
+            found.append(Misfit("training_kind_no_adapters", text))
         elif kind == "lora" and "fine-tuning" in scope.training:
             text = (
                 f"documented for {documented}, not {kind}: the same fine-tuning route from the model's checkpoint, "
@@ -1602,6 +1609,12 @@ def stacks_in(choice: StackChoice, profile: Profile, devices: Sequence[Device] =
 def runner_roles(workload: str) -> tuple[str, ...]:
     """The component roles that run the model for a workload."""
     return ("training-framework",) if workload == "training" else ("serving-engine", "runtime")
+
+
+def adapters_absent(stack: Stack, knowledge: KnowledgeBase) -> Claim[str] | None:
+    """Where the stack's training framework trains no adapters and PEFT cannot wrap it: what its page says."""
+    framework = runner_of(stack, "training", set(knowledge.ids()))
+    return knowledge.get(framework.candidate).adapters_absent if framework and framework.candidate else None
 
 
 def runner_of(stack: Stack, workload: str, known: set[str]) -> Component | None:

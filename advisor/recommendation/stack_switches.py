@@ -438,6 +438,8 @@ def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | No
     export = training.stack.checkpoint if training is not None else None
     if not path or profile.training != "lora" or (export is not None and "merg" in export.value.lower()):
         return path
+    if training is not None and any(misfit.kind == "training_kind_no_adapters" for misfit in training.misfits):
+        return path  # its framework trains no adapters: nothing to merge
     # the Hugging Face PEFT library as a part of the stack, not the word in a setting (Primus's "overrides peft lora"
     # configures Megatron Bridge's own LoRA layers, which PEFT does not merge)
     peft = training is not None and (

@@ -382,3 +382,26 @@ def test_a_full_fine_tune_on_trainium_takes_the_recipe_that_shards_every_weight_
     assert trained_with(lora) == "neuron-torchneuron-hf-lora-trn"
     assert MISFIT_WEIGHTS["training_kind_near"] < MISFIT_WEIGHTS["training_kind_named"]
     assert MISFIT_WEIGHTS["training_kind_named"] < MISFIT_WEIGHTS["training_kind_adapter"]
+
+
+def test_a_lora_job_on_a_framework_that_trains_no_adapters_trains_every_weight_and_merges_nothing():
+    # Review 118 p11: a FLUX.1-dev LoRA on TPU v6e took MaxDiffusion's trainer with "Hugging Face PEFT's LoraConfig on
+    # the model" (PEFT wraps PyTorch modules; MaxDiffusion is JAX) and "merge the LoRA adapters into the base model
+    # first"; its README gives LoRA for inference only, loaded at generation through lora_config
+    # (https://github.com/AI-Hypercomputer/maxdiffusion/blob/7cfb8801d41d1728f0232cd7ee59e900a151fecf/README.md#flux-lora).
+    result = answer(
+        model_type="diffusion",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="both",
+        training="lora",
+        team_skill="framework",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"devices": 8},
+    )
+    assert trained_with(result) == "tpu-maxdiffusion-flux-training-v5p"
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert "PEFT" not in framework.settings.get("adapters", "")
+    assert framework.settings["adapters"].startswith("none: MaxDiffusion trains no LoRA adapters")
+    assert "merge the LoRA adapters" not in (result.verdict or "")
+    assert "so this route trains every weight, or the adapters train on another stack" in (result.verdict or "")
