@@ -331,6 +331,9 @@ def task_note(profile: Profile) -> str:
     return f". Task: {assumed_text(profile.serving_task, profile.model_name)}{untold}"
 
 
+KEPT_PER_FAMILY = re.compile(r"each platform keeps its own \(([^()]+)\)$")
+
+
 def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     """Where the model must run on several families, tier 3 is the decision: its portable layer first."""
     if not profile.needs.cross_platform or len(tiers) < 3:
@@ -339,6 +342,10 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     trainer = next((c.option for c in tiers[2].choices if c.concern == "training-framework"), None)
     families = ", ".join(profile.families)
     layer = f"{portable} as the one runtime on {families}" if portable else f"each family's own runtime on {families}"
+    kept = None if portable else next((g for g in tiers[2].gaps if g.concern == "deployment"), None)
+    each = KEPT_PER_FAMILY.search(kept.rationale[0].text) if kept is not None else None
+    if each is not None:  # the gap names what each family keeps: '(<family>: <runtime>; ...)'
+        layer = f"each family's own runtime ({each.group(1)})"
     if trainer is not None and not profile.serves:  # a training job: the one training framework is what moves
         layer = f"{trainer} as the one training framework on {families}"
     elif trainer is not None:

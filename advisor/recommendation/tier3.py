@@ -633,7 +633,9 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
         return choices  # it runs there, but no vendor documents it as that family's way to serve (llama.cpp on NVIDIA)
     if context.profile.serving_task in CLAIMED_TASKS_ONLY and not task_stacks(candidate.id, context):
         return choices  # Whisper: a stack documents the task with it on every family, or each family keeps its own
-    if context.profile.llm and not near_stack_everywhere(candidate.id, context):
+    if (context.profile.llm or context.profile.serving_task == "embedding") and not near_stack_everywhere(
+        candidate.id, context
+    ):
         return choices  # its pages on another family are for other models (SGLang's Qwen3 A3 page for DeepSeek-V3.1)
     profile = context.profile  # a runtime whose asked format is only 'partial' (INT8 simulated on Arm) is not portable
     if profile.needs.quantized and format_support(candidate, profile.needs.quantization, context.knowledge) != "yes":

@@ -405,3 +405,24 @@ def test_a_lora_job_on_a_framework_that_trains_no_adapters_trains_every_weight_a
     assert framework.settings["adapters"].startswith("none: MaxDiffusion trains no LoRA adapters")
     assert "merge the LoRA adapters" not in (result.verdict or "")
     assert "so this route trains every weight, or the adapters train on another stack" in (result.verdict or "")
+
+
+def test_an_embedding_model_on_families_whose_pages_embed_with_different_runtimes_keeps_one_runtime_each():
+    # Review 117 p08: bge-m3 on a Hygon K100_AI that must also run on a Xeon 6 led with "vllm as the one runtime on
+    # hygon-dcu, x86-cpu" while tier 3's own Xeon line named Text Embeddings Inference, the runtime Hugging Face
+    # documents for XLM-RoBERTa embedding models on CPU
+    # (https://huggingface.co/docs/text-embeddings-inference/supported_models); vLLM's CPU page is for text generation.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        team_skill="framework",
+        model="BAAI/bge-m3",
+        needs={"devices": 1, "cross_platform": True, "other_hardware": ["x86-cpu"]},
+    )
+    assert "as the one runtime" not in (result.verdict or "")
+    assert "each family's own runtime (hygon-dcu: vllm; x86-cpu: text-embeddings-inference)" in (result.verdict or "")
+    tier3 = result.tier(3)
+    assert not any(choice.option == "vllm" for choice in tier3.choices)
+    assert {gap.concern for gap in tier3.gaps} >= {"deployment", "dynamic-shapes"}

@@ -209,7 +209,9 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     families they cover; only the best of those groups is kept."""
     named = context.platform.named_ids()
     found = [
-        candidate for candidate in portable_candidates(context, concern) if reached_from_target(candidate, context)
+        candidate
+        for candidate in portable_candidates(context, concern)
+        if reached_from_target(candidate, context) and not task_left_out(candidate.id, concern, context)
     ]
     layers = PORTABLE_LAYERS.get(concern, DEFAULT_PORTABLE_LAYERS)
 
@@ -239,6 +241,19 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
     if found:  # the best group only: a skill gap in it is shown rather than falling back to a stranger layer
         found = [candidate for candidate in found if rank(candidate) == rank(found[0])]
     return tuple(candidate.id for candidate in found)
+
+
+def task_left_out(option: str, concern: Concern, context: RuleContext) -> bool:
+    """A deployment (or the engine batching shapes) for a task other than generation (embedding) that some family documents with runtimes of its own,
+    none of them this one (TEI on a Xeon, where vLLM's CPU page is for text generation): no code path every family's
+    pages share (review 117 p08: vLLM as 'the one runtime' on a Hygon DCU and a Xeon for bge-m3)."""
+    if concern not in ("deployment", "dynamic-shapes") or context.profile.serving_task == "generation":
+        return False
+    for family in context.profile.families:
+        runners = {stack.runner.candidate for stack in context.task_stacks_on(family) if stack.runner is not None}
+        if runners and option not in runners:
+            return True
+    return False
 
 
 def near_stack_everywhere(option: str, context: RuleContext) -> bool:
@@ -363,6 +378,12 @@ def tier3_entry(
         task = context.profile.serving_task
         if concern == "deployment" and len(families) > 1 and task != "generation":  # Whisper: a stack on each family
             text = f"no runtime is documented for {TASK_WORDS[task]} on {where} alike: each platform keeps its own"
+        elif concern == "dynamic-shapes" and len(families) > 1 and task != "generation":
+            keeps = ""  # the shapes are the runtime's business: each family's runtime, named under deployment
+            text = (
+                f"no runtime is documented for {TASK_WORDS[task]} on {where} alike: each platform's runtime takes the "
+                "shapes its own way"
+            )
         elif concern == "deployment" and len(families) > 1 and context.profile.llm and not context.on_mobile:
             text = f"no LLM serving engine is documented for {where} alike: each platform keeps its own"
             text += undocumented_everywhere(context)
@@ -408,6 +429,8 @@ def per_platform_choices(context: RuleContext, concern: Concern, include_target:
             official = serving_options(official, platform, context.profile.llm)
         if concern == "deployment":
             official = [*family_runner(context, family), *context.serving_the_task(official)]
+            # no runtime listed for this model type (Hygon's list is empty): its LLM engines that serve the task
+            official = official or context.serving_the_task(platform.serving_engines.value)
         if official:
             parts.append(f"{family}: {official[0]}")
     return "; ".join(parts)
