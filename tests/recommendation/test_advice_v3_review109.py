@@ -425,4 +425,4 @@ def test_an_embedding_model_on_families_whose_pages_embed_with_different_runtime
     assert "each family's own runtime (hygon-dcu: vllm; x86-cpu: text-embeddings-inference)" in (result.verdict or "")
     tier3 = result.tier(3)
     assert not any(choice.option == "vllm" for choice in tier3.choices)
-    assert {gap.concern for gap in tier3.gaps} >= {"deployment", "dynamic-shapes"}
+    assert "deployment" in {gap.concern for gap in tier3.gaps}
