@@ -696,7 +696,7 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     runner = judged.stack.runner
     setting = runner.setting if runner is not None and runner.setting else ""
     if DATA_PARALLEL_LAYOUT.search(setting) or EXPERT_PARALLEL_SIZE.search(setting):  # a layout of its own: kept
-        return None
+        return expert_layout_here(setting, profile.needs.devices, context.device)
     found = TENSOR_PARALLEL.search(setting)
     documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
     group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
@@ -730,6 +730,37 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     return f"tensor parallel {group * ranks} over the {group} devices (the command's degree is {theirs})"
 
 
+def expert_layout_here(setting: str, devices: int, device: Device | None) -> str | None:
+    """A command whose own layout is tensor parallel with expert parallelism over fewer devices than the job has
+    (vLLM's DeepSeek recipe: TP 4 with EP on 4 B200s, for 8; review 117 p01): that layout widened to all of them, or
+    replicas of the command as written; None where the command sets its data-parallel size or fills the devices."""
+    found = command_replicas(setting, devices, device)
+    if found is None:
+        return None
+    size, replicas = found
+    return (
+        f"the command's layout (tensor parallel {size} with expert parallelism) widened to tensor parallel "
+        f"{size * replicas} over all {devices} devices, or {replicas} replicas of the command as written: the "
+        "replicas-over-split switch decides"
+    )
+
+
+def command_replicas(setting: str, devices: int, device: Device | None) -> tuple[int, int] | None:
+    """(the command's tensor-parallel size, how many copies of it the job's devices hold) for a command with expert
+    parallelism and no data-parallel size of its own over fewer ranks than the job has; None otherwise."""
+    if "--enable-expert-parallel" not in setting:
+        return None
+    sizes = [int(size) for size in TENSOR_PARALLEL.findall(setting)]
+    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    if not sizes or EXPERT_PARALLEL_SIZE.search(setting) or DATA_PARALLEL_SIZE.search(setting):
+        return None
+    size, available = max(sizes), devices * ranks
+    if size >= available or available % size:
+        return None
+    return size, available // size
+
+
+DATA_PARALLEL_SIZE = re.compile(r"(?:--data-parallel-size|--dp-size|--dp)[ =]\d+|\bDP\d+\s*[x×]")
 KV_FP8 = re.compile(r"\bFP8\b", re.IGNORECASE)
 
 

@@ -11,6 +11,7 @@ from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
+from advisor.recommendation.adapt import command_replicas
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, PRECISIONS_FOR, TRAINED_PRECISIONS
@@ -856,15 +857,17 @@ def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile)
 
 
 def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) -> SwitchCondition | None:
-    """Where another stack fits as well with another engine: measure both at the SLA; the faster by 10% wins."""
+    """Where another stack fits as well with another engine (or misses the profile no more: two recipes written for the
+    model's architecture kin, review 117 p01): measure both at the SLA; the faster by 10% wins."""
     chosen = choice.for_workload(workload)
-    if chosen is None or not chosen.fits:
+    if chosen is None:
         return None
     rivals = [
         j
         for j in choice.considered
         if j.workload == workload
-        and j.fits
+        # a partial fit that weighs nothing (a recipe for the model's architecture kin) races one that weighs nothing
+        and (j.fits if chosen.fits else chosen.weight == j.weight == 0)
         and j.stack.runner_key != chosen.stack.runner_key
         # a recipe for named models (a YOLOv8 detector's) where the profile names none: no "same model" race
         and not (j.model_assumed and not chosen.model_assumed)
@@ -970,9 +973,22 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
     """Where the weights fit a few of the devices (the capacity line's replicas), replicas against one model split
     over all of them is a measured choice: the recipe's layout stays until replicas win at the SLA."""
     group = replica_group(profile, choice.device, choice.served_precision)
+    devices = profile.needs.devices
+    serving = choice.for_workload("inference")
+    runner = serving.stack.runner if serving is not None else None
+    copies = command_replicas(runner.setting or "", devices, choice.device) if runner is not None else None
+    if group is None and copies is not None:  # the page's own TP x EP command fits a part of the job's devices
+        size, replicas = copies
+        return layout_race(
+            "replicas-over-split",
+            "replicas_over_single_split",
+            f"{replicas} replicas of the page's command (tensor parallel {size} with expert parallelism) deliver",
+            f"the same layout widened to tensor parallel {size * replicas} over all {devices}, same engine and model",
+            "serve as replicas",
+            served_unit(profile),
+        )
     if group is None:
         return None
-    devices = profile.needs.devices
     return layout_race(
         "replicas-over-split",
         "replicas_over_single_split",

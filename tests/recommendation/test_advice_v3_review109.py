@@ -426,3 +426,31 @@ def test_an_embedding_model_on_families_whose_pages_embed_with_different_runtime
     tier3 = result.tier(3)
     assert not any(choice.option == "vllm" for choice in tier3.choices)
     assert "deployment" in {gap.concern for gap in tier3.gaps}
+
+
+def test_a_tp_ep_command_for_half_the_devices_is_widened_or_replicated_and_its_engine_rival_races_it():
+    # Review 117 p01: DeepSeek-V3.1 NVFP4 on 8 B200 kept vLLM's recipe command, --tensor-parallel-size 4
+    # --enable-expert-parallel (https://docs.vllm.ai/projects/recipes/en/latest/DeepSeek/DeepSeek-V3.html), with no
+    # word on the other 4 GPUs; and TensorRT-LLM's DeepSeek recipe, "nothing documented puts one first", met a switch
+    # saying no TensorRT-LLM stack fits as well.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={"devices": 8, "quantization": "fp4", "long_context": True},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert (
+        "widened to tensor parallel 8 over all 8 devices, or 2 replicas of the command"
+        in deployment.settings["layout here"]
+    )
+    switches = {s.id: s.description for s in result.switch_conditions}
+    assert (
+        "2 replicas of the page's command (tensor parallel 4 with expert parallelism)"
+        in switches["replicas-over-split"]
+    )
+    assert "nvidia-trtllm-deepseek-blackwell-faster" in switches
+    assert not any("fits this profile as well as the chosen one" in text for text in switches.values())
