@@ -32,6 +32,7 @@ from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPA
 from advisor.recommendation.reference import (
     MODEL_FREE_FIGURES,
     cited_in_tier1,
+    for_attention_kind,
     reference_figures,
     unlike_reference_layers,
     with_reference,
@@ -129,6 +130,7 @@ def recommend(
     confidence, notes = overall_confidence(facts, tier1.choices, tier1.gaps, knowledge, profile, stack_choice)
     device = stack_choice.device.id if stack_choice.device is not None else None
     figures, reference_note = reference_figures(profile, device, tier1)
+    figures = for_attention_kind(figures, stack_choice.stacks)
     unlike = unlike_reference_layers(profile, stack_choice.stacks)
     confidence, notes = with_reference(confidence, notes, figures, facts.timed_on_target, unlike)
     short = short_of_memory(profile, stack_choice.device, stack_choice.served_precision)

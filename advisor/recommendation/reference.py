@@ -8,6 +8,7 @@ on the target reaches.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from advisor.knowledge.stacks import Stack
@@ -109,6 +110,23 @@ def unlike_reference_layers(profile: Profile, stacks: Sequence[Stack]) -> str | 
     if written_for:
         return f"the chosen stack is written for {', '.join(written_for)}, whose layers are not those"
     return None
+
+
+# Figures that time GQA attention (32 query / 8 KV heads) and its KV cache: nothing an MLA model's latent attention runs.
+GQA_ATTENTION_FIGURES = frozenset({"context_attention_growth", "fp8_kv_decode_speedup"})
+MLA = re.compile(r"\bMLA\b")
+
+
+def for_attention_kind(figures: Sequence[ReferenceFigure], stacks: Sequence[Stack]) -> tuple[ReferenceFigure, ...]:
+    """The figures less those timing GQA attention where a chosen stack runs MLA attention (DeepSeek's latent heads:
+    review 117 p01 found NVIDIA's 32-query/8-KV-head timings quoted for DeepSeek-V3.1)."""
+    mla = any(
+        MLA.search(f"{component.name} {component.setting or ''}")
+        for stack in stacks
+        for component in stack.components
+        if component.role == "attention"
+    )
+    return tuple(figure for figure in figures if not (mla and figure.name in GQA_ATTENTION_FIGURES))
 
 
 # The tier-1 concern whose choice each figure bears on.

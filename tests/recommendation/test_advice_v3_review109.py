@@ -454,3 +454,5 @@ def test_a_tp_ep_command_for_half_the_devices_is_widened_or_replicated_and_its_e
     )
     assert "nvidia-trtllm-deepseek-blackwell-faster" in switches
     assert not any("fits this profile as well as the chosen one" in text for text in switches.values())
+    # NVIDIA's attention timings are for 32 query / 8 KV heads: nothing DeepSeek's MLA runs (the record quoted them)
+    assert [figure.name for figure in result.reference] == ["allreduce_busbw_gbps"]
