@@ -917,8 +917,22 @@ def weight_only(choice: Choice, judged: Judged | None) -> Choice:
 
 
 def training_precision(choice: Choice, stacks: StackChoice) -> Choice:
-    """A job that trains and serves: the GEMM's dtype is the serving one; the training stack's format is said beside it."""
+    """A job that trains and serves: the GEMM's dtype is the serving one; the training stack's format is said beside it.
+    An attention row whose route runs through the training layers (Transformer Engine) says that route is training's,
+    the serving engine's kernel being the row's (review 118 p03)."""
     training, serving = stacks.for_workload("training"), stacks.for_workload("inference")
+    if choice.concern == "attention" and training is not None and serving is not None and "via" in choice.settings:
+        route = choice.settings["via"]
+        settings = {k: v for k, v in choice.settings.items() if k != "via"}
+        rationale = tuple(  # the route's own reasons are training's
+            reason.model_copy(update={"text": f"in training: {reason.text}"})
+            if any(cite.ref.endswith(f".{route}") for cite in reason.cites)
+            else reason
+            for reason in choice.rationale
+        )
+        return choice.model_copy(
+            update={"settings": {**settings, "in training": f"{choice.option} through {route}"}, "rationale": rationale}
+        )
     if (
         choice.concern != "gemm"
         or training is None

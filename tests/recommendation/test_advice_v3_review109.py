@@ -456,3 +456,22 @@ def test_a_tp_ep_command_for_half_the_devices_is_widened_or_replicated_and_its_e
     assert not any("fits this profile as well as the chosen one" in text for text in switches.values())
     # NVIDIA's attention timings are for 32 query / 8 KV heads: nothing DeepSeek's MLA runs (the record quoted them)
     assert [figure.name for figure in result.reference] == ["allreduce_busbw_gbps"]
+
+
+def test_an_attention_row_of_a_job_that_trains_and_serves_gives_the_training_route_as_training_s():
+    # Review 118 p03: Qwen2.5-VL-7B LoRA then FP8 serving on one L40S read "FlashAttention (FA2 on Ada ...) ...
+    # via=transformer-engine", merging vLLM's serving backend with Transformer Engine's training one.
+    result = answer(
+        model_type="multimodal",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="both",
+        training="lora",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 1, "quantization": "fp8"},
+    )
+    attention = next(c for c in result.tier(1).choices if c.concern == "attention")
+    assert "via" not in attention.settings
+    assert attention.settings["in training"] == "flash-attention through transformer-engine"
+    assert attention.rationale[0].text.startswith("in training: runs inside NVIDIA Transformer Engine")
