@@ -275,6 +275,7 @@ def test_a_stack_whose_page_pins_no_versions_is_trusted_less_and_says_so():
         model_type="dense-transformer",
         hardware="intel-gaudi",
         device="gaudi3",
+        model="meta-llama/Llama-3.1-70B-Instruct",  # a model of the FP8 stack's validated table: none is assumed
         needs={"quantization": "fp8", "devices": 8},
     )
     assert knowledge.stack(pinned.stacks[0].stack).validated_with
