@@ -181,6 +181,7 @@ def stack_command(
             else []
         ),
         *([f"starts from: {stack.starts_from.value} ({stack.starts_from.source})"] if stack.starts_from else []),
+        *([f"listed ids only: {stack.exact_ids.value} ({stack.exact_ids.source})"] if stack.exact_ids else []),
         f"validated with: {versions}",
         *(
             [f"maintained until: {stack.maintained_until.value.isoformat()} ({stack.maintained_until.source})"]

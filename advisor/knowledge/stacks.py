@@ -230,6 +230,11 @@ class Stack(_Model):
         "`models` is the whole of what it can load: what its page says (a model of another architecture is then no "
         "fit at all, not a recipe to re-write)",
     )
+    exact_ids: Claim[str] | None = Field(
+        None,
+        description="Where the stack's tool takes only the model ids in `models`, matched exactly (Core AI's export "
+        "registry): what it does with another id; a later release of a listed model is then a partial fit",
+    )
     devices_unnamed: Claim[str] | None = Field(
         None,
         description="Where the stack's page names no device of its family (a project's 'aarch64 CPUs'): what it "

@@ -365,6 +365,11 @@ def few_of(models: Sequence[str]) -> str:
     return f"{', '.join(models[:shown])} and {len(models) - shown} more"
 
 
+def listed_exactly(listed: Sequence[str], named: str) -> bool:
+    """The id is one of those listed, as a registry matches it (letter case aside)."""
+    return named.strip().lower() in {model.strip().lower() for model in listed}
+
+
 def model_misfit(listed: Sequence[str], named: str, workload: str = "inference") -> Misfit:
     """A recipe written for other models: another model, or one whose architecture the profile's model keeps (the
     recipe's settings configure it; its published checkpoints hold the other weights)."""
@@ -512,6 +517,9 @@ def misfits(
                 "at its own memory and speed",
             )
         found.append(other)
+    elif scope.models and named is not None and stack.exact_ids is not None and not listed_exactly(scope.models, named):
+        # a release of a listed model (Qwen3-4B-Instruct-2507 of Qwen3-4B) that the tool's registry does not hold
+        found.append(Misfit("unlisted_id", f"{named} is no id it lists: {stack.exact_ids.value}"))
     if (
         scope.models
         and stack.example_models is None  # a generic route builds any network by name (torchvision's ViT too)

@@ -362,7 +362,7 @@ def test_a_model_inside_a_mac_app_runs_on_a_route_its_page_embeds_in_an_app():
         "workload": "inference",
         "hardware": "apple-silicon",
         "device": "apple-m4",
-        "model": "Qwen/Qwen3-4B-Instruct-2507",
+        "model": "Qwen/Qwen3-4B",  # an id of Core AI's export registry, which matches ids exactly (review 117 p13)
     }
     server = answer(**fields, needs={"quantization": "int4", "devices": 1})
     app = answer(**fields, needs={"quantization": "int4", "devices": 1, "in_app": True})

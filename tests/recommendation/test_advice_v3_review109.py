@@ -475,3 +475,23 @@ def test_an_attention_row_of_a_job_that_trains_and_serves_gives_the_training_rou
     assert "via" not in attention.settings
     assert attention.settings["in training"] == "flash-attention through transformer-engine"
     assert attention.rationale[0].text.startswith("in training: runs inside NVIDIA Transformer Engine")
+
+
+def test_a_release_a_registry_does_not_list_exactly_is_a_partial_fit_there():
+    # Review 117 p13: Qwen3-4B-Instruct-2507 in an M4 app took Core AI as "the recipe written for the model named
+    # (Qwen/Qwen3-4B)"; its export tool matches registry ids exactly and refuses another without --experimental
+    # (https://github.com/apple/coreai-models/blob/86b363dca67cf276c1a5c96eea5e4b57e3a0643c/python/src/coreai_models/llm/export.py).
+    fields = dict(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        needs={"quantization": "int4", "devices": 1, "in_app": True},
+    )
+    update = answer(model="Qwen/Qwen3-4B-Instruct-2507", **fields)
+    assert update.stacks[0].stack == "apple-mlx-swift-lm-in-app"
+    core_ai = next(row for row in update.stacks_considered if row.stack == "apple-coreai-llm-inference")
+    assert core_ai.reason.startswith("Qwen/Qwen3-4B-Instruct-2507 is no id it lists: coreai.llm.export matches")
+    listed = answer(model="Qwen/Qwen3-4B", **fields)
+    assert listed.stacks[0].stack == "apple-coreai-llm-inference"
