@@ -1900,8 +1900,9 @@ def adapt_tier1(
                     else f"{judged.precision}: serve {article} {judged.precision} checkpoint (the page's example "
                     f"runs {default})"
                     if default in FLOAT_PRECISIONS
-                    else f"{judged.precision}: serve {article} {judged.precision} checkpoint without the page's "
-                    f"{default} quantization flags (its example runs {default})"
+                    else f"{judged.precision}: serve {article} {judged.precision} checkpoint in place of the page's "
+                    f"{default} one, with none of its {default} settings (its flags, or options such as an {default} "
+                    f"KV cache that follow its checkpoint; its example runs {default})"
                 )
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]

@@ -92,7 +92,20 @@ def applying_risks(stack: ChosenStack, profile: Profile) -> list[tuple[int, str]
     """The chosen stack's risks that concern this profile, each with its index among the stack's risks: those that
     speak of a need of the profile first."""
     applying = [(risk.index, risk.text) for risk in stack.risks if risk_applies(risk.text, profile)]
-    return sorted(applying, key=lambda item: not names_a_need(item[1], profile))
+    return sorted(
+        applying, key=lambda item: (not names_the_model(item[1], profile), not names_a_need(item[1], profile))
+    )
+
+
+def names_the_model(text: str, profile: Profile) -> bool:
+    """The risk speaks of the profile's model: its name, or the release its name ends with ('Instruct-2507' for
+    Qwen/Qwen3-235B-A22B-Instruct-2507; review 120 p05, where the record's command pointed to that risk and left it
+    out)."""
+    if profile.model_name is None:
+        return False
+    parts = profile.model_name.split("/")[-1].split("-")
+    endings = ["-".join(parts[start:]) for start in range(len(parts) - 1)]  # the whole name, down to two parts
+    return any(ending in text for ending in endings)
 
 
 def chosen_stack_lines(stack: ChosenStack, profile: Profile) -> list[str]:

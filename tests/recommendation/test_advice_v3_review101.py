@@ -187,7 +187,7 @@ def test_a_bf16_run_keeps_the_pages_launch_command_and_its_neuroncore_note():
     assert "--tensor-parallel-size 16" in documented
     assert "(TP 16 counts NeuronCores, not chips; no --quantization flag" in documented
     assert documented.count("(") == documented.count(")")
-    assert "without the page's fp8 quantization flags" in deployment.settings["precision"]
+    assert "with none of its fp8 settings" in deployment.settings["precision"]
 
 
 def test_one_onnx_int8_model_serves_x86_and_arm_where_the_settings_differ_only_in_words():
