@@ -107,10 +107,10 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "general_runtime": 2,
     "same_generation": 1,
     "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie
-    "other_size": 1,
+    "other_size": 1,  # a recipe for another size of the model's series: after one for the model itself
     # a release of a model whose tool takes only the ids it lists (Core AI's registry: another id needs --experimental,
     # with precision and compression by hand): after a stack that loads it as it is (review 117 p13)
-    "unlisted_id": 1,  # a recipe for another size of the model's series: after one for the model itself
+    "unlisted_id": 1,
     # a recipe written for an earlier model whose architecture this one keeps (Llama 3.3 70B on a Llama 3.1 70B
     # recipe): as near as the model's own recipe; the record says its checkpoints are the earlier weights
     "same_architecture": 0,

@@ -90,7 +90,7 @@ def in_sentence(text: str) -> str:
 
 def applying_risks(stack: ChosenStack, profile: Profile) -> list[tuple[int, str]]:
     """The chosen stack's risks that concern this profile, each with its index among the stack's risks: those that
-    speak of a need of the profile first."""
+    speak of the profile's model first, then those that speak of a need of the profile."""
     applying = [(risk.index, risk.text) for risk in stack.risks if risk_applies(risk.text, profile)]
     return sorted(
         applying, key=lambda item: (not names_the_model(item[1], profile), not names_a_need(item[1], profile))

@@ -244,9 +244,10 @@ def portable_preference(context: RuleContext, concern: Concern) -> tuple[str, ..
 
 
 def task_left_out(option: str, concern: Concern, context: RuleContext) -> bool:
-    """A deployment (or the engine batching shapes) for a task other than generation (embedding) that some family documents with runtimes of its own,
-    none of them this one (TEI on a Xeon, where vLLM's CPU page is for text generation): no code path every family's
-    pages share (review 117 p08: vLLM as 'the one runtime' on a Hygon DCU and a Xeon for bge-m3)."""
+    """A deployment (or the engine batching shapes) for a task other than generation (embedding) that some family
+    documents with runtimes of its own, none of them this one (TEI on a Xeon, where vLLM's CPU page is for text
+    generation): no code path every family's pages share (review 117 p08: vLLM as 'the one runtime' on a Hygon DCU and
+    a Xeon for bge-m3)."""
     if concern not in ("deployment", "dynamic-shapes") or context.profile.serving_task == "generation":
         return False
     for family in context.profile.families:
