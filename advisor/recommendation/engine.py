@@ -7,6 +7,7 @@ rejections a team would ask about, the switch conditions, the expected impact an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import get_args
 
@@ -143,12 +144,7 @@ def recommend(
     # Figures timed on dense GQA layers are not quoted as reasons for a MoE or MLA model's choices; all-reduce is.
     quoted = figures if unlike is None else tuple(f for f in figures if f.name in MODEL_FREE_FIGURES)
     tiers[0] = tier1 = cited_in_tier1(tier1, quoted, device)
-    shipped = frozenset(
-        component.candidate
-        for judged in stack_choice.chosen
-        for component in judged.stack.components
-        if component.candidate is not None
-    )
+    shipped = shipped_parts(stack_choice, knowledge)
     rejected = merge_rejections(decisions, tiers, context, shipped)
     stack_level = stack_switches(stack_choice, profile, knowledge.platform(profile.hardware))
     if not any(c.concern == "quantization" for c in tier1.choices):  # nothing quantized: no quantized model to gate
@@ -303,6 +299,19 @@ def said_for(
 def skill_reason(reason: Rationale) -> bool:
     """A rejection reason resting on the team's skill (the candidate's `skill` claim against `team_skill`)."""
     return any(cite.ref.endswith(".skill") or cite.ref.endswith("team_skill") for cite in reason.cites)
+
+
+def shipped_parts(stack_choice: StackChoice, knowledge: KnowledgeBase) -> frozenset[str]:
+    """The candidates the chosen stacks ship: their components' own, and those a component's name or setting names as
+    the library it runs (TensorRT-LLM's MoE backend 'CUTLASS'; review 121 p01 saw CUTLASS rejected as kernel work)."""
+    parts = [component for judged in stack_choice.chosen for component in judged.stack.components]
+    named = " ".join(f"{component.name} {component.setting or ''}" for component in parts)
+    mentioned = {
+        candidate
+        for candidate in knowledge.ids()
+        if re.search(rf"(?<![\w-]){re.escape(candidate)}(?![\w-])", named, re.IGNORECASE)
+    }
+    return frozenset({component.candidate for component in parts if component.candidate is not None} | mentioned)
 
 
 def merge_rejections(

@@ -639,9 +639,14 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     layout = layout_switch(serving, profile.needs.devices)
     if layout is not None:
         found.append(layout)
-    quantized_here = serving is None or not (
-        serving.falls_back or released_quantized(serving, profile.needs.quantization)
+    # a recipe's own released format counts here; a model released quantized is the catalogue's word (accuracy_switch),
+    # not a recipe's model list, which for vllm-gaudi's FP8 table names BF16 releases it calibrates (review 121 p10)
+    released_by_recipe = (
+        serving is not None
+        and serving.stack.applies_to.released_format is not None
+        and released_quantized(serving, profile.needs.quantization)
     )
+    quantized_here = serving is None or not (serving.falls_back or released_by_recipe)
     if profile.trains and not profile.serves and not device.may_run(profile.needs.quantization):
         quantized_here = False  # an FP8 training ask on a device with no FP8 units trains in bf16: no loss gap to watch
     accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
