@@ -94,6 +94,8 @@ def test_scenario(name, answers):
     switch_text = " ".join(f"{s.id} {s.metric} {s.description}" for s in answer.switch_conditions)
     for option in expect.get("not_in_switches", []):
         assert option not in switch_text, option
+    for option in expect.get("in_switches", []):
+        assert option in switch_text, option
     for concern, refs in (expect.get("reasons") or {}).items():
         choice = next(choice for choice in tiers[1].choices if choice.concern == concern)
         cited = {cite.ref for reason in choice.rationale for cite in reason.cites}
