@@ -70,7 +70,6 @@ from advisor.recommendation.stack_choice import (
     QAT_WORDS,
     Judged,
     StackChoice,
-    adapters_absent,
     fake_quantized_training,
     few_of,
     fine_tuning_tool,
@@ -78,6 +77,7 @@ from advisor.recommendation.stack_choice import (
     runner_concern,
     runner_of,
     runner_roles,
+    training_framework,
 )
 from advisor.recommendation.tiers import COMMUNITY_TIER1_NAME
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
@@ -1959,13 +1959,14 @@ def adapter_library(judged: Judged, profile: Profile, knowledge: KnowledgeBase) 
         return None
     if any(ADAPTER_WORDS.search(f"{c.name} {c.setting or ''}") for c in judged.stack.components):
         return None
-    absent = adapters_absent(judged.stack, knowledge)
-    if absent is not None:
-        return f"none: {absent.value}; the run trains every weight, or the adapters train on another stack"
-    framework = runner_of(judged.stack, judged.workload, set(knowledge.ids()))
-    own = knowledge.get(framework.candidate).adapters if framework is not None and framework.candidate else None
-    if own is not None:
-        return f"{own.value} (the page names no adapter route; its framework's own LoRA, not PEFT)"
+    framework = training_framework(judged.stack, knowledge)
+    if framework is not None and framework.adapters_absent is not None:
+        return (
+            f"none: {framework.adapters_absent.value}; the run trains every weight, or the adapters train on another "
+            "stack"
+        )
+    if framework is not None and framework.adapters is not None:
+        return f"{framework.adapters.value} (the page names no adapter route; its framework's own LoRA, not PEFT)"
     return (
         "Hugging Face PEFT's LoraConfig on the model before the stack's trainer takes it (the page names no adapter "
         "library): the base weights stay frozen and only the adapters train and are saved"

@@ -29,7 +29,7 @@ from advisor.knowledge.model_sizes import (
     written_exactly_for,
     written_for,
 )
-from advisor.knowledge.models import KnowledgeBase
+from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import Profile
@@ -1619,10 +1619,16 @@ def runner_roles(workload: str) -> tuple[str, ...]:
     return ("training-framework",) if workload == "training" else ("serving-engine", "runtime")
 
 
+def training_framework(stack: Stack, knowledge: KnowledgeBase) -> Candidate | None:
+    """The knowledge-base candidate of the stack's training framework, where it has one."""
+    framework = runner_of(stack, "training", set(knowledge.ids()))
+    return knowledge.get(framework.candidate) if framework is not None and framework.candidate else None
+
+
 def adapters_absent(stack: Stack, knowledge: KnowledgeBase) -> Claim[str] | None:
     """Where the stack's training framework trains no adapters and PEFT cannot wrap it: what its page says."""
-    framework = runner_of(stack, "training", set(knowledge.ids()))
-    return knowledge.get(framework.candidate).adapters_absent if framework and framework.candidate else None
+    framework = training_framework(stack, knowledge)
+    return framework.adapters_absent if framework is not None else None
 
 
 def runner_of(stack: Stack, workload: str, known: set[str]) -> Component | None:
