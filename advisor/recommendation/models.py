@@ -95,6 +95,9 @@ class Gap(_Model):
 
     concern: Concern
     rationale: tuple[Rationale, ...] = Field(min_length=1)
+    kept: dict[str, str] = Field(
+        default_factory=dict, description="Family -> the option it keeps for the concern, where no option runs on all"
+    )
 
 
 class Tier(_Model):

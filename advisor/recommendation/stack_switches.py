@@ -15,6 +15,7 @@ from advisor.recommendation.adapt import command_replicas
 from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, PRECISIONS_FOR, TRAINED_PRECISIONS
+from advisor.recommendation.rules.tiers import kept_text
 from advisor.recommendation.served_format import checkpoint_makers, on_family
 from advisor.recommendation.stack_choice import (
     DEVICE_MISFITS,
@@ -332,9 +333,6 @@ def task_note(profile: Profile) -> str:
     return f". Task: {assumed_text(profile.serving_task, profile.model_name)}{untold}"
 
 
-KEPT_PER_FAMILY = re.compile(r"each platform keeps its own \(([^()]+)\)$")
-
-
 def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     """Where the model must run on several families, tier 3 is the decision: its portable layer first."""
     if not profile.needs.cross_platform or len(tiers) < 3:
@@ -344,9 +342,8 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     families = ", ".join(profile.families)
     layer = f"{portable} as the one runtime on {families}" if portable else f"each family's own runtime on {families}"
     kept = None if portable else next((g for g in tiers[2].gaps if g.concern == "deployment"), None)
-    each = KEPT_PER_FAMILY.search(kept.rationale[0].text) if kept is not None else None
-    if each is not None:  # the gap names what each family keeps: '(<family>: <runtime>; ...)'
-        layer = f"each family's own runtime ({each.group(1)})"
+    if kept is not None and kept.kept:  # what each family keeps for its runtime
+        layer = f"each family's own runtime{kept_text(kept.kept)}"
     if trainer is not None and not profile.serves:  # a training job: the one training framework is what moves
         layer = f"{trainer} as the one training framework on {families}"
     elif trainer is not None:

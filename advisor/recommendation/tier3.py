@@ -39,6 +39,7 @@ from advisor.recommendation.policy import (
 )
 from advisor.recommendation.rules.tiers import (
     documented_runner,
+    kept_text,
     near_stack_everywhere,
     per_platform_choices,
     task_stacks,
@@ -731,8 +732,8 @@ def family_kernel_gaps(
     added = []
     for concern in concerns:
         keeps = per_platform_choices(context, concern, include_target=True)
-        text = says.replace("{concern}", concern) + (f" ({keeps})" if keeps else "")
-        added.append(Gap(concern=concern, rationale=(line(text, cite_profile(context.profile, cited)),)))
+        text = says.replace("{concern}", concern) + kept_text(keeps)
+        added.append(Gap(concern=concern, rationale=(line(text, cite_profile(context.profile, cited)),), kept=keeps))
     return [c for c in choices if c.concern not in concerns], [g for g in gaps if g.concern not in concerns] + added
 
 
@@ -782,9 +783,9 @@ def trainer_choices(
             )
         )
     if any(g.concern == "collectives" for g in gaps):
-        libraries = per_platform_choices(context, "collectives", include_target=True)
+        libraries = kept_text(per_platform_choices(context, "collectives", include_target=True))
         why = line(
-            f"{trainer.name}'s process groups call each family's own collective library ({libraries}): one API, "
+            f"{trainer.name}'s process groups call each family's own collective library{libraries}: one API, "
             "no portable library needed",
             cite_claim(trainer, "distributed"),
         )

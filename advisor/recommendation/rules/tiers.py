@@ -380,7 +380,7 @@ def tier3_entry(
         if concern == "deployment" and len(families) > 1 and task != "generation":  # Whisper: a stack on each family
             text = f"no runtime is documented for {TASK_WORDS[task]} on {where} alike: each platform keeps its own"
         elif concern == "dynamic-shapes" and len(families) > 1 and task != "generation":
-            keeps = ""  # the shapes are the runtime's business: each family's runtime, named under deployment
+            keeps = {}  # the shapes are the runtime's business: each family's runtime, named under deployment
             text = (
                 f"no runtime is documented for {TASK_WORDS[task]} on {where} alike: each platform's runtime takes the "
                 "shapes its own way"
@@ -398,7 +398,8 @@ def tier3_entry(
             )
         return Gap(
             concern=concern,
-            rationale=(line(text + (f" ({keeps})" if keeps else ""), cite_profile(context.profile, "hardware")),),
+            rationale=(line(text + kept_text(keeps), cite_profile(context.profile, "hardware")),),
+            kept=keeps,
         )
     candidate = chosen.chosen
     if len(families) > 1:
@@ -418,10 +419,10 @@ def tier3_entry(
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
 
 
-def per_platform_choices(context: RuleContext, concern: Concern, include_target: bool = False) -> str:
-    """'<family>: <its first official option>' for each other family (and the target first, with include_target), for a
+def per_platform_choices(context: RuleContext, concern: Concern, include_target: bool = False) -> dict[str, str]:
+    """Family -> its first official option, for each other family (and the target first, with include_target), for a
     concern without a portable option."""
-    parts = []
+    parts: dict[str, str] = {}
     families = [context.profile.hardware] if include_target else []
     for family in [*families, *context.profile.needs.other_hardware]:
         platform = context.knowledge.platform(family)
@@ -433,8 +434,13 @@ def per_platform_choices(context: RuleContext, concern: Concern, include_target:
             # no runtime listed for this model type (Hygon's list is empty): its LLM engines that serve the task
             official = official or context.serving_the_task(platform.serving_engines.value)
         if official:
-            parts.append(f"{family}: {official[0]}")
-    return "; ".join(parts)
+            parts[family] = official[0]
+    return parts
+
+
+def kept_text(kept: Mapping[str, str]) -> str:
+    """' (<family>: <option>; ...)' for what each family keeps, or nothing."""
+    return f" ({'; '.join(f'{family}: {option}' for family, option in kept.items())})" if kept else ""
 
 
 def family_runner(context: RuleContext, family: str) -> list[str]:
