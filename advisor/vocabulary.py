@@ -23,6 +23,13 @@ QUANTIZATIONS: tuple[str, ...] = get_args(Quantization)
 QUANTIZATION_METHODS: tuple[str, ...] = get_args(QuantizationMethod)
 SERVING_TASKS: tuple[str, ...] = get_args(ServingTask)
 TRAINING_KINDS: tuple[str, ...] = get_args(TrainingKind)
+# Each kind of training as a setting names it.
+TRAINING_WORDS: dict[str, str] = {
+    "pretraining": "pretraining",
+    "fine-tuning": "full fine-tune",
+    "lora": "LoRA",
+    "rl": "RL",
+}
 
 # The formats that answer each quantization a profile may ask: fp8 as FP8 (OCP or FNUZ) or MXFP8; fp4 as NVFP4 (NVIDIA
 # Blackwell) or MXFP4 (OCP microscaling: AMD MI355X, gpt-oss's release); int4 as 4-bit integer weights (AWQ, GPTQ,

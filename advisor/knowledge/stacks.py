@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.knowledge.claims import FAMILY_PATTERN, Claim, field_claims, is_url
-from advisor.vocabulary import ServingTask, TrainingKind
+from advisor.vocabulary import TRAINING_WORDS, ServingTask, TrainingKind
 from probes.vocabulary import ModelType
 
 # What a component does in the stack. A stack has one component per role at most, except "kernels" (the
@@ -67,6 +67,23 @@ class Component(_Model):
         None, min_length=1, description="How the stack sets it: a flag, backend, dtype or layout"
     )
     source: str | None = Field(None, description="A page that documents this part, when not the stack's own page")
+    setting_by_training: dict[TrainingKind, str] = Field(
+        default_factory=dict,
+        description="For a page that documents kinds of training apart (a LoRA command beside a full-SFT one): the "
+        "setting for each kind, after `setting`, which holds what every kind shares; a profile of one of these kinds "
+        "reads only its own",
+    )
+
+    def for_training(self, kind: TrainingKind | None) -> Component:
+        """The part as a job training `kind` sets it: the shared setting and that kind's; every kind's, each named,
+        where the job's kind is not one of them."""
+        if not self.setting_by_training:
+            return self
+        if kind in self.setting_by_training:
+            own = [self.setting_by_training[kind]]
+        else:
+            own = [f"{TRAINING_WORDS[each]}: {text}" for each, text in self.setting_by_training.items()]
+        return self.model_copy(update={"setting": "; ".join([*filter(None, [self.setting]), *own])})
 
     @field_validator("source")
     @classmethod
@@ -340,6 +357,12 @@ class Stack(_Model):
             return self.name
         bare = re.sub(r"\s*\([^)]*\)", "", runner.name).strip().lower()  # 'vLLM (V1 engine, ROCm)' -> 'vllm'
         return f"{runner.candidate}:{bare}" if runner.candidate else bare
+
+    def for_training(self, kind: TrainingKind | None) -> Stack:
+        """The stack as a job training `kind` reads it: each part's setting for that kind (Component.for_training)."""
+        if not any(component.setting_by_training for component in self.components):
+            return self
+        return self.model_copy(update={"components": [c.for_training(kind) for c in self.components]})
 
     def component(self, role: str) -> Component | None:
         """The stack's component in this role (the first, for a repeatable role), or None."""

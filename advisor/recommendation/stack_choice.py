@@ -1057,7 +1057,9 @@ def judge(
     LLM serving engine, a recipe written for the model the profile names, a page naming the kind of training asked
     (LoRA), a current stack, a server before a page's script, the platform's own order, the vendor's or
     the runner's project's page before a third party's, the most specific (fewest model types, fewest devices), its
-    id."""
+    id. A training stack is read with its settings for the profile's kind of training."""
+    if workload == "training":
+        stack = stack.for_training(profile.training)
     accepted = stack_accepts(stack, profile, platform, workload)
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to

@@ -234,3 +234,19 @@ def test_the_shipped_base_has_documented_stacks_and_devices_for_every_family():
         assert devices_in_stacks, platform.id
     for stack in knowledge.stacks:
         assert stack.summary.has_url and all(risk.has_url for risk in stack.risks), stack.id
+
+
+def test_a_part_whose_page_documents_kinds_of_training_apart_shows_each_kind_named_to_a_reader_of_no_kind():
+    from advisor.knowledge.stacks import Component
+
+    part = Component(
+        role="training-framework",
+        name="Trainer",
+        setting="bf16: true",
+        setting_by_training={"lora": "train_lora.yaml", "fine-tuning": "train_full.yaml"},
+    )
+    assert part.for_training("lora").setting == "bf16: true; train_lora.yaml"
+    assert part.for_training(None).setting == "bf16: true; LoRA: train_lora.yaml; full fine-tune: train_full.yaml"
+    assert part.for_training("rl").setting == part.for_training(None).setting  # a kind the page does not name
+    bare = Component(role="kernels", name="fused ops", setting="--use-fused-rmsnorm")
+    assert bare.for_training("lora") is bare
