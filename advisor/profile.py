@@ -30,7 +30,7 @@ from pydantic import (
 from advisor.knowledge.claims import HardwareFamily
 from advisor.knowledge.loader import family_device_ids, hardware_families
 from advisor.serving_task import serving_task
-from advisor.vision_models import vision_transformer
+from advisor.vision_models import conv_backbone, vision_transformer
 from advisor.vocabulary import (
     QUANTIZATION_METHODS,
     QUANTIZATIONS,
@@ -295,8 +295,11 @@ class Profile(BaseModel):
     @property
     def convolutional(self) -> bool:
         """A model whose time is mostly convolutions (CNN, diffusion U-Net): linear-layer figures do not speak for it. A
-        vision transformer given as `cnn` (ViT, DINOv2: attention and linear layers over patches) is not one."""
-        return self.model_type in CONV_MODEL_TYPES and not vision_transformer(self.model_name)
+        vision transformer given as `cnn` (ViT, DINOv2: attention and linear layers over patches) is not one, unless its
+        backbone is a CNN (DETR, RT-DETR on a ResNet)."""
+        return self.model_type in CONV_MODEL_TYPES and (
+            not vision_transformer(self.model_name) or conv_backbone(self.model_name)
+        )
 
     @property
     def trains(self) -> bool:

@@ -1,7 +1,9 @@
 """Well-known vision model families, told apart by their Hugging Face ids (case-insensitive): vision transformers,
 which have attention layers over image patches (ViT, DeiT, DINOv2, Swin, BEiT, DETR, SegFormer...), and convolutional
 vision models (ResNet, ConvNeXt, Ultralytics YOLO). A profile's `cnn` type covers both for its stacks; what a vision
-transformer has that a CNN lacks (attention, LayerNorm, linear layers doing most of the work) is read from here."""
+transformer has that a CNN lacks (attention, LayerNorm, linear layers doing most of the work) is read from here. Some
+vision transformers are hybrids whose backbone is a CNN (DETR and RT-DETR on a ResNet, MobileViT's MobileNet blocks):
+they have both, attention to plan and convolutions to choose a library for."""
 
 from __future__ import annotations
 
@@ -15,6 +17,18 @@ VISION_TRANSFORMER_PATTERNS = (
     re.compile(r"^nvidia/(segformer|mit-b)", re.IGNORECASE),
     re.compile(r"^(apple/mobilevit|hustvl/yolos|PekingU/rtdetr)", re.IGNORECASE),
     re.compile(r"^timm/(vit|deit|swin|beit|eva)", re.IGNORECASE),
+)
+# Hybrids: a convolutional backbone under the transformer. DETR, Conditional DETR and Table Transformer put a ResNet
+# before their encoder-decoder (https://huggingface.co/docs/transformers/model_doc/detr,
+# https://huggingface.co/docs/transformers/model_doc/conditional_detr,
+# https://huggingface.co/docs/transformers/model_doc/table-transformer); RT-DETR and RT-DETRv2 a ResNet-vd or HGNetv2
+# (https://huggingface.co/docs/transformers/model_doc/rt_detr, https://huggingface.co/docs/transformers/model_doc/rt_detr_v2);
+# MobileViT mixes MobileNetV2 convolution blocks with transformer blocks
+# (https://huggingface.co/docs/transformers/model_doc/mobilevit). Read 2026-12-06.
+CONV_BACKBONE_PATTERNS = (
+    re.compile(r"^facebook/detr-resnet", re.IGNORECASE),
+    re.compile(r"^microsoft/(conditional-detr-resnet|table-transformer)", re.IGNORECASE),
+    re.compile(r"^(apple/mobilevit|PekingU/rtdetr)", re.IGNORECASE),
 )
 # Convolutional vision models a team might still call a transformer by mistake.
 VISION_CNN_PATTERNS = (
@@ -44,6 +58,12 @@ VISION_LANGUAGE_PATTERNS = (
     ),
     re.compile(r"-Vision(?:-|$)", re.IGNORECASE),  # Llama-3.2-11B-Vision-Instruct
 )
+
+
+def conv_backbone(model: str | None) -> bool:
+    """The Hugging Face id names a vision transformer whose backbone is a CNN (DETR, RT-DETR, MobileViT): its
+    convolutions carry much of the compute beside its attention."""
+    return model is not None and any(pattern.search(model.strip()) for pattern in CONV_BACKBONE_PATTERNS)
 
 
 def vision_language_model(model: str | None) -> bool:

@@ -24,6 +24,7 @@ from advisor.recommendation.policy import (
     claimed_format,
 )
 from advisor.recommendation.selection import Pick
+from advisor.vision_models import vision_transformer
 
 MAX_REASONS = 3  # sentences before the risk to watch
 
@@ -84,7 +85,7 @@ def risk_applies(text: str, profile: Profile) -> bool:
     LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions); one about gradients for a job that
     trains nothing; one that opens on another version of the named model's series; and one about QLoRA for a job that
     does not train adapters on a quantized model (a LoRA job that quantizes only for serving trains in bf16)."""
-    if profile.convolutional and "LayerNorm" in text:
+    if profile.convolutional and not vision_transformer(profile.model_name) and "LayerNorm" in text:
         return False
     if about_another_series(text, profile.model_name):
         return False

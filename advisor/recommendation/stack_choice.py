@@ -32,7 +32,7 @@ from advisor.knowledge.model_sizes import (
 from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
-from advisor.profile import Profile
+from advisor.profile import LLM_MODEL_TYPES, Profile
 from advisor.recommendation.capacity import one_device_holds, replica_group, served_weights_gb
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
@@ -1157,6 +1157,15 @@ def other_model(item: Judged) -> bool:
     return any(misfit.kind in OTHER_MODEL_KINDS for misfit in item.misfits)
 
 
+def same_kind(stack: Stack, profile: Profile) -> bool:
+    """The stack is documented for the profile's model type, a near one, or another language model type."""
+    kind = profile.model_type
+    return any(
+        listed == kind or (kind, listed) in NEAR_MODEL_TYPES or {kind, listed} <= set(LLM_MODEL_TYPES)
+        for listed in stack.applies_to.model_types
+    )
+
+
 def for_other_models(item: Judged) -> bool:
     """The stack does not run this model: other_model, or a recipe written for other named models."""
     return any(misfit.kind in NOT_THIS_MODEL_KINDS for misfit in item.misfits)
@@ -1220,6 +1229,8 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     same_model = [item for item in considered if not other_model(item)]
     if len(same_model) >= MIN_CONSIDERED:  # a diffusion or CNN stack is no option a team serving an LLM asks about
         considered = same_model
+    else:  # below that, stacks for a model of the same kind fill the list; a diffusion page is no option for a CNN
+        considered = [item for item in considered if not other_model(item) or same_kind(item.stack, profile)]
     native = native_alternative(chosen, considered, device)
     if native is not None:  # the chosen stack runs the asked format weight-only: the device's own 8-bit path first
         considered = [native, *(item for item in considered if item is not native)]

@@ -48,8 +48,11 @@ NARROWER_FORMATS: dict[str, tuple[str, ...]] = {
     "fp16": ("fp8", "mxfp8"),
     "fp8": ("nvfp4", "mxfp4"),
 }
-FINER_SCALED: dict[str, tuple[str, ...]] = {  # the same width with block scales: what a scaling-sensitive run moves to
-    "fp8": ("mxfp8",),
+# The same width with finer scales or a wider range: what a run missing its gate moves to before giving up the format,
+# and why that one is finer.
+FINER_SCALED: dict[str, tuple[tuple[str, str], ...]] = {
+    "fp8": (("mxfp8", "the same width, one scale per small block instead of per tensor"),),
+    "int8": (("fp8", "the same width in a floating-point format, whose exponent gives it a wider range than int8's"),),
 }
 
 
@@ -822,11 +825,12 @@ def narrower_format_switch(
 
 def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile) -> list[SwitchCondition]:
     """The chosen stack runs the profile in a per-tensor-scaled format (FP8) and documents the same width with block
-    scales (MXFP8) that the device runs natively: where the coarse run misses its gate (the loss curve for training,
-    the task score for serving), the stack's own block-scaled path is the step before giving up the format."""
+    scales (MXFP8) that the device runs natively, or in INT8 and documents FP8 there (TensorRT's convolutions on an
+    L40S): where the coarse run misses its gate (the loss curve for training, the task score for serving), the stack's
+    own finer path is the step before giving up the format."""
     found = []
     for judged in choice.chosen:
-        order = FINER_SCALED.get(judged.precision, ())
+        order = dict(FINER_SCALED.get(judged.precision, ()))
         weight_only = set(judged.stack.applies_to.weight_only)
         finer = next(
             (
@@ -838,9 +842,7 @@ def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile)
         )
         if finer is None:
             continue
-        path = (
-            f"{judged.stack.name}'s own {finer} path (the same width, one scale per small block instead of per tensor)"
-        )
+        path = f"{judged.stack.name}'s own {finer} path ({order[finer]})"
         if judged.workload == "training":
             miss = (
                 f"the {judged.precision} run's training loss ends more than {LOSS_GAP * 100:g}% above a BF16 run's at "
@@ -850,7 +852,8 @@ def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile)
         else:
             miss = falls_short(f"the {judged.precision} model", profile) + f" on {quality_evaluation(profile)}"
             metric, limit_value = f"evidence.{judged.precision}_accuracy_drop", ACCURACY_DROP
-        description = f"{miss}: run {path} and re-check before falling back to BF16"
+        floating = "BF16" if judged.precision != "int8" else "the float model"
+        description = f"{miss}: run {path} and re-check before falling back to {floating}"
         limit = next((r.value for r in judged.stack.risks if names_format_only_for(r.value, finer)), None)
         if limit is not None:
             description += f", within the limit its page states: {limit}"
