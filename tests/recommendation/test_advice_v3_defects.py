@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from advisor.knowledge.loader import load_knowledge_base
-from advisor.profile import parse_profile
+from advisor.profile import LLM_MODEL_TYPES, parse_profile
 from advisor.recommendation.engine import recommend
 from advisor.recommendation.models import Recommendation
 
@@ -182,10 +182,12 @@ def test_every_record_considers_at_least_two_stacks_where_two_exist():
     knowledge = load_knowledge_base()
     for platform in knowledge.platforms:
         result = answer(model_type="dense-transformer", hardware=platform.id)
-        applicable = [  # an embedding-only stack is no option for a model that generates text
-            s
+        applicable = [  # an embedding-only stack is no option for a model that generates text, nor a CNN or
+            s  # diffusion page for a language model
             for s in knowledge.stacks_for(platform.id)
-            if "inference" in s.applies_to.workloads and s.serves_task("generation")
+            if "inference" in s.applies_to.workloads
+            and s.serves_task("generation")
+            and set(s.applies_to.model_types) & set(LLM_MODEL_TYPES)
         ]
         others = [option for option in result.stacks_considered if not option.chosen]
         assert len(others) >= min(2, len(applicable) - len(result.stacks)), platform.id

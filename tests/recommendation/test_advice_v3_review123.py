@@ -54,3 +54,44 @@ def test_a_full_fine_tune_and_a_pretraining_each_read_their_own_mindspeed_script
         setting = framework_setting(result)
         assert script in setting, kind
         assert not any(other in setting for other in scripts.values() if other != script), kind
+
+
+RT_DETR_ON_L40S = {
+    "model_type": "cnn",
+    "hardware": "nvidia-gpu",
+    "device": "l40s",
+    "workload": "inference",
+    "team_skill": "kernel",
+    "model": "PekingU/rtdetr_v2_r50vd",
+    "needs": {"quantization": "int8", "quantization_method": "ptq", "devices": 1},
+}
+
+
+def test_a_detector_on_a_resnet_backbone_keeps_its_convolution_library_and_plans_its_attention():
+    # Review 123 p03 (scored 1): RT-DETRv2 r50vd was taken for a plain vision transformer ("one convolution is its patch
+    # embedding"), though its backbone is a ResNet-50-vd (https://huggingface.co/docs/transformers/model_doc/rt_detr_v2).
+    result = answer(**RT_DETR_ON_L40S)
+    tier1 = result.tier(1).options()
+    assert "convolution" in tier1 and "attention" in tier1
+    skipped = " ".join(r.text for s in result.skipped_concerns for r in s.rationale)
+    assert "patch embedding" not in skipped
+    plain_vit = answer(**{**RT_DETR_ON_L40S, "model": "google/vit-base-patch16-224"})
+    assert "convolution" not in plain_vit.tier(1).options()  # a ViT's one convolution needs no library
+
+
+def test_a_cnn_record_lists_no_llm_or_diffusion_stack_as_an_option():
+    # Review 123 p03: a vLLM text stack and four diffusion stacks filled the CNN detector's considered options.
+    result = answer(**RT_DETR_ON_L40S)
+    for row in result.stacks_considered:
+        assert "diffusion" not in row.stack and "vllm" not in row.stack, row.stack
+
+
+def test_an_int8_model_that_misses_its_gate_tries_the_stacks_fp8_path_on_a_device_that_runs_fp8():
+    # TensorRT runs INT8 and FP8 Q/DQ convolutions, FP8 from compute capability 8.9 (L40S, H100; the stack's page,
+    # https://github.com/NVIDIA/Model-Optimizer/blob/main/examples/onnx_ptq/README.md): the accuracy gate's next step is FP8 there.
+    result = answer(**RT_DETR_ON_L40S)
+    gate = next(s for s in result.switch_conditions if s.metric == "evidence.int8_accuracy_drop")
+    assert "fp8 path" in gate.description and "falling back to the float model" in gate.description
+    on_a100 = answer(**{**RT_DETR_ON_L40S, "device": "a100-sxm"})  # no FP8 units: the plain gate
+    gate = next(s for s in on_a100.switch_conditions if s.metric == "evidence.int8_accuracy_drop")
+    assert "fp8" not in gate.description.lower()

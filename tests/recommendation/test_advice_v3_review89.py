@@ -96,8 +96,9 @@ def test_a_vision_transformer_given_as_a_dense_transformer_is_planned_on_the_vis
     said = " ".join(r.text for r in result.capacity)
     assert "google/vit-base-patch16-224 is a well-known vision model family, not a language model" in said
     assert result.profile.model_type == "dense-transformer"  # the record keeps what was asked
-    reasons = [r.reason for r in result.stacks_considered if not r.chosen]
-    assert any("not vision (cnn)" in reason for reason in reasons)
+    said = " ".join(r.text for c in result.tier(1).choices for r in c.rationale)
+    assert "a vision (cnn) model is served by" in said  # the texts name the planned type for what it stands for
+    assert not any("llama" in r.stack for r in result.stacks_considered)  # no LLM engine among the options
     assert any(r.stack == "arm-onnxruntime-int8-cnn-graviton" for r in result.stacks_considered)  # ids untouched
 
 
