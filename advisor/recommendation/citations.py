@@ -88,10 +88,12 @@ def format_support(candidate: Candidate, asked: str, knowledge: KnowledgeBase) -
     return "yes" if format_stacks(candidate, asked, knowledge) else "unknown"
 
 
-def cite_format(candidate: Candidate, asked: str, knowledge: KnowledgeBase, family: str | None = None) -> Citation:
+def cite_format(
+    candidate: Candidate, asked: str, knowledge: KnowledgeBase, family: str | None = None, device: str | None = None
+) -> Citation:
     """What documents the candidate's support for the asked quantization: its claim, or the first stack that runs it in
     that format, on `family` where one is given (its summary claim where none does: another family's stack says
-    nothing of this one)."""
+    nothing of this one), one validated on `device` first (a Graviton page for a Graviton, not an Android one)."""
     claimed = claimed_format(asked)
     if claimed is not None:
         return cite_claim(candidate, claimed)
@@ -100,6 +102,9 @@ def cite_format(candidate: Candidate, asked: str, knowledge: KnowledgeBase, fami
         for stack in format_stacks(candidate, asked, knowledge)
         if family is None or stack.applies_to.family == family
     ]
+    # a stack validated on the device first, a generic route before a recipe for named models (stable: the runner's own
+    # stacks stay before those where it is a lesser part)
+    stacks.sort(key=lambda stack: (device not in stack.applies_to.devices, bool(stack.applies_to.models)))
     return cite_stack(stacks[0]) if stacks else cite_claim(candidate, "summary")
 
 

@@ -175,6 +175,7 @@ def recommend(
         scoped_tier(tier, scope) if (scope := target_only if tier.tier < 3 else foreign) is not None else tier
         for tier in tiers
     ]
+    tiers = [without_self_alternatives(tier) for tier in tiers]
     answer = Recommendation(
         profile=asked,
         tiers=tuple(tiers),
@@ -252,6 +253,18 @@ def capped_profile_edits(switches: Sequence[SwitchCondition]) -> tuple[SwitchCon
     """Measurable conditions all, profile edits only the first MAX_PROFILE_SWITCHES (a new device generation first)."""
     edits = [c for c in switches if c.metric.startswith("profile.")][:MAX_PROFILE_SWITCHES]
     return tuple(c for c in switches if not c.metric.startswith("profile.") or c in edits)
+
+
+def without_self_alternatives(tier: Tier) -> Tier:
+    """No choice lists its own option among its alternatives (a choice re-pointed to the engine that quantizes, review
+    124's record: "`tensorrt-llm` over `tensorrt-llm`, ...")."""
+    choices = tuple(
+        c.model_copy(update={"alternatives": tuple(a for a in c.alternatives if a != c.option)})
+        if c.option in c.alternatives
+        else c
+        for c in tier.choices
+    )
+    return tier if choices == tier.choices else tier.model_copy(update={"choices": choices})
 
 
 def without_repeated_risks(choices: Sequence[Choice]) -> tuple[Choice, ...]:

@@ -13,7 +13,7 @@ first. Every other stack of the workload is a considered option with one decisiv
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -1581,15 +1581,24 @@ def released_quantized(item: Judged, quantization: str) -> bool:
     )
 
 
-def names_another_device(risk: str, others: Sequence[str]) -> bool:
-    """A stack validated on several devices warns about one of them by its full name ('NVIDIA L40S'): not a risk
-    of another target device."""
-    return any(name in risk for name in others)
+def names_another_device(risk: str, others: Sequence[str], generations: Collection[str] = ()) -> bool:
+    """A stack validated on several devices warns about one of them by its full name ('NVIDIA L40S'), or opens by
+    scoping the warning to another of the family's `generations` ('For the FP8 checkpoint on Blackwell (B100/B200),
+    ...'): not a risk of another target device."""
+    scoped = SCOPED_OPENING.match(risk)
+    return any(name in risk for name in others) or (scoped is not None and scoped.group(1) in generations)
 
 
-def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> ChosenStack:
+# A risk whose first clause names the generation it is about: 'For <what> on Blackwell', 'On Hopper,'.
+SCOPED_OPENING = re.compile(r"(?:For [^,;.]*? on|On) ([A-Z][\w-]+)\b")
+
+
+def chosen_stack(
+    item: Judged, profile: Profile, others: Sequence[str] = (), generations: Collection[str] = ()
+) -> ChosenStack:
     """The chosen stack as the recommendation carries it: its parts, versions, page, what does not fit, and the risks
-    that concern this model type and target device (`others`: the full names of the family's other devices)."""
+    that concern this model type and target device (`others`: the full names of the family's other devices;
+    `generations`: its other generations)."""
     stack = item.stack
     parts = tuple(
         StackPart(role=c.role, name=c.name, candidate=c.candidate, setting=c.setting, source=c.source or stack.source)
@@ -1609,7 +1618,7 @@ def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> 
             StackRisk(index=index, text=risk.value)
             for index, risk in enumerate(stack.risks)
             if risk_concerns(risk.value, experts_model_type(profile), profile.embeds)
-            and not names_another_device(risk.value, others)
+            and not names_another_device(risk.value, others, generations)
         ),
         preview=stack.preview.value if stack.preview is not None else None,
         models=() if stack.example_models is not None else tuple(stack.applies_to.models),  # examples: any model
@@ -1621,10 +1630,18 @@ def chosen_stack(item: Judged, profile: Profile, others: Sequence[str] = ()) -> 
 
 
 def stacks_in(choice: StackChoice, profile: Profile, devices: Sequence[Device] = ()) -> Sequence[ChosenStack]:
-    """Every chosen stack, serving first, without the risks that name another of the family's `devices`."""
-    target = choice.device.id if choice.device is not None else None
-    others = [device.name for device in devices if device.id != target] if target is not None else []
-    return [chosen_stack(item, profile, others) for item in choice.chosen]
+    """Every chosen stack, serving first, without the risks that name another of the family's `devices` or open on
+    another generation."""
+    target = choice.device
+    if target is None:
+        return [chosen_stack(item, profile) for item in choice.chosen]
+    others = [device.name for device in devices if device.id != target.id]
+    generations = {  # another generation, not a variant of the target's ('Blackwell' beside 'Blackwell Ultra')
+        device.generation
+        for device in devices
+        if not target.generation.startswith(device.generation) and not device.generation.startswith(target.generation)
+    }
+    return [chosen_stack(item, profile, others, generations) for item in choice.chosen]
 
 
 def runner_roles(workload: str) -> tuple[str, ...]:

@@ -95,3 +95,53 @@ def test_an_int8_model_that_misses_its_gate_tries_the_stacks_fp8_path_on_a_devic
     on_a100 = answer(**{**RT_DETR_ON_L40S, "device": "a100-sxm"})  # no FP8 units: the plain gate
     gate = next(s for s in on_a100.switch_conditions if s.metric == "evidence.int8_accuracy_drop")
     assert "fp8" not in gate.description.lower()
+
+
+QWEN3_235B_ON_H200 = {
+    "model_type": "moe",
+    "hardware": "nvidia-gpu",
+    "device": "h200-sxm",
+    "workload": "inference",
+    "team_skill": "framework",
+    "model": "Qwen/Qwen3-235B-A22B-Instruct-2507",
+    "needs": {"quantization": "fp8", "long_context": True, "dynamic_shapes": True, "devices": 8},
+}
+
+
+def test_no_choice_lists_its_own_option_among_its_alternatives():
+    # Review 124's record: "quantization (tier 1): `tensorrt-llm` over `tensorrt-llm`, `llm-compressor`, ...".
+    result = answer(**QWEN3_235B_ON_H200)
+    for tier in result.tiers:
+        for choice in tier.choices:
+            assert choice.option not in choice.alternatives, (tier.tier, choice.concern)
+
+
+def test_a_risk_that_opens_on_another_generation_is_not_an_h200_records_risk():
+    # Review 124 p01: "For the FP8 Qwen3-235B-A22B checkpoint on Blackwell (B100/B200), ... set DEEPGEMM" was a
+    # consequence of an H200 decision; NVIDIA's Dynamo recipe keeps the default MoE backend on Hopper
+    # (https://docs.nvidia.com/dynamo/dev/recipes/qwen3-235b-a22b-fp8.md).
+    result = answer(**QWEN3_235B_ON_H200)
+    risks = [risk.text for stack in result.stacks for risk in stack.risks]
+    assert risks and not any(text.startswith("For the FP8 Qwen3-235B-A22B checkpoint on Blackwell") for text in risks)
+    on_b200 = answer(**{**QWEN3_235B_ON_H200, "device": "b200"})
+    said = [risk.text for stack in on_b200.stacks for risk in stack.risks]
+    chosen = {stack.stack for stack in on_b200.stacks}
+    if "nvidia-trtllm-qwen3-bf16" in chosen:  # the same stack on Blackwell keeps it
+        assert any("on Blackwell (B100/B200)" in text for text in said)
+
+
+def test_a_graviton_answer_cites_a_graviton_page_for_its_int4_format_not_an_android_one():
+    # Review 124 p15: llama.cpp's INT4 support on a Graviton4 cited arm-llamacpp-android; AWS documents llama.cpp on
+    # Graviton (https://github.com/aws/aws-graviton-getting-started/blob/main/machinelearning/llama.cpp.md).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-4B-Instruct-2507",
+        needs={"quantization": "int4", "dynamic_shapes": True, "devices": 1},
+    )
+    cited = {c.ref for choice in result.tier(1).choices for r in choice.rationale for c in r.cites}
+    assert not any(ref.startswith("arm-llamacpp-android") for ref in cited), cited
+    assert "arm-llamacpp-graviton.summary" in cited

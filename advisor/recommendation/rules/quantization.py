@@ -169,14 +169,20 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
         return line(
             f"{toolkit.name} loads {dtype} checkpoints in the formats it lists; the checkpoint comes {source}"
             f"{unverified}",
-            cite_format(toolkit, dtype, context.knowledge, context.profile.hardware),
+            cite_format(toolkit, dtype, context.knowledge, context.profile.hardware, device_id(context)),
         )
     if toolkit.id == runtime and context.profile.needs.quantization_method == "qat" and toolkit.qat.value != "yes":
         return None  # it runs the QAT model exported by the training framework; it does not quantize it (QAT line)
     if toolkit.id == runtime:
         return line(
             f"{toolkit.name} quantizes the model it serves: one tool from calibration to deployment",
-            cite_format(toolkit, context.profile.needs.quantization, context.knowledge, context.profile.hardware),
+            cite_format(
+                toolkit,
+                context.profile.needs.quantization,
+                context.knowledge,
+                context.profile.hardware,
+                device_id(context),
+            ),
         )
     claim = context.knowledge.compatibility.quantized_output_loaded_by.get(toolkit.id)
     if claim is None or runtime not in claim.value:
@@ -468,3 +474,8 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
             context.knowledge.policy,
         ),
     )
+
+
+def device_id(context: RuleContext) -> str | None:
+    """The target device's id, where the family lists devices."""
+    return context.device.id if context.device is not None else None
