@@ -379,6 +379,15 @@ def shared_architecture(listed: Sequence[str], model: str | None) -> Architectur
 SERIES = re.compile(r"^([A-Za-z]+)[- ]?(\d+(?:\.\d+)?)")  # 'Qwen' 2.5 of Qwen2.5-7B, 'Llama' 3.1 of Llama-3.1-8B
 
 
+def about_another_model(text: str, model: str | None) -> bool:
+    """A sentence that opens on a model the catalogue knows other than the named one ('DeepSeek-V3.1 is a hybrid
+    thinking model ...' in a stack serving DeepSeek-R1 too): it is about that model alone."""
+    if model is None:
+        return False
+    lead = text.split(" ", 1)[0].rstrip(",:;")
+    return "-" in lead and size_of(lead) is not None and lead.lower() not in model.lower()
+
+
 def about_another_series(text: str, model: str | None) -> bool:
     """A sentence that opens on another version of the named model's own series ('A Qwen2.5 fine-tune checks ...' for
     Qwen3-8B, Qwen3.5's caveats for Qwen3-30B-A3B): it is about another model (review 103 p06). A less specific

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from advisor.knowledge.model_sizes import about_another_series
+from advisor.knowledge.model_sizes import about_another_model, about_another_series
 from advisor.knowledge.models import Candidate, Concern
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_claim, cite_compatibility, cite_platform, cite_profile, line
@@ -87,7 +87,7 @@ def risk_applies(text: str, profile: Profile) -> bool:
     does not train adapters on a quantized model (a LoRA job that quantizes only for serving trains in bf16)."""
     if profile.convolutional and not vision_transformer(profile.model_name) and "LayerNorm" in text:
         return False
-    if about_another_series(text, profile.model_name):
+    if about_another_series(text, profile.model_name) or about_another_model(text, profile.model_name):
         return False
     if "QLoRA" in text:  # LoRA on 4-bit frozen weights: only a LoRA job that trains on a quantized model
         return profile.training == "lora" and profile.needs.quantized and not profile.serves

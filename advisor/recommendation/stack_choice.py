@@ -20,6 +20,7 @@ from typing import NamedTuple
 from advisor.knowledge.claims import Claim
 from advisor.knowledge.model_sizes import (
     ArchitectureKin,
+    about_another_model,
     published_qat,
     quantized_release,
     shared_architecture,
@@ -1619,6 +1620,7 @@ def chosen_stack(
             for index, risk in enumerate(stack.risks)
             if risk_concerns(risk.value, experts_model_type(profile), profile.embeds)
             and not names_another_device(risk.value, others, generations)
+            and not about_another_model(risk.value, profile.model_name)
         ),
         preview=stack.preview.value if stack.preview is not None else None,
         models=() if stack.example_models is not None else tuple(stack.applies_to.models),  # examples: any model

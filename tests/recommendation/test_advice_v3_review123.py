@@ -145,3 +145,21 @@ def test_a_graviton_answer_cites_a_graviton_page_for_its_int4_format_not_an_andr
     cited = {c.ref for choice in result.tier(1).choices for r in choice.rationale for c in r.cites}
     assert not any(ref.startswith("arm-llamacpp-android") for ref in cited), cited
     assert "arm-llamacpp-graviton.summary" in cited
+
+
+def test_a_risk_about_deepseek_v31_reaches_a_v31_record_only():
+    # Review 123 p01: vLLM's DeepSeek-V3.1 recipe (https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/DeepSeek/DeepSeek-V3_1.md)
+    # has its own tool-call parser; the risk saying so concerns V3.1, not a DeepSeek-V3 served by the same stack.
+    asked = {
+        "model_type": "moe",
+        "hardware": "nvidia-gpu",
+        "device": "b200",
+        "workload": "inference",
+        "team_skill": "framework",
+        "needs": {"quantization": "fp4", "devices": 8},
+    }
+    for model, expected in (("deepseek-ai/DeepSeek-V3.1", True), ("deepseek-ai/DeepSeek-V3-0324", False)):
+        result = answer(**asked, model=model)
+        assert any("nvidia-vllm-nvfp4-blackwell" == stack.stack for stack in result.stacks), model
+        risks = [risk.text for stack in result.stacks for risk in stack.risks]
+        assert any("deepseek_v31" in text for text in risks) is expected, model
