@@ -29,7 +29,7 @@ from advisor.recommendation.policy import (
 )
 from advisor.recommendation.selection import pick
 from advisor.recommendation.served_format import on_family
-from advisor.recommendation.stack_choice import choose_stacks, runner_of
+from advisor.recommendation.stack_choice import DEVICE_MISFITS, choose_stacks, runner_of
 from advisor.recommendation.switches import switch
 
 TIER2_CONCERNS: tuple[Concern, ...] = ("gemm", "convolution", "attention", "fusion", "quantization")
@@ -259,15 +259,19 @@ def task_left_out(option: str, concern: Concern, context: RuleContext) -> bool:
 
 def near_stack_everywhere(option: str, context: RuleContext) -> bool:
     """On every other family of the profile, a stack the option runs that the family's own choice would choose or
-    consider as nearly fitting (misfits no heavier than another device generation's)."""
+    consider as nearly fitting (misfits no heavier than another device generation's); where the profile names the
+    device there (needs.other_devices), one validated on that device (SGLang's DeepSeek page for an A3 is no page for a
+    910B, where vLLM's is)."""
     known = set(context.knowledge.ids())
     for family in context.profile.families:
         if family == context.profile.hardware:
             continue
         choice = choose_stacks(on_family(context.profile, family, context.knowledge), context.knowledge)
+        named = not choice.device_assumed and context.profile.needs.other_device(family) is not None
         if not any(
             judged.workload == "inference"
             and judged.nearly_fits
+            and not (named and any(m.kind in DEVICE_MISFITS for m in judged.misfits))
             and getattr(runner_of(judged.stack, judged.workload, known), "candidate", None) == option
             for judged in (*choice.chosen, *choice.considered)
         ):
