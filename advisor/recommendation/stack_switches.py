@@ -12,7 +12,7 @@ from advisor.knowledge.platforms import Device, Platform
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import command_replicas
-from advisor.recommendation.capacity import replica_group
+from advisor.recommendation.capacity import devices_to_hold, replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, PRECISIONS_FOR, TRAINED_PRECISIONS
 from advisor.recommendation.rules.tiers import kept_text
@@ -652,6 +652,9 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
     if accuracy is not None:
         found.append(accuracy)
+        pays = quantization_pays_switch(serving, device, profile)
+        if pays is not None:
+            found.append(pays)
     found += narrower_format_switches(choice, device, profile)
     finer = finer_scaled_switches(choice, device, profile)
     if finer:  # the block-scaled path is the step after a missed gate, before BF16: one switch per trigger, not two
@@ -712,6 +715,33 @@ def names_format_only_for(risk: str, precision: str) -> bool:
     return (
         ONLY_FOR.search(risk) is not None and re.search(rf"(?<![A-Za-z]){precision}\b", risk, re.IGNORECASE) is not None
     )
+
+
+FLOAT_FORMATS = ("bf16", "fp16")  # what a quantized model is weighed against, the first the device and stack run
+
+
+def quantization_pays_switch(serving: Judged | None, device: Device, profile: Profile) -> SwitchCondition | None:
+    """A served model quantized for speed, not for memory: where the quantized model is not measurably faster at the
+    SLA than the float one on the target, the float model serves with no accuracy risk. Not written where the float
+    weights outgrow the job's devices (the format is then what makes it fit), for a convolutional model (its INT8 is
+    judged by the probe's speed-up), nor where the stack documents no float format on this device."""
+    if serving is None or not profile.serves or not profile.needs.quantized or profile.convolutional:
+        return None
+    floating = next(
+        (p for p in FLOAT_FORMATS if p in serving.stack.applies_to.precisions and p in device.formats), None
+    )
+    if floating is None:
+        return None
+    held = devices_to_hold(profile, device, floating)
+    if held is not None and held[1] > profile.needs.devices:
+        return None
+    dtype = serving.precision
+    description = (
+        f"the {dtype} model delivers less than {FASTER:g}x the {served_unit(profile)} of the {floating} model at your "
+        f"latency SLA on the target, same engine, model and devices: serve {floating}, which carries no accuracy risk"
+    )
+    metric = f"evidence.inference_throughput.{dtype}_over_{floating}"
+    return switch(f"{dtype}-no-speedup", description, metric, "<", FASTER)
 
 
 def native_format_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:

@@ -53,8 +53,14 @@ def switch(
 
 # Facts no advisor probe measures: what the team runs to check them.
 _OUTSIDE_PROBES = (
-    ("inference_throughput.", "each engine's own serving benchmark on the target, same model, precision and SLA"),
-    ("training_throughput.", "each framework's training run on the target, same model, precision and devices"),
+    (
+        "inference_throughput.",
+        "the serving benchmark on the target for both sides, at the same SLA, changing only what is compared",
+    ),
+    (
+        "training_throughput.",
+        "a training run on the target for both sides, same model and devices, changing only what is compared",
+    ),
 )
 _ACCURACY_CHECK = "your task evaluation (for example lm-evaluation-harness) on the float and the quantized model"
 _LOSS_CHECK = (

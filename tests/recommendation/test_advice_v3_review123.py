@@ -163,3 +163,32 @@ def test_a_risk_about_deepseek_v31_reaches_a_v31_record_only():
         assert any("nvidia-vllm-nvfp4-blackwell" == stack.stack for stack in result.stacks), model
         risks = [risk.text for stack in result.stacks for risk in stack.risks]
         assert any("deepseek_v31" in text for text in risks) is expected, model
+
+
+def test_a_model_quantized_for_speed_switches_back_to_bf16_where_it_is_not_faster():
+    # Review 123 p07: Qwen2.5-14B in INT8 on one MLU590 had only an accuracy gate and a device change; the bf16 model
+    # (about 30 GB) fits the card, so INT8 is chosen for speed, and the measured speed-up is the condition to keep it.
+    asked = {
+        "model_type": "dense-transformer",
+        "hardware": "cambricon-mlu",
+        "device": "mlu590",
+        "workload": "inference",
+        "team_skill": "hpc",
+        "model": "Qwen/Qwen2.5-14B-Instruct",
+        "needs": {"quantization": "int8", "dynamic_shapes": True, "devices": 1},
+    }
+    result = answer(**asked)
+    pays = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
+    assert pays.metric == "evidence.inference_throughput.int8_over_bf16" and pays.op == "<" and pays.threshold == 1.1
+    assert "changing only what is compared" in pays.rerun
+    # a 671B model in int8 on 16 dies: bf16 would not fit them, so the format is what makes it fit, not a speed bet
+    big = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-R1",
+        needs={"quantization": "int8", "devices": 16},
+    )
+    assert not any(s.id == "int8-no-speedup" for s in big.switch_conditions)
