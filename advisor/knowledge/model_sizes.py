@@ -379,6 +379,27 @@ def shared_architecture(listed: Sequence[str], model: str | None) -> Architectur
 SERIES = re.compile(r"^([A-Za-z]+)[- ]?(\d+(?:\.\d+)?)")  # 'Qwen' 2.5 of Qwen2.5-7B, 'Llama' 3.1 of Llama-3.1-8B
 
 
+def newer_in_series(models: Sequence[str], model: str | None) -> str | None:
+    """The first of `models` of the named model's own series at a later version (Qwen3-VL-32B-Instruct for
+    Qwen2.5-VL-72B-Instruct, by the series name and the rest of the name after the version: 'VL'), or None."""
+    found = SERIES.match(model.rpartition("/")[2]) if model is not None else None
+    if found is None or model is None:
+        return None
+    name, version = found.groups()
+    kind = VARIANT.findall(model.rpartition("/")[2][found.end() :].lower())
+    for other in models:
+        theirs = SERIES.match(other.rpartition("/")[2])
+        if theirs is None or theirs.group(1).lower() != name.lower():
+            continue
+        later = tuple(map(int, theirs.group(2).split("."))) > tuple(map(int, version.split(".")))
+        if later and VARIANT.findall(other.rpartition("/")[2][theirs.end() :].lower()) == kind:
+            return other
+    return None
+
+
+VARIANT = re.compile(r"\b(vl|omni|coder|math|audio|vision)\b")  # what kind of model a series' release is
+
+
 def about_another_model(text: str, model: str | None) -> bool:
     """A sentence that opens on a model the catalogue knows other than the named one ('DeepSeek-V3.1 is a hybrid
     thinking model ...' in a stack serving DeepSeek-R1 too): it is about that model alone."""

@@ -318,9 +318,15 @@ class Recommendation(_Model):
 
     def early_review(self) -> str | None:
         """Why the record is reviewed after six months rather than a year, or None: a chosen stack its own page calls a
-        beta, preview or experimental (it changes, or leaves that status, before a year is out)."""
+        beta, preview or experimental (it changes, or leaves that status, before a year is out), or one that holds only
+        on a release its software's current documentation no longer carries (no fixes to come)."""
         previews = [stack.name for stack in self.stacks if stack.preview is not None]
-        return f"{previews[0]} is a preview on its own page, so it changes before a year is out" if previews else None
+        if previews:
+            return f"{previews[0]} is a preview on its own page, so it changes before a year is out"
+        superseded = [stack.name for stack in self.stacks if stack.superseded is not None]
+        if superseded:
+            return f"{superseded[0]} holds only on a release its current documentation no longer carries"
+        return None
 
     def maintenance_end(self) -> tuple[dt.date, str] | None:
         """The earliest date a chosen stack's pinned release leaves maintenance, with that stack's name; None where no

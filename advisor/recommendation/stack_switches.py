@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from advisor.knowledge.model_sizes import quantized_release, size_of, written_for
+from advisor.knowledge.model_sizes import newer_in_series, quantized_release, size_of, written_for
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform
 from advisor.knowledge.stacks import Component, Stack
@@ -91,7 +91,7 @@ def verdict(
             parts.append(f"{VERBS[judged.workload]} {judged.stack.name}{fit}")
     if parts:
         parts += uncovered_side(choice, tier1, profile, knowledge)
-        parts += current_release_alternative(choice)
+        parts += current_release_alternative(choice, profile.model_name)
         parts += fallback_for_the_device(choice)
         parts += checkpoint_from_nowhere(choice, tier1, profile, knowledge)
         parts += model_named_elsewhere(choice, profile)
@@ -198,9 +198,10 @@ def device_distance(item: Judged) -> int:
     return sum(misfit.weight for misfit in item.misfits if misfit.kind in DEVICE_MISFITS)
 
 
-def current_release_alternative(choice: StackChoice) -> list[str]:
+def current_release_alternative(choice: StackChoice, model: str | None = None) -> list[str]:
     """Where a chosen stack holds only on an older release of its software, the stack of the current release that
-    misses only the format asked: what the team serves if it cannot stay on that release."""
+    misses only the format asked: what the team serves if it cannot stay on that release; where the current release
+    serves the model (`model`) by no route, its successor's stack there (review 126 p05)."""
     found = []
     for judged in choice.chosen:
         if judged.stack.superseded is None:
@@ -221,7 +222,30 @@ def current_release_alternative(choice: StackChoice) -> list[str]:
                 f"that stack holds only on the older release its page validates; on the current release "
                 f"{current.stack.name} {VERBS[judged.workload].split()[0]}s it in {current.precision} instead"
             )
+            continue
+        successor = successor_stack(judged, choice.considered, model)
+        if successor is not None:
+            stack, newer = successor
+            found.append(
+                f"the current release serves no route for this model: keep that older release only as a time-boxed "
+                f"exception with a migration date, or move to {newer}, which the current release serves in "
+                f"{stack.precision} ({stack.stack.name})"
+            )
     return found
+
+
+def successor_stack(judged: Judged, considered: Sequence[Judged], model: str | None) -> tuple[Judged, str] | None:
+    """A current (not superseded) stack of the same workload that misses only by being written for other models, one
+    of them a later release of the named model's series (Qwen3-VL for Qwen2.5-VL), with that model."""
+    for item in considered:
+        if item.workload != judged.workload or item.stack.superseded is not None or not item.misfits:
+            continue
+        if not all(m.kind in ("named_model", "named_model_training") for m in item.misfits):
+            continue
+        newer = newer_in_series(item.stack.applies_to.models, model)
+        if newer is not None:
+            return item, newer
+    return None
 
 
 def assembled_options(tier1: Tier, at_most: int = 4) -> str:

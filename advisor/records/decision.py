@@ -106,9 +106,9 @@ def rejected_options(recommendation: Recommendation) -> list[str]:
 
 
 def review_by_for(decided: dt.date, recommendation: Recommendation) -> dt.date:
-    """A year after the decision, six months after it where a chosen stack is a preview (Recommendation.early_review),
-    or sooner where a chosen stack's release leaves maintenance before then (never before the decision itself: a release
-    already out of maintenance is reviewed at once)."""
+    """A year after the decision, six months after it where a chosen stack is a preview or superseded
+    (Recommendation.early_review), or sooner where a chosen stack's release leaves maintenance before then (never
+    before the decision itself: a release already out of maintenance is reviewed at once)."""
     due = early_review_date(decided) if recommendation.early_review() is not None else review_date(decided)
     ending = recommendation.maintenance_end()
     return due if ending is None else max(decided, min(due, ending[0]))

@@ -192,3 +192,37 @@ def test_a_model_quantized_for_speed_switches_back_to_bf16_where_it_is_not_faste
         needs={"quantization": "int8", "devices": 16},
     )
     assert not any(s.id == "int8-no-speedup" for s in big.switch_conditions)
+
+
+QWEN25_VL_ON_910B = {
+    "model_type": "multimodal",
+    "hardware": "ascend-npu",
+    "device": "ascend-910b",
+    "workload": "inference",
+    "team_skill": "framework",
+    "model": "Qwen/Qwen2.5-VL-72B-Instruct",
+    "needs": {"quantization": "int8", "dynamic_shapes": True, "devices": 4},
+}
+
+
+def test_a_model_the_current_release_dropped_is_pointed_to_its_successor_not_a_bf16_route_it_lacks():
+    # Review 126 p05 (scored 1; review 122 p05 before it): vllm-ascend dropped Qwen2.5-VL from its supported models
+    # (https://github.com/vllm-project/vllm-ascend/pull/8452), yet the verdict said its current release serves it in
+    # bf16; its current W8A8 VL route is Qwen3-VL's (https://github.com/Ascend/msmodelslim/blob/17c1c103c93a16f359c5b918abee56f51796dde6/example/multimodal_vlm/Qwen3-VL/README.md).
+    result = answer(**QWEN25_VL_ON_910B)
+    verdict = result.verdict or ""
+    assert "on the current release vLLM (vllm-ascend) serving dense vision-language models" not in verdict
+    assert "time-boxed exception" in verdict and "move to Qwen/Qwen3-VL-32B-Instruct" in verdict
+    row = next(r for r in result.stacks_considered if r.stack == "ascend-vllm-ascend-multimodal")
+    assert not row.chosen
+
+
+def test_a_record_on_a_superseded_stack_is_reviewed_in_six_months():
+    import datetime as dt
+
+    from advisor.records.decision import review_by_for
+
+    decided = dt.date(2026, 12, 6)
+    superseded = answer(**QWEN25_VL_ON_910B)
+    assert "no longer carries" in (superseded.early_review() or "")
+    assert review_by_for(decided, superseded) == dt.date(2027, 6, 6)
