@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from advisor.profile import Profile
@@ -90,11 +91,25 @@ def in_sentence(text: str) -> str:
 
 def applying_risks(stack: ChosenStack, profile: Profile) -> list[tuple[int, str]]:
     """The chosen stack's risks that concern this profile, each with its index among the stack's risks: those that
-    speak of the profile's model first, then those that speak of a need of the profile."""
+    speak of the profile's model first, then those that name its device (review 125 p06: the record kept an A3 risk
+    and left out "On Atlas 800 A2 (910B) ..." for a 910B job), then those that speak of a need of the profile."""
     applying = [(risk.index, risk.text) for risk in stack.risks if risk_applies(risk.text, profile)]
     return sorted(
-        applying, key=lambda item: (not names_the_model(item[1], profile), not names_a_need(item[1], profile))
+        applying,
+        key=lambda item: (
+            not names_the_model(item[1], profile),
+            not names_the_device(item[1], profile),
+            not names_a_need(item[1], profile),
+        ),
     )
+
+
+def names_the_device(text: str, profile: Profile) -> bool:
+    """The risk names the profile's device by the model number in its id ('910B' of ascend-910b, 'H200' of h200-sxm)."""
+    if profile.device is None:
+        return False
+    numbered = [part for part in profile.device.split("-") if any(ch.isdigit() for ch in part)]
+    return any(re.search(rf"(?<![\w.]){re.escape(part)}(?![\w])", text, re.IGNORECASE) for part in numbered)
 
 
 def names_the_model(text: str, profile: Profile) -> bool:

@@ -226,3 +226,22 @@ def test_a_record_on_a_superseded_stack_is_reviewed_in_six_months():
     superseded = answer(**QWEN25_VL_ON_910B)
     assert "no longer carries" in (superseded.early_review() or "")
     assert review_by_for(decided, superseded) == dt.date(2027, 6, 6)
+
+
+def test_a_records_risks_put_the_one_naming_the_target_device_before_the_rest():
+    # Review 125 p06: DeepSeek-R1-0528 W8A8 on 16 x 910B; the record kept four risks and left out "On Atlas 800 A2
+    # (910B) one node ... is below both tutorials' minimum"
+    # (https://docs.vllm.ai/projects/ascend/en/main/tutorials/models/DeepSeek-R1.html).
+    from advisor.records.render import record_risks
+
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="kernel",
+        model="deepseek-ai/DeepSeek-R1-0528",
+        needs={"quantization": "int8", "devices": 16},
+    )
+    kept = [text for _, _, text in record_risks(result)]
+    assert any(text.startswith("On Atlas 800 A2 (910B)") for text in kept)
