@@ -47,7 +47,7 @@ from advisor.recommendation.rules.dynamic_shapes import COMPILE_MODE_SWITCHES, d
 from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.gemm import decide_gemm
 from advisor.recommendation.rules.quantization import decide_quantization
-from advisor.recommendation.rules.tiers import TASK_WORDS, team_skill_switch
+from advisor.recommendation.rules.tiers import TASK_WORDS
 from advisor.recommendation.rules.training_framework import decide_training_framework
 from advisor.recommendation.scope import foreign_terms, scoped_rejections, scoped_switches, scoped_tier
 from advisor.recommendation.served_format import restated, served_format
@@ -96,11 +96,7 @@ LAYER_CONCERNS: dict[str, Concern] = {
 MAX_PROFILE_SWITCHES = 2
 MAX_KNOWLEDGE_SWITCHES = 3
 # Profile-edit switches, most telling first: only the first MAX_PROFILE_SWITCHES are kept.
-PROFILE_SWITCH_ORDER = (
-    "team-skill-kernel",
-    "team-skill-hpc",
-    "long-context-needed",
-)
+PROFILE_SWITCH_ORDER = ("long-context-needed",)
 _UNSUPPORTED = ("no", "unknown", "partial")
 
 
@@ -454,8 +450,8 @@ def collect_switches(
         if not replaced_by_stack(s, decision, final) and not replaced_in_tier3(s, decision, final3)
     ]
     found += knowledge_switches(context, tiers[0], rejected)
+    # a team's skill is the profile's to state, not a condition to measure: tier 2's note says which skill opens it
     profile_edits: list[SwitchCondition | None] = []
-    profile_edits.append(team_skill_switch(context, tiers[1]))
     unique: dict[str, SwitchCondition] = {}
     for condition in found:
         if condition is not None and not condition.metric.startswith("profile."):

@@ -9,7 +9,7 @@ from recommendation_builders import case, evidence, gemm_cases, profile, rule_co
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.context import StackPlan
 from advisor.recommendation.facts import QualityCounts, evidence_facts
-from advisor.recommendation.models import Choice, Gap, Tier
+from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.policy import NO_STACK
 from advisor.recommendation.rules.confidence import (
     case_quality_factor,
@@ -21,12 +21,11 @@ from advisor.recommendation.rules.confidence import (
 from advisor.recommendation.rules.fusion import decide_fusion
 from advisor.recommendation.rules.tiers import (
     portable_preference,
-    team_skill_switch,
     tier2_entry,
     tier2_preference,
     tier3_entry,
 )
-from advisor.recommendation.tiers import build_tier, tier_notes
+from advisor.recommendation.tiers import build_tier, tier2_notes, tier_notes
 
 
 def test_tier2_entry_follows_the_team_skill():
@@ -92,22 +91,21 @@ def test_tier3_entry_runs_on_every_named_family():
     assert isinstance(collectives, Gap) and "amd-gpu: rccl; ascend-npu: hccl" in collectives.rationale[0].text
 
 
-def test_tier_level_switches():
-    def tier2(option: str) -> Tier:  # a tier 2 holding one option the team cannot use yet
+def test_tier_2_beyond_the_team_names_the_least_skill_that_opens_it():
+    # Review 25: the least skill that uses tier 2's options ("kernel" where Triton opens it, not always "hpc"); since
+    # review 126 it is tier 2's note, not a switch condition (a team's skill is the profile's to state, not measured).
+    def gap_note(option: str, skill: str = "framework") -> str:
         choice = Choice(
             concern="gemm",
             option=option,
             rationale=(line("tier 2", cite_profile(profile(), "team_skill")),),
             fits_team=False,
         )
-        return Tier(tier=2, name="deep self-development", choices=(choice,), primary=False, fits_team=False)
+        notes = tier2_notes(rule_context(profile(team_skill=skill)), [choice])
+        return next(n.text for n in notes if n.text.startswith("writing kernels in"))
 
-    # The switch names the least skill that uses tier 2's options (review 25: "becomes hpc" where kernel opens it).
-    assert team_skill_switch(rule_context(profile()), tier2("triton")).threshold == "kernel"
-    assert team_skill_switch(rule_context(profile(team_skill="kernel")), tier2("triton")) is None
-    assert team_skill_switch(rule_context(profile(team_skill="kernel")), tier2("composable-kernel")).threshold == "hpc"
-    open_already = Tier(tier=2, name="deep self-development", choices=(), primary=False, fits_team=True)
-    assert team_skill_switch(rule_context(profile()), open_already) is None
+    assert gap_note("triton").endswith("open to a kernel team")
+    assert gap_note("composable-kernel", "kernel").endswith("open to a hpc team")
 
 
 def test_build_tier_and_notes():
@@ -119,7 +117,7 @@ def test_build_tier_and_notes():
     assert not tier2.fits_team
     assert (
         tier2.notes[1].text
-        == "writing kernels in triton needs more skill than the framework team has: listed to show the gap"
+        == "writing kernels in triton needs more skill than the framework team has: listed to show the gap, open to a kernel team"
     )
     assert "accepting some per-platform loss" in tier3.notes[0].text
     hpc = rule_context(profile(team_skill="hpc", workload="training"))

@@ -19,7 +19,7 @@ from advisor.recommendation.choices import entry_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, cite_stack, line
 from advisor.recommendation.context import RuleContext, TierEntry, serving_options
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
-from advisor.recommendation.models import Gap, Rationale, SwitchCondition, Tier
+from advisor.recommendation.models import Gap, Rationale
 from advisor.recommendation.policy import (
     KERNEL_WRITING_SKILL,
     MISFIT_WEIGHTS,
@@ -30,7 +30,6 @@ from advisor.recommendation.policy import (
 from advisor.recommendation.selection import pick
 from advisor.recommendation.served_format import on_family
 from advisor.recommendation.stack_choice import DEVICE_MISFITS, choose_stacks, runner_of
-from advisor.recommendation.switches import switch
 
 TIER2_CONCERNS: tuple[Concern, ...] = ("gemm", "convolution", "attention", "fusion", "quantization")
 # The layers a multi-platform option is looked for in first, per concern (kernel languages and compilers
@@ -456,20 +455,3 @@ def family_runner(context: RuleContext, family: str) -> list[str]:
         return []
     runner = runner_of(serving.stack, "inference", set(context.knowledge.ids()))
     return [runner.candidate] if runner is not None and runner.candidate is not None else []
-
-
-def team_skill_switch(context: RuleContext, tier2: Tier) -> SwitchCondition | None:
-    """Tier 2 opens to the team once it has the skill its options need: the least skill that uses every one of them
-    (writing Triton or Ascend C is kernel work, tuning assembly hpc), not always hpc."""
-    needed = [
-        context.knowledge.get(choice.option).skill.value
-        for choice in tier2.choices
-        if not choice.fits_team and choice.option in context.knowledge.ids()
-    ]
-    if not needed:
-        return None
-    skill = max(needed, key=SKILL_ORDER.index)
-    if SKILL_ORDER.index(skill) <= SKILL_ORDER.index(context.profile.team_skill):
-        return None
-    description = f"team_skill becomes {skill}: tier 2 (deep self-development of key operators) becomes available"
-    return switch(f"team-skill-{skill}", description, "profile.team_skill", "==", skill)
