@@ -124,6 +124,18 @@ def contention_factor(facts: EvidenceFacts) -> tuple[float, list[str]]:
     return 1.0, []
 
 
+# What a candidate's claim is about, as the confidence note names it.
+CLAIM_WORDS = {
+    "inference": "serving (inference)",
+    "distributed": "multi-device runs",
+    "dynamic_shapes": "dynamic shapes",
+    "qat": "quantization-aware training",
+    "ptq": "post-training quantization",
+    "fp8": "FP8",
+    "int8": "INT8",
+}
+
+
 def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile: Profile) -> list[str]:
     """Claims the tier-1 choices rely on that the knowledge base marks unknown."""
     notes = []
@@ -144,7 +156,11 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
         relied_on = [attribute for attribute in relied_on if attribute in candidate.claims()]
         for attribute in dict.fromkeys(relied_on):
             if getattr(candidate, attribute).value == "unknown":
-                notes.append(f"{candidate.id}.{attribute} is unknown: probe it before relying on it")
+                notes.append(
+                    f"no vendor page the knowledge base holds says whether {candidate.name} supports "
+                    f"{CLAIM_WORDS.get(attribute, attribute.replace('_', ' '))} ({candidate.id}.{attribute} is unknown): "
+                    "check it on the target before relying on it"
+                )
     return list(dict.fromkeys(notes))  # one claim several choices rely on is one note
 
 
