@@ -762,6 +762,7 @@ def command_replicas(setting: str, devices: int, device: Device | None) -> tuple
 
 DATA_PARALLEL_SIZE = re.compile(r"(?:--data-parallel-size|--dp-size|--dp)[ =]\d+|\bDP\d+\s*[x×]")
 KV_FP8 = re.compile(r"\bFP8\b", re.IGNORECASE)
+FP8_KV_ASKS = ("fp8", "fp4")  # asks whose weights are 8 bits or fewer: an FP8 KV cache goes with them at long context
 
 
 def runner_settings(judged: Judged, profile: Profile) -> dict[str, str]:
@@ -1410,7 +1411,7 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     )
     settings = dict(choice.settings)
     fp8_kv = "fp8" in (device.formats if device else ()) and "KV" in (candidate.fp8.note or "")
-    if profile.needs.quantization == "fp8" and fp8_kv and "fp8" not in settings.get("kv-cache", "").lower():
+    if profile.needs.quantization in FP8_KV_ASKS and fp8_kv and "fp8" not in settings.get("kv-cache", "").lower():
         kv = f"FP8 KV cache (halves the KV memory at long context; {candidate.name} documents one)"
         settings["kv-cache"] = f"{settings['kv-cache']}; {kv}" if settings.get("kv-cache") else kv
     return choice.model_copy(

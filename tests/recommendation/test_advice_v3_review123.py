@@ -245,3 +245,20 @@ def test_a_records_risks_put_the_one_naming_the_target_device_before_the_rest():
     )
     kept = [text for _, _, text in record_risks(result)]
     assert any(text.startswith("On Atlas 800 A2 (910B)") for text in kept)
+
+
+def test_an_fp4_model_at_long_context_gets_the_engines_fp8_kv_cache():
+    # Review 126 p01: Qwen3-235B in NVFP4 on 8 B200 at long context quoted NVIDIA's fp8-KV decode figure yet kept a
+    # bf16 KV cache; TensorRT-LLM documents an FP8 KV cache on Hopper and Blackwell
+    # (https://nvidia.github.io/TensorRT-LLM/features/quantization.html).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507",
+        needs={"quantization": "fp4", "long_context": True, "dynamic_shapes": True, "devices": 8},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "FP8 KV cache" in deployment.settings.get("kv-cache", "")
