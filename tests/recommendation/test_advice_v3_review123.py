@@ -158,10 +158,16 @@ def test_a_risk_about_deepseek_v31_reaches_a_v31_record_only():
         "team_skill": "framework",
         "needs": {"quantization": "fp4", "devices": 8},
     }
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.recommendation.stack_choice import chosen_stack, judge
+
+    knowledge = load_knowledge_base()
+    platform = knowledge.platform("nvidia-gpu")
+    stack = knowledge.stack("nvidia-vllm-nvfp4-blackwell")
     for model, expected in (("deepseek-ai/DeepSeek-V3.1", True), ("deepseek-ai/DeepSeek-V3-0324", False)):
-        result = answer(**asked, model=model)
-        assert any("nvidia-vllm-nvfp4-blackwell" == stack.stack for stack in result.stacks), model
-        risks = [risk.text for stack in result.stacks for risk in stack.risks]
+        profile = answer(**asked, model=model).profile
+        judged = judge(stack, "inference", profile, platform.device("b200"), platform, knowledge)
+        risks = [risk.text for risk in chosen_stack(judged, profile).risks]
         assert any("deepseek_v31" in text for text in risks) is expected, model
 
 
