@@ -9,7 +9,7 @@ from advisor.recommendation.citations import cite_claim, cite_platform, cite_pro
 from advisor.recommendation.context import ConcernDecision, RuleContext, serving_options
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Tier, TierNumber
-from advisor.recommendation.policy import RUNTIME_KERNEL_LAYERS, SKILL_ORDER
+from advisor.recommendation.policy import KERNEL_WRITING_SKILL, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
 
 TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
 # tier 1's name where every chosen stack is a community route: no official stack (review 109 p07)
@@ -48,7 +48,11 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
     if beyond:
         skills = [cite_claim(context.knowledge.get(option), "skill") for option in beyond]
         verb = "needs" if len(beyond) == 1 else "need"
-        needed = max((context.knowledge.get(option).skill.value for option in beyond), key=SKILL_ORDER.index)
+        # writing kernels takes a kernel team at least, whatever skill calling the library takes (CNNL, BANG C)
+        needed = max(
+            (KERNEL_WRITING_SKILL, *(context.knowledge.get(option).skill.value for option in beyond)),
+            key=SKILL_ORDER.index,
+        )
         text = (
             f"writing kernels in {', '.join(beyond)} {verb} more skill than the {profile.team_skill} team has: listed "
             f"to show the gap, open to a {needed} team"

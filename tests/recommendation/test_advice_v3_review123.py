@@ -268,3 +268,20 @@ def test_an_fp4_model_at_long_context_gets_the_engines_fp8_kv_cache():
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert "FP8 KV cache" in deployment.settings.get("kv-cache", "")
+
+
+def test_tier_2s_gap_note_names_at_least_a_kernel_team_for_writing_kernels():
+    # Reviews 127/128: "needs more skill than the framework team has: ... open to a framework team" for cnnl-bang,
+    # a library a framework team calls but whose BANG C kernels it does not write.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 1},
+    )
+    notes = [note.text for note in result.tier(2).notes if note.text.startswith("writing kernels in")]
+    assert notes and all(not text.endswith("open to a framework team") for text in notes)
+    assert any(text.endswith("open to a kernel team") or text.endswith("open to a hpc team") for text in notes)
