@@ -21,6 +21,7 @@ from advisor.knowledge.stacks import Precision, model_matches
 MODELS_FILE = "models.yaml"
 FP8_CHECKPOINTS_FILE = "fp8_checkpoints.yaml"
 QAT_CHECKPOINTS_FILE = "qat_checkpoints.yaml"
+LICENCES_FILE = "licences.yaml"
 
 
 def public_url(source: str) -> str:
@@ -83,6 +84,27 @@ def catalogue(file: str, entry: type[Entry]) -> tuple[Entry, ...]:
 def model_sizes() -> tuple[ModelSize, ...]:
     """The catalogue, in file order (a longer id before the one it extends)."""
     return catalogue(MODELS_FILE, ModelSize)
+
+
+class RestrictedLicence(_Sourced):
+    """A model whose weights come under a licence that allows no commercial use without a separate licence from the
+    publisher (FLUX.1 [dev]'s), as its card names it."""
+
+    id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="Its Hugging Face id (a release prefix)")
+    licence: str = Field(min_length=3, description="The licence's name as the card gives it")
+    source: str
+    as_of: dt.date
+
+
+@lru_cache(maxsize=1)
+def restricted_licences() -> tuple[RestrictedLicence, ...]:
+    """The catalogue of restricted licences, in file order."""
+    return catalogue(LICENCES_FILE, RestrictedLicence)
+
+
+def restricted_licence(model: str) -> RestrictedLicence | None:
+    """The restricted licence the named model's weights come under (its id or a release of it), or None."""
+    return next((entry for entry in restricted_licences() if model_matches(entry.id, model)), None)
 
 
 class PublishedCheckpoint(_Sourced):

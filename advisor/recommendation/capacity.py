@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from advisor.knowledge.model_sizes import size_of, stated_parameters_b
+from advisor.knowledge.model_sizes import restricted_licence, size_of, stated_parameters_b
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
@@ -76,6 +76,20 @@ def model_parameters_b(profile: Profile) -> float | None:
     if known is not None:
         return known.parameters_b
     return stated_parameters_b(name) if name else None
+
+
+def licence_line(profile: Profile) -> Rationale | None:
+    """Where the catalogue names the model's weights as under a licence that allows no commercial use (FLUX.1 [dev]):
+    what a company must clear before anything ships, whatever stack serves or trains it (review 127 p15)."""
+    known = restricted_licence(profile.model_name) if profile.model_name is not None else None
+    if known is None:
+        return None
+    text = (
+        f"licence: {profile.model_name}'s weights come under the {known.licence}, which allows no commercial use: a "
+        "company's service or product needs a commercial licence from the publisher first"
+    )
+    cite = Citation(kind="knowledge", ref=f"licences.{known.id}", figure=known.licence, source=known.source)
+    return line(text, cite_profile(profile, "model"), cite)
 
 
 def size_citation(profile: Profile) -> Citation:

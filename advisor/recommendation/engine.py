@@ -14,7 +14,7 @@ from typing import get_args
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
 from advisor.recommendation.adapt import adapt_tier1
-from advisor.recommendation.capacity import capacity_lines, short_of_memory, with_capacity
+from advisor.recommendation.capacity import capacity_lines, licence_line, short_of_memory, with_capacity
 from advisor.recommendation.citations import format_support, other_families_terms
 from advisor.recommendation.context import ConcernDecision, RuleContext
 from advisor.recommendation.facts import evidence_facts
@@ -190,7 +190,7 @@ def recommend(
         reference=figures,
         reference_note=reference_note,
         verdict=verdict(stack_choice, tier1, profile, tiers, short, knowledge),
-        capacity=tuple(note for note in (vision, served_as) if note is not None)
+        capacity=tuple(note for note in (vision, served_as, licence_line(profile)) if note is not None)
         + capacity_lines(
             profile,
             stack_choice.device,

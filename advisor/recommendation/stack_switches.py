@@ -748,7 +748,8 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     """A served model quantized for speed, not for memory: where the quantized model is not measurably faster at the
     SLA than the float one on the target, the float model serves with no accuracy risk. Not written where the float
     weights outgrow the job's devices (the format is then what makes it fit), for a convolutional model (its INT8 is
-    judged by the probe's speed-up), nor where the stack documents no float format on this device."""
+    judged by the probe's speed-up), where the publisher releases the model quantized, nor where the stack documents no
+    float format on this device."""
     if serving is None or not profile.serves or not profile.needs.quantized or profile.convolutional:
         return None
     floating = next(
@@ -759,6 +760,9 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     held = devices_to_hold(profile, device, floating)
     if held is not None and held[1] > profile.needs.devices:
         return None
+    known = size_of(profile.model_name) if profile.model_name is not None else None
+    if known is not None and known.released_format is not None:
+        return None  # released quantized (DeepSeek-R1 in FP8): a float model would be an upcast, not the release
     dtype = serving.precision
     description = (
         f"the {dtype} model delivers less than {FASTER:g}x the {served_unit(profile)} of the {floating} model at your "

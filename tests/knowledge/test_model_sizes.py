@@ -185,3 +185,12 @@ def test_a_hardware_vendors_four_bit_release_is_found_by_its_format():
     assert vendor_fp8("deepseek-ai/DeepSeek-V3.1", "nvidia-gpu") is None
     fp8 = vendor_fp8("meta-llama/Llama-3.3-70B-Instruct", "nvidia-gpu")
     assert fp8 is not None and fp8.checkpoint == "nvidia/Llama-3.3-70B-Instruct-FP8"
+
+
+def test_a_restricted_licence_covers_the_named_release_and_its_releases_only():
+    from advisor.knowledge.model_sizes import restricted_licence
+
+    dev = restricted_licence("black-forest-labs/FLUX.1-dev")
+    assert dev is not None and "Non-Commercial" in dev.licence and dev.source.startswith("https://huggingface.co/")
+    assert restricted_licence("black-forest-labs/FLUX.1-schnell") is None
+    assert restricted_licence("Qwen/Qwen3-8B") is None

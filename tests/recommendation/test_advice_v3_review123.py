@@ -187,17 +187,28 @@ def test_a_model_quantized_for_speed_switches_back_to_bf16_where_it_is_not_faste
     pays = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
     assert pays.metric == "evidence.inference_throughput.int8_over_bf16" and pays.op == "<" and pays.threshold == 1.1
     assert "changing only what is compared" in pays.rerun
-    # a 671B model in int8 on 16 dies: bf16 would not fit them, so the format is what makes it fit, not a speed bet
+    # a 235B model in int8 on 4 x 64 GB: bf16 (about 470 GB) would not fit them, so the format is what makes it fit
     big = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="hpc",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "int8", "devices": 4},
+    )
+    assert not any(s.id == "int8-no-speedup" for s in big.switch_conditions)
+    # review 128 p06: DeepSeek-R1 is released in FP8, so a bf16 model would be an upcast, not the release to go back to
+    released = answer(
         model_type="moe",
         hardware="ascend-npu",
         device="ascend-910c",
         workload="inference",
         team_skill="hpc",
-        model="deepseek-ai/DeepSeek-R1",
-        needs={"quantization": "int8", "devices": 16},
+        model="deepseek-ai/DeepSeek-R1-0528",
+        needs={"quantization": "int8", "devices": 32},
     )
-    assert not any(s.id == "int8-no-speedup" for s in big.switch_conditions)
+    assert not any(s.id == "int8-no-speedup" for s in released.switch_conditions)
 
 
 QWEN25_VL_ON_910B = {
@@ -285,3 +296,21 @@ def test_tier_2s_gap_note_names_at_least_a_kernel_team_for_writing_kernels():
     notes = [note.text for note in result.tier(2).notes if note.text.startswith("writing kernels in")]
     assert notes and all(not text.endswith("open to a framework team") for text in notes)
     assert any(text.endswith("open to a kernel team") or text.endswith("open to a hpc team") for text in notes)
+
+
+def test_a_model_under_a_non_commercial_licence_says_so_whatever_stack_serves_it():
+    # Review 127 p15 (scored 1): FLUX.1-dev on an RTX PRO 6000 never raised that its weights come under the FLUX.1 [dev]
+    # Non-Commercial License (https://huggingface.co/black-forest-labs/FLUX.1-dev); FLUX.1 [schnell] is Apache 2.0
+    # (https://huggingface.co/black-forest-labs/FLUX.1-schnell).
+    asked = {
+        "model_type": "diffusion",
+        "hardware": "nvidia-gpu",
+        "device": "rtx-pro-6000-server",
+        "workload": "inference",
+        "needs": {"quantization": "fp4", "devices": 1},
+    }
+    dev = answer(**asked, model="black-forest-labs/FLUX.1-dev")
+    said = [note.text for note in dev.capacity]
+    assert any(text.startswith("licence:") and "FLUX.1 [dev] Non-Commercial License" in text for text in said)
+    schnell = answer(**asked, model="black-forest-labs/FLUX.1-schnell")
+    assert not any(note.text.startswith("licence:") for note in schnell.capacity)
