@@ -106,6 +106,9 @@ class Rank(NamedTuple):
     # one whose framework runs on all (Hugging Face's Trainer before Intel's DeepSpeed fork for Gaudi + H100; review
     # 101 p06), so that tier 3's one training framework is tier 1's own
     framework_apart: bool
+    # a framework team's LoRA: a framework built for pre-training too (Megatron-style, weights converted in and out)
+    # comes after a fine-tuning tool that fits as well (reviews 124 p05, 128 p05)
+    heavier_framework: bool
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -999,6 +1002,17 @@ def framework_apart(stack: Stack, workload: str, profile: Profile, knowledge: Kn
     return not set(profile.families) <= set(knowledge.get(runner.candidate).hardware.value)
 
 
+def heavier_framework(stack: Stack, workload: str, profile: Profile, knowledge: KnowledgeBase) -> bool:
+    """For a framework team's LoRA: the training stack's framework is no fine-tuning tool (it also pre-trains or runs
+    RL, with its own model format), where fine-tuning tools carry their own recipes and launcher. A full fine-tune
+    keeps the platform's order: a pre-training framework's SFT recipe lays out the whole model's state (Megatron
+    Bridge's TP 8 for Qwen3-14B), which is its strength there."""
+    if workload != "training" or profile.team_skill != "framework" or profile.training != "lora":
+        return False
+    runner = runner_of(stack, workload, set(knowledge.ids()))
+    return runner is not None and runner.candidate is not None and not fine_tuning_tool(runner.candidate, knowledge)
+
+
 def general_engine(stack: Stack, workload: str, profile: Profile, knowledge: KnowledgeBase) -> bool:
     """For an embedding model served: the stack's runner also serves generation (an LLM engine's pooling mode), not a
     server whose tasks claim is embedding only (Text Embeddings Inference)."""
@@ -1094,6 +1108,7 @@ def judge(
         preview=stack.preview is not None,
         general_engine=general_engine(stack, workload, profile, knowledge),
         framework_apart=framework_apart(stack, workload, profile, knowledge),
+        heavier_framework=heavier_framework(stack, workload, profile, knowledge),
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
@@ -1451,6 +1466,12 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             f"{item.stack.runner_name} does not run on every family this job must run on; {chosen.stack.runner_name} "
             f"does, so one training code path serves them all, and {throughput_run(item.workload)} on the target "
             "decides (see the switch conditions)"
+        )
+    if item.rank.heavier_framework and not chosen.rank.heavier_framework:
+        return (
+            f"{item.stack.runner_name} is built for pre-training too, while {chosen.stack.runner_name} is a fine-tuning "
+            "tool with its own recipes and launcher, the lighter route for a framework team; "
+            f"{throughput_run(item.workload)} on the target decides (see the switch conditions)"
         )
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"

@@ -47,7 +47,7 @@ def test_a_full_fine_tune_and_a_pretraining_each_read_their_own_mindspeed_script
             device="ascend-910b",
             workload="training",
             training=kind,
-            team_skill="framework",
+            team_skill="hpc",  # a framework team's LoRA takes LLaMA-Factory (the test below)
             model="Qwen/Qwen3-8B",
             needs={"devices": 8},
         )
@@ -314,3 +314,28 @@ def test_a_model_under_a_non_commercial_licence_says_so_whatever_stack_serves_it
     assert any(text.startswith("licence:") and "FLUX.1 [dev] Non-Commercial License" in text for text in said)
     schnell = answer(**asked, model="black-forest-labs/FLUX.1-schnell")
     assert not any(note.text.startswith("licence:") for note in schnell.capacity)
+
+
+def test_a_framework_teams_lora_takes_the_fine_tuning_tool_over_a_pretraining_framework_that_fits_as_well():
+    # Reviews 124 p05 and 128 p05: Qwen3-8B LoRA then W8A8 serving on 8 x 910B; MindSpeed LLM (Megatron weights
+    # converted in and out) was chosen over LLaMA-Factory only for its place in the platform's documentation, while
+    # vllm-ascend's own user story trains with LLaMA-Factory
+    # (https://docs.vllm.ai/projects/ascend/zh-cn/latest/community/user_stories/llamafactory.html).
+    asked = {
+        "model_type": "dense-transformer",
+        "hardware": "ascend-npu",
+        "device": "ascend-910b",
+        "workload": "both",
+        "training": "lora",
+        "model": "Qwen/Qwen3-8B",
+        "needs": {"quantization": "int8", "dynamic_shapes": True, "devices": 8},
+    }
+    framework_team = answer(**asked, team_skill="framework")
+    training = next(row for row in framework_team.stacks_considered if row.chosen and row.workload == "training")
+    assert training.stack == "ascend-llamafactory-sft"
+    mindspeed = next(
+        row for row in framework_team.stacks_considered if row.stack == "ascend-mindspeed-llm-dense-training"
+    )
+    assert "the lighter route for a framework team" in mindspeed.reason
+    hpc_team = answer(**asked, team_skill="hpc")  # the tie-break is for a framework team only
+    assert not any("lighter route" in row.reason for row in hpc_team.stacks_considered)
