@@ -47,6 +47,11 @@ class RuleContext:
         return target_device(self.profile, self.platform)[0]
 
     @property
+    def device_id(self) -> str | None:
+        """The target device's id, where the family lists devices."""
+        return self.device.id if self.device is not None else None
+
+    @property
     def on_mobile(self) -> bool:
         """The target is a phone or embedded SoC: no server engines there."""
         return is_mobile(self.device)
@@ -76,7 +81,7 @@ class RuleContext:
         """The candidates that run a stack of the target family serving the profile's task, unless its page excludes
         the target device: the runtimes a vendor documents for speech transcription there, not every engine whose own
         page lists the task."""
-        device = self.device.id if self.device is not None else None
+        device = self.device_id
         return frozenset(
             stack.runner.candidate
             for stack in self.task_stacks_on(self.profile.hardware)

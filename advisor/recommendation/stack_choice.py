@@ -1009,8 +1009,8 @@ def heavier_framework(stack: Stack, workload: str, profile: Profile, knowledge: 
     Bridge's TP 8 for Qwen3-14B), which is its strength there."""
     if workload != "training" or profile.team_skill != "framework" or profile.training != "lora":
         return False
-    runner = runner_of(stack, workload, set(knowledge.ids()))
-    return runner is not None and runner.candidate is not None and not fine_tuning_tool(runner.candidate, knowledge)
+    framework = training_framework(stack, knowledge)
+    return framework is not None and not fine_tuning_tool(framework.id, knowledge)
 
 
 def general_engine(stack: Stack, workload: str, profile: Profile, knowledge: KnowledgeBase) -> bool:

@@ -50,9 +50,9 @@ NARROWER_FORMATS: dict[str, tuple[str, ...]] = {
 }
 # The same width with finer scales or a wider range: what a run missing its gate moves to before giving up the format,
 # and why that one is finer.
-FINER_SCALED: dict[str, tuple[tuple[str, str], ...]] = {
-    "fp8": (("mxfp8", "the same width, one scale per small block instead of per tensor"),),
-    "int8": (("fp8", "the same width in a floating-point format, whose exponent gives it a wider range than int8's"),),
+FINER_SCALED: dict[str, dict[str, str]] = {
+    "fp8": {"mxfp8": "the same width, one scale per small block instead of per tensor"},
+    "int8": {"fp8": "the same width in a floating-point format, whose exponent gives it a wider range than int8's"},
 }
 
 
@@ -888,7 +888,7 @@ def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile)
     own finer path is the step before giving up the format."""
     found = []
     for judged in choice.chosen:
-        order = dict(FINER_SCALED.get(judged.precision, ()))
+        order = FINER_SCALED.get(judged.precision, {})
         weight_only = set(judged.stack.applies_to.weight_only)
         finer = next(
             (

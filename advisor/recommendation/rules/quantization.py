@@ -169,7 +169,7 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
         return line(
             f"{toolkit.name} loads {dtype} checkpoints in the formats it lists; the checkpoint comes {source}"
             f"{unverified}",
-            cite_format(toolkit, dtype, context.knowledge, context.profile.hardware, device_id(context)),
+            cite_format(toolkit, dtype, context.knowledge, context.profile.hardware, context.device_id),
         )
     if toolkit.id == runtime and context.profile.needs.quantization_method == "qat" and toolkit.qat.value != "yes":
         return None  # it runs the QAT model exported by the training framework; it does not quantize it (QAT line)
@@ -181,7 +181,7 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
                 context.profile.needs.quantization,
                 context.knowledge,
                 context.profile.hardware,
-                device_id(context),
+                context.device_id,
             ),
         )
     claim = context.knowledge.compatibility.quantized_output_loaded_by.get(toolkit.id)
@@ -351,7 +351,7 @@ def int8_documented(context: RuleContext) -> bool:
     profile = context.profile
     if context.device is not None and "int8" not in context.device.formats:
         return False  # the device's format list has no INT8 (review 71 p15: Tiangai 150): no INT8 route to watch there
-    device = context.device.id if context.device is not None else None
+    device = context.device_id
     stacked = any(
         "int8" in stack.applies_to.precisions
         and profile.model_type in stack.applies_to.model_types
@@ -474,8 +474,3 @@ def decide_quantization(context: RuleContext) -> ConcernDecision:
             context.knowledge.policy,
         ),
     )
-
-
-def device_id(context: RuleContext) -> str | None:
-    """The target device's id, where the family lists devices."""
-    return context.device.id if context.device is not None else None
