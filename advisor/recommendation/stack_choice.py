@@ -85,6 +85,10 @@ class Misfit:
 class Rank(NamedTuple):
     """How a stack sorts among the family's stacks (smaller first)."""
 
+    # its page names no device (a library's "any CUDA GPU of compute capability 8.9"), while a released route among
+    # the candidates is validated on the target device itself, in the asked format, for this model: that vendor route
+    # comes first, whatever its other half units (set by choose_stacks; reviews 127 p15, 130 p03)
+    device_unnamed: bool
     weight: int  # the misfits' total weight, in half units (rank_weight)
     # a job that trains with a recipe running a serving engine for its rollouts (NeMo RL on vLLM) and also serves: a
     # serving stack on another engine comes after one on that engine (set by choose_stacks)
@@ -1087,6 +1091,7 @@ def judge(
     # is a demo script (TensorRT's FLUX demo, review 84 p02): a released route for any model comes first
     for_this_model = written_for(scope.models, profile.model_name) and not generic_route(stack)
     rank = Rank(
+        device_unnamed=False,
         weight=rank_weight(
             found,
             model_assumed,
@@ -1208,10 +1213,13 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     rollouts: frozenset[str] = frozenset()
     for workload in sorted(workloads(profile), key=lambda name: name != "training"):  # rollout engines first
         judged = sorted(
-            (
-                beside_rollouts(judge(stack, workload, profile, device, platform, knowledge), rollouts)
-                for stack in knowledge.stacks_for(profile.hardware)
-                if workload in stack.applies_to.workloads and serves_the_task(stack, profile, workload)
+            behind_named_routes(
+                [
+                    beside_rollouts(judge(stack, workload, profile, device, platform, knowledge), rollouts)
+                    for stack in knowledge.stacks_for(profile.hardware)
+                    if workload in stack.applies_to.workloads and serves_the_task(stack, profile, workload)
+                ],
+                device if platform.kind == "accelerator" else None,
             ),
             # beside the rollouts' engine, a serving stack on it goes first among those that fit alike (a generic
             # stack's half unit against a recipe written for the model does not outweigh one engine for both)
@@ -1253,6 +1261,31 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     return StackChoice(
         device=device, device_assumed=assumed, chosen=tuple(chosen), considered=tuple(considered[:MAX_CONSIDERED])
     )
+
+
+def named_on_device(item: Judged, device: Device | None) -> bool:
+    """A released route whose page validates it on the target device itself and that fits the profile otherwise (a
+    script where a server is wanted aside): no preview or superseded route, no misfit of device, format or model."""
+    stack = item.stack
+    return (
+        device is not None
+        and device.id in stack.applies_to.devices
+        and stack.devices_unnamed is None
+        and stack.preview is None
+        and stack.superseded is None
+        and all(misfit.kind == "script_only" for misfit in item.misfits)
+    )
+
+
+def behind_named_routes(judged: list[Judged], device: Device | None) -> list[Judged]:
+    """Where a released route is validated on the target device itself, a stack whose page names no device comes
+    after it (Diffusers' torchao FP8 page, for any GPU of its compute capability, after the FLUX.1-dev NIM on an H100)."""
+    if not any(named_on_device(item, device) for item in judged):
+        return judged
+    return [
+        replace(item, rank=item.rank._replace(device_unnamed=True)) if item.stack.devices_unnamed is not None else item
+        for item in judged
+    ]
 
 
 def rollout_engines(trained: Judged, knowledge: KnowledgeBase) -> frozenset[str]:
@@ -1411,6 +1444,17 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             "to build, version and tune, and the trained weights load where they were generated; "
             f"{throughput_run(item.workload)} on the target decides"
         )
+    if item.rank.device_unnamed and not chosen.rank.device_unnamed and item.stack.devices_unnamed is not None:
+        unnamed = item.stack.devices_unnamed.value.rstrip(".")
+        return f"its page names no device ({unnamed}); {chosen.stack.name} is validated on this one by its page"
+    if (
+        item.rank.preview
+        and not chosen.rank.preview
+        and item.stack.preview is not None
+        and item.weight == chosen.weight
+    ):
+        preview = item.stack.preview.value.rstrip(".")
+        return f"its page calls it a preview ({preview}); {chosen.stack.name} is a released route"
     if item.rank.other_default and not chosen.rank.other_default:
         default = item.stack.applies_to.precisions[0]
         if item.precision in item.stack.applies_to.precisions[1:]:  # it documents the asked format, after another

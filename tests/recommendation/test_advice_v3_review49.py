@@ -634,10 +634,13 @@ def test_a_stack_whose_page_ships_a_script_fits_a_service_only_in_part():
         needs={"quantization": "fp8", "devices": 1},
     )
     # Reviews 110 and 112 p03: neither the NIM (engines prebuilt per listed GPU) nor TensorRT for RTX (a desktop and
-    # workstation runtime) carries over to this card; demoDiffusion, a script too, leads and says it is one.
+    # workstation runtime) carries over to this card; since reviews 127 and 130 Diffusers' torchao FP8 route, a library
+    # call, leads over demoDiffusion's demo script, and says it is no server.
     rows = {option.stack: option for option in result.stacks_considered}
+    library = rows["nvidia-diffusers-torchao-fp8"]
+    assert library.chosen and not library.fits
+    assert "a script, not a server" in library.reason
     demo = rows["nvidia-tensorrt-demodiffusion-flux"]
-    assert demo.chosen and not demo.fits
     assert "a script, not a server" in demo.reason
     assert result.confidence < 0.6
 

@@ -14,7 +14,9 @@ def test_on_a_card_no_listed_stack_names_the_stack_that_builds_its_engines_there
     # and TensorRT for RTX is made for desktops, laptops and workstations
     # (https://docs.nvidia.com/deeplearning/tensorrt-rtx/1.4/installing-tensorrt-rtx/installation-overview.html); TensorRT's
     # demoDiffusion runs FP8 and FP4 FLUX on Blackwell and builds on the card
-    # (https://github.com/NVIDIA/TensorRT/blob/main/demo/Diffusion/README.md).
+    # (https://github.com/NVIDIA/TensorRT/blob/main/demo/Diffusion/README.md). Reviews 127 p15 and 130 p03 scored that demo,
+    # as the service, 1: Diffusers' torchao FP8 route, recommended with torch.compile on compute capability 8.9 or newer
+    # (https://huggingface.co/docs/diffusers/main/en/quantization/torchao), now leads, and the demo stays considered.
     result = answer(
         model_type="diffusion",
         hardware="nvidia-gpu",
@@ -24,7 +26,7 @@ def test_on_a_card_no_listed_stack_names_the_stack_that_builds_its_engines_there
         needs={"quantization": "fp8", "devices": 1},
     )
     rows = {option.stack: option for option in result.stacks_considered}
-    assert rows["nvidia-tensorrt-demodiffusion-flux"].chosen
+    assert rows["nvidia-diffusers-torchao-fp8"].chosen and not rows["nvidia-tensorrt-demodiffusion-flux"].chosen
     nim = rows["nvidia-nim-flux1-dev"].reason
     assert "validated on rtx-5090 (RTX Blackwell, as rtx-pro-6000-server)" in nim
     assert "prebuilt by NVIDIA per GPU model" in nim
@@ -41,7 +43,8 @@ def test_the_rtx_5090_is_the_rtx_pro_6000_servers_generation():
 
 def test_a_lora_job_serves_on_the_stack_that_loads_its_adapter():
     # demoDiffusion's demo_txt2img_flux.py takes --lora-path (TensorRT 10.10 changelog, FLUX LoRA in FP16 and FP8);
-    # the NIM and TensorRT for RTX's demo document no way to load a checkpoint the team trained.
+    # the NIM and TensorRT for RTX's demo document no way to load a checkpoint the team trained. Since reviews 127 and 130
+    # the Diffusers torchao route serves it: Diffusers fuses the LoRA it trained (fuse_lora) before quantizing.
     result = answer(
         model_type="diffusion",
         hardware="nvidia-gpu",
@@ -52,7 +55,7 @@ def test_a_lora_job_serves_on_the_stack_that_loads_its_adapter():
         needs={"quantization": "fp8", "devices": 1},
     )
     rows = {option.stack: option for option in result.stacks_considered}
-    assert rows["nvidia-tensorrt-demodiffusion-flux"].chosen
+    assert rows["nvidia-diffusers-torchao-fp8"].chosen and "fuse_lora" in result.verdict
     for prebuilt in ("nvidia-nim-flux1-dev", "nvidia-tensorrt-rtx-flux1-dev"):
         assert not rows[prebuilt].chosen and "no way to load the checkpoint this job trains" in rows[prebuilt].reason
 
