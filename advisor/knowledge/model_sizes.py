@@ -384,7 +384,9 @@ def shared_architecture(listed: Sequence[str], model: str | None) -> Architectur
     for index, (earlier, _) in enumerate(mine):  # the nearest ancestor a listed model is, or shares, first
         sources = tuple(source for _, source in mine[: index + 1])
         for entry in listed:
-            if model_matches(entry, earlier):
+            # the earlier model itself, a release of it, or its instruction-tuned release (LLaMA-Factory's recipe for
+            # Meta-Llama-3-8B-Instruct configures Llama 3.1 8B as OpenRLHF's for Meta-Llama-3-8B does; review 132 p09)
+            if model_matches(entry, earlier) or tuned_release_of(entry, earlier):
                 return ArchitectureKin(entry, earlier, sources)
             theirs = ancestors(entry)
             shared = next((i for i, (their, _) in enumerate(theirs) if their == earlier), None)

@@ -63,6 +63,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # such as Gemma 3 to vLLM TorchTPU): that route, where documented, first
     "unserved_model": 5,
     "training_kind": 6,  # a pre-training recipe for a LoRA job (or the reverse): another stack that trains it first
+    # a pre-training recipe that documents no start from a published model's weights, for a LoRA job: adapters need the
+    # base model loaded, so it is no base at all (review 131 p04: Primus's Flux recipe pretrains its own Flux model)
+    "training_kind_no_start": 10,
     # a recipe with no rollout engine or weight sync for an RL post-training job (or an RL-only recipe for plain
     # training): it lacks the loop itself, too far to be the job's stack (review 64 p13: an SFT LoRA trainer for GRPO)
     "training_loop": 10,

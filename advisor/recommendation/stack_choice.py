@@ -709,6 +709,12 @@ def misfits(
             if stack.starts_from is not None:
                 text += f"; {stack.starts_from.value}"
             found.append(Misfit("training_kind_near", text))
+        elif kind == "lora" and scope.training == ["pretraining"] and stack.starts_from is None:
+            text = (
+                f"documented for {documented}, not {kind}, and its page starts from no published model's weights, "
+                "which the adapters need loaded beneath them"
+            )
+            found.append(Misfit("training_kind_no_start", text))
         else:
             # an RL loop and a plain training recipe are not each other's: neither has the other's loop
             rl_only = set(scope.training) <= set(NAMED_ONLY_KINDS)
@@ -1369,7 +1375,9 @@ def considered_order(
     DeepSeek-V3.1 job) before a stack documented for a neighbouring type (a dense-model recipe); among recipes for
     other models, those for a sibling from the same publisher (GLM-4.5's for GLM-4.5-Air) first; then by rank."""
     near_type = any(misfit.kind in NEAR_TYPE_KINDS for misfit in item.misfits)
-    other_kind = training_only and any(misfit.kind in ("training_kind", "training_loop") for misfit in item.misfits)
+    other_kind = training_only and any(
+        misfit.kind in ("training_kind", "training_kind_no_start", "training_loop") for misfit in item.misfits
+    )
     # a weight-only path for a device without the format's units (FP8 Marlin on an A100), where the target has them,
     # after the native ones
     weight_only = item.precision in item.stack.applies_to.weight_only and item.precision in native

@@ -507,6 +507,18 @@ def quantizer_named(part: Component | None, serving: Judged) -> str:
     return f" ({part.name})"
 
 
+RELEASE = re.compile(r"\bv?(\d+(?:\.\d+)+(?:[.-]?(?:dev|rc|post|a|b)\d*)*)", re.IGNORECASE)
+
+
+def same_release(one: str, other: str) -> bool:
+    """Two pins name the same release: their leading version numbers match, whatever the notes beside them ("v0.23.0"
+    and "0.23.0 (verl's pin)"; review 132 p06), or, with no version number in either, the texts do."""
+    first, second = RELEASE.search(one), RELEASE.search(other)
+    if first is None or second is None:
+        return one == other
+    return first.group(1).lower() == second.group(1).lower()
+
+
 def version_split(choice: StackChoice) -> str:
     """' Their validated versions differ: neuron-sdk 2.26.1 (training), 2.34.0 (serving); ...' where the training and
     serving stacks pin one package at different versions (two images, or one release validated for both), else ''."""
@@ -517,7 +529,7 @@ def version_split(choice: StackChoice) -> str:
     differ = [
         f"{name} {trained[name]} (training), {served[name]} (serving)"
         for name in trained
-        if name in served and trained[name] != served[name]
+        if name in served and not same_release(trained[name], served[name])
     ]
     if not differ:
         return ""
@@ -919,6 +931,11 @@ def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile)
     return found
 
 
+def misses_alike(one: Judged, other: Judged) -> bool:
+    """Two partial fits that miss the profile in the same kinds of ways (or not at all)."""
+    return {misfit.kind for misfit in one.misfits} == {misfit.kind for misfit in other.misfits}
+
+
 def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) -> SwitchCondition | None:
     """Where another stack fits as well with another engine (or misses the profile no more: two recipes written for the
     model's architecture kin, review 117 p01): measure both at the SLA; the faster by 10% wins."""
@@ -929,8 +946,10 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
         j
         for j in choice.considered
         if j.workload == workload
-        # a partial fit that weighs nothing (a recipe for the model's architecture kin) races one that weighs nothing
-        and (j.fits if chosen.fits else chosen.weight == j.weight == 0)
+        # a partial fit that weighs nothing (a recipe for the model's architecture kin) races one that weighs nothing, and
+        # one that misses the profile in the same ways as the chosen one (both validated on another card) races it: the
+        # record says a throughput run decides between them, so that run is a switch (review 131 p08)
+        and (j.fits if chosen.fits else chosen.weight == j.weight and (j.weight == 0 or misses_alike(j, chosen)))
         and j.stack.runner_key != chosen.stack.runner_key
         # a recipe for named models (a YOLOv8 detector's) where the profile names none: no "same model" race
         and not (j.model_assumed and not chosen.model_assumed)

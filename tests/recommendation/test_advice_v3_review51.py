@@ -36,8 +36,10 @@ def test_a_job_that_serves_the_flux_lora_it_trains_is_not_given_a_container_of_p
         parameters_b=12,
         needs={"quantization": "fp8", "devices": 1},
     )
+    # Since reviews 127 and 130 Diffusers' torchao FP8 route serves it, fusing the LoRA before quantizing
+    # (https://huggingface.co/docs/diffusers/main/en/tutorials/using_peft_for_inference); demoDiffusion stays considered.
     rows = {row.stack: row for row in result.stacks_considered if row.workload == "inference"}
-    assert rows["nvidia-tensorrt-demodiffusion-flux"].chosen
+    assert rows["nvidia-diffusers-torchao-fp8"].chosen and not rows["nvidia-tensorrt-demodiffusion-flux"].chosen
     assert not rows["nvidia-nim-flux1-dev"].chosen
     assert "prebuilt weights" in rows["nvidia-nim-flux1-dev"].reason
 

@@ -281,8 +281,8 @@ def overall_confidence(
     factor, backing = stack_factor(
         stack_choice, "fitting its side of the job" if uncovered else "fitting the whole profile"
     )
-    if uncovered and factor > STACK_PARTIAL:
-        factor, backing = STACK_PARTIAL, f"{backing}; {uncovered}"
+    if uncovered:  # said whether or not the documented side already fits only in part
+        factor, backing = min(factor, STACK_PARTIAL), f"{backing}; {uncovered}"
     if profile.needs.cross_platform:  # tier 3 leads: the target's stack backs the target alone
         factor, backing = (
             factor * CROSS_FAMILY,
