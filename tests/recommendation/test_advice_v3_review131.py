@@ -51,3 +51,81 @@ def test_a_lora_trained_with_diffusers_reaches_the_fp8_route_by_fusing_it_into_t
     assert chosen_stack(result) == "nvidia-diffusers-torchao-fp8"
     assert chosen_stack(result, "training") == "nvidia-diffusers-flux-lora"
     assert "fuse_lora" in result.verdict and "LoRA fused in" in result.verdict
+
+
+def test_a_pretraining_recipe_that_loads_no_published_weights_is_no_base_for_a_lora():
+    # Review 131 p04: a one-GPU FLUX.1-dev LoRA on an MI300X took Primus's Flux recipe, which pretrains Primus's own Flux
+    # model (https://rocm.docs.amd.com/projects/primus/en/latest/), while tier 1 named no training framework.
+    result = answer(
+        model_type="diffusion",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="both",
+        training="lora",
+        team_skill="framework",
+        model="black-forest-labs/FLUX.1-dev",
+        parameters_b=12,
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    primus = next(row for row in result.stacks_considered if row.stack == "amd-primus-flux-training-mi300x")
+    assert not primus.chosen and "starts from no published model's weights" in primus.reason
+    assert "Primus" not in result.verdict.split("Between them")[0]
+
+
+def test_one_release_written_two_ways_is_no_version_split():
+    # Review 132 p06: "Their validated versions differ: vllm 0.23.0 (training), v0.23.0 (serving)".
+    from advisor.recommendation.stack_switches import same_release
+
+    assert same_release("0.23.0 (verl's Ascend pin)", "v0.23.0")
+    assert same_release("0.40.0.dev0 installed from source", "0.40.0.dev0 (the docs read at main)")
+    assert not same_release("2.26.1", "2.34.0")
+    assert not same_release("0.23.0rc1", "0.23.0")
+    assert same_release("main", "main") and not same_release("main", "nightly")
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="both",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-8B",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    assert "versions differ" not in result.verdict
+
+
+def test_a_recipe_for_the_instruct_release_of_an_earlier_architecture_is_kin_as_the_base_ones_recipe_is():
+    # Review 132 p09: for Llama-3.1-8B-Instruct, OpenRLHF's Meta-Llama-3-8B recipe was taken "by architecture" while
+    # LLaMA-Factory's Meta-Llama-3-8B-Instruct recipe was "written for another model"; Llama 3.1 8B keeps Llama 3 8B's
+    # architecture (https://huggingface.co/meta-llama/Llama-3.1-8B), and the instruct release is the same network.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 8},
+    )
+    factory = next(row for row in result.stacks_considered if row.stack == "iluvatar-llamafactory-llama3-tiangai-150")
+    assert "not meta-llama/Llama-3.1-8B-Instruct" not in factory.reason
+    assert "keeps meta-llama/Meta-Llama-3-8B's architecture" in factory.reason
+
+
+def test_a_throughput_run_the_record_points_to_is_among_the_switch_conditions():
+    # Review 131 p08: "a throughput run at your SLA on the target decides (see the switch conditions)" where the only
+    # switch was a device generation: two stacks that miss the profile alike now race in a throughput switch.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="kernel",
+        model="facebook/dinov2-large",
+        needs={"devices": 1},
+    )
+    pointed = [row for row in result.stacks_considered if "see the switch conditions" in row.reason]
+    assert pointed
+    for row in pointed:
+        assert any(row.stack in switch.metric for switch in result.switch_conditions), row.stack
