@@ -931,6 +931,15 @@ def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile)
     return found
 
 
+KIN_KINDS = ("other_size", "same_architecture")  # a recipe for another size or an earlier release of the model
+
+
+def kin_fit(judged: Judged) -> bool:
+    """It fits, or misses only by being written for another size of the model's series or a model whose architecture
+    this one keeps (NeMo RL's Qwen3-32B GRPO recipe for a Qwen3-8B job): a rival a team races (review 131 p02)."""
+    return all(misfit.kind in KIN_KINDS for misfit in judged.misfits)
+
+
 def misses_alike(one: Judged, other: Judged) -> bool:
     """Two partial fits that miss the profile in the same kinds of ways (or not at all)."""
     return {misfit.kind for misfit in one.misfits} == {misfit.kind for misfit in other.misfits}
@@ -949,7 +958,7 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
         # a partial fit that weighs nothing (a recipe for the model's architecture kin) races one that weighs nothing, and
         # one that misses the profile in the same ways as the chosen one (both validated on another card) races it: the
         # record says a throughput run decides between them, so that run is a switch (review 131 p08)
-        and (j.fits if chosen.fits else chosen.weight == j.weight and (j.weight == 0 or misses_alike(j, chosen)))
+        and (kin_fit(j) if chosen.fits else chosen.weight == j.weight and (j.weight == 0 or misses_alike(j, chosen)))
         and j.stack.runner_key != chosen.stack.runner_key
         # a recipe for named models (a YOLOv8 detector's) where the profile names none: no "same model" race
         and not (j.model_assumed and not chosen.model_assumed)

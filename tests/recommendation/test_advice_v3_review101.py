@@ -231,10 +231,10 @@ def test_confidence_tells_a_whole_fit_from_a_heavy_partial_fit_when_tier_3_leads
         needs={"devices": 8, "cross_platform": True, "other_hardware": ["nvidia-gpu"], "other_devices": ["h100-sxm"]},
     )
     # Since review 131 p04 a pretraining recipe that loads no published weights is no base for a LoRA (Primus's Flux
-    # recipe pretrains its own model), so the training side has no documented stack, which the first note says.
+    # recipe pretrains its own model): the LoRA takes a recipe for another diffusion transformer, still a partial fit.
     assert whole.confidence > partial.confidence
     assert "tier 3 leads" in whole.confidence_notes[0]
-    assert "no documented stack covers the training" in partial.confidence_notes[0]
+    assert "fits only in part" in partial.confidence_notes[0]
 
 
 def test_a_data_parallel_recipe_for_a_state_larger_than_one_device_says_to_shard_it():

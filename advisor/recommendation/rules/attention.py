@@ -115,7 +115,12 @@ def attention_switches(
         metric = "profile.needs.long_context"
         return [switch("long-context-needed", description, metric, "==", True, concern="attention")]
     if isinstance(entry, Choice) and entry.option in measured_as:
-        description = f"{entry.option} attention memory grows faster than N^{LINEAR_MAX} on the target: choose another"
+        others = f": {', '.join(entry.alternatives)}" if entry.alternatives else ""
+        description = (
+            f"{entry.option} attention memory grows faster than N^{LINEAR_MAX} on the target, so the memory-linear "
+            "kernel is not what runs there: check which backend the framework selects at these shapes (a silent "
+            f"fallback), else move to another memory-linear attention kernel the platform documents{others}"
+        )
         metric = evidence_metric(memory_growth_reading(measured_as[entry.option]))
         condition_id = f"{entry.option}-memory-superlinear"
         return [switch(condition_id, description, metric, ">", LINEAR_MAX, concern="attention")]
