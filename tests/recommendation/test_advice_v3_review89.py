@@ -368,7 +368,9 @@ def test_a_mixture_of_experts_given_as_dense_is_planned_as_moe():
         needs={"quantization": "fp8", "devices": 2},
     )
     assert "is a mixture of experts" in " ".join(r.text for r in result.capacity)
-    assert chosen_serving(result).stack == "ascend-vllm-ascend-qwen3-30b-a3b"
+    # the tutorial's A2 layouts are their own stack since kbmix defect 2 (A2 and A3 NPU counts differ:
+    # https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3-30B-A3B.html)
+    assert chosen_serving(result).stack == "ascend-vllm-ascend-qwen3-30b-a3b-a2"
     assert result.profile.model_type == "dense-transformer"
 
 
