@@ -29,6 +29,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # example for a MoE, LLaMA-Factory's text recipe for a vision-language model): the framework carries over, the
     # recipe's layout is the team's to re-write (expert parallelism, the vision tower), as with another model's preset
     "model_type_training": 7,  # after a recipe for this very type that trains another kind (a full fine-tune for LoRA)
+    # an inference recipe for another image network of the same kind (a ViT recipe for DINOv2, a ResNet-50 one for an
+    # EfficientNet): the same export and engine build take it, at a size and speed the page does not give (review 131 p08)
+    "vision_sibling": 3,
     "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type
     # a training recipe written for other models of this type: its model list is a configuration preset (layers,
     # parallel layout) the team re-writes for its own model, not a checkpoint it serves

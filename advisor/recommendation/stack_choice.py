@@ -389,6 +389,13 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
             f"written for {sibling}, another size of {named}'s series (their ids differ only in the size): its "
             "settings apply, with this size's own weights, parallel degree and memory",
         )
+    if kin is None and workload == "inference" and vision_sibling(listed, named):
+        networks = "vision transformers" if vision_transformer(named) else "convolutional networks"
+        return Misfit(
+            "vision_sibling",
+            f"written for {few_of(listed)}, {networks} as {named} is: the same export and engine build take it, at its "
+            "own size, speed and accuracy, which the page does not give",
+        )
     if kin is None:
         kind = "named_model_training" if workload == "training" else "named_model"
         return Misfit(kind, f"written for {few_of(listed)}, not {named}")
@@ -401,6 +408,16 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
         "same_architecture",
         f"written for {how} ({kin.sources[0]}{' and the other model cards' if len(kin.sources) > 1 else ''}): its "
         "settings apply, with this model's own weights, not a checkpoint it names",
+    )
+
+
+def vision_sibling(listed: Sequence[str], named: str) -> bool:
+    """Every listed model is a well-known image network of the named one's kind: vision transformers both, or
+    convolutional networks both."""
+    return (
+        vision_model(named)
+        and bool(listed)
+        and all(vision_model(m) and vision_transformer(m) == vision_transformer(named) for m in listed)
     )
 
 
@@ -515,9 +532,13 @@ def misfits(
     named = profile.model_name
     if scope.models and named is not None and not written_for(scope.models, named) and not carried:
         other = model_misfit(scope.models, named, workload)
-        if stack.models_only is not None and other.kind in ("named_model", "named_model_training"):
-            other = Misfit("other_model", f"{other.text}: {stack.models_only.value}")
-        elif stack.example_models is not None and other.kind in ("named_model", "named_model_training"):
+        if stack.models_only is not None and other.kind in ("named_model", "named_model_training", "vision_sibling"):
+            other = Misfit("other_model", f"written for {few_of(scope.models)}, not {named}: {stack.models_only.value}")
+        elif stack.example_models is not None and other.kind in (
+            "named_model",
+            "named_model_training",
+            "vision_sibling",
+        ):
             other = Misfit(
                 "example_model",
                 f"its page runs {few_of(scope.models)} as the example of a generic route "
@@ -1659,12 +1680,15 @@ def names_another_device(risk: str, others: Sequence[str], generations: Collecti
     """A stack validated on several devices warns about one of them by its full name ('NVIDIA L40S'), or opens by
     scoping the warning to another of the family's `generations` ('For the FP8 checkpoint on Blackwell (B100/B200),
     ...'): not a risk of another target device."""
-    scoped = SCOPED_OPENING.match(risk)
-    return any(name in risk for name in others) or (scoped is not None and scoped.group(1) in generations)
+    opening = SCOPED_OPENING.match(risk)
+    rest = risk[opening.end() :] if opening is not None else ""
+    # a generation's whole name, several words long ('Atlas A3', 'CDNA 4', 'TPU v5e'; review 132 p06), ends at a word
+    scoped = any(re.match(re.escape(generation) + r"\b", rest) for generation in generations)
+    return any(name in risk for name in others) or scoped
 
 
-# A risk whose first clause names the generation it is about: 'For <what> on Blackwell', 'On Hopper,'.
-SCOPED_OPENING = re.compile(r"(?:For [^,;.]*? on|On) ([A-Z][\w-]+)\b")
+# A risk whose first clause names the generation it is about: 'For <what> on Blackwell', 'On Hopper,', 'On Atlas A3'.
+SCOPED_OPENING = re.compile(r"(?:For [^,;.]*? on|On) (?=[A-Z])")
 
 
 def chosen_stack(

@@ -115,7 +115,26 @@ def test_a_recipe_for_the_instruct_release_of_an_earlier_architecture_is_kin_as_
 
 def test_a_throughput_run_the_record_points_to_is_among_the_switch_conditions():
     # Review 131 p08: "a throughput run at your SLA on the target decides (see the switch conditions)" where the only
-    # switch was a device generation: two stacks that miss the profile alike now race in a throughput switch.
+    # switch was a device generation: two stacks that miss the profile alike (IGIE's and ixRT's ResNet-50 recipes, both
+    # run on the Zhikai 100, https://github.com/Deep-Spark/DeepSparkInference) now race in a throughput switch.
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="kernel",
+        model="microsoft/resnet-50",
+        needs={"devices": 1},
+    )
+    pointed = [row for row in result.stacks_considered if "see the switch conditions" in row.reason]
+    assert pointed
+    for row in pointed:
+        assert any(row.stack in switch.metric for switch in result.switch_conditions), row.stack
+
+
+def test_a_vision_transformer_takes_the_vision_transformer_recipe_before_a_resnet_one():
+    # Review 131 p08: DINOv2-large on a Tiangai 150 got the ResNet-50 recipe; DeepSparkInference runs ViT, CLIP ViT and
+    # DINOv2 under IGIE (https://github.com/Deep-Spark/DeepSparkInference, models/cv/classification/vit/igie).
     result = answer(
         model_type="dense-transformer",
         hardware="iluvatar-gpu",
@@ -125,7 +144,18 @@ def test_a_throughput_run_the_record_points_to_is_among_the_switch_conditions():
         model="facebook/dinov2-large",
         needs={"devices": 1},
     )
-    pointed = [row for row in result.stacks_considered if "see the switch conditions" in row.reason]
-    assert pointed
-    for row in pointed:
-        assert any(row.stack in switch.metric for switch in result.switch_conditions), row.stack
+    assert chosen_stack(result) == "iluvatar-igie-vit-zhikai-100"
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert "vision transformers as facebook/dinov2-large is" in chosen.reason
+
+
+def test_a_risk_opening_on_another_generation_named_in_several_words_leaves_the_record():
+    # Review 132 p06: a risk opening on the Atlas A3 reached a 910B (Atlas A2) record; generations are named in words
+    # ("Atlas A3", "CDNA 4", "TPU v5e"), and the engine matched only one.
+    from advisor.recommendation.stack_choice import names_another_device
+
+    generations = {"Atlas A3", "Atlas inference series"}
+    assert names_another_device("On Atlas A3 (Atlas 800T A3) a node counts 16 dies", (), generations)
+    assert not names_another_device("On Atlas A2 the script fixes 8 NPUs a node", (), generations)
+    assert not names_another_device("On Atlas A30 something", (), generations)
+    assert names_another_device("For the W8A8 weights on Atlas A3, run TP4", (), generations)
