@@ -1096,6 +1096,8 @@ def released_four_bit(choice: Choice, context: RuleContext) -> Choice | None:
     runtime = context.stack.runtime
     if runtime is None or not context.stack.serving_engine:
         return None
+    if f"in place of {profile.model_name}" in choice.settings.get("as documented", ""):
+        return None  # the stack serves a vendor's requantization instead (AMD's Quark gpt-oss-120b on MI355X)
     text = f"{profile.model_name} is released in {released}: serve it as released; no quantizer runs"
     why = line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))
     # the stack's own lines stay (its part, as documented); a toolkit's 'writes checkpoints ...' line does not

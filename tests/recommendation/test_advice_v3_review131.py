@@ -159,3 +159,23 @@ def test_a_risk_opening_on_another_generation_named_in_several_words_leaves_the_
     assert not names_another_device("On Atlas A2 the script fixes 8 NPUs a node", (), generations)
     assert not names_another_device("On Atlas A30 something", (), generations)
     assert names_another_device("For the W8A8 weights on Atlas A3, run TP4", (), generations)
+
+
+def test_a_stack_serving_a_vendor_requantization_names_that_checkpoint_not_the_release():
+    # Review 131 p03: on an MI355X vLLM's recipe serves AMD's Quark gpt-oss-120b (MXFP4 weights, FP8 activations)
+    # in place of OpenAI's release (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md, MI355x block);
+    # tier 1 said "checkpoint=openai/gpt-oss-120b, as released" beside that command.
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="kernel",
+        model="openai/gpt-oss-120b",
+        needs={"quantization": "fp4", "devices": 1},
+    )
+    assert chosen_stack(result) == "amd-vllm-gpt-oss-mi355x"
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.option == "quark"
+    assert "as released" not in quantization.settings.get("checkpoint", "")
+    assert "amd/gpt-oss-120b-w-mxfp4-a-fp8" in quantization.settings["as documented"]
