@@ -37,6 +37,10 @@ VISION_CNN_PATTERNS = (
     re.compile(r"^(Ultralytics/|timm/)", re.IGNORECASE),
 )
 VISION_MODEL_PATTERNS = (*VISION_TRANSFORMER_PATTERNS, *VISION_CNN_PATTERNS)
+# Convolutional networks normalised with LayerNorm, not BatchNorm: ConvNeXt and ConvNeXt V2
+# (https://huggingface.co/docs/transformers/model_doc/convnext, https://huggingface.co/docs/transformers/model_doc/convnextv2;
+# read 2026-12-06). A LayerNorm risk concerns them as it does a vision transformer (review 132 p15).
+LAYERNORM_CNN_PATTERNS = (re.compile(r"^(facebook|timm)/convnext", re.IGNORECASE),)
 
 
 def vision_model(model: str | None) -> bool:
@@ -69,3 +73,10 @@ def conv_backbone(model: str | None) -> bool:
 def vision_language_model(model: str | None) -> bool:
     """The Hugging Face id names a well-known vision-language model family (see VISION_LANGUAGE_PATTERNS)."""
     return model is not None and any(pattern.search(model.strip()) for pattern in VISION_LANGUAGE_PATTERNS)
+
+
+def layernorm_model(model: str | None) -> bool:
+    """An image model with LayerNorm layers: a vision transformer, or a convolutional network normalised with them."""
+    return vision_transformer(model) or (
+        model is not None and any(pattern.search(model.strip()) for pattern in LAYERNORM_CNN_PATTERNS)
+    )

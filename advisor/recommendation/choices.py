@@ -24,7 +24,7 @@ from advisor.recommendation.policy import (
     claimed_format,
 )
 from advisor.recommendation.selection import Pick
-from advisor.vision_models import vision_transformer
+from advisor.vision_models import layernorm_model
 
 MAX_REASONS = 3  # sentences before the risk to watch
 
@@ -82,10 +82,10 @@ ONE_NODE_SCALING_RISK = re.compile(r"strong-scaling test from 1 to 8\b")
 def risk_applies(text: str, profile: Profile) -> bool:
     """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
     quantization asked, one about any format or about quantizing at all; for a convolutional model, one about
-    LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions); one about gradients for a job that
+    LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions) unless it is a ConvNeXt; one about gradients for a job that
     trains nothing; one that opens on another version of the named model's series; and one about QLoRA for a job that
     does not train adapters on a quantized model (a LoRA job that quantizes only for serving trains in bf16)."""
-    if profile.convolutional and not vision_transformer(profile.model_name) and "LayerNorm" in text:
+    if profile.convolutional and not layernorm_model(profile.model_name) and "LayerNorm" in text:
         return False
     if about_another_series(text, profile.model_name) or about_another_model(text, profile.model_name):
         return False

@@ -179,3 +179,19 @@ def test_a_stack_serving_a_vendor_requantization_names_that_checkpoint_not_the_r
     assert quantization.option == "quark"
     assert "as released" not in quantization.settings.get("checkpoint", "")
     assert "amd/gpt-oss-120b-w-mxfp4-a-fp8" in quantization.settings["as documented"]
+
+
+def test_a_layernorm_risk_stays_for_a_convnext():
+    # Review 132 p15: ConvNeXt V2 is a CNN normalised with LayerNorm and GRN, not BatchNorm
+    # (https://huggingface.co/docs/transformers/model_doc/convnextv2): a LayerNorm risk concerns it as a ViT's would.
+    from advisor.profile import Profile
+    from advisor.recommendation.choices import risk_applies
+
+    def profile(model: str) -> Profile:
+        return Profile.model_validate(
+            {"model_type": "cnn", "hardware": "arm-cpu", "workload": "inference", "team_skill": "hpc", "model": model}
+        )
+
+    risk = "LayerNorm runs outside the fused convolution kernels."
+    assert risk_applies(risk, profile("facebook/convnextv2-tiny-22k-224"))
+    assert not risk_applies(risk, profile("microsoft/resnet-50"))
