@@ -7,6 +7,7 @@ rename them; a change that old readers cannot ignore bumps RECOMMENDATION_SCHEMA
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from typing import Literal
 
@@ -22,6 +23,9 @@ Operator = Literal[">=", "<=", ">", "<", "==", "!="]
 Threshold = bool | float | str
 TierNumber = Literal[1, 2, 3]
 
+# A version string naming a release candidate or development build ('0.33.0rc1', 'v0.22.1rc1', '0.40.0.dev0'): reviews
+# 131 and 132 asked for an earlier review of records pinned to one (its final release follows within months).
+PRE_RELEASE = re.compile(r"^v?\d+(?:\.\d+)*(?:rc\d+|\.?dev\d*)\b", re.IGNORECASE)
 # The checkpoint setting of a publisher's quantized release served as it is ("Qwen/Qwen3-235B-A22B-FP8, as released").
 AS_RELEASED = ", as released"
 
@@ -326,6 +330,17 @@ class Recommendation(_Model):
         superseded = [stack.name for stack in self.stacks if stack.superseded is not None]
         if superseded:
             return f"{superseded[0]} holds only on a release its current documentation no longer carries"
+        for stack in self.stacks:  # a release candidate or development build: a final release replaces it within months
+            pinned = next(
+                (
+                    f"{name} {value.split()[0]}"
+                    for name, value in stack.validated_with.items()
+                    if PRE_RELEASE.search(value)
+                ),
+                None,
+            )
+            if pinned is not None:
+                return f"{stack.name} is validated with a pre-release ({pinned}), which a final release replaces soon"
         return None
 
     def maintenance_end(self) -> tuple[dt.date, str] | None:

@@ -195,3 +195,20 @@ def test_a_layernorm_risk_stays_for_a_convnext():
     risk = "LayerNorm runs outside the fused convolution kernels."
     assert risk_applies(risk, profile("facebook/convnextv2-tiny-22k-224"))
     assert not risk_applies(risk, profile("microsoft/resnet-50"))
+
+
+def test_a_record_on_a_release_candidate_is_reviewed_early():
+    # Reviews 131 (record 0001) and 132 (p06): a record pinned to vllm-ascend v0.22.1rc1 was reviewed a year out; the
+    # vllm-ascend release notes (https://github.com/vllm-project/vllm-ascend/releases) follow a candidate with its final
+    # release within weeks, so the review comes at six months, with the reason.
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "int8", "devices": 2},
+    )
+    reason = result.early_review()
+    assert reason is not None and "pre-release (vllm-ascend v0.22.1rc1)" in reason
