@@ -14,8 +14,8 @@ from advisor.profile import Profile
 from advisor.recommendation.citations import cite_claim, cite_profile, line
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import Rationale
+from advisor.recommendation.policy import SKILL_ORDER
 
-SKILL_ORDER = {"framework": 0, "kernel": 1, "hpc": 2}
 BLOCKING_SUPPORT = ("no", "not-applicable")
 
 
@@ -28,7 +28,7 @@ def serves(candidate: Candidate, hardware: str, concern: Concern) -> bool:
 
 def skill_reason(candidate: Candidate, profile: Profile) -> Rationale | None:
     """Why the candidate is beyond the team, or None when the team has the skill it needs."""
-    if SKILL_ORDER[candidate.skill.value] <= SKILL_ORDER[profile.team_skill]:
+    if SKILL_ORDER.index(candidate.skill.value) <= SKILL_ORDER.index(profile.team_skill):
         return None
     text = f"needs a {candidate.skill.value} team; this team is {profile.team_skill}"
     return line(text, cite_claim(candidate, "skill"), cite_profile(profile, "team_skill"))

@@ -117,6 +117,9 @@ class Rank(NamedTuple):
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
     devices: int  # how many devices it is validated on (fewer: more specific)
+    # validated with an older release of a package that another stack fitting alike pins newer (Iluvatar's SDK 4.2.0
+    # against 4.3.0): the recipe on the current release comes first (set by choose_stacks; review 133 p09)
+    older_release: bool
     stack_id: str
 
 
@@ -1145,6 +1148,7 @@ def judge(
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
         devices=len(scope.devices),
+        older_release=False,
         stack_id=stack.id,
     )
     answering = [p for p in scope.precisions if p in accepted]
@@ -1240,13 +1244,15 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     rollouts: frozenset[str] = frozenset()
     for workload in sorted(workloads(profile), key=lambda name: name != "training"):  # rollout engines first
         judged = sorted(
-            behind_named_routes(
-                [
-                    beside_rollouts(judge(stack, workload, profile, device, platform, knowledge), rollouts)
-                    for stack in knowledge.stacks_for(profile.hardware)
-                    if workload in stack.applies_to.workloads and serves_the_task(stack, profile, workload)
-                ],
-                device if platform.kind == "accelerator" else None,
+            behind_newer_releases(
+                behind_named_routes(
+                    [
+                        beside_rollouts(judge(stack, workload, profile, device, platform, knowledge), rollouts)
+                        for stack in knowledge.stacks_for(profile.hardware)
+                        if workload in stack.applies_to.workloads and serves_the_task(stack, profile, workload)
+                    ],
+                    device if platform.kind == "accelerator" else None,
+                )
             ),
             # beside the rollouts' engine, a serving stack on it goes first among those that fit alike (a generic
             # stack's half unit against a recipe written for the model does not outweigh one engine for both)
@@ -1313,6 +1319,39 @@ def behind_named_routes(judged: list[Judged], device: Device | None) -> list[Jud
         replace(item, rank=item.rank._replace(device_unnamed=True)) if item.stack.devices_unnamed is not None else item
         for item in judged
     ]
+
+
+def release_numbers(pin: str) -> tuple[int, ...] | None:
+    """The numbers of a pinned release ('4.3.0' of '4.3.0', '25.09' of '"25.09"'), or None for a pin naming none."""
+    found = re.match(r"\s*v?(\d+(?:\.\d+)*)", pin)
+    return tuple(int(part) for part in found.group(1).split(".")) if found is not None else None
+
+
+def pins_older(item: Judged, other: Judged) -> bool:
+    """The two stacks pin a package in common, and this one pins an older release of it."""
+    mine, theirs = item.stack.validated_with, other.stack.validated_with
+    for name in mine.keys() & theirs.keys():
+        ours, their = release_numbers(mine[name]), release_numbers(theirs[name])
+        if ours is not None and their is not None and ours < their:
+            return True
+    return False
+
+
+def behind_newer_releases(judged: list[Judged]) -> list[Judged]:
+    """A stack that fits as another does (the same misfits) but pins an older release of a package they share comes
+    after it."""
+
+    def older(item: Judged) -> bool:
+        kinds = {misfit.kind for misfit in item.misfits}
+        return any(
+            other is not item
+            and other.rank.weight == item.rank.weight
+            and {misfit.kind for misfit in other.misfits} == kinds
+            and pins_older(item, other)
+            for other in judged
+        )
+
+    return [replace(item, rank=item.rank._replace(older_release=True)) if older(item) else item for item in judged]
 
 
 def rollout_engines(trained: Judged, knowledge: KnowledgeBase) -> frozenset[str]:
@@ -1545,6 +1584,13 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             f"{item.stack.runner_name} is built for pre-training too, while {chosen.stack.runner_name} is a fine-tuning "
             "tool with its own recipes and launcher, the lighter route for a framework team; "
             f"{throughput_run(item.workload)} on the target decides (see the switch conditions)"
+        )
+    if item.rank.older_release and not chosen.rank.older_release:
+        shared = sorted(item.stack.validated_with.keys() & chosen.stack.validated_with.keys())
+        newer = next((name for name in shared if pins_older(item, chosen)), shared[0] if shared else "its software")
+        return (
+            f"{chosen.stack.name} is validated on a newer release ({newer} {chosen.stack.validated_with.get(newer, '')} "
+            f"against {item.stack.validated_with.get(newer, '')})"
         )
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"

@@ -212,3 +212,24 @@ def test_a_record_on_a_release_candidate_is_reviewed_early():
     )
     reason = result.early_review()
     assert reason is not None and "pre-release (vllm-ascend v0.22.1rc1)" in reason
+
+
+def test_of_recipes_that_fit_alike_the_one_on_the_newer_vendor_release_leads():
+    # Review 133 p09: Llama-3-8B pretraining on 16 Tiangai 150 took ColossalAI's run on DeepSparkHub 25.03 (SDK 4.2.0)
+    # over Iluvatar's Megatron-LM pretraining recipe on 25.09 (SDK 4.3.0,
+    # https://github.com/Deep-Spark/DeepSparkHub/blob/master/models/nlp/llm/llama3_8b/megatron-lm/README.md).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="meta-llama/Meta-Llama-3-8B",
+        needs={"devices": 16},
+    )
+    assert chosen_stack(result, "training") == "iluvatar-megatron-lm-tiangai-150"
+    colossal = next(
+        row for row in result.stacks_considered if row.stack == "iluvatar-colossalai-llama3-sft-tiangai-150"
+    )
+    assert "validated on a newer release (deepsparkhub 25.09 against 25.03)" in colossal.reason
