@@ -8,7 +8,7 @@ from collections.abc import Collection, Sequence
 
 from advisor.knowledge.model_sizes import newer_in_series, quantized_release, size_of, written_for
 from advisor.knowledge.models import KnowledgeBase
-from advisor.knowledge.platforms import Device, Platform
+from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import command_replicas
@@ -27,6 +27,7 @@ from advisor.recommendation.stack_choice import (
     decisive_reason,
     float_fallback,
     native_alternative,
+    release_numbers,
     released_quantized,
     risk_naming,
     workloads,
@@ -533,10 +534,32 @@ def version_split(choice: StackChoice) -> str:
     ]
     if not differ:
         return ""
+    newer = newer_side(training.stack.validated_with, serving.stack.validated_with)
+    if newer is not None:  # the older side's recipe is re-validated on the newer release first (review 134 p12)
+        name, side, release = newer
+        return (
+            f" Their validated versions differ: {'; '.join(differ)}: validate the {side} recipe on {name} {release}, "
+            "the newer release, so that one release carries both, or run them as two images until it does."
+        )
     return (
         f" Their validated versions differ: {'; '.join(differ)}: run them as two images, or validate one release for "
         "both before sharing a fleet."
     )
+
+
+def newer_side(trained: dict[str, str], served: dict[str, str]) -> tuple[str, str, str] | None:
+    """(package, the side on the older release, the newer release) for the first package both pin at comparable
+    releases that differ; None where no such package is found."""
+    for name in trained:
+        if name not in served:
+            continue
+        mine, theirs = release_numbers(trained[name]), release_numbers(served[name])
+        if mine is None or theirs is None or mine == theirs:
+            continue
+        if mine > theirs:
+            return name, "serving", trained[name].split()[0]
+        return name, "training", served[name].split()[0]
+    return None
 
 
 BRIEF_CLAIM = 480  # characters of a checkpoint claim the verdict quotes before pointing to the stack for the rest
@@ -760,9 +783,12 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     """A served model quantized for speed, not for memory: where the quantized model is not measurably faster at the
     SLA than the float one on the target, the float model serves with no accuracy risk. Not written where the float
     weights outgrow the job's devices (the format is then what makes it fit), for a convolutional model (its INT8 is
-    judged by the probe's speed-up), where the publisher releases the model quantized, nor where the stack documents no
-    float format on this device."""
+    judged by the probe's speed-up), where the publisher releases the model quantized, where the stack documents no
+    float format on this device, nor for a model shipped inside an app or on a phone (the format is what makes it fit
+    the app's memory and download, not only speed: review 134 p15)."""
     if serving is None or not profile.serves or not profile.needs.quantized or profile.convolutional:
+        return None
+    if profile.needs.in_app or is_mobile(device):
         return None
     floating = next(
         (p for p in FLOAT_FORMATS if p in serving.stack.applies_to.precisions and p in device.formats), None
@@ -960,6 +986,9 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
         # record says a throughput run decides between them, so that run is a switch (review 131 p08)
         and (kin_fit(j) if chosen.fits else chosen.weight == j.weight and (j.weight == 0 or misses_alike(j, chosen)))
         and j.stack.runner_key != chosen.stack.runner_key
+        # a route the vendor's current release no longer carries is no place to switch to (review 134 p12: NxD
+        # Training, pinned at Neuron 2.28)
+        and j.stack.superseded is None
         # a recipe for named models (a YOLOv8 detector's) where the profile names none: no "same model" race
         and not (j.model_assumed and not chosen.model_assumed)
     ]

@@ -114,8 +114,11 @@ def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> 
             cite_format(candidate, dtype, context.knowledge),
             cite_profile(context.profile, "needs.quantization_method"),
         )
+        # a runtime with no QAT flow of its own runs the training framework's export (review 134 p15: "llama-cpp
+        # [method=qat]" beside a stack rejected for running no QAT)
+        method = "qat" if qat.value == "yes" else "qat in the training framework (this part runs its export)"
         return Choice(
-            concern="quantization", option=candidate.id, settings={"dtype": dtype, "method": "qat"}, rationale=(how,)
+            concern="quantization", option=candidate.id, settings={"dtype": dtype, "method": method}, rationale=(how,)
         )
     if concern == "fusion" and (candidate.layer.value != "serving-engine" or candidate.fusion.value != "yes"):
         why = own_fusion_line(candidate)

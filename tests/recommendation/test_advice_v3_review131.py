@@ -233,3 +233,42 @@ def test_of_recipes_that_fit_alike_the_one_on_the_newer_vendor_release_leads():
         row for row in result.stacks_considered if row.stack == "iluvatar-colossalai-llama3-sft-tiangai-150"
     )
     assert "validated on a newer release (deepsparkhub 25.09 against 25.03)" in colossal.reason
+
+
+def test_no_switch_leads_to_a_route_the_vendor_no_longer_carries_and_the_older_side_revalidates():
+    # Review 134 p12: a switch moved a Trn2 team to NxD Training pinned at Neuron 2.28, which AWS no longer carries
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-no-support-pytorch-xla-training.html),
+    # and the verdict said "run them as two images" where one release must carry serving and training.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="both",
+        training="fine-tuning",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        parameters_b=8,
+        needs={"devices": 16},
+    )
+    assert not any("nxdt" in switch.id for switch in result.switch_conditions)
+    assert "validate the serving recipe on neuron-sdk 2.34.0, the newer release" in result.verdict
+
+
+def test_a_model_quantized_for_a_phone_app_gets_no_serve_bf16_switch_and_tier_3_says_where_qat_runs():
+    # Review 134 p15: ExecuTorch quantizes Llama 3.2 3B to 4 bits to fit a phone
+    # (https://github.com/pytorch/executorch/blob/main/examples/models/llama/README.md): "serve bf16" is no switch there;
+    # and tier 3 printed "llama-cpp [method=qat]" beside a llama.cpp stack rejected for running no QAT.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        parameters_b=3,
+        needs={"quantization": "int4", "quantization_method": "qat", "in_app": True, "devices": 1},
+    )
+    assert not any(switch.id.endswith("-no-speedup") for switch in result.switch_conditions)
+    quantization = next(c for c in result.tier(3).choices if c.concern == "quantization")
+    assert quantization.option == "llama-cpp"
+    assert quantization.settings["method"].startswith("qat in the training framework")

@@ -69,4 +69,7 @@ def test_a_train_and_serve_job_is_told_when_its_two_stacks_pin_different_release
         needs={"devices": 16},
     )
     assert "Their validated versions differ: neuron-sdk" in result.verdict
-    assert "run them as two images, or validate one release for both" in result.verdict
+    # since review 134 p12 the side on the older release is told to validate on the newer one first
+    assert "the newer release, so that one release carries both, or run them as two images until it does" in (
+        result.verdict
+    )
