@@ -250,3 +250,17 @@ def test_a_part_whose_page_documents_kinds_of_training_apart_shows_each_kind_nam
     assert part.for_training("rl").setting == part.for_training(None).setting  # a kind the page does not name
     bare = Component(role="kernels", name="fused ops", setting="--use-fused-rmsnorm")
     assert bare.for_training("lora") is bare
+
+
+def test_the_verl_moe_grpo_stacks_carry_the_script_written_for_their_model():
+    # Helper kbapple, defect 3 (scenario 727): the NVIDIA verl MoE GRPO stack, written for Qwen3-30B-A3B, runs verl's
+    # examples/grpo_trainer/run_qwen3_30b_a3b_megatron.sh; the Qwen3.5-35B-A3B script is the AMD stack's alone
+    # (https://github.com/verl-project/verl/tree/1dda039b9c6311889a9c9a26040677e1254814f9/examples/grpo_trainer).
+    knowledge = load_knowledge_base()
+    nvidia = knowledge.stack("nvidia-verl-megatron-moe-grpo")
+    assert "Qwen/Qwen3-30B-A3B" in nvidia.applies_to.models
+    trainer = nvidia.component("training-framework")
+    assert trainer is not None and "run_qwen3_30b_a3b_megatron.sh" in (trainer.setting or "")
+    assert "qwen3_5" not in (trainer.setting or "")
+    amd = knowledge.stack("amd-verl-megatron-moe-grpo-instinct")
+    assert amd.applies_to.models == ["Qwen/Qwen3.5-35B-A3B"]
