@@ -522,8 +522,11 @@ def misfits(
         text = f"documented for {', '.join(scope.model_types)}, not {profile.model_type}"
         tool = tool_trains_type(stack, profile.model_type, knowledge) if near and workload == "training" else None
         if tool is not None:  # the tool's own table covers the model type; this page ran another
-            ran = f"its page runs {few_of(scope.models)}; " if scope.models else ""
-            text += f" ({ran}{tool} itself lists {profile.model_type} models)"
+            runs = f" ({few_of(scope.models)})" if scope.models else ""
+            text = (  # the page's own runs, then the tool's list, so that the two do not read as a contradiction
+                f"this page runs {', '.join(scope.model_types)} models only{runs}; {tool} itself lists "
+                f"{profile.model_type} models, which the page does not show on this platform"
+            )
         # a training framework that lists this model type itself carries over (verl and LLaMA-Factory list MoE and
         # vision-language models); one with no list of its own is only taken to run it
         lists_it = workload == "training" and runner_serves(stack, profile.model_type, knowledge, strict=True)

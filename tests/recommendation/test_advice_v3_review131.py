@@ -272,3 +272,24 @@ def test_a_model_quantized_for_a_phone_app_gets_no_serve_bf16_switch_and_tier_3_
     quantization = next(c for c in result.tier(3).choices if c.concern == "quantization")
     assert quantization.option == "llama-cpp"
     assert quantization.settings["method"].startswith("qat in the training framework")
+
+
+def test_mindspeed_mm_lora_for_qwen25_vl_fits_and_llama_factorys_reason_does_not_contradict_itself():
+    # Review 133 p06: MindSpeed MM's Qwen2.5-VL page documents LoRA (--lora-r, lora_mm_to_hf;
+    # https://github.com/Ascend/MindSpeed-MM/blob/master/examples/qwen2.5vl/README.md), and LLaMA-Factory's reason read
+    # "documented for dense-transformer, not multimodal (LLaMA-Factory itself lists multimodal models)".
+    result = answer(
+        model_type="multimodal",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="training",
+        training="lora",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "ascend-mindspeed-mm-qwen25vl-finetune" and chosen.fits
+    factory = next(row for row in result.stacks_considered if row.stack == "ascend-llamafactory-sft")
+    assert factory.reason.startswith("this page runs dense-transformer models only")
+    assert "which the page does not show on this platform" in factory.reason
