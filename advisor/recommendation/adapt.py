@@ -697,7 +697,7 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     setting = runner.setting if runner is not None and runner.setting else ""
     if DATA_PARALLEL_LAYOUT.search(setting) or EXPERT_PARALLEL_SIZE.search(setting):  # a layout of its own: kept
         return expert_layout_here(setting, profile.needs.devices, context.device)
-    found = TENSOR_PARALLEL.search(setting)
+    found = TENSOR_PARALLEL.search(launch_for_format(setting, choice.served_precision))
     documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
     group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
     device = choice.device
@@ -728,6 +728,20 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
             f"one copy over all {profile.needs.devices}: the replicas-over-split switch decides"
         )
     return f"tensor parallel {group * ranks} over the {group} devices (the command's degree is {theirs})"
+
+
+QUANTIZED_LAUNCH = re.compile(r"(?<!without )--quantization\b|\bW\d+A\d+\b|\bFP8\b|\bINT[48]\b")
+
+
+def launch_for_format(setting: str, precision: str | None) -> str:
+    """Of a setting holding one launch per format ('BF16 weights: ... --tensor-parallel-size 1 ...; W8A8 weights: ...
+    --tensor-parallel-size 4'), the clause for the format served (review 134 p06 read the BF16 degree for an INT8
+    job); the whole setting where it holds one launch."""
+    clauses = [clause for clause in re.split(r";\s+", setting) if TENSOR_PARALLEL.search(clause)]
+    if len(clauses) < 2 or precision is None:
+        return setting
+    quantized = precision not in FLOAT_PRECISIONS
+    return next((clause for clause in clauses if bool(QUANTIZED_LAUNCH.search(clause)) == quantized), setting)
 
 
 def expert_layout_here(setting: str, devices: int, device: Device | None) -> str | None:

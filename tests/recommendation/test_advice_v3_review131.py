@@ -293,3 +293,30 @@ def test_mindspeed_mm_lora_for_qwen25_vl_fits_and_llama_factorys_reason_does_not
     factory = next(row for row in result.stacks_considered if row.stack == "ascend-llamafactory-sft")
     assert factory.reason.startswith("this page runs dense-transformer models only")
     assert "which the page does not show on this platform" in factory.reason
+
+
+def test_a_setting_with_one_launch_per_format_reads_the_degree_of_the_format_served():
+    # Review 134 p06: "layout here=2 replicas of 2 (tensor parallel 2; the command's tensor-parallel degree is 1)" for
+    # Qwen3-32B W8A8 on four 910B, where the W8A8 launch runs --tensor-parallel-size 4 and the 1 is the BF16 launch's
+    # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3-Dense.html).
+    from advisor.recommendation.adapt import launch_for_format
+
+    setting = (
+        "BF16 weights: vllm serve <bf16 weights> without --quantization ascend, one NPU (--tensor-parallel-size 1); "
+        "W8A8 weights: vllm serve --quantization ascend --tensor-parallel-size 4"
+    )
+    assert "--tensor-parallel-size 4" in launch_for_format(setting, "int8")
+    assert "--tensor-parallel-size 1" in launch_for_format(setting, "bf16")
+    assert launch_for_format("vllm serve x --tensor-parallel-size 2", "int8") == "vllm serve x --tensor-parallel-size 2"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-32B",
+        parameters_b=32,
+        needs={"dynamic_shapes": True, "quantization": "int8", "devices": 4},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "the command's tensor-parallel degree is 4" in deployment.settings.get("layout here", "")
