@@ -994,7 +994,9 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     ]
     # one that runs the asked precision by default first; one that runs it off its default (TensorRT-LLM's NVFP4
     # recipe in FP8) still fits, and the same-precision benchmark decides between the engines
-    rivals.sort(key=lambda j: j.rank.other_default != chosen.rank.other_default)
+    # and one that fits whole before a recipe for the model's kin (review 133 p01: SGLang's DeepSeek recipe before
+    # vLLM's DeepSeek-V3 one for a DeepSeek-V3.1 job)
+    rivals.sort(key=lambda j: (not j.fits, j.rank.other_default != chosen.rank.other_default))
     rival = rivals[0] if rivals else None
     if rival is None:
         return None

@@ -320,3 +320,19 @@ def test_a_setting_with_one_launch_per_format_reads_the_degree_of_the_format_ser
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert "the command's tensor-parallel degree is 4" in deployment.settings.get("layout here", "")
+
+
+def test_a_rival_that_fits_whole_takes_the_throughput_switch_before_a_recipe_for_the_models_kin():
+    # Review 133 p01: SGLang's DeepSeek recipe on Blackwell (https://docs.sglang.io/basic_usage/deepseek.html) fits a
+    # DeepSeek-V3.1 NVFP4 job as TensorRT-LLM's does, and "a throughput run decides" had no switch for it.
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={"quantization": "fp4", "long_context": True, "devices": 8},
+    )
+    assert chosen_stack(result) == "nvidia-trtllm-deepseek-blackwell"
+    assert any(switch.id == "nvidia-sglang-deepseek-fp8-blackwell-faster" for switch in result.switch_conditions)
