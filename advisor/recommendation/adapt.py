@@ -1769,6 +1769,11 @@ def without_quantization_on_fallback(
             f"checkpoint, or the engine's own {asked} option) behind the accuracy gate before serving it"
         )
         cites.append(cite_claim(engine, asked))
+        writers = checkpoint_writers(engine.id, asked, context)
+        if writers:  # the family's toolkits whose output the engine loads (review 134 p04: AMD Quark for vLLM)
+            text += f"; {' or '.join(w.name for w in writers)} writes {asked} checkpoints {engine.name} loads"
+            relation = context.knowledge.compatibility.quantized_output_loaded_by
+            cites.extend(cite_compatibility("quantized_output_loaded_by", w.id, relation[w.id]) for w in writers)
         recipe = format_recipe_here(serving, choice, context)
         if recipe is not None:
             text += (
@@ -1778,6 +1783,21 @@ def without_quantization_on_fallback(
             cites.append(cite_stack(recipe))
     gap = Gap(concern="quantization", rationale=(line(text, *cites),))
     return [c for c in merged if c.concern != "quantization"], (gap,)
+
+
+def checkpoint_writers(engine: str, asked: str, context: RuleContext) -> list[Candidate]:
+    """The platform's quantization toolkits whose checkpoints in the asked format the engine loads (AMD Quark's FP8
+    for vLLM on Instinct): each documents the format, runs on this family and lists the engine among its loaders."""
+    writers = []
+    for toolkit in context.knowledge.compatibility.toolkits_loaded_by(engine):
+        if toolkit not in context.knowledge.ids():
+            continue
+        candidate = context.knowledge.get(toolkit)
+        claim = getattr(candidate, asked, None)
+        on_family = context.profile.hardware in candidate.hardware.value and "quantization" in candidate.concerns.value
+        if on_family and claim is not None and getattr(claim, "value", None) in ("yes", "partial"):
+            writers.append(candidate)
+    return writers
 
 
 def format_recipe_here(serving: Judged, choice: StackChoice, context: RuleContext) -> Stack | None:

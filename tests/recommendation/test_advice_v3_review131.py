@@ -336,3 +336,19 @@ def test_a_rival_that_fits_whole_takes_the_throughput_switch_before_a_recipe_for
     )
     assert chosen_stack(result) == "nvidia-trtllm-deepseek-blackwell"
     assert any(switch.id == "nvidia-sglang-deepseek-fp8-blackwell-faster" for switch in result.switch_conditions)
+
+
+def test_a_format_left_to_try_names_the_toolkits_whose_checkpoints_the_engine_loads():
+    # Review 134 p04: FP8 for Qwen2.5-VL-72B on MI300X was "(none) ... try it" without naming AMD Quark, whose FP8
+    # checkpoints vLLM loads (https://docs.vllm.ai/features/quantization/quark.html).
+    result = answer(
+        model_type="multimodal",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-VL-72B-Instruct",
+        needs={"quantization": "fp8", "devices": 4},
+    )
+    gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
+    assert "AMD Quark" in gap.rationale[0].text and "checkpoints vLLM loads" in gap.rationale[0].text
