@@ -709,6 +709,8 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     if profile.trains and not profile.serves and not device.may_run(profile.needs.quantization):
         quantized_here = False  # an FP8 training ask on a device with no FP8 units trains in bf16: no loss gap to watch
     accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
+    if accuracy is None:  # a release served as a vendor's requantization of it still has the release to go back to
+        accuracy = requantized_switch(serving, profile)
     if accuracy is not None:
         found.append(accuracy)
         pays = quantization_pays_switch(serving, device, profile)
@@ -1161,6 +1163,33 @@ def falls_short(what: str, profile: Profile) -> str:
     if profile.serving_task == "transcription":
         return f"{what} has a word error rate more than {ACCURACY_DROP * 100:g} point above the float model's"
     return f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model"
+
+
+REQUANTIZED = re.compile(r"^\s*(\S+) in place of (\S+)")
+
+
+def requantized_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
+    """The serving stack serves a vendor's requantization in place of the model's own release (AMD's Quark gpt-oss-120b,
+    FP8 activations, on an MI355X): its score against the release decides, and the release is the way back (review
+    136 p03); None where no part of the stack says so."""
+    if serving is None or profile.model_name is None or not profile.serves:
+        return None
+    for component in serving.stack.components:
+        found = REQUANTIZED.match(component.setting or "") if component.role == "quantization" else None
+        if found is not None and found.group(2) == profile.model_name:
+            checkpoint = found.group(1)
+            worse = (
+                f"has a word error rate more than {ACCURACY_DROP * 100:g} point above"
+                if profile.serving_task == "transcription"
+                else f"scores more than {ACCURACY_DROP * 100:g} point below"
+            )
+            description = (
+                f"{checkpoint} {worse} {profile.model_name} as released on {quality_evaluation(profile)}: serve "
+                f"{profile.model_name} as released instead"
+            )
+            metric = "evidence.requantized_accuracy_drop"
+            return switch("requantized-accuracy-drop", description, metric, ">", ACCURACY_DROP)
+    return None
 
 
 def accuracy_switch(profile: Profile) -> SwitchCondition | None:

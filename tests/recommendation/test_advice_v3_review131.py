@@ -352,3 +352,21 @@ def test_a_format_left_to_try_names_the_toolkits_whose_checkpoints_the_engine_lo
     )
     gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
     assert "AMD Quark" in gap.rationale[0].text and "checkpoints vLLM loads" in gap.rationale[0].text
+
+
+def test_a_vendor_requantization_served_in_place_of_the_release_is_gated_against_it():
+    # Review 136 p03: AMD's requantized gpt-oss-120b (FP8 activations) served on an MI355X had no accuracy gate and no
+    # way back to OpenAI's release, which vLLM's recipe serves as released
+    # (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md).
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="kernel",
+        model="openai/gpt-oss-120b",
+        needs={"quantization": "fp4", "devices": 1},
+    )
+    gate = next(switch for switch in result.switch_conditions if switch.id == "requantized-accuracy-drop")
+    assert "amd/gpt-oss-120b-w-mxfp4-a-fp8 scores more than 1 point below openai/gpt-oss-120b" in gate.description
+    assert "serve openai/gpt-oss-120b as released instead" in gate.description
