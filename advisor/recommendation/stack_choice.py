@@ -34,7 +34,7 @@ from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import LLM_MODEL_TYPES, Profile
-from advisor.recommendation.capacity import one_device_holds, replica_group, served_weights_gb
+from advisor.recommendation.capacity import devices_to_hold, one_device_holds, replica_group, served_weights_gb
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
     ASSUMED_MODEL_WEIGHT,
@@ -1264,7 +1264,11 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
         usable = [item for item in judged if item.weight < TOO_FAR]
         # a speech or embedding model no stack serves in the asked format here: one documented in float does (an LLM's
         # concerns assembled one by one still reach a quantizer and engine the knowledge base pairs)
-        if not usable and profile.needs.quantized and profile.serving_task != "generation":
+        if (
+            not usable
+            and profile.needs.quantized
+            and (profile.serving_task != "generation" or float_fits(profile, device))
+        ):
             judged = sorted((softened(item, profile, device, platform) for item in judged), key=lambda item: item.rank)
             usable = [item for item in judged if item.weight < TOO_FAR]
         if not usable and workload == "training" and profile.training in NAMED_ONLY_KINDS:
@@ -1376,6 +1380,14 @@ def beside_rollouts(item: Judged, rollouts: frozenset[str]) -> Judged:
     runner = item.stack.runner
     apart = runner is None or runner.candidate not in rollouts
     return replace(item, rank=item.rank._replace(apart_from_rollouts=apart)) if apart else item
+
+
+def float_fits(profile: Profile, device: Device | None) -> bool:
+    """A generating model whose bf16 weights fit the job's devices: where no stack here documents the asked format, a
+    documented stack serving it in its own format comes before concerns assembled one by one (review 135 p08: an AWQ
+    INT4 ask on Hygon, whose stacks document bf16 and INT8 W8A8)."""
+    held = devices_to_hold(profile, device, "bf16")
+    return held is not None and held[1] <= profile.needs.devices
 
 
 def softened(item: Judged, profile: Profile, device: Device | None, platform: Platform) -> Judged:

@@ -370,3 +370,19 @@ def test_a_vendor_requantization_served_in_place_of_the_release_is_gated_against
     gate = next(switch for switch in result.switch_conditions if switch.id == "requantized-accuracy-drop")
     assert "amd/gpt-oss-120b-w-mxfp4-a-fp8 scores more than 1 point below openai/gpt-oss-120b" in gate.description
     assert "serve openai/gpt-oss-120b as released instead" in gate.description
+
+
+def test_a_format_no_stack_documents_here_serves_a_documented_stack_in_its_own_format_where_bf16_fits():
+    # Review 135 p08: Qwen3-14B-AWQ (int4) on two K100_AI got concerns assembled one by one around an unverified int4
+    # path, while Hygon's vLLM cookbook documents bf16 and INT8 W8A8 on the card and the bf16 weights fit.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-14B-AWQ",
+        needs={"dynamic_shapes": True, "quantization": "int4", "devices": 2},
+    )
+    assert chosen_stack(result) == "hygon-vllm-cookbook-k100-ai"
+    assert "no stack documents int4 for this profile here" in result.verdict
