@@ -74,6 +74,7 @@ from advisor.recommendation.stack_choice import (
     few_of,
     fine_tuning_tool,
     quantizes_after_training,
+    requantization_of,
     runner_concern,
     runner_of,
     runner_roles,
@@ -1110,7 +1111,7 @@ def released_four_bit(choice: Choice, context: RuleContext) -> Choice | None:
     runtime = context.stack.runtime
     if runtime is None or not context.stack.serving_engine:
         return None
-    if f"in place of {profile.model_name}" in choice.settings.get("as documented", ""):
+    if requantization_of(choice.settings.get("as documented", ""), profile.model_name) is not None:
         return None  # the stack serves a vendor's requantization instead (AMD's Quark gpt-oss-120b on MI355X)
     text = f"{profile.model_name} is released in {released}: serve it as released; no quantizer runs"
     why = line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))

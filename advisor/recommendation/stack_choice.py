@@ -1328,20 +1328,35 @@ def behind_named_routes(judged: list[Judged], device: Device | None) -> list[Jud
     ]
 
 
+REQUANTIZED = re.compile(r"^\s*(\S+) in place of (\S+)")
+
+
+def requantization_of(setting: str, model: str | None) -> str | None:
+    """The checkpoint a stack's quantization setting serves in place of the model's own release ('amd/gpt-oss-120b-w-
+    mxfp4-a-fp8 in place of openai/gpt-oss-120b on gfx950'), or None."""
+    found = REQUANTIZED.match(setting)
+    return found.group(1) if found is not None and model is not None and found.group(2) == model else None
+
+
 def release_numbers(pin: str) -> tuple[int, ...] | None:
     """The numbers of a pinned release ('4.3.0' of '4.3.0', '25.09' of '"25.09"'), or None for a pin naming none."""
     found = re.match(r"\s*v?(\d+(?:\.\d+)*)", pin)
     return tuple(int(part) for part in found.group(1).split(".")) if found is not None else None
 
 
-def pins_older(item: Judged, other: Judged) -> bool:
-    """The two stacks pin a package in common, and this one pins an older release of it."""
+def older_pin(item: Judged, other: Judged) -> str | None:
+    """A package both stacks pin of which this one pins the older release (the first by name), or None."""
     mine, theirs = item.stack.validated_with, other.stack.validated_with
-    for name in mine.keys() & theirs.keys():
+    for name in sorted(mine.keys() & theirs.keys()):
         ours, their = release_numbers(mine[name]), release_numbers(theirs[name])
         if ours is not None and their is not None and ours < their:
-            return True
-    return False
+            return name
+    return None
+
+
+def pins_older(item: Judged, other: Judged) -> bool:
+    """The two stacks pin a package in common, and this one pins an older release of it."""
+    return older_pin(item, other) is not None
 
 
 def behind_newer_releases(judged: list[Judged]) -> list[Judged]:
@@ -1601,12 +1616,10 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             f"{throughput_run(item.workload)} on the target decides (see the switch conditions)"
         )
     if item.rank.older_release and not chosen.rank.older_release:
-        shared = sorted(item.stack.validated_with.keys() & chosen.stack.validated_with.keys())
-        newer = next((name for name in shared if pins_older(item, chosen)), shared[0] if shared else "its software")
-        return (
-            f"{chosen.stack.name} is validated on a newer release ({newer} {chosen.stack.validated_with.get(newer, '')} "
-            f"against {item.stack.validated_with.get(newer, '')})"
-        )
+        package = older_pin(item, chosen)
+        if package is not None:
+            theirs, mine = chosen.stack.validated_with[package], item.stack.validated_with[package]
+            return f"{chosen.stack.name} is validated on a newer release ({package} {theirs} against {mine})"
     if item.rank.third_party and not chosen.rank.third_party and item.rank.preference == chosen.rank.preference:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"
         return (

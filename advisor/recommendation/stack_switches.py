@@ -29,6 +29,7 @@ from advisor.recommendation.stack_choice import (
     native_alternative,
     release_numbers,
     released_quantized,
+    requantization_of,
     risk_naming,
     workloads,
 )
@@ -1165,9 +1166,6 @@ def falls_short(what: str, profile: Profile) -> str:
     return f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model"
 
 
-REQUANTIZED = re.compile(r"^\s*(\S+) in place of (\S+)")
-
-
 def requantized_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
     """The serving stack serves a vendor's requantization in place of the model's own release (AMD's Quark gpt-oss-120b,
     FP8 activations, on an MI355X): its score against the release decides, and the release is the way back (review
@@ -1175,9 +1173,8 @@ def requantized_switch(serving: Judged | None, profile: Profile) -> SwitchCondit
     if serving is None or profile.model_name is None or not profile.serves:
         return None
     for component in serving.stack.components:
-        found = REQUANTIZED.match(component.setting or "") if component.role == "quantization" else None
-        if found is not None and found.group(2) == profile.model_name:
-            checkpoint = found.group(1)
+        checkpoint = requantization_of(component.setting or "", profile.model_name)
+        if component.role == "quantization" and checkpoint is not None:
             worse = (
                 f"has a word error rate more than {ACCURACY_DROP * 100:g} point above"
                 if profile.serving_task == "transcription"
