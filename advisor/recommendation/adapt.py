@@ -185,10 +185,19 @@ def wider_layout(setting: str, devices: int, device: Device | None = None) -> st
             f"{ranks} each); this job has {devices} device(s), {devices * ranks} {device.rank_name}: set it{expert} "
             f"to {devices * ranks}, once the capacity check shows the weights fit there"
         )
+    collective = sorted(set(COLLECTIVE_SETTING.findall(setting))) if devices == 1 else []
+    tune = "tunes" if len(collective) == 1 else "tune"
+    dropped = f", and drop {', '.join(collective)}, which {tune} collectives a one-device job does not run"
     return (
         f"the page's command splits the model {size} ways (tensor parallel {size}); this job has {devices} "
         f"device(s): set it{expert} to {devices}, once the capacity check shows the weights fit there"
+        + (dropped if collective else "")
     )
+
+
+# An environment setting that tunes collectives (all-reduce compression, NCCL/RCCL knobs): nothing on one device
+# (reviews 135-137 p03: VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4 kept for a one-GPU job).
+COLLECTIVE_SETTING = re.compile(r"\b(\w*(?:QUICK_REDUCE|ALLREDUCE|ALL_REDUCE|NCCL_|RCCL_)\w*)=\S+")
 
 
 def in_precision(setting: str, precision: str | None) -> str:

@@ -386,3 +386,19 @@ def test_a_format_no_stack_documents_here_serves_a_documented_stack_in_its_own_f
     )
     assert chosen_stack(result) == "hygon-vllm-cookbook-k100-ai"
     assert "no stack documents int4 for this profile here" in result.verdict
+
+
+def test_a_one_device_job_is_told_to_drop_the_commands_collective_settings():
+    # Reviews 135-137 p03: the MI355X gpt-oss command's VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4 compresses all-reduce
+    # traffic (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md), which a one-GPU job has none of.
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="kernel",
+        model="openai/gpt-oss-120b",
+        needs={"quantization": "fp4", "devices": 1},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "drop VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, which tunes collectives" in deployment.settings["devices"]
