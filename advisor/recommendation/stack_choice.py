@@ -1502,6 +1502,11 @@ def weightiest(found: Sequence[Misfit]) -> str | None:
     ordered = sorted(found, key=lambda misfit: -misfit.weight)
     if ordered[0].kind in BOOKKEEPING_MISFITS and len(ordered) > 1:
         return f"{ordered[1].text}; and {ordered[0].text}"
+    # a stack for another model says so first: its precision is then no reason a team weighs (review 136 p13: Apple's
+    # SpeechAnalyzer "runs fp16" for a Whisper profile, when it runs Apple's own model)
+    other = next((misfit for misfit in ordered if misfit.kind in NOT_THIS_MODEL_KINDS), None)
+    if other is not None and ordered[0].kind == "precision":
+        return f"{other.text}; and {ordered[0].text}"
     return ordered[0].text
 
 

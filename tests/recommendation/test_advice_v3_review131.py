@@ -402,3 +402,20 @@ def test_a_one_device_job_is_told_to_drop_the_commands_collective_settings():
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert "drop VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, which tunes collectives" in deployment.settings["devices"]
+
+
+def test_a_stack_for_another_model_says_so_before_its_precision():
+    # Review 136 p13: Apple's SpeechAnalyzer was "not chosen: runs fp16; the profile asks int4" for a Whisper profile;
+    # it runs Apple's own system-managed model (https://developer.apple.com/documentation/speech/speechanalyzer).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        task="transcription",
+        model="openai/whisper-large-v3-turbo",
+        needs={"quantization": "int8", "in_app": True, "devices": 1},
+    )
+    speech = next(row for row in result.stacks_considered if row.stack == "apple-speech-speechanalyzer-in-app")
+    assert speech.reason.startswith("written for apple/SpeechTranscriber, not openai/whisper-large-v3-turbo; and runs")
