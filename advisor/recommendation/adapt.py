@@ -64,6 +64,7 @@ from advisor.recommendation.policy import (
     data_parallel_over,
 )
 from advisor.recommendation.scope import carried_here
+from advisor.recommendation.served_format import checkpoint_makers
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import (
     OTHER_GENERATION_KINDS,
@@ -740,18 +741,23 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     return f"tensor parallel {group * ranks} over the {group} devices (the command's degree is {theirs})"
 
 
-QUANTIZED_LAUNCH = re.compile(r"(?<!without )--quantization\b|\bW\d+A\d+\b|\bFP8\b|\bINT[48]\b")
+QUANTIZATION_FLAG = re.compile(r"(?<!without )--quantization\b")  # a launch that quantizes ('without --...' does not)
 
 
 def launch_for_format(setting: str, precision: str | None) -> str:
     """Of a setting holding one launch per format ('BF16 weights: ... --tensor-parallel-size 1 ...; W8A8 weights: ...
     --tensor-parallel-size 4'), the clause for the format served (review 134 p06 read the BF16 degree for an INT8
     job); the whole setting where it holds one launch."""
-    clauses = [clause for clause in re.split(r";\s+", setting) if TENSOR_PARALLEL.search(clause)]
+    clauses = [clause for clause in top_level_clauses(setting) if TENSOR_PARALLEL.search(clause)]
     if len(clauses) < 2 or precision is None:
         return setting
     quantized = precision not in FLOAT_PRECISIONS
-    return next((clause for clause in clauses if bool(QUANTIZED_LAUNCH.search(clause)) == quantized), setting)
+    return next((clause for clause in clauses if quantized_launch(clause) == quantized), setting)
+
+
+def quantized_launch(clause: str) -> bool:
+    """The launch names a quantized format (FORMAT_WORDS) or passes a quantization flag."""
+    return QUANTIZATION_FLAG.search(clause) is not None or FORMAT_WORDS_RE.search(clause) is not None
 
 
 def expert_layout_here(setting: str, devices: int, device: Device | None) -> str | None:
@@ -1796,18 +1802,14 @@ def without_quantization_on_fallback(
 
 
 def checkpoint_writers(engine: str, asked: str, context: RuleContext) -> list[Candidate]:
-    """The platform's quantization toolkits whose checkpoints in the asked format the engine loads (AMD Quark's FP8
-    for vLLM on Instinct): each documents the format, runs on this family and lists the engine among its loaders."""
-    writers = []
-    for toolkit in context.knowledge.compatibility.toolkits_loaded_by(engine):
-        if toolkit not in context.knowledge.ids():
-            continue
-        candidate = context.knowledge.get(toolkit)
-        claim = getattr(candidate, asked, None)
-        on_family = context.profile.hardware in candidate.hardware.value and "quantization" in candidate.concerns.value
-        if on_family and claim is not None and getattr(claim, "value", None) in ("yes", "partial"):
-            writers.append(candidate)
-    return writers
+    """The toolkits whose output this family's build of the engine loads (served_format.checkpoint_makers) that
+    document the asked format (AMD Quark's FP8 for vLLM on Instinct)."""
+    profile, knowledge = context.profile, context.knowledge
+    makers = checkpoint_makers(knowledge, engine, profile.hardware, profile.model_type, asked)
+    documented = [knowledge.get(toolkit) for toolkit in makers]
+    return [
+        toolkit for toolkit in documented if getattr(getattr(toolkit, asked, None), "value", None) in ("yes", "partial")
+    ]
 
 
 def format_recipe_here(serving: Judged, choice: StackChoice, context: RuleContext) -> Stack | None:

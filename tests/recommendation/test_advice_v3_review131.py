@@ -13,6 +13,17 @@ FLUX_FP8 = {
     "needs": {"quantization": "fp8", "devices": 1},
 }
 
+# gpt-oss-120b in its released MXFP4 on one MI355X, where vLLM's recipe serves AMD's requantization
+GPT_OSS_MI355X = {
+    "model_type": "moe",
+    "hardware": "amd-gpu",
+    "device": "mi355x",
+    "workload": "inference",
+    "team_skill": "kernel",
+    "model": "openai/gpt-oss-120b",
+    "needs": {"quantization": "fp4", "devices": 1},
+}
+
 
 def chosen_stack(result, workload: str = "inference") -> str:
     return next(row.stack for row in result.stacks_considered if row.chosen and row.workload == workload)
@@ -165,15 +176,7 @@ def test_a_stack_serving_a_vendor_requantization_names_that_checkpoint_not_the_r
     # Review 131 p03: on an MI355X vLLM's recipe serves AMD's Quark gpt-oss-120b (MXFP4 weights, FP8 activations)
     # in place of OpenAI's release (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md, MI355x block);
     # tier 1 said "checkpoint=openai/gpt-oss-120b, as released" beside that command.
-    result = answer(
-        model_type="moe",
-        hardware="amd-gpu",
-        device="mi355x",
-        workload="inference",
-        team_skill="kernel",
-        model="openai/gpt-oss-120b",
-        needs={"quantization": "fp4", "devices": 1},
-    )
+    result = answer(**GPT_OSS_MI355X)
     assert chosen_stack(result) == "amd-vllm-gpt-oss-mi355x"
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert quantization.option == "quark"
@@ -358,15 +361,7 @@ def test_a_vendor_requantization_served_in_place_of_the_release_is_gated_against
     # Review 136 p03: AMD's requantized gpt-oss-120b (FP8 activations) served on an MI355X had no accuracy gate and no
     # way back to OpenAI's release, which vLLM's recipe serves as released
     # (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md).
-    result = answer(
-        model_type="moe",
-        hardware="amd-gpu",
-        device="mi355x",
-        workload="inference",
-        team_skill="kernel",
-        model="openai/gpt-oss-120b",
-        needs={"quantization": "fp4", "devices": 1},
-    )
+    result = answer(**GPT_OSS_MI355X)
     gate = next(switch for switch in result.switch_conditions if switch.id == "requantized-accuracy-drop")
     assert "amd/gpt-oss-120b-w-mxfp4-a-fp8 scores more than 1 point below openai/gpt-oss-120b" in gate.description
     assert "serve openai/gpt-oss-120b as released instead" in gate.description
@@ -391,15 +386,7 @@ def test_a_format_no_stack_documents_here_serves_a_documented_stack_in_its_own_f
 def test_a_one_device_job_is_told_to_drop_the_commands_collective_settings():
     # Reviews 135-137 p03: the MI355X gpt-oss command's VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4 compresses all-reduce
     # traffic (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md), which a one-GPU job has none of.
-    result = answer(
-        model_type="moe",
-        hardware="amd-gpu",
-        device="mi355x",
-        workload="inference",
-        team_skill="kernel",
-        model="openai/gpt-oss-120b",
-        needs={"quantization": "fp4", "devices": 1},
-    )
+    result = answer(**GPT_OSS_MI355X)
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert "drop VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, which tunes collectives" in deployment.settings["devices"]
 
