@@ -37,6 +37,18 @@ VISION_CNN_PATTERNS = (
     re.compile(r"^(Ultralytics/|timm/)", re.IGNORECASE),
 )
 VISION_MODEL_PATTERNS = (*VISION_TRANSFORMER_PATTERNS, *VISION_CNN_PATTERNS)
+# Hub ids of architectures that torchvision's classification builders construct by name (resnet50, vit_l_16, swin_t,
+# convnext_base, efficientnet_b0, regnet_y_16gf, mobilenet_v2...), from torchvision's model list
+# (https://docs.pytorch.org/vision/stable/models.html, read 2026-12-06). A generic trainer that builds its network by
+# torchvision name runs these; DINOv2, BEiT or DETR are not among them and bring their own model code.
+TORCHVISION_ARCHITECTURE_PATTERNS = (
+    re.compile(r"^microsoft/resnet-(18|34|50|101|152)$", re.IGNORECASE),
+    re.compile(r"^google/vit-(base|large|huge)-patch(14|16|32)-224", re.IGNORECASE),
+    re.compile(r"^microsoft/swin-(tiny|small|base)-patch4-window7-224$", re.IGNORECASE),
+    re.compile(r"^facebook/convnext-(tiny|small|base|large)-224", re.IGNORECASE),
+    re.compile(r"^google/(efficientnet-b[0-7]|mobilenet_v2)", re.IGNORECASE),
+    re.compile(r"^facebook/regnet-", re.IGNORECASE),
+)
 # Convolutional networks normalised with LayerNorm, not BatchNorm: ConvNeXt and ConvNeXt V2
 # (https://huggingface.co/docs/transformers/model_doc/convnext, https://huggingface.co/docs/transformers/model_doc/convnextv2;
 # read 2026-12-06). A LayerNorm risk concerns them as it does a vision transformer (review 132 p15).
@@ -46,6 +58,11 @@ LAYERNORM_CNN_PATTERNS = (re.compile(r"^(facebook|timm)/convnext", re.IGNORECASE
 def vision_model(model: str | None) -> bool:
     """The Hugging Face id names a well-known vision model family (see the module's list)."""
     return model is not None and any(pattern.search(model.strip()) for pattern in VISION_MODEL_PATTERNS)
+
+
+def torchvision_architecture(model: str | None) -> bool:
+    """The Hugging Face id names an architecture torchvision builds by name (see the module's list)."""
+    return model is not None and any(pattern.search(model.strip()) for pattern in TORCHVISION_ARCHITECTURE_PATTERNS)
 
 
 def vision_transformer(model: str | None) -> bool:

@@ -32,6 +32,10 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # an inference recipe for another image network of the same kind (a ViT recipe for DINOv2, a ResNet-50 one for an
     # EfficientNet): the same export and engine build take it, at a size and speed the page does not give (review 131 p08)
     "vision_sibling": 3,
+    # a training recipe for another image network of the same kind (the Swin recipe for a DINOv2 fine-tune): its launch
+    # scripts and mixed precision carry over, its model code does not; after a generic trainer that builds the model
+    # itself by name (torchvision's ViT-L), before a recipe for another kind of network (review 137 p08)
+    "vision_sibling_training": 4,
     "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type
     # a training recipe written for other models of this type: its model list is a configuration preset (layers,
     # parallel layout) the team re-writes for its own model, not a checkpoint it serves

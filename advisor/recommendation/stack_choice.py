@@ -57,7 +57,7 @@ from advisor.recommendation.policy import (
     host_size,
     node_size,
 )
-from advisor.vision_models import vision_model, vision_transformer
+from advisor.vision_models import torchvision_architecture, vision_model, vision_transformer
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 MAX_CONSIDERED = 5
@@ -392,8 +392,15 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
             f"written for {sibling}, another size of {named}'s series (their ids differ only in the size): its "
             "settings apply, with this size's own weights, parallel degree and memory",
         )
-    if kin is None and workload == "inference" and vision_sibling(listed, named):
+    if kin is None and vision_sibling(listed, named):
         networks = "vision transformers" if vision_transformer(named) else "convolutional networks"
+        if workload == "training":  # the launch scripts and mixed precision carry over; the network is the team's
+            return Misfit(
+                "vision_sibling_training",
+                f"written for {few_of(listed)}, {networks} as {named} is: its launch scripts and mixed-precision "
+                "settings carry over, with this model's own code, size and hyperparameters, which the page does not "
+                "give",
+            )
         return Misfit(
             "vision_sibling",
             f"written for {few_of(listed)}, {networks} as {named} is: the same export and engine build take it, at its "
@@ -412,6 +419,10 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
         f"written for {how} ({kin.sources[0]}{' and the other model cards' if len(kin.sources) > 1 else ''}): its "
         "settings apply, with this model's own weights, not a checkpoint it names",
     )
+
+
+# another model's recipe, whatever the stack's own rule on other models makes of it (models_only, example_models)
+SIBLING_KINDS = ("named_model", "named_model_training", "vision_sibling", "vision_sibling_training")
 
 
 def vision_sibling(listed: Sequence[str], named: str) -> bool:
@@ -538,13 +549,9 @@ def misfits(
     named = profile.model_name
     if scope.models and named is not None and not written_for(scope.models, named) and not carried:
         other = model_misfit(scope.models, named, workload)
-        if stack.models_only is not None and other.kind in ("named_model", "named_model_training", "vision_sibling"):
+        if stack.models_only is not None and other.kind in SIBLING_KINDS:
             other = Misfit("other_model", f"written for {few_of(scope.models)}, not {named}: {stack.models_only.value}")
-        elif stack.example_models is not None and other.kind in (
-            "named_model",
-            "named_model_training",
-            "vision_sibling",
-        ):
+        elif stack.example_models is not None and other.kind in SIBLING_KINDS:
             other = Misfit(
                 "example_model",
                 f"its page runs {few_of(scope.models)} as the example of a generic route "
@@ -557,17 +564,21 @@ def misfits(
         found.append(Misfit("unlisted_id", f"{named} is no id it lists: {stack.exact_ids.value}"))
     if (
         scope.models
-        and stack.example_models is None  # a generic route builds any network by name (torchvision's ViT too)
+        # a generic route builds a network by name (torchvision's ViT too), not one torchvision lacks (DINOv2) when
+        # training it: the script's own model code is then the convolutional example (review 137 p08)
+        and (stack.example_models is None or (workload == "training" and not torchvision_architecture(named)))
         and vision_transformer(named)
         and all(vision_model(m) and not vision_transformer(m) for m in scope.models)
     ):  # a ViT on a ResNet recipe: its attention, LayerNorm and patch embedding are not what the recipe tunes
-        found.append(
-            Misfit(
-                "convolutional_recipe",
-                f"written for convolutional networks ({few_of(scope.models)}), not a vision transformer like {named}: "
-                "its attention and LayerNorm layers are not what the recipe was run with",
-            )
+        unbuilt = stack.example_models is not None  # the generic route's example is all the model code it has
+        convolutional = Misfit(
+            "convolutional_recipe",
+            f"written for convolutional networks ({few_of(scope.models)}), not a vision transformer like {named}"
+            + (", an architecture torchvision does not build by name" if unbuilt else "")
+            + ": its attention and LayerNorm layers are not what the recipe was run with",
         )
+        # that the route does not build it is the reason said first, before the generic route's own misfit
+        found.insert(0 if unbuilt else len(found), convolutional)
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
     if device is not None and device.id in scope.excludes:

@@ -1,0 +1,50 @@
+"""Defects of reviews 137-140, each pinned."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+# a vision model fine-tuned on eight Iluvatar BI-V150 cards, as a team files it (vision models are `cnn` here)
+VISION_FINE_TUNE = {
+    "model_type": "cnn",
+    "hardware": "iluvatar-gpu",
+    "device": "tiangai-150",
+    "workload": "training",
+    "training": "fine-tuning",
+    "team_skill": "framework",
+    "needs": {"devices": 8},
+}
+
+
+def chosen_stack(result, workload: str = "inference") -> str:
+    return next(row.stack for row in result.stacks_considered if row.chosen and row.workload == workload)
+
+
+def test_a_vision_transformer_torchvision_does_not_build_trains_on_the_transformer_recipe_not_the_resnet_route():
+    # Review 137 p08 scored 1: DINOv2-large was fine-tuned on the ResNet-50 route, whose train.py builds networks by
+    # torchvision name; torchvision has no DINOv2 (https://docs.pytorch.org/vision/stable/models.html). DeepSparkHub's
+    # Swin Transformer recipe trains a vision transformer with AMP on 8 BI-V150 (models/cv/classification/
+    # swin_transformer/pytorch/README.md): its launch and mixed precision carry over, the model code is the team's.
+    result = answer(**VISION_FINE_TUNE, model="facebook/dinov2-large")
+    assert chosen_stack(result, "training") == "iluvatar-swin-transformer-training"
+    swin = next(row for row in result.stacks_considered if row.chosen)
+    assert "vision transformers as facebook/dinov2-large is" in swin.reason and "own code" in swin.reason
+    resnet = next(row for row in result.stacks_considered if row.stack == "iluvatar-pytorch-resnet50-training")
+    assert "torchvision does not build" in resnet.reason
+
+
+def test_a_vision_transformer_torchvision_builds_keeps_the_generic_route_that_builds_it_by_name():
+    # google/vit-large-patch16-224 is torchvision's vit_l_16: the generic trainer builds it by name, which the Swin
+    # recipe's code does not (scenario 615 keeps both considered)
+    result = answer(**VISION_FINE_TUNE, model="google/vit-large-patch16-224")
+    assert chosen_stack(result, "training") == "iluvatar-pytorch-resnet50-training"
+    swin = next(row for row in result.stacks_considered if row.stack == "iluvatar-swin-transformer-training")
+    assert not swin.chosen and "launch scripts" in swin.reason
+
+
+def test_a_vision_sibling_is_still_an_export_for_serving():
+    # the inference text of review 131 p08 stays: the same export and engine build take another ViT
+    serving = {**VISION_FINE_TUNE, "workload": "inference", "training": None, "device": "zhikai-100"}
+    result = answer(**serving, model="facebook/dinov2-large")
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert "export and engine build" in chosen.reason
