@@ -26,6 +26,7 @@ from advisor.knowledge.model_sizes import (
     quantized_release,
     size_of,
     vendor_fp8,
+    written_for,
 )
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device
@@ -176,6 +177,18 @@ def wider_layout(setting: str, devices: int, device: Device | None = None) -> st
     device that presents several ranks (a Trainium2 chip's four logical NeuronCores) the sizes count ranks."""
     sizes = [int(size) for size in TENSOR_PARALLEL.findall(setting)]
     ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    if sizes and sizes[0] > devices * ranks >= min(sizes):
+        # the page's first command, the one a model is put into, is wider than the job, though other lines of it fit
+        # (review 137 p07: Hygon's Qwen3-30B-A3B -tp 2 line for a 14B model on one K100_AI, beside its -tp 1 lines)
+        width = (
+            "tensor parallel 1, as its single-device lines run"
+            if devices * ranks == 1
+            else f"the tensor-parallel size its lines give a model of this size, at most {devices * ranks}"
+        )
+        return (
+            f"the page's first command splits its model {sizes[0]} ways; this job has {devices} device(s): take "
+            f"{width}, once the capacity check shows the weights fit there"
+        )
     if not sizes or min(sizes) <= devices * ranks:
         return None
     expert = " (and its expert-parallel size with it)" if EXPERT_PARALLEL_SIZE.search(setting) else ""
@@ -1797,8 +1810,32 @@ def without_quantization_on_fallback(
                 "quantization step is the one to follow"
             )
             cites.append(cite_stack(recipe))
+    nearer = nearer_published_format(serving, profile)
+    if nearer is not None:
+        text += f"; {nearer}"
     gap = Gap(concern="quantization", rationale=(line(text, *cites),))
     return [c for c in merged if c.concern != "quantization"], (gap,)
+
+
+# 4-bit asks, and the 8-bit formats nearer to them than a float fallback
+FOUR_BIT_ASKS = ("int4", "fp4", "nvfp4", "mxfp4")
+EIGHT_BIT_FORMATS = ("int8", "fp8")
+
+
+def nearer_published_format(serving: Judged, profile: Profile) -> str | None:
+    """For a 4-bit ask served in float: the stack's 8-bit format, nearer the ask, where it serves only its publisher's
+    checkpoints of other models (Hygon's INT8 W8A8 releases on the K100_AI), said so that the float plan reads as
+    what is left, not as an oversight (review 137 p07)."""
+    scope = serving.stack.applies_to
+    eight_bit = next((p for p in scope.precisions if p in EIGHT_BIT_FORMATS), None)
+    if profile.needs.quantization not in FOUR_BIT_ASKS or eight_bit is None or not scope.quantized_models:
+        return None
+    if written_for(scope.quantized_models, profile.model_name):
+        return None
+    return (
+        f"its {eight_bit} route, nearer the ask than {serving.precision}, serves only its publisher's checkpoints of "
+        f"{few_of(scope.quantized_models)}, none of this model"
+    )
 
 
 def checkpoint_writers(engine: str, asked: str, context: RuleContext) -> list[Candidate]:

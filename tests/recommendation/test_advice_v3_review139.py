@@ -48,3 +48,38 @@ def test_a_vision_sibling_is_still_an_export_for_serving():
     result = answer(**serving, model="facebook/dinov2-large")
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert "export and engine build" in chosen.reason
+
+
+# DeepSeek-R1-Distill-Qwen-14B asked in int4 on one Hygon K100_AI (review 137 p07)
+DISTILL_K100_INT4 = {
+    "model_type": "dense-transformer",
+    "hardware": "hygon-dcu",
+    "device": "k100-ai",
+    "workload": "inference",
+    "team_skill": "framework",
+    "model": "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B",
+    "needs": {"quantization": "int4", "devices": 1},
+}
+
+
+def test_a_four_bit_ask_served_in_float_names_the_eight_bit_route_that_serves_only_other_models():
+    # Hygon's cookbook documents INT8 W8A8 on the K100_AI only as Hygon's releases of other models
+    # (https://github.com/HYGON-AI/inference-cookbook-das): the bf16 plan says why that nearer format is not taken
+    result = answer(**DISTILL_K100_INT4)
+    gap = next(gap for gap in result.tier(1).gaps if gap.concern == "quantization")
+    text = gap.rationale[0].text
+    assert "served in bf16" in text and "its int8 route, nearer the ask than bf16" in text
+    assert "deepseek-ai/DeepSeek-R1-Distill-Llama-70B" in text and "none of this model" in text
+
+
+def test_a_first_command_wider_than_the_job_says_to_take_the_single_device_width_its_other_lines_give():
+    # the cookbook's first K100_AI line serves Qwen3-30B-A3B with -tp 2; its Qwen3 lines up to 14B run -tp 1
+    result = answer(**DISTILL_K100_INT4)
+    deployment = next(choice for choice in result.tier(1).choices if choice.concern == "deployment")
+    assert "-tp 1 for Qwen3-0.6B to 14B" in deployment.settings["as documented"]
+    assert "splits its model 2 ways" in deployment.settings["devices"]
+    assert "tensor parallel 1" in deployment.settings["devices"]
+    # on two cards the first command already fits: nothing to change
+    two = answer(**{**DISTILL_K100_INT4, "needs": {"quantization": "int4", "devices": 2}})
+    deployment = next(choice for choice in two.tier(1).choices if choice.concern == "deployment")
+    assert "devices" not in deployment.settings
