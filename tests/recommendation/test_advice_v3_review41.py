@@ -416,14 +416,17 @@ def test_an_unvetted_runner_is_not_dressed_in_the_platforms_graph_runtime():
     # Review 46 p15 (FLUX.1-dev FP8 on MI300X): xDiT, which runs on PyTorch with torch.compile
     # (https://rocm.docs.amd.com/projects/ai-ecosystem/en/latest/inference/xdit.html), was labelled "(migraphx)" for
     # quantization, dynamic shapes and deployment, and Quark and torchao were rejected because MIGraphX loads neither.
+    # FLUX.1-dev now takes Hugging Face's flux-fast Diffusers route, a vetted runner (flux-fast README and PR #10,
+    # https://github.com/huggingface/flux-fast/pull/10; scenarios 735-736), so the guard runs on FLUX.2-dev on 8 GPUs:
+    # a model xDiT's runner lists and flux-fast does not, at xDiT's documented scale (--ulysses_degree 8).
     result = answer(
         model_type="diffusion",
         hardware="amd-gpu",
         device="mi300x",
         workload="inference",
-        model="black-forest-labs/FLUX.1-dev",
-        parameters_b=12,
-        needs={"quantization": "fp8", "dynamic_shapes": True, "devices": 1},
+        model="black-forest-labs/FLUX.2-dev",
+        parameters_b=32,
+        needs={"quantization": "fp8", "dynamic_shapes": True, "devices": 8},
     )
     tier1 = result.tier(1)
     assert not any(c.option == "migraphx" for c in tier1.choices)
