@@ -345,6 +345,25 @@ def size_sibling(listed: Sequence[str], model: str | None) -> str | None:
     )
 
 
+def layout_sibling(listed: Sequence[str], model: str | None) -> str | None:
+    """The listed model of this one's series in the other layout, dense or mixture-of-experts: its id has one more
+    size token, the active parameters ('Qwen/Qwen3-VL-235B-A22B-Instruct' of 'Qwen/Qwen3-VL-8B-Instruct'), or None.
+    The series' shared parts (a vision-language model's encoder and projector) hold; the expert layout does not."""
+    if model is None or "/" not in model or written_for(listed, model):
+        return None
+
+    def series(name: str) -> str:  # 'qwen/qwen3-vl-{size}-instruct' whether one size token or two
+        return SIZE_TOKENS.sub("{size}", name.strip().replace("_", "-")).replace("{size}-{size}", "{size}").lower()
+
+    def tokens(name: str) -> int:
+        return len(SIZE_TOKENS.findall(name))
+
+    return next(
+        (entry for entry in listed if series(entry) == series(model) and tokens(entry) != tokens(model)),
+        None,
+    )
+
+
 @dataclass(frozen=True)
 class ArchitectureKin:
     """A listed model whose architecture the profile's model keeps: the listed one itself, or a model both descend

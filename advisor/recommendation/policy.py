@@ -36,6 +36,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # scripts and mixed precision carry over, its model code does not; after a generic trainer that builds the model
     # itself by name (torchvision's ViT-L), before a recipe for another kind of network (review 137 p08)
     "vision_sibling_training": 4,
+    # a vision-language recipe for the series' model in the other layout (Qwen3-VL-235B-A22B for Qwen3-VL-8B): its
+    # multimodal settings hold, its expert layout does not; before a text-only recipe (review 140 p04)
+    "layout_sibling": 4,
     "named_model": 9,  # a recipe written for other models (MLA attention, their checkpoint): after a generic stack of a near model type
     # a training recipe written for other models of this type: its model list is a configuration preset (layers,
     # parallel layout) the team re-writes for its own model, not a checkpoint it serves

@@ -21,6 +21,7 @@ from advisor.knowledge.claims import Claim
 from advisor.knowledge.model_sizes import (
     ArchitectureKin,
     about_another_model,
+    layout_sibling,
     published_qat,
     quantized_release,
     shared_architecture,
@@ -57,7 +58,7 @@ from advisor.recommendation.policy import (
     host_size,
     node_size,
 )
-from advisor.vision_models import torchvision_architecture, vision_model, vision_transformer
+from advisor.vision_models import torchvision_architecture, vision_language_model, vision_model, vision_transformer
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 MAX_CONSIDERED = 5
@@ -392,6 +393,13 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
             f"written for {sibling}, another size of {named}'s series (their ids differ only in the size): its "
             "settings apply, with this size's own weights, parallel degree and memory",
         )
+    layout = layout_sibling(listed, named) if kin is None and vision_language_model(named) else None
+    if layout is not None:  # the vision tower and projector carry over between a series' dense and MoE sizes
+        return Misfit(
+            "layout_sibling",
+            f"written for {layout}, of {named}'s vision-language series in the other layout (dense or mixture of "
+            "experts): its multimodal settings apply; its expert layout, weights, parallel degree and memory do not",
+        )
     if kin is None and vision_sibling(listed, named):
         networks = "vision transformers" if vision_transformer(named) else "convolutional networks"
         if workload == "training":  # the launch scripts and mixed precision carry over; the network is the team's
@@ -422,7 +430,13 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
 
 
 # another model's recipe, whatever the stack's own rule on other models makes of it (models_only, example_models)
-SIBLING_KINDS = ("named_model", "named_model_training", "vision_sibling", "vision_sibling_training")
+SIBLING_KINDS = (
+    "named_model",
+    "named_model_training",
+    "vision_sibling",
+    "vision_sibling_training",
+    "layout_sibling",
+)
 
 
 def vision_sibling(listed: Sequence[str], named: str) -> bool:

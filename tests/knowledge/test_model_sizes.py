@@ -12,6 +12,7 @@ from advisor.knowledge.model_sizes import (
     ModelSize,
     catalogued_release,
     fp8_checkpoints,
+    layout_sibling,
     model_sizes,
     published_fp8,
     shared_architecture,
@@ -194,3 +195,17 @@ def test_a_restricted_licence_covers_the_named_release_and_its_releases_only():
     assert dev is not None and "Non-Commercial" in dev.licence and dev.source.startswith("https://huggingface.co/")
     assert restricted_licence("black-forest-labs/FLUX.1-schnell") is None
     assert restricted_licence("Qwen/Qwen3-8B") is None
+
+
+def test_the_moe_size_of_a_dense_models_series_is_its_layout_sibling():
+    listed = ["Qwen/Qwen2.5-VL-7B-Instruct", "Qwen/Qwen3-VL-235B-A22B-Instruct"]
+    assert layout_sibling(listed, "Qwen/Qwen3-VL-8B-Instruct") == "Qwen/Qwen3-VL-235B-A22B-Instruct"
+    assert (
+        layout_sibling(["Qwen/Qwen3-VL-8B-Instruct"], "Qwen/Qwen3-VL-30B-A3B-Instruct") == "Qwen/Qwen3-VL-8B-Instruct"
+    )
+
+
+def test_another_size_in_the_same_layout_or_another_series_is_no_layout_sibling():
+    assert layout_sibling(["Qwen/Qwen3-VL-4B-Instruct"], "Qwen/Qwen3-VL-8B-Instruct") is None
+    assert layout_sibling(["Qwen/Qwen2.5-VL-72B-Instruct"], "Qwen/Qwen3-VL-8B-Instruct") is None
+    assert layout_sibling(["Qwen/Qwen3-VL-8B-Instruct"], "Qwen/Qwen3-VL-8B-Instruct") is None

@@ -83,3 +83,22 @@ def test_a_first_command_wider_than_the_job_says_to_take_the_single_device_width
     two = answer(**{**DISTILL_K100_INT4, "needs": {"quantization": "int4", "devices": 2}})
     deployment = next(choice for choice in two.tier(1).choices if choice.concern == "deployment")
     assert "devices" not in deployment.settings
+
+
+def test_a_dense_vision_language_model_is_served_on_its_series_moe_recipe_before_a_text_only_one():
+    # Review 140 p04 scored 1: Qwen3-VL-8B on MI300X was served by a text-only SGLang recipe, while AMD's vLLM
+    # vision-language page runs Qwen3-VL-235B-A22B, the same series' MoE size, whose multimodal settings apply
+    result = answer(
+        model_type="multimodal",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-VL-8B-Instruct",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result) == "amd-vllm-vlm-instinct"
+    row = next(row for row in result.stacks_considered if row.chosen)
+    assert "Qwen/Qwen3-VL-235B-A22B-Instruct, of Qwen/Qwen3-VL-8B-Instruct's vision-language series" in row.reason
+    text_only = next(row for row in result.stacks_considered if row.stack == "amd-sglang-bf16-mi300x")
+    assert not text_only.chosen and "not multimodal" in text_only.reason
