@@ -154,7 +154,9 @@ def checkpoint_from_nowhere(
         return []
     model = profile.model_name or "the model"
     weight_only = (
-        f" (a publisher's weight-only release such as {model}-GPTQ-Int8, where one exists, is read as such when named)"
+        # no id is made up for it (review 140 p07: Qwen publishes no Qwen3-14B-GPTQ-Int8)
+        " (a publisher's weight-only release, a GPTQ or AWQ checkpoint whose id names its format, is read as such when "
+        "named)"
         if asked == "int8" and profile.model_name is not None
         else ""
     )

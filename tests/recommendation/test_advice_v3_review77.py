@@ -209,10 +209,12 @@ def test_an_engine_that_only_loads_a_quantized_checkpoint_no_one_writes_says_to_
     )
     assert "the checkpoint has to come from the vendor or another publisher" in result.verdict
     # and where it may come from: a publisher's weight-only INT8 release, named as the model (review 106 p07: Qwen
-    # publishes Qwen2.5-72B-Instruct-GPTQ-Int8, https://huggingface.co/Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8)
-    assert "Qwen/Qwen3-14B-GPTQ-Int8, where one exists, is read as such when named), and serve bf16 until then" in (
+    # publishes Qwen2.5-72B-Instruct-GPTQ-Int8, https://huggingface.co/Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8), with no id
+    # made up for this model (review 140 p07: there is no Qwen3-14B-GPTQ-Int8)
+    assert "a GPTQ or AWQ checkpoint whose id names its format, is read as such when named), and serve bf16" in (
         result.verdict
     )
+    assert "Qwen3-14B-GPTQ-Int8" not in result.verdict
     # a runtime that writes its own quantized model (OpenVINO with NNCF) gets no such clause
     openvino = answer(
         model_type="cnn",
