@@ -572,7 +572,10 @@ def misfits(
                 f"({stack.example_models.value}): {named} takes the same route where the runner loads it as that says, "
                 "at its own memory and speed",
             )
-        found.append(other)
+        # pre-training builds the architecture from its own data: a recipe for a model of that architecture is this
+        # job's whole recipe, there being no checkpoint to load (review 140 p02: Llama-3.1-8B on the Llama 3 8B recipe)
+        if not (other.kind == "same_architecture" and workload == "training" and profile.training == "pretraining"):
+            found.append(other)
     elif scope.models and named is not None and stack.exact_ids is not None and not listed_exactly(scope.models, named):
         # a release of a listed model (Qwen3-4B-Instruct-2507 of Qwen3-4B) that the tool's registry does not hold
         found.append(Misfit("unlisted_id", f"{named} is no id it lists: {stack.exact_ids.value}"))

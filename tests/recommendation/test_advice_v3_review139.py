@@ -102,3 +102,23 @@ def test_a_dense_vision_language_model_is_served_on_its_series_moe_recipe_before
     assert "Qwen/Qwen3-VL-235B-A22B-Instruct, of Qwen/Qwen3-VL-8B-Instruct's vision-language series" in row.reason
     text_only = next(row for row in result.stacks_considered if row.stack == "amd-sglang-bf16-mi300x")
     assert not text_only.chosen and "not multimodal" in text_only.reason
+
+
+def test_pretraining_a_model_of_the_recipes_architecture_is_a_whole_fit_with_no_checkpoint_to_load():
+    # Review 140 p02: Megatron Bridge's Llama 3 8B FP8 recipe for 64 H100 pretraining Llama-3.1-8B was a partial fit
+    # "with this model's own weights, not a checkpoint it names": a pre-training run loads no weights at all
+    profile = {
+        "model_type": "dense-transformer",
+        "hardware": "nvidia-gpu",
+        "device": "h100-sxm",
+        "workload": "training",
+        "team_skill": "kernel",
+        "model": "meta-llama/Llama-3.1-8B",
+        "needs": {"quantization": "fp8", "devices": 64},
+    }
+    pretraining = answer(**profile, training="pretraining")
+    row = next(row for row in pretraining.stacks_considered if row.chosen)
+    assert row.stack == "nvidia-megatron-bridge-llama3-8b-h100" and row.reason == "fits the whole profile"
+    # a fine-tune starts from the model's own weights: the recipe for its architecture still says so
+    fine_tune = answer(**profile, training="fine-tuning")
+    assert all(row.reason != "fits the whole profile" for row in fine_tune.stacks_considered if row.chosen)
