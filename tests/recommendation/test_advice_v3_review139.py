@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
 
+from advisor.recommendation.policy import MISFIT_WEIGHTS
+from advisor.recommendation.stack_choice import model_misfit
+
 # a vision model fine-tuned on eight Iluvatar BI-V150 cards, as a team files it (vision models are `cnn` here)
 VISION_FINE_TUNE = {
     "model_type": "cnn",
@@ -85,23 +88,17 @@ def test_a_first_command_wider_than_the_job_says_to_take_the_single_device_width
     assert "devices" not in deployment.settings
 
 
-def test_a_dense_vision_language_model_is_served_on_its_series_moe_recipe_before_a_text_only_one():
-    # Review 140 p04 scored 1: Qwen3-VL-8B on MI300X was served by a text-only SGLang recipe, while AMD's vLLM
-    # vision-language page runs Qwen3-VL-235B-A22B, the same series' MoE size, whose multimodal settings apply
-    result = answer(
-        model_type="multimodal",
-        hardware="amd-gpu",
-        device="mi300x",
-        workload="inference",
-        team_skill="framework",
-        model="Qwen/Qwen3-VL-8B-Instruct",
-        needs={"devices": 8},
+def test_a_dense_vision_language_models_series_moe_recipe_weighs_less_than_a_text_only_one():
+    # Review 140 p04 scored 1: Qwen3-VL-8B on MI300X was served by a text-only SGLang recipe ("documented for
+    # dense-transformer, not multimodal"), while AMD's vLLM vision-language page runs Qwen3-VL-235B-A22B, the same
+    # series' MoE size, whose multimodal settings apply (the KB now also holds SGLang's dense Qwen3-VL commands)
+    misfit = model_misfit(
+        ["Qwen/Qwen2.5-VL-7B-Instruct", "Qwen/Qwen3-VL-235B-A22B-Instruct"], "Qwen/Qwen3-VL-8B-Instruct"
     )
-    assert chosen_stack(result) == "amd-vllm-vlm-instinct"
-    row = next(row for row in result.stacks_considered if row.chosen)
-    assert "Qwen/Qwen3-VL-235B-A22B-Instruct, of Qwen/Qwen3-VL-8B-Instruct's vision-language series" in row.reason
-    text_only = next(row for row in result.stacks_considered if row.stack == "amd-sglang-bf16-mi300x")
-    assert not text_only.chosen and "not multimodal" in text_only.reason
+    assert misfit.kind == "layout_sibling" and "Qwen/Qwen3-VL-235B-A22B-Instruct" in misfit.text
+    assert misfit.weight < MISFIT_WEIGHTS["model_type"] < MISFIT_WEIGHTS["named_model"]
+    # a text model keeps the plain rule: another model's recipe
+    assert model_misfit(["Qwen/Qwen3-235B-A22B"], "Qwen/Qwen3-8B").kind != "layout_sibling"
 
 
 def test_pretraining_a_model_of_the_recipes_architecture_is_a_whole_fit_with_no_checkpoint_to_load():
