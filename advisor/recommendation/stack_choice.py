@@ -662,11 +662,19 @@ def misfits(
             asked = f"{' or '.join(accepted[:2])} training ({profile.needs.quantization} is {after})"
         lower_here = set(lower) & set(scope.precisions)
         # on an accelerator a weight-only INT4 recipe runs its GEMMs in 16 bits: no answer to an INT8 ask (a CPU's
-        # INT4 weights with dynamic INT8 activations, KleidiAI's, are one)
-        weight_only_16 = platform.kind == "accelerator" and lower_here <= set(scope.weight_only)
+        # INT4 weights with dynamic INT8 activations, KleidiAI's, are one); in an app the ask is the model's footprint,
+        # which 4-bit weights answer whatever the GEMMs run in (review 137 p12: WhisperKit's 4-bit models on a Mac)
+        footprint = profile.needs.in_app or is_mobile(device)
+        weight_only_16 = platform.kind == "accelerator" and not footprint and lower_here <= set(scope.weight_only)
         toolchain = toolchain_quantizes(stack, profile, knowledge, workload)
         if lower_here and not weight_only_16:
-            found.append(Misfit("lower_precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
+            text = f"runs {', '.join(scope.precisions)}; the profile asks {asked}"
+            if footprint:
+                text = (
+                    f"its smallest models are {', '.join(sorted(lower_here))} weights, below the {asked} asked: a "
+                    "smaller footprint in the app, at an accuracy to check against the float model"
+                )
+            found.append(Misfit("lower_precision", text))
         elif toolchain is not None:
             found.append(
                 Misfit(

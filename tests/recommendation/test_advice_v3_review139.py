@@ -119,3 +119,26 @@ def test_pretraining_a_model_of_the_recipes_architecture_is_a_whole_fit_with_no_
     # a fine-tune starts from the model's own weights: the recipe for its architecture still says so
     fine_tune = answer(**profile, training="fine-tuning")
     assert all(row.reason != "fits the whole profile" for row in fine_tune.stacks_considered if row.chosen)
+
+
+def test_an_in_app_int8_ask_takes_four_bit_weight_only_models_as_a_smaller_footprint_not_a_wrong_format():
+    # Reviews 131-137 p12/p13: WhisperKit (Core ML, 4-bit palettized models) was rejected for a Mac app asking int8 as
+    # "runs fp16, int4"; in an app the ask is the model's size, which its 4-bit models answer
+    # (https://github.com/argmaxinc/WhisperKit)
+    profile = {
+        "model_type": "dense-transformer",
+        "hardware": "apple-silicon",
+        "device": "apple-m4",
+        "workload": "inference",
+        "team_skill": "framework",
+        "model": "openai/whisper-large-v3-turbo",
+        "task": "transcription",
+        "needs": {"quantization": "int8", "devices": 1, "in_app": True},
+    }
+    result = answer(**profile)
+    whisperkit = next(row for row in result.stacks_considered if row.stack == "apple-whisperkit-coreml")
+    assert "its smallest models are int4 weights, below the int8 asked" in whisperkit.reason
+    # out of an app, 4-bit weights computed in 16 bits are still no answer to an int8 ask
+    server = answer(**{**profile, "needs": {"quantization": "int8", "devices": 1}})
+    whisperkit = next(row for row in server.stacks_considered if row.stack == "apple-whisperkit-coreml")
+    assert "smallest models" not in whisperkit.reason
