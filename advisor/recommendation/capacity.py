@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from advisor.attention_layouts import hybrid_attention
 from advisor.knowledge.model_sizes import restricted_licence, size_of, stated_parameters_b
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Stack
@@ -161,6 +162,12 @@ def capacity_lines(
             text += (
                 "; with MLA attention, tensor parallelism keeps the whole latent KV cache on every device, so the "
                 "distinct cache is one device's share of that: data-parallel attention splits it across them"
+            )
+        if hybrid_attention(profile.model_name) and "for the KV cache" in text:
+            text += (
+                "; only its full-attention layers (one in four) grow a KV cache with the sequence, its Gated DeltaNet "
+                "layers keeping a fixed state per running sequence, so that memory holds more tokens than a "
+                "full-attention model's would"
             )
         if (float_fit := float_also_fits(parameters, profile, device, served_precision)) is not None:
             text += float_fit

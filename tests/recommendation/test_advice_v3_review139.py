@@ -142,3 +142,21 @@ def test_an_in_app_int8_ask_takes_four_bit_weight_only_models_as_a_smaller_footp
     server = answer(**{**profile, "needs": {"quantization": "int8", "devices": 1}})
     whisperkit = next(row for row in server.stacks_considered if row.stack == "apple-whisperkit-coreml")
     assert "smallest models" not in whisperkit.reason
+
+
+def test_a_hybrid_attention_models_memory_line_says_only_its_full_attention_layers_grow_a_kv_cache():
+    # Reviews 139/140 p03-p04: Qwen3.5-397B-A17B's "1,677 GB for the KV cache" read as if every layer held one; Qwen3.5
+    # runs full attention in every fourth layer, Gated DeltaNet in the others
+    # (https://docs.sglang.io/docs/hardware-platforms/ascend-npus/model-deployment/tutorials/qwen3_5_397b)
+    profile = {
+        "model_type": "moe",
+        "hardware": "amd-gpu",
+        "device": "mi355x",
+        "workload": "inference",
+        "team_skill": "kernel",
+        "needs": {"quantization": "fp8", "devices": 8},
+    }
+    hybrid = answer(**profile, model="Qwen/Qwen3.5-397B-A17B")
+    assert any("only its full-attention layers (one in four) grow a KV cache" in line.text for line in hybrid.capacity)
+    plain = answer(**profile, model="Qwen/Qwen3-235B-A22B")
+    assert not any("full-attention layers" in line.text for line in plain.capacity)
