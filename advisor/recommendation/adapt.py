@@ -50,8 +50,10 @@ from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import AS_RELEASED, Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
     DATA_PARALLEL_TRAINING,
+    EIGHT_BIT_FORMATS,
     FINE_TUNING_KINDS,
     FLOAT_PRECISIONS,
+    FOUR_BIT_ASKS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
     PRECISIONS_FOR,
@@ -1815,11 +1817,6 @@ def without_quantization_on_fallback(
         text += f"; {nearer}"
     gap = Gap(concern="quantization", rationale=(line(text, *cites),))
     return [c for c in merged if c.concern != "quantization"], (gap,)
-
-
-# 4-bit asks, and the 8-bit formats nearer to them than a float fallback
-FOUR_BIT_ASKS = ("int4", "fp4", "nvfp4", "mxfp4")
-EIGHT_BIT_FORMATS = ("int8", "fp8")
 
 
 def nearer_published_format(serving: Judged, profile: Profile) -> str | None:

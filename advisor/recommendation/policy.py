@@ -173,6 +173,9 @@ WHOLE_MODEL_TRAINING: tuple[str, ...] = ("pretraining", "fine-tuning", "rl")
 # Lower formats a vendor documents where the profile asks for 8 bits: a partial fit ("lower_precision"), a format the
 # team did not ask for (asking int4 or fp4 names them).
 LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp4", "mxfp4")}
+# The 4-bit asks, and the 8-bit formats nearer to them than a float fallback (said where a 4-bit ask is served in float)
+FOUR_BIT_ASKS: tuple[str, ...] = ("int4", "fp4")
+EIGHT_BIT_FORMATS: tuple[str, ...] = ("int8", "fp8")
 
 # An 8-bit ask the device cannot run is served in the other 8-bit format where the device runs it and a stack documents
 # it there: the same weight memory as asked (fp8 on a 910B or an A100 is served as INT8 W8A8), not a float fallback.
