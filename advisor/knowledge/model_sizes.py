@@ -52,6 +52,15 @@ class SameArchitecture(_Sourced):
     source: str = Field(description="The page that says the architecture is the same")
 
 
+class TextEncoder(_Sourced):
+    """The language model a diffusion pipeline encodes its prompts with, beside the transformer (FLUX.2's Mistral
+    Small 3.1): it takes device memory of its own unless it is offloaded or run elsewhere."""
+
+    name: str = Field(min_length=3, description="The encoder's name, as the pipeline's card or blog gives it")
+    parameters_b: float = Field(gt=0, description="Its parameters, in billions")
+    source: str = Field(description="The page that names it and its size")
+
+
 class ModelSize(_Sourced):
     """One model's total (and for a mixture of experts, active) size in billions of parameters, and its source."""
 
@@ -63,6 +72,9 @@ class ModelSize(_Sourced):
     )
     architecture_of: SameArchitecture | None = Field(
         None, description="An earlier model whose architecture this release keeps, with other weights"
+    )
+    text_encoder: TextEncoder | None = Field(
+        None, description="A diffusion pipeline's text encoder, a model of its own beside the transformer sized here"
     )
     source: str
     as_of: dt.date

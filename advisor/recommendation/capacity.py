@@ -169,11 +169,36 @@ def capacity_lines(
                 "layers keeping a fixed state per running sequence, so that memory holds more tokens than a "
                 "full-attention model's would"
             )
+        if (encoder := text_encoder_note(parameters, profile, device, served_precision, sharded)) is not None:
+            text += encoder
         if (float_fit := float_also_fits(parameters, profile, device, served_precision)) is not None:
             text += float_fit
         layout = sharding_citation(sharded) if sharded is not None and sharded_copy(profile, sharded) else None
         lines.append(line(text, *cites, *((layout,) if layout is not None else ())))
     return tuple(lines)
+
+
+def text_encoder_note(
+    parameters: float, profile: Profile, device: Device, served_precision: str | None, sharded: Stack | None
+) -> str | None:
+    """For a diffusion pipeline whose catalogue entry names a text encoder (FLUX.2's Mistral Small 3.1, 24B): the
+    encoder's bf16 weights beside the transformer's, against one device's share where each device holds a copy of the
+    pipeline (review 141 p03: FLUX.2-dev on an L40S "fits" while its encoder alone takes 48 GB)."""
+    known = size_of(profile.model_name) if profile.model_name else None
+    if known is None or known.text_encoder is None or device.memory_gb is None or sharded_copy(profile, sharded):
+        return None
+    encoder = known.text_encoder
+    encoder_gb = served_weights_gb(encoder.parameters_b, "none")
+    total = served_weights_gb(parameters, served_precision or profile.needs.quantization) + encoder_gb
+    one = device.memory_gb * ENGINE_MEMORY_SHARE
+    said = f"; its text encoder ({encoder.name}, {encoder.parameters_b:g}B) adds about {_gb(encoder_gb)} in bf16"
+    if total <= one:
+        return f"{said}, {_gb(total)} with the transformer, within one {device.name}'s {_gb(one)}"
+    return (
+        f"{said}, {_gb(total)} with the transformer, more than one {device.name}'s {_gb(one)}: quantize the encoder, "
+        "offload it to the CPU or run it on another device or endpoint (the pipeline encodes each prompt once), or "
+        "the pipeline does not load"
+    )
 
 
 def float_also_fits(parameters: float, profile: Profile, device: Device, served_precision: str | None) -> str | None:

@@ -160,3 +160,25 @@ def test_a_hybrid_attention_models_memory_line_says_only_its_full_attention_laye
     assert any("only its full-attention layers (one in four) grow a KV cache" in line.text for line in hybrid.capacity)
     plain = answer(**profile, model="Qwen/Qwen3-235B-A22B")
     assert not any("full-attention layers" in line.text for line in plain.capacity)
+
+
+def test_a_diffusion_pipelines_text_encoder_is_counted_beside_the_transformer():
+    # Reviews 139 p03 and 141 p03 scored 1: FLUX.2-dev's 32B transformer "fit" an L40S while its Mistral Small 3.1
+    # (24B) text encoder alone takes about 48 GB in bf16 (https://huggingface.co/blog/flux-2)
+    profile = {
+        "model_type": "diffusion",
+        "hardware": "nvidia-gpu",
+        "workload": "inference",
+        "team_skill": "kernel",
+        "model": "black-forest-labs/FLUX.2-dev",
+        "needs": {"quantization": "fp8", "devices": 1},
+    }
+    small = answer(**profile, device="l40s")
+    text = next(line.text for line in small.capacity if line.text.startswith("capacity:"))
+    assert "its text encoder (Mistral Small 3.1, 24B) adds about 48 GB in bf16, 80 GB with the transformer" in text
+    assert "quantize the encoder, offload it to the CPU" in text
+    large = answer(**profile, device="rtx-pro-6000-server")
+    assert "within one" in next(line.text for line in large.capacity if line.text.startswith("capacity:"))
+    # a pipeline the catalogue names no encoder for says nothing of one
+    flux1 = answer(**{**profile, "model": "black-forest-labs/FLUX.1-dev"}, device="l40s", parameters_b=12)
+    assert not any("text encoder" in line.text for line in flux1.capacity)
