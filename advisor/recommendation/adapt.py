@@ -54,6 +54,7 @@ from advisor.recommendation.policy import (
     FINE_TUNING_KINDS,
     FLOAT_PRECISIONS,
     FOUR_BIT_ASKS,
+    FOUR_BIT_FLOATS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
     PRECISIONS_FOR,
@@ -1983,6 +1984,10 @@ def adapt_tier1(
                     else f"{judged.precision}: serve {article} {judged.precision} checkpoint (the page's example "
                     f"runs {default})"
                     if default in FLOAT_PRECISIONS
+                    else f"{judged.precision}: serve {article} {judged.precision} checkpoint in place of the page's "
+                    f"{default} one, with none of its {default} weight flags (an fp8 KV cache is a choice of its own, which "
+                    "4-bit float recipes keep as well; its example runs fp8)"
+                    if default == "fp8" and judged.precision in FOUR_BIT_FLOATS
                     else f"{judged.precision}: serve {article} {judged.precision} checkpoint in place of the page's "
                     f"{default} one, with none of its {default} settings (its flags, or options such as an {default} "
                     f"KV cache that follow its checkpoint; its example runs {default})"

@@ -175,6 +175,8 @@ WHOLE_MODEL_TRAINING: tuple[str, ...] = ("pretraining", "fine-tuning", "rl")
 LOWER_PRECISIONS: dict[str, tuple[str, ...]] = {"int8": ("int4",), "fp8": ("nvfp4", "mxfp4")}
 # The 4-bit asks, and the 8-bit formats nearer to them than a float fallback (said where a 4-bit ask is served in float)
 FOUR_BIT_ASKS: tuple[str, ...] = ("int4", "fp4")
+# 4-bit float checkpoint formats, which serving recipes pair with an FP8 KV cache (vLLM's DeepSeek-V3.2 NVFP4 recipe)
+FOUR_BIT_FLOATS: tuple[str, ...] = ("nvfp4", "mxfp4", "fp4")
 EIGHT_BIT_FORMATS: tuple[str, ...] = ("int8", "fp8")
 
 # An 8-bit ask the device cannot run is served in the other 8-bit format where the device runs it and a stack documents

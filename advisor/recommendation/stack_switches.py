@@ -1001,13 +1001,14 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     # recipe in FP8) still fits, and the same-precision benchmark decides between the engines
     # and one that fits whole before a recipe for the model's kin (review 133 p01: SGLang's DeepSeek recipe before
     # vLLM's DeepSeek-V3 one for a DeepSeek-V3.1 job)
-    rivals.sort(key=lambda j: (not j.fits, j.rank.other_default != chosen.rank.other_default))
+    # and another engine before another recipe of the chosen one's (review 142 p13: ExecuTorch's generic XNNPACK page
+    # raced its own LLM export page while LiteRT fitted as well)
+    rivals.sort(key=lambda j: (not j.fits, same_engine(j, chosen), j.rank.other_default != chosen.rank.other_default))
     rival = rivals[0] if rivals else None
     if rival is None:
         return None
     ours, theirs = chosen.stack.runner_name, rival.stack.runner_name
-    mine, other = chosen.stack.runner, rival.stack.runner
-    if mine is not None and other is not None and mine.candidate is not None and mine.candidate == other.candidate:
+    if same_engine(rival, chosen):
         ours, theirs = chosen.stack.name, rival.stack.name  # two recipes of one engine: named by their recipes
     whose = "each recipe's" if theirs == rival.stack.name else "each engine's"
     unit = (
@@ -1024,6 +1025,12 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     )
     metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
+
+
+def same_engine(one: Judged, other: Judged) -> bool:
+    """The two stacks' runners are one knowledge-base engine (two recipes of ExecuTorch, of vLLM)."""
+    mine, theirs = one.stack.runner, other.stack.runner
+    return mine is not None and theirs is not None and mine.candidate is not None and mine.candidate == theirs.candidate
 
 
 def engine_alternative_switch(

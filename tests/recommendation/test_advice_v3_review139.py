@@ -182,3 +182,39 @@ def test_a_diffusion_pipelines_text_encoder_is_counted_beside_the_transformer():
     # a pipeline the catalogue names no encoder for says nothing of one
     flux1 = answer(**{**profile, "model": "black-forest-labs/FLUX.1-dev"}, device="l40s", parameters_b=12)
     assert not any("text encoder" in line.text for line in flux1.capacity)
+
+
+def test_an_engine_switch_races_another_engine_before_another_recipe_of_the_chosen_one():
+    # Review 142 p13: Llama-3.2-3B QAT int4 in an Android app raced ExecuTorch's LLM export page against ExecuTorch's
+    # generic XNNPACK page, while LiteRT fitted as well
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        needs={"quantization": "int4", "quantization_method": "qat", "devices": 1, "in_app": True},
+    )
+    assert chosen_stack(result) == "arm-executorch-llama-xnnpack-android"
+    faster = [s for s in result.switch_conditions if s.id.endswith("-faster")]
+    assert faster and all("executorch" not in s.id for s in faster)
+
+
+def test_an_nvfp4_checkpoint_in_place_of_an_fp8_one_keeps_the_fp8_kv_cache_as_a_choice_of_its_own():
+    # Review 141 p01: "with none of its fp8 settings (... an fp8 KV cache ...)" beside a quantization line that runs
+    # the NVFP4 model with --kv-cache-dtype fp8, as vLLM's DeepSeek-V3.2 recipe does
+    # (https://github.com/vllm-project/recipes/blob/main/models/deepseek-ai/DeepSeek-V3.2.yaml)
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3.2",
+        needs={"quantization": "fp4", "devices": 8},
+    )
+    precision = next(
+        choice.settings["precision"] for choice in result.tier(1).choices if "precision" in choice.settings
+    )
+    assert "an fp8 KV cache is a choice of its own" in precision and "options such as an fp8 KV cache" not in precision
