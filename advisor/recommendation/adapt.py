@@ -285,7 +285,7 @@ def part_choice(
     documented_line = settings.get("as documented", "")
     quantized = context.profile.needs.quantized
     if (swap := model_in_command(documented_line, stack, served_model(context), quantized)) is not None:
-        settings = {**settings, "model": swap}
+        settings = {**settings, "model": another_pipelines_trainer(swap, judged, context) or swap}
     elif (other := another_releases_download(documented_line, context.profile.model_name)) is not None:
         settings = {**settings, "checkpoint": other}
     if (template := other_models_template(documented_line, context.profile.model_name)) is not None:
@@ -364,6 +364,23 @@ def model_in_command(documented: str, stack: Stack, model: str | None, quantized
             f"release, so the model's own weights need the same quantization step) in place of {named[0]}"
         )
     return f"{model} in place of {named[0]}"
+
+
+def another_pipelines_trainer(swap: str, judged: Judged, context: RuleContext) -> str | None:
+    """For a diffusion model trained on another model's recipe: a diffusion family's trainer script and LoRA target
+    modules are its own (DiffSynth-Studio's Qwen-Image trainer names Qwen-Image's layers), so the page's command takes
+    the framework's trainer for this model, not only its id (review 144 p05: Wan2.2 on the Qwen-Image command)."""
+    profile = context.profile
+    if profile.model_type != "diffusion" or judged.workload != "training" or judged.written_for_this_model:
+        return None
+    if any(misfit.kind in ("same_architecture", "other_size") for misfit in judged.misfits):
+        return None  # a recipe for the model's own architecture: its layers are this model's
+    listed = few_of(judged.stack.applies_to.models)
+    return (
+        f"{swap}; the page's trainer script and LoRA target modules are for {listed}'s layers, not this model's: "
+        f"take the framework's own trainer and target modules for {profile.model_name}, with the page's launch, "
+        "precision and optimizer settings"
+    )
 
 
 HF_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")

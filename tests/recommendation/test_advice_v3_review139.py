@@ -218,3 +218,22 @@ def test_an_nvfp4_checkpoint_in_place_of_an_fp8_one_keeps_the_fp8_kv_cache_as_a_
         choice.settings["precision"] for choice in result.tier(1).choices if "precision" in choice.settings
     )
     assert "an fp8 KV cache is a choice of its own" in precision and "options such as an fp8 KV cache" not in precision
+
+
+def test_a_diffusion_model_trained_on_another_models_recipe_takes_the_frameworks_own_trainer_and_targets():
+    # Review 144 p05 scored 1: Wan2.2 LoRA on 8 MI300X printed DiffSynth-Studio's Qwen-Image trainer with Qwen-Image's
+    # LoRA targets and only the model id swapped; DiffSynth trains Wan with its own script and targets
+    # (https://github.com/modelscope/DiffSynth-Studio, examples/wanvideo/model_training)
+    result = answer(
+        model_type="diffusion",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="lora",
+        team_skill="framework",
+        model="Wan-AI/Wan2.2-T2V-A14B-Diffusers",
+        parameters_b=27,
+        needs={"devices": 8},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert "trainer script and LoRA target modules are for Qwen/Qwen-Image's layers" in framework.settings["model"]
