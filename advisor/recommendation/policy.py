@@ -119,6 +119,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "scale_one_device": 1,  # an LLM engine's multi-device serving recipe on one device, at parallel degree 1
     "general_runtime": 2,
     "same_generation": 1,
+    # a hybrid linear-attention model (Qwen3.5, Qwen3-Next) on a page that runs none: its Gated DeltaNet kernels are
+    # unshown there; a page that runs such a model comes first (review 143 p05)
+    "linear_attention_unshown": 2,
     "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie
     "other_size": 1,  # a recipe for another size of the model's series: after one for the model itself
     # a release of a model whose tool takes only the ids it lists (Core AI's registry: another id needs --experimental,

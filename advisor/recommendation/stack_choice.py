@@ -17,6 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from advisor.attention_layouts import hybrid_attention
 from advisor.knowledge.claims import Claim
 from advisor.knowledge.model_sizes import (
     ArchitectureKin,
@@ -596,6 +597,17 @@ def misfits(
         )
         # that the route does not build it is the reason said first, before the generic route's own misfit
         found.insert(0 if unbuilt else len(found), convolutional)
+    if hybrid_attention(named) and not any(hybrid_attention(m) for m in scope.models):
+        # a model whose layers are mostly linear attention on a page that runs none (review 143 p05: Qwen3.6-27B on
+        # vllm-ascend's W8A8 dense page, "fits the whole profile")
+        found.append(
+            Misfit(
+                "linear_attention_unshown",
+                f"its page runs no hybrid linear-attention model: {named}'s Gated DeltaNet layers (three in four) need "
+                f"linear-attention kernels in {stack.runner_name} on this device, which the page does not show; check "
+                "the engine's support for the model there",
+            )
+        )
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
     if device is not None and device.id in scope.excludes:

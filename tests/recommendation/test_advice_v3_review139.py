@@ -237,3 +237,31 @@ def test_a_diffusion_model_trained_on_another_models_recipe_takes_the_frameworks
     )
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     assert "trainer script and LoRA target modules are for Qwen/Qwen-Image's layers" in framework.settings["model"]
+
+
+def test_a_hybrid_linear_attention_model_on_a_page_that_runs_none_is_a_partial_fit():
+    # Review 143 p05 scored 1: Qwen3.6-27B (Gated DeltaNet in three layers of four) on vllm-ascend's W8A8 dense page
+    # "fits the whole profile"; the page runs full-attention models only
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3.6-27B",
+        parameters_b=27,
+        needs={"quantization": "int8", "devices": 4},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.reason.startswith("its page runs no hybrid linear-attention model")
+    # a page that runs the model's own family shows no such misfit (vLLM's Qwen3.5 recipe on AMD)
+    amd = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3.5-397B-A17B",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert "hybrid linear-attention" not in next(row for row in amd.stacks_considered if row.chosen).reason
