@@ -1052,6 +1052,10 @@ def engine_alternative_switch(
     rival: str | None = leading if leading != deployment.option else None  # what tier 3's one runtime costs here
     if rival is None and any(c.id.endswith("-faster") for c in taken):
         return None
+    if rival is None and profile.needs.in_app:
+        # an alternative with no stack that fits is no switch for an app: tier 1's alternatives are not sorted by
+        # whether they run inside one (review 143 p13: mflux, a Python CLI, offered after its in-app misfit)
+        return None
     rival = rival or next((option for option in deployment.alternatives if option in runners), None)
     if rival is None:
         return None

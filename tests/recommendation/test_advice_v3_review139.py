@@ -265,3 +265,20 @@ def test_a_hybrid_linear_attention_model_on_a_page_that_runs_none_is_a_partial_f
         needs={"quantization": "fp8", "devices": 8},
     )
     assert "hybrid linear-attention" not in next(row for row in amd.stacks_considered if row.chosen).reason
+
+
+def test_an_in_app_profile_gets_no_engine_switch_to_an_alternative_with_no_fitting_stack():
+    # Review 143 p13: FLUX.2-klein in a Mac app rejected mflux ("a server or a script") and then offered
+    # "mflux-engine-faster" as a switch
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        model="black-forest-labs/FLUX.2-klein-4B",
+        parameters_b=4,
+        needs={"quantization": "int4", "devices": 1, "in_app": True},
+    )
+    assert chosen_stack(result) == "apple-coreai-image-generation"
+    assert not any(s.id == "mflux-engine-faster" for s in result.switch_conditions)
