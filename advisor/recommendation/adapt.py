@@ -727,6 +727,8 @@ def unvetted_runner_kernels(
 DATA_PARALLEL_LAYOUT = re.compile(
     r"(?:--data-parallel-size|--dp-size|--dp)[ =]\d+|--enable-expert-parallel|\bDP\d+\s*[x×]|\bEP\d+"
 )
+# A command whose tensor-parallel degree is a placeholder ('--tensor-parallel-size N', '-tp <tp>')
+TENSOR_PARALLEL_LEFT_OPEN = re.compile(r"(?:--tensor-parallel-size|--tp-size|--tp|-tp)[ =](?:N|<[\w-]+>)(?![\w])")
 ONE_GPU = re.compile(r"\b(?:on one GPU|single-GPU|one GPU)\b", re.IGNORECASE)
 
 
@@ -746,6 +748,17 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
     device = choice.device
     ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    if documented is None and TENSOR_PARALLEL_LEFT_OPEN.search(setting):
+        # '--tensor-parallel-size N': the page leaves the degree to the model (review 141 p02: an 8B model told to split
+        # over 8 H100 that each hold it)
+        replicas = profile.needs.devices // group
+        width = f"tensor parallel {group * ranks}" if group * ranks > 1 else "one device each"
+        if replicas > 1:
+            return (
+                f"{replicas} replicas of {group} ({width}; the command leaves the tensor-parallel degree to the model), "
+                f"or one copy over all {profile.needs.devices}: the replicas-over-split switch decides"
+            )
+        return f"tensor parallel {group * ranks} over the {group} devices (the command leaves the degree to the model)"
     if documented is None or documented == group * ranks:
         return None
     replicas = profile.needs.devices // group

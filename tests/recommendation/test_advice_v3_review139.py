@@ -282,3 +282,21 @@ def test_an_in_app_profile_gets_no_engine_switch_to_an_alternative_with_no_fitti
     )
     assert chosen_stack(result) == "apple-coreai-image-generation"
     assert not any(s.id == "mflux-engine-faster" for s in result.switch_conditions)
+
+
+def test_a_command_that_leaves_the_tensor_parallel_degree_open_gets_the_layout_the_devices_take():
+    # Review 141 p02: Qwen3-8B rollouts on 8 H100 were told "--tensor-parallel-size N" across the GPUs although one
+    # GPU holds the model; vLLM documents data-parallel replicas for a model that fits one GPU
+    # (https://docs.vllm.ai/en/latest/serving/data_parallel_deployment/)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="both",
+        training="rl",
+        team_skill="framework",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 8},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment" and "layout here" in c.settings)
+    assert deployment.settings["layout here"].startswith("8 replicas of 1 (one device each; the command leaves")
