@@ -1,4 +1,4 @@
-"""Defects of reviews 137-140, each pinned."""
+"""Defects of reviews 137-146, each pinned."""
 
 from __future__ import annotations
 
