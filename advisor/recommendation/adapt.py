@@ -748,30 +748,29 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
     device = choice.device
     ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
-    if documented is None and TENSOR_PARALLEL_LEFT_OPEN.search(setting):
-        # '--tensor-parallel-size N': the page leaves the degree to the model (review 141 p02: an 8B model told to split
-        # over 8 H100 that each hold it)
-        replicas = profile.needs.devices // group
-        width = f"tensor parallel {group * ranks}" if group * ranks > 1 else "one device each"
-        if replicas > 1:
-            return (
-                f"{replicas} replicas of {group} ({width}; the command leaves the tensor-parallel degree to the model), "
-                f"or one copy over all {profile.needs.devices}: the replicas-over-split switch decides"
-            )
-        return f"tensor parallel {group * ranks} over the {group} devices (the command leaves the degree to the model)"
-    if documented is None or documented == group * ranks:
+    # '--tensor-parallel-size N': the page leaves the degree to the model (review 141 p02: an 8B model told to split over
+    # 8 H100 that each hold it)
+    left_open = documented is None and TENSOR_PARALLEL_LEFT_OPEN.search(setting) is not None
+    if (documented is None and not left_open) or documented == group * ranks:
         return None
     replicas = profile.needs.devices // group
     if device is not None and ranks > 1:  # the degree counts ranks (logical NeuronCores), not devices
         split = f"tensor parallel {group * ranks}: {group} device(s) of {ranks} {device.rank_name}"
-        theirs = f"{documented} {device.rank_name}, {documented / ranks:g} devices"
+        theirs = f"{documented} {device.rank_name}, {documented / ranks:g} devices" if documented is not None else ""
     else:
         split = f"tensor parallel {group}" if group > 1 else "one device each"
         theirs = f"{documented}"
+    if left_open:
+        degree, short = (
+            "the command leaves the tensor-parallel degree to the model",
+            "the command leaves the degree to the model",
+        )
+    else:
+        degree, short = f"the command's tensor-parallel degree is {theirs}", f"the command's degree is {theirs}"
     if replicas > 1:
         # the page's own degree, where the page is written for this model and it divides the devices: its validated
         # layout as a third option (review 111 p12: TP 16 NeuronCores on 4 Trn2 chips, so 4 replicas on 16)
-        pages = documented / ranks
+        pages = documented / ranks if documented is not None else 0.0  # none where the command leaves it open
         as_page = (
             f", {profile.needs.devices // int(pages)} replicas of {int(pages)} as the command runs it"
             if judged.written_for_this_model
@@ -781,10 +780,10 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
             else ""
         )
         return (
-            f"{replicas} replicas of {group} ({split}; the command's tensor-parallel degree is {theirs}){as_page}, or "
-            f"one copy over all {profile.needs.devices}: the replicas-over-split switch decides"
+            f"{replicas} replicas of {group} ({split}; {degree}){as_page}, or one copy over all "
+            f"{profile.needs.devices}: the replicas-over-split switch decides"
         )
-    return f"tensor parallel {group * ranks} over the {group} devices (the command's degree is {theirs})"
+    return f"tensor parallel {group * ranks} over the {group} devices ({short})"
 
 
 QUANTIZATION_FLAG = re.compile(r"(?<!without )--quantization\b")  # a launch that quantizes ('without --...' does not)
@@ -1866,6 +1865,28 @@ def nearer_published_format(serving: Judged, profile: Profile) -> str | None:
     )
 
 
+def off_default_precision(judged: Judged) -> str | None:
+    """Where the stack runs a precision other than its page's example: what that changes in its command; None where it
+    runs the page's own."""
+    precision, default = judged.precision, judged.stack.applies_to.precisions[0]
+    if precision == default:
+        return None
+    if judged.workload == "training":
+        return f"{precision}: train in {precision} (the page's example runs {default})"
+    served = f"{precision}: serve {format_article(precision)} {precision} checkpoint"
+    if default in FLOAT_PRECISIONS:
+        return f"{served} (the page's example runs {default})"
+    if default == "fp8" and precision in FOUR_BIT_FLOATS:
+        return (
+            f"{served} in place of the page's fp8 one, with none of its fp8 weight flags (an fp8 KV cache is a choice "
+            "of its own, which 4-bit float recipes keep as well; its example runs fp8)"
+        )
+    return (
+        f"{served} in place of the page's {default} one, with none of its {default} settings (its flags, or options "
+        f"such as an {default} KV cache that follow its checkpoint; its example runs {default})"
+    )
+
+
 def checkpoint_writers(engine: str, asked: str, context: RuleContext) -> list[Candidate]:
     """The toolkits whose output this family's build of the engine loads (served_format.checkpoint_makers) that
     document the asked format (AMD Quark's FP8 for vLLM on Instinct)."""
@@ -2005,23 +2026,9 @@ def adapt_tier1(
             adapters = adapter_library(judged, context.profile, context.knowledge)
             if adapters is not None:
                 extra["adapters"] = adapters
-            default = judged.stack.applies_to.precisions[0]
-            if judged.precision != default:
-                article = format_article(judged.precision)
-                extra["precision"] = (
-                    f"{judged.precision}: train in {judged.precision} (the page's example runs {default})"
-                    if judged.workload == "training"
-                    else f"{judged.precision}: serve {article} {judged.precision} checkpoint (the page's example "
-                    f"runs {default})"
-                    if default in FLOAT_PRECISIONS
-                    else f"{judged.precision}: serve {article} {judged.precision} checkpoint in place of the page's "
-                    f"{default} one, with none of its {default} weight flags (an fp8 KV cache is a choice of its own, which "
-                    "4-bit float recipes keep as well; its example runs fp8)"
-                    if default == "fp8" and judged.precision in FOUR_BIT_FLOATS
-                    else f"{judged.precision}: serve {article} {judged.precision} checkpoint in place of the page's "
-                    f"{default} one, with none of its {default} settings (its flags, or options such as an {default} "
-                    f"KV cache that follow its checkpoint; its example runs {default})"
-                )
+            off_default = off_default_precision(judged)
+            if off_default is not None:
+                extra["precision"] = off_default
             stacked[runner] = stacked[runner].model_copy(update={"settings": {**stacked[runner].settings, **extra}})
     merged = [stacked.get(c.concern, c) for c in tier1.choices]
     merged += [c for concern, c in stacked.items() if concern not in by_concern]

@@ -13,7 +13,7 @@ first. Every other stack of the workload is a considered option with one decisiv
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -1392,14 +1392,22 @@ def release_numbers(pin: str) -> tuple[int, ...] | None:
     return tuple(int(part) for part in found.group(1).split(".")) if found is not None else None
 
 
+def compared_pins(
+    mine: Mapping[str, str], theirs: Mapping[str, str]
+) -> Iterator[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+    """Each package both pin at releases that name numbers, in `mine`'s order: its name and the two releases' numbers
+    (this side's first)."""
+    for name in mine:
+        ours = release_numbers(mine[name])
+        their = release_numbers(theirs[name]) if name in theirs else None
+        if ours is not None and their is not None:
+            yield name, ours, their
+
+
 def older_pin(item: Judged, other: Judged) -> str | None:
     """A package both stacks pin of which this one pins the older release (the first by name), or None."""
-    mine, theirs = item.stack.validated_with, other.stack.validated_with
-    for name in sorted(mine.keys() & theirs.keys()):
-        ours, their = release_numbers(mine[name]), release_numbers(theirs[name])
-        if ours is not None and their is not None and ours < their:
-            return name
-    return None
+    pins = sorted(compared_pins(item.stack.validated_with, other.stack.validated_with))
+    return next((name for name, ours, their in pins if ours < their), None)
 
 
 def pins_older(item: Judged, other: Judged) -> bool:

@@ -24,10 +24,10 @@ from advisor.recommendation.stack_choice import (
     Misfit,
     StackChoice,
     choose_stacks,
+    compared_pins,
     decisive_reason,
     float_fallback,
     native_alternative,
-    release_numbers,
     released_quantized,
     requantization_of,
     risk_naming,
@@ -553,16 +553,15 @@ def version_split(choice: StackChoice) -> str:
 def newer_side(trained: dict[str, str], served: dict[str, str]) -> tuple[str, str, str] | None:
     """(package, the side on the older release, the newer release) for the first package both pin at comparable
     releases that differ; None where no such package is found."""
-    for name in trained:
-        if name not in served:
-            continue
-        mine, theirs = release_numbers(trained[name]), release_numbers(served[name])
-        if mine is None or theirs is None or mine == theirs:
-            continue
-        if mine > theirs:
-            return name, "serving", trained[name].split()[0]
-        return name, "training", served[name].split()[0]
-    return None
+    differing = next(
+        ((name, ours > theirs) for name, ours, theirs in compared_pins(trained, served) if ours != theirs), None
+    )
+    if differing is None:
+        return None
+    name, training_newer = differing
+    return (
+        (name, "serving", trained[name].split()[0]) if training_newer else (name, "training", served[name].split()[0])
+    )
 
 
 BRIEF_CLAIM = 480  # characters of a checkpoint claim the verdict quotes before pointing to the stack for the rest
