@@ -52,6 +52,7 @@ from advisor.recommendation.policy import (
     SAME_WIDTH_FORMATS,
     SCALE_FOR,
     SKILL_ORDER,
+    SUPERSEDED_WEIGHT,
     TOO_FAR,
     TRAINED_PRECISIONS,
     WHOLE_MODEL_TRAINING,
@@ -1229,14 +1230,14 @@ def rank_weight(
     model the profile names (or a model of its architecture or series: DeepSeek-R1's for DeepSeek-V3), validated on a
     sibling of the target in its generation (B200 for a GB200), weighs half its device misfit, and a stack written for no model half a unit, so that recipe comes after one for the model on
     the target itself and before a generic stack validated there. A preview (its page calls it experimental) weighs
-    half a unit too, as does a route its vendor's current release no longer carries: a released, supported recipe for
-    another size of the model comes first (review 110 p04: verl's experimental fully-async trainer over its main GRPO
-    recipe for Qwen3-8B, for a Qwen3-32B job), and between a preview and a superseded route the tie-break decides."""
+    half a unit too: a released, supported recipe for another size of the model comes first (review 110 p04: verl's
+    experimental fully-async trainer over its main GRPO recipe for Qwen3-8B, for a Qwen3-32B job). A route its vendor's
+    current release no longer carries weighs SUPERSEDED_WEIGHT half units (see policy.py)."""
     doubled = [misfit.weight * 2 for misfit in found]
     if for_this_model:
         doubled = [w // 2 if m.kind == "same_generation" else w for w, m in zip(doubled, found, strict=True)]
     generic = 1 if model_named and not for_this_model else 0
-    unsettled = int(stack.preview is not None) + int(stack.superseded is not None)
+    unsettled = int(stack.preview is not None) + SUPERSEDED_WEIGHT * int(stack.superseded is not None)
     return sum(doubled) + (2 * ASSUMED_MODEL_WEIGHT if model_assumed else 0) + generic + unsettled
 
 

@@ -540,6 +540,12 @@ def version_split(choice: StackChoice) -> str:
     newer = newer_side(training.stack.validated_with, serving.stack.validated_with)
     if newer is not None:  # the older side's recipe is re-validated on the newer release first (review 134 p12)
         name, side, release = newer
+        older = training if side == "training" else serving
+        if older.stack.superseded is not None:  # the newer release no longer carries the older side's route at all
+            return (
+                f" Their validated versions differ: {'; '.join(differ)}: the newer release no longer carries the "
+                f"{side} route, so run them as two images."
+            )
         return (
             f" Their validated versions differ: {'; '.join(differ)}: validate the {side} recipe on {name} {release}, "
             "the newer release, so that one release carries both, or run them as two images until it does."
@@ -733,7 +739,38 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
         "`advisor recommend`"
     )
     found.append(switch("device-generation", description, "profile.device", "!=", device.id))
+    fallback = fallback_route_switch(choice, profile)
+    if fallback is not None:
+        found.append(fallback)
     return tuple(found)
+
+
+def fallback_route_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """Where the chosen training stack fits only in part (TorchTitan Neuron's pre-training recipe for a full fine-tune)
+    and a route its vendor's current release no longer carries documents the job whole (NxD Training's supervised
+    fine-tuning at Neuron 2.28), that route is the fallback if a short run of the chosen one fails, kept as a time-boxed
+    exception (review 145 p13), never a throughput race (review 134 p12)."""
+    chosen = choice.for_workload("training")
+    if chosen is None or chosen.fits or chosen.stack.superseded is not None:
+        return None
+    fallback = next(
+        (
+            item
+            for item in choice.considered
+            if item.workload == "training" and item.stack.superseded is not None and item.fits
+        ),
+        None,
+    )
+    if fallback is None:
+        return None
+    start = " from the model's checkpoint" if profile.training in ("fine-tuning", "lora") else ""
+    description = (
+        f"a short run of {chosen.stack.name} on the target{start} fails (it does not start, or its loss does not fall "
+        f"as the documented run's): fall back to {fallback.stack.name}, which documents this job whole but holds only "
+        "on the older release its page validates, as a time-boxed exception with a migration date"
+    )
+    metric = f"evidence.training_route_fails.{chosen.stack.id}"
+    return switch(f"fallback-{fallback.stack.id}", description, metric, "==", "yes")
 
 
 def asked_format_elsewhere(choice: StackChoice, device: Device, profile: Profile, platform: Platform) -> str:

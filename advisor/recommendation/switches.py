@@ -58,6 +58,11 @@ _OUTSIDE_PROBES = (
         "the serving benchmark on the target for both sides, at the same SLA, changing only what is compared",
     ),
     (
+        "training_route_fails.",
+        "a short run of the chosen training recipe on the target, same model and data: it fails where it does not start "
+        "or its loss does not fall as the recipe's documented run does",
+    ),
+    (
         "training_throughput.",
         "a training run on the target for both sides, same model and devices, changing only what is compared",
     ),

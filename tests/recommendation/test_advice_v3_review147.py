@@ -1,0 +1,82 @@
+"""Defects of reviews 145-148, each pinned."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+from advisor.recommendation.policy import MISFIT_WEIGHTS, SUPERSEDED_WEIGHT
+
+# a full fine-tune of Llama 3.1 8B on one trn2.48xlarge, as review 145 p13 filed it
+TRAINIUM_FINE_TUNE = {
+    "model_type": "dense-transformer",
+    "hardware": "aws-neuron",
+    "device": "trn2",
+    "workload": "training",
+    "training": "fine-tuning",
+    "team_skill": "framework",
+    "model": "meta-llama/Llama-3.1-8B",
+    "needs": {"devices": 16},
+}
+
+
+def test_nxd_training_is_weighed_as_documenting_the_llama_fine_tune_and_is_the_fallback_of_the_beta_route():
+    # Review 145 p13 scored 1: NxD Training was dismissed as "documented for pretraining, not fine-tuning", while AWS
+    # documents Llama 3.1/3 8B supervised fine-tuning with it
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/v2.28.1/libraries/nxd-training/tutorials/hf_llama3_8B_SFT.html),
+    # and no switch said what to do if the beta TorchTitan Neuron route fails. AWS's current releases no longer carry
+    # NxD Training, so the current route still leads and the old one is its time-boxed fallback.
+    result = answer(**TRAINIUM_FINE_TUNE)
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "neuron-torchtitan-pretraining"
+    nxdt = next(row for row in result.stacks_considered if row.stack == "neuron-nxdt-pretraining-228")
+    assert nxdt.reason.startswith("fits the whole profile; AWS's current releases no longer carry NxD Training")
+    fallback = next(s for s in result.switch_conditions if s.id == "fallback-neuron-nxdt-pretraining-228")
+    assert fallback.metric == "evidence.training_route_fails.neuron-torchtitan-pretraining"
+    assert "short run of the chosen training recipe" in fallback.rerun
+    # the old route outweighs a current one's near training kind, beta and missing model list together
+    assert SUPERSEDED_WEIGHT > 2 * MISFIT_WEIGHTS["training_kind_near"] + 1 + 1
+
+
+def test_nxd_training_is_written_for_llama_so_a_qwen3_fine_tune_gets_no_fallback_to_it():
+    # NxD Training's example configs are written for Hugging Face Llama 3 and 3.1 (hf_llama3_*,
+    # https://github.com/aws-neuron/neuronx-distributed-training/tree/main/examples/conf): a Qwen3-8B fine-tune is no
+    # whole fit there, so no fallback names it
+    result = answer(**{**TRAINIUM_FINE_TUNE, "model": "Qwen/Qwen3-8B"})
+    nxdt = next(row for row in result.stacks_considered if row.stack == "neuron-nxdt-pretraining-228")
+    assert "written for meta-llama/Llama-3.1-8B" in nxdt.reason
+    assert not any(s.id.startswith("fallback-") for s in result.switch_conditions)
+
+
+def test_pre_training_keeps_the_current_release_route_before_the_old_recipe_for_the_model():
+    # AWS tells pre-training users to move to TorchTitan Neuron
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-eos-nxdt-nxd-core-training.html):
+    # the old route's recipe for the named model does not displace it, and nothing fails over to it
+    result = answer(**{**TRAINIUM_FINE_TUNE, "training": "pretraining"})
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "neuron-torchtitan-pretraining"
+    assert not any(s.id.startswith("fallback-") for s in result.switch_conditions)
+
+
+def test_a_job_that_trains_and_serves_on_two_releases_is_not_told_to_move_a_route_the_newer_one_dropped(knowledge):
+    # where the training side is a superseded route (NxD Training at Neuron 2.28) and serving pins a newer release, the
+    # version split says two images, not "validate the training recipe on the newer release", which no longer has it
+    from dataclasses import replace
+
+    from advisor.profile import Profile
+    from advisor.recommendation.stack_choice import choose_stacks
+    from advisor.recommendation.stack_switches import version_split
+
+    profile = Profile.model_validate(
+        {**TRAINIUM_FINE_TUNE, "workload": "both", "model": "meta-llama/Llama-3.1-8B-Instruct"}
+    )
+    choice = choose_stacks(profile, knowledge)
+    nxdt = next(item for item in choice.considered if item.stack.id == "neuron-nxdt-pretraining-228")
+    serving = choice.for_workload("inference")
+    assert serving is not None
+    split = version_split(replace(choice, chosen=(serving, nxdt)))
+    assert "neuron-sdk 2.28.1 (training)" in split
+    assert "the newer release no longer carries the training route, so run them as two images" in split
+    assert "validate the training recipe" not in split
+    # the current route on the older release is told to move up, as before (review 134 p12)
+    current = version_split(choice)
+    assert "validate the" in current and "the newer release" in current
