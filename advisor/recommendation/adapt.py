@@ -807,16 +807,18 @@ def quantized_launch(clause: str) -> bool:
 
 def expert_layout_here(setting: str, devices: int, device: Device | None) -> str | None:
     """A command whose own layout is tensor parallel with expert parallelism over fewer devices than the job has
-    (vLLM's DeepSeek recipe: TP 4 with EP on 4 B200s, for 8; review 117 p01): that layout widened to all of them, or
-    replicas of the command as written; None where the command sets its data-parallel size or fills the devices."""
+    (vLLM's DeepSeek recipe: TP 4 with EP on 4 B200s, for 8; review 117 p01): replicas of the command as its page
+    validates it, or that layout widened to all of them, which a measurement must earn (review 147 p05: Qwen3-30B-A3B,
+    whose page runs it on at most four dies, widened to tensor parallel 16); None where the command sets its
+    data-parallel size or fills the devices."""
     found = command_replicas(setting, devices, device)
     if found is None:
         return None
     size, replicas = found
     return (
-        f"the command's layout (tensor parallel {size} with expert parallelism) widened to tensor parallel "
-        f"{size * replicas} over all {devices} devices, or {replicas} replicas of the command as written: the "
-        "replicas-over-split switch decides"
+        f"{replicas} replicas of the command as written (tensor parallel {size} with expert parallelism), or that "
+        f"layout widened to tensor parallel {size * replicas} over all {devices} devices: the split-over-replicas "
+        "switch decides"
     )
 
 

@@ -682,10 +682,14 @@ def misfits(
         toolchain = toolchain_quantizes(stack, profile, knowledge, workload)
         if lower_here and not weight_only_16:
             text = f"runs {', '.join(scope.precisions)}; the profile asks {asked}"
-            if footprint:
+            if footprint:  # what it ships on both sides of the ask, not only the smaller side (review 147 p12)
+                narrower = ", ".join(sorted(lower_here))
+                wider = [precision for precision in scope.precisions if precision not in lower_here]
+                ships = f"{', '.join(wider)} and {narrower}" if wider else narrower
                 text = (
-                    f"its smallest models are {', '.join(sorted(lower_here))} weights, below the {asked} asked: a "
-                    "smaller footprint in the app, at an accuracy to check against the float model"
+                    f"it ships {ships} models, none in {asked}: its {narrower} weights are a smaller footprint in the "
+                    f"app than the {asked} asked, at an accuracy to check against the "
+                    f"{wider[0] if wider else 'float'} model"
                 )
             found.append(Misfit("lower_precision", text))
         elif toolchain is not None:

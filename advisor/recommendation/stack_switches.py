@@ -1054,10 +1054,14 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     )
     default = rival.stack.applies_to.precisions[0]
     path = f", run in {chosen.precision} (its recipe defaults to {default})" if rival.precision != default else ""
+    # a recipe written for another size of the model's series is taken for its settings, not its model (review 147 p05:
+    # "switch to SGLang serving Qwen3-235B-A22B" for a Qwen3-30B-A3B job)
+    other_size = any(m.kind == "other_size" for m in rival.misfits) and profile.model_name is not None
+    settings = f", with {profile.model_name}'s own weights and layout in its settings" if other_size else ""
     description = (
         f"{theirs} delivers at least {FASTER}x the {unit} of {ours} on the target, same model and devices, "
         f"both in {chosen.precision} ({whose} own benchmark): switch to "
-        f"{rival.stack.name}{path}"
+        f"{rival.stack.name}{path}{settings}"
     )
     metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
@@ -1151,14 +1155,15 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
     serving = choice.for_workload("inference")
     runner = serving.stack.runner if serving is not None else None
     copies = command_replicas(runner.setting or "", devices, choice.device) if runner is not None else None
-    if group is None and copies is not None:  # the page's own TP x EP command fits a part of the job's devices
-        size, replicas = copies
+    if copies is not None:  # the page's own TP x EP command fits a part of the job's devices: the layout line's race
+        size, replicas = copies  # its replicas serve as validated; widening it is what a measurement must earn
         return layout_race(
-            "replicas-over-split",
-            "replicas_over_single_split",
-            f"{replicas} replicas of the page's command (tensor parallel {size} with expert parallelism) deliver",
-            f"the same layout widened to tensor parallel {size * replicas} over all {devices}, same engine and model",
-            "serve as replicas",
+            "split-over-replicas",
+            "single_split_over_replicas",
+            f"the page's layout widened to tensor parallel {size * replicas} over all {devices} delivers",
+            f"{replicas} replicas of its command as written (tensor parallel {size} with expert parallelism), same "
+            "engine and model",
+            "serve widened",
             served_unit(profile),
         )
     if group is None:

@@ -80,3 +80,48 @@ def test_a_job_that_trains_and_serves_on_two_releases_is_not_told_to_move_a_rout
     # the current route on the older release is told to move up, as before (review 134 p12)
     current = version_split(choice)
     assert "validate the" in current and "the newer release" in current
+
+
+def test_a_moe_page_command_for_fewer_devices_is_replicated_first_and_a_switch_for_another_size_keeps_the_model():
+    # Review 147 p05: Qwen3-30B-A3B on 16 Atlas A3 dies was "widened to tensor parallel 16 over all 16 devices", while
+    # vllm-ascend runs it at tensor parallel 4 with expert parallelism on four dies
+    # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3-30B-A3B/), and the SGLang switch said
+    # "switch to SGLang serving Qwen3-235B-A22B" for the 30B job
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="both",
+        training="rl",
+        team_skill="hpc",
+        model="Qwen/Qwen3-30B-A3B",
+        parameters_b=30,
+        needs={"quantization": "int8", "long_context": True, "devices": 16},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    layout = deployment.settings["layout here"]
+    assert layout.startswith("4 replicas of the command as written (tensor parallel 4 with expert parallelism)")
+    switches = {s.id: s for s in result.switch_conditions}
+    widen = switches["split-over-replicas"]
+    assert widen.metric == "evidence.inference_throughput.single_split_over_replicas"
+    assert "widened to tensor parallel 16" in widen.description and widen.description.endswith("serve widened")
+    sglang = next(s for s in switches.values() if s.id.startswith("ascend-sglang-") and s.id.endswith("-faster"))
+    assert sglang.description.endswith("with Qwen/Qwen3-30B-A3B's own weights and layout in its settings")
+
+
+def test_whisper_cpp_names_its_in_app_library_first():
+    # Review 147 p12: the in-app deployment showed whisper-cli and whisper-server; whisper.cpp's SwiftUI example embeds
+    # its XCFramework (https://github.com/ggml-org/whisper.cpp/tree/master/examples/whisper.swiftui)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        task="transcription",
+        model="openai/whisper-large-v3-turbo",
+        needs={"quantization": "int8", "in_app": True, "devices": 1},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert deployment.option == "whisper-cpp"
+    assert "in an app through its XCFramework" in deployment.label
