@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from advisor.knowledge.model_sizes import published_fp8, size_of
+from advisor.knowledge.model_sizes import published_fp8, size_of, written_for
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate, Concern
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
@@ -55,6 +55,7 @@ from advisor.recommendation.stack_choice import (
     judge,
     runner_of,
 )
+from advisor.vocabulary import ASKED_FORMATS
 
 
 def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
@@ -393,6 +394,43 @@ def release_stacks(engine: str, context: RuleContext) -> dict[str, list[Stack]]:
     }
 
 
+def quantized_model_release(engine: str, context: RuleContext) -> Choice | None:
+    """A model its publisher releases in a format the ask takes (gpt-oss's MXFP4 weights for an fp4 ask), served on
+    every family of the profile by a stack running tier 3's engine that is written for it: the release, loaded as it
+    is, and no quantizer (review 148 p02: ModelOpt's NVFP4 on an H200, whose units run no FP4). None otherwise."""
+    profile = context.profile
+    named = profile.model_name
+    known = size_of(named) if named is not None else None
+    released = known.released_format if known is not None else None
+    if named is None or released is None or released not in ASKED_FORMATS.get(profile.needs.quantization, ()):
+        return None
+    serving = {
+        family: [
+            stack
+            for stack in context.knowledge.stacks_for(family)
+            if stack.runner is not None
+            and stack.runner.candidate == engine
+            and released in stack.applies_to.precisions
+            and written_for(stack.applies_to.models, named)
+        ]
+        for family in profile.families
+    }
+    if not all(serving.values()):
+        return None
+    stacks = [found[0] for found in serving.values()]
+    text = (
+        f"{named} is released in {released}: {engine} loads it as released on {', '.join(profile.families)}, as the "
+        "stacks documented there do, so one checkpoint serves every family and no quantizer runs"
+    )
+    why = line(text, *(cite_stack(stack) for stack in stacks), cite_profile(profile, "model"))
+    return Choice(
+        concern="quantization",
+        option=engine,
+        settings={"dtype": released, "checkpoint": f"{named}{AS_RELEASED}"},
+        rationale=(why,),
+    )
+
+
 def published_release(engine: str, context: RuleContext) -> Choice | None:
     """FP8 serving of a model its publisher releases in FP8 (DeepSeek-V3.1 itself, Qwen3's -FP8 twins), where on every
     family a stack running tier 3's engine documents serving such a release: one checkpoint, loaded as released, and
@@ -432,8 +470,8 @@ def loaded_quantizer(
     )
     if deployment is None or (quantization is None and not open_gap):
         return choices, gaps
-    release = published_release(deployment.option, context)
-    if release is not None:  # the publisher's FP8 checkpoint, which the engine loads on every family as released
+    release = published_release(deployment.option, context) or quantized_model_release(deployment.option, context)
+    if release is not None:  # the publisher's quantized checkpoint, which the engine loads on every family as released
         rest = [c for c in choices if c.concern != "quantization"]
         return [*rest, release], [g for g in gaps if g.concern != "quantization"]
     compatibility = context.knowledge.compatibility
@@ -471,6 +509,10 @@ def loaded_quantizer(
         for t in loaded
         if portable(t)
         and t.serves_model_type(context.profile.model_type)  # an LLM quantizer is no answer for a diffusion model
+        # the team runs the toolkit on one of its own families, or a stack there quantizes with it (Arm's vLLM
+        # learning path runs llm-compressor on the server itself); review 148 p10: ModelOpt calibrates on NVIDIA GPUs,
+        # no answer for a Gaudi-only team, though vllm-gaudi loads its output
+        and (any(f in t.hardware.value for f in families) or bool(documented.get(t.id)))
         and all(
             f in t.hardware.value
             or (f in compatibility.output_families(t.id, context.profile.model_type, dtype) and reaches(f))

@@ -125,3 +125,32 @@ def test_whisper_cpp_names_its_in_app_library_first():
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert deployment.option == "whisper-cpp"
     assert "in an app through its XCFramework" in deployment.label
+
+
+def test_tier_3_loads_a_model_released_in_the_asked_format_and_names_no_quantizer_the_team_cannot_run():
+    # Review 148 p02: gpt-oss-120b (released in MXFP4, https://huggingface.co/openai/gpt-oss-120b) on an H200 got
+    # "quantization modelopt [dtype=fp4]" in tier 3, NVFP4 that Hopper does not run; p10: a Gaudi-only team got ModelOpt,
+    # which calibrates on NVIDIA GPUs (https://github.com/NVIDIA/Model-Optimizer/blob/main/docs/source/guides/0_support_matrix.rst),
+    # where Intel documents its Neural Compressor
+    gpt_oss = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="openai/gpt-oss-120b",
+        needs={"quantization": "fp4", "devices": 1},
+    )
+    quantization = next(c for c in gpt_oss.tier(3).choices if c.concern == "quantization")
+    assert quantization.option == "vllm"
+    assert quantization.settings == {"dtype": "mxfp4", "checkpoint": "openai/gpt-oss-120b, as released"}
+    gaudi = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 4},
+    )
+    assert not any(c.option == "modelopt" for c in gaudi.tier(3).choices)
