@@ -169,18 +169,27 @@ def test_llama_3_1_70b_pretraining_takes_the_llama_3_70b_recipe_for_its_device()
 
 def test_a_recipe_for_the_nearer_release_of_an_architecture_comes_first():
     # Llama 3.3 70B keeps Llama 3.1 70B's architecture (torchtune's builders), which keeps Llama 3's: a recipe listing
-    # Llama 3.1 (AMD Primus's Megatron Bridge post-training) comes before one listing Llama 3 70B (its native SFT).
-    result = answer(
-        model_type="dense-transformer",
-        hardware="amd-gpu",
-        device="mi300x",
-        workload="training",
-        training="lora",
-        team_skill="kernel",
-        model="meta-llama/Llama-3.3-70B-Instruct",
-        needs={"devices": 8, "long_context": True},
+    # Llama 3.1 comes before one listing Llama 3 70B (Primus's native SFT). Since helper kbamdlora (2026-12-06) the
+    # built-in Megatron Bridge post-training stack lists no Llama model (AMD's post-training page,
+    # rocm.docs.amd.com/projects/primus/en/latest/02-user-guide/posttraining.html, documents Qwen3 32B only), so the
+    # principle is pinned on a copy of the knowledge base in which it still lists Llama 3.1.
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+
+    knowledge = load_knowledge_base()
+    bridge = next(s for s in knowledge.stacks if s.id == "amd-primus-megatron-bridge-posttrain")
+    scope = bridge.applies_to.model_copy(update={"models": [*bridge.applies_to.models, "meta-llama/Llama-3.1"]})
+    with_llama = knowledge.model_copy(
+        update={
+            "stacks": tuple(s.model_copy(update={"applies_to": scope}) if s is bridge else s for s in knowledge.stacks)
+        }
     )
-    assert trained_with(result) == "amd-primus-megatron-bridge-posttrain"
+    profile = parse_profile(
+        "model_type: dense-transformer\nhardware: amd-gpu\ndevice: mi300x\nworkload: training\ntraining: lora\n"
+        "team_skill: kernel\nmodel: meta-llama/Llama-3.3-70B-Instruct\nneeds: {devices: 8, long_context: true}\n"
+    )
+    assert trained_with(recommend(profile, [], with_llama)) == "amd-primus-megatron-bridge-posttrain"
 
 
 def test_a_qat_ask_for_a_model_released_quantization_aware_starts_from_the_release():

@@ -11,10 +11,12 @@ def option(result, stack_id):
     return next(option for option in result.stacks_considered if option.stack == stack_id)
 
 
-def test_a_llama_3_3_lora_job_on_mi300x_takes_the_post_training_recipe_for_llama_3_1():
-    # AMD's Primus post-training page (rocm.docs.amd.com/projects/primus/en/latest/02-user-guide/posttraining.html)
-    # runs LoRA through Megatron Bridge (`train posttrain`, peft lora) on MI300X; its configurations name Llama 3.1
-    # 70B, whose architecture Llama 3.3 70B keeps. Review 32 p03 got the Primus pre-training recipe.
+def test_a_llama_3_3_lora_job_on_mi300x_takes_the_primus_recipe_verified_for_llama_3_70b():
+    # Review 32 p03 got the Primus pre-training recipe. AMD's Primus native SFT-LoRA guide
+    # (rocm.docs.amd.com/projects/primus/en/latest/04-technical-guides/native-sft-lora.html) lists Llama3-70B as
+    # verified on MI355X / MI300X, an architecture Llama 3.3 70B keeps; the post-training page (Megatron Bridge,
+    # .../02-user-guide/posttraining.html) documents Qwen3 32B only, so since helper kbamdlora (2026-12-06) the native
+    # route is taken, as a partial fit with the model's own weights.
     result = answer(
         model_type="dense-transformer",
         hardware="amd-gpu",
@@ -25,11 +27,10 @@ def test_a_llama_3_3_lora_job_on_mi300x_takes_the_post_training_recipe_for_llama
         model="meta-llama/Llama-3.3-70B-Instruct",
         needs={"devices": 8, "long_context": True},
     )
-    chosen = option(result, "amd-primus-megatron-bridge-posttrain")
+    chosen = option(result, "amd-primus-megatron-native-sft-lora")
     assert chosen.chosen and not chosen.fits
-    assert "meta-llama/Llama-3.1-70B" in chosen.reason and "own weights" in chosen.reason
-    # the pre-training recipe is never chosen; since review 98 p05 it may fall out of the five options shown behind
-    # Primus's native SFT-LoRA route
+    assert "meta-llama/Meta-Llama-3-70B" in chosen.reason and "own weights" in chosen.reason
+    # the pre-training recipe is never chosen
     pretraining = next((o for o in result.stacks_considered if o.stack == "amd-primus-megatron-te-mi300x"), None)
     assert pretraining is None or (not pretraining.chosen and "not lora" in pretraining.reason)
 

@@ -123,8 +123,8 @@ def test_the_peft_merge_is_named_for_the_peft_library_not_for_the_word_in_a_sett
     )
     profile = parse_profile(
         "model_type: dense-transformer\nhardware: amd-gpu\ndevice: mi300x\nworkload: both\nteam_skill: framework\n"
-        "training: lora\nmodel: meta-llama/Llama-3.3-70B-Instruct\nneeds: {devices: 8}\n"
-    )
+        "training: lora\nmodel: Qwen/Qwen3-32B\nneeds: {devices: 8}\n"
+    )  # Qwen3 32B: the model AMD's post-training page documents on MI300X (Llama 3.3 70B moved to the native route)
     result = recommend(profile, [], without_export)
     assert next(s for s in result.stacks if s.workload == "training").stack == primus.id
     assert result.verdict is not None and "merge the LoRA adapters into the base model first" in result.verdict
