@@ -700,6 +700,14 @@ def misfits(
                     f"{profile.needs.quantization}: quantize with it and check accuracy against the page's model",
                 )
             )
+        elif not profile.needs.quantized and mixed_precision_training(profile, platform, workload):
+            # the policy, not the profile, asks it (review 147 p04: "the profile asks mixed-precision" of a profile
+            # that asked no precision)
+            text = (
+                f"its page trains in {', '.join(scope.precisions)}; an LLM trains in mixed precision (bf16/fp16) on an "
+                "accelerator, which the page does not run"
+            )
+            found.append(Misfit("precision", text))
         else:
             found.append(Misfit("precision", f"runs {', '.join(scope.precisions)}; the profile asks {asked}"))
     elif (

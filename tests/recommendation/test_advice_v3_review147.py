@@ -154,3 +154,25 @@ def test_tier_3_loads_a_model_released_in_the_asked_format_and_names_no_quantize
         needs={"quantization": "fp8", "devices": 4},
     )
     assert not any(c.option == "modelopt" for c in gaudi.tier(3).choices)
+
+
+def test_an_fp32_page_is_weighed_against_the_mixed_precision_policy_not_a_precision_the_profile_never_asked():
+    # Review 147 p04: AMD's PEFT/TRL pages train in fp32 (fp16=False, bf16=False;
+    # https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/fine-tuning/single-gpu-fine-tuning-and-inference.html), and the
+    # reason said "the profile asks mixed-precision (bf16/fp16) training" of a profile that asked no precision
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="lora",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"devices": 8},
+    )
+    peft = next(row for row in result.stacks_considered if row.stack == "amd-trl-peft-llm-lora-mi300x")
+    assert peft.reason == (
+        "its page trains in fp32; an LLM trains in mixed precision (bf16/fp16) on an accelerator, which the page does "
+        "not run"
+    )
+    assert next(row for row in result.stacks_considered if row.chosen).stack == "amd-primus-megatron-native-sft-lora"

@@ -227,7 +227,7 @@ def test_an_fp32_only_stack_does_not_train_an_llm():
     result = answer(model_type="dense-transformer", hardware="hygon-dcu", workload="training", needs={"devices": 8})
     assert all(stack.stack != "hygon-paddle-dcu-training-z100" for stack in result.stacks)
     row = next(row for row in result.stacks_considered if row.stack == "hygon-paddle-dcu-training-z100")
-    assert "mixed-precision" in row.reason
+    assert "mixed precision (bf16/fp16)" in row.reason
 
 
 def test_a_serving_engine_batches_dynamic_shapes_itself():
