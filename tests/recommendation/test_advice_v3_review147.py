@@ -176,3 +176,20 @@ def test_an_fp32_page_is_weighed_against_the_mixed_precision_policy_not_a_precis
         "not run"
     )
     assert next(row for row in result.stacks_considered if row.chosen).stack == "amd-primus-megatron-native-sft-lora"
+
+
+def test_llama_cpp_on_android_leads_with_the_q4_0_scheme_arm_recommends_for_kleidiai():
+    # Review 148 p15: "its page leads with int8" misread Arm's learning path, which takes a Q4_0 GGUF because it works
+    # particularly well with KleidiAI (learn.arm.com, android-ai-chat-lib/add-model-run-5)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-1.7B",
+        needs={"quantization": "int4", "in_app": True, "devices": 1},
+    )
+    llama_cpp = next(row for row in result.stacks_considered if row.stack == "arm-llamacpp-android")
+    assert "leads with int8" not in llama_cpp.reason
+    assert llama_cpp.precisions[0] == "int4"
