@@ -36,6 +36,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # scripts and mixed precision carry over, its model code does not; after a generic trainer that builds the model
     # itself by name (torchvision's ViT-L), before a recipe for another kind of network (review 137 p08)
     "vision_sibling_training": 4,
+    # a training recipe for a network of the same family by name (ConvNeXt's for ConvNeXt V2): before another network's
+    # (a YOLOv8 detector's) and before a generic route that cannot build it (review 150 p09)
+    "vision_family_training": 3,
     # a vision-language recipe for the series' model in the other layout (Qwen3-VL-235B-A22B for Qwen3-VL-8B): its
     # multimodal settings hold, its expert layout does not; before a text-only recipe (review 140 p04)
     "layout_sibling": 4,
@@ -46,6 +49,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # the page's example checkpoint of a generic route (a pipeline taking any model of the task by id): the same code
     # runs the profile's model, whose memory and speed the page does not give
     "example_model": 3,
+    # a generic training route that builds its network by torchvision name, for a convolutional network torchvision
+    # does not build (ConvNeXt V2): after a recipe for a sibling network, whose own model code is nearer (review 150 p09)
+    "example_model_unbuilt": 5,
     # a vision transformer on a recipe written for convolutional networks (a ResNet-50 training page): one that ran a
     # vision transformer, even another one, comes first
     "convolutional_recipe": 3,

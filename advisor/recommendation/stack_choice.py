@@ -404,6 +404,13 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
         )
     if kin is None and vision_sibling(listed, named):
         networks = "vision transformers" if vision_transformer(named) else "convolutional networks"
+        family = vision_family(listed, named)
+        if workload == "training" and family is not None:  # ConvNeXt's recipe for ConvNeXt V2 (review 150 p09)
+            return Misfit(
+                "vision_family_training",
+                f"written for {few_of(listed)}, of the {family} family as {named} is: its launch scripts, "
+                "mixed-precision settings and training recipe are the nearest, with this model's own code and weights",
+            )
         if workload == "training":  # the launch scripts and mixed precision carry over; the network is the team's
             return Misfit(
                 "vision_sibling_training",
@@ -437,8 +444,23 @@ SIBLING_KINDS = (
     "named_model_training",
     "vision_sibling",
     "vision_sibling_training",
+    "vision_family_training",
     "layout_sibling",
 )
+
+
+VISION_STEM = re.compile(r"^[a-z]+")
+
+
+def vision_family(listed: Sequence[str], named: str) -> str | None:
+    """The network family a listed model shares with the named one by name ('convnext' for ConvNeXt-Base and
+    ConvNeXt V2): the letters that open the listed id's name, which open the named one's too; None otherwise."""
+    own = VISION_STEM.match(named.split("/")[-1].lower())
+    for model in listed:
+        stem = VISION_STEM.match(model.split("/")[-1].lower())
+        if own is not None and stem is not None and own.group(0).startswith(stem.group(0)):
+            return stem.group(0)
+    return None
 
 
 def vision_sibling(listed: Sequence[str], named: str) -> bool:
@@ -567,6 +589,21 @@ def misfits(
         other = model_misfit(scope.models, named, workload)
         if stack.models_only is not None and other.kind in SIBLING_KINDS:
             other = Misfit("other_model", f"written for {few_of(scope.models)}, not {named}: {stack.models_only.value}")
+        elif (
+            stack.example_models is not None
+            and other.kind in SIBLING_KINDS
+            and workload == "training"
+            and vision_model(named)
+            and not vision_transformer(named)  # a ViT has its own misfit on a convolutional route (below)
+            and not torchvision_architecture(named)
+        ):  # a generic route that builds its network by torchvision name trains no network torchvision lacks (review
+            # 150 p09: ConvNeXt V2, which torchvision does not build, "takes the same route" as ResNet-50)
+            other = Misfit(
+                "example_model_unbuilt",
+                f"its page runs {few_of(scope.models)} as the example of a generic route "
+                f"({stack.example_models.value}), but torchvision does not build {named} by name: the script's launch "
+                "and mixed-precision settings carry over, the model code is the team's",
+            )
         elif stack.example_models is not None and other.kind in SIBLING_KINDS:
             other = Misfit(
                 "example_model",
@@ -1556,11 +1593,16 @@ def considered_order(
 
 def sibling_recipe(item: Judged, model: str | None) -> bool:
     """A recipe written for other models, one of them published by the profile's model's publisher (the Hugging Face
-    organisation of its id)."""
+    organisation of its id) with the same attention layout: a Qwen3.5 recipe (Gated DeltaNet beside full attention) is
+    no sibling of a Qwen3 job's."""
     if model is None or "/" not in model or not item.stack.applies_to.models:
         return False
     publisher = model.split("/", 1)[0].lower()
-    return any(listed.split("/", 1)[0].lower() == publisher for listed in item.stack.applies_to.models)
+    layout = hybrid_attention(model)
+    return any(
+        listed.split("/", 1)[0].lower() == publisher and hybrid_attention(listed) == layout
+        for listed in item.stack.applies_to.models
+    )
 
 
 def weightiest(found: Sequence[Misfit]) -> str | None:

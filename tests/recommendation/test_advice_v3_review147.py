@@ -193,3 +193,50 @@ def test_llama_cpp_on_android_leads_with_the_q4_0_scheme_arm_recommends_for_klei
     llama_cpp = next(row for row in result.stacks_considered if row.stack == "arm-llamacpp-android")
     assert "leads with int8" not in llama_cpp.reason
     assert llama_cpp.precisions[0] == "int4"
+
+
+def test_a_serving_engines_block_scaled_four_bit_gemms_are_its_own_not_the_blas_library():
+    # Reviews 139-150: "gemm cublas [dtype=nvfp4]" under TensorRT-LLM, "hipblaslt [dtype=mxfp4]" under SGLang: a
+    # serving engine's NVFP4/MXFP4 layers run its quantization method's kernels (TensorRT-LLM's Qwen3.5 guide,
+    # https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-qwen3.5-on-trtllm.html)
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="hpc",
+        model="Qwen/Qwen3.5-397B-A17B",
+        needs={"quantization": "fp4", "long_context": True, "devices": 8},
+    )
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.option == "tensorrt-llm" and gemm.settings["dtype"] == "nvfp4"
+    assert "own nvfp4 GEMM kernels for the quantized layers" in gemm.label
+    amd = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="kernel",
+        model="deepseek-ai/DeepSeek-R1-0528",
+        needs={"quantization": "fp4", "long_context": True, "devices": 8},
+    )
+    assert next(c for c in amd.tier(1).choices if c.concern == "gemm").option == "sglang"
+
+
+def test_convnext_v2_trains_on_the_convnext_recipe_not_a_detector_or_a_route_that_cannot_build_it():
+    # Review 150 p09: ConvNeXt V2 "takes the same route" as ResNet-50 on a train.py that builds networks by torchvision
+    # name, and torchvision builds ConvNeXt V1 only (https://docs.pytorch.org/vision/stable/models/convnext.html)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="facebook/convnextv2-base-22k-224",
+        needs={"devices": 8},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "iluvatar-convnext-training" and "of the convnext family" in chosen.reason
+    resnet = next(row for row in result.stacks_considered if row.stack == "iluvatar-pytorch-resnet50-training")
+    assert "torchvision does not build facebook/convnextv2-base-22k-224 by name" in resnet.reason
