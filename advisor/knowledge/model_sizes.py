@@ -31,7 +31,7 @@ def public_url(source: str) -> str:
     return source
 
 
-class _Sourced(BaseModel):
+class Sourced(BaseModel):
     """A catalogue entry: frozen, strict, and sourced from a public page."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -44,7 +44,7 @@ class _Sourced(BaseModel):
         return public_url(source)
 
 
-class SameArchitecture(_Sourced):
+class SameArchitecture(Sourced):
     """The earlier model a release keeps the architecture of (Llama 3.3 70B of Llama 3.1 70B): a recipe written for
     that model configures this one, while its published checkpoints hold the earlier weights."""
 
@@ -52,7 +52,7 @@ class SameArchitecture(_Sourced):
     source: str = Field(description="The page that says the architecture is the same")
 
 
-class TextEncoder(_Sourced):
+class TextEncoder(Sourced):
     """The language model a diffusion pipeline encodes its prompts with, beside the transformer (FLUX.2's Mistral
     Small 3.1): it takes device memory of its own unless it is offloaded or run elsewhere."""
 
@@ -61,7 +61,7 @@ class TextEncoder(_Sourced):
     source: str = Field(description="The page that names it and its size")
 
 
-class ModelSize(_Sourced):
+class ModelSize(Sourced):
     """One model's total (and for a mixture of experts, active) size in billions of parameters, and its source."""
 
     id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="Its Hugging Face id (a release prefix)")
@@ -80,7 +80,7 @@ class ModelSize(_Sourced):
     as_of: dt.date
 
 
-Entry = TypeVar("Entry", bound=_Sourced)
+Entry = TypeVar("Entry", bound=Sourced)
 
 
 def catalogue(file: str, entry: type[Entry]) -> tuple[Entry, ...]:
@@ -98,7 +98,7 @@ def model_sizes() -> tuple[ModelSize, ...]:
     return catalogue(MODELS_FILE, ModelSize)
 
 
-class RestrictedLicence(_Sourced):
+class RestrictedLicence(Sourced):
     """A model whose weights come under a licence that allows no commercial use without a separate licence from the
     publisher (FLUX.1 [dev]'s), as its card names it."""
 
@@ -119,7 +119,7 @@ def restricted_licence(model: str) -> RestrictedLicence | None:
     return next((entry for entry in restricted_licences() if model_matches(entry.id, model)), None)
 
 
-class PublishedCheckpoint(_Sourced):
+class PublishedCheckpoint(Sourced):
     """An FP8 checkpoint a model's publisher releases beside the BF16 weights of that exact release."""
 
     model: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The release it quantizes (exact id)")
@@ -181,7 +181,7 @@ def catalogued_release(model: str, family: str | None, precisions: Sequence[str]
     )
 
 
-class QatRelease(_Sourced):
+class QatRelease(Sourced):
     """A checkpoint a model's publisher trained quantization-aware, from that exact release (Gemma 3's QAT GGUFs)."""
 
     model: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="The release it was trained from")

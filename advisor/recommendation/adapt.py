@@ -21,6 +21,7 @@ from advisor.knowledge.model_sizes import (
     PublishedCheckpoint,
     catalogued_release,
     fp8_checkpoint_ids,
+    fp8_checkpoints,
     published_fp8,
     published_qat,
     quantized_release,
@@ -1220,16 +1221,26 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         return trained_checkpoint(choice, context)
     named = profile.model_name
     known = size_of(named) if named is not None else None
-    twin = (published_fp8(named) or vendor_fp8(named, profile.hardware)) if named is not None else None
+    twin = (
+        (published_fp8(named) or vendor_fp8(named, profile.hardware) or fp8_release_served_here(named, context))
+        if named is not None
+        else None
+    )
     if twin is not None and named is not None:
         who = released_by(twin, named)
         loads = any(
             serves_published_fp8(stack) and profile.model_type in stack.applies_to.model_types
             for stack in context.knowledge.stacks_for(profile.hardware)
         )
+        toolkit = context.knowledge.get(choice.option) if choice.option in context.knowledge.ids() else None
+        elsewhere = (  # review 150 p12: ModelOpt, a CUDA tool, told to a Trainium team as its quantizer
+            f", which runs on {', '.join(toolkit.hardware.value)}: calibrate there"
+            if toolkit is not None and profile.hardware not in toolkit.hardware.value
+            else ""
+        )
         text = (
             f"{who} {twin.checkpoint} ({twin.format}): serve that checkpoint as released; the "
-            "toolkit is for a float checkpoint of your own (a fine-tuned copy)"
+            f"toolkit is for a float checkpoint of your own (a fine-tuned copy){elsewhere}"
             if loads
             else f"{who} {twin.checkpoint} ({twin.format}), but no {profile.hardware} stack "
             f"here for {profile.model_type} models documents serving a publisher's FP8 checkpoint: quantize the BF16 "
@@ -1274,6 +1285,26 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         )
     cites = (cite_profile(profile, "model"),) if named is not None else ()
     return reason_first(choice, line(text, *cites, cite_profile(profile, "needs.quantization")))
+
+
+def fp8_release_served_here(named: str, context: RuleContext) -> PublishedCheckpoint | None:
+    """A catalogued FP8 checkpoint of the model, from any publisher, that a stack of the profile's family names as
+    what it serves (vLLM Neuron's Llama page serves NVIDIA's ModelOpt FP8 Llama 3.3 70B on Trainium), or None."""
+    texts = [
+        " ".join([*stack.applies_to.models, *(f"{part.name} {part.setting or ''}" for part in stack.components)]).lower()
+        for stack in context.knowledge.stacks_for(context.profile.hardware)
+        if serves_published_fp8(stack)
+    ]
+    return next(
+        (
+            entry
+            for entry in fp8_checkpoints()
+            if entry.model.lower() == named.lower()
+            and entry.precision == "fp8"
+            and any(entry.checkpoint.lower() in text for text in texts)
+        ),
+        None,
+    )
 
 
 def vendor_four_bit(choice: Choice, context: RuleContext, serving: Judged | None) -> Choice:

@@ -128,6 +128,12 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a hybrid linear-attention model (Qwen3.5, Qwen3-Next) on a page that runs none: its Gated DeltaNet kernels are
     # unshown there; a page that runs such a model comes first (review 143 p05)
     "linear_attention_unshown": 2,
+    # the engine documents the architecture on this family (architecture_support.yaml): the page's settings hold
+    "linear_attention_documented": 1,
+    # the engine runs it from a later release than the page pins: the page's settings on a newer release
+    "linear_attention_pin_older": 3,
+    # the engine does not run it on this family (an open request, a release line older than the support): no route
+    "linear_attention_unsupported": 9,
     "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie
     "other_size": 1,  # a recipe for another size of the model's series: after one for the model itself
     # a release of a model whose tool takes only the ids it lists (Core AI's registry: another id needs --experimental,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from advisor.attention_layouts import hybrid_attention
+from advisor.knowledge.architecture_support import support_for
 from advisor.knowledge.claims import Claim
 from advisor.knowledge.model_sizes import (
     ArchitectureKin,
@@ -449,6 +450,47 @@ SIBLING_KINDS = (
 )
 
 
+def linear_attention_misfit(stack: Stack, named: str | None) -> Misfit:
+    """A hybrid linear-attention model on a page that runs none: what the engine's own word on the architecture on
+    this family says (architecture_support.yaml), where it has one - supported from a release the page pins or not, or
+    not run at all - else that the page does not show it (review 149: "check the engine's support" where vllm-ascend
+    documents it and vllm-neuron has an open request)."""
+    runner = stack.runner
+    engine = runner.candidate if runner is not None else None
+    support = support_for(engine, stack.applies_to.family, "hybrid-linear-attention")
+    layers = f"{named}'s Gated DeltaNet layers (three in four)"
+    if support is None:
+        return Misfit(
+            "linear_attention_unshown",
+            f"its page runs no hybrid linear-attention model: {layers} need linear-attention kernels in "
+            f"{stack.runner_name} on this device, which the page does not show; check the engine's support for the "
+            "model there",
+        )
+    if support.supported == "no":
+        return Misfit(
+            "linear_attention_unsupported",
+            f"{stack.runner_name} does not run hybrid linear-attention models such as {named} on this family: "
+            f"{support.note.rstrip('.')} ({support.source})",
+        )
+    pinned = stack.validated_with.get(support.engine)
+    pin, since = (
+        release_numbers(pinned) if pinned else None,
+        release_numbers(support.since) if support.since else None,
+    )
+    if pin is not None and since is not None and pin < since:
+        return Misfit(
+            "linear_attention_pin_older",
+            f"its page pins {support.engine} {pinned}, older than {support.since}, the release that runs {layers} "
+            f"({support.source}): take {support.since} or later and validate the page's settings there",
+        )
+    from_release = f" from {support.since}" if support.since else ""
+    return Misfit(
+        "linear_attention_documented",
+        f"its page runs no hybrid linear-attention model, but {stack.runner_name} runs them on this family"
+        f"{from_release} ({support.source}): its settings apply, with {layers} run by the engine's own kernels",
+    )
+
+
 VISION_STEM = re.compile(r"^[a-z]+")
 
 
@@ -638,14 +680,7 @@ def misfits(
     if hybrid_attention(named) and not any(hybrid_attention(m) for m in scope.models):
         # a model whose layers are mostly linear attention on a page that runs none (review 143 p05: Qwen3.6-27B on
         # vllm-ascend's W8A8 dense page, "fits the whole profile")
-        found.append(
-            Misfit(
-                "linear_attention_unshown",
-                f"its page runs no hybrid linear-attention model: {named}'s Gated DeltaNet layers (three in four) need "
-                f"linear-attention kernels in {stack.runner_name} on this device, which the page does not show; check "
-                "the engine's support for the model there",
-            )
-        )
+        found.append(linear_attention_misfit(stack, named))
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
     if device is not None and device.id in scope.excludes:
