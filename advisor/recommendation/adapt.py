@@ -1221,11 +1221,9 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         return trained_checkpoint(choice, context)
     named = profile.model_name
     known = size_of(named) if named is not None else None
-    twin = (
-        (published_fp8(named) or vendor_fp8(named, profile.hardware) or fp8_release_served_here(named, context))
-        if named is not None
-        else None
-    )
+    own = (published_fp8(named) or vendor_fp8(named, profile.hardware)) if named is not None else None
+    served_here = fp8_release_served_here(named, context) if named is not None and own is None else None
+    twin = own or served_here
     if twin is not None and named is not None:
         who = released_by(twin, named)
         loads = any(
@@ -1234,13 +1232,15 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         )
         toolkit = context.knowledge.get(choice.option) if choice.option in context.knowledge.ids() else None
         elsewhere = (  # review 150 p12: ModelOpt, a CUDA tool, told to a Trainium team as its quantizer
-            f", which runs on {', '.join(toolkit.hardware.value)}: calibrate there"
+            ", and runs on another family's devices only: calibrate a copy there"
             if toolkit is not None and profile.hardware not in toolkit.hardware.value
             else ""
         )
+        if served_here is not None:  # another vendor's release that a stack here names (spoken of without its terms)
+            who = f"this family's stack serves {twin.checkpoint}, an FP8 release of {named}:"
         text = (
-            f"{who} {twin.checkpoint} ({twin.format}): serve that checkpoint as released; the "
-            f"toolkit is for a float checkpoint of your own (a fine-tuned copy){elsewhere}"
+            f"{who} {'' if served_here else f'{twin.checkpoint} ({twin.format}): '}serve that checkpoint as "
+            f"released; the toolkit is for a float checkpoint of your own (a fine-tuned copy){elsewhere}"
             if loads
             else f"{who} {twin.checkpoint} ({twin.format}), but no {profile.hardware} stack "
             f"here for {profile.model_type} models documents serving a publisher's FP8 checkpoint: quantize the BF16 "
@@ -1291,7 +1291,9 @@ def fp8_release_served_here(named: str, context: RuleContext) -> PublishedCheckp
     """A catalogued FP8 checkpoint of the model, from any publisher, that a stack of the profile's family names as
     what it serves (vLLM Neuron's Llama page serves NVIDIA's ModelOpt FP8 Llama 3.3 70B on Trainium), or None."""
     texts = [
-        " ".join([*stack.applies_to.models, *(f"{part.name} {part.setting or ''}" for part in stack.components)]).lower()
+        " ".join(
+            [*stack.applies_to.models, *(f"{part.name} {part.setting or ''}" for part in stack.components)]
+        ).lower()
         for stack in context.knowledge.stacks_for(context.profile.hardware)
         if serves_published_fp8(stack)
     ]

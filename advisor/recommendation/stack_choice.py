@@ -470,7 +470,7 @@ def linear_attention_misfit(stack: Stack, named: str | None) -> Misfit:
         return Misfit(
             "linear_attention_unsupported",
             f"{stack.runner_name} does not run hybrid linear-attention models such as {named} on this family: "
-            f"{support.note.rstrip('.')} ({support.source})",
+            f"{sentence_inside(support.note)} ({support.source})",
         )
     pinned = stack.validated_with.get(support.engine)
     pin, since = (
@@ -489,6 +489,13 @@ def linear_attention_misfit(stack: Stack, named: str | None) -> Misfit:
         f"its page runs no hybrid linear-attention model, but {stack.runner_name} runs them on this family"
         f"{from_release} ({support.source}): its settings apply, with {layers} run by the engine's own kernels",
     )
+
+
+def sentence_inside(note: str) -> str:
+    """A catalogue note run on after a colon: its first word in lower case where it is an ordinary word ('The open
+    request' but not 'vLLM's'), and no closing full stop."""
+    text = note.rstrip(".")
+    return text[0].lower() + text[1:] if len(text) > 1 and text[0].isupper() and text[1].islower() else text
 
 
 VISION_STEM = re.compile(r"^[a-z]+")
@@ -1645,7 +1652,9 @@ def weightiest(found: Sequence[Misfit]) -> str | None:
     heaviest too, which says what the stack lacks for this profile (LLaMA-Factory's one-node page for 16 devices)."""
     if not found:
         return None
-    ordered = sorted(found, key=lambda misfit: -misfit.weight)
+    # an engine that cannot run the model's architecture there is said before a model list of the same weight (review
+    # 149 p12: vLLM Neuron's open request for Qwen3.5 under "written for Llama 3")
+    ordered = sorted(found, key=lambda misfit: (-misfit.weight, misfit.kind != "linear_attention_unsupported"))
     if ordered[0].kind in BOOKKEEPING_MISFITS and len(ordered) > 1:
         return f"{ordered[1].text}; and {ordered[0].text}"
     # a stack for another model says so first: its precision is then no reason a team weighs (review 136 p13: Apple's

@@ -240,3 +240,68 @@ def test_convnext_v2_trains_on_the_convnext_recipe_not_a_detector_or_a_route_tha
     assert chosen.stack == "iluvatar-convnext-training" and "of the convnext family" in chosen.reason
     resnet = next(row for row in result.stacks_considered if row.stack == "iluvatar-pytorch-resnet50-training")
     assert "torchvision does not build facebook/convnextv2-base-22k-224 by name" in resnet.reason
+
+
+def test_a_hybrid_linear_attention_model_reads_the_engines_own_word_on_the_architecture_there():
+    # Review 149 (p02, p06, p11, p13): "check the engine's support" where the engines document it (vllm-ascend's
+    # Qwen3.5/Qwen3.6-27B tutorial, Megatron Bridge's model list, MaxText's Qwen3-Next run); p12: vllm-neuron cannot run
+    # these models (https://github.com/vllm-project/vllm-neuron/issues/51); p07: vllm_mlu sits on vLLM 0.11.2, before the
+    # 0.17.0 that Qwen3.5 asks
+    ascend = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3.6-27B",
+        needs={"quantization": "int8", "devices": 4},
+    )
+    chosen = next(row for row in ascend.stacks_considered if row.chosen)
+    assert "runs them on this family from 0.17.0rc1" in chosen.reason
+    assert "check the engine's support" not in chosen.reason
+    neuron = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="hpc",
+        model="Qwen/Qwen3.6-27B",
+        needs={"quantization": "fp8", "long_context": True, "devices": 16},
+    )
+    llama = next(row for row in neuron.stacks_considered if row.stack == "neuron-vllm-neuron-llama3-fp8")
+    assert llama.reason.startswith("vLLM with the vLLM Neuron plugin (vllm-neuron) does not run hybrid")
+    assert "https://github.com/vllm-project/vllm-neuron/issues/51" in llama.reason
+    assert MISFIT_WEIGHTS["linear_attention_documented"] < MISFIT_WEIGHTS["linear_attention_unshown"]
+    assert MISFIT_WEIGHTS["linear_attention_unsupported"] >= MISFIT_WEIGHTS["named_model"]
+
+
+def test_an_engine_pinned_before_the_release_that_runs_the_architecture_says_which_release_to_take():
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.recommendation.stack_choice import linear_attention_misfit
+
+    stack = load_knowledge_base().stack("nvidia-vllm-nvfp4-blackwell")
+    old = stack.model_copy(update={"validated_with": {**stack.validated_with, "vllm": "0.11.0"}})
+    misfit = linear_attention_misfit(old, "Qwen/Qwen3.5-397B-A17B")
+    assert misfit.kind == "linear_attention_pin_older"
+    assert "its page pins vllm 0.11.0, older than 0.17.0" in misfit.text
+    new = stack.model_copy(update={"validated_with": {**stack.validated_with, "vllm": "0.19.1"}})
+    assert linear_attention_misfit(new, "Qwen/Qwen3.5-397B-A17B").kind == "linear_attention_documented"
+
+
+def test_trainium_serves_the_fp8_release_its_page_names_and_says_where_the_toolkit_runs():
+    # Review 150 p12: "quantize the BF16 checkpoint with the toolkit otherwise", the toolkit being ModelOpt (a CUDA
+    # tool, https://nvidia.github.io/Model-Optimizer/getting_started/_installation_for_Linux.html), while vLLM Neuron's
+    # Llama page serves nvidia/Llama-3.3-70B-Instruct-FP8 itself
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "long_context": True, "devices": 16},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.settings["checkpoint"] == "nvidia/Llama-3.3-70B-Instruct-FP8, as released"
+    texts = " ".join(r.text for r in quantization.rationale)
+    assert "authors publish an FP8 release" not in texts
