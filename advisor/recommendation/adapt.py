@@ -1800,6 +1800,12 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
     if choice.settings.get("method") == "fp8-training" or (profile.trains and not profile.serves):
         return choice  # a low-precision training recipe is neither PTQ nor QAT
     documented = " ".join(v for k, v in choice.settings.items() if k != "method")
+    as_released = choice.settings.get("checkpoint", "").endswith(AS_RELEASED)
+    if as_released and method == "ptq" and "for a fine-tuned copy" in choice.settings:
+        # a release served as it is runs no quantization step: the PTQ asked is the fine-tuned copy's route (review 149
+        # p01: "quantization ... method=ptq" beside NVIDIA's NVFP4 release, read as a step to run)
+        settings = {**choice.settings, "for a fine-tuned copy": f"{choice.settings['for a fine-tuned copy']} (ptq)"}
+        return choice.model_copy(update={"settings": {k: v for k, v in settings.items() if k != "method"}})
     choice = choice.model_copy(
         update={"settings": {**choice.settings, "method": method}}
     )  # the method asked, always said

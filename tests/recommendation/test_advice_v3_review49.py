@@ -322,7 +322,10 @@ def test_a_published_fp8_checkpoint_served_as_released_names_no_quantizer_as_tie
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert quantization.option == deployment.option
     assert quantization.settings["checkpoint"] == "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8, as released"
-    assert quantization.settings["for a fine-tuned copy"] == "quark"
+    assert (
+        quantization.settings["for a fine-tuned copy"] == "quark (ptq)"
+    )  # the PTQ asked is its route (review 149 p01)
+    assert "method" not in quantization.settings
 
 
 def test_tier_3_serves_a_model_released_in_fp8_as_released_rather_than_requantizing_it():
