@@ -721,7 +721,7 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
         accuracy = requantized_switch(serving, profile)
     if accuracy is not None:
         found.append(accuracy)
-        pays = quantization_pays_switch(serving, device, profile)
+        pays = quantization_pays_switch(serving, device, profile) or training_pays_switch(choice, device, profile)
         if pays is not None:
             found.append(pays)
     found += narrower_format_switches(choice, device, profile)
@@ -849,6 +849,25 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     )
     metric = f"evidence.inference_throughput.{dtype}_over_{floating}"
     return switch(f"{dtype}-no-speedup", description, metric, "<", FASTER)
+
+
+def training_pays_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:
+    """A model trained in a low-precision format (FP8, MXFP8) for speed: where that run is not measurably faster than
+    the BF16 one on the target, BF16 trains with no loss gap to watch (reviews 148 p11 and 150 p11: FP8 pre-training on
+    TPU7x with a loss-gap switch and no speed one). Not for a job that also serves (its format is the serving side's)."""
+    training = choice.for_workload("training")
+    if training is None or profile.serves or training.precision in FLOAT_FORMATS:
+        return None
+    if "bf16" not in training.stack.applies_to.precisions or "bf16" not in device.formats:
+        return None  # no BF16 run documented on this stack and device to fall back to
+    dtype = training.precision
+    unit = f"training throughput ({'tokens/s' if profile.llm else 'samples/s'} per device)"
+    description = (
+        f"the {dtype} run delivers less than {FASTER:g}x the {unit} of the bf16 run on the target, same model, devices "
+        "and layout: train bf16, which has no loss gap to watch"
+    )
+    metric = f"evidence.training_throughput.{dtype}_over_bf16"
+    return switch(f"{dtype}-training-no-speedup", description, metric, "<", FASTER)
 
 
 def native_format_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:

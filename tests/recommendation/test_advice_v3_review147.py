@@ -305,3 +305,22 @@ def test_trainium_serves_the_fp8_release_its_page_names_and_says_where_the_toolk
     assert quantization.settings["checkpoint"] == "nvidia/Llama-3.3-70B-Instruct-FP8, as released"
     texts = " ".join(r.text for r in quantization.rationale)
     assert "authors publish an FP8 release" not in texts
+
+
+def test_fp8_training_gets_a_speed_switch_beside_its_loss_gap_switch():
+    # Reviews 148 p11 and 150 p11: FP8 pre-training on TPU7x had a loss-gap switch and no check that FP8 pays; Google
+    # quotes its FP8 gain over BF16 on Ironwood (https://docs.cloud.google.com/tpu/docs/ironwood-performance)
+    result = answer(
+        model_type="moe",
+        hardware="google-tpu",
+        device="tpu7x",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        needs={"quantization": "fp8", "devices": 256},
+    )
+    ids = [s.id for s in result.switch_conditions]
+    assert "fp8-loss-gap" in ids and "fp8-training-no-speedup" in ids
+    speed = next(s for s in result.switch_conditions if s.id == "fp8-training-no-speedup")
+    assert speed.metric == "evidence.training_throughput.fp8_over_bf16"
+    assert "a training run on the target for both sides" in speed.rerun
