@@ -135,7 +135,7 @@ def test_a_card_no_listed_stack_names_takes_the_stack_that_builds_its_engines_th
     rows = {row.stack: row for row in result.stacks_considered}
     assert rows["nvidia-tensorrt-demodiffusion-flux"].chosen
     assert "prebuilt by NVIDIA per GPU model" in rows["nvidia-nim-flux1-dev"].reason
-    assert "desktops, laptops and workstations" in rows["nvidia-tensorrt-rtx-flux1-dev"].reason
+    assert "built for desktop applications" in rows["nvidia-tensorrt-rtx-flux1-dev"].reason
     # on the RTX 5090 its matrix lists, the NIM server is chosen
     listed = answer(
         model_type="diffusion",

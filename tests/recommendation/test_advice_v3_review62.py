@@ -30,7 +30,7 @@ def test_on_a_card_no_listed_stack_names_the_stack_that_builds_its_engines_there
     nim = rows["nvidia-nim-flux1-dev"].reason
     assert "validated on rtx-5090 (RTX Blackwell, as rtx-pro-6000-server)" in nim
     assert "prebuilt by NVIDIA per GPU model" in nim
-    assert "desktops, laptops and workstations" in rows["nvidia-tensorrt-rtx-flux1-dev"].reason
+    assert "built for desktop applications" in rows["nvidia-tensorrt-rtx-flux1-dev"].reason
 
 
 def test_the_rtx_5090_is_the_rtx_pro_6000_servers_generation():
