@@ -36,9 +36,10 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # scripts and mixed precision carry over, its model code does not; after a generic trainer that builds the model
     # itself by name (torchvision's ViT-L), before a recipe for another kind of network (review 137 p08)
     "vision_sibling_training": 4,
-    # a training recipe for a network of the same family by name (ConvNeXt's for ConvNeXt V2): before another network's
-    # (a YOLOv8 detector's) and before a generic route that cannot build it (review 150 p09)
-    "vision_family_training": 3,
+    # a training recipe for a network of the same family by name (ConvNeXt's for ConvNeXt V2, Swin-T's for Swin-B):
+    # before another network's (a YOLOv8 detector's), a generic route that cannot build it (review 150 p09) and a
+    # generic route that builds it by name but was run on another network (review 152 p09: Swin-B on the ResNet-50 page)
+    "vision_family_training": 2,
     # a vision-language recipe for the series' model in the other layout (Qwen3-VL-235B-A22B for Qwen3-VL-8B): its
     # multimodal settings hold, its expert layout does not; before a text-only recipe (review 140 p04)
     "layout_sibling": 4,
