@@ -93,6 +93,13 @@ def licence_line(profile: Profile) -> Rationale | None:
     return line(text, cite_profile(profile, "model"), cite)
 
 
+# Meta's quantized Llama 3.2 1B and 3B (4-bit group-wise linear layers, an 8-bit embedding and classification layer) are
+# 56% smaller than their BF16 files on average: what a phone's 4-bit export of a small model keeps of the BF16 size
+PHONE_FOUR_BIT_SOURCE = "https://ai.meta.com/blog/meta-llama-quantized-lightweight-models/"  # read 2026-12-06
+PHONE_FOUR_BIT_SHARE = 0.44
+WEIGHT_ONLY_FOUR_BIT = ("int4",)
+
+
 def size_citation(profile: Profile) -> Citation:
     """What the size rests on: the profile's parameters_b, a model card in the catalogue, or the model's id."""
     if profile.parameters_b is not None:
@@ -144,6 +151,19 @@ def capacity_lines(
             f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in "
             f"{_format(served_precision or profile.needs.quantization)}; {where}"
         )
+        fmt = served_precision or profile.needs.quantization
+        if device.device_class == "mobile" and fmt in WEIGHT_ONLY_FOUR_BIT:
+            # reviews 147 p14 and 152 p15: "about 500 MB in int4" for a 1B model whose exported file is 1.14 GB
+            exported = served_weights_gb(parameters, "bf16") * PHONE_FOUR_BIT_SHARE
+            text += (
+                f"; that counts every weight in 4 bits, while phone exports keep the embedding and output layers in 8 "
+                f"bits, so the file comes out nearer {_gb(exported)} (Meta's quantized Llama 3.2 1B and 3B, built so, "
+                f"are {1 - PHONE_FOUR_BIT_SHARE:.0%} smaller than BF16 on average)"
+            )
+            meta = Citation(
+                kind="knowledge", ref="capacity.phone_four_bit_exports", figure="56%", source=PHONE_FOUR_BIT_SOURCE
+            )
+            return (line(text, size, meta),)
         return (line(text, size),)
     if device.memory_gb is None:
         text = (

@@ -324,3 +324,22 @@ def test_fp8_training_gets_a_speed_switch_beside_its_loss_gap_switch():
     speed = next(s for s in result.switch_conditions if s.id == "fp8-training-no-speedup")
     assert speed.metric == "evidence.training_throughput.fp8_over_bf16"
     assert "a training run on the target for both sides" in speed.rerun
+
+
+def test_a_phones_four_bit_model_is_sized_with_its_eight_bit_embedding_and_output_layers():
+    # Reviews 147 p14 and 152 p15: "about 500 MB in int4" for Llama 3.2 1B, whose SpinQuant INT4_EO8 export is 1.14 GB;
+    # Meta's quantized 1B and 3B keep the embedding and classification layer in 8 bits and come out 56% smaller than
+    # BF16 on average (https://ai.meta.com/blog/meta-llama-quantized-lightweight-models/)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.2-1B-Instruct",
+        needs={"quantization": "int4", "quantization_method": "qat", "in_app": True, "devices": 1},
+    )
+    capacity = next(r for r in result.capacity if r.text.startswith("capacity:"))
+    assert capacity.text.startswith("capacity: the 1.23B model's weights take about 615 MB in int4")
+    assert "so the file comes out nearer 1 GB" in capacity.text  # 2.46 GB in BF16 x 0.44, rounded
+    assert any(c.source == "https://ai.meta.com/blog/meta-llama-quantized-lightweight-models/" for c in capacity.cites)
