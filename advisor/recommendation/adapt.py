@@ -1649,9 +1649,10 @@ def replicated_but_too_large(choice: Choice, training: Judged, context: RuleCont
         r.model_copy(update={"text": r.text.replace(data_parallel_over(devices), sharded)}) for r in choice.rationale
     )
     layout = (
-        f"the page's recipe is data parallel, which copies the whole training state to every device, and this job's "
-        f"state does not fit one device: switch to the framework's own sharding (FSDP-style, or tensor/pipeline "
-        f"parallel) over the {devices} devices before running it"
+        f"the page's recipe is data parallel, which copies the whole training state "
+        f"{'(for LoRA, the frozen weights) ' if context.profile.training == 'lora' else ''}to every device, and this "
+        f"job's state does not fit one device: switch to the framework's own sharding (FSDP-style or DeepSpeed ZeRO-3, "
+        f"or tensor/pipeline parallel) over the {devices} devices before running it"
     )
     return choice.model_copy(update={"rationale": reasons, "settings": {**choice.settings, "layout": layout}})
 

@@ -343,3 +343,36 @@ def test_a_phones_four_bit_model_is_sized_with_its_eight_bit_embedding_and_outpu
     assert capacity.text.startswith("capacity: the 1.23B model's weights take about 615 MB in int4")
     assert "so the file comes out nearer 1 GB" in capacity.text  # 2.46 GB in BF16 x 0.44, rounded
     assert any(c.source == "https://ai.meta.com/blog/meta-llama-quantized-lightweight-models/" for c in capacity.cites)
+
+
+def test_a_lora_job_whose_frozen_weights_outgrow_one_card_is_told_to_shard_them_and_verl_documents_sequence_parallelism():
+    # Review 152 p08: Qwen3-32B LoRA on 4 K100_AI (64 GB of frozen bf16 weights, 58 GB usable a card) was "data
+    # parallel over 4 devices"; LLaMA-Factory's README points to its DeepSpeed ZeRO examples for such sizes
+    # (https://github.com/hiyouga/LLaMA-Factory/blob/main/README.md)
+    hygon = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        team_skill="framework",
+        model="Qwen/Qwen3-32B",
+        needs={"devices": 4},
+    )
+    framework = next(c for c in hygon.tier(1).choices if c.concern == "training-framework")
+    assert "data parallel over 4 devices" not in " ".join(r.text for r in framework.rationale)
+    assert "(for LoRA, the frozen weights)" in framework.settings["layout"]
+    # review 152 p05: verl's performance guide documents Ulysses sequence parallelism for long-context training
+    # (https://github.com/volcengine/verl/blob/main/docs/perf/perf_tuning.rst)
+    verl = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="both",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-8B",
+        needs={"long_context": True, "devices": 8},
+    )
+    trainer = next(row for row in verl.stacks_considered if row.chosen and row.workload == "training")
+    assert "sequence parallelism" not in trainer.reason
