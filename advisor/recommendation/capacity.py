@@ -31,6 +31,7 @@ from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, line
 from advisor.recommendation.models import Citation, Rationale
 from advisor.recommendation.policy import FLOAT_PRECISIONS, PRECISIONS_FOR, node_size
+from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), before activations
 FROZEN_BYTES_PER_PARAMETER = 2  # LoRA: the base weights frozen in bf16; the adapters are a few percent at most
@@ -97,7 +98,6 @@ def licence_line(profile: Profile) -> Rationale | None:
 # 56% smaller than their BF16 files on average: what a phone's 4-bit export of a small model keeps of the BF16 size
 PHONE_FOUR_BIT_SOURCE = "https://ai.meta.com/blog/meta-llama-quantized-lightweight-models/"  # read 2026-12-06
 PHONE_FOUR_BIT_SHARE = 0.44
-WEIGHT_ONLY_FOUR_BIT = ("int4",)
 
 
 def size_citation(profile: Profile) -> Citation:
@@ -152,7 +152,7 @@ def capacity_lines(
             f"{_format(served_precision or profile.needs.quantization)}; {where}"
         )
         fmt = served_precision or profile.needs.quantization
-        if device.device_class == "mobile" and fmt in WEIGHT_ONLY_FOUR_BIT:
+        if device.device_class == "mobile" and fmt in WEIGHT_ONLY_ASKS:
             # reviews 147 p14 and 152 p15: "about 500 MB in int4" for a 1B model whose exported file is 1.14 GB
             exported = served_weights_gb(parameters, "bf16") * PHONE_FOUR_BIT_SHARE
             text += (

@@ -148,10 +148,10 @@ TOO_FAR = 10
 # A recipe written for named models, taken for a profile that names none, ranks as if it missed a little (more than a
 # same-generation device): a stack for any model that fits as nearly comes first.
 ASSUMED_MODEL_WEIGHT = 2
-# A route its vendor's current release no longer carries (NxD Training, pinned at Neuron 2.28), in half units: more than a
-# preview's one, so that the current release's beta for any model comes before the old route's recipe for the named
-# model where both document the job (pre-training), and less than a near training kind's, so that the old route's page
-# for the job (its supervised fine-tuning of Llama 3.1 8B) comes before a current pre-training recipe (review 145 p13)
+# A route its vendor's current release no longer carries (NxD Training, pinned at Neuron 2.28), in half units: more than
+# a current recipe weighs with a near training kind, a preview and no model list together (TorchTitan Neuron's beta
+# pre-training recipe for a Llama 3.1 8B full fine-tune: 4 + 1 + 1), so the current release's route leads even where
+# the old one documents the job whole, and the old one is named as its time-boxed fallback (review 145 p13)
 SUPERSEDED_WEIGHT = 7
 # How many times a released format's weight memory a bf16 copy of the model takes (2 bytes against the format's).
 BF16_OVER: dict[str, int] = {"fp8": 2, "int8": 2, "mxfp8": 2, "int4": 4, "mxfp4": 4, "nvfp4": 4}
