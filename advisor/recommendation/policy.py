@@ -32,6 +32,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # an inference recipe for another image network of the same kind (a ViT recipe for DINOv2, a ResNet-50 one for an
     # EfficientNet): the same export and engine build take it, at a size and speed the page does not give (review 131 p08)
     "vision_sibling": 3,
+    # an inference recipe for a network of the same family by name (the ConvNeXt recipe for timm's ConvNeXt-Base): before
+    # a recipe for another network of the kind (review 154 p09)
+    "vision_family": 2,
     # a training recipe for another image network of the same kind (the Swin recipe for a DINOv2 fine-tune): its launch
     # scripts and mixed precision carry over, its model code does not; after a generic trainer that builds the model
     # itself by name (torchvision's ViT-L), before a recipe for another kind of network (review 137 p08)

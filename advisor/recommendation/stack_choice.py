@@ -419,6 +419,12 @@ def model_misfit(listed: Sequence[str], named: str, workload: str = "inference")
                 "settings carry over, with this model's own code, size and hyperparameters, which the page does not "
                 "give",
             )
+        if family is not None:  # the family's own recipe (ConvNeXt-Base's for timm's ConvNeXt-Base; review 154 p09)
+            return Misfit(
+                "vision_family",
+                f"written for {few_of(listed)}, of the {family} family as {named} is: the same export and engine "
+                "build take it, with the page's figures for the nearest size as the reference to check",
+            )
         return Misfit(
             "vision_sibling",
             f"written for {few_of(listed)}, {networks} as {named} is: the same export and engine build take it, at its "
@@ -445,6 +451,7 @@ SIBLING_KINDS = (
     "named_model_training",
     "vision_sibling",
     "vision_sibling_training",
+    "vision_family",
     "vision_family_training",
     "layout_sibling",
 )

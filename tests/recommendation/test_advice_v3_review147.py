@@ -376,3 +376,25 @@ def test_a_lora_job_whose_frozen_weights_outgrow_one_card_is_told_to_shard_them_
     )
     trainer = next(row for row in verl.stacks_considered if row.chosen and row.workload == "training")
     assert "sequence parallelism" not in trainer.reason
+
+
+def test_a_timm_convnext_is_served_on_the_convnext_recipe_and_transformer_engines_block_scaling_is_native_on_hopper():
+    # Review 154 p09: timm's ConvNeXt-Base took the ResNet-50 IGIE recipe over DeepSparkInference's ConvNeXt-Base one
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="framework",
+        model="timm/convnext_base.fb_in22k_ft_in1k",
+        needs={"devices": 1},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "iluvatar-igie-convnext-zhikai-100" and "of the convnext family" in chosen.reason
+    # reviews 150 p02 and 154 p02: Transformer Engine's own speed-up page says FP8 block scaling runs natively on Hopper
+    # (https://github.com/NVIDIA/TransformerEngine/blob/main/docs/features/low_precision_training/speedups.rst)
+    from advisor.knowledge.loader import load_knowledge_base
+
+    engine = load_knowledge_base().get("transformer-engine")
+    assert "software-emulated" not in (engine.fp8.note or "")
+    assert all("software-emulated" not in risk.value for risk in engine.risks)
