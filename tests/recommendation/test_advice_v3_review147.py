@@ -398,3 +398,19 @@ def test_a_timm_convnext_is_served_on_the_convnext_recipe_and_transformer_engine
     engine = load_knowledge_base().get("transformer-engine")
     assert "software-emulated" not in (engine.fp8.note or "")
     assert all("software-emulated" not in risk.value for risk in engine.risks)
+
+
+def test_an_rl_job_says_its_rollouts_run_in_the_training_stacks_inference_engine():
+    # Review 153 p02: "deployment: training only: no deployment runtime" for verl GRPO, whose vLLM rollouts run every step
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="rl",
+        team_skill="framework",
+        model="Qwen/Qwen3-8B",
+        needs={"devices": 8},
+    )
+    skipped = next(s for s in result.skipped_concerns if s.concern == "deployment")
+    assert "the rollouts run in the inference engine the training stack names" in skipped.rationale[0].text

@@ -54,7 +54,16 @@ def decide_deployment(context: RuleContext) -> ConcernDecision:
     """Tier 1 runtime for inference workloads; skipped for training only."""
     profile = context.profile
     if not profile.serves:
-        skipped = line("training only: no deployment runtime", cite_profile(profile, "workload"))
+        # RL post-training generates its rollouts in an inference engine the training stack runs itself (review 153 p02:
+        # "no deployment runtime" beside verl's vLLM rollouts)
+        text = (
+            "training only: no separate deployment runtime; the rollouts run in the inference engine the training "
+            "stack names (its rollout part)"
+            if profile.training == "rl"
+            else "training only: no deployment runtime"
+        )
+        cites = [cite_profile(profile, "workload")] + ([cite_profile(profile, "training")] if profile.training else [])
+        skipped = line(text, *cites)
         return skipped_decision("deployment", skipped)
     chosen = runtime_pick(context)
     lines = [engine_line(context, chosen.chosen.id)] if chosen.chosen is not None else []
