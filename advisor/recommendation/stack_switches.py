@@ -1284,8 +1284,13 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
         )
         return switch(f"{dtype}-loss-gap", description, f"evidence.{dtype}_loss_gap", ">", LOSS_GAP)
     what = f"the {dtype} model" if profile.needs.quantization_method != "qat" else f"the exported {dtype} QAT model"
-    description = (
-        f"{falls_short(what, profile)} on {quality_evaluation(profile)}: "
-        "keep the float model, or quantize with finer scales and re-check"
+    # in an app the format is what fits the model in the device's memory: the fallback is a wider quantized scheme,
+    # not the float model (review 153 p15: "keep the float model" for a 3B model on a phone, about 6.4 GB in BF16)
+    fallback = (
+        "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "
+        "model that fits the app"
+        if profile.needs.in_app
+        else "keep the float model, or quantize with finer scales and re-check"
     )
+    description = f"{falls_short(what, profile)} on {quality_evaluation(profile)}: {fallback}"
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

@@ -414,3 +414,20 @@ def test_an_rl_job_says_its_rollouts_run_in_the_training_stacks_inference_engine
     )
     skipped = next(s for s in result.skipped_concerns if s.concern == "deployment")
     assert "the rollouts run in the inference engine the training stack names" in skipped.rationale[0].text
+
+
+def test_an_in_app_models_accuracy_fallback_is_a_finer_quantization_not_the_float_model():
+    # Review 153 p15: "keep the float model" for Llama 3.2 3B in an Android app, about 6.4 GB in BF16; ExecuTorch says
+    # the 3B version needs high-end phones even quantized (https://github.com/pytorch/executorch/pull/6434)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        needs={"quantization": "int4", "quantization_method": "qat", "in_app": True, "devices": 1},
+    )
+    accuracy = next(s for s in result.switch_conditions if s.id == "int4-accuracy-drop")
+    assert "keep the float model" not in accuracy.description
+    assert "keeping a model that fits the app" in accuracy.description
