@@ -205,11 +205,13 @@ def test_an_engine_switch_races_another_engine_before_another_recipe_of_the_chos
 def test_an_nvfp4_checkpoint_in_place_of_an_fp8_one_keeps_the_fp8_kv_cache_as_a_choice_of_its_own():
     # Review 141 p01: "with none of its fp8 settings (... an fp8 KV cache ...)" beside a quantization line that runs
     # the NVFP4 model with --kv-cache-dtype fp8, as vLLM's DeepSeek-V3.2 recipe does
-    # (https://github.com/vllm-project/recipes/blob/main/models/deepseek-ai/DeepSeek-V3.2.yaml)
+    # (https://github.com/vllm-project/recipes/blob/main/models/deepseek-ai/DeepSeek-V3.2.yaml). On a B300, which
+    # that recipe names: on a B200 TensorRT-LLM's NVFP4-first DeepSeek-V3.2 stack now leads (review kbtrtv32,
+    # https://nvidia.github.io/TensorRT-LLM/blogs/tech_blog/blog15_Optimizing_DeepSeek_V32_on_NVIDIA_Blackwell_GPUs.html)
     result = answer(
         model_type="moe",
         hardware="nvidia-gpu",
-        device="b200",
+        device="b300",
         workload="inference",
         team_skill="hpc",
         model="deepseek-ai/DeepSeek-V3.2",
