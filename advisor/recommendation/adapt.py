@@ -624,23 +624,26 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         name = f"{runner.name}'s own batching" + (f" ({mode})" if mode else "")
         parts["dynamic-shapes"] = Part(runner.candidate, Component(role="other", name=name, candidate=runner.candidate))
     released = size_of(profile.model_name) if profile.model_name is not None else None
+    # the engine that runs the model, by its layer: a serving engine, or one run inside a server the knowledge base
+    # does not list (vLLM inside NVIDIA Dynamo; review 156 p01)
+    engine = runner if runner is not None and runner.candidate in known else None
     if (
         judged.workload == "inference"
         and quantizes
         and judged.precision in FOUR_BIT_FLOATS
         and "gemm" not in parts
-        and runner is not None
-        and runner.candidate in known
-        and runner.role == "serving-engine"
+        and engine is not None
+        and engine.candidate is not None
+        and context.knowledge.layer_of(engine.candidate) == "serving-engine"
         # a model released in the format keeps its own split (gpt-oss's MXFP4 experts, BF16 layers outside them)
         and (released is None or released.released_format != judged.precision)
     ):  # a serving engine's block-scaled 4-bit layers run its own quantization method's kernels, not the platform's
         # BLAS library called as it is (reviews 139-148: "cublas [dtype=nvfp4]" under TensorRT-LLM and vLLM)
         name = (
-            f"{runner.name}'s own {judged.precision} GEMM kernels for the quantized layers (its quantization method "
+            f"{engine.name}'s own {judged.precision} GEMM kernels for the quantized layers (its quantization method "
             "picks the backend); layers the checkpoint leaves unquantized run on the platform's BLAS library"
         )
-        parts["gemm"] = Part(runner.candidate, Component(role="gemm", name=name, candidate=runner.candidate))
+        parts["gemm"] = Part(engine.candidate, Component(role="gemm", name=name, candidate=engine.candidate))
     if (
         judged.workload == "training"
         and profile.needs.dynamic_shapes

@@ -221,6 +221,17 @@ def test_a_serving_engines_block_scaled_four_bit_gemms_are_its_own_not_the_blas_
         needs={"quantization": "fp4", "long_context": True, "devices": 8},
     )
     assert next(c for c in amd.tier(1).choices if c.concern == "gemm").option == "sglang"
+    # review 156 p01: vLLM inside NVIDIA Dynamo (a server the knowledge base does not list) runs the same NVFP4 layers
+    dynamo = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V4-Flash",
+        needs={"quantization": "fp4", "long_context": True, "devices": 8},
+    )
+    assert next(c for c in dynamo.tier(1).choices if c.concern == "gemm").option == "vllm"
 
 
 def test_convnext_v2_trains_on_the_convnext_recipe_not_a_detector_or_a_route_that_cannot_build_it():
