@@ -1153,8 +1153,16 @@ def serves_published_fp8(stack: Stack) -> bool:
     the publishers' FP8 twins (fp8_checkpoint_ids) among its models or parts."""
     if stack.applies_to.released_format == "fp8":
         return True
-    named = [*stack.applies_to.models, *(f"{part.name} {part.setting or ''}" for part in stack.components)]
-    return any(twin in text.lower() for text in named for twin in fp8_checkpoint_ids())
+    named = stack_names(stack)
+    return any(twin in named for twin in fp8_checkpoint_ids())
+
+
+def stack_names(stack: Stack) -> str:
+    """What a stack names, lower case: its models, and its parts' names and settings (where a checkpoint id it serves
+    stands)."""
+    return " ".join(
+        [*stack.applies_to.models, *(f"{part.name} {part.setting or ''}" for part in stack.components)]
+    ).lower()
 
 
 def format_article(precision: str) -> str:
@@ -1294,9 +1302,7 @@ def fp8_release_served_here(named: str, context: RuleContext) -> PublishedCheckp
     """A catalogued FP8 checkpoint of the model, from any publisher, that a stack of the profile's family names as
     what it serves (vLLM Neuron's Llama page serves NVIDIA's ModelOpt FP8 Llama 3.3 70B on Trainium), or None."""
     texts = [
-        " ".join(
-            [*stack.applies_to.models, *(f"{part.name} {part.setting or ''}" for part in stack.components)]
-        ).lower()
+        stack_names(stack)
         for stack in context.knowledge.stacks_for(context.profile.hardware)
         if serves_published_fp8(stack)
     ]

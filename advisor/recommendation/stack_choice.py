@@ -754,7 +754,8 @@ def misfits(
         )
     elif not set(accepted) & set(scope.precisions):
         asked: str = profile.needs.quantization if profile.needs.quantized else "no quantization"
-        if not profile.needs.quantized and mixed_precision_training(profile, platform, workload):
+        policy_asks = not profile.needs.quantized and mixed_precision_training(profile, platform, workload)
+        if policy_asks:
             asked = "mixed-precision (bf16/fp16) training of an LLM"
         if profile.needs.quantized and both_training:
             after = "for serving" if profile.serves else "for the exported model"
@@ -786,7 +787,7 @@ def misfits(
                     f"{profile.needs.quantization}: quantize with it and check accuracy against the page's model",
                 )
             )
-        elif not profile.needs.quantized and mixed_precision_training(profile, platform, workload):
+        elif policy_asks:
             # the policy, not the profile, asks it (review 147 p04: "the profile asks mixed-precision" of a profile
             # that asked no precision)
             text = (

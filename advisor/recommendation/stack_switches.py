@@ -861,9 +861,8 @@ def training_pays_switch(choice: StackChoice, device: Device, profile: Profile) 
     if "bf16" not in training.stack.applies_to.precisions or "bf16" not in device.formats:
         return None  # no BF16 run documented on this stack and device to fall back to
     dtype = training.precision
-    unit = f"training throughput ({'tokens/s' if profile.llm else 'samples/s'} per device)"
     description = (
-        f"the {dtype} run delivers less than {FASTER:g}x the {unit} of the bf16 run on the target, same model, devices "
+        f"the {dtype} run delivers less than {FASTER:g}x the {trained_unit(profile)} of the bf16 run on the target, same model, devices "
         "and layout: train bf16, which has no loss gap to watch"
     )
     metric = f"evidence.training_throughput.{dtype}_over_bf16"
@@ -1066,11 +1065,7 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     if same_engine(rival, chosen):
         ours, theirs = chosen.stack.name, rival.stack.name  # two recipes of one engine: named by their recipes
     whose = "each recipe's" if theirs == rival.stack.name else "each engine's"
-    unit = (
-        f"{served_unit(profile)} at your latency SLA"
-        if workload == "inference"
-        else f"training throughput ({'tokens/s' if profile.llm else 'samples/s'} per device)"
-    )
+    unit = f"{served_unit(profile)} at your latency SLA" if workload == "inference" else trained_unit(profile)
     default = rival.stack.applies_to.precisions[0]
     path = f", run in {chosen.precision} (its recipe defaults to {default})" if rival.precision != default else ""
     # a recipe written for another size of the model's series is taken for its settings, not its model (review 147 p05:
@@ -1204,6 +1199,11 @@ def layout_race(
     SLA: `faster` names it with its verb, `slower` the layout it would replace."""
     description = f"{faster} at least {FASTER:g}x the {unit} at your latency SLA of {slower}: {then}"
     return switch(condition_id, description, f"evidence.inference_throughput.{metric_name}", ">=", FASTER)
+
+
+def trained_unit(profile: Profile) -> str:
+    """What a training run's throughput counts: tokens per device for an LLM, samples per device otherwise."""
+    return f"training throughput ({'tokens/s' if profile.llm else 'samples/s'} per device)"
 
 
 def served_unit(profile: Profile) -> str:

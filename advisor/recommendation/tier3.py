@@ -10,7 +10,7 @@ family, the whole stack that family's engine would choose for the same profile.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from advisor.knowledge.model_sizes import published_fp8, size_of, written_for
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate, Concern
@@ -382,13 +382,16 @@ def fp8_release(context: RuleContext) -> str | None:
     )
 
 
-def release_stacks(engine: str, context: RuleContext) -> dict[str, list[Stack]]:
-    """Per family of the profile, the stacks running tier 3's engine that document serving a publisher's FP8 release."""
+def release_stacks(
+    engine: str, context: RuleContext, serves: Callable[[Stack], bool] = serves_published_fp8
+) -> dict[str, list[Stack]]:
+    """Per family of the profile, the stacks running tier 3's engine that document serving the release (`serves`: a
+    publisher's FP8 release by default)."""
     return {
         family: [
             stack
             for stack in context.knowledge.stacks_for(family)
-            if stack.runner is not None and stack.runner.candidate == engine and serves_published_fp8(stack)
+            if stack.runner is not None and stack.runner.candidate == engine and serves(stack)
         ]
         for family in context.profile.families
     }
@@ -404,17 +407,11 @@ def quantized_model_release(engine: str, context: RuleContext) -> Choice | None:
     released = known.released_format if known is not None else None
     if named is None or released is None or released not in ASKED_FORMATS.get(profile.needs.quantization, ()):
         return None
-    serving = {
-        family: [
-            stack
-            for stack in context.knowledge.stacks_for(family)
-            if stack.runner is not None
-            and stack.runner.candidate == engine
-            and released in stack.applies_to.precisions
-            and written_for(stack.applies_to.models, named)
-        ]
-        for family in profile.families
-    }
+    serving = release_stacks(
+        engine,
+        context,
+        lambda stack: released in stack.applies_to.precisions and written_for(stack.applies_to.models, named),
+    )
     if not all(serving.values()):
         return None
     stacks = [found[0] for found in serving.values()]
