@@ -12,7 +12,7 @@ from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import command_replicas
-from advisor.recommendation.capacity import devices_to_hold, replica_group
+from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices_to_hold, replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, PRECISIONS_FOR, TRAINED_PRECISIONS
 from advisor.recommendation.rules.tiers import kept_text
@@ -954,7 +954,7 @@ def narrower_format_switch(
         return None
     if judged.workload == "training":
         gate = f"its training loss stays within {LOSS_GAP * 100:g}% of the {judged.precision} run's at the same step"
-        what = "training throughput (tokens/s per device)"
+        what = trained_unit(profile)
     elif profile.model_type == "diffusion":
         gate = f"the {narrower} images hold on {quality_evaluation(profile)}"
         what = f"{served_unit(profile)} at your latency target"
@@ -1231,12 +1231,12 @@ def quality_evaluation(profile: Profile) -> str:
     return "your task evaluation (the same harness and data for both)"
 
 
-def falls_short(what: str, profile: Profile) -> str:
-    """'<what> scores more than 1 point below the float model', or for transcription, where lower is better, 'has a
-    word error rate more than 1 point above the float model's'."""
+def falls_short(what: str, profile: Profile, reference: str = "the float model") -> str:
+    """'<what> scores more than 1 point below the float model' (or below `reference`, a wider release), or for
+    transcription, where lower is better, 'has a word error rate more than 1 point above the float model's'."""
     if profile.serving_task == "transcription":
-        return f"{what} has a word error rate more than {ACCURACY_DROP * 100:g} point above the float model's"
-    return f"{what} scores more than {ACCURACY_DROP * 100:g} point below the float model"
+        return f"{what} has a word error rate more than {ACCURACY_DROP * 100:g} point above {reference}'s"
+    return f"{what} scores more than {ACCURACY_DROP * 100:g} point below {reference}"
 
 
 def requantized_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
@@ -1286,11 +1286,22 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
     what = f"the {dtype} model" if profile.needs.quantization_method != "qat" else f"the exported {dtype} QAT model"
     # in an app the format is what fits the model in the device's memory: the fallback is a wider quantized scheme,
     # not the float model (review 153 p15: "keep the float model" for a 3B model on a phone, about 6.4 GB in BF16)
+    # a model its publisher releases in a wider quantized format (DeepSeek-R1-0528 in FP8) has no float model to keep:
+    # the way back is that release (review 155 p01: NVIDIA's FP4 card measures FP4 against the FP8 checkpoint)
+    wider_release = (
+        released is not None
+        and not profile.trains
+        and not profile.needs.in_app
+        and SERVING_BYTES_PER_PARAMETER.get(released, 0) > SERVING_BYTES_PER_PARAMETER.get(dtype, 0)
+    )
     fallback = (
         "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "
         "model that fits the app"
         if profile.needs.in_app
+        else f"serve the {released} release as published, or quantize with finer scales and re-check"
+        if wider_release
         else "keep the float model, or quantize with finer scales and re-check"
     )
-    description = f"{falls_short(what, profile)} on {quality_evaluation(profile)}: {fallback}"
+    reference = f"{profile.model_name}'s {released} release" if wider_release else "the float model"
+    description = f"{falls_short(what, profile, reference)} on {quality_evaluation(profile)}: {fallback}"
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)
