@@ -752,6 +752,9 @@ DATA_PARALLEL_LAYOUT = re.compile(
 # A command whose tensor-parallel degree is a placeholder ('--tensor-parallel-size N', '-tp <tp>')
 TENSOR_PARALLEL_LEFT_OPEN = re.compile(r"(?:--tensor-parallel-size|--tp-size|--tp|-tp)[ =](?:N|<[\w-]+>)(?![\w])")
 ONE_GPU = re.compile(r"\b(?:on one GPU|single-GPU|one GPU)\b", re.IGNORECASE)
+# A launch whose degree the page sets per model size ('--tensor-parallel-size 1 for Qwen3-0.6B to Qwen3-8B, two for
+# Qwen3-14B, four for Qwen3-32B'): its first flag is the smallest model's, not the command's one degree
+DEGREE_PER_MODEL_SIZE = re.compile(r"\b(?:two|four|eight|sixteen|\d+)\s+for\s+\S", re.IGNORECASE)
 
 
 def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> str | None:
@@ -765,8 +768,10 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     setting = runner.setting if runner is not None and runner.setting else ""
     if DATA_PARALLEL_LAYOUT.search(setting) or EXPERT_PARALLEL_SIZE.search(setting):  # a layout of its own: kept
         return expert_layout_here(setting, profile.needs.devices, context.device)
-    found = TENSOR_PARALLEL.search(launch_for_format(setting, choice.served_precision))
+    launch = launch_for_format(setting, choice.served_precision)
+    found = TENSOR_PARALLEL.search(launch)
     documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
+    per_size = documented is not None and DEGREE_PER_MODEL_SIZE.search(launch) is not None
     group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
     device = choice.device
     ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
@@ -786,6 +791,11 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
         degree, short = (
             "the command leaves the tensor-parallel degree to the model",
             "the command leaves the degree to the model",
+        )
+    elif per_size:  # review 151 p06: "the command's tensor-parallel degree is 1" beside the page's TP 4 for 32B
+        degree, short = (
+            "the page sets the tensor-parallel degree by model size",
+            "the page sets the degree by model size",
         )
     else:
         degree, short = f"the command's tensor-parallel degree is {theirs}", f"the command's degree is {theirs}"

@@ -54,3 +54,22 @@ def test_a_diffusion_training_narrower_format_switch_counts_samples_not_tokens()
     narrower = next(s for s in result.switch_conditions if s.id == "training-in-fp8")
     assert "training throughput (samples/s per device)" in narrower.description
     assert "tokens" not in narrower.description
+
+
+def test_a_launch_whose_degree_the_page_sets_per_model_size_is_not_read_as_its_first_flag():
+    # Review 151 p06: vllm-ascend's Qwen3 tutorial runs "--tensor-parallel-size 1" for Qwen3-0.6B to 8B, two NPUs for
+    # 14B and four for 32B (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3-Dense.html); the
+    # output said "the command's tensor-parallel degree is 1" beside its TP 4 layout for Qwen3-32B
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-32B",
+        needs={"dynamic_shapes": True, "devices": 16},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment" and "layout here" in c.settings)
+    layout = deployment.settings["layout here"]
+    assert "the page sets the tensor-parallel degree by model size" in layout
+    assert "the command's tensor-parallel degree is 1" not in layout
