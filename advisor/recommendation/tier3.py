@@ -14,10 +14,11 @@ from collections.abc import Callable, Sequence
 
 from advisor.knowledge.model_sizes import published_fp8, size_of, written_for
 from advisor.knowledge.models import CLAIMED_TASKS_ONLY, CONCERNS, Candidate, Concern
+from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import serves_published_fp8
-from advisor.recommendation.capacity import devices_to_hold
+from advisor.recommendation.capacity import devices_to_hold, replica_group
 from advisor.recommendation.citations import (
     cite_claim,
     cite_compatibility,
@@ -299,12 +300,35 @@ def devices_there(there: Profile, choice: StackChoice, picked: Sequence[Judged])
     if served is None or not there.serves:
         return ""
     held = devices_to_hold(there, choice.device, served.precision)
-    if held is None or held[1] <= there.needs.devices or choice.device is None:
+    if held is None or choice.device is None:
         return ""
     weights, fewest = held
+    if fewest <= there.needs.devices:
+        return layout_there(there, choice.device, served.precision, weights)
     return (
         f"; the weights take about {weights:,.0f} GB in {served.precision} there, more than {there.needs.devices} x "
         f"{choice.device.memory_gb:g} GB of {choice.device.name}: at least {fewest} of them before the KV cache"
+    )
+
+
+def layout_there(there: Profile, device: Device, precision: str, weights: float) -> str:
+    """'; the weights take about 71 GB in fp8 there: tensor parallel 2 over the 2 x H100, half of each device's memory
+    kept for the KV cache' where an LLM the job serves on several devices takes another layout on the other family's
+    device than one copy per device (review 151 p03: 70B in FP8 fits one H100 with about 2 GB left), else ''."""
+    devices = there.needs.devices
+    if not there.llm or devices <= 1:
+        return ""
+    group = replica_group(there, device, precision) or devices
+    if group == 1:
+        return ""
+    layout = (
+        f"tensor parallel {group} over the {devices} x {device.name}"
+        if group == devices
+        else f"{devices // group} replicas of {group} (tensor parallel {group}) over the {devices} x {device.name}"
+    )
+    return (
+        f"; the weights take about {weights:,.0f} GB in {precision} there: {layout}, half of each device's memory kept "
+        "for the KV cache"
     )
 
 

@@ -73,3 +73,46 @@ def test_a_launch_whose_degree_the_page_sets_per_model_size_is_not_read_as_its_f
     layout = deployment.settings["layout here"]
     assert "the page sets the tensor-parallel degree by model size" in layout
     assert "the command's tensor-parallel degree is 1" not in layout
+
+
+def test_the_other_familys_stack_says_the_layout_its_device_needs_for_the_served_weights():
+    # Review 151 p03: Llama 3.3 70B in FP8 on 2 x MI300X, also to run on 2 x H100: the H100 side (80 GB, the MIG
+    # user guide's table, https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-gpus.html) holds the
+    # 70 GB of weights with about 2 GB left for the KV cache, so it needs tensor parallel 2, which the plan never said
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={
+            "dynamic_shapes": True,
+            "quantization": "fp8",
+            "quantization_method": "ptq",
+            "devices": 2,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    there = next(n.text for n in result.tier(3).notes if n.text.startswith("on nvidia-gpu"))
+    assert "tensor parallel 2 over the 2 x NVIDIA H100 SXM" in there
+    # an 8B model fits one H100 with room to spare: one copy per device, no layout to add
+    small = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={
+            "quantization": "fp8",
+            "devices": 2,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h100-sxm"],
+        },
+    )
+    there = next(n.text for n in small.tier(3).notes if n.text.startswith("on nvidia-gpu"))
+    assert "tensor parallel" not in there
