@@ -107,6 +107,12 @@ class Candidate(BaseModel):
         "where its own kernels run a stack, the record says they are not the vendor's libraries. Absent: a vendor's "
         "product, or one the vendors build into their stacks",
     )
+    custom_operators: Claim[str] | None = Field(
+        None,
+        description="For a runtime that loads no other framework's kernels (Core ML): how a team adds an operator of "
+        "its own to it, from its page; tier 2 names it where the platform's kernel route runs only inside another "
+        "framework (MLX's Metal kernels)",
+    )
     training: Claim[Support]
     inference: Claim[Support]
     autograd: Claim[Support]

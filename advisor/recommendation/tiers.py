@@ -10,6 +10,7 @@ from advisor.recommendation.context import ConcernDecision, RuleContext, serving
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Tier, TierNumber
 from advisor.recommendation.policy import KERNEL_WRITING_SKILL, RUNTIME_KERNEL_LAYERS, SKILL_ORDER
+from advisor.recommendation.rules.tiers import outside_runtime_line, runs_outside_runtime
 
 TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
 # tier 1's name where every chosen stack is a community route: no official stack (review 109 p07)
@@ -27,6 +28,10 @@ def tier1_notes(context: RuleContext) -> list[Rationale]:
 def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationale]:
     """Tier 2 is for key operators only; options beyond the team are listed to show the skill gap."""
     profile = context.profile
+    routes = (*context.platform.deep_development.value, *context.platform.kernel_languages.value)
+    outside = [option for option in dict.fromkeys(routes) if runs_outside_runtime(option, context)]
+    if not choices and outside:  # MLX's kernels under a Core ML runtime (review 157 p13)
+        return [outside_runtime_line(context, outside)]
     if not choices:
         text = f"no deep self-development candidate for {profile.hardware} in the knowledge base"
         return [line(text, cite_profile(profile, "hardware"))]

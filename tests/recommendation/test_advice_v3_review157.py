@@ -116,3 +116,39 @@ def test_the_other_familys_stack_says_the_layout_its_device_needs_for_the_served
     )
     there = next(n.text for n in small.tier(3).notes if n.text.startswith("on nvidia-gpu"))
     assert "tensor parallel" not in there
+
+
+def test_tier2_offers_no_mlx_kernels_under_a_core_ml_runtime_and_names_core_mls_own_route():
+    # Review 157 p13 (and the issue's defect 7): WhisperKit runs Whisper on Core ML, yet tier 2 offered "custom Metal
+    # kernels through mx.fast.metal_kernel", which run on MLX arrays inside MLX programs
+    # (https://ml-explore.github.io/mlx/build/html/dev/custom_metal_kernels.html) and cannot replace a Core ML
+    # operator; Core ML's own route is a custom layer (https://apple.github.io/coremltools/docs-guides/source/custom-operators.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        model="openai/whisper-large-v3-turbo",
+        task="transcription",
+        needs={"dynamic_shapes": True, "in_app": True},
+    )
+    tier2 = result.tier(2)
+    assert not [c for c in tier2.choices if c.option == "mlx"]
+    note = tier2.notes[0].text
+    assert note.startswith("MLX kernels run inside MLX's own programs, not under Core ML")
+    assert "MLCustomLayer" in note
+    assert all("MLCustomLayer" in gap.rationale[0].text for gap in tier2.gaps)
+
+
+def test_tier2_keeps_mlx_kernels_for_a_model_that_runs_on_mlx():
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-8B",
+        needs={"quantization": "int4"},
+    )
+    assert any(c.option == "mlx" for c in result.tier(2).choices)

@@ -10,6 +10,7 @@ family the profile names (needs.other_hardware); the target's own ecosystem firs
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -121,8 +122,10 @@ def tier2_entry(
     if closed is not None:
         return closed
     preference = tier2_preference(context, concern)
+    outside = [option for option in preference if runs_outside_runtime(option, context)]
+    preference = tuple(option for option in preference if option not in outside)
     if not preference:
-        return None
+        return outside_runtime_gap(context, concern, outside) if outside else None
     chosen = pick(
         context,
         concern,
@@ -147,6 +150,42 @@ def tier2_entry(
         names = ", ".join(other.name for other in others)
         lines.append(line(f"also within the team's skill here: {names}", *(cite_claim(o, "skill") for o in others)))
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
+
+
+def runs_outside_runtime(option: str, context: RuleContext) -> bool:
+    """A kernel route that is a framework of its own (MLX's Metal kernels run on MLX arrays, inside MLX programs) while
+    tier 1 runs the model in another runtime that none of the target's stacks pairs with it (WhisperKit on Core ML):
+    its kernels cannot replace an operator there (review 157 p13, and the issue's defect 7)."""
+    runtime = context.stack.runtime
+    if runtime is None or option == runtime or option not in context.knowledge.ids():
+        return False
+    return context.knowledge.layer_of(option) in FRONT_END_LAYERS and option not in runtime_named(context)
+
+
+def outside_runtime_gap(context: RuleContext, concern: Concern, outside: Sequence[str]) -> Gap:
+    """Tier 2 for a runtime the platform's kernel routes cannot reach (outside_runtime_line)."""
+    return Gap(concern=concern, rationale=(outside_runtime_line(context, outside),))
+
+
+def outside_runtime_line(context: RuleContext, outside: Sequence[str]) -> Rationale:
+    """What the platform's kernel routes run inside, and the runtime's own way to add an operator where its page gives
+    one (Core ML's custom layers)."""
+    runtime = context.knowledge.get(context.stack.runtime or "")
+    routes = [context.knowledge.get(option) for option in outside]
+    names = ", ".join(short_name(route) for route in routes)
+    text = f"{names} kernels run inside {names}'s own programs, not under {short_name(runtime)}, tier 1's runtime"
+    cites = [cite_claim(route, "layer") for route in routes]
+    if runtime.custom_operators is not None:
+        text += f"; its own route for an operator it lacks is {runtime.custom_operators.value}"
+        cites.append(cite_claim(runtime, "custom_operators"))
+    else:
+        text += ": tier 1's stays"
+    return line(text, *cites)
+
+
+def short_name(candidate: Candidate) -> str:
+    """'MLX' for 'MLX (Apple ML research array framework, with mlx-lm)'."""
+    return re.sub(r"\s*\(.*\)$", "", candidate.name) or candidate.name
 
 
 def closed_to_custom_kernels(context: RuleContext, concern: Concern) -> Gap | None:
