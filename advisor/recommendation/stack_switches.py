@@ -700,7 +700,7 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
             found.append(switch(f"stack-{judged.stack.id}-on-{device.id}", description, metric, "==", "yes"))
     found = found[: MAX_STACK_SWITCHES - 1]
     found += [
-        s for s in (equal_engine_switch(choice, workload, profile) for workload in ("inference", "training")) if s
+        race for workload in ("inference", "training") for race in equal_engine_switches(choice, workload, profile)
     ]
     serving = choice.for_workload("inference")
     layout = layout_switch(serving, profile.needs.devices)
@@ -1030,12 +1030,31 @@ def misses_alike(one: Judged, other: Judged) -> bool:
     return {misfit.kind for misfit in one.misfits} == {misfit.kind for misfit in other.misfits}
 
 
-def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) -> SwitchCondition | None:
-    """Where another stack fits as well with another engine (or misses the profile no more: two recipes written for the
-    model's architecture kin, review 117 p01): measure both at the SLA; the faster by 10% wins."""
+MAX_ENGINE_RACES = (
+    2  # rivals raced per workload, each on another engine (review 158 p05: MindIE fitted as well, unraced)
+)
+
+
+def equal_engine_switches(choice: StackChoice, workload: str, profile: Profile) -> list[SwitchCondition]:
+    """Where other stacks fit as well with other engines (or miss the profile no more: two recipes written for the
+    model's architecture kin, review 117 p01): measure each against the chosen one at the SLA; the faster by 10% wins.
+    The first rival (equal_engine_rivals' order), then one on a third engine."""
     chosen = choice.for_workload(workload)
     if chosen is None:
-        return None
+        return []
+    races: list[Judged] = []
+    for rival in equal_engine_rivals(choice, chosen, workload):
+        if all(rival.stack.runner_key != raced.stack.runner_key for raced in races) and (
+            not races or not same_engine(rival, chosen)
+        ):
+            races.append(rival)
+        if len(races) == MAX_ENGINE_RACES:
+            break
+    return [engine_race(chosen, rival, workload, profile) for rival in races]
+
+
+def equal_engine_rivals(choice: StackChoice, chosen: Judged, workload: str) -> list[Judged]:
+    """The considered stacks that race the chosen one, best first."""
     rivals = [
         j
         for j in choice.considered
@@ -1058,9 +1077,12 @@ def equal_engine_switch(choice: StackChoice, workload: str, profile: Profile) ->
     # and another engine before another recipe of the chosen one's (review 142 p13: ExecuTorch's generic XNNPACK page
     # raced its own LLM export page while LiteRT fitted as well)
     rivals.sort(key=lambda j: (not j.fits, same_engine(j, chosen), j.rank.other_default != chosen.rank.other_default))
-    rival = rivals[0] if rivals else None
-    if rival is None:
-        return None
+    return rivals
+
+
+def engine_race(chosen: Judged, rival: Judged, workload: str, profile: Profile) -> SwitchCondition:
+    """The rival delivers FASTER times the chosen stack's throughput on the target, same model, devices and precision:
+    switch to it."""
     ours, theirs = chosen.stack.runner_name, rival.stack.runner_name
     if same_engine(rival, chosen):
         ours, theirs = chosen.stack.name, rival.stack.name  # two recipes of one engine: named by their recipes
