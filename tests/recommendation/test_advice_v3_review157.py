@@ -152,3 +152,21 @@ def test_tier2_keeps_mlx_kernels_for_a_model_that_runs_on_mlx():
         needs={"quantization": "int4"},
     )
     assert any(c.option == "mlx" for c in result.tier(2).choices)
+
+
+def test_flexattention_in_tier2_is_within_a_framework_teams_skill_while_triton_kernels_are_not():
+    # Review 157 p02: "flex-attention (beyond the team's skill)" for a framework team; FlexAttention's variants are plain
+    # PyTorch score_mod/mask_mod functions (https://docs.pytorch.org/docs/stable/nn.attention.flex_attention.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="Qwen/Qwen3-14B",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    tier2 = {c.concern: c for c in result.tier(2).choices}
+    assert tier2["attention"].option == "flex-attention" and tier2["attention"].fits_team
+    assert tier2["gemm"].option == "triton" and not tier2["gemm"].fits_team

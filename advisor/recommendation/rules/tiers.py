@@ -94,6 +94,11 @@ def own_runtime_kernels(context: RuleContext) -> bool:
     return runtime is not None and context.knowledge.layer_of(runtime) in RUNTIME_KERNEL_LAYERS
 
 
+def skill_covers(context: RuleContext, candidate: Candidate) -> bool:
+    """The team's skill is at least the least skill the candidate's page asks to use it productively."""
+    return SKILL_ORDER.index(context.profile.team_skill) >= SKILL_ORDER.index(candidate.skill.value)
+
+
 def is_programmable_attention(candidate: Candidate) -> bool:
     """An open attention library that also fuses user code into its kernel and trains (FlexAttention)."""
     return (
@@ -138,8 +143,11 @@ def tier2_entry(
     candidate = chosen.chosen
     if candidate is None:
         return None
-    if SKILL_ORDER.index(context.profile.team_skill) < SKILL_ORDER.index(KERNEL_WRITING_SKILL):
-        chosen = replace(chosen, fits_team=False)  # the team writes the kernels here, not only calls the library
+    # the team writes the kernels here, not only calls the library; FlexAttention's variants are plain PyTorch
+    # functions its compiler fuses, which its own skill claim puts within a framework team (review 157 p02)
+    writes_kernels = not (is_programmable_attention(candidate) and skill_covers(context, candidate))
+    if writes_kernels and SKILL_ORDER.index(context.profile.team_skill) < SKILL_ORDER.index(KERNEL_WRITING_SKILL):
+        chosen = replace(chosen, fits_team=False)
     share = hot_spot_line(shares, concern)
     lines = [share] if share is not None else []
     cost = candidate.maintenance_cost
