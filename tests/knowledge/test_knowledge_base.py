@@ -91,6 +91,7 @@ ADDED_IDS = {
     "llama-factory",
     "faster-whisper",
     "transformers",
+    "xllm",  # JD's xLLM, the engine documented for Qwen VL models on Cambricon MLUs
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -105,7 +106,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 47
+    assert len(ADDED_IDS) == 48
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 

@@ -71,7 +71,7 @@ def test_official_lists_name_candidates_that_run_there_and_serve_the_concern(kno
 
 def test_serving_engines_are_listed_for_the_families_that_name_them(knowledge):
     engines = {c.id for c in knowledge.candidates if c.layer.value == "serving-engine"}
-    assert engines == {"vllm", "sglang", "tensorrt-llm", "mindie", "text-embeddings-inference"}
+    assert engines == {"vllm", "sglang", "tensorrt-llm", "mindie", "text-embeddings-inference", "xllm"}
     # an embeddings-only server is no LLM serving engine of any family: naming it there would change generation advice
     assert not any("text-embeddings-inference" in p.serving_engines.value for p in knowledge.platforms)
     for platform in knowledge.platforms:

@@ -308,12 +308,15 @@ def test_a_quantized_vision_language_model_keeps_its_vision_encoder_in_float():
     # (https://github.com/vllm-project/llm-compressor/blob/main/examples/multimodal_vision/qwen_2_5_vl_example.py)
     # Gaudi 3 now has a vision-language stack of its own (vllm-gaudi's VLM calibration route), and on TPU7x vLLM
     # TorchTPU serves vLLM's own multimodal definitions (review 104), so the line is checked where a text-LLM stack
-    # serves the VLM quantized: vllm_mlu on an MLU590 in INT8 (cambricon-vllm-mlu-serving).
+    # serves the VLM quantized: vllm_mlu on an MLU370 in INT8 (cambricon-vllm-mlu-serving). On the MLU590 JD's xLLM now
+    # serves Qwen2.5-VL in BF16 (cambricon-xllm-vlm-serving: its supported-models page marks Qwen2.5-VL for MLU,
+    # https://github.com/jd-opensource/xllm/blob/87e8d6ed619bfbf96c467d2465392abe16b58576/docs/en/supported_models.md,
+    # and its MLU kernels build for the MLU590's mtp_592 and not the MLU370's mtp_372), with no INT8 path to choose.
     result = answer(
         **{
             **QWEN25_VL_72B_FP8_ON_4_GAUDI3,
             "hardware": "cambricon-mlu",
-            "device": "mlu590",
+            "device": "mlu370",
             "needs": {**QWEN25_VL_72B_FP8_ON_4_GAUDI3["needs"], "quantization": "int8"},
         }
     )
