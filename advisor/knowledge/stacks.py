@@ -123,6 +123,12 @@ class StackScope(_Model):
         description="The format the models it is written for are released in, where that is a quantized one (gpt-oss "
         "ships its MoE weights in MXFP4): a profile naming one of them and asking no quantization serves it so",
     )
+    precision_configs: dict[Precision, str] = Field(
+        default_factory=dict,
+        description="For a page that ships a configuration of its own per format and model (Primus's "
+        "<model>-FP8-pretrain.yaml beside the BF16 one): each format's file or flag; a profile asking one of them runs "
+        "the page's own configuration for it, not the default's off its example",
+    )
     training: list[TrainingKind] = Field(
         default_factory=list,
         description="For a training stack: what its page trains - `pretraining`, `fine-tuning` (every weight) and/or "
@@ -180,6 +186,13 @@ class StackScope(_Model):
     def _released_format_for_named_models(self) -> StackScope:
         if self.released_format is not None and (not self.models or self.released_format not in self.precisions):
             raise ValueError("released_format: needs `models` and must be among precisions")
+        return self
+
+    @model_validator(mode="after")
+    def _precision_configs_among_precisions(self) -> StackScope:
+        stray = [p for p in self.precision_configs if p not in self.precisions]
+        if stray:
+            raise ValueError(f"precision_configs: {stray[0]!r} is not among precisions")
         return self
 
     @model_validator(mode="after")

@@ -1950,6 +1950,9 @@ def off_default_precision(judged: Judged) -> str | None:
     precision, default = judged.precision, judged.stack.applies_to.precisions[0]
     if precision == default:
         return None
+    own = next((config for fmt, config in judged.stack.applies_to.precision_configs.items() if fmt == precision), None)
+    if own is not None:  # the page ships this format's configuration (Primus's FP8 files, kbprimusfp8)
+        return f"{precision}: the page's own {precision} configuration, {own}"
     if judged.workload == "training":
         return f"{precision}: train in {precision} (the page's example runs {default})"
     served = f"{precision}: serve {format_article(precision)} {precision} checkpoint"

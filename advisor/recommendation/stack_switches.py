@@ -84,6 +84,11 @@ def verdict(
         )
         if split and judged.precision == default:
             parts.append(f"{VERBS[judged.workload]} {judged.stack.name} in {judged.precision}{fit}")
+        elif judged.precision in judged.stack.applies_to.precision_configs:  # the page's own file for the format
+            parts.append(
+                f"{VERBS[judged.workload]} {judged.stack.name} in {judged.precision}, with its own "
+                f"{judged.precision} configuration{fit}"
+            )
         elif judged.precision != default:  # the recipe's other documented format: name the runner and the format first
             parts.append(
                 f"{VERBS[judged.workload]} {judged.stack.runner_name} in {judged.precision}, on the recipe "

@@ -170,3 +170,24 @@ def test_flexattention_in_tier2_is_within_a_framework_teams_skill_while_triton_k
     tier2 = {c.concern: c for c in result.tier(2).choices}
     assert tier2["attention"].option == "flex-attention" and tier2["attention"].fits_team
     assert tier2["gemm"].option == "triton" and not tier2["gemm"].fits_team
+
+
+def test_a_page_that_ships_a_configuration_per_format_runs_its_fp8_file_as_documented():
+    # Review 155 p05: "Train with Megatron-LM ... in fp8, on the recipe ... (whose default is bf16)" and "the page's
+    # example runs bf16", while AMD ships an FP8 pretraining config for the model beside its BF16 one
+    # (https://github.com/AMD-AGI/Primus/tree/main/examples/megatron/configs/MI300X, llama3.1_8B-FP8-pretrain.yaml)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 8},
+    )
+    assert "with its own fp8 configuration" in result.verdict
+    assert "whose default is" not in result.verdict
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert framework.settings["precision"].startswith("fp8: the page's own fp8 configuration")
+    assert "the page's example runs" not in framework.settings["precision"]
