@@ -191,3 +191,23 @@ def test_a_page_that_ships_a_configuration_per_format_runs_its_fp8_file_as_docum
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     assert framework.settings["precision"].startswith("fp8: the page's own fp8 configuration")
     assert "the page's example runs" not in framework.settings["precision"]
+
+
+def test_a_moe_full_fine_tune_on_mi300x_is_a_partial_fit_not_primus_post_trainings_whole_fit():
+    # Review 158 p04: Primus's Megatron Bridge post-training was "fits the whole profile" at 0.60 for a Qwen3-30B-A3B full
+    # fine-tune on MI300X, while its page documents Qwen3 32B only and the one MoE file is an MI355X LoRA benchmark
+    # (https://rocm.docs.amd.com/projects/primus/en/latest/02-user-guide/posttraining.html)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 8},
+    )
+    bridge = next(r for r in result.stacks_considered if r.stack == "amd-primus-megatron-bridge-posttrain")
+    assert not bridge.chosen and "not moe" in bridge.reason
+    assert not next(r for r in result.stacks_considered if r.chosen).fits
+    assert result.confidence <= 0.5
