@@ -68,6 +68,18 @@ class RuleContext:
                 found.update(c.candidate for c in stack.components if c.candidate is not None)
         return frozenset(found)
 
+    def documented_in_app(self) -> frozenset[str]:
+        """The candidates a stack of the profile's families names as its parts where its page runs the model inside an
+        app (its `in_app` claim): for an in-app profile, a Python library or a server is no route (review 158 p13:
+        Diffusers in tier 3 of a Mac app)."""
+        return frozenset(
+            component.candidate
+            for stack in self.knowledge.stacks
+            if stack.applies_to.family in self.profile.families and stack.in_app is not None
+            for component in stack.components
+            if component.candidate is not None
+        )
+
     def task_stacks_on(self, family: str) -> tuple[Stack, ...]:
         """The family's stacks serving the profile's task (applies_to.tasks) on a runner the knowledge base lists."""
         task = self.profile.serving_task

@@ -211,3 +211,19 @@ def test_a_moe_full_fine_tune_on_mi300x_is_a_partial_fit_not_primus_post_trainin
     assert not bridge.chosen and "not moe" in bridge.reason
     assert not next(r for r in result.stacks_considered if r.chosen).fits
     assert result.confidence <= 0.5
+
+
+def test_tier3_of_an_in_app_profile_names_no_python_library_as_its_deployment():
+    # Review 158 p13: SD 3.5 Medium inside a Mac app had "deployment diffusers" in tier 3, a Python library the same
+    # output rejected because it cannot run inside an app
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        model="stabilityai/stable-diffusion-3.5-medium",
+        needs={"in_app": True},
+    )
+    deployment = [c.option for c in result.tier(3).choices if c.concern == "deployment"]
+    assert "diffusers" not in deployment

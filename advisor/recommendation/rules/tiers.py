@@ -227,6 +227,9 @@ def portable_candidates(context: RuleContext, concern: Concern) -> list[Candidat
     if context.on_mobile:  # on a phone: only what a stack documents on one (not a server's engine, oneDNN, Inductor)
         on_phones = context.documented_on_mobile()
         found = [candidate for candidate in found if candidate.id in on_phones]
+    elif context.profile.needs.in_app and concern == "deployment":  # inside an app: what a stack runs in one
+        in_apps = context.documented_in_app()
+        found = [candidate for candidate in found if candidate.id in in_apps]
     if concern == "deployment" and len(families) > 1:  # runs there is not enough: each family documents serving with it
         found = [c for c in found if all(documented_runner(c.id, family, context) for family in families)]
     if concern == "deployment" and context.profile.serving_task in CLAIMED_TASKS_ONLY:  # Whisper: a stack per family
