@@ -74,6 +74,7 @@ from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import (
     OTHER_GENERATION_KINDS,
     QAT_WORDS,
+    SEQUENCE_CAP,
     Judged,
     StackChoice,
     fake_quantized_training,
@@ -149,10 +150,6 @@ def part_settings(part: Part, context: RuleContext, precision: str | None = None
     if component.role == "serving-engine" and (short := shorter_context(documented, context.profile)):
         settings["context"] = short
     return settings
-
-
-# A serving command's sequence cap: '--max-seq-len 8192', '--max-model-len 16384', '--context-length 65536'.
-SEQUENCE_CAP = re.compile(r"(?:--max-seq-len|--max-model-len|--context-length|--max_seq_len)[ =](\d+)\b")
 
 
 def shorter_context(setting: str, profile: Profile) -> str | None:

@@ -138,6 +138,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "linear_attention_pin_older": 3,
     # the engine does not run it on this family (an open request, a release line older than the support): no route
     "linear_attention_unsupported": 9,
+    # a serving launch capped below LONG_CONTEXT_TOKENS for a long-context job: the page's settings hold, its cap
+    # does not (review 157 p12: vLLM Neuron's 16,384-token Llama 3.3 70B launch)
+    "context_capped": 1,
     "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie
     "other_size": 1,  # a recipe for another size of the model's series: after one for the model itself
     # a release of a model whose tool takes only the ids it lists (Core AI's registry: another id needs --experimental,
@@ -148,6 +151,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "same_architecture": 0,
 }
 TOO_FAR = 10
+# Where long context starts for serving: the native window of current open LLMs, Qwen3's 32,768 tokens (131,072 with
+# YaRN, https://huggingface.co/Qwen/Qwen3-8B#processing-long-texts); a launch capped below it serves no long context
+LONG_CONTEXT_TOKENS = 32_768
 # A recipe written for named models, taken for a profile that names none, ranks as if it missed a little (more than a
 # same-generation device): a stack for any model that fits as nearly comes first.
 ASSUMED_MODEL_WEIGHT = 2

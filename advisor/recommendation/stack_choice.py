@@ -45,6 +45,7 @@ from advisor.recommendation.policy import (
     FINE_TUNING_KINDS,
     FLOAT_PRECISIONS,
     FULL_PRECISIONS,
+    LONG_CONTEXT_TOKENS,
     LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
     NAMED_ONLY_KINDS,
@@ -932,6 +933,16 @@ def misfits(
                 "sequences asked (needs.long_context)",
             )
         )
+    capped = context_cap(stack) if workload == "inference" and profile.needs.long_context and profile.llm else None
+    if capped is not None and capped < LONG_CONTEXT_TOKENS:  # review 157 p12: a 16,384-token launch as a whole fit
+        found.append(
+            Misfit(
+                "context_capped",
+                f"its launch caps each request at {capped:,} tokens, below the {LONG_CONTEXT_TOKENS:,} that long "
+                "context (needs.long_context) starts at: a longer cap is outside its documented configuration and "
+                "needs the memory checked again",
+            )
+        )
     if stack.maintained_until is not None:
         ends = stack.maintained_until.value.isoformat()
         found.append(Misfit("maintenance_ends", f"pinned to a release whose maintenance ends on {ends} (its page)"))
@@ -1124,6 +1135,17 @@ METHOD_WORDS = {
     "qat": (QAT_WORDS, PTQ_WORDS),
     "ptq": (PTQ_WORDS, QAT_WORDS),
 }  # method -> (words naming it, words naming the other)
+
+
+# A serving command's sequence cap: '--max-seq-len 8192', '--max-model-len 16384', '--context-length 65536'.
+SEQUENCE_CAP = re.compile(r"(?:--max-seq-len|--max-model-len|--context-length|--max_seq_len)[ =](\d+)\b")
+
+
+def context_cap(stack: Stack) -> int | None:
+    """The longest request its runner's documented launch takes, where the launch caps it; None where it sets none."""
+    runner = stack.runner
+    caps = [int(cap) for cap in SEQUENCE_CAP.findall(runner.setting or "")] if runner is not None else []
+    return max(caps) if caps else None
 
 
 def long_sequences_documented(stack: Stack, knowledge: KnowledgeBase) -> bool:

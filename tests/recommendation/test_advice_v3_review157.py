@@ -227,3 +227,24 @@ def test_tier3_of_an_in_app_profile_names_no_python_library_as_its_deployment():
     )
     deployment = [c.option for c in result.tier(3).choices if c.concern == "deployment"]
     assert "diffusers" not in deployment
+
+
+def test_a_long_context_job_on_a_launch_capped_below_the_long_context_window_is_a_partial_fit():
+    # Review 157 p12: vLLM Neuron's Llama 3.3 70B tutorial launches with --max-model-len 16384
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/model-recipes/llama-3.html), yet a
+    # long-context profile read "fits the whole profile" at confidence 0.60
+    profile = {
+        "model_type": "dense-transformer",
+        "hardware": "aws-neuron",
+        "device": "trn2",
+        "workload": "inference",
+        "team_skill": "framework",
+        "model": "meta-llama/Llama-3.3-70B-Instruct",
+        "needs": {"dynamic_shapes": True, "quantization": "fp8", "long_context": True, "devices": 16},
+    }
+    result = answer(**profile)
+    chosen = next(r for r in result.stacks_considered if r.chosen)
+    assert "caps each request at 16,384 tokens" in chosen.reason
+    # the same job without the long-context ask fits whole
+    short = answer(**{**profile, "needs": {**profile["needs"], "long_context": False}})
+    assert next(r for r in short.stacks_considered if r.chosen).fits
