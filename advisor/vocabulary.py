@@ -30,6 +30,7 @@ TRAINING_WORDS: dict[str, str] = {
     "lora": "LoRA",
     "rl": "RL",
 }
+METHOD_WORDS: dict[str, str] = {"ptq": "post-training quantization", "qat": "quantization-aware training"}
 
 # The formats that answer each quantization a profile may ask: fp8 as FP8 (OCP or FNUZ) or MXFP8; fp4 as NVFP4 (NVIDIA
 # Blackwell) or MXFP4 (OCP microscaling: AMD MI355X, gpt-oss's release); int4 as 4-bit integer weights (AWQ, GPTQ,

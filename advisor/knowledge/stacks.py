@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.knowledge.claims import FAMILY_PATTERN, Claim, field_claims, is_url
-from advisor.vocabulary import TRAINING_WORDS, ServingTask, TrainingKind
+from advisor.vocabulary import METHOD_WORDS, TRAINING_WORDS, QuantizationMethod, ServingTask, TrainingKind
 from probes.vocabulary import ModelType
 
 # What a component does in the stack. A stack has one component per role at most, except "kernels" (the
@@ -74,16 +74,32 @@ class Component(_Model):
         "reads only its own",
     )
 
+    setting_by_method: dict[QuantizationMethod, str] = Field(
+        default_factory=dict,
+        description="For a page that documents its quantization methods apart (ExecuTorch's SpinQuant export config "
+        "beside its QAT+LoRA one): the setting for each, after `setting`; a quantized profile reads only its method's",
+    )
+
     def for_training(self, kind: TrainingKind | None) -> Component:
         """The part as a job training `kind` sets it: the shared setting and that kind's; every kind's, each named,
         where the job's kind is not one of them."""
         if not self.setting_by_training:
             return self
-        if kind in self.setting_by_training:
-            own = [self.setting_by_training[kind]]
-        else:
-            own = [f"{TRAINING_WORDS[each]}: {text}" for each, text in self.setting_by_training.items()]
-        return self.model_copy(update={"setting": "; ".join([*filter(None, [self.setting]), *own])})
+        return self.with_own(
+            self.setting_by_training.get(kind) if kind else None, self.setting_by_training, TRAINING_WORDS
+        )
+
+    def for_method(self, method: QuantizationMethod | None) -> Component:
+        """The part as a job quantizing by `method` sets it (for_training's rule, by quantization method)."""
+        if not self.setting_by_method:
+            return self
+        own = self.setting_by_method.get(method) if method else None
+        return self.with_own(own, self.setting_by_method, METHOD_WORDS)
+
+    def with_own(self, own: str | None, by: dict[Any, str], words: dict[str, str]) -> Component:
+        """The shared setting, then `own`, or each entry of `by` named by `words` where the job's is not among them."""
+        parts = [own] if own is not None else [f"{words[each]}: {text}" for each, text in by.items()]
+        return self.model_copy(update={"setting": "; ".join([*filter(None, [self.setting]), *parts])})
 
     @field_validator("source")
     @classmethod
@@ -376,6 +392,12 @@ class Stack(_Model):
         if not any(component.setting_by_training for component in self.components):
             return self
         return self.model_copy(update={"components": [c.for_training(kind) for c in self.components]})
+
+    def for_method(self, method: QuantizationMethod | None) -> Stack:
+        """The stack as a job quantizing by `method` reads it: each part's setting for that method."""
+        if not any(component.setting_by_method for component in self.components):
+            return self
+        return self.model_copy(update={"components": [c.for_method(method) for c in self.components]})
 
     def component(self, role: str) -> Component | None:
         """The stack's component in this role (the first, for a repeatable role), or None."""

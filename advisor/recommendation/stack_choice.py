@@ -1282,6 +1282,7 @@ def judge(
     id. A training stack is read with its settings for the profile's kind of training."""
     if workload == "training":
         stack = stack.for_training(profile.training)
+    stack = stack.for_method(profile.needs.quantization_method if profile.needs.quantized else None)
     accepted = stack_accepts(stack, profile, platform, workload)
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to

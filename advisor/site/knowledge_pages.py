@@ -77,7 +77,7 @@ def stack_section(stack: Stack) -> list[str]:
     ]
     for component in stack.components:
         name = md_escape(component.name) + (f" ([`{component.candidate}`](#{component.candidate}))" if component.candidate else "")
-        setting = md_escape(component.for_training(None).setting or "") + (f" ({_source_link(component.source)})" if component.source else "")
+        setting = md_escape(component.for_training(None).for_method(None).setting or "") + (f" ({_source_link(component.source)})" if component.source else "")
         lines.append(f"| {component.role} | {name} | {setting} |")
     if stack.validated_with:
         versions = ", ".join(f"{md_escape(name)} {md_escape(version)}" for name, version in stack.validated_with.items())
