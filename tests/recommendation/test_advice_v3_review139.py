@@ -39,8 +39,13 @@ def test_a_vision_transformer_torchvision_does_not_build_trains_on_the_transform
 def test_a_vision_transformer_torchvision_builds_keeps_the_generic_route_that_builds_it_by_name():
     # google/vit-large-patch16-224 is torchvision's vit_l_16: the generic trainer builds it by name, which the Swin
     # recipe's code does not (scenario 615 keeps both considered)
+    # Since review kbiluvatar3 (scenario 779) DeepSparkHub's MAE ViT fine-tune recipe (BI-V100 only,
+    # https://github.com/Deep-Spark/DeepSparkHub/blob/1338302894e9ef04f5b4aa4e980aab415ff2a7c3/models/cv/self_supervised_learning/mae/pytorch/README.md)
+    # is chosen for a ViT fine-tune; the generic route stays considered, building the ViT by name.
     result = answer(**VISION_FINE_TUNE, model="google/vit-large-patch16-224")
-    assert chosen_stack(result, "training") == "iluvatar-pytorch-resnet50-training"
+    assert chosen_stack(result, "training") == "iluvatar-mae-vit-finetune-tiangai-100"
+    generic = next(row for row in result.stacks_considered if row.stack == "iluvatar-pytorch-resnet50-training")
+    assert not generic.chosen and "builds the network as torchvision.models" in generic.reason
     swin = next(row for row in result.stacks_considered if row.stack == "iluvatar-swin-transformer-training")
     assert not swin.chosen and "launch scripts" in swin.reason
 

@@ -284,7 +284,7 @@ def test_an_int8_release_named_by_id_is_not_said_to_be_missing():
     assert "is catalogued here" not in (result.verdict or "")
 
 
-def test_a_vit_fine_tune_on_iluvatar_takes_the_torchvision_trainer_that_builds_it():
+def test_a_vit_fine_tune_on_iluvatar_takes_the_vit_recipe_and_keeps_the_torchvision_trainer_considered():
     # Review 96 p09: the Swin recipe's main.py builds Swin models only; DeepSparkHub's classification train.py builds any
     # torchvision model by name (https://github.com/Deep-Spark/DeepSparkHub/blob/master/models/cv/classification/resnet50/pytorch/train.py).
     result = answer(
@@ -296,9 +296,14 @@ def test_a_vit_fine_tune_on_iluvatar_takes_the_torchvision_trainer_that_builds_i
         model="google/vit-base-patch16-224",
         needs={"devices": 8},
     )
+    # Review kbiluvatar3 (scenario 779): that trainer builds vit_b_16 with torchvision's own weights only and cannot load
+    # Google's Hugging Face checkpoint; DeepSparkHub's one ViT-B fine-tune page, its MAE recipe (BI-V100 only,
+    # https://github.com/Deep-Spark/DeepSparkHub/blob/1338302894e9ef04f5b4aa4e980aab415ff2a7c3/models/cv/self_supervised_learning/mae/pytorch/README.md),
+    # is now the nearer route; the torchvision trainer stays considered, still building the ViT by name.
     trained = next(row for row in result.stacks_considered if row.chosen)
-    assert trained.stack == "iluvatar-pytorch-resnet50-training"
-    assert "builds the network by its torchvision name" in trained.reason
+    assert trained.stack == "iluvatar-mae-vit-finetune-tiangai-100"
+    generic = next(row for row in result.stacks_considered if row.stack == "iluvatar-pytorch-resnet50-training")
+    assert "builds the network as torchvision.models" in generic.reason
 
 
 def test_int4_on_an_android_phone_takes_executorch_and_sizes_the_apps_share():
