@@ -139,8 +139,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # the engine does not run it on this family (an open request, a release line older than the support): no route
     "linear_attention_unsupported": 9,
     # a serving launch capped below LONG_CONTEXT_TOKENS for a long-context job: the page's settings hold, its cap
-    # does not (review 157 p12: vLLM Neuron's 16,384-token Llama 3.3 70B launch)
-    "context_capped": 1,
+    # does not (review 157 p12: vLLM Neuron's 16,384-token Llama 3.3 70B launch); a page that states no cap is no
+    # better documented, so the fit is partial and says so without moving the ranking
+    "context_capped": 0,
     "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie
     "other_size": 1,  # a recipe for another size of the model's series: after one for the model itself
     # a release of a model whose tool takes only the ids it lists (Core AI's registry: another id needs --experimental,
