@@ -395,7 +395,9 @@ def components_table(stack: Stack) -> Table:
     for column in ("role", "component", "candidate", "setting"):
         table.add_column(column, overflow="fold")
     for component in stack.components:
-        setting = escape(component.for_training(None).for_method(None).setting or "-") + (  # every kind of training, each named
+        setting = escape(
+            component.for_training(None).for_method(None).setting or "-"
+        ) + (  # every kind of training, each named
             f"\n[dim]{escape(component.source)}[/dim]" if component.source else ""
         )
         table.add_row(component.role, escape(component.name), component.candidate or "-", setting)

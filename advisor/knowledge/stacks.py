@@ -139,6 +139,12 @@ class StackScope(_Model):
         description="The format the models it is written for are released in, where that is a quantized one (gpt-oss "
         "ships its MoE weights in MXFP4): a profile naming one of them and asking no quantization serves it so",
     )
+    builds: list[str] = Field(
+        default_factory=list,
+        description="For a recipe whose code builds only some network families by name (Microsoft's Swin-Transformer "
+        "code builds swin models and raises for any other): the families' name stems, lower case; a named model of "
+        "another family is a partial fit its code cannot build; empty: no such limit",
+    )
     precision_configs: dict[Precision, str] = Field(
         default_factory=dict,
         description="For a page that ships a configuration of its own per format and model (Primus's "

@@ -56,6 +56,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a generic training route that builds its network by torchvision name, for a convolutional network torchvision
     # does not build (ConvNeXt V2): after a recipe for a sibling network, whose own model code is nearer (review 150 p09)
     "example_model_unbuilt": 5,
+    "unbuilt_family": 5,  # a recipe whose code builds other network families only (stack `builds`)
     # a vision transformer on a recipe written for convolutional networks (a ResNet-50 training page): one that ran a
     # vision transformer, even another one, comes first
     "convolutional_recipe": 3,

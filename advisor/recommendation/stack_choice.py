@@ -506,18 +506,28 @@ def sentence_inside(note: str) -> str:
     return text[0].lower() + text[1:] if len(text) > 1 and text[0].isupper() and text[1].islower() else text
 
 
-VISION_STEM = re.compile(r"^[a-z]+")
+VISION_STEM = re.compile(r"^[a-z]+")  # the letters that open a network's name: its family ('convnext', 'dinov')
+VISION_NAME = re.compile(r"^(?:[a-z]+v\d+|[a-z]+)")  # the family as said, with a version suffix ('dinov2')
 
 
 def vision_family(listed: Sequence[str], named: str) -> str | None:
     """The network family a listed model shares with the named one by name ('convnext' for ConvNeXt-Base and
-    ConvNeXt V2): the letters that open the listed id's name, which open the named one's too; None otherwise."""
+    ConvNeXt V2): the letters that open the listed id's name, which open the named one's too (said with the listed
+    one's version suffix, 'dinov2'); None otherwise."""
     own = VISION_STEM.match(named.split("/")[-1].lower())
     for model in listed:
-        stem = VISION_STEM.match(model.split("/")[-1].lower())
+        name = model.split("/")[-1].lower()
+        stem = VISION_STEM.match(name)
         if own is not None and stem is not None and own.group(0).startswith(stem.group(0)):
-            return stem.group(0)
+            said = VISION_NAME.match(name)
+            return said.group(0) if said is not None else stem.group(0)
     return None
+
+
+def builds_family(families: Sequence[str], named: str) -> bool:
+    """The named model's name opens with one of the families a recipe's code builds ('swin' for swin-base)."""
+    own = named.split("/")[-1].lower()
+    return any(own.startswith(family) for family in families)
 
 
 def vision_sibling(listed: Sequence[str], named: str) -> bool:
@@ -692,6 +702,16 @@ def misfits(
         )
         # that the route does not build it is the reason said first, before the generic route's own misfit
         found.insert(0 if unbuilt else len(found), convolutional)
+    if scope.builds and named is not None and vision_model(named) and not builds_family(scope.builds, named):
+        # review 159/160 p09: DINOv2 on the Swin recipe, whose code raises NotImplementedError for any other model
+        found.insert(
+            0,
+            Misfit(
+                "unbuilt_family",
+                f"its code builds {', '.join(scope.builds)} networks only, not {named}: the launch and mixed-precision "
+                "settings carry over, the model code and its weights' loading are the team's",
+            ),
+        )
     if hybrid_attention(named) and not any(hybrid_attention(m) for m in scope.models):
         # a model whose layers are mostly linear attention on a page that runs none (review 143 p05: Qwen3.6-27B on
         # vllm-ascend's W8A8 dense page, "fits the whole profile")

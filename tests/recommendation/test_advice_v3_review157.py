@@ -248,3 +248,50 @@ def test_a_long_context_job_on_a_launch_capped_below_the_long_context_window_is_
     # the same job without the long-context ask fits whole
     short = answer(**{**profile, "needs": {**profile["needs"], "long_context": False}})
     assert next(r for r in short.stacks_considered if r.chosen).fits
+
+
+def test_a_recipe_whose_code_builds_other_network_families_is_not_chosen_to_train_dinov2():
+    # Reviews 159 and 160 p09: DINOv2 fine-tuning on BI-V150 was given the Swin recipe, whose own risk says Microsoft's
+    # code raises NotImplementedError for any model outside the Swin family
+    # (https://github.com/microsoft/Swin-Transformer/blob/f82860bfb5225915aca09c3227159ee9e1df874d/models/build.py)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="facebook/dinov2-base",
+        needs={"devices": 8},
+    )
+    swin = next(r for r in result.stacks_considered if r.stack == "iluvatar-swin-transformer-training")
+    assert not swin.chosen and swin.reason.startswith("its code builds swin networks only")
+    # a Swin model is still built there
+    swin_b = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="microsoft/swin-base-patch4-window7-224",
+        needs={"devices": 8},
+    )
+    row = next(r for r in swin_b.stacks_considered if r.stack == "iluvatar-swin-transformer-training")
+    assert row.chosen and "builds swin networks only" not in row.reason
+
+
+def test_igie_vit_serves_dinov2_as_another_size_of_the_vit_s_14_its_recipe_exports():
+    # DeepSparkInference's DINOv2 IGIE recipe exports Meta's ViT-S/14 (facebook/dinov2-small on the Hub,
+    # https://github.com/Deep-Spark/DeepSparkInference/blob/master/models/cv/classification/dinov2/igie/README.md)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="framework",
+        model="facebook/dinov2-base",
+    )
+    chosen = next(r for r in result.stacks_considered if r.chosen)
+    assert chosen.stack == "iluvatar-igie-vit-zhikai-100"
+    assert "of the dinov2 family as facebook/dinov2-base is" in chosen.reason
