@@ -282,7 +282,13 @@ def part_choice(
     settings = documented_granularity(settings)
     documented_line = settings.get("as documented", "")
     quantized = context.profile.needs.quantized
-    if (swap := model_in_command(documented_line, stack, served_model(context), quantized)) is not None:
+    model = served_model(context)
+    release = quantized_release(model)
+    if release is not None and judged.workload == "inference" and judged.precision in FLOAT_PRECISIONS:
+        # a stack that serves the float format loads the float release the named one was made from (review 160 p08:
+        # "model=Qwen/Qwen3-14B-AWQ" on a bf16 route, whose capacity counted 28 GB in bf16)
+        model = release[1]
+    if (swap := model_in_command(documented_line, stack, model, quantized)) is not None:
         settings = {**settings, "model": another_pipelines_trainer(swap, judged, context) or swap}
     elif (other := another_releases_download(documented_line, context.profile.model_name)) is not None:
         settings = {**settings, "checkpoint": other}

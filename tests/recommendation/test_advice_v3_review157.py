@@ -295,3 +295,20 @@ def test_igie_vit_serves_dinov2_as_another_size_of_the_vit_s_14_its_recipe_expor
     chosen = next(r for r in result.stacks_considered if r.chosen)
     assert chosen.stack == "iluvatar-igie-vit-zhikai-100"
     assert "of the dinov2 family as facebook/dinov2-base is" in chosen.reason
+
+
+def test_a_float_route_for_a_named_awq_release_loads_the_float_release_it_was_made_from():
+    # Review 160 p08: Qwen3-14B-AWQ on one K100_AI, where no stack serves INT4: the route serves bf16, but its command
+    # loaded "model=Qwen/Qwen3-14B-AWQ", 4-bit weights vLLM's quantization table marks unsupported on AMD-derived GPUs
+    # (https://docs.vllm.ai/en/v0.11.2/features/quantization/)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-14B-AWQ",
+        needs={"dynamic_shapes": True, "quantization": "int4"},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert deployment.settings["model"].startswith("Qwen/Qwen3-14B in place of")
