@@ -312,3 +312,18 @@ def test_a_float_route_for_a_named_awq_release_loads_the_float_release_it_was_ma
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert deployment.settings["model"].startswith("Qwen/Qwen3-14B in place of")
+
+
+def test_tier2_under_core_ai_names_its_custom_metal_kernel_route():
+    # Review 159 p13: tier 2 of an SD 3.5 app on Core AI was empty for a kernel team, while coreai-torch wraps inline
+    # Metal kernels as Core AI operations (https://apple.github.io/coreai-torch/main/guides/custom-metal-kernels.html)
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="kernel",
+        model="stabilityai/stable-diffusion-3.5-medium",
+        needs={"in_app": True},
+    )
+    assert "TorchMetalKernel" in result.tier(2).notes[0].text
