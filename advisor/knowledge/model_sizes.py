@@ -455,13 +455,19 @@ def newer_in_series(models: Sequence[str], model: str | None) -> str | None:
 VARIANT = re.compile(r"\b(vl|omni|coder|math|audio|vision)\b")  # what kind of model a series' release is
 
 
+HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")  # 'Qwen/Qwen3-30B-A3B'
+
+
 def about_another_model(text: str, model: str | None) -> bool:
     """A sentence that opens on a model the catalogue knows other than the named one ('DeepSeek-V3.1 is a hybrid
     thinking model ...' in a stack serving DeepSeek-R1 too): it is about that model alone."""
     if model is None:
         return False
-    lead = text.split(" ", 1)[0].rstrip(",:;")
-    return "-" in lead and size_of(lead) is not None and lead.lower() not in model.lower()
+    opening = text.split(" ", 1)[0]
+    lead = opening.rstrip(",:;")
+    # a risk scoped to one model by opening on its Hub id and a colon ('Qwen/Qwen3-30B-A3B: ...'), catalogued or not
+    scoped = opening.endswith(":") and HUB_ID.match(lead) is not None
+    return "-" in lead and (scoped or size_of(lead) is not None) and lead.lower() not in model.lower()
 
 
 def about_another_series(text: str, model: str | None) -> bool:

@@ -327,3 +327,24 @@ def test_tier2_under_core_ai_names_its_custom_metal_kernel_route():
         needs={"in_app": True},
     )
     assert "TorchMetalKernel" in result.tier(2).notes[0].text
+
+
+def test_a_risk_scoped_to_another_model_by_its_hub_id_leaves_a_235b_record():
+    # Review 159 p11: three of MaxText's Qwen3 MoE watch lines were about Qwen3-30B-A3B on 64 chips, in a Qwen3-235B-A22B
+    # record on 256 chips; a risk opening on a Hub id and a colon is about that model alone
+    profile = {
+        "model_type": "moe",
+        "hardware": "google-tpu",
+        "device": "tpu7x",
+        "workload": "training",
+        "training": "pretraining",
+        "team_skill": "hpc",
+        "needs": {"quantization": "fp8", "quantization_method": "qat", "devices": 256},
+    }
+    big = answer(**profile, model="Qwen/Qwen3-235B-A22B")
+    small = answer(**profile, model="Qwen/Qwen3-30B-A3B")
+
+    big_risks = [r.text for s in big.stacks for r in s.risks]
+    small_risks = [r.text for s in small.stacks for r in s.risks]
+    assert not [r for r in big_risks if r.startswith("Qwen/Qwen3-30B-A3B:")]
+    assert [r for r in small_risks if r.startswith("Qwen/Qwen3-30B-A3B:")]
