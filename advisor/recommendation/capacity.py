@@ -152,7 +152,10 @@ def capacity_lines(
             f"{_format(served_precision or profile.needs.quantization)}; {where}"
         )
         fmt = served_precision or profile.needs.quantization
-        if device.device_class == "mobile" and fmt in WEIGHT_ONLY_ASKS:
+        # Meta measured its own Llama 3.2 exports; another runtime's export of another model keeps its own layers in 4
+        # bits (review 160 p15: LiteRT's Gemma 3 1B file is 584 MB, not the "nearer 880 MB" this rule gave)
+        llama = profile.model_name is not None and "llama" in profile.model_name.lower()
+        if device.device_class == "mobile" and fmt in WEIGHT_ONLY_ASKS and llama:
             # reviews 147 p14 and 152 p15: "about 500 MB in int4" for a 1B model whose exported file is 1.14 GB
             exported = served_weights_gb(parameters, "bf16") * PHONE_FOUR_BIT_SHARE
             text += (

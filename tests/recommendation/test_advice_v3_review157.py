@@ -348,3 +348,20 @@ def test_a_risk_scoped_to_another_model_by_its_hub_id_leaves_a_235b_record():
     small_risks = [r.text for s in small.stacks for r in s.risks]
     assert not [r for r in big_risks if r.startswith("Qwen/Qwen3-30B-A3B:")]
     assert [r for r in small_risks if r.startswith("Qwen/Qwen3-30B-A3B:")]
+
+
+def test_metas_llama_export_share_sizes_llama_on_a_phone_only():
+    # Review 160 p15: Gemma 3 1B in int4 on a phone read "the file comes out nearer 880 MB" from Meta's Llama 3.2
+    # exports (https://ai.meta.com/blog/meta-llama-quantized-lightweight-models/), while LiteRT's file is 584 MB
+    phone = {
+        "model_type": "dense-transformer",
+        "hardware": "arm-cpu",
+        "device": "armv9-mobile-sme2",
+        "workload": "inference",
+        "team_skill": "kernel",
+        "needs": {"quantization": "int4", "in_app": True},
+    }
+    gemma = answer(**phone, model="google/gemma-3-1b-it")
+    llama = answer(**phone, model="meta-llama/Llama-3.2-1B-Instruct")
+    assert not [c for c in gemma.capacity if "Meta's quantized Llama" in c.text]
+    assert [c for c in llama.capacity if "Meta's quantized Llama" in c.text]
