@@ -210,7 +210,9 @@ def test_a_qat_ask_for_a_model_released_quantization_aware_starts_from_the_relea
     assert rows["arm-litert-lm-gemma3-android"].chosen
     assert "QAT" not in rows["arm-llamacpp-android"].reason
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
-    assert quantization.settings["checkpoint"] == "google/gemma-3-1b-it-qat-q4_0-unquantized"
+    # since review 160 p15 the int4 variant, which Google points at general int4 schemes rather than GGUF's Q4_0
+    # (https://huggingface.co/google/gemma-3-1b-it-qat-int4-unquantized/discussions/2)
+    assert quantization.settings["checkpoint"] == "google/gemma-3-1b-it-qat-int4-unquantized"
     assert quantization.rationale[0].text.startswith("QAT asked: the publisher releases google/gemma-3-1b-it")
     on_llama_cpp = answer(
         model_type="dense-transformer",
