@@ -365,3 +365,20 @@ def test_metas_llama_export_share_sizes_llama_on_a_phone_only():
     llama = answer(**phone, model="meta-llama/Llama-3.2-1B-Instruct")
     assert not [c for c in gemma.capacity if "Meta's quantized Llama" in c.text]
     assert [c for c in llama.capacity if "Meta's quantized Llama" in c.text]
+
+
+def test_megatron_te_fp8_names_its_fp8_recipe_in_the_quantization_row():
+    # Review 160 p02: the FP8 recipe (current scaling, Megatron --fp8-recipe tensorwise,
+    # https://docs.nvidia.com/megatron/user-guide/features/low-precision-training) was only in the JSON's stack parts
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="pretraining",
+        team_skill="kernel",
+        parameters_b=8,
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 64},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert "--fp8-recipe tensorwise" in quantization.settings.get("as documented", "")
