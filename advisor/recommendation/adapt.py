@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from advisor.knowledge.claims import Claim
 from advisor.knowledge.model_sizes import (
     PublishedCheckpoint,
     catalogued_release,
@@ -1297,6 +1298,21 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         text = f"{named} is published in FP8: serve that checkpoint as released; the toolkit is for float checkpoints"
         published = line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))
         return served_as_released(reason_first(choice, published), context, named)
+    elif named is not None and (loaded := fp8_release_loaded_here(named, context)) is not None:
+        # review 160 p10: NVIDIA's ModelOpt FP8 Llama 3.3 70B, which vllm-gaudi loads since 0.15.1, went unnamed
+        release, tool, claim = loaded
+        # said without the other family's terms (tier 1 speaks of the target alone): no format text, no family
+        text = (
+            f"{release.checkpoint} is an FP8 release of {named} in {tool}'s checkpoint format, which "
+            f"{profile.hardware}'s engine is documented to load: serving it as released skips the calibration; the "
+            "toolkit's route stays for a copy of your own, and the two are compared on your evaluation"
+        )
+        release_cites = (
+            cite_release(release),
+            cite_compatibility("quantized_output_families", tool, claim),
+            cite_profile(profile, "needs.quantization"),
+        )
+        return reason_first(choice, line(text, *release_cites))
     elif named is not None:  # the catalogue does not say it is released in FP8: its authors' -FP8 release, if any
         text = (
             f"if {named}'s authors publish an FP8 release of it (an -FP8 checkpoint), serve that as released; quantize "
@@ -1309,6 +1325,33 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         )
     cites = (cite_profile(profile, "model"),) if named is not None else ()
     return reason_first(choice, line(text, *cites, cite_profile(profile, "needs.quantization")))
+
+
+# The toolkit a catalogued release was made with, by the words of its format ('... with NVIDIA TensorRT Model Optimizer').
+RELEASE_TOOLKITS = {"model optimizer": "modelopt", "quark": "quark", "llm compressor": "llm-compressor"}
+
+
+def fp8_release_loaded_here(
+    named: str, context: RuleContext
+) -> tuple[PublishedCheckpoint, str, Claim[list[str]]] | None:
+    """A hardware vendor's FP8 release of the model for another family, made with a toolkit whose output the profile's
+    family is documented to load (compatibility.quantized_output_families: vllm-gaudi loads ModelOpt's FP8 for dense
+    models): the release, its toolkit and that claim; None otherwise."""
+    profile = context.profile
+    compatibility = context.knowledge.compatibility
+    for entry in fp8_checkpoints():
+        if entry.model.lower() != named.lower() or entry.precision != "fp8" or entry.family in (None, profile.hardware):
+            continue
+        words = entry.format.lower()
+        toolkit = next((tool for word, tool in RELEASE_TOOLKITS.items() if word in words), None)
+        claim = compatibility.quantized_output_families.get(toolkit) if toolkit is not None else None
+        if (
+            toolkit is not None
+            and claim is not None
+            and profile.hardware in compatibility.output_families(toolkit, profile.model_type, "fp8")
+        ):
+            return entry, toolkit, claim
+    return None
 
 
 def fp8_release_served_here(named: str, context: RuleContext) -> PublishedCheckpoint | None:

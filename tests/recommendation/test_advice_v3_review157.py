@@ -382,3 +382,30 @@ def test_megatron_te_fp8_names_its_fp8_recipe_in_the_quantization_row():
     )
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert "--fp8-recipe tensorwise" in quantization.settings.get("as documented", "")
+
+
+def test_an_fp8_release_in_a_format_the_familys_engine_loads_is_named_on_gaudi():
+    # Review 160 p10: Llama 3.3 70B FP8 on Gaudi 3 missed nvidia/Llama-3.3-70B-Instruct-FP8, which vllm-gaudi loads
+    # since 0.15.1 (ModelOpt FP8 for dense models, https://docs.vllm.ai/projects/gaudi/en/0.16.0/release_notes.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "fp8", "devices": 4},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.rationale[0].text.startswith("nvidia/Llama-3.3-70B-Instruct-FP8 is an FP8 release of")
+    # no family's FP8 release is named where the family's engine loads none of their formats (Cambricon)
+    mlu = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 4},
+    )
+    assert not [r for c in mlu.tier(1).choices for r in c.rationale if "nvidia/Llama-3.3-70B-Instruct-FP8" in r.text]
