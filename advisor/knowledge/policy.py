@@ -38,6 +38,11 @@ class Policy(BaseModel):
         "KleidiAI): tier 2 for a stack whose GEMMs run its runtime's own kernels starts there, not at a library a "
         "framework hands whole models to",
     )
+    release_toolkits: dict[str, str] = Field(
+        default_factory=dict,
+        description="Words of a catalogued checkpoint's format (lower case) -> the toolkit that wrote it: an FP8 release "
+        "made for one family is named on another whose engine loads that toolkit's output",
+    )
     long_context_families: dict[str, list[str]] = Field(
         default_factory=dict,
         description="Engine id -> the families its long_context claim documents (its in-tree "
@@ -53,9 +58,15 @@ class Policy(BaseModel):
             *self.long_context_families,
             *self.framework_libraries,
             *self.runtime_micro_kernels,
+            *self.release_toolkits.values(),
         }
         singles = {self.portable_kernel_language, self.measured_fusion, self.vision_tower_recipes} - {None}
         return named | {name for name in singles if name is not None}
+
+    def release_toolkit(self, format_text: str) -> str | None:
+        """The toolkit a catalogued release's format names ('... with NVIDIA TensorRT Model Optimizer'), or None."""
+        words = format_text.lower()
+        return next((tool for said, tool in self.release_toolkits.items() if said in words), None)
 
     def measured_toolkit(self, reading: str) -> str | None:
         """The toolkit an INT8 speed reading timed: its exact name, else the longest prefix that names it."""

@@ -1327,10 +1327,6 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
     return reason_first(choice, line(text, *cites, cite_profile(profile, "needs.quantization")))
 
 
-# The toolkit a catalogued release was made with, by the words of its format ('... with NVIDIA TensorRT Model Optimizer').
-RELEASE_TOOLKITS = {"model optimizer": "modelopt", "quark": "quark", "llm compressor": "llm-compressor"}
-
-
 def fp8_release_loaded_here(
     named: str, context: RuleContext
 ) -> tuple[PublishedCheckpoint, str, Claim[list[str]]] | None:
@@ -1342,8 +1338,7 @@ def fp8_release_loaded_here(
     for entry in fp8_checkpoints():
         if entry.model.lower() != named.lower() or entry.precision != "fp8" or entry.family in (None, profile.hardware):
             continue
-        words = entry.format.lower()
-        toolkit = next((tool for word, tool in RELEASE_TOOLKITS.items() if word in words), None)
+        toolkit = context.knowledge.policy.release_toolkit(entry.format)
         claim = compatibility.quantized_output_families.get(toolkit) if toolkit is not None else None
         if (
             toolkit is not None
