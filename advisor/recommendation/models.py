@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.knowledge.claims import Concern, HardwareFamily
+from advisor.knowledge.stacks import RUNNER_ROLES
 from advisor.profile import Profile
 
 RECOMMENDATION_SCHEMA_VERSION = 1
@@ -26,6 +27,8 @@ TierNumber = Literal[1, 2, 3]
 # A version string naming a release candidate or development build ('0.33.0rc1', 'v0.22.1rc1', '0.40.0.dev0'): reviews
 # 131 and 132 asked for an earlier review of records pinned to one (its final release follows within months).
 PRE_RELEASE = re.compile(r"^v?\d+(?:\.\d+)*(?:rc\d+|\.?dev\d*)\b", re.IGNORECASE)
+# A pin to a source commit rather than a release ('commit b6261862...'): no release's fixes come to it
+COMMIT_PIN = re.compile(r"^(?:commit\s+)?[0-9a-f]{12,40}\b", re.IGNORECASE)
 # The checkpoint setting of a publisher's quantized release served as it is ("Qwen/Qwen3-235B-A22B-FP8, as released").
 AS_RELEASED = ", as released"
 
@@ -341,6 +344,17 @@ class Recommendation(_Model):
             )
             if pinned is not None:
                 return f"{stack.name} is validated with a pre-release ({pinned}), which a final release replaces soon"
+        for stack in self.stacks:  # reviews 155, 158-160: a 2025 blog's commit of the serving engine pinned for a year
+            runners = {part.candidate for part in stack.parts if part.role in RUNNER_ROLES and part.candidate}
+            commit = next(
+                (name for name, value in stack.validated_with.items() if name in runners and COMMIT_PIN.search(value)),
+                None,
+            )
+            if commit is not None:
+                return (
+                    f"{stack.name} is validated at a source commit of {commit}, not a release: the releases after it "
+                    "change what was validated"
+                )
         return None
 
     def maintenance_end(self) -> tuple[dt.date, str] | None:

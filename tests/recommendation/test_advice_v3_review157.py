@@ -409,3 +409,28 @@ def test_an_fp8_release_in_a_format_the_familys_engine_loads_is_named_on_gaudi()
         needs={"quantization": "fp8", "devices": 4},
     )
     assert not [r for c in mlu.tier(1).choices for r in c.rationale if "nvidia/Llama-3.3-70B-Instruct-FP8" in r.text]
+
+
+def test_a_stack_pinned_to_a_source_commit_of_its_engine_is_reviewed_after_six_months():
+    # Reviews 155, 158, 159 and 160: a record pinned to a TensorRT-LLM commit from a 2025 blog was given a year before
+    # its review; a commit is no release, and the releases after it change what was validated
+    import datetime as dt
+
+    from advisor.records.decision import review_by_for
+
+    result = answer(**R1_FP4)
+    stack = result.stacks[0]
+    runner = next(p.candidate for p in stack.parts if p.role == "serving-engine")
+    decided = dt.date(2026, 12, 6)
+    at_commit = result.model_copy(
+        update={"stacks": (stack.model_copy(update={"validated_with": {runner: "commit " + "b6" * 20}}),)}
+    )
+    assert "source commit of" in (at_commit.early_review() or "")
+    assert review_by_for(decided, at_commit) == dt.date(2027, 6, 6)
+    at_release = result.model_copy(update={"stacks": (stack.model_copy(update={"validated_with": {runner: "1.2.0"}}),)})
+    assert at_release.early_review() is None
+    # a model repository's commit (Swin's code under CoreX) is no engine's
+    other = result.model_copy(
+        update={"stacks": (stack.model_copy(update={"validated_with": {"swin-transformer": "f82860bf" * 5}}),)}
+    )
+    assert other.early_review() is None
