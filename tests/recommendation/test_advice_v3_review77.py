@@ -317,7 +317,9 @@ def test_a_neuron_tensor_parallel_degree_counts_neuroncores_not_chips():
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     layout = deployment.settings["layout here"]
     assert "tensor parallel 8: 2 device(s) of 4 logical NeuronCores" in layout
-    assert "16 logical NeuronCores, 4 devices" in layout
+    # The rank is named with its LNC (helper kbneurontp): four logical NeuronCores per chip hold at the Trn2 default LNC=2
+    # only (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-features/logical-neuroncore-config.html).
+    assert "16 logical NeuronCores at LNC=2, 4 devices" in layout
     assert "set it to 8" not in deployment.settings.get("devices", "")
 
 
