@@ -434,3 +434,21 @@ def test_a_stack_pinned_to_a_source_commit_of_its_engine_is_reviewed_after_six_m
         update={"stacks": (stack.model_copy(update={"validated_with": {"swin-transformer": "f82860bf" * 5}}),)}
     )
     assert other.early_review() is None
+
+
+def test_a_stack_serving_the_release_comes_before_one_serving_a_vendors_requantization_that_fits_as_well():
+    # Review 160 p03: gpt-oss-120b on one MI355X was served as AMD's requantized amd/gpt-oss-120b-w-mxfp4-a-fp8 while
+    # AMD's own MLPerf v6.1 configuration serves OpenAI's MXFP4 release at TP1
+    # (https://github.com/mlcommons/inference_results_v6.1, closed/AMD/src/gpt-oss-120b/offline_mi355x.yaml)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="framework",
+        model="openai/gpt-oss-120b",
+        needs={"dynamic_shapes": True, "quantization": "fp4", "devices": 1},
+    )
+    requantized = next(r for r in result.stacks_considered if r.stack == "amd-vllm-gpt-oss-mi355x")
+    assert not requantized.chosen
+    assert "it serves a vendor's requantization in place of openai/gpt-oss-120b's own release" in requantized.reason
