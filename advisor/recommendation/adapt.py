@@ -779,6 +779,16 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
     device = choice.device
     ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    pages = documented / ranks if documented is not None else 0.0
+    if (
+        profile.needs.long_context
+        and judged.written_for_this_model
+        and pages.is_integer()
+        and group < pages <= profile.needs.devices
+        and profile.needs.devices % int(pages) == 0
+    ):  # long context: the page's degree for this model keeps its KV-cache room (kbamdmxfp4: "2 replicas of 4" for a
+        # long-context R1 on the TP8 recipe); replicas stay the replicas-over-split switch
+        group = int(pages)
     # '--tensor-parallel-size N': the page leaves the degree to the model (review 141 p02: an 8B model told to split over
     # 8 H100 that each hold it)
     left_open = documented is None and TENSOR_PARALLEL_LEFT_OPEN.search(setting) is not None
@@ -806,7 +816,6 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     if replicas > 1:
         # the page's own degree, where the page is written for this model and it divides the devices: its validated
         # layout as a third option (review 111 p12: TP 16 NeuronCores on 4 Trn2 chips, so 4 replicas on 16)
-        pages = documented / ranks if documented is not None else 0.0  # none where the command leaves it open
         as_page = (
             f", {profile.needs.devices // int(pages)} replicas of {int(pages)} as the command runs it"
             if judged.written_for_this_model

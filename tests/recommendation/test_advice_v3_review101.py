@@ -189,7 +189,9 @@ def test_a_bf16_run_keeps_the_pages_launch_command_and_its_neuroncore_note():
     # default LNC=2, so TP 16 is 4 of a trn2.48xlarge's 16 chips
     # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-features/logical-neuroncore-config.html).
     assert "(TP 16 counts logical NeuronCores, not chips: at Trn2's default LNC=2" in documented
-    assert "the command spans 4 of its 16 chips, 16 of the 64 NeuronCores it shows; no --quantization flag" in documented
+    assert (
+        "the command spans 4 of its 16 chips, 16 of the 64 NeuronCores it shows; no --quantization flag" in documented
+    )
     assert documented.count("(") == documented.count(")")
     assert "with none of its fp8 settings" in deployment.settings["precision"]
 

@@ -452,3 +452,24 @@ def test_a_stack_serving_the_release_comes_before_one_serving_a_vendors_requanti
     requantized = next(r for r in result.stacks_considered if r.stack == "amd-vllm-gpt-oss-mi355x")
     assert not requantized.chosen
     assert "it serves a vendor's requantization in place of openai/gpt-oss-120b's own release" in requantized.reason
+
+
+def test_a_long_context_job_keeps_the_pages_degree_for_its_model_and_races_replicas_as_a_switch():
+    # Review 159 p04: "2 replicas of 4 (... the command's tensor-parallel degree is 8)" for a long-context DeepSeek-R1
+    # reasoning service on 8 x MI355X, whose SGLang recipe runs TP8; the KV cache of long requests wants the page's room
+    profile = {
+        "model_type": "moe",
+        "hardware": "amd-gpu",
+        "device": "mi355x",
+        "workload": "inference",
+        "team_skill": "kernel",
+        "model": "deepseek-ai/DeepSeek-R1-0528",
+        "needs": {"dynamic_shapes": True, "quantization": "fp4", "long_context": True, "devices": 8},
+    }
+    result = answer(**profile)
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "layout here" not in deployment.settings
+    assert any(s.id == "replicas-over-split" for s in result.switch_conditions)
+    short = answer(**{**profile, "needs": {**profile["needs"], "long_context": False}})
+    deployment = next(c for c in short.tier(1).choices if c.concern == "deployment")
+    assert deployment.settings["layout here"].startswith("2 replicas of 4")
