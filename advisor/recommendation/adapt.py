@@ -797,7 +797,8 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     replicas = profile.needs.devices // group
     if device is not None and ranks > 1:  # the degree counts ranks (logical NeuronCores), not devices
         split = f"tensor parallel {group * ranks}: {group} device(s) of {ranks} {device.rank_name}"
-        theirs = f"{documented} {device.rank_name}, {documented / ranks:g} devices" if documented is not None else ""
+        spans = documented / ranks if documented is not None else 0.0
+        theirs = f"{documented} {device.rank_name}, {spans:g} device{'' if spans == 1 else 's'}" if spans else ""
     else:
         split = f"tensor parallel {group}" if group > 1 else "one device each"
         theirs = f"{documented}"
