@@ -108,9 +108,6 @@ class Rank(NamedTuple):
     superseded: bool  # the vendor's current release documentation no longer carries it: a current one comes first
     script_only: bool  # serving from a page's script, not a server: a server that fits as well comes first
     preview: bool  # its page calls it a preview, beta or demo: a released route that fits as well comes first
-    # it serves a vendor's requantization in place of the model's own release (AMD's gpt-oss-120b with FP8
-    # activations): a stack serving the release that fits as well comes first (kbamdmxfp4)
-    requantized: bool
     # an embedding model served by a general LLM engine's pooling mode (vLLM's page offers it for convenience, with no
     # speed-up promised): a server built for embeddings that fits as well comes first
     general_engine: bool
@@ -1338,11 +1335,6 @@ def judge(
         superseded=stack.superseded is not None,
         script_only=any(misfit.kind == "script_only" for misfit in found),
         preview=stack.preview is not None,
-        requantized=workload == "inference"
-        and any(
-            component.role == "quantization" and requantization_of(component.setting or "", profile.model_name)
-            for component in stack.components
-        ),
         general_engine=general_engine(stack, workload, profile, knowledge),
         framework_apart=framework_apart(stack, workload, profile, knowledge),
         heavier_framework=heavier_framework(stack, workload, profile, knowledge),
@@ -1792,11 +1784,6 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
     if item.rank.preview and not chosen.rank.preview and item.stack.preview is not None:
         preview = item.stack.preview.value.rstrip(".")
         return f"its page calls it a preview ({preview}); {chosen.stack.name} is a released route"
-    if item.rank.requantized and not chosen.rank.requantized:
-        return (
-            f"it serves a vendor's requantization in place of {model or 'the model'}'s own release; "
-            f"{chosen.stack.name} serves the release as published"
-        )
     if item.rank.not_for_this_model and not chosen.rank.not_for_this_model:
         listed = chosen.stack.applies_to.models
         written = ", ".join([m for m in listed if written_for([m], model)] or listed[:2])

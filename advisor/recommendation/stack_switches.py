@@ -723,7 +723,7 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
         quantized_here = False  # an FP8 training ask on a device with no FP8 units trains in bf16: no loss gap to watch
     accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
     if accuracy is None:  # a release served as a vendor's requantization of it still has the release to go back to
-        accuracy = requantized_switch(serving, profile)
+        accuracy = requantized_switch(serving, profile, choice.considered)
     if accuracy is not None:
         found.append(accuracy)
         pays = quantization_pays_switch(serving, device, profile) or training_pays_switch(choice, device, profile)
@@ -1266,12 +1266,30 @@ def falls_short(what: str, profile: Profile, reference: str = "the float model")
     return f"{what} scores more than {ACCURACY_DROP * 100:g} point below {reference}"
 
 
-def requantized_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
+def requantized_switch(
+    serving: Judged | None, profile: Profile, considered: Sequence[Judged] = ()
+) -> SwitchCondition | None:
     """The serving stack serves a vendor's requantization in place of the model's own release (AMD's Quark gpt-oss-120b,
     FP8 activations, on an MI355X): its score against the release decides, and the release is the way back (review
-    136 p03); None where no part of the stack says so."""
+    136 p03), on a considered stack written for the model that serves it as released where one fits (review 160 p03:
+    AMD's MLPerf configuration of OpenAI's release); None where no part of the stack says so."""
     if serving is None or profile.model_name is None or not profile.serves:
         return None
+    release_route = next(
+        (
+            item
+            for item in considered
+            if item.workload == "inference"
+            and item.fits
+            and written_for(item.stack.applies_to.models, profile.model_name)
+            and not any(
+                c.role == "quantization" and requantization_of(c.setting or "", profile.model_name)
+                for c in item.stack.components
+            )
+        ),
+        None,
+    )
+    way_back = f" on {release_route.stack.name}" if release_route is not None else ""
     for component in serving.stack.components:
         checkpoint = requantization_of(component.setting or "", profile.model_name)
         if component.role == "quantization" and checkpoint is not None:
@@ -1282,7 +1300,7 @@ def requantized_switch(serving: Judged | None, profile: Profile) -> SwitchCondit
             )
             description = (
                 f"{checkpoint} {worse} {profile.model_name} as released on {quality_evaluation(profile)}: serve "
-                f"{profile.model_name} as released instead"
+                f"{profile.model_name} as released instead{way_back}"
             )
             metric = "evidence.requantized_accuracy_drop"
             return switch("requantized-accuracy-drop", description, metric, ">", ACCURACY_DROP)
