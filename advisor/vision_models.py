@@ -48,6 +48,15 @@ TORCHVISION_ARCHITECTURE_PATTERNS = (
     re.compile(r"^facebook/convnext-(tiny|small|base|large)-224", re.IGNORECASE),
     re.compile(r"^google/(efficientnet-b[0-7]|mobilenet_v2)", re.IGNORECASE),
     re.compile(r"^facebook/regnet-", re.IGNORECASE),
+    # timm's releases of the same architectures, named by timm's model names (timm/resnet50.a1_in1k, review 162 p09):
+    # torchvision builds the network; the weights are timm's own (https://huggingface.co/docs/timm/models/resnet)
+    re.compile(
+        r"^timm/(resnet(18|34|50|101|152)|wide_resnet(50|101)_2|resnext50_32x4d|resnext101_32x8d)\.", re.IGNORECASE
+    ),
+    re.compile(
+        r"^timm/(vit_(base|large|huge)_patch(14|16|32)_224|convnext_(tiny|small|base|large)|efficientnet_b[0-7])\.",
+        re.IGNORECASE,
+    ),
 )
 # Convolutional networks normalised with LayerNorm, not BatchNorm: ConvNeXt and ConvNeXt V2
 # (https://huggingface.co/docs/transformers/model_doc/convnext, https://huggingface.co/docs/transformers/model_doc/convnextv2;

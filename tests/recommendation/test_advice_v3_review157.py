@@ -473,3 +473,24 @@ def test_a_long_context_job_keeps_the_pages_degree_for_its_model_and_races_repli
     short = answer(**{**profile, "needs": {**profile["needs"], "long_context": False}})
     deployment = next(c for c in short.tier(1).choices if c.concern == "deployment")
     assert deployment.settings["layout here"].startswith("2 replicas of 4")
+
+
+def test_a_timm_resnet50_fine_tune_takes_the_generic_torchvision_route_not_a_detector_trainer():
+    # Review 162 p09: timm/resnet50.a1_in1k on 8 x BI-V150 was given Ultralytics' YOLOv8 detection trainer, because the
+    # ResNet-50 route was said not to build a timm id; torchvision builds resnet50 by name
+    # (https://docs.pytorch.org/vision/stable/models.html, the DeepSparkHub recipe's train.py --model)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="timm/resnet50.a1_in1k",
+        parameters_b=0.026,
+        needs={"devices": 8},
+    )
+    chosen = next(r for r in result.stacks_considered if r.chosen)
+    assert chosen.stack == "iluvatar-pytorch-resnet50-training"
+    yolo = next(r for r in result.stacks_considered if r.stack == "iluvatar-ultralytics-yolov8-training")
+    assert yolo.reason.startswith("its code builds yolo networks only")
