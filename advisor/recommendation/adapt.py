@@ -1312,17 +1312,20 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         # review 160 p10: NVIDIA's ModelOpt FP8 Llama 3.3 70B, which vllm-gaudi loads since 0.15.1, went unnamed
         release, tool, claim = loaded
         # said without the other family's terms (tier 1 speaks of the target alone): no format text, no family
+        # an alternative beside the documented launch, not in its place (reviews 161 and 162 p10: the line read as
+        # mixing two routes with the toolkit's launch command)
         text = (
-            f"{release.checkpoint} is an FP8 release of {named} in {tool}'s checkpoint format, which "
-            f"{profile.hardware}'s engine is documented to load: serving it as released skips the calibration; the "
-            "toolkit's route stays for a copy of your own, and the two are compared on your evaluation"
+            f"the launch above is the toolkit's calibrated route, the one the family's guide documents; as an "
+            f"alternative, {release.checkpoint}, an FP8 release of {named} in {tool}'s checkpoint format, loads on "
+            f"{profile.hardware}'s engine through its {tool} path (launched as released, without the toolkit's "
+            "calibration config): compare the two on your evaluation before choosing"
         )
         release_cites = (
             cite_release(release),
             cite_compatibility("quantized_output_families", tool, claim),
             cite_profile(profile, "needs.quantization"),
         )
-        return reason_first(choice, line(text, *release_cites))
+        return choice.model_copy(update={"rationale": capped((*choice.rationale[:2], line(text, *release_cites)))})
     elif named is not None:  # the catalogue does not say it is released in FP8: its authors' -FP8 release, if any
         text = (
             f"if {named}'s authors publish an FP8 release of it (an -FP8 checkpoint), serve that as released; quantize "
