@@ -324,6 +324,12 @@ class Stack(_Model):
         "capacity line and the collectives concern then say so, where a model that is not an LLM would otherwise be "
         "taken as a copy per device)",
     )
+    convolutional_only: Claim[str] | None = Field(
+        None,
+        description="A stack for any convolutional network (no model list) whose method does not carry to a vision "
+        "transformer (ONNX Runtime's static INT8 quantization, which its page recommends for CNNs, dynamic for "
+        "transformers): what the page says; a vision transformer is then a partial fit",
+    )
     script_only: Claim[str] | None = Field(
         None,
         description="A serving stack for server devices whose page documents a script, notebook or library call rather "

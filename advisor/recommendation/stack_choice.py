@@ -62,7 +62,13 @@ from advisor.recommendation.policy import (
     host_size,
     node_size,
 )
-from advisor.vision_models import torchvision_architecture, vision_language_model, vision_model, vision_transformer
+from advisor.vision_models import (
+    conv_backbone,
+    torchvision_architecture,
+    vision_language_model,
+    vision_model,
+    vision_transformer,
+)
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 MAX_CONSIDERED = 5
@@ -702,6 +708,15 @@ def misfits(
         )
         # that the route does not build it is the reason said first, before the generic route's own misfit
         found.insert(0 if unbuilt else len(found), convolutional)
+    if stack.convolutional_only is not None and vision_transformer(named) and not conv_backbone(named):
+        # review 161 p15: DINOv2 quantized with ONNX Runtime's static QDQ recipe for CNNs
+        found.append(
+            Misfit(
+                "convolutional_recipe",
+                f"its method is for convolutional networks ({stack.convolutional_only.value.rstrip('.')}), not a "
+                f"vision transformer like {named}",
+            )
+        )
     if scope.builds and named is not None and vision_model(named) and not builds_family(scope.builds, named):
         # review 159/160 p09: DINOv2 on the Swin recipe, whose code raises NotImplementedError for any other model
         found.insert(

@@ -497,3 +497,23 @@ def test_a_timm_resnet50_fine_tune_takes_the_generic_torchvision_route_not_a_det
     assert chosen.stack == "iluvatar-pytorch-resnet50-training"
     yolo = next(r for r in result.stacks_considered if r.stack == "iluvatar-ultralytics-yolov8-training")
     assert yolo.reason.startswith("its code builds yolo networks only")
+
+
+def test_onnx_runtimes_static_int8_recipe_for_cnns_is_a_partial_fit_for_a_vision_transformer():
+    # Review 161 p15: DINOv2 took ONNX Runtime's static QDQ recipe for CNNs as a whole fit, while ONNX Runtime
+    # recommends dynamic quantization for transformer-based models
+    # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html)
+    profile = {
+        "model_type": "cnn",
+        "hardware": "arm-cpu",
+        "device": "graviton4",
+        "workload": "inference",
+        "team_skill": "kernel",
+        "needs": {"quantization": "int8"},
+    }
+    vit = answer(**profile, model="facebook/dinov2-base")
+    row = next(r for r in vit.stacks_considered if r.stack == "arm-onnxruntime-int8-cnn-graviton")
+    assert "its method is for convolutional networks" in row.reason
+    cnn = answer(**profile, model="microsoft/resnet-50")
+    row = next(r for r in cnn.stacks_considered if r.stack == "arm-onnxruntime-int8-cnn-graviton")
+    assert row.chosen and "its method is for convolutional networks" not in row.reason
