@@ -1309,11 +1309,10 @@ def published_checkpoint(choice: Choice, context: RuleContext) -> Choice:
         published = line(text, cite_profile(profile, "model"), cite_profile(profile, "needs.quantization"))
         return served_as_released(reason_first(choice, published), context, named)
     elif named is not None and (loaded := fp8_release_loaded_here(named, context)) is not None:
-        # review 160 p10: NVIDIA's ModelOpt FP8 Llama 3.3 70B, which vllm-gaudi loads since 0.15.1, went unnamed
+        # review 160 p10: NVIDIA's ModelOpt FP8 Llama 3.3 70B, which vllm-gaudi loads since 0.15.1, went unnamed. It is
+        # an alternative after the documented launch, not in its place (reviews 161 and 162 p10 read one line as two
+        # routes mixed), said without the other family's terms (tier 1 speaks of the target alone)
         release, tool, claim = loaded
-        # said without the other family's terms (tier 1 speaks of the target alone): no format text, no family
-        # an alternative beside the documented launch, not in its place (reviews 161 and 162 p10: the line read as
-        # mixing two routes with the toolkit's launch command)
         text = (
             f"the launch above is the toolkit's calibrated route, the one the family's guide documents; as an "
             f"alternative, {release.checkpoint}, an FP8 release of {named} in {tool}'s checkpoint format, loads on "

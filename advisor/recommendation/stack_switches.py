@@ -1035,9 +1035,8 @@ def misses_alike(one: Judged, other: Judged) -> bool:
     return {misfit.kind for misfit in one.misfits} == {misfit.kind for misfit in other.misfits}
 
 
-MAX_ENGINE_RACES = (
-    2  # rivals raced per workload, each on another engine (review 158 p05: MindIE fitted as well, unraced)
-)
+# Rivals raced per workload, each on another engine (review 158 p05: MindIE fitted as well, unraced).
+MAX_ENGINE_RACES = 2
 
 
 def equal_engine_switches(choice: StackChoice, workload: str, profile: Profile) -> list[SwitchCondition]:
