@@ -517,3 +517,27 @@ def test_onnx_runtimes_static_int8_recipe_for_cnns_is_a_partial_fit_for_a_vision
     cnn = answer(**profile, model="microsoft/resnet-50")
     row = next(r for r in cnn.stacks_considered if r.stack == "arm-onnxruntime-int8-cnn-graviton")
     assert row.chosen and "its method is for convolutional networks" not in row.reason
+
+
+def test_a_gguf_job_on_graviton_and_xeon_keeps_llama_cpp_as_the_one_runtime():
+    # Review 162 p15: Llama 3.2 3B INT4 on Graviton4 that must also run on Sapphire Rapids led tier 3 with vLLM and a
+    # torchao checkpoint, while llama.cpp runs GGUF on both (AVX/AVX2/AVX-512/AMX for x86,
+    # https://github.com/ggml-org/llama.cpp#description)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        needs={
+            "dynamic_shapes": True,
+            "quantization": "int4",
+            "cross_platform": True,
+            "other_hardware": ["x86-cpu"],
+            "other_devices": ["xeon-4th-gen-sapphire-rapids"],
+        },
+    )
+    tier3 = {c.concern: c.option for c in result.tier(3).choices}
+    assert tier3["deployment"] == "llama-cpp" and tier3["quantization"] == "llama-cpp"
+    assert any("x86-llamacpp-cpu" in c.ref for n in result.tier(3).notes for c in n.cites)
