@@ -186,11 +186,11 @@ def test_a_cross_platform_verdict_says_tier_3_leads():
         needs={"quantization": "int8", "cross_platform": True, "other_hardware": ["x86-cpu"]},
     )
     assert result.tier(3).primary and (result.verdict or "").startswith("Tier 3 leads")
-    # tier 3's one runtime has a stack for this job on each family: vLLM's CPU backend on x86 and, with LLM Compressor's
-    # W8A8, on Neoverse (https://learn.arm.com/learning-paths/servers-and-cloud-computing/vllm-benchmark-quantisation/);
-    # tier 1's llama.cpp has no x86 stack here (review 104 p08: one runtime named, another's stack shown)
-    assert choice(result, "deployment", 3).option == "vllm"
-    assert any(note.text.startswith("on x86-cpu") and "vLLM" in note.text for note in result.tier(3).notes)
+    # tier 3's one runtime has a stack for this job on each family (review 104 p08: one runtime named, another's stack
+    # shown): since review 162 p15, tier 1's llama.cpp has its x86 stack too (AVX/AVX2/AVX-512/AMX,
+    # https://github.com/ggml-org/llama.cpp#description), so it stays the one runtime, its x86 stack shown
+    assert choice(result, "deployment", 3).option == "llama-cpp"
+    assert any(note.text.startswith("on x86-cpu") and "llama.cpp" in note.text for note in result.tier(3).notes)
 
 
 def test_no_straw_man_rejections_of_a_training_framework_in_a_serving_record():
