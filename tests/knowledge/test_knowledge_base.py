@@ -1,4 +1,4 @@
-"""The shipped knowledge base: 48 candidates, every claim sourced and dated, queries, and `advisor kb`."""
+"""The shipped knowledge base: 49 candidates, every claim sourced and dated, queries, and `advisor kb`."""
 
 from __future__ import annotations
 
@@ -87,6 +87,7 @@ ADDED_IDS = {
     "maxdiffusion",
     "diffusers",
     "whisper-cpp",
+    "xdit",
     "verl",
     "llama-factory",
     "faster-whisper",
@@ -106,7 +107,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 48
+    assert len(ADDED_IDS) == 49
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
