@@ -323,10 +323,16 @@ COMMAND_MODEL = re.compile(
 
 def served_model(context: RuleContext) -> str | None:
     """The model id a serving command loads for this profile: the publisher's FP8 release of the model named, where
-    FP8 is asked and it is released so (Qwen3-235B-A22B-Instruct-2507-FP8), else the model named."""
+    FP8 is asked and it is released so (Qwen3-235B-A22B-Instruct-2507-FP8), the family's vendor 4-bit release where
+    FP4 is asked (nvidia/DeepSeek-V3.1-NVFP4 on B200), else the model named."""
     profile = context.profile
     named = profile.model_name
-    if named is None or profile.needs.quantization != "fp8" or profile.trains or not profile.llm:
+    if named is None or profile.trains or not profile.llm:
+        return named
+    if profile.needs.quantization == "fp4":  # review 163 p01: the NVFP4 command served the FP8 release
+        four_bit = catalogued_release(named, profile.hardware, PRECISIONS_FOR["fp4"])
+        return four_bit.checkpoint if four_bit is not None else named
+    if profile.needs.quantization != "fp8":
         return named
     twin = published_fp8(named) or vendor_fp8(named, profile.hardware)
     return twin.checkpoint if twin is not None else named

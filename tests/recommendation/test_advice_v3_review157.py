@@ -541,3 +541,13 @@ def test_a_gguf_job_on_graviton_and_xeon_keeps_llama_cpp_as_the_one_runtime():
     tier3 = {c.concern: c.option for c in result.tier(3).choices}
     assert tier3["deployment"] == "llama-cpp" and tier3["quantization"] == "llama-cpp"
     assert any("x86-llamacpp-cpu" in c.ref for n in result.tier(3).notes for c in n.cites)
+
+
+def test_an_nvfp4_command_loads_the_vendors_nvfp4_release_it_quantizes_with():
+    # Review 163 p01: "model=deepseek-ai/DeepSeek-V3.1 in place of nvidia/DeepSeek-R1-0528-FP4-v2" beside
+    # "checkpoint=nvidia/DeepSeek-V3.1-NVFP4, as released": the command served the FP8 release through NVFP4 configs
+    result = answer(**{**R1_FP4, "model": "deepseek-ai/DeepSeek-V3.1"})
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert deployment.settings["model"].startswith("nvidia/DeepSeek-V3.1-NVFP4 in place of")
+    assert quantization.settings["checkpoint"].startswith("nvidia/DeepSeek-V3.1-NVFP4")
