@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from advisor.knowledge.model_sizes import newer_in_series, quantized_release, size_of, written_for
+from advisor.knowledge.model_sizes import newer_in_series, quantized_release, size_of, vendor_fp8, written_for
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import Component, Stack
@@ -14,7 +14,13 @@ from advisor.profile import Profile
 from advisor.recommendation.adapt import command_replicas
 from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices_to_hold, replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
-from advisor.recommendation.policy import MISFIT_WEIGHTS, NAMED_ONLY_KINDS, PRECISIONS_FOR, TRAINED_PRECISIONS
+from advisor.recommendation.policy import (
+    FOUR_BIT_ASKS,
+    MISFIT_WEIGHTS,
+    NAMED_ONLY_KINDS,
+    PRECISIONS_FOR,
+    TRAINED_PRECISIONS,
+)
 from advisor.recommendation.rules.tiers import kept_text
 from advisor.recommendation.served_format import checkpoint_makers, on_family
 from advisor.recommendation.stack_choice import (
@@ -721,7 +727,7 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     quantized_here = serving is None or not (serving.falls_back or released_by_recipe)
     if profile.trains and not profile.serves and not device.may_run(profile.needs.quantization):
         quantized_here = False  # an FP8 training ask on a device with no FP8 units trains in bf16: no loss gap to watch
-    accuracy = accuracy_switch(profile) if quantized_here else None  # nothing runs quantized, or the model ships so
+    accuracy = accuracy_switch(profile, device) if quantized_here else None  # nothing runs quantized, or it ships so
     if accuracy is None:  # a release served as a vendor's requantization of it still has the release to go back to
         accuracy = requantized_switch(serving, profile, choice.considered)
     if accuracy is not None:
@@ -1306,7 +1312,7 @@ def requantized_switch(
     return None
 
 
-def accuracy_switch(profile: Profile) -> SwitchCondition | None:
+def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCondition | None:
     """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships; a low-precision
     training run is held to the BF16 run's loss curve instead (pre-training has no task score yet), but quantization-
     aware training is judged, like PTQ, by the exported quantized model's accuracy."""
@@ -1338,14 +1344,30 @@ def accuracy_switch(profile: Profile) -> SwitchCondition | None:
         and not profile.needs.in_app
         and SERVING_BYTES_PER_PARAMETER.get(released, 0) > SERVING_BYTES_PER_PARAMETER.get(dtype, 0)
     )
+    # a vendor's FP8 release for the family is the step between a 4-bit model and the float one (review 163 p03:
+    # AMD's Llama-3.3-70B FP8-KV skipped for "keep the float model" on MI355X)
+    family_fp8 = (
+        vendor_fp8(profile.model_name, profile.hardware)
+        if profile.model_name is not None and dtype in FOUR_BIT_ASKS and not profile.trains
+        else None
+    )
     fallback = (
         "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "
         "model that fits the app"
         if profile.needs.in_app
         else f"serve the {released} release as published, or quantize with finer scales and re-check"
         if wider_release
+        else f"serve {family_fp8.checkpoint}, the vendor's FP8 release for this family, or keep the float model"
+        if family_fp8 is not None
         else "keep the float model, or quantize with finer scales and re-check"
     )
+    held = devices_to_hold(profile, device, "bf16") if device is not None and not profile.trains else None
+    if held is not None and held[1] > profile.needs.devices and "float model" in fallback:
+        # review 163 p06: "keep the float model" for a DeepSeek-V3.1 the job's 16 dies cannot hold in BF16
+        fallback += (
+            f" (the float model's {held[0]:,.0f} GB take at least {held[1]} of these devices, more than the job's "
+            f"{profile.needs.devices})"
+        )
     reference = f"{profile.model_name}'s {released} release" if wider_release else "the float model"
     description = f"{falls_short(what, profile, reference)} on {quality_evaluation(profile)}: {fallback}"
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

@@ -551,3 +551,31 @@ def test_an_nvfp4_command_loads_the_vendors_nvfp4_release_it_quantizes_with():
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert deployment.settings["model"].startswith("nvidia/DeepSeek-V3.1-NVFP4 in place of")
     assert quantization.settings["checkpoint"].startswith("nvidia/DeepSeek-V3.1-NVFP4")
+
+
+def test_a_four_bit_fallback_names_the_familys_fp8_release_and_a_float_model_that_cannot_fit_says_so():
+    # Review 163 p03: MXFP4 Llama-3.3-70B on 2 x MI355X fell back to "keep the float model", skipping AMD's FP8-KV
+    # release (https://huggingface.co/collections/amd/quark-quantized-ocp-fp8-models); p06: DeepSeek-V3.1 W8A8 on 16
+    # Atlas A3 dies fell back to a float model about 1.34 TB in BF16, more than the 16 dies hold
+    llama = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"quantization": "fp4", "devices": 2},
+    )
+    drop = next(s for s in llama.switch_conditions if s.id == "fp4-accuracy-drop")
+    assert "serve amd/Llama-3.3-70B-Instruct-FP8-KV, the vendor's FP8 release for this family" in drop.description
+    deepseek = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3.1",
+        needs={"quantization": "int8", "devices": 16},
+    )
+    drop = next(s for s in deepseek.switch_conditions if s.id == "int8-accuracy-drop")
+    assert "more than the job's 16" in drop.description
