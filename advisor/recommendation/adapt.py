@@ -2040,8 +2040,9 @@ def checkpoint_writers(engine: str, asked: str, context: RuleContext) -> list[Ca
 
 
 def format_recipe_here(serving: Judged, choice: StackChoice, context: RuleContext) -> Stack | None:
-    """A considered serving stack on the same engine that documents the asked format on this device for other models
-    (Neuron's Llama 3 FP8 recipe on Trainium2, for a Qwen3 served in bf16 there); None where none does."""
+    """A considered serving stack on the same engine that documents the asked format on this device for other models of
+    the profile's model type (Neuron's Llama 3 FP8 recipe on Trainium2, for a dense Qwen3 served in bf16 there; not for
+    a MoE, whose experts that recipe's per-tensor checkpoints never covered: kbneuronqwen3moe); None where none does."""
     device, runner = choice.device, runner_of(serving.stack, "inference", set(context.knowledge.ids()))
     if device is None or runner is None:
         return None
@@ -2054,6 +2055,7 @@ def format_recipe_here(serving: Judged, choice: StackChoice, context: RuleContex
             and theirs is not None
             and theirs.candidate == runner.candidate
             and scope.models
+            and context.profile.model_type in scope.model_types
             and device.id in scope.devices
             and formats & set(scope.precisions) & set(device.formats)
         ):

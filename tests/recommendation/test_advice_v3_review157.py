@@ -579,3 +579,20 @@ def test_a_four_bit_fallback_names_the_familys_fp8_release_and_a_float_model_tha
     )
     drop = next(s for s in deepseek.switch_conditions if s.id == "int8-accuracy-drop")
     assert "more than the job's 16" in drop.description
+
+
+def test_a_moe_served_in_float_is_not_sent_to_a_dense_models_fp8_quantization_step():
+    # kbneuronqwen3moe: Qwen3-235B-A22B in FP8 on Trn2, served in fp16 as AWS documents it
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/libraries/nxd-inference/models/qwen3/qwen3_moe_235b.html),
+    # was told to follow the Llama 3 FP8 recipe's quantization step, written for dense Llama models only
+    result = answer(
+        model_type="moe",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"dynamic_shapes": True, "quantization": "fp8", "devices": 16},
+    )
+    gap = next(g for g in result.tier(1).gaps if g.concern == "quantization")
+    assert "quantization step is the one to follow" not in gap.rationale[0].text
