@@ -1,4 +1,4 @@
-"""Defects of reviews 155-158, each pinned."""
+"""Defects of reviews 151-164 and of the knowledge-base helpers of session 22, each pinned."""
 
 from __future__ import annotations
 
