@@ -803,8 +803,7 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     replicas = profile.needs.devices // group
     if device is not None and ranks > 1:  # the degree counts ranks (logical NeuronCores), not devices
         split = f"tensor parallel {group * ranks}: {group} device(s) of {ranks} {device.rank_name}"
-        spans = documented / ranks if documented is not None else 0.0
-        theirs = f"{documented} {device.rank_name}, {spans:g} device{'' if spans == 1 else 's'}" if spans else ""
+        theirs = f"{documented} {device.rank_name}, {pages:g} device{'' if pages == 1 else 's'}" if pages else ""
     else:
         split = f"tensor parallel {group}" if group > 1 else "one device each"
         theirs = f"{documented}"

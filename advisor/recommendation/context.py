@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from advisor.knowledge.models import Concern, KnowledgeBase
@@ -59,23 +59,25 @@ class RuleContext:
     def documented_on_mobile(self) -> frozenset[str]:
         """The candidates a stack of the profile's families names as its parts on a mobile-class device: on a phone,
         only these run (not a server's engine, oneDNN or Inductor)."""
-        found: set[str] = set()
-        for stack in self.knowledge.stacks:
-            if stack.applies_to.family not in self.profile.families:
-                continue
+
+        def on_a_phone(stack: Stack) -> bool:
             platform = self.knowledge.platform(stack.applies_to.family)
-            if any(is_mobile(platform.device(d)) for d in stack.applies_to.devices):
-                found.update(c.candidate for c in stack.components if c.candidate is not None)
-        return frozenset(found)
+            return any(is_mobile(platform.device(d)) for d in stack.applies_to.devices)
+
+        return self.parts_of_stacks(on_a_phone)
 
     def documented_in_app(self) -> frozenset[str]:
         """The candidates a stack of the profile's families names as its parts where its page runs the model inside an
         app (its `in_app` claim): for an in-app profile, a Python library or a server is no route (review 158 p13:
         Diffusers in tier 3 of a Mac app)."""
+        return self.parts_of_stacks(lambda stack: stack.in_app is not None)
+
+    def parts_of_stacks(self, documents: Callable[[Stack], bool]) -> frozenset[str]:
+        """The candidates named as parts by the stacks of the profile's families that `documents` keeps."""
         return frozenset(
             component.candidate
             for stack in self.knowledge.stacks
-            if stack.applies_to.family in self.profile.families and stack.in_app is not None
+            if stack.applies_to.family in self.profile.families and documents(stack)
             for component in stack.components
             if component.candidate is not None
         )

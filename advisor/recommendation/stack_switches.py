@@ -1280,6 +1280,9 @@ def requantized_switch(
     AMD's MLPerf configuration of OpenAI's release); None where no part of the stack says so."""
     if serving is None or profile.model_name is None or not profile.serves:
         return None
+    checkpoint = requantized_checkpoint(serving.stack, profile.model_name)
+    if checkpoint is None:
+        return None
     release_route = next(
         (
             item
@@ -1287,29 +1290,36 @@ def requantized_switch(
             if item.workload == "inference"
             and item.fits
             and written_for(item.stack.applies_to.models, profile.model_name)
-            and not any(
-                c.role == "quantization" and requantization_of(c.setting or "", profile.model_name)
-                for c in item.stack.components
-            )
+            and requantized_checkpoint(item.stack, profile.model_name) is None
         ),
         None,
     )
     way_back = f" on {release_route.stack.name}" if release_route is not None else ""
-    for component in serving.stack.components:
-        checkpoint = requantization_of(component.setting or "", profile.model_name)
-        if component.role == "quantization" and checkpoint is not None:
-            worse = (
-                f"has a word error rate more than {ACCURACY_DROP * 100:g} point above"
-                if profile.serving_task == "transcription"
-                else f"scores more than {ACCURACY_DROP * 100:g} point below"
-            )
-            description = (
-                f"{checkpoint} {worse} {profile.model_name} as released on {quality_evaluation(profile)}: serve "
-                f"{profile.model_name} as released instead{way_back}"
-            )
-            metric = "evidence.requantized_accuracy_drop"
-            return switch("requantized-accuracy-drop", description, metric, ">", ACCURACY_DROP)
-    return None
+    worse = (
+        f"has a word error rate more than {ACCURACY_DROP * 100:g} point above"
+        if profile.serving_task == "transcription"
+        else f"scores more than {ACCURACY_DROP * 100:g} point below"
+    )
+    description = (
+        f"{checkpoint} {worse} {profile.model_name} as released on {quality_evaluation(profile)}: serve "
+        f"{profile.model_name} as released instead{way_back}"
+    )
+    metric = "evidence.requantized_accuracy_drop"
+    return switch("requantized-accuracy-drop", description, metric, ">", ACCURACY_DROP)
+
+
+def requantized_checkpoint(stack: Stack, model: str) -> str | None:
+    """The vendor's requantization of the model that the stack's quantization part serves in place of its release, or
+    None where the stack serves the release (or names no such checkpoint)."""
+    return next(
+        (
+            checkpoint
+            for component in stack.components
+            if component.role == "quantization"
+            and (checkpoint := requantization_of(component.setting or "", model)) is not None
+        ),
+        None,
+    )
 
 
 def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCondition | None:
