@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from advisor.profile import Needs, Profile
-from advisor.recommendation.models import Recommendation
+from advisor.recommendation.models import Choice, Recommendation, StackOption
 from probes.environment.models import (
     AcceleratorRuntime,
     CPUInfo,
@@ -29,6 +29,18 @@ from probes.models import CaseKey, Evidence, HarnessSettings, Measurement, Metri
 CPU_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "cpu-suite.json"
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+
+# a vision model fine-tuned on eight Iluvatar BI-V150 cards, as a team files it (vision models are `cnn` here); the
+# review tests add the model
+VISION_FINE_TUNE = {
+    "model_type": "cnn",
+    "hardware": "iluvatar-gpu",
+    "device": "tiangai-150",
+    "workload": "training",
+    "training": "fine-tuning",
+    "team_skill": "framework",
+    "needs": {"devices": 8},
+}
 
 
 def environment(family: str = "x86-cpu") -> Environment:
@@ -241,3 +253,18 @@ def answer_for(**fields: object) -> Recommendation:
     from advisor.recommendation.engine import recommend
 
     return recommend(parse_profile(yaml.safe_dump({"team_skill": "framework", **fields})), [], load_knowledge_base())
+
+
+def choice(recommendation: Recommendation, concern: str, tier: int = 1) -> Choice:
+    """The tier's choice for the concern (the first, as the record lists them)."""
+    return next(c for c in recommendation.tier(tier).choices if c.concern == concern)
+
+
+def chosen_stack(result: Recommendation, workload: str = "inference") -> str:
+    """The id of the stack chosen for the workload."""
+    return next(row.stack for row in result.stacks_considered if row.chosen and row.workload == workload)
+
+
+def considered(result: Recommendation, stack: str) -> StackOption:
+    """The considered-stacks row of one stack."""
+    return next(row for row in result.stacks_considered if row.stack == stack)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
+from recommendation_builders import chosen_stack
 
 FLUX_FP8 = {
     "model_type": "diffusion",
@@ -23,10 +24,6 @@ GPT_OSS_MI355X = {
     "model": "openai/gpt-oss-120b",
     "needs": {"quantization": "fp4", "devices": 1},
 }
-
-
-def chosen_stack(result, workload: str = "inference") -> str:
-    return next(row.stack for row in result.stacks_considered if row.chosen and row.workload == workload)
 
 
 def test_flux_fp8_on_a_card_no_released_route_names_takes_diffusers_torchao_before_the_demo_script():

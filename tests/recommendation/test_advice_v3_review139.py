@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
+from recommendation_builders import VISION_FINE_TUNE, chosen_stack
 from recommendation_builders import answer_for as answer
 
 from advisor.recommendation.policy import MISFIT_WEIGHTS
 from advisor.recommendation.stack_choice import model_misfit
-
-# a vision model fine-tuned on eight Iluvatar BI-V150 cards, as a team files it (vision models are `cnn` here)
-VISION_FINE_TUNE = {
-    "model_type": "cnn",
-    "hardware": "iluvatar-gpu",
-    "device": "tiangai-150",
-    "workload": "training",
-    "training": "fine-tuning",
-    "team_skill": "framework",
-    "needs": {"devices": 8},
-}
-
-
-def chosen_stack(result, workload: str = "inference") -> str:
-    return next(row.stack for row in result.stacks_considered if row.chosen and row.workload == workload)
 
 
 def test_a_vision_transformer_torchvision_does_not_build_trains_on_the_transformer_recipe_not_the_resnet_route():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from recommendation_builders import VISION_FINE_TUNE, choice, considered
 from recommendation_builders import answer_for as answer
 
 # DeepSeek-R1-0528 in FP4 on one 8 x B200 node, as review 155 p01 filed it
@@ -188,7 +189,7 @@ def test_a_page_that_ships_a_configuration_per_format_runs_its_fp8_file_as_docum
     )
     assert "with its own fp8 configuration" in result.verdict
     assert "whose default is" not in result.verdict
-    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    framework = choice(result, "training-framework")
     assert framework.settings["precision"].startswith("fp8: the page's own fp8 configuration")
     assert "the page's example runs" not in framework.settings["precision"]
 
@@ -207,7 +208,7 @@ def test_a_moe_full_fine_tune_on_mi300x_is_a_partial_fit_not_primus_post_trainin
         model="Qwen/Qwen3-30B-A3B",
         needs={"devices": 8},
     )
-    bridge = next(r for r in result.stacks_considered if r.stack == "amd-primus-megatron-bridge-posttrain")
+    bridge = considered(result, "amd-primus-megatron-bridge-posttrain")
     assert not bridge.chosen and "not moe" in bridge.reason
     assert not next(r for r in result.stacks_considered if r.chosen).fits
     assert result.confidence <= 0.5
@@ -254,30 +255,12 @@ def test_a_recipe_whose_code_builds_other_network_families_is_not_chosen_to_trai
     # Reviews 159 and 160 p09: DINOv2 fine-tuning on BI-V150 was given the Swin recipe, whose own risk says Microsoft's
     # code raises NotImplementedError for any model outside the Swin family
     # (https://github.com/microsoft/Swin-Transformer/blob/f82860bfb5225915aca09c3227159ee9e1df874d/models/build.py)
-    result = answer(
-        model_type="cnn",
-        hardware="iluvatar-gpu",
-        device="tiangai-150",
-        workload="training",
-        training="fine-tuning",
-        team_skill="framework",
-        model="facebook/dinov2-base",
-        needs={"devices": 8},
-    )
-    swin = next(r for r in result.stacks_considered if r.stack == "iluvatar-swin-transformer-training")
+    result = answer(**VISION_FINE_TUNE, model="facebook/dinov2-base")
+    swin = considered(result, "iluvatar-swin-transformer-training")
     assert not swin.chosen and swin.reason.startswith("its code builds swin networks only")
     # a Swin model is still built there
-    swin_b = answer(
-        model_type="cnn",
-        hardware="iluvatar-gpu",
-        device="tiangai-150",
-        workload="training",
-        training="fine-tuning",
-        team_skill="framework",
-        model="microsoft/swin-base-patch4-window7-224",
-        needs={"devices": 8},
-    )
-    row = next(r for r in swin_b.stacks_considered if r.stack == "iluvatar-swin-transformer-training")
+    swin_b = answer(**VISION_FINE_TUNE, model="microsoft/swin-base-patch4-window7-224")
+    row = considered(swin_b, "iluvatar-swin-transformer-training")
     assert row.chosen and "builds swin networks only" not in row.reason
 
 
@@ -310,7 +293,7 @@ def test_a_float_route_for_a_named_awq_release_loads_the_float_release_it_was_ma
         model="Qwen/Qwen3-14B-AWQ",
         needs={"dynamic_shapes": True, "quantization": "int4"},
     )
-    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    deployment = choice(result, "deployment")
     assert deployment.settings["model"].startswith("Qwen/Qwen3-14B in place of")
 
 
@@ -380,7 +363,7 @@ def test_megatron_te_fp8_names_its_fp8_recipe_in_the_quantization_row():
         parameters_b=8,
         needs={"quantization": "fp8", "quantization_method": "qat", "devices": 64},
     )
-    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    quantization = choice(result, "quantization")
     assert "--fp8-recipe tensorwise" in quantization.settings.get("as documented", "")
 
 
@@ -396,7 +379,7 @@ def test_an_fp8_release_in_a_format_the_familys_engine_loads_is_named_on_gaudi()
         model="meta-llama/Llama-3.3-70B-Instruct",
         needs={"dynamic_shapes": True, "quantization": "fp8", "devices": 4},
     )
-    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    quantization = choice(result, "quantization")
     # an alternative beside the toolkit's documented launch, not in its place (reviews 161 and 162 p10)
     alternative = next(r.text for r in quantization.rationale if "nvidia/Llama-3.3-70B-Instruct-FP8" in r.text)
     assert alternative.startswith("the launch above is the toolkit's calibrated route")
@@ -470,11 +453,11 @@ def test_a_long_context_job_keeps_the_pages_degree_for_its_model_and_races_repli
         "needs": {"dynamic_shapes": True, "quantization": "fp4", "long_context": True, "devices": 8},
     }
     result = answer(**profile)
-    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    deployment = choice(result, "deployment")
     assert "layout here" not in deployment.settings
     assert any(s.id == "replicas-over-split" for s in result.switch_conditions)
     short = answer(**{**profile, "needs": {**profile["needs"], "long_context": False}})
-    deployment = next(c for c in short.tier(1).choices if c.concern == "deployment")
+    deployment = choice(short, "deployment")
     assert deployment.settings["layout here"].startswith("2 replicas of 4")
 
 
@@ -482,20 +465,10 @@ def test_a_timm_resnet50_fine_tune_takes_the_generic_torchvision_route_not_a_det
     # Review 162 p09: timm/resnet50.a1_in1k on 8 x BI-V150 was given Ultralytics' YOLOv8 detection trainer, because the
     # ResNet-50 route was said not to build a timm id; torchvision builds resnet50 by name
     # (https://docs.pytorch.org/vision/stable/models.html, the DeepSparkHub recipe's train.py --model)
-    result = answer(
-        model_type="cnn",
-        hardware="iluvatar-gpu",
-        device="tiangai-150",
-        workload="training",
-        training="fine-tuning",
-        team_skill="framework",
-        model="timm/resnet50.a1_in1k",
-        parameters_b=0.026,
-        needs={"devices": 8},
-    )
+    result = answer(**VISION_FINE_TUNE, model="timm/resnet50.a1_in1k", parameters_b=0.026)
     chosen = next(r for r in result.stacks_considered if r.chosen)
     assert chosen.stack == "iluvatar-pytorch-resnet50-training"
-    yolo = next(r for r in result.stacks_considered if r.stack == "iluvatar-ultralytics-yolov8-training")
+    yolo = considered(result, "iluvatar-ultralytics-yolov8-training")
     assert yolo.reason.startswith("its code builds yolo networks only")
 
 
@@ -512,10 +485,10 @@ def test_onnx_runtimes_static_int8_recipe_for_cnns_is_a_partial_fit_for_a_vision
         "needs": {"quantization": "int8"},
     }
     vit = answer(**profile, model="facebook/dinov2-base")
-    row = next(r for r in vit.stacks_considered if r.stack == "arm-onnxruntime-int8-cnn-graviton")
+    row = considered(vit, "arm-onnxruntime-int8-cnn-graviton")
     assert "its method is for convolutional networks" in row.reason
     cnn = answer(**profile, model="microsoft/resnet-50")
-    row = next(r for r in cnn.stacks_considered if r.stack == "arm-onnxruntime-int8-cnn-graviton")
+    row = considered(cnn, "arm-onnxruntime-int8-cnn-graviton")
     assert row.chosen and "its method is for convolutional networks" not in row.reason
 
 
@@ -547,8 +520,8 @@ def test_an_nvfp4_command_loads_the_vendors_nvfp4_release_it_quantizes_with():
     # Review 163 p01: "model=deepseek-ai/DeepSeek-V3.1 in place of nvidia/DeepSeek-R1-0528-FP4-v2" beside
     # "checkpoint=nvidia/DeepSeek-V3.1-NVFP4, as released": the command served the FP8 release through NVFP4 configs
     result = answer(**{**R1_FP4, "model": "deepseek-ai/DeepSeek-V3.1"})
-    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
-    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    deployment = choice(result, "deployment")
+    quantization = choice(result, "quantization")
     assert deployment.settings["model"].startswith("nvidia/DeepSeek-V3.1-NVFP4 in place of")
     assert quantization.settings["checkpoint"].startswith("nvidia/DeepSeek-V3.1-NVFP4")
 

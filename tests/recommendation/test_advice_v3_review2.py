@@ -6,21 +6,18 @@ The expectations follow the vendors' own pages, cited beside each test.
 from __future__ import annotations
 
 import yaml
+from recommendation_builders import choice
 
 from advisor.knowledge.loader import load_knowledge_base
 from advisor.profile import parse_profile
 from advisor.recommendation.engine import recommend
-from advisor.recommendation.models import Choice, Recommendation
+from advisor.recommendation.models import Recommendation
 from advisor.recommendation.stack_choice import judge
 
 
 def answer(**fields: object) -> Recommendation:
     profile = {"workload": "inference", "team_skill": "framework", **fields}
     return recommend(parse_profile(yaml.safe_dump(profile)), [], load_knowledge_base())
-
-
-def choice(recommendation: Recommendation, concern: str, tier: int = 1) -> Choice:
-    return next(c for c in recommendation.tier(tier).choices if c.concern == concern)
 
 
 def test_a_job_that_trains_and_serves_int8_trains_in_float():
