@@ -1873,8 +1873,10 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
     the toolkit runs the asked one, from its own claim, instead of leaving the page's flow as if it answered."""
     profile = context.profile
     method = profile.needs.quantization_method
-    if choice.concern != "quantization" or not profile.needs.quantized or choice.option not in context.knowledge.ids():
+    if choice.concern != "quantization" or not profile.needs.quantized:
         return choice
+    if choice.option not in context.knowledge.ids():
+        return unlisted_part_qat(choice, judged, context)
     if choice.settings.get("method") == "fp8-training" or (profile.trains and not profile.serves):
         return choice  # a low-precision training recipe is neither PTQ nor QAT
     documented = " ".join(v for k, v in choice.settings.items() if k != "method")
@@ -1921,6 +1923,26 @@ def method_route(choice: Choice, judged: Judged | None, context: RuleContext) ->
     ) + how
     why = line(text, cite_claim(candidate, method), cite_profile(profile, "needs.quantization_method"))
     return reason_first(choice, why)
+
+
+def unlisted_part_qat(choice: Choice, judged: Judged | None, context: RuleContext) -> Choice:
+    """A QAT ask on a stack whose quantization step is a part no knowledge-base entry covers (MNN's llm-export): the
+    page's step is post-training, so QAT runs in the training framework and this part quantizes its export, said
+    rather than left as if the page answered (review 163 p15)."""
+    profile = context.profile
+    if profile.needs.quantization_method != "qat" or profile.trains or judged is None:
+        return choice
+    documented = " ".join(choice.settings.values())
+    if QAT_WORDS.search(f"{documented} {judged.stack.name}"):
+        return choice
+    settings = {**choice.settings, "method": "qat in the training framework (this part quantizes its export)"}
+    text = (
+        f"QAT asked, and the stack's page shows no QAT step: train with QAT in the training framework, then run "
+        f"{choice.option} on the trained float weights with the scheme QAT simulated (bits, group size, symmetry), and "
+        "check the exported model's answers against the trained one before committing"
+    )
+    why = line(text, cite_stack(judged.stack), cite_profile(profile, "needs.quantization_method"))
+    return reason_first(choice.model_copy(update={"settings": settings}), why)
 
 
 def shapes_of_unvetted_runner(merged: list[Choice], context: RuleContext) -> tuple[list[Choice], tuple[Gap, ...]]:
