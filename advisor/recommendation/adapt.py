@@ -76,6 +76,7 @@ from advisor.recommendation.stack_choice import (
     OTHER_GENERATION_KINDS,
     QAT_WORDS,
     SEQUENCE_CAP,
+    TENSOR_PARALLEL,
     Judged,
     StackChoice,
     fake_quantized_training,
@@ -83,6 +84,7 @@ from advisor.recommendation.stack_choice import (
     fine_tuning_tool,
     quantizes_after_training,
     requantization_of,
+    rollout_engines,
     runner_concern,
     runner_of,
     runner_roles,
@@ -168,8 +170,6 @@ def shorter_context(setting: str, profile: Profile) -> str | None:
     )
 
 
-# A serving command's tensor-parallel size: '--tp-size 8', '--tp 8', '--tensor-parallel-size 8', '-tp 8'.
-TENSOR_PARALLEL = re.compile(r"(?:--tp-size|--tp|--tensor-parallel-size|-tp)[ =](\d+)\b")
 EXPERT_PARALLEL_SIZE = re.compile(r"(?:--ep-size|--ep|--expert-parallel-size)[ =]\d+\b")
 
 
@@ -2229,12 +2229,44 @@ def adapt_tier1(
     )
     gaps += fallback_gaps
     kept_skipped = tuple(s for s in skipped if s.concern not in stacked)
+    rollouts = rollout_gap(choice, context)
+    if rollouts is not None:  # no chosen recipe brings the RL loop's generation engine: the record says so
+        kept_skipped = tuple(s for s in kept_skipped if s.concern != "deployment")
+        gaps += (rollouts,)
     fits_team = all(c.fits_team for c in merged)
     notes = (chosen_notes(choice, context, merged) or tier1.notes) if choice.chosen else assembled_notes(context)
     update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
     if choice.chosen and all(judged.stack.third_party is not None for judged in choice.chosen):
         update["name"] = COMMUNITY_TIER1_NAME  # a community route is no official stack: the tier says what it holds
     return tier1.model_copy(update=update), kept_skipped
+
+
+def rollout_gap(choice: StackChoice, context: RuleContext) -> Gap | None:
+    """An RL post-training job whose chosen training stack runs no serving engine for its rollouts (none is chosen, or
+    a pre-training recipe is): the rollouts' engine and the trainer-to-engine weight sync are open, and the family's
+    serving engines are named as what generates them (review 165 p12: TorchTitan on Trn2, "the rollouts run in the
+    inference engine the training stack names" while it names none)."""
+    profile = context.profile
+    if profile.training != "rl" or profile.serves:
+        return None
+    trained = choice.for_workload("training")
+    if trained is not None and rollout_engines(trained, context.knowledge):
+        return None
+    engines = [
+        context.knowledge.get(e).name for e in context.platform.serving_engines.value if e in context.knowledge.ids()
+    ]
+    which = f" ({', '.join(engines)})" if engines else ""
+    text = (
+        f"RL generates its rollouts in an inference engine, and no documented stack on {context.platform.name} pairs "
+        f"the trainer with one: the family's serving engine{which} generates them, and the loop around it (rollout "
+        "workers beside the trainer, the policy's weights synced into the engine after each update, the reward step) "
+        "is the team's to build and test; an RL framework that ships that loop (verl, OpenRLHF) is the usual route "
+        "where it runs on this family"
+    )
+    return Gap(
+        concern="deployment",
+        rationale=(line(text, cite_profile(profile, "training"), cite_platform(context.platform, "serving_engines")),),
+    )
 
 
 ADAPTER_WORDS = re.compile(r"LoRA|PEFT|adapter", re.IGNORECASE)

@@ -1054,9 +1054,11 @@ def equal_engine_switches(choice: StackChoice, workload: str, profile: Profile) 
         return []
     races: list[Judged] = []
     for rival in equal_engine_rivals(choice, chosen, workload):
-        if all(rival.stack.runner_key != raced.stack.runner_key for raced in races) and (
-            not races or not same_engine(rival, chosen)
-        ):
+        # each race on an engine not raced yet: SGLang's recipe for the model, not also its recipe for another size
+        # of the series (review 166 p05: a Qwen3-30B-A3B TP2 launch raced for a 16-die Qwen3-235B job)
+        if all(
+            rival.stack.runner_key != raced.stack.runner_key and not same_engine(rival, raced) for raced in races
+        ) and (not races or not same_engine(rival, chosen)):
             races.append(rival)
         if len(races) == MAX_ENGINE_RACES:
             break

@@ -236,6 +236,26 @@ def test_the_shipped_base_has_documented_stacks_and_devices_for_every_family():
         assert stack.summary.has_url and all(risk.has_url for risk in stack.risks), stack.id
 
 
+def test_no_shipped_stack_text_a_record_prints_names_our_own_reviews():
+    """A part's setting and a stack's claims are printed in decision records: our review history ('review 164 p12')
+    belongs in YAML comments, not in text a reader's record carries (review 166 p13)."""
+    import re
+
+    ours = re.compile(r"\breviews? \d+", re.IGNORECASE)
+    knowledge = load_knowledge_base()
+    for stack in knowledge.stacks:
+        printed = [c.setting or "" for c in stack.components]
+        printed += [
+            text for c in stack.components for text in (*c.setting_by_training.values(), *c.setting_by_method.values())
+        ]
+        printed += [claim.value for claim in stack.claims().values() if isinstance(claim.value, str)]
+        for text in printed:
+            assert not ours.search(text), (stack.id, text[:120])
+    for candidate in knowledge.candidates:
+        for path, said in candidate.claims().items():
+            assert not (isinstance(said.value, str) and ours.search(said.value)), (candidate.id, path)
+
+
 def test_a_part_whose_page_documents_kinds_of_training_apart_shows_each_kind_named_to_a_reader_of_no_kind():
     from advisor.knowledge.stacks import Component
 
