@@ -93,6 +93,7 @@ ADDED_IDS = {
     "faster-whisper",
     "transformers",
     "xllm",  # JD's xLLM, the engine documented for Qwen VL models on Cambricon MLUs
+    "ms-swift",  # ModelScope's fine-tuning framework, with Ascend LoRA examples written for Qwen3-32B
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -107,7 +108,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 49
+    assert len(ADDED_IDS) == 50
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
