@@ -1535,23 +1535,30 @@ def engine_of(item: Judged) -> str:
 
 
 def engines_first(considered: Sequence[Judged], chosen: Sequence[Judged]) -> tuple[Judged, ...]:
-    """The first MAX_CONSIDERED options, where an engine that would fall past the cut takes the place of the last
-    option repeating an engine already listed or chosen: a record weighs each engine that fits once before a second
-    recipe of one (review 166 p05: MindIE dropped behind SGLang's and vLLM's recipes for another size of Qwen3)."""
+    """The first MAX_CONSIDERED options, where an option past the cut takes the place of the heaviest one repeating an
+    engine already listed or chosen: an engine not listed yet that misses the profile less than that repeat (or fits as
+    nearly as a chosen stack), or any option that fits as nearly as a chosen stack and misses less than the repeat. A
+    record weighs each engine once before a third recipe of one (review 166 p05: MindIE behind SGLang's and vLLM's
+    recipes for another size of Qwen3; LLaMA-Factory behind three MindSpeed LLM text recipes for a Qwen2.5-VL LoRA), and
+    a stack that fits whole before a recipe for another model (MindSpeed's generic route for a Qwen3-8B LoRA)."""
     kept = list(considered[:MAX_CONSIDERED])
+    nearest = min((item.weight for item in chosen), default=0)
     for late in considered[MAX_CONSIDERED:]:
-        if late.weight >= TOO_FAR or engine_of(late) in {engine_of(item) for item in (*chosen, *kept)}:
+        listed = {engine_of(item) for item in (*chosen, *kept)}
+        new_engine, as_near = engine_of(late) not in listed, late.weight <= nearest
+        if late.weight >= TOO_FAR or not (new_engine or as_near):
             continue
         repeats = [
             index
             for index, item in enumerate(kept)
             if engine_of(item) in {engine_of(other) for other in (*chosen, *kept[:index])}
-            and item.weight >= late.weight  # never for a nearer fit
+            and (item.weight > late.weight or (new_engine and as_near and item.weight >= late.weight))
+            # a page that excludes the target device says why its engine's recipe is no route here: it stays
+            and not any(misfit.kind == "excluded" for misfit in item.misfits)
         ]
-        if not repeats:
-            break
-        del kept[repeats[-1]]
-        kept.append(late)
+        if repeats:
+            del kept[max(repeats, key=lambda index: (kept[index].weight, index))]
+            kept.append(late)
     return tuple(kept)
 
 
@@ -1740,7 +1747,9 @@ def considered_order(
         other_precision(item),
         weight_only,
         near_type,
-        not sibling_recipe(item, model),
+        # a route for any model whose current release withdrew this model's script is no recipe for another model: it
+        # sorts with the siblings' recipes, by rank (scenario 626: MindSpeed's generic route beside ms-swift's Qwen3-32B)
+        not (sibling_recipe(item, model) or any(misfit.kind == "withdrawn_model" for misfit in item.misfits)),
         item.rank,
     )
 

@@ -32,6 +32,7 @@ from advisor.recommendation.stack_choice import (
     choose_stacks,
     compared_pins,
     decisive_reason,
+    few_of,
     float_fallback,
     native_alternative,
     released_quantized,
@@ -604,6 +605,9 @@ def adapters_only_export(claim: str, kinds: Sequence[str], profile: Profile) -> 
     return whole_model and only_adapters and ADAPTER_WORDS.search(claim) is not None
 
 
+PRE_QUANTIZED = re.compile(r"quantization_config|pre-quantized", re.IGNORECASE)  # a claim about quantized checkpoints
+
+
 def brief(claim: str, stack: str) -> str:
     """A stack's checkpoint claim for the verdict: whole where short, else its first '; '-clauses up to BRIEF_CLAIM
     characters and where to read the rest (a MaxText conversion command runs to 400 characters)."""
@@ -666,6 +670,12 @@ def checkpoint_path_as_documented(
         return (
             f" Between them: convert the trained checkpoint to the format {serving.stack.runner_name} loads{quantize}; "
             "neither stack documents the converter, so check it before committing."
+        )
+    if loads is not None and exports is not None and not profile.needs.quantized and PRE_QUANTIZED.search(loads.value):
+        # the serving page's word on pre-quantized checkpoints is not this float job's (review 165 p11: "safetensors
+        # whose config.json carries the quantization_config" in a bf16 Gemma 3 hand-off)
+        loads = loads.model_copy(
+            update={"value": f"{serving.stack.runner_name} loads that checkpoint in bf16 as written"}
         )
     said = "; ".join(
         continued(brief(claim.value, stack.id))
@@ -753,7 +763,28 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     fallback = fallback_route_switch(choice, profile)
     if fallback is not None:
         found.append(fallback)
+    published = published_checkpoint_switch(serving, profile)
+    if published is not None:
+        found.append(published)
     return tuple(found)
+
+
+def published_checkpoint_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
+    """Where the chosen serving stack runs the asked format only from checkpoints its publisher released, none of them
+    of this model, so the model is served in float: the list changing is the knowledge claim that reopens the format
+    (review 165 p08: Qwen3-14B INT8 on Hygon's cookbook, whose W8A8 releases are other models')."""
+    if serving is None or not any(misfit.kind == "unpublished_checkpoint" for misfit in serving.misfits):
+        return None
+    listed = serving.stack.applies_to.quantized_models
+    asked = profile.needs.quantization
+    model = profile.model_name or "the model"
+    description = (
+        f"the {asked} checkpoints {serving.stack.name} serves change (today {few_of(listed)}, none of {model}): re-run "
+        f"`advisor recommend`; where the publisher now releases {model} in {asked}, serve it behind the {asked} "
+        "accuracy gate against the float model"
+    )
+    metric = f"knowledge.stack.{serving.stack.id}.quantized_models"
+    return switch(f"published-{asked}-checkpoint", description, metric, "!=", ", ".join(listed))
 
 
 def fallback_route_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:

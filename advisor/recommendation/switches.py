@@ -104,6 +104,8 @@ def knowledge_values(knowledge: KnowledgeBase) -> dict[str, str]:
         for device in knowledge.platform(stack.applies_to.family).devices:
             validated = "yes" if device.id in stack.applies_to.devices else "no"
             values[f"knowledge.stack.{stack.id}.validated_on.{device.id}"] = validated
+        if stack.applies_to.quantized_models:  # the releases a publisher-only quantized route serves
+            values[f"knowledge.stack.{stack.id}.quantized_models"] = ", ".join(stack.applies_to.quantized_models)
     return values
 
 

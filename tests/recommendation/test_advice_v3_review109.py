@@ -25,7 +25,10 @@ def test_a_short_context_lora_takes_a_maintained_framework_over_a_release_leavin
         model="Qwen/Qwen3-32B",
         needs={"quantization": "int8", "devices": 8},
     )
-    assert trained_with(result) == "ascend-llamafactory-sft"
+    # ms-swift's Ascend example, written for Qwen3-32B LoRA on 8 A2 NPUs (review 165 p06,
+    # https://github.com/modelscope/ms-swift/blob/ff5128777dd3dc5538f1a95fbcc29442c327d7d2/examples/ascend/train/qwen3/qwen3_lora_fsdp/train.sh),
+    # is the maintained framework now
+    assert trained_with(result) == "ascend-ms-swift-qwen3-32b-lora"
     row = next(row for row in result.stacks_considered if row.stack == "ascend-mindspeed-llm-qwen3-32b")
     assert "maintenance ends on 2026-12-30" in row.reason
 

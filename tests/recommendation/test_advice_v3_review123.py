@@ -13,6 +13,7 @@ def test_a_lora_job_reads_the_lora_command_of_a_page_that_documents_lora_and_ful
     # Review 122's leftover: LLaMA-Factory's Ascend setting printed the LoRA command (train_lora/qwen3_lora_sft_ds3.yaml,
     # https://github.com/hiyouga/LlamaFactory/blob/7af909522a951e3ad9f022ea6f88b6755257eaa5/examples/README.md) and
     # the FSDP2 full-SFT one (examples/ascend/qwen3_full_sft_fsdp2.yaml) to a LoRA job; a job reads its own kind's.
+    # Qwen3-8B: ms-swift's Ascend example is written for Qwen3-32B itself (scenario 803).
     result = answer(
         model_type="dense-transformer",
         hardware="ascend-npu",
@@ -20,7 +21,7 @@ def test_a_lora_job_reads_the_lora_command_of_a_page_that_documents_lora_and_ful
         workload="both",
         training="lora",
         team_skill="framework",
-        model="Qwen/Qwen3-32B",
+        model="Qwen/Qwen3-8B",
         needs={"quantization": "int8", "devices": 8},
     )
     training = next(row for row in result.stacks if row.workload == "training")
