@@ -90,7 +90,7 @@ from advisor.recommendation.stack_choice import (
     runner_roles,
     training_framework,
 )
-from advisor.recommendation.tiers import COMMUNITY_TIER1_NAME
+from advisor.recommendation.tiers import COMMUNITY_TIER1_NAME, INDEPENDENT_TIER1_NAME
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 LLM_WORD = re.compile(r"\bLLMs?\b")
@@ -2238,6 +2238,8 @@ def adapt_tier1(
     update = {"choices": tuple(merged), "gaps": gaps, "fits_team": fits_team, "notes": notes}
     if choice.chosen and all(judged.stack.third_party is not None for judged in choice.chosen):
         update["name"] = COMMUNITY_TIER1_NAME  # a community route is no official stack: the tier says what it holds
+    elif choice.chosen and all(independent_runner(judged.stack, context.knowledge) for judged in choice.chosen):
+        update["name"] = INDEPENDENT_TIER1_NAME
     return tier1.model_copy(update=update), kept_skipped
 
 
@@ -2267,6 +2269,14 @@ def rollout_gap(choice: StackChoice, context: RuleContext) -> Gap | None:
         concern="deployment",
         rationale=(line(text, cite_profile(profile, "training"), cite_platform(context.platform, "serving_engines")),),
     )
+
+
+def independent_runner(stack: Stack, knowledge: KnowledgeBase) -> bool:
+    """The stack's engine or framework is an independent project's, not the vendor's (its candidate's `independent`)."""
+    runner = stack.runner
+    if runner is None or runner.candidate is None or runner.candidate not in knowledge.ids():
+        return False
+    return knowledge.get(runner.candidate).independent is not None
 
 
 ADAPTER_WORDS = re.compile(r"LoRA|PEFT|adapter", re.IGNORECASE)

@@ -15,6 +15,9 @@ from advisor.recommendation.rules.tiers import outside_runtime_line, runs_outsid
 TIER_NAMES = {1: "official full stack", 2: "deep self-development", 3: "multi-platform exploration"}
 # tier 1's name where every chosen stack is a community route: no official stack (review 109 p07)
 COMMUNITY_TIER1_NAME = "documented full stack (a community route; no vendor page fits)"
+# a stack whose engine or framework is an independent project's (xLLM, verl, LLaMA-Factory, ms-swift) on the vendor's
+# libraries: documented and tested by that project, not the vendor's own product (review 165 p07)
+INDEPENDENT_TIER1_NAME = "documented full stack (an independent project's engine on the vendor's libraries)"
 
 
 def tier1_notes(context: RuleContext) -> list[Rationale]:

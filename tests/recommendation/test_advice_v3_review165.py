@@ -118,3 +118,19 @@ def test_a_publisher_only_int8_route_watches_its_release_list():
     assert condition_holds(published, observed) is False  # the list is as it was when the record was written
     changed = {**observed, published.metric: f"{published.threshold}, Qwen/Qwen3-14B"}
     assert condition_holds(published, changed) is True
+
+
+def test_an_independent_projects_engine_is_not_called_the_official_stack():
+    # Review 165 p07: xLLM on MLU590 sat under "Tier 1: official full stack" while the line below it said JD, not
+    # Cambricon, supports it (https://github.com/jd-opensource/xllm)
+    result = answer(
+        model_type="multimodal",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 1},
+    )
+    assert chosen_stack(result) == "cambricon-xllm-vlm-serving"
+    assert result.tier(1).name == "documented full stack (an independent project's engine on the vendor's libraries)"
