@@ -76,7 +76,6 @@ from advisor.recommendation.stack_choice import (
     OTHER_GENERATION_KINDS,
     QAT_WORDS,
     SEQUENCE_CAP,
-    TENSOR_PARALLEL,
     Judged,
     StackChoice,
     fake_quantized_training,
@@ -93,6 +92,8 @@ from advisor.recommendation.stack_choice import (
 from advisor.recommendation.tiers import COMMUNITY_TIER1_NAME, INDEPENDENT_TIER1_NAME
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
+# A serving command's tensor-parallel size: '--tp-size 8', '--tp 8', '--tensor-parallel-size 8', '-tp 8'.
+TENSOR_PARALLEL = re.compile(r"(?:--tp-size|--tp|--tensor-parallel-size|-tp)[ =](\d+)\b")
 LLM_WORD = re.compile(r"\bLLMs?\b")
 BENEATH_LAYERS = ("platform-sdk", "compiler")  # what a runner the knowledge base does not list may run on
 MAX_REASONS = 4  # reasons of one tier-1 choice, besides its risks to watch

@@ -93,10 +93,6 @@ class Misfit:
         return MISFIT_WEIGHTS[self.kind]
 
 
-# A serving command's tensor-parallel size: '--tp-size 8', '--tp 8', '--tensor-parallel-size 8', '-tp 8'.
-TENSOR_PARALLEL = re.compile(r"(?:--tp-size|--tp|--tensor-parallel-size|-tp)[ =](\d+)\b")
-
-
 class Rank(NamedTuple):
     """How a stack sorts among the family's stacks (smaller first)."""
 
@@ -135,10 +131,6 @@ class Rank(NamedTuple):
     # validated with an older release of a package that another stack fitting alike pins newer (Iluvatar's SDK 4.2.0
     # against 4.3.0): the recipe on the current release comes first (set by choose_stacks; review 133 p09)
     older_release: bool
-    # its serving launch splits the model over more devices than the job has, or a number that does not divide them
-    # (vLLM's TP8 gpt-oss-120b command for one MI355X): a launch that runs on the job's devices as documented comes
-    # first among stacks that fit alike (reviews 165/166 p03: AMD's TP1 MLPerf configuration)
-    other_layout: bool
     stack_id: str
 
 
@@ -1315,16 +1307,6 @@ def runs_on_engine(stack: Stack, platform: Platform) -> bool:
     return any(component.candidate in platform.serving_engines.value for component in stack.components)
 
 
-def launch_outgrows(stack: Stack, devices: int, device: Device | None) -> bool:
-    """The runner's documented launches all split the model over more devices than `devices`, or over a number that
-    does not divide them (tensor-parallel degrees counted in the device's ranks, logical NeuronCores on Trn2)."""
-    runner = stack.runner
-    degrees = [int(found) for found in TENSOR_PARALLEL.findall(runner.setting or "")] if runner is not None else []
-    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
-    spans = [degree / ranks for degree in degrees]
-    return bool(spans) and not any(span.is_integer() and span <= devices and devices % span == 0 for span in spans)
-
-
 def judge(
     stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase
 ) -> Judged:
@@ -1376,7 +1358,6 @@ def judge(
         model_types=len(scope.model_types),
         devices=len(scope.devices),
         older_release=False,
-        other_layout=workload == "inference" and launch_outgrows(stack, profile.needs.devices, device),
         stack_id=stack.id,
     )
     answering = [p for p in scope.precisions if p in accepted]
@@ -1524,7 +1505,10 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
     if native is not None:  # the chosen stack runs the asked format weight-only: the device's own 8-bit path first
         considered = [native, *(item for item in considered if item is not native)]
     return StackChoice(
-        device=device, device_assumed=assumed, chosen=tuple(chosen), considered=engines_first(considered, chosen)
+        device=device,
+        device_assumed=assumed,
+        chosen=tuple(chosen),
+        considered=engines_first(considered, chosen),
     )
 
 
@@ -1906,16 +1890,6 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
         return (
             f"its page is a third party's ({documented}); {chosen.stack.name} is documented by the vendor or its "
             f"runner's own project, and {throughput_run(item.workload)} on the target decides (see the switch conditions)"
-        )
-    if item.rank.other_layout and not chosen.rank.other_layout and item.rank[:-2] == chosen.rank[:-2]:
-        degrees = (
-            ", ".join(sorted(set(TENSOR_PARALLEL.findall(item.stack.runner.setting or ""))))
-            if item.stack.runner
-            else ""
-        )
-        return (
-            f"its command splits the model tensor-parallel {degrees} ways, a layout this job's devices do not take as "
-            f"documented, while {chosen.stack.name} runs on them as its page sets it"
         )
     if item.stack.runner_key != chosen.stack.runner_key:
         first = (

@@ -29,9 +29,11 @@ def test_a_vision_transformer_torchvision_builds_keeps_the_generic_route_that_bu
     # recipe's code does not (scenario 615 keeps both considered)
     # Since review kbiluvatar3 (scenario 779) DeepSparkHub's MAE ViT fine-tune recipe (BI-V100 only,
     # https://github.com/Deep-Spark/DeepSparkHub/blob/1338302894e9ef04f5b4aa4e980aab415ff2a7c3/models/cv/self_supervised_learning/mae/pytorch/README.md)
-    # is chosen for a ViT fine-tune; the generic route stays considered, building the ViT by name.
+    # was chosen for a ViT fine-tune; since review 165 p09 timm's train.py as DeepSparkHub's Wave-MLP recipe runs it on
+    # BI-V150 (https://github.com/Deep-Spark/DeepSparkHub/blob/6aa8a871d5e425d770816ea19c1ae2419126135f/models/cv/classification/wavemlp/pytorch/README.md)
+    # is, loading Google's own ViT weights by timm's name; the generic torchvision route stays considered.
     result = answer(**VISION_FINE_TUNE, model="google/vit-large-patch16-224")
-    assert chosen_stack(result, "training") == "iluvatar-mae-vit-finetune-tiangai-100"
+    assert chosen_stack(result, "training") == "iluvatar-timm-train-tiangai-150"
     generic = next(row for row in result.stacks_considered if row.stack == "iluvatar-pytorch-resnet50-training")
     assert not generic.chosen and "builds the network as torchvision.models" in generic.reason
     swin = next(row for row in result.stacks_considered if row.stack == "iluvatar-swin-transformer-training")

@@ -299,9 +299,12 @@ def test_a_vit_fine_tune_on_iluvatar_takes_the_vit_recipe_and_keeps_the_torchvis
     # Review kbiluvatar3 (scenario 779): that trainer builds vit_b_16 with torchvision's own weights only and cannot load
     # Google's Hugging Face checkpoint; DeepSparkHub's one ViT-B fine-tune page, its MAE recipe (BI-V100 only,
     # https://github.com/Deep-Spark/DeepSparkHub/blob/1338302894e9ef04f5b4aa4e980aab415ff2a7c3/models/cv/self_supervised_learning/mae/pytorch/README.md),
-    # is now the nearer route; the torchvision trainer stays considered, still building the ViT by name.
+    # was the nearer route until review 165 p09: timm's train.py (DeepSparkHub's Wave-MLP recipe on BI-V150) builds
+    # vit_base_patch16_224 with the weights transformers converted into google/vit-base-patch16-224
+    # (https://github.com/huggingface/transformers/blob/0a8c149f1e2f5dfc13e505d040efb488723e88a2/src/transformers/models/vit/convert_vit_timm_to_pytorch.py);
+    # the torchvision trainer stays considered, still building the ViT by name.
     trained = next(row for row in result.stacks_considered if row.chosen)
-    assert trained.stack == "iluvatar-mae-vit-finetune-tiangai-100"
+    assert trained.stack == "iluvatar-timm-train-tiangai-150"
     generic = next(row for row in result.stacks_considered if row.stack == "iluvatar-pytorch-resnet50-training")
     assert "builds the network as torchvision.models" in generic.reason
 
