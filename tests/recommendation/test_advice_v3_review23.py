@@ -97,5 +97,9 @@ def test_the_checkpoint_path_does_not_repeat_a_quantization_the_serving_claim_al
     )
     assert result.verdict is not None
     between = result.verdict.split("Between them: ")[1]
-    assert between.startswith("vllm-gaudi serves FP8 from either of two inputs")
+    # kbpins: with gaudi-deepspeed-training pinned to Intel Gaudi software 1.23.0 (the current support matrix,
+    # https://docs.habana.ai/en/latest/Support_Matrix/Support_Matrix.html) the Megatron-LM fork, validated on 1.24.0
+    # (https://github.com/HabanaAI/Megatron-LM#supported-configurations), is the training stack chosen here, and its
+    # checkpoint tool's hand-off comes first; the serving claim must still be said once, without the repeat.
+    assert "vllm-gaudi serves FP8 from either of two inputs" in between
     assert "then quantize it to fp8" not in between

@@ -125,12 +125,14 @@ def test_scenario(name, answers):
 
 
 def _tier1_text(answer: Recommendation) -> str:
-    """What tier 1 names: the chosen options, their settings and reasons, and the chosen stacks' parts."""
+    """What tier 1 names: the chosen options, their settings and reasons, and the chosen stacks' parts and the versions
+    they are validated with (the record's "validated with: ..." line)."""
     parts = [answer.verdict or ""]
     for choice in answer.tier(1).choices:
         parts += [choice.option, *choice.settings.values(), *(reason.text for reason in choice.rationale)]
     for stack in answer.stacks:
         parts += [stack.name, stack.summary, *(f"{part.name} {part.setting or ''}" for part in stack.parts)]
+        parts += [f"{package} {version}" for package, version in stack.validated_with.items()]
     return " ".join(parts)
 
 
