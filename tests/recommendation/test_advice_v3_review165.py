@@ -134,3 +134,20 @@ def test_an_independent_projects_engine_is_not_called_the_official_stack():
     )
     assert chosen_stack(result) == "cambricon-xllm-vlm-serving"
     assert result.tier(1).name == "documented full stack (an independent project's engine on the vendor's libraries)"
+
+
+def test_tier2_under_llama_cpp_on_graviton_names_the_kleidiai_kernels_it_builds_in():
+    # Review 168 p15: tier 2 named Arm Compute Library for a llama.cpp built with KleidiAI on Graviton4; Arm says
+    # KleidiAI suits runtimes that keep their own memory and threads, llama.cpp among them
+    # (https://github.com/ARM-software/kleidiai#what-is-the-difference-between-the-compute-library-for-the-arm-architecture-acl-and-kleidiai)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"quantization": "int4", "devices": 1},
+    )
+    assert choice(result, "deployment").option == "llama-cpp"
+    assert {choice(result, concern, tier=2).option for concern in ("gemm", "quantization")} == {"kleidiai"}

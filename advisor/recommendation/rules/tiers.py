@@ -28,7 +28,7 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
     claimed_format,
 )
-from advisor.recommendation.selection import pick
+from advisor.recommendation.selection import Pick, pick, skill_reason
 from advisor.recommendation.served_format import on_family
 from advisor.recommendation.stack_choice import DEVICE_MISFITS, choose_stacks, runner_of
 
@@ -147,7 +147,13 @@ def tier2_entry(
     # functions its compiler fuses, which its own skill claim puts within a framework team (review 157 p02)
     writes_kernels = not (is_programmable_attention(candidate) and skill_covers(context, candidate))
     if writes_kernels and SKILL_ORDER.index(context.profile.team_skill) < SKILL_ORDER.index(KERNEL_WRITING_SKILL):
-        chosen = replace(chosen, fits_team=False)
+        # the kernels are beyond the team whichever route it takes: the route tier 1's runtime calls, first in the
+        # preference, is listed rather than the one whose library a framework team could merely call (review 168 p15:
+        # Arm Compute Library under a llama.cpp built with KleidiAI)
+        first = first_unblocked(chosen, preference, context)
+        if first is not None and first.id != candidate.id and not is_programmable_attention(first):
+            candidate = first
+        chosen = replace(chosen, chosen=candidate, fits_team=False)
     share = hot_spot_line(shares, concern)
     lines = [share] if share is not None else []
     cost = candidate.maintenance_cost
@@ -158,6 +164,24 @@ def tier2_entry(
         names = ", ".join(other.name for other in others)
         lines.append(line(f"also within the team's skill here: {names}", *(cite_claim(o, "skill") for o in others)))
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
+
+
+def first_unblocked(picked: Pick, preference: Sequence[str], context: RuleContext) -> Candidate | None:
+    """The first of `preference` that nothing but the team's skill rules out (pick keeps a preferred candidate held
+    back by skill alone out of its blocked list)."""
+    profile, known = context.profile, set(context.knowledge.ids())
+    ruled_out = {
+        candidate.id
+        for candidate, reasons in picked.blocked
+        if not all(reason == skill_reason(candidate, profile) for reason in reasons)
+    }
+    for option in preference:
+        candidate = context.knowledge.get(option) if option in known else None
+        if candidate is None or option in ruled_out:
+            continue
+        if candidate.serves_model_type(profile.model_type) and candidate.serves_task(profile.serving_task):
+            return candidate
+    return None
 
 
 def runs_outside_runtime(option: str, context: RuleContext) -> bool:
