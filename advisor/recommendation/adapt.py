@@ -1951,7 +1951,13 @@ def shapes_of_unvetted_runner(merged: list[Choice], context: RuleContext) -> tup
     dynamic-shape path (an LLM engine's batching) is not what runs the model: the concern is a gap naming the runner."""
     deployment = next((c for c in merged if c.concern == "deployment"), None)
     shapes = next((c for c in merged if c.concern == "dynamic-shapes"), None)
-    if deployment is None or deployment.part_of is None or shapes is None or not another_runner(shapes.option, context):
+    # with no dynamic-shape choice for a job that asks dynamic shapes, the rule's gap says "no runtime" beside the runner
+    # chosen (review 169 p15)
+    if deployment is None or deployment.part_of is None:
+        return merged, ()
+    if (shapes is None and not context.profile.needs.dynamic_shapes) or (
+        shapes is not None and not another_runner(shapes.option, context)
+    ):
         return merged, ()
     text = (
         f"{deployment.option} runs the model itself and its page says nothing on varying input shapes: measure warm-up "
@@ -2273,10 +2279,13 @@ def rollout_gap(choice: StackChoice, context: RuleContext) -> Gap | None:
 
 
 def independent_runner(stack: Stack, knowledge: KnowledgeBase) -> bool:
-    """The stack's engine or framework is an independent project's, not the vendor's (its candidate's `independent`)."""
+    """The stack's engine or framework is an independent project's, not the vendor's: its candidate's `independent`,
+    or a runner no knowledge-base entry describes (Alibaba's MNN-LLM, Argmax's WhisperKit; review 169)."""
     runner = stack.runner
-    if runner is None or runner.candidate is None or runner.candidate not in knowledge.ids():
+    if runner is None:
         return False
+    if runner.candidate is None or runner.candidate not in knowledge.ids():
+        return True
     return knowledge.get(runner.candidate).independent is not None
 
 
