@@ -269,6 +269,9 @@ def other_family_stack(
             else ""
         )
         + "".join(f" ({m.text})" for m in judged.misfits if m.kind in DEVICE_MISFITS)  # an Intel stack for an EPYC
+        # a CNN recipe named for a vision transformer says so (review 170 p14: ONNX Runtime's static QDQ CNN stack on
+        # Graviton for DINOv2)
+        + "".join(f" (a partial fit: {m.text})" for m in judged.misfits if m.kind == "convolutional_recipe")
         + (unmatched_note(judged, choice, wanted[judged.workload], context, there) if judged in unmatched else "")
         for judged in picked
     )
