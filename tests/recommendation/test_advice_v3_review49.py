@@ -13,6 +13,10 @@ def test_a_job_that_trains_and_serves_with_one_documented_side_does_not_read_as_
     # weights that FlagPerf calls pretraining, with no LoRA on MLUs documented:
     # https://github.com/FlagOpen/FlagPerf/blob/1b5a030398ab719e406f77877eb34c9599b17fd2/training/cambricon/baichuan2_13b-deepspeed/README.md),
     # so the training side is chosen as a partial fit - and the whole still does not read as a whole fit.
+    # Review kbmlulora: the KB now also holds PaddleNLP's MLU guide, which runs LoRA and full SFT of llama-13b on 8 MLUs
+    # (https://github.com/PaddlePaddle/PaddleNLP/blob/develop/llm/devices/mlu/llama/README.md) on devices PaddlePaddle's
+    # MLU install guide lists as the MLU370 series; it documents LoRA by name and takes the training side over the
+    # pretraining case, still as a partial fit (MLU370, not MLU590; llama-13b as the example of a generic route).
     result = answer(
         model_type="dense-transformer",
         hardware="cambricon-mlu",
@@ -23,10 +27,11 @@ def test_a_job_that_trains_and_serves_with_one_documented_side_does_not_read_as_
         needs={"devices": 8},
     )
     assert "whole profile" not in result.confidence_notes[0]
-    assert "documented for pretraining, not lora" in result.confidence_notes[0]
-    assert "a partial fit: documented for pretraining, not lora" in result.verdict
+    assert "validated on mlu370 (MLU300 series), not mlu590" in result.confidence_notes[0]
+    assert "a partial fit: its page runs facebook/llama-13b as the example of a generic route" in result.verdict
     chosen = {row.stack: row.reason for row in result.stacks_considered if row.chosen}
-    assert "fits the whole profile" not in chosen["cambricon-deepspeed-zero-llm-training"]
+    assert "fits the whole profile" not in chosen["cambricon-paddlenlp-lora-sft"]
+    assert "cambricon-deepspeed-zero-llm-training" not in chosen
     alone = answer(model_type="dense-transformer", hardware="cambricon-mlu", device="mlu590", workload="inference")
     assert result.confidence < alone.confidence
 
