@@ -94,6 +94,7 @@ ADDED_IDS = {
     "transformers",
     "xllm",  # JD's xLLM, the engine documented for Qwen VL models on Cambricon MLUs
     "ms-swift",  # ModelScope's fine-tuning framework, with Ascend LoRA examples written for Qwen3-32B
+    "draw-things",  # Draw Things' Swift engine and MediaGenerationKit, the documented in-app route for FLUX.1
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -108,7 +109,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 50
+    assert len(ADDED_IDS) == 51
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
