@@ -33,6 +33,7 @@ from advisor.recommendation.models import AS_RELEASED, Choice, Gap, Rationale, T
 from advisor.recommendation.policy import (
     MISFIT_WEIGHTS,
     PORTABLE_KERNEL_LAYERS,
+    PRECISIONS_FOR,
     RUNTIME_KERNEL_CONCERNS,
     RUNTIME_KERNEL_LAYERS,
     SKILL_ORDER,
@@ -644,7 +645,9 @@ def per_family_format(context: RuleContext, engine: str | None = None) -> str:
             j
             for j in (*choice.chosen, *choice.considered)
             if j.workload == "inference"
-            and j.precision == dtype
+            # the formats the ask covers: an fp4 ask is served in MXFP4 on AMD (review 172 p03: "no fp4 stack" beside
+            # tier 1's MXFP4 checkpoint)
+            and j.precision in PRECISIONS_FOR.get(dtype, (dtype,))
             and (j.weight <= MISFIT_WEIGHTS["device"] or (target and j in choice.chosen))
         ]
         fitting = next(

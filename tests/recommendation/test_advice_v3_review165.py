@@ -151,3 +151,26 @@ def test_tier2_under_llama_cpp_on_graviton_names_the_kleidiai_kernels_it_builds_
     )
     assert choice(result, "deployment").option == "llama-cpp"
     assert {choice(result, concern, tier=2).option for concern in ("gemm", "quantization")} == {"kleidiai"}
+
+
+def test_tier3_names_the_targets_mxfp4_stack_for_an_fp4_ask():
+    # Review 172 p03: tier 3 said "amd-gpu: no fp4 stack documented for it" beside tier 1's MXFP4 checkpoint on MI355X
+    # (https://huggingface.co/amd/Llama-3.3-70B-Instruct-MXFP4-Preview)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={
+            "quantization": "fp4",
+            "devices": 1,
+            "cross_platform": True,
+            "other_hardware": ["nvidia-gpu"],
+            "other_devices": ["h200-sxm"],
+        },
+    )
+    text = " ".join(reason.text for gap in result.tier(3).gaps for reason in gap.rationale)
+    text += " ".join(reason.text for c in result.tier(3).choices for reason in c.rationale)
+    assert "amd-gpu: no fp4 stack" not in text and "amd-gpu: vLLM with AITER and Quark MXFP4" in text
