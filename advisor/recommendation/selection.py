@@ -84,6 +84,8 @@ class Pick:
     fits_team: bool
     blocked: tuple[tuple[Candidate, tuple[Rationale, ...]], ...]
     alternatives: tuple[str, ...]
+    # preferred candidates nothing but the team's skill rules out (allow_skill_gap), in preference order
+    held_by_skill: tuple[str, ...] = ()
 
 
 def pick(
@@ -140,11 +142,12 @@ def pick(
             blocked.append((candidate, tuple(reasons) + ((skill,) if skill is not None else ())))
     chosen = next((c for c in fitting if c in preferred), None)
     alternatives = tuple(c.id for c in fitting if c is not chosen)
+    held = tuple(c.id for c in skill_only)
     if chosen is not None:
-        return Pick(chosen, True, tuple(blocked), alternatives)
+        return Pick(chosen, True, tuple(blocked), alternatives, held)
     if skill_only:
-        return Pick(skill_only[0], False, tuple(blocked), alternatives)
-    return Pick(None, True, tuple(blocked), alternatives)
+        return Pick(skill_only[0], False, tuple(blocked), alternatives, held)
+    return Pick(None, True, tuple(blocked), alternatives, held)
 
 
 def _blockers(

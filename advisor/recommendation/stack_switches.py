@@ -32,6 +32,7 @@ from advisor.recommendation.stack_choice import (
     choose_stacks,
     compared_pins,
     decisive_reason,
+    engine_of,
     few_of,
     float_fallback,
     native_alternative,
@@ -40,7 +41,7 @@ from advisor.recommendation.stack_choice import (
     risk_naming,
     workloads,
 )
-from advisor.recommendation.switches import predicate, switch
+from advisor.recommendation.switches import predicate, quantized_models_value, switch
 from advisor.recommendation.tier3 import PER_FAMILY
 from advisor.serving_task import assumed_text
 
@@ -784,7 +785,7 @@ def published_checkpoint_switch(serving: Judged | None, profile: Profile) -> Swi
         "accuracy gate against the float model"
     )
     metric = f"knowledge.stack.{serving.stack.id}.quantized_models"
-    return switch(f"published-{asked}-checkpoint", description, metric, "!=", ", ".join(listed))
+    return switch(f"published-{asked}-checkpoint", description, metric, "!=", quantized_models_value(serving.stack))
 
 
 def fallback_route_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
@@ -1148,8 +1149,7 @@ def engine_race(chosen: Judged, rival: Judged, workload: str, profile: Profile) 
 
 def same_engine(one: Judged, other: Judged) -> bool:
     """The two stacks' runners are one knowledge-base engine (two recipes of ExecuTorch, of vLLM)."""
-    mine, theirs = one.stack.runner, other.stack.runner
-    return mine is not None and theirs is not None and mine.candidate is not None and mine.candidate == theirs.candidate
+    return engine_of(one) == engine_of(other)
 
 
 def engine_alternative_switch(

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from advisor.knowledge.models import Concern, KnowledgeBase
+from advisor.knowledge.stacks import Stack
 from advisor.profile import Needs, Profile
 from advisor.recommendation.facts import EvidenceFacts
 from advisor.recommendation.hot_operators import observed_shares
@@ -105,8 +106,13 @@ def knowledge_values(knowledge: KnowledgeBase) -> dict[str, str]:
             validated = "yes" if device.id in stack.applies_to.devices else "no"
             values[f"knowledge.stack.{stack.id}.validated_on.{device.id}"] = validated
         if stack.applies_to.quantized_models:  # the releases a publisher-only quantized route serves
-            values[f"knowledge.stack.{stack.id}.quantized_models"] = ", ".join(stack.applies_to.quantized_models)
+            values[f"knowledge.stack.{stack.id}.quantized_models"] = quantized_models_value(stack)
     return values
+
+
+def quantized_models_value(stack: Stack) -> str:
+    """The knowledge value a switch on a publisher-only quantized route's release list compares with."""
+    return ", ".join(stack.applies_to.quantized_models)
 
 
 def predicate(metric: str, op: Operator, threshold: Threshold) -> Predicate:

@@ -28,7 +28,7 @@ from advisor.recommendation.policy import (
     SKILL_ORDER,
     claimed_format,
 )
-from advisor.recommendation.selection import Pick, pick, skill_reason
+from advisor.recommendation.selection import Pick, pick
 from advisor.recommendation.served_format import on_family
 from advisor.recommendation.stack_choice import DEVICE_MISFITS, choose_stacks, runner_of
 
@@ -167,21 +167,13 @@ def tier2_entry(
 
 
 def first_unblocked(picked: Pick, preference: Sequence[str], context: RuleContext) -> Candidate | None:
-    """The first of `preference` that nothing but the team's skill rules out (pick keeps a preferred candidate held
-    back by skill alone out of its blocked list)."""
-    profile, known = context.profile, set(context.knowledge.ids())
-    ruled_out = {
-        candidate.id
-        for candidate, reasons in picked.blocked
-        if not all(reason == skill_reason(candidate, profile) for reason in reasons)
-    }
-    for option in preference:
-        candidate = context.knowledge.get(option) if option in known else None
-        if candidate is None or option in ruled_out:
-            continue
-        if candidate.serves_model_type(profile.model_type) and candidate.serves_task(profile.serving_task):
-            return candidate
-    return None
+    """The first of `preference` that nothing but the team's skill rules out: the pick, its alternatives, or one it held
+    back for skill alone."""
+    open_ids = {*picked.alternatives, *picked.held_by_skill}
+    if picked.chosen is not None:
+        open_ids.add(picked.chosen.id)
+    first = next((option for option in preference if option in open_ids), None)
+    return context.knowledge.get(first) if first is not None else None
 
 
 def runs_outside_runtime(option: str, context: RuleContext) -> bool:
