@@ -1845,7 +1845,13 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             return f"{chosen.stack.name} is a recipe written for a model of this one's architecture ({written})"
         return f"{chosen.stack.name} is the recipe written for the model named ({written})"
     if item.rank.architecture_only and not chosen.rank.architecture_only:
-        return f"{chosen.stack.name} is the recipe written for the model named; this one is for a model of its architecture"
+        listed = [
+            m for m in chosen.stack.applies_to.models if written_for([m], model)
+        ] or chosen.stack.applies_to.models
+        return (
+            f"{chosen.stack.name} names the model ({', '.join(listed[:2])}) among those it is written for; this one is "
+            "written for a model of its architecture"
+        )
     if item.rank.kind_unnamed and not chosen.rank.kind_unnamed:
         kinds = item.stack.applies_to.training
         if kinds and not any(kind in WHOLE_MODEL_TRAINING for kind in kinds):  # the profile names no kind

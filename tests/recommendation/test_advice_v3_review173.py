@@ -1,0 +1,41 @@
+"""Regression tests for the defects reviews 172-174 found (issue 28, advice v3), each against the vendor page cited."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+from recommendation_builders import chosen_stack, considered
+
+DEEPSEEK_ON_B200 = {
+    "model_type": "moe",
+    "hardware": "nvidia-gpu",
+    "device": "b200",
+    "workload": "inference",
+    "team_skill": "kernel",
+    "model": "deepseek-ai/DeepSeek-V3.1",
+    "parameters_b": 671,
+    "needs": {"dynamic_shapes": True, "quantization": "fp4", "long_context": True, "devices": 8},
+    "serving": {"isl": 8000, "osl": 1000, "ttft_ms": 3000, "tpot_ms": 40},
+}
+
+
+def test_deepseek_on_eight_b200_races_two_replicas_of_the_databases_four_gpu_configs():
+    # Review 172 p01: no replicas switch, though TensorRT-LLM's recipe database runs DeepSeek-R1 NVFP4 at
+    # tensor_parallel_size 4 on B200 (https://github.com/NVIDIA/TensorRT-LLM/blob/57b1988ca30e0fbcb95432c1f1040156694a8c3d/examples/configs/database/nvidia/DeepSeek-R1-0528-FP4-v2/B200/8k1k_tp4_conc1024.yaml)
+    result = answer(**DEEPSEEK_ON_B200)
+    assert chosen_stack(result) == "nvidia-trtllm-deepseek-blackwell"
+    replicas = next(s for s in result.switch_conditions if s.id == "replicas-over-split")
+    assert replicas.description.startswith("2 replicas of 4 devices, as the page's own 4-device configurations")
+
+
+def test_the_vllm_rejection_says_the_chosen_stack_names_the_model_not_that_its_page_is_written_for_it():
+    # Review 172 p01: "is the recipe written for the model named" while the chosen guide names only DeepSeek-R1-0528;
+    # V3.1 is in its list through NVIDIA Model Optimizer's deployment test
+    reason = considered(answer(**DEEPSEEK_ON_B200), "nvidia-vllm-nvfp4-blackwell").reason
+    assert "names the model (deepseek-ai/DeepSeek-V3.1) among those it is written for" in reason
+    assert "is the recipe written for the model named" not in reason
+
+
+def test_a_model_that_needs_every_device_gets_no_replicas_of_a_smaller_documented_degree():
+    # The same database's 4-GPU configs do not hold DeepSeek in FP8 (about 700 GB of weights on 4 x 180 GB)
+    result = answer(**{**DEEPSEEK_ON_B200, "needs": {**DEEPSEEK_ON_B200["needs"], "quantization": "fp8"}})
+    assert all(s.id != "replicas-over-split" for s in result.switch_conditions)
