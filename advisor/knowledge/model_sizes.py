@@ -70,6 +70,13 @@ class ModelSize(Sourced):
     released_format: Precision | None = Field(
         None, description="The quantized format its publisher releases the weights in (Kimi-K2-Thinking's INT4)"
     )
+    released_mix: str | None = Field(
+        None,
+        min_length=3,
+        description="Where its publisher releases the weights in several quantized formats that no one "
+        "released_format names (DeepSeek-V4's FP4 experts beside FP8 attention): how, as its page says; there is no "
+        "float model to keep, so a quantized serving's way back is that release",
+    )
     architecture_of: SameArchitecture | None = Field(
         None, description="An earlier model whose architecture this release keeps, with other weights"
     )

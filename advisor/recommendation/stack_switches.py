@@ -1426,12 +1426,17 @@ def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCon
         if profile.model_name is not None and dtype in FOUR_BIT_ASKS and not profile.trains
         else None
     )
+    # released as a mix of quantized formats (DeepSeek-V4-Flash's FP4 experts and FP8 rest): no float model either
+    # (review 171 p01: "keep the float model" beside NVIDIA's NVFP4 requantization of that release)
+    mixed_release = known.released_mix if known is not None and not profile.trains else None
     fallback = (
         "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "
         "model that fits the app"
         if profile.needs.in_app
         else f"serve the {released} release as published, or quantize with finer scales and re-check"
         if wider_release
+        else f"serve the release as published ({mixed_release})"
+        if mixed_release is not None
         else f"serve {family_fp8.checkpoint}, the vendor's FP8 release for this family, or keep the float model"
         if family_fp8 is not None
         else "keep the float model, or quantize with finer scales and re-check"
@@ -1443,6 +1448,12 @@ def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCon
             f" (the float model's {held[0]:,.0f} GB take at least {held[1]} of these devices, more than the job's "
             f"{profile.needs.devices})"
         )
-    reference = f"{profile.model_name}'s {released} release" if wider_release else "the float model"
+    reference = (
+        f"{profile.model_name}'s {released} release"
+        if wider_release
+        else f"{profile.model_name} as released"
+        if mixed_release is not None
+        else "the float model"
+    )
     description = f"{falls_short(what, profile, reference)} on {quality_evaluation(profile)}: {fallback}"
     return switch(f"{dtype}-accuracy-drop", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)

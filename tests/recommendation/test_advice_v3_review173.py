@@ -39,3 +39,20 @@ def test_a_model_that_needs_every_device_gets_no_replicas_of_a_smaller_documente
     # The same database's 4-GPU configs do not hold DeepSeek in FP8 (about 700 GB of weights on 4 x 180 GB)
     result = answer(**{**DEEPSEEK_ON_B200, "needs": {**DEEPSEEK_ON_B200["needs"], "quantization": "fp8"}})
     assert all(s.id != "replicas-over-split" for s in result.switch_conditions)
+
+
+def test_a_model_released_as_a_mix_of_quantized_formats_falls_back_to_that_release_not_a_float_model():
+    # Review 171 p01: "keep the float model" for DeepSeek-V4-Flash, whose release is vLLM's "native FP4+FP8 mixed
+    # checkpoint" (https://github.com/vllm-project/recipes/blob/030367e7d409a1cef22270f8d8afbb39bd804eb9/models/deepseek-ai/DeepSeek-V4-Flash.yaml)
+    result = answer(
+        **{
+            **DEEPSEEK_ON_B200,
+            "model": "deepseek-ai/DeepSeek-V4-Flash",
+            "parameters_b": 284,
+            "needs": {**DEEPSEEK_ON_B200["needs"], "devices": 4},
+        }
+    )
+    drop = next(s for s in result.switch_conditions if s.id == "fp4-accuracy-drop")
+    assert "below deepseek-ai/DeepSeek-V4-Flash as released" in drop.description
+    assert "serve the release as published (MoE experts in FP4" in drop.description
+    assert "float model" not in drop.description
