@@ -2247,7 +2247,30 @@ def adapt_tier1(
         update["name"] = COMMUNITY_TIER1_NAME  # a community route is no official stack: the tier says what it holds
     elif choice.chosen and all(independent_runner(judged.stack, context.knowledge) for judged in choice.chosen):
         update["name"] = INDEPENDENT_TIER1_NAME
+    elif choice.chosen and (qualifiers := tier1_qualifiers(choice)):
+        update["name"] = f"{tier1.name} ({'; '.join(qualifiers)})"
     return tier1.model_copy(update=update), kept_skipped
+
+
+def tier1_qualifiers(choice: StackChoice) -> list[str]:
+    """What keeps a chosen stack from being the vendor's validated whole, said in tier 1's heading as well as its note
+    (reviews 173/174: "Tier 1: official full stack" over a partial fit, a beta, a community training route and a stack
+    whose versions only the vendor's support channel gives): one phrase each, naming the workload where the job has
+    two."""
+    both = len({judged.workload for judged in choice.chosen}) > 1
+    qualifiers: list[str] = []
+    for judged in choice.chosen:
+        stack = judged.stack
+        kinds = [
+            *(["a community route"] if stack.third_party is not None else []),
+            *(["a preview"] if stack.third_party is None and stack.preview is not None else []),
+            *(["a partial fit"] if not judged.fits else []),
+            *(["software from the vendor's support channel only"] if stack.restricted is not None else []),
+        ]
+        if kinds:
+            whose = f"{'serving' if judged.workload == 'inference' else 'training'} stack: " if both else ""
+            qualifiers.append(whose + " and ".join(kinds))
+    return qualifiers
 
 
 def rollout_gap(choice: StackChoice, context: RuleContext) -> Gap | None:
@@ -2328,6 +2351,8 @@ def chosen_notes(choice: StackChoice, context: RuleContext, merged: Sequence[Cho
             caveats.append(f"{stack.name} is documented by a third party, not the vendor or its project")
         elif stack.preview is not None:
             caveats.append(f"{stack.name} is a preview on its own page")
+        if stack.restricted is not None:
+            caveats.append(f"{stack.restricted.value.rstrip('.')}")
     if not caveats:
         return independent_kernels_note(merged, choice, context)
     text = (

@@ -56,3 +56,35 @@ def test_a_model_released_as_a_mix_of_quantized_formats_falls_back_to_that_relea
     assert "below deepseek-ai/DeepSeek-V4-Flash as released" in drop.description
     assert "serve the release as published (MoE experts in FP4" in drop.description
     assert "float model" not in drop.description
+
+
+def test_tier_one_says_in_its_heading_which_stack_is_a_preview_and_a_partial_fit():
+    # Review 174 p12: "Tier 1: official full stack ... proven, supported" over TorchTitan Neuron, which AWS calls beta
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/training/torchtitan/index.html), for a fine-tune
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="both",
+        team_skill="kernel",
+        training="fine-tuning",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"dynamic_shapes": True, "devices": 16},
+    )
+    assert result.tier(1).name == "official full stack (training stack: a preview and a partial fit)"
+
+
+def test_a_stack_whose_software_only_the_vendors_support_channel_gives_says_so_in_tier_one():
+    # Review 173 p07: "proven, supported" beside "versions cannot be checked from public sources" (Cambricon's vllm_mlu
+    # container comes through its support channel: https://raw.githubusercontent.com/Cambricon/vllm-mlu/v0.11.2-dev/README.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        model="Qwen/Qwen3-8B",
+        needs={"dynamic_shapes": True, "quantization": "int8", "devices": 1},
+    )
+    assert result.tier(1).name == "official full stack (software from the vendor's support channel only)"
+    assert "support channel" in result.tier(1).notes[0].text
+    assert "proven, supported" not in result.tier(1).notes[0].text
