@@ -141,8 +141,9 @@ def capacity_lines(
     if device.memory_gb is None and on_cpu:  # a CPU's memory is the server's RAM, sized with the server: no check
         weights = served_weights_gb(parameters, served_precision or profile.needs.quantization)
         where = (
-            "a phone's memory is shared with the system and other apps, so keep these weights, the KV cache and the "
-            "activations within the app's share of it (measure it on the oldest phone you ship to)"
+            "a phone's memory is shared with the system and other apps, so keep these weights"
+            f"{', the KV cache' if profile.llm else ''} and the activations within the app's share of it (measure it "
+            "on the oldest phone you ship to)"
             if device.device_class == "mobile"
             else "a CPU's memory is the server's RAM, sized with the server, so size it for these weights and the "
             "activations of the batch"

@@ -1429,9 +1429,14 @@ def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCon
     # released as a mix of quantized formats (DeepSeek-V4-Flash's FP4 experts and FP8 rest): no float model either
     # (review 171 p01: "keep the float model" beside NVIDIA's NVFP4 requantization of that release)
     mixed_release = known.released_mix if known is not None and not profile.trains else None
+    # a network quantized to 8 bits already: per-channel scales, float for the sensitive layers or QAT (review 174
+    # p15: "smaller groups, or 8-bit" for an INT8 MobileNet, where XNNPACK's INT8 is per-channel or per-tensor)
     fallback = (
         "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "
         "model that fits the app"
+        if profile.needs.in_app and dtype in FOUR_BIT_ASKS
+        else "use per-channel weight scales, keep the most sensitive layers in float, or train with quantization "
+        "(QAT), and re-check"
         if profile.needs.in_app
         else f"serve the {released} release as published, or quantize with finer scales and re-check"
         if wider_release

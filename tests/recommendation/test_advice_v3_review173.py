@@ -88,3 +88,24 @@ def test_a_stack_whose_software_only_the_vendors_support_channel_gives_says_so_i
     assert result.tier(1).name == "official full stack (software from the vendor's support channel only)"
     assert "support channel" in result.tier(1).notes[0].text
     assert "proven, supported" not in result.tier(1).notes[0].text
+
+
+def test_an_int8_image_classifier_in_an_app_gets_no_kv_cache_and_an_int8_fallback_its_runtime_has():
+    # Review 174 p15: a MobileNetV4 classifier was told to fit "the KV cache", and to use "smaller groups, or 8-bit"
+    # where XNNPACK's INT8 is per-channel or per-tensor and the documented fallback is QAT
+    # (https://docs.pytorch.org/executorch/stable/backends/xnnpack/xnnpack-quantization.html)
+    result = answer(
+        model_type="cnn",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="timm/mobilenetv4_conv_medium.e500_r256_in1k",
+        parameters_b=0.0097,
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1, "in_app": True},
+    )
+    capacity = result.capacity[0].text
+    assert "KV cache" not in capacity and "keep these weights and the activations" in capacity
+    drop = next(s for s in result.switch_conditions if s.id == "int8-accuracy-drop")
+    assert "per-channel weight scales" in drop.description and "(QAT)" in drop.description
+    assert "smaller groups" not in drop.description
