@@ -783,7 +783,10 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     found = TENSOR_PARALLEL.search(launch)
     documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
     per_size = documented is not None and DEGREE_PER_MODEL_SIZE.search(launch) is not None
-    group = replica_group(profile, choice.device, choice.served_precision) or profile.needs.devices
+    group = (
+        replica_group(profile, choice.device, choice.served_precision, page_devices(judged, choice))
+        or profile.needs.devices
+    )
     device = choice.device
     ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
     pages = documented / ranks if documented is not None else 0.0
@@ -799,7 +802,8 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     # '--tensor-parallel-size N': the page leaves the degree to the model (review 141 p02: an 8B model told to split over
     # 8 H100 that each hold it)
     left_open = documented is None and TENSOR_PARALLEL_LEFT_OPEN.search(setting) is not None
-    if (documented is None and not left_open) or documented == group * ranks:
+    as_run = documented == group * ranks
+    if (documented is None and not left_open) or (as_run and group == profile.needs.devices):
         return None
     replicas = profile.needs.devices // group
     if device is not None and ranks > 1:  # the degree counts ranks (logical NeuronCores), not devices
@@ -818,6 +822,8 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
             "the page sets the tensor-parallel degree by model size",
             "the page sets the degree by model size",
         )
+    elif as_run:  # replicas of the command as it runs: the page's own layout, copied over the job's devices
+        degree, short = "as the command runs it", "as the command runs it"
     else:
         degree, short = f"the command's tensor-parallel degree is {theirs}", f"the command's degree is {theirs}"
     if replicas > 1:
@@ -836,6 +842,29 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
             f"{profile.needs.devices}: the replicas-over-split switch decides"
         )
     return f"tensor parallel {group * ranks} over the {group} devices ({short})"
+
+
+CONFIG_DEGREE = re.compile(r"\btensor_parallel_size:? (\d+)")  # a config file's key, as a page quotes it
+
+
+def page_devices(judged: Judged | None, choice: StackChoice) -> int | None:
+    """The fewest devices a serving page written for this model runs it on, by the tensor-parallel degrees its launch
+    and parallelism settings name (in devices, where a degree counts several ranks per device); None for a page
+    written for other models or one whose degree goes by model size."""
+    if judged is None or judged.workload != "inference" or not judged.written_for_this_model:
+        return None
+    texts = [
+        launch_for_format(part.setting or "", choice.served_precision)
+        for part in judged.stack.components
+        if part.role in ("serving-engine", "parallelism")
+    ]
+    if any(DEGREE_PER_MODEL_SIZE.search(text) for text in texts):
+        return None
+    device = choice.device
+    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    found = {int(size) for text in texts for size in (*TENSOR_PARALLEL.findall(text), *CONFIG_DEGREE.findall(text))}
+    degrees = sorted(size // ranks for size in found if size % ranks == 0 and size >= ranks)
+    return degrees[0] if degrees else None
 
 
 QUANTIZATION_FLAG = re.compile(r"(?<!without )--quantization\b")  # a launch that quantizes ('without --...' does not)

@@ -121,6 +121,7 @@ def capacity_lines(
     served_precision: str | None = None,
     on_cpu: bool = False,
     sharded: Stack | None = None,
+    page_devices: int | None = None,
 ) -> tuple[Rationale, ...]:
     """One line per workload on whether the model fits the profile's devices; where a model is named but its size or
     the device's memory is unknown, one line saying the check was not made and why; nothing for a profile that names
@@ -181,7 +182,7 @@ def capacity_lines(
         text = training_text(parameters, profile.needs.devices, device, node_devices, profile.training)
         lines.append(line(text, *cites, *((cite_profile(profile, "training"),) if profile.training else ())))
     if profile.serves:
-        text = serving_text(parameters, profile, device, served_precision, sharded)
+        text = serving_text(parameters, profile, device, served_precision, sharded, page_devices)
         if latent_kv and profile.needs.devices > 1 and "for the KV cache" in text:
             text += (
                 "; with MLA attention, tensor parallelism keeps the whole latent KV cache on every device, so the "
@@ -457,10 +458,12 @@ def serving_text(
     device: Device,
     served_precision: str | None = None,
     sharded: Stack | None = None,
+    page_devices: int | None = None,
 ) -> str:
     """The weights at the precision served against the share of memory an engine takes; for an LLM the rest is KV
     cache, for other models (a diffusion transformer, a CNN) activations, in a copy per device unless the chosen stack
-    (`sharded`) splits each copy over several devices."""
+    (`sharded`) splits each copy over several devices; replicas of the serving page's own device count
+    (`page_devices`) where it holds the weights on fewer devices than half-for-the-cache takes."""
     assert device.memory_gb is not None
     devices, precision = profile.needs.devices, served_precision or profile.needs.quantization
     weights = served_weights_gb(parameters, precision)
@@ -523,7 +526,19 @@ def serving_text(
             )
         node = node_size(device)
         group = replica_size(weights, device.memory_gb, devices, node)
-        if group == node < devices and weights > group * device.memory_gb * ENGINE_MEMORY_SHARE * KV_CACHE_HALF:
+        if (
+            page_devices is not None
+            and page_holds(weights, device.memory_gb, devices, page_devices)
+            and (page_devices < group)
+        ):
+            left = page_devices * device.memory_gb * ENGINE_MEMORY_SHARE - weights
+            text += (
+                f"; the serving page runs this model on {page_devices} device{'s' if page_devices > 1 else ''}, "
+                f"leaving about {_gb(left)} there for the KV cache, so the {devices} devices can serve as "
+                f"{devices // page_devices} replicas of {page_devices} (data parallel) as the page does, which a "
+                f"throughput run at the SLA weighs against one model split {devices} ways"
+            )
+        elif group == node < devices and weights > group * device.memory_gb * ENGINE_MEMORY_SHARE * KV_CACHE_HALF:
             left = group * device.memory_gb * ENGINE_MEMORY_SHARE - weights
             text += (
                 f"; they fit one node of {group} with about {_gb(left)} left there for the KV cache, so the {devices} "
@@ -569,9 +584,13 @@ def _format(precision: str) -> str:
     return "bf16" if precision == "none" else precision
 
 
-def replica_group(profile: Profile, device: Device | None, served_precision: str | None = None) -> int | None:
+def replica_group(
+    profile: Profile, device: Device | None, served_precision: str | None = None, page_devices: int | None = None
+) -> int | None:
     """For an LLM served on several devices whose weights fit fewer of them with half their memory left for the KV
-    cache: the devices per replica (the serving line's 'replicas of N'); None otherwise."""
+    cache: the devices per replica (the serving line's 'replicas of N'); None otherwise. `page_devices`: the devices the
+    serving page written for this model runs it on, which is the replica where it holds the weights on fewer devices
+    than that rule takes (review 173 p06: SGLang's Qwen3-30B-A3B on one A3 card, TP 2, not 4 replicas of 4)."""
     parameters = model_parameters_b(profile)
     if parameters is None or device is None or device.memory_gb is None or not (profile.serves and profile.llm):
         return None
@@ -579,4 +598,16 @@ def replica_group(profile: Profile, device: Device | None, served_precision: str
     if weights > profile.needs.devices * device.memory_gb * ENGINE_MEMORY_SHARE:
         return None
     group = replica_size(weights, device.memory_gb, profile.needs.devices, node_size(device))
+    if page_devices is not None and page_holds(weights, device.memory_gb, profile.needs.devices, page_devices):
+        group = min(group, page_devices)
     return group if group < profile.needs.devices else None
+
+
+def page_holds(weights_gb: float, memory_gb: float, devices: int, page_devices: int) -> bool:
+    """The page's replica size divides the job's devices, is fewer of them, and holds the weights in an engine's
+    share of its memory."""
+    return (
+        0 < page_devices < devices
+        and devices % page_devices == 0
+        and weights_gb <= page_devices * memory_gb * (ENGINE_MEMORY_SHARE)
+    )

@@ -13,7 +13,7 @@ from typing import get_args
 
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
-from advisor.recommendation.adapt import adapt_tier1
+from advisor.recommendation.adapt import adapt_tier1, page_devices
 from advisor.recommendation.capacity import capacity_lines, licence_line, short_of_memory, with_capacity
 from advisor.recommendation.citations import format_support, other_families_terms
 from advisor.recommendation.context import ConcernDecision, RuleContext
@@ -199,6 +199,7 @@ def recommend(
             stack_choice.served_precision,
             on_cpu=knowledge.platform(profile.hardware).kind == "cpu",
             sharded=sharded_serving_stack(stack_choice),
+            page_devices=page_devices(stack_choice.for_workload("inference"), stack_choice),
         ),
         confidence_basis=notes[0] if notes else None,
     )

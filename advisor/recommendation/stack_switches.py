@@ -11,7 +11,7 @@ from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.adapt import TENSOR_PARALLEL, command_replicas
+from advisor.recommendation.adapt import command_replicas, page_devices
 from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices_to_hold, replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import (
@@ -1229,9 +1229,9 @@ def layout_switch(serving: Judged | None, devices: int) -> SwitchCondition | Non
 def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
     """Where the weights fit a few of the devices (the capacity line's replicas), replicas against one model split
     over all of them is a measured choice: the recipe's layout stays until replicas win at the SLA."""
-    group = replica_group(profile, choice.device, choice.served_precision)
     devices = profile.needs.devices
     serving = choice.for_workload("inference")
+    group = replica_group(profile, choice.device, choice.served_precision, page_devices(serving, choice))
     runner = serving.stack.runner if serving is not None else None
     copies = command_replicas(runner.setting or "", devices, choice.device) if runner is not None else None
     if copies is not None:  # the page's own TP x EP command fits a part of the job's devices: the layout line's race
@@ -1246,43 +1246,11 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
             served_unit(profile),
         )
     if group is None:
-        return documented_replicas_switch(choice, profile)
+        return None
     return layout_race(
         "replicas-over-split",
         "replicas_over_single_split",
         f"{devices // group} replicas of {group} device{'s' if group > 1 else ''} (data parallel) deliver",
-        f"one model split over all {devices}, same engine and model",
-        "serve as replicas",
-        served_unit(profile),
-    )
-
-
-CONFIG_DEGREE = re.compile(r"\btensor_parallel_size:? (\d+)")  # a config file's key, as its page quotes it
-
-
-def documented_replicas_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
-    """Where the weights leave less than half of fewer devices for the KV cache, yet the serving page runs this model
-    on fewer devices than the job has (TensorRT-LLM's database: DeepSeek-R1 NVFP4 at tensor_parallel_size 4 beside 8 on
-    B200, review 172 p01): replicas of the page's smaller degree against one copy over all is a measured choice."""
-    serving = choice.for_workload("inference")
-    devices = profile.needs.devices
-    if serving is None or not serving.written_for_this_model or not profile.llm or devices <= 1:
-        return None
-    texts = [part.setting or "" for part in serving.stack.components if part.role in ("serving-engine", "parallelism")]
-    ranks = choice.device.ranks_per_device if choice.device is not None and choice.device.ranks_per_device else 1
-    found = {int(size) for text in texts for size in (*TENSOR_PARALLEL.findall(text), *CONFIG_DEGREE.findall(text))}
-    degrees = {size // ranks for size in found if size % ranks == 0}  # a degree counts ranks (NeuronCores), not devices
-    held = devices_to_hold(profile, choice.device, choice.served_precision or profile.needs.quantization)
-    fewest = held[1] if held is not None else None
-    fitting = sorted(d for d in degrees if fewest is not None and fewest <= d < devices and devices % d == 0)
-    if not fitting:
-        return None
-    size = fitting[0]
-    return layout_race(
-        "replicas-over-split",
-        "replicas_over_single_split",
-        f"{devices // size} replicas of {size} devices, as the page's own {size}-device configurations run this model, "
-        "deliver",
         f"one model split over all {devices}, same engine and model",
         "serve as replicas",
         served_unit(profile),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
-from recommendation_builders import chosen_stack, considered
+from recommendation_builders import choice, chosen_stack, considered
 
 DEEPSEEK_ON_B200 = {
     "model_type": "moe",
@@ -24,7 +24,28 @@ def test_deepseek_on_eight_b200_races_two_replicas_of_the_databases_four_gpu_con
     result = answer(**DEEPSEEK_ON_B200)
     assert chosen_stack(result) == "nvidia-trtllm-deepseek-blackwell"
     replicas = next(s for s in result.switch_conditions if s.id == "replicas-over-split")
-    assert replicas.description.startswith("2 replicas of 4 devices, as the page's own 4-device configurations")
+    assert replicas.description.startswith("2 replicas of 4 devices (data parallel) deliver")
+    assert "the serving page runs this model on 4 devices" in result.capacity[-1].text
+
+
+def test_replicas_follow_the_serving_pages_own_layout_where_it_holds_the_model_on_fewer_devices():
+    # Review 173 p06: "4 replicas of 4 (tensor parallel 4; the command's tensor-parallel degree is 2)" for Qwen3-30B-A3B
+    # on 16 A3 dies, where SGLang's page runs it on one A3 card at TP 2
+    # (https://docs.sglang.io/docs/hardware-platforms/ascend-npus/best_practice/qwen3_30b_a3b)
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="both",
+        team_skill="hpc",
+        training="rl",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"dynamic_shapes": True, "devices": 16},
+    )
+    deployment = choice(result, "deployment").settings["layout here"]
+    assert deployment.startswith("8 replicas of 2 (tensor parallel 2; as the command runs it)")
+    replicas = next(s for s in result.switch_conditions if s.id == "replicas-over-split")
+    assert replicas.description.startswith("8 replicas of 2 devices")
 
 
 def test_the_vllm_rejection_says_the_chosen_stack_names_the_model_not_that_its_page_is_written_for_it():
