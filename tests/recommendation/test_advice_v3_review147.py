@@ -279,14 +279,16 @@ def test_a_hybrid_linear_attention_model_reads_the_engines_own_word_on_the_archi
     # Review 149 (p02, p06, p11, p13): "check the engine's support" where the engines document it (vllm-ascend's
     # Qwen3.5/Qwen3.6-27B tutorial, Megatron Bridge's model list, MaxText's Qwen3-Next run); p12: vllm-neuron cannot run
     # these models (https://github.com/vllm-project/vllm-neuron/issues/51); p07: vllm_mlu sits on vLLM 0.11.2, before the
-    # 0.17.0 that Qwen3.5 asks
+    # 0.17.0 that Qwen3.5 asks. On Ascend, Qwen3.6-27B now has its own stack (ascend-vllm-ascend-qwen35-27b, from
+    # https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3.5-27B-Qwen3.6-27B.html), so a hybrid model
+    # with no page of its own here, Qwen3.5-9B, reads the engine's word
     ascend = answer(
         model_type="dense-transformer",
         hardware="ascend-npu",
         device="ascend-910b",
         workload="inference",
         team_skill="kernel",
-        model="Qwen/Qwen3.6-27B",
+        model="Qwen/Qwen3.5-9B",
         needs={"quantization": "int8", "devices": 4},
     )
     chosen = next(row for row in ascend.stacks_considered if row.chosen)
