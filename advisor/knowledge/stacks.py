@@ -330,6 +330,12 @@ class Stack(_Model):
         "transformer (ONNX Runtime's static INT8 quantization, which its page recommends for CNNs, dynamic for "
         "transformers): what the page says; a vision transformer is then a partial fit",
     )
+    transformer_only: Claim[str] | None = Field(
+        None,
+        description="The mirror of `convolutional_only`: a stack for image models whose method is for transformers "
+        "(ONNX Runtime's dynamic INT8 quantization, which its page recommends for transformer-based models and not "
+        "for CNNs): what the page says; a convolutional network is then a partial fit",
+    )
     script_only: Claim[str] | None = Field(
         None,
         description="A serving stack for server devices whose page documents a script, notebook or library call rather "

@@ -717,6 +717,15 @@ def misfits(
                 f"vision transformer like {named}",
             )
         )
+    if stack.transformer_only is not None and vision_model(named) and not vision_transformer(named):
+        # the ONNX Runtime dynamic INT8 route for ViTs offered to a ResNet-50 as fitting as well (helper kbortdyn)
+        found.append(
+            Misfit(
+                "convolutional_recipe",
+                f"its method is for transformers ({stack.transformer_only.value.rstrip('.')}), not a convolutional "
+                f"network like {named}",
+            )
+        )
     if scope.builds and named is not None and vision_model(named) and not builds_family(scope.builds, named):
         # review 159/160 p09: DINOv2 on the Swin recipe, whose code raises NotImplementedError for any other model
         found.insert(

@@ -130,3 +130,20 @@ def test_an_int8_image_classifier_in_an_app_gets_no_kv_cache_and_an_int8_fallbac
     drop = next(s for s in result.switch_conditions if s.id == "int8-accuracy-drop")
     assert "per-channel weight scales" in drop.description and "(QAT)" in drop.description
     assert "smaller groups" not in drop.description
+
+
+def test_a_convolutional_network_is_a_partial_fit_for_the_dynamic_int8_route_onnx_runtime_gives_transformers():
+    # ONNX Runtime's quantization page recommends static quantization for CNNs and dynamic for transformer-based models
+    # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html): a ResNet-50 keeps the static route
+    # for a reason, not by the stacks' order
+    result = answer(
+        model_type="cnn",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        model="microsoft/resnet-50",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    assert chosen_stack(result) == "arm-onnxruntime-int8-cnn-graviton"
+    dynamic = considered(result, "arm-onnxruntime-optimum-int8-dynamic-vit-graviton").reason
+    assert dynamic.startswith("its method is for transformers (ONNX Runtime's quantization page recommends dynamic")
