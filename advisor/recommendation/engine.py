@@ -66,6 +66,7 @@ from advisor.recommendation.stack_switches import (
     engine_alternative_switch,
     replica_switch,
     shared_checkpoint_switch,
+    smaller_model_switch,
     stack_switches,
     verdict,
 )
@@ -162,6 +163,8 @@ def recommend(
     stack_level += (shared,) if shared is not None else ()
     replicas = replica_switch(stack_choice, profile)
     stack_level += (replicas,) if replicas is not None else ()
+    smaller = smaller_model_switch(stack_choice, profile)
+    stack_level += (smaller,) if smaller is not None else ()
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:

@@ -16,6 +16,7 @@ from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import (
     FOUR_BIT_ASKS,
+    LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
     NAMED_ONLY_KINDS,
     PRECISIONS_FOR,
@@ -1145,6 +1146,48 @@ def engine_race(chosen: Judged, rival: Judged, workload: str, profile: Profile) 
     )
     metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
+
+
+def smaller_model_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """In an app, where a considered runner ships the model only in a narrower format than the one asked (WhisperKit's
+    4-bit Whisper beside whisper.cpp's int8), and that is all it misses: its smaller model takes the app where it holds
+    the chosen model's accuracy and speed on the target (reviews 173 p13, 175 p13: WhisperKit dropped on format alone,
+    with nothing to measure it by)."""
+    chosen = choice.for_workload("inference")
+    if chosen is None or not profile.needs.in_app or not profile.needs.quantized:
+        return None
+    rival = next(
+        (
+            judged
+            for judged in choice.considered
+            if judged.workload == "inference"
+            and judged.misfits
+            and all(misfit.kind == "lower_precision" for misfit in judged.misfits)
+            and judged.stack.runner_key != chosen.stack.runner_key
+        ),
+        None,
+    )
+    if rival is None:
+        return None
+    asked = profile.needs.quantization
+    narrower = next((p for p in rival.stack.applies_to.precisions if p in LOWER_PRECISIONS.get(asked, ())), None)
+    if narrower is None:
+        return None
+    worse = (
+        f"has a word error rate no more than {ACCURACY_DROP * 100:g} point above"
+        if profile.serving_task == "transcription"
+        else f"scores within {ACCURACY_DROP * 100:g} point of"
+    )
+    description = (
+        f"the {narrower} model of {rival.stack.name} {worse} the {asked} model chosen here on "
+        f"{quality_evaluation(profile)} and serves at least its {served_unit(profile)} on the target: switch to it, a "
+        "smaller model in the app"
+    )
+    metric = f"evidence.inference_throughput.{rival.stack.id}_over_{chosen.stack.id}"
+    accuracy = predicate(
+        f"evidence.{narrower}_accuracy_drop.{rival.stack.id}_over_{chosen.stack.id}", "<=", ACCURACY_DROP
+    )
+    return switch(f"{rival.stack.id}-smaller", description, metric, ">=", 1.0, accuracy)
 
 
 def same_engine(one: Judged, other: Judged) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from recommendation_builders import answer_for as answer
 from recommendation_builders import choice, chosen_stack, considered
 
+from advisor.recommendation.switches import condition_holds
+
 DEEPSEEK_ON_B200 = {
     "model_type": "moe",
     "hardware": "nvidia-gpu",
@@ -147,3 +149,27 @@ def test_a_convolutional_network_is_a_partial_fit_for_the_dynamic_int8_route_onn
     assert chosen_stack(result) == "arm-onnxruntime-int8-cnn-graviton"
     dynamic = considered(result, "arm-onnxruntime-optimum-int8-dynamic-vit-graviton").reason
     assert dynamic.startswith("its method is for transformers (ONNX Runtime's quantization page recommends dynamic")
+
+
+def test_a_runner_that_ships_only_a_smaller_model_for_the_app_gets_a_switch_measured_on_accuracy_and_speed():
+    # Reviews 173/175 p13: WhisperKit dropped for shipping fp16 and 4-bit models only (its 632 MB 4-bit large-v3-turbo,
+    # https://huggingface.co/argmaxinc/whisperkit-coreml), with no condition under which it takes the app
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        task="transcription",
+        model="openai/whisper-large-v3-turbo",
+        needs={"quantization": "int8", "quantization_method": "ptq", "in_app": True, "devices": 1},
+    )
+    assert chosen_stack(result) == "apple-whisper-cpp-metal"
+    smaller = next(s for s in result.switch_conditions if s.id == "apple-whisperkit-coreml-smaller")
+    assert smaller.description.startswith("the int4 model of WhisperKit")
+    assert "word error rate no more than 1 point above the int8 model chosen here" in smaller.description
+    measured = {
+        smaller.metric: 1.2,
+        "evidence.int4_accuracy_drop.apple-whisperkit-coreml_over_apple-whisper-cpp-metal": 0.004,
+    }
+    assert condition_holds(smaller, measured) is True
+    assert condition_holds(smaller, {**measured, smaller.metric: 0.9}) is False
