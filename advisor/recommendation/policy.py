@@ -67,6 +67,10 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "skill": 5,
     "format_undocumented": 4,
     "deprecated": 4,  # its own page deprecates the workflow: the replacement, or a stack that fits as well, first
+    # a serving route its own page deprecates or leaves unsupported: a served system outlives a training run and needs
+    # its security fixes, so a maintained route in another format comes first (review 176 p10: Optimum for Intel
+    # Gaudi, unsupported since 2026-10-31, chosen over the maintained Diffusers route for an fp8 ask)
+    "deprecated_serving": 11,
     # a CNN page in float whose own compiler or runtime documents the asked format (AMCT INT8 models through ATC)
     "toolchain_format": 4,
     # an app that embeds the model (needs.in_app), on a stack whose page serves it from a server or a Python process

@@ -1001,7 +1001,8 @@ def misfits(
     found += runner_misfits(stack, profile, knowledge, workload, device, platform)
     found += method_misfit(stack, profile, knowledge, workload)
     if stack.deprecated is not None:
-        found.append(Misfit("deprecated", f"deprecated on its own page: {stack.deprecated.value}"))
+        deprecated = "deprecated_serving" if workload == "inference" else "deprecated"
+        found.append(Misfit(deprecated, f"deprecated on its own page: {stack.deprecated.value}"))
     listed = runner_listed(stack, platform, knowledge)
     if not listed and unvetted(stack, knowledge):
         found.append(

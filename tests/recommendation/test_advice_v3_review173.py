@@ -173,3 +173,19 @@ def test_a_runner_that_ships_only_a_smaller_model_for_the_app_gets_a_switch_meas
     }
     assert condition_holds(smaller, measured) is True
     assert condition_holds(smaller, {**measured, smaller.metric: 0.9}) is False
+
+
+def test_a_serving_route_out_of_support_gives_way_to_a_maintained_one_in_a_wider_format():
+    # Review 176 p10: SD 3.5 Large in FP8 on Gaudi 3 took Optimum for Intel Gaudi, out of support since 2026-10-31 with
+    # CVEs possibly left unfixed (https://pypi.org/project/optimum-habana/1.21.2/), over the maintained Diffusers route
+    result = answer(
+        model_type="diffusion",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="inference",
+        model="stabilityai/stable-diffusion-3.5-large",
+        parameters_b=8.1,
+        needs={"quantization": "fp8", "quantization_method": "ptq", "devices": 1},
+    )
+    assert chosen_stack(result) == "gaudi-diffusers-hpu-bf16"
+    assert considered(result, "gaudi-optimum-habana-diffusion").reason.startswith("deprecated on its own page")
