@@ -142,6 +142,8 @@ def _read_roots(roots: list[tuple[Traversable | Path, str]]) -> KnowledgeBase:
     _check_references(knowledge, candidates, platforms, compatibility_origin)
     for stack, origin in stacks.values():
         check_stack_references(stack, origin, platforms, set(candidates))
+        if stack.superseded_by is not None:
+            check_names(origin, "superseded_by", [stack.superseded_by], set(stacks), "stack id")
     return knowledge
 
 

@@ -258,6 +258,13 @@ class Stack(_Model):
         "stack's software and its last validated release is an older one: what it says (a superseded stack ranks "
         "after one that fits as well)",
     )
+    superseded_by: str | None = Field(
+        None,
+        pattern=ID_PATTERN,
+        description="For a superseded stack: the id of the stack of the vendor's current route that its `superseded` "
+        "claim sends the work to (vLLM Neuron's serving recipe for NxD Inference on Trn2); a job this one serves "
+        "because the current route's model list lacks its model watches that list",
+    )
     restricted: Claim[str] | None = Field(
         None,
         description="Where the stack's software or its versions come only through the vendor's support channel: what "

@@ -68,6 +68,7 @@ from advisor.recommendation.stack_switches import (
     shared_checkpoint_switch,
     smaller_model_switch,
     stack_switches,
+    successor_switch,
     verdict,
 )
 from advisor.recommendation.switches import switch
@@ -165,6 +166,8 @@ def recommend(
     stack_level += (replicas,) if replicas is not None else ()
     smaller = smaller_model_switch(stack_choice, profile)
     stack_level += (smaller,) if smaller is not None else ()
+    successor = successor_switch(stack_choice, profile, knowledge)
+    stack_level += (successor,) if successor is not None else ()
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:

@@ -42,7 +42,7 @@ from advisor.recommendation.stack_choice import (
     risk_naming,
     workloads,
 )
-from advisor.recommendation.switches import predicate, quantized_models_value, switch
+from advisor.recommendation.switches import models_value, predicate, quantized_models_value, switch
 from advisor.recommendation.tier3 import PER_FAMILY
 from advisor.serving_task import assumed_text
 
@@ -769,6 +769,29 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     if published is not None:
         found.append(published)
     return tuple(found)
+
+
+def successor_switch(choice: StackChoice, profile: Profile, knowledge: KnowledgeBase) -> SwitchCondition | None:
+    """A chosen stack its vendor superseded, whose current route (`superseded_by`) is written for other models: that
+    route's model list gaining this model is the knowledge claim that moves the job onto it before the pinned release
+    leaves support (review 178 p12: Llama 4 Scout on Trn2 on NxD Inference, frozen at Neuron 2.28, with no trigger to
+    leave it)."""
+    model = profile.model_name
+    for judged in choice.chosen:
+        stack = judged.stack
+        if stack.superseded is None or stack.superseded_by is None or model is None:
+            continue
+        current = next((s for s in knowledge.stacks if s.id == stack.superseded_by), None)
+        if current is None or not current.applies_to.models or written_for(current.applies_to.models, model):
+            continue
+        description = (
+            f"the models {current.name} is written for change (today {few_of(current.applies_to.models)}, not "
+            f"{model}): re-run `advisor recommend`; where it now lists {model}, move the job onto it, off the "
+            f"superseded {stack.name}"
+        )
+        metric = f"knowledge.stack.{current.id}.models"
+        return switch(f"{current.id}-lists-model", description, metric, "!=", models_value(current))
+    return None
 
 
 def published_checkpoint_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:

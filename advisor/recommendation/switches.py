@@ -107,12 +107,19 @@ def knowledge_values(knowledge: KnowledgeBase) -> dict[str, str]:
             values[f"knowledge.stack.{stack.id}.validated_on.{device.id}"] = validated
         if stack.applies_to.quantized_models:  # the releases a publisher-only quantized route serves
             values[f"knowledge.stack.{stack.id}.quantized_models"] = quantized_models_value(stack)
+        if stack.applies_to.models:  # the models a recipe is written for (a superseded route's successor is watched)
+            values[f"knowledge.stack.{stack.id}.models"] = models_value(stack)
     return values
 
 
 def quantized_models_value(stack: Stack) -> str:
     """The knowledge value a switch on a publisher-only quantized route's release list compares with."""
     return ", ".join(stack.applies_to.quantized_models)
+
+
+def models_value(stack: Stack) -> str:
+    """The knowledge value a switch on a recipe's model list compares with."""
+    return ", ".join(stack.applies_to.models)
 
 
 def predicate(metric: str, op: Operator, threshold: Threshold) -> Predicate:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
-from recommendation_builders import choice, chosen_stack, considered
+from recommendation_builders import choice, chosen_stack, considered, profile
 
-from advisor.recommendation.switches import condition_holds
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.recommendation.facts import EvidenceFacts
+from advisor.recommendation.switches import condition_holds, observed_values
 
 DEEPSEEK_ON_B200 = {
     "model_type": "moe",
@@ -189,3 +191,25 @@ def test_a_serving_route_out_of_support_gives_way_to_a_maintained_one_in_a_wider
     )
     assert chosen_stack(result) == "gaudi-diffusers-hpu-bf16"
     assert considered(result, "gaudi-optimum-habana-diffusion").reason.startswith("deprecated on its own page")
+
+
+def test_a_superseded_serving_route_watches_the_current_routes_model_list():
+    # Review 178 p12: Llama 4 Scout on Trn2 on NxD Inference, which AWS stopped supporting on Trn2 from Neuron 2.34 and
+    # sends to vLLM Neuron (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-no-support-nxdi-nxd-core-inference-trn.html),
+    # with no trigger to leave it
+    asked = profile(
+        model_type="multimodal",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        model="meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "fp8", "devices": 16},
+    )
+    result = answer(**asked.model_dump(exclude_none=True))
+    assert chosen_stack(result) == "neuron-nxdi-llama4-trn2"
+    watch = next(s for s in result.switch_conditions if s.id == "neuron-vllm-neuron-serving-lists-model")
+    assert "not meta-llama/Llama-4-Scout-17B-16E-Instruct" in watch.description
+    observed = observed_values(asked, EvidenceFacts(target="aws-neuron"), load_knowledge_base())
+    assert condition_holds(watch, observed) is False  # the list is as it was when the record was written
+    changed = {**observed, watch.metric: f"{watch.threshold}, meta-llama/Llama-4-Scout-17B-16E-Instruct"}
+    assert condition_holds(watch, changed) is True
