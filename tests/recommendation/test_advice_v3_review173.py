@@ -213,3 +213,18 @@ def test_a_superseded_serving_route_watches_the_current_routes_model_list():
     assert condition_holds(watch, observed) is False  # the list is as it was when the record was written
     changed = {**observed, watch.metric: f"{watch.threshold}, meta-llama/Llama-4-Scout-17B-16E-Instruct"}
     assert condition_holds(watch, changed) is True
+
+
+def test_a_gaudi_job_that_trains_and_serves_on_two_software_releases_says_so():
+    # Review 178 p10: training pinned to Intel Gaudi software 1.23.0 and serving (vLLM 0.26.0) to 1.24.1, unflagged: the
+    # training stacks wrote the release under another name (https://docs.vllm.ai/projects/gaudi/en/latest/getting_started/compatibility_matrix.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="both",
+        training="lora",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "fp8", "quantization_method": "ptq", "devices": 8},
+    )
+    assert "Their validated versions differ: synapseai 1.23.0 (training), 1.24.1 (serving)" in (result.verdict or "")
