@@ -57,6 +57,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # does not build (ConvNeXt V2): after a recipe for a sibling network, whose own model code is nearer (review 150 p09)
     "example_model_unbuilt": 5,
     "unbuilt_family": 5,  # a recipe whose code builds other network families only (stack `builds`)
+    # a vision transformer of another design on code that builds ViTs only (DINOv2 on timm's vit_* builders): its
+    # attention and LayerNorm layers are what the recipe ran, so it comes before a convolutional recipe
+    "unbuilt_variant": 1,
     # a vision transformer on a recipe written for convolutional networks (a ResNet-50 training page): one that ran a
     # vision transformer, even another one, comes first
     "convolutional_recipe": 3,

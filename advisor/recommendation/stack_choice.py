@@ -728,12 +728,21 @@ def misfits(
         )
     if scope.builds and named is not None and vision_model(named) and not builds_family(scope.builds, named):
         # review 159/160 p09: DINOv2 on the Swin recipe, whose code raises NotImplementedError for any other model
+        # a vision transformer of another design on code that builds ViTs (DINOv2 on timm 0.4.5's vit_*): nearer than a
+        # convolutional recipe, its attention and LayerNorm layers being what the recipe ran (review 180 p09)
+        variant = vision_transformer(named) and "vit" in scope.builds  # plain ViT builders, not Swin's windows
         found.insert(
             0,
             Misfit(
-                "unbuilt_family",
-                f"its code builds {', '.join(scope.builds)} networks only, not {named}: the launch and mixed-precision "
-                "settings carry over, the model code and its weights' loading are the team's",
+                "unbuilt_variant" if variant else "unbuilt_family",
+                (
+                    f"its code builds {', '.join(scope.builds)} networks by name, and {named} is a vision transformer "
+                    "of another design it has no builder for"
+                    if variant
+                    else f"its code builds {', '.join(scope.builds)} networks only, not {named}"
+                )
+                + ": the launch and mixed-precision settings carry over, the model code and its weights' loading are "
+                "the team's",
             ),
         )
     if hybrid_attention(named) and not any(hybrid_attention(m) for m in scope.models):

@@ -228,3 +228,20 @@ def test_a_gaudi_job_that_trains_and_serves_on_two_software_releases_says_so():
         needs={"dynamic_shapes": True, "quantization": "fp8", "quantization_method": "ptq", "devices": 8},
     )
     assert "Their validated versions differ: synapseai 1.23.0 (training), 1.24.1 (serving)" in (result.verdict or "")
+
+
+def test_a_vision_transformer_of_another_design_takes_a_vit_recipe_before_a_convolutional_one():
+    # Review 180 p09: DINOv2-L on 8 BI-V150 took the ResNet-50 recipe, whose script builds no ViT, over timm's train.py
+    # recipe, which builds ViTs (DINOv2 is a ViT: https://huggingface.co/timm/vit_large_patch14_dinov2.lvd142m)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        model="facebook/dinov2-large",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result, "training") == "iluvatar-timm-train-tiangai-150"
+    reason = considered(result, "iluvatar-timm-train-tiangai-150").reason
+    assert "facebook/dinov2-large is a vision transformer of another design it has no builder for" in reason
