@@ -485,4 +485,9 @@ def model_matches(listed: str, model: str) -> bool:
     wanted, named = listed.lower(), model.strip().lower()
     if "/" not in named:
         wanted = wanted.rsplit("/", 1)[-1]
+    # the publisher's Diffusers-format repository of the same weights ('Wan2.1-T2V-14B-Diffusers' of 'Wan2.1-T2V-14B')
+    wanted = wanted.removesuffix(DIFFUSERS_FORMAT) if not named.endswith(DIFFUSERS_FORMAT) else wanted
     return named == wanted or named.startswith(wanted + "-")
+
+
+DIFFUSERS_FORMAT = "-diffusers"  # the suffix of a publisher's Diffusers-format copy of a model's own repository

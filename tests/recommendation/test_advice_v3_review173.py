@@ -245,3 +245,20 @@ def test_a_vision_transformer_of_another_design_takes_a_vit_recipe_before_a_conv
     assert chosen_stack(result, "training") == "iluvatar-timm-train-tiangai-150"
     reason = considered(result, "iluvatar-timm-train-tiangai-150").reason
     assert "facebook/dinov2-large is a vision transformer of another design it has no builder for" in reason
+
+
+def test_a_model_is_the_same_as_its_publishers_diffusers_format_repository():
+    # Review 180 p04: Wan2.1-T2V-14B on 8 MI325X missed AMD's xDiT page, which lists Wan-AI/Wan2.1-T2V-14B-Diffusers
+    # (https://rocm.docs.amd.com/projects/cvs/en/latest/reference/configuration-files/inference/xdit.html), and was
+    # served by MIGraphX
+    result = answer(
+        model_type="diffusion",
+        hardware="amd-gpu",
+        device="mi325x",
+        workload="both",
+        team_skill="kernel",
+        training="lora",
+        model="Wan-AI/Wan2.1-T2V-14B",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    assert chosen_stack(result) == "amd-xdit-diffusion-inference"
