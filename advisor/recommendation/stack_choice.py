@@ -798,6 +798,9 @@ def misfits(
         and not both_training
         and not set(accepted) & set(scope.precisions)
         and written_exactly_for(scope.models, profile.model_name)
+        # in an app the ask is the footprint, which a narrower format the page validates answers (review 179 p13: SD 3.5
+        # Medium's Core AI 4-bit export served in fp16 for an int8 ask)
+        and not ((profile.needs.in_app or is_mobile(device)) and set(lower) & set(scope.precisions))
     ):  # the model's own validated recipe, in float only: it serves there; the asked format is not validated for it
         found.append(
             Misfit(

@@ -262,3 +262,19 @@ def test_a_model_is_the_same_as_its_publishers_diffusers_format_repository():
         needs={"dynamic_shapes": True, "devices": 8},
     )
     assert chosen_stack(result) == "amd-xdit-diffusion-inference"
+
+
+def test_in_an_app_the_narrower_format_the_models_own_page_validates_answers_an_int8_ask():
+    # Review 179 p13: SD 3.5 Medium in a macOS app, int8 asked, served in fp16 although Core AI's recipes validate a
+    # 4-bit export for it (https://github.com/apple/coreai-models)
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="stabilityai/stable-diffusion-3.5-medium",
+        parameters_b=2.5,
+        needs={"quantization": "int8", "quantization_method": "ptq", "in_app": True, "devices": 1},
+    )
+    assert chosen_stack(result) == "apple-coreai-image-generation"
+    assert choice(result, "quantization").settings["dtype"] == "int4"
