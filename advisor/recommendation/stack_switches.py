@@ -1469,6 +1469,9 @@ def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCon
         "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "
         "model that fits the app"
         if profile.needs.in_app and dtype in FOUR_BIT_ASKS
+        else "keep the most sensitive layers in float, or train the QAT run longer or from a better float "
+        "checkpoint, and re-check"
+        if profile.needs.in_app and profile.needs.quantization_method == "qat"
         else "use per-channel weight scales, keep the most sensitive layers in float, or train with quantization "
         "(QAT), and re-check"
         if profile.needs.in_app

@@ -278,3 +278,31 @@ def test_in_an_app_the_narrower_format_the_models_own_page_validates_answers_an_
     )
     assert chosen_stack(result) == "apple-coreai-image-generation"
     assert choice(result, "quantization").settings["dtype"] == "int4"
+
+
+def test_an_executorch_core_ml_app_is_in_an_app_and_a_qat_model_falls_back_to_float_layers_not_qat():
+    # Review 177 p15: ExecuTorch + Core ML said to document "no way to run the model inside an app", while its iOS page
+    # links the runtime's frameworks into the app (https://docs.pytorch.org/executorch/stable/using-executorch-ios.html);
+    # and a team already doing QAT was told to "train with quantization (QAT)"
+    result = answer(
+        model_type="cnn",
+        hardware="arm-cpu",
+        device="armv9-mobile-sme2",
+        workload="inference",
+        team_skill="kernel",
+        model="timm/mobilenetv4_conv_medium.e500_r256_in1k",
+        needs={
+            "quantization": "int8",
+            "quantization_method": "qat",
+            "in_app": True,
+            "cross_platform": True,
+            "other_hardware": ["apple-silicon"],
+            "other_devices": ["apple-m4"],
+            "devices": 1,
+        },
+    )
+    tier3 = [note.text for note in result.tier(3).notes]
+    assert any("ExecuTorch + Core ML delegate" in text for text in tier3)
+    assert not any("no way to run the model inside an app" in text for text in tier3)
+    drop = next(s for s in result.switch_conditions if s.id == "int8-accuracy-drop")
+    assert "train the QAT run longer" in drop.description and "train with quantization (QAT)" not in drop.description
