@@ -1871,8 +1871,8 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             m for m in chosen.stack.applies_to.models if written_for([m], model)
         ] or chosen.stack.applies_to.models
         return (
-            f"{chosen.stack.name} names the model ({', '.join(listed[:2])}) among those it is written for; this one is "
-            "written for a model of its architecture"
+            f"{chosen.stack.name} lists the model itself ({', '.join(listed[:2])}; its watch lines say how far its "
+            "page covers it); this one lists only a model of its architecture"
         )
     if item.rank.kind_unnamed and not chosen.rank.kind_unnamed:
         kinds = item.stack.applies_to.training
