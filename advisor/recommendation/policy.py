@@ -60,6 +60,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a vision transformer of another design on code that builds ViTs only (DINOv2 on timm's vit_* builders): its
     # attention and LayerNorm layers are what the recipe ran, so it comes before a convolutional recipe
     "unbuilt_variant": 1,
+    # a vendor's requantization served in place of a release already in the asked format (AMD's FP8-activation
+    # gpt-oss-120b for an MXFP4 ask): after a stack that serves the release as published
+    "requantized_release": 1,
     # a vision transformer on a recipe written for convolutional networks (a ResNet-50 training page): one that ran a
     # vision transformer, even another one, comes first
     "convolutional_recipe": 3,

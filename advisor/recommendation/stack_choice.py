@@ -1012,6 +1012,9 @@ def misfits(
         found += scale_misfits(scope, profile, device, workload)
     found += runner_misfits(stack, profile, knowledge, workload, device, platform)
     found += method_misfit(stack, profile, knowledge, workload)
+    requantized = released_as_asked_but_requantized(stack, profile, workload)
+    if requantized is not None:
+        found.append(requantized)
     if stack.deprecated is not None:
         deprecated = "deprecated_serving" if workload == "inference" else "deprecated"
         found.append(Misfit(deprecated, f"deprecated on its own page: {stack.deprecated.value}"))
@@ -1594,6 +1597,35 @@ def behind_named_routes(judged: list[Judged], device: Device | None) -> list[Jud
 
 
 REQUANTIZED = re.compile(r"^\s*(\S+) in place of (\S+)")
+
+
+def released_as_asked_but_requantized(stack: Stack, profile: Profile, workload: str) -> Misfit | None:
+    """A serving stack that serves a vendor's requantization of the model in place of its release, where the release
+    is already in the format asked (AMD's MXFP4-weight, FP8-activation gpt-oss-120b for an MXFP4 ask): a lesser fit than
+    a stack that serves the release as published, whose accuracy is the publisher's (reviews 174-182 p03)."""
+    named = profile.model_name
+    if workload != "inference" or named is None:
+        return None
+    known = size_of(named)
+    released = known.released_format if known is not None else None
+    asks_release = not profile.needs.quantized or released in PRECISIONS_FOR[profile.needs.quantization]
+    if released is None or not asks_release:  # a float ask of a model released quantized serves the release
+        return None
+    checkpoint = next(
+        (
+            found
+            for component in stack.components
+            if component.role == "quantization" and (found := requantization_of(component.setting or "", named))
+        ),
+        None,
+    )
+    if checkpoint is None:
+        return None
+    return Misfit(
+        "requantized_release",
+        f"it serves {checkpoint}, a requantization of {named}, in place of the {released} release itself, whose "
+        "accuracy the publisher vouches for",
+    )
 
 
 def requantization_of(setting: str, model: str | None) -> str | None:

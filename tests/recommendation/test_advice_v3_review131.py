@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import yaml
 from recommendation_builders import answer_for as answer
 from recommendation_builders import chosen_stack
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.profile import parse_profile
+from advisor.recommendation.engine import recommend
+from advisor.recommendation.models import Recommendation
 
 FLUX_FP8 = {
     "model_type": "diffusion",
@@ -24,6 +30,16 @@ GPT_OSS_MI355X = {
     "model": "openai/gpt-oss-120b",
     "needs": {"quantization": "fp4", "devices": 1},
 }
+
+
+def requantized_route() -> Recommendation:
+    """GPT_OSS_MI355X planned with a knowledge base that lacks the stacks serving OpenAI's release on the MI355X (AMD's
+    MLPerf configuration at TP1, AMD's generic MXFP4 vLLM stack), so that vLLM's MI355X recipe, AMD's requantization, is
+    the route chosen: what its record says."""
+    knowledge = load_knowledge_base()
+    release_routes = ("amd-vllm-gpt-oss-mlperf-mi355x", "amd-vllm-aiter-mxfp4-mi355x")
+    without = knowledge.model_copy(update={"stacks": tuple(s for s in knowledge.stacks if s.id not in release_routes)})
+    return recommend(parse_profile(yaml.safe_dump({**GPT_OSS_MI355X})), [], without)
 
 
 def test_flux_fp8_on_a_card_no_released_route_names_takes_diffusers_torchao_before_the_demo_script():
@@ -174,7 +190,7 @@ def test_a_stack_serving_a_vendor_requantization_names_that_checkpoint_not_the_r
     # Review 131 p03: on an MI355X vLLM's recipe serves AMD's Quark gpt-oss-120b (MXFP4 weights, FP8 activations)
     # in place of OpenAI's release (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md, MI355x block);
     # tier 1 said "checkpoint=openai/gpt-oss-120b, as released" beside that command.
-    result = answer(**GPT_OSS_MI355X)
+    result = requantized_route()
     assert chosen_stack(result) == "amd-vllm-gpt-oss-mi355x"
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert quantization.option == "quark"
@@ -364,7 +380,7 @@ def test_a_vendor_requantization_served_in_place_of_the_release_is_gated_against
     # Review 136 p03: AMD's requantized gpt-oss-120b (FP8 activations) served on an MI355X had no accuracy gate and no
     # way back to OpenAI's release, which vLLM's recipe serves as released
     # (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md).
-    result = answer(**GPT_OSS_MI355X)
+    result = requantized_route()
     gate = next(switch for switch in result.switch_conditions if switch.id == "requantized-accuracy-drop")
     assert "amd/gpt-oss-120b-w-mxfp4-a-fp8 scores more than 1 point below openai/gpt-oss-120b" in gate.description
     assert "serve openai/gpt-oss-120b as released instead" in gate.description
@@ -389,7 +405,7 @@ def test_a_format_no_stack_documents_here_serves_a_documented_stack_in_its_own_f
 def test_a_one_device_job_is_told_to_drop_the_commands_collective_settings():
     # Reviews 135-137 p03: the MI355X gpt-oss command's VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4 compresses all-reduce
     # traffic (https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md), which a one-GPU job has none of.
-    result = answer(**GPT_OSS_MI355X)
+    result = requantized_route()
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert "drop VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, which tunes collectives" in deployment.settings["devices"]
 

@@ -56,7 +56,9 @@ def test_the_vllm_rejection_says_the_chosen_stack_names_the_model_not_that_its_p
     # Review 172 p01: "is the recipe written for the model named" while the chosen guide names only DeepSeek-R1-0528;
     # V3.1 is in its list through NVIDIA Model Optimizer's deployment test
     reason = considered(answer(**DEEPSEEK_ON_B200), "nvidia-vllm-nvfp4-blackwell").reason
-    assert "lists the model itself (deepseek-ai/DeepSeek-V3.1; its watch lines say how far its page covers it)" in reason
+    assert (
+        "lists the model itself (deepseek-ai/DeepSeek-V3.1; its watch lines say how far its page covers it)" in reason
+    )
     assert "is the recipe written for the model named" not in reason
 
 
