@@ -308,3 +308,19 @@ def test_an_executorch_core_ml_app_is_in_an_app_and_a_qat_model_falls_back_to_fl
     assert not any("no way to run the model inside an app" in text for text in tier3)
     drop = next(s for s in result.switch_conditions if s.id == "int8-accuracy-drop")
     assert "train the QAT run longer" in drop.description and "train with quantization (QAT)" not in drop.description
+
+
+def test_an_int8_embedding_model_on_an_amx_xeon_is_weighed_against_the_bf16_the_cpu_runs():
+    # Reviews 174/181/182 p14: "int8_over_fp16" on a Xeon 6 whose OpenVINO CPU plugin runs float models in bf16 by
+    # default (https://docs.openvino.ai/2025/openvino-workflow/running-inference/optimize-inference/precision-control.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        task="embedding",
+        model="BAAI/bge-m3",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    speed = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
+    assert speed.metric == "evidence.inference_throughput.int8_over_bf16"
