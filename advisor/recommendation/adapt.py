@@ -443,6 +443,35 @@ def another_releases_download(documented: str, model: str | None) -> str | None:
     return None
 
 
+def own_release_over_download(merged: list[Choice]) -> list[Choice]:
+    """Where tier 1's quantization part serves the model's own quantized release as published and the runner's line
+    says to make a checkpoint because its page's download holds another release's weights: the runner loads that
+    published release instead (review 181 p04: Qwen3-235B-A22B-Instruct-2507-FP8 as released beside 'make it from ...
+    with the page's own quantization flow')."""
+    released = next(
+        (
+            c.settings["checkpoint"].removesuffix(AS_RELEASED)
+            for c in merged
+            if c.concern == "quantization" and c.settings.get("checkpoint", "").endswith(AS_RELEASED)
+        ),
+        None,
+    )
+    if released is None:
+        return merged
+    instead = f"load {released} as released (the quantization part), not the page's download:"
+    return [
+        c.model_copy(
+            update={"settings": {**c.settings, "checkpoint": MAKE_IT_FROM.sub(instead, c.settings["checkpoint"])}}
+        )
+        if c.concern != "quantization" and MAKE_IT_FROM.match(c.settings.get("checkpoint", "")) is not None
+        else c
+        for c in merged
+    ]
+
+
+MAKE_IT_FROM = re.compile(r"make it from \S+ with the page's own quantization flow:")
+
+
 def names_own_release(documented: str, short: str) -> bool:
     """The setting names a quantized release of the profile's own model ('vllm-ascend/DeepSeek-R1-W8A8' for
     DeepSeek-R1, review 72 p05): that checkpoint is the one to load, not the example another model's command names."""
@@ -2254,6 +2283,7 @@ def adapt_tier1(
     merged, fallback_gaps = without_quantization_on_fallback(merged, choice, context)
     fallback_gaps += shape_gaps
     fallen_back = {gap.concern for gap in fallback_gaps}  # the fallback's gap says it: the rule's own gap goes
+    merged = own_release_over_download(merged)
     merged = [said_of_target(c, context) for c in merged]
     merged = [other_generation_part(c, choice, context, stacked) for c in merged]
     merged.sort(key=lambda c: CONCERNS.index(c.concern))

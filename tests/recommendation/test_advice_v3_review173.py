@@ -324,3 +324,22 @@ def test_an_int8_embedding_model_on_an_amx_xeon_is_weighed_against_the_bf16_the_
     )
     speed = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
     assert speed.metric == "evidence.inference_throughput.int8_over_bf16"
+
+
+def test_a_published_release_of_the_model_is_what_the_runner_loads_not_a_checkpoint_to_make():
+    # Review 181 p04: the quantization row served Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 as released, while the
+    # deployment row said to make a checkpoint "with the page's own quantization flow" because the page's download holds
+    # the base release's weights (https://huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507-FP8)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507",
+        needs={"dynamic_shapes": True, "quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    assert choice(result, "quantization").settings["checkpoint"].startswith("Qwen/Qwen3-235B-A22B-Instruct-2507-FP8")
+    deployment = choice(result, "deployment").settings["checkpoint"]
+    assert deployment.startswith("load Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 as released")
+    assert "make it from" not in deployment
