@@ -990,13 +990,21 @@ def misfits(
             )
         )
     capped = context_cap(stack) if workload == "inference" and profile.needs.long_context and profile.llm else None
-    if capped is not None and capped < LONG_CONTEXT_TOKENS:  # review 157 p12: a 16,384-token launch as a whole fit
+    # the request length the profile's serving SLA states (review 181 p12: a 17,000-token SLA held to 32,768), else the
+    # length long context starts at
+    sla = profile.serving
+    needed = sla.isl + sla.osl if sla is not None else LONG_CONTEXT_TOKENS
+    if capped is not None and capped < needed:  # review 157 p12: a 16,384-token launch as a whole fit
+        below = (
+            f"the {needed:,} tokens a request of your serving SLA holds (isl + osl)"
+            if sla is not None
+            else f"the {LONG_CONTEXT_TOKENS:,} that long context (needs.long_context) starts at"
+        )
         found.append(
             Misfit(
                 "context_capped",
-                f"its launch caps each request at {capped:,} tokens, below the {LONG_CONTEXT_TOKENS:,} that long "
-                "context (needs.long_context) starts at: a longer cap is outside its documented configuration and "
-                "needs the memory checked again",
+                f"its launch caps each request at {capped:,} tokens, below {below}: a longer cap is outside its "
+                "documented configuration and needs the memory checked again",
             )
         )
     if stack.maintained_until is not None:

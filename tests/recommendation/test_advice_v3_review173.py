@@ -343,3 +343,21 @@ def test_a_published_release_of_the_model_is_what_the_runner_loads_not_a_checkpo
     deployment = choice(result, "deployment").settings["checkpoint"]
     assert deployment.startswith("load Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 as released")
     assert "make it from" not in deployment
+
+
+def test_a_launchs_context_cap_is_weighed_against_the_serving_slas_request_length():
+    # Review 181 p12: a 16,384-token cap held to the 32,768 "long context starts at" for a 16,000 + 1,000-token SLA; the
+    # gap is the SLA's (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/index.html)
+    asked = {
+        "model_type": "dense-transformer",
+        "hardware": "aws-neuron",
+        "device": "trn2",
+        "workload": "inference",
+        "model": "meta-llama/Llama-3.3-70B-Instruct",
+        "needs": {"dynamic_shapes": True, "long_context": True, "devices": 16},
+    }
+    with_sla = answer(**asked, serving={"isl": 16000, "osl": 1000, "ttft_ms": 5000, "tpot_ms": 50})
+    reason = next(row.reason for row in with_sla.stacks_considered if row.chosen)
+    assert "below the 17,000 tokens a request of your serving SLA holds (isl + osl)" in reason
+    roomy = answer(**asked, serving={"isl": 8000, "osl": 1000, "ttft_ms": 5000, "tpot_ms": 50})
+    assert not any("caps each request" in row.reason for row in roomy.stacks_considered if row.chosen)
