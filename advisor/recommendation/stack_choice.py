@@ -1340,6 +1340,21 @@ def runs_on_engine(stack: Stack, platform: Platform) -> bool:
     return any(component.candidate in platform.serving_engines.value for component in stack.components)
 
 
+def pretraining_size_reference(listed: Sequence[str], profile: Profile) -> bool:
+    """A pre-training job naming no model but its size, on a recipe written for a model of that size (NVIDIA's Llama 3
+    8B H100 FP8 recipe for an 8B model): pre-training builds the architecture from its own data, so the recipe's layout
+    and parallel widths for that size are what the job takes, and its model is no assumption about this one (reviews
+    179/182 p02)."""
+    size = profile.parameters_b
+    if profile.training != "pretraining" or size is None:
+        return False
+    sizes = [stated_size(model) for model in listed]
+    return any(known is not None and abs(known - size) <= SIZE_MATCH * size for known in sizes)
+
+
+SIZE_MATCH = 0.15  # a listed model within 15% of the stated size is a recipe for that size (8B for Qwen3-8B's 8.2B)
+
+
 def judge(
     stack: Stack, workload: str, profile: Profile, device: Device | None, platform: Platform, knowledge: KnowledgeBase
 ) -> Judged:
@@ -1356,7 +1371,12 @@ def judge(
     scope = stack.applies_to
     default_matches = scope.precisions[0] in accepted
     # a generic route's example models are no assumption: the route is for any model (example_models)
-    model_assumed = bool(scope.models) and profile.model_name is None and stack.example_models is None
+    model_assumed = (
+        bool(scope.models)
+        and profile.model_name is None
+        and stack.example_models is None
+        and not pretraining_size_reference(scope.models, profile)
+    )
     # a recipe for a model of the same architecture, or for another size of the same series
     kin = shared_architecture(scope.models, profile.model_name) or size_sibling(scope.models, profile.model_name)
     # a generic route whose page runs this model as its example is no recipe written for it (vLLM's pooling page), nor

@@ -361,3 +361,31 @@ def test_a_launchs_context_cap_is_weighed_against_the_serving_slas_request_lengt
     assert "below the 17,000 tokens a request of your serving SLA holds (isl + osl)" in reason
     roomy = answer(**asked, serving={"isl": 8000, "osl": 1000, "ttft_ms": 5000, "tpot_ms": 50})
     assert not any("caps each request" in row.reason for row in roomy.stacks_considered if row.chosen)
+
+
+def test_a_pretraining_job_of_a_stated_size_takes_the_recipe_for_that_size():
+    # Reviews 179/182 p02: an 8B FP8 pre-training job on H100s (no model named) rejected NVIDIA's
+    # llama3_8b_pretrain_64gpu_h100_fp8cs_config "written for meta-llama/Meta-Llama-3-8B and the profile names no model"
+    # (https://docs.nvidia.com/nemo/megatron-bridge/nightly/apidocs/bridge/bridge.perf_recipes.llama.h100.llama3.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        parameters_b=8,
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 32},
+    )
+    assert chosen_stack(result, "training") == "nvidia-megatron-bridge-llama3-8b-h100"
+    other_size = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        parameters_b=30,
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 32},
+    )
+    assert chosen_stack(other_size, "training") != "nvidia-megatron-bridge-llama3-8b-h100"
