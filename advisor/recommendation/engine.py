@@ -65,6 +65,7 @@ from advisor.recommendation.stack_choice import (
 from advisor.recommendation.stack_switches import (
     engine_alternative_switch,
     replica_switch,
+    requantized_rival_switch,
     shared_checkpoint_switch,
     smaller_model_switch,
     stack_switches,
@@ -168,6 +169,8 @@ def recommend(
     stack_level += (smaller,) if smaller is not None else ()
     successor = successor_switch(stack_choice, profile, knowledge)
     stack_level += (successor,) if successor is not None else ()
+    requantized = requantized_rival_switch(stack_choice, profile)
+    stack_level += (requantized,) if requantized is not None else ()
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:

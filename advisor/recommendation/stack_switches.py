@@ -1215,6 +1215,37 @@ def smaller_model_switch(choice: StackChoice, profile: Profile) -> SwitchConditi
     return switch(f"{rival.stack.id}-smaller", description, metric, ">=", 1.0, accuracy)
 
 
+def requantized_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """Where the chosen stack serves the model's release as published and a considered stack of the same engine misses
+    only by serving a vendor's requantization of it (vLLM's MI355X gpt-oss recipe, AMD's FP8-activation checkpoint):
+    that recipe takes over where it is faster at the SLA and holds the release's accuracy (reviews 183/184 p03: the
+    chosen MLPerf configuration's only switch was a device change)."""
+    chosen = choice.for_workload("inference")
+    if chosen is None or profile.model_name is None:
+        return None
+    rival = next(
+        (
+            judged
+            for judged in choice.considered
+            if judged.workload == "inference"
+            and judged.misfits
+            and all(misfit.kind == "requantized_release" for misfit in judged.misfits)
+        ),
+        None,
+    )
+    checkpoint = requantized_checkpoint(rival.stack, profile.model_name) if rival is not None else None
+    if rival is None or checkpoint is None:
+        return None
+    description = (
+        f"{rival.stack.name}, serving {checkpoint}, delivers at least {FASTER:g}x the {served_unit(profile)} at your "
+        f"latency SLA of {chosen.stack.name} on the target and scores within {ACCURACY_DROP * 100:g} point of "
+        f"{profile.model_name} as released on {quality_evaluation(profile)}: switch to it"
+    )
+    metric = f"evidence.inference_throughput.{rival.stack.id}_over_{chosen.stack.id}"
+    accuracy = predicate("evidence.requantized_accuracy_drop", "<=", ACCURACY_DROP)
+    return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER, accuracy)
+
+
 def same_engine(one: Judged, other: Judged) -> bool:
     """The two stacks' runners are one knowledge-base engine (two recipes of ExecuTorch, of vLLM)."""
     return engine_of(one) == engine_of(other)

@@ -446,6 +446,9 @@ def test_one_mi355x_serves_openais_release_as_published_and_lists_the_requantize
     requantized = considered(result, "amd-vllm-gpt-oss-mi355x").reason
     assert requantized.startswith("it serves amd/gpt-oss-120b-w-mxfp4-a-fp8, a requantization of openai/gpt-oss-120b")
     assert "a considered stack's page" not in (result.verdict or "")
+    # reviews 183/184 p03: the recipe is a measured way over, on speed and the release's accuracy
+    rival = next(s for s in result.switch_conditions if s.id == "amd-vllm-gpt-oss-mi355x-faster")
+    assert rival.also[0].metric == "evidence.requantized_accuracy_drop"
 
 
 def test_a_long_context_job_keeps_the_pages_degree_for_its_model_and_races_replicas_as_a_switch():
