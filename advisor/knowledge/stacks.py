@@ -258,6 +258,12 @@ class Stack(_Model):
         "stack's software and its last validated release is an older one: what it says (a superseded stack ranks "
         "after one that fits as well)",
     )
+    runner_by: Claim[str] | None = Field(
+        None,
+        description="Where the stack's runner is an independent project's SDK over a vendor runtime the knowledge base "
+        "lists (Argmax's WhisperKit on Core ML): who makes and supports it; tier 1 then says so rather than 'the "
+        "vendor's own libraries'",
+    )
     superseded_by: str | None = Field(
         None,
         pattern=ID_PATTERN,

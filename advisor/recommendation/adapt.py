@@ -2366,7 +2366,7 @@ def independent_runner(stack: Stack, knowledge: KnowledgeBase) -> bool:
     runner = stack.runner
     if runner is None:
         return False
-    if runner.candidate is None or runner.candidate not in knowledge.ids():
+    if stack.runner_by is not None or runner.candidate is None or runner.candidate not in knowledge.ids():
         return True
     return knowledge.get(runner.candidate).independent is not None
 
@@ -2412,6 +2412,13 @@ def chosen_notes(choice: StackChoice, context: RuleContext, merged: Sequence[Cho
             caveats.append(f"{stack.name} is a preview on its own page")
         if stack.restricted is not None:
             caveats.append(f"{stack.restricted.value.rstrip('.')}")
+    sdk = next((judged.stack for judged in choice.chosen if judged.stack.runner_by is not None), None)
+    if not caveats and sdk is not None and sdk.runner_by is not None:  # WhisperKit over Core ML (reviews 181/184 p13)
+        text = (
+            f"the stack documented for {context.profile.hardware}, on the vendor's own runtime under {sdk.runner_name}; "
+            f"it is {sdk.runner_by.value.rstrip('.')}, so that project, not the vendor, supports it"
+        )
+        return (line(text, cite_profile(context.profile, "hardware")),)
     if not caveats:
         return independent_kernels_note(merged, choice, context)
     text = (

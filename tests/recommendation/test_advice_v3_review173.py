@@ -389,3 +389,20 @@ def test_a_pretraining_job_of_a_stated_size_takes_the_recipe_for_that_size():
         needs={"quantization": "fp8", "quantization_method": "qat", "devices": 32},
     )
     assert chosen_stack(other_size, "training") != "nvidia-megatron-bridge-llama3-8b-h100"
+
+
+def test_whisperkit_is_called_an_independent_projects_sdk_not_the_vendors_own_libraries():
+    # Reviews 181/184 p13: "the vendor's own libraries: proven, supported" over WhisperKit, "an Argmax framework"
+    # (https://github.com/argmaxinc/argmax-oss-swift)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        task="transcription",
+        model="openai/whisper-large-v3-turbo",
+        needs={"in_app": True, "devices": 1},
+    )
+    assert chosen_stack(result) == "apple-whisperkit-coreml"
+    assert result.tier(1).name.startswith("documented full stack (an independent project's engine")
+    assert "not an Apple product" in result.tier(1).notes[0].text
