@@ -2411,12 +2411,13 @@ def chosen_notes(choice: StackChoice, context: RuleContext, merged: Sequence[Cho
         elif stack.preview is not None:
             caveats.append(f"{stack.name} is a preview on its own page")
         if stack.restricted is not None:
-            caveats.append(f"{stack.restricted.value.rstrip('.')}")
+            caveats.append(stack.restricted.value.rstrip("."))
     sdk = next((judged.stack for judged in choice.chosen if judged.stack.runner_by is not None), None)
-    if not caveats and sdk is not None and sdk.runner_by is not None:  # WhisperKit over Core ML (reviews 181/184 p13)
+    maker = sdk.runner_by if sdk is not None else None
+    if not caveats and sdk is not None and maker is not None:  # WhisperKit over Core ML (reviews 181/184 p13)
         text = (
             f"the stack documented for {context.profile.hardware}, on the vendor's own runtime under {sdk.runner_name}; "
-            f"it is {sdk.runner_by.value.rstrip('.')}, so that project, not the vendor, supports it"
+            f"it is {maker.value.rstrip('.')}, so that project, not the vendor, supports it"
         )
         return (line(text, cite_profile(context.profile, "hardware")),)
     if not caveats:

@@ -528,8 +528,8 @@ def serving_text(
         group = replica_size(weights, device.memory_gb, devices, node)
         if (
             page_devices is not None
+            and page_devices < group
             and page_holds(weights, device.memory_gb, devices, page_devices)
-            and (page_devices < group)
         ):
             left = page_devices * device.memory_gb * ENGINE_MEMORY_SHARE - weights
             text += (
@@ -606,8 +606,5 @@ def replica_group(
 def page_holds(weights_gb: float, memory_gb: float, devices: int, page_devices: int) -> bool:
     """The page's replica size divides the job's devices, is fewer of them, and holds the weights in an engine's
     share of its memory."""
-    return (
-        0 < page_devices < devices
-        and devices % page_devices == 0
-        and weights_gb <= page_devices * memory_gb * (ENGINE_MEMORY_SHARE)
-    )
+    fits = weights_gb <= page_devices * memory_gb * ENGINE_MEMORY_SHARE
+    return 0 < page_devices < devices and devices % page_devices == 0 and fits

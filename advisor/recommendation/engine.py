@@ -163,14 +163,16 @@ def recommend(
     stack_level += (engine_switch,) if engine_switch is not None else ()
     shared = shared_checkpoint_switch(tiers, profile)
     stack_level += (shared,) if shared is not None else ()
-    replicas = replica_switch(stack_choice, profile)
-    stack_level += (replicas,) if replicas is not None else ()
-    smaller = smaller_model_switch(stack_choice, profile)
-    stack_level += (smaller,) if smaller is not None else ()
-    successor = successor_switch(stack_choice, profile, knowledge)
-    stack_level += (successor,) if successor is not None else ()
-    requantized = requantized_rival_switch(stack_choice, profile)
-    stack_level += (requantized,) if requantized is not None else ()
+    stack_level += tuple(
+        found
+        for found in (
+            replica_switch(stack_choice, profile),
+            smaller_model_switch(stack_choice, profile),
+            successor_switch(stack_choice, profile, knowledge),
+            requantized_rival_switch(stack_choice, profile),
+        )
+        if found is not None
+    )
     switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:

@@ -1639,20 +1639,27 @@ def released_as_asked_but_requantized(stack: Stack, profile: Profile, workload: 
     asks_release = not profile.needs.quantized or released in PRECISIONS_FOR[profile.needs.quantization]
     if released is None or not asks_release:  # a float ask of a model released quantized serves the release
         return None
-    checkpoint = next(
-        (
-            found
-            for component in stack.components
-            if component.role == "quantization" and (found := requantization_of(component.setting or "", named))
-        ),
-        None,
-    )
+    checkpoint = requantized_checkpoint(stack, named)
     if checkpoint is None:
         return None
     return Misfit(
         "requantized_release",
         f"it serves {checkpoint}, a requantization of {named}, in place of the {released} release itself, whose "
         "accuracy the publisher vouches for",
+    )
+
+
+def requantized_checkpoint(stack: Stack, model: str) -> str | None:
+    """The vendor's requantization of the model that the stack's quantization part serves in place of its release, or
+    None where the stack serves the release (or names no such checkpoint)."""
+    return next(
+        (
+            checkpoint
+            for component in stack.components
+            if component.role == "quantization"
+            and (checkpoint := requantization_of(component.setting or "", model)) is not None
+        ),
+        None,
     )
 
 

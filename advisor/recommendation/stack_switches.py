@@ -38,7 +38,7 @@ from advisor.recommendation.stack_choice import (
     float_fallback,
     native_alternative,
     released_quantized,
-    requantization_of,
+    requantized_checkpoint,
     risk_naming,
     workloads,
 )
@@ -1173,6 +1173,20 @@ def engine_race(chosen: Judged, rival: Judged, workload: str, profile: Profile) 
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
 
 
+def missing_only(choice: StackChoice, kind: str) -> Judged | None:
+    """The first considered serving stack whose every misfit is of this kind (it misses the profile in that way only)."""
+    return next(
+        (
+            judged
+            for judged in choice.considered
+            if judged.workload == "inference"
+            and judged.misfits
+            and all(misfit.kind == kind for misfit in judged.misfits)
+        ),
+        None,
+    )
+
+
 def smaller_model_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
     """In an app, where a considered runner ships the model only in a narrower format than the one asked (WhisperKit's
     4-bit Whisper beside whisper.cpp's int8), and that is all it misses: its smaller model takes the app where it holds
@@ -1181,18 +1195,8 @@ def smaller_model_switch(choice: StackChoice, profile: Profile) -> SwitchConditi
     chosen = choice.for_workload("inference")
     if chosen is None or not profile.needs.in_app or not profile.needs.quantized:
         return None
-    rival = next(
-        (
-            judged
-            for judged in choice.considered
-            if judged.workload == "inference"
-            and judged.misfits
-            and all(misfit.kind == "lower_precision" for misfit in judged.misfits)
-            and judged.stack.runner_key != chosen.stack.runner_key
-        ),
-        None,
-    )
-    if rival is None:
+    rival = missing_only(choice, "lower_precision")
+    if rival is None or rival.stack.runner_key == chosen.stack.runner_key:
         return None
     asked = profile.needs.quantization
     narrower = next((p for p in rival.stack.applies_to.precisions if p in LOWER_PRECISIONS.get(asked, ())), None)
@@ -1223,16 +1227,7 @@ def requantized_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCon
     chosen = choice.for_workload("inference")
     if chosen is None or profile.model_name is None:
         return None
-    rival = next(
-        (
-            judged
-            for judged in choice.considered
-            if judged.workload == "inference"
-            and judged.misfits
-            and all(misfit.kind == "requantized_release" for misfit in judged.misfits)
-        ),
-        None,
-    )
+    rival = missing_only(choice, "requantized_release")
     checkpoint = requantized_checkpoint(rival.stack, profile.model_name) if rival is not None else None
     if rival is None or checkpoint is None:
         return None
@@ -1438,20 +1433,6 @@ def requantized_switch(
     )
     metric = "evidence.requantized_accuracy_drop"
     return switch("requantized-accuracy-drop", description, metric, ">", ACCURACY_DROP)
-
-
-def requantized_checkpoint(stack: Stack, model: str) -> str | None:
-    """The vendor's requantization of the model that the stack's quantization part serves in place of its release, or
-    None where the stack serves the release (or names no such checkpoint)."""
-    return next(
-        (
-            checkpoint
-            for component in stack.components
-            if component.role == "quantization"
-            and (checkpoint := requantization_of(component.setting or "", model)) is not None
-        ),
-        None,
-    )
 
 
 def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCondition | None:
