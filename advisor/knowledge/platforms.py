@@ -153,6 +153,12 @@ def is_mobile(device: Device | None) -> bool:
     return device is not None and device.device_class == "mobile"
 
 
+def ranks_of(device: Device | None) -> int:
+    """How many ranks a device presents to a framework's parallel degrees (a Trainium2 chip's four logical
+    NeuronCores): its ranks_per_device, else one."""
+    return device.ranks_per_device if device is not None and device.ranks_per_device else 1
+
+
 class Platform(BaseModel):
     """One hardware family: what it is, its official stack, and the engines, frameworks and libraries on it."""
 

@@ -31,7 +31,7 @@ from advisor.knowledge.model_sizes import (
     written_for,
 )
 from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, Candidate, KnowledgeBase
-from advisor.knowledge.platforms import Device
+from advisor.knowledge.platforms import Device, ranks_of
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.capacity import replica_group, training_state_outgrows_one_device
@@ -179,7 +179,7 @@ def wider_layout(setting: str, devices: int, device: Device | None = None) -> st
     command with --tp-size 8 for a 4-GPU job): what to change, since the command as written does not start there. On a
     device that presents several ranks (a Trainium2 chip's four logical NeuronCores) the sizes count ranks."""
     sizes = [int(size) for size in TENSOR_PARALLEL.findall(setting)]
-    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    ranks = ranks_of(device)
     if sizes and sizes[0] > devices * ranks >= min(sizes):
         # the page's first command, the one a model is put into, is wider than the job, though other lines of it fit
         # (review 137 p07: Hygon's Qwen3-30B-A3B -tp 2 line for a 14B model on one K100_AI, beside its -tp 1 lines)
@@ -817,7 +817,7 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
         or profile.needs.devices
     )
     device = choice.device
-    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    ranks = ranks_of(device)
     pages = documented / ranks if documented is not None else 0.0
     if (
         profile.needs.long_context
@@ -890,7 +890,7 @@ def page_devices(judged: Judged | None, choice: StackChoice) -> int | None:
     if any(DEGREE_PER_MODEL_SIZE.search(text) for text in texts):
         return None
     device = choice.device
-    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    ranks = ranks_of(device)
     found = {int(size) for text in texts for size in (*TENSOR_PARALLEL.findall(text), *CONFIG_DEGREE.findall(text))}
     degrees = sorted(size // ranks for size in found if size % ranks == 0 and size >= ranks)
     return degrees[0] if degrees else None
@@ -938,7 +938,7 @@ def command_replicas(setting: str, devices: int, device: Device | None) -> tuple
     if "--enable-expert-parallel" not in setting:
         return None
     sizes = [int(size) for size in TENSOR_PARALLEL.findall(setting)]
-    ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+    ranks = ranks_of(device)
     if not sizes or EXPERT_PARALLEL_SIZE.search(setting) or DATA_PARALLEL_SIZE.search(setting):
         return None
     size, available = max(sizes), devices * ranks

@@ -34,7 +34,7 @@ from advisor.knowledge.model_sizes import (
     written_for,
 )
 from advisor.knowledge.models import Candidate, KnowledgeBase
-from advisor.knowledge.platforms import Device, Platform, is_mobile
+from advisor.knowledge.platforms import Device, Platform, is_mobile, ranks_of
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import LLM_MODEL_TYPES, Profile
 from advisor.recommendation.capacity import devices_to_hold, one_device_holds, replica_group, served_weights_gb
@@ -1124,7 +1124,7 @@ def scale_misfits(
     ):
         # an LLM engine's multi-device recipe runs one device at parallel degree 1 (capacity checks the fit): a lesser
         # misfit than a scale it cannot reach, after a page that shows one device
-        ranks = device.ranks_per_device if device is not None and device.ranks_per_device else 1
+        ranks = ranks_of(device)
         degree = (
             f"tensor parallel {ranks} over the device's {ranks} {device.rank_name}"
             if device is not None and ranks > 1
