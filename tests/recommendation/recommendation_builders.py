@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from advisor.profile import Needs, Profile
-from advisor.recommendation.models import Choice, Recommendation, StackOption
+from advisor.recommendation.models import Choice, Recommendation, StackOption, SwitchCondition
 from probes.environment.models import (
     AcceleratorRuntime,
     CPUInfo,
@@ -268,3 +268,15 @@ def chosen_stack(result: Recommendation, workload: str = "inference") -> str:
 def considered(result: Recommendation, stack: str) -> StackOption:
     """The considered-stacks row of one stack."""
     return next(row for row in result.stacks_considered if row.stack == stack)
+
+
+def list_switch_holds(condition: SwitchCondition, asked: Profile, added: str) -> tuple[bool | None, bool | None]:
+    """Whether a knowledge switch on a listed value (a release list, a recipe's models) holds as the record was written,
+    and once `added` joins the list: (today, after)."""
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.recommendation.facts import EvidenceFacts
+    from advisor.recommendation.switches import condition_holds, observed_values
+
+    observed = observed_values(asked, EvidenceFacts(target=asked.hardware), load_knowledge_base())
+    grown = {**observed, condition.metric: f"{condition.threshold}, {added}"}
+    return condition_holds(condition, observed), condition_holds(condition, grown)

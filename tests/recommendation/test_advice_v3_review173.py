@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
-from recommendation_builders import choice, chosen_stack, considered, profile
+from recommendation_builders import choice, chosen_stack, considered, list_switch_holds, profile
 
-from advisor.knowledge.loader import load_knowledge_base
-from advisor.recommendation.facts import EvidenceFacts
-from advisor.recommendation.switches import condition_holds, observed_values
+from advisor.recommendation.switches import condition_holds
 
 DEEPSEEK_ON_B200 = {
     "model_type": "moe",
@@ -117,17 +115,23 @@ def test_a_stack_whose_software_only_the_vendors_support_channel_gives_says_so_i
     assert "proven, supported" not in result.tier(1).notes[0].text
 
 
+# an image classifier on an Armv9 phone with SME2, the profile's needs given per test
+MOBILENET_IN_APP = {
+    "model_type": "cnn",
+    "hardware": "arm-cpu",
+    "device": "armv9-mobile-sme2",
+    "workload": "inference",
+    "team_skill": "kernel",
+    "model": "timm/mobilenetv4_conv_medium.e500_r256_in1k",
+}
+
+
 def test_an_int8_image_classifier_in_an_app_gets_no_kv_cache_and_an_int8_fallback_its_runtime_has():
     # Review 174 p15: a MobileNetV4 classifier was told to fit "the KV cache", and to use "smaller groups, or 8-bit"
     # where XNNPACK's INT8 is per-channel or per-tensor and the documented fallback is QAT
     # (https://docs.pytorch.org/executorch/stable/backends/xnnpack/xnnpack-quantization.html)
     result = answer(
-        model_type="cnn",
-        hardware="arm-cpu",
-        device="armv9-mobile-sme2",
-        workload="inference",
-        team_skill="kernel",
-        model="timm/mobilenetv4_conv_medium.e500_r256_in1k",
+        **MOBILENET_IN_APP,
         parameters_b=0.0097,
         needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1, "in_app": True},
     )
@@ -211,10 +215,8 @@ def test_a_superseded_serving_route_watches_the_current_routes_model_list():
     assert chosen_stack(result) == "neuron-nxdi-llama4-trn2"
     watch = next(s for s in result.switch_conditions if s.id == "neuron-vllm-neuron-serving-lists-model")
     assert "not meta-llama/Llama-4-Scout-17B-16E-Instruct" in watch.description
-    observed = observed_values(asked, EvidenceFacts(target="aws-neuron"), load_knowledge_base())
-    assert condition_holds(watch, observed) is False  # the list is as it was when the record was written
-    changed = {**observed, watch.metric: f"{watch.threshold}, meta-llama/Llama-4-Scout-17B-16E-Instruct"}
-    assert condition_holds(watch, changed) is True
+    # the list is as it was when the record was written; it holds once the model joins it
+    assert list_switch_holds(watch, asked, "meta-llama/Llama-4-Scout-17B-16E-Instruct") == (False, True)
 
 
 def test_a_gaudi_job_that_trains_and_serves_on_two_software_releases_says_so():
@@ -287,12 +289,7 @@ def test_an_executorch_core_ml_app_is_in_an_app_and_a_qat_model_falls_back_to_fl
     # links the runtime's frameworks into the app (https://docs.pytorch.org/executorch/stable/using-executorch-ios.html);
     # and a team already doing QAT was told to "train with quantization (QAT)"
     result = answer(
-        model_type="cnn",
-        hardware="arm-cpu",
-        device="armv9-mobile-sme2",
-        workload="inference",
-        team_skill="kernel",
-        model="timm/mobilenetv4_conv_medium.e500_r256_in1k",
+        **MOBILENET_IN_APP,
         needs={
             "quantization": "int8",
             "quantization_method": "qat",
