@@ -172,6 +172,12 @@ class StackScope(_Model):
         description="Where its quantized formats serve only checkpoints their publisher released (no recipe quantizes "
         "another model): the models those checkpoints are of (Hugging Face ids); empty: any model can be quantized",
     )
+    config_devices: list[str] = Field(
+        default_factory=list,
+        description="Of `devices`, those its example configurations are written for, where its page names more devices "
+        "than it ships configurations for (Primus's native SFT guide names MI355X and MI300X; its configs sit under "
+        "MI355X/): on another listed device they are re-sized, a lesser partial fit; empty: every listed device",
+    )
     tasks: list[ServingTask] = Field(
         default_factory=list,
         description="For a serving stack of language models: what it serves, `generation` (decoding text) and/or "
@@ -190,6 +196,7 @@ class StackScope(_Model):
         "unserved_models",
         "training",
         "tasks",
+        "config_devices",
     )
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:
@@ -215,6 +222,13 @@ class StackScope(_Model):
         stray = [p for p in self.precision_configs if p not in self.precisions]
         if stray:
             raise ValueError(f"precision_configs: {stray[0]!r} is not among precisions")
+        return self
+
+    @model_validator(mode="after")
+    def _config_devices_among_devices(self) -> StackScope:
+        stray = [d for d in self.config_devices if d not in self.devices]
+        if stray:
+            raise ValueError(f"config_devices: {stray[0]!r} is not among devices ({', '.join(self.devices)})")
         return self
 
     @model_validator(mode="after")
@@ -324,6 +338,13 @@ class Stack(_Model):
         None,
         description="For a pre-training stack: how its trainer starts from a model's published weights, so that a full "
         "fine-tune can take it (TorchTitan's --checkpoint.initial_load_in_hf); the partial fit says so",
+    )
+    mixed_precision: Claim[str] | None = Field(
+        None,
+        description="A training stack whose page runs in full precision (fp32) while its trainer turns on bf16 or fp16 "
+        "mixed precision by a documented setting (Transformers' TrainingArguments(bf16=True)): the setting and the page "
+        "that documents it; a mixed-precision job is then a light partial fit (a setting the page's run left off), "
+        "not another precision",
     )
     long_context: Claim[str] | None = Field(
         None,

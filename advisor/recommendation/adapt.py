@@ -59,6 +59,7 @@ from advisor.recommendation.policy import (
     FOUR_BIT_FLOATS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
+    MIXED_FORMATS,
     PRECISIONS_FOR,
     ROLE_CONCERNS,
     RUNNER_KERNEL_ROLES,
@@ -2098,6 +2099,8 @@ def off_default_precision(judged: Judged) -> str | None:
     own = next((config for fmt, config in judged.stack.applies_to.precision_configs.items() if fmt == precision), None)
     if own is not None:  # the page ships this format's configuration (Primus's FP8 files, kbprimusfp8)
         return f"{precision}: the page's own {precision} configuration, {own}"
+    if judged.workload == "training" and judged.stack.mixed_precision is not None and precision in MIXED_FORMATS:
+        return f"{precision}: {judged.stack.mixed_precision.value} (the page's example runs {default})"
     if judged.workload == "training":
         return f"{precision}: train in {precision} (the page's example runs {default})"
     served = f"{precision}: serve {format_article(precision)} {precision} checkpoint"

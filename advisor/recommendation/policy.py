@@ -24,6 +24,13 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a QAT fine-tune given an FP8 training recipe (no fake quantization, no QAT flow): after a stack with a QAT flow
     "method_training": 2,
     "precision": 10,
+    # a training page run in fp32 whose trainer turns mixed precision on by a documented setting it left off
+    # (TrainingArguments(bf16=True)): a setting to turn on, not another precision (reviews 173, 176, 181: Hugging Face
+    # PEFT/TRL on MI300X rejected as "its page trains in fp32")
+    "precision_setting": 1,
+    # a device its page names but ships no configuration for (Primus's native SFT configs are all MI355X ones, the
+    # guide names MI300X too): the configs are re-sized for it, nearer than a stack validated on another device only
+    "config_device": 2,
     "model_type": 8,
     # a training recipe documented for a neighbouring model type whose framework trains this one (verl's dense GRPO
     # example for a MoE, LLaMA-Factory's text recipe for a vision-language model): the framework carries over, the
@@ -239,6 +246,7 @@ FULL_PRECISIONS: tuple[str, ...] = (
     "fp32",
     "tf32",
 )  # not a training format for an LLM on an accelerator (mixed precision is)
+MIXED_FORMATS: tuple[str, ...] = ("bf16", "fp16")  # the half formats of mixed-precision training
 
 SKILL_ORDER: tuple[str, ...] = tuple(TEAM_SKILLS)
 # The words that tie a risk to a quantized format: a risk naming only formats the profile does not ask (or, with no

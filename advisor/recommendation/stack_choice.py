@@ -48,6 +48,7 @@ from advisor.recommendation.policy import (
     LONG_CONTEXT_TOKENS,
     LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
+    MIXED_FORMATS,
     NAMED_ONLY_KINDS,
     NEAR_MODEL_TYPES,
     PRECISIONS_FOR,
@@ -256,6 +257,11 @@ def float_formats(platform: Platform) -> tuple[str, ...]:
 def mixed_precision_training(profile: Profile, platform: Platform, workload: str) -> bool:
     """An LLM trained on an accelerator: in mixed precision (bf16/fp16), not in FP32."""
     return workload == "training" and profile.llm and platform.kind != "cpu"
+
+
+def mixed_by_setting(stack: Stack, accepted: Sequence[str], workload: str) -> bool:
+    """A training page run in full precision whose trainer documents a setting for a mixed precision the job takes."""
+    return workload == "training" and stack.mixed_precision is not None and bool(set(accepted) & set(MIXED_FORMATS))
 
 
 def precisions_accepted(profile: Profile, platform: Platform, workload: str = "inference") -> tuple[str, ...]:
@@ -755,6 +761,14 @@ def misfits(
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
         found.append(listed_only(device_misfit(scope.devices, device, platform), stack))
+    elif device is not None and scope.config_devices and device.id not in scope.config_devices:
+        found.append(
+            Misfit(
+                "config_device",
+                f"its page names {device.id} but ships configurations for {', '.join(scope.config_devices)} only: "
+                f"re-size them for {device.name}" + (f" ({device.memory_gb:g} GB)" if device.memory_gb else ""),
+            )
+        )
     weight_only = weight_only_for_lack(stack, profile, device, platform)
     if weight_only is not None:
         found.append(weight_only)
@@ -807,6 +821,15 @@ def misfits(
                 "float_fallback",
                 f"its page validates {profile.model_name} in {', '.join(scope.precisions)} only; "
                 f"{asked_format} is not validated for it there, so it would serve in {fallback}",
+            )
+        )
+    elif not set(accepted) & set(scope.precisions) and mixed_by_setting(stack, accepted, workload):
+        mixed = next(p for p in accepted if p in MIXED_FORMATS)
+        found.append(
+            Misfit(
+                "precision_setting",
+                f"its page trains in {', '.join(scope.precisions)}, with its trainer's documented {mixed} "
+                "mixed-precision setting left off: turn it on and check the loss on a short run",
             )
         )
     elif not set(accepted) & set(scope.precisions):
@@ -1418,7 +1441,9 @@ def judge(
     if workload == "training":  # a training recipe's own format (MLX trains in bf16 on GPUs whose list has no bf16)
         native = answering
     precision: str = next(iter(native or answering), scope.precisions[0])  # serving: one the device documents
-    if any(misfit.kind in FALLBACK_KINDS for misfit in found):
+    if any(misfit.kind == "precision_setting" for misfit in found):  # the trainer's own mixed-precision setting
+        precision = next(p for p in accepted if p in MIXED_FORMATS)
+    elif any(misfit.kind in FALLBACK_KINDS for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
     elif any(misfit.kind == "lower_precision" for misfit in found):  # it serves the lower format it documents (int4)
         lower = LOWER_PRECISIONS.get(profile.needs.quantization, ())

@@ -727,6 +727,9 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     found += [
         race for workload in ("inference", "training") for race in equal_engine_switches(choice, workload, profile)
     ]
+    resized = resized_rival_switch(choice, profile, found)
+    if resized is not None:
+        found.append(resized)
     serving = choice.for_workload("inference")
     layout = layout_switch(serving, profile.needs.devices)
     if layout is not None:
@@ -1171,6 +1174,34 @@ def engine_race(chosen: Judged, rival: Judged, workload: str, profile: Profile) 
     )
     metric = f"evidence.{workload}_throughput.{rival.stack.id}_over_{chosen.stack.id}"
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
+
+
+def resized_rival_switch(
+    choice: StackChoice, profile: Profile, taken: Sequence[SwitchCondition]
+) -> SwitchCondition | None:
+    """Where the chosen training stack is a partial fit and a considered one on another framework misses only by
+    shipping its configurations for a sibling device (or by being written for the model's kin): a run of each on the
+    target decides (review 181 p05: PEFT/TRL with bf16 turned on, against Primus's native SFT, whose configs are
+    MI355X ones)."""
+    chosen = choice.for_workload("training")
+    if chosen is None or chosen.fits:
+        return None
+    rival = next(
+        (
+            judged
+            for judged in choice.considered
+            if judged.workload == "training"
+            and judged.misfits
+            and all(misfit.kind in ("config_device", *KIN_KINDS) for misfit in judged.misfits)
+            and not same_engine(judged, chosen)
+            and judged.stack.superseded is None
+        ),
+        None,
+    )
+    if rival is None:
+        return None
+    race = engine_race(chosen, rival, "training", profile)
+    return None if any(condition.id == race.id for condition in taken) else race
 
 
 def missing_only(choice: StackChoice, kind: str) -> Judged | None:

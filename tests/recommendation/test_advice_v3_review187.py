@@ -1,0 +1,69 @@
+"""Regression tests for the defects reviews 173-188 found (issue 28, advice v3), each against the vendor page cited."""
+
+from __future__ import annotations
+
+import pytest
+from recommendation_builders import answer_for as answer
+from recommendation_builders import choice, chosen_stack, considered
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.knowledge.stacks import StackScope
+
+LLAMA_70B_LORA = {
+    "model_type": "dense-transformer",
+    "hardware": "amd-gpu",
+    "workload": "training",
+    "training": "lora",
+    "team_skill": "framework",
+    "model": "meta-llama/Llama-3.3-70B-Instruct",
+    "needs": {"dynamic_shapes": True, "devices": 8},
+}
+
+
+def test_an_fp32_peft_page_trains_in_bf16_by_its_trainers_flag_before_configs_written_for_another_device():
+    # Reviews 173 p04, 176 p04, 181 p05: Primus's native SFT guide chosen for a 70B LoRA on MI300X although every config
+    # it ships sits under examples/megatron/configs/MI355X/
+    # (https://rocm.docs.amd.com/projects/primus/en/latest/04-technical-guides/native-sft-lora.html), and AMD's PEFT/TRL
+    # guide (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/fine-tuning/multi-gpu-fine-tuning-and-inference.html)
+    # rejected as "its page trains in fp32", which Transformers' TrainingArguments(bf16=True) changes
+    # (https://huggingface.co/docs/transformers/en/mixed_precision_training)
+    result = answer(**LLAMA_70B_LORA, device="mi300x")
+    assert chosen_stack(result, "training") == "amd-trl-peft-llm-lora-accelerate-mi300x"
+    framework = choice(result, "training-framework")
+    assert framework.settings["precision"].startswith("bf16: Transformers' Trainer runs bf16 mixed precision")
+    assert "TrainingArguments(bf16=True)" in framework.settings["precision"]
+    assert choice(result, "gemm").settings["dtype"] == "bf16"
+    primus = considered(result, "amd-primus-megatron-native-sft-lora")
+    assert primus.reason.startswith("its page names mi300x but ships configurations for mi355x only")
+    race = next(s for s in result.switch_conditions if s.id == "amd-primus-megatron-native-sft-lora-faster")
+    assert race.metric.startswith("evidence.training_throughput.amd-primus-megatron-native-sft-lora_over_")
+
+
+def test_on_the_device_its_configs_are_written_for_the_primus_guide_still_trains():
+    # the same job on MI355X, the device the guide's configs are written for: the guide fits as written
+    result = answer(**LLAMA_70B_LORA, device="mi355x")
+    assert chosen_stack(result, "training") == "amd-primus-megatron-native-sft-lora"
+    assert choice(result, "training-framework").option == "megatron-core"
+
+
+def test_a_stacks_configuration_devices_are_among_the_devices_it_names():
+    with pytest.raises(ValueError, match="config_devices: 'mi325x' is not among devices"):
+        StackScope.model_validate(
+            {
+                "family": "amd-gpu",
+                "devices": ["mi300x", "mi355x"],
+                "config_devices": ["mi325x"],
+                "workloads": ["training"],
+                "model_types": ["dense-transformer"],
+                "precisions": ["bf16"],
+                "scale": ["multi-device"],
+            }
+        )
+
+
+def test_only_full_precision_training_pages_carry_a_mixed_precision_setting():
+    # a setting that turns mixed precision on belongs to a page run in fp32; a page already in bf16 needs none
+    stacks = load_knowledge_base().stacks
+    carrying = [s for s in stacks if s.mixed_precision is not None]
+    assert carrying
+    assert all(s.applies_to.precisions == ["fp32"] and "training" in s.applies_to.workloads for s in carrying)
