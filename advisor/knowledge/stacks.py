@@ -339,6 +339,12 @@ class Stack(_Model):
         description="For a pre-training stack: how its trainer starts from a model's published weights, so that a full "
         "fine-tune can take it (TorchTitan's --checkpoint.initial_load_in_hf); the partial fit says so",
     )
+    max_request_tokens: Claim[int] | None = Field(
+        None,
+        description="The longest request (input plus output tokens) its documented configurations accept, where they "
+        "cap it apart from a flag in the runner's launch (the largest max_seq_len of TensorRT-LLM's recipe database "
+        "configs): a long-context SLA beyond it is a partial fit",
+    )
     mixed_precision: Claim[str] | None = Field(
         None,
         description="A training stack whose page runs in full precision (fp32) while its trainer turns on bf16 or fp16 "

@@ -1236,6 +1236,8 @@ def context_cap(stack: Stack) -> int | None:
     """The longest request its runner's documented launch takes, where the launch caps it; None where it sets none."""
     runner = stack.runner
     caps = [int(cap) for cap in SEQUENCE_CAP.findall(runner.setting or "")] if runner is not None else []
+    if stack.max_request_tokens is not None:  # the configs' own cap (TensorRT-LLM's recipe database)
+        caps.append(stack.max_request_tokens.value)
     return max(caps) if caps else None
 
 

@@ -81,8 +81,18 @@ def verdict(
     if choice.device_assumed:
         where += " (assumed: no device named)"
     parts = []
+    # the asked format with no checkpoint to serve it from: the float format leads, as it is what serves first (review
+    # 187 p07: "serve ... in int8" and "serve bf16 until then" in one verdict)
+    nowhere = checkpoint_from_nowhere(choice, tier1, profile, knowledge)
     for judged in choice.chosen:
         fit = "" if judged.fits else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
+        if nowhere is not None and judged.workload == "inference":
+            fallback, reason = nowhere
+            parts.append(
+                f"{VERBS[judged.workload]} {judged.stack.runner_name} in {fallback}, on the recipe {judged.stack.name}"
+                f"{fit}, until an {judged.precision} checkpoint is at hand: {reason}"
+            )
+            continue
         if (
             judged.stack.superseded is not None
         ):  # the verdict, not only the stack's lines, says it is an older release's
@@ -109,7 +119,6 @@ def verdict(
         parts += uncovered_side(choice, tier1, profile, knowledge)
         parts += current_release_alternative(choice, profile.model_name)
         parts += fallback_for_the_device(choice)
-        parts += checkpoint_from_nowhere(choice, tier1, profile, knowledge)
         parts += model_named_elsewhere(choice, profile)
     if not parts:
         options = assembled_options(tier1)
@@ -139,33 +148,33 @@ PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback")
 
 def checkpoint_from_nowhere(
     choice: StackChoice, tier1: Tier, profile: Profile, knowledge: KnowledgeBase | None
-) -> list[str]:
+) -> tuple[str, str] | None:
     """Where the chosen engine serves the asked quantized format only from a checkpoint quantized elsewhere, no toolkit
     the knowledge base lists writes one its build loads, and no release of the model in that format is known (vllm_mlu's
-    INT8 on Cambricon, review 77 p07): where the checkpoint must come from, and the float format to serve meanwhile."""
+    INT8 on Cambricon, review 77 p07): the float format to serve meanwhile, and where the checkpoint must come from."""
     serving = choice.for_workload("inference")
     if knowledge is None or serving is None or not profile.needs.quantized or serving.falls_back:
-        return []
+        return None
     asked = profile.needs.quantization
     runner = serving.stack.runner
     quantization = next((c for c in tier1.choices if c.concern == "quantization"), None)
     if runner is None or runner.candidate is None or quantization is None or quantization.option != runner.candidate:
-        return []
+        return None
     if knowledge.layer_of(runner.candidate) != "serving-engine":  # a runtime that quantizes what it runs writes it
-        return []
+        return None
     if serving.precision != asked or quantization.settings.get("checkpoint"):
-        return []
+        return None
     if written_for(serving.stack.applies_to.quantized_models, profile.model_name):
-        return []
+        return None
     release = quantized_release(profile.model_name)  # the id names a release in the asked format (...-GPTQ-Int8)
     if release is not None and release[0] == asked:
-        return []
+        return None
     if checkpoint_makers(knowledge, runner.candidate, profile.hardware, profile.model_type, asked):
-        return []
+        return None
     platform = knowledge.platform(profile.hardware)
     fallback = float_fallback(serving.stack, profile, choice.device, platform)
     if fallback is None:
-        return []
+        return None
     model = profile.model_name or "the model"
     weight_only = (
         # no id is made up for it (review 140 p07: Qwen publishes no Qwen3-14B-GPTQ-Int8)
@@ -174,11 +183,11 @@ def checkpoint_from_nowhere(
         if asked == "int8" and profile.model_name is not None
         else ""
     )
-    return [
+    return fallback, (
         f"no toolkit here writes the {asked} checkpoint {runner.name} loads and no {asked} release of {model} is "
-        f"catalogued here, so the checkpoint has to come from the vendor or another publisher: name it as `model` to "
-        f"plan on it{weight_only}, and serve {fallback} until then"
-    ]
+        f"catalogued here, so it has to come from the vendor or another publisher; name it as `model` to plan on "
+        f"it{weight_only}, then serve {asked} once it passes its gate"
+    )
 
 
 def fallback_for_the_device(choice: StackChoice) -> list[str]:

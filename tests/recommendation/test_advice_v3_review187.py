@@ -67,3 +67,24 @@ def test_only_full_precision_training_pages_carry_a_mixed_precision_setting():
     carrying = [s for s in stacks if s.mixed_precision is not None]
     assert carrying
     assert all(s.applies_to.precisions == ["fp32"] and "training" in s.applies_to.workloads for s in carrying)
+
+
+def test_a_serving_sla_longer_than_every_documented_config_accepts_is_a_partial_fit():
+    # Review 188 p01: "fits the whole profile" for an 8,000 + 1,500-token SLA, while TensorRT-LLM's B200 configs for
+    # DeepSeek-R1 NVFP4 cap each request at max_seq_len 9472 at most
+    # (https://github.com/NVIDIA/TensorRT-LLM/blob/22de8b34df71bb6653612c1f3de00c7288482eb4/examples/configs/database/nvidia/DeepSeek-R1-0528-FP4-v2/B200/8k1k_tp8_conc256.yaml)
+    deepseek = {
+        "model_type": "moe",
+        "hardware": "nvidia-gpu",
+        "device": "b200",
+        "workload": "inference",
+        "team_skill": "hpc",
+        "model": "deepseek-ai/DeepSeek-V3.1",
+        "needs": {"dynamic_shapes": True, "quantization": "fp4", "long_context": True, "devices": 8},
+    }
+    longer = answer(**deepseek, serving={"isl": 8000, "osl": 1500, "ttft_ms": 3000, "tpot_ms": 40})
+    assert chosen_stack(longer) == "nvidia-trtllm-deepseek-blackwell"
+    reason = considered(longer, "nvidia-trtllm-deepseek-blackwell").reason
+    assert reason.startswith("its launch caps each request at 9,472 tokens, below the 9,500 tokens")
+    within = answer(**deepseek, serving={"isl": 8000, "osl": 1000, "ttft_ms": 3000, "tpot_ms": 40})
+    assert considered(within, "nvidia-trtllm-deepseek-blackwell").reason == "fits the whole profile"
