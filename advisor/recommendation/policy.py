@@ -233,6 +233,9 @@ EIGHT_BIT_FORMATS: tuple[str, ...] = ("int8", "fp8")
 # fp4 asked on a device without FP4 units (Hopper, MI300X) is served as 4-bit integer weights (AWQ/GPTQ), which any
 # device runs weight-only.
 SAME_WIDTH_FORMATS: dict[str, str] = {"fp8": "int8", "int8": "fp8", "fp4": "int4"}
+# A 4-bit ask's 8-bit format of the same kind: what a plan serves where no stack documents any 4-bit form of the ask
+# for the model on its device and the float weights do not fit the devices given
+WIDER_FORMATS: dict[str, str] = {"int4": "int8", "fp4": "fp8"}
 
 # Devices per job -> the scale a stack must be documented at. How many devices share a node differs by device (8 GPUs,
 # 16 Trainium2 chips, TPU slices), so a job of several devices needs a stack documented beyond one device; one

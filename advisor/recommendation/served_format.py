@@ -17,9 +17,10 @@ from advisor.knowledge.model_sizes import shared_architecture, written_for
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
+from advisor.recommendation.capacity import devices_to_hold
 from advisor.recommendation.citations import cite_platform, cite_profile, line
 from advisor.recommendation.models import Rationale, Recommendation
-from advisor.recommendation.policy import PRECISIONS_FOR, SAME_WIDTH_FORMATS
+from advisor.recommendation.policy import PRECISIONS_FOR, SAME_WIDTH_FORMATS, WIDER_FORMATS
 from advisor.recommendation.stack_choice import target_device
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
@@ -29,11 +30,16 @@ def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, 
     says why; the profile itself and None where the asked format runs, or no swap is documented."""
     asked = profile.needs.quantization
     other = SAME_WIDTH_FORMATS.get(asked)
-    if other is None or not profile.serves:
+    if not profile.serves:
         return profile, None
     platform = knowledge.platform(profile.hardware)
     device, assumed = target_device(profile, platform)
-    if device is None or device.may_run(asked) or not device.runs_natively(other):
+    if device is None:
+        return profile, None
+    wider = wider_format(profile, knowledge, device)
+    if wider is not None:
+        return wider
+    if other is None or device.may_run(asked) or not device.runs_natively(other):
         return profile, None
     formats = PRECISIONS_FOR[asked]  # fp4: NVFP4 or MXFP4
     if any(
@@ -53,6 +59,36 @@ def served_format(profile: Profile, knowledge: KnowledgeBase) -> tuple[Profile, 
     )
     cites = [cite_profile(profile, "needs.quantization"), cite_platform(platform, f"devices.{device.id}.spec")]
     planned = profile.model_copy(update={"needs": profile.needs.model_copy(update={"quantization": other})})
+    return planned, line(text, *cites)
+
+
+def wider_format(profile: Profile, knowledge: KnowledgeBase, device: Device) -> tuple[Profile, Rationale] | None:
+    """A 4-bit ask that no stack documents in any form for the model on this device, for a model whose bf16 weights the
+    profile's devices cannot hold: the plan serves the 8-bit format of the same kind where a stack documents it there
+    and its weights fit (review 188 p08: Qwen3-32B-AWQ on one 64 GB K100_AI, whose cookbook serves Qwen3-32B as
+    Hygon's INT8 W8A8 checkpoint); None otherwise."""
+    asked = profile.needs.quantization
+    wider = WIDER_FORMATS.get(asked)
+    if wider is None or any(serving_stacks(profile, knowledge, device, p) for p in PRECISIONS_FOR[asked]):
+        return None
+    in_float, in_wider = devices_to_hold(profile, device, "bf16"), devices_to_hold(profile, device, wider)
+    devices = profile.needs.devices
+    if in_float is None or in_wider is None or in_float[1] <= devices or in_wider[1] > devices:
+        return None
+    documented = serving_stacks(profile, knowledge, device, wider)
+    if not documented or not device.may_run(wider):
+        return None
+    given = f"{devices} x {device.name}"
+    text = (
+        f"{asked} asked, and no stack here documents {asked} for this model on the {device.name}; its bf16 weights "
+        f"(about {in_float[0]:.0f} GB) need more than the {given} given: the plan serves {wider}, which "
+        f"{len(documented)} stack{'s' if len(documented) > 1 else ''} documented for it run"
+        f"{'' if len(documented) > 1 else 's'}, at about {in_wider[0]:.0f} GB; gate it on your task evaluation "
+        f"against bf16 before launch, and come back to {asked} when a stack here documents it"
+    )
+    platform = knowledge.platform(profile.hardware)
+    cites = [cite_profile(profile, "needs.quantization"), cite_platform(platform, f"devices.{device.id}.spec")]
+    planned = profile.model_copy(update={"needs": profile.needs.model_copy(update={"quantization": wider})})
     return planned, line(text, *cites)
 
 
@@ -82,7 +118,8 @@ def restated(recommendation: Recommendation, asked: Profile, planned: Profile) -
     if planned is asked:
         return recommendation
     said = f"the profile asks {planned.needs.quantization}"
-    meant = f"the plan serves {planned.needs.quantization} ({asked.needs.quantization} asked, not run on this device)"
+    why = "documented by no stack here" if widened(asked, planned) else "not run on this device"
+    meant = f"the plan serves {planned.needs.quantization} ({asked.needs.quantization} asked, {why})"
     return recommendation.with_texts(lambda text: text.replace(said, meant), asked)
 
 
@@ -102,7 +139,14 @@ def format_there(there: Profile, asked: Profile, device: Device | None) -> str:
     planned, wanted = there.needs.quantization, asked.needs.quantization
     if planned == wanted or device is None:
         return ""
+    if widened(asked, there):
+        return f" ({planned} served: no stack documents {wanted} for it on the {device.name})"
     return f" ({planned} served: the {device.name} runs no {wanted})"
+
+
+def widened(asked: Profile, planned: Profile) -> bool:
+    """The plan serves the 8-bit format of a 4-bit ask (wider_format), not the same-width one the device runs."""
+    return WIDER_FORMATS.get(asked.needs.quantization) == planned.needs.quantization
 
 
 def checkpoint_makers(knowledge: KnowledgeBase, runtime: str, hardware: str, model_type: str, dtype: str) -> list[str]:

@@ -88,3 +88,37 @@ def test_a_serving_sla_longer_than_every_documented_config_accepts_is_a_partial_
     assert reason.startswith("its launch caps each request at 9,472 tokens, below the 9,500 tokens")
     within = answer(**deepseek, serving={"isl": 8000, "osl": 1000, "ttft_ms": 3000, "tpot_ms": 40})
     assert considered(within, "nvidia-trtllm-deepseek-blackwell").reason == "fits the whole profile"
+
+
+def test_a_four_bit_ask_no_stack_documents_is_served_in_the_documented_eight_bit_format_where_float_does_not_fit():
+    # Review 188 p08: Qwen3-32B-AWQ on one 64 GB K100_AI got concerns assembled one by one around an unverified vLLM
+    # int4 path, while Hygon's cookbook serves Qwen3-32B as its INT8 W8A8 checkpoint
+    # (HYGON-AI/inference-cookbook-das, docs/model-deployment/vllm: its Qwen3 page's K100_AI INT8 line) and bf16 weights
+    # need two cards
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-32B-AWQ",
+        needs={"dynamic_shapes": True, "quantization": "int4", "devices": 1},
+    )
+    assert chosen_stack(result) == "hygon-vllm-cookbook-k100-ai"
+    assert choice(result, "gemm").settings["dtype"] == "int8"
+    assert any(
+        line.text.startswith("int4 asked, and no stack here documents int4 for this model on the Hygon DCU K100_AI")
+        for line in result.capacity
+    )
+    assert "not run on this device" not in considered(result, "hygon-vllm-gpustack-k100-ai").reason
+    # two cards hold the bf16 weights: the documented bf16 route serves there, no 8-bit plan is made up
+    roomy = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-32B-AWQ",
+        needs={"dynamic_shapes": True, "quantization": "int4", "devices": 2},
+    )
+    assert not any(line.text.startswith("int4 asked, and no stack") for line in roomy.capacity)
