@@ -80,6 +80,21 @@ class Component(_Model):
         "beside its QAT+LoRA one): the setting for each, after `setting`; a quantized profile reads only its method's",
     )
 
+    setting_by_model: dict[str, str] = Field(
+        default_factory=dict,
+        description="For a page that runs one model's script where the project it runs ships its own example for "
+        "another model (verl's Qwen3-30B-A3B GRPO script beside the Qwen3.5-35B-A3B one AMD's quick start lists): "
+        "Hugging Face id -> the setting of that example, in place of `setting` for a job naming that model; the text "
+        "says where it comes from",
+    )
+
+    def for_model(self, model: str | None) -> Component:
+        """The part as a job naming `model` sets it: the project's own example for that model, where there is one."""
+        own = next(
+            (text for listed, text in self.setting_by_model.items() if model and model_matches(listed, model)), None
+        )
+        return self if own is None else self.model_copy(update={"setting": own})
+
     def for_training(self, kind: TrainingKind | None) -> Component:
         """The part as a job training `kind` sets it: the shared setting and that kind's; every kind's, each named,
         where the job's kind is not one of them."""
@@ -456,6 +471,16 @@ class Stack(_Model):
         if not any(component.setting_by_method for component in self.components):
             return self
         return self.model_copy(update={"components": [c.for_method(method) for c in self.components]})
+
+    def for_model(self, model: str | None) -> Stack:
+        """The stack as a job naming `model` reads it: each part's setting from its project's example for that model."""
+        if model is None or not any(component.setting_by_model for component in self.components):
+            return self
+        return self.model_copy(update={"components": [c.for_model(model) for c in self.components]})
+
+    def model_example(self, model: str | None) -> bool:
+        """Some part of it carries its project's own example for this model (setting_by_model)."""
+        return any(component.for_model(model) is not component for component in self.components)
 
     def component(self, role: str) -> Component | None:
         """The stack's component in this role (the first, for a repeatable role), or None."""

@@ -690,6 +690,14 @@ def misfits(
                 f"({stack.example_models.value}): {named} takes the same route where the runner loads it as that says, "
                 "at its own memory and speed",
             )
+        if other.kind == "named_model_training" and stack.model_example(named):
+            # the project's own example for the model sets its parts (review 189 p04: verl's Qwen3-30B-A3B layout, not
+            # the Qwen3.5-35B-A3B one AMD's quick start runs)
+            other = Misfit(
+                other.kind,
+                f"its page runs {few_of(scope.models)}; the settings here are its project's own example for {named}, "
+                "which the page does not run on this family",
+            )
         # pre-training builds the architecture from its own data: a recipe for a model of that architecture is this
         # job's whole recipe, there being no checkpoint to load (review 140 p02: Llama-3.1-8B on the Llama 3 8B recipe)
         if not (other.kind == "same_architecture" and workload == "training" and profile.training == "pretraining"):
@@ -1391,6 +1399,7 @@ def judge(
     if workload == "training":
         stack = stack.for_training(profile.training)
     stack = stack.for_method(profile.needs.quantization_method if profile.needs.quantized else None)
+    stack = stack.for_model(profile.model_name)
     accepted = stack_accepts(stack, profile, platform, workload)
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to

@@ -122,3 +122,26 @@ def test_a_four_bit_ask_no_stack_documents_is_served_in_the_documented_eight_bit
         needs={"dynamic_shapes": True, "quantization": "int4", "devices": 2},
     )
     assert not any(line.text.startswith("int4 asked, and no stack") for line in roomy.capacity)
+
+
+def test_a_project_example_for_the_named_model_sets_the_recipes_parts_in_place_of_another_models_script():
+    # Reviews 188 p04, 189 p04: Qwen3-30B-A3B GRPO on 8 x MI355X got the Qwen3.5-35B-A3B script AMD's verl quick start
+    # lists (https://verl.readthedocs.io/en/latest/amd_tutorial/amd_quick_start.html), while verl ships its own
+    # Qwen3-30B-A3B example (https://github.com/verl-project/verl/blob/1dda039b9c6311889a9c9a26040677e1254814f9/examples/grpo_trainer/run_qwen3_30b_a3b_megatron.sh)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    assert chosen_stack(result, "training") == "amd-verl-megatron-moe-grpo-instinct"
+    documented = choice(result, "training-framework").settings["as documented"]
+    assert documented.startswith("verl's own GRPO example for this model, bash examples/grpo_trainer/run_qwen3_30b_a3b")
+    assert "TP4 PP2 VPP2 EP2" in documented
+    assert "run_qwen3_5_35b_megatron.sh" not in documented
+    reason = considered(result, "amd-verl-megatron-moe-grpo-instinct").reason
+    assert reason.startswith("its page runs Qwen/Qwen3.5-35B-A3B; the settings here are its project's own example")
