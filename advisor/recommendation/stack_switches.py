@@ -16,8 +16,10 @@ from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import (
     FOUR_BIT_ASKS,
+    FULL_PRECISIONS,
     LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
+    MIXED_FORMATS,
     NAMED_ONLY_KINDS,
     PRECISIONS_FOR,
     TRAINED_PRECISIONS,
@@ -770,6 +772,9 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     native = native_format_switch(choice, device, profile)
     if native is not None:
         found.append(native)
+    mixed = mixed_precision_pays_switch(choice, device, profile)
+    if mixed is not None:
+        found.append(mixed)
     description = (
         f"the target moves to another device generation than {device.id}: the stacks validated for it "
         f"differ{asked_format_elsewhere(choice, device, profile, platform)}; set the profile's `device` and re-run "
@@ -948,6 +953,28 @@ def training_pays_switch(choice: StackChoice, device: Device, profile: Profile) 
     )
     metric = f"evidence.training_throughput.{dtype}_over_bf16"
     return switch(f"{dtype}-training-no-speedup", description, metric, "<", FASTER)
+
+
+def mixed_precision_pays_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:
+    """A model trained in fp32 on an accelerator by a page that documents a mixed-precision path beside it (ConvNeXt's
+    --use_amp on Iluvatar): the mixed run takes over where it is faster on the target and holds the fp32 run's
+    accuracy (review 189 p08: fp32 GEMMs with no word of the page's AMP path)."""
+    training = choice.for_workload("training")
+    if training is None or training.precision not in FULL_PRECISIONS:
+        return None
+    mixed = next(
+        (p for p in training.stack.applies_to.precisions if p in MIXED_FORMATS and device.runs_natively(p)), None
+    )
+    if mixed is None:
+        return None
+    description = (
+        f"the page's {mixed} mixed-precision run delivers at least {FASTER:g}x the {trained_unit(profile)} of its "
+        f"{training.precision} run on the target, same model, devices and batch, and its validation accuracy stays "
+        f"within {ACCURACY_DROP * 100:g} point of the {training.precision} run's: train in {mixed}"
+    )
+    metric = f"evidence.training_throughput.{mixed}_over_{training.precision}"
+    accuracy = predicate(f"evidence.{mixed}_accuracy_drop", "<=", ACCURACY_DROP)
+    return switch(f"{mixed}-training-pays", description, metric, ">=", FASTER, accuracy)
 
 
 def native_format_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:

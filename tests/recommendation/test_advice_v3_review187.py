@@ -145,3 +145,23 @@ def test_a_project_example_for_the_named_model_sets_the_recipes_parts_in_place_o
     assert "run_qwen3_5_35b_megatron.sh" not in documented
     reason = considered(result, "amd-verl-megatron-moe-grpo-instinct").reason
     assert reason.startswith("its page runs Qwen/Qwen3.5-35B-A3B; the settings here are its project's own example")
+
+
+def test_an_fp32_training_page_with_an_amp_path_gets_a_switch_to_mixed_precision():
+    # Review 189 p08: ConvNeXt-B on 4 x BI-V150 trained in fp32 with no word of the page's --use_amp path (the upstream
+    # main.py trains in fp32 unless --use_amp true: https://github.com/facebookresearch/ConvNeXt/blob/048efcea897d999aed302f2639b6270aedf8d4c8/main.py)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="facebook/convnext-base-224",
+        needs={"devices": 4},
+    )
+    assert chosen_stack(result, "training") == "iluvatar-convnext-training"
+    assert choice(result, "gemm").settings["dtype"] == "fp32"
+    amp = next(s for s in result.switch_conditions if s.id == "fp16-training-pays")
+    assert amp.metric == "evidence.training_throughput.fp16_over_fp32"
+    assert amp.also[0].metric == "evidence.fp16_accuracy_drop"
