@@ -271,6 +271,12 @@ class Stack(_Model):
         description="A training stack: how its checkpoints leave it for serving (the format and the converter); a "
         "serving stack: the checkpoint format it loads",
     )
+    checkpoint_by_training: dict[TrainingKind, Claim[str]] = Field(
+        default_factory=dict,
+        description="For a training page that exports one kind of training apart (MaxText's LoRA adapters through "
+        "maxtext_to_hf_lora beside its full-weight to_huggingface conversion): that kind's export, in place of "
+        "`checkpoint` for a job of that kind",
+    )
     preview: Claim[str] | None = Field(
         None,
         description="Where the stack's page calls it a beta, preview or experimental: what it says (a chosen "
@@ -461,10 +467,15 @@ class Stack(_Model):
         return f"{runner.candidate}:{bare}" if runner.candidate else bare
 
     def for_training(self, kind: TrainingKind | None) -> Stack:
-        """The stack as a job training `kind` reads it: each part's setting for that kind (Component.for_training)."""
+        """The stack as a job training `kind` reads it: each part's setting for that kind (Component.for_training),
+        and that kind's own export where the page documents one (checkpoint_by_training)."""
+        stack = self
+        own_export = self.checkpoint_by_training.get(kind) if kind else None
+        if own_export is not None:
+            stack = stack.model_copy(update={"checkpoint": own_export})
         if not any(component.setting_by_training for component in self.components):
-            return self
-        return self.model_copy(update={"components": [c.for_training(kind) for c in self.components]})
+            return stack
+        return stack.model_copy(update={"components": [c.for_training(kind) for c in self.components]})
 
     def for_method(self, method: QuantizationMethod | None) -> Stack:
         """The stack as a job quantizing by `method` reads it: each part's setting for that method."""

@@ -490,6 +490,9 @@ def shared_checkpoint_switch(tiers: Sequence[Tier], profile: Profile) -> SwitchC
 
 
 LORA_MERGE = "merge the LoRA adapters into the base model first ({how}); "
+# a page whose export writes the adapter in PEFT format (MaxText's maxtext_to_hf_lora): the merge follows that export
+LORA_EXPORT_MERGE = "export the adapter as below, then merge it into the base model before serving ({how}); "
+PEFT_EXPORT = re.compile(r"\bPEFT format\b")
 
 
 def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | None = "tier 1's runtime") -> str:
@@ -508,13 +511,16 @@ def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | No
     peft = training is not None and (
         "peft" in training.stack.validated_with
         or any(c.candidate == "peft" or re.search(r"\bPEFT\b", c.name) for c in training.stack.components)
-        or (export is not None and re.search(r"\bPEFT format\b", export.value) is not None)
+        or (export is not None and PEFT_EXPORT.search(export.value) is not None)
     )
     how = (
         "PEFT's merge_and_unload writes a whole checkpoint" if peft else "with the training framework's own merge step"
     )
     lead = " Between them: "
-    return lead + LORA_MERGE.format(how=how) + path[len(lead) :] if path.startswith(lead) else path
+    merge = LORA_MERGE.format(how=how)
+    if export is not None and PEFT_EXPORT.search(export.value) is not None:  # the page exports the adapter itself
+        merge = LORA_EXPORT_MERGE.format(how=how)
+    return lead + merge + path[len(lead) :] if path.startswith(lead) else path
 
 
 AS_RELEASED_PART = re.compile(r"\bas released\b|\bnative FP8 checkpoint\b", re.IGNORECASE)

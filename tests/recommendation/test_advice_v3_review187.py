@@ -165,3 +165,57 @@ def test_an_fp32_training_page_with_an_amp_path_gets_a_switch_to_mixed_precision
     amp = next(s for s in result.switch_conditions if s.id == "fp16-training-pays")
     assert amp.metric == "evidence.training_throughput.fp16_over_fp32"
     assert amp.also[0].metric == "evidence.fp16_accuracy_drop"
+
+
+def test_a_flux_lora_on_the_diffsynth_route_runs_the_projects_own_flux_example():
+    # Review 191 p04: the command was DiffSynth-Studio's Qwen-Image train.py with "FLUX.1-dev in place of Qwen-Image",
+    # while the project ships its own FLUX.1-dev LoRA example
+    # (https://github.com/modelscope/DiffSynth-Studio/blob/3ee3cc31048980e89cd2d60d2526cfb76f290390/examples/flux/model_training/lora/FLUX.1-dev.sh)
+    result = answer(
+        model_type="diffusion",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="lora",
+        team_skill="kernel",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result, "training") == "amd-diffsynth-qwen-image-lora-mi300x"
+    settings = choice(result, "training-framework").settings
+    assert "examples/flux/model_training/train.py" in settings["as documented"]
+    assert "qwen_image" not in settings["as documented"]
+    assert "model" not in settings
+
+
+def test_a_maxtext_lora_job_takes_the_lora_tutorials_flags_and_adapter_export():
+    # Review 191 p11: "documented for fine-tuning, not lora" and a full-checkpoint hand-over for a Gemma 3 12B LoRA on
+    # v6e-8, while MaxText documents LoRA on v6e-8 with enable_lora=True and exports the adapter with maxtext_to_hf_lora
+    # (https://github.com/AI-Hypercomputer/maxtext/blob/1e43e7cb90d7b457cdea5fcdf17717501fead3a9/docs/tutorials/posttraining/lora.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="both",
+        training="lora",
+        team_skill="kernel",
+        model="google/gemma-3-12b-it",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    assert chosen_stack(result, "training") == "tpu-maxtext-sft"
+    assert considered(result, "tpu-maxtext-sft").reason == "fits the whole profile"
+    assert "enable_lora=True" in choice(result, "training-framework").settings["as documented"]
+    assert "maxtext_to_hf_lora" in result.verdict
+    assert "export the adapter as below, then merge it into the base model before serving" in result.verdict
+    full = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="both",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="google/gemma-3-12b-it",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    assert "maxtext_to_hf_lora" not in full.verdict
+    assert "enable_lora" not in choice(full, "training-framework").settings["as documented"]
