@@ -744,9 +744,7 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     found += [
         race for workload in ("inference", "training") for race in equal_engine_switches(choice, workload, profile)
     ]
-    resized = resized_rival_switch(choice, profile, found)
-    if resized is not None:
-        found.append(resized)
+    found += light_rival_switches(choice, profile, found)
     serving = choice.for_workload("inference")
     layout = layout_switch(serving, profile.needs.devices)
     if layout is not None:
@@ -1218,32 +1216,33 @@ def engine_race(chosen: Judged, rival: Judged, workload: str, profile: Profile) 
     return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER)
 
 
-def resized_rival_switch(
+# What a training rival may miss and still race the chosen stack on the target: configurations written for a sibling
+# device, a one-device recipe run data parallel, the trainer's own mixed-precision setting, the model's kin
+LIGHT_TRAINING_MISSES = ("config_device", "scale_data_parallel", "precision_setting", *KIN_KINDS)
+
+
+def light_rival_switches(
     choice: StackChoice, profile: Profile, taken: Sequence[SwitchCondition]
-) -> SwitchCondition | None:
-    """Where the chosen training stack is a partial fit and a considered one on another framework misses only by
-    shipping its configurations for a sibling device (or by being written for the model's kin): a run of each on the
-    target decides (review 181 p05: PEFT/TRL with bf16 turned on, against Primus's native SFT, whose configs are
-    MI355X ones)."""
+) -> list[SwitchCondition]:
+    """Where the chosen training stack is a partial fit and considered ones miss only lightly (LIGHT_TRAINING_MISSES):
+    a run of each on the target decides, one race per recipe, at most two (review 181 p05: PEFT/TRL with bf16 turned on
+    against Primus's native SFT, whose configs are MI355X ones; review 193 p04: the one-GPU PEFT guide's script run as
+    eight data-parallel copies against the same libraries splitting one copy over the GPUs)."""
     chosen = choice.for_workload("training")
     if chosen is None or chosen.fits:
-        return None
-    rival = next(
-        (
-            judged
-            for judged in choice.considered
-            if judged.workload == "training"
-            and judged.misfits
-            and all(misfit.kind in ("config_device", *KIN_KINDS) for misfit in judged.misfits)
-            and not same_engine(judged, chosen)
-            and judged.stack.superseded is None
-        ),
-        None,
-    )
-    if rival is None:
-        return None
-    race = engine_race(chosen, rival, "training", profile)
-    return None if any(condition.id == race.id for condition in taken) else race
+        return []
+    rivals = [
+        judged
+        for judged in choice.considered
+        if judged.workload == "training"
+        and judged.misfits
+        and all(misfit.kind in LIGHT_TRAINING_MISSES for misfit in judged.misfits)
+        and judged.stack.superseded is None
+        and judged.stack.id != chosen.stack.id
+    ]
+    ids = {condition.id for condition in taken}
+    races = [engine_race(chosen, rival, "training", profile) for rival in rivals]
+    return [race for race in races if race.id not in ids][:MAX_ENGINE_RACES]
 
 
 def missing_only(choice: StackChoice, kind: str) -> Judged | None:

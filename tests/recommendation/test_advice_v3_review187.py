@@ -37,6 +37,10 @@ def test_an_fp32_peft_page_trains_in_bf16_by_its_trainers_flag_before_configs_wr
     assert primus.reason.startswith("its page names mi300x but ships configurations for mi355x only")
     race = next(s for s in result.switch_conditions if s.id == "amd-primus-megatron-native-sft-lora-faster")
     assert race.metric.startswith("evidence.training_throughput.amd-primus-megatron-native-sft-lora_over_")
+    # review 193 p04: the one-GPU guide's script as data-parallel copies (140 GB of bf16 weights fit one 192 GB MI300X)
+    # races the chosen device_map split too
+    copies = next(s for s in result.switch_conditions if s.id == "amd-trl-peft-llm-lora-mi300x-faster")
+    assert copies.metric.startswith("evidence.training_throughput.amd-trl-peft-llm-lora-mi300x_over_")
 
 
 def test_on_the_device_its_configs_are_written_for_the_primus_guide_still_trains():
