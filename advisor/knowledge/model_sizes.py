@@ -138,17 +138,18 @@ class PublishedCheckpoint(Sourced):
         description="Where a hardware vendor, not the model's publisher, releases it for its own devices (AMD's Quark "
         "FP8-KV checkpoints for Instinct): the hardware family it is for, and read only there",
     )
-    precision: Literal["fp8", "nvfp4", "mxfp4"] = Field(
+    precision: Literal["fp8", "nvfp4", "mxfp4", "int8"] = Field(
         "fp8",
-        description="The format its weights are released in: FP8 (the default), or a 4-bit float a hardware vendor "
-        "releases for its own devices (NVIDIA's NVFP4 checkpoints, AMD's MXFP4 ones)",
+        description="The format its weights are released in: FP8 (the default), a 4-bit float a hardware vendor "
+        "releases for its own devices (NVIDIA's NVFP4 checkpoints, AMD's MXFP4 ones), or a publisher's weight-only "
+        "INT8 release (Qwen's GPTQ-Int8 checkpoints: INT8 weights, 16-bit activations)",
     )
     source: str
     as_of: dt.date
 
     @model_validator(mode="after")
     def _four_bit_from_a_vendor(self) -> PublishedCheckpoint:
-        if self.precision != "fp8" and self.family is None:
+        if self.precision not in ("fp8", "int8") and self.family is None:
             raise ValueError("a 4-bit checkpoint here is a hardware vendor's: give its family")
         return self
 

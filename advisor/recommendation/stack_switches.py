@@ -6,7 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from advisor.knowledge.model_sizes import newer_in_series, quantized_release, size_of, vendor_fp8, written_for
+from advisor.knowledge.model_sizes import (
+    catalogued_release,
+    newer_in_series,
+    quantized_release,
+    size_of,
+    vendor_fp8,
+    written_for,
+)
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import Component, Stack
@@ -121,6 +128,7 @@ def verdict(
         parts += uncovered_side(choice, tier1, profile, knowledge)
         parts += current_release_alternative(choice, profile.model_name)
         parts += fallback_for_the_device(choice)
+        parts += published_release(choice, profile)
         parts += model_named_elsewhere(choice, profile)
     if not parts:
         options = assembled_options(tier1)
@@ -171,6 +179,8 @@ def checkpoint_from_nowhere(
     release = quantized_release(profile.model_name)  # the id names a release in the asked format (...-GPTQ-Int8)
     if release is not None and release[0] == asked:
         return None
+    if profile.model_name is not None and catalogued_release(profile.model_name, None, (asked,)) is not None:
+        return None  # the publisher releases it in the format (published_release says which)
     if checkpoint_makers(knowledge, runner.candidate, profile.hardware, profile.model_type, asked):
         return None
     platform = knowledge.platform(profile.hardware)
@@ -190,6 +200,25 @@ def checkpoint_from_nowhere(
         f"catalogued here, so it has to come from the vendor or another publisher; name it as `model` to plan on "
         f"it{weight_only}, then serve {asked} once it passes its gate"
     )
+
+
+def published_release(choice: StackChoice, profile: Profile) -> list[str]:
+    """Where the profile names a model and asks int8, and its publisher releases a weight-only INT8 checkpoint of that
+    release (Qwen's GPTQ-Int8), which the chosen serving stack does not already serve: name it, to plan on as released
+    (reviews 185 p07, 191 p07, 192 p07, 193 p07: "no int8 release is catalogued" beside Qwen's own GPTQ-Int8 ones)."""
+    serving = choice.for_workload("inference")
+    named = profile.model_name
+    if serving is None or named is None or not profile.needs.quantized or profile.needs.quantization != "int8":
+        return []
+    if quantized_release(named) is not None or written_for(serving.stack.applies_to.quantized_models, named):
+        return []
+    release = catalogued_release(named, None, ("int8",))
+    if release is None:
+        return []
+    return [
+        f"its publisher releases {release.checkpoint} ({release.format}): name it as `model` to plan on serving it as "
+        f"released where {serving.stack.runner_name} loads its format"
+    ]
 
 
 def fallback_for_the_device(choice: StackChoice) -> list[str]:

@@ -101,10 +101,13 @@ def test_every_fp8_checkpoint_is_its_models_id_with_the_fp8_suffix_and_listed_on
     entries = fp8_checkpoints()
     assert entries, "advisor/data/fp8_checkpoints.yaml is empty"
     publishers = [entry for entry in entries if entry.family is None]
-    models = [entry.model.lower() for entry in publishers]
+    models = [(entry.model.lower(), entry.precision) for entry in publishers]
     assert len(models) == len(set(models))
+    # a publisher's FP8 release is the model's id with -FP8; its weight-only INT8 one with -GPTQ-Int8
+    # (https://huggingface.co/Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8)
+    suffixes = {"fp8": "-FP8", "int8": "-GPTQ-Int8"}
     for entry in publishers:
-        assert entry.checkpoint == f"{entry.model}-FP8", entry.model
+        assert entry.checkpoint == f"{entry.model}{suffixes[entry.precision]}", entry.model
     # A hardware vendor's own release (family set) is under the vendor's name, once per model, family and format:
     # amd/Llama-3.3-70B-Instruct-FP8-KV (https://huggingface.co/amd/Llama-3.3-70B-Instruct-FP8-KV) beside
     # amd/Llama-3.3-70B-Instruct-MXFP4-Preview (https://huggingface.co/amd/Llama-3.3-70B-Instruct-MXFP4-Preview).
@@ -112,7 +115,7 @@ def test_every_fp8_checkpoint_is_its_models_id_with_the_fp8_suffix_and_listed_on
     assert len(vendors) == len(set(vendors))
     # A 4-bit float release is in the format of its vendor's devices: NVIDIA's NVFP4, AMD's MXFP4.
     for entry in entries:
-        if entry.precision != "fp8":
+        if entry.precision not in ("fp8", "int8"):
             assert (entry.family, entry.precision) in {("nvidia-gpu", "nvfp4"), ("amd-gpu", "mxfp4")}, entry.checkpoint
     for entry in entries:
         if entry.family is not None:

@@ -223,3 +223,20 @@ def test_a_maxtext_lora_job_takes_the_lora_tutorials_flags_and_adapter_export():
     )
     assert "maxtext_to_hf_lora" not in full.verdict
     assert "enable_lora" not in choice(full, "training-framework").settings["as documented"]
+
+
+def test_an_int8_ask_names_the_publishers_own_weight_only_int8_release():
+    # Reviews 185, 191, 192, 193 p07: "no int8 release of Qwen/Qwen2.5-7B-Instruct is catalogued here" on Cambricon,
+    # while Qwen publishes https://huggingface.co/Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "int8", "devices": 1},
+    )
+    assert "its publisher releases Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8" in result.verdict
+    assert "no int8 release of" not in result.verdict
+    assert result.verdict.startswith("Serve with vLLM with Cambricon's vllm_mlu platform plugin in int8")
