@@ -463,7 +463,7 @@ def serving_text(
     """The weights at the precision served against the share of memory an engine takes; for an LLM the rest is KV
     cache, for other models (a diffusion transformer, a CNN) activations, in a copy per device unless the chosen stack
     (`sharded`) splits each copy over several devices; replicas of the serving page's own device count
-    (`page_devices`) where it holds the weights on fewer devices than half-for-the-cache takes."""
+    (`page_devices`) where it holds the weights on part of the job's devices."""
     assert device.memory_gb is not None
     devices, precision = profile.needs.devices, served_precision or profile.needs.quantization
     weights = served_weights_gb(parameters, precision)
@@ -528,9 +528,9 @@ def serving_text(
         group = replica_size(weights, device.memory_gb, devices, node)
         if (
             page_devices is not None
-            and page_devices < group
+            and page_devices != group
             and page_holds(weights, device.memory_gb, devices, page_devices)
-        ):
+        ):  # the page's own layout is the replica, fewer devices than half-for-the-cache takes or more
             left = page_devices * device.memory_gb * ENGINE_MEMORY_SHARE - weights
             text += (
                 f"; the serving page runs this model on {page_devices} device{'s' if page_devices > 1 else ''}, "
@@ -589,8 +589,9 @@ def replica_group(
 ) -> int | None:
     """For an LLM served on several devices whose weights fit fewer of them with half their memory left for the KV
     cache: the devices per replica (the serving line's 'replicas of N'); None otherwise. `page_devices`: the devices the
-    serving page written for this model runs it on, which is the replica where it holds the weights on fewer devices
-    than that rule takes (review 173 p06: SGLang's Qwen3-30B-A3B on one A3 card, TP 2, not 4 replicas of 4)."""
+    serving page written for this model runs it on, which is the replica wherever it holds the weights on part of the
+    job's devices, fewer devices than that rule takes (review 173 p06: SGLang's Qwen3-30B-A3B on one A3 card, TP 2, not
+    4 replicas of 4) or more (review 196 p12: vLLM Neuron's TP 16 on 4 Trn2 chips, not 8 replicas of 2)."""
     parameters = model_parameters_b(profile)
     if parameters is None or device is None or device.memory_gb is None or not (profile.serves and profile.llm):
         return None
@@ -599,7 +600,7 @@ def replica_group(
         return None
     group = replica_size(weights, device.memory_gb, profile.needs.devices, node_size(device))
     if page_devices is not None and page_holds(weights, device.memory_gb, profile.needs.devices, page_devices):
-        group = min(group, page_devices)
+        group = page_devices
     return group if group < profile.needs.devices else None
 
 

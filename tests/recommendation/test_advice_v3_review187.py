@@ -240,3 +240,22 @@ def test_an_int8_ask_names_the_publishers_own_weight_only_int8_release():
     assert "its publisher releases Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8" in result.verdict
     assert "no int8 release of" not in result.verdict
     assert result.verdict.startswith("Serve with vLLM with Cambricon's vllm_mlu platform plugin in int8")
+
+
+def test_the_serving_pages_own_layout_is_the_replica_in_the_capacity_line_the_layout_and_the_switch_alike():
+    # Review 196 p12: Llama-3.3-70B FP8 on 16 Trn2 said "8 replicas of 2" in the capacity line and the switch while the
+    # layout line ran the tutorial's TP 16, which at LNC=2 is 4 chips a copy
+    # (https://github.com/aws-neuron/aws-neuron-sdk/blob/43a89626d2aa0f9f649b581df8dfefe85b2b603d/vllm-neuron/docs/tutorials/tutorial-llama3-70b.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "fp8", "long_context": True, "devices": 16},
+    )
+    assert "so the 16 devices can serve as 4 replicas of 4 (data parallel) as the page does" in result.capacity[-1].text
+    assert choice(result, "deployment").settings["layout here"].startswith("4 replicas of 4 (tensor parallel 16")
+    replicas = next(s for s in result.switch_conditions if s.id == "replicas-over-split")
+    assert replicas.description.startswith("4 replicas of 4 devices")
