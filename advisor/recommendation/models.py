@@ -28,7 +28,7 @@ TierNumber = Literal[1, 2, 3]
 # 131 and 132 asked for an earlier review of records pinned to one (its final release follows within months).
 PRE_RELEASE = re.compile(r"^v?\d+(?:\.\d+)*(?:rc\d+|\.?dev\d*)\b", re.IGNORECASE)
 # A pin to a source commit rather than a release ('commit b6261862...'): no release's fixes come to it
-COMMIT_PIN = re.compile(r"^(?:commit\s+)?[0-9a-f]{12,40}\b", re.IGNORECASE)
+COMMIT_PIN = re.compile(r"^(?:commit\s+[0-9a-f]{7,40}|[0-9a-f]{12,40})\b", re.IGNORECASE)
 # The checkpoint setting of a publisher's quantized release served as it is ("Qwen/Qwen3-235B-A22B-FP8, as released").
 AS_RELEASED = ", as released"
 

@@ -212,6 +212,8 @@ def published_release(choice: StackChoice, profile: Profile) -> list[str]:
         return []
     if quantized_release(named) is not None or written_for(serving.stack.applies_to.quantized_models, named):
         return []
+    if "int8" not in serving.stack.applies_to.precisions:  # a stack with no int8 path loads no INT8 release either
+        return []
     release = catalogued_release(named, None, ("int8",))
     if release is None:
         return []
