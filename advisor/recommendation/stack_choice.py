@@ -1887,6 +1887,11 @@ def weightiest(found: Sequence[Misfit]) -> str | None:
     ordered = sorted(found, key=lambda misfit: (-misfit.weight, misfit.kind != "linear_attention_unsupported"))
     if ordered[0].kind in BOOKKEEPING_MISFITS and len(ordered) > 1:
         return f"{ordered[1].text}; and {ordered[0].text}"
+    if ordered[0].kind in BOOKKEEPING_MISFITS:  # nothing else misses: say what a team does with it (review 196 p02)
+        return (
+            f"it fits the profile otherwise, but {ordered[0].text}, so a stack whose runner the knowledge base checks "
+            "comes first; weigh it on its own page's versions and formats"
+        )
     # a stack for another model says so first: its precision is then no reason a team weighs (review 136 p13: Apple's
     # SpeechAnalyzer "runs fp16" for a Whisper profile, when it runs Apple's own model)
     other = next((misfit for misfit in ordered if misfit.kind in NOT_THIS_MODEL_KINDS), None)
