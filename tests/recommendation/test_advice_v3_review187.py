@@ -259,3 +259,19 @@ def test_the_serving_pages_own_layout_is_the_replica_in_the_capacity_line_the_la
     assert choice(result, "deployment").settings["layout here"].startswith("4 replicas of 4 (tensor parallel 16")
     replicas = next(s for s in result.switch_conditions if s.id == "replicas-over-split")
     assert replicas.description.startswith("4 replicas of 4 devices")
+
+
+def test_sd35_in_a_mac_app_names_the_sd3_pipeline_its_swift_package_ships():
+    # Reviews 191, 196, 197 p13: the deployment line named StableDiffusionPipeline and Flux2Pipeline only, while
+    # coreai-models runs SD 3.5 Medium through SD3Pipeline
+    # (https://github.com/apple/coreai-models/blob/3820724d90e5be7919b9e557ce627d78934db357/swift/Sources/CoreAIDiffusionPipeline/Pipelines/SD3Pipeline.swift)
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        model="stabilityai/stable-diffusion-3.5-medium",
+        needs={"quantization": "none", "in_app": True, "devices": 1},
+    )
+    assert "SD3Pipeline for SD 3.5 Medium" in choice(result, "deployment").settings["as documented"]
