@@ -257,10 +257,12 @@ def considered_text(recommendation: Recommendation) -> str:
 
     stacks = len(recommendation.stacks_considered)
     parts = [f"The {stacks} stacks in the table above"] if stacks else []
-    alternatives = [f"{choice.concern} (tier {tier.tier}): {ids([choice.option])} over {ids(choice.alternatives)}"
+    # each tier's own pick for a concern, with what it was weighed against there (tier 2's kernel to write is no rival
+    # of tier 1's part: reviews 199 p04 and 200 p03 read "triton over aiter" as contradicting tier 1)
+    alternatives = [f"tier {tier.tier} {choice.concern}: {ids([choice.option])}, weighed against {ids(choice.alternatives)}"
                     for tier in recommendation.tiers for choice in tier.choices if choice.alternatives]
     if alternatives:
-        parts.append("within the tiers, " + "; ".join(alternatives))
+        parts.append("within each tier (its own pick, not tier 1's), " + "; ".join(alternatives))
     rejected = list(dict.fromkeys(rejection.option for rejection in recommendation.rejected))
     if rejected:
         parts.append(f"rejected (see Rejected Options): {ids(rejected)}")
