@@ -40,7 +40,7 @@ def test_considered_options_says_where_each_named_option_stands():
     for tier in result.tiers:
         for choice in tier.choices:
             for alternative in choice.alternatives:
-                assert f"{choice.concern} (tier {tier.tier}): `{choice.option}` over" in text
+                assert f"tier {tier.tier} {choice.concern}: `{choice.option}`, weighed against" in text
                 assert f"`{alternative}`" in text
 
 
