@@ -99,15 +99,15 @@ def test_a_four_bit_ask_no_stack_documents_is_served_in_the_documented_eight_bit
     # int4 path, while Hygon's cookbook serves Qwen3-32B as its INT8 W8A8 checkpoint
     # (HYGON-AI/inference-cookbook-das, docs/model-deployment/vllm: its Qwen3 page's K100_AI INT8 line) and bf16 weights
     # need two cards
-    result = answer(
-        model_type="dense-transformer",
-        hardware="hygon-dcu",
-        device="k100-ai",
-        workload="inference",
-        team_skill="framework",
-        model="Qwen/Qwen3-32B-AWQ",
-        needs={"dynamic_shapes": True, "quantization": "int4", "devices": 1},
-    )
+    awq_on_k100 = {
+        "model_type": "dense-transformer",
+        "hardware": "hygon-dcu",
+        "device": "k100-ai",
+        "workload": "inference",
+        "team_skill": "framework",
+        "model": "Qwen/Qwen3-32B-AWQ",
+    }
+    result = answer(**awq_on_k100, needs={"dynamic_shapes": True, "quantization": "int4", "devices": 1})
     assert chosen_stack(result) == "hygon-vllm-cookbook-k100-ai"
     assert choice(result, "gemm").settings["dtype"] == "int8"
     assert any(
@@ -116,15 +116,7 @@ def test_a_four_bit_ask_no_stack_documents_is_served_in_the_documented_eight_bit
     )
     assert "not run on this device" not in considered(result, "hygon-vllm-gpustack-k100-ai").reason
     # two cards hold the bf16 weights: the documented bf16 route serves there, no 8-bit plan is made up
-    roomy = answer(
-        model_type="dense-transformer",
-        hardware="hygon-dcu",
-        device="k100-ai",
-        workload="inference",
-        team_skill="framework",
-        model="Qwen/Qwen3-32B-AWQ",
-        needs={"dynamic_shapes": True, "quantization": "int4", "devices": 2},
-    )
+    roomy = answer(**awq_on_k100, needs={"dynamic_shapes": True, "quantization": "int4", "devices": 2})
     assert not any(line.text.startswith("int4 asked, and no stack") for line in roomy.capacity)
 
 
@@ -196,31 +188,22 @@ def test_a_maxtext_lora_job_takes_the_lora_tutorials_flags_and_adapter_export():
     # Review 191 p11: "documented for fine-tuning, not lora" and a full-checkpoint hand-over for a Gemma 3 12B LoRA on
     # v6e-8, while MaxText documents LoRA on v6e-8 with enable_lora=True and exports the adapter with maxtext_to_hf_lora
     # (https://github.com/AI-Hypercomputer/maxtext/blob/1e43e7cb90d7b457cdea5fcdf17717501fead3a9/docs/tutorials/posttraining/lora.md)
-    result = answer(
-        model_type="dense-transformer",
-        hardware="google-tpu",
-        device="tpu-v6e",
-        workload="both",
-        training="lora",
-        team_skill="kernel",
-        model="google/gemma-3-12b-it",
-        needs={"dynamic_shapes": True, "devices": 8},
-    )
+    gemma_on_v6e = {
+        "model_type": "dense-transformer",
+        "hardware": "google-tpu",
+        "device": "tpu-v6e",
+        "workload": "both",
+        "team_skill": "kernel",
+        "model": "google/gemma-3-12b-it",
+        "needs": {"dynamic_shapes": True, "devices": 8},
+    }
+    result = answer(**gemma_on_v6e, training="lora")
     assert chosen_stack(result, "training") == "tpu-maxtext-sft"
     assert considered(result, "tpu-maxtext-sft").reason == "fits the whole profile"
     assert "enable_lora=True" in choice(result, "training-framework").settings["as documented"]
     assert "maxtext_to_hf_lora" in result.verdict
     assert "export the adapter as below, then merge it into the base model before serving" in result.verdict
-    full = answer(
-        model_type="dense-transformer",
-        hardware="google-tpu",
-        device="tpu-v6e",
-        workload="both",
-        training="fine-tuning",
-        team_skill="kernel",
-        model="google/gemma-3-12b-it",
-        needs={"dynamic_shapes": True, "devices": 8},
-    )
+    full = answer(**gemma_on_v6e, training="fine-tuning")
     assert "maxtext_to_hf_lora" not in full.verdict
     assert "enable_lora" not in choice(full, "training-framework").settings["as documented"]
 
