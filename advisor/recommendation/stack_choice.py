@@ -961,11 +961,16 @@ def misfits(
             )
             found.append(Misfit("training_kind_no_adapters", text))
         elif kind == "lora" and "fine-tuning" in scope.training:
+            in_general = stack.training_named is not None and kind in stack.training_named.value
             text = (
-                f"documented for {documented}, not {kind}: the same fine-tuning route from the model's checkpoint, "
-                "with adapters added (the framework's own LoRA, or PEFT on a PyTorch one) and only they trained"
+                f"its page runs {documented} only; its project names it for {kind} in general terms (the same "
+                "route with adapters on), with no LoRA run on this device shown"
+                if in_general  # review 202 p04: "documented for fine-tuning, not lora" of LLaMA-Factory
+                else f"documented for {documented}, not {kind}: the same fine-tuning route from the model's "
+                "checkpoint, with adapters added (the framework's own LoRA, or PEFT on a PyTorch one) and only they "
+                "trained"
             )
-            found.append(Misfit("training_kind_lora", text))
+            found.append(Misfit("training_kind_named" if in_general else "training_kind_lora", text))
         elif kind == "fine-tuning" and "pretraining" in scope.training:
             # a pre-training recipe trains every weight, as a full fine-tune does, from the model's converted checkpoint
             text = f"documented for {documented}, not {kind}: both train every weight, from the model's checkpoint here"
