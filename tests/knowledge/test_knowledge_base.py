@@ -95,6 +95,7 @@ ADDED_IDS = {
     "xllm",  # JD's xLLM, the engine documented for Qwen VL models on Cambricon MLUs
     "ms-swift",  # ModelScope's fine-tuning framework, with Ascend LoRA examples written for Qwen3-32B
     "draw-things",  # Draw Things' Swift engine and MediaGenerationKit, the documented in-app route for FLUX.1
+    "nemo-automodel",  # NVIDIA's Hugging Face-native training library (FSDP2 + TP), the runner of its H100 LoRA stack
 }
 KNOWLEDGE_DIR = Path(str(resources.files("advisor.data") / "knowledge"))
 WIDE = {"COLUMNS": "220"}
@@ -109,7 +110,7 @@ def knowledge():
 
 
 def test_every_candidate_is_present_once(knowledge):
-    assert len(ADDED_IDS) == 51
+    assert len(ADDED_IDS) == 52
     assert sorted(knowledge.ids()) == sorted(ORIGINAL_IDS | ADDED_IDS)
 
 
