@@ -34,10 +34,15 @@ GPT_OSS_MI355X = {
 
 def requantized_route() -> Recommendation:
     """GPT_OSS_MI355X planned with a knowledge base that lacks the stacks serving OpenAI's release on the MI355X (AMD's
-    MLPerf configuration at TP1, AMD's generic MXFP4 vLLM stack), so that vLLM's MI355X recipe, AMD's requantization, is
-    the route chosen: what its record says."""
+    MLPerf configuration at TP1, vLLM's structured recipe rendered for MI355X at TP1 (review kbgptoss2), AMD's generic
+    MXFP4 vLLM stack), so that vLLM's MI355X recipe block, AMD's requantization, is the route chosen: what its record
+    says."""
     knowledge = load_knowledge_base()
-    release_routes = ("amd-vllm-gpt-oss-mlperf-mi355x", "amd-vllm-aiter-mxfp4-mi355x")
+    release_routes = (
+        "amd-vllm-gpt-oss-mlperf-mi355x",
+        "amd-vllm-gpt-oss-released-mi355x",
+        "amd-vllm-aiter-mxfp4-mi355x",
+    )
     without = knowledge.model_copy(update={"stacks": tuple(s for s in knowledge.stacks if s.id not in release_routes)})
     return recommend(parse_profile(yaml.safe_dump({**GPT_OSS_MI355X})), [], without)
 
