@@ -1047,7 +1047,7 @@ def misfits(
         ends = stack.maintained_until.value.isoformat()
         found.append(Misfit("maintenance_ends", f"pinned to a release whose maintenance ends on {ends} (its page)"))
     if written_for(scope.unserved_models, named):
-        found.append(Misfit("unserved_model", f"its page says it does not serve {named} and sends it to another route"))
+        found.append(Misfit("unserved_model", f"its project's own pages say it does not serve {named}"))
     unpublished = unpublished_checkpoint(scope, profile, accepted, workload)
     if unpublished is not None:
         found.append(unpublished)

@@ -258,3 +258,21 @@ def test_sd35_in_a_mac_app_names_the_sd3_pipeline_its_swift_package_ships():
         needs={"quantization": "none", "in_app": True, "devices": 1},
     )
     assert "SD3Pipeline for SD 3.5 Medium" in choice(result, "deployment").settings["as documented"]
+
+
+def test_a_model_vllm_ascends_support_matrix_marks_unsupported_is_no_whole_fit_there():
+    # Review 197 p05: GLM-4-32B-0414 W8A8 on 4 x 910B "fits the whole profile" on vllm-ascend's Qwen3 tutorial, while
+    # its supported-models matrix marks GLM-4-0414 not supported (#2258)
+    # (https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/user_guide/support_matrix/supported_models.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        team_skill="framework",
+        model="zai-org/GLM-4-32B-0414",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 4},
+    )
+    reason = considered(result, "ascend-vllm-ascend-w8a8-dense").reason
+    assert reason == "its project's own pages say it does not serve zai-org/GLM-4-32B-0414"
+    assert chosen_stack(result) != "ascend-vllm-ascend-w8a8-dense"
