@@ -88,11 +88,15 @@ class Component(_Model):
         "says where it comes from",
     )
 
-    def for_model(self, model: str | None) -> Component:
-        """The part as a job naming `model` sets it: the project's own example for that model, where there is one."""
-        own = next(
+    def model_setting(self, model: str | None) -> str | None:
+        """The project's own example's setting for `model` (setting_by_model), or None."""
+        return next(
             (text for listed, text in self.setting_by_model.items() if model and model_matches(listed, model)), None
         )
+
+    def for_model(self, model: str | None) -> Component:
+        """The part as a job naming `model` sets it: the project's own example for that model, where there is one."""
+        own = self.model_setting(model)
         return self if own is None else self.model_copy(update={"setting": own})
 
     def for_training(self, kind: TrainingKind | None) -> Component:
@@ -491,7 +495,7 @@ class Stack(_Model):
 
     def model_example(self, model: str | None) -> bool:
         """Some part of it carries its project's own example for this model (setting_by_model)."""
-        return any(component.for_model(model) is not component for component in self.components)
+        return any(component.model_setting(model) is not None for component in self.components)
 
     def component(self, role: str) -> Component | None:
         """The stack's component in this role (the first, for a repeatable role), or None."""

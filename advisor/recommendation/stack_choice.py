@@ -259,9 +259,12 @@ def mixed_precision_training(profile: Profile, platform: Platform, workload: str
     return workload == "training" and profile.llm and platform.kind != "cpu"
 
 
-def mixed_by_setting(stack: Stack, accepted: Sequence[str], workload: str) -> bool:
-    """A training page run in full precision whose trainer documents a setting for a mixed precision the job takes."""
-    return workload == "training" and stack.mixed_precision is not None and bool(set(accepted) & set(MIXED_FORMATS))
+def mixed_by_setting(stack: Stack, accepted: Sequence[str], workload: str) -> str | None:
+    """For a training page whose trainer documents a setting for mixed precision: the first mixed format the job takes
+    (bf16), which that setting turns on; None otherwise."""
+    if workload != "training" or stack.mixed_precision is None:
+        return None
+    return next((p for p in accepted if p in MIXED_FORMATS), None)
 
 
 def precisions_accepted(profile: Profile, platform: Platform, workload: str = "inference") -> tuple[str, ...]:
@@ -831,8 +834,7 @@ def misfits(
                 f"{asked_format} is not validated for it there, so it would serve in {fallback}",
             )
         )
-    elif not set(accepted) & set(scope.precisions) and mixed_by_setting(stack, accepted, workload):
-        mixed = next(p for p in accepted if p in MIXED_FORMATS)
+    elif not set(accepted) & set(scope.precisions) and (mixed := mixed_by_setting(stack, accepted, workload)):
         found.append(
             Misfit(
                 "precision_setting",
@@ -1458,7 +1460,7 @@ def judge(
         native = answering
     precision: str = next(iter(native or answering), scope.precisions[0])  # serving: one the device documents
     if any(misfit.kind == "precision_setting" for misfit in found):  # the trainer's own mixed-precision setting
-        precision = next(p for p in accepted if p in MIXED_FORMATS)
+        precision = mixed_by_setting(stack, accepted, workload) or precision
     elif any(misfit.kind in FALLBACK_KINDS for misfit in found):
         precision = float_fallback(stack, profile, device, platform) or precision
     elif any(misfit.kind == "lower_precision" for misfit in found):  # it serves the lower format it documents (int4)
