@@ -407,6 +407,19 @@ class Stack(_Model):
         "than a serving endpoint: what the page ships (a service must wrap it in its own HTTP layer, queue and "
         "batching, so it fits a service only in part)",
     )
+    loads_releases: Claim[list[str]] | None = Field(
+        None,
+        description="A serving stack whose engine documents loading published quantized checkpoints of a format as "
+        "they are (vllm_mlu's gptq_mlu converts a GPTQ 8- or 4-bit checkpoint when it loads): the format words, lower "
+        "case, as a catalogued release's format names them (gptq); an int8 ask of a model whose publisher releases "
+        "such a checkpoint is then served from that release",
+    )
+    layer_split: Claim[str] | None = Field(
+        None,
+        description="A multi-device training stack whose page splits one copy of the model's layers over the devices "
+        "in one process (Accelerate's device_map placement), so one device computes at a time: what the page does; "
+        "for a job on several devices a stack with a data-parallel or sharded layout that fits as well comes first",
+    )
     in_app: Claim[str] | None = Field(
         None,
         description="A serving stack whose page embeds the model in an application on the device: how (a Swift "

@@ -28,6 +28,11 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # (TrainingArguments(bf16=True)): a setting to turn on, not another precision (reviews 173, 176, 181: Hugging Face
     # PEFT/TRL on MI300X rejected as "its page trains in fp32")
     "precision_setting": 1,
+    # a multi-device training page that splits one copy of the model's layers over the devices in one process
+    # (Accelerate's device_map): one device computes at a time, so a page with a sharded or data-parallel layout that
+    # misses as lightly comes first (reviews 193 p04, 202 p04: AMD's device_map PEFT guide chosen over Primus's
+    # native SFT-LoRA guide for a 70B LoRA on 8 x MI300X)
+    "layer_split": 2,
     # a device its page names but ships no configuration for (Primus's native SFT configs are all MI355X ones, the
     # guide names MI300X too): the configs are re-sized for it, nearer than a stack validated on another device only
     "config_device": 2,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.knowledge.loader import KnowledgeBase
-from advisor.knowledge.model_sizes import shared_architecture, written_for
+from advisor.knowledge.model_sizes import PublishedCheckpoint, catalogued_release, shared_architecture, written_for
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
@@ -176,3 +176,17 @@ def paired(knowledge: KnowledgeBase, toolkit: str, runtime: str, formats: Sequen
         and {toolkit, runtime} <= {c.candidate for c in stack.components if c.candidate is not None}
         for stack in knowledge.stacks
     )
+
+
+def loadable_int8_release(stack: Stack, named: str) -> PublishedCheckpoint | None:
+    """The publisher's weight-only INT8 release of the model (Qwen's GPTQ-Int8), where the serving stack's engine
+    documents loading its format as published (its `loads_releases`), or None: a format the engine's page does not
+    list is no release to serve on it (reviews 203 p05, 204 p05: vllm-ascend lists ModelSlim and LLM Compressor
+    checkpoints only)."""
+    if stack.loads_releases is None or written_for(stack.applies_to.quantized_models, named):
+        return None
+    release = catalogued_release(named, None, ("int8",))
+    if release is None:
+        return None
+    words = release.format.lower()
+    return release if any(word in words for word in stack.loads_releases.value) else None

@@ -768,6 +768,15 @@ def misfits(
         found.append(linear_attention_misfit(stack, named))
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
+    if workload == "training" and stack.layer_split is not None and profile.needs.devices > 1:
+        found.append(
+            Misfit(
+                "layer_split",
+                f"its page splits one copy of the model's layers over the devices in one process "
+                f"({stack.layer_split.value.rstrip('.')}): no data-parallel or sharded layout, one device computing at "
+                "a time",
+            )
+        )
     if device is not None and device.id in scope.excludes:
         found.append(Misfit("excluded", f"its page says it does not run on {device.id}"))
     elif device is not None and device.id not in scope.devices:
@@ -1962,6 +1971,10 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
                 f"its page leads with {default} and documents {item.precision} beside it, while "
                 f"{chosen.stack.name} is documented for {chosen.precision} first; {throughput_run(item.workload)} on "
                 "the target decides between them"
+            )
+        if any(misfit.kind == "precision_setting" for misfit in item.misfits):  # its lead already says fp32
+            return (
+                f"{chosen.stack.name} runs {chosen.precision} as its page ships it, where this one needs that setting"
             )
         return f"its default precision is {default}, not the one asked"
     if item.model_assumed and not chosen.model_assumed:

@@ -32,7 +32,7 @@ from advisor.recommendation.policy import (
     TRAINED_PRECISIONS,
 )
 from advisor.recommendation.rules.tiers import kept_text
-from advisor.recommendation.served_format import checkpoint_makers, on_family
+from advisor.recommendation.served_format import checkpoint_makers, loadable_int8_release, on_family
 from advisor.recommendation.stack_choice import (
     DEVICE_MISFITS,
     OTHER_GENERATION_KINDS,
@@ -179,8 +179,11 @@ def checkpoint_from_nowhere(
     release = quantized_release(profile.model_name)  # the id names a release in the asked format (...-GPTQ-Int8)
     if release is not None and release[0] == asked:
         return None
-    if profile.model_name is not None and catalogued_release(profile.model_name, None, (asked,)) is not None:
-        return None  # the publisher releases it in the format (published_release says which)
+    named = profile.model_name
+    if named is not None and asked != "int8" and catalogued_release(named, None, (asked,)) is not None:
+        return None  # the publisher releases it in the format
+    if named is not None and asked == "int8" and loadable_int8_release(serving.stack, named) is not None:
+        return None  # a release the engine loads as published (published_release says which)
     if checkpoint_makers(knowledge, runner.candidate, profile.hardware, profile.model_type, asked):
         return None
     platform = knowledge.platform(profile.hardware)
@@ -204,22 +207,21 @@ def checkpoint_from_nowhere(
 
 def published_release(choice: StackChoice, profile: Profile) -> list[str]:
     """Where the profile names a model and asks int8, and its publisher releases a weight-only INT8 checkpoint of that
-    release (Qwen's GPTQ-Int8), which the chosen serving stack does not already serve: name it, to plan on as released
-    (reviews 185 p07, 191 p07, 192 p07, 193 p07: "no int8 release is catalogued" beside Qwen's own GPTQ-Int8 ones)."""
+    release (Qwen's GPTQ-Int8) in a format the chosen serving stack's engine documents loading as published: serve it
+    (reviews 185 p07, 191 p07, 192 p07, 193 p07: "no int8 release is catalogued" beside Qwen's own GPTQ-Int8 ones;
+    reviews 203 p05, 204 p05: named on vllm-ascend, whose quantization guide lists no GPTQ)."""
     serving = choice.for_workload("inference")
     named = profile.model_name
     if serving is None or named is None or not profile.needs.quantized or profile.needs.quantization != "int8":
         return []
     if quantized_release(named) is not None or written_for(serving.stack.applies_to.quantized_models, named):
         return []
-    if "int8" not in serving.stack.applies_to.precisions:  # a stack with no int8 path loads no INT8 release either
-        return []
-    release = catalogued_release(named, None, ("int8",))
+    release = loadable_int8_release(serving.stack, named)
     if release is None:
         return []
     return [
-        f"its publisher releases {release.checkpoint} ({release.format}): name it as `model` to plan on serving it as "
-        f"released where {serving.stack.runner_name} loads its format"
+        f"serve its publisher's {release.checkpoint} as released ({release.format}), a format "
+        f"{serving.stack.runner_name} loads as published"
     ]
 
 
@@ -1248,8 +1250,9 @@ def engine_race(chosen: Judged, rival: Judged, workload: str, profile: Profile) 
 
 
 # What a training rival may miss and still race the chosen stack on the target: configurations written for a sibling
-# device, a one-device recipe run data parallel, the trainer's own mixed-precision setting, the model's kin
-LIGHT_TRAINING_MISSES = ("config_device", "scale_data_parallel", "precision_setting", *KIN_KINDS)
+# device, a one-device recipe run data parallel, the trainer's own mixed-precision setting, a layer split over the
+# devices in one process, the model's kin
+LIGHT_TRAINING_MISSES = ("config_device", "scale_data_parallel", "precision_setting", "layer_split", *KIN_KINDS)
 
 
 def light_rival_switches(

@@ -20,27 +20,38 @@ LLAMA_70B_LORA = {
 }
 
 
-def test_an_fp32_peft_page_trains_in_bf16_by_its_trainers_flag_before_configs_written_for_another_device():
-    # Reviews 173 p04, 176 p04, 181 p05: Primus's native SFT guide chosen for a 70B LoRA on MI300X although every config
-    # it ships sits under examples/megatron/configs/MI355X/
-    # (https://rocm.docs.amd.com/projects/primus/en/latest/04-technical-guides/native-sft-lora.html), and AMD's PEFT/TRL
-    # guide (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/fine-tuning/multi-gpu-fine-tuning-and-inference.html)
+def test_an_fp32_peft_page_trains_in_bf16_by_its_trainers_flag():
+    # Reviews 173 p04, 176 p04, 181 p05: AMD's PEFT/TRL guide
+    # (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/fine-tuning/single-gpu-fine-tuning-and-inference.html)
     # rejected as "its page trains in fp32", which Transformers' TrainingArguments(bf16=True) changes
-    # (https://huggingface.co/docs/transformers/en/mixed_precision_training)
-    result = answer(**LLAMA_70B_LORA, device="mi300x")
-    assert chosen_stack(result, "training") == "amd-trl-peft-llm-lora-accelerate-mi300x"
+    # (https://huggingface.co/docs/transformers/en/mixed_precision_training): on one MI300X it trains, in bf16
+    result = answer(
+        **{**LLAMA_70B_LORA, "model": "meta-llama/Llama-3.1-8B-Instruct", "needs": {"devices": 1}}, device="mi300x"
+    )
+    assert chosen_stack(result, "training") == "amd-trl-peft-llm-lora-mi300x"
     framework = choice(result, "training-framework")
     assert framework.settings["precision"].startswith("bf16: Transformers' Trainer runs bf16 mixed precision")
     assert "TrainingArguments(bf16=True)" in framework.settings["precision"]
     assert choice(result, "gemm").settings["dtype"] == "bf16"
-    primus = considered(result, "amd-primus-megatron-native-sft-lora")
-    assert primus.reason.startswith("its page names mi300x but ships configurations for mi355x only")
-    race = next(s for s in result.switch_conditions if s.id == "amd-primus-megatron-native-sft-lora-faster")
-    assert race.metric.startswith("evidence.training_throughput.amd-primus-megatron-native-sft-lora_over_")
-    # review 193 p04: the one-GPU guide's script as data-parallel copies (140 GB of bf16 weights fit one 192 GB MI300X)
-    # races the chosen device_map split too
-    copies = next(s for s in result.switch_conditions if s.id == "amd-trl-peft-llm-lora-mi300x-faster")
-    assert copies.metric.startswith("evidence.training_throughput.amd-trl-peft-llm-lora-mi300x_over_")
+
+
+def test_a_layer_split_over_eight_gpus_comes_after_configs_written_for_a_sibling_device():
+    # Reviews 193 p04, 202 p04: the multi-GPU guide's device_map='auto'
+    # (https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/fine-tuning/multi-gpu-fine-tuning-and-inference.html) puts
+    # one copy's layers over the GPUs of one process, a placement Accelerate documents for inference, not training
+    # (https://github.com/huggingface/accelerate/blob/main/docs/source/concept_guides/big_model_inference.md); Primus's
+    # native SFT-LoRA guide names MI300X and verifies Llama3-70B LoRA, with MI355X configs to re-size
+    # (https://rocm.docs.amd.com/projects/primus/en/latest/04-technical-guides/native-sft-lora.html)
+    result = answer(**LLAMA_70B_LORA, device="mi300x")
+    assert chosen_stack(result, "training") == "amd-primus-megatron-native-sft-lora"
+    split = considered(result, "amd-trl-peft-llm-lora-accelerate-mi300x")
+    assert split.reason.startswith("its page splits one copy of the model's layers over the devices in one process")
+    # both PEFT routes stay raced on the target: the split, and the one-GPU guide's script as data-parallel copies
+    for rival in ("amd-trl-peft-llm-lora-accelerate-mi300x", "amd-trl-peft-llm-lora-mi300x"):
+        race = next(s for s in result.switch_conditions if s.id == f"{rival}-faster")
+        assert race.metric == f"evidence.training_throughput.{rival}_over_amd-primus-megatron-native-sft-lora"
+    copies = considered(result, "amd-trl-peft-llm-lora-mi300x")
+    assert "runs bf16 as its page ships it, where this one needs that setting" in copies.reason
 
 
 def test_on_the_device_its_configs_are_written_for_the_primus_guide_still_trains():
@@ -220,9 +231,31 @@ def test_an_int8_ask_names_the_publishers_own_weight_only_int8_release():
         model="Qwen/Qwen2.5-7B-Instruct",
         needs={"dynamic_shapes": True, "quantization": "int8", "devices": 1},
     )
-    assert "its publisher releases Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8" in result.verdict
+    # vllm_mlu's gptq_mlu converts a GPTQ 8-bit checkpoint as it loads
+    # (https://github.com/Cambricon/vllm-mlu/blob/8fa99fd9c81ee334ef7c3c57c41e382e3a8b7d6d/vllm_mlu/model_executor/layers/quantization/gptq_mlu.py),
+    # so the verdict and the quantization part name the one release (review 204 p13: they disagreed)
+    assert "serve its publisher's Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8 as released" in result.verdict
     assert "no int8 release of" not in result.verdict
     assert result.verdict.startswith("Serve with vLLM with Cambricon's vllm_mlu platform plugin in int8")
+    quantization = choice(result, "quantization")
+    assert quantization.settings["checkpoint"] == "Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8, as released"
+    assert "cambricon-vllm-mlu-serving.loads_releases" in {c.ref for c in quantization.rationale[0].cites}
+
+
+def test_a_release_in_a_format_the_engine_does_not_list_is_not_named():
+    # Reviews 203 p05, 204 p05: Qwen2.5-72B's GPTQ-Int8 release named on vllm-ascend, whose quantization guide lists
+    # ModelSlim and LLM Compressor checkpoints only
+    # (https://docs.vllm.ai/projects/ascend/en/latest/user_guide/feature_guide/quantization.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-72B-Instruct",
+        needs={"quantization": "int8", "devices": 4},
+    )
+    assert "GPTQ" not in result.verdict
+    assert "GPTQ" not in choice(result, "quantization").settings.get("checkpoint", "")
 
 
 def test_the_serving_pages_own_layout_is_the_replica_in_the_capacity_line_the_layout_and_the_switch_alike():
