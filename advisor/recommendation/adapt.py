@@ -919,17 +919,26 @@ def quantized_launch(clause: str) -> bool:
 def expert_layout_here(setting: str, devices: int, device: Device | None) -> str | None:
     """A command whose own layout is tensor parallel with expert parallelism over fewer devices than the job has
     (vLLM's DeepSeek recipe: TP 4 with EP on 4 B200s, for 8; review 117 p01): replicas of the command as its page
-    validates it, or that layout widened to all of them, which a measurement must earn (review 147 p05: Qwen3-30B-A3B,
-    whose page runs it on at most four dies, widened to tensor parallel 16); None where the command sets its
+    validates it, or one engine over all of them at the page's own tensor-parallel size, which a measurement must earn
+    (review 147 p05: Qwen3-30B-A3B, whose page runs it on at most four dies); None where the command sets its
     data-parallel size or fills the devices."""
     found = command_replicas(setting, devices, device)
     if found is None:
         return None
     size, replicas = found
+    return f"{replicas} replicas of the command as written (tensor parallel {size} with expert parallelism), or " + (
+        f"{one_engine_over(size, replicas, devices)}: the split-over-replicas switch decides"
+    )
+
+
+def one_engine_over(size: int, replicas: int, devices: int) -> str:
+    """The one-engine alternative to replicas of a TP x EP command: data-parallel attention over the copies, each at the
+    page's tensor-parallel size, with the experts spread over every device (vLLM's data-parallel deployment:
+    --data-parallel-size with --enable-expert-parallel), not tensor parallelism widened past the page's degree, which
+    would copy the KV heads and cross nodes (reviews 203 p06, 204 p06: Qwen3-30B-A3B's 4 KV heads at TP 16)."""
     return (
-        f"{replicas} replicas of the command as written (tensor parallel {size} with expert parallelism), or that "
-        f"layout widened to tensor parallel {size * replicas} over all {devices} devices: the split-over-replicas "
-        "switch decides"
+        f"one engine over all {devices} devices: --data-parallel-size {replicas} at the command's tensor parallel "
+        f"{size}, its experts spread over all {devices} (--enable-expert-parallel)"
     )
 
 

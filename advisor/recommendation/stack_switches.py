@@ -18,7 +18,7 @@ from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.adapt import command_replicas, page_devices
+from advisor.recommendation.adapt import command_replicas, one_engine_over, page_devices
 from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices_to_hold, replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import (
@@ -1199,6 +1199,14 @@ def equal_engine_switches(choice: StackChoice, workload: str, profile: Profile) 
     return [engine_race(chosen, rival, workload, profile) for rival in races]
 
 
+def memory_recipe(item: Judged) -> bool:
+    """A training recipe whose default keeps the frozen weights in a weight-only format (QLoRA's NF4 base): it buys
+    memory, not speed, and run in the chosen stack's float format it is another recipe, so it races nothing on
+    throughput (review 204 p07: "QLoRA ... run in bf16" raced a bf16 LoRA trainer)."""
+    scope = item.stack.applies_to
+    return item.workload == "training" and scope.precisions[0] in scope.weight_only
+
+
 def equal_engine_rivals(choice: StackChoice, chosen: Judged, workload: str) -> list[Judged]:
     """The considered stacks that race the chosen one, best first."""
     rivals = [
@@ -1215,6 +1223,7 @@ def equal_engine_rivals(choice: StackChoice, chosen: Judged, workload: str) -> l
         and j.stack.superseded is None
         # a recipe for named models (a YOLOv8 detector's) where the profile names none: no "same model" race
         and not (j.model_assumed and not chosen.model_assumed)
+        and not memory_recipe(j)
     ]
     # one that runs the asked precision by default first; one that runs it off its default (TensorRT-LLM's NVFP4
     # recipe in FP8) still fits, and the same-precision benchmark decides between the engines
@@ -1273,6 +1282,7 @@ def light_rival_switches(
         and all(misfit.kind in LIGHT_TRAINING_MISSES for misfit in judged.misfits)
         and judged.stack.superseded is None
         and judged.stack.id != chosen.stack.id
+        and not memory_recipe(judged)
     ]
     ids = {condition.id for condition in taken}
     races = [engine_race(chosen, rival, "training", profile) for rival in rivals]
@@ -1439,10 +1449,10 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
         return layout_race(
             "split-over-replicas",
             "single_split_over_replicas",
-            f"the page's layout widened to tensor parallel {size * replicas} over all {devices} delivers",
+            f"{one_engine_over(size, replicas, devices)} delivers",
             f"{replicas} replicas of its command as written (tensor parallel {size} with expert parallelism), same "
             "engine and model",
-            "serve widened",
+            "serve as one engine",
             served_unit(profile),
         )
     if group is None:

@@ -473,7 +473,9 @@ def test_a_tp_ep_command_for_half_the_devices_is_widened_or_replicated_and_its_e
     layout = expert_layout_here(command, 8, knowledge.platform("nvidia-gpu").device("b200"))
     # review 147 p05: the command's validated layout, replicated, comes first; widening it is a measured switch
     assert layout is not None and layout.startswith("2 replicas of the command as written (tensor parallel 4 with")
-    assert "or that layout widened to tensor parallel 8 over all 8 devices" in layout
+    # reviews 203/204 p06: the alternative keeps the page's tensor-parallel size, adding data-parallel copies with the
+    # experts spread over all devices (https://docs.vllm.ai/en/latest/serving/data_parallel_deployment/)
+    assert "or one engine over all 8 devices: --data-parallel-size 2 at the command's tensor parallel 4" in layout
 
 
 def test_an_attention_row_of_a_job_that_trains_and_serves_gives_the_training_route_as_training_s():
