@@ -407,6 +407,12 @@ class Stack(_Model):
         "than a serving endpoint: what the page ships (a service must wrap it in its own HTTP layer, queue and "
         "batching, so it fits a service only in part)",
     )
+    ran_instead: Claim[str] | None = Field(
+        None,
+        description="A training stack whose `models` are those its code builds and loads by name while its page ran "
+        "other networks (DeepSparkHub's mmpretrain pages train MobileOne and ResNet-50 models; the code builds DINOv2): "
+        "what the page ran; a listed model is then a partial fit that says so",
+    )
     loads_releases: Claim[list[str]] | None = Field(
         None,
         description="A serving stack whose engine documents loading published quantized checkpoints of a format as "

@@ -173,6 +173,10 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a recipe written for an earlier model whose architecture this one keeps (Llama 3.3 70B on a Llama 3.1 70B
     # recipe): as near as the model's own recipe; the record says its checkpoints are the earlier weights
     "same_architecture": 0,
+    # a model the recipe's code builds and loads by name while its page ran other networks (mmpretrain's DINOv2 configs
+    # on DeepSparkHub's MobileOne and MoCo v2 pages): the code is right, the run is not shown, so the fit is partial and
+    # says so without moving it behind code that cannot build the model (review 187/192/198 p09)
+    "ran_instead": 0,
 }
 TOO_FAR = 10
 # Where long context starts for serving: the native window of current open LLMs, Qwen3's 32,768 tokens (131,072 with

@@ -762,6 +762,15 @@ def misfits(
                 "the team's",
             ),
         )
+    if workload == "training" and stack.ran_instead is not None and named is not None and written_for(scope.models, named):
+        ran = stack.ran_instead.value.rstrip(".")
+        found.append(
+            Misfit(
+                "ran_instead",
+                f"its code builds {named} and loads its weights, but its page ran {ran}: the launch carries over, the "
+                "fine-tuning configuration and its speed on this card are the team's",
+            )
+        )
     if hybrid_attention(named) and not any(hybrid_attention(m) for m in scope.models):
         # a model whose layers are mostly linear attention on a page that runs none (review 143 p05: Qwen3.6-27B on
         # vllm-ascend's W8A8 dense page, "fits the whole profile")

@@ -246,9 +246,18 @@ def test_a_vision_transformer_of_another_design_takes_a_vit_recipe_before_a_conv
         model="facebook/dinov2-large",
         needs={"devices": 8},
     )
-    assert chosen_stack(result, "training") == "iluvatar-timm-train-tiangai-150"
-    reason = considered(result, "iluvatar-timm-train-tiangai-150").reason
-    assert "facebook/dinov2-large is a vision transformer of another design it has no builder for" in reason
+    # Reviews 187/192/198 p09: timm 0.4.5 cannot build DINOv2 at all; DeepSparkHub's mmpretrain recipes run on the
+    # BI-V150 with code that builds DINOv2 ViT-L/14 by config
+    # (https://github.com/open-mmlab/mmpretrain/blob/4d1dbafaa28af29f5cb907588c019ae4878c2d24/configs/dinov2/README.md),
+    # a partial fit that says its pages ran no vision transformer
+    chosen = chosen_stack(result, "training")
+    assert chosen == "iluvatar-mmpretrain-training"
+    assert "its page ran MobileOne-S0" in result.verdict and "no vision transformer" in result.verdict
+    # the convolutional recipe stays behind the code that builds a vision transformer
+    resnet = considered(result, "iluvatar-pytorch-resnet50-training").reason
+    assert resnet.startswith("written for convolutional networks (microsoft/resnet-50)")
+    timm = considered(result, "iluvatar-timm-train-tiangai-150").reason
+    assert "with this model's own code" in timm
 
 
 def test_a_model_is_the_same_as_its_publishers_diffusers_format_repository():
