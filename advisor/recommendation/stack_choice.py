@@ -762,7 +762,12 @@ def misfits(
                 "the team's",
             ),
         )
-    if workload == "training" and stack.ran_instead is not None and named is not None and written_for(scope.models, named):
+    if (
+        workload == "training"
+        and stack.ran_instead is not None
+        and named is not None
+        and written_for(scope.models, named)
+    ):
         ran = stack.ran_instead.value.rstrip(".")
         found.append(
             Misfit(

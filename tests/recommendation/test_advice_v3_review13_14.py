@@ -266,11 +266,18 @@ def test_a_multimodal_model_is_told_where_its_convolutions_are():
 
 def test_a_stack_whose_page_pins_no_versions_is_trusted_less_and_says_so():
     knowledge = load_knowledge_base()
+    # AMD's vLLM FP8 stack now names the released rocm/vllm image (helper kbamdimg), so SGLang's DeepSeek-V3 page on
+    # MI300X, which pins none, is the example
     result = answer(
-        model_type="dense-transformer", hardware="amd-gpu", device="mi300x", needs={"quantization": "fp8", "devices": 8}
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi300x",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"quantization": "fp8", "devices": 8},
     )
     stack = knowledge.stack(result.stacks[0].stack)
-    assert not stack.validated_with, "AMD's MI300X vLLM guide pins no versions"
+    assert stack.id == "amd-sglang-deepseek-fp8-mi300x"
+    assert not stack.validated_with, "SGLang's DeepSeek-V3 MI300X page pins no versions"
     assert any("pins no versions" in note for note in result.confidence_notes)
     pinned = answer(
         model_type="dense-transformer",
