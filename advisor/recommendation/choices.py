@@ -74,7 +74,7 @@ def relied_on_note(candidate: Candidate, concern: Concern, profile: Profile) -> 
 # A risk about splitting a job over devices (tensor parallelism, scaling from 1 to 8): none for a one-device job.
 MULTI_DEVICE_RISK = re.compile(r"[Tt]ensor[- ]parallel|strong-scaling|collapse on eight")
 # A risk about gradients (their all-reduce overlapping the backward pass): a job that trains only.
-TRAINING_RISK = re.compile(r"\b[Gg]radient")
+TRAINING_RISK = re.compile(r"\b[Gg]radient|\bthat also trains\b")  # gradients, or a fleet that also trains
 # The method's one-node scaling test (1 to 8 devices): a job over more devices gets the node-by-node scaling switch.
 ONE_NODE_SCALING_RISK = re.compile(r"strong-scaling test from 1 to 8\b")
 
