@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from advisor.knowledge.model_sizes import fp8_checkpoints, published_fp8
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import after_first
@@ -39,8 +40,11 @@ def reference_figures(
         where = device or profile.hardware
         return (), f"no vendor reference exists for {where}: only evidence measured on it would add numbers"
     engine = table_engine(tier1)
+    gemm_format = "fp8_block" if block_scaled_fp8(profile) else "fp8"
     facts = [
-        fact for fact in device_facts(reference, engine, "fp8", profile.needs.devices) if relevant(fact.name, profile)
+        fact
+        for fact in device_facts(reference, engine, gemm_format, profile.needs.devices)
+        if relevant(fact.name, profile)
     ]
     figures = tuple(
         ReferenceFigure(name=f.name, value=round(f.value, 4), figure=f.figure, label=f.label) for f in facts
@@ -54,6 +58,19 @@ def reference_figures(
     return figures, note
 
 
+def block_scaled_fp8(profile: Profile) -> bool:
+    """FP8 asked for a model whose publisher releases it in FP8 with block scales (Qwen3's fine-grained FP8, 128-wide
+    blocks): its GEMMs are the block-scaled kind, which NVIDIA's tables time apart from per-tensor FP8 (review 204 p01:
+    per-tensor figures quoted for Qwen3-235B-A22B-FP8)."""
+    named = profile.model_name
+    if profile.needs.quantization != "fp8" or named is None:
+        return False
+    release = published_fp8(named)
+    if release is None and named.lower().endswith("-fp8"):  # the release itself named
+        release = next((entry for entry in fp8_checkpoints() if entry.checkpoint.lower() == named.lower()), None)
+    return release is not None and "block" in release.format.lower()
+
+
 def relevant(name: str, profile: Profile) -> bool:
     """The figures a decision for this profile weighs: the serving engines' tables (FP8 GEMMs where FP8 is asked,
     attention growth for long context, the FP8 KV cache for either) only where an LLM is served, since they time LLM
@@ -62,7 +79,7 @@ def relevant(name: str, profile: Profile) -> bool:
     needs = profile.needs
     if name not in MODEL_FREE_FIGURES and not profile.llm:
         return False
-    if name.startswith("fp8_over_bf16_gemm"):
+    if name.startswith(("fp8_over_bf16_gemm", "fp8_block_over_bf16_gemm")):
         return profile.serves and needs.quantization == "fp8"
     if name == "context_attention_growth":
         return profile.serves and needs.long_context
@@ -132,6 +149,7 @@ def for_attention_kind(figures: Sequence[ReferenceFigure], stacks: Sequence[Stac
 # The tier-1 concern whose choice each figure bears on.
 FIGURE_CONCERNS = {
     "fp8_over_bf16_gemm": "gemm",
+    "fp8_block_over_bf16_gemm": "gemm",
     "fp8_kv_decode_speedup": "deployment",
     "context_attention_growth": "attention",
     "allreduce_busbw_gbps": "collectives",

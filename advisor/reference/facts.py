@@ -56,6 +56,10 @@ def as_fast(ratio: float, baseline: str) -> str:
     return text if round(ratio, 2) >= 1.0 else f"{text} (slower: {1 / ratio:.2f}x the time)"
 
 
+# How a figure names a GEMM format of NVIDIA's tables where its table name is not a word a reader knows.
+GEMM_FORMAT_NAMES = {"fp8_block": "block-scaled fp8 (fp8_block)"}
+
+
 def gemm_facts(reference: Reference, engine: str, faster: str) -> list[ReferenceFact]:
     """`faster` (fp8, fp8_block, nvfp4) over bf16 GEMM on the device: the geometric mean over the measured decode and
     prefill shapes."""
@@ -69,12 +73,13 @@ def gemm_facts(reference: Reference, engine: str, faster: str) -> list[Reference
         f"{as_fast(geomean(speedups), 'bf16')} in {phase}" for phase, speedups in sorted(phases.items(), reverse=True)
     ]
     counts = " and ".join(str(len(speedups)) for _, speedups in sorted(phases.items(), reverse=True))
+    said = GEMM_FORMAT_NAMES.get(faster, faster)
     figure = (
-        f"{faster} GEMM is {' and '.join(parts)} on {table.device} (geometric means over {counts} layer shapes "
+        f"{said} GEMM is {' and '.join(parts)} on {table.device} (geometric means over {counts} layer shapes "
         "of 8B-70B models)"
     )
     if "decode" in phases and geomean(phases["decode"]) < 1.0:
-        figure += f"; decode GEMMs measured slower in {faster} here, so check end-to-end decode throughput before counting on it"
+        figure += f"; decode GEMMs measured slower in {said} here, so check end-to-end decode throughput before counting on it"
     main = phases.get("prefill") or next(iter(phases.values()))
     points = sum(len(speedups) for speedups in phases.values())
     return [ReferenceFact(f"{faster}_over_bf16_gemm", geomean(main), figure, reference.label(table), points)]
@@ -155,7 +160,7 @@ def device_facts(
     attention, and all-reduce; `engine` is an aiconfigurator engine name (trtllm, vllm, sglang)."""
     engines = reference.engines("gemm")
     engine = engine if engine in engines else (engines[0] if engines else engine)
-    facts = gemm_facts(reference, engine, quantized if quantized in ("fp8", "nvfp4") else "fp8")
+    facts = gemm_facts(reference, engine, quantized if quantized in ("fp8", "fp8_block", "nvfp4") else "fp8")
     facts += attention_facts(reference, engine)
     allreduce = allreduce_fact(reference, gpus)
     return facts + ([allreduce] if allreduce is not None else [])
