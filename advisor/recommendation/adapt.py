@@ -34,7 +34,7 @@ from advisor.knowledge.models import CONCERNS, SERVING_LAYERS, SUPPORT_CLAIMS, C
 from advisor.knowledge.platforms import Device, ranks_of
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack
 from advisor.profile import Profile
-from advisor.recommendation.capacity import replica_group, training_state_outgrows_one_device
+from advisor.recommendation.capacity import model_parameters_b, replica_group, training_state_outgrows_one_device
 from advisor.recommendation.citations import (
     cite_claim,
     cite_compatibility,
@@ -796,6 +796,8 @@ ONE_GPU = re.compile(r"\b(?:on one GPU|single-GPU|one GPU)\b", re.IGNORECASE)
 # A launch whose degree the page sets per model size ('--tensor-parallel-size 1 for Qwen3-0.6B to Qwen3-8B, two for
 # Qwen3-14B, four for Qwen3-32B'): its first flag is the smallest model's, not the command's one degree
 DEGREE_PER_MODEL_SIZE = re.compile(r"\b(?:two|four|eight|sixteen|\d+)\s+for\s+\S", re.IGNORECASE)
+SIZE_WORD = re.compile(r"\b(\d+(?:\.\d+)?)B\b")  # a model size a launch names ('70B in FP8 on one trn2.48xlarge')
+SIZE_TOLERANCE = 0.15  # a named size within this share of the model's is the model's own (70B for Llama 3.3's 70.6B)
 
 
 def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> str | None:
@@ -814,7 +816,7 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
     per_size = documented is not None and DEGREE_PER_MODEL_SIZE.search(launch) is not None
     group = (
-        replica_group(profile, choice.device, choice.served_precision, page_devices(judged, choice))
+        replica_group(profile, choice.device, choice.served_precision, page_devices(judged, choice, profile))
         or profile.needs.devices
     )
     device = choice.device
@@ -877,10 +879,11 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
 CONFIG_DEGREE = re.compile(r"\btensor_parallel_size:? (\d+)")  # a config file's key, as a page quotes it
 
 
-def page_devices(judged: Judged | None, choice: StackChoice) -> int | None:
+def page_devices(judged: Judged | None, choice: StackChoice, profile: Profile | None = None) -> int | None:
     """The fewest devices a serving page written for this model runs it on, by the tensor-parallel degrees its launch
     and parallelism settings name (in devices, where a degree counts several ranks per device); None for a page
-    written for other models or one whose degree goes by model size."""
+    written for other models, one whose degree goes by model size, or one whose launch names a size other than the
+    profile's model (vLLM Neuron's TP 16 is its 70B launch, not its 8B one: review 205 p07)."""
     if judged is None or judged.workload != "inference" or not judged.written_for_this_model:
         return None
     texts = [
@@ -889,6 +892,16 @@ def page_devices(judged: Judged | None, choice: StackChoice) -> int | None:
         if part.role in ("serving-engine", "parallelism")
     ]
     if any(DEGREE_PER_MODEL_SIZE.search(text) for text in texts):
+        return None
+    size = model_parameters_b(profile) if profile is not None else None
+    named = {  # the sizes named beside a degree (not 'the 1B and 8B models take ... a smaller degree' after it)
+        float(found)
+        for text in texts
+        for clause in top_level_clauses(text)
+        if TENSOR_PARALLEL.search(clause)
+        for found in SIZE_WORD.findall(clause)
+    }
+    if size and named and all(abs(said - size) > SIZE_TOLERANCE * size for said in named):
         return None
     device = choice.device
     ranks = ranks_of(device)
@@ -1057,6 +1070,21 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
             else None
         )
         dtype: str = lower if lower is not None else asked or profile.needs.quantization
+        release = (
+            loadable_int8_release(judged.stack, profile.model_name)
+            if judged is not None and judged.workload == "inference" and profile.model_name and dtype == "int8"
+            else None
+        )
+        if release is not None and not profile.trains:  # the publisher's weight-only release is what serves (W8A16)
+            why = line(
+                f"GEMMs on int8 weights: {release.checkpoint} is weight-only ({release.format}), so its GEMMs take "
+                "16-bit activations on 8-bit weights, not int8 x int8",
+                cite_release(release),
+                cite_profile(profile, "needs.quantization"),
+            )
+            kept = tuple(r for r in choice.rationale if not DTYPE_WORDS.search(r.text))
+            settings = {k: v for k, v in choice.settings.items() if k != "dtype"}
+            return choice.model_copy(update={"settings": {**settings, "weights": dtype}, "rationale": (*kept, why)})
         if (judged is not None and dtype in judged.stack.applies_to.weight_only) or dtype in WEIGHT_ONLY_ASKS:
             # 4-bit integer weights are widened as they load (AWQ, GPTQ, GGUF Q4): no INT4 GEMM units are involved
             who = judged.stack.name if judged is not None else "the runtime"

@@ -210,7 +210,7 @@ def recommend(
             stack_choice.served_precision,
             on_cpu=knowledge.platform(profile.hardware).kind == "cpu",
             sharded=sharded_serving_stack(stack_choice),
-            page_devices=page_devices(stack_choice.for_workload("inference"), stack_choice),
+            page_devices=page_devices(stack_choice.for_workload("inference"), stack_choice, profile),
         ),
         confidence_basis=notes[0] if notes else None,
     )

@@ -1441,7 +1441,7 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
     over all of them is a measured choice: the recipe's layout stays until replicas win at the SLA."""
     devices = profile.needs.devices
     serving = choice.for_workload("inference")
-    group = replica_group(profile, choice.device, choice.served_precision, page_devices(serving, choice))
+    group = replica_group(profile, choice.device, choice.served_precision, page_devices(serving, choice, profile))
     runner = serving.stack.runner if serving is not None else None
     copies = command_replicas(runner.setting or "", devices, choice.device) if runner is not None else None
     if copies is not None:  # the page's own TP x EP command fits a part of the job's devices: the layout line's race

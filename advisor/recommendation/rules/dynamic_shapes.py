@@ -111,7 +111,17 @@ def static_shape_buckets(context: RuleContext) -> tuple[Gap, tuple[Rejection, ..
 def not_needed(context: RuleContext) -> ConcernDecision:
     """Static shapes: nothing to decide. A profile that comes to need dynamic shapes is a new profile, not a condition
     the record watches (review 62: the switch decided nothing)."""
-    reason = line("shapes are static", cite_profile(context.profile, "needs.dynamic_shapes"))
+    profile = context.profile
+    text = "shapes are static"
+    if profile.llm and (profile.serves or profile.training == "rl"):
+        # an LLM's prompts and batches always vary: the serving engine (or the RL loop's rollout engine) batches them
+        # itself, and on a compiling backend its shape buckets are part of the deployment row (review 205 p07, p11)
+        text = (
+            "no dynamic-shape path beyond the engine's own is asked: prompts and batches of varying length are the "
+            "LLM serving engine's to batch (continuous batching; on a compiling backend, the shape buckets its "
+            "deployment settings name)"
+        )
+    reason = line(text, cite_profile(profile, "needs.dynamic_shapes"))
     return skipped_decision("dynamic-shapes", reason)
 
 
