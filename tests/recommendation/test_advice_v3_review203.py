@@ -48,3 +48,63 @@ def test_a_block_scaled_fp8_release_quotes_nvidias_block_scaled_gemm_timings():
         needs={"quantization": "fp8", "devices": 8},
     )
     assert "fp8_over_bf16_gemm" in {figure.name for figure in dense.reference}
+
+
+def test_an_8b_model_on_a_page_whose_launch_is_the_70b_ones_takes_no_layout_from_it():
+    # Reviews 205 p07, 206 p07: vLLM Neuron's TP 16 is its 70B FP8 launch
+    # (https://github.com/aws-neuron/aws-neuron-sdk/blob/43a89626d2aa0f9f649b581df8dfefe85b2b603d/vllm-neuron/docs/tutorials/tutorial-llama3-70b.md),
+    # yet an 8B model on 16 Trn2 was sized as "4 replicas of 4"; 16 GB of bf16 weights fit one 96 GB chip
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 16},
+    )
+    serving = next(line.text for line in result.capacity if "KV cache" in line.text)
+    assert "the serving page runs this model" not in serving
+    assert "16 replicas of 1" in serving
+
+
+def test_an_llm_served_with_static_shapes_asked_says_the_engine_batches_its_shapes():
+    # Review 205 p07/p11: "Not needed: dynamic-shapes: shapes are static" for LLM serving, whose prompts and batches
+    # always vary (continuous batching: https://docs.vllm.ai/en/latest/design/arch_overview.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"dynamic_shapes": False, "devices": 1},
+    )
+    skipped = next(s for s in result.skipped_concerns if s.concern == "dynamic-shapes")
+    assert "shapes are static" not in skipped.rationale[0].text
+    assert "the LLM serving engine's to batch" in skipped.rationale[0].text
+    # an image classifier keeps the plain reason
+    cnn = answer(
+        model_type="cnn",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        model="microsoft/resnet-50",
+        needs={"devices": 1},
+    )
+    static = next(s for s in cnn.skipped_concerns if s.concern == "dynamic-shapes")
+    assert static.rationale[0].text == "shapes are static"
+
+
+def test_a_weight_only_int8_release_runs_its_gemms_on_16_bit_activations():
+    # Reviews 205 p11, 206 p11: "int8 GEMMs" beside Qwen's GPTQ-Int8 release, which is weight-only
+    # (https://huggingface.co/Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        model="Qwen/Qwen2.5-72B-Instruct",
+        needs={"quantization": "int8", "devices": 8},
+    )
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings.get("weights") == "int8" and "dtype" not in gemm.settings
+    assert any("16-bit activations on 8-bit weights" in r.text for r in gemm.rationale)
