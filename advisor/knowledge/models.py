@@ -128,6 +128,12 @@ class Candidate(BaseModel):
     long_context: Claim[str] | None = Field(
         None, description="How it runs long sequences: the KV-cache, prefill and parallelism features it documents"
     )
+    block_scaled_fp8: Claim[str] | None = Field(
+        None,
+        description="A serving engine's own kernels for the linear layers of a checkpoint whose FP8 weights carry block "
+        "scales (128 x 128, as DeepSeek's and Qwen3's FP8 releases do): what runs them, in place of the per-tensor "
+        "FP8 GEMM of the vendor's BLAS",
+    )
     # Declared after the capabilities so that its validator can check it against them.
     concerns: Claim[list[Concern]]
     risks: list[Claim[str]] = Field(min_length=1)

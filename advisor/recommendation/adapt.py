@@ -71,7 +71,7 @@ from advisor.recommendation.policy import (
     data_parallel_over,
 )
 from advisor.recommendation.scope import carried_here
-from advisor.recommendation.served_format import checkpoint_makers, loadable_int8_release
+from advisor.recommendation.served_format import block_scaled_fp8, checkpoint_makers, loadable_int8_release
 from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import (
     OTHER_GENERATION_KINDS,
@@ -1534,6 +1534,26 @@ def published_int8(choice: Choice, context: RuleContext, serving: Judged | None)
     return chosen.model_copy(update={"settings": settings})
 
 
+def block_scaled_gemm(choice: Choice, context: RuleContext, serving: Judged | None) -> Choice:
+    """FP8 serving of a model released in block-scaled FP8 (Qwen3's 128-wide blocks), on an engine whose own kernels
+    run such layers (its `block_scaled_fp8` claim): the GEMM part is that engine's block-scaled kernel, not the vendor
+    BLAS's per-tensor FP8 GEMM (reviews 204 p01, 206 p01: "cuBLAS runs FP8 GEMMs" for Qwen3-235B-A22B-FP8)."""
+    profile = context.profile
+    if choice.concern != "gemm" or choice.settings.get("dtype") != "fp8" or serving is None or profile.trains:
+        return choice
+    runner = serving.stack.runner
+    if runner is None or runner.candidate is None or not block_scaled_fp8(profile):
+        return choice
+    engine = context.knowledge.get(runner.candidate) if runner.candidate in context.knowledge.ids() else None
+    if engine is None or engine.block_scaled_fp8 is None:
+        return choice
+    text = f"the checkpoint's FP8 weights carry block scales, which {engine.name} runs in its own kernels: {engine.block_scaled_fp8.value}"
+    why = line(text, cite_claim(engine, "block_scaled_fp8"), cite_profile(profile, "model"))
+    kept = tuple(r for r in choice.rationale if not any(c.ref.startswith(f"{choice.option}.") for c in r.cites))
+    settings = {**choice.settings, "scales": "the checkpoint's block scales"}
+    return choice.model_copy(update={"option": engine.id, "settings": settings, "rationale": (why, *kept)})
+
+
 def released_by(release: PublishedCheckpoint, named: str) -> str:
     """Who releases a catalogued checkpoint, as the start of a sentence: the model's publisher, or a hardware vendor."""
     if release.family is None:
@@ -2337,6 +2357,7 @@ def adapt_tier1(
     merged = [named_weight_release(c, context) for c in merged]
     merged = [vendor_four_bit(c, context, choice.for_workload("inference")) for c in merged]
     merged = [published_int8(c, context, choice.for_workload("inference")) for c in merged]
+    merged = [block_scaled_gemm(c, context, choice.for_workload("inference")) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     merged = [framework_fp8(c, choice, context) for c in merged]
     merged = [released_weights_for_training(c, context) for c in merged]

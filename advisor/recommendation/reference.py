@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from advisor.knowledge.model_sizes import fp8_checkpoints, published_fp8
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import after_first
 from advisor.recommendation.models import Citation, Rationale, ReferenceFigure, Tier
 from advisor.recommendation.policy import REFERENCE_CAP, REFERENCE_FACTOR
+from advisor.recommendation.served_format import block_scaled_fp8
 from advisor.reference.facts import device_facts
 from advisor.reference.tables import ENGINE_NAMES, reference_for, system_for, table_engine_for
 
@@ -56,19 +56,6 @@ def reference_figures(
         f"{ENGINE_NAMES.get(engine, engine)} tables), not this team's model or machine"
     )
     return figures, note
-
-
-def block_scaled_fp8(profile: Profile) -> bool:
-    """FP8 asked for a model whose publisher releases it in FP8 with block scales (Qwen3's fine-grained FP8, 128-wide
-    blocks): its GEMMs are the block-scaled kind, which NVIDIA's tables time apart from per-tensor FP8 (review 204 p01:
-    per-tensor figures quoted for Qwen3-235B-A22B-FP8)."""
-    named = profile.model_name
-    if profile.needs.quantization != "fp8" or named is None:
-        return False
-    release = published_fp8(named)
-    if release is None and named.lower().endswith("-fp8"):  # the release itself named
-        release = next((entry for entry in fp8_checkpoints() if entry.checkpoint.lower() == named.lower()), None)
-    return release is not None and "block" in release.format.lower()
 
 
 def relevant(name: str, profile: Profile) -> bool:

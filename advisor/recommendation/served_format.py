@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.knowledge.loader import KnowledgeBase
-from advisor.knowledge.model_sizes import PublishedCheckpoint, catalogued_release, shared_architecture, written_for
+from advisor.knowledge.model_sizes import (
+    PublishedCheckpoint,
+    catalogued_release,
+    fp8_checkpoints,
+    published_fp8,
+    shared_architecture,
+    written_for,
+)
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
@@ -190,3 +197,16 @@ def loadable_int8_release(stack: Stack, named: str) -> PublishedCheckpoint | Non
         return None
     words = release.format.lower()
     return release if any(word in words for word in stack.loads_releases.value) else None
+
+
+def block_scaled_fp8(profile: Profile) -> bool:
+    """FP8 asked for a model whose publisher releases it in FP8 with block scales (Qwen3's fine-grained FP8, 128-wide
+    blocks): its GEMMs are the block-scaled kind, which NVIDIA's tables time apart from per-tensor FP8 (review 204 p01:
+    per-tensor figures quoted for Qwen3-235B-A22B-FP8)."""
+    named = profile.model_name
+    if profile.needs.quantization != "fp8" or named is None:
+        return False
+    release = published_fp8(named)
+    if release is None and named.lower().endswith("-fp8"):  # the release itself named
+        release = next((entry for entry in fp8_checkpoints() if entry.checkpoint.lower() == named.lower()), None)
+    return release is not None and "block" in release.format.lower()

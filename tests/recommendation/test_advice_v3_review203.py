@@ -38,6 +38,12 @@ def test_a_block_scaled_fp8_release_quotes_nvidias_block_scaled_gemm_timings():
     assert "fp8_block_over_bf16_gemm" in names and "fp8_over_bf16_gemm" not in names
     block = next(figure for figure in result.reference if figure.name == "fp8_block_over_bf16_gemm")
     assert block.figure.startswith("block-scaled fp8 (fp8_block) GEMM is ")
+    # review 206 p01: the GEMM part is the engine's block-scaled kernel, not cuBLAS's per-tensor FP8 GEMM
+    # (https://github.com/NVIDIA/TensorRT-LLM/blob/2672c80c97c4a8ef6274bac50f096850bb4f3356/tensorrt_llm/_torch/modules/linear.py)
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.option == "tensorrt-llm" and gemm.settings["dtype"] == "fp8"
+    assert any("fp8_block_scaling_gemm" in r.text for r in gemm.rationale)
+    assert not any(c.ref == "cublas.fp8" for r in gemm.rationale for c in r.cites)
     # a model with no block-scaled release keeps the per-tensor figure
     dense = answer(
         model_type="dense-transformer",
@@ -48,6 +54,7 @@ def test_a_block_scaled_fp8_release_quotes_nvidias_block_scaled_gemm_timings():
         needs={"quantization": "fp8", "devices": 8},
     )
     assert "fp8_over_bf16_gemm" in {figure.name for figure in dense.reference}
+    assert next(c for c in dense.tier(1).choices if c.concern == "gemm").option != "tensorrt-llm"
 
 
 def test_an_8b_model_on_a_page_whose_launch_is_the_70b_ones_takes_no_layout_from_it():
