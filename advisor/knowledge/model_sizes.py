@@ -22,6 +22,7 @@ MODELS_FILE = "models.yaml"
 FP8_CHECKPOINTS_FILE = "fp8_checkpoints.yaml"
 QAT_CHECKPOINTS_FILE = "qat_checkpoints.yaml"
 LICENCES_FILE = "licences.yaml"
+CONTEXT_WINDOWS_FILE = "context_windows.yaml"
 
 
 def public_url(source: str) -> str:
@@ -124,6 +125,44 @@ def restricted_licences() -> tuple[RestrictedLicence, ...]:
 def restricted_licence(model: str) -> RestrictedLicence | None:
     """The restricted licence the named model's weights come under (its id or a release of it), or None."""
     return next((entry for entry in restricted_licences() if model_matches(entry.id, model)), None)
+
+
+class ContextWindow(Sourced):
+    """A model whose card states a native context window and a longer one reached by a RoPE extension it names (Qwen3's
+    32,768 tokens natively, 131,072 with YaRN): a long-context job must turn the extension on, at a cost to short texts
+    the card states."""
+
+    id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="Its Hugging Face id (a release prefix)")
+    excludes: list[str] = Field(
+        default_factory=list,
+        description="Words of release ids the prefix covers whose window differs (Qwen3's -2507 releases: 262,144 "
+        "natively)",
+    )
+    native_tokens: int = Field(gt=0, description="The context window the card states the model runs natively")
+    extended_tokens: int = Field(gt=0, description="The window the card states with the extension on")
+    extension: str = Field(min_length=3, description="How the card turns it on (the rope_scaling it names)")
+    caveat: str = Field(min_length=3, description="What the card says the extension costs, in its own terms")
+    source: str
+    as_of: dt.date
+
+
+@lru_cache(maxsize=1)
+def context_windows() -> tuple[ContextWindow, ...]:
+    """The catalogue of stated context windows, in file order."""
+    return catalogue(CONTEXT_WINDOWS_FILE, ContextWindow)
+
+
+def context_window(model: str) -> ContextWindow | None:
+    """The stated context window of the named model (its id or a release of it), or None."""
+    lowered = model.lower()
+    return next(
+        (
+            entry
+            for entry in context_windows()
+            if model_matches(entry.id, model) and not any(word.lower() in lowered for word in entry.excludes)
+        ),
+        None,
+    )
 
 
 class PublishedCheckpoint(Sourced):

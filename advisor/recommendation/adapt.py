@@ -21,6 +21,7 @@ from advisor.knowledge.claims import Claim
 from advisor.knowledge.model_sizes import (
     PublishedCheckpoint,
     catalogued_release,
+    context_window,
     fp8_checkpoint_ids,
     fp8_checkpoints,
     published_fp8,
@@ -314,7 +315,7 @@ def part_choice(
 
 
 # A checkpoint id naming its quantized format ("DeepSeek-R1-W8A8", "Qwen3-32B-AWQ"): a release quantized by its publisher.
-QUANTIZED_RELEASE = re.compile(r"[-_.](w\d+a\d+|fp8|int[48]|awq|gptq|nvfp4|mxfp4)(?![a-z0-9])", re.IGNORECASE)
+QUANTIZED_RELEASE = re.compile(r"[-_.](w\d+a\d+|fp8|int[48]|awq|gptq|nvfp4|mxfp4|fp4)(?![a-z0-9])", re.IGNORECASE)
 
 
 # The Hugging Face id a serving command loads: 'vllm serve <org/model>', '--model(-path) <org/model>'.
@@ -1554,6 +1555,26 @@ def block_scaled_gemm(choice: Choice, context: RuleContext, serving: Judged | No
     return choice.model_copy(update={"option": engine.id, "settings": settings, "rationale": (why, *kept)})
 
 
+def extended_context(choice: Choice, context: RuleContext) -> Choice:
+    """Long-context serving of a model whose card states a native window and a RoPE extension past it (Qwen3's 32,768
+    tokens, 131,072 with YaRN): the deployment part says to turn the extension on, and what it costs short prompts
+    (review 206 p01: a 128k plan for Qwen3-235B-A22B with no word on YaRN)."""
+    profile = context.profile
+    if choice.concern != "deployment" or not profile.serves or not profile.needs.long_context:
+        return choice
+    window = context_window(profile.model_name) if profile.model_name is not None else None
+    if window is None:
+        return choice
+    text = (
+        f"context window: {profile.model_name} runs {window.native_tokens:,} tokens natively and "
+        f"{window.extended_tokens:,} with {window.extension}; its card warns that {window.caveat}"
+    )
+    cite = Citation(
+        kind="knowledge", ref=f"context_windows.{window.id}", figure=f"{window.native_tokens}", source=window.source
+    )
+    return after_first(choice, line(text, cite, cite_profile(profile, "needs.long_context")))
+
+
 def released_by(release: PublishedCheckpoint, named: str) -> str:
     """Who releases a catalogued checkpoint, as the start of a sentence: the model's publisher, or a hardware vendor."""
     if release.family is None:
@@ -2357,6 +2378,7 @@ def adapt_tier1(
     merged = [named_weight_release(c, context) for c in merged]
     merged = [vendor_four_bit(c, context, choice.for_workload("inference")) for c in merged]
     merged = [published_int8(c, context, choice.for_workload("inference")) for c in merged]
+    merged = [extended_context(c, context) for c in merged]
     merged = [block_scaled_gemm(c, context, choice.for_workload("inference")) for c in merged]
     merged = [training_precision(c, choice) for c in merged]
     merged = [framework_fp8(c, choice, context) for c in merged]

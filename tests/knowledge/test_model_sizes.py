@@ -212,3 +212,16 @@ def test_another_size_in_the_same_layout_or_another_series_is_no_layout_sibling(
     assert layout_sibling(["Qwen/Qwen3-VL-4B-Instruct"], "Qwen/Qwen3-VL-8B-Instruct") is None
     assert layout_sibling(["Qwen/Qwen2.5-VL-72B-Instruct"], "Qwen/Qwen3-VL-8B-Instruct") is None
     assert layout_sibling(["Qwen/Qwen3-VL-8B-Instruct"], "Qwen/Qwen3-VL-8B-Instruct") is None
+
+
+def test_context_windows_name_the_extension_for_the_cards_models_only():
+    # Qwen3's cards: "32,768 natively and 131,072 tokens with YaRN" (https://huggingface.co/Qwen/Qwen3-8B); the -2507
+    # releases state 262,144 natively (https://huggingface.co/Qwen/Qwen3-30B-A3B-Instruct-2507), so they are excluded
+    from advisor.knowledge.model_sizes import context_window, context_windows
+
+    assert all(entry.source.startswith("https://huggingface.co/Qwen/") for entry in context_windows())
+    window = context_window("Qwen/Qwen3-235B-A22B-FP8")
+    assert window is not None and (window.native_tokens, window.extended_tokens) == (32768, 131072)
+    assert "yarn" in window.extension
+    assert context_window("Qwen/Qwen3-30B-A3B-Instruct-2507") is None
+    assert context_window("meta-llama/Llama-3.1-8B-Instruct") is None

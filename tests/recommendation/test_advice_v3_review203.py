@@ -115,3 +115,44 @@ def test_a_weight_only_int8_release_runs_its_gemms_on_16_bit_activations():
     gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
     assert gemm.settings.get("weights") == "int8" and "dtype" not in gemm.settings
     assert any("16-bit activations on 8-bit weights" in r.text for r in gemm.rationale)
+
+
+def test_a_long_context_qwen3_service_is_told_to_turn_yarn_on_and_what_it_costs():
+    # Review 206 p01: a 128k-token plan for Qwen3-235B-A22B said nothing of YaRN, which its card requires past 32,768
+    # tokens and warns against for short texts (https://huggingface.co/Qwen/Qwen3-235B-A22B)
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    said = " ".join(r.text for r in deployment.rationale)
+    assert "runs 32,768 tokens natively and 131,072 with YaRN" in said and "short texts" in said
+    short = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert "YaRN" not in " ".join(r.text for c in short.tier(1).choices for r in c.rationale)
+
+
+def test_an_nvfp4_ask_of_a_model_without_a_release_is_quantized_first_in_the_pages_command():
+    # Review 205 p01: "deepseek-ai/DeepSeek-V3 in place of nvidia/DeepSeek-R1-0528-FP4-v2" served the FP8 release under
+    # an NVFP4 plan; the command's checkpoint is NVIDIA's NVFP4 release
+    # (https://huggingface.co/nvidia/DeepSeek-R1-0528-FP4-v2), so the model's own weights need that quantization first
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"quantization": "fp4", "long_context": True, "devices": 8},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert deployment.settings["model"].startswith("deepseek-ai/DeepSeek-V3 quantized to FP4 first")
