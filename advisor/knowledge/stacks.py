@@ -191,6 +191,12 @@ class StackScope(_Model):
         description="Where its quantized formats serve only checkpoints their publisher released (no recipe quantizes "
         "another model): the models those checkpoints are of (Hugging Face ids); empty: any model can be quantized",
     )
+    quantized_formats: list[Precision] = Field(
+        default_factory=list,
+        description="The formats `quantized_models` speaks of, where the page serves only some of its quantized formats "
+        "as published checkpoints (SGLang's DeepSeek page: NVFP4 as NVIDIA's R1 release, FP8 as the models' own); "
+        "empty: all of them",
+    )
     config_devices: list[str] = Field(
         default_factory=list,
         description="Of `devices`, those its example configurations are written for, where its page names more devices "

@@ -567,6 +567,8 @@ def unpublished_checkpoint(
     named = profile.model_name
     if written_for(scope.quantized_models, named):
         return None
+    if scope.quantized_formats and not set(accepted) & set(scope.quantized_formats):
+        return None  # the page's other quantized formats quantize any model (or are the model's own release)
     whose = f"none of {named}" if named is not None else "the profile names no model"
     return Misfit(
         "unpublished_checkpoint",

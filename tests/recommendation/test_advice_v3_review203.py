@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
+from recommendation_builders import considered
 
 
 def test_a_qlora_recipe_races_no_bf16_trainer_on_throughput():
@@ -142,10 +143,10 @@ def test_a_long_context_qwen3_service_is_told_to_turn_yarn_on_and_what_it_costs(
     assert "YaRN" not in " ".join(r.text for c in short.tier(1).choices for r in c.rationale)
 
 
-def test_an_nvfp4_ask_of_a_model_without_a_release_is_quantized_first_in_the_pages_command():
-    # Review 205 p01: "deepseek-ai/DeepSeek-V3 in place of nvidia/DeepSeek-R1-0528-FP4-v2" served the FP8 release under
-    # an NVFP4 plan; the command's checkpoint is NVIDIA's NVFP4 release
-    # (https://huggingface.co/nvidia/DeepSeek-R1-0528-FP4-v2), so the model's own weights need that quantization first
+def test_an_nvfp4_ask_of_a_model_without_a_release_is_quantized_first_not_served_as_another_models_release():
+    # Reviews 205 p01, 207 p01: "deepseek-ai/DeepSeek-V3 in place of nvidia/DeepSeek-R1-0528-FP4-v2" served the FP8
+    # release under an NVFP4 plan, "fitting the whole profile"; NVIDIA publishes NVFP4 checkpoints of DeepSeek-R1,
+    # R1-0528, V3-0324 (https://huggingface.co/nvidia/DeepSeek-V3-0324-FP4) and V3.1, none of the original V3
     result = answer(
         model_type="moe",
         hardware="nvidia-gpu",
@@ -154,5 +155,21 @@ def test_an_nvfp4_ask_of_a_model_without_a_release_is_quantized_first_in_the_pag
         model="deepseek-ai/DeepSeek-V3",
         needs={"quantization": "fp4", "long_context": True, "devices": 8},
     )
+    trtllm = considered(result, "nvidia-trtllm-deepseek-blackwell").reason
+    assert "none of deepseek-ai/DeepSeek-V3" in trtllm
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert quantization.option == "modelopt" and quantization.settings.get("method") == "ptq"
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
-    assert deployment.settings["model"].startswith("deepseek-ai/DeepSeek-V3 quantized to FP4 first")
+    assert "in place of nvidia/DeepSeek-R1" not in deployment.settings.get("model", "")
+
+
+def test_a_pages_nvfp4_checkpoint_with_a_version_suffix_is_read_as_pre_quantized():
+    # nvidia/DeepSeek-R1-0528-FP4-v2 is an NVFP4 release (https://huggingface.co/nvidia/DeepSeek-R1-0528-FP4-v2): a
+    # model put in its place in the command is quantized first
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.recommendation.adapt import model_in_command
+
+    stack = load_knowledge_base().stack("nvidia-trtllm-deepseek-blackwell")
+    command = "trtllm-serve nvidia/DeepSeek-R1-0528-FP4-v2 --config x.yaml"
+    swap = model_in_command(command, stack, "deepseek-ai/DeepSeek-V3")
+    assert swap is not None and swap.startswith("deepseek-ai/DeepSeek-V3 quantized to FP4 first")
