@@ -413,6 +413,12 @@ class Stack(_Model):
         "than a serving endpoint: what the page ships (a service must wrap it in its own HTTP layer, queue and "
         "batching, so it fits a service only in part)",
     )
+    for_large_models: Claim[str] | None = Field(
+        None,
+        description="A training stack whose page is the route for models whose training state does not fit one device "
+        "(Intel's DeepSpeed ZeRO page on Gaudi): what the page says; a job whose state fits one device takes a stack "
+        "that fits as well without it first",
+    )
     ran_instead: Claim[str] | None = Field(
         None,
         description="A training stack whose `models` are those its code builds and loads by name while its page ran "

@@ -64,6 +64,7 @@ from advisor.recommendation.stack_choice import (
 )
 from advisor.recommendation.stack_switches import (
     engine_alternative_switch,
+    kv_cache_switch,
     replica_switch,
     requantized_rival_switch,
     shared_checkpoint_switch,
@@ -170,6 +171,7 @@ def recommend(
             smaller_model_switch(stack_choice, profile),
             successor_switch(stack_choice, profile, knowledge),
             requantized_rival_switch(stack_choice, profile),
+            kv_cache_switch(tier1, profile),
         )
         if found is not None
     )

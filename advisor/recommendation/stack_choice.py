@@ -37,7 +37,13 @@ from advisor.knowledge.models import Candidate, KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile, ranks_of
 from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import LLM_MODEL_TYPES, Profile
-from advisor.recommendation.capacity import devices_to_hold, one_device_holds, replica_group, served_weights_gb
+from advisor.recommendation.capacity import (
+    devices_to_hold,
+    one_device_holds,
+    replica_group,
+    served_weights_gb,
+    training_state_outgrows_one_device,
+)
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
     ASSUMED_MODEL_WEIGHT,
@@ -125,6 +131,9 @@ class Rank(NamedTuple):
     # a framework team's LoRA: a framework built for pre-training too (Megatron-style, weights converted in and out)
     # comes after a fine-tuning tool that fits as well (reviews 124 p05, 128 p05)
     heavier_framework: bool
+    # a page for models whose training state outgrows one device (ZeRO sharding) where this job's fits one: a stack that
+    # fits as well without that machinery first (reviews 206 p05, 208 p05: DeepSpeed ZeRO for an 8B LoRA on Gaudi)
+    large_model_route: bool
     preference: int  # where its runner sits in the platform's own order
     third_party: bool  # documented by neither the vendor nor the runner's project: one that is comes first
     model_types: int  # how many model types it is documented for (fewer: more specific to this model)
@@ -1472,6 +1481,10 @@ def judge(
         general_engine=general_engine(stack, workload, profile, knowledge),
         framework_apart=framework_apart(stack, workload, profile, knowledge),
         heavier_framework=heavier_framework(stack, workload, profile, knowledge),
+        large_model_route=workload == "training"
+        and profile.training == "lora"  # a full fine-tune's optimizer state is what ZeRO shards: its order stays
+        and stack.for_large_models is not None
+        and not training_state_outgrows_one_device(profile, device),
         preference=preference_index(stack, platform, workload, profile.llm, is_mobile(device)),
         third_party=stack.third_party is not None,
         model_types=len(scope.model_types),
@@ -2051,6 +2064,12 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             f"{item.stack.runner_name} is built for pre-training too, while {chosen.stack.runner_name} is a fine-tuning "
             "tool with its own recipes and launcher, the lighter route for a framework team; "
             f"{throughput_run(item.workload)} on the target decides (see the switch conditions)"
+        )
+    if item.rank.large_model_route and not chosen.rank.large_model_route and item.stack.for_large_models is not None:
+        return (
+            f"its page is the route for models that outgrow one device ({item.stack.for_large_models.value.rstrip('.')})"
+            f", and this job's training state fits one; {throughput_run(item.workload)} on the target decides (see the "
+            "switch conditions)"
         )
     if item.rank.older_release and not chosen.rank.older_release:
         package = older_pin(item, chosen)

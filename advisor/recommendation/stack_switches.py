@@ -827,6 +827,32 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     return tuple(found)
 
 
+FP8_KV = re.compile(r"\bFP8 KV cache\b|kv[-_]cache[-_]dtype[ =]fp8", re.IGNORECASE)  # an FP8 KV cache turned on
+
+
+def kv_cache_switch(tier1: Tier, profile: Profile) -> SwitchCondition | None:
+    """Where tier 1 serves with an FP8 KV cache, its own accuracy gate against a bf16 KV cache, apart from the
+    weights' gate: its scales and kernels fail on their own (review 208 p03: an FP8 KV cache turned on with no gate
+    while ROCm/aiter#2656 reports GSM8K falling from 0.95 to 0.03 for DeepSeek-R1-MXFP4 with fp8_e4m3 KV on MI35x)."""
+    deployment = next((c for c in tier1.choices if c.concern == "deployment"), None)
+    if deployment is None or not profile.serves or not profile.llm:
+        return None
+    kv = deployment.settings.get("kv-cache", "")
+    if not FP8_KV.search(kv) or "keep the KV cache in the model's dtype" in kv:
+        return None
+    task = (
+        "your task evaluation at the longest context you serve"
+        if profile.needs.long_context
+        else "your task evaluation"
+    )
+    description = (
+        f"the model with its FP8 KV cache scores more than {ACCURACY_DROP * 100:g} point below the same weights with a bf16 KV "
+        f"cache on {task} (same engine, harness and data): serve with the KV cache in bf16 and re-check the KV "
+        "capacity at the SLA"
+    )
+    return switch("fp8-kv-accuracy-drop", description, "evidence.fp8_kv_accuracy_drop", ">", ACCURACY_DROP)
+
+
 def successor_switch(choice: StackChoice, profile: Profile, knowledge: KnowledgeBase) -> SwitchCondition | None:
     """A chosen stack its vendor superseded, whose current route (`superseded_by`) is written for other models: that
     route's model list gaining this model is the knowledge claim that moves the job onto it before the pinned release

@@ -173,3 +173,44 @@ def test_a_pages_nvfp4_checkpoint_with_a_version_suffix_is_read_as_pre_quantized
     command = "trtllm-serve nvidia/DeepSeek-R1-0528-FP4-v2 --config x.yaml"
     swap = model_in_command(command, stack, "deepseek-ai/DeepSeek-V3")
     assert swap is not None and swap.startswith("deepseek-ai/DeepSeek-V3 quantized to FP4 first")
+
+
+def test_an_fp8_kv_cache_gets_its_own_accuracy_gate_against_a_bf16_one():
+    # Review 208 p03: the FP8 KV cache was turned on for DeepSeek-R1 MXFP4 on MI355X with no gate of its own, while
+    # https://github.com/ROCm/aiter/issues/2656 reports GSM8K falling to 0.03 with fp8_e4m3 KV after a kernel change
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-R1-0528",
+        needs={"quantization": "fp4", "long_context": True, "devices": 8},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "fp8-kv-accuracy-drop")
+    assert gate.metric == "evidence.fp8_kv_accuracy_drop" and "bf16 KV cache" in gate.description
+    # no FP8 KV cache, no gate: a bf16 job that keeps its KV cache in the model's dtype
+    plain = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 1},
+    )
+    assert not any(s.id == "fp8-kv-accuracy-drop" for s in plain.switch_conditions)
+
+
+def test_a_gaudi_lora_of_a_model_that_fits_takes_the_transformers_trainer_before_deepspeed_zero():
+    # Reviews 206 p05, 208 p05: Intel's DeepSpeed page, the path for models that do not fit one HPU
+    # (https://docs.habana.ai/en/latest/PyTorch/DeepSpeed/DeepSpeed_User_Guide.html), chosen for an 8B LoRA on a tie;
+    # Transformers' Trainer detects the HPU itself (https://huggingface.co/docs/transformers/v5.10.2/perf_train_gaudi)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi3",
+        workload="training",
+        training="lora",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 8},
+    )
+    assert next(row for row in result.stacks_considered if row.chosen).stack == "gaudi-transformers-trainer-bf16"
