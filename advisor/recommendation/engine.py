@@ -175,7 +175,10 @@ def recommend(
         )
         if found is not None
     )
-    switches = capped_profile_edits(stack_level + collect_switches(context, decisions, tiers, rejected))
+    from_rules = collect_switches(context, decisions, tiers, rejected)
+    if any(s.id == "int8-slower-on-target" for s in from_rules):  # the probe's INT8 timing already gates the speed
+        stack_level = tuple(s for s in stack_level if s.id != "int8-no-speedup")
+    switches = capped_profile_edits(stack_level + from_rules)
     foreign = foreign_terms(profile, knowledge)
     if foreign is not None:
         rejected, switches = scoped_rejections(rejected, foreign), scoped_switches(switches, foreign)

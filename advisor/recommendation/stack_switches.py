@@ -975,14 +975,18 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     weights outgrow the job's devices (the format is then what makes it fit), for a convolutional model (its INT8 is
     judged by the probe's speed-up), where the publisher releases the model quantized, where the stack documents no
     float format on this device, nor for a model shipped inside an app or on a phone (the format is what makes it fit
-    the app's memory and download, not only speed: review 134 p15)."""
-    if serving is None or not profile.serves or not profile.needs.quantized or profile.convolutional:
+    the app's memory and download, not only speed: review 134 p15). An image model's INT8 gets it too (review 207 p11:
+    ONNX Runtime's dynamic INT8 ViT on Graviton4 with no speed gate against the float model); where the probe times the
+    chosen toolkit's INT8, its own switch takes the place of this one (engine)."""
+    if serving is None or not profile.serves or not profile.needs.quantized:
         return None
     if profile.needs.in_app or is_mobile(device):
         return None
     floating = next(
         (p for p in FLOAT_FORMATS if p in serving.stack.applies_to.precisions and p in device.formats), None
     )
+    if floating is None and profile.model_type == "cnn" and "fp32" in device.formats:
+        floating = "fp32"  # an image model's INT8 recipe quantizes its FP32 export, the float model it is timed against
     if floating is None:
         return None
     held = devices_to_hold(profile, device, floating)

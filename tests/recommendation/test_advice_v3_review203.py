@@ -214,3 +214,19 @@ def test_a_gaudi_lora_of_a_model_that_fits_takes_the_transformers_trainer_before
         needs={"devices": 8},
     )
     assert next(row for row in result.stacks_considered if row.chosen).stack == "gaudi-transformers-trainer-bf16"
+
+
+def test_an_image_models_int8_on_a_cpu_is_gated_on_its_speed_against_the_float_model():
+    # Review 207 p11: ONNX Runtime's dynamic INT8 ViT on Graviton4 had an accuracy gate and no speed one, while its own
+    # watch line asks to time the INT8 model against the float one
+    # (https://onnxruntime.ai/docs/performance/model-optimizations/quantization.html)
+    result = answer(
+        model_type="cnn",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        model="google/vit-base-patch16-224",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    speed = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
+    assert speed.metric == "evidence.inference_throughput.int8_over_fp32"
