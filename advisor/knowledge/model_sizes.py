@@ -106,14 +106,19 @@ def model_sizes() -> tuple[ModelSize, ...]:
     return catalogue(MODELS_FILE, ModelSize)
 
 
-class RestrictedLicence(Sourced):
+class ModelFact(Sourced):
+    """A catalogue entry about one model and its releases, from the model's card."""
+
+    id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="Its Hugging Face id (a release prefix)")
+    source: str
+    as_of: dt.date
+
+
+class RestrictedLicence(ModelFact):
     """A model whose weights come under a licence that allows no commercial use without a separate licence from the
     publisher (FLUX.1 [dev]'s), as its card names it."""
 
-    id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="Its Hugging Face id (a release prefix)")
     licence: str = Field(min_length=3, description="The licence's name as the card gives it")
-    source: str
-    as_of: dt.date
 
 
 @lru_cache(maxsize=1)
@@ -127,12 +132,11 @@ def restricted_licence(model: str) -> RestrictedLicence | None:
     return next((entry for entry in restricted_licences() if model_matches(entry.id, model)), None)
 
 
-class ContextWindow(Sourced):
+class ContextWindow(ModelFact):
     """A model whose card states a native context window and a longer one reached by a RoPE extension it names (Qwen3's
     32,768 tokens natively, 131,072 with YaRN): a long-context job must turn the extension on, at a cost to short texts
     the card states."""
 
-    id: str = Field(min_length=3, pattern=r"^[\w.-]+/[\w.-]+$", description="Its Hugging Face id (a release prefix)")
     excludes: list[str] = Field(
         default_factory=list,
         description="Words of release ids the prefix covers whose window differs (Qwen3's -2507 releases: 262,144 "
@@ -142,8 +146,6 @@ class ContextWindow(Sourced):
     extended_tokens: int = Field(gt=0, description="The window the card states with the extension on")
     extension: str = Field(min_length=3, description="How the card turns it on (the rope_scaling it names)")
     caveat: str = Field(min_length=3, description="What the card says the extension costs, in its own terms")
-    source: str
-    as_of: dt.date
 
 
 @lru_cache(maxsize=1)
