@@ -1076,28 +1076,28 @@ def precision_settings(choice: Choice, judged: Judged | None, profile: Profile, 
             if judged is not None and judged.workload == "inference" and profile.model_name and dtype == "int8"
             else None
         )
+        weights_only: Rationale | None = None
         if release is not None and not profile.trains:  # the publisher's weight-only release is what serves (W8A16)
-            why = line(
+            weights_only = line(
                 f"GEMMs on int8 weights: {release.checkpoint} is weight-only ({release.format}), so its GEMMs take "
                 "16-bit activations on 8-bit weights, not int8 x int8",
                 cite_release(release),
                 cite_profile(profile, "needs.quantization"),
             )
-            kept = tuple(r for r in choice.rationale if not DTYPE_WORDS.search(r.text))
-            settings = {k: v for k, v in choice.settings.items() if k != "dtype"}
-            return choice.model_copy(update={"settings": {**settings, "weights": dtype}, "rationale": (*kept, why)})
-        if (judged is not None and dtype in judged.stack.applies_to.weight_only) or dtype in WEIGHT_ONLY_ASKS:
+        elif (judged is not None and dtype in judged.stack.applies_to.weight_only) or dtype in WEIGHT_ONLY_ASKS:
             # 4-bit integer weights are widened as they load (AWQ, GPTQ, GGUF Q4): no INT4 GEMM units are involved
             who = judged.stack.name if judged is not None else "the runtime"
-            why = line(
+            weights_only = line(
                 f"GEMMs on {dtype} weights: {who} stores the weights in {dtype} and its kernels pick "
                 "the compute format (float, or activations quantized on the fly)",
                 *((cite_stack(judged.stack),) if judged is not None else ()),
                 cite_profile(profile, "needs.quantization"),
             )
+        if weights_only is not None:
             kept = tuple(r for r in choice.rationale if not DTYPE_WORDS.search(r.text))
             settings = {k: v for k, v in choice.settings.items() if k != "dtype"}
-            return choice.model_copy(update={"settings": {**settings, "weights": dtype}, "rationale": (*kept, why)})
+            update = {"settings": {**settings, "weights": dtype}, "rationale": (*kept, weights_only)}
+            return choice.model_copy(update=update)
         if device is not None and lower is None and not device.may_run(dtype):
             return choice
         why = line(
