@@ -80,6 +80,11 @@ class Component(_Model):
         "beside its QAT+LoRA one): the setting for each, after `setting`; a quantized profile reads only its method's",
     )
 
+    devices: list[str] = Field(
+        default_factory=list,
+        description="Of the stack's devices, those this part runs on, where its page says it needs a feature only some "
+        "have (KleidiAI's SME2 micro-kernels on SME2 cores): on the others the part is left out; empty: every device",
+    )
     setting_by_model: dict[str, str] = Field(
         default_factory=dict,
         description="For a page that runs one model's script where the project it runs ships its own example for "
@@ -469,6 +474,12 @@ class Stack(_Model):
             raise ValueError(f"components: more than one {repeated[0]!r} (one per role; list more under 'kernels')")
         if self.runner is None:
             raise ValueError("components: name what runs the model (a serving-engine, training-framework or runtime)")
+        for component in self.components:
+            stray = [d for d in component.devices if d not in self.applies_to.devices]
+            if stray:
+                raise ValueError(
+                    f"components: {component.name!r} devices: {stray[0]!r} is not among applies_to.devices"
+                )
         return self
 
     @property
@@ -523,6 +534,13 @@ class Stack(_Model):
         if model is None or not any(component.setting_by_model for component in self.components):
             return self
         return self.model_copy(update={"components": [c.for_model(model) for c in self.components]})
+
+    def for_device(self, device: str | None) -> Stack:
+        """The stack as a job on `device` reads it: without the parts its page runs on other devices only."""
+        if device is None or not any(component.devices for component in self.components):
+            return self
+        kept = [c for c in self.components if not c.devices or device in c.devices]
+        return self.model_copy(update={"components": kept})
 
     def model_example(self, model: str | None) -> bool:
         """Some part of it carries its project's own example for this model (setting_by_model)."""

@@ -1441,6 +1441,7 @@ def judge(
         stack = stack.for_training(profile.training)
     stack = stack.for_method(profile.needs.quantization_method if profile.needs.quantized else None)
     stack = stack.for_model(profile.model_name)
+    stack = stack.for_device(device.id if device is not None else None)
     accepted = stack_accepts(stack, profile, platform, workload)
     found = misfits(stack, profile, device, platform, knowledge, workload, accepted)
     scope = stack.applies_to

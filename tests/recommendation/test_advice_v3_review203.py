@@ -230,3 +230,39 @@ def test_an_image_models_int8_on_a_cpu_is_gated_on_its_speed_against_the_float_m
     )
     speed = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
     assert speed.metric == "evidence.inference_throughput.int8_over_fp32"
+
+
+def test_a_part_for_sme2_cores_is_left_out_on_a_phone_without_sme2():
+    # Review 209 p11: KleidiAI's SME micro-kernels named for an I8MM-only phone; XNNPACK hands layers to KleidiAI's SME2
+    # kernels only where the core reports SME2
+    # (https://learn.arm.com/learning-paths/mobile-graphics-and-gaming/measure-kleidiai-kernel-performance-on-executorch/03-executorch-node-kai-kernel)
+    phone = {
+        "model_type": "cnn",
+        "hardware": "arm-cpu",
+        "workload": "inference",
+        "model": "google/mobilenet_v2_1.0_224",
+        "needs": {"quantization": "int8", "devices": 1, "in_app": True},
+    }
+    i8mm = answer(**phone, device="armv9-mobile-i8mm")
+    said = " ".join(
+        [r.text for c in i8mm.tier(1).choices for r in c.rationale]
+        + [str(v) for c in i8mm.tier(1).choices for v in c.settings.values()]
+        + [part.name for stack in i8mm.stacks for part in stack.parts]
+        + [risk.text for stack in i8mm.stacks for risk in stack.risks]
+    )
+    assert "SME micro-kernels" not in said and "KleidiAI's SME kernels" not in said
+    sme2 = answer(**phone, device="armv9-mobile-sme2")
+    assert any("SME micro-kernels" in part.name for stack in sme2.stacks for part in stack.parts)
+
+
+def test_a_part_limited_to_devices_names_devices_of_its_stack():
+    import pytest
+
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.knowledge.stacks import Stack
+
+    stack = load_knowledge_base().stack("arm-executorch-xnnpack")
+    document = stack.model_dump(mode="json", by_alias=True, exclude_none=True)
+    document["components"][-2]["devices"] = ["graviton4"]
+    with pytest.raises(ValueError, match="'graviton4' is not among applies_to.devices"):
+        Stack.model_validate(document)
