@@ -186,15 +186,18 @@ STACKS_HEADER = ("stack", "runs the model", "precision", "fits, or why not", "do
 MAX_RECORD_REASONS = 2  # a tier-1 choice's reasons in the record (the full list is in the JSON and `recommend`)
 
 
-KEPT_IN_RECORD = ("long context: ",)  # a reason answering a need of the profile, kept within MAX_RECORD_REASONS
+# reasons answering a need of the profile, kept beside the first reason: the engine's long-context features and the
+# model card's context-window extension (review 210 p01: the record dropped the YaRN step of a 128k plan)
+KEPT_IN_RECORD = ("long context: ", "context window: ")
 
 
 def shown_reasons(rationale: Sequence[Rationale]) -> list[Rationale]:
     """A tier-1 choice's first reasons, any reason answering a need of the profile (its long-context line), and the
     risk to watch, for the record."""
     plain = [r for r in rationale if not r.text.startswith("watch: ")]
-    kept = [r for r in plain[MAX_RECORD_REASONS:] if r.text.startswith(KEPT_IN_RECORD)][:1]
-    reasons = plain[: MAX_RECORD_REASONS - len(kept)] + kept  # in place of the last first reason: the record's length
+    kept = [r for r in plain[1:] if r.text.startswith(KEPT_IN_RECORD)][: len(KEPT_IN_RECORD)]
+    first = [r for r in plain[:MAX_RECORD_REASONS] if r not in kept][: max(1, MAX_RECORD_REASONS - len(kept))]
+    reasons = first + kept  # in place of the last first reasons: the record's length
     return reasons + [r for r in rationale if r.text.startswith("watch: ")][:1]
 
 

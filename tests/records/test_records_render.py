@@ -99,6 +99,15 @@ def test_a_long_context_reason_is_kept_in_the_record_within_its_reason_count():
     shown = [reason.text for reason in shown_reasons(made)]
     assert shown == ["chosen because", "long context: chunked prefill", "watch: a risk"]
     assert [reason.text for reason in shown_reasons(made[:3])] == ["chosen because", "second"]
+    # review 210 p01: the model card's context-window extension (YaRN for Qwen3) is kept beside it
+    window = Rationale(text="context window: 32,768 natively, 131,072 with YaRN", cites=(cite,))
+    shown = [reason.text for reason in shown_reasons([*made[:4], window, made[4]])]
+    assert shown == [
+        "chosen because",
+        "long context: chunked prefill",
+        "context window: 32,768 natively, 131,072 with YaRN",
+        "watch: a risk",
+    ]
 
 
 def test_tier1_keeps_its_launch_settings_when_tier3_leads(suite):
