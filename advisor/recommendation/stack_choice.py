@@ -792,7 +792,7 @@ def misfits(
         # vllm-ascend's W8A8 dense page, "fits the whole profile")
         found.append(linear_attention_misfit(stack, named))
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
-        found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value}"))
+        found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value.rstrip('.')}"))
     if workload == "training" and stack.layer_split is not None and profile.needs.devices > 1:
         found.append(
             Misfit(
