@@ -266,3 +266,19 @@ def test_a_part_limited_to_devices_names_devices_of_its_stack():
     document["components"][-2]["devices"] = ["graviton4"]
     with pytest.raises(ValueError, match="'graviton4' is not among applies_to.devices"):
         Stack.model_validate(document)
+
+
+def test_a_classifier_that_trains_and_serves_with_no_model_named_serves_on_the_classifier_recipe():
+    # Review 211 p14: a ResNet-50 fine-tune and service on 8 Tiangai 150 served on the YOLOv8 detector recipe once the
+    # CNN recipes were marked scripts; both are DeepSparkInference scripts, not servers
+    # (https://github.com/Deep-Spark/DeepSparkInference/blob/master/models/cv/classification/resnet50/igie/README.md)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="both",
+        training="fine-tuning",
+        needs={"devices": 8},
+    )
+    serving = next(row for row in result.stacks_considered if row.chosen and row.workload == "inference")
+    assert "yolov8" not in serving.stack
