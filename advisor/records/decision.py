@@ -70,6 +70,24 @@ def unset(profile: Profile) -> set[str]:
     return {name for name in OPTIONAL_PROFILE_FIELDS if getattr(profile, name) is None}
 
 
+# The needs a record always states; the others it states only where the profile sets them off their default (a
+# cross-platform job's families), since reading the front matter back restores the defaults
+STATED_NEEDS = ("dynamic_shapes", "quantization", "quantization_method", "long_context", "devices")
+
+
+def recorded_profile(profile: Profile) -> dict[str, object]:
+    """The profile as the front matter records it: no title (the record's own), no empty optional field, and no need
+    left at its default beyond STATED_NEEDS (the record's line budget, issue 28's 150 lines)."""
+    recorded = profile.model_dump(mode="json", exclude=PROFILE_NOT_RECORDED | unset(profile))
+    defaults = type(profile.needs)().model_dump(mode="json")
+    needs = recorded.get("needs")
+    if isinstance(needs, dict):
+        recorded["needs"] = {
+            key: value for key, value in needs.items() if key in STATED_NEEDS or value != defaults.get(key)
+        }
+    return recorded
+
+
 def environment_summary(environment: Environment | None) -> EnvironmentSummary:
     """Hardware and stack versions of the machine the evidence came from."""
     if environment is None:
@@ -125,7 +143,7 @@ def build_front_matter(
         date=date,
         review_by=review_by_for(date, recommendation),
         decision_makers=[clean_text(name, 200) for name in deciders if clean_text(name, 200)],
-        profile=recommendation.profile.model_dump(mode="json", exclude=PROFILE_NOT_RECORDED | unset(recommendation.profile)),
+        profile=recorded_profile(recommendation.profile),
         environment=environment_summary(environment),
         evidence=evidence_refs,
         tier1=tier1_options(recommendation),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -191,23 +192,46 @@ MAX_RECORD_REASONS = 2  # a tier-1 choice's reasons in the record (the full list
 KEPT_IN_RECORD = ("long context: ", "context window: ")
 
 
-def shown_reasons(rationale: Sequence[Rationale]) -> list[Rationale]:
+MAX_RECORD_RISKS = 4  # the chosen stacks' own risks in the record, shared among them (all in `recommend` and the JSON)
+MAX_RECORD_LINES = 150  # issue 28: a record stays at most 150 lines, front matter included
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much of each tier-1 choice's reasons and of the stacks' risks a record shows."""
+
+    reasons: int = MAX_RECORD_REASONS
+    watch: bool = True  # each choice's risk to watch
+    risks: int = MAX_RECORD_RISKS
+    references: int = 8  # the vendor's reference figures quoted under Evidence
+
+
+# Budgets tried in turn until the record fits MAX_RECORD_LINES: fewer stack risks, then one reason a choice (with the
+# lines answering the profile's needs), then no per-choice watch line (the JSON and `recommend` keep them all)
+BUDGETS = (
+    Budget(),
+    Budget(risks=2),
+    Budget(reasons=1, risks=2),
+    Budget(reasons=1, watch=False, risks=2),
+    Budget(reasons=1, watch=False, risks=1),
+    Budget(reasons=1, watch=False, risks=1, references=1),
+)
+
+
+def shown_reasons(rationale: Sequence[Rationale], budget: Budget = Budget()) -> list[Rationale]:
     """A tier-1 choice's first reasons, any reason answering a need of the profile (its long-context line), and the
     risk to watch, for the record."""
     plain = [r for r in rationale if not r.text.startswith("watch: ")]
     kept = [r for r in plain[1:] if r.text.startswith(KEPT_IN_RECORD)][: len(KEPT_IN_RECORD)]
-    first = [r for r in plain[:MAX_RECORD_REASONS] if r not in kept][: max(1, MAX_RECORD_REASONS - len(kept))]
+    first = [r for r in plain[: budget.reasons] if r not in kept][: max(1, budget.reasons - len(kept))]
     reasons = first + kept  # in place of the last first reasons: the record's length
-    return reasons + [r for r in rationale if r.text.startswith("watch: ")][:1]
+    return reasons + ([r for r in rationale if r.text.startswith("watch: ")][:1] if budget.watch else [])
 
 
-MAX_RECORD_RISKS = 4  # the chosen stacks' own risks in the record, shared among them (all in `recommend` and the JSON)
-
-
-def record_risks(recommendation: Recommendation) -> list[tuple[ChosenStack, int, str]]:
+def record_risks(recommendation: Recommendation, most: int = MAX_RECORD_RISKS) -> list[tuple[ChosenStack, int, str]]:
     """The chosen stacks' risks for the record's consequences: those that concern the profile, its needs first, an
-    equal share of MAX_RECORD_RISKS for each stack."""
-    share = MAX_RECORD_RISKS // max(1, len(recommendation.stacks))
+    equal share of `most` for each stack."""
+    share = most // max(1, len(recommendation.stacks))
     return [(stack, index, risk) for stack in recommendation.stacks
             for index, risk in applying_risks(stack, recommendation.profile)[:share]]
 
@@ -313,13 +337,13 @@ def estimates_rows(recommendation: Recommendation, config_prefix: str) -> list[t
 
 
 def render_body(front: RecordFrontMatter, recommendation: Recommendation, evidence: Sequence[Evidence],
-                config_prefix: str = "") -> str:
+                config_prefix: str = "", budget: Budget = Budget()) -> str:
     """The Markdown after the front matter: a summary table first, then the reasons, rejections, switches."""
     profile = recommendation.profile
     environment = _environment()
     environment.globals["settings"] = settings_text
     environment.globals["grouped"] = grouped_choices
-    environment.globals["shown_reasons"] = shown_reasons
+    environment.globals["shown_reasons"] = lambda rationale: shown_reasons(rationale, budget)
     environment.filters["versions"] = versions_text
     environment.filters["in_sentence"] = in_sentence
     template = environment.get_template("record.md.j2")
@@ -347,8 +371,8 @@ def render_body(front: RecordFrontMatter, recommendation: Recommendation, eviden
         questions=YEARLY_QUESTIONS,
         maintenance=recommendation.maintenance_end(),
         early=recommendation.early_review() if front.review_by != front.date else None,
-        stack_risks=record_risks(recommendation),
-        reference_lines=quoted(recommendation.reference),
+        stack_risks=record_risks(recommendation, budget.risks),
+        reference_lines=quoted(recommendation.reference)[: budget.references],
         estimates_header=ESTIMATES_HEADER,
         estimates_rows=estimates_rows(recommendation, config_prefix),
         reference_checks=[line for item in evidence for line in evidence_reference_check(item)],
@@ -359,4 +383,9 @@ def render_record(front: RecordFrontMatter, recommendation: Recommendation, evid
                   config_prefix: str = "") -> str:
     """The whole record file: front matter, then the Markdown body; `config_prefix` names the estimate configs'
     files beside it."""
-    return compose(front, render_body(front, recommendation, evidence, config_prefix))
+    text = ""
+    for budget in BUDGETS:  # the fullest record that fits MAX_RECORD_LINES, else the shortest
+        text = compose(front, render_body(front, recommendation, evidence, config_prefix, budget))
+        if len(text.splitlines()) <= MAX_RECORD_LINES:
+            break
+    return text

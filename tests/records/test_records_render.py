@@ -151,3 +151,34 @@ def test_six_months_after_a_date_keeps_the_day_or_takes_the_28th(decided, due):
     from advisor.records.models import early_review_date
 
     assert early_review_date(decided) == due
+
+
+def test_a_record_of_a_long_serving_profile_stays_within_150_lines(suite):
+    # Issue 28: "It stays at most 150 lines"; reviewers' long-context MoE records on 8 GPUs ran to 158-167 lines before
+    # the record trimmed its per-choice reasons and risks to fit
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+    from advisor.records.render import BUDGETS, MAX_RECORD_LINES
+
+    profile = parse_profile(
+        "model_type: moe\nhardware: nvidia-gpu\ndevice: h200-sxm\nworkload: inference\nteam_skill: framework\n"
+        "model: Qwen/Qwen3-235B-A22B\nparameters_b: 235\n"
+        "needs: {dynamic_shapes: true, quantization: fp8, long_context: true, devices: 8}\n"
+        "serving: {isl: 8000, osl: 1000, ttft_ms: 2000, tpot_ms: 40}\n"
+    )
+    recommendation = recommend(profile, [], load_knowledge_base())
+    text = render_record(_front(recommendation, suite, "Qwen3-235B-A22B on 8 x H200, FP8, 128k"), recommendation, [])
+    assert len(text.splitlines()) <= MAX_RECORD_LINES
+    # the fullest budget is tried first: a short record keeps every reason the budget allows
+    assert BUDGETS[0].reasons == 2 and BUDGETS[0].watch
+
+
+def test_a_record_over_its_line_budget_drops_per_choice_reasons_first(suite, recommendation, monkeypatch):
+    import advisor.records.render as render
+
+    full = render_record(_front(recommendation, suite), recommendation, [suite])
+    monkeypatch.setattr(render, "MAX_RECORD_LINES", len(full.splitlines()) - 3)
+    trimmed = render.render_record(_front(recommendation, suite), recommendation, [suite])
+    assert len(trimmed.splitlines()) <= len(full.splitlines()) - 3
+    assert trimmed.split("## Decision Outcome")[0] == full.split("## Decision Outcome")[0]  # the summary stays whole
