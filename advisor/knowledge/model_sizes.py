@@ -113,6 +113,10 @@ class ModelFact(Sourced):
     source: str
     as_of: dt.date
 
+    def covers(self, model: str) -> bool:
+        """The named model is this one or a release of it."""
+        return model_matches(self.id, model)
+
 
 class RestrictedLicence(ModelFact):
     """A model whose weights come under a licence that allows no commercial use without a separate licence from the
@@ -129,7 +133,7 @@ def restricted_licences() -> tuple[RestrictedLicence, ...]:
 
 def restricted_licence(model: str) -> RestrictedLicence | None:
     """The restricted licence the named model's weights come under (its id or a release of it), or None."""
-    return next((entry for entry in restricted_licences() if model_matches(entry.id, model)), None)
+    return next((entry for entry in restricted_licences() if entry.covers(model)), None)
 
 
 class ContextWindow(ModelFact):
@@ -147,6 +151,11 @@ class ContextWindow(ModelFact):
     extension: str = Field(min_length=3, description="How the card turns it on (the rope_scaling it names)")
     caveat: str = Field(min_length=3, description="What the card says the extension costs, in its own terms")
 
+    def covers(self, model: str) -> bool:
+        """The named model is this one or a release of it whose window is the same (not one its `excludes` name)."""
+        lowered = model.lower()
+        return super().covers(model) and not any(word.lower() in lowered for word in self.excludes)
+
 
 @lru_cache(maxsize=1)
 def context_windows() -> tuple[ContextWindow, ...]:
@@ -156,15 +165,7 @@ def context_windows() -> tuple[ContextWindow, ...]:
 
 def context_window(model: str) -> ContextWindow | None:
     """The stated context window of the named model (its id or a release of it), or None."""
-    lowered = model.lower()
-    return next(
-        (
-            entry
-            for entry in context_windows()
-            if model_matches(entry.id, model) and not any(word.lower() in lowered for word in entry.excludes)
-        ),
-        None,
-    )
+    return next((entry for entry in context_windows() if entry.covers(model)), None)
 
 
 class PublishedCheckpoint(Sourced):

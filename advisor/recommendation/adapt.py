@@ -45,6 +45,7 @@ from advisor.recommendation.citations import (
     cite_qat_release,
     cite_release,
     cite_stack,
+    cite_stack_claim,
     format_support,
     line,
     note_for_family,
@@ -1519,15 +1520,12 @@ def published_int8(choice: Choice, context: RuleContext, serving: Judged | None)
     release = loadable_int8_release(serving.stack, named)
     if release is None:
         return choice
-    loads = serving.stack.loads_releases
     text = (
         f"{named}'s publisher releases {release.checkpoint} ({release.format}), which {serving.stack.runner_name} loads "
         "as published: serve that checkpoint as released (its GEMMs take 16-bit activations on 8-bit weights); a W8A8 "
         "checkpoint, with 8-bit activations too, is the route to measure against it"
     )
-    loaded = Citation(
-        kind="knowledge", ref=f"{serving.stack.id}.loads_releases", figure=", ".join(loads.value), source=loads.source
-    )
+    loaded = cite_stack_claim(serving.stack, "loads_releases", ", ".join(serving.stack.loads_releases.value))
     chosen = reason_first(
         choice, line(text, cite_release(release), loaded, cite_profile(profile, "needs.quantization"))
     )
@@ -1743,12 +1741,7 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
         documented = chosen.stack.long_context  # the stack's own page (vllm-ascend's context parallel) first
         why = line(
             f"long context: {documented.value}",
-            Citation(
-                kind="knowledge",
-                ref=f"{chosen.stack.id}.long_context",
-                figure=chosen.stack.name,
-                source=documented.source,
-            ),
+            cite_stack_claim(chosen.stack, "long_context"),
             cite_profile(profile, "needs.long_context"),
         )
         return after_first(choice, why)

@@ -28,7 +28,7 @@ from advisor.knowledge.model_sizes import restricted_licence, size_of, stated_pa
 from advisor.knowledge.platforms import Device
 from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
-from advisor.recommendation.citations import cite_profile, line
+from advisor.recommendation.citations import cite_profile, cite_stack_claim, line
 from advisor.recommendation.models import Citation, Rationale
 from advisor.recommendation.policy import FLOAT_PRECISIONS, PRECISIONS_FOR, node_size
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
@@ -446,10 +446,7 @@ def sharded_copy(profile: Profile, sharded: Stack | None) -> bool:
 
 def sharding_citation(stack: Stack) -> Citation:
     """The stack's `sharded_serving` claim, as the capacity line cites it."""
-    assert stack.sharded_serving is not None
-    return Citation(
-        kind="knowledge", ref=f"{stack.id}.sharded_serving", figure=stack.name, source=stack.sharded_serving.source
-    )
+    return cite_stack_claim(stack, "sharded_serving")
 
 
 def serving_text(

@@ -49,6 +49,13 @@ def cite_stack(stack: Stack, component: Component | None = None) -> Citation:
     )
 
 
+def cite_stack_claim(stack: Stack, field: str, figure: str | None = None) -> Citation:
+    """One of the stack's own claims (its `long_context`, `loads_releases`...), with the page it comes from; `figure`:
+    what the citation shows, the stack's name by default."""
+    claim = stack.claims()[field]
+    return Citation(kind="knowledge", ref=f"{stack.id}.{field}", figure=figure or stack.name, source=claim.source)
+
+
 def cite_release(release: PublishedCheckpoint) -> Citation:
     """A catalogued checkpoint release (advisor/data/fp8_checkpoints.yaml), with the card that names it."""
     return Citation(

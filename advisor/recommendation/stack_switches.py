@@ -214,9 +214,9 @@ def published_release(choice: StackChoice, profile: Profile) -> list[str]:
     named = profile.model_name
     if serving is None or named is None or not profile.needs.quantized or profile.needs.quantization != "int8":
         return []
-    if quantized_release(named) is not None or written_for(serving.stack.applies_to.quantized_models, named):
+    if quantized_release(named) is not None:  # the model named is a release already
         return []
-    release = loadable_int8_release(serving.stack, named)
+    release = loadable_int8_release(serving.stack, named)  # None where the stack serves its own quantized models
     if release is None:
         return []
     return [

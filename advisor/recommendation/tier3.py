@@ -526,13 +526,15 @@ def loaded_quantizer(
     def reaches(family: str) -> bool:  # the family loads the output and has a device that runs the format
         return any(device.may_run(dtype) for device in context.knowledge.platform(family).devices)
 
+    known_families = {platform.id for platform in context.knowledge.platforms}
+
     def portable(toolkit: Candidate) -> bool:  # tier 3 is multi-platform: a toolkit for one family only is no answer
         # in the asked format, for this model type, on families whose devices run it (review 203 p01: ModelOpt's NVFP4,
         # which only Blackwell runs, offered as tier 3's portable quantizer)
-        model_type = context.profile.model_type
-        loading = {f for f in compatibility.output_families(toolkit.id, model_type, dtype) if reaches(f)}
-        known = {platform.id for platform in context.knowledge.platforms}
-        running = {f for f in toolkit.hardware.value if f in known and reaches(f)}
+        loading = {
+            f for f in compatibility.output_families(toolkit.id, context.profile.model_type, dtype) if reaches(f)
+        }
+        running = {f for f in toolkit.hardware.value if f in known_families and reaches(f)}
         return len(running | loading) > 1
 
     fitting = [

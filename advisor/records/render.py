@@ -203,7 +203,7 @@ class Budget:
     reasons: int = MAX_RECORD_REASONS
     watch: bool = True  # each choice's risk to watch
     risks: int = MAX_RECORD_RISKS
-    references: int = 8  # the vendor's reference figures quoted under Evidence
+    references: int | None = None  # the vendor's reference figures quoted under Evidence (None: all)
 
 
 # Budgets tried in turn until the record fits MAX_RECORD_LINES: fewer stack risks, then one reason a choice (with the
