@@ -134,6 +134,18 @@ class Candidate(BaseModel):
         "scales (128 x 128, as DeepSeek's and Qwen3's FP8 releases do): what runs them, in place of the per-tensor "
         "FP8 GEMM of the vendor's BLAS",
     )
+    async_rollouts: Claim[str] | None = Field(
+        None,
+        description="For an RL post-training framework with an asynchronous trainer that gives rollouts devices of "
+        "their own and generates the next batch while the current one trains (verl's one-step-off-policy trainer): how "
+        "a run turns it on, with which rollout engines, and which phase timings tell when it pays; an RL job on it gets "
+        "a switch on generation's share of the step",
+    )
+    async_rollout_engines: tuple[str, ...] = Field(
+        (),
+        description="The rollout engines (candidate ids) that `async_rollouts` runs; a stack rolling out on another "
+        "engine gets no such switch",
+    )
     # Declared after the capabilities so that its validator can check it against them.
     concerns: Claim[list[Concern]]
     risks: list[Claim[str]] = Field(min_length=1)

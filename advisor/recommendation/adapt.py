@@ -123,6 +123,7 @@ QUANTIZED_SETTINGS = ("granularity",)  # a rule's quantization detail that a sta
 # A weight-scale granularity a part's documented setting states ("one FP16 scale per block of 32 weights"): it replaces
 # the rule's default (per-channel INT8) for that part.
 GRANULARITY_WORDS = re.compile(r"\bper[- ](?:block|group) of \d+ weights\b", re.IGNORECASE)
+SCALE_WORDS = re.compile(r"\bper[- ](?:tensor|channel|token|group|block)\b", re.IGNORECASE)
 ACTIVATION_SETTINGS = (
     "layernorm",
 )  # a rule's activation-quantization detail, moot where only the weights are quantized
@@ -515,11 +516,18 @@ def borrowed(reason: Rationale, option: str, context: RuleContext) -> bool:
 
 def documented_granularity(settings: dict[str, str]) -> dict[str, str]:
     """The rule's default scale granularity gives way to the one the part's documented setting states (llama.cpp's Q8_0
-    keeps one scale per block of 32 weights, not one per channel)."""
-    stated = GRANULARITY_WORDS.search(settings.get("as documented", ""))
-    if stated is None or "granularity" not in settings:
+    keeps one scale per block of 32 weights, not one per channel), or to none where it words other scales."""
+    documented = settings.get("as documented", "")
+    if "granularity" not in settings:
         return settings
-    return {**settings, "granularity": stated.group(0)}
+    stated = GRANULARITY_WORDS.search(documented)
+    if stated is not None:
+        return {**settings, "granularity": stated.group(0)}
+    worded = {found.lower().replace(" ", "-") for found in SCALE_WORDS.findall(documented)}
+    if worded and settings["granularity"] not in worded:  # the recipe words other scales than the rule's default
+        # (review 214 p04: per-tensor attention and dynamic experts beside "granularity=per-channel")
+        return {key: value for key, value in settings.items() if key != "granularity"}
+    return settings
 
 
 def runs_beneath(option: str, concern: str, context: RuleContext) -> bool:
@@ -627,7 +635,9 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[runs_at] = Part(previous.option, unnamed)  # MaxText on XLA, TorchTitan on the Neuron SDK
         elif unnamed is not None:
             parts[runs_at] = Part(unnamed.name, unnamed, known=False)
-    precision_fits = not any(misfit.kind in ("precision", "float_fallback") for misfit in judged.misfits)
+    precision_fits = not any(
+        misfit.kind in ("precision", "float_fallback", "float_everywhere") for misfit in judged.misfits
+    )
     quantizes = profile.needs.quantized and precision_fits and (judged.workload == "inference" or not profile.serves)
     runs_at = runner_concern(judged.workload)
     unvetted = runs_at in parts and not parts[runs_at].known  # a runner the knowledge base does not list (MNN-LLM)

@@ -122,13 +122,15 @@ def capacity_lines(
     on_cpu: bool = False,
     sharded: Stack | None = None,
     page_devices: int | None = None,
+    reference: bool = True,
 ) -> tuple[Rationale, ...]:
     """One line per workload on whether the model fits the profile's devices; where a model is named but its size or
     the device's memory is unknown, one line saying the check was not made and why; nothing for a profile that names
     neither a model nor a size. `latent_kv`: the serving stack runs MLA attention, whose one latent KV cache tensor
     parallelism keeps whole on every device. `served_precision`: the format the chosen serving stack runs for this
     profile, where it differs from the one asked. `sharded`: the chosen serving stack, where its command splits one copy
-    of the model over several devices (its `sharded_serving` claim)."""
+    of the model over several devices (its `sharded_serving` claim). `reference`: an RL job's recipe loads a frozen
+    reference policy (False where its settings turn the KL term off)."""
     parameters = model_parameters_b(profile)
     if device is None or (parameters is None and profile.model is None):
         return ()
@@ -179,7 +181,7 @@ def capacity_lines(
     cites = (size, cite_profile(profile, "needs.devices"))
     lines = []
     if profile.trains:
-        text = training_text(parameters, profile.needs.devices, device, node_devices, profile.training)
+        text = training_text(parameters, profile.needs.devices, device, node_devices, profile.training, reference)
         lines.append(line(text, *cites, *((cite_profile(profile, "training"),) if profile.training else ())))
     if profile.serves:
         text = serving_text(parameters, profile, device, served_precision, sharded, page_devices)
@@ -342,26 +344,40 @@ def _gb(value: float) -> str:
     return f"{value:,.0f} GB" if value >= 1 else f"{max(value * 1000, 1):,.0f} MB"
 
 
-def training_bytes(kind: str | None) -> int:
+def training_bytes(kind: str | None, reference: bool = True) -> int:
     """Bytes per parameter a training job holds: the frozen bf16 weights for LoRA (its adapters are a few percent at
     most), weights, gradients and Adam state otherwise, and for RL post-training a frozen bf16 reference copy of the
-    policy besides (the KL term's)."""
+    policy besides (the KL term's), unless `reference` is False (a recipe that runs no KL term loads none)."""
     if kind == "lora":
         return FROZEN_BYTES_PER_PARAMETER
-    return TRAINING_BYTES_PER_PARAMETER + (FROZEN_BYTES_PER_PARAMETER if kind == "rl" else 0)
+    return TRAINING_BYTES_PER_PARAMETER + (FROZEN_BYTES_PER_PARAMETER if kind == "rl" and reference else 0)
 
 
-def training_text(parameters: float, devices: int, device: Device, node_devices: int, kind: str | None = None) -> str:
+def training_text(
+    parameters: float,
+    devices: int,
+    device: Device,
+    node_devices: int,
+    kind: str | None = None,
+    reference: bool = True,
+) -> str:
     """A training job's weights (and for full-parameter training gradients and optimizer state, for RL a reference
-    copy too) against the devices' memory."""
+    copy too, where the recipe runs a KL term: `reference`) against the devices' memory."""
     assert device.memory_gb is not None
     lora = kind == "lora"
-    held = training_bytes(kind) * parameters
+    held = training_bytes(kind, reference) * parameters
     memory = devices * device.memory_gb
     if lora:
         what = (
             f"capacity: LoRA fine-tuning of a {parameters:g}B model holds about {_gb(held)} of frozen bf16 weights "
             "plus small adapters with their gradients and Adam state (before activations)"
+        )
+    elif kind == "rl" and not reference:
+        what = (
+            f"capacity: RL post-training of a {parameters:g}B model holds about {_gb(held)} in the policy's weights, "
+            f"gradients and Adam state ({training_bytes(kind, reference)} bytes per parameter; the recipe runs no KL "
+            "term, so it loads no frozen reference copy), before activations and the rollout engine's weights and KV "
+            "cache, which colocated rollouts take from the same devices"
         )
     elif kind == "rl":
         what = (

@@ -29,7 +29,7 @@ from advisor.recommendation.models import (
     TierNumber,
 )
 from advisor.recommendation.planned_type import planned_model_type, restated_type
-from advisor.recommendation.policy import RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
+from advisor.recommendation.policy import KL_IN_REWARD, NO_KL_LOSS, RELIED_ON_CAPABILITIES, SWITCHING_CAPABILITIES
 from advisor.recommendation.reference import (
     MODEL_FREE_FIGURES,
     cited_in_tier1,
@@ -63,6 +63,7 @@ from advisor.recommendation.stack_choice import (
     workloads,
 )
 from advisor.recommendation.stack_switches import (
+    async_rollout_switch,
     engine_alternative_switch,
     kv_cache_switch,
     replica_switch,
@@ -170,6 +171,7 @@ def recommend(
             replica_switch(stack_choice, profile),
             smaller_model_switch(stack_choice, profile),
             successor_switch(stack_choice, profile, knowledge),
+            async_rollout_switch(stack_choice, profile, knowledge),
             requantized_rival_switch(stack_choice, profile),
             kv_cache_switch(tier1, profile),
         )
@@ -216,10 +218,23 @@ def recommend(
             on_cpu=knowledge.platform(profile.hardware).kind == "cpu",
             sharded=sharded_serving_stack(stack_choice),
             page_devices=page_devices(stack_choice.for_workload("inference"), stack_choice, profile),
+            reference=loads_reference_policy(stack_choice, profile),
         ),
         confidence_basis=notes[0] if notes else None,
     )
     return restated_type(restated(answer, typed, profile), asked, typed)
+
+
+def loads_reference_policy(stack_choice: StackChoice, profile: Profile) -> bool:
+    """Whether an RL job's chosen recipe loads a frozen reference policy: not where its trainer's settings (the project's
+    own example for the model, where it has one) turn the KL term off (review 212 p04: a reference copy counted for
+    verl's Qwen3-30B-A3B script, which sets use_kl_loss=False)."""
+    trained = stack_choice.for_workload("training")
+    runner = trained.stack.runner if trained is not None else None
+    if profile.training != "rl" or runner is None:
+        return True
+    setting = runner.for_model(profile.model_name).setting or ""
+    return not NO_KL_LOSS.search(setting) or bool(KL_IN_REWARD.search(setting))
 
 
 def runners_for_other_models(stack_choice: StackChoice, knowledge: KnowledgeBase) -> set[str]:

@@ -6,6 +6,7 @@ The method page (`advisor kb method`) states the rules these numbers encode; cha
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from advisor.knowledge.platforms import Device
@@ -80,6 +81,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "convolutional_recipe": 3,
     "dynamic_shapes": 6,
     "float_fallback": 6,
+    # the asked format documented by no stack of the family for this profile, so every stack falls back alike: stated,
+    # and light enough that a near recipe in float still leads (review 213 p15: Swin-B INT8 on Iluvatar got no stack)
+    "float_everywhere": 2,
     "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model
     "float_copy": 6,  # a model released quantized (Kimi-K2-Thinking in INT4) served as a float copy
     "skill": 5,
@@ -302,8 +306,18 @@ SETTING_ROLES: dict[str, tuple[str, ...]] = {
 # one a tier-1 choice relies on while "unknown" turning out "no".
 SWITCHING_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "ptq", "qat", "dynamic_shapes", "distributed", "fusion")
 RELIED_ON_CAPABILITIES: tuple[str, ...] = ("fp8", "int8", "dynamic_shapes", "distributed")
+# An RL recipe's settings that turn its KL term off: verl builds a reference policy only where the KL term is in the
+# reward or the actor's loss (need_reference_policy, https://github.com/verl-project/verl/blob/
+# f4966a0c0844774a0471ed70aa0ae35d18dfd0c0/verl/trainer/ppo/utils.py, read 2026-12-07), so such a job holds no frozen copy.
+NO_KL_LOSS = re.compile(r"\buse_kl_loss=False\b")
+KL_IN_REWARD = re.compile(r"\buse_kl_in_reward=True\b")
+# An RL step whose generation takes more than this share of it waits on rollouts: verl's one-step-off-policy page aims
+# for rollout and training phases of about equal length (https://github.com/verl-project/verl/blob/
+# a74fc52e75e31b4f754d64507e2b99056c8e61c2/docs/advance/one_step_off.md, read 2026-12-07).
+ROLLOUT_SHARE_MAX = 0.5
 # Confidence: what backs the chosen stack.
-STACK_FITS = 1.2  # a vendor-documented stack validated on this device generation, fitting the whole profile
+STACK_EXACT = 1.3  # a vendor-documented recipe written for the profile's model, validated on this device generation
+STACK_FITS = 1.2  # such a stack documented for any model of its type (a general page), fitting the whole profile
 STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the profile names no device
 STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or experimental
 STACK_UNNAMED_DEVICE = 1.0  # such a stack whose page names no device of its family (it runs there, unvalidated)
@@ -318,7 +332,7 @@ CROSS_FAMILY = 0.8  # tier 3 leads: the target's stack holds for the target only
 # rests on the knowledge base alone by REFERENCE_FACTOR, never above REFERENCE_CAP; evidence timed on the target (the
 # team's model on its machine) is what goes higher.
 REFERENCE_FACTOR = 1.1
-REFERENCE_CAP = 0.7
+REFERENCE_CAP = 0.75
 MODEL_ASSUMED = 0.9  # a chosen stack written for named models (a DeepSeek-V3 recipe) where the profile names none
 RESTRICTED = 0.7  # a chosen stack whose software comes only through the vendor's support channel: it cannot be
 # reproduced or version-checked from public sources, which weighs as much as a partial fit

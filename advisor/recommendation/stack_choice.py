@@ -176,7 +176,9 @@ class Judged:
     def nearly_fits(self) -> bool:
         """Its misfits weigh no more than another device generation's, a float fallback not counted: the stack a family
         would run the job on (tier 3's line for another family, and the engines that have one there)."""
-        fallback = MISFIT_WEIGHTS["float_fallback"] if self.falls_back else 0
+        fallback = sum(
+            misfit.weight for misfit in self.misfits if misfit.kind in ("float_fallback", "float_everywhere")
+        )
         return self.weight - fallback <= MISFIT_WEIGHTS["device"]
 
     @property
@@ -198,6 +200,7 @@ LOOP_ADAPTABLE = frozenset(
     {
         "model_type_training",
         "float_fallback",
+        "float_everywhere",
         "scale",
         "device",
         "same_generation",
@@ -211,7 +214,7 @@ OTHER_GENERATION_KINDS = ("device", "device_line")  # validated on another gener
 DEVICE_MISFITS = (*OTHER_GENERATION_KINDS, "same_generation")  # validated on another device, of this generation or not
 NEAR_TYPE_KINDS = ("model_type", "model_type_training")  # a stack documented for a neighbouring model type
 # Misfits under which a stack serves (or trains in) its float format instead of the asked quantized one.
-FALLBACK_KINDS = ("float_fallback", "unpublished_checkpoint")
+FALLBACK_KINDS = ("float_fallback", "float_everywhere", "unpublished_checkpoint")
 BOOKKEEPING_MISFITS = ("unvetted_runner",)  # about the knowledge base's coverage, not the stack's fit to the profile
 
 
@@ -1570,7 +1573,7 @@ def for_other_models(item: Judged) -> bool:
 def other_precision(item: Judged) -> bool:
     """The stack runs another precision than the one asked: a team asks first about the stacks in its own precision,
     even those its device rules out."""
-    return any(misfit.kind in ("precision", "float_fallback") for misfit in item.misfits)
+    return any(misfit.kind in ("precision", "float_fallback", "float_everywhere") for misfit in item.misfits)
 
 
 def serves_the_task(stack: Stack, profile: Profile, workload: str) -> bool:
@@ -1608,7 +1611,7 @@ def choose_stacks(profile: Profile, knowledge: KnowledgeBase) -> StackChoice:
         if (
             not usable
             and profile.needs.quantized
-            and (profile.serving_task != "generation" or float_fits(profile, device))
+            and (profile.serving_task != "generation" or profile.model_type == "cnn" or float_fits(profile, device))
         ):
             judged = sorted((softened(item, profile, device, platform) for item in judged), key=lambda item: item.rank)
             usable = [item for item in judged if item.weight < TOO_FAR]
@@ -1828,7 +1831,7 @@ def float_fits(profile: Profile, device: Device | None) -> bool:
 
 
 def softened(item: Judged, profile: Profile, device: Device | None, platform: Platform) -> Judged:
-    """Where no stack of the workload documents the asked quantized format for this speech or embedding profile, a
+    """Where no stack of the workload documents the asked quantized format for this speech, embedding or image profile, a
     stack's other-precision misfit becomes a float fallback it states (Whisper on Graviton: Arm's page runs bf16), so a
     documented stack in float comes before concerns assembled one by one."""
     fallback = float_fallback(item.stack, profile, device, platform)
@@ -1838,7 +1841,7 @@ def softened(item: Judged, profile: Profile, device: Device | None, platform: Pl
     misfits = (
         *(misfit for misfit in item.misfits if misfit.kind != "precision"),
         Misfit(
-            "float_fallback",
+            "float_everywhere",
             f"no stack documents {asked} for this profile here; this one serves {fallback}, {asked}'s fallback",
         ),
     )

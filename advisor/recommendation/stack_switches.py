@@ -29,6 +29,7 @@ from advisor.recommendation.policy import (
     MIXED_FORMATS,
     NAMED_ONLY_KINDS,
     PRECISIONS_FOR,
+    ROLLOUT_SHARE_MAX,
     TRAINED_PRECISIONS,
 )
 from advisor.recommendation.rules.tiers import kept_text
@@ -49,10 +50,11 @@ from advisor.recommendation.stack_choice import (
     released_quantized,
     requantized_checkpoint,
     risk_naming,
+    rollout_engines,
     workloads,
 )
 from advisor.recommendation.switches import models_value, predicate, quantized_models_value, switch
-from advisor.recommendation.tier3 import PER_FAMILY
+from advisor.recommendation.tier3 import AT_LOAD, PER_FAMILY
 from advisor.serving_task import assumed_text
 
 MAX_STACK_SWITCHES = 3
@@ -153,7 +155,7 @@ def verdict(
     )
 
 
-PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback")
+PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback", "float_everywhere")
 
 
 def checkpoint_from_nowhere(
@@ -289,7 +291,8 @@ def current_release_alternative(choice: StackChoice, model: str | None = None) -
         if successor is not None:
             stack, newer = successor
             found.append(
-                f"the current release serves no route for this model: keep that older release only as a time-boxed "
+                f"the current release's support list no longer names this model (it may still load it, untested): keep "
+                f"that older release only as a time-boxed "
                 f"exception with a migration date, or move to {newer}, which the current release serves in "
                 f"{stack.precision} ({stack.stack.name})"
             )
@@ -442,6 +445,11 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
     toolkit = next((c for c in tiers[2].choices if c.concern == "quantization" and c.settings.get("dtype")), None)
     if portable and toolkit is not None and toolkit.settings.get("checkpoints") == PER_FAMILY:
         layer += f", each family serving its own {toolkit.settings['dtype']} model written by {toolkit.option}"
+    elif portable and toolkit is not None and toolkit.settings.get("checkpoints") == AT_LOAD:
+        layer += (
+            f", each family quantizing the float model to {toolkit.settings['dtype']} at load with {toolkit.option} "
+            "(no checkpoint is shared)"
+        )
     elif portable and toolkit is not None and toolkit.settings.get("checkpoint", "").endswith(AS_RELEASED):
         release = toolkit.settings["checkpoint"].removesuffix(AS_RELEASED)  # no toolkit writes the publisher's release
         layer += f", serving {release}, the publisher's {toolkit.settings['dtype']} release, which it loads on each"
@@ -497,7 +505,7 @@ def shared_checkpoint_switch(tiers: Sequence[Tier], profile: Profile) -> SwitchC
     if not profile.needs.cross_platform or len(tiers) < 3 or not tiers[2].primary or not profile.serves:
         return None
     toolkit = next((c for c in tiers[2].choices if c.concern == "quantization" and c.settings.get("dtype")), None)
-    if toolkit is None or toolkit.settings.get("checkpoints") == PER_FAMILY:
+    if toolkit is None or toolkit.settings.get("checkpoints") in (PER_FAMILY, AT_LOAD):
         return None
     local = target_quantizer(tiers, toolkit.option)
     if local is None:
@@ -874,6 +882,26 @@ def successor_switch(choice: StackChoice, profile: Profile, knowledge: Knowledge
         metric = f"knowledge.stack.{current.id}.models"
         return switch(f"{current.id}-lists-model", description, metric, "!=", models_value(current))
     return None
+
+
+def async_rollout_switch(choice: StackChoice, profile: Profile, knowledge: KnowledgeBase) -> SwitchCondition | None:
+    """An RL job whose chosen recipe runs synchronous rollouts on a framework that documents an asynchronous trainer
+    for its rollout engine: generation's share of the step is the measurable trigger to move to it (reviews 204, 207,
+    209 and 212 p04-p05: RL records switched only on the device generation and the scaling efficiency)."""
+    trained = choice.for_workload("training")
+    runner = trained.stack.runner if trained is not None else None
+    if profile.training != "rl" or trained is None or runner is None or runner.candidate is None:
+        return None
+    framework = knowledge.get(runner.candidate)
+    rollouts = rollout_engines(trained, knowledge)
+    if framework.async_rollouts is None or not rollouts & set(framework.async_rollout_engines):
+        return None
+    description = (
+        f"generation takes more than {ROLLOUT_SHARE_MAX:.0%} of each RL step in a short run on the target: "
+        f"{framework.async_rollouts.value} (kb: {framework.id}.async_rollouts); run the same job both ways for a few "
+        "steps and keep the layout with more steps per hour at the same reward curve"
+    )
+    return switch("rl-generation-share", description, "evidence.rl.generation_share_of_step", ">", ROLLOUT_SHARE_MAX)
 
 
 def published_checkpoint_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:

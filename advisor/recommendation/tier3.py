@@ -71,6 +71,10 @@ def portable_runtime(tier: Tier, context: RuleContext) -> Candidate | None:
 
 
 PER_FAMILY = "one per family"  # a quantization setting: each family's documented stack quantizes its own way
+AT_LOAD = "none: quantized at load"  # a quantization setting: the documented stacks quantize in the serving process
+# A documented quantization part that quantizes the loaded float model in the serving process (torchao's quantize_()
+# under a Diffusers pipeline): it writes no checkpoint to share (review 214 p14: "one fp8 checkpoint written by torchao")
+AT_LOAD_WORDS = re.compile(r"\bat load\b|\bquantize_\(", re.IGNORECASE)
 
 
 def runtime_choice(concern: str, candidate: Candidate, context: RuleContext) -> Choice:
@@ -516,7 +520,8 @@ def loaded_quantizer(
         )
         and len(documented.get(quantization.option, ())) >= max(map(len, documented.values()), default=0)
     ):
-        return choices, gaps  # loadable, and no toolkit the engine's documented stacks use more
+        # loadable, and no toolkit the engine's documented stacks use more
+        return at_load_marked(choices, documented, context), gaps
     loaded = [
         context.knowledge.get(t)
         for t in compatibility.toolkits_loaded_by(deployment.option)
@@ -562,6 +567,20 @@ def loaded_quantizer(
     rest = [c for c in choices if c.concern != "quantization"]
     if fitting and open_gap:
         gaps = [g for g in gaps if g.concern != "quantization"]
+    if fitting and quantizes_at_load(documented.get(fitting[0].id, ()), fitting[0].id):
+        toolkit = fitting[0]
+        stacks = documented[toolkit.id]
+        text = (
+            f"{toolkit.name} quantizes the float model to {dtype} in the serving process at load on "
+            f"{', '.join(sorted(families))}, as the {deployment.option} stacks documented for "
+            f"{', '.join(sorted({s.applies_to.family for s in stacks}))} do: no quantized checkpoint is written or "
+            f"shared, and each family's {dtype} kernels and format are its own"
+        )
+        why = line(text, *(cite_stack(s) for s in stacks), cite_format(toolkit, dtype, context.knowledge))
+        fits = SKILL_ORDER.index(toolkit.skill.value) <= SKILL_ORDER.index(context.profile.team_skill)
+        settings = {"dtype": dtype, "checkpoints": AT_LOAD}
+        choice = Choice(concern="quantization", option=toolkit.id, settings=settings, rationale=(why,), fits_team=fits)
+        return [*rest, choice], gaps
     if fitting:
         toolkit = fitting[0]
         text = f"{toolkit.name} writes {dtype} checkpoints that {deployment.option}, tier 3's engine, loads, on {', '.join(sorted(families))}"
@@ -686,6 +705,34 @@ def stacks_quantizing_with(engine: str, families: set[str], dtype: str, context:
                 if component.role == "quantization" and component.candidate not in (None, engine):
                     found.setdefault(component.candidate, []).append(stack)
     return found
+
+
+def at_load_marked(choices: list[Choice], documented: dict[str, list[Stack]], context: RuleContext) -> list[Choice]:
+    """Tier 3's quantization choice, where every documented stack quantizes with it in the serving process at load:
+    marked so (no checkpoint is shared), with the line that says it."""
+    marked = []
+    for choice in choices:
+        stacks = documented.get(choice.option, [])
+        if choice.concern != "quantization" or not quantizes_at_load(stacks, choice.option):
+            marked.append(choice)
+            continue
+        dtype = choice.settings.get("dtype", context.profile.needs.quantization)
+        families = ", ".join(sorted({s.applies_to.family for s in stacks}))
+        text = (
+            f"{context.knowledge.get(choice.option).name} quantizes the float model to {dtype} in the serving process "
+            f"at load, as the stacks documented for {families} do: no quantized checkpoint is written or shared, and "
+            f"each family's {dtype} kernels and format are its own"
+        )
+        why = line(text, *(cite_stack(s) for s in stacks))
+        settings = {**choice.settings, "checkpoints": AT_LOAD}
+        marked.append(choice.model_copy(update={"settings": settings, "rationale": (why, *choice.rationale)}))
+    return marked
+
+
+def quantizes_at_load(stacks: Sequence[Stack], toolkit: str) -> bool:
+    """Every documented stack's part for the toolkit quantizes the loaded float model in the serving process."""
+    parts = [c for stack in stacks for c in stack.components if c.role == "quantization" and c.candidate == toolkit]
+    return bool(parts) and all(AT_LOAD_WORDS.search(part.setting or "") for part in parts)
 
 
 def of_model_type(stack: Stack, context: RuleContext) -> bool:

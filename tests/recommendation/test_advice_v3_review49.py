@@ -415,7 +415,7 @@ def test_a_stack_pinned_to_an_older_release_names_what_the_current_release_serve
         model="Qwen/Qwen2.5-VL-72B-Instruct",
         needs={"quantization": "int8", "quantization_method": "ptq", "devices": 4, "dynamic_shapes": True},
     )
-    assert "the current release serves no route for this model" in result.verdict
+    assert "the current release's support list no longer names this model" in result.verdict
     assert "which the current release serves in int8" in result.verdict
 
 

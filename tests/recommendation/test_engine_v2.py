@@ -16,7 +16,7 @@ from advisor.recommendation.engine import MAX_PROFILE_SWITCHES, MAX_REJECTED, re
 from advisor.recommendation.facts import evidence_facts
 from advisor.recommendation.impact import amdahl
 from advisor.recommendation.models import Recommendation
-from advisor.recommendation.policy import REFERENCE_CAP, REFERENCE_FACTOR, STACK_FITS
+from advisor.recommendation.policy import REFERENCE_CAP, REFERENCE_FACTOR, STACK_EXACT
 from advisor.recommendation.rules.confidence import BASE_NO_EVIDENCE
 from advisor.recommendation.switches import condition_holds, observed_values
 from advisor.records.decision import build_front_matter
@@ -81,7 +81,7 @@ def test_random_profiles_keep_every_invariant(random_answers, knowledge):
             assert len([r for r in choice.rationale if not r.text.startswith("watch: ")]) <= 4
         assert not any(gap.rationale[0].text == "" for tier in answer.tiers for gap in tier.gaps)
         if not answer.evidence_used:  # a vendor-validated stack (and the vendor's reference) back it this far at most
-            ceiling = round(BASE_NO_EVIDENCE * STACK_FITS, 2)
+            ceiling = round(BASE_NO_EVIDENCE * STACK_EXACT, 2)
             assert answer.confidence <= (
                 min(REFERENCE_CAP, round(ceiling * REFERENCE_FACTOR, 2)) if answer.reference else ceiling
             )
@@ -114,7 +114,7 @@ def test_a_run_with_no_timed_case_is_no_evidence(knowledge):
         ]
     )
     answer = recommend(profile(hardware="x86-cpu"), [failed], knowledge)
-    assert not answer.evidence_used and answer.confidence <= round(BASE_NO_EVIDENCE * STACK_FITS, 2)
+    assert not answer.evidence_used and answer.confidence <= round(BASE_NO_EVIDENCE * STACK_EXACT, 2)
     assert "none was timed" in answer.confidence_notes[0]
 
 

@@ -38,7 +38,7 @@ def _start(records_dir: Path, title: str, pause: str) -> subprocess.Popen[str]:
 def test_two_writers_at_once_get_different_numbers(git_repo: Repo):
     records_dir = Path(git_repo.working_tree_dir) / "records"
     writers = [_start(records_dir, title, "0.3") for title in ("first", "second")]
-    outputs = [writer.communicate(timeout=120) for writer in writers]
+    outputs = [writer.communicate(timeout=900) for writer in writers]
     assert all(writer.returncode == 0 for writer in writers), outputs
     assert sorted(int(out) for out, _ in outputs) == [1, 2]
     assert len(list(records_dir.glob("000?-*.md"))) == 2 and len(list(records_dir.glob("*.evidence.json"))) == 2
@@ -47,11 +47,11 @@ def test_two_writers_at_once_get_different_numbers(git_repo: Repo):
 
 def test_killed_writer_leaves_no_record_evidence_or_commit(git_repo: Repo):
     records_dir = Path(git_repo.working_tree_dir) / "records"
-    writer = _start(records_dir, "killed", "60")
-    deadline = time.monotonic() + 60
-    while not list(records_dir.glob(".*.tmp")) and time.monotonic() < deadline:
+    writer = _start(records_dir, "killed", "600")
+    # no wall-clock budget (a busy host may take minutes to import and recommend): wait for the file or the exit
+    while not list(records_dir.glob(".*.tmp")) and writer.poll() is None:
         time.sleep(0.05)
-    assert list(records_dir.glob(".*.tmp")), "the writer never reached its first temporary file"
+    assert list(records_dir.glob(".*.tmp")), f"the writer exited first: {writer.communicate()}"
     writer.send_signal(signal.SIGKILL)
     writer.wait(timeout=30)
     assert not list(records_dir.glob("*.md")) and not list(records_dir.glob("*.json"))
@@ -60,6 +60,6 @@ def test_killed_writer_leaves_no_record_evidence_or_commit(git_repo: Repo):
 
     assert load_records(records_dir) == ([], [])
     retry = _start(records_dir, "retry", "0")
-    out, err = retry.communicate(timeout=120)
+    out, err = retry.communicate(timeout=900)
     assert retry.returncode == 0, err
     assert int(out) == 1 and not list(records_dir.glob(".*.tmp"))  # leftovers cleaned, number not burnt

@@ -21,6 +21,7 @@ from advisor.recommendation.policy import (
     PARTIAL_PER_WEIGHT,
     RESTRICTED,
     STACK_ASSUMED,
+    STACK_EXACT,
     STACK_FITS,
     STACK_PARTIAL,
     STACK_PREVIEW,
@@ -204,7 +205,14 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
                 f"backed by {names}, {fitting}, but {whose} no device of the family, so {device} is one it runs on, "
                 "not one it was validated on: measure there first"
             )
-        return STACK_FITS, f"backed by {names}, documented for {device} and {fitting}"
+        if all(judged.written_for_this_model and not judged.model_assumed for judged in choice.chosen):
+            return (
+                STACK_EXACT,
+                f"backed by {names}, a recipe written for this model, documented for {device} and {fitting}",
+            )
+        return STACK_FITS, (
+            f"backed by {names}, documented for {device} and {fitting}; a general page, not a recipe for a named model"
+        )
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
     return partial_fit(choice), f"the documented stack fits only in part ({misfits})"
 

@@ -1,0 +1,124 @@
+"""Regression tests for the defects reviews 210-214 found (issue 28, advice v3), each against the vendor page cited."""
+
+from __future__ import annotations
+
+from recommendation_builders import answer_for as answer
+
+
+def test_a_recipe_written_for_the_model_is_surer_than_a_general_page():
+    # Review 210 #5: every whole fit read 0.60, vllm-ascend's nightly case for Qwen3-VL-32B W8A8 on the A2 runner
+    # (https://github.com/vllm-project/vllm-ascend/blob/50e87d630528418b54c8cfddca6c3f4f49d6563a/tests/e2e/nightly/
+    # single_node/models/configs/Qwen3-VL-32B-Instruct-W8A8.yaml, a recipe for the model) alike with a general W8A8
+    # page for any dense LLM
+    recipe = answer(
+        model_type="multimodal",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen3-VL-32B-Instruct",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 2},
+    )
+    general = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen2.5-72B-Instruct",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 4},
+    )
+    assert recipe.confidence > general.confidence
+    assert "a recipe written for this model" in recipe.confidence_notes[0]
+    assert "a general page, not a recipe for a named model" in general.confidence_notes[0]
+
+
+def test_an_rl_recipe_with_no_kl_term_holds_no_reference_copy_and_switches_on_generation_share():
+    # Review 212 p04: verl's Qwen3-30B-A3B GRPO script sets use_kl_loss=False, and verl builds a reference policy only
+    # for a KL term (need_reference_policy, https://github.com/verl-project/verl/blob/
+    # f4966a0c0844774a0471ed70aa0ae35d18dfd0c0/verl/trainer/ppo/utils.py); RL records switched only on the device
+    # generation and scaling, while verl's one-step-off-policy page aims for rollout and training phases of equal length
+    # (https://github.com/verl-project/verl/blob/a74fc52e75e31b4f754d64507e2b99056c8e61c2/docs/advance/one_step_off.md)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        parameters_b=30,
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    capacity = " ".join(line.text for line in result.capacity)
+    assert "loads no frozen reference copy" in capacity and "480 GB" in capacity
+    share = next(s for s in result.switch_conditions if s.id == "rl-generation-share")
+    assert share.metric == "evidence.rl.generation_share_of_step" and share.threshold == 0.5
+    assert "one_step_off_policy" in share.description
+    # a recipe that keeps its KL term counts the frozen copy
+    dense = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="rl",
+        model="Qwen/Qwen3-8B",
+        parameters_b=8,
+        needs={"devices": 8},
+    )
+    assert "frozen bf16 reference copy (18 bytes per parameter" in " ".join(line.text for line in dense.capacity)
+
+
+def test_the_original_deepseek_v3_in_nvfp4_runs_nvidias_recipe_with_its_own_model_optimizer_checkpoint():
+    # Review 214 p01: TensorRT-LLM's DeepSeek recipe was rejected because NVIDIA releases NVFP4 checkpoints of R1 and
+    # V3-0324, not V3, while Model Optimizer's DeepSeek example quantizes "DeepSeek V3, R1, V3.1" to NVFP4 for TensorRT-LLM
+    # (https://github.com/NVIDIA/Model-Optimizer/blob/10718622f916687b69f80890468542bf2cec4d70/examples/deepseek/README.md)
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        model="deepseek-ai/DeepSeek-V3",
+        parameters_b=671,
+        needs={"quantization": "fp4", "quantization_method": "ptq", "long_context": True, "devices": 8},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "nvidia-trtllm-deepseek-blackwell"
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert "deepseek_v3/ptq.py --quant_cfg NVFP4_DEFAULT_CFG" in quantization.settings["as documented"]
+    # SGLang's generic EP page names DeepGEMM's runner for block-wise FP8 only, the FlashInfer runners for NVFP4
+    # (https://docs.sglang.ai/advanced_features/expert_parallelism.html)
+    generic = next(row for row in result.stacks_considered if row.stack == "nvidia-sglang-moe-ep")
+    assert not generic.chosen
+
+
+def test_an_image_model_whose_format_no_recipe_documents_takes_the_near_recipe_in_float():
+    # Review 213 p15: Swin-B in INT8 on a Tiangai 150 got no stack, because Iluvatar's vision-transformer recipes
+    # run FP16 only (https://github.com/Deep-Spark/DeepSparkInference/blob/master/models/cv/classification/vit/igie/README.md)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        model="microsoft/swin-base-patch4-window7-224",
+        needs={"dynamic_shapes": False, "quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "iluvatar-igie-vit-zhikai-100" and not chosen.fits
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings["dtype"] == "fp16"
+
+
+def test_a_recipe_that_words_its_own_scales_gets_no_default_granularity():
+    # Review 214 p04: vllm-ascend's Qwen3-30B-A3B W8A8 is static per-tensor on attention and dynamic on the experts
+    # (https://docs.vllm.ai/projects/ascend/en/latest/tutorials/models/Qwen3-30B-A3B.html), yet the record added
+    # "granularity=per-channel"
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="inference",
+        model="Qwen/Qwen3-30B-A3B",
+        parameters_b=30,
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 4},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    assert "per-tensor" in quantization.settings["as documented"] and "granularity" not in quantization.settings
