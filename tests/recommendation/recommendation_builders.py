@@ -255,6 +255,18 @@ def answer_for(**fields: object) -> Recommendation:
     return recommend(parse_profile(yaml.safe_dump({"team_skill": "framework", **fields})), [], load_knowledge_base())
 
 
+def answer_without(stacks: set[str], **fields: object) -> Recommendation:
+    """answer_for with a knowledge base that lacks the named stacks: the engine's behaviour where no such route is
+    documented (a superseded stack where no current engine serves the model)."""
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+
+    full = load_knowledge_base()
+    knowledge = full.model_copy(update={"stacks": tuple(s for s in full.stacks if s.id not in stacks)})
+    return recommend(parse_profile(yaml.safe_dump({"team_skill": "framework", **fields})), [], knowledge)
+
+
 def choice(recommendation: Recommendation, concern: str, tier: int = 1) -> Choice:
     """The tier's choice for the concern (the first, as the record lists them)."""
     return next(c for c in recommendation.tier(tier).choices if c.concern == concern)

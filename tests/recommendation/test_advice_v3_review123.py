@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
+from recommendation_builders import answer_without
 
 
 def framework_setting(result, key: str = "as documented") -> str:
@@ -227,7 +228,9 @@ def test_a_model_the_current_release_dropped_is_pointed_to_its_successor_not_a_b
     # Review 126 p05 (scored 1; review 122 p05 before it): vllm-ascend dropped Qwen2.5-VL from its supported models
     # (https://github.com/vllm-project/vllm-ascend/pull/8452), yet the verdict said its current release serves it in
     # bf16; its current W8A8 VL route is Qwen3-VL's (https://github.com/Ascend/msmodelslim/blob/17c1c103c93a16f359c5b918abee56f51796dde6/example/multimodal_vlm/Qwen3-VL/README.md).
-    result = answer(**QWEN25_VL_ON_910B)
+    # where no current engine documents the model's W8A8 route: the knowledge base without MindIE's
+    # (https://github.com/Ascend/MindIE-LLM/blob/v3.0.0/docs/zh/user_guide/model_support_list.md lists it since)
+    result = answer_without({"ascend-mindie-qwen25vl-w8a8"}, **QWEN25_VL_ON_910B)
     verdict = result.verdict or ""
     assert "on the current release vLLM (vllm-ascend) serving dense vision-language models" not in verdict
     assert "time-boxed exception" in verdict and "move to Qwen/Qwen3-VL-32B-Instruct" in verdict
@@ -243,7 +246,7 @@ def test_a_record_on_a_superseded_stack_is_reviewed_in_six_months():
     from advisor.records.decision import review_by_for
 
     decided = dt.date(2026, 12, 6)
-    superseded = answer(**QWEN25_VL_ON_910B)
+    superseded = answer_without({"ascend-mindie-qwen25vl-w8a8"}, **QWEN25_VL_ON_910B)  # no current W8A8 route
     assert "no longer carries" in (superseded.early_review() or "")
     assert review_by_for(decided, superseded) == dt.date(2027, 6, 6)
 

@@ -20,7 +20,9 @@ def test_a_stacks_own_vision_language_recipe_replaces_another_toolkits_rule_of_t
     # the merger MLP and the down projections in float
     # (https://github.com/Ascend/msmodelslim/blob/master/example/multimodal_vlm/Qwen2.5-VL/quant_qwen2_5vl.py).
     result = answer(**QWEN25_VL_7B_W8A8_ON_ONE_A2)
-    assert result.stacks[0].stack == "ascend-vllm-ascend-qwen25vl-w8a8"
+    # MindIE's W8A8 route serves the same script's --mindie_format output
+    # (https://github.com/Ascend/MindIE-LLM/blob/v3.0.0/docs/zh/user_guide/model_support_list.md)
+    assert result.stacks[0].stack == "ascend-mindie-qwen25vl-w8a8"
     quantization = next(c for c in result.tiers[0].choices if c.concern == "quantization")
     assert quantization.option == "msmodelslim"
     assert not any("keep the vision encoder" in reason.text for reason in quantization.rationale)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
+from recommendation_builders import answer_without
 
 from advisor.knowledge.loader import load_knowledge_base
 
@@ -406,8 +407,11 @@ def test_a_stack_pinned_to_an_older_release_names_what_the_current_release_serve
     # Reviews 47 p05 and 53 p05: Qwen2.5-VL-72B W8A8 on a 910B got vllm-ascend v0.18.0's W8A8 tutorial, which the
     # current documentation no longer carries, with no word on what the current release serves. Since review 126 p05
     # that is no BF16 route for Qwen2.5-VL (dropped as out of date: https://github.com/vllm-project/vllm-ascend/pull/8452)
-    # but Qwen3-VL's W8A8 route, or the old release kept as a time-boxed exception.
-    result = answer(
+    # but Qwen3-VL's W8A8 route, or the old release kept as a time-boxed exception,
+    # where no current engine documents the model's W8A8 route: the knowledge base without MindIE's
+    # (https://github.com/Ascend/MindIE-LLM/blob/v3.0.0/docs/zh/user_guide/model_support_list.md lists it since)
+    result = answer_without(
+        {"ascend-mindie-qwen25vl-w8a8"},
         model_type="multimodal",
         hardware="ascend-npu",
         device="ascend-910b",
@@ -499,8 +503,11 @@ def test_a_recipe_for_another_size_of_the_series_comes_before_a_stack_for_anothe
     # documented for dense-transformer, not multimodal") over vllm-ascend's Qwen2.5-VL W8A8 recipe, set aside as
     # "written for ... 7B, 72B, not 32B". msModelSlim's Qwen2.5-VL example and vllm-ascend's Qwen-VL tutorial serve
     # the series (https://github.com/vllm-project/vllm-ascend/blob/v0.18.0/docs/source/tutorials/Qwen-VL-Dense.md);
-    # the 32B is the same architecture at another size, so the recipe is chosen and says what changes.
-    result = answer(
+    # the 32B is the same architecture at another size, so the recipe is chosen and says what changes,
+    # where no current engine documents the model's W8A8 route: the knowledge base without MindIE's
+    # (https://github.com/Ascend/MindIE-LLM/blob/v3.0.0/docs/zh/user_guide/model_support_list.md lists it since)
+    result = answer_without(
+        {"ascend-mindie-qwen25vl-w8a8"},
         model_type="multimodal",
         hardware="ascend-npu",
         device="ascend-910b",
