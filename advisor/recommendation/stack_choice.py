@@ -1064,6 +1064,16 @@ def misfits(
                 "sequences asked (needs.long_context)",
             )
         )
+    trained = trained_sequence(stack) if workload == "training" and profile.needs.long_context else None
+    if trained is not None and trained < LONG_CONTEXT_TOKENS:  # review 213 p02: an 8,192-token CP 1 recipe "fit"
+        found.append(
+            Misfit(
+                "short_sequence_recipe",
+                f"its recipe trains {trained:,}-token sequences, below the {LONG_CONTEXT_TOKENS:,} that long context "
+                "(needs.long_context) starts at: the longer sequence length and its context-parallel layout are yours "
+                "to size and measure",
+            )
+        )
     capped = context_cap(stack) if workload == "inference" and profile.needs.long_context and profile.llm else None
     # the request length the profile's serving SLA states (review 181 p12: a 17,000-token SLA held to 32,768), else the
     # length long context starts at
@@ -1291,6 +1301,24 @@ def context_cap(stack: Stack) -> int | None:
     if stack.max_request_tokens is not None:  # the configs' own cap (TensorRT-LLM's recipe database)
         caps.append(stack.max_request_tokens.value)
     return max(caps) if caps else None
+
+
+# A training recipe's sequence length as its settings state it: 'sequence length 8192', 'max_target_length=8192',
+# 'seq_length 4096'; figures below MIN_SEQUENCE are other things (a 'seq_length=0' placeholder, a batch of 32).
+TRAINED_SEQUENCE = re.compile(r"(?:sequence length|seq_length|max_target_length|max_seq_len|seq_len)[ =:]*(\d[\d,]*)")
+MIN_SEQUENCE = 512
+
+
+def trained_sequence(stack: Stack) -> int | None:
+    """The longest sequence a training recipe's own settings train (its runner's and layout's), where they state one."""
+    lengths = [
+        int(found.replace(",", ""))
+        for component in stack.components
+        if component.role in ("training-framework", "parallelism")
+        for found in TRAINED_SEQUENCE.findall(component.setting or "")
+    ]
+    lengths = [length for length in lengths if length >= MIN_SEQUENCE]
+    return max(lengths) if lengths else None
 
 
 def long_sequences_documented(stack: Stack, knowledge: KnowledgeBase) -> bool:

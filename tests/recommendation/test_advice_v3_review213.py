@@ -102,7 +102,7 @@ def test_an_image_model_whose_format_no_recipe_documents_takes_the_near_recipe_i
         needs={"dynamic_shapes": False, "quantization": "int8", "quantization_method": "ptq", "devices": 1},
     )
     chosen = next(row for row in result.stacks_considered if row.chosen)
-    assert chosen.stack == "iluvatar-igie-vit-zhikai-100" and not chosen.fits
+    assert chosen.stack == "iluvatar-igie-swin-zhikai-100" and not chosen.fits
     gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
     assert gemm.settings["dtype"] == "fp16"
 
@@ -122,3 +122,40 @@ def test_a_recipe_that_words_its_own_scales_gets_no_default_granularity():
     )
     quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
     assert "per-tensor" in quantization.settings["as documented"] and "granularity" not in quantization.settings
+
+
+def test_one_device_of_several_ranks_says_its_cores_exchange_inside_it():
+    # Review 213 p09: Llama-3.1-8B on one Inferentia2 ran tensor parallel 2 over the chip's two NeuronCores
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia2.html) while
+    # the record said "one device per job: no collectives"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="inf2",
+        workload="inference",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        parameters_b=8,
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    skipped = next(s for s in result.skipped_concerns if s.concern == "collectives")
+    assert "presents 2 ranks" in skipped.rationale[0].text
+    assert "inside the device" in skipped.rationale[0].text
+
+
+def test_a_short_sequence_pretraining_recipe_is_a_partial_fit_for_long_context():
+    # Review 213 p02: Megatron Bridge's llama3_70b_pretrain_64gpu_b200_fp8mx_config trains 8,192-token sequences at
+    # context parallel 1 (https://github.com/NVIDIA-NeMo/Megatron-Bridge, the recipe's flat config), yet a long-context
+    # 70B pretraining read "fits the whole profile"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        parameters_b=70,
+        needs={"quantization": "fp8", "quantization_method": "qat", "long_context": True, "devices": 64},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "nvidia-megatron-bridge-llama3-70b-b200" and not chosen.fits
+    assert "trains 8,192-token sequences" in chosen.reason

@@ -7,6 +7,7 @@ libraries look good on one card and collapse on eight.
 from __future__ import annotations
 
 from advisor.knowledge.models import Candidate
+from advisor.knowledge.platforms import Device, ranks_of
 from advisor.profile import Profile
 from advisor.recommendation.capacity import copy_fits_one_device
 from advisor.recommendation.choices import entry_from, rejections_from
@@ -109,8 +110,18 @@ def serves_replicas(profile: Profile) -> bool:
     return profile.serves and not profile.trains and not profile.llm
 
 
-def not_needed(profile: Profile) -> ConcernDecision:
-    """One device: nothing to decide until jobs span devices."""
+def not_needed(profile: Profile, device: Device | None = None) -> ConcernDecision:
+    """One device: nothing to decide until jobs span devices. A device that presents several ranks (an Inferentia2's
+    two NeuronCores) exchanges between them when an LLM engine splits the model over them, inside the chip and through
+    the runtime's own collectives: still nothing to choose, said so (review 213 p09: "no collectives" beside TP 2)."""
+    ranks = ranks_of(device)
+    if ranks > 1 and profile.llm:
+        text = (
+            f"one device per job, but the {device.name if device else 'device'} presents {ranks} ranks: where the "
+            "engine splits the model over them (tensor parallelism over its cores), they exchange activations inside "
+            "the device through its runtime's own collectives, with no library to choose"
+        )
+        return skipped_decision("collectives", line(text, cite_profile(profile, "needs.devices")))
     reason = line("one device per job: no collectives", cite_profile(profile, "needs.devices"))
     return skipped_decision("collectives", reason)
 
@@ -120,7 +131,7 @@ def decide_collectives(context: RuleContext) -> ConcernDecision:
     is not an LLM, unless the chosen serving stack splits each copy over its devices (`sharded_serving`)."""
     profile = context.profile
     if profile.needs.devices <= 1:
-        return not_needed(profile)
+        return not_needed(profile, context.device)
     as_replicas = serves_replicas(profile) and not context.stack.sharded_serving
     if as_replicas and copy_fits_one_device(profile, context.device):
         replicas = line(
