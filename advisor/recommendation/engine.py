@@ -65,6 +65,7 @@ from advisor.recommendation.stack_choice import (
 from advisor.recommendation.stack_switches import (
     async_rollout_switch,
     engine_alternative_switch,
+    installed_flash_attention_switch,
     kv_cache_switch,
     replica_switch,
     requantized_rival_switch,
@@ -174,6 +175,7 @@ def recommend(
             async_rollout_switch(stack_choice, profile, knowledge),
             requantized_rival_switch(stack_choice, profile),
             kv_cache_switch(tier1, profile),
+            installed_flash_attention_switch(stack_choice, tier1, profile),
         )
         if found is not None
     )

@@ -22,6 +22,7 @@ from advisor.recommendation.adapt import command_replicas, one_engine_over, page
 from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices_to_hold, replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import (
+    COMPILE_PAYS,
     FOUR_BIT_ASKS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
@@ -902,6 +903,33 @@ def async_rollout_switch(choice: StackChoice, profile: Profile, knowledge: Knowl
         "steps and keep the layout with more steps per hour at the same reward curve"
     )
     return switch("rl-generation-share", description, "evidence.rl.generation_share_of_step", ">", ROLLOUT_SHARE_MAX)
+
+
+def installed_flash_attention_switch(choice: StackChoice, tier1: Tier, profile: Profile) -> SwitchCondition | None:
+    """A training stack validated with a FlashAttention build whose tier-1 attention is another path (the framework's
+    SDPA default): the installed build is the measurable alternative (reviews 213 p14, 214 p12: Hygon's LLaMA-Factory
+    cookbook ships flash-attn 2.6.1+das while its runs take SDPA, and no switch measured it)."""
+    trained = choice.for_workload("training")
+    if trained is None or not profile.trains:
+        return None
+    version = next((v for name, v in trained.stack.validated_with.items() if name == "flash-attn"), None)
+    attention = next((c for c in tier1.choices if c.concern == "attention"), None)
+    if version is None or attention is None or attention.option == "flash-attention":
+        return None
+    current = attention.settings.get("part") or attention.option
+    description = (
+        f"the flash-attn build the stack was validated with ({version}) trains at least {COMPILE_PAYS:g}x the tokens "
+        f"per second of {current} at your sequence length, with the same loss over the first few hundred steps: turn "
+        "it on in the training framework's attention setting and keep it"
+    )
+    return switch(
+        "installed-flash-attention",
+        description,
+        "evidence.training_throughput.flash_attn_over_default",
+        ">=",
+        COMPILE_PAYS,
+        concern="attention",
+    )
 
 
 def published_checkpoint_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:

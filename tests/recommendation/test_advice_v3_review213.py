@@ -159,3 +159,21 @@ def test_a_short_sequence_pretraining_recipe_is_a_partial_fit_for_long_context()
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert chosen.stack == "nvidia-megatron-bridge-llama3-70b-b200" and not chosen.fits
     assert "trains 8,192-token sequences" in chosen.reason
+
+
+def test_a_training_stack_validated_with_flash_attn_measures_it_against_its_default_attention():
+    # Reviews 213 p14 and 214 p12: the DCU LLaMA-Factory cookbook installs flash-attn 2.6.1+das.opt4.dtk2504
+    # (https://github.com/FlyAIBox/dcu-in-action/tree/main/01-llm-fine-tuning/llamafactory) while its runs attend
+    # through SDPA; the record called the wheel "a measured switch" and wrote none
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        parameters_b=7,
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    installed = next(s for s in result.switch_conditions if s.id == "installed-flash-attention")
+    assert "2.6.1+das.opt4.dtk2504" in installed.description and installed.threshold == 1.1
