@@ -905,6 +905,9 @@ def async_rollout_switch(choice: StackChoice, profile: Profile, knowledge: Knowl
     return switch("rl-generation-share", description, "evidence.rl.generation_share_of_step", ">", ROLLOUT_SHARE_MAX)
 
 
+FLASH_ATTN_PACKAGE = "flash-attn"  # the Python package a stack's validated versions name FlashAttention by
+
+
 def installed_flash_attention_switch(choice: StackChoice, tier1: Tier, profile: Profile) -> SwitchCondition | None:
     """A training stack validated with a FlashAttention build whose tier-1 attention is another path (the framework's
     SDPA default): the installed build is the measurable alternative (reviews 213 p14, 214 p12: Hygon's LLaMA-Factory
@@ -912,9 +915,11 @@ def installed_flash_attention_switch(choice: StackChoice, tier1: Tier, profile: 
     trained = choice.for_workload("training")
     if trained is None or not profile.trains:
         return None
-    version = next((v for name, v in trained.stack.validated_with.items() if name == "flash-attn"), None)
+    version = trained.stack.validated_with.get(FLASH_ATTN_PACKAGE)
     attention = next((c for c in tier1.choices if c.concern == "attention"), None)
-    if version is None or attention is None or attention.option == "flash-attention":
+    runner = trained.stack.runner
+    # only where the framework's own default attention runs (no kernel library named for it)
+    if version is None or attention is None or runner is None or attention.option != runner.candidate:
         return None
     current = attention.settings.get("part") or attention.option
     description = (
@@ -1706,6 +1711,17 @@ def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCon
             f" (the float model's {held[0]:,.0f} GB take at least {held[1]} of these devices, more than the job's "
             f"{profile.needs.devices})"
         )
+    elif held is not None and "float model" in fallback:  # it fits, in fewer copies (review 213 p06: a 671B model's
+        # int8 weights as 2 replicas of 16 dies, its BF16 ones as one copy over all 32)
+        quantized = devices_to_hold(profile, device, dtype)
+        devices = profile.needs.devices
+        if quantized is not None and devices // held[1] < devices // quantized[1]:
+            copies = devices // held[1]
+            fallback += (
+                f" (the float model's {held[0]:,.0f} GB take at least {held[1]} of these devices a copy, so the job's "
+                f"{devices} hold {copies} cop{'y' if copies == 1 else 'ies'} of it against {devices // quantized[1]} "
+                f"in {dtype}: size the layout again)"
+            )
     reference = (
         f"{profile.model_name}'s {released} release"
         if wider_release

@@ -177,3 +177,21 @@ def test_a_training_stack_validated_with_flash_attn_measures_it_against_its_defa
     )
     installed = next(s for s in result.switch_conditions if s.id == "installed-flash-attention")
     assert "2.6.1+das.opt4.dtk2504" in installed.description and installed.threshold == 1.1
+
+
+def test_keeping_the_float_model_says_how_many_copies_of_it_the_devices_hold():
+    # Review 213 p06: DeepSeek-V3 W8A8 on 32 Atlas A3 dies was sized as 2 replicas of 16, and its accuracy switch said
+    # "keep the float model" with no word that the BF16 weights (about 1.34 TB; the 671B card,
+    # https://huggingface.co/deepseek-ai/DeepSeek-V3) need more than one 16-die node
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
+        parameters_b=671,
+        needs={"quantization": "int8", "quantization_method": "ptq", "long_context": True, "devices": 32},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "int8-accuracy-drop")
+    assert "hold 1 copy of it against 2 in int8" in gate.description
