@@ -325,6 +325,11 @@ STACK_ASSUMED = 1.0  # such a stack for the family's current device, where the p
 STACK_PREVIEW = 1.0  # such a stack whose own page calls it a beta, preview or experimental
 STACK_UNNAMED_DEVICE = 1.0  # such a stack whose page names no device of its family (it runs there, unvalidated)
 STACK_PARTIAL = 0.85  # a documented stack that fits in part (another generation, precision or scale)
+# a documented stack that fits but for a length its launch or layout sets short of the profile's (a curated config's
+# max_seq_len, a recipe's 8,192-token sequences): a setting to change and measure, less doubt than another model or
+# device (review 216 p01: NVIDIA's own B200 NVFP4 recipe at 0.42 beside a deprecated route at 0.36)
+STACK_SETTING = 1.0
+SETTING_MISFITS: tuple[str, ...] = ("context_capped", "short_sequence_recipe")
 # a stack whose software's current release no longer carries it (pinned to an older one, with no releases, fixes or
 # security patches to come): as unsure as a partial fit, below a preview of a supported route (review 109 p11)
 STACK_SUPERSEDED = STACK_PARTIAL

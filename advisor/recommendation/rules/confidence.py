@@ -20,11 +20,13 @@ from advisor.recommendation.policy import (
     PARTIAL_FLOOR,
     PARTIAL_PER_WEIGHT,
     RESTRICTED,
+    SETTING_MISFITS,
     STACK_ASSUMED,
     STACK_EXACT,
     STACK_FITS,
     STACK_PARTIAL,
     STACK_PREVIEW,
+    STACK_SETTING,
     STACK_SUPERSEDED,
     STACK_UNNAMED_DEVICE,
     UNPINNED,
@@ -214,6 +216,12 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
             f"backed by {names}, documented for {device} and {fitting}; a general page, not a recipe for a named model"
         )
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
+    if all(m.kind in SETTING_MISFITS for judged in choice.chosen for m in judged.misfits):
+        names = " and ".join(judged.stack.name for judged in choice.chosen)
+        return STACK_SETTING, (
+            f"backed by {names}, documented for {device}, fitting the profile but for a length its launch or layout "
+            f"sets short ({misfits})"
+        )
     return partial_fit(choice), f"the documented stack fits only in part ({misfits})"
 
 
