@@ -73,6 +73,7 @@ from advisor.recommendation.stack_switches import (
     smaller_model_switch,
     stack_switches,
     successor_switch,
+    unvalidated_device_switch,
     verdict,
 )
 from advisor.recommendation.switches import switch
@@ -176,6 +177,7 @@ def recommend(
             requantized_rival_switch(stack_choice, profile),
             kv_cache_switch(tier1, profile),
             installed_flash_attention_switch(stack_choice, tier1, profile),
+            unvalidated_device_switch(stack_choice, profile),
         )
         if found is not None
     )

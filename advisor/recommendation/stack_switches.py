@@ -937,6 +937,33 @@ def installed_flash_attention_switch(choice: StackChoice, tier1: Tier, profile: 
     )
 
 
+def unvalidated_device_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """A chosen stack its page validates on other devices of the family only: the first run on the target is a gate,
+    the model's task score against the same model's reference (its card's, or the page's device in the same precision),
+    and where it misses, the next documented stack or the family's engine untuned (review 215 p15: Iluvatar's VL recipe,
+    validated on the Zhikai 100 alone, chosen for a Tiangai 150 with no go/no-go)."""
+    device = choice.device
+    judged = next((j for j in choice.chosen if any(m.kind in DEVICE_MISFITS for m in j.misfits)), None)
+    if judged is None or device is None:
+        return None
+    validated = sorted({g for m in judged.misfits if m.kind in DEVICE_MISFITS for g in m.generations})
+    where = f" ({', '.join(validated)})" if validated else ""
+    after = fallback_for_the_device(choice)
+    then = after[0] if after else "the stack does not hold there: re-run `advisor recommend` with the evidence"
+    description = (
+        f"the first run of {judged.stack.name} on the {device.name} fails to start, or scores more than "
+        f"{ACCURACY_DROP * 100:g} point below the model's reference score (its card's, or the same run on the page's "
+        f"device{where} in the same precision) on {quality_evaluation(profile)}: {then}"
+    )
+    return switch(
+        "unvalidated-device-gate",
+        description,
+        f"evidence.accuracy_drop_on_target.{judged.stack.id}",
+        ">",
+        ACCURACY_DROP,
+    )
+
+
 def published_checkpoint_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
     """Where the chosen serving stack runs the asked format only from checkpoints its publisher released, none of them
     of this model, so the model is served in float: the list changing is the knowledge claim that reopens the format

@@ -195,3 +195,19 @@ def test_keeping_the_float_model_says_how_many_copies_of_it_the_devices_hold():
     )
     gate = next(s for s in result.switch_conditions if s.id == "int8-accuracy-drop")
     assert "hold 1 copy of it against 2 in int8" in gate.description
+
+
+def test_a_stack_validated_on_another_device_of_the_family_gets_a_first_run_gate():
+    # Review 215 p15: Iluvatar's vLLM VL recipes list the MR-V100 (Zhikai 100) only
+    # (https://github.com/Deep-Spark/DeepSparkInference/blob/master/models/multimodal/vision_language_model/intern_vl/vllm/README.md),
+    # and the record chose one for a Tiangai 150 with no go/no-go on the target
+    result = answer(
+        model_type="multimodal",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"dynamic_shapes": True, "devices": 2},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "unvalidated-device-gate")
+    assert gate.metric.startswith("evidence.accuracy_drop_on_target.") and "fails to start" in gate.description
