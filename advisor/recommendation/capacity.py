@@ -30,7 +30,7 @@ from advisor.knowledge.stacks import Stack
 from advisor.profile import Profile
 from advisor.recommendation.citations import cite_profile, cite_stack_claim, line
 from advisor.recommendation.models import Citation, Rationale
-from advisor.recommendation.policy import FLOAT_PRECISIONS, PRECISIONS_FOR, node_size
+from advisor.recommendation.policy import FLOAT_PRECISIONS, NODE_DEVICES, PRECISIONS_FOR, node_size
 from advisor.vocabulary import WEIGHT_ONLY_ASKS
 
 TRAINING_BYTES_PER_PARAMETER = 16  # mixed-precision Adam (ZeRO, section 3.1), before activations
@@ -539,6 +539,15 @@ def serving_text(
             )
         node = node_size(device)
         group = replica_size(weights, device.memory_gb, devices, node)
+        if profile.trains and devices > NODE_DEVICES and min(group, page_devices or group) < devices:
+            # a job that trains and serves names the training job's devices: the serving fleet follows the traffic
+            # (review 216 p07: an 8B model as "128 replicas of 2" on the 256 chips of its pre-training run)
+            size = min(group, page_devices or group)
+            return text + (
+                f"; one copy fits on {size} device{'s' if size > 1 else ''}, so the {devices} devices are the "
+                f"training run's: serve with as many copies of {size} as the traffic needs, sized by a throughput run "
+                "at the SLA"
+            )
         if (
             page_devices is not None
             and page_devices != group

@@ -29,6 +29,7 @@ from advisor.recommendation.policy import (
     MISFIT_WEIGHTS,
     MIXED_FORMATS,
     NAMED_ONLY_KINDS,
+    NODE_DEVICES,
     PRECISIONS_FOR,
     ROLLOUT_SHARE_MAX,
     TRAINED_PRECISIONS,
@@ -1558,6 +1559,8 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
     """Where the weights fit a few of the devices (the capacity line's replicas), replicas against one model split
     over all of them is a measured choice: the recipe's layout stays until replicas win at the SLA."""
     devices = profile.needs.devices
+    if profile.trains and devices > NODE_DEVICES:  # a multi-node training run's devices, not a serving fleet
+        return None
     serving = choice.for_workload("inference")
     group = replica_group(profile, choice.device, choice.served_precision, page_devices(serving, choice, profile))
     runner = serving.stack.runner if serving is not None else None

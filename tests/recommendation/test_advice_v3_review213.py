@@ -211,3 +211,22 @@ def test_a_stack_validated_on_another_device_of_the_family_gets_a_first_run_gate
     )
     gate = next(s for s in result.switch_conditions if s.id == "unvalidated-device-gate")
     assert gate.metric.startswith("evidence.accuracy_drop_on_target.") and "fails to start" in gate.description
+
+
+def test_a_job_that_trains_on_many_devices_sizes_its_serving_fleet_by_traffic():
+    # Review 216 p07: Llama-3.1-8B pre-trained on 256 TPU v6e chips and served: the record sized serving as "128
+    # replicas of 2" on the training run's chips and raced them against "one model split 256 ways"; vLLM on TPU serves a
+    # model on a single-host slice (https://docs.vllm.ai/projects/tpu/en/latest/)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="both",
+        training="pretraining",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"devices": 256},
+    )
+    serving = next(line.text for line in result.capacity if "KV cache" in line.text)
+    assert "the 256 devices are the training run's" in serving and "128 replicas" not in serving
+    assert not any(s.id == "replicas-over-split" for s in result.switch_conditions)
