@@ -864,17 +864,30 @@ def kv_cache_switch(tier1: Tier, profile: Profile) -> SwitchCondition | None:
 
 
 def successor_switch(choice: StackChoice, profile: Profile, knowledge: KnowledgeBase) -> SwitchCondition | None:
-    """A chosen stack its vendor superseded, whose current route (`superseded_by`) is written for other models: that
-    route's model list gaining this model is the knowledge claim that moves the job onto it before the pinned release
-    leaves support (review 178 p12: Llama 4 Scout on Trn2 on NxD Inference, frozen at Neuron 2.28, with no trigger to
-    leave it)."""
+    """A chosen stack its vendor superseded, whose current route (`superseded_by`) runs on other devices or is written
+    for other models: that route's device or model list gaining this job's is the knowledge claim that moves the job onto
+    it before the pinned release leaves support (review 178 p12: Llama 4 Scout on Trn2 on NxD Inference, frozen at
+    Neuron 2.28, with no trigger to leave it)."""
     model = profile.model_name
+    device = choice.device
     for judged in choice.chosen:
         stack = judged.stack
-        if stack.superseded is None or stack.superseded_by is None or model is None:
+        if stack.superseded is None or stack.superseded_by is None:
             continue
         current = next((s for s in knowledge.stacks if s.id == stack.superseded_by), None)
-        if current is None or not current.applies_to.models or written_for(current.applies_to.models, model):
+        if current is None:
+            continue
+        devices = current.applies_to.devices
+        if device is not None and devices and device.id not in devices:  # review 216 p08: trn1's training route is
+            # pinned at Neuron 2.28, and its successor (TorchNeuron) runs on Trn2 and Trn3 only
+            description = (
+                f"the devices {current.name} runs on change (today {', '.join(devices)}, not {device.id}), or the job "
+                f"moves to one of them: re-run `advisor recommend` and move the job onto it, off the superseded "
+                f"{stack.name}, before its pinned release leaves support"
+            )
+            metric = f"knowledge.stack.{current.id}.devices"
+            return switch(f"{current.id}-on-{device.id}", description, metric, "!=", ", ".join(devices))
+        if model is None or not current.applies_to.models or written_for(current.applies_to.models, model):
             continue
         description = (
             f"the models {current.name} is written for change (today {few_of(current.applies_to.models)}, not "

@@ -230,3 +230,21 @@ def test_a_job_that_trains_on_many_devices_sizes_its_serving_fleet_by_traffic():
     serving = next(line.text for line in result.capacity if "KV cache" in line.text)
     assert "the 256 devices are the training run's" in serving and "128 replicas" not in serving
     assert not any(s.id == "replicas-over-split" for s in result.switch_conditions)
+
+
+def test_a_superseded_route_whose_successor_skips_this_device_switches_on_the_successors_devices():
+    # Review 216 p08: LoRA on trn1 rests on a route pinned at Neuron 2.28 (AWS: stay on 2.28 with PyTorch 2.9 until moving
+    # to native PyTorch, https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-eos-nxdt-nxd-core-training.html),
+    # while TorchNeuron runs on Trn2 and Trn3 only; the record had no switch for that move
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn1",
+        workload="training",
+        training="lora",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 32},
+    )
+    move = next(s for s in result.switch_conditions if s.id.endswith("-on-trn1"))
+    assert move.metric.endswith(".devices") and "off the superseded" in move.description
+    assert "no longer in its software's current release" in result.confidence_notes[0]

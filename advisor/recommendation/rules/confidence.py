@@ -222,7 +222,13 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
             f"backed by {names}, documented for {device}, fitting the profile but for a length its launch or layout "
             f"sets short ({misfits})"
         )
-    return partial_fit(choice), f"the documented stack fits only in part ({misfits})"
+    superseded = [judged.stack.name for judged in choice.chosen if judged.stack.superseded is not None]
+    later = (
+        f"; and {' and '.join(superseded)} is no longer in its software's current release, with no fixes to come"
+        if superseded
+        else ""
+    )
+    return partial_fit(choice), f"the documented stack fits only in part ({misfits}){later}"
 
 
 def partial_fit(choice: StackChoice) -> float:
