@@ -19,3 +19,15 @@ HYBRID_ATTENTION_PATTERNS = (
 def hybrid_attention(model: str | None) -> bool:
     """The id names a model family that mixes Gated DeltaNet linear attention with full-attention layers."""
     return model is not None and any(pattern.search(model.strip()) for pattern in HYBRID_ATTENTION_PATTERNS)
+
+
+# Llama 3.2 Vision adds cross-attention layers that read the image encoder's output to a Llama 3.1 text model
+# (https://huggingface.co/meta-llama/Llama-3.2-11B-Vision-Instruct, "a separately trained vision adapter ... a series of
+# cross-attention layers"; Transformers' MllamaForConditionalGeneration). Read 2026-12-07.
+CROSS_ATTENTION_VISION_PATTERNS = (re.compile(r"^meta-llama/Llama-3\.2-(11|90)B-Vision", re.IGNORECASE),)
+
+
+def cross_attention_vision(model: str | None) -> bool:
+    """The id names a vision-language model whose text layers attend to the image through cross-attention layers (an
+    encoder-decoder layout), not through image tokens in the sequence."""
+    return model is not None and any(pattern.search(model.strip()) for pattern in CROSS_ATTENTION_VISION_PATTERNS)

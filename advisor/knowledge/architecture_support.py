@@ -14,7 +14,7 @@ from advisor.knowledge.model_sizes import Sourced, catalogue
 
 ARCHITECTURE_SUPPORT_FILE = "architecture_support.yaml"
 
-Architecture = Literal["hybrid-linear-attention"]
+Architecture = Literal["hybrid-linear-attention", "cross-attention-vision"]
 
 
 class ArchitectureSupport(Sourced):

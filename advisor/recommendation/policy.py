@@ -84,6 +84,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # the asked format documented by no stack of the family for this profile, so every stack falls back alike: stated,
     # and light enough that a near recipe in float still leads (review 213 p15: Swin-B INT8 on Iluvatar got no stack)
     "float_everywhere": 2,
+    "architecture_unsupported": 100,  # the engine's own word: it no longer runs the model's architecture here
     # a training recipe whose own sequence length is short of long context: its framework runs longer ones, the
     # recipe's layout does not (review 213 p02: Megatron Bridge's 8,192-token 70B recipe as a whole fit)
     "short_sequence_recipe": 0,

@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from advisor.attention_layouts import hybrid_attention
+from advisor.attention_layouts import cross_attention_vision, hybrid_attention
 from advisor.knowledge.architecture_support import support_for
 from advisor.knowledge.claims import Claim
 from advisor.knowledge.model_sizes import (
@@ -526,6 +526,22 @@ def linear_attention_misfit(stack: Stack, named: str | None) -> Misfit:
     )
 
 
+def architecture_unsupported(stack: Stack, named: str | None) -> Misfit | None:
+    """A cross-attention vision model (Llama 3.2 Vision) on a stack whose engine's own word is that it no longer runs
+    that architecture on this family (architecture_support.yaml): no route (review 217 p07: vLLM on Gaudi chosen for
+    Llama-3.2-11B-Vision after vLLM dropped its encoder-decoder models)."""
+    runner = stack.runner
+    engine = runner.candidate if runner is not None else None
+    support = support_for(engine, stack.applies_to.family, "cross-attention-vision")
+    if support is None or support.supported != "no":
+        return None
+    return Misfit(
+        "architecture_unsupported",
+        f"{stack.runner_name} does not run {named}'s cross-attention vision layers on this family: "
+        f"{sentence_inside(support.note)} ({support.source})",
+    )
+
+
 def sentence_inside(note: str) -> str:
     """A catalogue note run on after a colon: its first word in lower case where it is an ordinary word ('The open
     request' but not 'vLLM's'), and no closing full stop."""
@@ -794,6 +810,10 @@ def misfits(
         # a model whose layers are mostly linear attention on a page that runs none (review 143 p05: Qwen3.6-27B on
         # vllm-ascend's W8A8 dense page, "fits the whole profile")
         found.append(linear_attention_misfit(stack, named))
+    if workload == "inference" and cross_attention_vision(named):
+        unsupported = architecture_unsupported(stack, named)
+        if unsupported is not None:
+            found.append(unsupported)
     if workload == "inference" and stack.script_only is not None and not is_mobile(device):
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value.rstrip('.')}"))
     if workload == "training" and stack.layer_split is not None and profile.needs.devices > 1:
