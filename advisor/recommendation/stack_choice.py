@@ -2097,7 +2097,7 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
     if item.rank.script_only and not chosen.rank.script_only and item.stack.script_only is not None:
         return (
             f"its page ships a script, not a server ({item.stack.script_only.value}), where {chosen.stack.name} is "
-            f"one; {throughput_run(item.workload)} on the target decides (see the switch conditions)"
+            "one: its engine build and figures are a reference for the server's, not a service to run"
         )
     if item.rank.general_engine and not chosen.rank.general_engine:
         return (

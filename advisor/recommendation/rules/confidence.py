@@ -167,7 +167,9 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
     return list(dict.fromkeys(notes))  # one claim several choices rely on is one note
 
 
-def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole profile") -> tuple[float, str]:
+def stack_factor(
+    choice: StackChoice | None, fitting: str = "fitting the whole profile", named: bool = True
+) -> tuple[float, str]:
     """What backs the choice: a documented stack validated on this device for the whole profile (`fitting` words how
     far it reaches), one that fits in part, or none (the concerns assembled one by one)."""
     if choice is None or not choice.chosen:
@@ -207,14 +209,20 @@ def stack_factor(choice: StackChoice | None, fitting: str = "fitting the whole p
                 f"backed by {names}, {fitting}, but {whose} no device of the family, so {device} is one it runs on, "
                 "not one it was validated on: measure there first"
             )
-        if all(judged.written_for_this_model and not judged.model_assumed for judged in choice.chosen):
+        if named and all(judged.written_for_this_model and not judged.model_assumed for judged in choice.chosen):
             return (
                 STACK_EXACT,
                 f"backed by {names}, a recipe written for this model, documented for {device} and {fitting}",
             )
-        return STACK_FITS, (
-            f"backed by {names}, documented for {device} and {fitting}; a general page, not a recipe for a named model"
+        general = [judged.stack.name for judged in choice.chosen if not judged.written_for_this_model]
+        which = (
+            "the profile names no model, so no recipe is written for it"
+            if not named
+            else f"{' and '.join(general)} is a general page, not a recipe for a named model"
+            if general and len(general) < len(choice.chosen)
+            else "a general page, not a recipe for a named model"
         )
+        return STACK_FITS, f"backed by {names}, documented for {device} and {fitting}; {which}"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
     if all(m.kind in SETTING_MISFITS for judged in choice.chosen for m in judged.misfits):
         names = " and ".join(judged.stack.name for judged in choice.chosen)
@@ -301,7 +309,9 @@ def overall_confidence(
     value, notes = evidence_base(facts)
     uncovered = uncovered_workloads(stack_choice, profile)  # a job that trains and serves, one side documented
     factor, backing = stack_factor(
-        stack_choice, "fitting its side of the job" if uncovered else "fitting the whole profile"
+        stack_choice,
+        "fitting its side of the job" if uncovered else "fitting the whole profile",
+        named=profile.model_name is not None,
     )
     if uncovered:  # said whether or not the documented side already fits only in part
         factor, backing = min(factor, STACK_PARTIAL), f"{backing}; {uncovered}"
