@@ -248,3 +248,22 @@ def test_a_superseded_route_whose_successor_skips_this_device_switches_on_the_su
     move = next(s for s in result.switch_conditions if s.id.endswith("-on-trn1"))
     assert move.metric.endswith(".devices") and "off the superseded" in move.description
     assert "no longer in its software's current release" in result.confidence_notes[0]
+
+
+def test_a_full_fine_tune_of_qwen25_vl_on_mindspeed_mm_unfreezes_the_vision_encoder_and_counts_steps():
+    # Review 218 p06: the record ran MindSpeed-MM's Qwen2.5-VL recipe for a full fine-tune with its ViT frozen by default
+    # and no word on unfreezing it (https://github.com/Ascend/MindSpeed-MM/blob/c4daaf308d991ed6b6441935152bf27b896b77f5/examples/qwen2.5vl/README.md:
+    # "vision_encoder": {"freeze": false}), and its only compile switch counted recompiles "per 100 requests"
+    result = answer(
+        model_type="multimodal",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"dynamic_shapes": True, "devices": 16},
+    )
+    framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
+    assert '"vision_encoder": {"freeze": false}' in framework.settings["as documented"]
+    assert not any("per 100 requests" in s.description for s in result.switch_conditions)

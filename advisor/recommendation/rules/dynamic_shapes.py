@@ -60,11 +60,12 @@ def compile_mode(facts: EvidenceFacts) -> tuple[str, list[Rationale]]:
 COMPILE_MODE_SWITCHES = ("static-compile-recompiles", "bucketing-padding-waste", "dynamic-compile-recompiles")
 
 
-def mode_switches(mode: str) -> list[SwitchCondition]:
-    """The measurement that would change the compile mode."""
+def mode_switches(mode: str, calls: str = "requests") -> list[SwitchCondition]:
+    """The measurement that would change the compile mode, counted per 100 `calls` (requests served, or a training
+    job's steps: review 218 p06 read "per 100 requests" in a fine-tuning record)."""
     limit = f"{RECOMPILES_PER_100_MAX:g}"
     if mode == "static":
-        description = f"dynamic-shape recompilations > {limit} per 100 requests: use dynamic compile or bucketing"
+        description = f"dynamic-shape recompilations > {limit} per 100 {calls}: use dynamic compile or bucketing"
         metric = evidence_metric(STATIC_COMPILE_RECOMPILES_PER_100)
         return [
             switch(
@@ -77,7 +78,7 @@ def mode_switches(mode: str) -> list[SwitchCondition]:
         return [
             switch("bucketing-padding-waste", description, metric, ">", PADDING_WASTE_MAX, concern="dynamic-shapes")
         ]
-    description = f"dynamic compile still recompiles > {limit} per 100 requests: bucket the shapes"
+    description = f"dynamic compile still recompiles > {limit} per 100 {calls}: bucket the shapes"
     metric = evidence_metric(DYNAMIC_COMPILE_RECOMPILES_PER_100)
     return [
         switch("dynamic-compile-recompiles", description, metric, ">", RECOMPILES_PER_100_MAX, concern="dynamic-shapes")
@@ -158,7 +159,7 @@ def decide_dynamic_shapes(context: RuleContext) -> ConcernDecision:
         if mode is None:
             mode, measured = compile_mode(context.facts)
             lines += measured
-            switches = mode_switches(mode)
+            switches = mode_switches(mode, "requests" if context.profile.serves else "steps")
         settings = {"mode": mode}
         if chosen.chosen.dynamic_shapes.note:
             lines.append(line(chosen.chosen.dynamic_shapes.note, cite_claim(chosen.chosen, "dynamic_shapes")))
