@@ -539,7 +539,7 @@ def serving_text(
             )
         node = node_size(device)
         group = replica_size(weights, device.memory_gb, devices, node)
-        if profile.trains and devices > NODE_DEVICES and min(group, page_devices or group) < devices:
+        if profile.trains and devices // min(group, page_devices or group) > NODE_DEVICES:
             # a job that trains and serves names the training job's devices: the serving fleet follows the traffic
             # (review 216 p07: an 8B model as "128 replicas of 2" on the 256 chips of its pre-training run)
             size = min(group, page_devices or group)

@@ -1572,10 +1572,10 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
     """Where the weights fit a few of the devices (the capacity line's replicas), replicas against one model split
     over all of them is a measured choice: the recipe's layout stays until replicas win at the SLA."""
     devices = profile.needs.devices
-    if profile.trains and devices > NODE_DEVICES:  # a multi-node training run's devices, not a serving fleet
-        return None
     serving = choice.for_workload("inference")
     group = replica_group(profile, choice.device, choice.served_precision, page_devices(serving, choice, profile))
+    if profile.trains and group is not None and devices // group > NODE_DEVICES:
+        return None  # more copies than a node's devices: the training run's count, not a serving fleet (review 216 p07)
     runner = serving.stack.runner if serving is not None else None
     copies = command_replicas(runner.setting or "", devices, choice.device) if runner is not None else None
     if copies is not None:  # the page's own TP x EP command fits a part of the job's devices: the layout line's race
