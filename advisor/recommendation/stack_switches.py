@@ -1755,15 +1755,16 @@ def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCon
             f"{profile.needs.devices})"
         )
     elif held is not None and "float model" in fallback:  # it fits, in fewer copies (review 213 p06: a 671B model's
-        # int8 weights as 2 replicas of 16 dies, its BF16 ones as one copy over all 32)
-        quantized = devices_to_hold(profile, device, dtype)
+        # int8 weights as 2 replicas of 16 dies, its BF16 ones as one copy over all 32), counted as the capacity line
+        # counts replicas (review 217 p05: "2 replicas of 2" there, "4 copies" here)
         devices = profile.needs.devices
-        if quantized is not None and devices // held[1] < devices // quantized[1]:
-            copies = devices // held[1]
+        floats = devices // (replica_group(profile, device, "bf16") or devices)
+        quantized = devices // (replica_group(profile, device, dtype) or devices)
+        if floats < quantized:
             fallback += (
-                f" (the float model's {held[0]:,.0f} GB take at least {held[1]} of these devices a copy, so the job's "
-                f"{devices} hold {copies} cop{'y' if copies == 1 else 'ies'} of it against {devices // quantized[1]} "
-                f"in {dtype}: size the layout again)"
+                f" (the float model's {held[0]:,.0f} GB take more of these devices a copy, so the job's {devices} hold "
+                f"{floats} cop{'y' if floats == 1 else 'ies'} of it against {quantized} in {dtype}: size the layout "
+                "again)"
             )
     reference = (
         f"{profile.model_name}'s {released} release"
