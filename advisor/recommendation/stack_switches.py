@@ -1348,7 +1348,14 @@ def equal_engine_rivals(choice: StackChoice, chosen: Judged, workload: str) -> l
         # a partial fit that weighs nothing (a recipe for the model's architecture kin) races one that weighs nothing, and
         # one that misses the profile in the same ways as the chosen one (both validated on another card) races it: the
         # record says a throughput run decides between them, so that run is a switch (review 131 p08)
-        and (kin_fit(j) if chosen.fits else chosen.weight == j.weight and (j.weight == 0 or misses_alike(j, chosen)))
+        and (
+            kin_fit(j)
+            if chosen.fits
+            else (chosen.weight == j.weight and (j.weight == 0 or misses_alike(j, chosen)))
+            # a recipe for the model on a sibling card of the generation, beside a stack that fits whole: NeMo RL's
+            # Qwen2.5-7B GRPO recipe on DGX-H100 against verl on H200 (review 220 p15)
+            or (j.fits and all(m.kind == "same_generation" for m in chosen.misfits))
+        )
         and j.stack.runner_key != chosen.stack.runner_key
         # a route the vendor's current release no longer carries is no place to switch to (review 134 p12: NxD
         # Training, pinned at Neuron 2.28)

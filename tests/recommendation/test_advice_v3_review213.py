@@ -267,3 +267,22 @@ def test_a_full_fine_tune_of_qwen25_vl_on_mindspeed_mm_unfreezes_the_vision_enco
     framework = next(c for c in result.tier(1).choices if c.concern == "training-framework")
     assert '"vision_encoder": {"freeze": false}' in framework.settings["as documented"]
     assert not any("per 100 requests" in s.description for s in result.switch_conditions)
+
+
+def test_a_recipe_for_the_model_on_a_sibling_card_races_the_stack_that_fits_whole():
+    # Review 220 p15: NeMo RL's GRPO recipe for Qwen2.5-7B-Instruct (https://github.com/NVIDIA-NeMo/RL/blob/
+    # 850f69f2876d3d7fe7946722d5390e2680eb7901/examples/configs/recipes/llm/grpo-qwen2.5-7b-instruct-4n8g-megatron.yaml)
+    # was rejected, and no switch compared NeMo RL with verl
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "nvidia-nemo-rl-grpo-h100"
+    assert any(s.id == "nvidia-verl-grpo-hopper-faster" for s in result.switch_conditions)
