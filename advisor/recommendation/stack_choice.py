@@ -937,9 +937,14 @@ def misfits(
         elif policy_asks:
             # the policy, not the profile, asks it (review 147 p04: "the profile asks mixed-precision" of a profile
             # that asked no precision)
+            quantized = [p for p in scope.precisions if p not in FLOAT_PRECISIONS]
             text = (
-                f"its page trains in {', '.join(scope.precisions)}; an LLM trains in mixed precision (bf16/fp16) on an "
-                "accelerator, which the page does not run"
+                f"its page trains with {', '.join(quantized)} matmuls, a quantized-training mode of its framework that "
+                "the profile does not ask (no quantization named: bf16/fp16 mixed precision); it may train faster, "
+                "which its speed and loss against bf16 on the target would show"
+                if workload == "training" and quantized and len(quantized) == len(scope.precisions)
+                else f"its page trains in {', '.join(scope.precisions)}; an LLM trains in mixed precision (bf16/fp16) "
+                "on an accelerator, which the page does not run"
             )
             found.append(Misfit("precision", text))
         else:
