@@ -215,8 +215,14 @@ def stack_factor(
                 f"backed by {names}, a recipe written for this model, documented for {device} and {fitting}",
             )
         general = [judged.stack.name for judged in choice.chosen if not judged.written_for_this_model]
+        written = [judged.stack for judged in choice.chosen if judged.stack.applies_to.models]
         which = (
-            "the profile names no model, so no recipe is written for it"
+            (
+                f"the profile names no model, and the recipe is written for {', '.join(written[0].applies_to.models[:3])}:"
+                " it holds as far as the team's model is one of them"
+                if written
+                else "the profile names no model, so no recipe is written for it"
+            )
             if not named
             else f"{' and '.join(general)} is a general page, not a recipe for a named model"
             if general and len(general) < len(choice.chosen)
