@@ -22,7 +22,6 @@ from advisor.recommendation.adapt import command_replicas, one_engine_over, page
 from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices_to_hold, replica_group
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import (
-    COMPILE_PAYS,
     FOUR_BIT_ASKS,
     FULL_PRECISIONS,
     LOWER_PRECISIONS,
@@ -937,7 +936,7 @@ def installed_flash_attention_switch(choice: StackChoice, tier1: Tier, profile: 
         return None
     current = attention.settings.get("part") or attention.option
     description = (
-        f"the flash-attn build the stack was validated with ({version}) trains at least {COMPILE_PAYS:g}x the tokens "
+        f"the flash-attn build the stack was validated with ({version}) trains at least {FASTER:g}x the tokens "
         f"per second of {current} at your sequence length, with the same loss over the first few hundred steps: turn "
         "it on in the training framework's attention setting and keep it"
     )
@@ -946,7 +945,7 @@ def installed_flash_attention_switch(choice: StackChoice, tier1: Tier, profile: 
         description,
         "evidence.training_throughput.flash_attn_over_default",
         ">=",
-        COMPILE_PAYS,
+        FASTER,
         concern="attention",
     )
 
