@@ -1754,12 +1754,23 @@ def named_on_device(item: Judged, device: Device | None) -> bool:
 def behind_named_routes(judged: list[Judged], device: Device | None) -> list[Judged]:
     """Where a released route is validated on the target device itself, a stack whose page names no device comes
     after it (Diffusers' torchao FP8 page, for any GPU of its compute capability, after the FLUX.1-dev NIM on an H100)."""
-    if not any(named_on_device(item, device) for item in judged):
+    named = [item for item in judged if named_on_device(item, device)]
+    if not named:
         return judged
+    # a script validated on the device does not put a server that names no device behind it (review 221 p15: IGIE's
+    # ResNet-50 benchmark script chosen over Iluvatar's Triton IGIE backend for a service on the MR-V100)
+    servers_named = any(not script_only(item) for item in named)
     return [
-        replace(item, rank=item.rank._replace(device_unnamed=True)) if item.stack.devices_unnamed is not None else item
+        replace(item, rank=item.rank._replace(device_unnamed=True))
+        if item.stack.devices_unnamed is not None and (servers_named or script_only(item))
+        else item
         for item in judged
     ]
+
+
+def script_only(item: Judged) -> bool:
+    """The stack misses the profile as a script where a server is wanted."""
+    return any(misfit.kind == "script_only" for misfit in item.misfits)
 
 
 REQUANTIZED = re.compile(r"^\s*(\S+) in place of (\S+)")

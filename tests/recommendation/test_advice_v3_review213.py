@@ -286,3 +286,19 @@ def test_a_recipe_for_the_model_on_a_sibling_card_races_the_stack_that_fits_whol
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert chosen.stack == "nvidia-nemo-rl-grpo-h100"
     assert any(s.id == "nvidia-verl-grpo-hopper-faster" for s in result.switch_conditions)
+
+
+def test_a_script_validated_on_the_device_does_not_put_a_server_behind_it():
+    # Review 221 p15: a ResNet-50 INT8 service on the MR-V100 got IGIE's benchmark script (DeepSparkInference prints
+    # top-1 and images/s, no endpoint) over Iluvatar's Triton IGIE backend (https://gitee.com/deep-spark/tis-igie-backend),
+    # which fits whole but names no card
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="zhikai-100",
+        workload="inference",
+        model="microsoft/resnet-50",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "iluvatar-triton-igie-backend"
