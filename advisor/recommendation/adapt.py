@@ -84,6 +84,7 @@ from advisor.recommendation.stack_choice import (
     fake_quantized_training,
     few_of,
     fine_tuning_tool,
+    other_precision,
     quantizes_after_training,
     requantization_of,
     rollout_engines,
@@ -635,9 +636,7 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
             parts[runs_at] = Part(previous.option, unnamed)  # MaxText on XLA, TorchTitan on the Neuron SDK
         elif unnamed is not None:
             parts[runs_at] = Part(unnamed.name, unnamed, known=False)
-    precision_fits = not any(
-        misfit.kind in ("precision", "float_fallback", "float_everywhere") for misfit in judged.misfits
-    )
+    precision_fits = not other_precision(judged)
     quantizes = profile.needs.quantized and precision_fits and (judged.workload == "inference" or not profile.serves)
     runs_at = runner_concern(judged.workload)
     unvetted = runs_at in parts and not parts[runs_at].known  # a runner the knowledge base does not list (MNN-LLM)

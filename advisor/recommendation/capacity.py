@@ -539,10 +539,8 @@ def serving_text(
             )
         node = node_size(device)
         group = replica_size(weights, device.memory_gb, devices, node)
-        if profile.trains and devices // min(group, page_devices or group) > NODE_DEVICES:
-            # a job that trains and serves names the training job's devices: the serving fleet follows the traffic
-            # (review 216 p07: an 8B model as "128 replicas of 2" on the 256 chips of its pre-training run)
-            size = min(group, page_devices or group)
+        size = min(group, page_devices or group)
+        if training_fleet(profile, size):
             return text + (
                 f"; one copy fits on {size} device{'s' if size > 1 else ''}, so the {devices} devices are the "
                 f"training run's: serve with as many copies of {size} as the traffic needs, sized by a throughput run "
@@ -624,6 +622,13 @@ def replica_group(
     if page_devices is not None and page_holds(weights, device.memory_gb, profile.needs.devices, page_devices):
         group = page_devices
     return group if group < profile.needs.devices else None
+
+
+def training_fleet(profile: Profile, copy_devices: int) -> bool:
+    """A job that trains and serves whose device count holds more copies of the served model than a node has devices:
+    those are the training run's devices, and the serving fleet follows the traffic (review 216 p07: an 8B model as
+    "128 replicas of 2" on the 256 chips of its pre-training run)."""
+    return profile.trains and profile.needs.devices // copy_devices > NODE_DEVICES
 
 
 def page_holds(weights_gb: float, memory_gb: float, devices: int, page_devices: int) -> bool:

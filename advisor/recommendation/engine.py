@@ -54,6 +54,7 @@ from advisor.recommendation.scope import foreign_terms, scoped_rejections, scope
 from advisor.recommendation.served_format import restated, served_format
 from advisor.recommendation.stack import plan_stack, sharded_serving_stack, task_engine_only
 from advisor.recommendation.stack_choice import (
+    SEE_SWITCHES,
     StackChoice,
     choose_stacks,
     for_other_models,
@@ -230,9 +231,6 @@ def recommend(
         confidence_basis=notes[0] if notes else None,
     )
     return restated_type(restated(answer, typed, profile), asked, typed)
-
-
-SEE_SWITCHES = "(see the switch conditions)"
 
 
 def raced_as_said(options: Sequence[StackOption], switches: Sequence[SwitchCondition]) -> tuple[StackOption, ...]:

@@ -176,9 +176,7 @@ class Judged:
     def nearly_fits(self) -> bool:
         """Its misfits weigh no more than another device generation's, a float fallback not counted: the stack a family
         would run the job on (tier 3's line for another family, and the engines that have one there)."""
-        fallback = sum(
-            misfit.weight for misfit in self.misfits if misfit.kind in ("float_fallback", "float_everywhere")
-        )
+        fallback = sum(misfit.weight for misfit in self.misfits if misfit.kind in FLOAT_RUN_KINDS)
         return self.weight - fallback <= MISFIT_WEIGHTS["device"]
 
     @property
@@ -214,7 +212,9 @@ OTHER_GENERATION_KINDS = ("device", "device_line")  # validated on another gener
 DEVICE_MISFITS = (*OTHER_GENERATION_KINDS, "same_generation")  # validated on another device, of this generation or not
 NEAR_TYPE_KINDS = ("model_type", "model_type_training")  # a stack documented for a neighbouring model type
 # Misfits under which a stack serves (or trains in) its float format instead of the asked quantized one.
-FALLBACK_KINDS = ("float_fallback", "float_everywhere", "unpublished_checkpoint")
+FLOAT_RUN_KINDS = ("float_fallback", "float_everywhere")  # the stack runs its float format in place of the asked one
+FALLBACK_KINDS = (*FLOAT_RUN_KINDS, "unpublished_checkpoint")
+OTHER_PRECISION_KINDS = ("precision", *FLOAT_RUN_KINDS)  # it runs another precision than the one asked
 BOOKKEEPING_MISFITS = ("unvetted_runner",)  # about the knowledge base's coverage, not the stack's fit to the profile
 
 
@@ -1626,7 +1626,7 @@ def for_other_models(item: Judged) -> bool:
 def other_precision(item: Judged) -> bool:
     """The stack runs another precision than the one asked: a team asks first about the stacks in its own precision,
     even those its device rules out."""
-    return any(misfit.kind in ("precision", "float_fallback", "float_everywhere") for misfit in item.misfits)
+    return any(misfit.kind in OTHER_PRECISION_KINDS for misfit in item.misfits)
 
 
 def serves_the_task(stack: Stack, profile: Profile, workload: str) -> bool:
@@ -2041,6 +2041,16 @@ def throughput_run(workload: str) -> str:
     return "a throughput run at your SLA" if workload == "inference" else "a training throughput run"
 
 
+# Where a considered stack's reason sends the reader to a race among the switch conditions (the engine keeps the
+# pointer only where such a race is listed: raced_as_said).
+SEE_SWITCHES = "(see the switch conditions)"
+
+
+def run_decides(workload: str) -> str:
+    """'<the throughput run> on the target decides (see the switch conditions)'."""
+    return f"{throughput_run(workload)} on the target decides {SEE_SWITCHES}"
+
+
 def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
     """What put the chosen stack before one that fits as well (or misses as much); `model`: the profile's, which a
     recipe written for several models is named by."""
@@ -2118,26 +2128,23 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
     if item.rank.general_engine and not chosen.rank.general_engine:
         return (
             f"{item.stack.runner_name} serves embeddings as a mode of an engine built for generation; "
-            f"{chosen.stack.runner_name} is built for them, and {throughput_run(item.workload)} on the target decides "
-            "(see the switch conditions)"
+            f"{chosen.stack.runner_name} is built for them, and {run_decides(item.workload)}"
         )
     if item.rank.framework_apart and not chosen.rank.framework_apart:
         return (
             f"{item.stack.runner_name} does not run on every family this job must run on; {chosen.stack.runner_name} "
-            f"does, so one training code path serves them all, and {throughput_run(item.workload)} on the target "
-            "decides (see the switch conditions)"
+            f"does, so one training code path serves them all, and {run_decides(item.workload)}"
         )
     if item.rank.heavier_framework and not chosen.rank.heavier_framework:
         return (
             f"{item.stack.runner_name} is built for pre-training too, while {chosen.stack.runner_name} is a fine-tuning "
             "tool with its own recipes and launcher, the lighter route for a framework team; "
-            f"{throughput_run(item.workload)} on the target decides (see the switch conditions)"
+            f"{run_decides(item.workload)}"
         )
     if item.rank.large_model_route and not chosen.rank.large_model_route and item.stack.for_large_models is not None:
         return (
             f"its page is the route for models that outgrow one device ({item.stack.for_large_models.value.rstrip('.')})"
-            f", and this job's training state fits one; {throughput_run(item.workload)} on the target decides (see the "
-            "switch conditions)"
+            f", and this job's training state fits one; {run_decides(item.workload)}"
         )
     if item.rank.older_release and not chosen.rank.older_release:
         package = older_pin(item, chosen)
@@ -2148,7 +2155,7 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
         documented = item.stack.third_party.value if item.stack.third_party is not None else "a third party"
         return (
             f"its page is a third party's ({documented}); {chosen.stack.name} is documented by the vendor or its "
-            f"runner's own project, and {throughput_run(item.workload)} on the target decides (see the switch conditions)"
+            f"runner's own project, and {run_decides(item.workload)}"
         )
     if item.stack.runner_key != chosen.stack.runner_key:
         first = (
@@ -2156,7 +2163,7 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             if item.rank.preference > chosen.rank.preference
             else "nothing documented puts one first"
         )
-        return f"{first}, and {throughput_run(item.workload)} on the target decides (see the switch conditions)"
+        return f"{first}, and {run_decides(item.workload)}"
     if item.rank.model_types > chosen.rank.model_types:
         return f"{chosen.stack.name} is the recipe for {', '.join(chosen.stack.applies_to.model_types)} specifically"
     return f"an equal alternative to {chosen.stack.name}"

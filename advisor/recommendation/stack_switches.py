@@ -19,7 +19,12 @@ from advisor.knowledge.platforms import Device, Platform, is_mobile
 from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import command_replicas, one_engine_over, page_devices
-from advisor.recommendation.capacity import SERVING_BYTES_PER_PARAMETER, devices_to_hold, replica_group
+from advisor.recommendation.capacity import (
+    SERVING_BYTES_PER_PARAMETER,
+    devices_to_hold,
+    replica_group,
+    training_fleet,
+)
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import (
     FOUR_BIT_ASKS,
@@ -28,7 +33,6 @@ from advisor.recommendation.policy import (
     MISFIT_WEIGHTS,
     MIXED_FORMATS,
     NAMED_ONLY_KINDS,
-    NODE_DEVICES,
     PRECISIONS_FOR,
     ROLLOUT_SHARE_MAX,
     TRAINED_PRECISIONS,
@@ -38,6 +42,7 @@ from advisor.recommendation.served_format import checkpoint_makers, loadable_int
 from advisor.recommendation.stack_choice import (
     DEVICE_MISFITS,
     OTHER_GENERATION_KINDS,
+    OTHER_PRECISION_KINDS,
     Judged,
     Misfit,
     StackChoice,
@@ -156,7 +161,7 @@ def verdict(
     )
 
 
-PRECISION_MISFITS = ("precision", "lower_precision", "float_fallback", "float_everywhere")
+PRECISION_MISFITS = (*OTHER_PRECISION_KINDS, "lower_precision")
 
 
 def checkpoint_from_nowhere(
@@ -1580,8 +1585,8 @@ def replica_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | N
     devices = profile.needs.devices
     serving = choice.for_workload("inference")
     group = replica_group(profile, choice.device, choice.served_precision, page_devices(serving, choice, profile))
-    if profile.trains and group is not None and devices // group > NODE_DEVICES:
-        return None  # more copies than a node's devices: the training run's count, not a serving fleet (review 216 p07)
+    if group is not None and training_fleet(profile, group):  # the training run's devices, not a serving fleet
+        return None
     runner = serving.stack.runner if serving is not None else None
     copies = command_replicas(runner.setting or "", devices, choice.device) if runner is not None else None
     if copies is not None:  # the page's own TP x EP command fits a part of the job's devices: the layout line's race

@@ -29,7 +29,7 @@ from advisor.recommendation.citations import (
     line,
 )
 from advisor.recommendation.context import RuleContext
-from advisor.recommendation.models import AS_RELEASED, Choice, Gap, Rationale, Tier
+from advisor.recommendation.models import AS_RELEASED, Choice, Citation, Gap, Rationale, Tier
 from advisor.recommendation.policy import (
     MISFIT_WEIGHTS,
     PORTABLE_KERNEL_LAYERS,
@@ -569,14 +569,14 @@ def loaded_quantizer(
         gaps = [g for g in gaps if g.concern != "quantization"]
     if fitting and quantizes_at_load(documented.get(fitting[0].id, ()), fitting[0].id):
         toolkit = fitting[0]
-        stacks = documented[toolkit.id]
-        text = (
-            f"{toolkit.name} quantizes the float model to {dtype} in the serving process at load on "
-            f"{', '.join(sorted(families))}, as the {deployment.option} stacks documented for "
-            f"{', '.join(sorted({s.applies_to.family for s in stacks}))} do: no quantized checkpoint is written or "
-            f"shared, and each family's {dtype} kernels and format are its own"
+        why = at_load_line(
+            toolkit.name,
+            dtype,
+            documented[toolkit.id],
+            f" on {', '.join(sorted(families))}",
+            f"{deployment.option} ",
+            cite_format(toolkit, dtype, context.knowledge),
         )
-        why = line(text, *(cite_stack(s) for s in stacks), cite_format(toolkit, dtype, context.knowledge))
         fits = SKILL_ORDER.index(toolkit.skill.value) <= SKILL_ORDER.index(context.profile.team_skill)
         settings = {"dtype": dtype, "checkpoints": AT_LOAD}
         choice = Choice(concern="quantization", option=toolkit.id, settings=settings, rationale=(why,), fits_team=fits)
@@ -717,16 +717,24 @@ def at_load_marked(choices: list[Choice], documented: dict[str, list[Stack]], co
             marked.append(choice)
             continue
         dtype = choice.settings.get("dtype", context.profile.needs.quantization)
-        families = ", ".join(sorted({s.applies_to.family for s in stacks}))
-        text = (
-            f"{context.knowledge.get(choice.option).name} quantizes the float model to {dtype} in the serving process "
-            f"at load, as the stacks documented for {families} do: no quantized checkpoint is written or shared, and "
-            f"each family's {dtype} kernels and format are its own"
-        )
-        why = line(text, *(cite_stack(s) for s in stacks))
+        why = at_load_line(context.knowledge.get(choice.option).name, dtype, stacks)
         settings = {**choice.settings, "checkpoints": AT_LOAD}
         marked.append(choice.model_copy(update={"settings": settings, "rationale": (why, *choice.rationale)}))
     return marked
+
+
+def at_load_line(
+    toolkit: str, dtype: str, stacks: Sequence[Stack], where: str = "", engine: str = "", *more: Citation
+) -> Rationale:
+    """The line of a quantizer that the documented `stacks` run in the serving process at load (`where`: ' on <the
+    families>'; `engine`: '<tier 3's engine> ' where the stacks are that engine's)."""
+    families = ", ".join(sorted({stack.applies_to.family for stack in stacks}))
+    text = (
+        f"{toolkit} quantizes the float model to {dtype} in the serving process at load{where}, as the {engine}stacks "
+        f"documented for {families} do: no quantized checkpoint is written or shared, and each family's {dtype} "
+        "kernels and format are its own"
+    )
+    return line(text, *(cite_stack(stack) for stack in stacks), *more)
 
 
 def quantizes_at_load(stacks: Sequence[Stack], toolkit: str) -> bool:
