@@ -284,33 +284,57 @@ def _follow(
 ) -> WorkerExit:
     pending = b""
     hang_deadline: float | None = None
-    while True:
-        limit = hard_deadline if hang_deadline is None else min(hard_deadline, hang_deadline)
-        now = time.monotonic()
-        if now >= limit:
-            if hang_deadline is not None and hang_deadline <= hard_deadline:
-                return WorkerExit(False, "hung: no result well past its time share; killed")
-            return WorkerExit(False, "the probe's time share ran out while it ran; killed", out_of_time=True)
-        readable, _, _ = select.select([read_fd], [], [], min(limit - now, _POLL_S))
-        if not readable:
-            if process.poll() is not None:
-                return WorkerExit(False)  # dead, yet a grandchild holds the pipe open
-            continue
+    try:
+        while True:
+            limit = hard_deadline if hang_deadline is None else min(hard_deadline, hang_deadline)
+            now = time.monotonic()
+            if now >= limit:
+                if hang_deadline is not None and hang_deadline <= hard_deadline:
+                    return WorkerExit(False, "hung: no result well past its time share; killed")
+                return WorkerExit(False, "the probe's time share ran out while it ran; killed", out_of_time=True)
+            readable, _, _ = select.select([read_fd], [], [], min(limit - now, _POLL_S))
+            if not readable:
+                if process.poll() is not None:
+                    return WorkerExit(False)  # dead, yet a grandchild holds the pipe open
+                continue
+            chunk = os.read(read_fd, 1 << 16)
+            if not chunk:
+                return WorkerExit(False)  # end of file: the child is gone (exit code read by the caller)
+            messages, pending = _decoded(pending + chunk)
+            for message in messages:
+                if isinstance(message, CaseStartMessage):
+                    hang_deadline = message.hang_deadline
+                elif isinstance(message, CaseResultMessage):
+                    hang_deadline = None
+                on_message(message)
+                if isinstance(message, DoneMessage):
+                    return WorkerExit(True)
+                if isinstance(message, ProbeFailureMessage):
+                    return WorkerExit(False, message.reason)
+    except BaseException:  # a signal stopped the run: what the child already wrote still counts (the case it began)
+        _deliver_waiting(read_fd, pending, on_message)
+        raise
+
+
+def _decoded(buffer: bytes) -> tuple[list[WorkerMessage], bytes]:
+    """The whole lines of `buffer` as messages, and the partial line left after them."""
+    *lines, pending = buffer.split(b"\n")
+    messages = []
+    for line in lines:
+        try:
+            messages.append(decode_message(line))
+        except ValidationError:
+            continue  # a torn line cannot happen on a pipe we alone write to; ignore rather than die
+    return messages, pending
+
+
+def _deliver_waiting(read_fd: int, pending: bytes, on_message: Callable[[WorkerMessage], None]) -> None:
+    """Hand on the messages already waiting in the pipe, without blocking (a signal arrived between the child's write
+    and the parent's read: a busy host's CI saw a started case reported as never run)."""
+    while select.select([read_fd], [], [], 0)[0]:
         chunk = os.read(read_fd, 1 << 16)
         if not chunk:
-            return WorkerExit(False)  # end of file: the child is gone (exit code read by the caller)
-        *lines, pending = (pending + chunk).split(b"\n")
-        for line in lines:
-            try:
-                message = decode_message(line)
-            except ValidationError:
-                continue  # a torn line cannot happen on a pipe we alone write to; ignore rather than die
-            if isinstance(message, CaseStartMessage):
-                hang_deadline = message.hang_deadline
-            elif isinstance(message, CaseResultMessage):
-                hang_deadline = None
+            return
+        messages, pending = _decoded(pending + chunk)
+        for message in messages:
             on_message(message)
-            if isinstance(message, DoneMessage):
-                return WorkerExit(True)
-            if isinstance(message, ProbeFailureMessage):
-                return WorkerExit(False, message.reason)
