@@ -217,6 +217,8 @@ def _check_references(
         if candidate.devices_listed is not None:
             devices = {d.id for f in candidate.hardware.value if f in platforms for d in platforms[f][0].devices}
             check_names(origin, "devices_listed", candidate.devices_listed.value, devices, "device of its hardware")
+        if candidate.ships_kernels_of is not None:
+            check_names(origin, "ships_kernels_of", candidate.ships_kernels_of.value, ids, "candidate id")
         check_anchors(origin, candidate.claims().items(), anchors)
     for platform, origin in platforms.values():
         for path, named in platform.referenced_ids().items():

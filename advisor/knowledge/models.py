@@ -107,6 +107,12 @@ class Candidate(BaseModel):
         "where its own kernels run a stack, the record says they are not the vendor's libraries. Absent: a vendor's "
         "product, or one the vendors build into their stacks",
     )
+    ships_kernels_of: Claim[list[str]] | None = Field(
+        None,
+        description="The knowledge base's candidates whose kernels it ships inside, from its page (aiter's Composable "
+        "Kernel and Triton kernels): a stack that runs it uses them, so they are not rejected for the skill that "
+        "writing kernels in them takes",
+    )
     custom_operators: Claim[str] | None = Field(
         None,
         description="For a runtime that loads no other framework's kernels (Core ML): how a team adds an operator of "

@@ -289,7 +289,7 @@ class Stack(_Model):
     checkpoint_by_training: dict[TrainingKind, Claim[str]] = Field(
         default_factory=dict,
         description="For a training page that exports one kind of training apart (MaxText's LoRA adapters through "
-        "maxtext_to_hf_lora beside its full-weight to_huggingface conversion): that kind's export, in place of "
+        "to_huggingface with lora.lora_restore_path beside its full-weight conversion): that kind's export, in place of "
         "`checkpoint` for a job of that kind",
     )
     preview: Claim[str] | None = Field(

@@ -366,8 +366,10 @@ def skill_reason(reason: Rationale) -> bool:
 
 
 def shipped_parts(stack_choice: StackChoice, knowledge: KnowledgeBase) -> frozenset[str]:
-    """The candidates the chosen stacks ship: their components' own, and those a component's name or setting names as
-    the library it runs (TensorRT-LLM's MoE backend 'CUTLASS'; review 121 p01 saw CUTLASS rejected as kernel work)."""
+    """The candidates the chosen stacks ship: their components' own, those a component's name or setting names as
+    the library it runs (TensorRT-LLM's MoE backend 'CUTLASS'; review 121 p01 saw CUTLASS rejected as kernel work), and
+    those whose kernels a shipped candidate carries inside (aiter's Composable Kernel; review 222 p03 saw CK rejected
+    on skill beside a tier 1 that runs AITER)."""
     parts = [component for judged in stack_choice.chosen for component in judged.stack.components]
     named = " ".join(f"{component.name} {component.setting or ''}" for component in parts)
     mentioned = {
@@ -375,7 +377,14 @@ def shipped_parts(stack_choice: StackChoice, knowledge: KnowledgeBase) -> frozen
         for candidate in knowledge.ids()
         if re.search(rf"(?<![\w-]){re.escape(candidate)}(?![\w-])", named, re.IGNORECASE)
     }
-    return frozenset({component.candidate for component in parts if component.candidate is not None} | mentioned)
+    shipped = {component.candidate for component in parts if component.candidate is not None} | mentioned
+    inside = {
+        inner
+        for outer in shipped
+        if outer in knowledge.ids() and (carried := knowledge.get(outer).ships_kernels_of) is not None
+        for inner in carried.value
+    }
+    return frozenset(shipped | inside)
 
 
 def merge_rejections(

@@ -197,8 +197,9 @@ def test_a_flux_lora_on_the_diffsynth_route_runs_the_projects_own_flux_example()
 
 def test_a_maxtext_lora_job_takes_the_lora_tutorials_flags_and_adapter_export():
     # Review 191 p11: "documented for fine-tuning, not lora" and a full-checkpoint hand-over for a Gemma 3 12B LoRA on
-    # v6e-8, while MaxText documents LoRA on v6e-8 with enable_lora=True and exports the adapter with maxtext_to_hf_lora
-    # (https://github.com/AI-Hypercomputer/maxtext/blob/1e43e7cb90d7b457cdea5fcdf17717501fead3a9/docs/tutorials/posttraining/lora.md)
+    # v6e-8, while MaxText documents LoRA on v6e-8 with lora.enable_lora=True and exports the adapter with to_huggingface
+    # and lora.lora_restore_path (the maxtext-v0.2.4 release's tutorial,
+    # https://github.com/AI-Hypercomputer/maxtext/blob/maxtext-v0.2.4/docs/tutorials/posttraining/lora.md)
     gemma_on_v6e = {
         "model_type": "dense-transformer",
         "hardware": "google-tpu",
@@ -211,11 +212,11 @@ def test_a_maxtext_lora_job_takes_the_lora_tutorials_flags_and_adapter_export():
     result = answer(**gemma_on_v6e, training="lora")
     assert chosen_stack(result, "training") == "tpu-maxtext-sft"
     assert considered(result, "tpu-maxtext-sft").reason == "fits the whole profile"
-    assert "enable_lora=True" in choice(result, "training-framework").settings["as documented"]
-    assert "maxtext_to_hf_lora" in result.verdict
+    assert "lora.enable_lora=True" in choice(result, "training-framework").settings["as documented"]
+    assert "a LoRA run (lora.enable_lora=True) keeps its adapter" in result.verdict
     assert "export the adapter as below, then merge it into the base model before serving" in result.verdict
     full = answer(**gemma_on_v6e, training="fine-tuning")
-    assert "maxtext_to_hf_lora" not in full.verdict
+    assert "LoRA run" not in full.verdict
     assert "enable_lora" not in choice(full, "training-framework").settings["as documented"]
 
 

@@ -33,7 +33,29 @@ def test_only_the_stack_marked_third_party_carries_the_mark():
 
 def test_a_weight_only_int8_export_claims_no_int8_gemms():
     # Optimum Intel: --weight-format int8 compresses weights only; full INT8 needs --quant-mode int8 with a dataset
-    # (https://huggingface.co/docs/optimum-intel/openvino/optimization).
+    # (https://huggingface.co/docs/optimum-intel/openvino/optimization). OVMS's rerank export runs --weight-format int8
+    # (https://github.com/openvinotoolkit/model_server/blob/main/demos/common/export_models/export_model.py).
+    result = answer(
+        model_type="dense-transformer",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        model="BAAI/bge-reranker-v2-m3",
+        task="embedding",
+        needs={"quantization": "int8", "devices": 1},
+    )
+    assert result.stacks[0].stack == "x86-openvino-ovms-rerank"
+    gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
+    assert gemm.settings.get("weights") == "int8" and "dtype" not in gemm.settings
+    assert not any("int8 GEMMs" in reason.text for reason in gemm.rationale)
+
+
+def test_an_int8_embedding_model_on_an_amx_xeon_is_quantized_whole_not_weight_only():
+    # Reviews 220 p08, 221 p10, 222 p08: an INT8 ask on an AMX Xeon got export_model.py's weight-only compression as
+    # tier 1, the W8A8 route only in a watch line. Optimum Intel's full quantization quantizes weights and activations
+    # for feature-extraction models (optimum-cli export openvino --quant-mode int8 --dataset wikitext2,
+    # https://github.com/huggingface/optimum-intel/blob/5b2aed90829794cb8a7e53d45bffed86145fb2ce/docs/source/openvino/optimization.mdx#full-quantization),
+    # and export_model.py keeps a model folder that already exists, writing only the graph and config.
     result = answer(
         model_type="dense-transformer",
         hardware="x86-cpu",
@@ -42,10 +64,13 @@ def test_a_weight_only_int8_export_claims_no_int8_gemms():
         model="BAAI/bge-large-en-v1.5",
         needs={"quantization": "int8", "devices": 1},
     )
+    assert result.stacks[0].stack == "x86-openvino-ovms-embeddings"
     gemm = next(c for c in result.tier(1).choices if c.concern == "gemm")
-    assert gemm.settings.get("weights") == "int8" and "dtype" not in gemm.settings
-    assert not any("int8 GEMMs" in reason.text for reason in gemm.rationale)
-    assert any("--quant-mode int8" in risk.text for stack in result.stacks for risk in stack.risks)
+    assert gemm.settings.get("dtype") == "int8" and "weights" not in gemm.settings
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    documented = quantization.settings["as documented"]
+    assert documented.startswith("int8 as INT8 compute") and "--quant-mode int8 --dataset wikitext2" in documented
+    assert documented.index("--quant-mode int8") < documented.index("export_model.py embeddings_ov")
 
 
 def test_a_llama_31_team_is_pointed_at_its_own_fp8_checkpoint():
