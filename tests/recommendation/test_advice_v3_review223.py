@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
+from recommendation_builders import chosen_stack, considered
 
 from advisor.knowledge.loader import load_knowledge_base
 
@@ -24,3 +25,81 @@ def test_a_library_whose_kernels_ship_inside_tier_1_is_not_rejected_for_the_skil
     assert "composable-kernel" not in {rejection.option for rejection in result.rejected}
     carried = load_knowledge_base().get("aiter").ships_kernels_of
     assert carried is not None and "composable-kernel" in carried.value
+
+
+def test_a_grpo_job_takes_verls_main_trainer_before_its_experimental_fully_async_one():
+    # Review 224 p03 (scored 1): verl's colocated main_ppo GRPO stack (verl's AMD quick start) was "not chosen: written
+    # for Qwen/Qwen3-8B" while AMD's experimental fully-async trainer won as a whole fit. Both pages run one example
+    # model through a trainer that takes any model verl supports
+    # (https://github.com/verl-project/verl/blob/1dda039b9c6311889a9c9a26040677e1254814f9/README.md), and the async one is
+    # experimental on its own page.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result, "training") == "amd-verl-grpo-colocated-instinct"
+    assert "as the example of a generic route" in considered(result, "amd-verl-grpo-colocated-instinct").reason
+    assert "preview" in considered(result, "amd-verl-rl-instinct").reason
+
+
+def test_a_diffusion_model_on_iluvatar_and_nvidia_shares_the_diffusers_pipeline_in_tier_3():
+    # Review 224 p15 (scored 1): tier 3 said "no deployment option runs on iluvatar-gpu, nvidia-gpu" while tier 1 on
+    # each side runs Diffusers: Iluvatar's DeepSparkInference recipes run the same pipelines from Iluvatar's Diffusers
+    # wheel on CoreX PyTorch (https://github.com/Deep-Spark/DeepSparkInference/blob/master/models/multimodal/diffusion_model/stable-diffusion-1.5/diffusers/README.md)
+    result = answer(
+        model_type="diffusion",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"devices": 1, "cross_platform": True, "other_hardware": ["nvidia-gpu"], "other_devices": ["l40s"]},
+    )
+    deployment = next(c for c in result.tier(3).choices if c.concern == "deployment")
+    assert deployment.option == "diffusers"
+    assert "diffusers as the one runtime" in result.verdict
+
+
+def test_a_pytorch_checkpoint_on_hygons_paddle_route_is_told_to_port_the_model():
+    # Review 224 p14 (scored 1): a PyTorch ResNet-50 fine-tune on K100_AI got PaddlePaddle's DCU build with "no format
+    # conversion" between training and serving, and no word that the PyTorch model must be ported (X2Paddle converts
+    # PyTorch modules and training code, https://github.com/PaddlePaddle/X2Paddle/blob/581b22bfcfa20db9f1ce36cfb036efdf47c327eb/README_en.md)
+    result = answer(
+        model_type="cnn",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="both",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="microsoft/resnet-50",
+        needs={"devices": 4},
+    )
+    assert chosen_stack(result, "training") == "hygon-paddle-dcu-training-z100"
+    risks = " ".join(risk.text for stack in result.stacks for risk in stack.risks)
+    assert "does not load a PyTorch or Hugging Face checkpoint" in risks and "X2Paddle" in risks
+
+
+def test_a_64_gpu_pretraining_recipe_on_256_gpus_says_the_data_parallel_size_and_batch_change():
+    # Review 224 p02: Megatron Bridge's llama3_70b_pretrain_64gpu_b200_fp8mx_config (TP2 PP4 VP5, global batch 256,
+    # https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/src/megatron/bridge/perf_recipes/llama/b200/llama3.py)
+    # was quoted as "DDP over the remaining 8 ranks" and "across the eight nodes" for a 256-GPU job.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        parameters_b=70,
+        needs={"quantization": "fp8", "quantization_method": "qat", "devices": 256},
+    )
+    assert chosen_stack(result, "training") == "nvidia-megatron-bridge-llama3-70b-b200"
+    text = " ".join(risk.text for stack in result.stacks for risk in stack.risks)
+    assert "32 on 256 GPUs" in text
+    collectives = next(c for c in result.tier(1).choices if c.concern == "collectives")
+    assert "the recipe's eight nodes" in collectives.settings["as documented"]
