@@ -78,6 +78,7 @@ from advisor.recommendation.stack import LARGE_TRAINING_DEVICES
 from advisor.recommendation.stack_choice import (
     OTHER_GENERATION_KINDS,
     QAT_WORDS,
+    RUNNER_CONCERNS,
     SEQUENCE_CAP,
     Judged,
     StackChoice,
@@ -275,7 +276,7 @@ def part_choice(
     if previous is not None and previous.option == part.option:
         # the rule's reasons speak of the candidate as the runner: not of another framework running on it (Intel's
         # DeepSpeed fork on SynapseAI, whose parallelism is the fork's)
-        runs_on_it = concern in ("training-framework", "deployment") and runs_beneath(part.option, concern, context)
+        runs_on_it = concern in RUNNER_CONCERNS and runs_beneath(part.option, concern, context)
         kept = [] if runs_on_it else [r for r in previous.rationale if not r.text.startswith("watch: ")]
         if (
             concern == "quantization"
@@ -306,6 +307,9 @@ def part_choice(
         skill = context.knowledge.get(part.option).skill.value
         fits = SKILL_ORDER.index(skill) <= SKILL_ORDER.index(context.profile.team_skill)
     alternatives = tuple(a for a in (stack_alternatives or {}).get(concern, ()) if a != part.option)
+    runner = stack.runner
+    if runner is not None and part.option == runner.candidate and concern not in RUNNER_CONCERNS:
+        alternatives = pluggable(concern, part.option, alternatives, context)
     return Choice(
         concern=concern,  # type: ignore[arg-type]
         option=part.option,
@@ -315,6 +319,20 @@ def part_choice(
         fits_team=fits,
         part_of=None if part.known else stack.id,
     )
+
+
+def pluggable(concern: str, engine: str, alternatives: Sequence[str], context: RuleContext) -> tuple[str, ...]:
+    """Of other stacks' parts for a concern the engine does itself, those it can run in their place: an attention
+    kernel among its own attention_kernels, a toolkit whose output it loads; none for another concern (reviews 223 and
+    224: "tier 1 attention: tensorrt-llm, weighed against flash-attention", which TensorRT-LLM does not run)."""
+    compatibility = context.knowledge.compatibility
+    if concern == "attention":
+        runs = set(compatibility.attention_kernels_of(engine))
+    elif concern == "quantization":
+        runs = set(compatibility.toolkits_loaded_by(engine))
+    else:
+        runs = set()
+    return tuple(option for option in alternatives if option in runs)
 
 
 # A checkpoint id naming its quantized format ("DeepSeek-R1-W8A8", "Qwen3-32B-AWQ"): a release quantized by its publisher.
@@ -2559,7 +2577,7 @@ def independent_kernels_note(
             f"is {own.independent.value}, so that project, not the vendor, supports it"
         )
         return (line(text, cite_profile(context.profile, "hardware"), cite_claim(own, "independent")),)
-    runner = independent_part(merged, ("deployment", "training-framework"), context)
+    runner = independent_part(merged, RUNNER_CONCERNS, context)
     if runner is None or runner.independent is None:
         return ()
     text = (

@@ -13,7 +13,7 @@ from typing import get_args
 
 from advisor.knowledge.models import CONCERNS, Concern, KnowledgeBase
 from advisor.profile import Profile
-from advisor.recommendation.adapt import adapt_tier1, page_devices
+from advisor.recommendation.adapt import adapt_tier1, page_devices, pluggable
 from advisor.recommendation.capacity import capacity_lines, licence_line, short_of_memory, with_capacity
 from advisor.recommendation.citations import format_support, other_families_terms
 from advisor.recommendation.context import ConcernDecision, RuleContext
@@ -54,6 +54,7 @@ from advisor.recommendation.scope import foreign_terms, scoped_rejections, scope
 from advisor.recommendation.served_format import restated, served_format
 from advisor.recommendation.stack import plan_stack, sharded_serving_stack, task_engine_only
 from advisor.recommendation.stack_choice import (
+    RUNNER_CONCERNS,
     SEE_SWITCHES,
     StackChoice,
     choose_stacks,
@@ -196,6 +197,7 @@ def recommend(
         for tier in tiers
     ]
     tiers = [without_self_alternatives(tier) for tier in tiers]
+    tiers = [engine_pluggable(tier, context) if tier.tier == 1 else tier for tier in tiers]
     answer = Recommendation(
         profile=asked,
         tiers=tuple(tiers),
@@ -304,6 +306,19 @@ def capped_profile_edits(switches: Sequence[SwitchCondition]) -> tuple[SwitchCon
     """Measurable conditions all, profile edits only the first MAX_PROFILE_SWITCHES (a new device generation first)."""
     edits = [c for c in switches if c.metric.startswith("profile.")][:MAX_PROFILE_SWITCHES]
     return tuple(c for c in switches if not c.metric.startswith("profile.") or c in edits)
+
+
+def engine_pluggable(tier: Tier, context: RuleContext) -> Tier:
+    """A concern that tier 1's engine or framework does itself lists only the alternatives it can run in its place
+    (pluggable): not another engine's kernels or quantizers it does not load."""
+    engines = {c.option for c in tier.choices if c.concern in RUNNER_CONCERNS}
+    choices = tuple(
+        c.model_copy(update={"alternatives": pluggable(c.concern, c.option, c.alternatives, context)})
+        if c.option in engines and c.concern not in RUNNER_CONCERNS and c.alternatives
+        else c
+        for c in tier.choices
+    )
+    return tier if choices == tier.choices else tier.model_copy(update={"choices": choices})
 
 
 def without_self_alternatives(tier: Tier) -> Tier:

@@ -2024,6 +2024,11 @@ def decisive_reason(item: Judged, chosen: Judged | None, model: str | None = Non
     if chosen is None or (
         heaviest is not None and item.rank.weight > chosen.rank.weight and item.weight > chosen.weight
     ):
+        if heaviest is not None and chosen is not None and preview_only(item, chosen):
+            # a generic route's example is a light miss; that its page calls it experimental is said too (review
+            # 224 p03: verl's fully-async trainer against its main GRPO recipe)
+            preview = item.stack.preview.value.rstrip(".") if item.stack.preview is not None else ""
+            return f"{heaviest}; and its page calls it a preview ({preview}), where {chosen.stack.name} is released"
         return heaviest or "fits"
     if heaviest is None:
         lead = "fits as well" if not chosen.misfits else "fits the whole profile"
@@ -2034,6 +2039,17 @@ def decisive_reason(item: Judged, chosen: Judged | None, model: str | None = Non
     else:  # a misfit that weighs nothing (a recipe for a model of the same architecture)
         lead = heaviest
     return f"{lead}; {tie_break(item, chosen, model)}"
+
+
+def preview_only(item: Judged, chosen: Judged) -> bool:
+    """The item is a preview on its own page and the chosen stack is not, and it misses only as a generic route's
+    example does."""
+    return (
+        item.rank.preview
+        and not chosen.rank.preview
+        and item.stack.preview is not None
+        and all(misfit.kind == "example_model" for misfit in item.misfits)
+    )
 
 
 def throughput_run(workload: str) -> str:
@@ -2370,6 +2386,9 @@ def runner_of(stack: Stack, workload: str, known: set[str]) -> Component | None:
     return next((c for c in stack.components if c.role in runner_roles(workload) and c.candidate in known), None)
 
 
+RUNNER_CONCERNS = ("deployment", "training-framework")  # the record's concerns that name what runs the model
+
+
 def runner_concern(workload: str) -> str:
     """The record's concern that names what runs the model for a workload."""
-    return "training-framework" if workload == "training" else "deployment"
+    return RUNNER_CONCERNS[1] if workload == "training" else RUNNER_CONCERNS[0]

@@ -43,6 +43,7 @@ from advisor.recommendation.stack_choice import (
     DEVICE_MISFITS,
     OTHER_GENERATION_KINDS,
     OTHER_PRECISION_KINDS,
+    RUNNER_CONCERNS,
     Judged,
     Misfit,
     StackChoice,
@@ -327,7 +328,7 @@ def successor_stack(judged: Judged, considered: Sequence[Judged], model: str | N
 def assembled_options(tier1: Tier, at_most: int = 4) -> str:
     """What tier 1 assembles with no documented stack, one entry per option with the concerns it takes, the runner
     (deployment, training framework) first: 'vllm (deployment, attention, fusion), dtk-hip (gemm)'."""
-    runners = ("deployment", "training-framework")
+    runners = RUNNER_CONCERNS
     ordered = sorted(tier1.choices, key=lambda c: c.concern not in runners)
     concerns: dict[str, list[str]] = {}
     for choice in ordered:
@@ -811,7 +812,8 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     quantized_here = serving is None or not (serving.falls_back or released_by_recipe)
     if profile.trains and not profile.serves and not device.may_run(profile.needs.quantization):
         quantized_here = False  # an FP8 training ask on a device with no FP8 units trains in bf16: no loss gap to watch
-    accuracy = accuracy_switch(profile, device) if quantized_here else None  # nothing runs quantized, or it ships so
+    page = page_devices(serving, choice, profile)
+    accuracy = accuracy_switch(profile, device, page) if quantized_here else None  # nothing quantized, or it ships so
     if accuracy is None:  # a release served as a vendor's requantization of it still has the release to go back to
         accuracy = requantized_switch(serving, profile, choice.considered)
     if accuracy is not None:
@@ -831,6 +833,9 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     mixed = mixed_precision_pays_switch(choice, device, profile)
     if mixed is not None:
         found.append(mixed)
+    quantized_training = quantized_training_switch(choice, device, profile)
+    if quantized_training is not None:
+        found.append(quantized_training)
     description = (
         f"the target moves to another device generation than {device.id}: the stacks validated for it "
         f"differ{asked_format_elsewhere(choice, device, profile, platform)}; set the profile's `device` and re-run "
@@ -1088,11 +1093,32 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     float format on this device, nor for a model shipped inside an app or on a phone (the format is what makes it fit
     the app's memory and download, not only speed: review 134 p15). An image model's INT8 gets it too (review 207 p11:
     ONNX Runtime's dynamic INT8 ViT on Graviton4 with no speed gate against the float model); where the probe times the
-    chosen toolkit's INT8, its own switch takes the place of this one (engine)."""
+    chosen toolkit's INT8, its own switch takes the place of this one (engine). A 4-bit model whose vendor releases an
+    FP8 copy for the family is timed against that copy instead, where the devices hold it."""
     if serving is None or not profile.serves or not profile.needs.quantized:
         return None
     if profile.needs.in_app or is_mobile(device):
         return None
+    dtype = serving.precision
+    # a 4-bit model whose vendor releases an FP8 copy for this family is weighed against that copy, the step its
+    # accuracy gate falls back to, not the float model (review 223 p04: MXFP4 Llama-3.3-70B timed against bf16 while
+    # AMD's FP8-KV release was the named fallback)
+    family_fp8 = (
+        vendor_fp8(profile.model_name, profile.hardware)
+        if profile.model_name is not None
+        and profile.needs.quantization in FOUR_BIT_ASKS
+        and device.runs_natively("fp8")
+        else None
+    )
+    fp8_held = devices_to_hold(profile, device, "fp8") if family_fp8 is not None else None
+    if family_fp8 is not None and (fp8_held is None or fp8_held[1] <= profile.needs.devices):
+        description = (
+            f"the {dtype} model delivers less than {FASTER:g}x the {served_unit(profile)} of {family_fp8.checkpoint}, "
+            f"the vendor's FP8 release, at your latency SLA on the target, same engine and devices: serve the FP8 "
+            "release, which carries less accuracy risk"
+        )
+        metric = f"evidence.inference_throughput.{dtype}_over_fp8"
+        return switch(f"{dtype}-no-speedup", description, metric, "<", FASTER)
     floating = next(
         (p for p in FLOAT_FORMATS if p in serving.stack.applies_to.precisions and p in device.formats), None
     )
@@ -1106,13 +1132,44 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     known = size_of(profile.model_name) if profile.model_name is not None else None
     if known is not None and known.released_format is not None:
         return None  # released quantized (DeepSeek-R1 in FP8): a float model would be an upcast, not the release
-    dtype = serving.precision
     description = (
         f"the {dtype} model delivers less than {FASTER:g}x the {served_unit(profile)} of the {floating} model at your "
         f"latency SLA on the target, same engine, model and devices: serve {floating}, which carries no accuracy risk"
     )
     metric = f"evidence.inference_throughput.{dtype}_over_{floating}"
     return switch(f"{dtype}-no-speedup", description, metric, "<", FASTER)
+
+
+def quantized_training_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:
+    """A float training job beside a considered recipe of the same framework that trains in a quantized mode the
+    device runs natively (MaxText's int8 training on TPU), missing the profile by that mode alone: its speed and loss
+    against the bf16 run decide (review 223 p08: "it may train faster, which its speed and loss would show", and no
+    switch to measure it)."""
+    chosen = choice.for_workload("training")
+    if chosen is None or profile.needs.quantized or chosen.precision not in FLOAT_FORMATS:
+        return None
+    rival = next(
+        (
+            judged
+            for judged in choice.considered
+            if judged.workload == "training"
+            and [misfit.kind for misfit in judged.misfits] == ["precision"]
+            and same_engine(judged, chosen)
+            and all(p not in FLOAT_FORMATS and device.runs_natively(p) for p in judged.stack.applies_to.precisions)
+        ),
+        None,
+    )
+    if rival is None:
+        return None
+    dtype = rival.stack.applies_to.precisions[0]
+    description = (
+        f"the {dtype} run of {rival.stack.name} delivers at least {FASTER:g}x the {trained_unit(profile)} of the "
+        f"{chosen.precision} run on the target, same model and devices, and its training loss stays within "
+        f"{LOSS_GAP * 100:g}% of the {chosen.precision} run's at the same step: switch to it"
+    )
+    metric = f"evidence.training_throughput.{dtype}_over_{chosen.precision}"
+    loss = predicate(f"evidence.{dtype}_loss_gap", "<=", LOSS_GAP)
+    return switch(f"{rival.stack.id}-faster", description, metric, ">=", FASTER, loss)
 
 
 def training_pays_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:
@@ -1712,10 +1769,11 @@ def requantized_switch(
     return switch("requantized-accuracy-drop", description, metric, ">", ACCURACY_DROP)
 
 
-def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCondition | None:
+def accuracy_switch(profile: Profile, device: Device | None = None, page: int | None = None) -> SwitchCondition | None:
     """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships; a low-precision
     training run is held to the BF16 run's loss curve instead (pre-training has no task score yet), but quantization-
-    aware training is judged, like PTQ, by the exported quantized model's accuracy."""
+    aware training is judged, like PTQ, by the exported quantized model's accuracy. `page`: the devices the serving
+    page written for this model runs it on (page_devices), the replica in both formats where it holds them."""
     if not profile.needs.quantized:
         return None
     dtype = profile.needs.quantization
@@ -1785,8 +1843,10 @@ def accuracy_switch(profile: Profile, device: Device | None = None) -> SwitchCon
         # int8 weights as 2 replicas of 16 dies, its BF16 ones as one copy over all 32), counted as the capacity line
         # counts replicas (review 217 p05: "2 replicas of 2" there, "4 copies" here)
         devices = profile.needs.devices
-        floats = devices // (replica_group(profile, device, "bf16") or devices)
-        quantized = devices // (replica_group(profile, device, dtype) or devices)
+        # a serving page's own layout counts in both formats where it holds them, as in the capacity line (review 223
+        # p09: "4 copies of it against 8 in fp8" beside "4 replicas of 4 as the page does")
+        floats = devices // (replica_group(profile, device, "bf16", page) or devices)
+        quantized = devices // (replica_group(profile, device, dtype, page) or devices)
         if floats < quantized:
             fallback += (
                 f" (the float model's {held[0]:,.0f} GB take more of these devices a copy, so the job's {devices} hold "

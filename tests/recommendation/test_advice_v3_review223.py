@@ -103,3 +103,83 @@ def test_a_64_gpu_pretraining_recipe_on_256_gpus_says_the_data_parallel_size_and
     assert "32 on 256 GPUs" in text
     collectives = next(c for c in result.tier(1).choices if c.concern == "collectives")
     assert "the recipe's eight nodes" in collectives.settings["as documented"]
+
+
+def test_the_float_fallback_counts_copies_as_the_capacity_line_does_on_the_pages_own_layout():
+    # Review 223 p09: the capacity line served Llama-3.3-70B FP8 as "4 replicas of 4 (data parallel) as the page does"
+    # (vLLM Neuron's TP 16 over logical cores, four Trn2 chips), while the fp8 accuracy gate said "the job's 16 hold 4
+    # copies of it against 8 in fp8", counting fp8 copies by memory alone.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "fp8", "devices": 16},
+    )
+    assert any("4 replicas of 4" in line.text for line in result.capacity)
+    gate = next(c for c in result.switch_conditions if c.id == "fp8-accuracy-drop")
+    assert "copies of it against" not in gate.description
+
+
+def test_a_4_bit_model_with_a_vendor_fp8_release_is_timed_against_that_release():
+    # Review 223 p04: MXFP4 Llama-3.3-70B on one MI355X was timed against bf16 ("mxfp4_over_bf16") while its accuracy
+    # gate fell back to AMD's FP8 release, amd/Llama-3.3-70B-Instruct-FP8-KV
+    # (https://huggingface.co/amd/Llama-3.3-70B-Instruct-FP8-KV): the speed question is MXFP4 against that release.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "fp4", "long_context": True, "devices": 1},
+    )
+    speed = next(c for c in result.switch_conditions if c.id.endswith("-no-speedup"))
+    assert speed.metric.endswith("_over_fp8") and "amd/Llama-3.3-70B-Instruct-FP8-KV" in speed.description
+    gate = next(c for c in result.switch_conditions if c.id == "fp4-accuracy-drop")
+    assert "amd/Llama-3.3-70B-Instruct-FP8-KV" in gate.description
+
+
+def test_a_float_pretraining_job_races_its_frameworks_int8_training_recipe_on_speed_and_loss():
+    # Review 223 p08: MaxText's int8 training recipe (Qwix; https://github.com/AI-Hypercomputer/maxtext/blob/main/docs/reference/core_concepts/quantization.md)
+    # was weighed for an 8B bf16 pre-training on a v5p slice ("it may train faster, which its speed and loss against
+    # bf16 on the target would show") with no switch condition to measure it.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v5p",
+        workload="training",
+        training="pretraining",
+        team_skill="kernel",
+        parameters_b=8,
+        needs={"devices": 128},
+    )
+    assert chosen_stack(result, "training") == "tpu-maxtext-pretraining"
+    race = next(c for c in result.switch_conditions if c.id == "tpu-maxtext-int8-training-faster")
+    assert race.metric == "evidence.training_throughput.int8_over_bf16"
+    assert [p.metric for p in race.also] == ["evidence.int8_loss_gap"]
+
+
+def test_a_concern_the_engine_does_itself_lists_only_what_the_engine_can_run_in_its_place():
+    # Reviews 223 (record, defect 5) and 224 (defect 10): "tier 1 attention: tensorrt-llm, weighed against
+    # flash-attention" and "gemm: tensorrt-llm, weighed against flashinfer, transformer-engine", options TensorRT-LLM does
+    # not run; its attention backends are its own kernels and FlashInfer
+    # (https://nvidia.github.io/TensorRT-LLM/features/attention.html).
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507-FP8",
+        needs={"quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    knowledge = load_knowledge_base()
+    tier1 = {c.concern: c for c in result.tier(1).choices}
+    assert tier1["deployment"].option == "tensorrt-llm"
+    assert not tier1["gemm"].alternatives
+    attention = tier1["attention"].alternatives
+    assert set(attention) <= set(knowledge.compatibility.attention_kernels_of("tensorrt-llm"))
+    quantizers = tier1["quantization"].alternatives
+    assert set(quantizers) <= set(knowledge.compatibility.toolkits_loaded_by("tensorrt-llm"))
+    assert {"onnxruntime", "sglang", "vllm"}.isdisjoint(quantizers)
