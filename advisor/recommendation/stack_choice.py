@@ -215,6 +215,7 @@ NEAR_TYPE_KINDS = ("model_type", "model_type_training")  # a stack documented fo
 FLOAT_RUN_KINDS = ("float_fallback", "float_everywhere")  # the stack runs its float format in place of the asked one
 FALLBACK_KINDS = (*FLOAT_RUN_KINDS, "unpublished_checkpoint")
 OTHER_PRECISION_KINDS = ("precision", *FLOAT_RUN_KINDS)  # it runs another precision than the one asked
+EXAMPLE_KINDS = ("example_model", "example_network")  # the page's model is the example of a generic route
 BOOKKEEPING_MISFITS = ("unvetted_runner",)  # about the knowledge base's coverage, not the stack's fit to the profile
 
 
@@ -718,7 +719,10 @@ def misfits(
             )
         elif stack.example_models is not None and other.kind in SIBLING_KINDS:
             other = Misfit(
-                "example_model",
+                # an engine that compiles any exported image network serves this one by the page's own build steps
+                "example_network"
+                if workload == "inference" and stack.builds_from is not None and profile.model_type == "cnn"
+                else "example_model",
                 f"its page runs {few_of(scope.models)} as the example of a generic route "
                 f"({stack.example_models.value}): {named} takes the same route where the runner loads it as that says, "
                 "at its own memory and speed",
@@ -2048,7 +2052,7 @@ def preview_only(item: Judged, chosen: Judged) -> bool:
         item.rank.preview
         and not chosen.rank.preview
         and item.stack.preview is not None
-        and all(misfit.kind == "example_model" for misfit in item.misfits)
+        and all(misfit.kind in EXAMPLE_KINDS for misfit in item.misfits)
     )
 
 

@@ -183,3 +183,57 @@ def test_a_concern_the_engine_does_itself_lists_only_what_the_engine_can_run_in_
     quantizers = tier1["quantization"].alternatives
     assert set(quantizers) <= set(knowledge.compatibility.toolkits_loaded_by("tensorrt-llm"))
     assert {"onnxruntime", "sglang", "vllm"}.isdisjoint(quantizers)
+
+
+def test_a_resnet_service_on_a_tiangai_150_takes_the_ixrt_route_measured_on_that_card():
+    # Reviews 221 p15, 222 p13 and 226 p04 (each scored 1 on a BI-V150): Triton's IGIE backend (branch r22.12, no CoreX
+    # tritonserver build, no card named) or IGIE scripts for the MR-V100 led. DeepSparkInference's DINOv2-base ixRT recipe
+    # is measured on a BI-V150 and serves its engine over HTTP
+    # (https://github.com/Deep-Spark/DeepSparkInference/blob/79773330fcac6696dd05e43a9304eaef18180499/models/cv/classification/dinov2/ixrt/README.md),
+    # and ixRT builds any exported image network.
+    on_tiangai = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        model="microsoft/resnet-50",
+        needs={"dynamic_shapes": True, "devices": 1},
+    )
+    assert on_tiangai.stacks[0].stack == "iluvatar-ixrt-fastapi-tiangai-150"
+    assert "as the example of a generic route" in considered(on_tiangai, "iluvatar-ixrt-fastapi-tiangai-150").reason
+    assert "not tiangai-150" in considered(on_tiangai, "iluvatar-triton-igie-backend").reason
+    # on the card IGIE is documented on, the backend with the ResNet-50 recipe validated there still serves
+    on_zhikai = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="zhikai-100",
+        workload="inference",
+        model="microsoft/resnet-50",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    assert on_zhikai.stacks[0].stack == "iluvatar-triton-igie-backend"
+
+
+def test_litert_on_an_i8mm_phone_is_weighed_without_its_sme2_kernels():
+    # Review 224 p11: LiteRT was turned away on an I8MM phone as "validated on armv9-mobile-sme2"; XNNPACK is LiteRT's
+    # CPU backend on any arm64 Android phone (https://ai.google.dev/edge/lite/android), the KleidiAI SME2 kernels need SME2.
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="armv9-mobile-i8mm",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.2-1B-Instruct",
+        needs={
+            "dynamic_shapes": True,
+            "quantization": "int4",
+            "quantization_method": "ptq",
+            "devices": 1,
+            "in_app": True,
+        },
+    )
+    assert "validated on" not in considered(result, "arm-litert-xnnpack").reason
+    assert any(c.id == "arm-litert-xnnpack-faster" for c in result.switch_conditions)
+    stack = load_knowledge_base().stack("arm-litert-xnnpack")
+    kleidiai = next(c for c in stack.components if c.candidate == "kleidiai")
+    assert kleidiai.devices == ["armv9-mobile-sme2"]
