@@ -68,7 +68,8 @@ MISFIT_WEIGHTS: dict[str, int] = {
     "example_model": 3,
     # the same for an inference engine that compiles any exported image network (ixRT from ONNX): the page's build and
     # run steps take this network, whose speed and accuracy are the team's to measure; lighter than a card the page does
-    # not run on (reviews 221 p15, 222 p13, 226 p04: an MR-V100 route chosen over the BI-V150's own ixRT page)
+    # not run on (reviews 221 p15, 222 p13, 226 p04: MR-V100 routes and a Triton backend validated on no card chosen
+    # over the one page measured on the BI-V150; review 228 p13 accepted the ixRT route)
     "example_network": 1,
     # a generic training route that builds its network by torchvision name, for a convolutional network torchvision
     # does not build (ConvNeXt V2): after a recipe for a sibling network, whose own model code is nearer (review 150 p09)

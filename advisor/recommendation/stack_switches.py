@@ -41,6 +41,7 @@ from advisor.recommendation.rules.tiers import kept_text
 from advisor.recommendation.served_format import checkpoint_makers, loadable_int8_release, on_family
 from advisor.recommendation.stack_choice import (
     DEVICE_MISFITS,
+    EXAMPLE_KINDS,
     OTHER_GENERATION_KINDS,
     OTHER_PRECISION_KINDS,
     RUNNER_CONCERNS,
@@ -249,17 +250,17 @@ def fallback_for_the_device(choice: StackChoice) -> list[str]:
         if not kinds & set(DEVICE_MISFITS) or not kinds <= {*DEVICE_MISFITS, "script_only"}:
             continue
         runner = judged.stack.runner_name
-        rival = next(
-            (
-                item
-                for item in choice.considered
-                if item.workload == judged.workload
-                and item.stack.runner_name != runner
-                and {m.kind for m in item.misfits} <= {*DEVICE_MISFITS, "script_only"}
-                and device_distance(item) <= device_distance(judged)  # as near the device (a sibling card's page)
-            ),
-            None,
-        )
+        rivals = [
+            item
+            for item in choice.considered
+            if item.workload == judged.workload
+            and item.stack.runner_name != runner
+            and {m.kind for m in item.misfits} <= {*DEVICE_MISFITS, "script_only", *EXAMPLE_KINDS}
+            and device_distance(item) <= device_distance(judged)  # as near the device (a sibling card's page)
+        ]
+        # a page run on the target itself comes first, even one whose model is a generic route's example (review 226
+        # p04: the IGIE script for the MR-V100 named where ixRT's BI-V150 page serves an engine over HTTP)
+        rival = min(rivals, key=device_distance, default=None)
         if rival is not None and choice.device is not None:
             found.append(
                 f"should it not run on the {choice.device.name}, the next documented stack is {rival.stack.name} "
