@@ -1093,7 +1093,12 @@ def misfits(
                 "sequences asked (needs.long_context)",
             )
         )
-    trained = trained_sequence(stack) if workload == "training" and profile.needs.long_context else None
+    # the kind of training asked reads its own settings (MindSpeed's pre-training script beside its fine-tune)
+    trained = (
+        trained_sequence(stack.for_training(profile.training))
+        if workload == "training" and profile.needs.long_context
+        else None
+    )
     if trained is not None and trained < LONG_CONTEXT_TOKENS:  # review 213 p02: an 8,192-token CP 1 recipe "fit"
         found.append(
             Misfit(
@@ -1333,19 +1338,19 @@ def context_cap(stack: Stack) -> int | None:
 
 
 # A training recipe's sequence length as its settings state it: 'sequence length 8192', 'max_target_length=8192',
-# 'seq_length 4096'; figures below MIN_SEQUENCE are other things (a 'seq_length=0' placeholder, a batch of 32).
-TRAINED_SEQUENCE = re.compile(r"(?:sequence length|seq_length|max_target_length|max_seq_len|seq_len)[ =:]*(\d[\d,]*)")
+# 'seq_length 4096', MindSpeed's '--seq-length 4096'; figures below MIN_SEQUENCE are other things (a 'seq_length=0' placeholder, a batch of 32).
+TRAINED_SEQUENCE = re.compile(
+    r"(?:sequence length|seq[-_]length|max_target_length|max_seq_len|seq_len)[ =:]*(\d[\d,]*)"
+)
 MIN_SEQUENCE = 512
 
 
 def trained_sequence(stack: Stack) -> int | None:
-    """The longest sequence a training recipe's own settings train (its runner's and layout's), where they state one."""
-    lengths = [
-        int(found.replace(",", ""))
-        for component in stack.components
-        if component.role in ("training-framework", "parallelism")
-        for found in TRAINED_SEQUENCE.findall(component.setting or "")
-    ]
+    """The longest sequence a training recipe's own settings train (its runner's and layout's, and the long-context
+    scripts its page ships: MindSpeed's 64K-256K Qwen3-235B fine-tunes), where they state one."""
+    texts = [c.setting or "" for c in stack.components if c.role in ("training-framework", "parallelism")]
+    texts += [stack.long_context.value] if stack.long_context is not None else []
+    lengths = [int(found.replace(",", "")) for text in texts for found in TRAINED_SEQUENCE.findall(text)]
     lengths = [length for length in lengths if length >= MIN_SEQUENCE]
     return max(lengths) if lengths else None
 

@@ -237,3 +237,71 @@ def test_litert_on_an_i8mm_phone_is_weighed_without_its_sme2_kernels():
     stack = load_knowledge_base().stack("arm-litert-xnnpack")
     kleidiai = next(c for c in stack.components if c.candidate == "kleidiai")
     assert kleidiai.devices == ["armv9-mobile-sme2"]
+
+
+def test_mindspeeds_own_model_recipes_lead_and_a_4k_script_is_a_partial_fit_for_long_context():
+    # Reviews 224 p06 and 227 p06: DeepSeek-V3 pre-training on 512 A3 dies took the general MoE page, and the 4,096-token
+    # recipe went unflagged for a long-context job; MindSpeed LLM ships pretrain_deepseek3_671b_4k_A3_ptd.sh
+    # (--seq-length 4096, https://github.com/Ascend/MindSpeed-LLM/blob/master/examples/mcore/deepseek3/pretrain_deepseek3_671b_4k_A3_ptd.sh)
+    deepseek = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"long_context": True, "devices": 512},
+    )
+    assert chosen_stack(deepseek, "training") == "ascend-mindspeed-llm-deepseek3-671b"
+    assert (
+        "its recipe trains 4,096-token sequences" in considered(deepseek, "ascend-mindspeed-llm-deepseek3-671b").reason
+    )
+    # review 225 p06: Qwen3-235B-A22B's own page ships 64K-256K packed fine-tunes (--seq-length 65536 and up,
+    # https://github.com/Ascend/MindSpeed-LLM/blob/master/examples/mcore/qwen3_moe/tune_qwen3_235b_a22b_64K_full_pack_A3_ptd.sh)
+    qwen = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="training",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"long_context": True, "devices": 64},
+    )
+    assert chosen_stack(qwen, "training") == "ascend-mindspeed-llm-qwen3-235b-a22b"
+    assert "token sequences" not in considered(qwen, "ascend-mindspeed-llm-qwen3-235b-a22b").reason
+
+
+def test_an_awq_checkpoint_on_mlus_is_told_it_is_dequantized_at_load():
+    # Review 227 p13 (scored 1): Qwen2.5-32B-AWQ on 4 x MLU590 was planned as int4 weights, while vllm_mlu's awq_mlu
+    # has no scale-and-zero kernel and dequantizes an AutoAWQ (zero-point) checkpoint to float at load
+    # (https://github.com/Cambricon/vllm-mlu/blob/b9925203b89ca6e57dcdc0fb3680bd037d796823/vllm_mlu/model_executor/layers/quantization/awq_mlu.py)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        model="Qwen/Qwen2.5-32B-Instruct-AWQ",
+        needs={"dynamic_shapes": True, "quantization": "int4", "quantization_method": "ptq", "devices": 4},
+    )
+    assert result.stacks[0].stack == "cambricon-vllm-mlu-serving"
+    watch = " ".join(risk.text for risk in result.stacks[0].risks)
+    assert "dequantizes every weight to a float tensor" in watch and "sym true and desc_act false" in watch
+
+
+def test_an_in_app_transcriber_is_not_told_of_a_serving_engines_batching():
+    # Review 226 p12: "Not needed: dynamic-shapes ... the LLM serving engine's to batch (continuous batching)" in a
+    # record for WhisperKit inside a macOS app, which has no serving engine
+    # (https://github.com/argmaxinc/argmax-oss-swift)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        task="transcription",
+        model="openai/whisper-large-v3-turbo",
+        needs={"dynamic_shapes": False, "devices": 1, "in_app": True},
+    )
+    skipped = next(s for s in result.skipped_concerns if s.concern == "dynamic-shapes")
+    assert "continuous batching" not in " ".join(r.text for r in skipped.rationale)

@@ -114,7 +114,8 @@ def not_needed(context: RuleContext) -> ConcernDecision:
     the record watches (review 62: the switch decided nothing)."""
     profile = context.profile
     text = "shapes are static"
-    if profile.llm and (profile.serves or profile.training == "rl"):
+    # not in an app, where the model runs one request at a time with no serving engine (review 226 p12: WhisperKit)
+    if profile.llm and (profile.serves or profile.training == "rl") and not profile.needs.in_app:
         # an LLM's prompts and batches always vary: the serving engine (or the RL loop's rollout engine) batches them
         # itself, and on a compiling backend its shape buckets are part of the deployment row (review 205 p07, p11)
         text = (
