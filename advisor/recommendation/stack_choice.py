@@ -692,6 +692,15 @@ def misfits(
         # a training framework that lists this model type itself carries over (verl and LLaMA-Factory list MoE and
         # vision-language models); one with no list of its own is only taken to run it
         lists_it = workload == "training" and runner_serves(stack, profile.model_type, knowledge, strict=True)
+        if lists_it and tool is None and stack.runner is not None and stack.runner.candidate is not None:
+            # the page's settings are another type's, not the framework's limit (reviews 221 p05 and 226 p06: "documented
+            # for dense-transformer, not moe" read as MindSpeed-RL and verl training no MoE, while both ship MoE configs)
+            framework = knowledge.get(stack.runner.candidate).name
+            text = (
+                f"its settings here are its {', '.join(scope.model_types)} recipe's; {framework} itself trains "
+                f"{profile.model_type} models, whose layout (expert or vision parallelism) is the team's to take from "
+                "its own configs"
+            )
         type_misfit = ("model_type_training" if lists_it else "model_type") if near else "other_model"
         found.append(Misfit(type_misfit, text))
         # the recipe for another type's model is that misfit, not a second one: for a fine-tuning tool's table, or an

@@ -837,6 +837,9 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     quantized_training = quantized_training_switch(choice, device, profile)
     if quantized_training is not None:
         found.append(quantized_training)
+    release_gate = named_release_gate(serving, profile)
+    if release_gate is not None:
+        found.append(release_gate)
     description = (
         f"the target moves to another device generation than {device.id}: the stacks validated for it "
         f"differ{asked_format_elsewhere(choice, device, profile, platform)}; set the profile's `device` and re-run "
@@ -1139,6 +1142,27 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     )
     metric = f"evidence.inference_throughput.{dtype}_over_{floating}"
     return switch(f"{dtype}-no-speedup", description, metric, "<", FASTER)
+
+
+def named_release_gate(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
+    """A serving stack that falls back to its float format although the team names its own release in the asked
+    format (Qwen2.5-14B-Instruct-AWQ on Hygon's vLLM build, which documents no int4): that release's first run on the
+    target decides whether it serves, on speed and accuracy against the float model (review 225 p14: the team's AWQ
+    checkpoint dropped with no way to test it)."""
+    if serving is None or not serving.falls_back or not profile.needs.quantized or profile.model_name is None:
+        return None
+    release = quantized_release(profile.model_name)
+    if release is None or release[0] != profile.needs.quantization:
+        return None
+    description = (
+        f"{profile.model_name} loads on {serving.stack.runner_name} on the target and delivers at least {FASTER:g}x "
+        f"the {served_unit(profile)} of the {serving.precision} model at your latency SLA, scoring within "
+        f"{score_gap(profile)} of it on {quality_evaluation(profile)}: serve the {release[0]} release, which no page "
+        "of this stack documents"
+    )
+    metric = f"evidence.inference_throughput.{release[0]}_over_{serving.precision}"
+    accuracy = predicate(f"evidence.{release[0]}_accuracy_drop", "<=", ACCURACY_DROP)
+    return switch(f"{release[0]}-release-on-target", description, metric, ">=", FASTER, accuracy)
 
 
 def quantized_training_switch(choice: StackChoice, device: Device, profile: Profile) -> SwitchCondition | None:

@@ -305,3 +305,38 @@ def test_an_in_app_transcriber_is_not_told_of_a_serving_engines_batching():
     )
     skipped = next(s for s in result.skipped_concerns if s.concern == "dynamic-shapes")
     assert "continuous batching" not in " ".join(r.text for r in skipped.rationale)
+
+
+def test_a_moe_rl_job_is_told_the_dense_recipe_is_the_pages_not_the_frameworks_limit():
+    # Reviews 221 p05 and 226 p06: "documented for dense-transformer, not moe" read as MindSpeed-RL and verl training
+    # no MoE, while MindSpeed-RL's README lists Qwen3-30B-A3B DAPO and DPO and Qwen3-235B-A22B GRPO
+    # (https://github.com/Ascend/MindSpeed-RL/blob/05a90d77cb6cfad8999e2aee21068284db959579/README.md)
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 16},
+    )
+    reason = considered(result, "ascend-mindspeed-rl-grpo").reason
+    assert reason.startswith("its settings here are its dense-transformer recipe's") and "itself trains moe" in reason
+
+
+def test_the_teams_own_release_in_the_asked_format_gets_a_first_run_gate_where_the_stack_falls_back():
+    # Review 225 p14 (scored 1): Qwen2.5-14B-Instruct-AWQ on Hygon K100_AI was served in bf16 (no Hygon page documents
+    # int4; https://github.com/HYGON-AI/inference-cookbook-das) with no measurable way to try the team's AWQ checkpoint
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-14B-Instruct-AWQ",
+        needs={"dynamic_shapes": True, "quantization": "int4", "quantization_method": "ptq", "devices": 2},
+    )
+    gate = next(c for c in result.switch_conditions if c.id == "int4-release-on-target")
+    assert gate.metric == "evidence.inference_throughput.int4_over_bf16"
+    assert "Qwen/Qwen2.5-14B-Instruct-AWQ loads on" in gate.description
