@@ -436,6 +436,18 @@ def training_text(
     )
 
 
+def zero2_per_device(profile: Profile, device: Device | None) -> tuple[float, float] | None:
+    """A full-parameter training job's state per device under ZeRO stage 2 (the bf16 weights whole on each device,
+    gradients and optimizer state split over them) and a device's usable memory, in GB; None where the model's size,
+    the device's memory or the kind of training (LoRA, frozen weights) makes it moot."""
+    parameters = model_parameters_b(profile)
+    if parameters is None or device is None or device.memory_gb is None or profile.training == "lora":
+        return None
+    held = training_bytes(profile.training) * parameters
+    weights = FROZEN_BYTES_PER_PARAMETER * parameters
+    return weights + (held - weights) / profile.needs.devices, device.memory_gb * ENGINE_MEMORY_SHARE
+
+
 def sharding_needed(parameters: float, held: float, devices: int, one_device: float) -> str:
     """How far a training state larger than one device must be sharded: ZeRO stage 2 (gradients and optimizer state
     split, the bf16 weights whole on each device) where that fits a device, with what it leaves for activations (a

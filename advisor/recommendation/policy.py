@@ -93,6 +93,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a training recipe whose own sequence length is short of long context: its framework runs longer ones, the
     # recipe's layout does not (review 213 p02: Megatron Bridge's 8,192-token 70B recipe as a whole fit)
     "short_sequence_recipe": 0,
+    # a recipe's ZeRO stage 2 that this job's devices cannot hold (weights whole on each device): a setting to change,
+    # as a recipe's layout is for another device count (review 229 p13)
+    "zero2_outgrown": 1,
     "unpublished_checkpoint": 6,  # the asked format only as the publisher's own checkpoints, none for this model
     "float_copy": 6,  # a model released quantized (Kimi-K2-Thinking in INT4) served as a float copy
     "skill": 5,

@@ -43,6 +43,7 @@ from advisor.recommendation.capacity import (
     replica_group,
     served_weights_gb,
     training_state_outgrows_one_device,
+    zero2_per_device,
 )
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
@@ -205,6 +206,8 @@ LOOP_ADAPTABLE = frozenset(
         "named_model_training",
         "other_size",
         "long_context_undocumented",
+        "short_sequence_recipe",  # a recipe's own length, set in its launch (review 229 p15)
+        "zero2_outgrown",  # a recipe's ZeRO stage, a setting (review 229 p13)
         "maintenance_ends",
     }
 )
@@ -1094,6 +1097,8 @@ def misfits(
         )
     if written_for(scope.withdrawn_models, named):
         found.append(Misfit("withdrawn_model", f"its current release withdrew the recipe for {named}"))
+    if workload == "training" and (outgrown := zero2_outgrown(stack, profile, device)) is not None:
+        found.append(outgrown)
     if workload == "training" and profile.needs.long_context and not long_sequences_documented(stack, knowledge):
         found.append(
             Misfit(
@@ -1352,6 +1357,37 @@ TRAINED_SEQUENCE = re.compile(
     r"(?:sequence length|seq[-_]length|max_target_length|max_seq_len|seq_len)[ =:]*(\d[\d,]*)"
 )
 MIN_SEQUENCE = 512
+# An RL recipe's prompt and response lengths, whose sum is the sequence it trains: 'max prompt 512 / response 1024',
+# '2,048-token prompts and 8,192-token responses', 'max_prompt_length 512 ... max_response_length 1024' (review 229 p15:
+# verl's 512 + 1,024-token GRPO recipe passed as a whole fit for long context).
+RL_LENGTHS = (
+    re.compile(r"max prompt ([\d,]+) / response ([\d,]+)"),
+    re.compile(r"([\d,]+)-token prompts and ([\d,]+)-token responses"),
+    re.compile(r"max_prompt_length[ =]([\d,]+).*?max_response_length[ =]([\d,]+)"),
+)
+
+
+# A training recipe's setting that keeps the bf16 weights whole on each device: DeepSpeed's ZeRO stage 2.
+ZERO_STAGE_2 = re.compile(r"--zero_stage[ =]2\b|\bZeRO[- ]stage 2\b|\bZeRO-2\b", re.IGNORECASE)
+
+
+def zero2_outgrown(stack: Stack, profile: Profile, device: Device | None) -> Misfit | None:
+    """A recipe whose settings for this kind of training run ZeRO stage 2, on a job whose devices cannot hold the
+    weights whole beside their share of the rest (review 229 p13: OpenRLHF's 16-card Llama-3-8B SFT, ZeRO-2, chosen as
+    a whole fit for 8 BI-V150 while the capacity line counted about 30 GB a device against 29 usable)."""
+    sized = zero2_per_device(profile, device)
+    settings = [c.setting or "" for c in stack.for_training(profile.training).components]
+    if sized is None or not any(ZERO_STAGE_2.search(text) for text in settings):
+        return None
+    per_device, usable = sized
+    if per_device <= usable:
+        return None
+    return Misfit(
+        "zero2_outgrown",
+        f"its settings run ZeRO stage 2, which keeps the bf16 weights whole on each device: about {per_device:,.0f} GB "
+        f"a device on {profile.needs.devices}, beyond the {usable:,.0f} GB usable before activations; shard the "
+        "weights too (ZeRO stage 3) or add devices",
+    )
 
 
 def trained_sequence(stack: Stack) -> int | None:
@@ -1360,6 +1396,12 @@ def trained_sequence(stack: Stack) -> int | None:
     texts = [c.setting or "" for c in stack.components if c.role in ("training-framework", "parallelism")]
     texts += [stack.long_context.value] if stack.long_context is not None else []
     lengths = [int(found.replace(",", "")) for text in texts for found in TRAINED_SEQUENCE.findall(text)]
+    lengths += [
+        int(prompt.replace(",", "")) + int(response.replace(",", ""))
+        for text in texts
+        for pattern in RL_LENGTHS
+        for prompt, response in pattern.findall(text)
+    ]
     lengths = [length for length in lengths if length >= MIN_SEQUENCE]
     return max(lengths) if lengths else None
 

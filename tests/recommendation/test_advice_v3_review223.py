@@ -340,3 +340,85 @@ def test_the_teams_own_release_in_the_asked_format_gets_a_first_run_gate_where_t
     gate = next(c for c in result.switch_conditions if c.id == "int4-release-on-target")
     assert gate.metric == "evidence.inference_throughput.int4_over_bf16"
     assert "Qwen/Qwen2.5-14B-Instruct-AWQ loads on" in gate.description
+
+
+def test_an_rl_recipes_prompt_and_response_lengths_count_as_its_sequence_for_long_context():
+    # Review 229 p15: verl's Qwen3-8B GRPO recipe (max prompt 512 / response 1,024 tokens,
+    # https://github.com/verl-project/verl/blob/main/examples/grpo_trainer/run_qwen3-8b.sh) passed as a whole fit for a
+    # long-context job, where 4K pre-training recipes are partial fits
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-8B",
+        needs={"long_context": True, "devices": 8},
+    )
+    reason = considered(result, chosen_stack(result, "training")).reason
+    assert "its recipe trains 1,536-token sequences" in reason
+
+
+def test_sglang_is_not_said_to_load_a_torchao_checkpoint():
+    # Review 229 p14 (scored 1): tier 3 served "one fp8 checkpoint written by torchao" on SGLang on L40S and MI300X;
+    # torchao's serving page says SGLang is "Coming soon!"
+    # (https://github.com/pytorch/ao/blob/main/docs/source/eager_tutorials/serving.rst) and SGLang documents torchao as
+    # online quantization only, Partial on AMD (https://docs.sglang.io/advanced_features/quantization.html)
+    assert "sglang" not in load_knowledge_base().compatibility.loaders_of("torchao")
+    result = answer(
+        model_type="multimodal",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"quantization": "fp8", "devices": 1, "cross_platform": True, "other_hardware": ["amd-gpu"]},
+    )
+    assert "written by torchao" not in (result.verdict or "")
+
+
+def test_a_zero_stage_2_recipe_that_the_jobs_devices_cannot_hold_is_a_partial_fit():
+    # Review 229 p13 (scored 1): OpenRLHF's Llama3-8B SFT (--zero_stage 2 on 16 BI-V150,
+    # https://github.com/Deep-Spark/DeepSparkHub/tree/master/models/nlp/llm/llama3_8b/openrlhf) was "fits the whole
+    # profile" for 8 cards, where its own capacity line counted about 30 GB a device against 29 usable
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        model="meta-llama/Meta-Llama-3-8B",
+        needs={"devices": 8},
+    )
+    reason = considered(result, "iluvatar-openrlhf-llama3-tiangai-150").reason
+    assert reason.startswith("its settings run ZeRO stage 2") and "ZeRO stage 3" in reason
+    assert chosen_stack(result, "training") != "iluvatar-openrlhf-llama3-tiangai-150"
+    # on the recipe's own 16 cards the weights and their share of the rest fit
+    sixteen = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="training",
+        training="fine-tuning",
+        model="meta-llama/Meta-Llama-3-8B",
+        needs={"devices": 16},
+    )
+    assert "ZeRO stage 2" not in considered(sixteen, "iluvatar-openrlhf-llama3-tiangai-150").reason
+
+
+def test_a_one_device_diffusion_lora_with_no_stack_names_the_library_that_trains_it():
+    # Review 230 p14 (scored 1): an SDXL LoRA on one Hygon K100_AI was told only "the framework's own training loop";
+    # Diffusers ships the LoRA training scripts (https://huggingface.co/docs/diffusers/training/overview) and runs on
+    # Hygon's DTK PyTorch build (https://github.com/HYGON-AI/inference-cookbook-das)
+    result = answer(
+        model_type="diffusion",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        parameters_b=3.5,
+        needs={"devices": 1},
+    )
+    skipped = next(s for s in result.skipped_concerns if s.concern == "training-framework")
+    assert "Hugging Face Diffusers (PyTorch)'s own training scripts carry it" in skipped.rationale[0].text

@@ -90,6 +90,27 @@ def fine_tuning_lines(context: RuleContext, option: str) -> list[Rationale]:
     ]
 
 
+def model_library(context: RuleContext) -> str | None:
+    """The library that trains this kind of model on this family, where the knowledge base lists one for its model type
+    (Hugging Face Diffusers for a diffusion model, its LoRA scripts running on the family's PyTorch build): what a
+    one-device job trains with where no stack documents the job (review 230 p14: an SDXL LoRA on a Hygon DCU was told
+    only "the framework's own training loop")."""
+    profile = context.profile
+    found = next(
+        (
+            candidate
+            for candidate in context.knowledge.candidates
+            if candidate.model_types is not None
+            and profile.model_type in candidate.model_types.value
+            and candidate.training.value == "yes"
+            and profile.hardware in candidate.hardware.value
+            and candidate.layer.value == "runtime"
+        ),
+        None,
+    )
+    return found.name if found is not None else None
+
+
 def decide_training_framework(context: RuleContext) -> ConcernDecision:
     """Tier 1 training framework for large training, or the one a fine-tuning recipe runs in; skipped otherwise."""
     profile = context.profile
@@ -103,9 +124,15 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
                 if not profile.llm
                 else f"{profile.needs.devices} device(s) and a dense model"
             )
+            library = model_library(context)
+            loop = (
+                f"{library}'s own training scripts carry it"
+                + (" (the adapters through Hugging Face PEFT)" if profile.training == "lora" else "")
+                if library is not None
+                else "the framework's own training loop carries it"
+            )
             text = (
-                f"one device and a {profile.model_type} model: the framework's own training loop carries it, with no "
-                "parallelism to choose"
+                f"one device and a {profile.model_type} model: {loop}, with no parallelism to choose"
                 if profile.needs.devices == 1
                 else f"{why}: the framework's own parallelism carries it - DDP where the model and its optimizer "
                 "states fit one device, FSDP where they do not"
