@@ -350,6 +350,12 @@ class Stack(_Model):
         description="Where the stack's tool takes only the model ids in `models`, matched exactly (Core AI's export "
         "registry): what it does with another id; a later release of a listed model is then a partial fit",
     )
+    upstream_model_types: Claim[list[ModelType]] | None = Field(
+        None,
+        description="Model types its engine runs through the upstream project's own model classes, which its page "
+        "names no model of (Cambricon's vllm_mlu keeps vLLM's vision-language classes): what its source shows; a job "
+        "of such a type is then a light, first-run-checked miss, not another model type",
+    )
     devices_unnamed: Claim[str] | None = Field(
         None,
         description="Where the stack's page names no device of its family (a project's 'aarch64 CPUs'): what it "

@@ -38,6 +38,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # guide names MI300X too): the configs are re-sized for it, nearer than a stack validated on another device only
     "config_device": 2,
     "model_type": 8,
+    # a model type the stack's engine runs through its upstream project's own classes, which its page names no model of
+    # (vllm_mlu keeps vLLM's vision-language classes): checked on the first run, lighter than another type's recipe
+    "upstream_model_type": 2,
     # a training recipe documented for a neighbouring model type whose framework trains this one (verl's dense GRPO
     # example for a MoE, LLaMA-Factory's text recipe for a vision-language model): the framework carries over, the
     # recipe's layout is the team's to re-write (expert parallelism, the vision tower), as with another model's preset
@@ -494,3 +497,10 @@ def host_size(device: Device | None) -> int:
     documented across several hosts is laid out for more than one, whatever interconnect joins them; node_size where the
     device states no host of its own."""
     return device.host_devices if device is not None and device.host_devices else node_size(device)
+
+
+# What a diffusion model's quality gate scores: NVIDIA Model Optimizer's diffusers evaluation rates generated images by
+# ImageReward, CLIP-IQA and CLIP score (FLUX.1-dev bf16: ImageReward 1.118 over 1,000 prompts at 30 steps, FP4 PTQ
+# 1.096), https://github.com/NVIDIA/TensorRT-Model-Optimizer/blob/2017cd9063b4a7af890e0177492fc59bafce4ae7/examples/diffusers/eval/README.md
+# (named without the vendor: the text stands in every family's record, and scope.py drops a line naming another one)
+IMAGE_QUALITY = "mean ImageReward over the same prompts and seeds for both, with CLIP-IQA and CLIP score beside it"

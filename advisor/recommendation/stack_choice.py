@@ -680,7 +680,18 @@ def misfits(
     scope = stack.applies_to
     found: list[Misfit] = []
     carried = False  # a training framework that lists the profile's model type carries it over (its misfit says so)
-    if profile.model_type not in scope.model_types:
+    upstream = stack.upstream_model_types
+    if profile.model_type not in scope.model_types and upstream is not None and profile.model_type in upstream.value:
+        # the engine runs the type through its upstream project's classes, which the page names no model of (reviews
+        # 214 p11, 226 p13, 232 p13: Cambricon's vllm_mlu turned away for Qwen2.5-VL in favour of an engine with no
+        # MLU device or image)
+        found.append(
+            Misfit(
+                "upstream_model_type",
+                f"its page names no {profile.model_type} model; {upstream_note(stack)}",
+            )
+        )
+    elif profile.model_type not in scope.model_types:
         near = any((profile.model_type, listed) in NEAR_MODEL_TYPES for listed in scope.model_types) and runner_serves(
             stack, profile.model_type, knowledge, strict=workload == "inference"
         )
@@ -1371,6 +1382,12 @@ RL_LENGTHS = (
 ZERO_STAGE_2 = re.compile(r"--zero_stage[ =]2\b|\bZeRO[- ]stage 2\b|\bZeRO-2\b", re.IGNORECASE)
 
 
+def upstream_note(stack: Stack) -> str:
+    """What the stack's upstream_model_types claim says of it (its note), in a clause."""
+    claim = stack.upstream_model_types
+    return (claim.note or "its engine runs the upstream project's classes for it").rstrip(".") if claim else ""
+
+
 def zero2_outgrown(stack: Stack, profile: Profile, device: Device | None) -> Misfit | None:
     """A recipe whose settings for this kind of training run ZeRO stage 2, on a job whose devices cannot hold the
     weights whole beside their share of the rest (review 229 p13: OpenRLHF's 16-card Llama-3-8B SFT, ZeRO-2, chosen as
@@ -1807,7 +1824,7 @@ def named_on_device(item: Judged, device: Device | None) -> bool:
         and stack.devices_unnamed is None
         and stack.preview is None
         and stack.superseded is None
-        and all(misfit.kind == "script_only" for misfit in item.misfits)
+        and all(misfit.kind in ("script_only", "upstream_model_type") for misfit in item.misfits)
     )
 
 

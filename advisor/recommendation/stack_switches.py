@@ -29,6 +29,7 @@ from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, 
 from advisor.recommendation.policy import (
     FOUR_BIT_ASKS,
     FULL_PRECISIONS,
+    IMAGE_QUALITY,
     LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
     MIXED_FORMATS,
@@ -68,11 +69,6 @@ from advisor.serving_task import assumed_text
 MAX_STACK_SWITCHES = 3
 FASTER = 1.1  # another engine's measured throughput over the chosen one's from which it takes over
 ACCURACY_DROP = 0.01  # absolute drop of a quantized model's task score against bf16 from which it does not ship
-# what a diffusion model's quality gate scores: NVIDIA Model Optimizer's diffusers evaluation rates generated images by
-# ImageReward, CLIP-IQA and CLIP score (FLUX.1-dev bf16: ImageReward 1.118 over 1,000 prompts at 30 steps, FP4 PTQ
-# 1.096), https://github.com/NVIDIA/TensorRT-Model-Optimizer/blob/2017cd9063b4a7af890e0177492fc59bafce4ae7/examples/diffusers/eval/README.md
-# (named without the vendor: the text stands in every family's record, and scope.py drops a line naming another one)
-IMAGE_QUALITY = "mean ImageReward over the same prompts and seeds for both, with CLIP-IQA and CLIP score beside it"
 ONLY_FOR = re.compile(r"\bonly for [^;]{0,40}?\b\d+(?:\.\d+)?B\b")  # a risk limiting a format to named models ("8B")
 SHARED_CHECKPOINT_PACE = 0.9  # the shared checkpoint's throughput over the target's own from which one checkpoint wins
 LOSS_GAP = 0.01  # relative gap of a low-precision training run's loss over the BF16 run's at the same step
@@ -814,7 +810,10 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     if profile.trains and not profile.serves and not device.may_run(profile.needs.quantization):
         quantized_here = False  # an FP8 training ask on a device with no FP8 units trains in bf16: no loss gap to watch
     page = page_devices(serving, choice, profile)
-    accuracy = accuracy_switch(profile, device, page) if quantized_here else None  # nothing quantized, or it ships so
+    palettized = serving is not None and any(
+        PALETTIZED.search(f"{c.name} {c.setting or ''}") for c in serving.stack.components if c.role == "quantization"
+    )
+    accuracy = accuracy_switch(profile, device, page, palettized) if quantized_here else None  # none quantized
     if accuracy is None:  # a release served as a vendor's requantization of it still has the release to go back to
         accuracy = requantized_switch(serving, profile, choice.considered)
     if accuracy is not None:
@@ -840,6 +839,7 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     release_gate = named_release_gate(serving, profile)
     if release_gate is not None:
         found.append(release_gate)
+    found += upstream_type_switches(choice, profile)
     description = (
         f"the target moves to another device generation than {device.id}: the stacks validated for it "
         f"differ{asked_format_elsewhere(choice, device, profile, platform)}; set the profile's `device` and re-run "
@@ -1142,6 +1142,41 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     )
     metric = f"evidence.inference_throughput.{dtype}_over_{floating}"
     return switch(f"{dtype}-no-speedup", description, metric, "<", FASTER)
+
+
+def upstream_type_switches(choice: StackChoice, profile: Profile) -> list[SwitchCondition]:
+    """A chosen serving stack whose engine runs the profile's model type only through its upstream project's classes
+    (vllm_mlu's vision-language models): its first run is a gate, with the considered stack that documents the type as
+    the way out, and that stack's speed the race (reviews 214 p11, 226 p13, 232 p13)."""
+    serving = choice.for_workload("inference")
+    if serving is None or not any(m.kind == "upstream_model_type" for m in serving.misfits):
+        return []
+    rival = next(
+        (j for j in choice.considered if j.workload == "inference" and not j.misfits and not same_engine(j, serving)),
+        None,
+    )
+    model = profile.model_name or f"the {profile.model_type} model"
+    then = (
+        f"serve it with {rival.stack.name}, whose page documents it"
+        if rival is not None
+        else "re-run `advisor recommend` with the evidence"
+    )
+    description = (
+        f"the first run of {model} on {serving.stack.runner_name} fails to load, or scores more than "
+        f"{score_gap(profile)} below the model's reference score on {quality_evaluation(profile)}: {then}"
+    )
+    found = [
+        switch(
+            "upstream-model-gate",
+            description,
+            f"evidence.accuracy_drop_on_target.{serving.stack.id}",
+            ">",
+            ACCURACY_DROP,
+        )
+    ]
+    if rival is not None:
+        found.append(engine_race(serving, rival, "inference", profile))
+    return found
 
 
 def named_release_gate(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
@@ -1794,11 +1829,19 @@ def requantized_switch(
     return switch("requantized-accuracy-drop", description, metric, ">", ACCURACY_DROP)
 
 
-def accuracy_switch(profile: Profile, device: Device | None = None, page: int | None = None) -> SwitchCondition | None:
+# A quantization part that stores each weight as an index into a table of float values (Core ML palettization), not
+# integers with scales: finer scales are no step back for it (review 230 p12: WhisperKit's compressed variants)
+PALETTIZED = re.compile(r"palettiz", re.IGNORECASE)
+
+
+def accuracy_switch(
+    profile: Profile, device: Device | None = None, page: int | None = None, palettized: bool = False
+) -> SwitchCondition | None:
     """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships; a low-precision
     training run is held to the BF16 run's loss curve instead (pre-training has no task score yet), but quantization-
     aware training is judged, like PTQ, by the exported quantized model's accuracy. `page`: the devices the serving
-    page written for this model runs it on (page_devices), the replica in both formats where it holds them."""
+    page written for this model runs it on (page_devices), the replica in both formats where it holds them;
+    `palettized`: the serving stack stores its weights as palette indices, whose step back is more bits, not scales."""
     if not profile.needs.quantized:
         return None
     dtype = profile.needs.quantization
@@ -1840,7 +1883,10 @@ def accuracy_switch(profile: Profile, device: Device | None = None, page: int | 
     # a network quantized to 8 bits already: per-channel scales, float for the sensitive layers or QAT (review 174
     # p15: "smaller groups, or 8-bit" for an INT8 MobileNet, where XNNPACK's INT8 is per-channel or per-tensor)
     fallback = (
-        "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "
+        "palettize with more bits (a larger table, or float16 for the most sensitive layers) or ship the float16 "
+        "model, and re-check, keeping a model that fits the app"
+        if profile.needs.in_app and palettized
+        else "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "
         "model that fits the app"
         if profile.needs.in_app and dtype in FOUR_BIT_ASKS
         else "keep the most sensitive layers in float, or train the QAT run longer or from a better float "

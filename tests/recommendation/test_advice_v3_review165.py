@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
-from recommendation_builders import choice, chosen_stack, considered, list_switch_holds, profile
+from recommendation_builders import answer_without, choice, chosen_stack, considered, list_switch_holds, profile
 
 QWEN_VL_PHONE = {
     "model_type": "multimodal",
@@ -117,7 +117,9 @@ def test_a_publisher_only_int8_route_watches_its_release_list():
 def test_an_independent_projects_engine_is_not_called_the_official_stack():
     # Review 165 p07: xLLM on MLU590 sat under "Tier 1: official full stack" while the line below it said JD, not
     # Cambricon, supports it (https://github.com/jd-opensource/xllm)
-    result = answer(
+    # (on a knowledge base without vllm_mlu, which leads a vision-language job since reviews 226/232 p13)
+    result = answer_without(
+        {"cambricon-vllm-mlu-serving"},
         model_type="multimodal",
         hardware="cambricon-mlu",
         device="mlu590",

@@ -422,3 +422,82 @@ def test_a_one_device_diffusion_lora_with_no_stack_names_the_library_that_trains
     )
     skipped = next(s for s in result.skipped_concerns if s.concern == "training-framework")
     assert "Hugging Face Diffusers (PyTorch)'s own training scripts carry it" in skipped.rationale[0].text
+
+
+def test_a_diffusion_models_int8_gate_scores_its_images_not_only_a_tensor_error():
+    # Reviews 227 p12 and 229 p10: SDXL in a Mac app was gated on INT8 by a tensor max relative error alone, an error
+    # that compounds over the denoising steps; Model Optimizer's diffusers evaluation scores images by ImageReward
+    # (https://github.com/NVIDIA/TensorRT-Model-Optimizer/blob/2017cd9063b4a7af890e0177492fc59bafce4ae7/examples/diffusers/eval/README.md)
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"devices": 1, "in_app": True},
+    )
+    gate = next(c for c in result.switch_conditions if c.id == "int8-pays-on-target")
+    assert "evidence.int8_accuracy_drop" in [p.metric for p in gate.also]
+    assert "mean ImageReward" in gate.description
+
+
+def test_a_palettized_in_app_model_steps_back_to_more_bits_not_finer_scales():
+    # Review 230 p12: WhisperKit's compressed variants are 4-bit palettized (each weight an index into a float16 table,
+    # https://apple.github.io/coremltools/docs-guides/source/post-training-palettization.html), yet the int4 gate said
+    # "quantize with finer scales (smaller groups...)"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        task="transcription",
+        model="openai/whisper-large-v3-turbo",
+        needs={
+            "dynamic_shapes": True,
+            "quantization": "int4",
+            "quantization_method": "ptq",
+            "devices": 1,
+            "in_app": True,
+        },
+    )
+    assert result.stacks[0].stack == "apple-whisperkit-coreml"
+    gate = next(c for c in result.switch_conditions if c.id == "int4-accuracy-drop")
+    assert "palettize with more bits" in gate.description and "finer scales" not in gate.description
+
+
+def test_cambricons_own_engine_leads_a_vision_language_job_with_a_first_run_gate():
+    # Reviews 214 p11, 226 p13 and 232 p13 (each scored 1): Qwen2.5-VL on MLU590 led with xLLM, whose page names no MLU
+    # device and ships no MLU image, while vllm_mlu keeps upstream vLLM's model classes (its registry overrides DeepSeek
+    # alone, https://github.com/Cambricon/vllm-mlu/blob/b9925203b89ca6e57dcdc0fb3680bd037d796823/vllm_mlu/model_executor/models/__init__.py)
+    result = answer(
+        model_type="multimodal",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"dynamic_shapes": True, "devices": 2},
+    )
+    assert result.stacks[0].stack == "cambricon-vllm-mlu-serving"
+    assert considered(result, "cambricon-vllm-mlu-serving").reason.startswith("its page names no multimodal model")
+    ids = [c.id for c in result.switch_conditions]
+    assert "upstream-model-gate" in ids and "cambricon-xllm-vlm-serving-faster" in ids
+    gate = next(c for c in result.switch_conditions if c.id == "upstream-model-gate")
+    assert "xLLM" in gate.description
+
+
+def test_a_cnn_fine_tune_on_an_mlu590_races_torch_mlus_own_bf16_autocast_against_fp32():
+    # Review 231 p12 (scored 1): a ResNet-50 fine-tune on MLU590s was planned in fp32 alone, while torch_mlu ships AMP
+    # (torch.mlu.amp.autocast / torch.autocast("mlu"), GradScaler;
+    # https://github.com/Cambricon/torch_mlu/blob/4ef769f3867d810f80152dec119ef93e7d73b54a/torch_mlu/mlu/amp/autocast_mode.py)
+    result = answer(
+        model_type="cnn",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="training",
+        training="fine-tuning",
+        model="microsoft/resnet-50",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result, "training") == "cambricon-torch-mlu-ddp-training"
+    race = next(c for c in result.switch_conditions if c.id == "bf16-training-pays")
+    assert race.metric == "evidence.training_throughput.bf16_over_fp32"

@@ -27,6 +27,7 @@ from advisor.recommendation.facts import EvidenceFacts, Fact, evidence_metric
 from advisor.recommendation.models import Rationale, SwitchCondition
 from advisor.recommendation.policy import (
     FP8_WORTH,
+    IMAGE_QUALITY,
     INT8_MAX_ERROR,
     INT8_PAYS,
     LAYERNORM_COLLAPSE,
@@ -124,17 +125,20 @@ def granularity_line(facts: EvidenceFacts) -> Rationale | None:
     return facts_line(text, per_tensor, per_channel)
 
 
-def int8_pays_switch(description: str, metric: str = evidence_metric(INT8_SPEEDUP)) -> SwitchCondition:
-    """INT8 fast enough and accurate enough on the target."""
-    return switch(
-        "int8-pays-on-target",
-        description,
-        metric,
-        ">=",
-        INT8_PAYS,
-        predicate(evidence_metric(INT8_MAX_REL_ERROR), "<=", INT8_MAX_ERROR),
-        concern="quantization",
-    )
+def int8_pays_switch(
+    description: str, metric: str = evidence_metric(INT8_SPEEDUP), profile: Profile | None = None
+) -> SwitchCondition:
+    """INT8 fast enough and accurate enough on the target; for a diffusion model its images are gated too, a tensor
+    error bound compounding over the denoising steps (reviews 227 p12, 229 p10: a max relative error as SDXL's gate)."""
+    gates = [predicate(evidence_metric(INT8_MAX_REL_ERROR), "<=", INT8_MAX_ERROR)]
+    if profile is not None and profile.model_type == "diffusion":
+        condition, _, then = description.partition(": ")
+        description = (
+            f"{condition}, and the int8 images score within {INT8_MAX_ERROR:.0%} of the float ones on an "
+            f"image-quality run ({IMAGE_QUALITY}): {then}"
+        )
+        gates.append(predicate("evidence.int8_accuracy_drop", "<=", INT8_MAX_ERROR))
+    return switch("int8-pays-on-target", description, metric, ">=", INT8_PAYS, *gates, concern="quantization")
 
 
 def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | None:
@@ -338,7 +342,8 @@ def quantization_switches(
     loses (another toolkit's INT8 is not what the probe times); FP8: none from evidence yet."""
     metric = int8_metric(profile)
     if rejected_int8:
-        return (int8_pays_switch("INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8", metric),)
+        description = "INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8"
+        return (int8_pays_switch(description, metric, profile),)
     if dtype == "int8" and chosen is not None and chosen == policy.measured_toolkit(metric.removeprefix("evidence.")):
         description = "INT8 < 1.0x float on the target: reject INT8"
         return (switch("int8-slower-on-target", description, metric, "<", 1.0, concern="quantization"),)
@@ -378,7 +383,7 @@ def not_needed(context: RuleContext) -> ConcernDecision:
     if not profile.serves or profile.llm or not int8_documented(context):
         return skipped_decision("quantization", reason)
     description = "INT8 >= 1.5x float with max rel error <= 1% on the target: consider INT8 PTQ"
-    return skipped_decision("quantization", reason, int8_pays_switch(description, int8_metric(profile)))
+    return skipped_decision("quantization", reason, int8_pays_switch(description, int8_metric(profile), profile))
 
 
 def format_not_run(context: RuleContext, dtype: str) -> str | None:
