@@ -307,9 +307,6 @@ def part_choice(
         skill = context.knowledge.get(part.option).skill.value
         fits = SKILL_ORDER.index(skill) <= SKILL_ORDER.index(context.profile.team_skill)
     alternatives = tuple(a for a in (stack_alternatives or {}).get(concern, ()) if a != part.option)
-    runner = stack.runner
-    if runner is not None and part.option == runner.candidate and concern not in RUNNER_CONCERNS:
-        alternatives = pluggable(concern, part.option, alternatives, context)
     return Choice(
         concern=concern,  # type: ignore[arg-type]
         option=part.option,
