@@ -501,3 +501,14 @@ def test_a_cnn_fine_tune_on_an_mlu590_races_torch_mlus_own_bf16_autocast_against
     assert chosen_stack(result, "training") == "cambricon-torch-mlu-ddp-training"
     race = next(c for c in result.switch_conditions if c.id == "bf16-training-pays")
     assert race.metric == "evidence.training_throughput.bf16_over_fp32"
+
+
+def test_the_profile_guide_states_the_reference_evidence_cap_the_engine_applies():
+    # Reviews 221 and 233 p02: the guide said reference evidence raises the confidence "to 0.70 at most" while the
+    # engine and the README's sample say 0.75 (policy.REFERENCE_CAP, raised in session 27)
+    from pathlib import Path
+
+    from advisor.recommendation.policy import REFERENCE_CAP
+
+    guide = (Path(__file__).resolve().parents[2] / "site" / "guide" / "profile.md").read_text(encoding="utf-8")
+    assert f"to {REFERENCE_CAP:.2f} at most" in guide
