@@ -831,6 +831,15 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     recipe's one-GPU command for a 32B model on two): the layout this profile's devices take, replicas where a copy fits
     fewer of them, else one split over all."""
     profile = context.profile
+    one_device_ranks = ranks_of(choice.device)
+    if judged.workload == "inference" and profile.llm and profile.needs.devices == 1 and one_device_ranks > 1:
+        # one device of several ranks (an Inferentia2 chip's two NeuronCores): the engine's tensor parallelism spans
+        # them (review 99 p12; review 234 p07 took the misfit this used to be away)
+        assert choice.device is not None
+        return (
+            f"tensor parallel {one_device_ranks} over the device's {one_device_ranks} {choice.device.rank_name} "
+            "(one copy of the model on the device)"
+        )
     if judged.workload != "inference" or not profile.llm or profile.needs.devices <= 1:
         return None
     runner = judged.stack.runner

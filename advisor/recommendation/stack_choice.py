@@ -1274,6 +1274,11 @@ def scale_misfits(
             if device is not None and ranks > 1
             else "parallel degree 1"
         )  # an Inferentia2 chip is two NeuronCores: one chip runs at tp_degree 2 (review 99 p12)
+        if device is not None and ranks > 1:
+            # a device of several ranks (an Inferentia2 chip's two NeuronCores) runs the recipe's tensor parallelism
+            # inside itself, as any engine's launch on it does: no lesser fit than a page that shows one device (review
+            # 234 p07: AWS's vLLM + NxD Inference route passed over for Optimum Neuron's, which runs TP 2 on the chip)
+            return []
         return [
             Misfit(
                 "scale_one_device",

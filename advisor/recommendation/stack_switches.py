@@ -1381,7 +1381,14 @@ def narrower_format_switch(
     if limit is not None:  # the stack's page publishes that format for some models only (MXFP4 for Llama 3.1 8B)
         description += f", within the limit its page states: {limit}"
     metric = f"evidence.{judged.workload}_throughput.{narrower}_over_{judged.precision}"
-    return switch(f"{judged.workload}-in-{narrower}", description, metric, ">=", FASTER)
+    # the gate the description states, encoded beside the speed (review 234 p15: "also: []" under an mxfp4 switch
+    # whose text asks for the accuracy too)
+    gate_metric = (
+        predicate(f"evidence.{narrower}_loss_gap", "<=", LOSS_GAP)
+        if judged.workload == "training"
+        else predicate(f"evidence.{narrower}_accuracy_drop", "<=", ACCURACY_DROP)
+    )
+    return switch(f"{judged.workload}-in-{narrower}", description, metric, ">=", FASTER, gate_metric)
 
 
 def finer_scaled_switches(choice: StackChoice, device: Device, profile: Profile) -> list[SwitchCondition]:

@@ -67,6 +67,15 @@ _OUTSIDE_PROBES = (
         "training_throughput.",
         "a training run on the target for both sides, same model and devices, changing only what is compared",
     ),
+    (
+        # review 234 p15: "advisor probe attention" named for an RL step's generation share
+        "rl.",
+        "a short RL run of the chosen recipe on the target, reading its own step timings (generation against the step)",
+    ),
+    (
+        "accuracy_drop_on_target.",
+        "the first run of the chosen stack on the target and your task evaluation against the model's reference score",
+    ),
 )
 _ACCURACY_CHECK = "your task evaluation (for example lm-evaluation-harness) on the float and the quantized model"
 _LOSS_CHECK = (

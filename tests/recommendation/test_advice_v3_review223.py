@@ -512,3 +512,39 @@ def test_the_profile_guide_states_the_reference_evidence_cap_the_engine_applies(
 
     guide = (Path(__file__).resolve().parents[2] / "site" / "guide" / "profile.md").read_text(encoding="utf-8")
     assert f"to {REFERENCE_CAP:.2f} at most" in guide
+
+
+def test_an_inf2_chip_takes_awss_own_vllm_route_its_two_cores_running_the_tensor_parallelism():
+    # Review 234 p07 (scored 1): Llama-3.1-8B on one Inferentia2 chose Optimum Neuron over AWS's vLLM + NxD Inference
+    # route (https://awsdocs-neuron.readthedocs-hosted.com/en/v2.28.1/libraries/nxd-inference/developer_guides/vllm-user-guide-v1.html)
+    # because that page's layout spans several devices, while both run TP 2 over the chip's two NeuronCores
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="inf2",
+        workload="inference",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 1},
+    )
+    assert result.stacks[0].stack == "neuron-vllm-nxdi-inf2-trn1"
+    assert considered(result, "neuron-vllm-nxdi-inf2-trn1").reason == "fits the whole profile"
+
+
+def test_a_narrower_format_switch_encodes_the_gate_its_text_states_and_rl_timing_names_its_own_check():
+    # Review 234 p15: "inference-in-mxfp4" carried no accuracy predicate ("also: []") though its text asks for one, and
+    # "rl-generation-share" named "advisor probe attention" as its check (verl's own step timings measure it,
+    # https://github.com/verl-project/verl/blob/a74fc52e75e31b4f754d64507e2b99056c8e61c2/docs/advance/one_step_off.md)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="both",
+        training="rl",
+        team_skill="hpc",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "fp8", "devices": 16},
+    )
+    narrower = next(c for c in result.switch_conditions if c.id == "inference-in-mxfp4")
+    assert [p.metric for p in narrower.also] == ["evidence.mxfp4_accuracy_drop"]
+    share = next(c for c in result.switch_conditions if c.id == "rl-generation-share")
+    assert share.rerun.startswith("a short RL run of the chosen recipe")

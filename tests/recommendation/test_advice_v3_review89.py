@@ -426,7 +426,9 @@ def test_one_inferentia2_chip_runs_a_multi_device_recipe_over_its_two_neuroncore
     )
     reasons = " ".join(r.reason for r in result.stacks_considered)
     assert "parallel degree 1" not in reasons
-    assert "tensor parallel 2 over the device's 2 NeuronCores" in reasons
+    # since review 234 p07 no misfit: the deployment row's layout says it
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert deployment.settings["layout here"].startswith("tensor parallel 2 over the device's 2 NeuronCores")
 
 
 def test_the_gemm_row_says_the_float_format_the_device_runs_not_the_stacks_default():
