@@ -551,7 +551,10 @@ def serving_text(
             )
         node = node_size(device)
         group = replica_size(weights, device.memory_gb, devices, node)
-        size = min(group, page_devices or group)
+        # the page's own degree where it holds the weights (review 236 p06: bf16 Qwen3-30B-A3B, 60 GB, said to fit "on 1
+        # device" of 58 GB usable, the page's one-device layout being its W8A8 one)
+        held_by_page = page_devices is not None and page_holds(weights, device.memory_gb, devices, page_devices)
+        size = min(group, page_devices) if held_by_page and page_devices is not None else group
         if training_fleet(profile, size):
             return text + (
                 f"; one copy fits on {size} device{'s' if size > 1 else ''}, so the {devices} devices are the "

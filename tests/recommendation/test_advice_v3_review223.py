@@ -548,3 +548,20 @@ def test_a_narrower_format_switch_encodes_the_gate_its_text_states_and_rl_timing
     assert [p.metric for p in narrower.also] == ["evidence.mxfp4_accuracy_drop"]
     share = next(c for c in result.switch_conditions if c.id == "rl-generation-share")
     assert share.rerun.startswith("a short RL run of the chosen recipe")
+
+
+def test_a_training_fleets_serving_copy_is_sized_by_what_holds_the_weights_not_a_page_layout_that_does_not():
+    # Review 236 p06: Qwen3-30B-A3B in bf16 (about 60 GB) "fits on 1 device" of a 910C die's 58 GB usable, the one-device
+    # layout being vllm-ascend's W8A8 one (https://docs.vllm.ai/projects/ascend/en/v0.18.0/tutorials/models/Qwen3-30B-A3B.html)
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="both",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 16},
+    )
+    serving = result.capacity[-1].text
+    assert "about 60 GB in bf16" in serving and "fits on 1 device" not in serving
