@@ -2446,22 +2446,27 @@ def adapt_tier1(
         update["name"] = COMMUNITY_TIER1_NAME  # a community route is no official stack: the tier says what it holds
     elif choice.chosen and all(independent_runner(judged.stack, context.knowledge) for judged in choice.chosen):
         update["name"] = INDEPENDENT_TIER1_NAME
-    elif choice.chosen and (qualifiers := tier1_qualifiers(choice)):
+    elif choice.chosen and (qualifiers := tier1_qualifiers(choice, context.knowledge)):
         update["name"] = f"{tier1.name} ({'; '.join(qualifiers)})"
     return tier1.model_copy(update=update), kept_skipped
 
 
-def tier1_qualifiers(choice: StackChoice) -> list[str]:
+def tier1_qualifiers(choice: StackChoice, knowledge: KnowledgeBase) -> list[str]:
     """What keeps a chosen stack from being the vendor's validated whole, said in tier 1's heading as well as its note
     (reviews 173/174: "Tier 1: official full stack" over a partial fit, a beta, a community training route and a stack
-    whose versions only the vendor's support channel gives): one phrase each, naming the workload where the job has
-    two."""
+    whose versions only the vendor's support channel gives; review 229 p15: a vendor serving stack beside verl, an
+    independent trainer): one phrase each, naming the workload where the job has two."""
     both = len({judged.workload for judged in choice.chosen}) > 1
     qualifiers: list[str] = []
     for judged in choice.chosen:
         stack = judged.stack
         kinds = [
             *(["a community route"] if stack.third_party is not None else []),
+            *(
+                ["an independent project's engine"]
+                if stack.third_party is None and independent_runner(stack, knowledge)
+                else []
+            ),
             *(["a preview"] if stack.third_party is None and stack.preview is not None else []),
             *(["a partial fit"] if not judged.fits else []),
             *(["software from the vendor's support channel only"] if stack.restricted is not None else []),
