@@ -375,9 +375,13 @@ def model_named_elsewhere(choice: StackChoice, profile: Profile) -> list[str]:
     if any(risk_naming(judged.stack, profile.model_name) for judged in choice.chosen):
         return []
     for item in choice.considered:
-        if any(m.kind in ("training_kind", "training_loop", "requantized_release") for m in item.misfits):
-            # a page for another kind of training (pre-training's import step for an RL job) says nothing here, nor a
-            # page's word on its own requantization where the chosen stack serves the release
+        if any(
+            m.kind.startswith("training_kind") or m.kind in ("training_loop", "requantized_release")
+            for m in item.misfits
+        ):
+            # a page for another kind of training (pre-training's import step for an RL job or a full fine-tune: review
+            # 238 p04) says nothing here, nor a page's word on its own requantization where the chosen stack serves the
+            # release
             continue
         said = risk_naming(item.stack, profile.model_name)
         if said is not None:

@@ -208,10 +208,11 @@ def test_a_moe_full_fine_tune_on_mi300x_is_a_partial_fit_not_primus_post_trainin
         model="Qwen/Qwen3-30B-A3B",
         needs={"devices": 8},
     )
-    bridge = considered(result, "amd-primus-megatron-bridge-posttrain")
-    # (since reviews 221/226 the reason says the page's settings are dense, not that Megatron trains no MoE)
-    assert not bridge.chosen and "its dense-transformer recipe's" in bridge.reason
-    assert not next(r for r in result.stacks_considered if r.chosen).fits
+    # (since reviews 235/238 p04 the Megatron Bridge route for this model is its own full-SFT stack, whose one Primus
+    # config sits under MI355X/: on MI300X it is re-sized, a partial fit)
+    chosen = next(r for r in result.stacks_considered if r.chosen)
+    assert chosen.stack == "amd-primus-megatron-bridge-qwen3-moe-sft"
+    assert not chosen.fits and "ships configurations for mi355x only" in chosen.reason
     assert result.confidence <= 0.5
 
 

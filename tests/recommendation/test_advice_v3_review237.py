@@ -23,3 +23,24 @@ def test_tier_1_heading_names_an_independent_trainer_beside_a_vendor_serving_sta
     assert chosen_stack(result, "training").startswith("nvidia-verl-")
     assert "training stack: an independent project's engine" in result.tier(1).name
     assert "serving stack: an independent" not in result.tier(1).name
+
+
+def test_a_moe_full_fine_tune_on_mi355x_takes_primus_post_training_not_a_pretraining_benchmark():
+    # Reviews 235 p04 and 238 p04 (each scored 1): a full fine-tune of Qwen3-30B-A3B on MI355X took Primus's Megatron-LM
+    # pre-training benchmark config (random weights, mock data, no Hugging Face import). Primus's post-training route
+    # imports the checkpoint and its Qwen3-30B-A3B model YAML names Megatron Bridge's qwen3_30b_a3b_finetune_config,
+    # whose full-SFT branch is TP 4, PP 2, EP 4
+    # (https://github.com/AMD-AGI/Primus/blob/fd1eeabbad15135e3702094087e96142b4b4eacb/primus/configs/models/megatron_bridge/qwen3_30b_a3b.yaml)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"long_context": True, "devices": 8},
+    )
+    assert chosen_stack(result, "training") == "amd-primus-megatron-bridge-qwen3-moe-sft"
+    # the pre-training page's word on importing weights for continued pre-training is no part of this verdict
+    assert "a considered stack's page" not in result.verdict
