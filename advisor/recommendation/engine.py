@@ -67,6 +67,7 @@ from advisor.recommendation.stack_choice import (
 )
 from advisor.recommendation.stack_switches import (
     async_rollout_switch,
+    context_cap_gate,
     engine_alternative_switch,
     installed_flash_attention_switch,
     kv_cache_switch,
@@ -181,6 +182,7 @@ def recommend(
             kv_cache_switch(tier1, profile),
             installed_flash_attention_switch(stack_choice, tier1, profile),
             unvalidated_device_switch(stack_choice, profile),
+            context_cap_gate(stack_choice, profile),
         )
         if found is not None
     )

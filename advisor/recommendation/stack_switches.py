@@ -30,6 +30,7 @@ from advisor.recommendation.policy import (
     FOUR_BIT_ASKS,
     FULL_PRECISIONS,
     IMAGE_QUALITY,
+    LONG_CONTEXT_TOKENS,
     LOWER_PRECISIONS,
     MISFIT_WEIGHTS,
     MIXED_FORMATS,
@@ -51,6 +52,7 @@ from advisor.recommendation.stack_choice import (
     StackChoice,
     choose_stacks,
     compared_pins,
+    context_cap,
     decisive_reason,
     engine_of,
     few_of,
@@ -997,6 +999,36 @@ def unvalidated_device_switch(choice: StackChoice, profile: Profile) -> SwitchCo
         f"evidence.accuracy_drop_on_target.{judged.stack.id}",
         ">",
         ACCURACY_DROP,
+    )
+
+
+def context_cap_gate(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """A chosen serving stack whose documented launch caps each request below the length the job asks: the longer
+    launch is the team's to compile and measure, and the gate says what it must show and what follows when it does not
+    (reviews 230 p09 and 232 p09: vLLM Neuron's 16,384-token Llama 3 launch for a long-context job, with "no route and
+    no switch" past it)."""
+    serving = choice.for_workload("inference")
+    if serving is None or not any(misfit.kind == "context_capped" for misfit in serving.misfits):
+        return None
+    cap = context_cap(serving.stack)
+    sla = profile.serving
+    needed = sla.isl + sla.osl if sla is not None else LONG_CONTEXT_TOKENS
+    if cap is None:
+        return None
+    latency = "your latency SLA" if sla is not None else "the latency you need"
+    description = (
+        f"the launch of {serving.stack.name}, recompiled for {needed:,}-token requests (its page stops at {cap:,}), fails to "
+        f"compile or start, holds too few full-length sequences for your traffic, misses {latency} at that length, or "
+        f"scores below the model's reference on long inputs: the long-context need is not met on this stack; keep "
+        f"requests to {cap:,} tokens or re-run `advisor recommend` with the measurement"
+    )
+    return switch(
+        "context-cap-gate",
+        description,
+        f"evidence.served_context_tokens.{serving.stack.id}",
+        "<",
+        needed,
+        concern="deployment",
     )
 
 

@@ -44,3 +44,31 @@ def test_a_moe_full_fine_tune_on_mi355x_takes_primus_post_training_not_a_pretrai
     assert chosen_stack(result, "training") == "amd-primus-megatron-bridge-qwen3-moe-sft"
     # the pre-training page's word on importing weights for continued pre-training is no part of this verdict
     assert "a considered stack's page" not in result.verdict
+
+
+def test_a_serving_launch_capped_below_long_context_gets_a_gate_naming_what_to_measure():
+    # Reviews 230 p09 and 232 p09: vLLM Neuron's Llama 3.3 70B tutorial launches at --max-model-len 16384
+    # (https://github.com/aws-neuron/aws-neuron-sdk/blob/43a89626d2aa0f9f649b581df8dfefe85b2b603d/vllm-neuron/docs/tutorials/tutorial-llama3-70b.md)
+    # and a long-context job was left "with no route and no switch" past it
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"long_context": True, "devices": 16},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "context-cap-gate")
+    assert "recompiled for 32,768-token requests (its page stops at 16,384)" in gate.description
+    assert gate.metric == "evidence.served_context_tokens.neuron-vllm-neuron-llama3-fp8"
+    within = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.3-70B-Instruct",
+        needs={"devices": 16},
+    )
+    assert all(s.id != "context-cap-gate" for s in within.switch_conditions)
