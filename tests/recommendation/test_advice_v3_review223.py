@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
-from recommendation_builders import chosen_stack, considered
+from recommendation_builders import answer_without, chosen_stack, considered
 
 from advisor.knowledge.loader import load_knowledge_base
 
@@ -69,7 +69,9 @@ def test_a_pytorch_checkpoint_on_hygons_paddle_route_is_told_to_port_the_model()
     # Review 224 p14 (scored 1): a PyTorch ResNet-50 fine-tune on K100_AI got PaddlePaddle's DCU build with "no format
     # conversion" between training and serving, and no word that the PyTorch model must be ported (X2Paddle converts
     # PyTorch modules and training code, https://github.com/PaddlePaddle/X2Paddle/blob/581b22bfcfa20db9f1ce36cfb036efdf47c327eb/README_en.md)
-    result = answer(
+    # (on a knowledge base without Hygon's DTK PyTorch CNN route, which leads such jobs since reviews 224/236 p14)
+    result = answer_without(
+        {"hygon-dtk-pytorch-cnn-k100-ai"},
         model_type="cnn",
         hardware="hygon-dcu",
         device="k100-ai",

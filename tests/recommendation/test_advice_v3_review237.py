@@ -72,3 +72,23 @@ def test_a_serving_launch_capped_below_long_context_gets_a_gate_naming_what_to_m
         needs={"devices": 16},
     )
     assert all(s.id != "context-cap-gate" for s in within.switch_conditions)
+
+
+def test_a_pytorch_cnn_on_hygon_k100_ai_takes_dtk_pytorch_not_a_paddle_port():
+    # Reviews 224 p14 and 236 p14 (each scored 1): a PyTorch ResNet/ConvNeXt job on K100_AI was sent to PaddlePaddle's
+    # Z100 build on DTK 24.04.1 in fp32. Hygon's training cookbook runs PyTorch 2.9.0 on DTK 26.04 from its own image
+    # (https://github.com/HYGON-AI/train-cookbook-das/blob/e392b2f11c47514564e0fd8e767fa9a369528851/docs/getting-started.md)
+    result = answer(
+        model_type="cnn",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="both",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="microsoft/resnet-50",
+        needs={"devices": 4},
+    )
+    assert chosen_stack(result, "training") == "hygon-dtk-pytorch-cnn-k100-ai"
+    assert chosen_stack(result, "inference") == "hygon-dtk-pytorch-cnn-k100-ai"
+    paddle = next(option for option in result.stacks_considered if option.stack == "hygon-paddle-dcu-training-z100")
+    assert not paddle.chosen
