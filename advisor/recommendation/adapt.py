@@ -2566,7 +2566,18 @@ def chosen_notes(choice: StackChoice, context: RuleContext, merged: Sequence[Cho
         )
         return (line(text, cite_profile(context.profile, "hardware")),)
     if not caveats:
-        return independent_kernels_note(merged, choice, context)
+        notes = independent_kernels_note(merged, choice, context)
+        independent = next((j.stack for j in choice.chosen if independent_runner(j.stack, context.knowledge)), None)
+        if notes or independent is None:
+            return notes
+        # an engine no knowledge-base entry describes (ComfyUI on Hygon's cookbook) is still no vendor product: tier 1's
+        # heading says so, and its note must not call it proven and supported (review 238 p14)
+        text = (
+            f"the stack documented for {context.profile.hardware}, on the vendor's own libraries under "
+            f"{independent.runner_name}, an independent project's engine: that project and the page that documents "
+            "it, not the vendor, test and support it"
+        )
+        return (line(text, cite_profile(context.profile, "hardware")),)
     text = (
         f"the stack documented for {context.profile.hardware}, but not as a validated whole for this profile: "
         f"{'; '.join(caveats)}; test what its page does not cover before committing"

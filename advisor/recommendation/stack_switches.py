@@ -547,7 +547,10 @@ def shared_checkpoint_switch(tiers: Sequence[Tier], profile: Profile) -> SwitchC
 
 LORA_MERGE = "merge the LoRA adapters into the base model first ({how}); "
 # a page whose export writes the adapter in PEFT format (MaxText's to_huggingface with lora.lora_restore_path): the merge follows that export
-LORA_EXPORT_MERGE = "export the adapter as below, then merge it into the base model before serving ({how}); "
+LORA_EXPORT_MERGE = (
+    "export the adapter in PEFT format with the training stack's own converter (the command is in `advisor kb stack "
+    "{stack}`), then merge it into the base model before serving ({how}); "
+)
 PEFT_EXPORT = re.compile(r"\bPEFT format\b")
 
 
@@ -575,7 +578,7 @@ def checkpoint_path(choice: StackChoice, profile: Profile, serves_with: str | No
     lead = " Between them: "
     merge = LORA_MERGE.format(how=how)
     if export is not None and PEFT_EXPORT.search(export.value) is not None:  # the page exports the adapter itself
-        merge = LORA_EXPORT_MERGE.format(how=how)
+        merge = LORA_EXPORT_MERGE.format(how=how, stack=training.stack.id if training is not None else "")
     return lead + merge + path[len(lead) :] if path.startswith(lead) else path
 
 

@@ -214,7 +214,8 @@ def test_a_maxtext_lora_job_takes_the_lora_tutorials_flags_and_adapter_export():
     assert considered(result, "tpu-maxtext-sft").reason == "fits the whole profile"
     assert "lora.enable_lora=True" in choice(result, "training-framework").settings["as documented"]
     assert "a LoRA run (lora.enable_lora=True) keeps its adapter" in result.verdict
-    assert "export the adapter as below, then merge it into the base model before serving" in result.verdict
+    assert "export the adapter in PEFT format with the training stack's own converter" in result.verdict
+    assert "then merge it into the base model before serving" in result.verdict
     full = answer(**gemma_on_v6e, training="fine-tuning")
     assert "LoRA run" not in full.verdict
     assert "enable_lora" not in choice(full, "training-framework").settings["as documented"]

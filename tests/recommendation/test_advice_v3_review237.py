@@ -92,3 +92,42 @@ def test_a_pytorch_cnn_on_hygon_k100_ai_takes_dtk_pytorch_not_a_paddle_port():
     assert chosen_stack(result, "inference") == "hygon-dtk-pytorch-cnn-k100-ai"
     paddle = next(option for option in result.stacks_considered if option.stack == "hygon-paddle-dcu-training-z100")
     assert not paddle.chosen
+
+
+def test_a_lora_hand_off_names_where_the_adapter_export_command_is_not_a_step_below():
+    # Review 237 p08: "export the adapter as below" while no step followed in the verdict; MaxText's converter writes the
+    # adapter in PEFT format (https://github.com/AI-Hypercomputer/maxtext/blob/maxtext-v0.2.4/docs/tutorials/posttraining/lora.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="both",
+        training="lora",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 8},
+    )
+    assert result.verdict is not None
+    assert "as below" not in result.verdict
+    assert "with the training stack's own converter (the command is in `advisor kb stack tpu-maxtext-sft`)" in (
+        result.verdict
+    )
+
+
+def test_tier_1_does_not_call_an_independent_engine_on_a_vendor_page_proven_and_supported():
+    # Review 238 p14: "documented full stack (an independent project's engine ...)" over ComfyUI on Hygon's cookbook,
+    # then "on the vendor's own libraries: proven, supported, least to maintain" on the next line
+    # (https://github.com/HYGON-AI/inference-cookbook-das)
+    result = answer(
+        model_type="diffusion",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        team_skill="kernel",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"devices": 1},
+    )
+    tier1 = result.tier(1)
+    assert "an independent project's engine" in tier1.name
+    notes = " ".join(note.text for note in tier1.notes)
+    assert "proven, supported" not in notes and "not the vendor, test and support it" in notes
