@@ -1564,6 +1564,9 @@ def pretraining_size_reference(listed: Sequence[str], profile: Profile) -> bool:
     return any(known is not None and abs(known - size) <= SIZE_MATCH * size for known in sizes)
 
 
+# the floating 8- and 4-bit formats a serving page calibrates or releases per model, so that its model list is the
+# list of models it quantizes
+CALIBRATED_DEFAULTS = ("fp8", "mxfp8", "nvfp4", "mxfp4")
 SIZE_MATCH = 0.15  # a listed model within 15% of the stated size is a recipe for that size (8B for Qwen3-8B's 8.2B)
 
 
@@ -1596,13 +1599,24 @@ def judge(
     # a generic route whose page runs this model as its example is no recipe written for it (vLLM's pooling page), nor
     # is a demo script (TensorRT's FLUX demo, review 84 p02): a released route for any model comes first
     for_this_model = written_for(scope.models, profile.model_name) and not generic_route(stack)
+    # a serving recipe whose default is a quantized format the float job does not ask lists the models it quantizes
+    # (vllm-gaudi's FP8 page): for a bf16 job it is no recipe written for the model, so a float page that fits as well
+    # is not weighed behind it (review 238 p07: the FP8 launch line handed to a bf16 service)
+    # (a floating 8- or 4-bit default only: a page leading with int8 lists the models it tested in either format, as
+    # OVMS's rerank demo does)
+    quantized_list = (
+        workload == "inference"
+        and not profile.needs.quantized
+        and not default_matches
+        and scope.precisions[0] in CALIBRATED_DEFAULTS
+    )
     rank = Rank(
         device_unnamed=False,
         weight=rank_weight(
             found,
             model_assumed,
-            for_this_model or kin is not None,
-            profile.model_name is not None and kin is None,
+            (for_this_model or kin is not None) and not quantized_list,
+            profile.model_name is not None and (kin is None or quantized_list),
             stack,
         ),
         apart_from_rollouts=False,

@@ -131,3 +131,30 @@ def test_tier_1_does_not_call_an_independent_engine_on_a_vendor_page_proven_and_
     assert "an independent project's engine" in tier1.name
     notes = " ".join(note.text for note in tier1.notes)
     assert "proven, supported" not in notes and "not the vendor, test and support it" in notes
+
+
+def test_a_bf16_service_takes_the_bf16_page_before_an_fp8_page_that_lists_the_model_it_calibrates():
+    # Review 238 p07: a bf16 Llama-3.1-8B service on Gaudi 2 got vllm-gaudi's FP8 page ("vllm serve --quantization inc
+    # --kv-cache-dtype fp8_inc", then "serve bf16 with none of its fp8 settings") over the BF16 page that fits as well,
+    # because the FP8 page's calibration list names the model
+    # (https://github.com/vllm-project/vllm-gaudi/blob/main/docs/configuration/quantization/inc.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"quantization": "none", "devices": 8},
+    )
+    assert chosen_stack(result, "inference") == "gaudi-vllm-bf16"
+    fp8 = answer(
+        model_type="dense-transformer",
+        hardware="intel-gaudi",
+        device="gaudi2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert chosen_stack(fp8, "inference") == "gaudi-vllm-fp8-inc"

@@ -49,11 +49,13 @@ def test_a_gemma3_vision_profile_on_v6e_is_a_partial_fit():
     # vLLM JAX's page now sends PyTorch-only models such as Gemma 3 to vLLM TorchTPU (review 104 p11:
     # https://docs.vllm.ai/projects/vllm-jax/en/latest/), whose pinned release is a PyPI pre-release; the stable
     # vllm-tpu 0.32.0 release still serves google/gemma-3-27b-it and passes it in its release matrix
-    # (https://pypi.org/project/tpu-inference/0.32.0/), so that released route leads (review 131 p11), the pre-release
-    # stays considered as a preview, and the vLLM JAX multimodal stack stays considered with its text-only matrix note
+    # (https://pypi.org/project/tpu-inference/0.32.0/), so that released route leads (review 131 p11), vLLM TorchTPU
+    # (released as v0.33.0 on 2026-11-17, https://github.com/vllm-project/vllm-torchtpu/releases) stays considered as a
+    # generic route behind the recipe for the model, and the vLLM JAX multimodal stack stays considered with its
+    # text-only matrix note
     assert result.stacks and result.stacks[0].stack == "tpu-vllm-tpu-release-torchax" and not result.stacks[0].preview
     torchtpu = next(o for o in result.stacks_considered if o.stack == "tpu-vllm-torchtpu-serving")
-    assert not torchtpu.chosen and "preview" in torchtpu.reason
+    assert not torchtpu.chosen and "is the recipe written for the model named" in torchtpu.reason
     assert any(o.stack == "tpu-vllm-jax-multimodal" for o in result.stacks_considered)
     qwen = answer(
         model_type="multimodal",
