@@ -2126,7 +2126,14 @@ def decisive_reason(item: Judged, chosen: Judged | None, model: str | None = Non
             preview = item.stack.preview.value.rstrip(".") if item.stack.preview is not None else ""
             return f"{heaviest}; and its page calls it a preview ({preview}), where {chosen.stack.name} is released"
         return heaviest or "fits"
-    if heaviest is None:
+    if heaviest is None and chosen.misfits and unstated_length(item, chosen):
+        # review 237 p02: "fits the whole profile" beside a chosen 8,192-token recipe read as a contradiction; the page
+        # fits only because it states no length
+        lead = (
+            "fits the whole profile as far as its page says: it states no sequence length, so the long-context length "
+            "and layout are as much yours to size on it"
+        )
+    elif heaviest is None:
         lead = "fits as well" if not chosen.misfits else "fits the whole profile"
     elif chosen.misfits:  # both miss as much
         top = max(item.misfits, key=lambda misfit: misfit.weight).kind
@@ -2135,6 +2142,19 @@ def decisive_reason(item: Judged, chosen: Judged | None, model: str | None = Non
     else:  # a misfit that weighs nothing (a recipe for a model of the same architecture)
         lead = heaviest
     return f"{lead}; {tie_break(item, chosen, model)}"
+
+
+SHORT_LENGTH_KINDS = ("short_sequence_recipe", "context_capped")
+
+
+def unstated_length(item: Judged, chosen: Judged) -> bool:
+    """The chosen stack misses only on the length its recipe trains or its launch serves, and the item, which fits,
+    states no length of its own: it fits by silence, not by a longer recipe."""
+    if not all(misfit.kind in SHORT_LENGTH_KINDS for misfit in chosen.misfits):
+        return False
+    if item.workload == "training":
+        return trained_sequence(item.stack) is None
+    return context_cap(item.stack) is None
 
 
 def preview_only(item: Judged, chosen: Judged) -> bool:
