@@ -385,6 +385,11 @@ def model_named_elsewhere(choice: StackChoice, profile: Profile) -> list[str]:
             # 238 p04) says nothing here, nor a page's word on its own requantization where the chosen stack serves the
             # release
             continue
+        chosen = choice.for_workload(item.workload)
+        if chosen is not None and chosen.stack.runner_key != item.stack.runner_key:
+            # another engine's page speaks of loading the model into that engine (PaddlePaddle's word on PyTorch
+            # checkpoints beside a chosen DTK PyTorch route, reviews 239/240 p12), not of the model on this one
+            continue
         said = risk_naming(item.stack, profile.model_name)
         if said is not None:
             return [f"a considered stack's page ({item.stack.name}) says of {profile.model_name}: {said.rstrip('.')}"]

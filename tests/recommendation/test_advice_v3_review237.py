@@ -158,3 +158,20 @@ def test_a_bf16_service_takes_the_bf16_page_before_an_fp8_page_that_lists_the_mo
         needs={"quantization": "fp8", "devices": 8},
     )
     assert chosen_stack(fp8, "inference") == "gaudi-vllm-fp8-inc"
+
+
+def test_a_rejected_frameworks_word_on_loading_the_model_stays_out_of_the_verdict():
+    # Reviews 239 p12 and 240 p12: the verdict for Hygon's DTK PyTorch route carried PaddlePaddle's porting paragraph
+    # ("does not load a PyTorch or Hugging Face checkpoint ... X2Paddle"), a rejected stack's word about its own engine
+    result = answer(
+        model_type="cnn",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="microsoft/resnet-50",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result, "training") == "hygon-dtk-pytorch-cnn-k100-ai"
+    assert result.verdict is not None and "X2Paddle" not in result.verdict
