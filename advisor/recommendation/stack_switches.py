@@ -1399,7 +1399,14 @@ def narrower_format_switch(
     narrower = narrower_path(path.stack, judged.precision, device)
     if narrower is None:
         return None
-    if judged.workload == "training":
+    rl = judged.workload == "training" and profile.training == "rl"
+    if rl:  # an RL loss is no quality signal: the policy's validation score is (review 239 p14)
+        gate = (
+            f"the policy's validation accuracy (or reward) stays within {score_gap(profile)} of the "
+            f"{judged.precision} run's at the same step"
+        )
+        what = trained_unit(profile)
+    elif judged.workload == "training":
         gate = f"its training loss stays within {LOSS_GAP * 100:g}% of the {judged.precision} run's at the same step"
         what = trained_unit(profile)
     elif profile.model_type == "diffusion":
@@ -1429,7 +1436,7 @@ def narrower_format_switch(
     # whose text asks for the accuracy too)
     gate_metric = (
         predicate(f"evidence.{narrower}_loss_gap", "<=", LOSS_GAP)
-        if judged.workload == "training"
+        if judged.workload == "training" and not rl
         else predicate(f"evidence.{narrower}_accuracy_drop", "<=", ACCURACY_DROP)
     )
     return switch(f"{judged.workload}-in-{narrower}", description, metric, ">=", FASTER, gate_metric)
@@ -1904,6 +1911,13 @@ def accuracy_switch(
     trained_in_format = (
         profile.needs.quantization_method != "qat" or dtype in TRAINED_PRECISIONS
     )  # FP8 "QAT" is FP8 training
+    if profile.trains and not profile.serves and trained_in_format and profile.training == "rl":
+        description = (
+            f"the {dtype} run's policy scores more than {score_gap(profile)} below a BF16 run's on its validation set "
+            f"at the same step (an RL loss is no quality signal): train in BF16, or use a finer {dtype} recipe, and "
+            "re-check"
+        )
+        return switch(f"{dtype}-accuracy-gap", description, f"evidence.{dtype}_accuracy_drop", ">", ACCURACY_DROP)
     if profile.trains and not profile.serves and trained_in_format:
         description = (
             f"the {dtype} run's training loss ends more than {LOSS_GAP * 100:g}% above a BF16 run's at the same "

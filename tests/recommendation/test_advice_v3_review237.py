@@ -175,3 +175,23 @@ def test_a_rejected_frameworks_word_on_loading_the_model_stays_out_of_the_verdic
     )
     assert chosen_stack(result, "training") == "hygon-dtk-pytorch-cnn-k100-ai"
     assert result.verdict is not None and "X2Paddle" not in result.verdict
+
+
+def test_an_rl_jobs_fp8_switch_gates_on_validation_accuracy_not_loss_and_names_no_other_model():
+    # Review 239 p14: the GRPO job's training-in-fp8 switch gated on "evidence.fp8_loss_gap" (an RL loss is no quality
+    # signal; NeMo RL's FP8 guide judges FP8 by validation accuracy and the token-probability error,
+    # https://github.com/NVIDIA-NeMo/RL/blob/7ea279abfbeb698b092856d0dab61e7cf39bc909/docs/fp8.md) and told a
+    # Qwen2.5-7B team to "compare a Qwen3-32B run"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 8},
+    )
+    fp8 = next(s for s in result.switch_conditions if s.id == "training-in-fp8")
+    assert "loss_gap" not in str(fp8.model_dump()) and "fp8_accuracy_drop" in str(fp8.model_dump())
+    assert "Qwen3-32B" not in fp8.description
