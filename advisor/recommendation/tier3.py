@@ -1023,6 +1023,35 @@ def runtime_owns_kernels(
     return choices, kept
 
 
+def framework_library_kernels(
+    choices: list[Choice], gaps: list[Gap], runtime: Candidate, context: RuleContext
+) -> tuple[list[Choice], list[Gap]]:
+    """A library on a framework (Diffusers on PyTorch) serving on every family writes no kernels of its own, and a
+    kernel language the team cannot write in is no part of that route: the framework's dispatch calls each family's
+    own libraries, named per family (review 240 p14: "gemm triton (beyond the team's skill)" under Diffusers with
+    torchao FP8 and SDPA, a route that needs no kernel written)."""
+    dropped = [
+        c
+        for c in choices
+        if c.concern in RUNTIME_KERNEL_CONCERNS and not c.fits_team and is_kernel_language(c.option, context)
+    ]
+    for choice in dropped:
+        keeps = per_platform_choices(context, choice.concern, include_target=True)
+        text = (
+            f"{runtime.name} writes no {choice.concern} kernels of its own: the framework under it calls each family's "
+            f"libraries, and this route needs none written ({choice.option} is beyond this team)"
+        )
+        gaps.append(
+            Gap(
+                concern=choice.concern,
+                rationale=(line(text + kept_text(keeps), cite_claim(runtime, "hardware")),),
+                kept=keeps,
+            )
+        )
+    gaps.sort(key=lambda g: CONCERNS.index(g.concern))
+    return [c for c in choices if c not in dropped], gaps
+
+
 def training_side(gap: Gap, runtime: Candidate) -> Gap:
     """A kernel gap of a job that trains and serves, where tier 3's runtime serves on its own kernels: the gap is the
     training side's."""
@@ -1075,6 +1104,8 @@ def adapt_tier3(
     runtime = portable_runtime(tier.model_copy(update={"choices": tuple(choices)}), context)
     if runtime is not None and runtime.id not in context.knowledge.policy.framework_libraries:
         choices, gaps = runtime_owns_kernels(choices, gaps, context, runtime)
+    elif runtime is not None and not context.profile.trains:
+        choices, gaps = framework_library_kernels(choices, gaps, runtime, context)
     elif context.profile.llm and not context.profile.trains and any(g.concern == "deployment" for g in gaps):
         choices, gaps = engines_own_kernels(choices, gaps, context, tier1)
     choices.sort(key=lambda c: CONCERNS.index(c.concern))

@@ -195,3 +195,30 @@ def test_an_rl_jobs_fp8_switch_gates_on_validation_accuracy_not_loss_and_names_n
     fp8 = next(s for s in result.switch_conditions if s.id == "training-in-fp8")
     assert "loss_gap" not in str(fp8.model_dump()) and "fp8_accuracy_drop" in str(fp8.model_dump())
     assert "Qwen3-32B" not in fp8.description
+
+
+def test_a_portable_diffusers_route_names_each_familys_libraries_not_triton_beyond_the_team():
+    # Review 240 p14: FLUX.1-dev FP8 on H100 and MI300X led with tier 3, whose gemm and attention were "triton (beyond
+    # the team's skill)", while Diffusers with torchao float8 and SDPA writes no kernel
+    # (https://huggingface.co/docs/diffusers/main/en/quantization/torchao)
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={
+            "quantization": "fp8",
+            "quantization_method": "ptq",
+            "devices": 1,
+            "cross_platform": True,
+            "other_hardware": ["amd-gpu"],
+            "other_devices": ["mi300x"],
+        },
+    )
+    tier3 = result.tier(3)
+    assert not any(c.option == "triton" for c in tier3.choices)
+    assert tier3.fits_team
+    gemm = next(g for g in tier3.gaps if g.concern == "gemm")
+    assert "nvidia-gpu: cublas" in gemm.rationale[0].text and "amd-gpu: hipblaslt" in gemm.rationale[0].text
