@@ -885,9 +885,14 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
             "the command leaves the degree to the model",
         )
     elif per_size:  # review 151 p06: "the command's tensor-parallel degree is 1" beside the page's TP 4 for 32B
+        # the degree here is the memory's (review 240 p13: a 14B model in bf16 leaves a 32 GB card no KV-cache room,
+        # while the page's size table says TP 1 for 14B)
+        memory = (
+            f"; here one copy with room for its KV cache takes {group} device{'s' if group > 1 else ''} (see capacity)"
+        )
         degree, short = (
-            "the page sets the tensor-parallel degree by model size",
-            "the page sets the degree by model size",
+            "the page sets the tensor-parallel degree by model size" + memory,
+            "the page sets the degree by model size" + memory,
         )
     elif as_run:  # replicas of the command as it runs: the page's own layout, copied over the job's devices
         degree, short = "as the command runs it", "as the command runs it"

@@ -222,3 +222,19 @@ def test_a_portable_diffusers_route_names_each_familys_libraries_not_triton_beyo
     assert tier3.fits_team
     gemm = next(g for g in tier3.gaps if g.concern == "gemm")
     assert "nvidia-gpu: cublas" in gemm.rationale[0].text and "amd-gpu: hipblaslt" in gemm.rationale[0].text
+
+
+def test_a_layout_that_departs_from_a_per_size_page_says_the_memory_decides():
+    # Review 240 p13: "tensor parallel 2 over the 2 devices (the page sets the degree by model size)" beside a page
+    # that gives TP 1 for a 14B model; the real reason is 28 GB of bf16 weights on a 32 GB Tiangai 150
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-14B-Instruct",
+        needs={"quantization": "none", "devices": 2},
+    )
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "here one copy with room for its KV cache takes 2 devices" in deployment.settings["layout here"]
