@@ -19,7 +19,7 @@ from advisor.knowledge.claims import KnowledgeBaseError, is_url
 from advisor.knowledge.stacks import Precision, model_matches
 
 MODELS_FILE = "models.yaml"
-FP8_CHECKPOINTS_FILE = "fp8_checkpoints.yaml"
+PUBLISHED_CHECKPOINTS_FILE = "published_checkpoints.yaml"
 QAT_CHECKPOINTS_FILE = "qat_checkpoints.yaml"
 LICENCES_FILE = "licences.yaml"
 CONTEXT_WINDOWS_FILE = "context_windows.yaml"
@@ -197,15 +197,16 @@ class PublishedCheckpoint(Sourced):
 
 
 @lru_cache(maxsize=1)
-def fp8_checkpoints() -> tuple[PublishedCheckpoint, ...]:
-    """The publishers' FP8 checkpoints, in file order."""
-    return catalogue(FP8_CHECKPOINTS_FILE, PublishedCheckpoint)
+def published_checkpoints() -> tuple[PublishedCheckpoint, ...]:
+    """The checkpoints publishers release quantized beside their BF16 weights (FP8, and the INT8 and MXFP4 releases
+    the file marks by precision), in file order."""
+    return catalogue(PUBLISHED_CHECKPOINTS_FILE, PublishedCheckpoint)
 
 
 @lru_cache(maxsize=1)
 def fp8_checkpoint_ids() -> frozenset[str]:
     """The publishers' FP8 checkpoint ids, lower case (qwen/qwen3-235b-a22b-fp8)."""
-    return frozenset(entry.checkpoint.lower() for entry in fp8_checkpoints() if entry.precision == "fp8")
+    return frozenset(entry.checkpoint.lower() for entry in published_checkpoints() if entry.precision == "fp8")
 
 
 def published_fp8(model: str) -> PublishedCheckpoint | None:
@@ -224,7 +225,7 @@ def catalogued_release(model: str, family: str | None, precisions: Sequence[str]
     return next(
         (
             entry
-            for entry in fp8_checkpoints()
+            for entry in published_checkpoints()
             if entry.model.lower() == model.lower() and entry.family == family and entry.precision in precisions
         ),
         None,

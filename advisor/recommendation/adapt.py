@@ -23,7 +23,7 @@ from advisor.knowledge.model_sizes import (
     catalogued_release,
     context_window,
     fp8_checkpoint_ids,
-    fp8_checkpoints,
+    published_checkpoints,
     published_fp8,
     published_qat,
     quantized_release,
@@ -1489,7 +1489,7 @@ def fp8_release_loaded_here(
     models): the release, its toolkit and that claim; None otherwise."""
     profile = context.profile
     compatibility = context.knowledge.compatibility
-    for entry in fp8_checkpoints():
+    for entry in published_checkpoints():
         if entry.model.lower() != named.lower() or entry.precision != "fp8" or entry.family in (None, profile.hardware):
             continue
         toolkit = context.knowledge.policy.release_toolkit(entry.format)
@@ -1514,7 +1514,7 @@ def fp8_release_served_here(named: str, context: RuleContext) -> PublishedCheckp
     return next(
         (
             entry
-            for entry in fp8_checkpoints()
+            for entry in published_checkpoints()
             if entry.model.lower() == named.lower()
             and entry.precision == "fp8"
             and any(entry.checkpoint.lower() in text for text in texts)

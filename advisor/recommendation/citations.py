@@ -57,9 +57,9 @@ def cite_stack_claim(stack: Stack, field: str, figure: str | None = None) -> Cit
 
 
 def cite_release(release: PublishedCheckpoint) -> Citation:
-    """A catalogued checkpoint release (advisor/data/fp8_checkpoints.yaml), with the card that names it."""
+    """A catalogued checkpoint release (advisor/data/published_checkpoints.yaml), with the card that names it."""
     return Citation(
-        kind="knowledge", ref=f"fp8_checkpoints.{release.model}", figure=release.checkpoint, source=release.source
+        kind="knowledge", ref=f"published_checkpoints.{release.model}", figure=release.checkpoint, source=release.source
     )
 
 

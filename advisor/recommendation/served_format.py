@@ -16,7 +16,7 @@ from advisor.knowledge.loader import KnowledgeBase
 from advisor.knowledge.model_sizes import (
     PublishedCheckpoint,
     catalogued_release,
-    fp8_checkpoints,
+    published_checkpoints,
     published_fp8,
     shared_architecture,
     written_for,
@@ -208,5 +208,5 @@ def block_scaled_fp8(profile: Profile) -> bool:
         return False
     release = published_fp8(named)
     if release is None and named.lower().endswith("-fp8"):  # the release itself named
-        release = next((entry for entry in fp8_checkpoints() if entry.checkpoint.lower() == named.lower()), None)
+        release = next((entry for entry in published_checkpoints() if entry.checkpoint.lower() == named.lower()), None)
     return release is not None and "block" in release.format.lower()

@@ -11,9 +11,9 @@ from pydantic import ValidationError
 from advisor.knowledge.model_sizes import (
     ModelSize,
     catalogued_release,
-    fp8_checkpoints,
     layout_sibling,
     model_sizes,
+    published_checkpoints,
     published_fp8,
     shared_architecture,
     size_of,
@@ -98,8 +98,8 @@ def test_a_publishers_fp8_checkpoint_belongs_to_that_exact_release():
 
 
 def test_every_fp8_checkpoint_is_its_models_id_with_the_fp8_suffix_and_listed_once():
-    entries = fp8_checkpoints()
-    assert entries, "advisor/data/fp8_checkpoints.yaml is empty"
+    entries = published_checkpoints()
+    assert entries, "advisor/data/published_checkpoints.yaml is empty"
     publishers = [entry for entry in entries if entry.family is None]
     models = [(entry.model.lower(), entry.precision) for entry in publishers]
     assert len(models) == len(set(models))
