@@ -77,13 +77,16 @@ MULTI_DEVICE_RISK = re.compile(r"[Tt]ensor[- ]parallel|strong-scaling|collapse o
 TRAINING_RISK = re.compile(r"\b[Gg]radient|\bthat also trains\b")  # gradients, or a fleet that also trains
 # The method's one-node scaling test (1 to 8 devices): a job over more devices gets the node-by-node scaling switch.
 ONE_NODE_SCALING_RISK = re.compile(r"strong-scaling test from 1 to 8\b")
+# A risk about convolution tensor layouts (NHWC against NCHW): none for a model with no convolutions (review 239 p14:
+# cuDNN's layout risk under a transformer's attention row).
+CONVOLUTION_LAYOUT_RISK = re.compile(r"\bNHWC\b|\bNCHW\b")
 
 
 def risk_applies(text: str, profile: Profile) -> bool:
     """False for a risk about quantized formats the profile does not ask: one naming only other formats, or, with no
     quantization asked, one about any format or about quantizing at all; for a convolutional model, one about
     LayerNorm, which a CNN does not have (its BatchNorm folds into the convolutions) unless it is a ConvNeXt; one about gradients for a job that
-    trains nothing; one that opens on another version of the named model's series; and one about QLoRA for a job that
+    trains nothing; one about convolution layouts for a model with none; one that opens on another version of the named model's series; and one about QLoRA for a job that
     does not train adapters on a quantized model (a LoRA job that quantizes only for serving trains in bf16)."""
     if profile.convolutional and not layernorm_model(profile.model_name) and "LayerNorm" in text:
         return False
@@ -92,6 +95,8 @@ def risk_applies(text: str, profile: Profile) -> bool:
     if "QLoRA" in text:  # LoRA on 4-bit frozen weights: only a LoRA job that trains on a quantized model
         return profile.training == "lora" and profile.needs.quantized and not profile.serves
     if not profile.trains and TRAINING_RISK.search(text):
+        return False
+    if not profile.convolutional and CONVOLUTION_LAYOUT_RISK.search(text):
         return False
     if profile.needs.devices == 1 and MULTI_DEVICE_RISK.search(text):
         return False

@@ -4,7 +4,10 @@ it."""
 from __future__ import annotations
 
 from recommendation_builders import answer_for as answer
-from recommendation_builders import chosen_stack
+from recommendation_builders import chosen_stack, profile
+
+from advisor.knowledge.loader import load_knowledge_base
+from advisor.recommendation.choices import risk_applies
 
 
 def test_tier_1_heading_names_an_independent_trainer_beside_a_vendor_serving_stack():
@@ -238,3 +241,24 @@ def test_a_layout_that_departs_from_a_per_size_page_says_the_memory_decides():
     )
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert "here one copy with room for its KV cache takes 2 devices" in deployment.settings["layout here"]
+
+
+def test_a_transformer_job_gets_no_convolution_layout_risk_under_attention():
+    # Review 239 p14: cuDNN's NHWC-against-NCHW layout risk (method#layout) was the watch line under attention for a
+    # GRPO job on a transformer, which has no convolutions
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 8},
+    )
+    texts = [r.text for tier in result.tiers for c in tier.choices for r in c.rationale]
+    assert not any("NHWC" in text for text in texts)
+    layout = load_knowledge_base().get("cudnn").risks[1].value
+    assert "NHWC" in layout
+    assert risk_applies(layout, profile(model_type="cnn", hardware="nvidia-gpu", workload="inference"))
+    assert not risk_applies(layout, profile(model_type="dense-transformer", hardware="nvidia-gpu", workload="training"))
