@@ -262,3 +262,21 @@ def test_a_transformer_job_gets_no_convolution_layout_risk_under_attention():
     assert "NHWC" in layout
     assert risk_applies(layout, profile(model_type="cnn", hardware="nvidia-gpu", workload="inference"))
     assert not risk_applies(layout, profile(model_type="dense-transformer", hardware="nvidia-gpu", workload="training"))
+
+
+def test_a_superseded_trn1_training_route_names_its_successor_as_the_exit():
+    # Review 238 p09: NxD Training pinned at Neuron 2.28 on Trn1 had no exit condition; AWS tells NxDT users to stay on
+    # 2.28 until they move to native PyTorch on Neuron with TorchTitan
+    # (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/announcements/neuron2.x/announce-eos-nxdt-nxd-core-training.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn1",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"devices": 16},
+    )
+    assert chosen_stack(result, "training") == "neuron-nxdt-pretraining-228"
+    assert any(s.id == "neuron-torchtitan-pretraining-on-trn1" for s in result.switch_conditions)
