@@ -345,7 +345,12 @@ def quantization_switches(
         description = "INT8 >= 1.5x float with max rel error <= 1% on the target: reconsider INT8"
         return (int8_pays_switch(description, metric, profile),)
     if dtype == "int8" and chosen is not None and chosen == policy.measured_toolkit(metric.removeprefix("evidence.")):
-        description = "INT8 < 1.0x float on the target: reject INT8"
+        # where INT8 loses, the job goes to a float route, which a re-run with no quantization names (review 238 p11:
+        # "reject INT8" with no destination)
+        description = (
+            "INT8 < 1.0x float on the target: reject INT8 and serve the float model; re-run `advisor recommend` with "
+            "needs.quantization none for the family's float route (bf16 where the device runs it)"
+        )
         return (switch("int8-slower-on-target", description, metric, "<", 1.0, concern="quantization"),)
     return ()
 
