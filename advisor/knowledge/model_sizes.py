@@ -462,6 +462,12 @@ def shared_architecture(listed: Sequence[str], model: str | None) -> Architectur
     architecture."""
     if model is None or written_for(listed, model):
         return None
+    for entry in listed:  # a recipe for a later release of this model's architecture (R1's for DeepSeek-V3 itself,
+        # Llama 3.3 70B's for Llama 3.1 70B): the nearest kin, before a shared older ancestor (review 242 p07)
+        theirs = ancestors(entry)
+        found = next((i for i, (their, _) in enumerate(theirs) if model_matches(their, model)), None)
+        if found is not None:
+            return ArchitectureKin(entry, theirs[found][0], tuple(source for _, source in theirs[: found + 1]))
     mine = ancestors(model)
     for index, (earlier, _) in enumerate(mine):  # the nearest ancestor a listed model is, or shares, first
         sources = tuple(source for _, source in mine[: index + 1])
@@ -474,11 +480,6 @@ def shared_architecture(listed: Sequence[str], model: str | None) -> Architectur
             shared = next((i for i, (their, _) in enumerate(theirs) if their == earlier), None)
             if shared is not None:
                 return ArchitectureKin(entry, earlier, sources + tuple(source for _, source in theirs[: shared + 1]))
-    for entry in listed:  # a recipe for a later release of this model's architecture (R1's for DeepSeek-V3 itself)
-        theirs = ancestors(entry)
-        found = next((i for i, (their, _) in enumerate(theirs) if model_matches(their, model)), None)
-        if found is not None:
-            return ArchitectureKin(entry, theirs[found][0], tuple(source for _, source in theirs[: found + 1]))
     return None
 
 

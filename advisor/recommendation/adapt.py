@@ -2473,7 +2473,7 @@ def tier1_qualifiers(choice: StackChoice, knowledge: KnowledgeBase) -> list[str]
                 else []
             ),
             *(["a preview"] if stack.third_party is None and stack.preview is not None else []),
-            *(["a partial fit"] if not judged.fits else []),
+            *(["a partial fit"] if not judged.fits and not judged.fits_by_architecture else []),
             *(["software from the vendor's support channel only"] if stack.restricted is not None else []),
         ]
         if kinds:

@@ -165,6 +165,13 @@ class Judged:
         return not self.misfits
 
     @property
+    def fits_by_architecture(self) -> bool:
+        """It misses only in being written for another model of this one's architecture (Llama 3.3 70B's recipe for
+        Llama 3.1 70B): its settings apply with this model's weights, so it is said as such, not as a partial fit
+        (review 242 p07)."""
+        return bool(self.misfits) and all(misfit.kind == "same_architecture" for misfit in self.misfits)
+
+    @property
     def written_for_this_model(self) -> bool:
         """A recipe written for named models, the profile's among them (or, naming none, one of them assumed)."""
         return bool(self.stack.applies_to.models) and not for_other_models(self)

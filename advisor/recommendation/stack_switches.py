@@ -107,7 +107,13 @@ def verdict(
     # 187 p07: "serve ... in int8" and "serve bf16 until then" in one verdict)
     nowhere = checkpoint_from_nowhere(choice, tier1, profile, knowledge)
     for judged in choice.chosen:
-        fit = "" if judged.fits else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
+        fit = (
+            ""
+            if judged.fits
+            else " (" + "; ".join(m.text for m in judged.misfits) + ")"
+            if judged.fits_by_architecture
+            else " (a partial fit: " + "; ".join(m.text for m in judged.misfits) + ")"
+        )
         if nowhere is not None and judged.workload == "inference":
             fallback, reason = nowhere
             parts.append(

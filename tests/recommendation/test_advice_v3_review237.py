@@ -280,3 +280,22 @@ def test_a_superseded_trn1_training_route_names_its_successor_as_the_exit():
     )
     assert chosen_stack(result, "training") == "neuron-nxdt-pretraining-228"
     assert any(s.id == "neuron-torchtitan-pretraining-on-trn1" for s in result.switch_conditions)
+
+
+def test_a_recipe_for_a_model_of_the_same_architecture_backs_the_choice_as_a_general_page_does():
+    # Review 242 p07: vLLM Neuron's Llama 3.3 70B recipe for a Llama 3.1 70B job was "a partial fit" at 0.42, citing an
+    # NVIDIA training page; torchtune builds Llama 3.3 70B with the Llama 3.1 70B builders
+    # (https://github.com/pytorch/torchtune/blob/main/torchtune/models/llama3_3/_model_builders.py)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        needs={"quantization": "none", "devices": 16},
+    )
+    assert chosen_stack(result, "inference") == "neuron-vllm-neuron-llama3-fp8"
+    assert result.verdict is not None and "a partial fit" not in result.verdict
+    assert "torchtune" in result.verdict and "Megatron-Bridge" not in result.verdict
+    assert result.confidence >= 0.55

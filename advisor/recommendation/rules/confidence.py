@@ -230,6 +230,14 @@ def stack_factor(
         )
         return STACK_FITS, f"backed by {names}, documented for {device} and {fitting}; {which}"
     misfits = "; ".join(dict.fromkeys(m.text for judged in choice.chosen for m in judged.misfits))
+    if all(judged.fits or judged.fits_by_architecture for judged in choice.chosen):
+        # a recipe for a model of this one's architecture backs it as a general page does (review 242 p07: Llama 3.3
+        # 70B's recipe for Llama 3.1 70B at a partial fit's 0.42)
+        names = " and ".join(judged.stack.name for judged in choice.chosen)
+        return STACK_FITS, (
+            f"backed by {names}, documented for {device} and {fitting} as a recipe for a model of this one's "
+            f"architecture ({misfits})"
+        )
     if all(m.kind in SETTING_MISFITS for judged in choice.chosen for m in judged.misfits):
         names = " and ".join(judged.stack.name for judged in choice.chosen)
         return STACK_SETTING, (
