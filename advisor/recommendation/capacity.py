@@ -173,9 +173,21 @@ def capacity_lines(
             return (line(text, size, meta),)
         return (line(text, size),)
     if device.memory_gb is None:
+        fmt = served_precision or profile.needs.quantization
+        weights = served_weights_gb(parameters, fmt)
+        # the weights' size and what to do with the device's figure once it is at hand (reviews 239 p11, 241 p13 and 242
+        # p11: "not checked" left a 7B model on 4 MLU590s with no replica or split advice)
+        replicas = (
+            "; where one device holds them with about half its memory left for the KV cache, serve a replica per "
+            f"device (or per group that does) rather than one copy over all {profile.needs.devices}, and measure the "
+            "two layouts at the SLA"
+            if profile.serves and profile.llm and profile.needs.devices > 1
+            else ""
+        )
         text = (
-            f"capacity: not checked: the knowledge base has no memory figure for {device.name}; compare the "
-            f"{parameters:g}B model's weights with the device's memory by hand"
+            f"capacity: not checked: the knowledge base has no memory figure for {device.name}; the {parameters:g}B "
+            f"model's weights take about {_gb(weights)} in {_format(fmt)}: compare them with the device's memory (its "
+            f"vendor's datasheet or support channel){replicas}"
         )
         return (line(text, size),)
     cites = (size, cite_profile(profile, "needs.devices"))

@@ -299,3 +299,20 @@ def test_a_recipe_for_a_model_of_the_same_architecture_backs_the_choice_as_a_gen
     assert result.verdict is not None and "a partial fit" not in result.verdict
     assert "torchtune" in result.verdict and "Megatron-Bridge" not in result.verdict
     assert result.confidence >= 0.55
+
+
+def test_a_device_with_no_memory_figure_still_gets_the_weights_size_and_the_replica_advice():
+    # Reviews 239 p11, 241 p13 and 242 p11: "capacity: not checked" on the MLU590 (Cambricon publishes no memory figure
+    # the knowledge base holds) left a 7B model on 4 cards with no size and no replica-or-split advice
+    result = answer(
+        model_type="dense-transformer",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"quantization": "none", "devices": 4},
+    )
+    text = " ".join(line.text for line in result.capacity)
+    assert "not checked" in text and "weights take about" in text
+    assert "serve a replica per device" in text
