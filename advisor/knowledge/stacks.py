@@ -142,6 +142,13 @@ class StackScope(_Model):
     model_types: list[ModelType] = Field(min_length=1)
     precisions: list[Precision] = Field(min_length=1, description="The formats it runs, the default first")
     scale: list[Scale] = Field(min_length=1)
+    replica_devices: int | None = Field(
+        None,
+        ge=1,
+        description="For a multi-node recipe made of replicated workers (Dynamo's four 4-GPU TP4 x EP4 workers on 16 "
+        "GPUs): the devices one worker takes, so a job on one node runs whole workers of it, a count its page does not "
+        "show (a light misfit, not a layout to re-derive)",
+    )
     excludes: list[str] = Field(
         default_factory=list,
         description="Device ids of the family its page says it does not run on (not a partial fit)",

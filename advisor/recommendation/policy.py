@@ -168,6 +168,7 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # diffusion training takes Megatron Bridge's H100 recipe on a B200 before a one-GPU DreamBooth script)
     "scale": 3,
     "scale_data_parallel": 1,  # a one-device LoRA recipe for a multi-device LoRA job: data parallel, each a copy
+    "scale_fewer_workers": 1,  # a multi-node recipe of replicated workers on one node: whole workers, fewer of them
     "scale_one_device": 1,  # an LLM engine's multi-device serving recipe on one device, at parallel degree 1
     "general_runtime": 2,
     "same_generation": 1,

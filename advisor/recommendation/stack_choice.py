@@ -1257,6 +1257,21 @@ def scale_misfits(
             )
         ]
     one_node = profile.needs.devices <= host_size(device)  # hosts, not the NVLink domain: a rack's trays are nodes
+    worker = scope.replica_devices
+    if (
+        scale == "multi-device"
+        and scope.scale == ["multi-node"]
+        and one_node
+        and worker is not None
+        and profile.needs.devices % worker == 0
+    ):  # whole workers of the recipe on one node (reviews 241 and 243 p01: Dynamo's 4-GPU Qwen3-235B workers)
+        return [
+            Misfit(
+                "scale_fewer_workers",
+                f"documented as {worker}-device workers replicated across nodes; this job's {profile.needs.devices} "
+                f"devices run {profile.needs.devices // worker} of them on one node, a count its page does not show",
+            )
+        ]
     if scale == "multi-device" and scope.scale == ["multi-node"] and one_node:  # a layout across nodes (PD split)
         return [
             Misfit(

@@ -116,7 +116,8 @@ def test_one_node_of_a_moe_takes_the_engines_guide_and_its_command_loads_the_mod
     )
     assert result.stacks[0].stack == "nvidia-trtllm-qwen3-bf16"
     dynamo = next(row for row in result.stacks_considered if row.stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8")
-    assert "documented across several nodes only" in dynamo.reason
+    # (since reviews 241/243 p01: "documented as 4-device workers replicated across nodes ... 2 of them on one node")
+    assert "4-device workers replicated across nodes" in dynamo.reason
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert deployment.settings["model"] == "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 in place of Qwen/Qwen3-30B-A3B"
 

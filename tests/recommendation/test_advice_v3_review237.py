@@ -316,3 +316,21 @@ def test_a_device_with_no_memory_figure_still_gets_the_weights_size_and_the_repl
     text = " ".join(line.text for line in result.capacity)
     assert "not checked" in text and "weights take about" in text
     assert "serve a replica per device" in text
+
+
+def test_a_recipe_of_replicated_workers_says_whole_workers_fit_one_node():
+    # Reviews 241 and 243 p01: NVIDIA's Dynamo Qwen3-235B-A22B-FP8 recipe was rejected as "documented across several
+    # nodes only", while its aggregated worker is 4 GPUs (TP4 x EP4) replicated four times
+    # (https://github.com/ai-dynamo/dynamo/blob/main/recipes/qwen3-235b-a22b-fp8/README.md), so one 8-GPU node runs two
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    dynamo = next(o for o in result.stacks_considered if o.stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8")
+    assert "documented as 4-device workers replicated across nodes" in dynamo.reason
+    assert "run 2 of them on one node" in dynamo.reason
