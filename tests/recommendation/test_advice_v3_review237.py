@@ -334,3 +334,23 @@ def test_a_recipe_of_replicated_workers_says_whole_workers_fit_one_node():
     dynamo = next(o for o in result.stacks_considered if o.stack == "nvidia-dynamo-trtllm-qwen3-235b-fp8")
     assert "documented as 4-device workers replicated across nodes" in dynamo.reason
     assert "run 2 of them on one node" in dynamo.reason
+
+
+def test_a_megatron_rl_trainer_on_amd_names_transformer_engines_attention_not_the_platform_default():
+    # Reviews 242 p14 and 243 p04: GRPO of Qwen3-30B-A3B on MI355X (verl, Megatron trainer, vLLM rollout) had
+    # "attention flash-attention", the platform's default, which neither side runs; Megatron's layers come from
+    # Transformer Engine, whose ROCm fork runs fused attention through AOTriton and CK/AITER
+    # (https://github.com/ROCm/TransformerEngine)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"long_context": True, "devices": 8},
+    )
+    assert chosen_stack(result, "training") == "amd-verl-megatron-moe-grpo-instinct"
+    attention = next(c for c in result.tier(1).choices if c.concern == "attention")
+    assert attention.option == "transformer-engine"
