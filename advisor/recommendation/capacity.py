@@ -60,6 +60,9 @@ SERVING_BYTES_PER_PARAMETER = {
     "fp4": 0.5625,  # the ask: NVFP4 or MXFP4, counted as the larger
 }
 ENGINE_MEMORY_SHARE = 0.9  # vLLM's default gpu_memory_utilization
+# the share of each device's usable memory kept for activations when a training job's state is sized to the fewest
+# devices: the bare minimum leaves almost none (review 243 p06: 192 Ascend dies for DeepSeek-V3's 10.7 TB, 1.7 GB each)
+ACTIVATION_SHARE = 0.2
 # A training job's weights, gradients and optimizer state above this share of the usable memory leave activations
 # little room (AMD's 70B FP8 full fine-tune guide asks for two or more MI300X nodes, where these states alone take 81%
 # of one node's usable memory): a judgement, said as "tight" rather than as a misfit.
@@ -426,12 +429,16 @@ def training_text(
             "check the first steps' peak memory"
         )
     needed = math.ceil(held / (device.memory_gb * ENGINE_MEMORY_SHARE))
+    roomy = math.ceil(held / (device.memory_gb * ENGINE_MEMORY_SHARE * (1 - ACTIVATION_SHARE)))
     if needed <= node_devices:  # one node holds it: say the devices, not "1 nodes"
         where = f"at least {needed} devices (the profile names {devices})"
     else:
         nodes = math.ceil(held / (node_devices * device.memory_gb * ENGINE_MEMORY_SHARE))
+        room_nodes = math.ceil(roomy / node_devices)
         where = (
-            f"at least {nodes} nodes of {node_devices} ({nodes * node_devices} devices; the profile names {devices})"
+            f"at least {nodes} nodes of {node_devices} ({nodes * node_devices} devices; the profile names {devices}) for "
+            f"the state alone, which leaves little for activations; with a fifth of each device kept for them, "
+            f"{room_nodes} nodes ({room_nodes * node_devices} devices)"
         )
     frozen = FROZEN_BYTES_PER_PARAMETER * parameters
     if lora:

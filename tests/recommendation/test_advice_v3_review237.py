@@ -354,3 +354,21 @@ def test_a_megatron_rl_trainer_on_amd_names_transformer_engines_attention_not_th
     assert chosen_stack(result, "training") == "amd-verl-megatron-moe-grpo-instinct"
     attention = next(c for c in result.tier(1).choices if c.concern == "attention")
     assert attention.option == "transformer-engine"
+
+
+def test_a_training_state_sized_to_the_fewest_devices_also_gives_the_count_with_room_for_activations():
+    # Review 243 p06: DeepSeek-V3's full fine-tune state (10,736 GB) was sized to "at least 12 nodes of 16 (192
+    # devices)", which leaves about 1.7 GB per Ascend die for activations
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        training="fine-tuning",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
+        parameters_b=671,
+        needs={"devices": 128},
+    )
+    text = " ".join(line.text for line in result.capacity)
+    assert "192 devices" in text and "with a fifth of each device kept for them, 15 nodes (240 devices)" in text
