@@ -66,6 +66,25 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
             f"to show the gap, open to a {needed} team"
         )
         notes.append(line(text, cite_profile(profile, "team_skill"), *skills))
+    unchosen = [
+        option
+        for option in route.value
+        if option in context.knowledge.ids()
+        and option not in {choice.option for choice in choices}
+        and SKILL_ORDER.index(context.knowledge.get(option).skill.value) > SKILL_ORDER.index(profile.team_skill)
+    ]
+    if unchosen:  # review 244 p04: an AMD kernel team's tier 2 named Triton alone, never Composable Kernel
+        names = ", ".join(context.knowledge.get(option).name for option in unchosen)
+        needed = max((context.knowledge.get(option).skill.value for option in unchosen), key=SKILL_ORDER.index)
+        text = (
+            f"the vendor's own kernel route on {profile.hardware}, {names}, needs {'an' if needed == 'hpc' else 'a'} "
+            f"{needed} team: beyond this "
+            f"{profile.team_skill} team, so not listed here, and the next step where a hot spot outgrows the kernels "
+            "above"
+        )
+        notes.append(
+            line(text, cite_platform(context.platform, "deep_development"), cite_profile(profile, "team_skill"))
+        )
     return notes
 
 

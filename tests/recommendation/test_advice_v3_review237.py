@@ -372,3 +372,30 @@ def test_a_training_state_sized_to_the_fewest_devices_also_gives_the_count_with_
     )
     text = " ".join(line.text for line in result.capacity)
     assert "192 devices" in text and "with a fifth of each device kept for them, 15 nodes (240 devices)" in text
+
+
+def test_a_kernel_teams_tier_2_names_the_vendors_own_kernel_route_beyond_it():
+    # Review 244 p04: an AMD kernel team's tier 2 listed Triton alone; AMD's own kernel route is Composable Kernel
+    # ("for writing performance critical kernels ... through HIP C++",
+    # https://rocm.docs.amd.com/projects/composable_kernel/en/develop/_sources/index.rst), an hpc team's tool
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    notes = " ".join(note.text for note in result.tier(2).notes)
+    assert "the vendor's own kernel route on amd-gpu, AMD Composable Kernel" in notes and "an hpc team" in notes
+    hpc = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        team_skill="hpc",
+        model="meta-llama/Llama-3.1-70B-Instruct",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert "the vendor's own kernel route" not in " ".join(note.text for note in hpc.tier(2).notes)
