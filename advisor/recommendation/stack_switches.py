@@ -838,7 +838,10 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
         accuracy = requantized_switch(serving, profile, choice.considered)
     if accuracy is not None:
         found.append(accuracy)
-        pays = quantization_pays_switch(serving, device, profile) or training_pays_switch(choice, device, profile)
+        accelerator = platform.kind == "accelerator"
+        pays = quantization_pays_switch(serving, device, profile, accelerator) or training_pays_switch(
+            choice, device, profile
+        )
         if pays is not None:
             found.append(pays)
     found += narrower_format_switches(choice, device, profile)
@@ -1139,7 +1142,9 @@ def names_format_only_for(risk: str, precision: str) -> bool:
 FLOAT_FORMATS = ("bf16", "fp16")  # what a quantized model is weighed against, the first the device and stack run
 
 
-def quantization_pays_switch(serving: Judged | None, device: Device, profile: Profile) -> SwitchCondition | None:
+def quantization_pays_switch(
+    serving: Judged | None, device: Device, profile: Profile, accelerator: bool = False
+) -> SwitchCondition | None:
     """A served model quantized for speed, not for memory: where the quantized model is not measurably faster at the
     SLA than the float one on the target, the float model serves with no accuracy risk. Not written where the float
     weights outgrow the job's devices (the format is then what makes it fit), for a convolutional model (its INT8 is
@@ -1176,6 +1181,10 @@ def quantization_pays_switch(serving: Judged | None, device: Device, profile: Pr
     floating = next(
         (p for p in FLOAT_FORMATS if p in serving.stack.applies_to.precisions and p in device.formats), None
     )
+    if floating is None and profile.model_type == "cnn" and accelerator and "fp16" in device.formats:
+        # an accelerator serves an image model's float engine in fp16 (TensorRT's float engine on an L40S, not fp32:
+        # review 245 p14)
+        floating = "fp16"
     if floating is None and profile.model_type == "cnn" and "fp32" in device.formats:
         floating = "fp32"  # an image model's INT8 recipe quantizes its FP32 export, the float model it is timed against
     if floating is None:

@@ -399,3 +399,20 @@ def test_a_kernel_teams_tier_2_names_the_vendors_own_kernel_route_beyond_it():
         needs={"quantization": "fp8", "devices": 8},
     )
     assert "the vendor's own kernel route" not in " ".join(note.text for note in hpc.tier(2).notes)
+
+
+def test_an_int8_image_model_on_a_gpu_is_timed_against_its_fp16_engine_not_fp32():
+    # Review 245 p14: ResNet-50 INT8 on an L40S was told to "serve fp32" where INT8 does not pay; TensorRT's float
+    # engine on a GPU is FP16 (TensorRT 11 builds it by strong typing with ModelOpt AutoCast,
+    # https://docs.nvidia.com/deeplearning/tensorrt/latest/api/migration/tensorrt-10x-to-11x-c-api-reference.html)
+    result = answer(
+        model_type="cnn",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        team_skill="kernel",
+        model="microsoft/resnet-50",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    pays = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
+    assert pays.metric == "evidence.inference_throughput.int8_over_fp16"
