@@ -1817,12 +1817,22 @@ def with_long_context(choice: Choice, context: RuleContext, stacks: StackChoice)
     )
     settings = dict(choice.settings)
     fp8_kv = "fp8" in (device.formats if device else ()) and "KV" in (candidate.fp8.note or "")
+    # a recipe that sets its own KV-cache dtype (TensorRT-LLM's H200 DeepSeek recipe: dtype auto) keeps it; the FP8 KV
+    # cache is then the KV accuracy switch's step, not tier 1's setting (review 246 p01)
+    documented_kv = " ".join(
+        part.setting or "" for judged in stacks.chosen for part in judged.stack.components if part.role == "kv-cache"
+    )
+    fp8_kv = fp8_kv and KV_DTYPE_SET.search(documented_kv) is None
     if profile.needs.quantization in FP8_KV_ASKS and fp8_kv and "fp8" not in settings.get("kv-cache", "").lower():
         kv = f"FP8 KV cache (halves the KV memory at long context; {candidate.name} documents one)"
         settings["kv-cache"] = f"{settings['kv-cache']}; {kv}" if settings.get("kv-cache") else kv
     return choice.model_copy(
         update={"rationale": capped((*choice.rationale[:1], why, *choice.rationale[1:])), "settings": settings}
     )
+
+
+# a KV-cache setting that names a float dtype or the checkpoint's own ("dtype auto")
+KV_DTYPE_SET = re.compile(r"\bdtype[ =:]*(?:auto|bf16|bfloat16|fp16|float16)\b", re.IGNORECASE)
 
 
 def alternatives_in_stacks(choice: StackChoice, workload: str, known: set[str]) -> dict[str, tuple[str, ...]]:

@@ -315,7 +315,7 @@ PORTABLE_KERNEL_LAYERS: tuple[str, ...] = (*RUNTIME_KERNEL_LAYERS, "serving-engi
 RUNNER_KERNEL_ROLES: tuple[str, ...] = ("attention", "gemm", "convolution", "graph")
 # Stack parts of no concern, shown as settings of the runner's choice, per workload.
 SETTING_ROLES: dict[str, tuple[str, ...]] = {
-    "inference": ("kv-cache", "moe", "kernels", "other"),
+    "inference": ("kv-cache", "parallelism", "moe", "kernels", "other"),
     "training": ("parallelism", "moe", "kernels", "other"),
 }
 # Knowledge-base capabilities whose change makes a switch condition: one a rejected option lacks becoming "yes", and

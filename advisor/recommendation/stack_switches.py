@@ -1747,8 +1747,12 @@ def engine_alternative_switch(
 
 
 # Data-parallel attention as a serving page writes it: SGLang's flag, or the layout named in words (vLLM turns it on with
-# --data-parallel-size plus --enable-expert-parallel, which AMD's vLLM guide calls DP attention).
-DP_ATTENTION = re.compile(r"--enable-dp-attention|\bDP[- ]attention\b|data[- ]parallel attention", re.IGNORECASE)
+# --data-parallel-size plus --enable-expert-parallel, which AMD's vLLM guide calls DP attention; TensorRT-LLM's
+# enable_attention_dp).
+DP_ATTENTION = re.compile(
+    r"--enable-dp-attention|\benable_attention_dp\b|\bDP[- ]attention\b|data[- ]parallel attention|attention data[- ]parallel",
+    re.IGNORECASE,
+)
 
 
 def layout_switch(serving: Judged | None, devices: int) -> SwitchCondition | None:

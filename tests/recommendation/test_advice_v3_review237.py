@@ -416,3 +416,33 @@ def test_an_int8_image_model_on_a_gpu_is_timed_against_its_fp16_engine_not_fp32(
     )
     pays = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
     assert pays.metric == "evidence.inference_throughput.int8_over_fp16"
+
+
+def test_a_recipe_that_sets_its_kv_dtype_keeps_it_and_its_attention_dp_layout_is_raced():
+    # Review 246 p01: DeepSeek-V3 FP8 on 8x H200 took TensorRT-LLM's Hopper recipe, whose KV cache is dtype auto
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-deepseek-r1-on-trtllm.html), yet tier 1
+    # added an FP8 KV cache; the recipe's enable_attention_dp layout was dropped from the deployment and never weighed
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h200-sxm",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
+        parameters_b=671,
+        needs={
+            "dynamic_shapes": True,
+            "quantization": "fp8",
+            "quantization_method": "ptq",
+            "long_context": True,
+            "devices": 8,
+        },
+        serving={"isl": 8000, "osl": 1000, "ttft_ms": 3000, "tpot_ms": 50},
+    )
+    assert chosen_stack(result, "inference") == "nvidia-trtllm-deepseek-fp8-hopper"
+    deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
+    assert "fp8" not in deployment.settings["kv-cache"].lower()
+    assert "Attention data parallelism" in deployment.settings["parallelism"]
+    layout = next(s for s in result.switch_conditions if s.id == "dp-attention-layout")
+    assert "enable_attention_dp true" in layout.description
+    assert "fp8-kv-accuracy-drop" not in {s.id for s in result.switch_conditions}
