@@ -209,6 +209,12 @@ class StackScope(_Model):
         "as published checkpoints (SGLang's DeepSeek page: NVFP4 as NVIDIA's R1 release, FP8 as the models' own); "
         "empty: all of them",
     )
+    untested_precisions: list[Precision] = Field(
+        default_factory=list,
+        description="Of its precisions, those its pages show no accuracy or speed test of (vLLM JAX's release matrix "
+        "checks only that INT8 and FP8 checkpoints load): a profile asking one is a partial fit that the team's own "
+        "checks must clear",
+    )
     config_devices: list[str] = Field(
         default_factory=list,
         description="Of `devices`, those its example configurations are written for, where its page names more devices "

@@ -37,6 +37,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # a device its page names but ships no configuration for (Primus's native SFT configs are all MI355X ones, the
     # guide names MI300X too): the configs are re-sized for it, nearer than a stack validated on another device only
     "config_device": 2,
+    # an asked format its page loads but leaves untested for accuracy and speed (vLLM JAX's release matrix marks INT8
+    # and FP8 as load-checked only): still the route where no page tests the format, but not a whole fit (review 246 p06)
+    "untested_format": 1,
     "model_type": 8,
     # a model type the stack's engine runs through its upstream project's own classes, which its page names no model of
     # (vllm_mlu keeps vLLM's vision-language classes): checked on the first run, lighter than another type's recipe

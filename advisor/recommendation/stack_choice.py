@@ -1171,6 +1171,14 @@ def misfits(
         found += scale_misfits(scope, profile, device, workload)
     found += runner_misfits(stack, profile, knowledge, workload, device, platform)
     found += method_misfit(stack, profile, knowledge, workload)
+    if profile.needs.quantization in scope.untested_precisions and not quantizes_after_training(profile, workload):
+        found.append(
+            Misfit(
+                "untested_format",
+                f"its pages show no test of {profile.needs.quantization} accuracy or speed (at most that checkpoints "
+                "load): both are the team's first measurements",
+            )
+        )
     requantized = released_as_asked_but_requantized(stack, profile, workload)
     if requantized is not None:
         found.append(requantized)
@@ -2335,6 +2343,8 @@ def stack_option(
         if picked
         else decisive_reason(item, chosen, model)
     )
+    if picked and item.misfits and fit == SHORT_OF_DEVICES:  # a partial fit short of devices says both (review 49)
+        reason += "; and not its device count: the model does not fit the devices named (see capacity)"
     said = risk_naming(item.stack, model) if not picked else None
     if said is not None:
         reason += f"; its page on this model: {said}"
@@ -2358,15 +2368,17 @@ def risk_naming(stack: Stack, model: str | None) -> str | None:
     return next((risk.value for risk in stack.risks if model.lower() in risk.value.lower()), None)
 
 
+SHORT_OF_DEVICES = (
+    "fits the profile's needs, but not its device count: the model does not fit the devices named (see capacity)"
+)
+
+
 def whole_fit(item: Judged, choice: StackChoice, sides: Sequence[str], short: Sequence[str]) -> str:
     """How a chosen stack with no misfit fits: the whole profile, or, where the profile's devices cannot hold the
     model state of its workload (`short`), its needs but not its device count, or, where the other side of a job that
     trains and serves has no documented stack (`sides`: the profile's workloads), its own side."""
     if ("serving" if item.workload == "inference" else item.workload) in short:
-        return (
-            "fits the profile's needs, but not its device count: the model does not fit the devices named "
-            "(see capacity)"
-        )
+        return SHORT_OF_DEVICES
     if any(choice.for_workload(side) is None for side in sides):
         return f"fits the {item.workload} side of the job"
     return "fits the whole profile"

@@ -446,3 +446,27 @@ def test_a_recipe_that_sets_its_kv_dtype_keeps_it_and_its_attention_dp_layout_is
     layout = next(s for s in result.switch_conditions if s.id == "dp-attention-layout")
     assert "enable_attention_dp true" in layout.description
     assert "fp8-kv-accuracy-drop" not in {s.id for s in result.switch_conditions}
+
+
+def test_a_format_whose_release_matrix_only_checks_loading_is_a_partial_fit():
+    # Review 246 p06: Llama 3.1 8B in INT8 on TPU v6e was "fits the whole profile" at 0.60 on vLLM JAX, whose release
+    # quantization matrix checks only that checkpoints load and marks INT8 accuracy and speed untested
+    # (https://docs.vllm.ai/projects/vllm-jax/en/latest/); a bf16 job on the same stack still fits whole
+    def ask(quantization: str):
+        return answer(
+            model_type="dense-transformer",
+            hardware="google-tpu",
+            device="tpu-v6e",
+            workload="inference",
+            team_skill="framework",
+            model="meta-llama/Llama-3.1-8B-Instruct",
+            parameters_b=8,
+            needs={"quantization": quantization, "quantization_method": "ptq", "devices": 4},
+        )
+
+    int8 = ask("int8")
+    chosen = next(row for row in int8.stacks_considered if row.chosen)
+    assert chosen.stack == "tpu-vllm-jax-serving"
+    assert "no test of int8 accuracy or speed" in chosen.reason
+    assert int8.confidence < ask("none").confidence
+    assert next(row for row in ask("none").stacks_considered if row.chosen).reason == "fits the whole profile"
