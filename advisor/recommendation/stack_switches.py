@@ -830,10 +830,14 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     if profile.trains and not profile.serves and not device.may_run(profile.needs.quantization):
         quantized_here = False  # an FP8 training ask on a device with no FP8 units trains in bf16: no loss gap to watch
     page = page_devices(serving, choice, profile)
-    palettized = serving is not None and any(
-        PALETTIZED.search(f"{c.name} {c.setting or ''}") for c in serving.stack.components if c.role == "quantization"
+    quantizers = (
+        [f"{c.name} {c.setting or ''}" for c in serving.stack.components if c.role == "quantization"]
+        if serving is not None
+        else []
     )
-    accuracy = accuracy_switch(profile, device, page, palettized) if quantized_here else None  # none quantized
+    palettized = any(PALETTIZED.search(text) for text in quantizers)
+    block_typed = any(GGML_TYPES.search(text) for text in quantizers)
+    accuracy = accuracy_switch(profile, device, page, palettized, block_typed) if quantized_here else None
     if accuracy is None:  # a release served as a vendor's requantization of it still has the release to go back to
         accuracy = requantized_switch(serving, profile, choice.considered)
     if accuracy is not None:
@@ -1909,16 +1913,24 @@ def requantized_switch(
 # A quantization part that stores each weight as an index into a table of float values (Core ML palettization), not
 # integers with scales: finer scales are no step back for it (review 230 p12: WhisperKit's compressed variants)
 PALETTIZED = re.compile(r"palettiz", re.IGNORECASE)
+# ggml's and GGUF's fixed block types (q4_0, q5_1, q8_0, Q4_K_M...): its quantize tool takes a type name and nothing
+# else, so per-channel scales, float layers or QAT are no remedy there; a wider type or the F16 file is (review 246 p10)
+GGML_TYPES = re.compile(r"\bggml\b|\bGGUF\b", re.IGNORECASE)
 
 
 def accuracy_switch(
-    profile: Profile, device: Device | None = None, page: int | None = None, palettized: bool = False
+    profile: Profile,
+    device: Device | None = None,
+    page: int | None = None,
+    palettized: bool = False,
+    block_typed: bool = False,
 ) -> SwitchCondition | None:
     """A quantized profile: the quantized model's task accuracy against bf16 decides whether it ships; a low-precision
     training run is held to the BF16 run's loss curve instead (pre-training has no task score yet), but quantization-
     aware training is judged, like PTQ, by the exported quantized model's accuracy. `page`: the devices the serving
     page written for this model runs it on (page_devices), the replica in both formats where it holds them;
-    `palettized`: the serving stack stores its weights as palette indices, whose step back is more bits, not scales."""
+    `palettized`: the serving stack stores its weights as palette indices, whose step back is more bits, not scales;
+    `block_typed`: it stores them in ggml's fixed block types, whose step back is a wider type or the F16 file."""
     if not profile.needs.quantized:
         return None
     dtype = profile.needs.quantization
@@ -1966,8 +1978,14 @@ def accuracy_switch(
     mixed_release = known.released_mix if known is not None and not profile.trains else None
     # a network quantized to 8 bits already: per-channel scales, float for the sensitive layers or QAT (review 174
     # p15: "smaller groups, or 8-bit" for an INT8 MobileNet, where XNNPACK's INT8 is per-channel or per-tensor)
+    in_app_fit = ", keeping a model that fits the app" if profile.needs.in_app else ""
     fallback = (
-        "palettize with more bits (a larger table, or float16 for the most sensitive layers) or ship the float16 "
+        f"quantize to a wider ggml type (q5_1 or q8_0; the quantize tool takes a type name and no other setting) and "
+        f"re-check{in_app_fit}"
+        if block_typed and dtype in FOUR_BIT_ASKS
+        else f"ship the F16 ggml file (q8_0 is the widest integer type its quantize tool writes) and re-check{in_app_fit}"
+        if block_typed
+        else "palettize with more bits (a larger table, or float16 for the most sensitive layers) or ship the float16 "
         "model, and re-check, keeping a model that fits the app"
         if profile.needs.in_app and palettized
         else "quantize with finer scales (smaller groups, or 8-bit for the most sensitive layers) and re-check, keeping a "

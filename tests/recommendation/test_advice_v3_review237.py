@@ -470,3 +470,23 @@ def test_a_format_whose_release_matrix_only_checks_loading_is_a_partial_fit():
     assert "no test of int8 accuracy or speed" in chosen.reason
     assert int8.confidence < ask("none").confidence
     assert next(row for row in ask("none").stacks_considered if row.chosen).reason == "fits the whole profile"
+
+
+def test_a_ggml_models_accuracy_fallback_is_a_wider_ggml_type_not_per_channel_scales():
+    # Review 246 p10: whisper.cpp's q8_0 Whisper in a Mac app was told to "use per-channel weight scales, keep the most
+    # sensitive layers in float, or train with quantization" if accuracy dropped; whisper.cpp's quantize tool takes a
+    # type name only (https://github.com/ggml-org/whisper.cpp#quantization), so the way back is the F16 file
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        task="transcription",
+        team_skill="framework",
+        model="openai/whisper-large-v3-turbo",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1, "in_app": True},
+    )
+    assert chosen_stack(result, "inference") == "apple-whisper-cpp-metal"
+    drop = next(s for s in result.switch_conditions if s.id == "int8-accuracy-drop")
+    assert "F16 ggml file" in drop.description
+    assert "per-channel" not in drop.description and "QAT" not in drop.description
