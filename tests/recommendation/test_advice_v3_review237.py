@@ -490,3 +490,25 @@ def test_a_ggml_models_accuracy_fallback_is_a_wider_ggml_type_not_per_channel_sc
     drop = next(s for s in result.switch_conditions if s.id == "int8-accuracy-drop")
     assert "F16 ggml file" in drop.description
     assert "per-channel" not in drop.description and "QAT" not in drop.description
+
+
+def test_a_lora_job_on_a_multi_recipe_stack_is_not_headed_by_its_full_fine_tune():
+    # Review 249 p04: a Qwen2.5-72B LoRA on 16 x 910B was told to "train with ... its 32K packed full fine-tune", and the
+    # LoRA script's allocator variable was filed under HCCL; the LoRA script runs MC2 (--use-ascend-mc2 with
+    # --sequence-parallel, https://github.com/Ascend/MindSpeed-LLM/blob/05a336778a779f1e17eebd13e5d9159132a4336b/examples/mcore/qwen25/tune_qwen25_72b_4k_lora_ptd.sh)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="training",
+        training="lora",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-72B-Instruct",
+        needs={"devices": 16},
+    )
+    assert chosen_stack(result, "training") == "ascend-mindspeed-llm-qwen25-72b"
+    assert "32K packed full fine-tune" not in result.verdict
+    tier_1 = {c.concern: c.settings for c in result.tier(1).choices}
+    assert "tune_qwen25_72b_4k_lora_ptd.sh" in tier_1["training-framework"]["as documented"]
+    assert "--use-ascend-mc2" in tier_1["collectives"]["as documented"]
+    assert "PYTORCH_NPU_ALLOC_CONF" not in tier_1["collectives"]["as documented"]
