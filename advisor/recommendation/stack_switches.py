@@ -1508,6 +1508,13 @@ def kin_fit(judged: Judged) -> bool:
     return all(misfit.kind in KIN_KINDS for misfit in judged.misfits)
 
 
+def configs_resized(judged: Judged) -> bool:
+    """It misses only by shipping its configurations for another device its page names beside this one (vLLM's
+    Qwen3-235B recipe: verified on H200, an NVFP4 variant for Blackwell): the same engine and model on the target, a
+    rival a team races once the layout is re-sized (review 250 p01)."""
+    return bool(judged.misfits) and all(misfit.kind == "config_device" for misfit in judged.misfits)
+
+
 def misses_alike(one: Judged, other: Judged) -> bool:
     """Two partial fits that miss the profile in the same kinds of ways (or not at all)."""
     return {misfit.kind for misfit in one.misfits} == {misfit.kind for misfit in other.misfits}
@@ -1555,7 +1562,7 @@ def equal_engine_rivals(choice: StackChoice, chosen: Judged, workload: str) -> l
         # one that misses the profile in the same ways as the chosen one (both validated on another card) races it: the
         # record says a throughput run decides between them, so that run is a switch (review 131 p08)
         and (
-            kin_fit(j)
+            (kin_fit(j) or configs_resized(j))
             if chosen.fits
             else (chosen.weight == j.weight and (j.weight == 0 or misses_alike(j, chosen)))
             # a recipe for the model on a sibling card of the generation, beside a stack that fits whole: NeMo RL's

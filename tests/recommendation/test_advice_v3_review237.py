@@ -512,3 +512,22 @@ def test_a_lora_job_on_a_multi_recipe_stack_is_not_headed_by_its_full_fine_tune(
     assert "tune_qwen25_72b_4k_lora_ptd.sh" in tier_1["training-framework"]["as documented"]
     assert "--use-ascend-mc2" in tier_1["collectives"]["as documented"]
     assert "PYTORCH_NPU_ALLOC_CONF" not in tier_1["collectives"]["as documented"]
+
+
+def test_vllms_own_qwen3_235b_recipe_is_raced_on_blackwell():
+    # Review 250 p01: Qwen3-235B-A22B in NVFP4 on 8 x B200 rejected vLLM as "documented for dense-transformer, not moe"
+    # and never raced it; vLLM's recipe for the model serves NVIDIA's NVFP4 checkpoint "for Blackwell GPUs", verified on
+    # H200 (https://github.com/vllm-project/recipes/blob/109af2d30f7c21d7f071a9266ae76e0d8518a25d/models/Qwen/Qwen3-235B-A22B-Instruct-2507.yaml)
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"dynamic_shapes": True, "quantization": "fp4", "quantization_method": "ptq", "devices": 8},
+        serving={"isl": 2000, "osl": 500, "ttft_ms": 1500, "tpot_ms": 25},
+    )
+    vllm = next(row for row in result.stacks_considered if row.stack == "nvidia-vllm-qwen3-235b")
+    assert not vllm.chosen and "ships configurations for h200-sxm only" in vllm.reason
+    assert "nvidia-vllm-qwen3-235b-faster" in {s.id for s in result.switch_conditions}
