@@ -375,6 +375,12 @@ class Stack(_Model):
         "states instead (the devices listed are then the family's that it runs on, not ones its page validated, and "
         "a chosen stack's confidence says so)",
     )
+    prebuilt_engines: Claim[str] | None = Field(
+        None,
+        description="Where the stack serves engines its vendor builds (a NIM's TensorRT engine profiles) and its pages "
+        "give no way to put a kernel of one's own into them: what they say; tier 2's kernels then run on an open route "
+        "the team builds, not inside tier 1",
+    )
     listed_devices_only: Claim[str] | None = Field(
         None,
         description="Why only the devices it lists count, in a few words: engines its vendor builds ahead of time per "

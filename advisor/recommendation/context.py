@@ -25,6 +25,7 @@ class StackPlan:
     training_framework: str | None = None  # for large training: Megatron-Core, MindSpeed, XLA ...
     layers: str | None = None  # the operator library the training framework builds its layers from (Transformer Engine)
     sharded_serving: bool = False  # the chosen serving stack splits one copy of the model over its devices
+    prebuilt_by: str | None = None  # the chosen serving stack whose engines its vendor builds (Stack.prebuilt_engines)
 
 
 @dataclass(frozen=True)

@@ -186,8 +186,15 @@ def plan_stack(context: RuleContext, choice: StackChoice | None = None) -> RuleC
         training_framework=framework,
         layers=layers_library(context, framework),
         sharded_serving=sharded_serving_stack(choice) is not None,
+        prebuilt_by=prebuilt_serving_stack(choice),
     )
     return replace(context, stack=plan)
+
+
+def prebuilt_serving_stack(choice: StackChoice | None) -> str | None:
+    """The id of the chosen serving stack where its vendor builds the engines it serves (`prebuilt_engines`)."""
+    served = choice.for_workload("inference") if choice is not None else None
+    return served.stack.id if served is not None and served.stack.prebuilt_engines is not None else None
 
 
 def sharded_serving_stack(choice: StackChoice | None) -> Stack | None:

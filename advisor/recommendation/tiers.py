@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from advisor.knowledge.models import Concern
-from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
+from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, cite_stack_claim, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, serving_options
 from advisor.recommendation.hot_operators import hot_spot_ranking, hotop_shares
 from advisor.recommendation.models import Choice, Citation, Gap, Rationale, Tier, TierNumber
@@ -49,6 +49,15 @@ def tier2_notes(context: RuleContext, choices: Sequence[Choice]) -> list[Rationa
     if scope is not None and scope.note:
         text = f"what they can write, on {profile.hardware}: {', '.join(scope.value)}; {scope.note}"
         notes.append(line(text, cite_platform(context.platform, "custom_kernel_concerns")))
+    prebuilt = context.knowledge.stack(context.stack.prebuilt_by) if context.stack.prebuilt_by else None
+    if prebuilt is not None and prebuilt.prebuilt_engines is not None:  # review 249 p14: Triton kernels under a NIM
+        text = (
+            f"tier 1's engines are built by their vendor ({prebuilt.prebuilt_engines.value.rstrip('.')}): no kernel "
+            "below goes into them, so a hot spot worth one moves the model to an open route the team builds and serves "
+            "itself (its own engine build, or the framework pipeline with these kernels), measured against tier 1 at "
+            "the SLA before it replaces it"
+        )
+        notes.append(line(text, cite_stack_claim(prebuilt, "prebuilt_engines")))
     shares = hotop_shares(context.facts, profile)
     if shares is not None:
         notes.append(hot_spot_ranking(shares))

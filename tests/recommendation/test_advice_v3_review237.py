@@ -531,3 +531,32 @@ def test_vllms_own_qwen3_235b_recipe_is_raced_on_blackwell():
     vllm = next(row for row in result.stacks_considered if row.stack == "nvidia-vllm-qwen3-235b")
     assert not vllm.chosen and "ships configurations for h200-sxm only" in vllm.reason
     assert "nvidia-vllm-qwen3-235b-faster" in {s.id for s in result.switch_conditions}
+
+
+def test_a_kernel_teams_tier_2_says_its_kernels_cannot_go_into_a_nims_prebuilt_engines():
+    # Review 249 p14: FLUX.1-dev FP8 on an H100 served by the NIM, whose customization builds engines with only
+    # precisions and resolutions to choose (https://docs.nvidia.com/nim/visual-genai/1.0.0/customization.html), listed
+    # Triton and CUTLASS kernels in tier 2 as if they could replace operators inside it
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="kernel",
+        model="black-forest-labs/FLUX.1-dev",
+        parameters_b=12,
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    assert chosen_stack(result, "inference") == "nvidia-nim-flux1-dev"
+    notes = " ".join(note.text for note in result.tier(2).notes)
+    assert "tier 1's engines are built by their vendor" in notes and "open route the team builds" in notes
+    vllm = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 1},
+    )
+    assert "built by their vendor" not in " ".join(note.text for note in vllm.tier(2).notes)
