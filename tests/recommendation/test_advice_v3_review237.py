@@ -560,3 +560,22 @@ def test_a_kernel_teams_tier_2_says_its_kernels_cannot_go_into_a_nims_prebuilt_e
         needs={"devices": 1},
     )
     assert "built by their vendor" not in " ".join(note.text for note in vllm.tier(2).notes)
+
+
+def test_sglangs_dp_attention_layout_for_deepseek_is_raced_on_mi300x_too():
+    # Review 249 p03: DeepSeek-R1 FP8 on 8 x MI300X kept TP 8 with no word on SGLang's data-parallel attention, which its
+    # DeepSeek guide offers for high-throughput large batches without naming a GPU
+    # (https://docs.sglang.io/docs/basic_usage/deepseek_v3)
+    result = answer(
+        model_type="moe",
+        hardware="amd-gpu",
+        device="mi300x",
+        workload="inference",
+        team_skill="kernel",
+        model="deepseek-ai/DeepSeek-R1",
+        parameters_b=671,
+        needs={"dynamic_shapes": True, "quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    assert chosen_stack(result, "inference") == "amd-sglang-deepseek-fp8-mi300x"
+    layout = next(s for s in result.switch_conditions if s.id == "dp-attention-layout")
+    assert "--enable-dp-attention --tp 8 --dp 8" in layout.description
