@@ -579,3 +579,24 @@ def test_sglangs_dp_attention_layout_for_deepseek_is_raced_on_mi300x_too():
     assert chosen_stack(result, "inference") == "amd-sglang-deepseek-fp8-mi300x"
     layout = next(s for s in result.switch_conditions if s.id == "dp-attention-layout")
     assert "--enable-dp-attention --tp 8 --dp 8" in layout.description
+
+
+def test_a_full_fine_tune_on_bw1000_takes_hygons_own_megatron_route():
+    # Review 250 p12 (scored 1): Qwen2.5-14B full fine-tune on 8 x BW1000 got "no documented whole stack fits" and no
+    # attention, while Hygon's training cookbook lists Qwen2.5-14B full pre-training/SFT with Megatron-LM-das, BF16, in
+    # its DTK 26.04 image with Transformer Engine 2.10
+    # (https://github.com/HYGON-AI/train-cookbook-das/blob/a68da8bb5243df601366fa940abaf380a0308bd9/docs/model-framework/megatron/BW1000/Qwen-2.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="bw1000",
+        workload="training",
+        training="fine-tuning",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-14B",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result, "training") == "hygon-megatron-das-llm-bw1000"
+    assert "No documented whole stack" not in result.verdict
+    attention = next(c for c in result.tier(1).choices if c.concern == "attention")
+    assert attention.option == "transformer-engine"

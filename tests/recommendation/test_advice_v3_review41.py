@@ -376,8 +376,14 @@ def test_a_hugging_face_model_is_not_trained_where_its_checkpoints_cannot_come_b
     training = next(stack for stack in result.stacks if stack.workload == "training")
     assert training.stack == "hygon-llamafactory-das-community-k100-ai"
     assert any("every weight's gradients and optimizer state must fit besides" in m for m in training.misfits)
-    paddle = next(o for o in result.stacks_considered if o.stack == "hygon-paddlenlp-llm-k100-ai")
-    assert "documents no conversion to a Hugging Face checkpoint" in paddle.reason
+    # since review 250 Hygon's own Megatron-LM-das route (BW1000/BW1100, whose Megatron-Bridge hook only imports
+    # published weights: https://github.com/HYGON-AI/Megatron-LM-das/blob/0685d1f5503105c8d1689c9191ebf3ed25f30319/docs/features/megatron-bridge.md)
+    # outranks PaddleNLP in the considered list; each is turned down on the same ground
+    kept_in = next(
+        o for o in result.stacks_considered if "documents no conversion to a Hugging Face checkpoint" in o.reason
+    )
+    assert not kept_in.chosen
+    assert kept_in.stack in {"hygon-paddlenlp-llm-k100-ai", "hygon-megatron-das-llm-bw1000"}
     # a full fine-tune writes the whole model, so the recipe's LoRA merge step (llamafactory-cli export) is not its
     # handoff (review 101 p09)
     assert "a full fine-tune saves every weight" in (result.verdict or "")
