@@ -776,7 +776,14 @@ def portable_tier1_runtime(choices: list[Choice], tier1: Tier | None, context: R
     profile = context.profile  # a runtime whose asked format is only 'partial' (INT8 simulated on Arm) is not portable
     if profile.needs.quantized and format_support(candidate, profile.needs.quantization, context.knowledge) != "yes":
         return choices
-    text = f"{candidate.name}, tier 1's runtime, also runs on {', '.join(context.profile.families)}: one runtime everywhere"
+    # one runtime's API and launch, from each family's own documented build (Iluvatar's SDK vLLM, upstream vLLM on NVIDIA):
+    # the builds may differ in kernels and versions, so one result stands for both only once they score alike (review
+    # 250 p13)
+    text = (
+        f"{candidate.name}, tier 1's runtime, also runs on {', '.join(context.profile.families)}: one runtime "
+        "everywhere (its API and launch; each family runs the build its own pages document, so check that the same "
+        "prompts score alike on each before one family's results stand for the other's)"
+    )
     portable = Choice(
         concern="deployment", option=candidate.id, rationale=(line(text, cite_claim(candidate, "hardware")),)
     )

@@ -600,3 +600,21 @@ def test_a_full_fine_tune_on_bw1000_takes_hygons_own_megatron_route():
     assert "No documented whole stack" not in result.verdict
     attention = next(c for c in result.tier(1).choices if c.concern == "attention")
     assert attention.option == "transformer-engine"
+
+
+def test_one_runtime_everywhere_asks_for_each_familys_build_to_score_alike():
+    # Review 250 p13: Qwen2.5-VL-7B on a TianGai-150 that must also run on an A100 got "vLLM ... one runtime everywhere",
+    # while Iluvatar's vLLM comes from its own SDK packages
+    # (https://github.com/Deep-Spark/DeepSparkInference/blob/master/models/multimodal/vision_language_model/qwen2_5_vl/vllm/README.md)
+    result = answer(
+        model_type="multimodal",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 1, "cross_platform": True, "other_hardware": ["nvidia-gpu"], "other_devices": ["a100-sxm"]},
+    )
+    deployment = next(c for c in result.tier(3).choices if c.concern == "deployment")
+    assert "one runtime everywhere" in deployment.rationale[0].text
+    assert "the build its own pages document" in deployment.rationale[0].text
