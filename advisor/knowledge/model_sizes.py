@@ -290,8 +290,9 @@ def stated_parameters_b(model: str) -> float | None:
 # Qwen's '-AWQ' (4-bit AWQ, https://huggingface.co/Qwen/Qwen2.5-32B-Instruct-AWQ), '-GPTQ-Int4' and '-GPTQ-Int8'
 # (https://huggingface.co/Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8). FP8 and W8A8 releases are read from the FP8 catalogue and
 # the stacks' own quantized_models instead.
-QUANTIZED_RELEASE = re.compile(r"-(AWQ|GPTQ-Int4|GPTQ-Int8)$", re.IGNORECASE)
-QUANTIZED_FORMATS: dict[str, Precision] = {"awq": "int4", "gptq-int4": "int4", "gptq-int8": "int8"}
+# ('-AWQ-INT4' is hugging-quants' spelling: https://huggingface.co/hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4)
+QUANTIZED_RELEASE = re.compile(r"-(AWQ-INT4|AWQ|GPTQ-Int4|GPTQ-Int8)$", re.IGNORECASE)
+QUANTIZED_FORMATS: dict[str, Precision] = {"awq-int4": "int4", "awq": "int4", "gptq-int4": "int4", "gptq-int8": "int8"}
 
 
 # NVIDIA's Model Optimizer releases of other publishers' models: 'nvidia/<model>-FP4' holds NVFP4 weights

@@ -618,3 +618,21 @@ def test_one_runtime_everywhere_asks_for_each_familys_build_to_score_alike():
     deployment = next(c for c in result.tier(3).choices if c.concern == "deployment")
     assert "one runtime everywhere" in deployment.rationale[0].text
     assert "the build its own pages document" in deployment.rationale[0].text
+
+
+def test_a_named_awq_release_is_the_checkpoint_not_a_toolkits_output():
+    # Review 249 p02: hugging-quants' AWQ Llama 3.1 8B (made with AutoAWQ,
+    # https://huggingface.co/hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4) was said to "come from llm-compressor"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        team_skill="framework",
+        model="hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4",
+        needs={"dynamic_shapes": True, "quantization": "int4", "devices": 1},
+    )
+    quantization = next(c for c in result.tier(1).choices if c.concern == "quantization")
+    text = " ".join(reason.text for reason in quantization.rationale)
+    assert "as the release the profile names (hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4)" in text
+    assert "comes from llm-compressor" not in text

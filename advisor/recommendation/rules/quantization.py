@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from advisor.knowledge.model_sizes import quantized_release
 from advisor.knowledge.models import SERVING_LAYERS, Candidate
 from advisor.knowledge.policy import Policy
 from advisor.profile import Profile
@@ -151,8 +152,14 @@ def loader_line(context: RuleContext, toolkit: Candidate | None) -> Rationale | 
         makers = checkpoint_makers(
             context.knowledge, toolkit.id, hardware, context.profile.model_type, context.profile.needs.quantization
         )
+        named = context.profile.model_name
+        release = quantized_release(named)
         source = (
-            f"from {', '.join(makers)}, whose output it loads"
+            # the profile names a quantized release itself (hugging-quants' AWQ Llama): that is the checkpoint, whoever
+            # quantized it (review 249 p02: "comes from llm-compressor" for an AutoAWQ release)
+            f"as the release the profile names ({named}), already quantized by its publisher"
+            if release is not None and release[0] == context.profile.needs.quantization
+            else f"from {', '.join(makers)}, whose output it loads"
             if makers
             else f"pre-quantized: no toolkit in the knowledge base writes a format its {hardware} build is documented "
             "to load"
