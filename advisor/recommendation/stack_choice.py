@@ -918,10 +918,20 @@ def misfits(
         # Medium's Core AI 4-bit export served in fp16 for an int8 ask)
         and not ((profile.needs.in_app or is_mobile(device)) and set(lower) & set(scope.precisions))
     ):  # the model's own validated recipe, in float only: it serves there; the asked format is not validated for it
+        # the formats validated for this model: a quantized one kept for another model's release is not (review 251
+        # p15: "validates Qwen2.5-VL-72B in bf16, fp8" where FP8 is Qwen3-VL-235B's checkpoint only)
+        own = [
+            p
+            for p in scope.precisions
+            if p in FLOAT_PRECISIONS
+            or not scope.quantized_models
+            or written_for(scope.quantized_models, profile.model_name)
+            or (scope.quantized_formats and p not in scope.quantized_formats)
+        ]
         found.append(
             Misfit(
                 "float_fallback",
-                f"its page validates {profile.model_name} in {', '.join(scope.precisions)} only; "
+                f"its page validates {profile.model_name} in {', '.join(own or scope.precisions)} only; "
                 f"{asked_format} is not validated for it there, so it would serve in {fallback}",
             )
         )

@@ -636,3 +636,22 @@ def test_a_named_awq_release_is_the_checkpoint_not_a_toolkits_output():
     text = " ".join(reason.text for reason in quantization.rationale)
     assert "as the release the profile names (hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4)" in text
     assert "comes from llm-compressor" not in text
+
+
+def test_a_format_kept_for_another_models_release_is_neither_validated_nor_raced_for_this_one():
+    # Review 251 p15 (scored 1): Qwen2.5-VL-72B asked in MXFP4 on MI355X was said to be validated "in bf16, fp8" and got
+    # an inference-in-fp8 switch, while vLLM's AMD VLM recipes serve FP8 only as Qwen3-VL-235B's released checkpoint
+    # (https://github.com/vllm-project/recipes/blob/main/models/Qwen/Qwen3-VL-235B-A22B-Instruct.yaml)
+    result = answer(
+        model_type="multimodal",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="hpc",
+        model="Qwen/Qwen2.5-VL-72B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "fp4", "quantization_method": "ptq", "devices": 4},
+    )
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert chosen.stack == "amd-vllm-vlm-instinct"
+    assert "in bf16 only" in chosen.reason
+    assert "inference-in-fp8" not in {s.id for s in result.switch_conditions}
