@@ -27,6 +27,7 @@ from advisor.recommendation.capacity import (
 )
 from advisor.recommendation.models import AS_RELEASED, Choice, SwitchCondition, Tier
 from advisor.recommendation.policy import (
+    FLOAT_PRECISIONS,
     FOUR_BIT_ASKS,
     FULL_PRECISIONS,
     IMAGE_QUALITY,
@@ -841,7 +842,7 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     if accuracy is None:  # a release served as a vendor's requantization of it still has the release to go back to
         accuracy = requantized_switch(serving, profile, choice.considered)
     if accuracy is not None:
-        found.append(accuracy)
+        found.append(no_float_on_chosen(accuracy, serving, choice.considered, device))
         accelerator = platform.kind == "accelerator"
         pays = quantization_pays_switch(serving, device, profile, accelerator) or training_pays_switch(
             choice, device, profile
@@ -1407,6 +1408,35 @@ def narrower_rival(judged: Judged, considered: Sequence[Judged], device: Device)
     return next(iter(same_engine), None) or next(iter(as_well), None)
 
 
+def no_float_on_chosen(
+    accuracy: SwitchCondition, serving: Judged | None, considered: Sequence[Judged], device: Device
+) -> SwitchCondition:
+    """An accuracy switch whose way back is the float model, where the chosen serving stack serves its vendor's prebuilt
+    engines and lists no float format (the FLUX NIM's FP8-only engine profiles on an L40S): it names the considered route that serves the float model on this
+    device (review 252 p14: "keep the float model" with no stack to keep it on)."""
+    if serving is None or serving.stack.prebuilt_engines is None or "float model" not in accuracy.description:
+        return accuracy  # an engine the team builds (TensorRT) builds its float engine too
+    floats = [p for p in serving.stack.applies_to.precisions if p in FLOAT_PRECISIONS and p in device.formats]
+    if floats:
+        return accuracy
+    route = next(
+        (
+            j
+            for j in considered
+            if j.workload == "inference"
+            and any(p in FLOAT_PRECISIONS and p in device.formats for p in j.stack.applies_to.precisions)
+        ),
+        None,
+    )
+    where = (
+        f"on {route.stack.name}, the nearest considered route that serves it"
+        if route is not None
+        else "on a route of its own, none documented here for this device"
+    )
+    text = f"{accuracy.description} ({serving.stack.name} serves no float profile here: the float model runs {where})"
+    return accuracy.model_copy(update={"description": text})
+
+
 def published_for_others(scope: StackScope, narrower: str, profile: Profile) -> bool:
     """The stack's path in that format serves only its publisher's checkpoints of other models (vLLM's AMD VLM
     recipes: FP8 as Qwen3-VL-235B's release, none of Qwen2.5-VL): no run of this model to measure (review 251 p15)."""
@@ -1928,8 +1958,9 @@ def requantized_switch(
 # A quantization part that stores each weight as an index into a table of float values (Core ML palettization), not
 # integers with scales: finer scales are no step back for it (review 230 p12: WhisperKit's compressed variants)
 PALETTIZED = re.compile(r"palettiz", re.IGNORECASE)
-# ggml's and GGUF's fixed block types (q4_0, q5_1, q8_0, Q4_K_M...): its quantize tool takes a type name and nothing
-# else, so per-channel scales, float layers or QAT are no remedy there; a wider type or the F16 file is (review 246 p10)
+# ggml's and GGUF's fixed block types (q4_0, q5_1, q8_0, Q4_K_M...): per-channel scales, float layers or QAT are no
+# remedy there; a wider type, an importance-matrix K-quant (llama.cpp's llama-quantize --imatrix, review 251 p09) or the
+# F16 file is (review 246 p10)
 GGML_TYPES = re.compile(r"\bggml\b|\bGGUF\b", re.IGNORECASE)
 
 
@@ -1995,10 +2026,11 @@ def accuracy_switch(
     # p15: "smaller groups, or 8-bit" for an INT8 MobileNet, where XNNPACK's INT8 is per-channel or per-tensor)
     in_app_fit = ", keeping a model that fits the app" if profile.needs.in_app else ""
     fallback = (
-        f"quantize to a wider ggml type (q5_1 or q8_0; the quantize tool takes a type name and no other setting) and "
-        f"re-check{in_app_fit}"
+        f"quantize to a wider ggml type (Q5_K_M or Q8_0), or with llama.cpp's llama-quantize to a 4-bit K-quant "
+        f"(Q4_K_M) made with an importance matrix (--imatrix), and re-check{in_app_fit}"
         if block_typed and dtype in FOUR_BIT_ASKS
-        else f"ship the F16 ggml file (q8_0 is the widest integer type its quantize tool writes) and re-check{in_app_fit}"
+        else f"ship the F16 ggml file (Q8_0 is the widest integer type ggml's quantize tools write) and re-check"
+        f"{in_app_fit}"
         if block_typed
         else "palettize with more bits (a larger table, or float16 for the most sensitive layers) or ship the float16 "
         "model, and re-check, keeping a model that fits the app"

@@ -655,3 +655,36 @@ def test_a_format_kept_for_another_models_release_is_neither_validated_nor_raced
     assert chosen.stack == "amd-vllm-vlm-instinct"
     assert "in bf16 only" in chosen.reason
     assert "inference-in-fp8" not in {s.id for s in result.switch_conditions}
+
+
+def test_a_float_fallback_names_where_the_float_model_runs_when_the_chosen_engine_has_none():
+    # Review 252 p14: FLUX.1-dev FP8 on an L40S through the NIM, whose 1.1.1 matrix lists FP8 engines only
+    # (https://docs.nvidia.com/nim/visual-genai/1.1.1/support-matrix.html), was told to "keep the float model"
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        team_skill="framework",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "quantization_method": "ptq", "devices": 1},
+    )
+    assert chosen_stack(result, "inference") == "nvidia-nim-flux1-dev"
+    drop = next(s for s in result.switch_conditions if s.id == "fp8-accuracy-drop")
+    assert "serves no float profile here: the float model runs on" in drop.description
+
+
+def test_a_4_bit_gguf_fallback_names_llama_quantizes_importance_matrix():
+    # Review 251 p09: "the quantize tool takes a type name and no other setting" is false for llama.cpp, whose
+    # llama-quantize takes --imatrix (https://github.com/ggml-org/llama.cpp/blob/master/tools/quantize/README.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        needs={"quantization": "int4", "quantization_method": "ptq", "devices": 1},
+    )
+    drop = next(s for s in result.switch_conditions if s.id == "int4-accuracy-drop")
+    assert "--imatrix" in drop.description and "no other setting" not in drop.description
