@@ -688,3 +688,20 @@ def test_a_4_bit_gguf_fallback_names_llama_quantizes_importance_matrix():
     )
     drop = next(s for s in result.switch_conditions if s.id == "int4-accuracy-drop")
     assert "--imatrix" in drop.description and "no other setting" not in drop.description
+
+
+def test_a_train_and_serve_job_with_no_attention_kernel_says_the_engine_serves_its_own():
+    # Review 252 p13: a Qwen2.5-7B LoRA + vLLM service on BI-V150 said "the framework's attention (SDPA) stays", while
+    # vLLM runs its own attention backends over the paged KV cache (https://docs.vllm.ai/en/latest/design/attention_backends/)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="both",
+        training="lora",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 2},
+    )
+    attention = next(e for e in result.tier(1).gaps if e.concern == "attention")
+    assert "serving runs vLLM's own attention backend" in attention.rationale[0].text

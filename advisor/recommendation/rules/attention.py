@@ -149,6 +149,14 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
     measured_as = context.knowledge.policy.measured_attention
     lines += growth_lines(context.facts, chosen.chosen.id, measured_as) if chosen.chosen is not None else []
     reason = f"no attention kernel for {profile.hardware} in the knowledge base: the framework's attention (SDPA) stays"
+    if context.stack.serving_engine and profile.trains and context.stack.runtime is not None:
+        # a job that trains and serves: the serving engine runs its own attention over its paged KV cache, SDPA is the
+        # training side's (review 252 p13: "SDPA stays" under a vLLM deployment)
+        engine = context.knowledge.get(context.stack.runtime)
+        reason = (
+            f"no attention kernel for {profile.hardware} in the knowledge base: training keeps the framework's "
+            f"attention (SDPA); serving runs {engine.name}'s own attention backend over its paged KV cache"
+        )
     reason += "; use its flash backend" if evidence is not None else ""
     host = context.stack.runtime if context.stack.serving_engine and not profile.trains else context.stack.layers
     settings = {"via": host} if hosted is not None and host is not None else {}
