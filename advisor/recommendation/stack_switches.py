@@ -1826,7 +1826,8 @@ def layout_switch(serving: Judged | None, devices: int) -> SwitchCondition | Non
         "dp_attention_over_tensor_parallel",
         f"data-parallel attention (as {serving.stack.name} documents: {layout.setting}) delivers",
         f"the tensor-parallel layout, same engine and model, both over this job's {devices} devices",
-        "serve in that layout (its page keeps it for large batches, not low-latency serving)",
+        "serve in that layout, and in the tensor-parallel one otherwise (its page documents both, keeping data-parallel "
+        "attention for large batches, not low-latency serving)",
     )
 
 
