@@ -705,3 +705,23 @@ def test_a_train_and_serve_job_with_no_attention_kernel_says_the_engine_serves_i
     )
     attention = next(e for e in result.tier(1).gaps if e.concern == "attention")
     assert "serving runs vLLM's own attention backend" in attention.rationale[0].text
+
+
+def test_an_int8_cnn_service_on_a_tiangai_150_takes_the_cards_own_ixrt_route():
+    # Review 254 p13 (scored 1): ResNet-50 INT8 on a Tiangai 150 chose Triton's IGIE backend (no CoreX tritonserver
+    # build, never run on the card) and turned down the card's one ixRT route for "runs fp16, fp32"; ixRT builds INT8
+    # engines (its ResNet-50 recipe measures INT8 on the MR-V100:
+    # https://github.com/Deep-Spark/DeepSparkInference/blob/0cb9ff33b9a3007d050390972565ff488e8f61ab/models/cv/classification/resnet50/ixrt/README.md)
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="framework",
+        model="microsoft/resnet-50",
+        needs={"dynamic_shapes": True, "quantization": "int8"},
+    )
+    assert chosen_stack(result, "inference") == "iluvatar-ixrt-fastapi-tiangai-150"
+    chosen = next(row for row in result.stacks_considered if row.chosen)
+    assert "int8 is undocumented on Iluvatar CoreX Tiangai 150" in chosen.reason
+    assert "no test of int8" not in chosen.reason  # said once, by the device's format, not again as untested
