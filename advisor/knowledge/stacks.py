@@ -443,6 +443,12 @@ class Stack(_Model):
         "than a serving endpoint: what the page ships (a service must wrap it in its own HTTP layer, queue and "
         "batching, so it fits a service only in part)",
     )
+    workflow_app: Claim[str] | None = Field(
+        None,
+        description="A serving stack that serves through an interactive workflow application (ComfyUI's node graphs "
+        "behind its web UI): what its page shows of the API a service would call; an image service is then a partial "
+        "fit, after a library route the team wraps in its own HTTP layer",
+    )
     for_large_models: Claim[str] | None = Field(
         None,
         description="A training stack whose page is the route for models whose training state does not fit one device "

@@ -188,6 +188,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # does not (review 157 p12: vLLM Neuron's 16,384-token Llama 3.3 70B launch); a page that states no cap is no
     # better documented, so the fit is partial and says so without moving the ranking
     "context_capped": 0,
+    # an interactive workflow application as the service (ComfyUI's node graphs, posted to /prompt and polled): after a
+    # library route the team wraps in its own service (reviews 238 p14, 254 p12: ComfyUI as an SDXL service, each 1)
+    "workflow_app": 1,
     "script_only": 0,  # a page's script, not a server: the fit is partial and says so; it sorts after a server only on a tie
     "other_size": 1,  # a recipe for another size of the model's series: after one for the model itself
     # a release of a model whose tool takes only the ids it lists (Core AI's registry: another id needs --experimental,

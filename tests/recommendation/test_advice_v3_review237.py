@@ -120,20 +120,45 @@ def test_a_lora_hand_off_names_where_the_adapter_export_command_is_not_a_step_be
 def test_tier_1_does_not_call_an_independent_engine_on_a_vendor_page_proven_and_supported():
     # Review 238 p14: "documented full stack (an independent project's engine ...)" over ComfyUI on Hygon's cookbook,
     # then "on the vendor's own libraries: proven, supported, least to maintain" on the next line
-    # (https://github.com/HYGON-AI/inference-cookbook-das)
+    # (https://github.com/HYGON-AI/inference-cookbook-das). Since reviews 238/254 p12 ComfyUI is a workflow app that a
+    # Diffusers pipeline comes before, so the note is checked on a knowledge base where ComfyUI is the one whole fit.
+    from advisor.knowledge.loader import load_knowledge_base
+    from advisor.profile import parse_profile
+    from advisor.recommendation.engine import recommend
+
+    full = load_knowledge_base()
+    stacks = tuple(
+        stack.model_copy(update={"workflow_app": None}) if stack.id == "hygon-comfyui-cookbook-hcu" else stack
+        for stack in full.stacks
+        if stack.id != "hygon-diffusers-image-cookbook-hcu"
+    )
+    profile = parse_profile(
+        "model_type: diffusion\nhardware: hygon-dcu\ndevice: k100-ai\nworkload: inference\nteam_skill: kernel\n"
+        "model: stabilityai/stable-diffusion-xl-base-1.0\nneeds: {devices: 1}\n"
+    )
+    result = recommend(profile, [], full.model_copy(update={"stacks": stacks}))
+    tier1 = result.tier(1)
+    assert "an independent project's engine" in tier1.name
+    notes = " ".join(note.text for note in tier1.notes)
+    assert "proven, supported" not in notes and "not the vendor, test and support it" in notes
+
+
+def test_an_sdxl_service_on_hygon_takes_the_diffusers_pipeline_before_comfyuis_workflow_app():
+    # Reviews 238 p14 and 254 p12 (each scored 1): ComfyUI's node-graph app served SDXL on a K100_AI; its API client
+    # posts a workflow JSON and sleeps ten seconds, with no authentication
+    # (https://github.com/HYGON-AI/inference-cookbook-das/blob/ad2a8ffae71a43eb655296ecf562a35c2c5a0bd6/docs/model-deployment/diffusion/comfyui-hcu.md)
     result = answer(
         model_type="diffusion",
         hardware="hygon-dcu",
         device="k100-ai",
         workload="inference",
-        team_skill="kernel",
+        team_skill="framework",
         model="stabilityai/stable-diffusion-xl-base-1.0",
         needs={"devices": 1},
     )
-    tier1 = result.tier(1)
-    assert "an independent project's engine" in tier1.name
-    notes = " ".join(note.text for note in tier1.notes)
-    assert "proven, supported" not in notes and "not the vendor, test and support it" in notes
+    assert chosen_stack(result, "inference") == "hygon-diffusers-image-cookbook-hcu"
+    comfy = next(row for row in result.stacks_considered if row.stack == "hygon-comfyui-cookbook-hcu")
+    assert comfy.reason.startswith("an interactive workflow app, not a service")
 
 
 def test_a_bf16_service_takes_the_bf16_page_before_an_fp8_page_that_lists_the_model_it_calibrates():
