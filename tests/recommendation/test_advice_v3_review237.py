@@ -750,3 +750,28 @@ def test_an_int8_cnn_service_on_a_tiangai_150_takes_the_cards_own_ixrt_route():
     chosen = next(row for row in result.stacks_considered if row.chosen)
     assert "int8 is undocumented on Iluvatar CoreX Tiangai 150" in chosen.reason
     assert "no test of int8" not in chosen.reason  # said once, by the device's format, not again as untested
+
+
+def test_an_int8_whisper_that_must_also_run_on_a_xeon_gets_one_runtime_on_both():
+    # Review 255 p15 (scored 1): Whisper large-v3 INT8 on an L40S that must also run on a Xeon got an empty tier 3;
+    # faster-whisper documents INT8 on both CPU and GPU
+    # (https://github.com/SYSTRAN/faster-whisper/blob/65882eee9f5cdbeeb2d877f1131d48cf241b327d/README.md)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        team_skill="framework",
+        model="openai/whisper-large-v3",
+        needs={
+            "quantization": "int8",
+            "devices": 1,
+            "dynamic_shapes": True,
+            "cross_platform": True,
+            "other_hardware": ["x86-cpu"],
+            "other_devices": ["xeon-4th-gen-sapphire-rapids"],
+        },
+    )
+    deployment = next(c for c in result.tier(3).choices if c.concern == "deployment")
+    assert deployment.option == "faster-whisper"
+    assert chosen_stack(result, "inference") == "nvidia-faster-whisper-gpu"
