@@ -852,7 +852,9 @@ def misfits(
         found.append(Misfit("script_only", f"a script, not a server: {stack.script_only.value.rstrip('.')}"))
     if workload == "inference" and stack.workflow_app is not None:
         found.append(
-            Misfit("workflow_app", f"an interactive workflow app, not a service: {stack.workflow_app.value.rstrip('.')}")
+            Misfit(
+                "workflow_app", f"an interactive workflow app, not a service: {stack.workflow_app.value.rstrip('.')}"
+            )
         )
     if workload == "training" and stack.layer_split is not None and profile.needs.devices > 1:
         found.append(

@@ -775,3 +775,20 @@ def test_an_int8_whisper_that_must_also_run_on_a_xeon_gets_one_runtime_on_both()
     deployment = next(c for c in result.tier(3).choices if c.concern == "deployment")
     assert deployment.option == "faster-whisper"
     assert chosen_stack(result, "inference") == "nvidia-faster-whisper-gpu"
+
+
+def test_bf16_on_a_cpu_is_not_called_free_of_accuracy_risk():
+    # Review 256 p10: bge-m3 INT8 on a Xeon 6 was told to "serve bf16, which carries no accuracy risk", while AMX runs
+    # bf16 below f32 (https://docs.openvino.ai/2025/openvino-workflow/running-inference/optimize-inference/precision-control.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="x86-cpu",
+        device="xeon-6-granite-rapids",
+        workload="inference",
+        task="embedding",
+        team_skill="framework",
+        model="BAAI/bge-m3",
+        needs={"quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    slower = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
+    assert "no accuracy risk" not in slower.description and "against fp32" in slower.description
