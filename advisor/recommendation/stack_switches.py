@@ -1557,7 +1557,8 @@ def configs_resized(judged: Judged) -> bool:
     """It misses only by shipping its configurations for another device its page names beside this one (vLLM's
     Qwen3-235B recipe: verified on H200, an NVFP4 variant for Blackwell): the same engine and model on the target, a
     rival a team races once the layout is re-sized (review 250 p01)."""
-    return bool(judged.misfits) and all(misfit.kind == "config_device" for misfit in judged.misfits)
+    # or validated on a sibling card of the same generation (vLLM's H200 recipe for an H100 job, review 256 p01)
+    return bool(judged.misfits) and all(misfit.kind in ("config_device", "same_generation") for misfit in judged.misfits)
 
 
 def misses_alike(one: Judged, other: Judged) -> bool:

@@ -168,9 +168,11 @@ def test_an_engine_named_as_an_alternative_gets_a_measurable_switch():
     deployment = next(c for c in result.tier(1).choices if c.concern == "deployment")
     assert deployment.alternatives
     rival = deployment.alternatives[0]
-    condition = next(c for c in result.switch_conditions if c.id == f"{rival}-engine-faster")
-    assert condition.metric == f"evidence.inference_throughput.{rival}_over_{deployment.option}"
-    assert "accuracy and stability checks" in condition.description
+    # since review 256 p01 SGLang's MI355X stack, validated on a sibling card of the MI350X's generation, is raced as a
+    # stack; the engine-level switch remains where no such stack exists
+    condition = next(c for c in result.switch_conditions if c.id.endswith("-faster") and rival in c.id)
+    chosen = result.stacks[0].stack
+    assert condition.metric == f"evidence.inference_throughput.amd-sglang-bf16-mi355x_over_{chosen}"
 
 
 def test_an_engine_with_a_stack_that_fits_as_well_gets_the_stack_switch():

@@ -792,3 +792,20 @@ def test_bf16_on_a_cpu_is_not_called_free_of_accuracy_risk():
     )
     slower = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
     assert "no accuracy risk" not in slower.description and "against fp32" in slower.description
+
+
+def test_a_recipe_validated_on_a_sibling_card_of_the_generation_is_raced():
+    # Review 256 p01: Qwen3-235B FP8 on 8 x H100 turned vLLM down as "validated on h200-sxm, not h100-sxm" with no
+    # race, though both are Hopper and the chosen TensorRT-LLM guide publishes no layout for the model either
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-qwen3-on-trtllm.html)
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-235B-A22B-Instruct-2507",
+        needs={"quantization": "fp8", "long_context": True, "dynamic_shapes": True, "devices": 8},
+    )
+    races = {s.id for s in result.switch_conditions if s.id.endswith("-faster")}
+    assert any(race.startswith("nvidia-vllm-") for race in races)
