@@ -1558,7 +1558,9 @@ def configs_resized(judged: Judged) -> bool:
     Qwen3-235B recipe: verified on H200, an NVFP4 variant for Blackwell): the same engine and model on the target, a
     rival a team races once the layout is re-sized (review 250 p01)."""
     # or validated on a sibling card of the same generation (vLLM's H200 recipe for an H100 job, review 256 p01)
-    return bool(judged.misfits) and all(misfit.kind in ("config_device", "same_generation") for misfit in judged.misfits)
+    return bool(judged.misfits) and all(
+        misfit.kind in ("config_device", "same_generation") for misfit in judged.misfits
+    )
 
 
 def misses_alike(one: Judged, other: Judged) -> bool:
