@@ -606,6 +606,11 @@ def unpublished_checkpoint(
     named = profile.model_name
     if written_for(scope.quantized_models, named):
         return None
+    # the profile names a publisher's quantized release of a listed model itself (NVIDIA's DeepSeek-R1-0528-FP4): that
+    # is the checkpoint the route serves (review 257 p01)
+    release = quantized_release(named)
+    if release is not None and release[0] in accepted and written_for(scope.quantized_models, release[1]):
+        return None
     if scope.quantized_formats and not set(accepted) & set(scope.quantized_formats):
         return None  # the page's other quantized formats quantize any model (or are the model's own release)
     whose = f"none of {named}" if named is not None else "the profile names no model"

@@ -809,3 +809,22 @@ def test_a_recipe_validated_on_a_sibling_card_of_the_generation_is_raced():
     )
     races = {s.id for s in result.switch_conditions if s.id.endswith("-faster")}
     assert any(race.startswith("nvidia-vllm-") for race in races)
+
+
+def test_a_named_nvfp4_release_of_a_listed_model_is_the_checkpoint_its_recipe_serves():
+    # Review 257 p01 (scored 1): nvidia/DeepSeek-R1-0528-FP4 on 8 x B200 turned down TensorRT-LLM's DeepSeek-R1
+    # Blackwell guide, whose NVFP4 model is that checkpoint
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-deepseek-r1-on-trtllm.html), as
+    # "none of nvidia/DeepSeek-R1-0528-FP4"
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="hpc",
+        model="nvidia/DeepSeek-R1-0528-FP4",
+        needs={"quantization": "fp4", "long_context": True, "devices": 8},
+    )
+    for row in result.stacks_considered:
+        assert "none of nvidia/DeepSeek-R1-0528-FP4" not in row.reason
+    assert chosen_stack(result, "inference").startswith("nvidia-trtllm-deepseek")
