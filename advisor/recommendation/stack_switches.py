@@ -1419,22 +1419,24 @@ def no_float_on_chosen(
     accuracy: SwitchCondition, serving: Judged | None, considered: Sequence[Judged], device: Device
 ) -> SwitchCondition:
     """An accuracy switch whose way back is the float model, where the chosen serving stack serves its vendor's prebuilt
-    engines and lists no float format (the FLUX NIM's FP8-only engine profiles on an L40S): it names the considered route that serves the float model on this
-    device (review 252 p14: "keep the float model" with no stack to keep it on)."""
+    engines and lists no float format (the FLUX NIM's FP8-only engine profiles on an L40S): it names the considered
+    route that serves the float model on this device, a released server before a demo script (review 252 p14: "keep
+    the float model" with no stack to keep it on; review 257 p14: not the demo the table turned down)."""
     if serving is None or serving.stack.prebuilt_engines is None or "float model" not in accuracy.description:
         return accuracy  # an engine the team builds (TensorRT) builds its float engine too
     floats = [p for p in serving.stack.applies_to.precisions if p in FLOAT_PRECISIONS and p in device.formats]
     if floats:
         return accuracy
-    route = next(
-        (
-            j
-            for j in considered
-            if j.workload == "inference"
-            and any(p in FLOAT_PRECISIONS and p in device.formats for p in j.stack.applies_to.precisions)
-        ),
-        None,
-    )
+    serving_float = [
+        j
+        for j in considered
+        if j.workload == "inference"
+        and any(p in FLOAT_PRECISIONS and p in device.formats for p in j.stack.applies_to.precisions)
+    ]
+    released = [
+        j for j in serving_float if j.stack.preview is None and not any(m.kind in NOT_A_SERVICE for m in j.misfits)
+    ]
+    route = next(iter(released or serving_float), None)
     where = (
         f"on {route.stack.name}, the nearest considered route that serves it"
         if route is not None
@@ -1442,6 +1444,10 @@ def no_float_on_chosen(
     )
     text = f"{accuracy.description} ({serving.stack.name} serves no float profile here: the float model runs {where})"
     return accuracy.model_copy(update={"description": text})
+
+
+# Misfits that make a considered route no service to fall back to: a demo script, a deprecated route.
+NOT_A_SERVICE = ("script_only", "workflow_app", "deprecated", "deprecated_serving")
 
 
 def published_for_others(scope: StackScope, narrower: str, profile: Profile) -> bool:
