@@ -135,7 +135,10 @@ def uncommitted_paths(repo: Repo, paths: Sequence[Path]) -> set[Path]:
     if not relative:
         return set()
     try:
-        changed = repo.git.status("--porcelain", "--untracked-files=all", "--", *relative).splitlines()
+        # GIT_OPTIONAL_LOCKS=0: a plain status may rewrite the index to refresh its stat data, a write to the user's
+        # repository before anything is committed (and one a nearly full disk can leave half done)
+        with repo.git.custom_environment(GIT_OPTIONAL_LOCKS="0"):
+            changed = repo.git.status("--porcelain", "--untracked-files=all", "--", *relative).splitlines()
     except GitCommandError:
         return set()
     names = {line[3:].strip().strip('"') for line in changed if len(line) > 3}

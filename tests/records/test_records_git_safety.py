@@ -114,3 +114,22 @@ def test_an_uncommitted_record_is_listed_as_such(git_repo: Repo):
     text = CliRunner().invoke(app, ["records", "list", "--records-dir", str(committed.record.parent)]).stdout
     assert "Pending  [" in text and text.splitlines()[1].endswith("(not committed)")
     assert not text.splitlines()[0].endswith("(not committed)")
+
+
+def test_checking_which_files_changed_does_not_rewrite_the_index(git_repo: Repo):
+    # A plain `git status` refreshes stale stat data by rewriting .git/index; advisor's read of which record files
+    # changed must leave the user's index byte for byte as it was (CI, 2026-12-07: a nearly-full-disk run found it
+    # rewritten under load)
+    from advisor.records.git import uncommitted_paths
+
+    root = Path(git_repo.working_tree_dir)
+    tracked = root / "kept.md"
+    tracked.write_text("same content\n")
+    git_repo.git.add("kept.md")
+    git_repo.git.commit("-m", "kept")
+    later = tracked.stat().st_mtime + 100  # same bytes, newer stat data: what a refresh would record
+    os.utime(tracked, (later, later))
+    index = Path(git_repo.git_dir) / "index"
+    before = index.read_bytes()
+    assert uncommitted_paths(git_repo, [tracked]) == set()
+    assert index.read_bytes() == before
