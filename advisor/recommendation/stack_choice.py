@@ -594,6 +594,14 @@ def vision_sibling(listed: Sequence[str], named: str) -> bool:
     )
 
 
+def published_for_others(scope: StackScope, precision: str, model: str | None) -> bool:
+    """The stack serves `precision` only as its publisher's checkpoints of other models than `model` (vLLM's AMD VLM
+    recipes: FP8 as Qwen3-VL-235B's release, none of Qwen2.5-VL; review 251 p15)."""
+    if not scope.quantized_models or written_for(scope.quantized_models, model):
+        return False
+    return not scope.quantized_formats or precision in scope.quantized_formats
+
+
 def unpublished_checkpoint(
     scope: StackScope, profile: Profile, accepted: Sequence[str], workload: str
 ) -> Misfit | None:
@@ -934,10 +942,7 @@ def misfits(
         own = [
             p
             for p in scope.precisions
-            if p in FLOAT_PRECISIONS
-            or not scope.quantized_models
-            or written_for(scope.quantized_models, profile.model_name)
-            or (scope.quantized_formats and p not in scope.quantized_formats)
+            if p in FLOAT_PRECISIONS or not published_for_others(scope, p, profile.model_name)
         ]
         found.append(
             Misfit(

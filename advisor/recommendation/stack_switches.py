@@ -16,7 +16,7 @@ from advisor.knowledge.model_sizes import (
 )
 from advisor.knowledge.models import KnowledgeBase
 from advisor.knowledge.platforms import Device, Platform, is_mobile
-from advisor.knowledge.stacks import Component, Stack, StackScope
+from advisor.knowledge.stacks import Component, Stack
 from advisor.profile import Profile
 from advisor.recommendation.adapt import command_replicas, one_engine_over, page_devices
 from advisor.recommendation.capacity import (
@@ -59,6 +59,7 @@ from advisor.recommendation.stack_choice import (
     few_of,
     float_fallback,
     native_alternative,
+    published_for_others,
     released_quantized,
     requantized_checkpoint,
     risk_naming,
@@ -1450,14 +1451,6 @@ def no_float_on_chosen(
 NOT_A_SERVICE = ("script_only", "workflow_app", "deprecated", "deprecated_serving")
 
 
-def published_for_others(scope: StackScope, narrower: str, profile: Profile) -> bool:
-    """The stack's path in that format serves only its publisher's checkpoints of other models (vLLM's AMD VLM
-    recipes: FP8 as Qwen3-VL-235B's release, none of Qwen2.5-VL): no run of this model to measure (review 251 p15)."""
-    if not scope.quantized_models or written_for(scope.quantized_models, profile.model_name):
-        return False
-    return not scope.quantized_formats or narrower in scope.quantized_formats
-
-
 def narrower_format_switch(
     judged: Judged, device: Device, profile: Profile, rival: Judged | None = None
 ) -> SwitchCondition | None:
@@ -1467,7 +1460,7 @@ def narrower_format_switch(
     score for serving). `rival`: a considered stack that fits as well and documents the narrower path instead."""
     path = rival if rival is not None else judged
     narrower = narrower_path(path.stack, judged.precision, device)
-    if narrower is None or published_for_others(path.stack.applies_to, narrower, profile):
+    if narrower is None or published_for_others(path.stack.applies_to, narrower, profile.model_name):
         return None
     rl = judged.workload == "training" and profile.training == "rl"
     if rl:  # an RL loss is no quality signal: the policy's validation score is (review 239 p14)
