@@ -53,6 +53,7 @@ from advisor.recommendation.citations import (
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import AS_RELEASED, Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
+    SIZE_TOLERANCE,
     DATA_PARALLEL_TRAINING,
     EIGHT_BIT_FORMATS,
     FINE_TUNING_KINDS,
@@ -724,6 +725,13 @@ def stack_parts(judged: Judged, context: RuleContext, rule_choices: dict[str, Ch
         claim = trainer.dynamic_shapes
         how = f": {claim.note.rstrip('.')}" if claim.note else ""
         name = f"{trainer.name}'s own variable-length handling{how}"
+        compiler = shape_compiling_runtime(stack, context)
+        if compiler is not None:  # review 257 p05: per-batch padding and group_by_length recompile Gaudi's graphs
+            note = (compiler.dynamic_shapes.note or "").rstrip(".")
+            name = (
+                f"{trainer.name}'s variable-length handling held to fixed lengths for {compiler.name}: pad every batch "
+                f"to one max_length (or a few length buckets), not to each batch's longest sample ({note})"
+            )
         parts["dynamic-shapes"] = Part(runner.candidate, Component(role="other", name=name, candidate=runner.candidate))
     if (
         judged.workload == "training"
@@ -823,7 +831,6 @@ ONE_GPU = re.compile(r"\b(?:on one GPU|single-GPU|one GPU)\b", re.IGNORECASE)
 # Qwen3-14B, four for Qwen3-32B'): its first flag is the smallest model's, not the command's one degree
 DEGREE_PER_MODEL_SIZE = re.compile(r"\b(?:two|four|eight|sixteen|\d+)\s+for\s+\S", re.IGNORECASE)
 SIZE_WORD = re.compile(r"\b(\d+(?:\.\d+)?)B\b")  # a model size a launch names ('70B in FP8 on one trn2.48xlarge')
-SIZE_TOLERANCE = 0.15  # a named size within this share of the model's is the model's own (70B for Llama 3.3's 70.6B)
 
 
 def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> str | None:
@@ -914,6 +921,24 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
             f"{profile.needs.devices}: the replicas-over-split switch decides"
         )
     return f"tensor parallel {group * ranks} over the {group} devices ({short})"
+
+
+# A runtime's dynamic-shapes claim that says it compiles a graph per input shape (Gaudi's bridge, neuronx-cc).
+RECOMPILES_PER_SHAPE = re.compile(r"\brecompil|\bcompiles static\b|\bstatic shapes only\b", re.IGNORECASE)
+
+
+def shape_compiling_runtime(stack: Stack, context: RuleContext) -> Candidate | None:
+    """The stack's runtime where its own claim says each new input shape compiles a new graph (dynamic shapes
+    'partial', its note naming the recompilation): a training job there holds its batches to a few fixed lengths."""
+    known = set(context.knowledge.ids())
+    for part in stack.components:
+        if part.role != "runtime" or part.candidate is None or part.candidate not in known:
+            continue
+        runtime = context.knowledge.get(part.candidate)
+        claim = runtime.dynamic_shapes
+        if claim.value == "partial" and claim.note and RECOMPILES_PER_SHAPE.search(claim.note):
+            return runtime
+    return None
 
 
 CONFIG_DEGREE = re.compile(r"\btensor_parallel_size:? (\d+)")  # a config file's key, as a page quotes it

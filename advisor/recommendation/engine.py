@@ -215,7 +215,7 @@ def recommend(
         device_assumed=stack_choice.device_assumed,
         stacks=tuple(stacks_in(stack_choice, profile, knowledge.platform(profile.hardware).devices)),
         stacks_considered=raced_as_said(
-            options_considered(stack_choice, profile.model_name, workloads(profile), short), switches
+            options_considered(stack_choice, profile, workloads(profile), short), switches
         ),
         reference=figures,
         reference_note=reference_note,

@@ -511,3 +511,5 @@ def host_size(device: Device | None) -> int:
 # 1.096), https://github.com/NVIDIA/TensorRT-Model-Optimizer/blob/2017cd9063b4a7af890e0177492fc59bafce4ae7/examples/diffusers/eval/README.md
 # (named without the vendor: the text stands in every family's record, and scope.py drops a line naming another one)
 IMAGE_QUALITY = "mean ImageReward over the same prompts and seeds for both, with CLIP-IQA and CLIP score beside it"
+
+SIZE_TOLERANCE = 0.15  # a named size within this share of the model's is the model's own (70B for Llama 3.3's 70.6B)

@@ -39,6 +39,7 @@ from advisor.knowledge.stacks import RUNNER_ROLES, Component, Stack, StackScope
 from advisor.profile import LLM_MODEL_TYPES, Profile
 from advisor.recommendation.capacity import (
     devices_to_hold,
+    model_parameters_b,
     one_device_holds,
     replica_group,
     served_weights_gb,
@@ -47,6 +48,7 @@ from advisor.recommendation.capacity import (
 )
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
+    SIZE_TOLERANCE,
     ASSUMED_MODEL_WEIGHT,
     BF16_OVER,
     FINE_TUNING_KINDS,
@@ -1177,6 +1179,10 @@ def misfits(
             if sla is not None
             else f"the {LONG_CONTEXT_TOKENS:,} that long context (needs.long_context) starts at"
         )
+        if sla is not None and needed < LONG_CONTEXT_TOKENS:
+            # review 258 p02: the SLA's shorter request quietly stood in for needs.long_context; it still stands in
+            # (review 181 p12 asked for the SLA's length), now said
+            below += f", which stands in for the {LONG_CONTEXT_TOKENS:,} that needs.long_context otherwise starts at"
         found.append(
             Misfit(
                 "context_capped",
@@ -2186,6 +2192,11 @@ def decisive_reason(item: Judged, chosen: Judged | None, model: str | None = Non
             # 224 p03: verl's fully-async trainer against its main GRPO recipe)
             preview = item.stack.preview.value.rstrip(".") if item.stack.preview is not None else ""
             return f"{heaviest}; and its page calls it a preview ({preview}), where {chosen.stack.name} is released"
+        if heaviest is not None and chosen is not None and superseded_only(item, chosen):
+            # review 258 p09: an NxD Inference stack on Trn2 after Neuron 2.34 ended it there was set aside for its
+            # model; that its vendor no longer carries the route at all is the reason that decides
+            superseded = item.stack.superseded.value.rstrip(".") if item.stack.superseded is not None else ""
+            return f"{superseded} (besides: {heaviest})"
         return heaviest or "fits"
     if heaviest is None and chosen.misfits and unstated_length(item, chosen):
         # review 237 p02: "fits the whole profile" beside a chosen 8,192-token recipe read as a contradiction; the page
@@ -2216,6 +2227,11 @@ def unstated_length(item: Judged, chosen: Judged) -> bool:
     if item.workload == "training":
         return trained_sequence(item.stack) is None
     return context_cap(item.stack) is None
+
+
+def superseded_only(item: Judged, chosen: Judged) -> bool:
+    """The item's vendor no longer carries its route on the current release, and the chosen stack's does."""
+    return item.rank.superseded and not chosen.rank.superseded and item.stack.superseded is not None
 
 
 def preview_only(item: Judged, chosen: Judged) -> bool:
@@ -2416,14 +2432,46 @@ def whole_fit(item: Judged, choice: StackChoice, sides: Sequence[str], short: Se
 
 
 def options_considered(
-    choice: StackChoice, model: str | None = None, sides: Sequence[str] = (), short: Sequence[str] = ()
+    choice: StackChoice, profile: Profile, sides: Sequence[str] = (), short: Sequence[str] = ()
 ) -> tuple[StackOption, ...]:
-    """The chosen stacks first, then the others, each with its decisive reason; a chosen stack's fit as whole_fit
-    words it from `sides` and `short`."""
+    """The chosen stacks first, then the others, each with its decisive reason (and, for a recipe written for a model
+    of the job's size, its layout as the sizing reference); a chosen stack's fit as whole_fit words it from `sides`
+    and `short`."""
     rows = [stack_option(item, item, picked=True, fit=whole_fit(item, choice, sides, short)) for item in choice.chosen]
     for item in choice.considered:
-        rows.append(stack_option(item, choice.for_workload(item.workload), picked=False, model=model))
+        chosen = choice.for_workload(item.workload)
+        row = stack_option(item, chosen, picked=False, model=profile.model_name)
+        reference = size_reference(item, chosen, profile)
+        rows.append(row if reference is None else row.model_copy(update={"reason": f"{row.reason}; {reference}"}))
     return tuple(rows)
+
+
+def size_reference(item: Judged, chosen: Judged | None, profile: Profile) -> str | None:
+    """A training recipe not chosen, written for a model of the job's size, whose layout for the kind of training asked
+    is the nearest one documented where the chosen stack is written for no such model (review 258 p06: a 72B
+    pre-training got MindSpeed's 8B quick start while its 72B recipe, whose release leaves maintenance, was only
+    turned down): that layout is the sizing reference."""
+    if item.workload != "training" or chosen is None or chosen.written_for_this_model:
+        return None
+    size = model_parameters_b(profile)
+    if size is None or any(same_size(model, size) for model in chosen.stack.applies_to.models):
+        return None
+    model = next((model for model in item.stack.applies_to.models if same_size(model, size)), None)
+    layout = next((part for part in item.stack.components if part.role == "parallelism"), None)
+    if model is None or layout is None:
+        return None
+    if not layout.setting:  # the judged stack's parts are already set for the kind of training asked
+        return None
+    return (
+        f"its layout for {model} ({layout.setting}) is the nearest one documented for a {size:g}B model: size this job's "
+        "parallelism from it"
+    )
+
+
+def same_size(model: str, size: float) -> bool:
+    """The model's id states a size within SIZE_TOLERANCE of `size` (in billions of parameters)."""
+    stated = stated_size(model)
+    return stated is not None and abs(stated - size) <= SIZE_TOLERANCE * size
 
 
 MOE_RISK = re.compile(r"\bMoE\b|\bexperts?\b")
