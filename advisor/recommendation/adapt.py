@@ -53,7 +53,6 @@ from advisor.recommendation.citations import (
 from advisor.recommendation.context import RuleContext
 from advisor.recommendation.models import AS_RELEASED, Choice, Citation, Gap, Rationale, SkippedConcern, Tier
 from advisor.recommendation.policy import (
-    SIZE_TOLERANCE,
     DATA_PARALLEL_TRAINING,
     EIGHT_BIT_FORMATS,
     FINE_TUNING_KINDS,
@@ -69,6 +68,7 @@ from advisor.recommendation.policy import (
     RUNTIME_KERNEL_CONCERNS,
     RUNTIME_KERNEL_LAYERS,
     SETTING_ROLES,
+    SIZE_TOLERANCE,
     SKILL_ORDER,
     TOO_FAR,
     data_parallel_over,
@@ -856,7 +856,16 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     launch = launch_for_format(setting, choice.served_precision)
     found = TENSOR_PARALLEL.search(launch)
     documented = int(found.group(1)) if found else 1 if ONE_GPU.search(setting) else None
-    per_size = documented is not None and DEGREE_PER_MODEL_SIZE.search(launch) is not None
+    # a launch written for a model of another size, where the setting sets the degree by size in another clause
+    # (review 260 p12: Hygon's cookbook line for a 30B model at -tp 2, then "-tp 1 for Qwen3-0.6B to 14B", read as
+    # "the command's degree is 2" for a 7B model)
+    size = model_parameters_b(profile)
+    named = [float(found) for found in SIZE_WORD.findall(launch)]
+    other_size = bool(size and named and all(abs(said - size) > SIZE_TOLERANCE * size for said in named))
+    per_size = documented is not None and (
+        DEGREE_PER_MODEL_SIZE.search(launch) is not None
+        or (other_size and DEGREE_PER_MODEL_SIZE.search(setting) is not None)
+    )
     group = (
         replica_group(profile, choice.device, choice.served_precision, page_devices(judged, choice, profile))
         or profile.needs.devices

@@ -212,6 +212,10 @@ class ChosenStack(_Model):
     model_assumed: bool = Field(
         default=False, description="It is written for named models and the profile names none: one of them is assumed"
     )
+    rollout_engines: tuple[str, ...] = Field(
+        default=(),
+        description="A training stack's own serving engines, which generate its RL rollouts (ids; empty otherwise)",
+    )
     released_quantized: bool = Field(
         default=False,
         description="A serving recipe written for the profile's model whose default format is the one asked: the model "

@@ -337,6 +337,9 @@ KL_IN_REWARD = re.compile(r"\buse_kl_in_reward=True\b")
 # for rollout and training phases of about equal length (https://github.com/verl-project/verl/blob/
 # a74fc52e75e31b4f754d64507e2b99056c8e61c2/docs/advance/one_step_off.md, read 2026-12-07).
 ROLLOUT_SHARE_MAX = 0.5
+# A long-context training step peaking above this share of a device's memory in a short run has no room for a longer
+# batch or a memory spike: the team's own margin (a policy, not a vendor figure).
+PEAK_MEMORY_MAX = 0.95
 # Confidence: what backs the chosen stack.
 STACK_EXACT = 1.3  # a vendor-documented recipe written for the profile's model, validated on this device generation
 STACK_FITS = 1.2  # such a stack documented for any model of its type (a general page), fitting the whole profile

@@ -48,7 +48,6 @@ from advisor.recommendation.capacity import (
 )
 from advisor.recommendation.models import ChosenStack, StackOption, StackPart, StackRisk
 from advisor.recommendation.policy import (
-    SIZE_TOLERANCE,
     ASSUMED_MODEL_WEIGHT,
     BF16_OVER,
     FINE_TUNING_KINDS,
@@ -63,6 +62,7 @@ from advisor.recommendation.policy import (
     PRECISIONS_FOR,
     SAME_WIDTH_FORMATS,
     SCALE_FOR,
+    SIZE_TOLERANCE,
     SKILL_ORDER,
     SUPERSEDED_WEIGHT,
     TOO_FAR,
@@ -2578,19 +2578,30 @@ def chosen_stack(
     )
 
 
-def stacks_in(choice: StackChoice, profile: Profile, devices: Sequence[Device] = ()) -> Sequence[ChosenStack]:
+def stacks_in(
+    choice: StackChoice, profile: Profile, devices: Sequence[Device] = (), knowledge: KnowledgeBase | None = None
+) -> Sequence[ChosenStack]:
     """Every chosen stack, serving first, without the risks that name another of the family's `devices` or open on
-    another generation."""
+    another generation; with `knowledge`, a training stack names the serving engines its RL rollouts run on (review 260
+    p04: the record's tier-1 list left out verl's SGLang rollout engine)."""
     target = choice.device
-    if target is None:
-        return [chosen_stack(item, profile) for item in choice.chosen]
-    others = [device.name for device in devices if device.id != target.id]
+    others = [device.name for device in devices if target is not None and device.id != target.id]
     generations = {  # another generation, not a variant of the target's ('Blackwell' beside 'Blackwell Ultra')
         device.generation
         for device in devices
-        if not target.generation.startswith(device.generation) and not device.generation.startswith(target.generation)
+        if target is not None
+        and not target.generation.startswith(device.generation)
+        and not device.generation.startswith(target.generation)
     }
-    return [chosen_stack(item, profile, others, generations) for item in choice.chosen]
+    chosen = [chosen_stack(item, profile, others, generations) for item in choice.chosen]
+    if knowledge is None or profile.training != "rl":
+        return chosen
+    return [
+        stack.model_copy(update={"rollout_engines": tuple(sorted(rollout_engines(item, knowledge)))})
+        if item.workload == "training"
+        else stack
+        for stack, item in zip(chosen, choice.chosen, strict=True)
+    ]
 
 
 def runner_roles(workload: str) -> tuple[str, ...]:

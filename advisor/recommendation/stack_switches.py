@@ -36,6 +36,7 @@ from advisor.recommendation.policy import (
     MISFIT_WEIGHTS,
     MIXED_FORMATS,
     NAMED_ONLY_KINDS,
+    PEAK_MEMORY_MAX,
     PRECISIONS_FOR,
     ROLLOUT_SHARE_MAX,
     TRAINED_PRECISIONS,
@@ -69,6 +70,7 @@ from advisor.recommendation.stack_choice import (
 from advisor.recommendation.switches import models_value, predicate, quantized_models_value, switch
 from advisor.recommendation.tier3 import AT_LOAD, PER_FAMILY
 from advisor.serving_task import assumed_text
+from advisor.vocabulary import QUANTIZATIONS
 
 MAX_STACK_SWITCHES = 3
 FASTER = 1.1  # another engine's measured throughput over the chosen one's from which it takes over
@@ -839,7 +841,8 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
     )
     palettized = any(PALETTIZED.search(text) for text in quantizers)
     block_typed = any(GGML_TYPES.search(text) for text in quantizers)
-    accuracy = accuracy_switch(profile, device, page, palettized, block_typed) if quantized_here else None
+    gated = served_ask_profile(profile, choice.served_precision)
+    accuracy = accuracy_switch(gated, device, page, palettized, block_typed) if quantized_here else None
     if accuracy is None:  # a release served as a vendor's requantization of it still has the release to go back to
         accuracy = requantized_switch(serving, profile, choice.considered)
     if accuracy is not None:
@@ -850,6 +853,9 @@ def stack_switches(choice: StackChoice, profile: Profile, platform: Platform) ->
         )
         if pays is not None:
             found.append(pays)
+    half = half_precision_switch(serving, profile)
+    if half is not None:
+        found.append(half)
     found += narrower_format_switches(choice, device, profile)
     finer = finer_scaled_switches(choice, device, profile)
     if finer:  # the block-scaled path is the step after a missed gate, before BF16: one switch per trigger, not two
@@ -964,6 +970,46 @@ def async_rollout_switch(choice: StackChoice, profile: Profile, knowledge: Knowl
         "steps and keep the layout with more steps per hour at the same reward curve"
     )
     return switch("rl-generation-share", description, "evidence.rl.generation_share_of_step", ">", ROLLOUT_SHARE_MAX)
+
+
+def rollout_parity_switch(choice: StackChoice, profile: Profile, knowledge: KnowledgeBase) -> SwitchCondition | None:
+    """An RL job that also serves, on another engine than the one its training recipe generates rollouts with: the
+    trained policy's score through the serving engine against the same checkpoint through the rollout engine is the
+    gate (review 260 p04: verl's SGLang rollouts beside a vllm-ascend deployment, and no switch about the RL side)."""
+    trained, serving = choice.for_workload("training"), choice.for_workload("inference")
+    if profile.training != "rl" or trained is None or serving is None or serving.stack.runner is None:
+        return None
+    rollouts = rollout_engines(trained, knowledge)
+    served_by = serving.stack.runner.candidate
+    if not rollouts or served_by is None or served_by in rollouts:
+        return None
+    rollout_names = " or ".join(sorted(knowledge.get(engine).name for engine in rollouts))
+    description = (
+        f"the trained policy served by {knowledge.get(served_by).name} scores more than {ACCURACY_DROP * 100:g} point "
+        f"below the same checkpoint generating through {rollout_names}, the engine its rollouts ran on (the same "
+        "validation prompts and sampling settings for both): the engines differ for this model; find the difference "
+        "(the weight conversion, a kernel, the sampling defaults) before serving, or serve on the rollout engine"
+    )
+    return switch(
+        "rl-serving-rollout-parity", description, "evidence.rl.serving_below_rollout_score", ">", ACCURACY_DROP
+    )
+
+
+def long_context_memory_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """A long-context training job: the step's peak memory at the target sequence length, read in a short run, is
+    what decides whether the layout holds (review 260 p06: a long-context fine-tune on 32 GB TPU v6e chips switched on
+    the device generation and the scaling efficiency only)."""
+    trained = choice.for_workload("training")
+    if trained is None or not profile.needs.long_context:
+        return None
+    description = (
+        f"a training step at your target sequence length peaks above {PEAK_MEMORY_MAX:.0%} of a device's memory, or "
+        f"runs out of it, in a short run of {trained.stack.name} on the target: split the sequence over more devices "
+        "with its context or sequence parallelism, recompute more activations, or move to a device with more "
+        "memory, and re-run `advisor recommend` with the evidence"
+    )
+    metric = "evidence.training.peak_memory_fraction"
+    return switch("long-context-memory", description, metric, ">", PEAK_MEMORY_MAX)
 
 
 FLASH_ATTN_PACKAGE = "flash-attn"  # the Python package a stack's validated versions name FlashAttention by
@@ -1434,12 +1480,15 @@ def no_float_on_chosen(
         if j.workload == "inference"
         and any(p in FLOAT_PRECISIONS and p in device.formats for p in j.stack.applies_to.precisions)
     ]
-    released = [
-        j for j in serving_float if j.stack.preview is None and not any(m.kind in NOT_A_SERVICE for m in j.misfits)
-    ]
-    route = next(iter(released or serving_float), None)
+    # only a route validated on this device: one on other GPUs is no way back here (review 260 p14: SGLang Diffusion on
+    # B200 / H200 / H100 named for an L40S); a released server first, then a script or pipeline the team wraps
+    on_device = [j for j in serving_float if not any(m.kind in DEVICE_MISFITS for m in j.misfits)]
+    released = [j for j in on_device if j.stack.preview is None and not any(m.kind in NOT_A_SERVICE for m in j.misfits)]
+    route = next(iter(released or on_device), None)
+    wrapped = route is not None and route not in released  # a script or pipeline, no server of its own
     where = (
         f"on {route.stack.name}, the nearest considered route that serves it"
+        + (" on this device (a script: the team's own server wraps it)" if wrapped else "")
         if route is not None
         else "on a route of its own, none documented here for this device"
     )
@@ -1972,6 +2021,42 @@ PALETTIZED = re.compile(r"palettiz", re.IGNORECASE)
 # remedy there; a wider type, an importance-matrix K-quant (llama.cpp's llama-quantize --imatrix, review 251 p09) or the
 # F16 file is (review 246 p10)
 GGML_TYPES = re.compile(r"\bggml\b|\bGGUF\b", re.IGNORECASE)
+
+
+HALF_PRECISIONS = ("fp16", "bf16")
+
+
+def half_precision_switch(serving: Judged | None, profile: Profile) -> SwitchCondition | None:
+    """A vision or embedding model served in a 16-bit float format by a stack whose page documents fp32 beside it,
+    with no quantization asked: the 16-bit engine's accuracy against the fp32 model decides, and fp32 is the way back
+    (review 259 p15: an ixRT FP16 engine for a ViT on a BI-V150 with the recipe's FP32 build never gated)."""
+    if serving is None or profile.needs.quantized or profile.trains:
+        return None
+    if profile.model_type != "cnn" and profile.serving_task != "embedding":  # vision and embedding models train in fp32
+        return None
+    if serving.precision not in HALF_PRECISIONS or "fp32" not in serving.stack.applies_to.precisions:
+        return None
+    half = serving.precision
+    what = f"the {half} build of the model"
+    description = (
+        f"{falls_short(what, profile, 'the fp32 model')} on {quality_evaluation(profile)}: build it in fp32, which "
+        f"{serving.stack.name} documents too, and re-check its throughput"
+    )
+    return switch(f"{half}-vs-fp32-accuracy", description, f"evidence.{half}_accuracy_drop", ">", ACCURACY_DROP)
+
+
+def served_ask_profile(profile: Profile, served: str | None) -> Profile:
+    """The profile as the accuracy gate reads it: asking the quantized format the chosen serving stack actually serves
+    where that is another one (int4 AWQ served for an int8 ask on Iluvatar: review 260 p13 read an int8 gate beside an
+    int4 verdict); the profile itself otherwise."""
+    if served is None or not profile.needs.quantized or profile.trains:
+        return profile
+    if served in PRECISIONS_FOR[profile.needs.quantization]:
+        return profile
+    ask = next((q for q in QUANTIZATIONS if q != "none" and served in PRECISIONS_FOR.get(q, ())), None)
+    if ask is None:
+        return profile
+    return profile.model_copy(update={"needs": profile.needs.model_copy(update={"quantization": ask})})
 
 
 def accuracy_switch(

@@ -114,8 +114,10 @@ def tier_options(recommendation: Recommendation, number: int) -> list[str]:
 
 
 def tier1_options(recommendation: Recommendation) -> list[str]:
-    """The option ids of tier 1, in concern order, without repeats."""
-    return tier_options(recommendation, 1)
+    """The option ids of tier 1, in concern order, then the engines a chosen training stack generates its RL rollouts
+    with (part of the stack, though no concern chooses them), without repeats."""
+    rollouts = [engine for stack in recommendation.stacks for engine in stack.rollout_engines]
+    return list(dict.fromkeys([*tier_options(recommendation, 1), *rollouts]))
 
 
 def rejected_options(recommendation: Recommendation) -> list[str]:

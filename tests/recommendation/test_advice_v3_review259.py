@@ -122,3 +122,172 @@ def test_training_on_a_shape_compiling_runtime_pads_to_fixed_lengths_not_per_bat
     )
     gpu_text = " ".join(reason.text for reason in choice(gpu, "dynamic-shapes").rationale)
     assert "pad every batch to one max_length" not in gpu_text
+
+
+def test_a_tier_3_confidence_note_does_not_deny_the_runtime_documented_on_each_family():
+    # Review 260 p09: "no documented stack spans every family" beside a tier 3 of llama.cpp, which the knowledge base
+    # documents on Graviton and on x86 server CPUs alike
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.2-3B-Instruct",
+        needs={
+            "dynamic_shapes": True,
+            "quantization": "int4",
+            "devices": 1,
+            "cross_platform": True,
+            "other_hardware": ["x86-cpu"],
+        },
+    )
+    first = result.confidence_notes[0]
+    assert "no documented stack spans" not in first
+    assert "each family's stack is documented on a page of its own" in first
+
+
+def test_a_float_fallback_is_named_only_on_a_route_validated_on_the_device():
+    # Review 260 p14: the FLUX NIM on an L40S (FP8 engines only) sent the float model to SGLang Diffusion, validated on
+    # B200 / H200 / H100 only (https://docs.sglang.io/diffusion/index.html lists those GPUs)
+    result = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        team_skill="framework",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    drop = next(s for s in result.switch_conditions if s.id == "fp8-accuracy-drop")
+    assert "SGLang" not in drop.description and "B200" not in drop.description
+
+
+def test_the_accuracy_gate_reads_the_format_the_stack_serves_not_the_one_asked():
+    # Review 260 p13: int8 asked on a Tiangai 150, where the only vLLM stack serves bf16 or AWQ int4: the verdict said
+    # int4 while the accuracy gate spoke of "the int8 model"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-14B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "int8", "devices": 2},
+    )
+    assert "in int4" in result.verdict
+    ids = {s.id for s in result.switch_conditions}
+    assert "int4-accuracy-drop" in ids and "int8-accuracy-drop" not in ids
+
+
+def test_a_size_table_in_another_clause_is_read_for_a_launch_written_for_another_size():
+    # Review 260 p12: Hygon's cookbook K100_AI line serves Qwen3-30B-A3B at -tp 2 and runs the small dense models at
+    # -tp 1 (https://github.com/HYGON-AI/inference-cookbook-das/blob/ad2a8ffae71a43eb655296ecf562a35c2c5a0bd6/docs/model-deployment/vllm/qwen3.md);
+    # a 7B model was told "the command's tensor-parallel degree is 2"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-7B-Instruct",
+        needs={"devices": 4},
+    )
+    layout = choice(result, "deployment").settings.get("layout here", "")
+    assert "the command's tensor-parallel degree is 2" not in layout
+    assert "the page sets the tensor-parallel degree by model size" in layout
+
+
+def test_a_small_vlm_served_data_parallel_is_not_told_of_tensor_parallel_collectives():
+    # Review 259 p04: vLLM's Qwen2.5-VL recipe serves the 7B model with --data-parallel-size 4 on Instinct GPUs and the
+    # 72B one at --tensor-parallel-size 4 (https://github.com/vllm-project/recipes/blob/main/Qwen/Qwen2.5-VL.md); the
+    # 7B job's collectives row quoted the 72B line's TP 4
+    result = answer(
+        model_type="multimodal",
+        hardware="amd-gpu",
+        device="mi355x",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result) == "amd-vllm-vlm-instinct"
+    collectives = choice(result, "collectives").settings.get("as documented", "")
+    assert "--data-parallel-size 4" in collectives and "--tensor-parallel-size 4" not in collectives
+
+
+def test_a_vision_model_served_in_fp16_is_gated_on_its_accuracy_against_fp32():
+    # Review 259 p15 (scored 1): an ixRT FP16 engine for a ViT on a BI-V150, from a recipe that measures FP16 and FP32
+    # (https://github.com/Deep-Spark/DeepSparkInference), had a device-generation switch only
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="inference",
+        team_skill="framework",
+        model="google/vit-base-patch16-224",
+        needs={"devices": 1},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "fp16-vs-fp32-accuracy")
+    assert gate.metric == "evidence.fp16_accuracy_drop" and "build it in fp32" in gate.description
+    # an LLM served in bf16 as its recipe ships it gets no such gate
+    llm = answer(
+        model_type="dense-transformer",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 1},
+    )
+    assert not any(s.id.endswith("-vs-fp32-accuracy") for s in llm.switch_conditions)
+
+
+def test_an_rl_job_served_on_another_engine_than_its_rollouts_gets_a_parity_gate_and_lists_both_engines():
+    # Review 260 p04: verl's GRPO recipe on 16 Atlas A2 NPUs rolls out on SGLang
+    # (https://github.com/verl-project/verl/blob/main/docs/ascend_tutorial/quick_start/ascend_quick_start.rst lists the
+    # SGLang and vLLM rows apart), the deployment runs vllm-ascend; no switch spoke of the RL side and the record's
+    # tier-1 list named one engine
+    from advisor.records.decision import tier1_options
+
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="both",
+        training="rl",
+        team_skill="framework",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 16},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "rl-serving-rollout-parity")
+    assert "served by vLLM" in gate.description and "through SGLang" in gate.description
+    assert {"vllm", "sglang"} <= set(tier1_options(result))
+
+
+def test_a_long_context_training_job_is_gated_on_its_peak_memory_at_the_target_length():
+    # Review 260 p06: a long-context full fine-tune on 32 GB TPU v6e chips (Google's v6e page gives 32 GB HBM per chip,
+    # https://cloud.google.com/tpu/docs/v6e) switched only on the device generation and the scaling efficiency
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"long_context": True, "devices": 8},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "long-context-memory")
+    assert gate.metric == "evidence.training.peak_memory_fraction" and gate.op == ">"
+    short = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"devices": 8},
+    )
+    assert not any(s.id == "long-context-memory" for s in short.switch_conditions)

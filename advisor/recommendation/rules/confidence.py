@@ -332,8 +332,9 @@ def overall_confidence(
     if profile.needs.cross_platform:  # tier 3 leads: the target's stack backs the target alone
         factor, backing = (
             factor * CROSS_FAMILY,
-            f"{backing} on {profile.hardware}; but tier 3 leads, and no documented stack spans every family the model "
-            "must run on",
+            # review 260 p09: "no documented stack spans every family" beside a tier 3 of llama.cpp, documented on each
+            f"{backing} on {profile.hardware}; but tier 3 leads: each family's stack is documented on a page of its "
+            "own, and no one page validates the job on every family it must run on",
         )
     value *= factor
     notes = [f"{backing}; {notes[0]}", *notes[1:]]
