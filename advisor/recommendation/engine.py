@@ -72,6 +72,7 @@ from advisor.recommendation.stack_switches import (
     installed_flash_attention_switch,
     kv_cache_switch,
     long_context_memory_switch,
+    model_list_rival_switch,
     replica_switch,
     requantized_rival_switch,
     rollout_parity_switch,
@@ -179,6 +180,7 @@ def recommend(
             replica_switch(stack_choice, profile),
             smaller_model_switch(stack_choice, profile),
             successor_switch(stack_choice, profile, knowledge),
+            model_list_rival_switch(stack_choice, profile),
             async_rollout_switch(stack_choice, profile, knowledge),
             rollout_parity_switch(stack_choice, profile, knowledge),
             long_context_memory_switch(stack_choice, profile),
@@ -245,11 +247,17 @@ def raced_as_said(options: Sequence[StackOption], switches: Sequence[SwitchCondi
     switch); otherwise it says the run is the team's to make."""
     kept = []
     for option in options:
-        if SEE_SWITCHES in option.reason and not any(option.stack in s.metric for s in switches):
+        named = re.compile(rf"(?<![a-z0-9-]){re.escape(option.stack)}(?![a-z0-9-])")  # the whole id, not a prefix
+        watching = next((s for s in switches if named.search(s.metric)), None)
+        if SEE_SWITCHES in option.reason and watching is None:
             reason = option.reason.replace(
                 SEE_SWITCHES, "(a run the team makes the same way as the switch conditions')"
             )
             option = option.model_copy(update={"reason": reason})
+        elif not option.chosen and watching is not None and SEE_SWITCHES not in option.reason:
+            # a row turned down on its format or model list whose way back a switch watches (review 260 p10: WhisperKit
+            # "none in int8", while a switch races its int4 model on the target)
+            option = option.model_copy(update={"reason": f"{option.reason}; switch condition {watching.id} watches it"})
         kept.append(option)
     return tuple(kept)
 

@@ -972,6 +972,46 @@ def async_rollout_switch(choice: StackChoice, profile: Profile, knowledge: Knowl
     return switch("rl-generation-share", description, "evidence.rl.generation_share_of_step", ">", ROLLOUT_SHARE_MAX)
 
 
+NAMED_MODEL_KINDS = ("named_model", "named_model_training")  # written for other models, and missing nothing else
+
+
+def model_list_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """A considered stack on another runner that misses the job only by the models its page is written for (Apple's
+    Core AI image-generation recipes, which list SD 1.5, SD 2.1, SD 3.5 Medium and FLUX.2 klein, not SDXL): its list
+    gaining the job's model is the knowledge claim that reopens it (reviews 252-259 p12: Core AI only a watch line for
+    SDXL in a Mac app). Superseded chosen stacks have their own successor switch."""
+    model = profile.model_name
+    if model is None:
+        return None
+    for judged in choice.chosen:
+        runner = judged.stack.runner.candidate if judged.stack.runner is not None else None
+        if judged.stack.superseded is not None:
+            continue
+        rival = next(
+            (
+                item
+                for item in choice.considered
+                if item.workload == judged.workload
+                and item.misfits
+                and all(m.kind in NAMED_MODEL_KINDS for m in item.misfits)
+                and item.stack.superseded is None
+                and item.stack.runner is not None
+                and item.stack.runner.candidate != runner
+            ),
+            None,
+        )
+        if rival is None:
+            continue
+        description = (
+            f"the models {rival.stack.name} is written for change (today {few_of(rival.stack.applies_to.models)}, "
+            f"not {model}): where it now lists {model}, run both on the target and keep the faster at the same "
+            f"quality ({judged.stack.name} today)"
+        )
+        metric = f"knowledge.stack.{rival.stack.id}.models"
+        return switch(f"{rival.stack.id}-lists-model", description, metric, "!=", models_value(rival.stack))
+    return None
+
+
 def rollout_parity_switch(choice: StackChoice, profile: Profile, knowledge: KnowledgeBase) -> SwitchCondition | None:
     """An RL job that also serves, on another engine than the one its training recipe generates rollouts with: the
     trained policy's score through the serving engine against the same checkpoint through the rollout engine is the

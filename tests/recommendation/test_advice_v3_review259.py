@@ -291,3 +291,40 @@ def test_a_long_context_training_job_is_gated_on_its_peak_memory_at_the_target_l
         needs={"devices": 8},
     )
     assert not any(s.id == "long-context-memory" for s in short.switch_conditions)
+
+
+def test_a_rival_runner_written_for_other_models_gets_a_model_list_switch_and_its_row_points_to_it():
+    # Reviews 252-259 p12: Apple's Core AI image-generation recipes (https://github.com/apple/coreai-models) list SD 1.5,
+    # SD 2.1, SD 3.5 Medium and FLUX.2 klein, not SDXL; for SDXL in a Mac app Core AI was only a watch line
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"in_app": True, "devices": 1},
+    )
+    assert chosen_stack(result) == "apple-coreml-stable-diffusion"
+    gate = next(s for s in result.switch_conditions if s.id == "apple-coreai-image-generation-lists-model")
+    assert gate.metric == "knowledge.stack.apple-coreai-image-generation.models" and gate.op == "!="
+    row = considered(result, "apple-coreai-image-generation").reason
+    assert row.endswith("switch condition apple-coreai-image-generation-lists-model watches it")
+
+
+def test_a_row_turned_down_on_its_format_names_the_race_that_watches_it():
+    # Review 260 p10: WhisperKit turned down as "none in int8" for a Mac app, while a switch condition races its int4
+    # model against whisper.cpp's q8_0 on the target (https://github.com/argmaxinc/WhisperKit)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        task="transcription",
+        model="openai/whisper-large-v3-turbo",
+        needs={"quantization": "int8", "in_app": True, "devices": 1},
+    )
+    row = considered(result, "apple-whisperkit-coreml").reason
+    assert "switch condition apple-whisperkit-coreml-smaller watches it" in row
+    assert any(s.id == "apple-whisperkit-coreml-smaller" for s in result.switch_conditions)
