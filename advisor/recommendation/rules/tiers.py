@@ -159,11 +159,27 @@ def tier2_entry(
     cost = candidate.maintenance_cost
     text = f"{candidate.name} for the operators profiling shows are hot spots only (maintenance cost {cost.value})"
     lines.append(line(text, cite_claim(candidate, "maintenance_cost"), cite_claim(candidate, "skill")))
+    route = platform_route_line(context, candidate)
+    if route is not None:  # review 259 p14: Triton on Hygon's DTK read as "unsupported by anything it cites"
+        lines.append(route)
     others = [context.knowledge.get(option) for option in chosen.alternatives if option in preference]
     if others and chosen.fits_team:  # the other routes this team could write the same operators in (CuTe DSL)
         names = ", ".join(other.name for other in others)
         lines.append(line(f"also within the team's skill here: {names}", *(cite_claim(o, "skill") for o in others)))
     return entry_from(chosen, concern, context, gap_reason="", lines=lines)
+
+
+def platform_route_line(context: RuleContext, candidate: Candidate) -> Rationale | None:
+    """Where the platform's own kernel-route claim names the candidate and says how it runs there (Hygon's Triton
+    fork with an HCU backend), that note, cited to the platform's claim."""
+    platform = context.platform
+    for path, claim in (
+        ("kernel_languages", platform.kernel_languages),
+        ("deep_development", platform.deep_development),
+    ):
+        if candidate.id in claim.value and claim.note:
+            return line(f"on {platform.name}: {claim.note}", cite_platform(platform, path))
+    return None
 
 
 def first_unblocked(picked: Pick, preference: Sequence[str], context: RuleContext) -> Candidate | None:
