@@ -135,6 +135,9 @@ MISFIT_WEIGHTS: dict[str, int] = {
     # training): it lacks the loop itself, too far to be the job's stack (review 64 p13: an SFT LoRA trainer for GRPO)
     "training_loop": 10,
     "training_kind_near": 2,  # a pre-training recipe for a full fine-tuning job: every weight trains (not the reverse)
+    # the same, where the pre-training page starts from no published model's weights (random init, mock data): a
+    # post-training route whose page runs another model as its example comes first (review 261 p04)
+    "training_kind_near_no_start": 4,
     # a LoRA recipe for a full fine-tuning job: the same framework and data path from the model's checkpoint, with
     # every weight's gradients and optimizer state to fit besides
     "training_kind_adapter": 4,

@@ -1102,7 +1102,10 @@ def misfits(
             text = f"documented for {documented}, not {kind}: both train every weight, from the model's checkpoint here"
             if stack.starts_from is not None:
                 text += f"; {stack.starts_from.value}"
-            found.append(Misfit("training_kind_near", text))
+                found.append(Misfit("training_kind_near", text))
+            else:  # review 261 p04: Primus's pre-training entry point for a Llama 3.1 70B full fine-tune
+                text += ", but its page starts from no published model's weights: importing the checkpoint is yours"
+                found.append(Misfit("training_kind_near_no_start", text))
         elif kind == "lora" and scope.training == ["pretraining"] and stack.starts_from is None:
             text = (
                 f"documented for {documented}, not {kind}, and its page starts from no published model's weights, "
@@ -2461,6 +2464,11 @@ def size_reference(item: Judged, chosen: Judged | None, profile: Profile) -> str
     if model is None or layout is None:
         return None
     if not layout.setting:  # the judged stack's parts are already set for the kind of training asked
+        return None
+    # the layout must be the model's: a page written for several models whose layout names others (Primus's native
+    # SFT-LoRA guide lists Llama-2-70B while its layouts are Qwen3 MoE ones; review 261 p04) is no size reference
+    short = model.split("/")[-1]
+    if len(item.stack.applies_to.models) > 1 and short.lower() not in layout.setting.lower():
         return None
     return (
         f"its layout for {model} ({layout.setting}) is the nearest one documented for a {size:g}B model: size this job's "

@@ -328,3 +328,57 @@ def test_a_row_turned_down_on_its_format_names_the_race_that_watches_it():
     row = considered(result, "apple-whisperkit-coreml").reason
     assert "switch condition apple-whisperkit-coreml-smaller watches it" in row
     assert any(s.id == "apple-whisperkit-coreml-smaller" for s in result.switch_conditions)
+
+
+def test_a_full_fine_tune_takes_a_post_training_recipe_before_a_pre_training_entry_point():
+    # Review 261 p04 (scored 1): a Llama 3.1 70B full fine-tune on MI325X went to Primus's pre-training entry point
+    # (train pretrain, random weights), while AMD's post-training page runs full SFT with train posttrain and says MI325X
+    # uses the MI300X configurations (https://rocm.docs.amd.com/projects/primus/en/latest/02-user-guide/posttraining.html)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi325x",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-70B",
+        needs={"devices": 8},
+    )
+    assert chosen_stack(result, "training") == "amd-primus-megatron-bridge-llama31-70b-sft"
+    pretraining = considered(result, "amd-primus-megatron-te-mi300x").reason
+    assert "its page starts from no published model's weights" in pretraining
+
+
+def test_a_layout_written_for_other_models_is_no_size_reference():
+    # Review 261 p04: Primus's native SFT-LoRA guide lists Llama-2-70B among its models while its layouts are Qwen3 MoE
+    # ones; "its layout for meta-llama/Llama-2-70b-hf (Qwen3-30B-A3B: TP 1, PP 1, EP 8 ...)" was printed for a 70B job
+    result = answer(
+        model_type="dense-transformer",
+        hardware="amd-gpu",
+        device="mi325x",
+        workload="training",
+        training="fine-tuning",
+        team_skill="kernel",
+        parameters_b=70,
+        needs={"devices": 8},
+    )
+    assert all("Llama-2-70b-hf (Qwen3" not in option.reason for option in result.stacks_considered)
+
+
+def test_a_qwen3_moe_pretraining_on_h100_takes_megatron_bridges_recipe_for_it():
+    # Reviews 261 p01, 262 p01: Qwen3-30B-A3B FP8 pre-training on 64 H100 got Llama 3 70B's dense TP4 PP8 VP5 layout;
+    # Megatron Bridge ships qwen3_30b_a3b_pretrain_64gpu_h100_fp8cs_config (EP 16)
+    # (https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/src/megatron/bridge/perf_recipes/qwen/h100/qwen3_moe.py)
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "fp8", "long_context": True, "devices": 64},
+    )
+    assert chosen_stack(result, "training") == "nvidia-megatron-bridge-qwen3-moe-pretrain-h100"
+    framework = choice(result, "training-framework").settings.get("as documented", "")
+    assert "qwen3_30b_a3b_pretrain_64gpu_h100_fp8cs_config" in framework
