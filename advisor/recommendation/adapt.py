@@ -860,7 +860,12 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     # (review 260 p12: Hygon's cookbook line for a 30B model at -tp 2, then "-tp 1 for Qwen3-0.6B to 14B", read as
     # "the command's degree is 2" for a 7B model)
     size = model_parameters_b(profile)
-    named = [float(found) for found in SIZE_WORD.findall(launch)]
+    named = [  # the sizes named beside a degree, not 'the 1B and 8B models take ... a smaller degree' after it
+        float(found)
+        for clause in top_level_clauses(launch)
+        if TENSOR_PARALLEL.search(clause)
+        for found in SIZE_WORD.findall(clause)
+    ]
     other_size = bool(size and named and all(abs(said - size) > SIZE_TOLERANCE * size for said in named))
     per_size = documented is not None and (
         DEGREE_PER_MODEL_SIZE.search(launch) is not None
@@ -912,14 +917,22 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
         )
     elif as_run:  # replicas of the command as it runs: the page's own layout, copied over the job's devices
         degree, short = "as the command runs it", "as the command runs it"
+    elif other_size:  # review 261 p09: vLLM Neuron's 70B launch at TP 16 offered as an 8B model's own layout
+        said = "/".join(f"{value:g}B" for value in dict.fromkeys(named))
+        degree = (
+            f"the command's tensor-parallel degree ({theirs}) is its {said} launch's; the page gives none for this size"
+        )
+        short = f"the command's degree is its {said} launch's"
     else:
         degree, short = f"the command's tensor-parallel degree is {theirs}", f"the command's degree is {theirs}"
     if replicas > 1:
         # the page's own degree, where the page is written for this model and it divides the devices: its validated
-        # layout as a third option (review 111 p12: TP 16 NeuronCores on 4 Trn2 chips, so 4 replicas on 16)
+        # layout as a third option (review 111 p12: TP 16 NeuronCores on 4 Trn2 chips, so 4 replicas on 16); not where
+        # the command is another size's
         as_page = (
             f", {profile.needs.devices // int(pages)} replicas of {int(pages)} as the command runs it"
             if judged.written_for_this_model
+            and not other_size
             and pages.is_integer()
             and group < pages < profile.needs.devices
             and profile.needs.devices % int(pages) == 0

@@ -2468,7 +2468,8 @@ def size_reference(item: Judged, chosen: Judged | None, profile: Profile) -> str
     # the layout must be the model's: a page written for several models whose layout names others (Primus's native
     # SFT-LoRA guide lists Llama-2-70B while its layouts are Qwen3 MoE ones; review 261 p04) is no size reference
     short = model.split("/")[-1]
-    if len(item.stack.applies_to.models) > 1 and short.lower() not in layout.setting.lower():
+    all_this_size = all(same_size(listed, size) for listed in item.stack.applies_to.models)
+    if not all_this_size and short.lower() not in layout.setting.lower():
         return None
     return (
         f"its layout for {model} ({layout.setting}) is the nearest one documented for a {size:g}B model: size this job's "

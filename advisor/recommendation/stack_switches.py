@@ -962,12 +962,20 @@ def async_rollout_switch(choice: StackChoice, profile: Profile, knowledge: Knowl
         return None
     framework = knowledge.get(runner.candidate)
     rollouts = rollout_engines(trained, knowledge)
-    if framework.async_rollouts is None or not rollouts & set(framework.async_rollout_engines):
+    if framework.async_rollouts is None or not rollouts:
         return None
+    # a recipe rolling out on another engine than the asynchronous trainer's (verl's SGLang recipe on Atlas A2/A3; review
+    # 261 p06): the move takes the rollout to that engine as well
+    moved = (
+        ""
+        if rollouts & set(framework.async_rollout_engines)
+        else f"; that trainer runs {' or '.join(knowledge.get(e).name for e in framework.async_rollout_engines)} "
+        f"rollouts, so the move also takes the rollout off {' and '.join(sorted(knowledge.get(e).name for e in rollouts))}"
+    )
     description = (
         f"generation takes more than {ROLLOUT_SHARE_MAX:.0%} of each RL step in a short run on the target: "
-        f"{framework.async_rollouts.value} (kb: {framework.id}.async_rollouts); run the same job both ways for a few "
-        "steps and keep the layout with more steps per hour at the same reward curve"
+        f"{framework.async_rollouts.value} (kb: {framework.id}.async_rollouts){moved}; run the same job both ways for "
+        "a few steps and keep the layout with more steps per hour at the same reward curve"
     )
     return switch("rl-generation-share", description, "evidence.rl.generation_share_of_step", ">", ROLLOUT_SHARE_MAX)
 

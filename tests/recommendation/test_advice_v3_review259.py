@@ -382,3 +382,40 @@ def test_a_qwen3_moe_pretraining_on_h100_takes_megatron_bridges_recipe_for_it():
     assert chosen_stack(result, "training") == "nvidia-megatron-bridge-qwen3-moe-pretrain-h100"
     framework = choice(result, "training-framework").settings.get("as documented", "")
     assert "qwen3_30b_a3b_pretrain_64gpu_h100_fp8cs_config" in framework
+
+
+def test_a_launch_written_for_another_size_is_not_offered_as_this_models_own_layout():
+    # Review 261 p09: vLLM Neuron's Llama 3 recipe launches the 70B model at TP 16 and says the 1B and 8B models take the
+    # same path with a smaller degree it gives no figure for
+    # (https://github.com/aws-neuron/aws-neuron-sdk/blob/43a89626d2aa0f9f649b581df8dfefe85b2b603d/vllm-neuron/docs/tutorials/tutorial-llama3-70b.md);
+    # an 8B job was offered "4 replicas of 4 as the command runs it"
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="trn2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"devices": 16},
+    )
+    layout = choice(result, "deployment").settings.get("layout here", "")
+    assert "as the command runs it" not in layout
+    assert "is its 70B launch's; the page gives none for this size" in layout
+
+
+def test_an_rl_recipe_rolling_out_on_another_engine_than_the_async_trainer_still_gets_the_generation_gate():
+    # Review 261 p06: verl's GRPO recipe on Atlas A3 rolls out on SGLang, while verl's one-step-off-policy trainer runs
+    # vLLM rollouts (https://github.com/verl-project/verl/blob/a74fc52e75e31b4f754d64507e2b99056c8e61c2/docs/advance/one_step_off.md);
+    # the record had no RL switch at all
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="training",
+        training="rl",
+        team_skill="hpc",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"devices": 16},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "rl-generation-share")
+    assert "so the move also takes the rollout off SGLang" in gate.description
