@@ -2456,6 +2456,8 @@ def size_reference(item: Judged, chosen: Judged | None, profile: Profile) -> str
     turned down): that layout is the sizing reference."""
     if item.workload != "training" or chosen is None or chosen.written_for_this_model:
         return None
+    if any(misfit.kind.startswith(("training_kind", "training_loop")) for misfit in item.misfits):
+        return None  # another kind of training's layout (an RL loop's meshes) sizes no pre-training (review 261 p08)
     size = model_parameters_b(profile)
     if size is None or any(same_size(model, size) for model in chosen.stack.applies_to.models):
         return None

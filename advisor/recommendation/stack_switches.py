@@ -270,9 +270,17 @@ def fallback_for_the_device(choice: StackChoice) -> list[str]:
         # p04: the IGIE script for the MR-V100 named where ixRT's BI-V150 page serves an engine over HTTP)
         rival = min(rivals, key=device_distance, default=None)
         if rival is not None and choice.device is not None:
+            # where the next stack is no more validated here than the first, the documented way is the first stack on a
+            # device its page names (review 261 p08: vLLM TorchTPU offered for a v5p that neither plugin validates)
+            elsewhere = (
+                f"; or {VERBS[judged.workload].split()[0]} on a device {judged.stack.name}'s page validates "
+                f"({', '.join(judged.stack.applies_to.devices)})"
+                if any(m.kind in DEVICE_MISFITS for m in rival.misfits) and judged.stack.applies_to.devices
+                else ""
+            )
             found.append(
                 f"should it not run on the {choice.device.name}, the next documented stack is {rival.stack.name} "
-                f"({'; '.join(m.text for m in rival.misfits) or 'fits'})"
+                f"({'; '.join(m.text for m in rival.misfits) or 'fits'}){elsewhere}"
             )
     return found
 

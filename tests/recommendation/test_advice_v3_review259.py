@@ -419,3 +419,22 @@ def test_an_rl_recipe_rolling_out_on_another_engine_than_the_async_trainer_still
     )
     gate = next(s for s in result.switch_conditions if s.id == "rl-generation-share")
     assert "so the move also takes the rollout off SGLang" in gate.description
+
+
+def test_a_device_fallback_no_better_validated_names_the_devices_the_first_stack_runs_on():
+    # Review 261 p08: serving on a v5p, vLLM JAX (v5p experimental) was backed up by vLLM TorchTPU, validated on v7x and
+    # v6e only (https://docs.vllm.ai/projects/tpu/en/latest/); serving on a v5e or v6e was never said
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v5p",
+        workload="both",
+        training="pretraining",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B",
+        needs={"devices": 64},
+    )
+    assert "or serve on a device vLLM serving on Cloud TPU with vLLM JAX" in result.verdict
+    assert "tpu-v5e, tpu-v6e" in result.verdict
+    # an RL recipe's sampler and trainer meshes are no size reference for a pre-training
+    assert all("nearest one documented" not in option.reason for option in result.stacks_considered)
