@@ -1295,6 +1295,15 @@ def quantization_pays_switch(
         floating = "fp16"
     if floating is None and profile.model_type == "cnn" and "fp32" in device.formats:
         floating = "fp32"  # an image model's INT8 recipe quantizes its FP32 export, the float model it is timed against
+    if (
+        floating is None
+        and not accelerator
+        and "fp32" in serving.stack.applies_to.precisions
+        and "fp32" in device.formats
+    ):
+        floating = (
+            "fp32"  # a CPU stack's INT8 beside its fp32 export (review 261 p11: bge-m3 on Graviton4, no speed gate)
+        )
     if floating is None:
         return None
     held = devices_to_hold(profile, device, floating)

@@ -438,3 +438,20 @@ def test_a_device_fallback_no_better_validated_names_the_devices_the_first_stack
     assert "tpu-v5e, tpu-v6e" in result.verdict
     # an RL recipe's sampler and trainer meshes are no size reference for a pre-training
     assert all("nearest one documented" not in option.reason for option in result.stacks_considered)
+
+
+def test_an_int8_embedding_model_on_a_cpu_is_timed_against_its_fp32_export():
+    # Review 261 p11: ONNX Runtime's dynamic INT8 bge-m3 on Graviton4 (the Sentence Transformers ONNX backend,
+    # https://sbert.net/docs/sentence_transformer/usage/efficiency.html) had no gate on whether int8 is faster than fp32
+    result = answer(
+        model_type="dense-transformer",
+        hardware="arm-cpu",
+        device="graviton4",
+        workload="inference",
+        team_skill="framework",
+        task="embedding",
+        model="BAAI/bge-m3",
+        needs={"dynamic_shapes": True, "quantization": "int8", "quantization_method": "ptq", "devices": 1},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
+    assert gate.metric == "evidence.inference_throughput.int8_over_fp32"
