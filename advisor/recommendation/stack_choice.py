@@ -186,7 +186,9 @@ class Judged:
     def nearly_fits(self) -> bool:
         """Its misfits weigh no more than another device generation's, a float fallback not counted: the stack a family
         would run the job on (tier 3's line for another family, and the engines that have one there)."""
-        fallback = sum(misfit.weight for misfit in self.misfits if misfit.kind in FLOAT_RUN_KINDS)
+        # an asked format served only from its publisher's checkpoints of other models runs float too (review 264 p14:
+        # vLLM's Qwen2.5-VL recipe on Instinct, BF16 as SGLang's, read as no stack there)
+        fallback = sum(misfit.weight for misfit in self.misfits if misfit.kind in FALLBACK_KINDS)
         return self.weight - fallback <= MISFIT_WEIGHTS["device"]
 
     @property

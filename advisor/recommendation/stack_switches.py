@@ -68,7 +68,7 @@ from advisor.recommendation.stack_choice import (
     workloads,
 )
 from advisor.recommendation.switches import models_value, predicate, quantized_models_value, switch
-from advisor.recommendation.tier3 import AT_LOAD, PER_FAMILY
+from advisor.recommendation.tier3 import AT_LOAD, PER_FAMILY, float_families
 from advisor.serving_task import assumed_text
 from advisor.vocabulary import QUANTIZATIONS
 
@@ -492,9 +492,16 @@ def cross_platform_lead(tiers: Sequence[Tier], profile: Profile) -> str:
         release = toolkit.settings["checkpoint"].removesuffix(AS_RELEASED)  # no toolkit writes the publisher's release
         layer += f", serving {release}, the publisher's {toolkit.settings['dtype']} release, which it loads on each"
     elif portable and toolkit is not None:  # one quantized checkpoint for every family, written by tier 3's toolkit
-        layer += (
-            f", serving one {toolkit.settings['dtype']} checkpoint written by {toolkit.option}, which it loads on each"
-        )
+        dtype = toolkit.settings["dtype"]
+        floats = float_families(tiers[2], dtype)
+        loads = [family for family in profile.families if family not in floats]
+        if floats:  # review 264 p14: "one fp8 checkpoint ... on each" beside an AMD line serving BF16 only
+            layer += (
+                f", serving one {dtype} checkpoint written by {toolkit.option} on {', '.join(loads)}, and the float "
+                f"model on {', '.join(floats)}, where no {dtype} path is documented"
+            )
+        else:
+            layer += f", serving one {dtype} checkpoint written by {toolkit.option}, which it loads on each"
         local = target_quantizer(tiers, toolkit.option)
         if local is not None:
             how = (
@@ -1141,11 +1148,26 @@ def context_cap_gate(choice: StackChoice, profile: Profile) -> SwitchCondition |
     if cap is None:
         return None
     latency = "your latency SLA" if sla is not None else "the latency you need"
+    # a considered stack on another engine that fits whole, stating no cap, is where the job goes (review 263 p01: vLLM's
+    # and SGLang's NVFP4 DeepSeek pages beside TensorRT-LLM's 9,472-token launch)
+    uncapped = next(
+        (
+            item
+            for item in choice.considered
+            if item.workload == "inference" and not item.misfits and not same_engine(item, serving)
+        ),
+        None,
+    )
+    then = (
+        f"serve on {uncapped.stack.name}, whose page states no such cap, behind the same checks"
+        if uncapped is not None
+        else f"keep requests to {cap:,} tokens or re-run `advisor recommend` with the measurement"
+    )
     description = (
-        f"the launch of {serving.stack.name}, recompiled for {needed:,}-token requests (its page stops at {cap:,}), fails to "
-        f"compile or start, holds too few full-length sequences for your traffic, misses {latency} at that length, or "
-        f"scores below the model's reference on long inputs: the long-context need is not met on this stack; keep "
-        f"requests to {cap:,} tokens or re-run `advisor recommend` with the measurement"
+        f"the launch of {serving.stack.name}, set (and, where its engine compiles per length, recompiled) for "
+        f"{needed:,}-token requests (its page stops at {cap:,}), fails to start, holds too few full-length sequences "
+        f"for your traffic, misses {latency} at that length, or scores below the model's reference on long inputs: the "
+        f"long-context need is not met on this stack; {then}"
     )
     return switch(
         "context-cap-gate",

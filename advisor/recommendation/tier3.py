@@ -229,6 +229,18 @@ def unmatched_note(judged: Judged, choice: StackChoice, want: str, context: Rule
     )
 
 
+NO_PATH_THERE = "path is documented there"  # a family's note where its stack serves the float model
+
+
+def float_families(tier: Tier, dtype: str) -> list[str]:
+    """The families whose tier-3 note says their stack serves the float model, no `dtype` path documented there."""
+    found = []
+    for note in tier.notes:
+        if note.text.startswith("on ") and f"no {dtype} {NO_PATH_THERE}" in note.text:
+            found.append(note.text[3:].split(",", 1)[0])
+    return found
+
+
 def other_family_stack(
     context: RuleContext,
     family: str,
@@ -252,7 +264,7 @@ def other_family_stack(
         want = wanted.get(judged.workload)
         fitting = [
             judged,
-            *(j for j in choice.considered if j.workload == judged.workload and j.weight <= MISFIT_WEIGHTS["device"]),
+            *(j for j in choice.considered if j.workload == judged.workload and j.nearly_fits),
         ]
         same = next(
             (
@@ -268,11 +280,7 @@ def other_family_stack(
     names = "; ".join(
         judged.stack.name
         + (f" (in {judged.precision})" if judged.precision != judged.stack.applies_to.precisions[0] else "")
-        + (
-            f" (in {judged.precision}: no {there.needs.quantization} path is documented there)"
-            if judged.falls_back
-            else ""
-        )
+        + (f" (in {judged.precision}: no {there.needs.quantization} {NO_PATH_THERE})" if judged.falls_back else "")
         + "".join(f" ({m.text})" for m in judged.misfits if m.kind in DEVICE_MISFITS)  # an Intel stack for an EPYC
         # a CNN recipe named for a vision transformer says so (review 170 p14: ONNX Runtime's static QDQ CNN stack on
         # Graviton for DINOv2)

@@ -63,7 +63,7 @@ def test_a_serving_launch_capped_below_long_context_gets_a_gate_naming_what_to_m
         needs={"long_context": True, "devices": 16},
     )
     gate = next(s for s in result.switch_conditions if s.id == "context-cap-gate")
-    assert "recompiled for 32,768-token requests (its page stops at 16,384)" in gate.description
+    assert "recompiled) for 32,768-token requests (its page stops at 16,384)" in gate.description
     assert gate.metric == "evidence.served_context_tokens.neuron-vllm-neuron-llama3-fp8"
     within = answer(
         model_type="dense-transformer",

@@ -455,3 +455,49 @@ def test_an_int8_embedding_model_on_a_cpu_is_timed_against_its_fp32_export():
     )
     gate = next(s for s in result.switch_conditions if s.id == "int8-no-speedup")
     assert gate.metric == "evidence.inference_throughput.int8_over_fp32"
+
+
+def test_a_context_capped_launch_gate_names_the_uncapped_stack_that_fits_whole():
+    # Review 263 p01: TensorRT-LLM's DeepSeek NVFP4 launch stops at 9,472 tokens
+    # (https://nvidia.github.io/TensorRT-LLM/deployment-guide/deployment-guide-for-deepseek-r1-on-trtllm.html) for a
+    # 32k-token SLA, while vLLM's NVFP4 page fits the whole profile; the gate sent the team nowhere but "keep requests
+    # short", and called trtllm-serve's config change a recompile
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="b200",
+        workload="inference",
+        team_skill="framework",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"dynamic_shapes": True, "quantization": "fp4", "long_context": True, "devices": 8},
+        serving={"isl": 32000, "osl": 2000, "ttft_ms": 5000, "tpot_ms": 50},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "context-cap-gate")
+    assert "whose page states no such cap" in gate.description
+    assert "where its engine compiles per length, recompiled" in gate.description
+
+
+def test_tier_3_keeps_tier_1s_engine_and_says_which_family_serves_the_float_model():
+    # Review 264 p14 (scored 1): Qwen2.5-VL-7B FP8 on an L40S that must also run on MI300X got "sglang ... serving one
+    # fp8 checkpoint ... on each", while SGLang's and vLLM's Qwen2.5-VL recipes on Instinct are BF16 only
+    # (https://github.com/vllm-project/recipes/blob/main/Qwen/Qwen2.5-VL.md), and vLLM, tier 1's engine, has one there
+    result = answer(
+        model_type="multimodal",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        team_skill="kernel",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={
+            "dynamic_shapes": True,
+            "quantization": "fp8",
+            "quantization_method": "ptq",
+            "devices": 1,
+            "cross_platform": True,
+            "other_hardware": ["amd-gpu"],
+            "other_devices": ["mi300x"],
+        },
+    )
+    assert choice(result, "deployment", tier=3).option == "vllm"
+    assert "and the float model on amd-gpu, where no fp8 path is documented" in result.verdict
+    assert "which it loads on each" not in result.verdict
