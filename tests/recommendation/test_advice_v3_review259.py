@@ -501,3 +501,21 @@ def test_tier_3_keeps_tier_1s_engine_and_says_which_family_serves_the_float_mode
     assert choice(result, "deployment", tier=3).option == "vllm"
     assert "and the float model on amd-gpu, where no fp8 path is documented" in result.verdict
     assert "which it loads on each" not in result.verdict
+
+
+def test_torchnpu_product_releases_are_not_compared_with_pip_package_versions():
+    # Review 263 p04: "torch-npu 26.2.0 (training), 2.10.0 (serving)": MindSpeed's tables name TorchNPU product releases
+    # (26.x) while vllm-ascend pins the pip package torch_npu (2.10.0.postN); Ascend's compatibility table maps one to
+    # the other (https://gitcode.com/Ascend/pytorch), so the two are different numbering schemes
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910b",
+        workload="both",
+        training="fine-tuning",
+        team_skill="framework",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"quantization": "int8", "devices": 16},
+    )
+    assert "torch-npu 26" not in result.verdict
+    assert "Their validated versions differ: cann" in result.verdict
