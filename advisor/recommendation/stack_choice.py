@@ -2178,6 +2178,15 @@ def weightiest(found: Sequence[Misfit]) -> str | None:
     other = next((misfit for misfit in ordered if misfit.kind in NOT_THIS_MODEL_KINDS), None)
     if other is not None and ordered[0].kind == "precision":
         return f"{other.text}; and {ordered[0].text}"
+    # a stack validated only on another generation says so beside its heaviest miss (review 264 p07: vLLM Neuron's
+    # Trn2/Trn3 pages set aside for an Inf2 on their int8 support alone)
+    generation = next((misfit for misfit in ordered if misfit.kind in OTHER_GENERATION_KINDS), None)
+    if (
+        generation is not None
+        and generation is not ordered[0]
+        and ordered[0].kind in (*OTHER_PRECISION_KINDS, "unpublished_checkpoint")
+    ):
+        return f"{ordered[0].text}; and {generation.text}"
     return ordered[0].text
 
 

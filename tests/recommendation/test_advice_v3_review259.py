@@ -519,3 +519,20 @@ def test_torchnpu_product_releases_are_not_compared_with_pip_package_versions():
     )
     assert "torch-npu 26" not in result.verdict
     assert "Their validated versions differ: cann" in result.verdict
+
+
+def test_a_format_miss_on_a_stack_for_another_generation_names_the_generation_too():
+    # Review 264 p07: on an Inf2, vLLM Neuron's Llama 3 page (relevant for Trn2 and Trn3,
+    # https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/docs/index.html) was set aside for its int8
+    # support alone
+    result = answer(
+        model_type="dense-transformer",
+        hardware="aws-neuron",
+        device="inf2",
+        workload="inference",
+        team_skill="framework",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"dynamic_shapes": True, "quantization": "int8", "quantization_method": "ptq", "devices": 2},
+    )
+    reason = considered(result, "neuron-vllm-neuron-llama3-fp8").reason
+    assert "int8 is not validated for it there" in reason and "not inf2" in reason
