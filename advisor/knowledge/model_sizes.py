@@ -84,6 +84,12 @@ class ModelSize(Sourced):
     text_encoder: TextEncoder | None = Field(
         None, description="A diffusion pipeline's text encoder, a model of its own beside the transformer sized here"
     )
+    besides: str | None = Field(
+        None,
+        min_length=3,
+        description="Where the size counts one part of a pipeline: what it leaves out, as the source names it (SDXL's "
+        "UNet alone, its two text encoders and VAE besides), said beside every weight figure",
+    )
     source: str
     as_of: dt.date
 

@@ -155,7 +155,7 @@ def capacity_lines(
             "activations of the batch"
         )
         text = (
-            f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in "
+            f"capacity: the {parameters:g}B model's weights{left_out(profile)} take about {_gb(weights)} in "
             f"{_format(served_precision or profile.needs.quantization)}; {where}"
         )
         fmt = served_precision or profile.needs.quantization
@@ -189,7 +189,7 @@ def capacity_lines(
         )
         text = (
             f"capacity: not checked: the knowledge base has no memory figure for {device.name}; the {parameters:g}B "
-            f"model's weights take about {_gb(weights)} in {_format(fmt)}: compare them with the device's memory (its "
+            f"model's weights{left_out(profile)} take about {_gb(weights)} in {_format(fmt)}: compare them with the device's memory (its "
             f"vendor's datasheet or support channel){replicas}"
         )
         return (line(text, size),)
@@ -218,6 +218,13 @@ def capacity_lines(
         layout = sharding_citation(sharded) if sharded is not None and sharded_copy(profile, sharded) else None
         lines.append(line(text, *cites, *((layout,) if layout is not None else ())))
     return tuple(lines)
+
+
+def left_out(profile: Profile) -> str:
+    """' (the UNet alone; its two text encoders ... load besides)' where the catalogue's size counts one part of a
+    pipeline (review 264 p10: SDXL's 2.6B read as the whole app's memory), else ''."""
+    known = size_of(profile.model_name) if profile.model_name is not None and profile.parameters_b is None else None
+    return f" ({known.besides})" if known is not None and known.besides else ""
 
 
 def text_encoder_note(
@@ -512,7 +519,7 @@ def serving_text(
     devices, precision = profile.needs.devices, served_precision or profile.needs.quantization
     weights = served_weights_gb(parameters, precision)
     usable = devices * device.memory_gb * ENGINE_MEMORY_SHARE
-    what = f"capacity: the {parameters:g}B model's weights take about {_gb(weights)} in {_format(precision)}"
+    what = f"capacity: the {parameters:g}B model's weights{left_out(profile)} take about {_gb(weights)} in {_format(precision)}"
     asked = profile.needs.quantization
     if asked != "none" and precision not in PRECISIONS_FOR[asked]:
         what += f" (the format the chosen stack serves here; {asked} was asked)"

@@ -536,3 +536,19 @@ def test_a_format_miss_on_a_stack_for_another_generation_names_the_generation_to
     )
     reason = considered(result, "neuron-vllm-neuron-llama3-fp8").reason
     assert "int8 is not validated for it there" in reason and "not inf2" in reason
+
+
+def test_a_size_that_counts_one_part_of_a_pipeline_says_what_it_leaves_out():
+    # Review 264 p10: "the 2.6B model's weights take about 5 GB" for SDXL in a Mac app, where 2.6B is the UNet alone (the
+    # SDXL report's Table 1, https://arxiv.org/abs/2307.01952) and two text encoders and the VAE load besides
+    result = answer(
+        model_type="diffusion",
+        hardware="apple-silicon",
+        device="apple-m4",
+        workload="inference",
+        team_skill="framework",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"in_app": True, "devices": 1},
+    )
+    capacity = " ".join(reason.text for reason in result.capacity)
+    assert "the UNet alone; its two text encoders" in capacity
