@@ -77,6 +77,7 @@ FASTER = 1.1  # another engine's measured throughput over the chosen one's from 
 ACCURACY_DROP = 0.01  # absolute drop of a quantized model's task score against bf16 from which it does not ship
 ONLY_FOR = re.compile(r"\bonly for [^;]{0,40}?\b\d+(?:\.\d+)?B\b")  # a risk limiting a format to named models ("8B")
 SHARED_CHECKPOINT_PACE = 0.9  # the shared checkpoint's throughput over the target's own from which one checkpoint wins
+OPEN_ROUTE_PACE = 0.9  # an open route's throughput over a closed engine's from which a kernel team takes it (policy)
 LOSS_GAP = 0.01  # relative gap of a low-precision training run's loss over the BF16 run's at the same step
 VERBS = {"inference": "serve with", "training": "train with"}
 # The formats narrower than each one a stack may run, widest first: a stack documenting one of them has that next step.
@@ -1033,6 +1034,40 @@ def model_list_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCond
         metric = f"knowledge.stack.{rival.stack.id}.models"
         return switch(f"{rival.stack.id}-lists-model", description, metric, "!=", models_value(rival.stack))
     return None
+
+
+KERNEL_TEAMS = ("kernel", "hpc")  # teams that write kernels: a closed engine leaves their tier 2 nowhere to go
+
+
+def open_route_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
+    """A kernel-writing team served by a vendor's prebuilt engines (a NIM's TensorRT profiles, which no custom kernel
+    enters): the nearest considered open route on this device, a script the team wraps included, is raced against it,
+    so that a measured reason, not the form of its page, keeps the team off the route its kernels can reach (reviews
+    262 p14, 263 p14: FLUX FP8 on an L40S, Diffusers with torchao turned down as "a script, not a server")."""
+    serving = choice.for_workload("inference")
+    if serving is None or serving.stack.prebuilt_engines is None or profile.team_skill not in KERNEL_TEAMS:
+        return None
+    rival = next(
+        (
+            item
+            for item in choice.considered
+            if item.workload == "inference"
+            and item.stack.prebuilt_engines is None
+            and item.stack.preview is None
+            and {m.kind for m in item.misfits} <= {"script_only", "devices_unnamed"}
+        ),
+        None,
+    )
+    if rival is None:
+        return None
+    description = (
+        f"{rival.stack.name}, wrapped in the team's own server, delivers at least {OPEN_ROUTE_PACE:g}x the "
+        f"{served_unit(profile)} of {serving.stack.name} at your latency SLA on the target, same model and precision: "
+        "move to it, where the team's own kernels (tier 2) can replace its hot operators, which the vendor's prebuilt "
+        "engines do not take"
+    )
+    metric = f"evidence.inference_throughput.{rival.stack.id}_over_{serving.stack.id}"
+    return switch(f"{rival.stack.id}-open-route", description, metric, ">=", OPEN_ROUTE_PACE)
 
 
 def rollout_parity_switch(choice: StackChoice, profile: Profile, knowledge: KnowledgeBase) -> SwitchCondition | None:

@@ -552,3 +552,31 @@ def test_a_size_that_counts_one_part_of_a_pipeline_says_what_it_leaves_out():
     )
     capacity = " ".join(reason.text for reason in result.capacity)
     assert "the UNet alone; its two text encoders" in capacity
+
+
+def test_a_kernel_team_on_a_vendors_prebuilt_engines_gets_the_open_route_raced():
+    # Reviews 262 p14, 263 p14: a kernel team serving FLUX.1-dev FP8 on an L40S was handed the NIM's prebuilt TensorRT
+    # engines (https://docs.nvidia.com/nim/visual-genai/1.1.1/support-matrix.html), which take no custom kernel, and the
+    # open Diffusers + torchao route was turned down as "a script" with no measured way to it
+    kernel = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        team_skill="kernel",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    assert chosen_stack(kernel) == "nvidia-nim-flux1-dev"
+    race = next(s for s in kernel.switch_conditions if s.id.endswith("-open-route"))
+    assert race.metric.endswith("_over_nvidia-nim-flux1-dev") and race.op == ">="
+    framework = answer(
+        model_type="diffusion",
+        hardware="nvidia-gpu",
+        device="l40s",
+        workload="inference",
+        team_skill="framework",
+        model="black-forest-labs/FLUX.1-dev",
+        needs={"quantization": "fp8", "devices": 1},
+    )
+    assert not any(s.id.endswith("-open-route") for s in framework.switch_conditions)
