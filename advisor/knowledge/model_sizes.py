@@ -377,10 +377,16 @@ TUNED_RELEASE = re.compile(
 )  # the tuned release of a base model, same weights' shape
 
 
+# A base model's release suffix, where its publisher names one ('gemma-3-27b-pt', 'Qwen3-14B-Base').
+BASE_RELEASE = re.compile(r"-(pt|base)$", re.IGNORECASE)
+
+
 def tuned_release_of(listed: str, model: str) -> bool:
     """The listed model is the instruction-tuned release of the model named ('Meta-Llama-3-8B-Instruct' of
-    'Meta-Llama-3-8B'): one architecture and size, so a recipe for one is written for the other."""
-    return model_matches(model, listed) and TUNED_RELEASE.match(release_suffix(model, listed)) is not None
+    'Meta-Llama-3-8B', 'gemma-3-27b-it' of 'gemma-3-27b-pt': review 266 p06): one architecture and size, so a recipe
+    for one is written for the other."""
+    base = BASE_RELEASE.sub("", model)
+    return model_matches(base, listed) and TUNED_RELEASE.match(release_suffix(base, listed)) is not None
 
 
 def another_size(listed: str, model: str) -> bool:

@@ -2130,7 +2130,11 @@ def considered_order(
     weight_only = item.precision in item.stack.applies_to.weight_only and item.precision in native
     # a recipe for other named models that is validated on another generation too is two steps away: with the
     # stacks for other models, at the end
-    far_recipe = for_other_models(item) and any(misfit.kind in OTHER_GENERATION_KINDS for misfit in item.misfits)
+    # (so is a stack for a neighbouring model type validated on another generation: MaxText's v5p Mixtral recipe for a
+    # dense pre-training on v6e, after the same type's SFT stack)
+    far_recipe = (for_other_models(item) or near_type) and any(
+        misfit.kind in OTHER_GENERATION_KINDS for misfit in item.misfits
+    )
     return (
         other_model(item) or far_recipe,
         other_kind,

@@ -1011,6 +1011,7 @@ def model_list_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCond
         runner = judged.stack.runner.candidate if judged.stack.runner is not None else None
         if judged.stack.superseded is not None:
             continue
+        publisher = model.split("/", 1)[0].lower() if "/" in model else None
         rival = next(
             (
                 item
@@ -1021,6 +1022,9 @@ def model_list_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCond
                 and item.stack.superseded is None
                 and item.stack.runner is not None
                 and item.stack.runner.candidate != runner
+                # a recipe for the same publisher's models (Stability's SD 3.5 beside SDXL), not any model of the type
+                # (review 266 p01: a DeepSeek-V3.2 recipe's model list watched in a Qwen3 record)
+                and any(listed.split("/", 1)[0].lower() == publisher for listed in item.stack.applies_to.models)
             ),
             None,
         )

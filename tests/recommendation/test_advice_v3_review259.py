@@ -580,3 +580,63 @@ def test_a_kernel_team_on_a_vendors_prebuilt_engines_gets_the_open_route_raced()
         needs={"quantization": "fp8", "devices": 1},
     )
     assert not any(s.id.endswith("-open-route") for s in framework.switch_conditions)
+
+
+def test_a_model_list_switch_watches_only_a_recipe_for_the_same_publishers_models():
+    # Review 266 p01: a Qwen3-235B record on H100 carried "nvidia-vllm-deepseek-v32-lists-model", a DeepSeek-V3.2
+    # recipe's model list, which no Qwen3 job waits on
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "long_context": True, "devices": 8},
+    )
+    assert not any("deepseek" in s.id for s in result.switch_conditions if s.id.endswith("-lists-model"))
+
+
+def test_tier_2_attention_under_an_engines_own_kernels_is_no_kernel_the_engine_cannot_run():
+    # Review 266 p01: FlexAttention offered in tier 2 under TensorRT-LLM, whose attention backends are its own FMHA/XQA
+    # kernels and FlashInfer (https://nvidia.github.io/TensorRT-LLM/features/attention.html)
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-235B-A22B",
+        needs={"quantization": "fp8", "devices": 8},
+    )
+    assert chosen_stack(result).startswith("nvidia-trtllm-")
+    tier2 = [c for c in result.tier(2).choices if c.concern == "attention"]
+    assert all(c.option != "flex-attention" for c in tier2)
+
+
+def test_a_recipe_for_the_instruction_tuned_release_is_written_for_the_base_model():
+    # Review 266 p06: "written for google/gemma-3-27b-it, not google/gemma-3-27b-pt": Google releases Gemma 3 as a
+    # pre-trained (-pt) and an instruction-tuned (-it) checkpoint of one architecture
+    # (https://huggingface.co/google/gemma-3-27b-pt)
+    from advisor.knowledge.model_sizes import written_for
+
+    assert written_for(["google/gemma-3-27b-it"], "google/gemma-3-27b-pt")
+    assert written_for(["Qwen/Qwen3-14B"], "Qwen/Qwen3-14B-Base")
+    assert not written_for(["google/gemma-3-27b-it"], "google/gemma-3-12b-pt")
+
+
+def test_a_mixtral_pretraining_on_v5p_takes_maxtexts_megablox_recipe():
+    # Review 264 p06: Mixtral-8x7B-class pre-training on v5p got MaxText's generic dense page; MaxText's Mixtral guide
+    # runs MegaBlox dropless grouped matmuls on v5p
+    # (https://github.com/AI-Hypercomputer/maxtext/blob/e591f30cbbf217ed67ef71263ec0538239f9c3b8/tests/end_to_end/tpu/mixtral/Run_Mixtral.md)
+    result = answer(
+        model_type="moe",
+        hardware="google-tpu",
+        device="tpu-v5p",
+        workload="training",
+        training="pretraining",
+        team_skill="hpc",
+        model="mistralai/Mixtral-8x7B-v0.1",
+        needs={"devices": 256},
+    )
+    assert chosen_stack(result, "training") == "tpu-maxtext-moe-megablox"

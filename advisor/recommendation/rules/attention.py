@@ -141,7 +141,7 @@ def decide_attention(context: RuleContext) -> ConcernDecision:
             tier1=engine_choice(context, "attention", engine),
             # a kernel team may still replace the engine's attention where it is the hot spot (review 258 p02: MLA
             # decode on B200 under TensorRT-LLM got no attention route)
-            tier2=tier2_entry(context, "attention"),
+            tier2=tier2_entry(context, "attention", host=engine.id),
             tier3=tier3_entry(context, "attention"),
         )
     blockers = long_context_blockers(context, preference) if long_context else {}

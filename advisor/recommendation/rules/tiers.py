@@ -47,7 +47,7 @@ DEFAULT_PORTABLE_LAYERS = ("kernel-language", "compiler")
 FRONT_END_LAYERS = ("compiler", "framework")
 
 
-def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
+def tier2_preference(context: RuleContext, concern: Concern, host: str | None = None) -> tuple[str, ...]:
     """The platform's kernel routes for the team: deep-development routes first for an HPC team, kernel
     languages first otherwise; for attention, the platform's programmable attention (FlexAttention) too. On a
     mobile-class device, only the routes a stack documented on such a device names, where it names any (a phone
@@ -66,6 +66,10 @@ def tier2_preference(context: RuleContext, concern: Concern) -> tuple[str, ...]:
         known = set(context.knowledge.ids())
         official = [context.knowledge.get(option) for option in context.official("attention") if option in known]
         programmable = [candidate.id for candidate in official if is_programmable_attention(candidate)]
+        if host is not None:  # inside an engine's own attention: only a programmable kernel the engine runs (review 266
+            # p01: FlexAttention offered under TensorRT-LLM, whose backends are its own kernels and FlashInfer)
+            runs = set(context.knowledge.compatibility.attention_kernels_of(host))
+            programmable = [option for option in programmable if option in runs]
         ranked = (
             ranked[:1] + programmable + ranked[1:] if context.profile.team_skill != "hpc" else ranked + programmable
         )
@@ -114,8 +118,10 @@ def tier2_entry(
     concern: Concern,
     requirements: Sequence[str] = (),
     extra_blockers: Mapping[str, Sequence[Rationale]] | None = None,
+    host: str | None = None,
 ) -> TierEntry | None:
-    """The deep self-development option for a key-operator concern; None for the other concerns."""
+    """The deep self-development option for a key-operator concern; None for the other concerns. `host`: the engine
+    whose own attention tier 1 runs, which a programmable attention kernel must be a backend of."""
     if concern not in TIER2_CONCERNS:
         return None
     shares = hotop_shares(context.facts, context.profile)
@@ -126,7 +132,7 @@ def tier2_entry(
     closed = closed_to_custom_kernels(context, concern)
     if closed is not None:
         return closed
-    preference = tier2_preference(context, concern)
+    preference = tier2_preference(context, concern, host)
     outside = [option for option in preference if runs_outside_runtime(option, context)]
     preference = tuple(option for option in preference if option not in outside)
     if not preference:
