@@ -640,3 +640,23 @@ def test_a_mixtral_pretraining_on_v5p_takes_maxtexts_megablox_recipe():
         needs={"devices": 256},
     )
     assert chosen_stack(result, "training") == "tpu-maxtext-moe-megablox"
+
+
+def test_a_diffusion_lora_with_no_documented_stack_still_gets_a_trainer_to_probe():
+    # Review 266 p12 (scored 1): an SDXL LoRA on four K100_AI cards read "training-framework: not needed"; Diffusers'
+    # LoRA training scripts (https://github.com/huggingface/diffusers/tree/main/examples/text_to_image) on the family's
+    # PyTorch build are the route to probe first
+    result = answer(
+        model_type="diffusion",
+        hardware="hygon-dcu",
+        device="k100-ai",
+        workload="training",
+        training="lora",
+        team_skill="framework",
+        model="stabilityai/stable-diffusion-xl-base-1.0",
+        needs={"devices": 4},
+    )
+    trainer = choice(result, "training-framework")
+    assert trainer.option == "diffusers"
+    assert "the route to probe first" in trainer.rationale[0].text
+    assert not any(s.concern == "training-framework" for s in result.skipped_concerns)

@@ -7,11 +7,12 @@ NVIDIA, MindSpeed on Ascend, XLA's SPMD on TPUs, the Neuron SDK on Trainium ...)
 
 from __future__ import annotations
 
+from advisor.knowledge.models import Candidate
 from advisor.recommendation.capacity import frozen_copy_fits_one_device
 from advisor.recommendation.choices import entry_from, rejections_from
 from advisor.recommendation.citations import cite_claim, cite_platform, cite_profile, line
 from advisor.recommendation.context import ConcernDecision, RuleContext, skipped_decision
-from advisor.recommendation.models import Rationale
+from advisor.recommendation.models import Choice, Rationale
 from advisor.recommendation.policy import FINE_TUNING_KINDS, data_parallel_over
 from advisor.recommendation.selection import pick
 from advisor.recommendation.stack import (
@@ -90,7 +91,7 @@ def fine_tuning_lines(context: RuleContext, option: str) -> list[Rationale]:
     ]
 
 
-def model_library(context: RuleContext) -> str | None:
+def model_library(context: RuleContext) -> Candidate | None:
     """The library that trains this kind of model on this family, where the knowledge base lists one for its model type
     (Hugging Face Diffusers for a diffusion model, its LoRA scripts running on the family's PyTorch build): what a
     one-device job trains with where no stack documents the job (review 230 p14: an SDXL LoRA on a Hygon DCU was told
@@ -108,7 +109,35 @@ def model_library(context: RuleContext) -> str | None:
         ),
         None,
     )
-    return found.name if found is not None else None
+    return found
+
+
+def library_decision(context: RuleContext, library: Candidate) -> ConcernDecision:
+    """A non-LLM model trained on several devices where no stack documents the job: the library that trains this kind
+    of model on the family, launched data parallel, named as the route to probe first (review 266 p12: an SDXL LoRA on
+    four K100_AI cards read "training-framework: not needed" and had no trainer at all)."""
+    profile = context.profile
+    adapters = " with the adapters through Hugging Face PEFT" if profile.training == "lora" else ""
+    text = (
+        f"no vendor page documents {profile.model_type} training on {profile.hardware}: {library.name}'s own training "
+        f"scripts{adapters}, run on the family's PyTorch build, are the route to probe first (unvalidated there: a "
+        "short run's loss and step time before the job)"
+    )
+    why = line(
+        text, cite_claim(library, "training"), cite_profile(profile, "training"), cite_profile(profile, "hardware")
+    )
+    spread = line(
+        f"{profile.needs.devices} devices: launched data parallel (DDP through Accelerate), FSDP only where the model "
+        "and its optimizer states do not fit one device",
+        cite_profile(profile, "needs.devices"),
+    )
+    choice = Choice(
+        concern="training-framework",
+        option=library.id,
+        settings={"parallelism": f"data parallel over {profile.needs.devices} devices"},
+        rationale=(why, spread),
+    )
+    return ConcernDecision(concern="training-framework", tier1=choice)
 
 
 def decide_training_framework(context: RuleContext) -> ConcernDecision:
@@ -125,8 +154,10 @@ def decide_training_framework(context: RuleContext) -> ConcernDecision:
                 else f"{profile.needs.devices} device(s) and a dense model"
             )
             library = model_library(context)
+            if library is not None and profile.needs.devices > 1:
+                return library_decision(context, library)
             loop = (
-                f"{library}'s own training scripts carry it"
+                f"{library.name}'s own training scripts carry it"
                 + (" (the adapters through Hugging Face PEFT)" if profile.training == "lora" else "")
                 if library is not None
                 else "the framework's own training loop carries it"
