@@ -660,3 +660,20 @@ def test_a_diffusion_lora_with_no_documented_stack_still_gets_a_trainer_to_probe
     assert trainer.option == "diffusers"
     assert "the route to probe first" in trainer.rationale[0].text
     assert not any(s.concern == "training-framework" for s in result.skipped_concerns)
+
+
+def test_a_serving_layout_of_whole_copies_relies_on_no_collectives_claim():
+    # Reviews 265 p15, 266 p13: "ixccl.inference is unknown" docked the confidence of plans that serve a whole copy on
+    # each card (a 7B model as 2 replicas of 1; a ResNet-50 service), which exchange nothing while serving
+    result = answer(
+        model_type="cnn",
+        hardware="iluvatar-gpu",
+        device="tiangai-150",
+        workload="both",
+        training="fine-tuning",
+        team_skill="framework",
+        model="microsoft/resnet-50",
+        parameters_b=0.026,
+        needs={"devices": 8},
+    )
+    assert not any("ixccl.inference" in note for note in result.confidence_notes)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from advisor.knowledge.models import Concern, KnowledgeBase
 from advisor.profile import Profile
+from advisor.recommendation.capacity import replica_group
 from advisor.recommendation.facts import EvidenceFacts, QualityCounts
 from advisor.recommendation.models import Choice, Gap
 from advisor.recommendation.policy import (
@@ -139,8 +140,11 @@ CLAIM_WORDS = {
 }
 
 
-def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile: Profile) -> list[str]:
-    """Claims the tier-1 choices rely on that the knowledge base marks unknown."""
+def unknown_claims(
+    choices: Sequence[Choice], knowledge: KnowledgeBase, profile: Profile, serving_alone: bool = False
+) -> list[str]:
+    """Claims the tier-1 choices rely on that the knowledge base marks unknown; `serving_alone`: the serving layout runs
+    a whole copy on each device, so the collectives' serving claim is not relied on (reviews 265 p15, 266 p13)."""
     notes = []
     for choice in choices:
         if choice.part_of is not None:
@@ -156,6 +160,8 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
             relied_on.append("dynamic_shapes")
         if choice.concern == "collectives":
             relied_on.append("distributed")
+            if serving_alone:  # replicas of one device exchange nothing while serving
+                relied_on = [attribute for attribute in relied_on if attribute != "inference"]
         relied_on = [attribute for attribute in relied_on if attribute in candidate.claims()]
         for attribute in dict.fromkeys(relied_on):
             if getattr(candidate, attribute).value == "unknown":
@@ -165,6 +171,18 @@ def unknown_claims(choices: Sequence[Choice], knowledge: KnowledgeBase, profile:
                     "check it on the target before relying on it"
                 )
     return list(dict.fromkeys(notes))  # one claim several choices rely on is one note
+
+
+def serving_alone(profile: Profile, choice: StackChoice | None) -> bool:
+    """The job serves a whole copy of the model on each device: a model that is not an LLM, or an LLM whose weights
+    take one device a replica."""
+    if not profile.serves:
+        return False
+    if not profile.llm:
+        return True
+    device = choice.device if choice is not None else None
+    served = choice.served_precision if choice is not None else None
+    return replica_group(profile, device, served) == 1
 
 
 def stack_factor(
@@ -349,7 +367,7 @@ def overall_confidence(
     ):
         value *= factor
         notes += more
-    unknown = unknown_claims(choices, knowledge, profile)
+    unknown = unknown_claims(choices, knowledge, profile, serving_alone(profile, stack_choice))
     value *= PER_UNKNOWN_CLAIM ** len(unknown)
     notes += unknown
     if gaps:
