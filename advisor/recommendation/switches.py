@@ -68,6 +68,17 @@ _OUTSIDE_PROBES = (
         "a training run on the target for both sides, same model and devices, changing only what is compared",
     ),
     (
+        # review 267 p14: "advisor probe attention" named for a long-context step's peak memory
+        "training.peak_memory",
+        "a short run of the chosen training recipe on the target at the target sequence length, reading the "
+        "framework's peak device-memory figure for the step",
+    ),
+    (
+        "rl.serving_below_rollout_score",
+        "your validation prompts through the serving engine and through the rollout engine, with the trained "
+        "checkpoint and the same sampling settings in both",
+    ),
+    (
         # review 234 p15: "advisor probe attention" named for an RL step's generation share
         "rl.",
         "a short RL run of the chosen recipe on the target, reading its own step timings (generation against the step)",
