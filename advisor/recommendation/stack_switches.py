@@ -1189,16 +1189,20 @@ def context_cap_gate(choice: StackChoice, profile: Profile) -> SwitchCondition |
     latency = "your latency SLA" if sla is not None else "the latency you need"
     # a considered stack on another engine that fits whole, stating no cap, is where the job goes (review 263 p01: vLLM's
     # and SGLang's NVFP4 DeepSeek pages beside TensorRT-LLM's 9,472-token launch)
-    uncapped = next(
-        (
-            item
-            for item in choice.considered
-            if item.workload == "inference" and not item.misfits and not same_engine(item, serving)
-        ),
-        None,
-    )
+    rivals = [
+        item
+        for item in choice.considered
+        if item.workload == "inference" and not item.misfits and not same_engine(item, serving)
+    ]
+    # one whose page documents long sequences first; a page that merely states no cap is no evidence of that length
+    # (review 268 p04: MindIE named for 32K+ DeepSeek-V3 W8A8 on "states no such cap")
+    documented = next((item for item in rivals if item.stack.long_context is not None), None)
+    uncapped = documented or next(iter(rivals), None)
     then = (
-        f"serve on {uncapped.stack.name}, whose page states no such cap, behind the same checks"
+        f"serve on {uncapped.stack.name}, whose page documents long sequences, behind the same checks"
+        if documented is not None
+        else f"try {uncapped.stack.name}, whose page states no cap (and no evidence of that length), behind the same "
+        "checks"
         if uncapped is not None
         else f"keep requests to {cap:,} tokens or re-run `advisor recommend` with the measurement"
     )
@@ -1405,6 +1409,12 @@ def upstream_type_switches(choice: StackChoice, profile: Profile) -> list[Switch
         if rival is not None
         else "re-run `advisor recommend` with the evidence"
     )
+    if rival is not None and rival.stack.devices_unnamed is not None:  # reviews 265 p13, 268 p11: "documents it" beside
+        # a watch line saying xLLM's page names no MLU model
+        then = (
+            f"try {rival.stack.name}, whose page documents the model but names no device of this family, so its own "
+            "first run is a gate too"
+        )
     description = (
         f"the first run of {model} on {serving.stack.runner_name} fails to load, or scores more than "
         f"{score_gap(profile)} below the model's reference score on {quality_evaluation(profile)}: {then}"

@@ -473,7 +473,7 @@ def test_a_context_capped_launch_gate_names_the_uncapped_stack_that_fits_whole()
         serving={"isl": 32000, "osl": 2000, "ttft_ms": 5000, "tpot_ms": 50},
     )
     gate = next(s for s in result.switch_conditions if s.id == "context-cap-gate")
-    assert "whose page states no such cap" in gate.description
+    assert "whose page documents long sequences" in gate.description or "whose page states no cap" in gate.description
     assert "where its engine compiles per length, recompiled" in gate.description
 
 
@@ -677,3 +677,36 @@ def test_a_serving_layout_of_whole_copies_relies_on_no_collectives_claim():
         needs={"devices": 8},
     )
     assert not any("ixccl.inference" in note for note in result.confidence_notes)
+
+
+def test_a_fallback_whose_page_names_no_device_here_is_called_a_gate_not_documented():
+    # Reviews 265 p13, 268 p11: the vllm_mlu gate sent Qwen2.5-VL to xLLM "whose page documents it", while the same
+    # record's watch line says xLLM's page names no MLU model (https://github.com/jd-opensource/xllm)
+    result = answer(
+        model_type="multimodal",
+        hardware="cambricon-mlu",
+        device="mlu590",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        needs={"devices": 2},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "upstream-model-gate")
+    assert "names no device of this family, so its own first run is a gate too" in gate.description
+
+
+def test_a_context_cap_gate_does_not_call_a_page_without_a_cap_evidence_of_long_context():
+    # Review 268 p04: MindIE was named for 32K+ DeepSeek-V3 W8A8 on A3 because "its page states no such cap"
+    result = answer(
+        model_type="moe",
+        hardware="ascend-npu",
+        device="ascend-910c",
+        workload="inference",
+        team_skill="hpc",
+        model="deepseek-ai/DeepSeek-V3",
+        needs={"quantization": "int8", "long_context": True, "devices": 16},
+    )
+    gate = next(s for s in result.switch_conditions if s.id == "context-cap-gate")
+    assert "MindIE" in gate.description and "whose page states no cap (and no evidence of that length)" in (
+        gate.description
+    )
