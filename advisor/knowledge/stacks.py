@@ -198,6 +198,12 @@ class StackScope(_Model):
         "JAX serves models it implements in JAX and sends PyTorch-only ones such as Gemma 3 to vLLM TorchTPU): a "
         "profile naming one is a partial fit",
     )
+    native_models: list[str] = Field(
+        default_factory=list,
+        description="Models its engine runs through an implementation of its own rather than the upstream framework's "
+        "code (vLLM JAX's JAX registry: Llama 3, Qwen3 dense, DeepSeek-V3): where another engine fits as well, this "
+        "is the reason said for putting it first (Hugging Face ids; releases of them match)",
+    )
     quantized_models: list[str] = Field(
         default_factory=list,
         description="Where its quantized formats serve only checkpoints their publisher released (no recipe quantizes "

@@ -2385,8 +2385,15 @@ def tie_break(item: Judged, chosen: Judged, model: str | None = None) -> str:
             f"runner's own project, and {run_decides(item.workload)}"
         )
     if item.stack.runner_key != chosen.stack.runner_key:
+        native = written_for(chosen.stack.applies_to.native_models, model) and not written_for(
+            item.stack.applies_to.native_models, model
+        )
         first = (
-            f"{chosen.stack.runner_name} comes first in the platform's documentation"
+            # review 267 p06: vLLM JAX implements Qwen3 in JAX; vLLM TorchTPU runs vLLM's PyTorch code for it
+            f"{chosen.stack.runner_name} runs {model} through an implementation of its own, where "
+            f"{item.stack.runner_name} runs the upstream framework's code for it"
+            if native
+            else f"{chosen.stack.runner_name} comes first in the platform's documentation"
             if item.rank.preference > chosen.rank.preference
             else "nothing documented puts one first"
         )

@@ -710,3 +710,22 @@ def test_a_context_cap_gate_does_not_call_a_page_without_a_cap_evidence_of_long_
     assert "MindIE" in gate.description and "whose page states no cap (and no evidence of that length)" in (
         gate.description
     )
+
+
+def test_an_engine_implementing_the_model_itself_is_said_to_be_why_it_comes_first():
+    # Review 267 p06: vLLM JAX against vLLM TorchTPU for Qwen3-32B on v6e read "nothing documented puts one first";
+    # vLLM JAX registers Qwen3ForCausalLM as a JAX implementation
+    # (https://github.com/vllm-project/tpu-inference/blob/b8692ff01fa191343836996c27a39dc95f008b88/tpu_inference/models/common/model_loader.py)
+    # and its landing page sends PyTorch models to vllm-torchtpu (https://docs.vllm.ai/projects/vllm-jax/en/latest/)
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="inference",
+        team_skill="framework",
+        model="Qwen/Qwen3-32B",
+        needs={"dynamic_shapes": True, "devices": 8},
+    )
+    assert chosen_stack(result) == "tpu-vllm-jax-serving"
+    reason = considered(result, "tpu-vllm-torchtpu-serving").reason
+    assert "runs Qwen/Qwen3-32B through an implementation of its own" in reason
