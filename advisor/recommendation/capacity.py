@@ -266,9 +266,17 @@ def float_also_fits(parameters: float, profile: Profile, device: Device, served_
         if served in device.formats or not served.startswith("fp")
         else f"room and weight bandwidth (only the weights are {served} on the {device.name}; its GEMMs run in 16-bit)"
     )
+    devices = profile.needs.devices
+    floats, quantized = replica_group(profile, device, "bf16"), replica_group(profile, device, served)
+    copies = (  # reviews 268 p06, 270 p06: "fit as well" beside a switch counting half as many bf16 copies
+        f" in fewer copies (the job's {devices} hold {devices // floats} in bf16 against {devices // quantized} in "
+        f"{served}, each with half its memory for the KV cache)"
+        if floats is not None and quantized is not None and devices // floats < devices // quantized
+        else ""
+    )
     return (
-        f"; in bf16 they would take about {_gb(in_bf16)} and fit as well, so {served} buys {buys} here, not the fit: "
-        "weigh it against the bf16 model's accuracy"
+        f"; in bf16 they would take about {_gb(in_bf16)} and fit as well{copies}, so {served} buys {buys} here, not "
+        "the fit: weigh it against the bf16 model's accuracy"
     )
 
 

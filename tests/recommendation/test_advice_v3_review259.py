@@ -729,3 +729,27 @@ def test_an_engine_implementing_the_model_itself_is_said_to_be_why_it_comes_firs
     assert chosen_stack(result) == "tpu-vllm-jax-serving"
     reason = considered(result, "tpu-vllm-torchtpu-serving").reason
     assert "runs Qwen/Qwen3-32B through an implementation of its own" in reason
+
+
+def test_a_float_model_that_fits_in_fewer_copies_says_so_in_the_capacity_line():
+    # Reviews 268 p06, 270 p06: "in bf16 they would take about 16 GB and fit as well" on v6e chips (32 GB each), beside
+    # an accuracy switch counting 4 bf16 copies against 8 int8 ones on the same 8 chips
+    result = answer(
+        model_type="dense-transformer",
+        hardware="google-tpu",
+        device="tpu-v6e",
+        workload="inference",
+        team_skill="kernel",
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        needs={"quantization": "int8", "devices": 8},
+    )
+    capacity = " ".join(reason.text for reason in result.capacity)
+    assert "fit as well in fewer copies (the job's 8 hold 4 in bf16 against 8 in int8" in capacity
+
+
+def test_common_models_named_without_a_size_in_their_id_are_sized_from_the_catalogue():
+    # Review 270 p08, p12: "capacity: not checked: ... states no size in its id" for bge-large-en-v1.5 and resnet-50
+    from advisor.knowledge.model_sizes import size_of
+
+    assert size_of("BAAI/bge-large-en-v1.5").parameters_b == 0.335
+    assert size_of("microsoft/resnet-50").parameters_b == 0.0256
