@@ -1444,6 +1444,9 @@ def context_cap(stack: Stack) -> int | None:
 TRAINED_SEQUENCE = re.compile(
     r"(?:sequence length|seq[-_]length|max_target_length|max_seq_len|seq_len)[ =:]*(\d[\d,]*)"
 )
+# The same in words: '4,096-token maximum sequence' (review 269 p15: NeMo RL's Qwen3-30B-A3B row passed as a whole fit
+# for long context while verl's 10,240-token recipe was marked down)
+TRAINED_SEQUENCE_WORDS = re.compile(r"(\d[\d,]*)-token (?:maximum )?sequences?\b")
 MIN_SEQUENCE = 512
 # An RL recipe's prompt and response lengths, whose sum is the sequence it trains: 'max prompt 512 / response 1024',
 # '2,048-token prompts and 8,192-token responses', 'max_prompt_length 512 ... max_response_length 1024' (review 229 p15:
@@ -1489,7 +1492,12 @@ def trained_sequence(stack: Stack) -> int | None:
     scripts its page ships: MindSpeed's 64K-256K Qwen3-235B fine-tunes), where they state one."""
     texts = [c.setting or "" for c in stack.components if c.role in ("training-framework", "parallelism")]
     texts += [stack.long_context.value] if stack.long_context is not None else []
-    lengths = [int(found.replace(",", "")) for text in texts for found in TRAINED_SEQUENCE.findall(text)]
+    lengths = [
+        int(found.replace(",", ""))
+        for text in texts
+        for pattern in (TRAINED_SEQUENCE, TRAINED_SEQUENCE_WORDS)
+        for found in pattern.findall(text)
+    ]
     lengths += [
         int(prompt.replace(",", "")) + int(response.replace(",", ""))
         for text in texts

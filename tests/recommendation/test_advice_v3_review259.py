@@ -753,3 +753,24 @@ def test_common_models_named_without_a_size_in_their_id_are_sized_from_the_catal
 
     assert size_of("BAAI/bge-large-en-v1.5").parameters_b == 0.335
     assert size_of("microsoft/resnet-50").parameters_b == 0.0256
+
+
+def test_a_recipe_stating_its_length_in_words_is_held_to_long_context_too():
+    # Review 269 p15: NeMo RL's Qwen3-30B-A3B row ("4,096-token maximum sequence",
+    # https://docs.nvidia.com/nemo/rl/latest/about/performance-summary.html) passed as a whole fit for a long-context
+    # GRPO job while verl's 10,240-token recipe was marked down
+    from advisor.recommendation.stack_choice import TRAINED_SEQUENCE_WORDS
+
+    assert TRAINED_SEQUENCE_WORDS.findall("32 GPUs, 4,096-token maximum sequence, 2,048 rollouts") == ["4,096"]
+    result = answer(
+        model_type="moe",
+        hardware="nvidia-gpu",
+        device="h100-sxm",
+        workload="training",
+        training="rl",
+        team_skill="kernel",
+        model="Qwen/Qwen3-30B-A3B",
+        needs={"long_context": True, "devices": 16},
+    )
+    chosen = next(option for option in result.stacks_considered if option.chosen)
+    assert "-token sequences, below the 32,768" in chosen.reason
