@@ -1197,15 +1197,16 @@ def context_cap_gate(choice: StackChoice, profile: Profile) -> SwitchCondition |
     # one whose page documents long sequences first; a page that merely states no cap is no evidence of that length
     # (review 268 p04: MindIE named for 32K+ DeepSeek-V3 W8A8 on "states no such cap")
     documented = next((item for item in rivals if item.stack.long_context is not None), None)
-    uncapped = documented or next(iter(rivals), None)
-    then = (
-        f"serve on {uncapped.stack.name}, whose page documents long sequences, behind the same checks"
-        if documented is not None
-        else f"try {uncapped.stack.name}, whose page states no cap (and no evidence of that length), behind the same "
-        "checks"
-        if uncapped is not None
-        else f"keep requests to {cap:,} tokens or re-run `advisor recommend` with the measurement"
-    )
+    uncapped = next(iter(rivals), None)
+    if documented is not None:
+        then = f"serve on {documented.stack.name}, whose page documents long sequences, behind the same checks"
+    elif uncapped is not None:
+        then = (
+            f"try {uncapped.stack.name}, whose page states no cap (and no evidence of that length), behind the same "
+            "checks"
+        )
+    else:
+        then = f"keep requests to {cap:,} tokens or re-run `advisor recommend` with the measurement"
     description = (
         f"the launch of {serving.stack.name}, set (and, where its engine compiles per length, recompiled) for "
         f"{needed:,}-token requests (its page stops at {cap:,}), fails to start, holds too few full-length sequences "
