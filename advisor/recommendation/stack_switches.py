@@ -1007,11 +1007,11 @@ def model_list_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCond
     model = profile.model_name
     if model is None:
         return None
+    publisher = model.split("/", 1)[0].lower() if "/" in model else None
     for judged in choice.chosen:
         runner = judged.stack.runner.candidate if judged.stack.runner is not None else None
         if judged.stack.superseded is not None:
             continue
-        publisher = model.split("/", 1)[0].lower() if "/" in model else None
         rival = next(
             (
                 item
@@ -1058,7 +1058,7 @@ def open_route_switch(choice: StackChoice, profile: Profile) -> SwitchCondition 
             if item.workload == "inference"
             and item.stack.prebuilt_engines is None
             and item.stack.preview is None
-            and {m.kind for m in item.misfits} <= {"script_only", "devices_unnamed"}
+            and {m.kind for m in item.misfits} <= {"script_only"}
         ),
         None,
     )
