@@ -68,10 +68,10 @@ from advisor.recommendation.policy import (
     RUNTIME_KERNEL_CONCERNS,
     RUNTIME_KERNEL_LAYERS,
     SETTING_ROLES,
-    SIZE_TOLERANCE,
     SKILL_ORDER,
     TOO_FAR,
     data_parallel_over,
+    near_size,
 )
 from advisor.recommendation.scope import carried_here
 from advisor.recommendation.served_format import block_scaled_fp8, checkpoint_makers, loadable_int8_release
@@ -859,14 +859,8 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     # a launch written for a model of another size, where the setting sets the degree by size in another clause
     # (review 260 p12: Hygon's cookbook line for a 30B model at -tp 2, then "-tp 1 for Qwen3-0.6B to 14B", read as
     # "the command's degree is 2" for a 7B model)
-    size = model_parameters_b(profile)
-    named = [  # the sizes named beside a degree, not 'the 1B and 8B models take ... a smaller degree' after it
-        float(found)
-        for clause in top_level_clauses(launch)
-        if TENSOR_PARALLEL.search(clause)
-        for found in SIZE_WORD.findall(clause)
-    ]
-    other_size = bool(size and named and all(abs(said - size) > SIZE_TOLERANCE * size for said in named))
+    named = sizes_beside_degree([launch])
+    other_size = another_sizes_launch(named, model_parameters_b(profile))
     per_size = documented is not None and (
         DEGREE_PER_MODEL_SIZE.search(launch) is not None
         or (other_size and DEGREE_PER_MODEL_SIZE.search(setting) is not None)
@@ -918,7 +912,7 @@ def layout_here(judged: Judged, context: RuleContext, choice: StackChoice) -> st
     elif as_run:  # replicas of the command as it runs: the page's own layout, copied over the job's devices
         degree, short = "as the command runs it", "as the command runs it"
     elif other_size:  # review 261 p09: vLLM Neuron's 70B launch at TP 16 offered as an 8B model's own layout
-        said = "/".join(f"{value:g}B" for value in dict.fromkeys(named))
+        said = "/".join(f"{value:g}B" for value in named)
         degree = (
             f"the command's tensor-parallel degree ({theirs}) is its {said} launch's; the page gives none for this size"
         )
@@ -963,6 +957,24 @@ def shape_compiling_runtime(stack: Stack, context: RuleContext) -> Candidate | N
     return None
 
 
+def sizes_beside_degree(texts: Sequence[str]) -> list[float]:
+    """The model sizes the launches name beside a tensor-parallel degree, in order and each once (not 'the 1B and 8B
+    models take ... a smaller degree' in a clause after it)."""
+    found = (
+        float(size)
+        for text in texts
+        for clause in top_level_clauses(text)
+        if TENSOR_PARALLEL.search(clause)
+        for size in SIZE_WORD.findall(clause)
+    )
+    return list(dict.fromkeys(found))
+
+
+def another_sizes_launch(named: Sequence[float], size: float | None) -> bool:
+    """The launch names model sizes and none of them is the model's own `size`."""
+    return bool(size and named and not any(near_size(said, size) for said in named))
+
+
 CONFIG_DEGREE = re.compile(r"\btensor_parallel_size:? (\d+)")  # a config file's key, as a page quotes it
 
 
@@ -981,14 +993,7 @@ def page_devices(judged: Judged | None, choice: StackChoice, profile: Profile | 
     if any(DEGREE_PER_MODEL_SIZE.search(text) for text in texts):
         return None
     size = model_parameters_b(profile) if profile is not None else None
-    named = {  # the sizes named beside a degree (not 'the 1B and 8B models take ... a smaller degree' after it)
-        float(found)
-        for text in texts
-        for clause in top_level_clauses(text)
-        if TENSOR_PARALLEL.search(clause)
-        for found in SIZE_WORD.findall(clause)
-    }
-    if size and named and all(abs(said - size) > SIZE_TOLERANCE * size for said in named):
+    if another_sizes_launch(sizes_beside_degree(texts), size):
         return None
     device = choice.device
     ranks = ranks_of(device)

@@ -303,6 +303,12 @@ QUANTIZATION_WORDS = ("quantiz", "Quantiz", "calibrat")
 # it) says: a fast kernel demands instruction sets, on-chip memory and tiling (method #team-skill).
 KERNEL_WRITING_SKILL = "kernel"
 
+
+def writes_kernels(team_skill: str) -> bool:
+    """The team has at least the skill that writing its own kernels needs (KERNEL_WRITING_SKILL)."""
+    return SKILL_ORDER.index(team_skill) >= SKILL_ORDER.index(KERNEL_WRITING_SKILL)
+
+
 # A stack component's role -> the concern of the record it decides (roles not listed are shown with the stack).
 ROLE_CONCERNS: dict[str, str] = {
     "attention": "attention",
@@ -519,3 +525,8 @@ def host_size(device: Device | None) -> int:
 IMAGE_QUALITY = "mean ImageReward over the same prompts and seeds for both, with CLIP-IQA and CLIP score beside it"
 
 SIZE_TOLERANCE = 0.15  # a named size within this share of the model's is the model's own (70B for Llama 3.3's 70.6B)
+
+
+def near_size(said: float, size: float) -> bool:
+    """A size a page names (in billions of parameters) is the model's own `size`, within SIZE_TOLERANCE."""
+    return abs(said - size) <= SIZE_TOLERANCE * size

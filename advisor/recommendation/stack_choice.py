@@ -62,7 +62,6 @@ from advisor.recommendation.policy import (
     PRECISIONS_FOR,
     SAME_WIDTH_FORMATS,
     SCALE_FOR,
-    SIZE_TOLERANCE,
     SKILL_ORDER,
     SUPERSEDED_WEIGHT,
     TOO_FAR,
@@ -70,6 +69,7 @@ from advisor.recommendation.policy import (
     WHOLE_MODEL_TRAINING,
     claimed_format,
     host_size,
+    near_size,
     node_size,
 )
 from advisor.vision_models import (
@@ -2162,12 +2162,16 @@ def sibling_recipe(item: Judged, model: str | None) -> bool:
     no sibling of a Qwen3 job's."""
     if model is None or "/" not in model or not item.stack.applies_to.models:
         return False
-    publisher = model.split("/", 1)[0].lower()
     layout = hybrid_attention(model)
     return any(
-        listed.split("/", 1)[0].lower() == publisher and hybrid_attention(listed) == layout
-        for listed in item.stack.applies_to.models
+        same_publisher(listed, model) and hybrid_attention(listed) == layout for listed in item.stack.applies_to.models
     )
+
+
+def same_publisher(listed: str, model: str) -> bool:
+    """Both Hugging Face ids name one organisation ('stabilityai/...' beside 'stabilityai/...'); an id with none names
+    no publisher."""
+    return "/" in listed and "/" in model and listed.split("/", 1)[0].lower() == model.split("/", 1)[0].lower()
 
 
 def weightiest(found: Sequence[Misfit]) -> str | None:
@@ -2512,7 +2516,7 @@ def size_reference(item: Judged, chosen: Judged | None, profile: Profile) -> str
 def same_size(model: str, size: float) -> bool:
     """The model's id states a size within SIZE_TOLERANCE of `size` (in billions of parameters)."""
     stated = stated_size(model)
-    return stated is not None and abs(stated - size) <= SIZE_TOLERANCE * size
+    return stated is not None and near_size(stated, size)
 
 
 MOE_RISK = re.compile(r"\bMoE\b|\bexperts?\b")
@@ -2626,14 +2630,16 @@ def stacks_in(
     another generation; with `knowledge`, a training stack names the serving engines its RL rollouts run on (review 260
     p04: the record's tier-1 list left out verl's SGLang rollout engine)."""
     target = choice.device
-    others = [device.name for device in devices if target is not None and device.id != target.id]
-    generations = {  # another generation, not a variant of the target's ('Blackwell' beside 'Blackwell Ultra')
-        device.generation
-        for device in devices
-        if target is not None
-        and not target.generation.startswith(device.generation)
-        and not device.generation.startswith(target.generation)
-    }
+    others: list[str] = []
+    generations: set[str] = set()
+    if target is not None:
+        others = [device.name for device in devices if device.id != target.id]
+        generations = {  # another generation, not a variant of the target's ('Blackwell' beside 'Blackwell Ultra')
+            device.generation
+            for device in devices
+            if not target.generation.startswith(device.generation)
+            and not device.generation.startswith(target.generation)
+        }
     chosen = [chosen_stack(item, profile, others, generations) for item in choice.chosen]
     if knowledge is None or profile.training != "rl":
         return chosen

@@ -40,6 +40,7 @@ from advisor.recommendation.policy import (
     PRECISIONS_FOR,
     ROLLOUT_SHARE_MAX,
     TRAINED_PRECISIONS,
+    writes_kernels,
 )
 from advisor.recommendation.rules.tiers import kept_text
 from advisor.recommendation.served_format import checkpoint_makers, loadable_int8_release, on_family
@@ -65,6 +66,7 @@ from advisor.recommendation.stack_choice import (
     requantized_checkpoint,
     risk_naming,
     rollout_engines,
+    same_publisher,
     workloads,
 )
 from advisor.recommendation.switches import models_value, predicate, quantized_models_value, switch
@@ -1007,7 +1009,6 @@ def model_list_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCond
     model = profile.model_name
     if model is None:
         return None
-    publisher = model.split("/", 1)[0].lower() if "/" in model else None
     for judged in choice.chosen:
         runner = judged.stack.runner.candidate if judged.stack.runner is not None else None
         if judged.stack.superseded is not None:
@@ -1024,7 +1025,7 @@ def model_list_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCond
                 and item.stack.runner.candidate != runner
                 # a recipe for the same publisher's models (Stability's SD 3.5 beside SDXL), not any model of the type
                 # (review 266 p01: a DeepSeek-V3.2 recipe's model list watched in a Qwen3 record)
-                and any(listed.split("/", 1)[0].lower() == publisher for listed in item.stack.applies_to.models)
+                and any(same_publisher(listed, model) for listed in item.stack.applies_to.models)
             ),
             None,
         )
@@ -1040,16 +1041,14 @@ def model_list_rival_switch(choice: StackChoice, profile: Profile) -> SwitchCond
     return None
 
 
-KERNEL_TEAMS = ("kernel", "hpc")  # teams that write kernels: a closed engine leaves their tier 2 nowhere to go
-
-
 def open_route_switch(choice: StackChoice, profile: Profile) -> SwitchCondition | None:
     """A kernel-writing team served by a vendor's prebuilt engines (a NIM's TensorRT profiles, which no custom kernel
     enters): the nearest considered open route on this device, a script the team wraps included, is raced against it,
     so that a measured reason, not the form of its page, keeps the team off the route its kernels can reach (reviews
     262 p14, 263 p14: FLUX FP8 on an L40S, Diffusers with torchao turned down as "a script, not a server")."""
     serving = choice.for_workload("inference")
-    if serving is None or serving.stack.prebuilt_engines is None or profile.team_skill not in KERNEL_TEAMS:
+    # a closed engine leaves a kernel-writing team's tier 2 nowhere to go
+    if serving is None or serving.stack.prebuilt_engines is None or not writes_kernels(profile.team_skill):
         return None
     rival = next(
         (

@@ -22,11 +22,11 @@ from advisor.recommendation.context import RuleContext, TierEntry, serving_optio
 from advisor.recommendation.hot_operators import CONCERN_GROUPS, hot_spot_line, hotop_shares, is_minor, share_text
 from advisor.recommendation.models import Gap, Rationale
 from advisor.recommendation.policy import (
-    KERNEL_WRITING_SKILL,
     MISFIT_WEIGHTS,
     RUNTIME_KERNEL_LAYERS,
     SKILL_ORDER,
     claimed_format,
+    writes_kernels,
 )
 from advisor.recommendation.selection import Pick, pick
 from advisor.recommendation.served_format import on_family
@@ -151,8 +151,8 @@ def tier2_entry(
         return None
     # the team writes the kernels here, not only calls the library; FlexAttention's variants are plain PyTorch
     # functions its compiler fuses, which its own skill claim puts within a framework team (review 157 p02)
-    writes_kernels = not (is_programmable_attention(candidate) and skill_covers(context, candidate))
-    if writes_kernels and SKILL_ORDER.index(context.profile.team_skill) < SKILL_ORDER.index(KERNEL_WRITING_SKILL):
+    needs_own_kernels = not (is_programmable_attention(candidate) and skill_covers(context, candidate))
+    if needs_own_kernels and not writes_kernels(context.profile.team_skill):
         # the kernels are beyond the team whichever route it takes: the route tier 1's runtime calls, first in the
         # preference, is listed rather than the one whose library a framework team could merely call (review 168 p15:
         # Arm Compute Library under a llama.cpp built with KleidiAI)
